@@ -1,0 +1,102 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/voltex-editor/voltex/editor"
+	_ "github.com/voltex-editor/voltex/internal/glibcfix"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// command is a subcommand of voltex-editor.
+type command struct {
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands lists the subcommands; the editor itself runs when the first argument names none of them.
+var commands []command
+
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Voltex Editor — a visual editor for ECS scenes.\n\n")
+	fmt.Fprintf(w, "usage:\n  voltex-editor [flags] [SCENE.json]    open the editor (default: a new, empty scene)\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  voltex-editor %-24s%s\n", c.name+" ...", c.summary)
+	}
+	fmt.Fprintf(w, "\nflags:\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintf(w, "\nRun 'voltex-editor COMMAND --help' for a command's flags.\n")
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		for _, c := range commands {
+			if args[0] == c.name {
+				return c.run(args[1:], stdout, stderr)
+			}
+		}
+	}
+	fs := flag.NewFlagSet("voltex-editor", flag.ContinueOnError)
+	size := fs.String("size", "1600x1000", "initial window size, WIDTHxHEIGHT")
+	settings := fs.String("settings", "", "settings folder (recent files); default: the user's config folder")
+	fs.Usage = func() {} // errors are reported below, once
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout, fs)
+			return 0
+		}
+		fmt.Fprintf(stderr, "voltex-editor: %v\n\n", err)
+		usage(stderr, fs)
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "voltex-editor: at most one scene file, got %d arguments\n\n", fs.NArg())
+		usage(stderr, fs)
+		return 2
+	}
+	w, h, err := parseSize(*size)
+	if err != nil {
+		fmt.Fprintf(stderr, "voltex-editor: --size: %v\n", err)
+		return 2
+	}
+	opts := editor.Options{Width: w, Height: h, SettingsDir: *settings}
+	if fs.NArg() == 1 {
+		opts.ScenePath = fs.Arg(0)
+	}
+	app, err := editor.New(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "voltex-editor: %v\n", err)
+		return 1
+	}
+	if err := app.Run(); err != nil {
+		fmt.Fprintf(stderr, "voltex-editor: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// parseSize parses "WIDTHxHEIGHT".
+func parseSize(s string) (w, h int, err error) {
+	ws, hs, ok := strings.Cut(strings.ToLower(s), "x")
+	if ok {
+		w, err = strconv.Atoi(ws)
+		if err == nil {
+			h, err = strconv.Atoi(hs)
+		}
+	}
+	if !ok || err != nil || w < 64 || h < 64 || w > 16384 || h > 16384 {
+		return 0, 0, fmt.Errorf("%q is not a size like 1600x1000", s)
+	}
+	return w, h, nil
+}

@@ -1,0 +1,128 @@
+package editor
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+)
+
+// Level is the severity of a console message.
+type Level uint8
+
+// Console levels, in increasing severity.
+const (
+	LevelInfo Level = iota
+	LevelWarn
+	LevelError
+)
+
+func (l Level) String() string {
+	switch l {
+	case LevelWarn:
+		return "warning"
+	case LevelError:
+		return "error"
+	}
+	return "info"
+}
+
+// Message is one line of the console.
+type Message struct {
+	Time  time.Time
+	Level Level
+	Text  string
+}
+
+// Console is the editor's log: a bounded ring of messages shown in the Console panel with level toggles and a
+// text filter.
+type Console struct {
+	msgs   []Message
+	max    int
+	filter string
+	show   [3]bool
+	scroll bool
+}
+
+// NewConsole returns a console that keeps at most max messages.
+func NewConsole(max int) *Console {
+	return &Console{max: max, show: [3]bool{true, true, true}}
+}
+
+// Add appends a message, dropping the oldest when full.
+func (c *Console) Add(l Level, text string) {
+	if len(c.msgs) == c.max {
+		copy(c.msgs, c.msgs[1:])
+		c.msgs = c.msgs[:len(c.msgs)-1]
+	}
+	c.msgs = append(c.msgs, Message{Time: time.Now(), Level: l, Text: text})
+	c.scroll = true
+}
+
+// Infof logs an informational message.
+func (c *Console) Infof(format string, args ...any) { c.Add(LevelInfo, fmt.Sprintf(format, args...)) }
+
+// Warnf logs a warning.
+func (c *Console) Warnf(format string, args ...any) { c.Add(LevelWarn, fmt.Sprintf(format, args...)) }
+
+// Errorf logs an error.
+func (c *Console) Errorf(format string, args ...any) { c.Add(LevelError, fmt.Sprintf(format, args...)) }
+
+// Messages returns the messages currently kept, oldest first.
+func (c *Console) Messages() []Message { return c.msgs }
+
+// Counts returns how many messages of each level are kept.
+func (c *Console) Counts() (info, warn, errs int) {
+	for _, m := range c.msgs {
+		switch m.Level {
+		case LevelInfo:
+			info++
+		case LevelWarn:
+			warn++
+		default:
+			errs++
+		}
+	}
+	return
+}
+
+var levelColors = [3]imgui.Vec4{
+	{X: 0.85, Y: 0.87, Z: 0.90, W: 1},
+	{X: 1.00, Y: 0.80, Z: 0.30, W: 1},
+	{X: 1.00, Y: 0.40, Z: 0.40, W: 1},
+}
+
+// Build draws the console panel's contents.
+func (c *Console) Build() {
+	info, warn, errs := c.Counts()
+	imgui.Checkbox(fmt.Sprintf("Info (%d)", info), &c.show[LevelInfo])
+	imgui.SameLine()
+	imgui.Checkbox(fmt.Sprintf("Warnings (%d)", warn), &c.show[LevelWarn])
+	imgui.SameLine()
+	imgui.Checkbox(fmt.Sprintf("Errors (%d)", errs), &c.show[LevelError])
+	imgui.SameLine()
+	if imgui.Button("Clear") {
+		c.msgs = c.msgs[:0]
+	}
+	imgui.SameLine()
+	imgui.SetNextItemWidth(-1)
+	imgui.InputTextWithHint("##consolefilter", "Filter", &c.filter, 0, nil)
+	if imgui.BeginChildStrV("##consolelines", imgui.Vec2{}, imgui.ChildFlagsBorders, 0) {
+		f := strings.ToLower(c.filter)
+		for _, m := range c.msgs {
+			if !c.show[m.Level] {
+				continue
+			}
+			if f != "" && !strings.Contains(strings.ToLower(m.Text), f) {
+				continue
+			}
+			imgui.TextColored(levelColors[m.Level], m.Time.Format("15:04:05")+"  "+m.Text)
+		}
+		if c.scroll {
+			imgui.SetScrollHereYV(1)
+			c.scroll = false
+		}
+	}
+	imgui.EndChild()
+}
