@@ -4,7 +4,9 @@ go 1.26
 
 require (
 	github.com/AllenDang/giu v0.14.1
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71
+	github.com/go-gl/mathgl v1.2.0
 )
 
 require (
