@@ -47,6 +47,7 @@ type App struct {
 	layoutBuilt bool
 	dockClass   *imgui.WindowClass
 	console     *Console
+	probe       *prober
 
 	lastActive time.Time
 	fps        uint
@@ -62,7 +63,7 @@ func New(opts Options) (*App, error) {
 	if opts.Height <= 0 {
 		opts.Height = 1000
 	}
-	a := &App{opts: opts, console: NewConsole(1000)}
+	a := &App{opts: opts, console: NewConsole(1000), probe: newProber()}
 	if opts.ScenePath != "" {
 		name, err := peekSceneName(opts.ScenePath)
 		if err != nil {
@@ -124,6 +125,12 @@ func (a *App) frame() {
 		a.mw.SetTitle(t)
 	}
 	a.throttle()
+	if a.probe != nil {
+		a.probe.state.Title = a.title
+		a.probe.state.Frames = a.frames
+		a.probe.state.ScenePath = a.scenePath
+		a.probe.flush()
+	}
 }
 
 // throttle lowers the UI frame rate when nothing happens; any input wakes the loop at once anyway (GLFW waits for
@@ -236,23 +243,27 @@ func (a *App) buildDockspace() {
 
 func (a *App) buildPanels() {
 	if imgui.Begin(panelHierarchy) {
+		a.probe.panel(panelHierarchy)
 		imgui.Text(a.sceneName)
 	}
 	imgui.End()
 
 	imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
 	if imgui.Begin(panelViewport) {
+		a.probe.panel(panelViewport)
 		a.buildViewport()
 	}
 	imgui.End()
 	imgui.PopStyleVar()
 
 	if imgui.Begin(panelInspector) {
+		a.probe.panel(panelInspector)
 		imgui.TextDisabled("Nothing selected")
 	}
 	imgui.End()
 
 	if imgui.Begin(panelAssets) {
+		a.probe.panel(panelAssets)
 		for _, m := range []string{"builtin:cube", "builtin:plane", "builtin:sphere"} {
 			imgui.Text(m)
 		}
@@ -260,6 +271,7 @@ func (a *App) buildPanels() {
 	imgui.End()
 
 	if imgui.Begin(panelConsole) {
+		a.probe.panel(panelConsole)
 		a.console.Build()
 	}
 	imgui.End()
@@ -267,5 +279,8 @@ func (a *App) buildPanels() {
 
 func (a *App) buildViewport() {
 	avail := imgui.ContentRegionAvail()
+	if a.probe != nil {
+		a.probe.state.Viewport = rectOf(imgui.CursorScreenPos(), avail)
+	}
 	imgui.Dummy(avail)
 }

@@ -1,0 +1,40 @@
+# Voltex Editor — build, run and test. `make run` opens the editor; `make test` runs every test.
+# Both install the Debian packages they need first (scripts/install-deps.sh; apt-get, with sudo when not root).
+
+export PATH := /usr/local/go/bin:$(PATH)
+GO      ?= go
+BIN     := bin/voltex-editor
+SCENE   ?= scenes/cubes.json
+
+.PHONY: all deps build run test screenshot fuzz bench clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/voltex-editor
+
+## run: open the editor on the default scene (SCENE=path to open another)
+run: build
+	./$(BIN) $(SCENE)
+
+## test: gofmt, go vet, every unit/GL/GUI test (own Xvfb when DISPLAY is unset), race detector on ecs
+test: deps
+	@./scripts/test.sh
+
+## screenshot: launch the editor under a private Xvfb and write docs/screenshot.png
+screenshot: build
+	@./scripts/screenshot.sh $(BIN) $(SCENE) docs/screenshot.png
+
+## fuzz: run every fuzz target for FUZZTIME each (default 30s)
+fuzz: deps
+	@./scripts/fuzz.sh $(or $(FUZZTIME),30s)
+
+## bench: every benchmark at every size (slow); BENCH=regex to choose
+bench: deps
+	$(GO) test -run '^$$' -bench '$(or $(BENCH),.)' -benchmem -timeout 60m ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
+)
+
+// repoPath returns a path relative to the repository root.
+func repoPath(rel string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", rel)
+}
+
+// failShot saves a screenshot for a person to look at when the test fails.
+func failShot(t *testing.T, e *guitest.Editor, name string) {
+	t.Cleanup(func() {
+		if t.Failed() && e.Running() {
+			p := repoPath(filepath.Join("cmd/voltex-editor/e2e/testdata/failed", name+".png"))
+			e.SaveScreenshot(p)
+			t.Logf("screenshot of the failure: %s", p)
+		}
+	})
+}
+
+func launchCubes(t *testing.T) (*guitest.Display, *guitest.Editor) {
+	t.Helper()
+	d := guitest.StartDisplay(t, 1600, 1000)
+	e := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir(), repoPath("scenes/cubes.json"))
+	failShot(t, e, t.Name())
+	return d, e
+}
+
+func TestEditorOpensWithDockedPanels(t *testing.T) {
+	_, e := launchCubes(t)
+	p := e.WaitProbe(20*time.Second, "panels", func(p *guitest.Probe) bool { return len(p.Panels) >= 5 })
+	if !strings.HasPrefix(p.Title, "Voltex Editor — ") || !strings.Contains(p.Title, "Cubes") {
+		t.Errorf("title = %q, want \"Voltex Editor — Cubes\"", p.Title)
+	}
+	for _, name := range []string{"Hierarchy", "Viewport", "Inspector", "Assets", "Console"} {
+		if _, ok := p.Panels[name]; !ok {
+			t.Errorf("panel %s missing; have %v", name, p.Panels)
+		}
+	}
+	h, v, i := p.Panels["Hierarchy"], p.Panels["Viewport"], p.Panels["Inspector"]
+	if !(h.X < v.X && v.X+v.W <= i.X+1) {
+		t.Errorf("want hierarchy left of viewport left of inspector: %+v %+v %+v", h, v, i)
+	}
+	for _, name := range []string{"Assets", "Console"} {
+		if r := p.Panels[name]; r.Y < v.Y+v.H-1 {
+			t.Errorf("%s panel %+v should be below the viewport %+v", name, r, v)
+		}
+	}
+	if v.W < 600 || v.H < 400 {
+		t.Errorf("viewport panel too small: %+v", v)
+	}
+}
+
+func TestQuitWithCtrlQ(t *testing.T) {
+	_, e := launchCubes(t)
+	e.Key("ctrl+q")
+	code, err := e.Wait(15 * time.Second)
+	if err != nil || code != 0 {
+		t.Fatalf("after Ctrl+Q: exit code %d, err %v", code, err)
+	}
+}
+
+func TestCloseRequestExitsCleanly(t *testing.T) {
+	_, e := launchCubes(t)
+	e.RequestClose()
+	code, err := e.Wait(15 * time.Second)
+	if err != nil || code != 0 {
+		t.Fatalf("after WM_DELETE_WINDOW: exit code %d, err %v", code, err)
+	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	os.Exit(code)
+}
