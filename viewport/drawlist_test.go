@@ -1,0 +1,277 @@
+package viewport
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/assets"
+)
+
+func inst(id uint32, x float32) Instance {
+	return Instance{World: mgl32.Translate3D(x, 0, 0), Color: [4]float32{1, 1, 1, 1}, ID: id}
+}
+
+func TestInstanceLayout(t *testing.T) {
+	// The renderer's vertex attribute layout depends on this.
+	if InstanceSize != 88 {
+		t.Fatalf("InstanceSize = %d, want 88 (mat4 + vec4 + 2×uint32, no padding)", InstanceSize)
+	}
+}
+
+func TestDrawListDirtyRanges(t *testing.T) {
+	type op func(d *DrawList)
+	set := func(ref string, id uint32, x float32) op { return func(d *DrawList) { d.Set(ref, inst(id, x)) } }
+	remove := func(id uint32) op { return func(d *DrawList) { d.Remove(id) } }
+	world := func(id uint32, x float32) op {
+		return func(d *DrawList) { d.SetWorld(id, mgl32.Translate3D(x, 0, 0)) }
+	}
+	fill := func(n int) op {
+		return func(d *DrawList) {
+			for i := range n {
+				d.Set("cube", inst(uint32(i+1), float32(i)))
+			}
+		}
+	}
+	tests := []struct {
+		name  string
+		setup []op // applied, then dirty cleared
+		ops   []op
+		want  map[string][]Range
+	}{
+		{"new instances are dirty", nil, []op{fill(5)}, map[string][]Range{"cube": {{0, 5}}}},
+		{"setting the same value is free", []op{fill(5)}, []op{set("cube", 3, 2)}, map[string][]Range{"cube": nil}},
+		{"one changed instance", []op{fill(100)}, []op{world(50, -1)}, map[string][]Range{"cube": {{49, 50}}}},
+		{"two apart", []op{fill(100)}, []op{world(80, -1), world(10, -1)}, map[string][]Range{"cube": {{9, 10}, {79, 80}}}},
+		{"neighbours merge", []op{fill(100)}, []op{world(11, -1), world(10, -1), world(12, -1)}, map[string][]Range{"cube": {{9, 12}}}},
+		{"remove the middle: the last moves in", []op{fill(10)}, []op{remove(3)}, map[string][]Range{"cube": {{2, 3}}}},
+		{"remove the last: nothing to upload", []op{fill(10)}, []op{remove(10)}, map[string][]Range{"cube": nil}},
+		{"changed then removed is clipped", []op{fill(10)}, []op{world(10, -1), remove(10)}, map[string][]Range{"cube": nil}},
+		{"mesh change moves batch", []op{fill(4)}, []op{set("sphere", 2, 1)},
+			map[string][]Range{"cube": {{1, 2}}, "sphere": {{0, 1}}}},
+		{"many scattered changes collapse", []op{fill(1000)}, func() []op {
+			var ops []op
+			for i := range maxDirtyRanges + 1 {
+				ops = append(ops, world(uint32(i*10+1), -1))
+			}
+			return ops
+		}(), map[string][]Range{"cube": {{0, maxDirtyRanges*10 + 1}}}},
+	}
+	for _, tt := range tests {
+		d := NewDrawList()
+		for _, o := range tt.setup {
+			o(d)
+		}
+		for _, b := range d.Batches() {
+			b.ClearDirty()
+		}
+		for _, o := range tt.ops {
+			o(d)
+		}
+		for ref, want := range tt.want {
+			got := slices.Clone(d.Batch(ref).Dirty())
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: %s dirty %v, want %v", tt.name, ref, got, want)
+			}
+		}
+		if err := d.Check(); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
+}
+
+func TestDrawListSelectionAndGet(t *testing.T) {
+	d := NewDrawList()
+	for i := range 6 {
+		d.Set("cube", inst(uint32(i+1), float32(i)))
+	}
+	d.Batch("cube").ClearDirty()
+	d.SetSelection(map[uint32]bool{2: true, 5: true})
+	if got := slices.Clone(d.Batch("cube").Dirty()); !slices.Equal(got, []Range{{1, 2}, {4, 5}}) {
+		t.Errorf("selection dirty %v", got)
+	}
+	d.Batch("cube").ClearDirty()
+	d.SetSelection(map[uint32]bool{2: true, 5: true})
+	if n := d.Batch("cube").DirtyCount(); n != 0 {
+		t.Errorf("same selection again dirtied %d", n)
+	}
+	if in, ref, ok := d.Get(5); !ok || ref != "cube" || !in.Selected() || in.World != mgl32.Translate3D(4, 0, 0) {
+		t.Errorf("Get(5) = %+v %q %v", in, ref, ok)
+	}
+	if _, _, ok := d.Get(99); ok {
+		t.Error("Get(99) found something")
+	}
+	if d.SetColor(99, [4]float32{}) || d.SetSelected(99, true) || d.Remove(99) {
+		t.Error("updates of an unknown id reported true")
+	}
+	d.SetSelected(5, false)
+	if in, _, _ := d.Get(5); in.Selected() {
+		t.Error("SetSelected(false) kept the flag")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Set with ID 0 did not panic")
+		}
+	}()
+	d.Set("cube", Instance{})
+}
+
+func TestDrawListBounds(t *testing.T) {
+	d := NewDrawList()
+	cube, ok := assets.Builtin(assets.BuiltinCube)
+	if !ok {
+		t.Fatal("no builtin cube")
+	}
+	d.SetMesh(assets.BuiltinCube, cube)
+	d.Set(assets.BuiltinCube, inst(1, -3))
+	d.Set(assets.BuiltinCube, Instance{ID: 2, World: mgl32.Translate3D(5, 2, 0).Mul4(mgl32.Scale3D(2, 2, 2))})
+	want := AABB{Min: mgl32.Vec3{-3.5, -0.5, -1}, Max: mgl32.Vec3{6, 3, 1}}
+	if got := d.Bounds(); got != want {
+		t.Errorf("Bounds %+v, want %+v", got, want)
+	}
+	if got := d.BoundsOf([]uint32{1, 77}); got != (AABB{Min: mgl32.Vec3{-3.5, -0.5, -0.5}, Max: mgl32.Vec3{-2.5, 0.5, 0.5}}) {
+		t.Errorf("BoundsOf(1) %+v", got)
+	}
+	d.Remove(2)
+	if got := d.Bounds(); got.Max[0] != -2.5 {
+		t.Errorf("Bounds after removal %+v: cached box not invalidated", got)
+	}
+	if !NewDrawList().Bounds().IsEmpty() {
+		t.Error("empty list has bounds")
+	}
+}
+
+// FuzzDrawList applies random operations and checks the list against a map
+// model, and that uploading only the dirty ranges keeps a mirror (the "GPU
+// buffer") equal to the instances.
+func FuzzDrawList(f *testing.F) {
+	f.Add([]byte{0, 1, 0, 2, 1, 1, 3, 1})
+	f.Add([]byte{0, 5, 0, 6, 0, 7, 2, 6, 4, 0, 0, 5, 1, 7, 3, 0})
+	f.Add(binary.LittleEndian.AppendUint64(nil, 0x0102030405060708))
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		d := NewDrawList()
+		model := map[uint32]string{}
+		refs := []string{"a", "b", "c"}
+		mirror := map[string][]Instance{}
+		sync := func() {
+			for _, b := range d.Batches() {
+				m := mirror[b.Ref]
+				if len(m) < b.Len() {
+					m = append(m, make([]Instance, b.Len()-len(m))...)
+				}
+				m = m[:b.Len()]
+				for _, r := range b.Dirty() {
+					copy(m[r.Start:r.End], b.Instances[r.Start:r.End])
+				}
+				b.ClearDirty()
+				mirror[b.Ref] = m
+			}
+		}
+		for i := 0; i+1 < len(ops); i += 2 {
+			op, arg := ops[i]%5, ops[i+1]
+			id := uint32(arg%16) + 1
+			switch op {
+			case 0, 1:
+				ref := refs[int(arg/16)%len(refs)]
+				d.Set(ref, inst(id, float32(arg)))
+				model[id] = ref
+			case 2:
+				if d.Remove(id) != (model[id] != "") {
+					t.Fatalf("Remove(%d) disagrees with the model", id)
+				}
+				delete(model, id)
+			case 3:
+				d.SetWorld(id, mgl32.Translate3D(0, float32(arg), 0))
+			case 4:
+				sync()
+			}
+			if err := d.Check(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if d.Len() != len(model) {
+			t.Fatalf("Len %d, model %d", d.Len(), len(model))
+		}
+		for id, ref := range model {
+			if _, got, ok := d.Get(id); !ok || got != ref {
+				t.Fatalf("id %d in %q, model says %q", id, got, ref)
+			}
+		}
+		sync()
+		for _, b := range d.Batches() {
+			if !slices.Equal(mirror[b.Ref], b.Instances) {
+				t.Fatalf("batch %s: mirror updated from dirty ranges differs from the instances", b.Ref)
+			}
+		}
+	})
+}
+
+func TestPick(t *testing.T) {
+	cube, _ := assets.Builtin(assets.BuiltinCube)
+	sphere, _ := assets.Builtin(assets.BuiltinSphere)
+	d := NewDrawList()
+	d.SetMesh(assets.BuiltinCube, cube)
+	d.SetMesh(assets.BuiltinSphere, sphere)
+	// A row of cubes along X, a sphere in front of cube 3, a bare-box batch.
+	for i := range 5 {
+		d.Set(assets.BuiltinCube, inst(uint32(i+1), float32(i*2)))
+	}
+	d.Set(assets.BuiltinSphere, Instance{ID: 10, World: mgl32.Translate3D(4, 0, 2)})
+	d.Set("nomesh", Instance{ID: 20, World: mgl32.Translate3D(0, 5, 0).Mul4(mgl32.Scale3D(2, 2, 2))})
+	d.Set(assets.BuiltinCube, Instance{ID: 30, World: mgl32.Scale3D(0, 0, 0)}) // singular: never hit
+	down := mgl32.Vec3{0, 0, -1}
+	tests := []struct {
+		name   string
+		r      Ray
+		wantID uint32
+		wantT  float32
+	}{
+		{"cube 1 head on", Ray{mgl32.Vec3{0, 0, 10}, down}, 1, 9.5},
+		{"cube 4", Ray{mgl32.Vec3{6.2, 0.3, 10}, down}, 4, 9.5},
+		{"sphere in front of cube 3", Ray{mgl32.Vec3{4, 0, 10}, down}, 10, 7.5},
+		{"cube 3 beside the sphere", Ray{mgl32.Vec3{4.45, 0.45, 10}, down}, 3, 9.5},
+		{"gap between cubes", Ray{mgl32.Vec3{1, 0, 10}, down}, 0, 0},
+		{"sphere's bounding-box corner is a miss", Ray{mgl32.Vec3{3.6, 0.4, 10}, down}, 3, 9.5},
+		{"no-mesh batch is a unit box", Ray{mgl32.Vec3{0.9, 5.9, 10}, down}, 20, 9},
+		{"along the row from the side", Ray{mgl32.Vec3{-10, 0, 0}, mgl32.Vec3{1, 0, 0}}, 1, 9.5},
+		{"scaled dir keeps t in its units", Ray{mgl32.Vec3{0, 0, 10}, mgl32.Vec3{0, 0, -2}}, 1, 4.75},
+	}
+	for _, tt := range tests {
+		h, ok := d.Pick(tt.r)
+		if ok != (tt.wantID != 0) || h.ID != tt.wantID || (ok && !near(h.T, tt.wantT, 1e-4)) {
+			t.Errorf("%s: hit %+v ok=%v, want id %d at t=%v", tt.name, h, ok, tt.wantID, tt.wantT)
+		}
+		if ok && !nearVec(h.Point, tt.r.At(h.T), 1e-5) {
+			t.Errorf("%s: point %v not on the ray", tt.name, h.Point)
+		}
+	}
+	// Through the camera: the pixel where an entity's centre projects picks it.
+	cam := DefaultCamera()
+	cam.Pivot = mgl32.Vec3{4, 0, 0}
+	cam.Distance = 15
+	x, y, _ := cam.WorldToPixel(mgl32.Vec3{8, 0, 0}, 640, 480)
+	if h, ok := d.Pick(cam.Ray(x, y, 640, 480)); !ok || h.ID != 5 {
+		t.Errorf("camera pick at (%v,%v): %+v %v, want entity 5", x, y, h, ok)
+	}
+}
+
+func BenchmarkDrawListUpdate(b *testing.B) {
+	const n = 100_000
+	d := NewDrawList()
+	for i := range n {
+		d.Set("cube", inst(uint32(i+1), float32(i)))
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	var k float32
+	for b.Loop() {
+		k++
+		for range 1000 {
+			d.SetWorld(uint32(rng.IntN(n)+1), mgl32.Translate3D(k, 0, 0))
+		}
+		d.Batch("cube").Dirty()
+		d.Batch("cube").ClearDirty()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/update")
+}
