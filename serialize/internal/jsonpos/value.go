@@ -1,0 +1,307 @@
+package jsonpos
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strconv"
+)
+
+// Kind is the JSON type of a [Value].
+type Kind uint8
+
+// The JSON kinds. Invalid is the zero Kind: a Value that was never filled in.
+const (
+	Invalid Kind = iota
+	Null
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+var kindNames = [...]string{"invalid value", "null", "boolean", "number", "string", "array", "object"}
+
+// String returns the kind as used in messages: "number", "object", ….
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Pos is a 1-based line and byte column in the input. The zero Pos means
+// "no position" (a value made by [NewNumber] and friends).
+type Pos struct {
+	Line, Col int
+}
+
+// IsValid reports whether p is a real position.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String formats p as "line:col".
+func (p Pos) String() string {
+	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
+}
+
+// Value is one parsed JSON value with its position. Containers hold their
+// children in order; object members are children that also carry a key.
+//
+// Values produced by a [Decoder] point into the decoder's arenas and stay
+// valid only until [Decoder.ResetArena]; values from [Parse] stay valid for
+// ever. The zero Value has kind Invalid.
+type Value struct {
+	kind    Kind
+	boolean bool
+	// int32 positions keep the struct small; columns beyond 2^31 saturate.
+	line, col       int32
+	keyLine, keyCol int32
+	text            []byte  // String: unescaped contents; Number: the literal
+	key             []byte  // the member key when this value is an object member
+	kids            []Value // Array items or Object members, in input order
+}
+
+// Kind returns the JSON type of v.
+func (v *Value) Kind() Kind { return v.kind }
+
+// Pos returns where v starts in the input.
+func (v *Value) Pos() Pos { return Pos{int(v.line), int(v.col)} }
+
+// SetPos sets v's position (used when a migration builds a value that stands
+// for something in the file).
+func (v *Value) SetPos(p Pos) { v.line, v.col = clamp32(p.Line), clamp32(p.Col) }
+
+// KeyPos returns where v's key starts, if v is an object member; otherwise
+// the zero Pos.
+func (v *Value) KeyPos() Pos { return Pos{int(v.keyLine), int(v.keyCol)} }
+
+// Key returns v's key if v is an object member.
+func (v *Value) Key() string { return string(v.key) }
+
+// KeyBytes is [Value.Key] without the copy; the bytes must not be modified.
+func (v *Value) KeyBytes() []byte { return v.key }
+
+// Len returns the number of array items or object members (0 for scalars).
+func (v *Value) Len() int { return len(v.kids) }
+
+// Index returns array item or object member i (0-based). It panics if i is
+// out of range, like a slice index.
+func (v *Value) Index(i int) *Value { return &v.kids[i] }
+
+// Get returns the first member with the given key, or nil if v is not an
+// object or has no such member.
+func (v *Value) Get(key string) *Value {
+	if v.kind != Object {
+		return nil
+	}
+	for i := range v.kids {
+		if string(v.kids[i].key) == key {
+			return &v.kids[i]
+		}
+	}
+	return nil
+}
+
+// Bool returns the value of a boolean (false for other kinds).
+func (v *Value) Bool() bool { return v.boolean }
+
+// Text returns the unescaped contents of a string or the literal text of a
+// number, without copying; the bytes must not be modified.
+func (v *Value) Text() []byte { return v.text }
+
+// Str returns the contents of a string value ("" for other kinds).
+func (v *Value) Str() string {
+	if v.kind != String {
+		return ""
+	}
+	return string(v.text)
+}
+
+// IsStr reports whether v is the string s, without allocating.
+func (v *Value) IsStr(s string) bool { return v.kind == String && string(v.text) == s }
+
+// ErrRange is returned by the number conversions when a value is out of range
+// for the requested type.
+var ErrRange = errors.New("out of range")
+
+// errNotNumber is returned by the number conversions for non-numbers.
+var errNotNumber = errors.New("not a number")
+
+// Float converts a number to float64, rounding to float32 precision first if
+// bits is 32 (the literal is parsed at that precision, so the result is the
+// float32 nearest the decimal, with no double rounding). A finite literal
+// whose magnitude is too large for the type returns [ErrRange].
+func (v *Value) Float(bits int) (float64, error) {
+	if v.kind != Number {
+		return 0, errNotNumber
+	}
+	f, err := parseFloat(v.text, bits)
+	if err != nil || math.IsInf(f, 0) {
+		return 0, ErrRange
+	}
+	return f, nil
+}
+
+// parseFloat parses a grammar-checked JSON number. Short integers (the
+// common case in scene files: 0, 1, 45, -3) take a fast exact path.
+func parseFloat(b []byte, bits int) (float64, error) {
+	if len(b) <= 7 {
+		neg := false
+		i := 0
+		if b[0] == '-' {
+			neg, i = true, 1
+		}
+		n := 0
+		for ; i < len(b); i++ {
+			c := b[i]
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		if i == len(b) {
+			f := float64(n)
+			if neg {
+				f = -f
+			}
+			return f, nil
+		}
+	}
+	// string(b) does not escape here, so the conversion is on the stack.
+	return strconv.ParseFloat(string(b), bits)
+}
+
+// Int converts a number to int64. Integral values written with a fraction
+// or exponent (2.0, 1e3) are accepted; anything not exactly an integer in
+// int64 range returns an error ([ErrRange] for magnitude, another error for
+// a fractional value).
+func (v *Value) Int() (int64, error) {
+	if v.kind != Number {
+		return 0, errNotNumber
+	}
+	if n, err := strconv.ParseInt(string(v.text), 10, 64); err == nil {
+		return n, nil
+	} else if errors.Is(err, strconv.ErrRange) {
+		return 0, ErrRange
+	}
+	f, err := strconv.ParseFloat(string(v.text), 64)
+	if err != nil || math.IsInf(f, 0) || f >= 1<<63 || f < -(1<<63) {
+		return 0, ErrRange
+	}
+	if f != math.Trunc(f) {
+		return 0, ErrNotInteger
+	}
+	return int64(f), nil
+}
+
+// ErrNotInteger is returned by [Value.Int] for a number with a fractional part.
+var ErrNotInteger = errors.New("not an integer")
+
+// Equal reports whether a and b are the same JSON (kinds, keys and order,
+// string contents, number literals), ignoring positions.
+func Equal(a, b *Value) bool {
+	if a.kind != b.kind || a.boolean != b.boolean || !bytes.Equal(a.text, b.text) || len(a.kids) != len(b.kids) {
+		return false
+	}
+	for i := range a.kids {
+		if !bytes.Equal(a.kids[i].key, b.kids[i].key) || !Equal(&a.kids[i], &b.kids[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Clone returns a deep copy of v that no longer points into any arena.
+func (v *Value) Clone() Value {
+	c := *v
+	c.text = bytes.Clone(v.text)
+	c.key = bytes.Clone(v.key)
+	if v.kids != nil {
+		c.kids = make([]Value, len(v.kids))
+		for i := range v.kids {
+			c.kids[i] = v.kids[i].Clone()
+		}
+	}
+	return c
+}
+
+// --- construction and mutation (used by migrations) ---
+
+// NewNull returns a null value.
+func NewNull() Value { return Value{kind: Null} }
+
+// NewBool returns a boolean value.
+func NewBool(b bool) Value { return Value{kind: Bool, boolean: b} }
+
+// NewString returns a string value.
+func NewString(s string) Value { return Value{kind: String, text: []byte(s)} }
+
+// NewNumber returns a number value with the shortest literal that
+// round-trips f at the given precision (32 or 64 bits). It panics if f is
+// not finite: JSON has no literal for NaN or infinities.
+func NewNumber(f float64, bits int) Value {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		panic("jsonpos.NewNumber: JSON cannot represent " + strconv.FormatFloat(f, 'g', -1, 64) + "; check the value before building it")
+	}
+	return Value{kind: Number, text: AppendFloat(nil, f, bits)}
+}
+
+// NewArray returns an array of the given items.
+func NewArray(items ...Value) Value {
+	for i := range items {
+		items[i].key = nil
+	}
+	return Value{kind: Array, kids: items}
+}
+
+// NewObject returns an empty object; add members with [Value.Set].
+func NewObject() Value { return Value{kind: Object, kids: []Value{}} }
+
+// Set replaces the first member named key, or appends one. It panics if v
+// is not an object.
+func (v *Value) Set(key string, x Value) {
+	if v.kind != Object {
+		panic("jsonpos.Value.Set on a " + v.kind.String() + "; only objects have members")
+	}
+	if old := v.Get(key); old != nil {
+		x.key, x.keyLine, x.keyCol = old.key, old.keyLine, old.keyCol
+		*old = x
+		return
+	}
+	x.key = []byte(key)
+	if !x.Pos().IsValid() {
+		x.line, x.col = v.line, v.col
+	}
+	x.keyLine, x.keyCol = x.line, x.col
+	// kids from an arena have cap == len, so append copies and never
+	// overwrites a neighbour.
+	v.kids = append(v.kids, x)
+}
+
+// Delete removes every member named key and reports whether there was one.
+func (v *Value) Delete(key string) bool {
+	if v.kind != Object {
+		return false
+	}
+	kept := v.kids[:0:0]
+	found := false
+	for i := range v.kids {
+		if string(v.kids[i].key) == key {
+			found = true
+			continue
+		}
+		kept = append(kept, v.kids[i])
+	}
+	if found {
+		v.kids = kept
+	}
+	return found
+}
+
+func clamp32(n int) int32 {
+	if n > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int32(n)
+}
