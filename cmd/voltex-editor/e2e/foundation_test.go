@@ -83,3 +83,31 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.Exit(code)
 }
+
+// TestIdleEditorCostsNothing: with the default scene open and no input for 5 s, the process uses at most 2% of
+// one core and the viewport is not re-rendered.
+func TestIdleEditorCostsNothing(t *testing.T) {
+	_, e := launchCubes(t)
+	time.Sleep(3 * time.Second) // let start-up work and the idle delay pass
+	before := e.WaitProbe(5*time.Second, "probe", func(*guitest.Probe) bool { return true })
+	cpu0 := e.CPUTime()
+	time.Sleep(5 * time.Second)
+	cpu := e.CPUTime() - cpu0
+	after, err := e.ReadProbe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("idle for 5 s: %v CPU (%.1f%% of one core), %d viewport renders", cpu, 100*cpu.Seconds()/5,
+		after.ViewportRenders-before.ViewportRenders)
+	if cpu > 100*time.Millisecond {
+		t.Errorf("idle editor used %v CPU in 5 s (> 2%% of one core)", cpu)
+	}
+	if n := after.ViewportRenders - before.ViewportRenders; n != 0 {
+		t.Errorf("idle viewport rendered %d times in 5 s, want 0", n)
+	}
+	// And it still answers at once.
+	e.Key("ctrl+q")
+	if code, err := e.Wait(10 * time.Second); err != nil || code != 0 {
+		t.Fatalf("after idling, Ctrl+Q: exit code %d, err %v", code, err)
+	}
+}
