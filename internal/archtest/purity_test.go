@@ -20,6 +20,8 @@ var pure = []struct {
 	{"viewport", false},
 	{"inspector/fields", false},
 	{"editor/doc", false},
+	{"editor/filedialog", true},
+	{"editor/settings", true},
 }
 
 // forbidden are import-path fragments the pure core may not depend on, directly or indirectly (mathgl's mgl32 is

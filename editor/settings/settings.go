@@ -1,0 +1,209 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// MaxRecent is how many recent files and places are kept.
+const MaxRecent = 10
+
+// maxFileSize bounds what Load reads: a settings file is a few kilobytes.
+const maxFileSize = 1 << 20
+
+// FileName is the settings file's name inside its folder.
+const FileName = "settings.json"
+
+// Settings are the persisted preferences.
+type Settings struct {
+	// Recent lists recently opened or saved scenes, newest first.
+	Recent []string `json:"recent"`
+	// Places lists recently used folders for the file dialog, newest first.
+	Places []string `json:"places"`
+	// SnapTranslate, SnapRotate (degrees) and SnapScale are the gizmo snapping steps used while Ctrl is held.
+	SnapTranslate float32 `json:"snapTranslate"`
+	SnapRotate    float32 `json:"snapRotate"`
+	SnapScale     float32 `json:"snapScale"`
+	// ShowStats shows the viewport's statistics overlay.
+	ShowStats bool `json:"showStats"`
+
+	path string
+}
+
+// Defaults returns the settings of a first run.
+func Defaults() *Settings {
+	return &Settings{SnapTranslate: 0.5, SnapRotate: 15, SnapScale: 0.1}
+}
+
+// DefaultDir is the folder used when none is given: $XDG_CONFIG_HOME/voltex-editor or ~/.config/voltex-editor.
+func DefaultDir() string {
+	if d, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(d, "voltex-editor")
+	}
+	return filepath.Join(os.TempDir(), "voltex-editor")
+}
+
+// Load reads dir/settings.json. A missing file gives defaults and no error; a broken one gives defaults and an
+// error naming the position (file:line:col) — the caller shows it and carries on.
+func Load(dir string) (*Settings, error) {
+	s := Defaults()
+	s.path = filepath.Join(dir, FileName)
+	f, err := os.Open(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, err
+	}
+	defer f.Close()
+	data, err := readLimited(f, maxFileSize)
+	if err != nil {
+		return s, fmt.Errorf("%s: %v", s.path, err)
+	}
+	var loaded Settings
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&loaded); err != nil {
+		return s, fmt.Errorf("%s: %s", s.path, describe(data, err))
+	}
+	loaded.path = s.path
+	loaded.sanitize()
+	return &loaded, nil
+}
+
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("file is larger than %d bytes; not a settings file", limit)
+	}
+	return data, nil
+}
+
+// describe turns a json error into "line:col: message".
+func describe(data []byte, err error) string {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 {
+		return err.Error()
+	}
+	line, col := 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%d:%d: %v", line, col, err)
+}
+
+// sanitize drops what cannot be right: empty or duplicate paths, too many entries, non-positive snap steps.
+func (s *Settings) sanitize() {
+	s.Recent = dedupe(s.Recent)
+	s.Places = dedupe(s.Places)
+	d := Defaults()
+	if !(s.SnapTranslate > 0 && s.SnapTranslate < 1e6) {
+		s.SnapTranslate = d.SnapTranslate
+	}
+	if !(s.SnapRotate > 0 && s.SnapRotate <= 360) {
+		s.SnapRotate = d.SnapRotate
+	}
+	if !(s.SnapScale > 0 && s.SnapScale < 1e6) {
+		s.SnapScale = d.SnapScale
+	}
+}
+
+func dedupe(in []string) []string {
+	out := in[:0]
+	seen := map[string]bool{}
+	for _, p := range in {
+		if p == "" || seen[p] || len(p) > 4096 {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+		if len(out) == MaxRecent {
+			break
+		}
+	}
+	return out
+}
+
+// AddRecent puts path first in the recent files (absolute, at most MaxRecent) and its folder first in the places.
+func (s *Settings) AddRecent(path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	s.Recent = dedupe(append([]string{path}, s.Recent...))
+	s.AddPlace(filepath.Dir(path))
+}
+
+// AddPlace puts a folder first in the recent places.
+func (s *Settings) AddPlace(dir string) {
+	s.Places = dedupe(append([]string{dir}, s.Places...))
+}
+
+// RemoveRecent forgets path (e.g. a recent file that no longer exists).
+func (s *Settings) RemoveRecent(path string) {
+	out := s.Recent[:0]
+	for _, p := range s.Recent {
+		if p != path {
+			out = append(out, p)
+		}
+	}
+	s.Recent = out
+}
+
+// Path is the file Load read or Save writes.
+func (s *Settings) Path() string { return s.path }
+
+// SaveTo sets the folder Save writes to.
+func (s *Settings) SaveTo(dir string) { s.path = filepath.Join(dir, FileName) }
+
+// Save writes the settings atomically: a temporary file in the same folder, synced, renamed over the old one.
+func (s *Settings) Save() error {
+	if s.path == "" {
+		return errors.New("settings: no path; call Load or SaveTo first")
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	dir := filepath.Dir(s.path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".settings-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), s.path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

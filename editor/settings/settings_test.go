@@ -1,0 +1,89 @@
+package settings
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestMissingFileGivesDefaults(t *testing.T) {
+	s, err := Load(t.TempDir())
+	if err != nil || !reflect.DeepEqual(s.Recent, []string(nil)) || s.SnapRotate != 15 {
+		t.Fatalf("Load of a missing file: %+v, %v", s, err)
+	}
+}
+
+func TestRoundTripAndRecentOrder(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Load(dir)
+	for i := range 12 {
+		s.AddRecent(fmt.Sprintf("/scenes/s%d.json", i))
+	}
+	s.AddRecent("/scenes/s5.json")
+	if len(s.Recent) != MaxRecent || s.Recent[0] != "/scenes/s5.json" || s.Recent[1] != "/scenes/s11.json" {
+		t.Fatalf("recent = %v", s.Recent)
+	}
+	for _, p := range s.Recent[1:] {
+		if p == "/scenes/s5.json" {
+			t.Fatal("duplicate recent entry")
+		}
+	}
+	if s.Places[0] != "/scenes" || len(s.Places) != 1 {
+		t.Fatalf("places = %v", s.Places)
+	}
+	s.SnapTranslate = 0.25
+	if err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Recent, s.Recent) || got.SnapTranslate != 0.25 {
+		t.Fatalf("reloaded %+v", got)
+	}
+	got.RemoveRecent("/scenes/s5.json")
+	if got.Recent[0] != "/scenes/s11.json" || len(got.Recent) != MaxRecent-1 {
+		t.Fatalf("after RemoveRecent: %v", got.Recent)
+	}
+}
+
+func TestBrokenFileGivesPositionAndDefaults(t *testing.T) {
+	dir := t.TempDir()
+	bad := "{\n  \"recent\": [\"a\",\n  \"snapRotate\": 5\n}\n"
+	path := filepath.Join(dir, FileName)
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(dir)
+	if err == nil || !strings.Contains(err.Error(), path+": 3:") {
+		t.Fatalf("want %s: 3:col error, got %v", path, err)
+	}
+	if s.SnapRotate != 15 || len(s.Recent) != 0 {
+		t.Fatalf("broken file must give defaults, got %+v", s)
+	}
+	if data, _ := os.ReadFile(path); string(data) != bad {
+		t.Fatal("Load modified the broken file")
+	}
+	for _, c := range []string{`{"recent": 5}`, `{"bogus": 1}`, `[]`, strings.Repeat(" ", maxFileSize+1)} {
+		os.WriteFile(path, []byte(c), 0o644)
+		if _, err := Load(dir); err == nil {
+			t.Errorf("Load accepted %.30q", c)
+		}
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"recent":["","a","a","b"],"snapRotate":-1,"snapScale":1e9}`), 0o644)
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.Recent, []string{"a", "b"}) || s.SnapRotate != 15 || s.SnapScale != 0.1 {
+		t.Fatalf("sanitized: %+v", s)
+	}
+}
