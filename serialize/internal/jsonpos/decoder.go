@@ -11,6 +11,10 @@ type Limits struct {
 	MaxBytes  int64 // total input size
 	MaxDepth  int   // nesting of arrays and objects; the outermost container is depth 1
 	MaxString int   // length in bytes of one string (after unescaping) or number literal
+	// MaxValues bounds the values held in a Decoder's arena between two
+	// ResetArena calls (each value costs about 100 bytes of memory, so this
+	// is what stops a small file of "[[[],[],…" from taking gigabytes).
+	MaxValues int
 }
 
 // SyntaxError reports broken JSON, or input over a [Limits] bound, at a
@@ -248,13 +252,67 @@ func (d *Decoder) Value() (Value, error) {
 	return v, err
 }
 
-// Skip parses and discards the next value, leaving the arenas as they were.
+// Skip checks and discards the next value without building a tree, so its
+// size does not matter; the arenas are left as they were.
 func (d *Decoder) Skip() error {
-	nb, nv := len(d.bytes), len(d.vals)
-	_, err := d.Value()
-	clear(d.vals[nv:])
-	d.bytes, d.vals = d.bytes[:nb], d.vals[:nv]
-	return err
+	if d.err != nil {
+		return d.err
+	}
+	return d.skipValue(len(d.open))
+}
+
+func (d *Decoder) skipValue(depth int) error {
+	c, ok := d.skipWS()
+	if !ok {
+		return d.failEOF("a value")
+	}
+	nb := len(d.bytes)
+	defer func() { d.bytes = d.bytes[:nb] }()
+	switch c {
+	case '{', '[':
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		if d.lim.MaxDepth > 0 && depth+1 > d.lim.MaxDepth {
+			return d.failLimit(d.pos, "nesting is deeper than the limit of %d levels", d.lim.MaxDepth)
+		}
+		d.pos++
+		c, ok := d.skipWS()
+		if !ok {
+			return d.failEOF(closeWhat(end))
+		}
+		if c == end {
+			d.pos++
+			return nil
+		}
+		for {
+			if end == '}' {
+				var kid Value
+				if err := d.parseKey(&kid); err != nil {
+					return err
+				}
+				d.bytes = d.bytes[:nb]
+			}
+			if err := d.skipValue(depth + 1); err != nil {
+				return err
+			}
+			c, ok = d.skipWS()
+			if !ok {
+				return d.failEOF(closeWhat(end))
+			}
+			if c == end {
+				d.pos++
+				return nil
+			}
+			if c != ',' {
+				return d.fail(d.pos, "unexpected %s, expected %s", describe(c), closeWhat(end))
+			}
+			d.pos++
+		}
+	}
+	var v Value
+	return d.parseValue(depth, &v) // a scalar
 }
 
 // Finish checks that nothing but whitespace follows.
@@ -364,6 +422,11 @@ func (d *Decoder) parseContainer(depth int, v *Value, end byte) error {
 		}
 		if err := d.parseValue(depth, &kid); err != nil {
 			return err
+		}
+		if d.lim.MaxValues > 0 && len(d.vals)+len(d.stack) >= d.lim.MaxValues {
+			d.err = &SyntaxError{Pos: kid.Pos(), Offset: d.Offset(), Limit: true,
+				Msg: fmt.Sprintf("more than the limit of %d values in one piece of JSON", d.lim.MaxValues)}
+			return d.err
 		}
 		d.stack = append(d.stack, kid)
 		c, ok = d.skipWS()

@@ -324,3 +324,35 @@ func TestMutation(t *testing.T) {
 		t.Error("clone shares memory")
 	}
 }
+
+func TestSkipAndValueLimit(t *testing.T) {
+	// Skip checks syntax without building a tree, so MaxValues does not apply.
+	big := "[" + strings.Repeat("[1, {\"a\": \"b\"}], ", 1000) + "0] x"
+	d := NewDecoder(strings.NewReader(big), Limits{MaxValues: 10, MaxDepth: 4})
+	if err := d.Skip(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Finish(); err == nil || !strings.Contains(err.Error(), "unexpected 'x'") {
+		t.Errorf("Finish after Skip: %v", err)
+	}
+	if len(d.vals) != 0 || len(d.bytes) != 0 {
+		t.Errorf("Skip left %d values and %d bytes in the arenas", len(d.vals), len(d.bytes))
+	}
+	for _, bad := range []string{"[1, 2,]", "[[[[[1]]]]]", `{"a" 1}`, `[1, "x`} {
+		if err := NewDecoder(strings.NewReader(bad), Limits{MaxDepth: 4}).Skip(); err == nil {
+			t.Errorf("Skip accepted %s", bad)
+		}
+	}
+	_, err := Parse([]byte(big[:len(big)-2]), Limits{MaxValues: 10})
+	if err == nil || !strings.Contains(err.Error(), "1:40: more than the limit of 10 values") {
+		t.Errorf("value limit: %v", err)
+	}
+	// The arena limit counts since the last ResetArena.
+	d = NewDecoder(strings.NewReader("[1, 2, 3] [4, 5, 6]"), Limits{MaxValues: 4})
+	for range 2 {
+		if _, err := d.Value(); err != nil {
+			t.Fatal(err)
+		}
+		d.ResetArena()
+	}
+}

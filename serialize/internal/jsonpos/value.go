@@ -72,6 +72,9 @@ func (v *Value) Pos() Pos { return Pos{int(v.line), int(v.col)} }
 // for something in the file).
 func (v *Value) SetPos(p Pos) { v.line, v.col = clamp32(p.Line), clamp32(p.Col) }
 
+// SetKeyPos sets the position of v's key.
+func (v *Value) SetKeyPos(p Pos) { v.keyLine, v.keyCol = clamp32(p.Line), clamp32(p.Col) }
+
 // KeyPos returns where v's key starts, if v is an object member; otherwise
 // the zero Pos.
 func (v *Value) KeyPos() Pos { return Pos{int(v.keyLine), int(v.keyCol)} }

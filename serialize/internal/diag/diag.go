@@ -1,0 +1,191 @@
+package diag
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Problem is one finding in a file: an error (the file cannot be loaded) or
+// a warning (it loads, but something is worth knowing).
+type Problem struct {
+	File    string // file name as given by the caller; may be empty
+	Line    int    // 1-based; 0 when the problem has no position
+	Col     int    // 1-based byte column
+	Path    string // JSON path of the offending value, e.g. entities[12].components.Transform.scale[2]
+	Msg     string
+	Warning bool
+}
+
+// String formats p as "file:line:col: path: message", leaving out the parts
+// p does not have, with "warning: " before the path for warnings.
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.File != "" {
+		b.WriteString(p.File)
+		b.WriteString(":")
+	}
+	if p.Line > 0 {
+		b.WriteString(strconv.Itoa(p.Line))
+		b.WriteString(":")
+		b.WriteString(strconv.Itoa(p.Col))
+		b.WriteString(":")
+	}
+	if b.Len() > 0 {
+		b.WriteString(" ")
+	}
+	if p.Warning {
+		b.WriteString("warning: ")
+	}
+	if p.Path != "" {
+		b.WriteString(p.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Msg)
+	return b.String()
+}
+
+// List collects problems. At most Max errors are kept (0 means 100); later
+// errors are counted in Dropped. Warnings are kept up to the same number.
+type List struct {
+	File     string // copied into every problem added
+	Max      int
+	Problems []Problem
+	Dropped  int // errors and warnings beyond Max
+	errors   int
+	warnings int
+}
+
+func (l *List) max() int {
+	if l.Max <= 0 {
+		return 100
+	}
+	return l.Max
+}
+
+// Add records p (its File is set from the list).
+func (l *List) Add(p Problem) {
+	p.File = l.File
+	n := &l.errors
+	if p.Warning {
+		n = &l.warnings
+	}
+	if *n >= l.max() {
+		l.Dropped++
+		if !p.Warning {
+			l.errors++
+		}
+		return
+	}
+	*n++
+	l.Problems = append(l.Problems, p)
+}
+
+// Errorf records an error at line:col.
+func (l *List) Errorf(line, col int, path string, format string, args ...any) {
+	l.Add(Problem{Line: line, Col: col, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Warnf records a warning at line:col.
+func (l *List) Warnf(line, col int, path string, format string, args ...any) {
+	l.Add(Problem{Line: line, Col: col, Path: path, Msg: fmt.Sprintf(format, args...), Warning: true})
+}
+
+// Full reports whether no more errors will be kept, so a caller can stop
+// looking.
+func (l *List) Full() bool { return l.errors >= l.max() }
+
+// HasErrors reports whether any error (not warning) was added.
+func (l *List) HasErrors() bool { return l.errors > 0 }
+
+// Warnings returns the warnings collected so far.
+func (l *List) Warnings() []Problem {
+	var w []Problem
+	for _, p := range l.Problems {
+		if p.Warning {
+			w = append(w, p)
+		}
+	}
+	return w
+}
+
+// Err returns nil if no error was added, otherwise an *Error holding every
+// problem (warnings included, in the order they were found).
+func (l *List) Err() error {
+	if l.errors == 0 {
+		return nil
+	}
+	return &Error{Problems: l.Problems, Dropped: l.Dropped}
+}
+
+// Error is returned when a file cannot be loaded. It lists every problem
+// found, up to the collection limit.
+type Error struct {
+	Problems []Problem
+	Dropped  int // problems found beyond the limit and not listed
+}
+
+// Error returns the problems one per line, then a count of the dropped ones.
+func (e *Error) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.String())
+	}
+	if e.Dropped > 0 {
+		fmt.Fprintf(&b, "\n(%d more problems not shown)", e.Dropped)
+	}
+	return b.String()
+}
+
+// Path builds JSON paths like entities[12].components.Transform.scale[2]
+// incrementally; Key and Index return a mark to Truncate back to.
+type Path struct{ b []byte }
+
+// Key appends an object key: `.key`, or `["odd key"]` when the key is not
+// an identifier.
+func (p *Path) Key(k string) int {
+	mark := len(p.b)
+	if isIdent(k) {
+		if len(p.b) > 0 {
+			p.b = append(p.b, '.')
+		}
+		p.b = append(p.b, k...)
+	} else {
+		p.b = append(p.b, '[')
+		p.b = strconv.AppendQuote(p.b, k)
+		p.b = append(p.b, ']')
+	}
+	return mark
+}
+
+// Index appends an array index: `[i]`.
+func (p *Path) Index(i int) int {
+	mark := len(p.b)
+	p.b = append(p.b, '[')
+	p.b = strconv.AppendInt(p.b, int64(i), 10)
+	p.b = append(p.b, ']')
+	return mark
+}
+
+// Truncate goes back to a mark returned by Key or Index.
+func (p *Path) Truncate(mark int) { p.b = p.b[:mark] }
+
+// String returns the path so far.
+func (p *Path) String() string { return string(p.b) }
+
+func isIdent(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}

@@ -1,0 +1,56 @@
+package serialize
+
+import "github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+
+// Limits protect the loader against hostile or broken files. A file over a
+// limit is refused with a message naming the limit, before (size) or while
+// (everything else) it is read, so it never exhausts memory. A zero field
+// means "use the default"; a negative field means "no limit".
+type Limits struct {
+	MaxFileSize int64 // bytes; default 1 GiB
+	MaxEntities int   // entities in one file; default 4,000,000
+	MaxDepth    int   // nesting of JSON arrays and objects; default 64
+	MaxString   int   // bytes in one string or number literal; default 1 MiB
+	MaxProblems int   // errors collected before giving up; default 100
+}
+
+// Default limits; see [Limits].
+const (
+	DefaultMaxFileSize = 1 << 30
+	DefaultMaxEntities = 4_000_000
+	DefaultMaxDepth    = 64
+	DefaultMaxString   = 1 << 20
+	DefaultMaxProblems = 100
+)
+
+// DefaultLimits returns the limits used when none are given.
+func DefaultLimits() Limits {
+	return Limits{MaxFileSize: DefaultMaxFileSize, MaxEntities: DefaultMaxEntities, MaxDepth: DefaultMaxDepth,
+		MaxString: DefaultMaxString, MaxProblems: DefaultMaxProblems}
+}
+
+// resolved fills zero fields with defaults and turns negative ones into 0
+// ("unlimited" in the internal representation).
+func (l Limits) resolved() Limits {
+	d := DefaultLimits()
+	pick := func(v, def int64) int64 {
+		switch {
+		case v == 0:
+			return def
+		case v < 0:
+			return 0
+		}
+		return v
+	}
+	return Limits{
+		MaxFileSize: pick(l.MaxFileSize, d.MaxFileSize),
+		MaxEntities: int(pick(int64(l.MaxEntities), int64(d.MaxEntities))),
+		MaxDepth:    int(pick(int64(l.MaxDepth), int64(d.MaxDepth))),
+		MaxString:   int(pick(int64(l.MaxString), int64(d.MaxString))),
+		MaxProblems: int(pick(int64(l.MaxProblems), int64(d.MaxProblems))),
+	}
+}
+
+func (l Limits) json() jsonpos.Limits {
+	return jsonpos.Limits{MaxBytes: l.MaxFileSize, MaxDepth: l.MaxDepth, MaxString: l.MaxString}
+}

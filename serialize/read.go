@@ -1,0 +1,437 @@
+package serialize
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/voltex-editor/voltex/serialize/internal/diag"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
+
+// Format names and the current version of the files this package reads and
+// writes.
+const (
+	SceneFormat    = "voltex.scene"
+	ExportFormat   = "voltex.export"
+	CurrentVersion = 1
+)
+
+// entityDoc is one entity of a scene file after migration to the current
+// version, structurally checked but with its components still JSON.
+type entityDoc struct {
+	index      int            // position in the "entities" array
+	pos        jsonpos.Pos    // of the entity object
+	id         int64          // > 0 when valid; 0 when missing or broken
+	idPos      jsonpos.Pos    //
+	name       *jsonpos.Value // nil when absent
+	parent     int64          // 0 = no parent (or broken)
+	parentPos  jsonpos.Pos    //
+	components *jsonpos.Value // the "components" object; nil when absent or broken
+}
+
+// header is what a scene file says outside its entities.
+type header struct {
+	version int
+	name    string
+	editor  *jsonpos.Value // the "editor" object, nil when absent
+}
+
+// sceneReader reads a scene file: the top-level object member by member,
+// and the entities one at a time (each parsed into a small tree, migrated,
+// checked and handed to entity), so memory does not grow with the file.
+//
+// If the file lists its entities before saying its version (only hand-made
+// files do), the first pass skips them and a second pass over the (seekable)
+// input reads them once the version is known.
+type sceneReader struct {
+	ctx      context.Context
+	src      io.ReadSeeker
+	size     int64 // total input size for progress, 0 if unknown
+	lim      Limits
+	probs    *diag.List
+	path     diag.Path
+	progress func(done, total int64)
+	entity   func(*entityDoc) // receives every entity, in file order
+
+	d            *jsonpos.Decoder
+	hdr          jsonpos.Value // header members seen (cloned out of the arena)
+	version      int
+	versionKnown bool
+	sawEntities  bool
+	count        int
+	nextProgress int64
+}
+
+// errStop ends reading early once the problem list is full.
+var errStop = errors.New("too many problems")
+
+// run reads the whole input. It returns the header when the file could be
+// read to the end (problems are in r.probs), or a non-nil error for
+// cancellation and I/O failures.
+func (r *sceneReader) run() (*header, error) {
+	r.hdr = jsonpos.NewObject()
+	deferred, err := r.pass(false)
+	if err == nil && deferred {
+		if _, serr := r.src.Seek(0, io.SeekStart); serr != nil {
+			return nil, fmt.Errorf("rereading the scene: %w", serr)
+		}
+		_, err = r.pass(true)
+	}
+	switch {
+	case errors.Is(err, errStop):
+		return nil, nil
+	case err != nil:
+		var se *jsonpos.SyntaxError
+		if errors.As(err, &se) {
+			r.probs.Add(diag.Problem{Line: se.Pos.Line, Col: se.Pos.Col, Msg: se.Msg})
+			return nil, nil
+		}
+		return nil, err
+	}
+	return r.finishHeader(), nil
+}
+
+// pass reads the input once. In the first pass (second == false) it reads
+// the header and, if the version is known by then, the entities; it reports
+// deferred == true if it had to skip them. The second pass reads only the
+// entities.
+func (r *sceneReader) pass(second bool) (deferred bool, err error) {
+	r.d = jsonpos.NewDecoder(r.src, r.lim.json())
+	d := r.d
+	kind, pos, err := d.Peek()
+	if err != nil {
+		return false, err
+	}
+	if kind != jsonpos.Object {
+		// Report broken JSON in preference to the wrong kind of value.
+		if err := d.Skip(); err != nil {
+			return false, err
+		}
+		if err := d.Finish(); err != nil {
+			return false, err
+		}
+		r.probs.Errorf(pos.Line, pos.Col, "", "a scene file must be a JSON object, not a %s", kind)
+		return false, errStop
+	}
+	if _, err := d.EnterObject(); err != nil {
+		return false, err
+	}
+	for {
+		key, keyPos, ok, err := d.NextMember()
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			break
+		}
+		if string(key) == "entities" {
+			if second || (!r.sawEntities && r.versionKnown) {
+				if err := r.readEntities(keyPos); err != nil {
+					return false, err
+				}
+			} else {
+				if !r.sawEntities {
+					deferred = true
+				} else {
+					r.probs.Errorf(keyPos.Line, keyPos.Col, "", "duplicate key \"entities\"")
+				}
+				if err := d.Skip(); err != nil {
+					return false, err
+				}
+			}
+			r.sawEntities = true
+			continue
+		}
+		if second {
+			if err := d.Skip(); err != nil {
+				return false, err
+			}
+			continue
+		}
+		if err := r.headerMember(string(key), keyPos); err != nil {
+			return false, err
+		}
+		d.ResetArena()
+	}
+	return deferred, d.Finish()
+}
+
+// headerMember reads one top-level member other than "entities".
+func (r *sceneReader) headerMember(key string, keyPos jsonpos.Pos) error {
+	d := r.d
+	switch key {
+	case "format", "version", "name", "editor":
+	default:
+		r.probs.Errorf(keyPos.Line, keyPos.Col, "", "unknown key %s (a scene has format, version, name, editor and entities)", strconv.Quote(key))
+		return d.Skip()
+	}
+	if prev := r.hdr.Get(key); prev != nil {
+		p := prev.KeyPos()
+		r.probs.Errorf(keyPos.Line, keyPos.Col, "", "duplicate key %s (first at %d:%d)", strconv.Quote(key), p.Line, p.Col)
+		return d.Skip()
+	}
+	v, err := d.Value()
+	if err != nil {
+		return err
+	}
+	r.hdr.Set(key, v.Clone())
+	r.hdr.Get(key).SetKeyPos(keyPos)
+	if key == "version" {
+		n, err := v.Int()
+		if err == nil && n > CurrentVersion {
+			r.probs.Errorf(v.Pos().Line, v.Pos().Col, "version",
+				"scene version %d is newer than this editor supports (%d)", n, CurrentVersion)
+			return errStop
+		}
+		if err == nil && n >= 0 {
+			r.version, r.versionKnown = int(n), true
+		}
+	}
+	return nil
+}
+
+// finishHeader checks format and version, migrates the header and returns
+// what the scene says outside its entities.
+func (r *sceneReader) finishHeader() *header {
+	h := &header{version: CurrentVersion}
+	format, version := r.hdr.Get("format"), r.hdr.Get("version")
+	if format != nil {
+		switch {
+		case format.Kind() != jsonpos.String:
+			r.errAt(format, "format", "must be the string %q, not a %s", SceneFormat, format.Kind())
+		case format.IsStr(ExportFormat):
+			r.errAt(format, "format", "this is a game export (%s), not a scene; exports cannot be opened, load the scene they came from", ExportFormat)
+		case !format.IsStr(SceneFormat):
+			r.errAt(format, "format", "unknown format %q (a scene file says %q)", format.Str(), SceneFormat)
+		}
+	}
+	if version != nil {
+		n, err := version.Int()
+		switch {
+		case err != nil:
+			r.errAt(version, "version", "must be an integer version number, not %s", describeValue(version))
+		case n < 0:
+			r.errAt(version, "version", "must not be negative")
+		case format == nil && n > 0:
+			r.probs.Errorf(1, 1, "", "missing \"format\": %q (required since version 1)", SceneFormat)
+		default:
+			h.version = int(n)
+		}
+	} else if format != nil {
+		r.probs.Errorf(1, 1, "", "missing \"version\"")
+	} else {
+		h.version = 0 // version 0 files had neither key
+	}
+	if !r.versionKnown {
+		r.version = h.version
+	}
+	for _, m := range migrations[min(h.version, CurrentVersion):] {
+		if m.header != nil {
+			m.header(&r.hdr, r)
+		}
+	}
+	if n := r.hdr.Get("name"); n != nil {
+		if n.Kind() == jsonpos.String {
+			h.name = n.Str()
+		} else {
+			r.errAt(n, "name", "must be a string, not %s", describeValue(n))
+		}
+	}
+	if e := r.hdr.Get("editor"); e != nil {
+		if e.Kind() == jsonpos.Object {
+			h.editor = e
+		} else {
+			r.errAt(e, "editor", "must be an object, not %s", describeValue(e))
+		}
+	}
+	return h
+}
+
+// readEntities reads the "entities" array one entity at a time.
+func (r *sceneReader) readEntities(keyPos jsonpos.Pos) error {
+	d := r.d
+	kind, pos, err := d.Peek()
+	if err != nil {
+		return err
+	}
+	if kind != jsonpos.Array {
+		r.probs.Errorf(pos.Line, pos.Col, "entities", "must be an array of entities, not a %s", kind)
+		return d.Skip()
+	}
+	if _, err := d.EnterArray(); err != nil {
+		return err
+	}
+	mark := r.path.Key("entities")
+	defer r.path.Truncate(mark)
+	for i := 0; ; i++ {
+		more, err := d.NextItem()
+		if err != nil || !more {
+			return err
+		}
+		if r.lim.MaxEntities > 0 && i >= r.lim.MaxEntities {
+			_, p, _ := d.Peek()
+			r.probs.Errorf(p.Line, p.Col, "entities", "more than the limit of %d entities", r.lim.MaxEntities)
+			return errStop
+		}
+		v, err := d.Value()
+		if err != nil {
+			return err
+		}
+		r.readEntity(&v, i)
+		d.ResetArena()
+		r.count++
+		if r.probs.Full() {
+			return errStop
+		}
+		if i&255 == 255 {
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+			if r.progress != nil && d.Offset() >= r.nextProgress {
+				r.progress(d.Offset(), r.size)
+				r.nextProgress = d.Offset() + max(r.size/100, 1<<20)
+			}
+		}
+	}
+}
+
+// readEntity migrates and checks one entity object and hands it on.
+func (r *sceneReader) readEntity(v *jsonpos.Value, index int) {
+	mark := r.path.Index(index)
+	defer r.path.Truncate(mark)
+	if v.Kind() != jsonpos.Object {
+		r.errAt(v, "", "an entity must be an object, not %s", describeValue(v))
+		return
+	}
+	for _, m := range migrations[min(r.version, CurrentVersion):] {
+		if m.entity != nil {
+			m.entity(v, r)
+		}
+	}
+	doc := entityDoc{index: index, pos: v.Pos()}
+	hasID := false
+	for i := range v.Len() {
+		m := v.Index(i)
+		if r.duplicateKey(v, i) {
+			continue
+		}
+		switch string(m.KeyBytes()) {
+		case "id":
+			hasID = true
+			doc.idPos = m.Pos()
+			doc.id = r.positiveID(m, "id")
+		case "name":
+			if m.Kind() == jsonpos.String {
+				doc.name = m
+			} else {
+				r.errAt(m, "name", "must be a string, not %s", describeValue(m))
+			}
+		case "parent":
+			doc.parentPos = m.Pos()
+			doc.parent = r.positiveID(m, "parent")
+		case "components":
+			if m.Kind() == jsonpos.Object {
+				doc.components = m
+			} else {
+				r.errAt(m, "components", "must be an object mapping component names to values, not %s", describeValue(m))
+			}
+		default:
+			p := m.KeyPos()
+			r.probs.Errorf(p.Line, p.Col, r.pathWith(m.Key()), "unknown key (an entity has id, name, parent and components)")
+		}
+	}
+	if !hasID {
+		r.probs.Errorf(doc.pos.Line, doc.pos.Col, r.path.String(), "missing \"id\" (every entity needs a unique positive integer id)")
+	}
+	r.entity(&doc)
+}
+
+// positiveID reads an entity id (for "id" and "parent").
+func (r *sceneReader) positiveID(v *jsonpos.Value, key string) int64 {
+	n, err := v.Int()
+	if v.Kind() != jsonpos.Number || err != nil || n <= 0 {
+		r.errAt(v, key, "must be a positive integer id, not %s", describeValue(v))
+		return 0
+	}
+	return n
+}
+
+// duplicateKey reports (and records an error) if member i of object v
+// repeats an earlier key.
+func (r *sceneReader) duplicateKey(v *jsonpos.Value, i int) bool {
+	return duplicateKey(r.probs, &r.path, v, i)
+}
+
+func duplicateKey(probs *diag.List, path *diag.Path, v *jsonpos.Value, i int) bool {
+	key := v.Index(i).KeyBytes()
+	for j := range i {
+		if string(v.Index(j).KeyBytes()) == string(key) {
+			p, first := v.Index(i).KeyPos(), v.Index(j).KeyPos()
+			mark := path.Key(string(key))
+			probs.Errorf(p.Line, p.Col, path.String(), "duplicate key (first at %d:%d)", first.Line, first.Col)
+			path.Truncate(mark)
+			return true
+		}
+	}
+	return false
+}
+
+// errAt records an error at v, with key appended to the current path.
+func (r *sceneReader) errAt(v *jsonpos.Value, key string, format string, args ...any) {
+	p := v.Pos()
+	r.probs.Errorf(p.Line, p.Col, r.pathWith(key), format, args...)
+}
+
+// pathWith returns the current path with key appended ("" appends nothing).
+func (r *sceneReader) pathWith(key string) string {
+	if key == "" {
+		return r.path.String()
+	}
+	mark := r.path.Key(key)
+	s := r.path.String()
+	r.path.Truncate(mark)
+	return s
+}
+
+// describeValue names a value for a message: `the string "x"`, `the number
+// 1.5`, `an array`, ….
+func describeValue(v *jsonpos.Value) string {
+	switch v.Kind() {
+	case jsonpos.String:
+		s := v.Str()
+		if len(s) > 40 {
+			s = s[:37] + "..."
+		}
+		return "the string " + strconv.Quote(s)
+	case jsonpos.Number:
+		return "the number " + string(v.Text())
+	case jsonpos.Bool:
+		return strconv.FormatBool(v.Bool())
+	case jsonpos.Null:
+		return "null"
+	case jsonpos.Array:
+		return "an array"
+	case jsonpos.Object:
+		return "an object"
+	}
+	return v.Kind().String()
+}
+
+// readDoc reads src, handing each entity to entity, and returns the header
+// (nil if reading stopped early) with the problems found. err is non-nil
+// only for cancellation and I/O errors.
+func readDoc(ctx context.Context, src io.ReadSeeker, size int64, file string, lim Limits,
+	progress func(done, total int64), entity func(*entityDoc)) (*header, *diag.List, error) {
+	lim = lim.resolved()
+	probs := &diag.List{File: file, Max: lim.MaxProblems}
+	r := &sceneReader{ctx: ctx, src: src, size: size, lim: lim, probs: probs, progress: progress, entity: entity}
+	if size > 0 && lim.MaxFileSize > 0 && size > lim.MaxFileSize {
+		probs.Errorf(0, 0, "", "file is %d bytes, larger than the limit of %d bytes", size, lim.MaxFileSize)
+		return nil, probs, nil
+	}
+	h, err := r.run()
+	return h, probs, err
+}
