@@ -113,7 +113,7 @@ func readLimited(path string, maxBytes int64) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func tooBig(path string, size, maxBytes int64) error {
+func tooBig(path string, size, maxBytes int64) *ParseError {
 	return &ParseError{File: path, Msg: fmt.Sprintf("file is %d bytes, limit is %d", size, maxBytes), Err: ErrLimit}
 }
 
@@ -137,7 +137,7 @@ func ParseOBJ(name string, data []byte, lim Limits) (*Mesh, error) {
 
 func parseOBJ(name string, data []byte, lim Limits) (*Mesh, objStats, error) {
 	if int64(len(data)) > lim.MaxFileBytes {
-		return nil, objStats{}, tooBig(name, int64(len(data)), lim.MaxFileBytes)
+		return nil, objStats{}, ParseErrors{tooBig(name, int64(len(data)), lim.MaxFileBytes)}
 	}
 	p := objParser{name: name, lim: lim}
 	p.run(data)
@@ -362,57 +362,41 @@ func (p *objParser) corner(lineNo int, tok []byte, i int) (pv, pt, pn int, ok bo
 		p.fail(lineNo, start+1, "bad face vertex %s (want v, v/vt, v//vn or v/vt/vn)", quote(tok[start:]))
 		return 0, 0, 0, false
 	}
-	v, i, ok := scanInt(tok, i)
-	if !ok {
-		return bad()
-	}
-	vEnd := i
-	t, n := 0, 0
-	tCol, nCol, tEnd, nEnd := 0, 0, 0, 0
-	if i < len(tok) && tok[i] == '/' {
-		i++
-		if i < len(tok) && tok[i] == '/' {
-			i++
-			nCol = i
-			if n, i, ok = scanInt(tok, i); !ok {
+	// Split at '/' into at most three parts: v, vt, vn. Only vt may be empty ("v//vn").
+	var parts [3][2]int
+	np := 0
+	for k, from := i, i; ; k++ {
+		if k == len(tok) || tok[k] == '/' {
+			if np == len(parts) {
 				return bad()
 			}
-			nEnd = i
-		} else {
-			tCol = i
-			if t, i, ok = scanInt(tok, i); !ok {
-				return bad()
+			parts[np] = [2]int{from, k}
+			np++
+			if k == len(tok) {
+				break
 			}
-			tEnd = i
-			if i < len(tok) && tok[i] == '/' {
-				i++
-				nCol = i
-				if n, i, ok = scanInt(tok, i); !ok {
-					return bad()
-				}
-				nEnd = i
-			}
+			from = k + 1
 		}
 	}
-	if i != len(tok) {
-		return bad()
-	}
-	if pv, ok = p.resolve(lineNo, start, v, len(p.pos)/3, "vertex", tok[start:vEnd]); !ok {
-		return 0, 0, 0, false
-	}
-	pt, pn = -1, -1
-	if tCol > 0 {
-		if pt, ok = p.resolve(lineNo, tCol, t, len(p.tex)/2, "texture coordinate", tok[tCol:tEnd]); !ok {
+	counts := [3]int{len(p.pos) / 3, len(p.tex) / 2, len(p.nrm) / 3}
+	out := [3]int{-1, -1, -1}
+	for k, part := range parts[:np] {
+		from, to := part[0], part[1]
+		if from == to && k == 1 && np == 3 {
+			continue
+		}
+		idx, end, ok := scanInt(tok, from)
+		if !ok || end != to {
+			return bad()
+		}
+		if out[k], ok = p.resolve(lineNo, from, idx, counts[k], cornerParts[k], tok[from:to]); !ok {
 			return 0, 0, 0, false
 		}
 	}
-	if nCol > 0 {
-		if pn, ok = p.resolve(lineNo, nCol, n, len(p.nrm)/3, "normal", tok[nCol:nEnd]); !ok {
-			return 0, 0, 0, false
-		}
-	}
-	return pv, pt, pn, true
+	return out[0], out[1], out[2], true
 }
+
+var cornerParts = [3]string{"vertex", "texture coordinate", "normal"}
 
 // resolve turns a 1-based or negative OBJ index into a 0-based one for a list of count items;
 // text is the index as written, for messages.

@@ -156,11 +156,17 @@ func (r *Registry) load(norm string) (*Mesh, error) {
 func (r *Registry) Reload(ref string) (*Mesh, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, seen := r.alias[ref]; !seen {
-		e := r.lookup(ref)
+	e, seen := r.alias[ref]
+	if !seen {
+		if norm, err := NormalizeRef(ref); err == nil {
+			e, seen = r.entries[norm]
+		}
+	}
+	if !seen { // first use: a plain load
+		e = r.lookup(ref)
 		return e.mesh, e.err
 	}
-	e := r.alias[ref]
+	r.alias[ref] = e
 	if e.path == "" {
 		return e.mesh, e.err
 	}
