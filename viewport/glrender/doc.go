@@ -1,0 +1,41 @@
+// Package glrender is the editor's OpenGL 4.1 core renderer, and the only
+// package of the project that imports go-gl.
+//
+// A [Renderer] draws a [viewport.DrawList] seen by a [viewport.Camera] into
+// its own framebuffer object:
+//
+//   - one instanced draw call per mesh (glDrawElementsInstanced; the
+//     per-instance buffer holds [viewport.Instance] as is: world matrix,
+//     colour, entity id, flags, with attribute divisor 1);
+//   - the instance buffers are updated incrementally: only the dirty ranges
+//     the DrawList recorded are sent with glBufferSubData (a batch that
+//     outgrows its buffer is reallocated at double size and sent whole);
+//     [Stats] counts the bytes;
+//   - a directional light with a sky/ground ambient and a little specular,
+//     in linear space;
+//   - an infinite ground grid (a full-screen pass that intersects each
+//     pixel's view ray with y = 0) with 1- and 10-unit lines, the X axis red
+//     and the Z axis blue, fading with distance;
+//   - selected instances are tinted and outlined (a composite pass reads the
+//     id attachment);
+//   - the framebuffer has an RGBA8 colour attachment, an R32UI entity-id
+//     attachment (0 = nothing) and depth; [Renderer.ReadID] and
+//     [Renderer.ReadIDs] read it back for click and box picking.
+//
+// The output texture ([Renderer.Texture]) is what the editor shows with
+// giu; like every GL texture its row 0 is the bottom, so show it with
+// flipped V. [Renderer.ReadImage] returns it the right way up.
+//
+// # Contexts and threads
+//
+// In the editor, giu/GLFW owns the context: call gl.Init on the UI loop
+// thread once the window exists, then [New], and use the renderer only on
+// that thread (methods panic elsewhere). Headless — for `voltex-editor
+// render`, thumbnails and tests, with no display server at all —
+// [NewHeadless] gives an EGL surfaceless context (sub-package headless)
+// with go-gl loaded through eglGetProcAddress; run GL work inside its Do.
+// [RenderToImage] does all of that for one picture.
+//
+// May import: go-gl (gl v4.1-core, mathgl), cgo through headless (libEGL),
+// viewport, assets and the standard library.
+package glrender

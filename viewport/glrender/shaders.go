@@ -1,0 +1,208 @@
+package glrender
+
+// GLSL 410 core sources. Attribute locations are fixed here and in
+// setupInstanceAttribs / setupMeshAttribs.
+
+// Per-vertex attribute locations.
+const (
+	locPos    = 0
+	locNormal = 1
+	locUV     = 2
+	// Per-instance: the world matrix takes four consecutive locations.
+	locModel = 3
+	locColor = 7
+	locID    = 8
+	locFlags = 9
+)
+
+// meshVS is shared by the instanced and the per-entity programs: with
+// PER_ENTITY defined the instance data comes from uniforms instead of
+// attributes (the Phase-3a method, kept for the benchmark).
+const meshVS = `
+layout(location = 0) in vec3 aPos;
+layout(location = 1) in vec3 aNormal;
+#ifdef PER_ENTITY
+uniform mat4 uModel;
+uniform vec4 uColor;
+uniform uint uID;
+uniform uint uFlags;
+#else
+layout(location = 3) in vec4 iModel0;
+layout(location = 4) in vec4 iModel1;
+layout(location = 5) in vec4 iModel2;
+layout(location = 6) in vec4 iModel3;
+layout(location = 7) in vec4 iColor;
+layout(location = 8) in uint iID;
+layout(location = 9) in uint iFlags;
+#endif
+uniform mat4 uViewProj;
+
+out vec3 vNormal;
+out vec3 vWorld;
+out vec4 vColor;
+flat out uint vID;
+flat out uint vFlags;
+
+void main() {
+#ifdef PER_ENTITY
+	mat4 M = uModel;
+	vColor = uColor;
+	vID = uID;
+	vFlags = uFlags;
+#else
+	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
+	vColor = iColor;
+	vID = iID;
+	vFlags = iFlags;
+#endif
+	vec4 w = M * vec4(aPos, 1.0);
+	// Normals by the cofactor matrix: det(M)·inverse-transpose, right for
+	// non-uniform scale without an inverse per vertex.
+	mat3 m = mat3(M);
+	mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
+	float det = dot(m[0], cof[0]);
+	vNormal = cof * aNormal * (det < 0.0 ? -1.0 : 1.0);
+	vWorld = w.xyz;
+	gl_Position = uViewProj * w;
+}
+`
+
+// meshFS lights with one directional light, a sky/ground ambient and a
+// little specular, in linear space (colours are sRGB on the way in and out).
+// It writes the entity id, with the selected flag in bit 31 for the outline
+// pass, to the R32UI attachment.
+const meshFS = `
+in vec3 vNormal;
+in vec3 vWorld;
+in vec4 vColor;
+flat in uint vID;
+flat in uint vFlags;
+
+uniform vec3 uLightDir;   // unit vector towards the light
+uniform vec3 uLightColor;
+uniform vec3 uSky;        // ambient from above
+uniform vec3 uGround;     // ambient from below
+uniform vec3 uEye;
+uniform vec3 uSelectColor;
+
+layout(location = 0) out vec4 oColor;
+layout(location = 1) out uint oID;
+
+vec3 toLinear(vec3 c) { return pow(c, vec3(2.2)); }
+vec3 toSRGB(vec3 c) { return pow(c, vec3(1.0 / 2.2)); }
+
+void main() {
+	vec3 n = normalize(vNormal);
+	if (!gl_FrontFacing) n = -n; // open meshes: light the inside too
+	vec3 base = toLinear(clamp(vColor.rgb, 0.0, 1.0));
+	float diff = max(dot(n, uLightDir), 0.0);
+	vec3 amb = mix(uGround, uSky, n.y * 0.5 + 0.5);
+	vec3 v = normalize(uEye - vWorld);
+	vec3 h = normalize(uLightDir + v);
+	float spec = pow(max(dot(n, h), 0.0), 48.0) * 0.25 * step(0.0, diff);
+	vec3 c = base * (amb + uLightColor * diff) + uLightColor * spec;
+	bool selected = (vFlags & 1u) != 0u;
+	if (selected) c = mix(c, toLinear(uSelectColor), 0.2);
+	oColor = vec4(toSRGB(c), 1.0);
+	oID = vID | (selected ? 0x80000000u : 0u);
+}
+`
+
+// fullscreenVS draws one triangle covering the viewport, no buffers needed.
+const fullscreenVS = `
+out vec2 vNDC;
+void main() {
+	vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2)) * 2.0 - 1.0;
+	vNDC = p;
+	gl_Position = vec4(p, 0.0, 1.0);
+}
+`
+
+// gridFS is the infinite ground grid on y = 0: each fragment casts its view
+// ray to the plane, draws anti-aliased 1- and 10-unit lines (fwidth), the X
+// axis (z = 0) red and the Z axis (x = 0) blue, fades them with distance and
+// at grazing angles, and writes the plane's depth so objects hide it.
+const gridFS = `
+in vec2 vNDC;
+uniform mat4 uInvViewProj;
+uniform mat4 uViewProj;
+uniform vec3 uEye;
+uniform float uFade;      // distance where the grid has faded out
+uniform vec3 uMinor;
+uniform vec3 uMajor;
+layout(location = 0) out vec4 oColor;
+
+vec3 unproject(float z) {
+	vec4 p = uInvViewProj * vec4(vNDC, z, 1.0);
+	return p.xyz / p.w;
+}
+
+float lines(vec2 coord, float width) {
+	vec2 d = fwidth(coord);
+	vec2 g = abs(fract(coord - 0.5) - 0.5) / max(d, vec2(1e-6));
+	return 1.0 - min(min(g.x, g.y) / width, 1.0);
+}
+
+void main() {
+	vec3 n = unproject(-1.0);
+	vec3 f = unproject(1.0);
+	float t = -n.y / (f.y - n.y);
+	if (!(t > 0.0 && t <= 1.0)) discard;
+	vec3 p = n + t * (f - n);
+	vec4 clip = uViewProj * vec4(p, 1.0);
+	gl_FragDepth = clamp(clip.z / clip.w * 0.5 + 0.5, 0.0, 1.0);
+
+	vec2 c = p.xz;
+	float minor = lines(c, 1.0);
+	float major = lines(c / 10.0, 1.5);
+	vec2 d = fwidth(c);
+	float axisX = 1.0 - min(abs(c.y) / max(d.y, 1e-6) / 1.5, 1.0); // z = 0: the X axis
+	float axisZ = 1.0 - min(abs(c.x) / max(d.x, 1e-6) / 1.5, 1.0); // x = 0: the Z axis
+
+	vec3 col = uMinor;
+	float a = minor * 0.35;
+	if (major > 0.0) { col = mix(col, uMajor, major); a = max(a, major * 0.6); }
+	if (axisX > 0.0) { col = mix(col, vec3(0.90, 0.20, 0.22), axisX); a = max(a, axisX * 0.9); }
+	if (axisZ > 0.0) { col = mix(col, vec3(0.22, 0.38, 0.95), axisZ); a = max(a, axisZ * 0.9); }
+
+	float dist = length(p - uEye);
+	float fade = 1.0 - smoothstep(uFade * 0.3, uFade, dist);
+	vec3 view = normalize(uEye - p);
+	float grazing = smoothstep(0.0, 0.12, abs(view.y));
+	a *= fade * grazing;
+	if (a <= 0.002) discard;
+	oColor = vec4(col, a);
+}
+`
+
+// compositeFS copies the scene colour and draws an outline around selected
+// entities: a pixel that is not part of a selected entity but has one
+// within two pixels turns the selection colour.
+const compositeFS = `
+in vec2 vNDC;
+uniform sampler2D uColor;
+uniform usampler2D uIDs;
+uniform vec3 uSelectColor;
+uniform bool uOutline;
+layout(location = 0) out vec4 oColor;
+
+void main() {
+	ivec2 px = ivec2(gl_FragCoord.xy);
+	vec4 c = texelFetch(uColor, px, 0);
+	if (uOutline) {
+		ivec2 size = textureSize(uIDs, 0);
+		uint id = texelFetch(uIDs, px, 0).r;
+		float edge = 0.0;
+		for (int y = -2; y <= 2; y++) {
+			for (int x = -2; x <= 2; x++) {
+				if (x * x + y * y > 5) continue;
+				ivec2 q = clamp(px + ivec2(x, y), ivec2(0), size - 1);
+				uint n = texelFetch(uIDs, q, 0).r;
+				if ((n & 0x80000000u) != 0u && n != id) edge = 1.0;
+			}
+		}
+		c.rgb = mix(c.rgb, uSelectColor, edge);
+	}
+	oColor = c;
+}
+`
