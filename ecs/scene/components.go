@@ -1,0 +1,107 @@
+package scene
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+// Name is an entity's display name.
+type Name struct {
+	Value string `json:"value"`
+}
+
+// SceneID is an entity's id in its scene file: a positive integer, unique
+// within the scene and stable across saves. Parent links and entity
+// references are written as these ids. Zero means "not assigned yet".
+type SceneID struct {
+	ID uint64 `json:"id" voltex:"readonly,tooltip=The entity's id in the scene file"`
+}
+
+// Built-in mesh assets.
+const (
+	MeshCube   = "builtin:cube"
+	MeshPlane  = "builtin:plane"
+	MeshSphere = "builtin:sphere"
+)
+
+// Mesh names the mesh an entity is drawn with: one of the builtin:… assets
+// or a path relative to the scene file's folder.
+type Mesh struct {
+	Asset string `json:"asset" voltex:"asset"`
+}
+
+// Default returns a cube.
+func (Mesh) Default() Mesh { return Mesh{Asset: MeshCube} }
+
+// Color is an entity's colour as linear RGBA, each channel in 0..1.
+type Color struct {
+	RGBA [4]float32 `json:"rgba" voltex:"color,min=0,max=1,step=0.01"`
+}
+
+// Default returns opaque white.
+func (Color) Default() Color { return Color{RGBA: [4]float32{1, 1, 1, 1}} }
+
+// Spin rotates an entity about Axis (in its parent's space) at Speed degrees
+// per second while the scene plays (see [SpinSystem]).
+type Spin struct {
+	Axis  mgl32.Vec3 `json:"axis"`
+	Speed float32    `json:"speed" voltex:"step=1,tooltip=Degrees per second"`
+}
+
+// Default returns 45°/s about +Y.
+func (Spin) Default() Spin { return Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: 45} }
+
+// Camera is a game camera looking down its entity's -Z axis.
+type Camera struct {
+	FOV  float32 `json:"fov" voltex:"degrees,min=1,max=179,tooltip=Vertical field of view"`
+	Near float32 `json:"near" voltex:"min=0.001"`
+	Far  float32 `json:"far" voltex:"min=0.001"`
+}
+
+// Default returns a 60° camera seeing from 0.1 to 1000.
+func (Camera) Default() Camera { return Camera{FOV: 60, Near: 0.1, Far: 1000} }
+
+// RawComponent is one component a scene file named but this build does not
+// know: its name and its value as JSON, exactly as it will be written back.
+type RawComponent struct {
+	Name string `json:"name"`
+	JSON string `json:"json" voltex:"multiline"`
+}
+
+// Unknown holds an entity's [RawComponent]s, sorted by name. The serializer
+// fills it when loading and writes its contents back as ordinary components
+// when saving; it is never written under its own name.
+type Unknown struct {
+	Components []RawComponent `json:"components" voltex:"readonly"`
+}
+
+// EditorOnly is implemented by component types that only the editor cares
+// about (locks, gizmo state, …): they are saved in scene files but stripped
+// from game exports.
+type EditorOnly interface{ EditorOnly() }
+
+// Transient is implemented by component types that are never written to any
+// file (selection markers, play-mode bookkeeping, …).
+type Transient interface{ Transient() }
+
+// Register registers the built-in scene components with w (idempotent, like
+// ecs.Register) and gives it an [IDs] resource if it has none.
+func Register(w *ecs.World) {
+	ecs.Register[Name](w)
+	ecs.Register[SceneID](w)
+	ecs.Register[Mesh](w)
+	ecs.Register[Color](w)
+	ecs.Register[Spin](w)
+	ecs.Register[Camera](w, ecs.WithStorage(ecs.SparseSet))
+	ecs.Register[Unknown](w, ecs.WithStorage(ecs.SparseSet))
+	if ecs.Resource[IDs](w) == nil {
+		ecs.SetResource(w, IDs{Next: 1})
+	}
+}
+
+// NewWorld returns a new world with the scene components registered.
+func NewWorld() *ecs.World {
+	w := ecs.NewWorld()
+	Register(w)
+	return w
+}

@@ -1,0 +1,34 @@
+// Package scene is the scene model that sits on top of package ecs: the
+// built-in components every Voltex scene understands, their registration,
+// the play-mode Spin system and the cube-grid generator.
+//
+// # Components
+//
+// The built-ins, with the names scene files use:
+//
+//   - ecs.Transform (registered by ecs itself): position, Euler rotation in
+//     degrees applied as T·Ry·Rx·Rz·S, scale.
+//   - [Name]: the entity's display name (stored as the entity's "name" in
+//     scene files, not as a component).
+//   - [SceneID]: the entity's stable id in its scene file ("id"); see
+//     [AssignID] and [EnsureIDs].
+//   - [Mesh]: "builtin:cube", "builtin:plane", "builtin:sphere" or a path
+//     relative to the scene's folder.
+//   - [Color]: RGBA, each channel 0..1.
+//   - [Spin]: rotation about an axis at a speed in degrees per second, run by
+//     [SpinSystem] in play mode.
+//   - [Camera]: a game camera (vertical field of view in degrees, near, far).
+//   - [Unknown]: components named in a scene file that this build does not
+//     know, kept verbatim so that saving writes them back.
+//
+// Call [Register] on every world that holds a scene. Component types of other
+// packages can mark themselves [EditorOnly] (saved, but stripped from game
+// exports) or [Transient] (never written to a file).
+//
+// # Building scenes
+//
+// [SpawnGrid] is the one cube-grid generator: the editor's Spawn Cube Grid
+// and the `voltex-editor grid` command both call it.
+//
+// Imports: package ecs, mathgl's mgl32 and the standard library.
+package scene
