@@ -263,24 +263,43 @@ func (c *Camera) Fly(in FlyInput) {
 }
 
 // Frame points the camera at the centre of b and sets the distance so that
-// b's bounding sphere fits the view of the given aspect ratio with
+// all eight corners of b fit the view of the given aspect ratio with
 // [FrameMargin] to spare, keeping yaw and pitch. Far grows if b would not
 // fit in depth. It reports false (and changes nothing) for an empty box.
 func (c *Camera) Frame(b AABB, aspect float32) bool {
 	if b.IsEmpty() {
 		return false
 	}
-	s := b.Sphere()
-	r := max(s.Radius, 0.5)
 	if !(aspect > 0) {
 		aspect = 1
 	}
-	halfV := float64(mgl32.DegToRad(c.FovY)) / 2
-	halfH := math.Atan(math.Tan(halfV) * float64(aspect))
-	half := min(halfV, halfH)
-	c.Pivot = s.Center
-	c.Distance = mgl32.Clamp(r/float32(math.Sin(half))*FrameMargin, MinDistance, MaxDistance)
-	if need := (c.Distance + r) * 2; c.Far < need {
+	// A point (or a tiny box) is framed as a unit box around it.
+	ctr := b.Center()
+	half := b.Size().Mul(0.5)
+	for i := range 3 {
+		half[i] = max(half[i], 0.5)
+	}
+	tanV := math.Tan(float64(mgl32.DegToRad(c.FovY))/2) / FrameMargin
+	tanH := tanV * float64(aspect)
+	fwd, right, up := c.Forward(), c.Right(), c.Up()
+	// Corner o (relative to the centre) at view depth d + o·fwd must have
+	// |o·right| ≤ depth·tanH and |o·up| ≤ depth·tanV.
+	var d, behind float64
+	for i := range 8 {
+		o := mgl32.Vec3{half[0], half[1], half[2]}
+		for a := range 3 {
+			if i&(1<<a) != 0 {
+				o[a] = -o[a]
+			}
+		}
+		z := float64(o.Dot(fwd))
+		d = max(d, math.Abs(float64(o.Dot(right)))/tanH-z, math.Abs(float64(o.Dot(up)))/tanV-z)
+		behind = max(behind, -z)
+	}
+	d = max(d, behind+float64(c.Near)*2)
+	c.Pivot = ctr
+	c.Distance = mgl32.Clamp(float32(d), MinDistance, MaxDistance)
+	if need := (c.Distance + half.Len()) * 2; c.Far < need {
 		c.Far = need
 	}
 	return true

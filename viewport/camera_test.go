@@ -231,6 +231,19 @@ func TestFly(t *testing.T) {
 	}
 }
 
+func corners(b AABB) [8]mgl32.Vec3 {
+	var out [8]mgl32.Vec3
+	for i := range out {
+		out[i] = b.Min
+		for a := range 3 {
+			if i&(1<<a) != 0 {
+				out[i][a] = b.Max[a]
+			}
+		}
+	}
+	return out
+}
+
 func TestFrame(t *testing.T) {
 	boxes := []AABB{
 		{Min: mgl32.Vec3{-1, -1, -1}, Max: mgl32.Vec3{1, 1, 1}},
@@ -248,25 +261,19 @@ func TestFrame(t *testing.T) {
 			if !nearVec(c.Pivot, b.Center(), 1e-4) {
 				t.Errorf("box %d: pivot %v, want centre %v", bi, c.Pivot, b.Center())
 			}
-			f := NewFrustum(c.ViewProj(sz[0], sz[1]))
-			for i := range 8 {
-				corner := mgl32.Vec3{b.Min[0], b.Min[1], b.Min[2]}
-				if i&1 != 0 {
-					corner[0] = b.Max[0]
-				}
-				if i&2 != 0 {
-					corner[1] = b.Max[1]
-				}
-				if i&4 != 0 {
-					corner[2] = b.Max[2]
-				}
+			vp := c.ViewProj(sz[0], sz[1])
+			f := NewFrustum(vp)
+			var most float32 // outermost corner in normalised device coordinates
+			for _, corner := range corners(b) {
 				if !f.ContainsPoint(corner) {
 					t.Errorf("box %d at %v: corner %v outside the view", bi, sz, corner)
 				}
+				clip := vp.Mul4x1(corner.Vec4(1))
+				most = max(most, float32(math.Abs(float64(clip[0]/clip[3]))), float32(math.Abs(float64(clip[1]/clip[3]))))
 			}
-			// Not absurdly far: the sphere fills at least half the view.
-			if s := b.Sphere(); s.Radius > 0.5 && c.Distance > 3*s.Radius/float32(math.Sin(float64(mgl32.DegToRad(c.FovY))/2))*FrameMargin {
-				t.Errorf("box %d at %v: distance %v too far", bi, sz, c.Distance)
+			// Tight: the outermost corner sits at 1/FrameMargin of the half-view.
+			if b.Size().Len() > 0 && !near(most, 1/FrameMargin, 0.01) {
+				t.Errorf("box %d at %v: outermost corner at %v of the half-view, want %v", bi, sz, most, 1/FrameMargin)
 			}
 		}
 	}

@@ -67,5 +67,5 @@ func ExampleCamera_Frame() {
 	cam.Frame(box, 16.0/9)
 	fmt.Printf("pivot %.2f distance %.1f yaw %.0f pitch %.0f\n", cam.Pivot, cam.Distance, cam.Yaw, cam.Pitch)
 	// Output:
-	// pivot [14.25 0.50 14.25] distance 44.3 yaw 30 pitch -25
+	// pivot [14.25 0.50 14.25] distance 34.0 yaw 30 pitch -25
 }
