@@ -1,0 +1,437 @@
+package watch
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Timing: waits are generous (a loaded 2-core machine can stall for a long time), while the
+// quiet period is short so the tests stay fast. Event counts are exact.
+const (
+	testQuiet   = 50 * time.Millisecond
+	waitTimeout = 10 * time.Second
+)
+
+func newWatcher(t *testing.T, opts Options) *Watcher {
+	t.Helper()
+	if opts.Quiet == 0 {
+		opts.Quiet = testQuiet
+	}
+	w, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// atomicSave writes content to a temporary file beside path and renames it over path, the way
+// editors (and serialize's atomic save) do.
+func atomicSave(t *testing.T, path, content string) {
+	t.Helper()
+	tmp := path + ".tmp~"
+	write(t, tmp, content)
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// settleTime is how long collect keeps listening after the expected events arrived, to catch
+// extra ones.
+func settleTime(w *Watcher) time.Duration { return 3*w.opts.Quiet + 150*time.Millisecond }
+
+// collect waits (up to waitTimeout) for n events, then listens a little longer and returns
+// every event seen, so that callers can assert the exact count.
+func collect(t *testing.T, w *Watcher, n int) []Event {
+	t.Helper()
+	var got []Event
+	deadline := time.After(waitTimeout)
+	for len(got) < n {
+		select {
+		case <-w.Ready():
+			got = append(got, w.Poll()...)
+		case <-deadline:
+			t.Fatalf("timed out with %d events %v, want %d", len(got), got, n)
+		}
+	}
+	time.Sleep(settleTime(w))
+	return append(got, w.Poll()...)
+}
+
+func expect(t *testing.T, got []Event, want ...Event) {
+	t.Helper()
+	if !slices.EqualFunc(got, want, func(a, b Event) bool { return a.Path == b.Path && a.Kind == b.Kind }) {
+		t.Fatalf("events %v, want %v", got, want)
+	}
+}
+
+// waitSuppressed waits until the watcher has settled n bursts that produced no event.
+func waitSuppressed(t *testing.T, w *Watcher, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for w.suppressed.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d bursts settled silently, want %d", w.suppressed.Load(), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func setup(t *testing.T, opts Options) (w *Watcher, path string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "scene.json")
+	write(t, path, "version 1")
+	w = newWatcher(t, opts)
+	if err := w.Add(path); err != nil {
+		t.Fatal(err)
+	}
+	return w, path
+}
+
+func TestWrite(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	// One write() call of the same length: nothing can observe a half-written file.
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("version 2"), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+}
+
+func TestRenameOverSave(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	atomicSave(t, path, "version 2")
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+	// The watch survives the replacement: a second save is seen too.
+	atomicSave(t, path, "version 3")
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+}
+
+func TestBurstIsOneEvent(t *testing.T) {
+	t.Parallel()
+	// A longer quiet period here: 100 writes must fit in it even on a busy machine.
+	w, path := setup(t, Options{Quiet: 300 * time.Millisecond, MaxDelay: time.Minute})
+	for i := range 100 {
+		write(t, path, fmt.Sprintf("version %d", 100+i))
+	}
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+}
+
+func TestMaxDelayReportsDuringEndlessWrites(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{Quiet: 200 * time.Millisecond, MaxDelay: 300 * time.Millisecond})
+	stop := time.Now().Add(1500 * time.Millisecond)
+	var during int
+	for i := 0; time.Now().Before(stop); i++ {
+		atomicSave(t, path, fmt.Sprintf("version %d", 100+i))
+		during += len(w.Poll())
+		time.Sleep(20 * time.Millisecond)
+	}
+	if during == 0 {
+		t.Fatal("no event while the file kept changing for 1.5 s with MaxDelay 300 ms")
+	}
+}
+
+func TestDeleteThenRecreate(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Missing})
+	write(t, path, "version 1") // even the old content: it was missing in between
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+}
+
+func TestDeleteAndRecreateWithinQuietPeriodIsNoChange(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{Quiet: 300 * time.Millisecond})
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	write(t, path, "version 1")
+	waitSuppressed(t, w, 1)
+	if ev := w.Poll(); ev != nil {
+		t.Fatalf("events %v for a file that ended up as it was", ev)
+	}
+}
+
+func TestOwnSaveIsSuppressed(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	w.ExpectOwnWrite(path, []byte("saved by editor"))
+	atomicSave(t, path, "saved by editor")
+	waitSuppressed(t, w, 1) // the save's events were seen and settled...
+	time.Sleep(settleTime(w))
+	if ev := w.Poll(); ev != nil { // ...without an event
+		t.Fatalf("own save reported: %v", ev)
+	}
+	// An outside write after the save is reported.
+	atomicSave(t, path, "written by another tool")
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+}
+
+func TestOutsideWriteRightAfterOwnSaveIsReported(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{Quiet: 200 * time.Millisecond})
+	w.ExpectOwnWrite(path, []byte("saved by editor"))
+	atomicSave(t, path, "saved by editor")
+	atomicSave(t, path, "written by another tool") // within the same quiet period
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+	// And once more with the save landing after the outside write settled: the save is quiet.
+	n := w.suppressed.Load()
+	w.ExpectOwnWrite(path, []byte("saved again"))
+	atomicSave(t, path, "saved again")
+	waitSuppressed(t, w, n+1)
+	if ev := w.Poll(); ev != nil {
+		t.Fatalf("own save reported: %v", ev)
+	}
+}
+
+func TestSameContentIsNotReported(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	write(t, path, "version 1") // rewritten, identical
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitSuppressed(t, w, 1)
+	time.Sleep(settleTime(w))
+	if ev := w.Poll(); ev != nil {
+		t.Fatalf("events %v for unchanged content", ev)
+	}
+}
+
+func TestOnlyWatchedFilesInTheDirectory(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	dir := filepath.Dir(path)
+	write(t, filepath.Join(dir, "other.obj"), "x")
+	atomicSave(t, filepath.Join(dir, "third.obj"), "y")
+	atomicSave(t, path, "version 2")
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+}
+
+func TestFileMissingAtAdd(t *testing.T) {
+	t.Parallel()
+	w := newWatcher(t, Options{})
+	path := filepath.Join(t.TempDir(), "later.obj")
+	if err := w.Add(path); err != nil {
+		t.Fatal(err)
+	}
+	write(t, path, "v 0 0 0")
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+}
+
+func TestTwoFilesOneDirectory(t *testing.T) {
+	t.Parallel()
+	w, a := setup(t, Options{})
+	b := filepath.Join(filepath.Dir(a), "model.obj")
+	write(t, b, "v 0 0 0")
+	if err := w.Add(b); err != nil {
+		t.Fatal(err)
+	}
+	atomicSave(t, a, "version 2")
+	atomicSave(t, b, "v 1 1 1")
+	got := collect(t, w, 2)
+	slices.SortFunc(got, func(x, y Event) int { return strings.Compare(x.Path, y.Path) })
+	want := []Event{{Path: b, Kind: Changed}, {Path: a, Kind: Changed}}
+	slices.SortFunc(want, func(x, y Event) int { return strings.Compare(x.Path, y.Path) })
+	expect(t, got, want...)
+	// Removing one keeps the directory watched for the other.
+	if err := w.Remove(b); err != nil {
+		t.Fatal(err)
+	}
+	atomicSave(t, b, "v 2 2 2")
+	atomicSave(t, a, "version 3")
+	expect(t, collect(t, w, 1), Event{Path: a, Kind: Changed})
+}
+
+func TestSetAndWatched(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")
+	w := newWatcher(t, Options{})
+	if err := w.Set([]string{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Set([]string{b, c, filepath.Join(dir, "nodir", "d")}); err == nil {
+		t.Error("Set with a file in a missing directory succeeded")
+	}
+	if got := w.Watched(); !slices.Equal(got, []string{b, c}) {
+		t.Fatalf("Watched() = %v, want [b c]", got)
+	}
+	write(t, a, "1")
+	write(t, c, "1")
+	expect(t, collect(t, w, 1), Event{Path: c, Kind: Changed})
+}
+
+func TestRelativePathsAreMadeAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	w := newWatcher(t, Options{})
+	if err := w.Add("rel.obj"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "rel.obj"), "1")
+	expect(t, collect(t, w, 1), Event{Path: filepath.Join(dir, "rel.obj"), Kind: Changed})
+}
+
+func TestDirectoryGoneAndBack(t *testing.T) {
+	t.Parallel()
+	sub := filepath.Join(t.TempDir(), "models")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(sub, "ship.obj")
+	write(t, path, "v 0 0 0")
+	w := newWatcher(t, Options{Retry: 20 * time.Millisecond})
+	if err := w.Add(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(sub); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Missing})
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, path, "v 1 1 1")
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+	// And the directory is watched again: a later change is seen.
+	atomicSave(t, path, "v 2 2 2")
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
+}
+
+func TestWakeIsCalled(t *testing.T) {
+	t.Parallel()
+	var wakes atomic.Int32
+	w, path := setup(t, Options{Wake: func() { wakes.Add(1) }})
+	atomicSave(t, path, "version 2")
+	collect(t, w, 1)
+	if wakes.Load() != 1 {
+		t.Errorf("Wake called %d times for one event", wakes.Load())
+	}
+}
+
+func TestQueueKeepsOneEventPerFile(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	select { // Missing is queued; nobody polls
+	case <-w.Ready():
+	case <-time.After(waitTimeout):
+		t.Fatal("no event for the deletion")
+	}
+	write(t, path, "version 2")
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		w.mu.Lock()
+		q := slices.Clone(w.queue)
+		w.mu.Unlock()
+		if len(q) == 1 && q[0].Kind == Changed {
+			break
+		}
+		if len(q) != 1 || time.Now().After(deadline) {
+			t.Fatalf("queue %v, want only the newest event", q)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	expect(t, w.Poll(), Event{Path: path, Kind: Changed})
+}
+
+func TestNonRegularFileIsNotRead(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path, 0o755); err != nil { // replaced by a directory
+		t.Fatal(err)
+	}
+	got := collect(t, w, 1)
+	if len(got) != 1 || got[0].Kind != Changed {
+		t.Fatalf("events %v, want one change", got)
+	}
+}
+
+func TestClosedWatcher(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if err := w.Add(path + "2"); !errors.Is(err, ErrClosed) {
+		t.Errorf("Add after Close: %v", err)
+	}
+	if ev := w.Poll(); ev != nil {
+		t.Errorf("Poll after Close: %v", ev)
+	}
+	if err := w.Remove(path); err != nil {
+		t.Errorf("Remove after Close: %v", err)
+	}
+}
+
+// TestCloseLeavesNoGoroutines starts and closes watchers with pending work and checks that
+// the goroutine count returns to where it was. Not parallel: it counts goroutines (the
+// parallel tests are paused while it runs).
+func TestCloseLeavesNoGoroutines(t *testing.T) {
+	dir := t.TempDir()
+	before := runtime.NumGoroutine()
+	for i := range 5 {
+		w, err := New(Options{Quiet: testQuiet, Retry: 10 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("f%d", i))
+		if err := w.Add(path); err != nil {
+			t.Fatal(err)
+		}
+		write(t, path, "x") // a pending burst at Close time
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(waitTimeout)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines before, %d after Close:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestKindString(t *testing.T) {
+	for k, want := range map[Kind]string{Changed: "changed", Missing: "missing", Error: "error", 9: "Kind(9)"} {
+		if k.String() != want {
+			t.Errorf("%d: %q", k, k.String())
+		}
+	}
+}
