@@ -16,12 +16,12 @@ import (
 // instanced draw call. It returns an error if GL reported one.
 func (r *Renderer) Render(dl *viewport.DrawList, cam viewport.Camera) error {
 	r.check("Render")
-	return r.render(dl, cam, false)
+	return r.render(dl, cam, drawInstanced)
 }
 
-// render is Render; perEntity draws each instance with its own draw call
-// and uniforms instead (the Phase-3a method, for the benchmark).
-func (r *Renderer) render(dl *viewport.DrawList, cam viewport.Camera, perEntity bool) error {
+// render is Render with a choice of how instances are submitted (the
+// per-entity modes exist for the benchmark).
+func (r *Renderer) render(dl *viewport.DrawList, cam viewport.Camera, mode drawMode) error {
 	s := &r.stats
 	s.DrawCalls, s.Instances, s.Triangles, s.CulledBatches, s.UploadedBytes, s.UploadCalls = 0, 0, 0, 0, 0, 0
 	if r.w == 0 || r.h == 0 {
@@ -48,10 +48,13 @@ func (r *Renderer) render(dl *viewport.DrawList, cam viewport.Camera, perEntity 
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
 	gl.Disable(gl.BLEND)
-	gl.Disable(gl.CULL_FACE)
+	// gl.Disable(gl.CULL_FACE) // ZZ experiment
 	p := r.meshProg
-	if perEntity {
-		p = r.entityProg
+	if mode != drawInstanced {
+		var err error
+		if p, err = r.baseline.program(mode); err != nil {
+			return err
+		}
 	}
 	gl.UseProgram(p.id)
 	r.lightUniforms(p, vp, eye)
@@ -66,8 +69,8 @@ func (r *Renderer) render(dl *viewport.DrawList, cam viewport.Camera, perEntity 
 			s.CulledBatches++
 			continue
 		}
-		if perEntity {
-			r.drawPerEntity(p, st.mesh, b)
+		if mode != drawInstanced {
+			s.DrawCalls += r.baseline.draw(mode, p, st.mesh, b)
 		} else {
 			gl.BindVertexArray(st.vao)
 			gl.DrawElementsInstanced(gl.TRIANGLES, st.mesh.indexCount, gl.UNSIGNED_INT, nil, int32(n))
@@ -104,27 +107,6 @@ func (r *Renderer) lightUniforms(p *program, vp mgl32.Mat4, eye mgl32.Vec3) {
 	gl.Uniform3fv(p.loc("uGround"), 1, &st.Ground[0])
 	gl.Uniform3fv(p.loc("uEye"), 1, &eye[0])
 	gl.Uniform3fv(p.loc("uSelectColor"), 1, &st.SelectColor[0])
-}
-
-// drawPerEntity is the Phase-3a method: one uniform update and one draw
-// call per entity.
-func (r *Renderer) drawPerEntity(p *program, gm *gpuMesh, b *viewport.Batch) {
-	if gm.entityVAO == 0 {
-		gl.GenVertexArrays(1, &gm.entityVAO)
-		gl.BindVertexArray(gm.entityVAO)
-		setupMeshAttribs(gm)
-	}
-	gl.BindVertexArray(gm.entityVAO)
-	lm, lc, li, lf := p.loc("uModel"), p.loc("uColor"), p.loc("uID"), p.loc("uFlags")
-	for i := range b.Instances {
-		in := &b.Instances[i]
-		gl.UniformMatrix4fv(lm, 1, false, &in.World[0])
-		gl.Uniform4fv(lc, 1, &in.Color[0])
-		gl.Uniform1ui(li, in.ID)
-		gl.Uniform1ui(lf, in.Flags)
-		gl.DrawElements(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil)
-		r.stats.DrawCalls++
-	}
 }
 
 // drawGrid draws the ground grid over the scene, depth-tested against it,

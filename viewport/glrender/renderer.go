@@ -54,6 +54,9 @@ type Stats struct {
 	MeshesResident int    // meshes with GPU buffers
 }
 
+// meshUniforms are the uniforms every mesh program variant has.
+var meshUniforms = []string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye", "uSelectColor"}
+
 // selectedBit marks selected entities in the id attachment (for the
 // outline pass); ReadID and ReadIDs strip it.
 const selectedBit = 0x80000000
@@ -88,8 +91,9 @@ type Renderer struct {
 
 	owner int
 
-	meshProg, entityProg, gridProg, compProg *program
-	emptyVAO                                 uint32
+	meshProg, gridProg, compProg *program
+	emptyVAO                     uint32
+	baseline                     baseline // per-entity paths, for the benchmark only
 
 	w, h                      int
 	sceneFBO, colorTex, idTex uint32
@@ -120,12 +124,7 @@ func (r *Renderer) init() error {
 		return errors.New("glrender: no current OpenGL context, or gl.Init was not called in it")
 	}
 	var err error
-	common := []string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye", "uSelectColor"}
-	if r.meshProg, err = newProgram("mesh program", meshVS, meshFS, nil, common...); err != nil {
-		return err
-	}
-	if r.entityProg, err = newProgram("per-entity mesh program", meshVS, meshFS, []string{"PER_ENTITY"},
-		append(common, "uModel", "uColor", "uID", "uFlags")...); err != nil {
+	if r.meshProg, err = newProgram("mesh program", meshVS, meshFS, nil, meshUniforms...); err != nil {
 		return err
 	}
 	if r.gridProg, err = newProgram("grid program", fullscreenVS, gridFS, nil,
@@ -275,9 +274,10 @@ func (r *Renderer) Delete() {
 		deleteMesh(gm)
 		delete(r.meshes, m)
 	}
-	for _, p := range []*program{r.meshProg, r.entityProg, r.gridProg, r.compProg} {
+	for _, p := range []*program{r.meshProg, r.gridProg, r.compProg} {
 		p.delete()
 	}
+	r.baseline.delete()
 	if r.emptyVAO != 0 {
 		gl.DeleteVertexArrays(1, &r.emptyVAO)
 	}

@@ -17,11 +17,18 @@ const (
 
 // meshVS is shared by the instanced and the per-entity programs: with
 // PER_ENTITY defined the instance data comes from uniforms instead of
-// attributes (the Phase-3a method, kept for the benchmark).
+// attributes, with PER_ENTITY_UBO from a uniform block rewritten before each
+// draw (the Phase-3a plan's two ways, kept for the benchmark).
 const meshVS = `
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
-#ifdef PER_ENTITY
+#if defined(PER_ENTITY_UBO)
+layout(std140) uniform Entity {
+	mat4 uModel;
+	vec4 uColor;
+	uvec4 uIDFlags;
+};
+#elif defined(PER_ENTITY)
 uniform mat4 uModel;
 uniform vec4 uColor;
 uniform uint uID;
@@ -44,7 +51,12 @@ flat out uint vID;
 flat out uint vFlags;
 
 void main() {
-#ifdef PER_ENTITY
+#if defined(PER_ENTITY_UBO)
+	mat4 M = uModel;
+	vColor = uColor;
+	vID = uIDFlags.x;
+	vFlags = uIDFlags.y;
+#elif defined(PER_ENTITY)
 	mat4 M = uModel;
 	vColor = uColor;
 	vID = uID;

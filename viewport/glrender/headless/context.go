@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -81,7 +82,7 @@ func (c *Context) run(cl call) {
 			return
 		}
 		if p := recover(); p != nil {
-			cl.done <- outcome{panicked: p}
+			cl.done <- outcome{panicked: &PanicError{Value: p, Stack: debug.Stack()}}
 			return
 		}
 		_ = c.e.makeCurrent(false)
@@ -96,8 +97,21 @@ func (c *Context) run(cl call) {
 // ErrClosed is returned by Do on a closed context.
 var ErrClosed = errors.New("headless: context is closed")
 
+// PanicError is what Do re-panics with when f panicked on the GL thread:
+// the original value and the GL thread's stack at the panic.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+// Error returns the panic value and the GL thread's stack.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("%v\n\n[panic on the GL thread]\n%s", e.Value, e.Stack)
+}
+
 // Do runs f on the context's thread, with the context current, and waits
-// for it. A panic in f is re-raised in the caller; if f calls
+// for it. A panic in f is re-raised in the caller as a *PanicError (so the
+// stack of the GL thread is not lost); if f calls
 // runtime.Goexit (t.Fatal inside Do), the caller's goroutine exits the same
 // way, and the context stays usable. f must not call Do itself (that would
 // deadlock: the thread is busy running f).

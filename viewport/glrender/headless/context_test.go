@@ -66,8 +66,9 @@ func TestDoPanicAndGoexit(t *testing.T) {
 	defer c.Close()
 	func() {
 		defer func() {
-			if r := recover(); r != "boom" {
-				t.Errorf("recovered %v, want boom", r)
+			pe, ok := recover().(*PanicError)
+			if !ok || pe.Value != "boom" || !strings.Contains(string(pe.Stack), "TestDoPanicAndGoexit") {
+				t.Errorf("recovered %v, want a *PanicError with boom and the stack", pe)
 			}
 		}()
 		_ = c.Do(func() { panic("boom") })

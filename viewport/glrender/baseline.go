@@ -1,0 +1,110 @@
+package glrender
+
+import (
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// drawMode selects how Render submits instances.
+type drawMode uint8
+
+const (
+	// drawInstanced: one glDrawElementsInstanced per batch (the renderer).
+	drawInstanced drawMode = iota
+	// drawUniforms: per entity, set the model/colour/id uniforms and call
+	// glDrawElements (the Phase-3a method with GL uniforms).
+	drawUniforms
+	// drawUBO: per entity, rewrite a uniform buffer, bind the mesh and call
+	// glDrawElements — the Phase-3a plan literally (queue.write_buffer of
+	// the uniform struct, set_vertex_buffer/set_index_buffer, draw_indexed).
+	drawUBO
+)
+
+// entityBlockSize is the std140 size of the Entity uniform block: mat4,
+// vec4, uvec4.
+const entityBlockSize = 64 + 16 + 16
+
+// entityBinding is the uniform buffer binding point of the Entity block.
+const entityBinding = 1
+
+// baseline holds the per-entity programs, compiled on first use: the
+// editor never pays for them.
+type baseline struct {
+	uniformProg, uboProg *program
+	ubo                  uint32
+	// block is the Entity block staging area; a separate allocation, since
+	// cgo refuses pointers into structs that also hold Go pointers.
+	block []uint32
+}
+
+func (bl *baseline) program(mode drawMode) (*program, error) {
+	var err error
+	switch mode {
+	case drawUniforms:
+		if bl.uniformProg == nil {
+			bl.uniformProg, err = newProgram("per-entity mesh program", meshVS, meshFS, []string{"PER_ENTITY"},
+				append(meshUniforms, "uModel", "uColor", "uID", "uFlags")...)
+		}
+		return bl.uniformProg, err
+	case drawUBO:
+		if bl.uboProg == nil {
+			if bl.uboProg, err = newProgram("per-entity UBO mesh program", meshVS, meshFS, []string{"PER_ENTITY_UBO"}, meshUniforms...); err != nil {
+				return nil, err
+			}
+			gl.UniformBlockBinding(bl.uboProg.id, gl.GetUniformBlockIndex(bl.uboProg.id, gl.Str("Entity\x00")), entityBinding)
+			gl.GenBuffers(1, &bl.ubo)
+			gl.BindBuffer(gl.UNIFORM_BUFFER, bl.ubo)
+			gl.BufferData(gl.UNIFORM_BUFFER, entityBlockSize, nil, gl.DYNAMIC_DRAW)
+			gl.BindBuffer(gl.UNIFORM_BUFFER, 0)
+		}
+		return bl.uboProg, nil
+	}
+	panic("glrender: baseline.program: not a per-entity mode")
+}
+
+// draw submits every instance of b with its own draw call and returns the
+// number of calls.
+func (bl *baseline) draw(mode drawMode, p *program, gm *gpuMesh, b *viewport.Batch) int {
+	if gm.entityVAO == 0 {
+		gl.GenVertexArrays(1, &gm.entityVAO)
+		gl.BindVertexArray(gm.entityVAO)
+		setupMeshAttribs(gm)
+	}
+	gl.BindVertexArray(gm.entityVAO)
+	if mode == drawUniforms {
+		lm, lc, li, lf := p.loc("uModel"), p.loc("uColor"), p.loc("uID"), p.loc("uFlags")
+		for i := range b.Instances {
+			in := &b.Instances[i]
+			gl.UniformMatrix4fv(lm, 1, false, &in.World[0])
+			gl.Uniform4fv(lc, 1, &in.Color[0])
+			gl.Uniform1ui(li, in.ID)
+			gl.Uniform1ui(lf, in.Flags)
+			gl.DrawElements(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil)
+		}
+		return len(b.Instances)
+	}
+	gl.BindBufferBase(gl.UNIFORM_BUFFER, entityBinding, bl.ubo)
+	if bl.block == nil {
+		bl.block = make([]uint32, entityBlockSize/4)
+	}
+	for i := range b.Instances {
+		in := &b.Instances[i]
+		// An Instance (mat4, vec4, ID, Flags) is the block's first 22 words.
+		copy(bl.block, (*[viewport.InstanceSize / 4]uint32)(unsafe.Pointer(in))[:])
+		gl.BufferSubData(gl.UNIFORM_BUFFER, 0, entityBlockSize, unsafe.Pointer(&bl.block[0]))
+		gl.BindVertexArray(gm.entityVAO)
+		gl.DrawElements(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil)
+	}
+	return len(b.Instances)
+}
+
+func (bl *baseline) delete() {
+	bl.uniformProg.delete()
+	bl.uboProg.delete()
+	if bl.ubo != 0 {
+		gl.DeleteBuffers(1, &bl.ubo)
+		bl.ubo = 0
+	}
+}
