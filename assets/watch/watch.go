@@ -179,13 +179,20 @@ func abs(path string) (string, error) {
 // Add starts watching the file at path (made absolute). The file need not exist, but its
 // directory must. Add reads the file once to know its current content, so that only later
 // changes are reported. Adding a watched file again does nothing.
-func (w *Watcher) Add(path string) error {
+func (w *Watcher) Add(path string) error { return w.serialized(path, w.add) }
+
+// serialized makes path absolute and runs fn with it while holding addMu.
+func (w *Watcher) serialized(path string, fn func(p string) error) error {
 	p, err := abs(path)
 	if err != nil {
 		return err
 	}
 	w.addMu.Lock()
 	defer w.addMu.Unlock()
+	return fn(p)
+}
+
+func (w *Watcher) add(p string) error {
 	w.mu.Lock()
 	closed, watched := w.closed, w.files[p] != nil
 	d := w.dirs[filepath.Dir(p)]
@@ -199,7 +206,7 @@ func (w *Watcher) Add(path string) error {
 	known := w.observe(p)
 	if d == nil {
 		if err := w.fs.Add(filepath.Dir(p)); err != nil {
-			return fmt.Errorf("watch: %s: %w", path, err)
+			return fmt.Errorf("watch: %s: %w", p, err)
 		}
 	}
 	w.mu.Lock()
@@ -219,13 +226,9 @@ func (w *Watcher) Add(path string) error {
 
 // Remove stops watching the file at path and drops its queued events. Removing a file that
 // is not watched does nothing.
-func (w *Watcher) Remove(path string) error {
-	p, err := abs(path)
-	if err != nil {
-		return err
-	}
-	w.addMu.Lock()
-	defer w.addMu.Unlock()
+func (w *Watcher) Remove(path string) error { return w.serialized(path, w.remove) }
+
+func (w *Watcher) remove(p string) error {
 	w.mu.Lock()
 	f := w.files[p]
 	if w.closed || f == nil {
