@@ -1,0 +1,111 @@
+// Package ecs is the entity-component-system core of Voltex: entities, components and their
+// schemas, Table and SparseSet storage, typed queries with change detection, resources, events,
+// command buffers, systems with a parallel scheduler, the parent/child hierarchy with Transform
+// propagation, world cloning and statistics.
+//
+// It imports only the standard library and mgl32 (no cgo, GL or giu).
+//
+// # Entities
+//
+// An [Entity] is a slot index plus a generation. [World.Spawn] creates one (with component values),
+// [World.Despawn] removes it and increments the slot's generation, so stale handles are rejected
+// by every operation ([World.Alive] is false, type-erased calls return [ErrDeadEntity], typed
+// accessors panic) and never reach the entity that reuses the slot. The zero Entity is never alive.
+// [World.Len] is O(1); [World.EachEntity] visits live entities by ascending index.
+//
+// # Components
+//
+// Components are Go struct types (types without fields are tags and store no values), registered
+// once per world with [Register], which assigns a dense [ComponentID] (up to [MaxComponents] = 256
+// per world) and a stable name ([WithName], default: the Go type name), and chooses the storage
+// ([WithStorage]): [Table] (archetype tables, the default: fastest iteration) or [SparseSet] (O(1)
+// add/remove without moving the entity, for toggled tags such as Selected). Every registered type
+// has a [Schema] built by reflection: fields with Go and JSON names, paths, kinds, nested structs,
+// array and slice elements, inspector [Hints] from the `voltex:"..."` tag (min=, max=, step=,
+// degrees, color, readonly, hidden, multiline, asset, tooltip=), enum values for integer types that
+// implement [Enum], Entity-typed fields flagged as references, and the default value (a type can
+// declare one by implementing [Defaulter], as [Transform] does for its scale).
+//
+// Type-erased access by ID, for the inspector and the serializer: [World.Has], [World.Get] (a
+// copy), [World.Set], [World.Add] (nil value = schema default), [World.Remove], [World.GetField] and
+// [World.SetField] (paths in JSON names such as "position[0]" or "a.b"), [World.ComponentsOf],
+// [World.Ticks]. Errors wrap [ErrDeadEntity], [ErrNoComponent], [ErrHasComponent], [ErrValueType],
+// [ErrPath], [ErrComputed] and [ErrUnknownComponent].
+//
+// # Typed access
+//
+// [Map] (one component) and [Map2] .. [Map6] are typed accessors created once and reused: Spawn,
+// SpawnBatch, Get (a copy), Mut (a pointer, marked changed), Set, Has, Add, Remove. Typed calls panic
+// on programmer misuse (dead entity, missing component) with a message saying what to do.
+//
+// # Queries
+//
+// [Query1] .. [Query6] are typed queries created once (NewQuery2[A, B](w, terms...)) and iterated
+// every frame without allocating:
+//
+//	q := ecs.NewQuery2[Pos, Vel](w, ecs.Read[Vel](), ecs.Without[Frozen]())
+//	it := q.Iter()
+//	for it.Next() {
+//		p, v := it.Get()
+//		p.X += v.X
+//	}
+//
+// Terms: [With], [Without], [Optional] (Get returns nil when absent), [Read] (the component is only
+// read), [Changed] and [Added] (only entities whose component changed / was added since this
+// query's previous run, with Bevy's semantics: a query does not see its own writes, and sees every
+// other write exactly once). NextTable and Columns iterate whole tables as slices for tight loops.
+//
+// # Change detection
+//
+// Every stored value has an added tick and a changed tick. Every write through the API marks it:
+// type-erased Set/SetField/Add, Map Mut/Set/Add/Spawn, and queries, which mark the components they
+// do not declare [Read] for every entity they visit. There is no typed way to get a writable
+// pointer without marking. The world tick ([World.Tick]) advances by one on every [World.Update]
+// and after every run of a Changed/Added query (so that "since the last run" is exact). Each column
+// keeps a summary of the newest tick per page of 16 rows, so a Changed query skips untouched pages;
+// a query that writes a whole table marks it in O(1) (a per-column floor tick).
+// [World.LastChange] answers "did any X change since tick t" in O(1).
+//
+// # Structural changes, command buffers
+//
+// Spawning, despawning, adding and removing components while a query iterates panics with a message
+// pointing to [Commands], which records those operations (and Set, SetParent, arbitrary functions)
+// and applies them later in order: [World.Commands] is applied by Update; systems get their own.
+//
+// # Resources and events
+//
+// Resources are typed singletons: [SetResource], [Resource], [HasResource], [RemoveResource].
+// Events are typed queues: [SendEvent] and [EventReader] (each reader sees each event once; events
+// live for two Updates).
+//
+// # Systems
+//
+// [World.AddSystem] schedules a [System]: a Run function with declared [Access] (component,
+// resource and event reads and writes; [AccessOf] derives it from queries), a Stage, and
+// Before/After constraints. [World.Update] runs the stages in order; within a stage, systems whose
+// writes do not overlap the others' reads and writes run in parallel on goroutines, others in
+// constraint order, then insertion order. Results are identical to a serial run
+// ([Schedule.SetParallel](false)). Structural changes go through the *Commands a system receives,
+// applied at the end of its stage.
+//
+// # Hierarchy and transforms
+//
+// [World.SetParent] (zero parent = root; cycles are refused with [ErrCycle]), [World.Parent],
+// [World.Children] (in attach order), [World.DespawnRecursive]; [World.Despawn] makes the children
+// roots. [Transform] is the local position / Euler rotation in degrees / scale, with
+// [Transform.Matrix] = T·Ry·Rx·Rz·S. Adding a Transform also adds a [GlobalTransform] (computed: read
+// only), which [World.PropagateTransforms] (run by Update, and lazily by [World.WorldMatrix]) keeps
+// equal to parent world matrix × local matrix, visiting only the subtrees whose Transform or parent
+// changed.
+//
+// # Clone and stats
+//
+// [World.Clone] deep-copies a world with the same entity handles (for play mode); [World.Stats]
+// reports entities, archetypes and bytes per component.
+//
+// # Differences from the first API sketch
+//
+// Map.Get returns a copy (T), not a pointer: writable pointers come only from Mut and from queries,
+// which mark the change. [World.Tick] also advances after Changed/Added query runs (see above);
+// [World.Updates] counts Update calls.
+package ecs

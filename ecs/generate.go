@@ -1,0 +1,3 @@
+package ecs
+
+//go:generate go run ./internal/generate

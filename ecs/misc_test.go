@@ -1,0 +1,264 @@
+package ecs_test
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+func TestCommands(t *testing.T) {
+	w := newTestWorld()
+	pid := mustID[Pos](t, w)
+	a := w.Spawn(Pos{1, 1})
+	b := w.Spawn(Pos{2, 2})
+	cmds := ecs.NewCommands(w)
+	var spawned ecs.Entity
+	q := ecs.NewQuery1[Pos](w, ecs.Read[Pos]())
+	it := q.Iter()
+	for it.Next() {
+		if it.Entity() == a {
+			cmds.Despawn(a)
+			cmds.Set(a, pid, Pos{}) // fails: a is gone by then
+		} else {
+			cmds.AddValue(b, Vel{3, 3})
+			cmds.SetValue(b, Pos{4, 4})
+			cmds.SpawnThen(func(e ecs.Entity) { spawned = e }, Pos{5, 5}, &Name{"n"})
+			cmds.Remove(b, mustID[Health](t, w)) // fails: no Health
+		}
+	}
+	eq(t, "recorded", cmds.Len(), 6)
+	err := cmds.Apply()
+	if !errors.Is(err, ecs.ErrDeadEntity) || !errors.Is(err, ecs.ErrNoComponent) {
+		t.Fatalf("apply errors: %v", err)
+	}
+	eq(t, "emptied", cmds.Len(), 0)
+	if w.Alive(a) || !w.Alive(spawned) {
+		t.Fatal("despawn/spawn")
+	}
+	eq(t, "vel added", ecs.NewMap[Vel](w).Get(b), Vel{3, 3})
+	eq(t, "pos set", ecs.NewMap[Pos](w).Get(b), Pos{4, 4})
+	eq(t, "spawned name", ecs.NewMap[Name](w).Get(spawned).S, "n")
+	expectPanic(t, "ecs.Register[", func() { cmds.Spawn(struct{ Z int }{}) })
+	// Apply during iteration panics
+	it = q.Iter()
+	cmds.Run(func(*ecs.World) {})
+	for it.Next() {
+		expectPanic(t, "command buffer", func() { cmds.Apply() })
+	}
+}
+
+func TestResourcesAndEvents(t *testing.T) {
+	type Gravity struct{ G float64 }
+	type Hit struct{ N int }
+	w := ecs.NewWorld()
+	if ecs.Resource[Gravity](w) != nil || ecs.HasResource[Gravity](w) {
+		t.Fatal("empty")
+	}
+	ecs.SetResource(w, Gravity{9.8})
+	ecs.Resource[Gravity](w).G = 1.6
+	eq(t, "resource", ecs.Resource[Gravity](w).G, 1.6)
+	ecs.SetResource(w, Gravity{3})
+	eq(t, "replaced", ecs.Resource[Gravity](w).G, 3)
+	if !ecs.RemoveResource[Gravity](w) || ecs.RemoveResource[Gravity](w) {
+		t.Fatal("remove")
+	}
+	r1 := ecs.NewEventReader[Hit](w)
+	ecs.SendEvent(w, Hit{1})
+	ecs.SendEvent(w, Hit{2})
+	r2 := ecs.NewEventReader[Hit](w)
+	eq(t, "r1 len", r1.Len(), 2)
+	got := slices.Clone(r1.Read())
+	if !slices.Equal(got, []Hit{{1}, {2}}) {
+		t.Fatal(got)
+	}
+	eq(t, "read once", len(r1.Read()), 0)
+	w.Update()
+	ecs.SendEvent(w, Hit{3})
+	if got := r2.Read(); !slices.Equal(got, []Hit{{1}, {2}, {3}}) {
+		t.Fatalf("r2 %v", got)
+	}
+	if got := r1.Read(); !slices.Equal(got, []Hit{{3}}) {
+		t.Fatalf("r1 %v", got)
+	}
+	w.Update()
+	w.Update()
+	r3 := ecs.NewEventReader[Hit](w)
+	eq(t, "dropped after two updates", r3.Len(), 0)
+	ecs.SendEvent(w, Hit{4})
+	w.Update()
+	w.Update()
+	w.Update()
+	eq(t, "missed events are dropped", len(r1.Read()), 0)
+}
+
+func TestHierarchy(t *testing.T) {
+	w := newTestWorld()
+	root := w.Spawn()
+	a := w.Spawn()
+	b := w.Spawn()
+	c := w.Spawn()
+	for _, x := range []ecs.Entity{a, b} {
+		if err := w.SetParent(x, root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.SetParent(c, a)
+	if !slices.Equal(w.Children(root), []ecs.Entity{a, b}) || w.Parent(c) != a {
+		t.Fatal("links")
+	}
+	if err := w.SetParent(root, c); !errors.Is(err, ecs.ErrCycle) {
+		t.Fatal("cycle", err)
+	}
+	if err := w.SetParent(a, a); !errors.Is(err, ecs.ErrCycle) {
+		t.Fatal("self cycle", err)
+	}
+	// reparent keeps order stable
+	w.SetParent(a, b)
+	w.SetParent(a, root)
+	if !slices.Equal(w.Children(root), []ecs.Entity{b, a}) {
+		t.Fatalf("order %v", w.Children(root))
+	}
+	w.SetParent(b, ecs.Entity{})
+	if !w.Parent(b).IsZero() || !slices.Equal(w.Children(root), []ecs.Entity{a}) {
+		t.Fatal("detach")
+	}
+	// despawn without children: they become roots
+	w.Despawn(a)
+	if !w.Parent(c).IsZero() || len(w.Children(root)) != 0 {
+		t.Fatal("despawn parent")
+	}
+	w.SetParent(c, root)
+	w.SetParent(b, c)
+	eq(t, "recursive", w.DespawnRecursive(root), 3)
+	if w.Alive(b) || w.Alive(c) || w.DespawnRecursive(root) != 0 {
+		t.Fatal("recursive despawn")
+	}
+	if err := w.SetParent(b, ecs.Entity{}); !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Fatal(err)
+	}
+}
+
+func approxMat(a, b mgl32.Mat4) bool {
+	for i := range a {
+		if math.Abs(float64(a[i]-b[i])) > 1e-4 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestTransformMatrix(t *testing.T) {
+	tr := ecs.Transform{}.Default()
+	if !approxMat(tr.Matrix(), mgl32.Ident4()) {
+		t.Fatal("identity")
+	}
+	tr = ecs.Transform{Position: mgl32.Vec3{10, 20, 30}, Scale: mgl32.Vec3{2, 3, 4}}
+	p := tr.Matrix().Mul4x1(mgl32.Vec4{1, 1, 1, 1})
+	if p != (mgl32.Vec4{12, 23, 34, 1}) {
+		t.Fatalf("T·S %v", p)
+	}
+	tr = ecs.Transform{Rotation: mgl32.Vec3{0, 90, 0}, Scale: mgl32.Vec3{1, 1, 1}}
+	p = tr.Matrix().Mul4x1(mgl32.Vec4{1, 0, 0, 1})
+	if math.Abs(float64(p[0])) > 1e-6 || math.Abs(float64(p[2]+1)) > 1e-6 {
+		t.Fatalf("Ry(90)·x = %v, want (0,0,-1)", p)
+	}
+	// order T·Ry·Rx·Rz·S
+	tr = ecs.Transform{Position: mgl32.Vec3{1, 2, 3}, Rotation: mgl32.Vec3{30, 45, 60}, Scale: mgl32.Vec3{2, 2, 2}}
+	want := mgl32.Translate3D(1, 2, 3).Mul4(mgl32.HomogRotate3DY(mgl32.DegToRad(45))).
+		Mul4(mgl32.HomogRotate3DX(mgl32.DegToRad(30))).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(60))).
+		Mul4(mgl32.Scale3D(2, 2, 2))
+	if !approxMat(tr.Matrix(), want) {
+		t.Fatal("order")
+	}
+}
+
+func TestPropagation(t *testing.T) {
+	w := newTestWorld()
+	tm := ecs.NewMap[ecs.Transform](w)
+	gm := ecs.NewMap[ecs.GlobalTransform](w)
+	root := tm.Spawn(ecs.Transform{Position: mgl32.Vec3{10, 0, 0}, Scale: mgl32.Vec3{1, 1, 1}})
+	child := tm.Spawn(ecs.Transform{Position: mgl32.Vec3{0, 5, 0}, Scale: mgl32.Vec3{1, 1, 1}})
+	grand := w.Spawn(ecs.Transform{}.Default())
+	other := tm.Spawn(ecs.Transform{Position: mgl32.Vec3{0, 0, 1}, Scale: mgl32.Vec3{1, 1, 1}})
+	w.SetParent(child, root)
+	w.SetParent(grand, child)
+	if !gm.Has(grand) {
+		t.Fatal("GlobalTransform added with Transform")
+	}
+	pos := func(e ecs.Entity) mgl32.Vec3 { return w.WorldMatrix(e).Col(3).Vec3() }
+	eq(t, "grand", pos(grand), mgl32.Vec3{10, 5, 0})
+	eq(t, "other", pos(other), mgl32.Vec3{0, 0, 1})
+	if w.TransformsDirty() {
+		t.Fatal("dirty after propagation")
+	}
+	// only the changed subtree is touched: other's GlobalTransform keeps its tick
+	gid := mustID[ecs.GlobalTransform](t, w)
+	_, otherTick, _ := w.Ticks(other, gid)
+	w.Update()
+	tm.Mut(root).Position = mgl32.Vec3{20, 0, 0}
+	w.Update()
+	eq(t, "grand moved", gm.Get(grand).Matrix.Col(3).Vec3(), mgl32.Vec3{20, 5, 0})
+	_, otherTick2, _ := w.Ticks(other, gid)
+	eq(t, "untouched subtree", otherTick2, otherTick)
+	// reparenting moves the subtree
+	w.SetParent(child, other)
+	eq(t, "reparented", pos(grand), mgl32.Vec3{0, 5, 1})
+	w.SetParent(child, ecs.Entity{})
+	eq(t, "root", pos(grand), mgl32.Vec3{0, 5, 0})
+	// removing Transform removes GlobalTransform
+	tm.Remove(other)
+	if gm.Has(other) {
+		t.Fatal("GlobalTransform kept")
+	}
+	eq(t, "no transform", w.WorldMatrix(other), mgl32.Ident4())
+}
+
+func TestCloneAndStats(t *testing.T) {
+	type Bag struct{ Items []int }
+	w := newTestWorld()
+	ecs.Register[Bag](w)
+	a := w.Spawn(Pos{1, 1}, Bag{[]int{1, 2}}, Selected{})
+	b := w.Spawn(Pos{2, 2}, ecs.Transform{}.Default())
+	w.Despawn(w.Spawn())
+	w.SetParent(b, a)
+	ecs.SetResource(w, Bag{[]int{7}})
+	c := w.Clone()
+	if !c.Alive(a) || !c.Alive(b) || c.Len() != w.Len() || c.Parent(b) != a {
+		t.Fatal("handles")
+	}
+	bm := ecs.NewMap[Bag](c)
+	bm.Mut(a).Items[0] = 99
+	ecs.Resource[Bag](c).Items[0] = 98
+	eq(t, "deep copy", ecs.NewMap[Bag](w).Get(a).Items[0], 1)
+	eq(t, "resource deep copy", ecs.Resource[Bag](w).Items[0], 7)
+	if !ecs.NewMap[Selected](c).Has(a) {
+		t.Fatal("sparse cloned")
+	}
+	// the clone evolves independently and reuses the same free slot
+	e1 := w.Spawn()
+	e2 := c.Spawn()
+	eq(t, "same recycled handle", e1, e2)
+	c.Despawn(a)
+	if !w.Alive(a) {
+		t.Fatal("original touched")
+	}
+	st := w.Stats()
+	eq(t, "entities", st.Entities, 3)
+	var pos ecs.ComponentStats
+	for _, cs := range st.Components {
+		if cs.Name == "Pos" {
+			pos = cs
+		}
+	}
+	if pos.Count != 2 || pos.Bytes < 2*16 {
+		t.Fatalf("pos stats %+v", pos)
+	}
+	if !strings.Contains(st.String(), "Pos") || st.Archetypes < 3 {
+		t.Fatal(st.String())
+	}
+}

@@ -1,0 +1,167 @@
+package ecs_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+// Pos and Vel are the two components of the peer scenarios (../shared/bench/ecs-peers).
+type Pos struct{ X, Y float64 }
+type Vel struct{ X, Y float64 }
+
+// sizes are the entity counts N of every scenario.
+var sizes = []int{1_000, 100_000, 1_000_000}
+
+func perEntity(b *testing.B, n int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
+}
+
+func benchWorld() *ecs.World {
+	w := ecs.NewWorld()
+	ecs.Register[Pos](w)
+	ecs.Register[Vel](w)
+	return w
+}
+
+// BenchmarkQuery2Comp: 10·N entities with Pos only plus N with Pos+Vel (Vel = {1,1}); one pass adds
+// Vel to Pos on every entity that has both. The query writes Pos (marked changed) and reads Vel.
+func BenchmarkQuery2Comp(b *testing.B) {
+	setup := func(n int) (*ecs.World, *ecs.Query2[Pos, Vel]) {
+		w := benchWorld()
+		ecs.NewMap[Pos](w).SpawnBatch(10*n, nil)
+		ecs.NewMap2[Pos, Vel](w).SpawnBatch(n, func(_ ecs.Entity, _ *Pos, v *Vel) { *v = Vel{1, 1} })
+		return w, ecs.NewQuery2[Pos, Vel](w, ecs.Read[Vel]())
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			_, q := setup(n)
+			for b.Loop() {
+				it := q.Iter()
+				for it.Next() {
+					p, v := it.Get()
+					p.X += v.X
+					p.Y += v.Y
+				}
+			}
+			perEntity(b, n)
+		})
+		b.Run(fmt.Sprintf("columns/N=%d", n), func(b *testing.B) {
+			_, q := setup(n)
+			for b.Loop() {
+				it := q.Iter()
+				for it.NextTable() {
+					ps, vs := it.Columns()
+					vs = vs[:len(ps)]
+					for i := range ps {
+						ps[i].X += vs[i].X
+						ps[i].Y += vs[i].Y
+					}
+				}
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+// BenchmarkCreate2Comp: create N entities with Pos+Vel one by one, in a world that already held
+// (and freed) N such entities; deletion is not timed.
+func BenchmarkCreate2Comp(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			w := benchWorld()
+			m := ecs.NewMap2[Pos, Vel](w)
+			es := make([]ecs.Entity, 0, n)
+			warm := func() {
+				for range n {
+					es = append(es, m.Spawn(Pos{}, Vel{1, 1}))
+				}
+			}
+			free := func() {
+				for _, e := range es {
+					w.Despawn(e)
+				}
+				es = es[:0]
+			}
+			warm()
+			free()
+			for b.Loop() {
+				warm()
+				b.StopTimer()
+				free()
+				b.StartTimer()
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+// BenchmarkAddRemove: N entities with Pos; one pass adds Vel to each, then removes it from each.
+func BenchmarkAddRemove(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			w := benchWorld()
+			pm := ecs.NewMap[Pos](w)
+			vm := ecs.NewMap[Vel](w)
+			es := make([]ecs.Entity, 0, n)
+			pm.SpawnBatch(n, func(e ecs.Entity, _ *Pos) { es = append(es, e) })
+			for b.Loop() {
+				for _, e := range es {
+					vm.Add(e, Vel{1, 1})
+				}
+				for _, e := range es {
+					vm.Remove(e)
+				}
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+// BenchmarkDelete2Comp: delete N entities with Pos+Vel one by one; re-creation is not timed.
+func BenchmarkDelete2Comp(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			w := benchWorld()
+			m := ecs.NewMap2[Pos, Vel](w)
+			es := make([]ecs.Entity, 0, n)
+			for b.Loop() {
+				b.StopTimer()
+				es = es[:0]
+				for range n {
+					es = append(es, m.Spawn(Pos{}, Vel{1, 1}))
+				}
+				b.StartTimer()
+				for _, e := range es {
+					w.Despawn(e)
+				}
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+// BenchmarkRandomGet: N entities with Pos, visited in a fixed shuffled order; one pass sums Pos.X.
+func BenchmarkRandomGet(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			w := benchWorld()
+			pm := ecs.NewMap[Pos](w)
+			es := make([]ecs.Entity, 0, n)
+			pm.SpawnBatch(n, func(e ecs.Entity, p *Pos) { p.X = 1; es = append(es, e) })
+			rand.New(rand.NewPCG(1, 2)).Shuffle(n, func(i, j int) { es[i], es[j] = es[j], es[i] })
+			var sum float64
+			for b.Loop() {
+				for _, e := range es {
+					sum += pm.Get(e).X
+				}
+			}
+			perEntity(b, n)
+			if sum == 0 {
+				b.Fatal("no work")
+			}
+		})
+	}
+}

@@ -1,0 +1,511 @@
+package ecs
+
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+)
+
+// maxQ is the largest number of typed components in a query (Query1..Query6).
+const maxQ = 6
+
+// queryState is the non-generic part of a typed query: what it matches, what it writes, its cache
+// of matching tables and the tick of its last run.
+type queryState struct {
+	w        *World
+	ids      []ComponentID // typed components, in type-parameter order
+	optional [maxQ]bool
+	write    [maxQ]bool
+	isSparse [maxQ]bool
+
+	required  mask // Table components an entity's table must have
+	excluded  mask // Table components it must not have
+	sparseReq []ComponentID
+	sparseEx  []ComponentID
+	changed   []ComponentID
+	added     []ComponentID
+	with      []ComponentID // With terms (for access declarations)
+
+	filtered  bool // has Changed or Added terms
+	rowFilter bool // rows must be checked one by one in table mode
+	perRow    bool // component pointers differ per row (optional SparseSet component)
+	sparseDrv bool // iteration is driven by a required SparseSet component
+
+	lastRun uint32
+	tables  []*table // matching tables (cache)
+	matchT  []bool   // by table index
+	seen    int      // number of world tables examined for the cache
+}
+
+func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
+	q := &queryState{w: w, ids: ids}
+	for i, id := range ids {
+		if slices.Contains(ids[:i], id) {
+			panic(fmt.Sprintf("ecs: query lists component %s twice", w.comps[id].info.Name))
+		}
+		q.write[i] = !w.comps[id].info.Computed
+		q.isSparse[i] = w.comps[id].sparse != nil
+	}
+	index := func(t Term) int {
+		id := w.termID(t)
+		i := slices.Index(ids, id)
+		if i < 0 {
+			panic(fmt.Sprintf("ecs: %v names a component that is not one of the query's type parameters", t))
+		}
+		return i
+	}
+	var req []ComponentID
+	for _, t := range terms {
+		switch t.kind {
+		case termOptional:
+			q.optional[index(t)] = true
+		case termRead:
+			q.write[index(t)] = false
+		case termWith:
+			id := w.termID(t)
+			q.with = append(q.with, id)
+			req = append(req, id)
+		case termWithout:
+			id := w.termID(t)
+			if w.comps[id].sparse != nil {
+				q.sparseEx = append(q.sparseEx, id)
+			} else {
+				q.excluded.set(id)
+			}
+		case termChanged:
+			q.changed = append(q.changed, w.termID(t))
+		case termAdded:
+			q.added = append(q.added, w.termID(t))
+		}
+	}
+	for i, id := range ids {
+		if !q.optional[i] {
+			req = append(req, id)
+		} else if q.isSparse[i] {
+			q.perRow = true
+		}
+	}
+	for _, id := range append(append([]ComponentID(nil), q.changed...), q.added...) {
+		if i := slices.Index(ids, id); i >= 0 && q.optional[i] {
+			panic(fmt.Sprintf("ecs: component %s is both Optional and filtered by Changed/Added", w.comps[id].info.Name))
+		}
+		req = append(req, id)
+	}
+	for _, id := range req {
+		if w.comps[id].sparse != nil {
+			if !slices.Contains(q.sparseReq, id) {
+				q.sparseReq = append(q.sparseReq, id)
+			}
+		} else {
+			q.required.set(id)
+		}
+	}
+	if q.required.containsAny(&q.excluded) {
+		panic("ecs: a query both requires and excludes the same component")
+	}
+	for _, id := range q.sparseEx {
+		if slices.Contains(q.sparseReq, id) {
+			panic("ecs: a query both requires and excludes the same component")
+		}
+	}
+	q.filtered = len(q.changed)+len(q.added) > 0
+	q.sparseDrv = len(q.sparseReq) > 0
+	q.rowFilter = q.filtered || len(q.sparseEx) > 0 || q.perRow
+	return q
+}
+
+// refresh adds the world's new tables to the cache of matching tables.
+func (q *queryState) refresh() {
+	w := q.w
+	for ; q.seen < len(w.tables); q.seen++ {
+		t := w.tables[q.seen]
+		ok := t.mask.containsAll(&q.required) && !t.mask.containsAny(&q.excluded)
+		q.matchT = append(q.matchT, ok)
+		if ok {
+			q.tables = append(q.tables, t)
+		}
+	}
+}
+
+// rowOK checks the per-row conditions (SparseSet membership, Changed, Added) of row r of table t.
+func (q *queryState) rowOK(t *table, r uint32) bool {
+	w := q.w
+	idx := t.entities[r].index
+	for _, id := range q.sparseEx {
+		if w.comps[id].sparse.has(idx) {
+			return false
+		}
+	}
+	if q.sparseDrv {
+		for _, id := range q.sparseReq {
+			if !w.comps[id].sparse.has(idx) {
+				return false
+			}
+		}
+	}
+	for _, id := range q.changed {
+		c, row := q.colRow(t, r, idx, id)
+		if c.changedAt(row) <= q.lastRun {
+			return false
+		}
+	}
+	for _, id := range q.added {
+		c, row := q.colRow(t, r, idx, id)
+		if c.added[row] <= q.lastRun {
+			return false
+		}
+	}
+	return true
+}
+
+// colRow returns where component id of the entity at row r of table t lives (the entity has it).
+func (q *queryState) colRow(t *table, r uint32, idx uint32, id ComponentID) (*column, uint32) {
+	s := q.w.comps[id]
+	if s.sparse != nil {
+		return s.sparse.col, uint32(s.sparse.row(idx))
+	}
+	return s.cols[t.index], r
+}
+
+// count returns the number of entities the query matches now (filters evaluated against the last
+// run, like an iteration would).
+func (q *queryState) count() int {
+	q.refresh()
+	n := 0
+	if q.sparseDrv {
+		d := q.driver()
+		for _, e := range d.dense {
+			rec := q.w.records[e.index]
+			if q.matchT[rec.table] && q.rowOK(q.w.tables[rec.table], rec.row) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, t := range q.tables {
+		if !q.rowFilter {
+			n += t.len()
+			continue
+		}
+		for r := range uint32(t.len()) {
+			if q.rowOK(t, r) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// driver returns the smallest required SparseSet.
+func (q *queryState) driver() *sparseSet {
+	var d *sparseSet
+	for _, id := range q.sparseReq {
+		s := q.w.comps[id].sparse
+		if d == nil || s.len() < d.len() {
+			d = s
+		}
+	}
+	return d
+}
+
+const (
+	curIdle = iota
+	curRunning
+	curDone
+)
+
+// cursor is the iteration state shared by all typed iterators. The hot path (Next within a run of
+// consecutive matching rows, Get) only touches row, end, ptr and stride; everything else happens in
+// advance.
+type cursor struct {
+	row, end uintptr
+	ptr      [maxQ]unsafe.Pointer
+	stride   [maxQ]uintptr
+	ents     unsafe.Pointer
+
+	q      *queryState
+	t      *table
+	cols   [maxQ]*column
+	ti     int
+	start  uintptr
+	tick   uint32
+	state  uint8
+	inRun  bool
+	locked bool
+	driver *sparseSet
+}
+
+func (c *cursor) begin(q *queryState) {
+	w := q.w
+	q.refresh()
+	c.q = q
+	c.tick = w.tick
+	c.state = curRunning
+	if !w.frozen {
+		w.locks++
+		c.locked = true
+	}
+	if q.sparseDrv {
+		c.driver = q.driver()
+	}
+}
+
+// advance finishes the current run and finds the next one; it reports false when iteration ends.
+//
+//go:noinline
+func (c *cursor) advance() bool {
+	if c.inRun {
+		c.finishRun(c.end)
+	}
+	if c.state != curRunning {
+		if c.state == curIdle {
+			panic("ecs: Next called on an iterator that was not created with Query.Iter")
+		}
+		return false
+	}
+	q := c.q
+	if c.driver != nil {
+		return c.nextSparse()
+	}
+	for {
+		if c.t != nil && q.rowFilter {
+			if c.findRun(uint32(c.end)) {
+				return true
+			}
+			c.t = nil
+		}
+		if c.ti >= len(q.tables) {
+			c.finish()
+			return false
+		}
+		t := q.tables[c.ti]
+		c.ti++
+		n := t.len()
+		if n == 0 {
+			continue
+		}
+		c.setTable(t)
+		if !q.rowFilter {
+			c.start, c.row, c.end = 0, 0, uintptr(n)
+			c.inRun = true
+			return true
+		}
+		if c.findRun(0) {
+			return true
+		}
+		c.t = nil
+	}
+}
+
+// nextTable moves to the next matching table as a whole (column iteration).
+func (c *cursor) nextTable() bool {
+	if c.inRun {
+		c.finishRun(c.end)
+	}
+	if c.state != curRunning {
+		if c.state == curIdle {
+			panic("ecs: NextTable called on an iterator that was not created with Query.Iter")
+		}
+		return false
+	}
+	q := c.q
+	if q.rowFilter || q.sparseDrv || slices.Contains(q.isSparse[:len(q.ids)], true) {
+		c.Close()
+		panic("ecs: NextTable/Columns cannot be used with Changed, Added, Without on SparseSet or SparseSet " +
+			"components in the query: iterate with Next and Get instead")
+	}
+	for c.ti < len(q.tables) {
+		t := q.tables[c.ti]
+		c.ti++
+		n := t.len()
+		if n == 0 {
+			continue
+		}
+		c.setTable(t)
+		c.start, c.end = 0, uintptr(n)
+		c.row = c.end - 1
+		c.inRun = true
+		return true
+	}
+	c.finish()
+	return false
+}
+
+func (c *cursor) setTable(t *table) {
+	c.t = t
+	c.ents = unsafe.Pointer(unsafe.SliceData(t.entities))
+	w := c.q.w
+	for k, id := range c.q.ids {
+		s := w.comps[id]
+		if s.sparse != nil {
+			c.cols[k] = nil
+			c.ptr[k] = nil
+			c.stride[k] = 0
+			continue
+		}
+		col := s.cols[t.index]
+		c.cols[k] = col
+		if col == nil {
+			c.ptr[k] = nil
+			c.stride[k] = 0
+		} else {
+			c.ptr[k] = col.ptr
+			c.stride[k] = col.size
+		}
+	}
+}
+
+// setSparsePtrs points the query's SparseSet components at the entity in row r.
+func (c *cursor) setSparsePtrs(r uint32) {
+	w := c.q.w
+	idx := c.t.entities[r].index
+	for k, id := range c.q.ids {
+		if !c.q.isSparse[k] {
+			continue
+		}
+		s := w.comps[id].sparse
+		sr := s.row(idx)
+		if sr < 0 {
+			c.ptr[k] = nil
+		} else {
+			c.ptr[k] = s.col.at(uint32(sr))
+		}
+		c.stride[k] = 0
+	}
+}
+
+// findRun finds the next run of matching rows in the current table from row from.
+func (c *cursor) findRun(from uint32) bool {
+	q := c.q
+	t := c.t
+	n := uint32(t.len())
+	// page filter: the first Changed/Added term on a Table component
+	var pages []uint32
+	for _, id := range q.changed {
+		if s := q.w.comps[id]; s.sparse == nil {
+			col := s.cols[t.index]
+			if col.floor <= q.lastRun {
+				pages = col.pageChanged
+			}
+			break
+		}
+	}
+	if pages == nil {
+		for _, id := range q.added {
+			if s := q.w.comps[id]; s.sparse == nil {
+				pages = s.cols[t.index].pageAdded
+				break
+			}
+		}
+	}
+	last := q.lastRun
+	for r := from; r < n; {
+		if pages != nil {
+			if p := r >> pageShift; pages[p] <= last {
+				r = (p + 1) << pageShift
+				continue
+			}
+		}
+		if !q.rowOK(t, r) {
+			r++
+			continue
+		}
+		start := r
+		r++
+		if !q.perRow {
+			for r < n && q.rowOK(t, r) {
+				r++
+			}
+		}
+		c.start, c.row, c.end = uintptr(start), uintptr(start), uintptr(r)
+		c.inRun = true
+		if q.perRow {
+			c.setSparsePtrs(start)
+		}
+		return true
+	}
+	return false
+}
+
+func (c *cursor) nextSparse() bool {
+	q := c.q
+	w := q.w
+	d := c.driver
+	for c.ti < len(d.dense) {
+		e := d.dense[c.ti]
+		c.ti++
+		rec := w.records[e.index]
+		if !q.matchT[rec.table] {
+			continue
+		}
+		t := w.tables[rec.table]
+		if !q.rowOK(t, rec.row) {
+			continue
+		}
+		if c.t != t {
+			c.setTable(t)
+		}
+		c.setSparsePtrs(rec.row)
+		c.start, c.row, c.end = uintptr(rec.row), uintptr(rec.row), uintptr(rec.row)+1
+		c.inRun = true
+		return true
+	}
+	c.finish()
+	return false
+}
+
+// finishRun marks the written components of rows [start, end) of the current run as changed.
+func (c *cursor) finishRun(end uintptr) {
+	c.inRun = false
+	q := c.q
+	t := c.t
+	n := t.len()
+	for k := range q.ids {
+		if !q.write[k] {
+			continue
+		}
+		if col := c.cols[k]; col != nil {
+			col.markRange(uint32(c.start), uint32(end), n, c.tick)
+			continue
+		}
+		if q.isSparse[k] {
+			s := q.w.comps[q.ids[k]].sparse
+			for r := c.start; r < end; r++ {
+				if sr := s.row(t.entities[r].index); sr >= 0 {
+					s.col.markChanged(uint32(sr), c.tick)
+				}
+			}
+		}
+	}
+}
+
+func (c *cursor) finish() {
+	if c.state != curRunning {
+		return
+	}
+	c.state = curDone
+	c.t = nil
+	c.row, c.end = 0, 0
+	q := c.q
+	if c.locked {
+		q.w.locks--
+		c.locked = false
+	}
+	q.lastRun = c.tick
+	if q.filtered {
+		q.w.advanceTick()
+	}
+}
+
+// Close ends an iteration early: the rows visited so far are marked, the world is unlocked and the
+// query's last-run tick is recorded. It is called automatically when Next or NextTable returns
+// false, and is safe to call more than once.
+func (c *cursor) Close() {
+	if c.state != curRunning {
+		return
+	}
+	if c.inRun {
+		c.finishRun(c.row + 1)
+	}
+	c.finish()
+}
