@@ -205,7 +205,9 @@ func (w *Watcher) add(p string) error {
 	}
 	known := w.observe(p)
 	if d == nil {
-		if err := w.fs.Add(filepath.Dir(p)); err != nil {
+		if err := w.fs.Add(filepath.Dir(p)); errors.Is(err, fsnotify.ErrClosed) {
+			return ErrClosed
+		} else if err != nil {
 			return fmt.Errorf("watch: %s: %w", p, err)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // Timing: waits are generous (a loaded 2-core machine can stall for a long time), while the
@@ -434,4 +436,22 @@ func TestKindString(t *testing.T) {
 			t.Errorf("%d: %q", k, k.String())
 		}
 	}
+}
+
+func TestFsnotifyErrors(t *testing.T) {
+	t.Parallel()
+	w, path := setup(t, Options{})
+	// A lost-events overflow makes the watcher look at every file again (here: unchanged).
+	w.fsError(fsnotify.ErrEventOverflow)
+	w.kick <- struct{}{} // what the loop does after its own calls: recompute the deadline
+	waitSuppressed(t, w, 1)
+	// Other errors are reported as Error events.
+	w.fsError(errors.New("inotify broke"))
+	got := w.Poll()
+	if len(got) != 1 || got[0].Kind != Error || got[0].Path != "" || got[0].Err.Error() != "watch: inotify broke" {
+		t.Fatalf("events %v, want one Error", got)
+	}
+	// The file is still followed.
+	atomicSave(t, path, "version 2")
+	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
 }
