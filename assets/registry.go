@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -135,6 +136,9 @@ func (r *Registry) nextVersion() uint64 {
 
 // load checks the path of the file reference norm and parses the file. r.mu must be held.
 func (r *Registry) load(norm string) (*Mesh, error) {
+	if ext := path.Ext(norm); !strings.EqualFold(ext, ".obj") {
+		return nil, fmt.Errorf("unsupported mesh file type %q: only .obj files can be loaded", ext)
+	}
 	p, err := ResolvePath(r.root, norm)
 	if err != nil {
 		return nil, err
@@ -194,7 +198,8 @@ func (r *Registry) Err(ref string) error {
 }
 
 // List returns the references to offer in an asset picker: the built-ins, then every file
-// reference in use or found by [Registry.Scan], sorted. Refused references are not listed.
+// reference in use or found by [Registry.Scan], sorted. References refused for their spelling
+// ("..", absolute paths, empty) are not listed.
 func (r *Registry) List() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()

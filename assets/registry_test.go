@@ -68,6 +68,7 @@ func TestRegistryRefusalsGivePlaceholderAndReason(t *testing.T) {
 		{"missing.obj", fs.ErrNotExist, "no such file"},
 		{"broken.obj", nil, "broken.obj:2:5: vertex index 2 out of range (1 defined so far)"},
 		{"", nil, "empty mesh reference"},
+		{"models/ship.fbx", nil, `unsupported mesh file type ".fbx": only .obj files can be loaded`},
 	}
 	versions := map[uint64]bool{}
 	for _, tc := range tests {
@@ -92,12 +93,12 @@ func TestRegistryRefusalsGivePlaceholderAndReason(t *testing.T) {
 	}
 	// Refused-as-unsafe references are neither watched nor listed.
 	files := r.Files()
-	want := []string{filepath.Join(scene, "broken.obj"), filepath.Join(scene, "missing.obj")}
+	want := []string{filepath.Join(scene, "broken.obj"), filepath.Join(scene, "missing.obj"), filepath.Join(scene, "models", "ship.fbx")}
 	if !slices.Equal(files, want) {
 		t.Errorf("Files() = %v, want %v", files, want)
 	}
 	list := r.List()
-	if !slices.Equal(list, append(BuiltinRefs(), "broken.obj", "escape.obj", "missing.obj")) {
+	if !slices.Equal(list, append(BuiltinRefs(), "broken.obj", "escape.obj", "missing.obj", "models/ship.fbx")) {
 		t.Errorf("List() = %v", list)
 	}
 }
