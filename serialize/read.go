@@ -56,6 +56,8 @@ type sceneReader struct {
 	progress func(done, total int64)
 	entity   func(*entityDoc) // receives every entity, in file order
 
+	doc          entityDoc     // reused for every entity
+	cur          jsonpos.Value // the entity being read
 	d            *jsonpos.Decoder
 	hdr          jsonpos.Value // header members seen (cloned out of the arena)
 	version      int
@@ -276,11 +278,11 @@ func (r *sceneReader) readEntities(keyPos jsonpos.Pos) error {
 			r.probs.Errorf(p.Line, p.Col, "entities", "more than the limit of %d entities", r.lim.MaxEntities)
 			return errStop
 		}
-		v, err := d.Value()
+		r.cur, err = d.Value()
 		if err != nil {
 			return err
 		}
-		r.readEntity(&v, i)
+		r.readEntity(&r.cur, i)
 		d.ResetArena()
 		r.count++
 		if r.probs.Full() {
@@ -311,7 +313,8 @@ func (r *sceneReader) readEntity(v *jsonpos.Value, index int) {
 			m.entity(v, r)
 		}
 	}
-	doc := entityDoc{index: index, pos: v.Pos()}
+	r.doc = entityDoc{index: index, pos: v.Pos()}
+	doc := &r.doc
 	hasID := false
 	for i := range v.Len() {
 		m := v.Index(i)
@@ -346,7 +349,7 @@ func (r *sceneReader) readEntity(v *jsonpos.Value, index int) {
 	if !hasID {
 		r.probs.Errorf(doc.pos.Line, doc.pos.Col, r.path.String(), "missing \"id\" (every entity needs a unique positive integer id)")
 	}
-	r.entity(&doc)
+	r.entity(doc)
 }
 
 // positiveID reads an entity id (for "id" and "parent").
@@ -420,18 +423,30 @@ func describeValue(v *jsonpos.Value) string {
 	return v.Kind().String()
 }
 
+// newSceneReader prepares to read src; entity receives every entity. Run
+// it with run.
+func newSceneReader(ctx context.Context, src io.ReadSeeker, size int64, file string, lim Limits,
+	progress func(done, total int64), entity func(*entityDoc)) *sceneReader {
+	lim = lim.resolved()
+	return &sceneReader{ctx: ctx, src: src, size: size, lim: lim, probs: &diag.List{File: file, Max: lim.MaxProblems},
+		progress: progress, entity: entity}
+}
+
+// read reads the whole input (see run), checking the size limit first.
+func (r *sceneReader) read() (*header, error) {
+	if r.size > 0 && r.lim.MaxFileSize > 0 && r.size > r.lim.MaxFileSize {
+		r.probs.Errorf(0, 0, "", "file is %d bytes, larger than the limit of %d bytes", r.size, r.lim.MaxFileSize)
+		return nil, nil
+	}
+	return r.run()
+}
+
 // readDoc reads src, handing each entity to entity, and returns the header
 // (nil if reading stopped early) with the problems found. err is non-nil
 // only for cancellation and I/O errors.
 func readDoc(ctx context.Context, src io.ReadSeeker, size int64, file string, lim Limits,
 	progress func(done, total int64), entity func(*entityDoc)) (*header, *diag.List, error) {
-	lim = lim.resolved()
-	probs := &diag.List{File: file, Max: lim.MaxProblems}
-	r := &sceneReader{ctx: ctx, src: src, size: size, lim: lim, probs: probs, progress: progress, entity: entity}
-	if size > 0 && lim.MaxFileSize > 0 && size > lim.MaxFileSize {
-		probs.Errorf(0, 0, "", "file is %d bytes, larger than the limit of %d bytes", size, lim.MaxFileSize)
-		return nil, probs, nil
-	}
-	h, err := r.run()
-	return h, probs, err
+	r := newSceneReader(ctx, src, size, file, lim, progress, entity)
+	h, err := r.read()
+	return h, r.probs, err
 }

@@ -247,9 +247,7 @@ func (d *Decoder) Value() (Value, error) {
 	if d.err != nil {
 		return Value{}, d.err
 	}
-	var v Value
-	err := d.parseValue(len(d.open), &v)
-	return v, err
+	return d.parseValue(len(d.open))
 }
 
 // Skip checks and discards the next value without building a tree, so its
@@ -288,8 +286,7 @@ func (d *Decoder) skipValue(depth int) error {
 		}
 		for {
 			if end == '}' {
-				var kid Value
-				if err := d.parseKey(&kid); err != nil {
+				if _, _, err := d.parseKey(); err != nil {
 					return err
 				}
 				d.bytes = d.bytes[:nb]
@@ -311,8 +308,8 @@ func (d *Decoder) skipValue(depth int) error {
 			d.pos++
 		}
 	}
-	var v Value
-	return d.parseValue(depth, &v) // a scalar
+	_, err := d.parseValue(depth) // a scalar
+	return err
 }
 
 // Finish checks that nothing but whitespace follows.
@@ -329,42 +326,43 @@ func (d *Decoder) Finish() error {
 	return d.err
 }
 
-func (d *Decoder) parseValue(depth int, v *Value) error {
+func (d *Decoder) parseValue(depth int) (Value, error) {
+	var v Value
 	c, ok := d.skipWS()
 	if !ok {
-		return d.failEOF("a value")
+		return v, d.failEOF("a value")
 	}
 	p := d.posAt(d.pos)
 	v.line, v.col = clamp32(p.Line), clamp32(p.Col)
+	var err error
 	switch c {
 	case '{':
 		v.kind = Object
-		return d.parseContainer(depth+1, v, '}')
+		v.kids, err = d.parseContainer(depth+1, '}')
 	case '[':
 		v.kind = Array
-		return d.parseContainer(depth+1, v, ']')
+		v.kids, err = d.parseContainer(depth+1, ']')
 	case '"':
 		v.kind = String
-		t, err := d.scanString()
-		v.text = t
-		return err
+		v.text, err = d.scanString()
 	case 't':
 		v.kind, v.boolean = Bool, true
-		return d.literal("true")
+		err = d.literal("true")
 	case 'f':
 		v.kind = Bool
-		return d.literal("false")
+		err = d.literal("false")
 	case 'n':
 		v.kind = Null
-		return d.literal("null")
+		err = d.literal("null")
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			v.kind = Number
+			v.text, err = d.scanNumber()
+		} else {
+			err = d.fail(d.pos, "unexpected %s, expected a value", describe(c))
+		}
 	}
-	if c == '-' || (c >= '0' && c <= '9') {
-		v.kind = Number
-		t, err := d.scanNumber()
-		v.text = t
-		return err
-	}
-	return d.fail(d.pos, "unexpected %s, expected a value", describe(c))
+	return v, err
 }
 
 func (d *Decoder) literal(word string) error {
@@ -398,56 +396,61 @@ func (d *Decoder) delimiter(what string) error {
 	return d.fail(d.pos, "unexpected %s after %s", describe(d.buf[d.pos]), what)
 }
 
-func (d *Decoder) parseContainer(depth int, v *Value, end byte) error {
+// parseContainer parses the members or items of the object or array whose
+// opening bracket is at d.pos, up to the closing end, and returns them.
+func (d *Decoder) parseContainer(depth int, end byte) ([]Value, error) {
 	if d.lim.MaxDepth > 0 && depth > d.lim.MaxDepth {
-		return d.failLimit(d.pos, "nesting is deeper than the limit of %d levels", d.lim.MaxDepth)
+		return nil, d.failLimit(d.pos, "nesting is deeper than the limit of %d levels", d.lim.MaxDepth)
 	}
 	d.pos++ // '{' or '['
 	mark := len(d.stack)
 	c, ok := d.skipWS()
 	if !ok {
-		return d.failEOF(closeWhat(end))
+		return nil, d.failEOF(closeWhat(end))
 	}
 	if c == end {
 		d.pos++
-		v.kids = d.vals[len(d.vals):len(d.vals)] // non-nil, empty
-		return nil
+		return d.vals[len(d.vals):len(d.vals)], nil // non-nil, empty
 	}
 	for {
-		var kid Value
+		var key []byte
+		var keyPos Pos
 		if end == '}' {
-			if err := d.parseKey(&kid); err != nil {
-				return err
+			var err error
+			if key, keyPos, err = d.parseKey(); err != nil {
+				return nil, err
 			}
 		}
-		if err := d.parseValue(depth, &kid); err != nil {
-			return err
+		kid, err := d.parseValue(depth)
+		if err != nil {
+			return nil, err
 		}
 		if d.lim.MaxValues > 0 && len(d.vals)+len(d.stack) >= d.lim.MaxValues {
 			d.err = &SyntaxError{Pos: kid.Pos(), Offset: d.Offset(), Limit: true,
 				Msg: fmt.Sprintf("more than the limit of %d values in one piece of JSON", d.lim.MaxValues)}
-			return d.err
+			return nil, d.err
 		}
+		kid.key, kid.keyLine, kid.keyCol = key, clamp32(keyPos.Line), clamp32(keyPos.Col)
 		d.stack = append(d.stack, kid)
 		c, ok = d.skipWS()
 		if !ok {
-			return d.failEOF(closeWhat(end))
+			return nil, d.failEOF(closeWhat(end))
 		}
 		if c == end {
 			d.pos++
 			break
 		}
 		if c != ',' {
-			return d.fail(d.pos, "unexpected %s, expected %s", describe(c), closeWhat(end))
+			return nil, d.fail(d.pos, "unexpected %s, expected %s", describe(c), closeWhat(end))
 		}
 		d.pos++
 	}
 	n := len(d.stack) - mark
 	d.vals = append(d.vals, d.stack[mark:]...)
-	v.kids = d.vals[len(d.vals)-n : len(d.vals) : len(d.vals)]
+	kids := d.vals[len(d.vals)-n : len(d.vals) : len(d.vals)]
 	clear(d.stack[mark:])
 	d.stack = d.stack[:mark]
-	return nil
+	return kids, nil
 }
 
 func closeWhat(end byte) string {
@@ -457,31 +460,29 @@ func closeWhat(end byte) string {
 	return "',' or ']'"
 }
 
-// parseKey reads `"key" :` into kid.
-func (d *Decoder) parseKey(kid *Value) error {
+// parseKey reads `"key" :`.
+func (d *Decoder) parseKey() ([]byte, Pos, error) {
 	c, ok := d.skipWS()
 	if !ok {
-		return d.failEOF("a string key")
+		return nil, Pos{}, d.failEOF("a string key")
 	}
 	if c != '"' {
-		return d.fail(d.pos, "unexpected %s, expected a string key", describe(c))
+		return nil, Pos{}, d.fail(d.pos, "unexpected %s, expected a string key", describe(c))
 	}
 	p := d.posAt(d.pos)
-	kid.keyLine, kid.keyCol = clamp32(p.Line), clamp32(p.Col)
 	k, err := d.scanString()
 	if err != nil {
-		return err
+		return nil, p, err
 	}
-	kid.key = k
 	c, ok = d.skipWS()
 	if !ok {
-		return d.failEOF("':'")
+		return nil, p, d.failEOF("':'")
 	}
 	if c != ':' {
-		return d.fail(d.pos, "unexpected %s, expected ':' after the key", describe(c))
+		return nil, p, d.fail(d.pos, "unexpected %s, expected ':' after the key", describe(c))
 	}
 	d.pos++
-	return nil
+	return k, p, nil
 }
 
 // --- scalars ---
@@ -824,11 +825,11 @@ func (d *Decoder) NextMember() (key []byte, keyPos Pos, ok bool, err error) {
 	if !ok || err != nil {
 		return nil, Pos{}, false, err
 	}
-	var kid Value
-	if err := d.parseKey(&kid); err != nil {
+	key, keyPos, err = d.parseKey()
+	if err != nil {
 		return nil, Pos{}, false, err
 	}
-	return kid.key, kid.KeyPos(), true, nil
+	return key, keyPos, true, nil
 }
 
 // NextItem prepares to read the next item of the innermost open array. It

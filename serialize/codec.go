@@ -1,0 +1,488 @@
+package serialize
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"unsafe"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/serialize/internal/diag"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
+
+// codecKind is what a codec reads and writes.
+type codecKind uint8
+
+const (
+	kBool codecKind = iota
+	kInt
+	kUint
+	kFloat
+	kString
+	kArray
+	kSlice
+	kStruct
+	kEntity
+)
+
+// codec reads and writes one Go value (a component, or a field or element
+// of one) as JSON, in the order and with the names of the component's ecs
+// schema. It works on raw pointers so that a component is encoded without
+// reflection per value; the layout comes from reflect once, when the codec
+// is built.
+type codec struct {
+	kind   codecKind
+	typ    reflect.Type
+	size   uintptr // typ.Size()
+	bits   int     // of ints, uints and floats
+	name   string  // JSON name, for struct fields
+	key    []byte  // `"name": `, for struct fields
+	offset uintptr // within the parent struct, for struct fields
+	length int     // of arrays
+	elem   *codec  // of arrays and slices
+	fields []codec // of structs, in schema order
+	// min and max from the field's voltex hints, checked on load.
+	min, max       float64
+	hasMin, hasMax bool
+	fieldList      string // "position, rotation and scale", for messages
+}
+
+// newCodec builds the codec of a registered component from its schema.
+func newCodec(info *ecs.ComponentInfo) (*codec, error) {
+	c := &codec{kind: kStruct, typ: info.Type, size: info.Type.Size()}
+	if err := c.structFields(info.Schema.Fields); err != nil {
+		return nil, fmt.Errorf("component %s cannot be stored in scene files: %w", info.Name, err)
+	}
+	return c, nil
+}
+
+func (c *codec) structFields(fields []ecs.Field) error {
+	c.fields = make([]codec, len(fields))
+	names := make([]string, len(fields))
+	for i := range fields {
+		f := &fields[i]
+		if err := c.fields[i].build(f); err != nil {
+			return err
+		}
+		c.fields[i].name = f.JSONName
+		c.fields[i].key = append(jsonpos.AppendString(nil, f.JSONName), ": "...)
+		c.fields[i].offset = c.typ.FieldByIndex(f.Index[len(f.Index)-1:]).Offset
+		names[i] = f.JSONName
+	}
+	c.fieldList = listWords(names)
+	return nil
+}
+
+func (c *codec) build(f *ecs.Field) error {
+	c.typ, c.size = f.Type, f.Type.Size()
+	c.min, c.max, c.hasMin, c.hasMax = f.Hints.Min, f.Hints.Max, f.Hints.HasMin, f.Hints.HasMax
+	switch k := f.Type.Kind(); {
+	case f.IsEntity:
+		c.kind = kEntity
+	case k == reflect.Bool:
+		c.kind = kBool
+	case k >= reflect.Int && k <= reflect.Int64:
+		c.kind, c.bits = kInt, int(f.Type.Size()*8)
+	case k >= reflect.Uint && k <= reflect.Uint64:
+		c.kind, c.bits = kUint, int(f.Type.Size()*8)
+	case k == reflect.Float32 || k == reflect.Float64:
+		c.kind, c.bits = kFloat, int(f.Type.Size()*8)
+	case k == reflect.String:
+		c.kind = kString
+	case k == reflect.Array || k == reflect.Slice:
+		c.kind, c.length = kArray, f.Len
+		if k == reflect.Slice {
+			c.kind = kSlice
+		}
+		c.elem = new(codec)
+		if err := c.elem.build(f.Elem); err != nil {
+			return err
+		}
+	case k == reflect.Struct:
+		c.kind = kStruct
+		return c.structFields(f.Fields)
+	default:
+		return fmt.Errorf("field %s has type %v; scene files hold booleans, numbers, strings, arrays, slices, structs and ecs.Entity",
+			f.Path, f.Type)
+	}
+	return nil
+}
+
+func listWords(w []string) string {
+	switch len(w) {
+	case 0:
+		return "no fields"
+	case 1:
+		return w[0]
+	}
+	s := w[0]
+	for _, x := range w[1 : len(w)-1] {
+		s += ", " + x
+	}
+	return s + " and " + w[len(w)-1]
+}
+
+// --- decoding ---
+
+// entityRef is an ecs.Entity field read from a file: the file id it names,
+// to be resolved once every entity exists.
+type entityRef struct {
+	path string // field path within the component, as ecs.World.SetField takes it
+	id   int64
+	pos  jsonpos.Pos
+	jp   string // JSON path, for messages
+}
+
+// decodeState carries what decoding needs besides the value.
+type decodeState struct {
+	probs   *diag.List
+	path    *diag.Path
+	refs    []entityRef // entity references found in the current component
+	intern  map[string]string
+	failed  bool   // set when decoding the current component reported an error
+	refPath []byte // field path for refs, built like path
+}
+
+func (d *decodeState) errAt(v *jsonpos.Value, format string, args ...any) {
+	p := v.Pos()
+	d.probs.Errorf(p.Line, p.Col, d.path.String(), format, args...)
+	d.failed = true
+}
+
+// internString returns a shared copy of short strings that repeat (asset
+// names), so a million cubes do not hold a million copies of "builtin:cube".
+func (d *decodeState) internString(b []byte) string {
+	if len(b) > 64 {
+		return string(b)
+	}
+	if s, ok := d.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(d.intern) < 4096 {
+		d.intern[s] = s
+	}
+	return s
+}
+
+// decode reads v into the value at p, which already holds the defaults.
+func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
+	switch c.kind {
+	case kStruct:
+		if v.Kind() != jsonpos.Object {
+			d.errAt(v, "expected an object, got %s", describeValue(v))
+			return
+		}
+		for i := range v.Len() {
+			m := v.Index(i)
+			if duplicateKey(d.probs, d.path, v, i) {
+				d.failed = true
+				continue
+			}
+			f := c.field(m.KeyBytes())
+			if f == nil {
+				kp := m.KeyPos()
+				mark := d.path.Key(m.Key())
+				d.probs.Errorf(kp.Line, kp.Col, d.path.String(), "unknown field (%s has %s)", typeName(c.typ), c.fieldList)
+				d.path.Truncate(mark)
+				d.failed = true
+				continue
+			}
+			mark := d.path.Key(f.name)
+			rmark := len(d.refPath)
+			if rmark > 0 {
+				d.refPath = append(d.refPath, '.')
+			}
+			d.refPath = append(d.refPath, f.name...)
+			f.decode(d, m, unsafe.Add(p, f.offset))
+			d.refPath = d.refPath[:rmark]
+			d.path.Truncate(mark)
+		}
+	case kArray, kSlice:
+		if v.Kind() != jsonpos.Array {
+			d.errAt(v, "expected an array, got %s", describeValue(v))
+			return
+		}
+		n := v.Len()
+		base := p
+		if c.kind == kArray {
+			if n != c.length {
+				d.errAt(v, "expected %d items, got %d", c.length, n)
+				return
+			}
+		} else {
+			s := reflect.MakeSlice(c.typ, n, n)
+			reflect.NewAt(c.typ, p).Elem().Set(s)
+			base = s.UnsafePointer()
+		}
+		for i := range n {
+			mark := d.path.Index(i)
+			rmark := len(d.refPath)
+			d.refPath = append(d.refPath, '[')
+			d.refPath = strconv.AppendInt(d.refPath, int64(i), 10)
+			d.refPath = append(d.refPath, ']')
+			c.elem.decode(d, v.Index(i), unsafe.Add(base, uintptr(i)*c.elem.size))
+			d.refPath = d.refPath[:rmark]
+			d.path.Truncate(mark)
+		}
+	case kFloat:
+		if v.Kind() != jsonpos.Number {
+			d.errAt(v, "expected a number, got %s", describeValue(v))
+			return
+		}
+		f, err := v.Float(c.bits)
+		if err != nil {
+			d.errAt(v, "%s is out of range for a %d-bit float", v.Text(), c.bits)
+			return
+		}
+		if !c.inRange(d, v, f) {
+			return
+		}
+		if c.bits == 32 {
+			*(*float32)(p) = float32(f)
+		} else {
+			*(*float64)(p) = f
+		}
+	case kInt, kUint:
+		n, ok := c.integer(d, v)
+		if !ok || !c.inRange(d, v, float64(n)) {
+			return
+		}
+		if c.kind == kInt {
+			setInt(p, c.bits, n)
+		} else {
+			setUint(p, c.bits, uint64(n))
+		}
+	case kBool:
+		if v.Kind() != jsonpos.Bool {
+			d.errAt(v, "expected true or false, got %s", describeValue(v))
+			return
+		}
+		*(*bool)(p) = v.Bool()
+	case kString:
+		if v.Kind() != jsonpos.String {
+			d.errAt(v, "expected a string, got %s", describeValue(v))
+			return
+		}
+		*(*string)(p) = d.internString(v.Text())
+	case kEntity:
+		if v.Kind() != jsonpos.Number {
+			d.errAt(v, "expected an entity id (0 for none), got %s", describeValue(v))
+			return
+		}
+		n, err := v.Int()
+		if err != nil || n < 0 {
+			d.errAt(v, "expected an entity id (0 for none), got %s", v.Text())
+			return
+		}
+		*(*ecs.Entity)(p) = ecs.Entity{}
+		if n > 0 {
+			d.refs = append(d.refs, entityRef{path: string(d.refPath), id: n, pos: v.Pos(), jp: d.path.String()})
+		}
+	}
+}
+
+func (c *codec) field(name []byte) *codec {
+	for i := range c.fields {
+		if c.fields[i].name == string(name) {
+			return &c.fields[i]
+		}
+	}
+	return nil
+}
+
+// integer reads an integer that fits the codec's type.
+func (c *codec) integer(d *decodeState, v *jsonpos.Value) (int64, bool) {
+	if v.Kind() != jsonpos.Number {
+		d.errAt(v, "expected an integer, got %s", describeValue(v))
+		return 0, false
+	}
+	n, err := v.Int()
+	if errors.Is(err, jsonpos.ErrNotInteger) {
+		d.errAt(v, "expected an integer, got %s", v.Text())
+		return 0, false
+	}
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if c.kind == kInt && c.bits < 64 {
+		lo, hi = -1<<(c.bits-1), 1<<(c.bits-1)-1
+	} else if c.kind == kUint {
+		lo = 0
+		if c.bits < 64 {
+			hi = 1<<c.bits - 1
+		}
+	}
+	if err != nil || n < lo || n > hi {
+		d.errAt(v, "%s is out of range for %v (%d..%d)", v.Text(), c.typ, lo, hi)
+		return 0, false
+	}
+	return n, true
+}
+
+func (c *codec) inRange(d *decodeState, v *jsonpos.Value, f float64) bool {
+	if (c.hasMin && f < c.min) || (c.hasMax && f > c.max) {
+		lo, hi := "-∞", "∞"
+		if c.hasMin {
+			lo = strconv.FormatFloat(c.min, 'g', -1, 64)
+		}
+		if c.hasMax {
+			hi = strconv.FormatFloat(c.max, 'g', -1, 64)
+		}
+		d.errAt(v, "%s is outside the allowed range %s..%s", v.Text(), lo, hi)
+		return false
+	}
+	return true
+}
+
+func setInt(p unsafe.Pointer, bits int, n int64) {
+	switch bits {
+	case 8:
+		*(*int8)(p) = int8(n)
+	case 16:
+		*(*int16)(p) = int16(n)
+	case 32:
+		*(*int32)(p) = int32(n)
+	default:
+		*(*int64)(p) = n
+	}
+}
+
+func setUint(p unsafe.Pointer, bits int, n uint64) {
+	switch bits {
+	case 8:
+		*(*uint8)(p) = uint8(n)
+	case 16:
+		*(*uint16)(p) = uint16(n)
+	case 32:
+		*(*uint32)(p) = uint32(n)
+	default:
+		*(*uint64)(p) = n
+	}
+}
+
+func typeName(t reflect.Type) string {
+	if t.Name() != "" {
+		return t.Name()
+	}
+	return "the struct"
+}
+
+// --- encoding ---
+
+// encodeError is a value that cannot be written, with the path to it
+// (built while unwinding).
+type encodeError struct {
+	path string
+	msg  string
+}
+
+func (e *encodeError) Error() string { return e.path + ": " + e.msg }
+
+func (e *encodeError) under(seg string) *encodeError {
+	if e.path == "" || e.path[0] == '[' {
+		e.path = seg + e.path
+	} else {
+		e.path = seg + "." + e.path
+	}
+	return e
+}
+
+// encodeState carries what encoding needs besides the value.
+type encodeState struct {
+	// refID returns the file id an entity reference is written as (0 for
+	// none).
+	refID func(ecs.Entity) uint64
+}
+
+// encode appends the value at p in canonical inline form.
+func (c *codec) encode(s *encodeState, buf []byte, p unsafe.Pointer) ([]byte, error) {
+	switch c.kind {
+	case kStruct:
+		if len(c.fields) == 0 {
+			return append(buf, "{}"...), nil
+		}
+		buf = append(buf, "{ "...)
+		for i := range c.fields {
+			f := &c.fields[i]
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = append(buf, f.key...)
+			var err error
+			if buf, err = f.encode(s, buf, unsafe.Add(p, f.offset)); err != nil {
+				return buf, err.(*encodeError).under(f.name)
+			}
+		}
+		return append(buf, " }"...), nil
+	case kArray, kSlice:
+		n, base := c.length, p
+		if c.kind == kSlice {
+			sv := reflect.NewAt(c.typ, p).Elem()
+			n, base = sv.Len(), sv.UnsafePointer()
+		}
+		if n == 0 {
+			return append(buf, "[]"...), nil
+		}
+		buf = append(buf, '[')
+		for i := range n {
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			var err error
+			if buf, err = c.elem.encode(s, buf, unsafe.Add(base, uintptr(i)*c.elem.size)); err != nil {
+				return buf, err.(*encodeError).under("[" + strconv.Itoa(i) + "]")
+			}
+		}
+		return append(buf, ']'), nil
+	case kFloat:
+		var f float64
+		if c.bits == 32 {
+			f = float64(*(*float32)(p))
+		} else {
+			f = *(*float64)(p)
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return buf, &encodeError{msg: fmt.Sprintf("is %v; scene files cannot hold NaN or infinite numbers", f)}
+		}
+		return jsonpos.AppendFloat(buf, f, c.bits), nil
+	case kInt:
+		var n int64
+		switch c.bits {
+		case 8:
+			n = int64(*(*int8)(p))
+		case 16:
+			n = int64(*(*int16)(p))
+		case 32:
+			n = int64(*(*int32)(p))
+		default:
+			n = *(*int64)(p)
+		}
+		return strconv.AppendInt(buf, n, 10), nil
+	case kUint:
+		var n uint64
+		switch c.bits {
+		case 8:
+			n = uint64(*(*uint8)(p))
+		case 16:
+			n = uint64(*(*uint16)(p))
+		case 32:
+			n = uint64(*(*uint32)(p))
+		default:
+			n = *(*uint64)(p)
+		}
+		return strconv.AppendUint(buf, n, 10), nil
+	case kBool:
+		return strconv.AppendBool(buf, *(*bool)(p)), nil
+	case kString:
+		return jsonpos.AppendString(buf, *(*string)(p)), nil
+	case kEntity:
+		var id uint64
+		if e := *(*ecs.Entity)(p); !e.IsZero() && s.refID != nil {
+			id = s.refID(e)
+		}
+		return strconv.AppendUint(buf, id, 10), nil
+	}
+	panic("serialize: unknown codec kind")
+}

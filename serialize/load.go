@@ -1,0 +1,599 @@
+package serialize
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize/internal/diag"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
+
+// LoadOptions configure [Load] and [LoadFile]. The zero value is ready to
+// use.
+type LoadOptions struct {
+	// File is the name problems are reported under; LoadFile uses its path
+	// when File is empty.
+	File   string
+	Limits Limits
+	// NewWorld makes the world the scene is loaded into (a load always fills
+	// a fresh world, so a failed load changes nothing the caller holds). It
+	// must register the scene components (scene.Register) and may register
+	// more: components of other types are loaded by their registered names.
+	// Default: scene.NewWorld.
+	NewWorld func() *ecs.World
+	// Progress, if set, is called now and then with the bytes read so far
+	// and the input size (0 if unknown), on the loading goroutine.
+	Progress func(done, total int64)
+}
+
+// LoadFile loads the scene file at path into a new world. See [Load].
+func LoadFile(ctx context.Context, path string, opts LoadOptions) (*Scene, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if opts.File == "" {
+		opts.File = path
+	}
+	return load(ctx, f, st.Size(), opts)
+}
+
+// Load loads a scene from r into a new world and returns it. On failure it
+// returns a *[Error] listing every problem found (up to
+// Limits.MaxProblems) as "file:line:col: path: message", and nothing else is
+// changed. Warnings of a successful load are in Scene.Warnings.
+//
+// A file of an older version is migrated on the way in; a file of a newer
+// version is refused. r is read once if it is an io.ReadSeeker (such as an
+// *os.File), otherwise it is first read into memory (within
+// Limits.MaxFileSize). Cancelling ctx stops the load with ctx's error.
+func Load(ctx context.Context, r io.Reader, opts LoadOptions) (*Scene, error) {
+	if rs, ok := r.(io.ReadSeeker); ok {
+		size := int64(0)
+		if cur, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			if end, err := rs.Seek(0, io.SeekEnd); err == nil {
+				size = end - cur
+			}
+			if _, err := rs.Seek(cur, io.SeekStart); err != nil {
+				return nil, err
+			}
+		}
+		return load(ctx, &offsetSeeker{rs: rs, base: -1}, size, opts)
+	}
+	lim := opts.Limits.resolved()
+	lr := io.Reader(r)
+	if lim.MaxFileSize > 0 {
+		lr = io.LimitReader(r, lim.MaxFileSize+1)
+	}
+	data, err := io.ReadAll(lr)
+	if err != nil {
+		return nil, err
+	}
+	return load(ctx, bytes.NewReader(data), int64(len(data)), opts)
+}
+
+// offsetSeeker makes the current position of a ReadSeeker its start, so a
+// reader positioned mid-stream can be re-read from there.
+type offsetSeeker struct {
+	rs   io.ReadSeeker
+	base int64 // -1 until the first use
+}
+
+func (o *offsetSeeker) Read(p []byte) (int, error) {
+	if o.base < 0 {
+		b, err := o.rs.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, err
+		}
+		o.base = b
+	}
+	return o.rs.Read(p)
+}
+
+func (o *offsetSeeker) Seek(off int64, whence int) (int64, error) {
+	if o.base < 0 {
+		b, err := o.rs.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, err
+		}
+		o.base = b
+	}
+	if whence == io.SeekStart {
+		off += o.base
+	}
+	n, err := o.rs.Seek(off, whence)
+	return n - o.base, err
+}
+
+func load(ctx context.Context, src io.ReadSeeker, size int64, opts LoadOptions) (*Scene, error) {
+	newWorld := opts.NewWorld
+	if newWorld == nil {
+		newWorld = scene.NewWorld
+	}
+	w := newWorld()
+	b := newBinder(w)
+	r := newSceneReader(ctx, src, size, opts.File, opts.Limits, opts.Progress, b.entity)
+	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
+	probs := r.probs
+	h, err := r.read()
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, fmt.Errorf("loading %s: %w", displayName(opts.File), err)
+		}
+		return nil, err
+	}
+	var s *Scene
+	if h != nil {
+		s = b.finish(h)
+	}
+	if err := probs.Err(); err != nil {
+		return nil, err
+	}
+	if s == nil { // reading stopped without an error (cannot happen, but never return nil, nil)
+		return nil, &Error{Problems: []Problem{{File: opts.File, Msg: "scene could not be read"}}}
+	}
+	if opts.Progress != nil {
+		opts.Progress(size, size)
+	}
+	s.Warnings = probs.Warnings()
+	return s, nil
+}
+
+func displayName(file string) string {
+	if file == "" {
+		return "scene"
+	}
+	return file
+}
+
+// entRec is what the binder remembers of each entity until the end of the
+// load, to check ids and parents and to link the hierarchy.
+type entRec struct {
+	id, parent     int64
+	e              ecs.Entity // zero once any error was found (nothing is spawned then)
+	idLine, idCol  int32
+	parLine, parCo int32
+}
+
+// recList is a list of entRecs stored in fixed-size chunks, so that a
+// million of them grow without copying (and without the garbage of a
+// doubling slice).
+type recList struct {
+	chunks [][]entRec
+	n      int
+}
+
+const recChunk = 4096
+
+func (l *recList) push(r entRec) {
+	if l.n%recChunk == 0 {
+		l.chunks = append(l.chunks, make([]entRec, 0, recChunk))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, r)
+	l.n++
+}
+
+func (l *recList) at(i int32) *entRec { return &l.chunks[i/recChunk][i%recChunk] }
+
+// refRec is an entity reference inside a component, resolved at the end.
+type refRec struct {
+	rec  int32
+	comp ecs.ComponentID
+	ref  entityRef
+}
+
+// binding is how one component name of the file is loaded.
+type binding struct {
+	id      ecs.ComponentID
+	codec   *codec
+	scratch reflect.Value // *T, reused for every entity
+	ptr     unsafe.Pointer
+	def     reflect.Value // the schema default (T)
+	refuse  string        // non-empty: the name may not appear in files, and why
+}
+
+// binder turns the entities the reader hands it into a world.
+type binder struct {
+	w     *ecs.World
+	ds    decodeState
+	probs *diag.List
+	byNm  map[string]*binding
+	recs  recList
+	refs  []refRec
+	vals  []any
+
+	name    scene.Name
+	sid     scene.SceneID
+	unknown scene.Unknown
+	// unknownSeen counts entities per unknown component name (for the
+	// warning) and remembers where the name first appeared.
+	unknownSeen map[string]*unknownUse
+	sawUnknown  []string
+}
+
+type unknownUse struct {
+	count     int
+	line, col int
+	path      string
+}
+
+func newBinder(w *ecs.World) *binder {
+	if _, ok := ecs.ComponentIDOf[scene.SceneID](w); !ok {
+		panic("serialize: LoadOptions.NewWorld returned a world without the scene components; call scene.Register(w) in it")
+	}
+	b := &binder{w: w, byNm: map[string]*binding{}, unknownSeen: map[string]*unknownUse{}}
+	b.ds.intern = map[string]string{}
+	for _, id := range w.ComponentIDs() {
+		info := w.ComponentInfo(id)
+		bd := &binding{id: id}
+		switch {
+		case info.Type == reflect.TypeFor[scene.Name]():
+			bd.refuse = "the name is the entity's \"name\", not a component"
+		case info.Type == reflect.TypeFor[scene.SceneID]():
+			bd.refuse = "the id is the entity's \"id\", not a component"
+		case info.Type == reflect.TypeFor[scene.Unknown]():
+			bd.refuse = "Unknown is reserved for components this build does not know"
+		case info.Computed:
+			bd.refuse = "it is computed by the editor and never stored"
+		case info.Type.Implements(transientType):
+			bd.refuse = "it is transient (never stored in files)"
+		default:
+			c, err := newCodec(info)
+			if err != nil {
+				bd.refuse = err.Error()
+				break
+			}
+			bd.codec = c
+			bd.scratch = reflect.New(info.Type)
+			bd.ptr = bd.scratch.UnsafePointer()
+			bd.def = reflect.ValueOf(info.Schema.Default)
+		}
+		b.byNm[info.Name] = bd
+	}
+	return b
+}
+
+var (
+	transientType  = reflect.TypeFor[scene.Transient]()
+	editorOnlyType = reflect.TypeFor[scene.EditorOnly]()
+)
+
+// entity binds one entity; the reader's path is at entities[i].
+func (b *binder) entity(doc *entityDoc) {
+	probs := b.ds.probs
+	rec := entRec{id: doc.id, parent: doc.parent}
+	rec.idLine, rec.idCol = int32(doc.idPos.Line), int32(doc.idPos.Col)
+	rec.parLine, rec.parCo = int32(doc.parentPos.Line), int32(doc.parentPos.Col)
+	vals := b.vals[:0]
+	var unknown []scene.RawComponent
+	if c := doc.components; c != nil {
+		cmark := b.ds.path.Key("components")
+		for i := range c.Len() {
+			m := c.Index(i)
+			if duplicateKey(probs, b.ds.path, c, i) {
+				continue
+			}
+			bd := b.byNm[string(m.KeyBytes())]
+			if bd == nil {
+				unknown = append(unknown, b.unknownComponent(m))
+				continue
+			}
+			mark := b.ds.path.Key(m.Key())
+			if bd.refuse != "" {
+				kp := m.KeyPos()
+				probs.Errorf(kp.Line, kp.Col, b.ds.path.String(), "%s cannot be stored here: %s", m.Key(), bd.refuse)
+				b.ds.path.Truncate(mark)
+				continue
+			}
+			bd.scratch.Elem().Set(bd.def)
+			b.ds.failed = false
+			bd.codec.decode(&b.ds, m, bd.ptr)
+			b.ds.path.Truncate(mark)
+			for _, r := range b.ds.refs {
+				b.refs = append(b.refs, refRec{rec: int32(b.recs.n), comp: bd.id, ref: r})
+			}
+			b.ds.refs = b.ds.refs[:0]
+			if !b.ds.failed {
+				vals = append(vals, bd.scratch.Interface())
+			}
+		}
+		b.ds.path.Truncate(cmark)
+	}
+	if !probs.HasErrors() {
+		if doc.name != nil {
+			b.name.Value = string(doc.name.Text())
+			vals = append(vals, &b.name)
+		}
+		if doc.id > 0 {
+			b.sid.ID = uint64(doc.id)
+			vals = append(vals, &b.sid)
+		}
+		if len(unknown) > 0 {
+			slices.SortFunc(unknown, func(a, b scene.RawComponent) int { return strings.Compare(a.Name, b.Name) })
+			b.unknown.Components = unknown
+			vals = append(vals, &b.unknown)
+		}
+		rec.e = b.w.Spawn(vals...)
+	}
+	clear(vals)
+	b.vals = vals[:0]
+	b.recs.push(rec)
+}
+
+// unknownComponent keeps a component this build does not know, verbatim.
+func (b *binder) unknownComponent(m *jsonpos.Value) scene.RawComponent {
+	name := m.Key()
+	u := b.unknownSeen[name]
+	if u == nil {
+		kp := m.KeyPos()
+		mark := b.ds.path.Key(name)
+		u = &unknownUse{line: kp.Line, col: kp.Col, path: b.ds.path.String()}
+		b.ds.path.Truncate(mark)
+		b.unknownSeen[name] = u
+		b.sawUnknown = append(b.sawUnknown, name)
+	}
+	u.count++
+	if m.Kind() != jsonpos.Object {
+		p := m.Pos()
+		mark := b.ds.path.Key(name)
+		b.ds.probs.Errorf(p.Line, p.Col, b.ds.path.String(), "a component must be an object, not %s", describeValue(m))
+		b.ds.path.Truncate(mark)
+	}
+	return scene.RawComponent{Name: name, JSON: string(jsonpos.AppendInline(nil, m))}
+}
+
+// finish checks what needs every entity (ids, parents, references, the
+// editor section), links the hierarchy and returns the scene; problems go
+// to b.probs.
+func (b *binder) finish(h *header) *Scene {
+	probs := b.probs
+	for _, name := range b.sawUnknown {
+		u := b.unknownSeen[name]
+		probs.Add(Problem{Line: u.line, Col: u.col, Path: u.path, Warning: true,
+			Msg: fmt.Sprintf("unknown component %q (%d entities): kept as it is and written back on save", name, u.count)})
+	}
+	// Ids: sorted order, duplicates.
+	recs := &b.recs
+	byID := make([]int32, 0, recs.n)
+	sorted := true
+	for i := range int32(recs.n) {
+		if recs.at(i).id <= 0 {
+			continue
+		}
+		if n := len(byID); n > 0 && recs.at(byID[n-1]).id >= recs.at(i).id {
+			sorted = false
+		}
+		byID = append(byID, i)
+	}
+	if !sorted {
+		slices.SortStableFunc(byID, func(i, j int32) int { return cmp.Compare(recs.at(i).id, recs.at(j).id) })
+	}
+	for k := 1; k < len(byID); k++ {
+		a, c := recs.at(byID[k-1]), recs.at(byID[k])
+		if a.id == c.id {
+			probs.Errorf(int(c.idLine), int(c.idCol), "", "duplicate id %d (also at %d:%d)", c.id, a.idLine, a.idCol)
+		}
+	}
+	find := func(id int64) int32 {
+		k, ok := slices.BinarySearchFunc(byID, id, func(i int32, id int64) int { return cmp.Compare(recs.at(i).id, id) })
+		if !ok {
+			return -1
+		}
+		return byID[k]
+	}
+	// Parents.
+	parentOf := make([]int32, recs.n)
+	for i := range int32(recs.n) {
+		parentOf[i] = -1
+		r := recs.at(i)
+		if r.parent == 0 {
+			continue
+		}
+		switch p := find(r.parent); {
+		case p < 0:
+			probs.Errorf(int(r.parLine), int(r.parCo), "", "parent %d does not exist", r.parent)
+		case r.parent == r.id:
+			probs.Errorf(int(r.parLine), int(r.parCo), "", "entity %d is its own parent", r.id)
+		default:
+			parentOf[i] = p
+		}
+	}
+	b.checkCycles(parentOf)
+	// Entity references.
+	targets := make([]ecs.Entity, len(b.refs))
+	for i, r := range b.refs {
+		p := find(r.ref.id)
+		if p < 0 {
+			probs.Errorf(r.ref.pos.Line, r.ref.pos.Col, r.ref.jp, "entity %d does not exist", r.ref.id)
+			continue
+		}
+		targets[i] = recs.at(p).e
+	}
+	s := &Scene{Name: h.name}
+	var selection []int64
+	var selPos []jsonpos.Pos
+	if h.editor != nil {
+		s.Camera, selection, selPos = b.editorSection(h.editor)
+	}
+	if probs.HasErrors() {
+		return nil
+	}
+	w := b.w
+	for i, p := range parentOf {
+		if p >= 0 {
+			r := recs.at(int32(i))
+			if err := w.SetParent(r.e, recs.at(p).e); err != nil {
+				probs.Errorf(int(r.parLine), int(r.parCo), "", "parent %d: %v", r.parent, err)
+			}
+		}
+	}
+	for i, r := range b.refs {
+		if err := w.SetField(recs.at(r.rec).e, r.comp, r.ref.path, targets[i]); err != nil {
+			probs.Errorf(r.ref.pos.Line, r.ref.pos.Col, r.ref.jp, "%v", err)
+		}
+	}
+	for k, id := range selection {
+		if p := find(id); p >= 0 {
+			s.Selection = append(s.Selection, recs.at(p).e)
+		} else {
+			probs.Add(Problem{Line: selPos[k].Line, Col: selPos[k].Col, Path: "editor.selection[" + strconv.Itoa(k) + "]",
+				Msg: fmt.Sprintf("entity %d does not exist; left out of the selection", id), Warning: true})
+		}
+	}
+	if len(byID) > 0 {
+		scene.NoteID(w, uint64(recs.at(byID[len(byID)-1]).id))
+	}
+	s.World = w
+	return s
+}
+
+// checkCycles reports every parent cycle once.
+func (b *binder) checkCycles(parentOf []int32) {
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := make([]uint8, len(parentOf))
+	var path []int32
+	for i := range parentOf {
+		if state[i] != unseen {
+			continue
+		}
+		path = path[:0]
+		j := int32(i)
+		for j >= 0 && state[j] == unseen {
+			state[j] = onPath
+			path = append(path, j)
+			j = parentOf[j]
+		}
+		if j >= 0 && state[j] == onPath { // a new cycle starting at j
+			k := slices.Index(path, j)
+			ids := make([]string, 0, len(path)-k+1)
+			for _, m := range path[k:] {
+				ids = append(ids, strconv.FormatInt(b.recs.at(m).id, 10))
+			}
+			ids = append(ids, strconv.FormatInt(b.recs.at(j).id, 10))
+			r := b.recs.at(path[len(path)-1])
+			b.probs.Errorf(int(r.parLine), int(r.parCo), "", "parent cycle: %s (each is the parent of the one before)", strings.Join(ids, " → "))
+		}
+		for _, m := range path {
+			state[m] = done
+		}
+	}
+}
+
+// editorSection reads the "editor" object.
+func (b *binder) editorSection(v *jsonpos.Value) (cam *EditorCamera, sel []int64, selPos []jsonpos.Pos) {
+	path := b.ds.path
+	mark := path.Key("editor")
+	defer path.Truncate(mark)
+	probs := b.probs
+	for i := range v.Len() {
+		m := v.Index(i)
+		if duplicateKey(probs, path, v, i) {
+			continue
+		}
+		km := path.Key(m.Key())
+		switch m.Key() {
+		case "camera":
+			cam = b.editorCamera(m)
+		case "selection":
+			if m.Kind() != jsonpos.Array {
+				errAtValue(probs, path, m, "expected an array of entity ids, got %s", describeValue(m))
+				break
+			}
+			for k := range m.Len() {
+				x := m.Index(k)
+				n, err := x.Int()
+				if x.Kind() != jsonpos.Number || err != nil || n <= 0 {
+					im := path.Index(k)
+					errAtValue(probs, path, x, "expected a positive integer id, got %s", describeValue(x))
+					path.Truncate(im)
+					continue
+				}
+				sel = append(sel, n)
+				selPos = append(selPos, x.Pos())
+			}
+		default:
+			kp := m.KeyPos()
+			probs.Errorf(kp.Line, kp.Col, path.String(), "unknown key (the editor section has camera and selection)")
+		}
+		path.Truncate(km)
+	}
+	return cam, sel, selPos
+}
+
+func (b *binder) editorCamera(v *jsonpos.Value) *EditorCamera {
+	path, probs := b.ds.path, b.probs
+	if v.Kind() != jsonpos.Object {
+		errAtValue(probs, path, v, "expected an object, got %s", describeValue(v))
+		return nil
+	}
+	cam := &EditorCamera{Distance: 40}
+	num := func(x *jsonpos.Value, dst *float32) {
+		f, err := x.Float(32)
+		if x.Kind() != jsonpos.Number || err != nil {
+			errAtValue(probs, path, x, "expected a number, got %s", describeValue(x))
+			return
+		}
+		*dst = float32(f)
+	}
+	for i := range v.Len() {
+		m := v.Index(i)
+		if duplicateKey(probs, path, v, i) {
+			continue
+		}
+		km := path.Key(m.Key())
+		switch m.Key() {
+		case "pivot":
+			if m.Kind() != jsonpos.Array || m.Len() != 3 {
+				errAtValue(probs, path, m, "expected an array of 3 numbers, got %s", describeValue(m))
+				break
+			}
+			for k := range 3 {
+				im := path.Index(k)
+				num(m.Index(k), &cam.Pivot[k])
+				path.Truncate(im)
+			}
+		case "yaw":
+			num(m, &cam.Yaw)
+		case "pitch":
+			num(m, &cam.Pitch)
+		case "distance":
+			num(m, &cam.Distance)
+		default:
+			kp := m.KeyPos()
+			probs.Errorf(kp.Line, kp.Col, path.String(), "unknown key (the camera has pivot, yaw, pitch and distance)")
+		}
+		path.Truncate(km)
+	}
+	return cam
+}
+
+func errAtValue(probs *diag.List, path *diag.Path, v *jsonpos.Value, format string, args ...any) {
+	p := v.Pos()
+	probs.Errorf(p.Line, p.Col, path.String(), format, args...)
+}
+
+// finite32 reports whether f is a finite float32.
+func finite32(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }

@@ -1,0 +1,354 @@
+package serialize
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
+
+// SaveOptions configure [Save] and [SaveFile]. The zero value is ready to
+// use.
+type SaveOptions struct {
+	// Progress, if set, is called now and then with the entities written so
+	// far and their total, on the saving goroutine.
+	Progress func(done, total int64)
+}
+
+// SaveFile saves s to path atomically, keeping the previous file as
+// path+".bak" (see [WriteFileFunc] and [Save]).
+func SaveFile(ctx context.Context, path string, s *Scene, opts SaveOptions) error {
+	return WriteFileFunc(path, func(w io.Writer) error { return Save(ctx, w, s, opts) })
+}
+
+// Save writes s in the canonical scene format: entities in ascending id
+// order, components sorted by name, fields in schema order, 2-space indent,
+// one line per component, floats in the shortest form that reads back to
+// the same value, and a final newline. Saving what [Load] returned gives the
+// file back byte for byte if the editor wrote it.
+//
+// Save gives entities that have no [scene.SceneID] (or share one) a fresh
+// id first, so ids stay stable across saves. Components whose type is
+// [scene.Transient] or computed by the world are not written; components
+// the file had but this build does not know ([scene.Unknown]) are written
+// back as they were read. A value that JSON cannot hold (NaN, ±Inf) fails
+// the save with an error naming the entity and field. Cancelling ctx stops
+// the save with ctx's error; what was written to out is then incomplete
+// (SaveFile leaves the old file in place).
+func Save(ctx context.Context, out io.Writer, s *Scene, opts SaveOptions) error {
+	if s == nil || s.World == nil {
+		panic("serialize.Save: the scene has no world; load or create one first (scene.NewWorld)")
+	}
+	sw := newSceneWriter(s.World)
+	return sw.write(ctx, out, s, opts.Progress)
+}
+
+// savedComp is a component type that scene files store.
+type savedComp struct {
+	name  string
+	id    ecs.ComponentID
+	codec *codec
+	line  []byte // `        "Name": `
+	// get returns a pointer to (a copy of) entity e's value.
+	get func(e ecs.Entity) unsafe.Pointer
+}
+
+// sceneWriter writes one scene.
+type sceneWriter struct {
+	w       *ecs.World
+	comps   []savedComp // sorted by name
+	sids    *ecs.Map[scene.SceneID]
+	names   *ecs.Map[scene.Name]
+	unknown *ecs.Map[scene.Unknown]
+	enc     encodeState
+	buf     []byte
+	out     io.Writer
+	err     error
+	// exportable is set for export writers: skip editor-only components.
+	exportable bool
+}
+
+func newSceneWriter(w *ecs.World) *sceneWriter {
+	if _, ok := ecs.ComponentIDOf[scene.SceneID](w); !ok {
+		panic("serialize: the world has no scene components; call scene.Register(w) when creating it")
+	}
+	sw := &sceneWriter{w: w, sids: ecs.NewMap[scene.SceneID](w), names: ecs.NewMap[scene.Name](w),
+		unknown: ecs.NewMap[scene.Unknown](w)}
+	sw.enc.refID = func(e ecs.Entity) uint64 {
+		if !w.Alive(e) {
+			return 0
+		}
+		v, _ := sw.sids.TryGet(e)
+		return v.ID
+	}
+	for _, id := range w.ComponentIDs() {
+		info := w.ComponentInfo(id)
+		switch info.Type {
+		case reflect.TypeFor[scene.Name](), reflect.TypeFor[scene.SceneID](), reflect.TypeFor[scene.Unknown]():
+			continue
+		}
+		if info.Computed || info.Type.Implements(transientType) {
+			continue
+		}
+		c, err := newCodec(info)
+		if err != nil {
+			// Not storable: fail the save only if an entity has one.
+			c = nil
+		}
+		sc := savedComp{name: info.Name, id: id, codec: c, get: getter(w, info)}
+		sc.line = append(jsonpos.AppendString([]byte("        "), info.Name), ": "...)
+		sw.comps = append(sw.comps, sc)
+	}
+	slices.SortFunc(sw.comps, func(a, b savedComp) int { return strings.Compare(a.name, b.name) })
+	return sw
+}
+
+// getter returns a function that copies an entity's component into a
+// scratch value and returns its address: typed (no allocation) for the
+// built-in components, through the type-erased World.Get for others.
+func getter(w *ecs.World, info *ecs.ComponentInfo) func(ecs.Entity) unsafe.Pointer {
+	switch info.Type {
+	case reflect.TypeFor[ecs.Transform]():
+		return typedGetter[ecs.Transform](w)
+	case reflect.TypeFor[scene.Mesh]():
+		return typedGetter[scene.Mesh](w)
+	case reflect.TypeFor[scene.Color]():
+		return typedGetter[scene.Color](w)
+	case reflect.TypeFor[scene.Spin]():
+		return typedGetter[scene.Spin](w)
+	case reflect.TypeFor[scene.Camera]():
+		return typedGetter[scene.Camera](w)
+	}
+	scratch := reflect.New(info.Type)
+	id := info.ID
+	return func(e ecs.Entity) unsafe.Pointer {
+		v, _ := w.Get(e, id)
+		scratch.Elem().Set(reflect.ValueOf(v))
+		return scratch.UnsafePointer()
+	}
+}
+
+func typedGetter[T any](w *ecs.World) func(ecs.Entity) unsafe.Pointer {
+	m := ecs.NewMap[T](w)
+	scratch := new(T)
+	return func(e ecs.Entity) unsafe.Pointer {
+		*scratch = m.Get(e)
+		return unsafe.Pointer(scratch)
+	}
+}
+
+const flushAt = 256 << 10
+
+func (sw *sceneWriter) flush() {
+	if sw.err == nil && len(sw.buf) > 0 {
+		_, sw.err = sw.out.Write(sw.buf)
+	}
+	sw.buf = sw.buf[:0]
+}
+
+func (sw *sceneWriter) write(ctx context.Context, out io.Writer, s *Scene, progress func(done, total int64)) error {
+	sw.out = out
+	sw.buf = make([]byte, 0, flushAt+4096)
+	order := scene.EnsureIDs(sw.w)
+	b := append(sw.buf, "{\n  \"format\": \"voltex.scene\",\n  \"version\": 1,\n  \"name\": "...)
+	b = jsonpos.AppendString(b, s.Name)
+	b = append(b, ",\n"...)
+	var err error
+	if b, err = sw.editorSection(b, s); err != nil {
+		return err
+	}
+	if len(order) == 0 {
+		sw.buf = append(b, "  \"entities\": []\n}\n"...)
+		sw.flush()
+		return sw.err
+	}
+	sw.buf = append(b, "  \"entities\": [\n"...)
+	total := int64(len(order))
+	step := max(total/100, 1)
+	for i, e := range order {
+		if i&1023 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("saving: %w", err)
+			}
+		}
+		if progress != nil && int64(i)%step == 0 {
+			progress(int64(i), total)
+		}
+		if err := sw.entity(e, i == len(order)-1); err != nil {
+			return err
+		}
+		if len(sw.buf) >= flushAt {
+			sw.flush()
+			if sw.err != nil {
+				return sw.err
+			}
+		}
+	}
+	sw.buf = append(sw.buf, "  ]\n}\n"...)
+	sw.flush()
+	if sw.err == nil && progress != nil {
+		progress(total, total)
+	}
+	return sw.err
+}
+
+func (sw *sceneWriter) editorSection(b []byte, s *Scene) ([]byte, error) {
+	var sel []uint64
+	for _, e := range s.Selection {
+		if sw.w.Alive(e) {
+			if v, ok := sw.sids.TryGet(e); ok && v.ID > 0 {
+				sel = append(sel, v.ID)
+			}
+		}
+	}
+	if s.Camera == nil && len(sel) == 0 {
+		return b, nil
+	}
+	b = append(b, "  \"editor\": {\n"...)
+	if c := s.Camera; c != nil {
+		for _, f := range []float32{c.Pivot[0], c.Pivot[1], c.Pivot[2], c.Yaw, c.Pitch, c.Distance} {
+			if !finite32(f) {
+				return b, fmt.Errorf("saving: the editor camera has a value that is not a finite number (%v)", f)
+			}
+		}
+		b = append(b, "    \"camera\": { \"pivot\": ["...)
+		b = appendFloats32(b, c.Pivot[:])
+		b = append(b, "], \"yaw\": "...)
+		b = jsonpos.AppendFloat(b, float64(c.Yaw), 32)
+		b = append(b, ", \"pitch\": "...)
+		b = jsonpos.AppendFloat(b, float64(c.Pitch), 32)
+		b = append(b, ", \"distance\": "...)
+		b = jsonpos.AppendFloat(b, float64(c.Distance), 32)
+		b = append(b, " }"...)
+		if len(sel) > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+	}
+	if len(sel) > 0 {
+		b = append(b, "    \"selection\": ["...)
+		for i, id := range sel {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendUint(b, id)
+		}
+		b = append(b, "]\n"...)
+	}
+	return append(b, "  },\n"...), nil
+}
+
+func appendFloats32(b []byte, fs []float32) []byte {
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = jsonpos.AppendFloat(b, float64(f), 32)
+	}
+	return b
+}
+
+func appendUint(b []byte, n uint64) []byte {
+	if n < 10 {
+		return append(b, byte('0'+n))
+	}
+	var tmp [20]byte
+	i := len(tmp)
+	for n > 0 {
+		i--
+		tmp[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, tmp[i:]...)
+}
+
+// entity appends one entity object.
+func (sw *sceneWriter) entity(e ecs.Entity, last bool) error {
+	w := sw.w
+	b := append(sw.buf, "    {\n      \"id\": "...)
+	b = appendUint(b, sw.sids.Get(e).ID)
+	if n, ok := sw.names.TryGet(e); ok {
+		b = append(b, ",\n      \"name\": "...)
+		b = jsonpos.AppendString(b, n.Value)
+	}
+	if p := w.Parent(e); !p.IsZero() {
+		b = append(b, ",\n      \"parent\": "...)
+		b = appendUint(b, sw.sids.Get(p).ID)
+	}
+	b = append(b, ",\n      \"components\": {"...)
+	var raw []scene.RawComponent
+	if u, ok := sw.unknown.TryGet(e); ok {
+		raw = u.Components
+	}
+	first := true
+	sep := func() {
+		if first {
+			b = append(b, '\n')
+			first = false
+		} else {
+			b = append(b, ",\n"...)
+		}
+	}
+	for i := range sw.comps {
+		c := &sw.comps[i]
+		if !w.Has(e, c.id) {
+			continue
+		}
+		for len(raw) > 0 && raw[0].Name < c.name {
+			sep()
+			b = appendRaw(b, raw[0])
+			raw = raw[1:]
+		}
+		if c.codec == nil {
+			_, err := newCodec(w.ComponentInfo(c.id))
+			return fmt.Errorf("saving entity %d: %w", sw.sids.Get(e).ID, err)
+		}
+		if sw.exportable && w.ComponentInfo(c.id).Type.Implements(editorOnlyType) {
+			continue
+		}
+		sep()
+		b = append(b, c.line...)
+		var err error
+		if b, err = c.codec.encode(&sw.enc, b, c.get(e)); err != nil {
+			sw.buf = b
+			return sw.valueError(e, c.name, err)
+		}
+	}
+	for _, r := range raw {
+		sep()
+		b = appendRaw(b, r)
+	}
+	if first {
+		b = append(b, "}\n    }"...)
+	} else {
+		b = append(b, "\n      }\n    }"...)
+	}
+	if !last {
+		b = append(b, ',')
+	}
+	sw.buf = append(b, '\n')
+	return nil
+}
+
+func appendRaw(b []byte, r scene.RawComponent) []byte {
+	b = append(b, "        "...)
+	b = jsonpos.AppendString(b, r.Name)
+	b = append(b, ": "...)
+	return append(b, r.JSON...)
+}
+
+func (sw *sceneWriter) valueError(e ecs.Entity, comp string, err error) error {
+	desc := fmt.Sprintf("entity %d", sw.sids.Get(e).ID)
+	if n, ok := sw.names.TryGet(e); ok {
+		desc += fmt.Sprintf(" (%q)", n.Value)
+	}
+	ee := err.(*encodeError).under(comp)
+	return fmt.Errorf("saving: %s: %s %s", desc, ee.path, ee.msg)
+}

@@ -1,0 +1,31 @@
+package serialize
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+// Scene is a scene as the editor holds it: the world plus what the file
+// says outside the world.
+type Scene struct {
+	Name  string
+	World *ecs.World
+	// Camera is the editor camera saved with the scene; nil if none.
+	Camera *EditorCamera
+	// Selection is the editor selection saved with the scene, in file order.
+	Selection []ecs.Entity
+	// Warnings are the problems found by the load that did not stop it
+	// (unknown components kept verbatim, selection entries that name no
+	// entity, …).
+	Warnings []Problem
+}
+
+// EditorCamera is the editor's orbit camera as scene files store it (the
+// first four fields of viewport.Camera): it orbits Pivot at Distance, turned
+// by Yaw and Pitch degrees.
+type EditorCamera struct {
+	Pivot    mgl32.Vec3
+	Yaw      float32
+	Pitch    float32
+	Distance float32
+}
