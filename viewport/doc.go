@@ -14,7 +14,11 @@
 //   - [DrawList]: what the renderer draws — instances grouped by mesh into
 //     [Batch]es, one instance per entity in a stable slot, with a list of
 //     dirty slot ranges so the GPU buffer is updated incrementally.
-//   - [Pick]: CPU ray picking over a DrawList (a fallback for the GPU id
+//   - [Builder]: fills a DrawList from an ecs world (entities with a
+//     Transform and a scene.Mesh; colour from scene.Color; id [EntityID])
+//     using change-detection queries, so an idle frame uploads nothing and
+//     [DrawList.Version] only moves when the picture changes.
+//   - [DrawList.Pick]: CPU ray picking over a DrawList (a fallback for the GPU id
 //     buffer in viewport/glrender).
 //   - [RedrawPolicy]: decides whether the viewport must be re-rendered this
 //     frame and counts renders.
@@ -28,6 +32,9 @@
 //
 // All vector and matrix maths uses github.com/go-gl/mathgl/mgl32.
 //
-// May import: the standard library, mgl32, and (for the draw-list builder)
-// ecs, ecs/scene and assets. Never cgo, GL or giu: a purity test checks this.
+// Colours are taken as the user sees them in the inspector's colour widget
+// (sRGB-encoded 0..1); the renderer lights in linear space.
+//
+// May import: the standard library, mgl32, ecs, ecs/scene and assets.
+// Never cgo, GL or giu: a purity test checks this.
 package viewport

@@ -95,7 +95,7 @@ func (b *Batch) markDirty(slot int) {
 }
 
 // MarkAllDirty marks every slot dirty (for a renderer that lost its
-// buffers, or a new geometry).
+// buffers).
 func (b *Batch) MarkAllDirty() {
 	b.dirty = b.dirty[:0]
 	if len(b.Instances) > 0 {
@@ -169,7 +169,14 @@ type DrawList struct {
 	batches []*Batch
 	byMesh  map[string]int32
 	slots   map[uint32]slotRef
+	version uint64
 }
+
+// Version counts the changes to what the list draws: it grows whenever an
+// instance's bytes change, an instance is added or removed, or a batch's
+// mesh changes, and stays put otherwise. It is the "scene changed" input of
+// [RedrawPolicy] (FrameState.SceneTick).
+func (d *DrawList) Version() uint64 { return d.version }
 
 // NewDrawList returns an empty draw list.
 func NewDrawList() *DrawList {
@@ -199,13 +206,15 @@ func (d *DrawList) batchIndex(ref string) int32 {
 }
 
 // SetMesh sets the geometry drawn for reference ref (at load or asset
-// reload: a reload is a new *assets.Mesh). Changing it marks the batch's
-// instances dirty and its bounds stale.
+// reload: a reload is a new *assets.Mesh). The instances stay as they are
+// (a renderer re-points the batch at the new vertex data); the bounds are
+// recomputed.
 func (d *DrawList) SetMesh(ref string, m *assets.Mesh) {
 	b := d.Batch(ref)
 	if b.Mesh != m {
 		b.Mesh = m
-		b.MarkAllDirty()
+		b.boundsValid = false
+		d.version++
 	}
 }
 
@@ -225,6 +234,7 @@ func (d *DrawList) Set(ref string, in Instance) {
 			if b.Instances[at.slot] != in {
 				b.Instances[at.slot] = in
 				b.markDirty(int(at.slot))
+				d.version++
 			}
 			return
 		}
@@ -235,6 +245,7 @@ func (d *DrawList) Set(ref string, in Instance) {
 	b.Instances = append(b.Instances, in)
 	b.markDirty(slot)
 	d.slots[in.ID] = slotRef{bi, int32(slot)}
+	d.version++
 }
 
 // Get returns entity id's instance and mesh reference.
@@ -259,6 +270,7 @@ func (d *DrawList) update(id uint32, f func(*Instance)) bool {
 	f(p)
 	if *p != old {
 		b.markDirty(int(ref.slot))
+		d.version++
 	}
 	return true
 }
@@ -294,6 +306,7 @@ func (d *DrawList) SetSelection(sel map[uint32]bool) {
 			if want := sel[in.ID]; want != in.Selected() {
 				in.Flags ^= FlagSelected
 				b.markDirty(i)
+				d.version++
 			}
 		}
 	}
@@ -317,11 +330,15 @@ func (d *DrawList) Remove(id uint32) bool {
 	}
 	b.Instances = b.Instances[:last]
 	b.boundsValid = false
+	d.version++
 	return true
 }
 
-// Clear removes all instances (batches and their geometry stay).
+// Clear removes all instances (batches and their meshes stay).
 func (d *DrawList) Clear() {
+	if len(d.slots) > 0 {
+		d.version++
+	}
 	for _, b := range d.batches {
 		b.Instances = b.Instances[:0]
 		b.dirty = b.dirty[:0]

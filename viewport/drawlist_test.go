@@ -275,3 +275,33 @@ func BenchmarkDrawListUpdate(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/update")
 }
+
+func TestDrawListVersion(t *testing.T) {
+	d := NewDrawList()
+	cube := func() *assets.Mesh { m, _ := assets.Builtin(assets.BuiltinCube); return m }()
+	steps := []struct {
+		name    string
+		op      func()
+		changes bool
+	}{
+		{"add", func() { d.Set("a", inst(1, 0)) }, true},
+		{"same value", func() { d.Set("a", inst(1, 0)) }, false},
+		{"move", func() { d.SetWorld(1, mgl32.Translate3D(1, 2, 3)) }, true},
+		{"same move", func() { d.SetWorld(1, mgl32.Translate3D(1, 2, 3)) }, false},
+		{"unknown id", func() { d.SetColor(9, [4]float32{}) }, false},
+		{"select", func() { d.SetSelection(map[uint32]bool{1: true}) }, true},
+		{"same selection", func() { d.SetSelection(map[uint32]bool{1: true}) }, false},
+		{"mesh", func() { d.SetMesh("a", cube) }, true},
+		{"same mesh", func() { d.SetMesh("a", cube) }, false},
+		{"remove", func() { d.Remove(1) }, true},
+		{"remove again", func() { d.Remove(1) }, false},
+		{"clear empty", func() { d.Clear() }, false},
+	}
+	for _, st := range steps {
+		v := d.Version()
+		st.op()
+		if got := d.Version() != v; got != st.changes {
+			t.Errorf("%s: version changed = %v, want %v", st.name, got, st.changes)
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package viewport
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// MeshSource resolves mesh references; *assets.Registry is one. A broken
+// reference should still return a mesh to draw (the registry returns its
+// placeholder) — the error is for the console, the builder ignores it; a
+// nil mesh leaves the entity out of the picture.
+type MeshSource interface {
+	Mesh(ref string) (*assets.Mesh, error)
+}
+
+// BuiltinMeshes resolves only the built-in meshes (builtin:cube, …) and
+// the placeholder for everything else: enough for tests and for scenes
+// without OBJ files.
+type BuiltinMeshes struct{}
+
+// Mesh returns the built-in mesh ref, or the placeholder.
+func (BuiltinMeshes) Mesh(ref string) (*assets.Mesh, error) {
+	if m, ok := assets.Builtin(ref); ok {
+		return m, nil
+	}
+	return assets.Placeholder(), nil
+}
+
+// EntityID returns the id an entity has in draw lists and the renderer's id
+// buffer: its slot index (never 0 for a live entity).
+func EntityID(e ecs.Entity) uint32 { return e.Index() }
+
+// Builder keeps a [DrawList] in step with a world: every entity with a
+// Transform (hence a GlobalTransform) and a scene.Mesh is one instance, its
+// colour from scene.Color (white without one), its id [EntityID]. Update
+// visits only what changed since the previous Update, through change-
+// detection queries (GlobalTransform, Mesh, Color changed), so an idle
+// frame costs a few table checks and uploads nothing. Removed entities are
+// found by comparing counts, and only then by a sweep. (Removing only the
+// Color component of an entity is not noticed until it changes otherwise:
+// it keeps its last colour.)
+//
+// Like the world, a Builder belongs to the UI loop thread.
+type Builder struct {
+	w      *ecs.World
+	dl     *DrawList
+	meshes MeshSource
+
+	byTransform *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
+	byMesh      *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
+	byColor     *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
+	all         *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
+
+	meshID, globalID ecs.ComponentID
+	resolved         map[string]*assets.Mesh // mesh reference → mesh, until ReloadMeshes
+	ents             []ecs.Entity            // by EntityID
+	selected         map[uint32]bool
+	stale            []uint32
+}
+
+// NewBuilder returns a builder for w (scene components are registered if
+// they are not yet) filling a new DrawList with meshes from src.
+func NewBuilder(w *ecs.World, src MeshSource) *Builder {
+	scene.Register(w)
+	query := func(terms ...ecs.Term) *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color] {
+		return ecs.NewQuery3[ecs.GlobalTransform, scene.Mesh, scene.Color](w,
+			append(terms, ecs.Read[scene.Mesh](), ecs.Read[scene.Color]())...)
+	}
+	meshID, _ := ecs.ComponentIDOf[scene.Mesh](w)
+	globalID, _ := ecs.ComponentIDOf[ecs.GlobalTransform](w)
+	return &Builder{
+		w: w, dl: NewDrawList(), meshes: src,
+		byTransform: query(ecs.Changed[ecs.GlobalTransform](), ecs.Optional[scene.Color]()),
+		byMesh:      query(ecs.Changed[scene.Mesh](), ecs.Optional[scene.Color]()),
+		byColor:     query(ecs.Changed[scene.Color]()),
+		all:         query(ecs.Optional[scene.Color]()),
+		meshID:      meshID, globalID: globalID,
+		resolved: map[string]*assets.Mesh{},
+		selected: map[uint32]bool{},
+	}
+}
+
+// DrawList returns the list the builder fills.
+func (b *Builder) DrawList() *DrawList { return b.dl }
+
+// Entity returns the entity of a draw-list id (from the renderer's id
+// buffer), if it is still alive.
+func (b *Builder) Entity(id uint32) (ecs.Entity, bool) {
+	if int(id) >= len(b.ents) || id == 0 {
+		return ecs.Entity{}, false
+	}
+	e := b.ents[id]
+	return e, b.w.Alive(e)
+}
+
+var white = [4]float32{1, 1, 1, 1}
+
+// Update brings the draw list up to date with the world (propagating
+// transforms first) and reports whether anything it draws changed.
+func (b *Builder) Update() bool {
+	v := b.dl.Version()
+	b.w.PropagateTransforms()
+	b.visit(b.byMesh, true)
+	b.visit(b.byTransform, false)
+	b.visit(b.byColor, false)
+	if b.all.Count() != b.dl.Len() {
+		b.sweep()
+	}
+	return b.dl.Version() != v
+}
+
+// visit applies the entities a change query yields: full (re)placement for
+// mesh changes and new entities, in-place updates otherwise.
+func (b *Builder) visit(q *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color], full bool) {
+	it := q.Iter()
+	for it.Next() {
+		g, m, c := it.Get()
+		e := it.Entity()
+		id := EntityID(e)
+		col := colorOf(c)
+		if !full && int(id) < len(b.ents) && b.ents[id] == e &&
+			b.dl.update(id, func(in *Instance) { in.World, in.Color = g.Matrix, col }) {
+			continue
+		}
+		b.put(e, g.Matrix, m.Asset, col)
+	}
+}
+
+func colorOf(c *scene.Color) [4]float32 {
+	if c == nil {
+		return white
+	}
+	return c.RGBA
+}
+
+func (b *Builder) put(e ecs.Entity, world mgl32.Mat4, asset string, col [4]float32) {
+	id := EntityID(e)
+	mesh := b.mesh(asset)
+	if mesh == nil {
+		b.dl.Remove(id)
+		return
+	}
+	for int(id) >= len(b.ents) {
+		b.ents = append(b.ents, ecs.Entity{})
+	}
+	b.ents[id] = e
+	in := Instance{World: world, Color: col, ID: id}
+	if b.selected[id] {
+		in.Flags |= FlagSelected
+	}
+	b.dl.Set(mesh.Ref, in)
+	b.dl.SetMesh(mesh.Ref, mesh)
+}
+
+// mesh resolves a reference once (until ReloadMeshes).
+func (b *Builder) mesh(ref string) *assets.Mesh {
+	if m, ok := b.resolved[ref]; ok {
+		return m
+	}
+	m, _ := b.meshes.Mesh(ref)
+	b.resolved[ref] = m
+	return m
+}
+
+// sweep removes the instances whose entity died or lost its Mesh or
+// Transform. It runs only when the counts disagree.
+func (b *Builder) sweep() {
+	b.stale = b.stale[:0]
+	b.dl.IDs(func(id uint32) {
+		e := b.ents[id]
+		if !b.w.Alive(e) || !b.w.Has(e, b.meshID) || !b.w.Has(e, b.globalID) {
+			b.stale = append(b.stale, id)
+		}
+	})
+	for _, id := range b.stale {
+		b.dl.Remove(id)
+	}
+}
+
+// SetSelection marks exactly the given entities selected (drawn tinted and
+// outlined); entities not drawn yet are marked when they appear.
+func (b *Builder) SetSelection(sel []ecs.Entity) {
+	clear(b.selected)
+	for _, e := range sel {
+		b.selected[EntityID(e)] = true
+	}
+	b.dl.SetSelection(b.selected)
+}
+
+// ReloadMeshes resolves every mesh reference again (after an asset
+// reload): batches whose mesh changed get the new one, entities whose
+// reference now resolves to another mesh move batch.
+func (b *Builder) ReloadMeshes() {
+	clear(b.resolved)
+	it := b.all.Iter()
+	for it.Next() {
+		g, m, c := it.Get()
+		b.put(it.Entity(), g.Matrix, m.Asset, colorOf(c))
+	}
+}
