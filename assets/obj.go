@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // Limits bound what the OBJ parser accepts, so that a hostile or broken file cannot exhaust
@@ -139,8 +140,10 @@ func parseOBJ(name string, data []byte, lim Limits) (*Mesh, objStats, error) {
 	if int64(len(data)) > lim.MaxFileBytes {
 		return nil, objStats{}, ParseErrors{tooBig(name, int64(len(data)), lim.MaxFileBytes)}
 	}
-	p := objParser{name: name, lim: lim}
+	sc := scratchPool.Get().(*scratch)
+	p := objParser{name: name, lim: lim, sc: sc}
 	p.run(data)
+	defer p.release()
 	st := objStats{Positions: len(p.pos) / 3, TexCoords: len(p.tex) / 2, Normals: len(p.nrm) / 3, Faces: p.faces}
 	if len(p.errs) == 0 && len(p.idx) == 0 {
 		p.errs = append(p.errs, &ParseError{File: name, Msg: "no faces: a mesh needs at least one f statement"})
@@ -166,6 +169,7 @@ type vkey struct {
 type objParser struct {
 	name string
 	lim  Limits
+	sc   *scratch
 
 	pos, tex, nrm []float32 // 3, 2 and 3 floats per v, vt, vn statement
 	head          []int32   // per position: first output vertex using it, or -1
@@ -192,6 +196,39 @@ func (p *objParser) run(data []byte) {
 		}
 		p.line(lineNo, line)
 	}
+}
+
+// scratch holds the parser's temporary lists between parses (through scratchPool), so that
+// parsing many files allocates little more than the meshes themselves.
+type scratch struct {
+	pos, tex, nrm []float32
+	head          []int32
+	keys          []vkey
+	acc           []float64
+	corners       []uint32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxPooledFloats bounds the lists kept for reuse: scratch from a huge file is left to the GC.
+const maxPooledFloats = 1 << 20
+
+// reuse returns s emptied if it can hold n elements, else a new slice of capacity n.
+func reuse[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, 0, n)
+	}
+	return s[:0]
+}
+
+// release hands the temporary lists back to the pool.
+func (p *objParser) release() {
+	if cap(p.pos) > maxPooledFloats || cap(p.sc.acc) > maxPooledFloats || cap(p.keys) > maxPooledFloats/4 {
+		return
+	}
+	p.sc.pos, p.sc.tex, p.sc.nrm, p.sc.head, p.sc.keys, p.sc.corners = p.pos, p.tex, p.nrm, p.head, p.keys, p.corners
+	scratchPool.Put(p.sc)
+	p.sc = nil
 }
 
 // reserve sizes the lists from a quick count of the statements (capped by the limits), so big
@@ -222,12 +259,13 @@ func (p *objParser) reserve(data []byte) {
 	}
 	maxV := p.lim.MaxVertices
 	nv, nvt, nvn = min(nv, maxV), min(nvt, maxV), min(nvn, maxV)
-	p.pos = make([]float32, 0, 3*nv)
-	p.head = make([]int32, 0, nv)
-	p.tex = make([]float32, 0, 2*nvt)
-	p.nrm = make([]float32, 0, 3*nvn)
+	p.pos = reuse(p.sc.pos, 3*nv)
+	p.head = reuse(p.sc.head, nv)
+	p.tex = reuse(p.sc.tex, 2*nvt)
+	p.nrm = reuse(p.sc.nrm, 3*nvn)
+	p.corners = p.sc.corners[:0]
 	// Most files have about one distinct corner per position (more when vt/vn split them).
-	p.keys = make([]vkey, 0, nv)
+	p.keys = reuse(p.sc.keys, nv)
 	p.verts = make([]float32, 0, FloatsPerVertex*nv)
 	p.idx = make([]uint32, 0, 3*min(nf, p.lim.MaxTriangles))
 }
@@ -362,34 +400,36 @@ func (p *objParser) corner(lineNo int, tok []byte, i int) (pv, pt, pn int, ok bo
 		p.fail(lineNo, start+1, "bad face vertex %s (want v, v/vt, v//vn or v/vt/vn)", quote(tok[start:]))
 		return 0, 0, 0, false
 	}
-	// Split at '/' into at most three parts: v, vt, vn. Only vt may be empty ("v//vn").
-	var parts [3][2]int
-	np := 0
-	for k, from := i, i; ; k++ {
-		if k == len(tok) || tok[k] == '/' {
-			if np == len(parts) {
+	// One pass over "v", "v/vt", "v//vn" or "v/vt/vn": syntax first, then the indices.
+	var idx, from, to [3]int
+	var has [3]bool
+	for k := 0; ; k++ {
+		if k != 1 || i >= len(tok) || tok[i] != '/' { // only vt may be empty ("v//vn")
+			v, end, ok := scanInt(tok, i)
+			if !ok {
 				return bad()
 			}
-			parts[np] = [2]int{from, k}
-			np++
-			if k == len(tok) {
-				break
-			}
-			from = k + 1
+			idx[k], from[k], to[k], has[k] = v, i, end, true
+			i = end
 		}
+		if i == len(tok) {
+			if k == 1 && !has[1] { // "v/" with nothing after
+				return bad()
+			}
+			break
+		}
+		if tok[i] != '/' || k == 2 {
+			return bad()
+		}
+		i++
 	}
 	counts := [3]int{len(p.pos) / 3, len(p.tex) / 2, len(p.nrm) / 3}
 	out := [3]int{-1, -1, -1}
-	for k, part := range parts[:np] {
-		from, to := part[0], part[1]
-		if from == to && k == 1 && np == 3 {
+	for k := range 3 {
+		if !has[k] {
 			continue
 		}
-		idx, end, ok := scanInt(tok, from)
-		if !ok || end != to {
-			return bad()
-		}
-		if out[k], ok = p.resolve(lineNo, from, idx, counts[k], cornerParts[k], tok[from:to]); !ok {
+		if out[k], ok = p.resolve(lineNo, from[k], idx[k], counts[k], cornerParts[k], tok[from[k]:to[k]]); !ok {
 			return 0, 0, 0, false
 		}
 	}
@@ -448,7 +488,9 @@ func (p *objParser) outVertex(pv, pt, pn int) (uint32, bool) {
 // computeNormals gives every output vertex without a file normal the normalized sum of the
 // (area-weighted) face normals of the triangles that use its position without a normal.
 func (p *objParser) computeNormals() {
-	acc := make([]float64, len(p.pos)) // 3 per position
+	acc := reuse(p.sc.acc, len(p.pos))[:len(p.pos)] // 3 per position
+	clear(acc)
+	p.sc.acc = acc
 	verts, keys, idx := p.verts, p.keys, p.idx
 	fileNormals := len(p.nrm) > 0
 	for t := 0; t+2 < len(idx); t += 3 {
