@@ -11,8 +11,9 @@ import (
 
 // Instance is one drawn entity, laid out exactly as the renderer's
 // per-instance vertex buffer expects it (88 bytes, no padding): world matrix
-// (column-major), linear RGBA colour, the entity id written to the id buffer
-// (0 means "nothing") and flags ([FlagSelected]).
+// (column-major), RGBA colour (0..1 as picked in the inspector), the entity
+// id written to the id buffer (0 means "nothing") and flags
+// ([FlagSelected]).
 type Instance struct {
 	World mgl32.Mat4
 	Color [4]float32

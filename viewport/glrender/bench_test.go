@@ -94,3 +94,25 @@ func BenchmarkRender100k(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkRenderEditorFrame renders the default scene (20×20 cubes on the
+// grid) at 1280×720 with one transform edit per frame: what one editor
+// viewport redraw costs on this machine.
+func BenchmarkRenderEditorFrame(b *testing.B) {
+	dl := cubesScene(b, 20)
+	cam := viewport.DefaultCamera()
+	cam.Frame(dl.Bounds(), 1280.0/720)
+	withRenderer(b, 1280, 720, func(r *Renderer) {
+		frames := 0
+		for b.Loop() {
+			frames++
+			dl.SetWorld(uint32(frames%400+1), mgl32.Translate3D(0, float32(frames%3), 0))
+			if err := r.Render(dl, cam); err != nil {
+				b.Fatal(err)
+			}
+			gl.Finish()
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(frames), "ms/frame")
+		b.ReportMetric(float64(r.Stats().DrawCalls), "draws/frame")
+	})
+}

@@ -9,7 +9,7 @@ import (
 )
 
 // Render draws dl as seen by cam into the framebuffer (the size set by
-// Resize) and composites the output texture. Only the instance ranges dl
+// Resize), then outlines the selection if there is one. Only the instance ranges dl
 // marked dirty since the last render are uploaded, so a DrawList must feed
 // one Renderer (Render consumes its dirty ranges); passing a different
 // DrawList re-uploads everything. Each visible batch with a mesh is one
@@ -83,7 +83,9 @@ func (r *Renderer) render(dl *viewport.DrawList, cam viewport.Camera, mode drawM
 	if r.Settings.Grid {
 		r.drawGrid(vp, eye, cam)
 	}
-	r.composite()
+	if r.Settings.Outline {
+		r.drawOutline(dl, vp)
+	}
 
 	gl.BindVertexArray(0)
 	gl.UseProgram(0)
@@ -116,7 +118,9 @@ func (r *Renderer) drawGrid(vp mgl32.Mat4, eye mgl32.Vec3, cam viewport.Camera) 
 	gl.UseProgram(p.id)
 	inv := vp.Inv()
 	gl.UniformMatrix4fv(p.loc("uInvViewProj"), 1, false, &inv[0])
-	gl.UniformMatrix4fv(p.loc("uViewProj"), 1, false, &vp[0])
+	rz, rw := vp.Row(2), vp.Row(3)
+	gl.Uniform4fv(p.loc("uClipZ"), 1, &rz[0])
+	gl.Uniform4fv(p.loc("uClipW"), 1, &rw[0])
 	gl.Uniform3fv(p.loc("uEye"), 1, &eye[0])
 	// The grid fades out well before float precision and line aliasing
 	// become visible: a few times the view distance, at least 60 units.
@@ -135,28 +139,80 @@ func (r *Renderer) drawGrid(vp mgl32.Mat4, eye mgl32.Vec3, cam viewport.Camera) 
 	gl.ColorMaski(1, true, true, true, true)
 }
 
-// composite copies the scene colour into the output texture and outlines
-// the selection.
-func (r *Renderer) composite() {
-	p := r.compProg
-	gl.BindFramebuffer(gl.FRAMEBUFFER, r.outFBO)
+// selectionBox returns the world box around dl's selected instances,
+// recomputed only when dl changed since the last call.
+func (r *Renderer) selectionBox(dl *viewport.DrawList) (viewport.AABB, bool) {
+	if r.sel.dl == dl && r.sel.version == dl.Version() {
+		return r.sel.box, r.sel.any
+	}
+	box, any := viewport.EmptyAABB(), false
+	for _, b := range dl.Batches() {
+		local := viewport.MeshBounds(b.Mesh)
+		for i := range b.Instances {
+			if in := &b.Instances[i]; in.Selected() {
+				box, any = box.Union(local.Transform(in.World)), true
+			}
+		}
+	}
+	r.sel.dl, r.sel.version, r.sel.box, r.sel.any = dl, dl.Version(), box, any
+	return box, any
+}
+
+// scissorFor returns the framebuffer rectangle (GL coordinates) covering
+// box seen through vp, with room for the outline; the whole framebuffer
+// when a corner is behind the camera.
+func (r *Renderer) scissorFor(box viewport.AABB, vp mgl32.Mat4) (x, y, w, h int32) {
+	const pad = 3
+	x0, y0, x1, y1 := float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Inf(-1))
+	for i := range 8 {
+		c := box.Min
+		for a := range 3 {
+			if i&(1<<a) != 0 {
+				c[a] = box.Max[a]
+			}
+		}
+		p := vp.Mul4x1(c.Vec4(1))
+		if p[3] <= 1e-6 {
+			return 0, 0, int32(r.w), int32(r.h)
+		}
+		sx := (p[0]/p[3]*0.5 + 0.5) * float32(r.w)
+		sy := (p[1]/p[3]*0.5 + 0.5) * float32(r.h)
+		x0, y0, x1, y1 = min(x0, sx), min(y0, sy), max(x1, sx), max(y1, sy)
+	}
+	ix0 := max(int32(math.Floor(float64(x0)))-pad, 0)
+	iy0 := max(int32(math.Floor(float64(y0)))-pad, 0)
+	ix1 := min(int32(math.Ceil(float64(x1)))+pad, int32(r.w))
+	iy1 := min(int32(math.Ceil(float64(y1)))+pad, int32(r.h))
+	return ix0, iy0, max(ix1-ix0, 0), max(iy1-iy0, 0)
+}
+
+// drawOutline outlines the selected entities: a full-screen pass over the
+// id attachment, blended onto the output and scissored to the selection's
+// screen rectangle, skipped when nothing is selected.
+func (r *Renderer) drawOutline(dl *viewport.DrawList, vp mgl32.Mat4) {
+	box, any := r.selectionBox(dl)
+	if !any {
+		return
+	}
+	x, y, w, h := r.scissorFor(box, vp)
+	if w == 0 || h == 0 {
+		return
+	}
+	p := r.outlineProg
+	gl.BindFramebuffer(gl.FRAMEBUFFER, r.outFBO) // the output alone: the id texture is only read
 	gl.Disable(gl.DEPTH_TEST)
+	gl.Enable(gl.SCISSOR_TEST)
+	gl.Scissor(x, y, w, h)
+	gl.Enable(gl.BLEND)
+	gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
 	gl.UseProgram(p.id)
 	gl.ActiveTexture(gl.TEXTURE0)
-	gl.BindTexture(gl.TEXTURE_2D, r.colorTex)
-	gl.ActiveTexture(gl.TEXTURE1)
 	gl.BindTexture(gl.TEXTURE_2D, r.idTex)
-	gl.Uniform1i(p.loc("uColor"), 0)
-	gl.Uniform1i(p.loc("uIDs"), 1)
+	gl.Uniform1i(p.loc("uIDs"), 0)
 	gl.Uniform3fv(p.loc("uSelectColor"), 1, &r.Settings.SelectColor[0])
-	outline := int32(0)
-	if r.Settings.Outline {
-		outline = 1
-	}
-	gl.Uniform1i(p.loc("uOutline"), outline)
 	gl.BindVertexArray(r.emptyVAO)
 	gl.DrawArrays(gl.TRIANGLES, 0, 3)
 	gl.BindTexture(gl.TEXTURE_2D, 0)
-	gl.ActiveTexture(gl.TEXTURE0)
-	gl.BindTexture(gl.TEXTURE_2D, 0)
+	gl.Disable(gl.BLEND)
+	gl.Disable(gl.SCISSOR_TEST)
 }

@@ -61,6 +61,14 @@ var meshUniforms = []string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uG
 // outline pass); ReadID and ReadIDs strip it.
 const selectedBit = 0x80000000
 
+// selectionCache remembers the world box of a draw list's selection.
+type selectionCache struct {
+	dl      *viewport.DrawList
+	version uint64
+	box     viewport.AABB
+	any     bool
+}
+
 // gpuMesh is one uploaded *assets.Mesh.
 type gpuMesh struct {
 	vbo, ebo   uint32
@@ -78,9 +86,10 @@ type batchState struct {
 }
 
 // Renderer draws a viewport.DrawList into its own framebuffer: an RGBA8
-// colour attachment, an R32UI entity-id attachment and depth, then a
-// composite pass (selection outline) into the output texture that the
-// editor shows ([Renderer.Texture]).
+// colour attachment (the output texture the editor shows,
+// [Renderer.Texture]), an R32UI entity-id attachment and depth; when
+// something is selected, an outline pass follows, scissored to the
+// selection.
 //
 // All methods must be called on the thread whose GL context was current at
 // [New] (the giu loop thread, or a headless Context's thread via Do);
@@ -91,19 +100,20 @@ type Renderer struct {
 
 	owner int
 
-	meshProg, gridProg, compProg *program
-	emptyVAO                     uint32
-	baseline                     baseline // per-entity paths, for the benchmark only
+	meshProg, gridProg, outlineProg *program
+	emptyVAO                        uint32
+	baseline                        baseline // per-entity paths, for the benchmark only
 
-	w, h                      int
-	sceneFBO, colorTex, idTex uint32
-	depthRB, outFBO, outTex   uint32
-	meshes                    map[*assets.Mesh]*gpuMesh
-	batches                   []batchState
-	dl                        *viewport.DrawList
-	stats                     Stats
-	scratch                   []byte
-	deleted                   bool
+	w, h                    int
+	sceneFBO, idTex         uint32
+	depthRB, outFBO, outTex uint32
+	meshes                  map[*assets.Mesh]*gpuMesh
+	batches                 []batchState
+	dl                      *viewport.DrawList
+	stats                   Stats
+	sel                     selectionCache
+	scratch                 []byte
+	deleted                 bool
 }
 
 // New creates a renderer in the current OpenGL (4.1 core or later) context.
@@ -127,12 +137,12 @@ func (r *Renderer) init() error {
 	if r.meshProg, err = newProgram("mesh program", meshVS, meshFS, nil, meshUniforms...); err != nil {
 		return err
 	}
-	if r.gridProg, err = newProgram("grid program", fullscreenVS, gridFS, nil,
-		"uInvViewProj", "uViewProj", "uEye", "uFade", "uMinor", "uMajor"); err != nil {
+	if r.gridProg, err = newProgram("grid program", gridVS, gridFS, nil,
+		"uInvViewProj", "uClipZ", "uClipW", "uEye", "uFade", "uMinor", "uMajor"); err != nil {
 		return err
 	}
-	if r.compProg, err = newProgram("composite program", fullscreenVS, compositeFS, nil,
-		"uColor", "uIDs", "uSelectColor", "uOutline"); err != nil {
+	if r.outlineProg, err = newProgram("outline program", fullscreenVS, outlineFS, nil,
+		"uIDs", "uSelectColor"); err != nil {
 		return err
 	}
 	gl.GenVertexArrays(1, &r.emptyVAO)
@@ -193,7 +203,6 @@ func (r *Renderer) Resize(w, h int) error {
 		r.w, r.h = 0, 0
 		return nil
 	}
-	r.colorTex = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
 	r.idTex = newTexture(gl.R32UI, gl.RED_INTEGER, gl.UNSIGNED_INT, w, h)
 	r.outTex = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
 	gl.GenRenderbuffers(1, &r.depthRB)
@@ -203,7 +212,7 @@ func (r *Renderer) Resize(w, h int) error {
 
 	gl.GenFramebuffers(1, &r.sceneFBO)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, r.sceneFBO)
-	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, r.colorTex, 0)
+	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, r.outTex, 0)
 	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, r.idTex, 0)
 	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, r.depthRB)
 	bufs := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
@@ -249,7 +258,7 @@ func (r *Renderer) deleteTargets() {
 			*f = 0
 		}
 	}
-	for _, t := range []*uint32{&r.colorTex, &r.idTex, &r.outTex} {
+	for _, t := range []*uint32{&r.idTex, &r.outTex} {
 		if *t != 0 {
 			gl.DeleteTextures(1, t)
 			*t = 0
@@ -274,7 +283,7 @@ func (r *Renderer) Delete() {
 		deleteMesh(gm)
 		delete(r.meshes, m)
 	}
-	for _, p := range []*program{r.meshProg, r.gridProg, r.compProg} {
+	for _, p := range []*program{r.meshProg, r.gridProg, r.outlineProg} {
 		p.delete()
 	}
 	r.baseline.delete()

@@ -80,7 +80,9 @@ void main() {
 `
 
 // meshFS lights with one directional light, a sky/ground ambient and a
-// little specular, in linear space (colours are sRGB on the way in and out).
+// little specular, in linear space (colours are sRGB on the way in and out,
+// with gamma 2 — squares and square roots — which costs a fraction of pow()
+// on a software rasteriser and looks the same).
 // It writes the entity id, with the selected flag in bit 31 for the outline
 // pass, to the R32UI attachment.
 const meshFS = `
@@ -100,8 +102,8 @@ uniform vec3 uSelectColor;
 layout(location = 0) out vec4 oColor;
 layout(location = 1) out uint oID;
 
-vec3 toLinear(vec3 c) { return pow(c, vec3(2.2)); }
-vec3 toSRGB(vec3 c) { return pow(c, vec3(1.0 / 2.2)); }
+vec3 toLinear(vec3 c) { return c * c; }
+vec3 toSRGB(vec3 c) { return sqrt(max(c, 0.0)); }
 
 void main() {
 	vec3 n = normalize(vNormal);
@@ -122,32 +124,43 @@ void main() {
 
 // fullscreenVS draws one triangle covering the viewport, no buffers needed.
 const fullscreenVS = `
-out vec2 vNDC;
 void main() {
 	vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2)) * 2.0 - 1.0;
-	vNDC = p;
 	gl_Position = vec4(p, 0.0, 1.0);
 }
 `
 
-// gridFS is the infinite ground grid on y = 0: each fragment casts its view
-// ray to the plane, draws anti-aliased 1- and 10-unit lines (fwidth), the X
-// axis (z = 0) red and the Z axis (x = 0) blue, fades them with distance and
-// at grazing angles, and writes the plane's depth so objects hide it.
-const gridFS = `
-in vec2 vNDC;
+// gridVS is the full-screen triangle of the grid pass: it unprojects its
+// corners to the near and far planes; the homogeneous points are linear in
+// screen space, so interpolating them (noperspective) gives each pixel's
+// view ray exactly, without a matrix product per pixel.
+const gridVS = `
 uniform mat4 uInvViewProj;
-uniform mat4 uViewProj;
+noperspective out vec4 vNear;
+noperspective out vec4 vFar;
+void main() {
+	vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2)) * 2.0 - 1.0;
+	vNear = uInvViewProj * vec4(p, -1.0, 1.0);
+	vFar = uInvViewProj * vec4(p, 1.0, 1.0);
+	gl_Position = vec4(p, 0.0, 1.0);
+}
+`
+
+// gridFS is the infinite ground grid on y = 0: each fragment intersects its
+// view ray with the plane, draws anti-aliased 1- and 10-unit lines
+// (fwidth), the X axis (z = 0) red and the Z axis (x = 0) blue, fades them
+// with distance and at grazing angles, and writes the plane's depth so
+// objects hide it.
+const gridFS = `
+noperspective in vec4 vNear;
+noperspective in vec4 vFar;
+uniform vec4 uClipZ;      // row 2 of the view-projection matrix
+uniform vec4 uClipW;      // row 3
 uniform vec3 uEye;
 uniform float uFade;      // distance where the grid has faded out
 uniform vec3 uMinor;
 uniform vec3 uMajor;
 layout(location = 0) out vec4 oColor;
-
-vec3 unproject(float z) {
-	vec4 p = uInvViewProj * vec4(vNDC, z, 1.0);
-	return p.xyz / p.w;
-}
 
 float lines(vec2 coord, float width) {
 	vec2 d = fwidth(coord);
@@ -156,13 +169,12 @@ float lines(vec2 coord, float width) {
 }
 
 void main() {
-	vec3 n = unproject(-1.0);
-	vec3 f = unproject(1.0);
+	vec3 n = vNear.xyz / vNear.w;
+	vec3 f = vFar.xyz / vFar.w;
 	float t = -n.y / (f.y - n.y);
 	if (!(t > 0.0 && t <= 1.0)) discard;
-	vec3 p = n + t * (f - n);
-	vec4 clip = uViewProj * vec4(p, 1.0);
-	gl_FragDepth = clamp(clip.z / clip.w * 0.5 + 0.5, 0.0, 1.0);
+	vec4 p = vec4(n + t * (f - n), 1.0);
+	gl_FragDepth = clamp(dot(uClipZ, p) / dot(uClipW, p) * 0.5 + 0.5, 0.0, 1.0);
 
 	vec2 c = p.xz;
 	float minor = lines(c, 1.0);
@@ -173,48 +185,42 @@ void main() {
 
 	vec3 col = uMinor;
 	float a = minor * 0.35;
-	if (major > 0.0) { col = mix(col, uMajor, major); a = max(a, major * 0.6); }
-	if (axisX > 0.0) { col = mix(col, vec3(0.90, 0.20, 0.22), axisX); a = max(a, axisX * 0.9); }
-	if (axisZ > 0.0) { col = mix(col, vec3(0.22, 0.38, 0.95), axisZ); a = max(a, axisZ * 0.9); }
+	col = mix(col, uMajor, major); a = max(a, major * 0.6);
+	col = mix(col, vec3(0.90, 0.20, 0.22), axisX); a = max(a, axisX * 0.9);
+	col = mix(col, vec3(0.22, 0.38, 0.95), axisZ); a = max(a, axisZ * 0.9);
 
-	float dist = length(p - uEye);
+	vec3 toEye = uEye - p.xyz;
+	float dist = length(toEye);
 	float fade = 1.0 - smoothstep(uFade * 0.3, uFade, dist);
-	vec3 view = normalize(uEye - p);
-	float grazing = smoothstep(0.0, 0.12, abs(view.y));
+	float grazing = smoothstep(0.0, 0.12, abs(toEye.y) / dist);
 	a *= fade * grazing;
 	if (a <= 0.002) discard;
 	oColor = vec4(col, a);
 }
 `
 
-// compositeFS copies the scene colour and draws an outline around selected
-// entities: a pixel that is not part of a selected entity but has one
-// within two pixels turns the selection colour.
-const compositeFS = `
-in vec2 vNDC;
-uniform sampler2D uColor;
+// outlineFS draws the selection outline over the finished image (blended,
+// scissored to the selection's screen rectangle): a pixel that is not part
+// of a selected entity but has one within two pixels takes the selection
+// colour.
+const outlineFS = `
 uniform usampler2D uIDs;
 uniform vec3 uSelectColor;
-uniform bool uOutline;
 layout(location = 0) out vec4 oColor;
 
 void main() {
 	ivec2 px = ivec2(gl_FragCoord.xy);
-	vec4 c = texelFetch(uColor, px, 0);
-	if (uOutline) {
-		ivec2 size = textureSize(uIDs, 0);
-		uint id = texelFetch(uIDs, px, 0).r;
-		float edge = 0.0;
-		for (int y = -2; y <= 2; y++) {
-			for (int x = -2; x <= 2; x++) {
-				if (x * x + y * y > 5) continue;
-				ivec2 q = clamp(px + ivec2(x, y), ivec2(0), size - 1);
-				uint n = texelFetch(uIDs, q, 0).r;
-				if ((n & 0x80000000u) != 0u && n != id) edge = 1.0;
-			}
+	ivec2 hi = textureSize(uIDs, 0) - 1;
+	uint id = texelFetch(uIDs, px, 0).r;
+	float edge = 0.0;
+	for (int y = -2; y <= 2; y++) {
+		for (int x = -2; x <= 2; x++) {
+			if (x * x + y * y > 5) continue;
+			uint n = texelFetch(uIDs, clamp(px + ivec2(x, y), ivec2(0), hi), 0).r;
+			if ((n & 0x80000000u) != 0u && n != id) edge = 1.0;
 		}
-		c.rgb = mix(c.rgb, uSelectColor, edge);
 	}
-	oColor = c;
+	if (edge == 0.0) discard;
+	oColor = vec4(uSelectColor, edge);
 }
 `
