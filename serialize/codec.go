@@ -391,9 +391,9 @@ func (e *encodeError) under(seg string) *encodeError {
 
 // encodeState carries what encoding needs besides the value.
 type encodeState struct {
-	// refID returns the file id an entity reference is written as (0 for
-	// none).
-	refID func(ecs.Entity) uint64
+	// refID returns the number an entity reference is written as (a file
+	// id in scenes, an entity index in exports; also for the zero Entity).
+	refID func(ecs.Entity) int64
 }
 
 // encode appends the value at p in canonical inline form.
@@ -478,11 +478,7 @@ func (c *codec) encode(s *encodeState, buf []byte, p unsafe.Pointer) ([]byte, er
 	case kString:
 		return jsonpos.AppendString(buf, *(*string)(p)), nil
 	case kEntity:
-		var id uint64
-		if e := *(*ecs.Entity)(p); !e.IsZero() && s.refID != nil {
-			id = s.refID(e)
-		}
-		return strconv.AppendUint(buf, id, 10), nil
+		return strconv.AppendInt(buf, s.refID(*(*ecs.Entity)(p)), 10), nil
 	}
 	panic("serialize: unknown codec kind")
 }

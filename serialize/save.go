@@ -71,8 +71,6 @@ type sceneWriter struct {
 	buf     []byte
 	out     io.Writer
 	err     error
-	// exportable is set for export writers: skip editor-only components.
-	exportable bool
 }
 
 func newSceneWriter(w *ecs.World) *sceneWriter {
@@ -81,12 +79,12 @@ func newSceneWriter(w *ecs.World) *sceneWriter {
 	}
 	sw := &sceneWriter{w: w, sids: ecs.NewMap[scene.SceneID](w), names: ecs.NewMap[scene.Name](w),
 		unknown: ecs.NewMap[scene.Unknown](w)}
-	sw.enc.refID = func(e ecs.Entity) uint64 {
-		if !w.Alive(e) {
+	sw.enc.refID = func(e ecs.Entity) int64 {
+		if e.IsZero() || !w.Alive(e) {
 			return 0
 		}
 		v, _ := sw.sids.TryGet(e)
-		return v.ID
+		return int64(v.ID)
 	}
 	for _, id := range w.ComponentIDs() {
 		info := w.ComponentInfo(id)
@@ -283,6 +281,24 @@ func (sw *sceneWriter) entity(e ecs.Entity, last bool) error {
 		b = appendUint(b, sw.sids.Get(p).ID)
 	}
 	b = append(b, ",\n      \"components\": {"...)
+	sw.buf = b
+	if err := sw.components(e); err != nil {
+		return err
+	}
+	b = append(sw.buf, "\n    }"...)
+	if !last {
+		b = append(b, ',')
+	}
+	sw.buf = append(b, '\n')
+	return nil
+}
+
+// components appends the members of e's "components" object and its
+// closing brace (the opening one is already written): one line per
+// component, sorted by name, unknown components merged in.
+func (sw *sceneWriter) components(e ecs.Entity) error {
+	w := sw.w
+	b := sw.buf
 	var raw []scene.RawComponent
 	if u, ok := sw.unknown.TryGet(e); ok {
 		raw = u.Components
@@ -308,10 +324,8 @@ func (sw *sceneWriter) entity(e ecs.Entity, last bool) error {
 		}
 		if c.codec == nil {
 			_, err := newCodec(w.ComponentInfo(c.id))
+			sw.buf = b
 			return fmt.Errorf("saving entity %d: %w", sw.sids.Get(e).ID, err)
-		}
-		if sw.exportable && w.ComponentInfo(c.id).Type.Implements(editorOnlyType) {
-			continue
 		}
 		sep()
 		b = append(b, c.line...)
@@ -326,14 +340,11 @@ func (sw *sceneWriter) entity(e ecs.Entity, last bool) error {
 		b = appendRaw(b, r)
 	}
 	if first {
-		b = append(b, "}\n    }"...)
+		b = append(b, '}')
 	} else {
-		b = append(b, "\n      }\n    }"...)
+		b = append(b, "\n      }"...)
 	}
-	if !last {
-		b = append(b, ',')
-	}
-	sw.buf = append(b, '\n')
+	sw.buf = b
 	return nil
 }
 

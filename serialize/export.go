@@ -1,0 +1,212 @@
+package serialize
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
+
+// ExportFile loads the scene file in and writes its game export to out
+// atomically (see [Export], [LoadFile] and [WriteFileFunc]).
+func ExportFile(ctx context.Context, in, out string, opts LoadOptions) error {
+	s, err := LoadFile(ctx, in, opts)
+	if err != nil {
+		return err
+	}
+	return WriteFileFunc(out, func(w io.Writer) error { return Export(ctx, w, s) })
+}
+
+// Export writes s for games, in the voltex.export format (version 1, read
+// by package serialize/game; see docs/scene-format.md):
+//
+//   - entities flattened into one array in hierarchy order (parents before
+//     their children, siblings by scene id), each with its name, the index
+//     of its parent (-1 for roots), its mesh as an index into a mesh table
+//     that lists each asset once, its colour, and its world matrix (16
+//     floats, column-major as mgl32.Mat4) baked from the hierarchy;
+//   - the other components (Transform as the local transform, Spin, Camera,
+//     components of other packages and unknown components kept verbatim)
+//     under "components", with entity references written as entity indices
+//     (-1 for none);
+//   - editor-only data left out: the editor camera and selection, scene ids,
+//     and components whose type is scene.EditorOnly or scene.Transient.
+//
+// Export does not change the world except to give entities missing scene
+// ids one (as Save does), which fixes the sibling order.
+func Export(ctx context.Context, out io.Writer, s *Scene) error {
+	if s == nil || s.World == nil {
+		panic("serialize.Export: the scene has no world; load or create one first (scene.NewWorld)")
+	}
+	w := s.World
+	sw := newSceneWriter(w)
+	order := exportOrder(w, scene.EnsureIDs(w))
+	index := make(map[ecs.Entity]int, len(order))
+	for i, e := range order {
+		index[e] = i
+	}
+	sw.enc.refID = func(e ecs.Entity) int64 {
+		if i, ok := index[e]; ok {
+			return int64(i)
+		}
+		return -1
+	}
+	meshes := ecs.NewMap[scene.Mesh](w)
+	colors := ecs.NewMap[scene.Color](w)
+	meshIndex := map[string]int{}
+	var meshList []string
+	for _, e := range order {
+		if m, ok := meshes.TryGet(e); ok {
+			if _, seen := meshIndex[m.Asset]; !seen {
+				meshIndex[m.Asset] = len(meshList)
+				meshList = append(meshList, m.Asset)
+			}
+		}
+	}
+	// Components written under "components": not flattened, not editor-only.
+	var comps []savedComp
+	for _, c := range sw.comps {
+		t := w.ComponentInfo(c.id).Type
+		if t == reflect.TypeFor[scene.Mesh]() || t == reflect.TypeFor[scene.Color]() || t.Implements(editorOnlyType) {
+			continue
+		}
+		comps = append(comps, c)
+	}
+	sw.comps = comps
+	sw.out = out
+	b := append(make([]byte, 0, flushAt+4096), "{\n  \"format\": \"voltex.export\",\n  \"version\": 1,\n  \"name\": "...)
+	b = jsonpos.AppendString(b, s.Name)
+	b = append(b, ",\n  \"meshes\": ["...)
+	for i, m := range meshList {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = jsonpos.AppendString(b, m)
+	}
+	b = append(b, "],\n  \"entities\": ["...)
+	if len(order) > 0 {
+		b = append(b, '\n')
+	}
+	sw.buf = b
+	for i, e := range order {
+		if i&1023 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("exporting: %w", err)
+			}
+		}
+		b := append(sw.buf, "    {\n      \"name\": "...)
+		name, _ := sw.names.TryGet(e)
+		b = jsonpos.AppendString(b, name.Value)
+		b = append(b, ",\n      \"parent\": "...)
+		parent := -1
+		if p := w.Parent(e); !p.IsZero() {
+			parent = index[p]
+		}
+		b = appendInt(b, parent)
+		b = append(b, ",\n      \"mesh\": "...)
+		mesh := -1
+		if m, ok := meshes.TryGet(e); ok {
+			mesh = meshIndex[m.Asset]
+		}
+		b = appendInt(b, mesh)
+		if c, ok := colors.TryGet(e); ok {
+			if !allFinite(c.RGBA[:]) {
+				return sw.valueError(e, "Color", &encodeError{path: "rgba", msg: "is not finite; exports cannot hold NaN or infinite numbers"})
+			}
+			b = append(b, ",\n      \"color\": ["...)
+			b = appendFloats32(b, c.RGBA[:])
+			b = append(b, ']')
+		}
+		m := w.WorldMatrix(e)
+		if !allFinite(m[:]) {
+			return fmt.Errorf("exporting: the world matrix of entity %d is not finite (check its Transform and its parents')", sw.sids.Get(e).ID)
+		}
+		b = append(b, ",\n      \"world\": ["...)
+		b = appendFloats32(b, m[:])
+		b = append(b, ']')
+		sw.buf = b
+		if err := sw.exportComponents(e); err != nil {
+			return err
+		}
+		sw.buf = append(sw.buf, "\n    }"...)
+		if i < len(order)-1 {
+			sw.buf = append(sw.buf, ',')
+		}
+		sw.buf = append(sw.buf, '\n')
+		if len(sw.buf) >= flushAt {
+			sw.flush()
+			if sw.err != nil {
+				return sw.err
+			}
+		}
+	}
+	if len(order) > 0 {
+		sw.buf = append(sw.buf, "  "...)
+	}
+	sw.buf = append(sw.buf, "]\n}\n"...)
+	sw.flush()
+	return sw.err
+}
+
+// exportComponents appends `,\n      "components": {…}` if e has any
+// component to export.
+func (sw *sceneWriter) exportComponents(e ecs.Entity) error {
+	mark := len(sw.buf)
+	sw.buf = append(sw.buf, ",\n      \"components\": {"...)
+	if err := sw.components(e); err != nil {
+		return err
+	}
+	if string(sw.buf[len(sw.buf)-2:]) == "{}" {
+		sw.buf = sw.buf[:mark]
+	}
+	return nil
+}
+
+// exportOrder lists the entities parents first (depth-first), roots and
+// siblings in ascending scene id order (byID is that order).
+func exportOrder(w *ecs.World, byID []ecs.Entity) []ecs.Entity {
+	rank := make(map[ecs.Entity]int, len(byID))
+	for i, e := range byID {
+		rank[e] = i
+	}
+	out := make([]ecs.Entity, 0, len(byID))
+	var stack []ecs.Entity
+	for _, root := range byID {
+		if !w.Parent(root).IsZero() {
+			continue
+		}
+		stack = append(stack[:0], root)
+		for len(stack) > 0 {
+			e := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			out = append(out, e)
+			kids := w.Children(e)
+			// Pushed in descending order so they pop in ascending order.
+			slices.SortFunc(kids, func(a, b ecs.Entity) int { return cmp.Compare(rank[b], rank[a]) })
+			stack = append(stack, kids...)
+		}
+	}
+	return out
+}
+
+func appendInt(b []byte, n int) []byte {
+	if n < 0 {
+		return appendUint(append(b, '-'), uint64(-n))
+	}
+	return appendUint(b, uint64(n))
+}
+
+func allFinite(fs []float32) bool {
+	for _, f := range fs {
+		if !finite32(f) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,510 @@
+package game
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/voltex-editor/voltex/serialize/internal/diag"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
+
+// Format and Version identify the files this package reads.
+const (
+	Format  = "voltex.export"
+	Version = 1
+)
+
+// Scene is a loaded export.
+type Scene struct {
+	Name     string
+	Meshes   []string // mesh assets: "builtin:cube", "builtin:plane", "builtin:sphere" or paths relative to the scene's folder
+	Entities []Entity // parents before children
+}
+
+// Entity is one exported entity.
+type Entity struct {
+	Name   string
+	Parent int // index into Scene.Entities, -1 for a root; always less than the entity's own index
+	Mesh   int // index into Scene.Meshes, -1 for none
+	// Color is the entity's linear RGBA colour, each channel 0..1; opaque
+	// white when HasColor is false.
+	Color    [4]float32
+	HasColor bool
+	// World is the entity's world matrix, column-major (element [col*4+row],
+	// the layout of mgl32.Mat4 and of OpenGL): the product of its ancestors'
+	// local transforms and its own.
+	World [16]float32
+	// Transform, Spin and Camera are the built-in components, nil when the
+	// entity does not have them.
+	Transform *Transform
+	Spin      *Spin
+	Camera    *Camera
+	// Components holds every other component as compact JSON, keyed by
+	// name; decode one with [Entity.Decode]. Entity references inside them
+	// are entity indices (-1 for none).
+	Components map[string][]byte
+}
+
+// Transform is an entity's local transform relative to its parent:
+// rotation is Euler angles in degrees, applied as T·Ry·Rx·Rz·S.
+type Transform struct {
+	Position, Rotation, Scale [3]float32
+}
+
+// Spin turns an entity about Axis (in its parent's space) at Speed degrees
+// per second.
+type Spin struct {
+	Axis  [3]float32
+	Speed float32
+}
+
+// Camera is a camera looking down its entity's -Z axis.
+type Camera struct {
+	FOV  float32 // vertical field of view, degrees
+	Near float32
+	Far  float32
+}
+
+// Decode unmarshals component name (from [Entity.Components]) into v with
+// encoding/json. It returns an error if the entity has no such component.
+func (e *Entity) Decode(name string, v any) error {
+	raw, ok := e.Components[name]
+	if !ok {
+		return fmt.Errorf("entity %q has no component %q", e.Name, name)
+	}
+	return json.Unmarshal(raw, v)
+}
+
+// MeshOf returns the mesh asset of entity i ("" for none).
+func (s *Scene) MeshOf(i int) string {
+	if m := s.Entities[i].Mesh; m >= 0 {
+		return s.Meshes[m]
+	}
+	return ""
+}
+
+// Children returns the indices of entity i's children, in order.
+func (s *Scene) Children(i int) []int {
+	var out []int
+	for j := i + 1; j < len(s.Entities); j++ {
+		if s.Entities[j].Parent == i {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// Problem is one problem found in an export, formatted by its String
+// method as "file:line:col: path: message".
+type Problem = diag.Problem
+
+// Error lists the problems of an export that could not be loaded.
+type Error = diag.Error
+
+// Limits protect Load against hostile files; zero fields take the defaults
+// (1 GiB, 4,000,000 entities, nesting 64, strings of 1 MiB), negative ones
+// mean no limit.
+type Limits struct {
+	MaxFileSize int64
+	MaxEntities int
+	MaxDepth    int
+	MaxString   int
+}
+
+func (l Limits) resolved() Limits {
+	pick := func(v, def int64) int64 {
+		switch {
+		case v == 0:
+			return def
+		case v < 0:
+			return 0
+		}
+		return v
+	}
+	return Limits{pick(l.MaxFileSize, 1<<30), int(pick(int64(l.MaxEntities), 4_000_000)),
+		int(pick(int64(l.MaxDepth), 64)), int(pick(int64(l.MaxString), 1<<20))}
+}
+
+// LoadFile loads the export at path; problems are reported under path.
+func LoadFile(path string) (*Scene, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return LoadWith(f, path, Limits{})
+}
+
+// Load reads an export from r with the default limits.
+func Load(r io.Reader) (*Scene, error) { return LoadWith(r, "", Limits{}) }
+
+// LoadWith reads an export from r, reporting problems under the name file.
+// On failure it returns an *[Error] listing every problem found (up to 100).
+func LoadWith(r io.Reader, file string, lim Limits) (*Scene, error) {
+	lim = lim.resolved()
+	l := &loader{probs: &diag.List{File: file}, lim: lim, s: &Scene{}}
+	l.d = jsonpos.NewDecoder(r, jsonpos.Limits{MaxBytes: lim.MaxFileSize, MaxDepth: lim.MaxDepth, MaxString: lim.MaxString,
+		MaxValues: 1_000_000})
+	if err := l.run(); err != nil {
+		var se *jsonpos.SyntaxError
+		if !errors.As(err, &se) {
+			return nil, err
+		}
+		l.probs.Add(diag.Problem{Line: se.Pos.Line, Col: se.Pos.Col, Msg: se.Msg})
+	}
+	if err := l.probs.Err(); err != nil {
+		return nil, err
+	}
+	return l.s, nil
+}
+
+type loader struct {
+	d     *jsonpos.Decoder
+	probs *diag.List
+	path  diag.Path
+	lim   Limits
+	s     *Scene
+	cur   jsonpos.Value
+	// meshRefs remembers where each mesh index was used, to check against
+	// the mesh table once it is known.
+	meshRefs []meshRef
+	seen     map[string]jsonpos.Pos
+}
+
+type meshRef struct {
+	entity, mesh int
+	pos          jsonpos.Pos
+}
+
+var errFull = errors.New("too many problems")
+
+func (l *loader) errAt(v *jsonpos.Value, format string, args ...any) {
+	p := v.Pos()
+	l.probs.Errorf(p.Line, p.Col, l.path.String(), format, args...)
+}
+
+func (l *loader) run() error {
+	d := l.d
+	kind, pos, err := d.Peek()
+	if err != nil {
+		return err
+	}
+	if kind != jsonpos.Object {
+		if err := d.Skip(); err != nil {
+			return err
+		}
+		if err := d.Finish(); err != nil {
+			return err
+		}
+		l.probs.Errorf(pos.Line, pos.Col, "", "an export must be a JSON object, not a %s", kind)
+		return nil
+	}
+	d.EnterObject()
+	l.seen = map[string]jsonpos.Pos{}
+	for {
+		key, kp, ok, err := d.NextMember()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		k := string(key)
+		if first, dup := l.seen[k]; dup {
+			l.probs.Errorf(kp.Line, kp.Col, k, "duplicate key (first at %d:%d)", first.Line, first.Col)
+			if err := d.Skip(); err != nil {
+				return err
+			}
+			continue
+		}
+		l.seen[k] = kp
+		if k == "entities" {
+			if err := l.entities(); err != nil {
+				return err
+			}
+			continue
+		}
+		v, err := d.Value()
+		if err != nil {
+			return err
+		}
+		mark := l.path.Key(k)
+		l.header(k, &v, kp)
+		l.path.Truncate(mark)
+		d.ResetArena()
+		if l.probs.Full() {
+			return nil
+		}
+	}
+	if err := d.Finish(); err != nil {
+		return err
+	}
+	for _, k := range []string{"format", "version"} {
+		if _, ok := l.seen[k]; !ok {
+			l.probs.Errorf(1, 1, "", "missing %q (this does not look like a voltex.export file)", k)
+		}
+	}
+	for _, r := range l.meshRefs {
+		if r.mesh >= len(l.s.Meshes) {
+			l.probs.Errorf(r.pos.Line, r.pos.Col, "entities["+strconv.Itoa(r.entity)+"].mesh",
+				"mesh %d does not exist (the mesh table has %d)", r.mesh, len(l.s.Meshes))
+		}
+	}
+	return nil
+}
+
+func (l *loader) header(k string, v *jsonpos.Value, kp jsonpos.Pos) {
+	switch k {
+	case "format":
+		if !v.IsStr(Format) {
+			l.errAt(v, "expected %q, got %s", Format, string(jsonpos.AppendInline(nil, v)))
+		}
+	case "version":
+		n, err := v.Int()
+		switch {
+		case v.Kind() != jsonpos.Number || err != nil || n < 1:
+			l.errAt(v, "expected a version number, got %s", string(jsonpos.AppendInline(nil, v)))
+		case n > Version:
+			l.errAt(v, "export version %d is newer than this loader supports (%d)", n, Version)
+		}
+	case "name":
+		if v.Kind() != jsonpos.String {
+			l.errAt(v, "expected a string")
+			return
+		}
+		l.s.Name = v.Str()
+	case "meshes":
+		if v.Kind() != jsonpos.Array {
+			l.errAt(v, "expected an array of mesh names")
+			return
+		}
+		l.s.Meshes = make([]string, v.Len())
+		for i := range v.Len() {
+			m := v.Index(i)
+			if m.Kind() != jsonpos.String {
+				mark := l.path.Index(i)
+				l.errAt(m, "expected a string")
+				l.path.Truncate(mark)
+				continue
+			}
+			l.s.Meshes[i] = m.Str()
+		}
+	default:
+		l.probs.Errorf(kp.Line, kp.Col, l.path.String(), "unknown key (an export has format, version, name, meshes and entities)")
+	}
+}
+
+func (l *loader) entities() error {
+	d := l.d
+	mark := l.path.Key("entities")
+	defer l.path.Truncate(mark)
+	kind, pos, err := d.Peek()
+	if err != nil {
+		return err
+	}
+	if kind != jsonpos.Array {
+		l.probs.Errorf(pos.Line, pos.Col, l.path.String(), "expected an array of entities, not a %s", kind)
+		return d.Skip()
+	}
+	d.EnterArray()
+	for i := 0; ; i++ {
+		more, err := d.NextItem()
+		if err != nil || !more {
+			return err
+		}
+		if i >= l.lim.MaxEntities && l.lim.MaxEntities > 0 {
+			_, p, _ := d.Peek()
+			l.probs.Errorf(p.Line, p.Col, l.path.String(), "more than the limit of %d entities", l.lim.MaxEntities)
+			return errFull
+		}
+		l.cur, err = d.Value()
+		if err != nil {
+			return err
+		}
+		im := l.path.Index(i)
+		l.entity(&l.cur, i)
+		l.path.Truncate(im)
+		d.ResetArena()
+		if l.probs.Full() {
+			return errFull
+		}
+	}
+}
+
+func (l *loader) entity(v *jsonpos.Value, i int) {
+	if v.Kind() != jsonpos.Object {
+		l.errAt(v, "an entity must be an object")
+		return
+	}
+	e := Entity{Parent: -1, Mesh: -1, Color: [4]float32{1, 1, 1, 1}}
+	hasWorld := false
+	for k := range v.Len() {
+		m := v.Index(k)
+		key := m.Key()
+		for j := range k {
+			if string(v.Index(j).KeyBytes()) == key {
+				kp := m.KeyPos()
+				l.probs.Errorf(kp.Line, kp.Col, l.path.String()+"."+key, "duplicate key")
+			}
+		}
+		km := l.path.Key(key)
+		switch key {
+		case "name":
+			if m.Kind() != jsonpos.String {
+				l.errAt(m, "expected a string")
+			} else {
+				e.Name = m.Str()
+			}
+		case "parent":
+			if n, ok := l.index(m); ok {
+				if n >= i {
+					l.errAt(m, "parent %d is not an earlier entity (entities must list parents first)", n)
+				} else {
+					e.Parent = n
+				}
+			}
+		case "mesh":
+			if n, ok := l.index(m); ok {
+				e.Mesh = n
+				if n >= 0 {
+					l.meshRefs = append(l.meshRefs, meshRef{entity: i, mesh: n, pos: m.Pos()})
+				}
+			}
+		case "color":
+			if l.floats(m, e.Color[:], 0, 1) {
+				e.HasColor = true
+			}
+		case "world":
+			hasWorld = l.floats(m, e.World[:], 0, 0)
+		case "components":
+			l.components(m, &e)
+		default:
+			kp := m.KeyPos()
+			l.probs.Errorf(kp.Line, kp.Col, l.path.String(), "unknown key (an entity has name, parent, mesh, color, world and components)")
+		}
+		l.path.Truncate(km)
+	}
+	if !hasWorld && v.Get("world") == nil {
+		l.errAt(v, "missing \"world\" matrix")
+	}
+	l.s.Entities = append(l.s.Entities, e)
+}
+
+// index reads an index that may be -1.
+func (l *loader) index(v *jsonpos.Value) (int, bool) {
+	n, err := v.Int()
+	if v.Kind() != jsonpos.Number || err != nil || n < -1 || n > 1<<31 {
+		l.errAt(v, "expected an index (or -1 for none), got %s", string(jsonpos.AppendInline(nil, v)))
+		return 0, false
+	}
+	return int(n), true
+}
+
+// floats reads an array of exactly len(dst) finite float32s, within lo..hi
+// unless both are 0.
+func (l *loader) floats(v *jsonpos.Value, dst []float32, lo, hi float64) bool {
+	if v.Kind() != jsonpos.Array || v.Len() != len(dst) {
+		l.errAt(v, "expected an array of %d numbers", len(dst))
+		return false
+	}
+	ok := true
+	for i := range dst {
+		x := v.Index(i)
+		f, err := x.Float(32)
+		if x.Kind() != jsonpos.Number || err != nil || ((lo != 0 || hi != 0) && (f < lo || f > hi)) {
+			mark := l.path.Index(i)
+			if lo != 0 || hi != 0 {
+				l.errAt(x, "expected a number within %g..%g, got %s", lo, hi, string(jsonpos.AppendInline(nil, x)))
+			} else {
+				l.errAt(x, "expected a finite 32-bit number, got %s", string(jsonpos.AppendInline(nil, x)))
+			}
+			l.path.Truncate(mark)
+			ok = false
+			continue
+		}
+		dst[i] = float32(f)
+	}
+	return ok
+}
+
+func (l *loader) components(v *jsonpos.Value, e *Entity) {
+	if v.Kind() != jsonpos.Object {
+		l.errAt(v, "expected an object mapping component names to values")
+		return
+	}
+	for k := range v.Len() {
+		m := v.Index(k)
+		name := m.Key()
+		km := l.path.Key(name)
+		if m.Kind() != jsonpos.Object {
+			l.errAt(m, "a component must be an object")
+			l.path.Truncate(km)
+			continue
+		}
+		switch name {
+		case "Transform":
+			t := Transform{Scale: [3]float32{1, 1, 1}}
+			if l.fields(m, map[string][]float32{"position": t.Position[:], "rotation": t.Rotation[:], "scale": t.Scale[:]}) {
+				e.Transform = &t
+			}
+		case "Spin":
+			s, speed := Spin{Axis: [3]float32{0, 1, 0}}, [1]float32{45}
+			if l.fields(m, map[string][]float32{"axis": s.Axis[:], "speed": speed[:]}) {
+				s.Speed = speed[0]
+				e.Spin = &s
+			}
+		case "Camera":
+			fov, near, far := [1]float32{60}, [1]float32{0.1}, [1]float32{1000}
+			if l.fields(m, map[string][]float32{"fov": fov[:], "near": near[:], "far": far[:]}) {
+				e.Camera = &Camera{FOV: fov[0], Near: near[0], Far: far[0]}
+			}
+		default:
+			if e.Components == nil {
+				e.Components = map[string][]byte{}
+			}
+			var buf bytes.Buffer
+			compact(&buf, m)
+			e.Components[name] = buf.Bytes()
+		}
+		l.path.Truncate(km)
+	}
+}
+
+// fields reads an object whose members are numbers or arrays of numbers
+// into dst (single numbers into slices of length 1).
+func (l *loader) fields(v *jsonpos.Value, dst map[string][]float32) bool {
+	ok := true
+	for k := range v.Len() {
+		m := v.Index(k)
+		d, known := dst[m.Key()]
+		km := l.path.Key(m.Key())
+		switch {
+		case !known:
+			kp := m.KeyPos()
+			l.probs.Errorf(kp.Line, kp.Col, l.path.String(), "unknown field")
+			ok = false
+		case len(d) == 1:
+			f, err := m.Float(32)
+			if m.Kind() != jsonpos.Number || err != nil {
+				l.errAt(m, "expected a finite 32-bit number")
+				ok = false
+			} else {
+				d[0] = float32(f)
+			}
+		default:
+			ok = l.floats(m, d, 0, 0) && ok
+		}
+		l.path.Truncate(km)
+	}
+	return ok
+}
+
+// compact writes v as compact JSON.
+func compact(buf *bytes.Buffer, v *jsonpos.Value) {
+	_ = json.Compact(buf, jsonpos.AppendInline(nil, v))
+}

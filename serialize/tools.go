@@ -1,0 +1,123 @@
+package serialize
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math"
+	"os"
+
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize/game"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
+
+// Format returns the canonical form of a scene file: what saving it after
+// loading it gives (so fmt and the editor agree byte for byte). Older
+// versions come out migrated to the current one; unknown components are
+// kept. file names the source in problems. A file that does not load
+// returns the load's *[Error] and no output.
+func Format(src []byte, file string) ([]byte, error) {
+	s, err := Load(context.Background(), bytes.NewReader(src), LoadOptions{File: file})
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.Grow(len(src) + len(src)/8)
+	if err := Save(context.Background(), &out, s, SaveOptions{}); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// FileKind is what a file claims to be, by its "format" key.
+type FileKind int
+
+// File kinds returned by [Sniff].
+const (
+	KindScene  FileKind = iota // "voltex.scene", or no format key (a version 0 scene)
+	KindExport                 // "voltex.export"
+)
+
+// Sniff reads the top level of a JSON file just far enough to find its
+// "format" key. Anything unreadable or without the key counts as a scene (so
+// the scene loader reports what is wrong with it).
+func Sniff(r io.Reader) FileKind {
+	d := jsonpos.NewDecoder(r, jsonpos.Limits{MaxDepth: DefaultMaxDepth, MaxString: DefaultMaxString, MaxValues: 1 << 20})
+	if _, err := d.EnterObject(); err != nil {
+		return KindScene
+	}
+	for {
+		key, _, ok, err := d.NextMember()
+		if err != nil || !ok {
+			return KindScene
+		}
+		if string(key) == "format" {
+			v, err := d.Value()
+			if err == nil && v.IsStr(ExportFormat) {
+				return KindExport
+			}
+			return KindScene
+		}
+		if err := d.Skip(); err != nil {
+			return KindScene
+		}
+	}
+}
+
+// ValidateFile checks a scene or export file (told apart by its "format")
+// without keeping anything. It returns nil if the file loads, otherwise an
+// *[Error] (or an I/O error); warnings of a file that loads are returned
+// either way.
+func ValidateFile(ctx context.Context, path string, opts LoadOptions) (warnings []Problem, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	kind := Sniff(f)
+	f.Close()
+	if kind == KindExport {
+		_, err := game.LoadFile(path)
+		return nil, err
+	}
+	s, err := LoadFile(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.Warnings, nil
+}
+
+// Grid returns a new scene file named name holding the cube grid p (made by
+// scene.SpawnGrid, the generator the editor's Spawn Cube Grid uses), with
+// the editor camera framing it.
+func Grid(p scene.GridParams, name string) ([]byte, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	w := scene.NewWorld()
+	scene.SpawnGrid(w, p)
+	var ext float64
+	for i, n := range p.Count {
+		d := float64(n-1) * float64(p.Spacing[i])
+		ext += d * d
+	}
+	dist := float32(math.Round(max(10, math.Sqrt(ext))))
+	s := &Scene{Name: name, World: w, Camera: &EditorCamera{Pivot: p.Origin, Yaw: 30, Pitch: -25, Distance: dist}}
+	var out bytes.Buffer
+	if err := Save(context.Background(), &out, s, SaveOptions{}); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// ProblemsOf returns the problems of an error returned by this package's
+// loaders (one Problem carrying the message for other errors), for printing
+// one per line.
+func ProblemsOf(err error) []Problem {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Problems
+	}
+	return []Problem{{Msg: err.Error()}}
+}
