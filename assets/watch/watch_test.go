@@ -54,8 +54,8 @@ func atomicSave(t *testing.T, path, content string) {
 }
 
 // settleTime is how long collect keeps listening after the expected events arrived, to catch
-// extra ones.
-func settleTime(w *Watcher) time.Duration { return 3*w.opts.Quiet + 150*time.Millisecond }
+// extra ones: an extra burst would settle within one quiet period of the expected one.
+func settleTime(w *Watcher) time.Duration { return 2*w.opts.Quiet + 150*time.Millisecond }
 
 // collect waits (up to waitTimeout) for n events, then listens a little longer and returns
 // every event seen, so that callers can assert the exact count.
@@ -132,8 +132,9 @@ func TestRenameOverSave(t *testing.T) {
 
 func TestBurstIsOneEvent(t *testing.T) {
 	t.Parallel()
-	// A longer quiet period here: 100 writes must fit in it even on a busy machine.
-	w, path := setup(t, Options{Quiet: 300 * time.Millisecond, MaxDelay: time.Minute})
+	// A long quiet period here: no gap between the 100 writes may reach it, even on a busy
+	// machine (plain writes truncate first, so a settled gap would show a half-written file).
+	w, path := setup(t, Options{Quiet: time.Second, MaxDelay: time.Minute})
 	for i := range 100 {
 		write(t, path, fmt.Sprintf("version %d", 100+i))
 	}
@@ -162,13 +163,13 @@ func TestDeleteThenRecreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	expect(t, collect(t, w, 1), Event{Path: path, Kind: Missing})
-	write(t, path, "version 1") // even the old content: it was missing in between
+	atomicSave(t, path, "version 1") // even the old content: it was missing in between
 	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
 }
 
 func TestDeleteAndRecreateWithinQuietPeriodIsNoChange(t *testing.T) {
 	t.Parallel()
-	w, path := setup(t, Options{Quiet: 300 * time.Millisecond})
+	w, path := setup(t, Options{Quiet: time.Second})
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestOutsideWriteRightAfterOwnSaveIsReported(t *testing.T) {
 func TestSameContentIsNotReported(t *testing.T) {
 	t.Parallel()
 	w, path := setup(t, Options{})
-	write(t, path, "version 1") // rewritten, identical
+	atomicSave(t, path, "version 1") // replaced, identical
 	if err := os.Chmod(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestFileMissingAtAdd(t *testing.T) {
 	if err := w.Add(path); err != nil {
 		t.Fatal(err)
 	}
-	write(t, path, "v 0 0 0")
+	atomicSave(t, path, "v 0 0 0")
 	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
 }
 
@@ -284,8 +285,8 @@ func TestSetAndWatched(t *testing.T) {
 	if got := w.Watched(); !slices.Equal(got, []string{b, c}) {
 		t.Fatalf("Watched() = %v, want [b c]", got)
 	}
-	write(t, a, "1")
-	write(t, c, "1")
+	atomicSave(t, a, "1")
+	atomicSave(t, c, "1")
 	expect(t, collect(t, w, 1), Event{Path: c, Kind: Changed})
 }
 
@@ -296,7 +297,7 @@ func TestRelativePathsAreMadeAbsolute(t *testing.T) {
 	if err := w.Add("rel.obj"); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(dir, "rel.obj"), "1")
+	atomicSave(t, filepath.Join(dir, "rel.obj"), "1")
 	expect(t, collect(t, w, 1), Event{Path: filepath.Join(dir, "rel.obj"), Kind: Changed})
 }
 
@@ -319,7 +320,7 @@ func TestDirectoryGoneAndBack(t *testing.T) {
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write(t, path, "v 1 1 1")
+	atomicSave(t, path, "v 1 1 1")
 	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
 	// And the directory is watched again: a later change is seen.
 	atomicSave(t, path, "v 2 2 2")
