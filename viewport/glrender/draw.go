@@ -16,6 +16,9 @@ import (
 // instanced draw call. It returns an error if GL reported one.
 func (r *Renderer) Render(dl *viewport.DrawList, cam viewport.Camera) error {
 	r.check("Render")
+	if dl == nil {
+		panic("glrender: Renderer.Render needs a DrawList: pass viewport.NewDrawList() for an empty scene")
+	}
 	return r.render(dl, cam, drawInstanced)
 }
 
