@@ -16,8 +16,9 @@
 //   - an infinite ground grid (a full-screen pass that intersects each
 //     pixel's view ray with y = 0) with 1- and 10-unit lines, the X axis red
 //     and the Z axis blue, fading with distance;
-//   - selected instances are tinted and outlined (a composite pass reads the
-//     id attachment);
+//   - selected instances are tinted and outlined (a pass over the id
+//     attachment, scissored to the selection's screen rectangle, only when
+//     something is selected);
 //   - the framebuffer has an RGBA8 colour attachment, an R32UI entity-id
 //     attachment (0 = nothing) and depth; [Renderer.ReadID] and
 //     [Renderer.ReadIDs] read it back for click and box picking.
