@@ -177,21 +177,28 @@ func TestIncrementalUpload(t *testing.T) {
 		if s := r.Stats(); s.Renders != uint64(len(steps)) || s.Triangles != (side*side+1)*12 {
 			t.Errorf("renders %d triangles %d", s.Renders, s.Triangles)
 		}
-		incremental := r.ReadImage()
-		// A fresh renderer uploads the whole list: same picture.
-		fresh, err := New()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer fresh.Delete()
-		if err := fresh.Resize(testW, testH); err != nil {
-			t.Fatal(err)
-		}
-		full := render(t, fresh, dl, cam)
-		if _, n := diffImages(incremental, full, 0); n != 0 {
-			t.Errorf("incrementally updated render differs from a full upload in %d pixels", n)
-		}
+		sameAsFullUpload(t, r, dl, cam)
 	})
+}
+
+// sameAsFullUpload checks that r's last image (kept up to date by
+// incremental uploads) equals what a new renderer, uploading dl whole,
+// draws. It runs on the GL thread.
+func sameAsFullUpload(t *testing.T, r *Renderer, dl *viewport.DrawList, cam viewport.Camera) {
+	t.Helper()
+	incremental := r.ReadImage()
+	fresh, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Delete()
+	w, h := r.Size()
+	if err := fresh.Resize(w, h); err != nil {
+		t.Fatal(err)
+	}
+	if _, n := diffImages(incremental, render(t, fresh, dl, cam), 0); n != 0 {
+		t.Errorf("the incrementally updated picture differs from a full upload in %d pixels", n)
+	}
 }
 
 func meshBytesOf(m *assets.Mesh) int { return (len(m.Vertices) + len(m.Indices)) * 4 }

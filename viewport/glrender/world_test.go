@@ -60,17 +60,7 @@ func TestWorldPlayMode(t *testing.T) {
 		if id := r.ReadID(int(x), int(y)); id != viewport.EntityID(cubes[210]) {
 			t.Errorf("id at the selected cube's top: %d, want %d", id, viewport.EntityID(cubes[210]))
 		}
-		fresh, err := New()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer fresh.Delete()
-		if err := fresh.Resize(testW, testH); err != nil {
-			t.Fatal(err)
-		}
-		if _, n := diffImages(incremental, render(t, fresh, dl, cam), 0); n != 0 {
-			t.Errorf("after 5 incremental frames the picture differs from a full upload in %d pixels", n)
-		}
+		sameAsFullUpload(t, r, dl, cam)
 		compareGolden(t, "world_spinning_grid", incremental)
 	})
 }
