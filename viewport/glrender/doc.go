@@ -29,8 +29,9 @@
 //
 // # Contexts and threads
 //
-// In the editor, giu/GLFW owns the context: call gl.Init on the UI loop
-// thread once the window exists, then [New], and use the renderer only on
+// In the editor, giu/GLFW owns the context: call [InitCurrentContext] on
+// the UI loop thread once the window exists (it loads go-gl's functions:
+// no other package imports go-gl), then [New], and use the renderer only on
 // that thread (methods panic elsewhere). Headless — for `voltex-editor
 // render`, thumbnails and tests, with no display server at all —
 // [NewHeadless] gives an EGL surfaceless context (sub-package headless)

@@ -117,8 +117,8 @@ type Renderer struct {
 }
 
 // New creates a renderer in the current OpenGL (4.1 core or later) context.
-// go-gl must already be initialised in it (gl.Init in the editor; headless
-// contexts from [NewHeadless] are). Call [Renderer.Resize] before the first
+// go-gl must already be initialised in it ([InitCurrentContext] in the
+// editor; headless contexts from [NewHeadless] are). Call [Renderer.Resize] before the first
 // render.
 func New() (*Renderer, error) {
 	r := &Renderer{Settings: DefaultSettings(), owner: threadID(), meshes: map[*assets.Mesh]*gpuMesh{}}
@@ -130,8 +130,8 @@ func New() (*Renderer, error) {
 }
 
 func (r *Renderer) init() error {
-	if gl.GetString(gl.VERSION) == nil {
-		return errors.New("glrender: no current OpenGL context, or gl.Init was not called in it")
+	if err := checkVersion(); err != nil {
+		return err
 	}
 	var err error
 	if r.meshProg, err = newProgram("mesh program", meshVS, meshFS, nil, meshUniforms...); err != nil {

@@ -3,6 +3,7 @@ package glrender
 import (
 	"image"
 	"image/color"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -333,5 +334,26 @@ func TestRenderToImage(t *testing.T) {
 	})
 	if _, err := RenderToImage(dl, cam, 0, 10); err == nil {
 		t.Error("size 0×10 accepted")
+	}
+}
+
+func TestInitCurrentContext(t *testing.T) {
+	// Inside a context (as the editor calls it): succeeds and reports 4.1+.
+	if err := glContext(t).Do(func() {
+		if err := InitCurrentContext(); err != nil {
+			t.Error(err)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// On a thread with no current context: a clear error, no crash.
+	errc := make(chan error)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		errc <- checkVersion()
+	}()
+	if err := <-errc; err == nil || !strings.Contains(err.Error(), "no current OpenGL context") {
+		t.Errorf("without a context: %v", err)
 	}
 }
