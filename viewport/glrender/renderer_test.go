@@ -339,6 +339,8 @@ func TestRenderToImage(t *testing.T) {
 
 func TestInitCurrentContext(t *testing.T) {
 	// Inside a context (as the editor calls it): succeeds and reports 4.1+.
+	// gl.Init resolves through glXGetProcAddress; with libglvnd those entry
+	// points dispatch to the current EGL context as well: rendering works.
 	if err := glContext(t).Do(func() {
 		if err := InitCurrentContext(); err != nil {
 			t.Error(err)
@@ -346,6 +348,13 @@ func TestInitCurrentContext(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	dl := cubesScene(t, 1)
+	withRenderer(t, 40, 30, func(r *Renderer) {
+		render(t, r, dl, framed(dl, 40, 30))
+		if r.ReadID(20, 15) != 1 {
+			t.Error("rendering after InitCurrentContext (GLX-resolved functions on an EGL context) drew nothing")
+		}
+	})
 	// On a thread with no current context: a clear error, no crash.
 	errc := make(chan error)
 	go func() {
