@@ -496,10 +496,3 @@ func colSlice[T any](c *cursor, k int, n int) []T {
 	}
 	return unsafe.Slice((*T)(c.ptr[k]), n)
 }
-
-func (c *cursor) entities() []Entity {
-	if c.t == nil {
-		return nil
-	}
-	return c.t.entities[c.start:c.end]
-}

@@ -32,6 +32,7 @@ type queryState struct {
 	sparseDrv bool // iteration is driven by a required SparseSet component
 
 	lastRun uint32
+	cur     cursor   // the iteration in progress (one at a time per query)
 	tables  []*table // matching tables (cache)
 	matchT  []bool   // by table index
 	seen    int      // number of world tables examined for the cache
@@ -214,29 +215,36 @@ const (
 	curDone
 )
 
-// cursor is the iteration state shared by all typed iterators. The hot path (Next within a run of
-// consecutive matching rows, Get) only touches row, end, ptr and stride; everything else happens in
-// advance.
+// cursor is the iteration state of a query (it lives in the query: one iteration at a time). It
+// produces runs: ranges [start, end) of consecutive rows of one table that all match and in which
+// every typed component is present. Typed iterators copy the run's first-row pointers and iterate it
+// on their own (see iter); everything else happens here.
 type cursor struct {
-	row, end uintptr
-	ptr      [maxQ]unsafe.Pointer
-	stride   [maxQ]uintptr
-	ents     unsafe.Pointer
+	start, end uintptr // the current run
+	ptr        [maxQ]unsafe.Pointer
+	stride     [maxQ]uintptr
 
 	q      *queryState
 	t      *table
 	cols   [maxQ]*column
 	ti     int
-	start  uintptr
 	tick   uint32
 	state  uint8
 	inRun  bool
 	locked bool
+	// single makes every run one row long: the query has an Optional SparseSet component, or the
+	// current table lacks an Optional component.
+	single bool
 	driver *sparseSet
 }
 
 func (c *cursor) begin(q *queryState) {
 	w := q.w
+	if c.state == curRunning {
+		panic("ecs: this query is already being iterated (a nested loop over the same query, or a loop left " +
+			"without calling Close): create a second query for the inner loop, or call Close on the iterator")
+	}
+	*c = cursor{}
 	q.refresh()
 	c.q = q
 	c.tick = w.tick
@@ -251,8 +259,6 @@ func (c *cursor) begin(q *queryState) {
 }
 
 // advance finishes the current run and finds the next one; it reports false when iteration ends.
-//
-//go:noinline
 func (c *cursor) advance() bool {
 	if c.inRun {
 		c.finishRun(c.end)
@@ -268,7 +274,7 @@ func (c *cursor) advance() bool {
 		return c.nextSparse()
 	}
 	for {
-		if c.t != nil && q.rowFilter {
+		if c.t != nil && (q.rowFilter || c.single) {
 			if c.findRun(uint32(c.end)) {
 				return true
 			}
@@ -285,8 +291,8 @@ func (c *cursor) advance() bool {
 			continue
 		}
 		c.setTable(t)
-		if !q.rowFilter {
-			c.start, c.row, c.end = 0, 0, uintptr(n)
+		if !q.rowFilter && !c.single {
+			c.start, c.end = 0, uintptr(n)
 			c.inRun = true
 			return true
 		}
@@ -310,7 +316,7 @@ func (c *cursor) nextTable() bool {
 	}
 	q := c.q
 	if q.rowFilter || q.sparseDrv || slices.Contains(q.isSparse[:len(q.ids)], true) {
-		c.Close()
+		c.closeAt(0)
 		panic("ecs: NextTable/Columns cannot be used with Changed, Added, Without on SparseSet or SparseSet " +
 			"components in the query: iterate with Next and Get instead")
 	}
@@ -323,7 +329,6 @@ func (c *cursor) nextTable() bool {
 		}
 		c.setTable(t)
 		c.start, c.end = 0, uintptr(n)
-		c.row = c.end - 1
 		c.inRun = true
 		return true
 	}
@@ -333,7 +338,7 @@ func (c *cursor) nextTable() bool {
 
 func (c *cursor) setTable(t *table) {
 	c.t = t
-	c.ents = unsafe.Pointer(unsafe.SliceData(t.entities))
+	c.single = c.q.perRow
 	w := c.q.w
 	for k, id := range c.q.ids {
 		s := w.comps[id]
@@ -348,6 +353,7 @@ func (c *cursor) setTable(t *table) {
 		if col == nil {
 			c.ptr[k] = nil
 			c.stride[k] = 0
+			c.single = true // an absent Optional component
 		} else {
 			c.ptr[k] = col.ptr
 			c.stride[k] = col.size
@@ -355,7 +361,7 @@ func (c *cursor) setTable(t *table) {
 	}
 }
 
-// setSparsePtrs points the query's SparseSet components at the entity in row r.
+// setSparsePtrs points the query's SparseSet components at the entity in row r (for one-row runs).
 func (c *cursor) setSparsePtrs(r uint32) {
 	w := c.q.w
 	idx := c.t.entities[r].index
@@ -412,12 +418,12 @@ func (c *cursor) findRun(from uint32) bool {
 		}
 		start := r
 		r++
-		if !q.perRow {
+		if !c.single {
 			for r < n && q.rowOK(t, r) {
 				r++
 			}
 		}
-		c.start, c.row, c.end = uintptr(start), uintptr(start), uintptr(r)
+		c.start, c.end = uintptr(start), uintptr(r)
 		c.inRun = true
 		if q.perRow {
 			c.setSparsePtrs(start)
@@ -446,7 +452,7 @@ func (c *cursor) nextSparse() bool {
 			c.setTable(t)
 		}
 		c.setSparsePtrs(rec.row)
-		c.start, c.row, c.end = uintptr(rec.row), uintptr(rec.row), uintptr(rec.row)+1
+		c.start, c.end = uintptr(rec.row), uintptr(rec.row)+1
 		c.inRun = true
 		return true
 	}
@@ -485,7 +491,7 @@ func (c *cursor) finish() {
 	}
 	c.state = curDone
 	c.t = nil
-	c.row, c.end = 0, 0
+	c.start, c.end = 0, 0
 	q := c.q
 	if c.locked {
 		q.w.locks--
@@ -497,15 +503,94 @@ func (c *cursor) finish() {
 	}
 }
 
-// Close ends an iteration early: the rows visited so far are marked, the world is unlocked and the
-// query's last-run tick is recorded. It is called automatically when Next or NextTable returns
-// false, and is safe to call more than once.
-func (c *cursor) Close() {
+// closeAt ends an iteration early, after visiting rows [start, row] of the current run: those are
+// marked, the world is unlocked and the query's last run is recorded. It is safe to call more than
+// once.
+func (c *cursor) closeAt(row uintptr) {
 	if c.state != curRunning {
 		return
 	}
 	if c.inRun {
-		c.finishRun(c.row + 1)
+		c.finishRun(min(row+1, c.end))
 	}
 	c.finish()
 }
+
+func (c *cursor) entities() []Entity {
+	if c.t == nil {
+		return nil
+	}
+	return c.t.entities[c.start:c.end]
+}
+
+// iter is the non-generic part of the typed iterators: the hot state of the current run (the row
+// relative to the run start, the run length, pointers to the run's first row of each component,
+// nil for an absent Optional one, and to its first entity), on the caller's stack, and the query's
+// cursor for everything else. Next is small enough to be inlined; the generated Get adds
+// row*unsafe.Sizeof(T), a constant, to each pointer.
+type iter struct {
+	row, end uintptr // current row (relative to the run start), run length
+	c        *cursor
+	ptr      [maxQ]unsafe.Pointer
+	ents     unsafe.Pointer
+}
+
+// Next advances to the next matching entity and reports whether there is one.
+func (it *iter) Next() bool {
+	if it.row++; it.row < it.end {
+		return true
+	}
+	return it.next()
+}
+
+// next is the slow path of Next: it finishes the current run and loads the next one.
+//
+//go:noinline
+func (it *iter) next() bool {
+	c := it.c
+	if !c.advance() {
+		it.row, it.end = 0, 0
+		return false
+	}
+	it.load()
+	return true
+}
+
+// load copies the cursor's run into the iterator.
+func (it *iter) load() {
+	c := it.c
+	it.row, it.end = 0, c.end-c.start
+	for k := range it.ptr {
+		if p := c.ptr[k]; p != nil {
+			it.ptr[k] = unsafe.Add(p, c.start*c.stride[k])
+		} else {
+			it.ptr[k] = nil
+		}
+	}
+	it.ents = unsafe.Pointer(&c.t.entities[c.start])
+}
+
+// Entity returns the current entity.
+func (it *iter) Entity() Entity {
+	return *(*Entity)(unsafe.Add(it.ents, it.row*unsafe.Sizeof(Entity{})))
+}
+
+// NextTable advances to the next matching table for column-wise iteration with Columns and
+// Entities. It panics for queries with per-row conditions (Changed, Added, SparseSet components).
+func (it *iter) NextTable() bool {
+	if !it.c.nextTable() {
+		it.row, it.end = 0, 0
+		return false
+	}
+	it.load()
+	it.row = it.end - 1 // the whole table counts as visited
+	return true
+}
+
+// Entities returns the current table's entities (column-wise iteration). Do not modify the slice.
+func (it *iter) Entities() []Entity { return it.c.entities() }
+
+// Close ends the iteration early (needed only when breaking out of the loop): the rows visited so
+// far are marked, the world is unlocked and the query's last run is recorded. It is safe to call
+// more than once.
+func (it *iter) Close() { it.c.closeAt(it.c.start + it.row) }

@@ -17,10 +17,12 @@ func NewQuery1[A any](w *World, terms ...Term) *Query1[A] {
 
 // Iter starts an iteration. Loop with Next and Get (or NextTable and Columns); the world is locked
 // against structural changes until the loop ends (or Close is called).
+//
+// A query runs one iteration at a time: starting a second one before the first ended (a nested loop
+// over the same query) panics; use a second query.
 func (q *Query1[A]) Iter() Iter1[A] {
-	var it Iter1[A]
-	it.c.begin(q.s)
-	return it
+	q.s.cur.begin(q.s)
+	return Iter1[A]{iter{c: &q.s.cur}}
 }
 
 // Count returns the number of entities the query would visit now. It does not count as a run.
@@ -32,59 +34,34 @@ func (q *Query1[A]) Access() Access { return q.s.access() }
 // Each calls fn for every matching entity (a convenience over Iter).
 func (q *Query1[A]) Each(fn func(ent Entity, a *A)) {
 	it := q.Iter()
-	defer it.Close()
+	defer q.s.cur.closeAt(0)
 	for it.Next() {
 		a := it.Get()
 		fn(it.Entity(), a)
 	}
 }
 
-// Iter1 iterates a Query1. The zero value is not usable; get one from Query1.Iter.
-type Iter1[A any] struct{ c cursor }
-
-// Next advances to the next matching entity and reports whether there is one.
-func (it *Iter1[A]) Next() bool {
-	c := &it.c
-	if c.row+1 < c.end {
-		c.row++
-		return true
-	}
-	return c.advance()
-}
+// Iter1 iterates a Query1: Next (or NextTable), Get, Entity, Close. The zero value is not
+// usable; get one from Query1.Iter.
+type Iter1[A any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter1[A]) Get() (a *A) {
-	cur := &it.c
-	if p := cur.ptr[0]; p != nil {
-		a = (*A)(unsafe.Add(p, cur.row*cur.stride[0]))
+	a = (*A)(it.ptr[0])
+	if a != nil {
+		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
 	}
 	return
 }
 
-// Entity returns the current entity.
-func (it *Iter1[A]) Entity() Entity {
-	c := &it.c
-	return *(*Entity)(unsafe.Add(c.ents, c.row*unsafe.Sizeof(Entity{})))
-}
-
-// NextTable advances to the next matching table for column-wise iteration with Columns and
-// Entities. It panics for queries with per-row conditions (Changed, Added, SparseSet components).
-func (it *Iter1[A]) NextTable() bool { return it.c.nextTable() }
-
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
 // components the query writes are marked changed.
 func (it *Iter1[A]) Columns() []A {
-	c := &it.c
+	c := it.c
 	n := int(c.end - c.start)
 	return colSlice[A](c, 0, n)
 }
-
-// Entities returns the current table's entities (column-wise iteration). Do not modify the slice.
-func (it *Iter1[A]) Entities() []Entity { return it.c.entities() }
-
-// Close ends the iteration early (needed only when breaking out of the loop).
-func (it *Iter1[A]) Close() { it.c.Close() }
 
 // Query2 is a typed query over entities that have the components A, B (see Term for filters
 // and options). Create it once with NewQuery2 and iterate it every frame with Iter; it remembers
@@ -99,10 +76,12 @@ func NewQuery2[A, B any](w *World, terms ...Term) *Query2[A, B] {
 
 // Iter starts an iteration. Loop with Next and Get (or NextTable and Columns); the world is locked
 // against structural changes until the loop ends (or Close is called).
+//
+// A query runs one iteration at a time: starting a second one before the first ended (a nested loop
+// over the same query) panics; use a second query.
 func (q *Query2[A, B]) Iter() Iter2[A, B] {
-	var it Iter2[A, B]
-	it.c.begin(q.s)
-	return it
+	q.s.cur.begin(q.s)
+	return Iter2[A, B]{iter{c: &q.s.cur}}
 }
 
 // Count returns the number of entities the query would visit now. It does not count as a run.
@@ -114,62 +93,38 @@ func (q *Query2[A, B]) Access() Access { return q.s.access() }
 // Each calls fn for every matching entity (a convenience over Iter).
 func (q *Query2[A, B]) Each(fn func(ent Entity, a *A, b *B)) {
 	it := q.Iter()
-	defer it.Close()
+	defer q.s.cur.closeAt(0)
 	for it.Next() {
 		a, b := it.Get()
 		fn(it.Entity(), a, b)
 	}
 }
 
-// Iter2 iterates a Query2. The zero value is not usable; get one from Query2.Iter.
-type Iter2[A, B any] struct{ c cursor }
-
-// Next advances to the next matching entity and reports whether there is one.
-func (it *Iter2[A, B]) Next() bool {
-	c := &it.c
-	if c.row+1 < c.end {
-		c.row++
-		return true
-	}
-	return c.advance()
-}
+// Iter2 iterates a Query2: Next (or NextTable), Get, Entity, Close. The zero value is not
+// usable; get one from Query2.Iter.
+type Iter2[A, B any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter2[A, B]) Get() (a *A, b *B) {
-	cur := &it.c
-	if p := cur.ptr[0]; p != nil {
-		a = (*A)(unsafe.Add(p, cur.row*cur.stride[0]))
+	a = (*A)(it.ptr[0])
+	if a != nil {
+		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
 	}
-	if p := cur.ptr[1]; p != nil {
-		b = (*B)(unsafe.Add(p, cur.row*cur.stride[1]))
+	b = (*B)(it.ptr[1])
+	if b != nil {
+		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
 	}
 	return
 }
 
-// Entity returns the current entity.
-func (it *Iter2[A, B]) Entity() Entity {
-	c := &it.c
-	return *(*Entity)(unsafe.Add(c.ents, c.row*unsafe.Sizeof(Entity{})))
-}
-
-// NextTable advances to the next matching table for column-wise iteration with Columns and
-// Entities. It panics for queries with per-row conditions (Changed, Added, SparseSet components).
-func (it *Iter2[A, B]) NextTable() bool { return it.c.nextTable() }
-
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
 // components the query writes are marked changed.
 func (it *Iter2[A, B]) Columns() ([]A, []B) {
-	c := &it.c
+	c := it.c
 	n := int(c.end - c.start)
 	return colSlice[A](c, 0, n), colSlice[B](c, 1, n)
 }
-
-// Entities returns the current table's entities (column-wise iteration). Do not modify the slice.
-func (it *Iter2[A, B]) Entities() []Entity { return it.c.entities() }
-
-// Close ends the iteration early (needed only when breaking out of the loop).
-func (it *Iter2[A, B]) Close() { it.c.Close() }
 
 // Query3 is a typed query over entities that have the components A, B, C (see Term for filters
 // and options). Create it once with NewQuery3 and iterate it every frame with Iter; it remembers
@@ -184,10 +139,12 @@ func NewQuery3[A, B, C any](w *World, terms ...Term) *Query3[A, B, C] {
 
 // Iter starts an iteration. Loop with Next and Get (or NextTable and Columns); the world is locked
 // against structural changes until the loop ends (or Close is called).
+//
+// A query runs one iteration at a time: starting a second one before the first ended (a nested loop
+// over the same query) panics; use a second query.
 func (q *Query3[A, B, C]) Iter() Iter3[A, B, C] {
-	var it Iter3[A, B, C]
-	it.c.begin(q.s)
-	return it
+	q.s.cur.begin(q.s)
+	return Iter3[A, B, C]{iter{c: &q.s.cur}}
 }
 
 // Count returns the number of entities the query would visit now. It does not count as a run.
@@ -199,65 +156,42 @@ func (q *Query3[A, B, C]) Access() Access { return q.s.access() }
 // Each calls fn for every matching entity (a convenience over Iter).
 func (q *Query3[A, B, C]) Each(fn func(ent Entity, a *A, b *B, c *C)) {
 	it := q.Iter()
-	defer it.Close()
+	defer q.s.cur.closeAt(0)
 	for it.Next() {
 		a, b, c := it.Get()
 		fn(it.Entity(), a, b, c)
 	}
 }
 
-// Iter3 iterates a Query3. The zero value is not usable; get one from Query3.Iter.
-type Iter3[A, B, C any] struct{ c cursor }
-
-// Next advances to the next matching entity and reports whether there is one.
-func (it *Iter3[A, B, C]) Next() bool {
-	c := &it.c
-	if c.row+1 < c.end {
-		c.row++
-		return true
-	}
-	return c.advance()
-}
+// Iter3 iterates a Query3: Next (or NextTable), Get, Entity, Close. The zero value is not
+// usable; get one from Query3.Iter.
+type Iter3[A, B, C any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter3[A, B, C]) Get() (a *A, b *B, c *C) {
-	cur := &it.c
-	if p := cur.ptr[0]; p != nil {
-		a = (*A)(unsafe.Add(p, cur.row*cur.stride[0]))
+	a = (*A)(it.ptr[0])
+	if a != nil {
+		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
 	}
-	if p := cur.ptr[1]; p != nil {
-		b = (*B)(unsafe.Add(p, cur.row*cur.stride[1]))
+	b = (*B)(it.ptr[1])
+	if b != nil {
+		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
 	}
-	if p := cur.ptr[2]; p != nil {
-		c = (*C)(unsafe.Add(p, cur.row*cur.stride[2]))
+	c = (*C)(it.ptr[2])
+	if c != nil {
+		c = (*C)(unsafe.Add(unsafe.Pointer(c), it.row*unsafe.Sizeof(*c)))
 	}
 	return
 }
 
-// Entity returns the current entity.
-func (it *Iter3[A, B, C]) Entity() Entity {
-	c := &it.c
-	return *(*Entity)(unsafe.Add(c.ents, c.row*unsafe.Sizeof(Entity{})))
-}
-
-// NextTable advances to the next matching table for column-wise iteration with Columns and
-// Entities. It panics for queries with per-row conditions (Changed, Added, SparseSet components).
-func (it *Iter3[A, B, C]) NextTable() bool { return it.c.nextTable() }
-
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
 // components the query writes are marked changed.
 func (it *Iter3[A, B, C]) Columns() ([]A, []B, []C) {
-	c := &it.c
+	c := it.c
 	n := int(c.end - c.start)
 	return colSlice[A](c, 0, n), colSlice[B](c, 1, n), colSlice[C](c, 2, n)
 }
-
-// Entities returns the current table's entities (column-wise iteration). Do not modify the slice.
-func (it *Iter3[A, B, C]) Entities() []Entity { return it.c.entities() }
-
-// Close ends the iteration early (needed only when breaking out of the loop).
-func (it *Iter3[A, B, C]) Close() { it.c.Close() }
 
 // Query4 is a typed query over entities that have the components A, B, C, D (see Term for filters
 // and options). Create it once with NewQuery4 and iterate it every frame with Iter; it remembers
@@ -272,10 +206,12 @@ func NewQuery4[A, B, C, D any](w *World, terms ...Term) *Query4[A, B, C, D] {
 
 // Iter starts an iteration. Loop with Next and Get (or NextTable and Columns); the world is locked
 // against structural changes until the loop ends (or Close is called).
+//
+// A query runs one iteration at a time: starting a second one before the first ended (a nested loop
+// over the same query) panics; use a second query.
 func (q *Query4[A, B, C, D]) Iter() Iter4[A, B, C, D] {
-	var it Iter4[A, B, C, D]
-	it.c.begin(q.s)
-	return it
+	q.s.cur.begin(q.s)
+	return Iter4[A, B, C, D]{iter{c: &q.s.cur}}
 }
 
 // Count returns the number of entities the query would visit now. It does not count as a run.
@@ -287,68 +223,46 @@ func (q *Query4[A, B, C, D]) Access() Access { return q.s.access() }
 // Each calls fn for every matching entity (a convenience over Iter).
 func (q *Query4[A, B, C, D]) Each(fn func(ent Entity, a *A, b *B, c *C, d *D)) {
 	it := q.Iter()
-	defer it.Close()
+	defer q.s.cur.closeAt(0)
 	for it.Next() {
 		a, b, c, d := it.Get()
 		fn(it.Entity(), a, b, c, d)
 	}
 }
 
-// Iter4 iterates a Query4. The zero value is not usable; get one from Query4.Iter.
-type Iter4[A, B, C, D any] struct{ c cursor }
-
-// Next advances to the next matching entity and reports whether there is one.
-func (it *Iter4[A, B, C, D]) Next() bool {
-	c := &it.c
-	if c.row+1 < c.end {
-		c.row++
-		return true
-	}
-	return c.advance()
-}
+// Iter4 iterates a Query4: Next (or NextTable), Get, Entity, Close. The zero value is not
+// usable; get one from Query4.Iter.
+type Iter4[A, B, C, D any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter4[A, B, C, D]) Get() (a *A, b *B, c *C, d *D) {
-	cur := &it.c
-	if p := cur.ptr[0]; p != nil {
-		a = (*A)(unsafe.Add(p, cur.row*cur.stride[0]))
+	a = (*A)(it.ptr[0])
+	if a != nil {
+		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
 	}
-	if p := cur.ptr[1]; p != nil {
-		b = (*B)(unsafe.Add(p, cur.row*cur.stride[1]))
+	b = (*B)(it.ptr[1])
+	if b != nil {
+		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
 	}
-	if p := cur.ptr[2]; p != nil {
-		c = (*C)(unsafe.Add(p, cur.row*cur.stride[2]))
+	c = (*C)(it.ptr[2])
+	if c != nil {
+		c = (*C)(unsafe.Add(unsafe.Pointer(c), it.row*unsafe.Sizeof(*c)))
 	}
-	if p := cur.ptr[3]; p != nil {
-		d = (*D)(unsafe.Add(p, cur.row*cur.stride[3]))
+	d = (*D)(it.ptr[3])
+	if d != nil {
+		d = (*D)(unsafe.Add(unsafe.Pointer(d), it.row*unsafe.Sizeof(*d)))
 	}
 	return
 }
 
-// Entity returns the current entity.
-func (it *Iter4[A, B, C, D]) Entity() Entity {
-	c := &it.c
-	return *(*Entity)(unsafe.Add(c.ents, c.row*unsafe.Sizeof(Entity{})))
-}
-
-// NextTable advances to the next matching table for column-wise iteration with Columns and
-// Entities. It panics for queries with per-row conditions (Changed, Added, SparseSet components).
-func (it *Iter4[A, B, C, D]) NextTable() bool { return it.c.nextTable() }
-
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
 // components the query writes are marked changed.
 func (it *Iter4[A, B, C, D]) Columns() ([]A, []B, []C, []D) {
-	c := &it.c
+	c := it.c
 	n := int(c.end - c.start)
 	return colSlice[A](c, 0, n), colSlice[B](c, 1, n), colSlice[C](c, 2, n), colSlice[D](c, 3, n)
 }
-
-// Entities returns the current table's entities (column-wise iteration). Do not modify the slice.
-func (it *Iter4[A, B, C, D]) Entities() []Entity { return it.c.entities() }
-
-// Close ends the iteration early (needed only when breaking out of the loop).
-func (it *Iter4[A, B, C, D]) Close() { it.c.Close() }
 
 // Query5 is a typed query over entities that have the components A, B, C, D, E (see Term for filters
 // and options). Create it once with NewQuery5 and iterate it every frame with Iter; it remembers
@@ -363,10 +277,12 @@ func NewQuery5[A, B, C, D, E any](w *World, terms ...Term) *Query5[A, B, C, D, E
 
 // Iter starts an iteration. Loop with Next and Get (or NextTable and Columns); the world is locked
 // against structural changes until the loop ends (or Close is called).
+//
+// A query runs one iteration at a time: starting a second one before the first ended (a nested loop
+// over the same query) panics; use a second query.
 func (q *Query5[A, B, C, D, E]) Iter() Iter5[A, B, C, D, E] {
-	var it Iter5[A, B, C, D, E]
-	it.c.begin(q.s)
-	return it
+	q.s.cur.begin(q.s)
+	return Iter5[A, B, C, D, E]{iter{c: &q.s.cur}}
 }
 
 // Count returns the number of entities the query would visit now. It does not count as a run.
@@ -378,71 +294,50 @@ func (q *Query5[A, B, C, D, E]) Access() Access { return q.s.access() }
 // Each calls fn for every matching entity (a convenience over Iter).
 func (q *Query5[A, B, C, D, E]) Each(fn func(ent Entity, a *A, b *B, c *C, d *D, e *E)) {
 	it := q.Iter()
-	defer it.Close()
+	defer q.s.cur.closeAt(0)
 	for it.Next() {
 		a, b, c, d, e := it.Get()
 		fn(it.Entity(), a, b, c, d, e)
 	}
 }
 
-// Iter5 iterates a Query5. The zero value is not usable; get one from Query5.Iter.
-type Iter5[A, B, C, D, E any] struct{ c cursor }
-
-// Next advances to the next matching entity and reports whether there is one.
-func (it *Iter5[A, B, C, D, E]) Next() bool {
-	c := &it.c
-	if c.row+1 < c.end {
-		c.row++
-		return true
-	}
-	return c.advance()
-}
+// Iter5 iterates a Query5: Next (or NextTable), Get, Entity, Close. The zero value is not
+// usable; get one from Query5.Iter.
+type Iter5[A, B, C, D, E any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter5[A, B, C, D, E]) Get() (a *A, b *B, c *C, d *D, e *E) {
-	cur := &it.c
-	if p := cur.ptr[0]; p != nil {
-		a = (*A)(unsafe.Add(p, cur.row*cur.stride[0]))
+	a = (*A)(it.ptr[0])
+	if a != nil {
+		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
 	}
-	if p := cur.ptr[1]; p != nil {
-		b = (*B)(unsafe.Add(p, cur.row*cur.stride[1]))
+	b = (*B)(it.ptr[1])
+	if b != nil {
+		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
 	}
-	if p := cur.ptr[2]; p != nil {
-		c = (*C)(unsafe.Add(p, cur.row*cur.stride[2]))
+	c = (*C)(it.ptr[2])
+	if c != nil {
+		c = (*C)(unsafe.Add(unsafe.Pointer(c), it.row*unsafe.Sizeof(*c)))
 	}
-	if p := cur.ptr[3]; p != nil {
-		d = (*D)(unsafe.Add(p, cur.row*cur.stride[3]))
+	d = (*D)(it.ptr[3])
+	if d != nil {
+		d = (*D)(unsafe.Add(unsafe.Pointer(d), it.row*unsafe.Sizeof(*d)))
 	}
-	if p := cur.ptr[4]; p != nil {
-		e = (*E)(unsafe.Add(p, cur.row*cur.stride[4]))
+	e = (*E)(it.ptr[4])
+	if e != nil {
+		e = (*E)(unsafe.Add(unsafe.Pointer(e), it.row*unsafe.Sizeof(*e)))
 	}
 	return
 }
 
-// Entity returns the current entity.
-func (it *Iter5[A, B, C, D, E]) Entity() Entity {
-	c := &it.c
-	return *(*Entity)(unsafe.Add(c.ents, c.row*unsafe.Sizeof(Entity{})))
-}
-
-// NextTable advances to the next matching table for column-wise iteration with Columns and
-// Entities. It panics for queries with per-row conditions (Changed, Added, SparseSet components).
-func (it *Iter5[A, B, C, D, E]) NextTable() bool { return it.c.nextTable() }
-
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
 // components the query writes are marked changed.
 func (it *Iter5[A, B, C, D, E]) Columns() ([]A, []B, []C, []D, []E) {
-	c := &it.c
+	c := it.c
 	n := int(c.end - c.start)
 	return colSlice[A](c, 0, n), colSlice[B](c, 1, n), colSlice[C](c, 2, n), colSlice[D](c, 3, n), colSlice[E](c, 4, n)
 }
-
-// Entities returns the current table's entities (column-wise iteration). Do not modify the slice.
-func (it *Iter5[A, B, C, D, E]) Entities() []Entity { return it.c.entities() }
-
-// Close ends the iteration early (needed only when breaking out of the loop).
-func (it *Iter5[A, B, C, D, E]) Close() { it.c.Close() }
 
 // Query6 is a typed query over entities that have the components A, B, C, D, E, F (see Term for filters
 // and options). Create it once with NewQuery6 and iterate it every frame with Iter; it remembers
@@ -457,10 +352,12 @@ func NewQuery6[A, B, C, D, E, F any](w *World, terms ...Term) *Query6[A, B, C, D
 
 // Iter starts an iteration. Loop with Next and Get (or NextTable and Columns); the world is locked
 // against structural changes until the loop ends (or Close is called).
+//
+// A query runs one iteration at a time: starting a second one before the first ended (a nested loop
+// over the same query) panics; use a second query.
 func (q *Query6[A, B, C, D, E, F]) Iter() Iter6[A, B, C, D, E, F] {
-	var it Iter6[A, B, C, D, E, F]
-	it.c.begin(q.s)
-	return it
+	q.s.cur.begin(q.s)
+	return Iter6[A, B, C, D, E, F]{iter{c: &q.s.cur}}
 }
 
 // Count returns the number of entities the query would visit now. It does not count as a run.
@@ -472,71 +369,51 @@ func (q *Query6[A, B, C, D, E, F]) Access() Access { return q.s.access() }
 // Each calls fn for every matching entity (a convenience over Iter).
 func (q *Query6[A, B, C, D, E, F]) Each(fn func(ent Entity, a *A, b *B, c *C, d *D, e *E, f *F)) {
 	it := q.Iter()
-	defer it.Close()
+	defer q.s.cur.closeAt(0)
 	for it.Next() {
 		a, b, c, d, e, f := it.Get()
 		fn(it.Entity(), a, b, c, d, e, f)
 	}
 }
 
-// Iter6 iterates a Query6. The zero value is not usable; get one from Query6.Iter.
-type Iter6[A, B, C, D, E, F any] struct{ c cursor }
-
-// Next advances to the next matching entity and reports whether there is one.
-func (it *Iter6[A, B, C, D, E, F]) Next() bool {
-	c := &it.c
-	if c.row+1 < c.end {
-		c.row++
-		return true
-	}
-	return c.advance()
-}
+// Iter6 iterates a Query6: Next (or NextTable), Get, Entity, Close. The zero value is not
+// usable; get one from Query6.Iter.
+type Iter6[A, B, C, D, E, F any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter6[A, B, C, D, E, F]) Get() (a *A, b *B, c *C, d *D, e *E, f *F) {
-	cur := &it.c
-	if p := cur.ptr[0]; p != nil {
-		a = (*A)(unsafe.Add(p, cur.row*cur.stride[0]))
+	a = (*A)(it.ptr[0])
+	if a != nil {
+		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
 	}
-	if p := cur.ptr[1]; p != nil {
-		b = (*B)(unsafe.Add(p, cur.row*cur.stride[1]))
+	b = (*B)(it.ptr[1])
+	if b != nil {
+		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
 	}
-	if p := cur.ptr[2]; p != nil {
-		c = (*C)(unsafe.Add(p, cur.row*cur.stride[2]))
+	c = (*C)(it.ptr[2])
+	if c != nil {
+		c = (*C)(unsafe.Add(unsafe.Pointer(c), it.row*unsafe.Sizeof(*c)))
 	}
-	if p := cur.ptr[3]; p != nil {
-		d = (*D)(unsafe.Add(p, cur.row*cur.stride[3]))
+	d = (*D)(it.ptr[3])
+	if d != nil {
+		d = (*D)(unsafe.Add(unsafe.Pointer(d), it.row*unsafe.Sizeof(*d)))
 	}
-	if p := cur.ptr[4]; p != nil {
-		e = (*E)(unsafe.Add(p, cur.row*cur.stride[4]))
+	e = (*E)(it.ptr[4])
+	if e != nil {
+		e = (*E)(unsafe.Add(unsafe.Pointer(e), it.row*unsafe.Sizeof(*e)))
 	}
-	if p := cur.ptr[5]; p != nil {
-		f = (*F)(unsafe.Add(p, cur.row*cur.stride[5]))
+	f = (*F)(it.ptr[5])
+	if f != nil {
+		f = (*F)(unsafe.Add(unsafe.Pointer(f), it.row*unsafe.Sizeof(*f)))
 	}
 	return
 }
 
-// Entity returns the current entity.
-func (it *Iter6[A, B, C, D, E, F]) Entity() Entity {
-	c := &it.c
-	return *(*Entity)(unsafe.Add(c.ents, c.row*unsafe.Sizeof(Entity{})))
-}
-
-// NextTable advances to the next matching table for column-wise iteration with Columns and
-// Entities. It panics for queries with per-row conditions (Changed, Added, SparseSet components).
-func (it *Iter6[A, B, C, D, E, F]) NextTable() bool { return it.c.nextTable() }
-
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
 // components the query writes are marked changed.
 func (it *Iter6[A, B, C, D, E, F]) Columns() ([]A, []B, []C, []D, []E, []F) {
-	c := &it.c
+	c := it.c
 	n := int(c.end - c.start)
 	return colSlice[A](c, 0, n), colSlice[B](c, 1, n), colSlice[C](c, 2, n), colSlice[D](c, 3, n), colSlice[E](c, 4, n), colSlice[F](c, 5, n)
 }
-
-// Entities returns the current table's entities (column-wise iteration). Do not modify the slice.
-func (it *Iter6[A, B, C, D, E, F]) Entities() []Entity { return it.c.entities() }
-
-// Close ends the iteration early (needed only when breaking out of the loop).
-func (it *Iter6[A, B, C, D, E, F]) Close() { it.c.Close() }

@@ -75,10 +75,9 @@ func (w *World) PropagateTransforms() {
 	var c cursor
 	c.begin(p.changed)
 	for c.advance() {
-		for r := c.row; r < c.end; r++ {
+		for r := c.start; r < c.end; r++ {
 			work = append(work, propItem{e: c.t.entities[r]})
 		}
-		c.row = c.end - 1
 	}
 	for _, e := range w.hier.dirty {
 		if w.Alive(e) {
