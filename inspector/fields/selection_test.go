@@ -1,0 +1,134 @@
+package fields_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/inspector/fields"
+	"github.com/voltex-editor/voltex/inspector/fields/fieldstest"
+)
+
+func TestSelectionSingle(t *testing.T) {
+	w, _, id := model(t)
+	e := w.Spawn(fieldstest.Sample(0), fieldstest.Marker{})
+	var s fields.Selection
+	var cache fields.Cache
+	s.Update(w, []ecs.Entity{e}, &cache)
+	if !s.Complete() || s.Len() != 1 || s.Primary() != e {
+		t.Fatalf("complete %v len %d primary %v", s.Complete(), s.Len(), s.Primary())
+	}
+	if got, want := s.Shared(), w.ComponentsOf(e); !slices.Equal(got, want) {
+		t.Errorf("shared %v, want %v", got, want)
+	}
+	if m := s.Mixed(id); m == nil || !m.Empty() {
+		t.Errorf("a single entity has mixed values: %v", m)
+	}
+	if s.Mixed(ecs.ComponentID(60)) != nil {
+		t.Error("Mixed of a component that is not shared")
+	}
+}
+
+func TestSelectionMixedAndShared(t *testing.T) {
+	w, _, id := model(t)
+	_, marker := fieldstest.Register(w)
+	tid, _ := ecs.ComponentIDOf[ecs.Transform](w)
+	es := []ecs.Entity{
+		w.Spawn(fieldstest.Sample(0), fieldstest.Marker{}, ecs.Transform{}),
+		w.Spawn(fieldstest.Sample(1), fieldstest.Marker{}),
+		w.Spawn(fieldstest.Sample(2), fieldstest.Marker{}, ecs.Transform{}),
+	}
+	var s fields.Selection
+	var cache fields.Cache
+	s.Update(w, es, &cache)
+	if got := s.Shared(); !slices.Equal(got, []ecs.ComponentID{id, marker}) {
+		t.Errorf("shared %v, want [%d %d] (Transform %d is not on every entity)", got, id, marker, tid)
+	}
+	if got, want := setBits(s.Mixed(id)), []int{1, 2, 10, 17, 30}; !slices.Equal(got, want) {
+		t.Errorf("mixed %v, want %v", got, want)
+	}
+	if s.Len() != 3 {
+		t.Errorf("Len %d", s.Len())
+	}
+	// live: a change shows up on the next Update
+	if err := w.SetField(es[1], id, "mode", int64(fieldstest.Running)); err != nil {
+		t.Fatal(err)
+	}
+	s.Update(w, es, &cache)
+	if !s.Mixed(id).Has(12) {
+		t.Errorf("mode not mixed after a change: %v", setBits(s.Mixed(id)))
+	}
+	// Settle: the user set position[0] on all of them
+	s.Settle(id, 17, 18)
+	if s.Mixed(id).Has(17) {
+		t.Error("Settle did not clear the node")
+	}
+	// a dead entity is ignored; the primary is the first live one
+	w.Despawn(es[0])
+	for _, e := range es[1:] {
+		if err := w.SetField(e, id, "position[0]", 7); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Update(w, es, &cache)
+	if s.Primary() != es[1] || s.Len() != 2 || s.Mixed(id).Has(17) {
+		t.Errorf("after despawn: primary %v len %d mixed %v", s.Primary(), s.Len(), setBits(s.Mixed(id)))
+	}
+	// nothing alive
+	var none fields.Selection
+	none.Update(w, []ecs.Entity{es[0]}, &cache)
+	if len(none.Shared()) != 0 || none.Len() != 0 || !none.Primary().IsZero() {
+		t.Error("a selection of dead entities is not empty")
+	}
+}
+
+// A selection larger than the budget is scanned over several updates, and gives the same answer.
+func TestSelectionBudget(t *testing.T) {
+	w, _, id := model(t)
+	var es []ecs.Entity
+	for i := range 300 {
+		v := fieldstest.Sample(0)
+		if i == 250 {
+			v.Mode = fieldstest.Running // one odd value, late in the selection
+		}
+		es = append(es, w.Spawn(v))
+	}
+	var cache fields.Cache
+	exact := fields.Selection{Budget: 1 << 20}
+	exact.Update(w, es, &cache)
+	if !exact.Complete() || !slices.Equal(setBits(exact.Mixed(id)), []int{12}) {
+		t.Fatalf("exact: %v %v", exact.Complete(), setBits(exact.Mixed(id)))
+	}
+	s := fields.Selection{Budget: 50}
+	updates := 0
+	for !s.Complete() {
+		s.Update(w, es, &cache)
+		updates++
+		if updates > 100 {
+			t.Fatal("never completes")
+		}
+		if !s.Complete() && updates == 1 && s.Mixed(id).Has(12) {
+			t.Error("the odd value was found before it was scanned")
+		}
+	}
+	if updates < 5 {
+		t.Errorf("completed in %d updates: the budget is not respected", updates)
+	}
+	if !slices.Equal(setBits(s.Mixed(id)), []int{12}) || s.Len() != 300 {
+		t.Errorf("budgeted result %v len %d", setBits(s.Mixed(id)), s.Len())
+	}
+	// the next pass keeps showing the complete result while it runs
+	s.Update(w, es, &cache)
+	if !s.Complete() || !s.Mixed(id).Has(12) {
+		t.Error("a new pass hid the last complete result")
+	}
+	// a new selection restarts
+	s.Update(w, es[:10], &cache)
+	if !s.Complete() || !s.Mixed(id).Empty() || s.Len() != 10 {
+		t.Errorf("after reselecting: complete %v mixed %v len %d", s.Complete(), setBits(s.Mixed(id)), s.Len())
+	}
+	s.Invalidate()
+	if s.Complete() {
+		t.Error("Invalidate kept the result")
+	}
+}
