@@ -101,6 +101,9 @@ func (c *codec) build(f *ecs.Field) error {
 		if err := c.elem.build(f.Elem); err != nil {
 			return err
 		}
+		if !c.elem.hasMin && !c.elem.hasMax { // a range on an array applies to its items
+			c.elem.min, c.elem.max, c.elem.hasMin, c.elem.hasMax = c.min, c.max, c.hasMin, c.hasMax
+		}
 	case k == reflect.Struct:
 		c.kind = kStruct
 		return c.structFields(f.Fields)
@@ -176,9 +179,10 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			d.errAt(v, "expected an object, got %s", describeValue(v))
 			return
 		}
+		keys := jsonpos.NewKeyIndex(v)
 		for i := range v.Len() {
 			m := v.Index(i)
-			if duplicateKey(d.probs, d.path, v, i) {
+			if duplicateKey(d.probs, d.path, keys, v, i) {
 				d.failed = true
 				continue
 			}
@@ -248,7 +252,14 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 		}
 	case kInt, kUint:
 		n, ok := c.integer(d, v)
-		if !ok || !c.inRange(d, v, float64(n)) {
+		if !ok {
+			return
+		}
+		if f := float64(n); c.kind == kUint {
+			if !c.inRange(d, v, float64(uint64(n))) {
+				return
+			}
+		} else if !c.inRange(d, v, f) {
 			return
 		}
 		if c.kind == kInt {
@@ -294,28 +305,38 @@ func (c *codec) field(name []byte) *codec {
 	return nil
 }
 
-// integer reads an integer that fits the codec's type.
+// integer reads an integer that fits the codec's type (uint64 values come
+// back as their int64 bit pattern).
 func (c *codec) integer(d *decodeState, v *jsonpos.Value) (int64, bool) {
 	if v.Kind() != jsonpos.Number {
 		d.errAt(v, "expected an integer, got %s", describeValue(v))
 		return 0, false
 	}
-	n, err := v.Int()
-	if errors.Is(err, jsonpos.ErrNotInteger) {
+	var n int64
+	var err error
+	lo, hi := "", ""
+	if c.kind == kUint {
+		var u uint64
+		u, err = v.Uint()
+		max := uint64(math.MaxUint64) >> (64 - c.bits)
+		if err == nil && u > max {
+			err = jsonpos.ErrRange
+		}
+		n, lo, hi = int64(u), "0", strconv.FormatUint(max, 10)
+	} else {
+		n, err = v.Int()
+		min, max := int64(-1)<<(c.bits-1), int64(uint64(1)<<(c.bits-1)-1)
+		if err == nil && (n < min || n > max) {
+			err = jsonpos.ErrRange
+		}
+		lo, hi = strconv.FormatInt(min, 10), strconv.FormatInt(max, 10)
+	}
+	switch {
+	case errors.Is(err, jsonpos.ErrNotInteger):
 		d.errAt(v, "expected an integer, got %s", v.Text())
 		return 0, false
-	}
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-	if c.kind == kInt && c.bits < 64 {
-		lo, hi = -1<<(c.bits-1), 1<<(c.bits-1)-1
-	} else if c.kind == kUint {
-		lo = 0
-		if c.bits < 64 {
-			hi = 1<<c.bits - 1
-		}
-	}
-	if err != nil || n < lo || n > hi {
-		d.errAt(v, "%s is out of range for %v (%d..%d)", v.Text(), c.typ, lo, hi)
+	case err != nil:
+		d.errAt(v, "%s is out of range for %v (%s..%s)", v.Text(), c.typ, lo, hi)
 		return 0, false
 	}
 	return n, true

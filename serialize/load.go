@@ -253,7 +253,7 @@ func newBinder(w *ecs.World) *binder {
 		case info.Type == reflect.TypeFor[scene.Unknown]():
 			bd.refuse = "Unknown is reserved for components this build does not know"
 		case info.Computed:
-			bd.refuse = "it is computed by the editor and never stored"
+			bd.refuse = "it is computed from the hierarchy and never stored"
 		case info.Type.Implements(transientType):
 			bd.refuse = "it is transient (never stored in files)"
 		default:
@@ -287,9 +287,10 @@ func (b *binder) entity(doc *entityDoc) {
 	var unknown []scene.RawComponent
 	if c := doc.components; c != nil {
 		cmark := b.ds.path.Key("components")
+		keys := jsonpos.NewKeyIndex(c)
 		for i := range c.Len() {
 			m := c.Index(i)
-			if duplicateKey(probs, b.ds.path, c, i) {
+			if duplicateKey(probs, b.ds.path, keys, c, i) {
 				continue
 			}
 			bd := b.byNm[string(m.KeyBytes())]
@@ -369,7 +370,7 @@ func (b *binder) finish(h *header) *Scene {
 	for _, name := range b.sawUnknown {
 		u := b.unknownSeen[name]
 		probs.Add(Problem{Line: u.line, Col: u.col, Path: u.path, Warning: true,
-			Msg: fmt.Sprintf("unknown component %q (%d entities): kept as it is and written back on save", name, u.count)})
+			Msg: fmt.Sprintf("unknown component %q (%s): kept as it is and written back on save", name, plural(u.count, "entity", "entities"))})
 	}
 	// Ids: sorted order, duplicates.
 	recs := &b.recs
@@ -390,7 +391,7 @@ func (b *binder) finish(h *header) *Scene {
 	for k := 1; k < len(byID); k++ {
 		a, c := recs.at(byID[k-1]), recs.at(byID[k])
 		if a.id == c.id {
-			probs.Errorf(int(c.idLine), int(c.idCol), "", "duplicate id %d (also at %d:%d)", c.id, a.idLine, a.idCol)
+			probs.Errorf(int(c.idLine), int(c.idCol), entPath(byID[k], "id"), "duplicate id %d (also at %d:%d)", c.id, a.idLine, a.idCol)
 		}
 	}
 	find := func(id int64) int32 {
@@ -410,9 +411,9 @@ func (b *binder) finish(h *header) *Scene {
 		}
 		switch p := find(r.parent); {
 		case p < 0:
-			probs.Errorf(int(r.parLine), int(r.parCo), "", "parent %d does not exist", r.parent)
+			probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "parent %d does not exist", r.parent)
 		case r.parent == r.id:
-			probs.Errorf(int(r.parLine), int(r.parCo), "", "entity %d is its own parent", r.id)
+			probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "entity %d is its own parent", r.id)
 		default:
 			parentOf[i] = p
 		}
@@ -442,7 +443,7 @@ func (b *binder) finish(h *header) *Scene {
 		if p >= 0 {
 			r := recs.at(int32(i))
 			if err := w.SetParent(r.e, recs.at(p).e); err != nil {
-				probs.Errorf(int(r.parLine), int(r.parCo), "", "parent %d: %v", r.parent, err)
+				probs.Errorf(int(r.parLine), int(r.parCo), entPath(int32(i), "parent"), "parent %d: %v", r.parent, err)
 			}
 		}
 	}
@@ -464,6 +465,18 @@ func (b *binder) finish(h *header) *Scene {
 	}
 	s.World = w
 	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// entPath returns "entities[i].key" (entity i of the file is b.recs.at(i)).
+func entPath(i int32, key string) string {
+	return "entities[" + strconv.Itoa(int(i)) + "]." + key
 }
 
 // checkCycles reports every parent cycle once.
@@ -493,8 +506,9 @@ func (b *binder) checkCycles(parentOf []int32) {
 				ids = append(ids, strconv.FormatInt(b.recs.at(m).id, 10))
 			}
 			ids = append(ids, strconv.FormatInt(b.recs.at(j).id, 10))
-			r := b.recs.at(path[len(path)-1])
-			b.probs.Errorf(int(r.parLine), int(r.parCo), "", "parent cycle: %s (each is the parent of the one before)", strings.Join(ids, " → "))
+			last := path[len(path)-1]
+			r := b.recs.at(last)
+			b.probs.Errorf(int(r.parLine), int(r.parCo), entPath(last, "parent"), "parent cycle: %s (each is the parent of the one before)", strings.Join(ids, " → "))
 		}
 		for _, m := range path {
 			state[m] = done
@@ -508,9 +522,10 @@ func (b *binder) editorSection(v *jsonpos.Value) (cam *EditorCamera, sel []int64
 	mark := path.Key("editor")
 	defer path.Truncate(mark)
 	probs := b.probs
+	keys := jsonpos.NewKeyIndex(v)
 	for i := range v.Len() {
 		m := v.Index(i)
-		if duplicateKey(probs, path, v, i) {
+		if duplicateKey(probs, path, keys, v, i) {
 			continue
 		}
 		km := path.Key(m.Key())
@@ -558,9 +573,10 @@ func (b *binder) editorCamera(v *jsonpos.Value) *EditorCamera {
 		}
 		*dst = float32(f)
 	}
+	keys := jsonpos.NewKeyIndex(v)
 	for i := range v.Len() {
 		m := v.Index(i)
-		if duplicateKey(probs, path, v, i) {
+		if duplicateKey(probs, path, keys, v, i) {
 			continue
 		}
 		km := path.Key(m.Key())

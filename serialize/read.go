@@ -224,6 +224,8 @@ func (r *sceneReader) finishHeader() *header {
 		}
 	} else if format != nil {
 		r.probs.Errorf(1, 1, "", "missing \"version\"")
+	} else if !r.sawEntities {
+		r.probs.Errorf(1, 1, "", "this is not a scene file: it has no \"format\": %q (nor the \"entities\" of a version 0 scene)", SceneFormat)
 	} else {
 		h.version = 0 // version 0 files had neither key
 	}
@@ -306,6 +308,8 @@ func (r *sceneReader) readEntity(v *jsonpos.Value, index int) {
 	defer r.path.Truncate(mark)
 	if v.Kind() != jsonpos.Object {
 		r.errAt(v, "", "an entity must be an object, not %s", describeValue(v))
+		r.doc = entityDoc{index: index, pos: v.Pos()}
+		r.entity(&r.doc) // so that entity i is always the i-th handed on
 		return
 	}
 	for _, m := range migrations[min(r.version, CurrentVersion):] {
@@ -316,9 +320,10 @@ func (r *sceneReader) readEntity(v *jsonpos.Value, index int) {
 	r.doc = entityDoc{index: index, pos: v.Pos()}
 	doc := &r.doc
 	hasID := false
+	keys := jsonpos.NewKeyIndex(v)
 	for i := range v.Len() {
 		m := v.Index(i)
-		if r.duplicateKey(v, i) {
+		if duplicateKey(r.probs, &r.path, keys, v, i) {
 			continue
 		}
 		switch string(m.KeyBytes()) {
@@ -362,24 +367,18 @@ func (r *sceneReader) positiveID(v *jsonpos.Value, key string) int64 {
 	return n
 }
 
-// duplicateKey reports (and records an error) if member i of object v
-// repeats an earlier key.
-func (r *sceneReader) duplicateKey(v *jsonpos.Value, i int) bool {
-	return duplicateKey(r.probs, &r.path, v, i)
-}
-
-func duplicateKey(probs *diag.List, path *diag.Path, v *jsonpos.Value, i int) bool {
-	key := v.Index(i).KeyBytes()
-	for j := range i {
-		if string(v.Index(j).KeyBytes()) == string(key) {
-			p, first := v.Index(i).KeyPos(), v.Index(j).KeyPos()
-			mark := path.Key(string(key))
-			probs.Errorf(p.Line, p.Col, path.String(), "duplicate key (first at %d:%d)", first.Line, first.Col)
-			path.Truncate(mark)
-			return true
-		}
+// duplicateKey reports (and records an error) if member i of the object
+// indexed by keys repeats an earlier key.
+func duplicateKey(probs *diag.List, path *diag.Path, keys jsonpos.KeyIndex, v *jsonpos.Value, i int) bool {
+	j := keys.First(i)
+	if j == i {
+		return false
 	}
-	return false
+	p, first := v.Index(i).KeyPos(), v.Index(j).KeyPos()
+	mark := path.Key(v.Index(i).Key())
+	probs.Errorf(p.Line, p.Col, path.String(), "duplicate key (first at %d:%d)", first.Line, first.Col)
+	path.Truncate(mark)
+	return true
 }
 
 // errAt records an error at v, with key appended to the current path.

@@ -62,6 +62,7 @@ func TestReadStructure(t *testing.T) {
   7
 ]}`, `#0 id=0
 #1 id=2 name=x
+#2 id=0
 header v1 name="" editor=false
 f.json:2:10: entities[0].id: must be a positive integer id, not the number 1.5
 f.json:2:23: entities[0].name: must be a string, not the number 3

@@ -301,7 +301,7 @@ func (sw *sceneWriter) components(e ecs.Entity) error {
 	b := sw.buf
 	var raw []scene.RawComponent
 	if u, ok := sw.unknown.TryGet(e); ok {
-		raw = u.Components
+		raw = sw.rawComponents(e, u.Components)
 	}
 	first := true
 	sep := func() {
@@ -346,6 +346,30 @@ func (sw *sceneWriter) components(e ecs.Entity) error {
 	}
 	sw.buf = b
 	return nil
+}
+
+// rawComponents returns the unknown components to write: sorted by name,
+// without repeated names or names of components the entity has.
+func (sw *sceneWriter) rawComponents(e ecs.Entity, raw []scene.RawComponent) []scene.RawComponent {
+	clean := !slices.IsSortedFunc(raw, func(a, b scene.RawComponent) int { return strings.Compare(a.Name, b.Name) })
+	for i := range raw {
+		if (i > 0 && raw[i].Name == raw[i-1].Name) || sw.hasNamed(e, raw[i].Name) {
+			clean = true
+		}
+	}
+	if !clean {
+		return raw
+	}
+	out := slices.Clone(raw)
+	slices.SortStableFunc(out, func(a, b scene.RawComponent) int { return strings.Compare(a.Name, b.Name) })
+	out = slices.CompactFunc(out, func(a, b scene.RawComponent) bool { return a.Name == b.Name })
+	return slices.DeleteFunc(out, func(r scene.RawComponent) bool { return sw.hasNamed(e, r.Name) })
+}
+
+// hasNamed reports whether e has a saved component registered as name.
+func (sw *sceneWriter) hasNamed(e ecs.Entity, name string) bool {
+	i, ok := slices.BinarySearchFunc(sw.comps, name, func(c savedComp, n string) int { return strings.Compare(c.name, n) })
+	return ok && sw.w.Has(e, sw.comps[i].id)
 }
 
 func appendRaw(b []byte, r scene.RawComponent) []byte {

@@ -343,14 +343,14 @@ func (l *loader) entity(v *jsonpos.Value, i int) {
 	}
 	e := Entity{Parent: -1, Mesh: -1, Color: [4]float32{1, 1, 1, 1}}
 	hasWorld := false
+	keys := jsonpos.NewKeyIndex(v)
 	for k := range v.Len() {
 		m := v.Index(k)
 		key := m.Key()
-		for j := range k {
-			if string(v.Index(j).KeyBytes()) == key {
-				kp := m.KeyPos()
-				l.probs.Errorf(kp.Line, kp.Col, l.path.String()+"."+key, "duplicate key")
-			}
+		if j := keys.First(k); j != k {
+			kp, fp := m.KeyPos(), v.Index(j).KeyPos()
+			l.probs.Errorf(kp.Line, kp.Col, l.path.String()+"."+key, "duplicate key (first at %d:%d)", fp.Line, fp.Col)
+			continue
 		}
 		km := l.path.Key(key)
 		switch key {

@@ -106,6 +106,40 @@ func (v *Value) Get(key string) *Value {
 	return nil
 }
 
+// KeyIndex finds repeated keys in an object: First(i) is the index of the
+// first member with member i's key. Small objects are scanned; big ones get
+// a map, so checking every member of an object is never quadratic.
+type KeyIndex struct {
+	v *Value
+	m map[string]int
+}
+
+// NewKeyIndex prepares a KeyIndex for object v.
+func NewKeyIndex(v *Value) KeyIndex {
+	k := KeyIndex{v: v}
+	if len(v.kids) > 16 {
+		k.m = make(map[string]int, len(v.kids))
+		for i := len(v.kids) - 1; i >= 0; i-- {
+			k.m[string(v.kids[i].key)] = i
+		}
+	}
+	return k
+}
+
+// First returns the index of the first member whose key is member i's.
+func (k KeyIndex) First(i int) int {
+	key := k.v.kids[i].key
+	if k.m != nil {
+		return k.m[string(key)]
+	}
+	for j := range i {
+		if string(k.v.kids[j].key) == string(key) {
+			return j
+		}
+	}
+	return i
+}
+
 // Bool returns the value of a boolean (false for other kinds).
 func (v *Value) Bool() bool { return v.boolean }
 
@@ -196,6 +230,32 @@ func (v *Value) Int() (int64, error) {
 		return 0, ErrNotInteger
 	}
 	return int64(f), nil
+}
+
+// Uint converts a number to uint64, like [Value.Int] does to int64.
+func (v *Value) Uint() (uint64, error) {
+	if v.kind != Number {
+		return 0, errNotNumber
+	}
+	if n, err := strconv.ParseUint(string(v.text), 10, 64); err == nil {
+		return n, nil
+	}
+	if len(v.text) > 0 && v.text[0] == '-' {
+		if n, err := v.Int(); err != nil {
+			return 0, err
+		} else if n < 0 {
+			return 0, ErrRange
+		}
+		return 0, nil // -0
+	}
+	f, err := strconv.ParseFloat(string(v.text), 64)
+	if err != nil || math.IsInf(f, 0) || f >= 1<<64 {
+		return 0, ErrRange
+	}
+	if f != math.Trunc(f) {
+		return 0, ErrNotInteger
+	}
+	return uint64(f), nil
 }
 
 // ErrNotInteger is returned by [Value.Int] for a number with a fractional part.
