@@ -90,5 +90,7 @@ func cloneColumn(src *column, s *componentStore, n, capacity int) *column {
 	d.changed = slices.Clone(src.changed)
 	d.pageAdded = slices.Clone(src.pageAdded)
 	d.pageChanged = slices.Clone(src.pageChanged)
+	d.pageOlder = slices.Clone(src.pageOlder)
+	d.pageMask = slices.Clone(src.pageMask)
 	return d
 }

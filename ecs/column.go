@@ -1,27 +1,41 @@
 package ecs
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
-// pageShift sets the number of rows (1<<pageShift) covered by one entry of a column's change-tick
-// summaries. A Changed or Added query skips every page whose summary is not newer than its last run.
-const pageShift = 4
+// pageShift sets the number of rows (64) covered by one entry of a column's change summaries.
+const pageShift = 6
+
+const pageRows = 1 << pageShift
 
 // column stores one component's values for the rows of a table (or of a sparse set), with an added
-// and a changed tick per row.
+// and a changed tick per row, and per page of 64 rows a summary of the changed ticks so that a
+// Changed query skips untouched pages and, in touched ones, visits only the changed rows:
+//
+//   - pageChanged[p] is the newest changed tick of the page's rows,
+//   - pageMask[p] has a bit for each row whose changed tick equals pageChanged[p],
+//   - pageOlder[p] bounds the changed ticks of the other rows from above.
+//
+// A query that last ran at tick L skips page p if pageChanged[p] <= L, and if pageOlder[p] <= L
+// the changed rows are exactly the bits of pageMask[p]; otherwise it checks the page's rows.
+// pageAdded[p] bounds the added ticks of the page's rows from above.
 //
 // Bulk marks are lazy: a query that writes every row of a column sets floor instead of touching each
 // row; a row's effective changed tick is max(changed[row], floor). The floor is folded into the rows
 // ("materialized") before a row with an older tick is stored into the column.
 type column struct {
-	ptr     unsafe.Pointer // first value
-	size    uintptr        // bytes per value
-	ops     columnOps
-	store   *componentStore
-	added   []uint32 // per row
-	changed []uint32 // per row, raw (see floor)
-	// pageAdded and pageChanged hold an upper bound of the raw ticks of each page of rows.
-	pageAdded   []uint32
+	ptr         unsafe.Pointer // first value
+	size        uintptr        // bytes per value
+	ops         columnOps
+	store       *componentStore
+	added       []uint32 // per row
+	changed     []uint32 // per row, raw (see floor)
 	pageChanged []uint32
+	pageOlder   []uint32
+	pageMask    []uint64
+	pageAdded   []uint32
 	floor       uint32
 	trivial     bool // values hold no pointers: vacated rows need no clearing
 }
@@ -32,28 +46,32 @@ func newColumn(s *componentStore, capacity int) *column {
 	c.added = make([]uint32, capacity)
 	c.changed = make([]uint32, capacity)
 	np := pagesFor(capacity)
-	c.pageAdded = make([]uint32, np)
 	c.pageChanged = make([]uint32, np)
+	c.pageOlder = make([]uint32, np)
+	c.pageMask = make([]uint64, np)
+	c.pageAdded = make([]uint32, np)
 	return c
 }
 
-func pagesFor(rows int) int { return (rows + (1 << pageShift) - 1) >> pageShift }
+func pagesFor(rows int) int { return (rows + pageRows - 1) >> pageShift }
 
 // grow reallocates the column to hold newCap rows, keeping the first n.
 func (c *column) grow(n, newCap int) {
 	c.ptr = c.ops.grow(c.ptr, n, newCap)
-	c.added = growU32(c.added, newCap)
-	c.changed = growU32(c.changed, newCap)
+	c.added = growSlice(c.added, newCap)
+	c.changed = growSlice(c.changed, newCap)
 	np := pagesFor(newCap)
-	c.pageAdded = growU32(c.pageAdded, np)
-	c.pageChanged = growU32(c.pageChanged, np)
+	c.pageChanged = growSlice(c.pageChanged, np)
+	c.pageOlder = growSlice(c.pageOlder, np)
+	c.pageMask = growSlice(c.pageMask, np)
+	c.pageAdded = growSlice(c.pageAdded, np)
 }
 
-func growU32(s []uint32, n int) []uint32 {
+func growSlice[T any](s []T, n int) []T {
 	if len(s) >= n {
 		return s
 	}
-	ns := make([]uint32, n)
+	ns := make([]T, n)
 	copy(ns, s)
 	return ns
 }
@@ -67,20 +85,34 @@ func (c *column) changedAt(row uint32) uint32 {
 	return max(c.changed[row], c.floor)
 }
 
+// setChanged stores a row's raw changed tick and keeps its page summary exact for that row.
+func (c *column) setChanged(row uint32, tick uint32) {
+	c.changed[row] = tick
+	p := row >> pageShift
+	bit := uint64(1) << (row & (pageRows - 1))
+	switch cur := c.pageChanged[p]; {
+	case tick > cur:
+		c.pageOlder[p] = max(c.pageOlder[p], cur)
+		c.pageChanged[p] = tick
+		c.pageMask[p] = bit
+	case tick == cur:
+		c.pageMask[p] |= bit
+	default:
+		c.pageMask[p] &^= bit
+		c.pageOlder[p] = max(c.pageOlder[p], tick)
+	}
+}
+
 // setTicks stores both ticks of a row (a new or moved-in value). n is the number of rows in use.
 func (c *column) setTicks(row uint32, added, changed uint32, n int) {
 	if changed < c.floor {
 		c.materialize(n)
 	}
 	c.added[row] = added
-	c.changed[row] = changed
-	p := row >> pageShift
-	if c.pageAdded[p] < added {
+	if p := row >> pageShift; c.pageAdded[p] < added {
 		c.pageAdded[p] = added
 	}
-	if c.pageChanged[p] < changed {
-		c.pageChanged[p] = changed
-	}
+	c.setChanged(row, changed)
 	if c.store.lastChange < changed {
 		c.store.lastChange = changed
 	}
@@ -88,11 +120,7 @@ func (c *column) setTicks(row uint32, added, changed uint32, n int) {
 
 // markChanged records a write to one row at tick.
 func (c *column) markChanged(row uint32, tick uint32) {
-	c.changed[row] = tick
-	p := row >> pageShift
-	if c.pageChanged[p] < tick {
-		c.pageChanged[p] = tick
-	}
+	c.setChanged(row, tick)
 	if c.store.lastChange < tick {
 		c.store.lastChange = tick
 	}
@@ -104,32 +132,23 @@ func (c *column) markRange(from, to uint32, n int, tick uint32) {
 		if c.floor < tick {
 			c.floor = tick
 		}
-		if c.store.lastChange < tick {
-			c.store.lastChange = tick
+	} else {
+		for r := from; r < to; r++ {
+			c.setChanged(r, tick)
 		}
-		return
 	}
-	for r := from; r < to; r++ {
-		c.changed[r] = tick
-	}
-	if from < to {
-		for p := from >> pageShift; p <= (to-1)>>pageShift; p++ {
-			if c.pageChanged[p] < tick {
-				c.pageChanged[p] = tick
-			}
-		}
-		if c.store.lastChange < tick {
-			c.store.lastChange = tick
-		}
+	if from < to && c.store.lastChange < tick {
+		c.store.lastChange = tick
 	}
 }
 
-// materialize folds the floor into the first n rows and their page summaries.
+// materialize folds the floor into the first n rows and rebuilds their page summaries.
 func (c *column) materialize(n int) {
 	f := c.floor
 	if f == 0 {
 		return
 	}
+	c.floor = 0
 	ch := c.changed[:n]
 	for i, t := range ch {
 		if t < f {
@@ -137,11 +156,30 @@ func (c *column) materialize(n int) {
 		}
 	}
 	for p := range pagesFor(n) {
-		if c.pageChanged[p] < f {
-			c.pageChanged[p] = f
+		c.rebuildPage(p, n)
+	}
+}
+
+// rebuildPage recomputes the change summary of page p from its rows (n rows in use).
+func (c *column) rebuildPage(p, n int) {
+	lo := p << pageShift
+	hi := min(lo+pageRows, n)
+	var newest, older uint32
+	var mask uint64
+	for r := lo; r < hi; r++ {
+		t := c.changed[r]
+		bit := uint64(1) << (r - lo)
+		switch {
+		case t > newest:
+			older = max(older, newest)
+			newest, mask = t, bit
+		case t == newest:
+			mask |= bit
+		default:
+			older = max(older, t)
 		}
 	}
-	c.floor = 0
+	c.pageChanged[p], c.pageOlder[p], c.pageMask[p] = newest, older, mask
 }
 
 // moveWithin copies row src over row dst of the same column (swap-remove), value and raw ticks.
@@ -149,16 +187,12 @@ func (c *column) moveWithin(dst, src uint32) {
 	if c.size != 0 {
 		c.ops.move(c.at(dst), c.at(src))
 	}
-	a, ch := c.added[src], c.changed[src]
+	a := c.added[src]
 	c.added[dst] = a
-	c.changed[dst] = ch
-	p := dst >> pageShift
-	if c.pageAdded[p] < a {
+	if p := dst >> pageShift; c.pageAdded[p] < a {
 		c.pageAdded[p] = a
 	}
-	if c.pageChanged[p] < ch {
-		c.pageChanged[p] = ch
-	}
+	c.setChanged(dst, c.changed[src])
 }
 
 // clear zeroes a vacated row so that the garbage collector can release what it referenced.
@@ -166,4 +200,43 @@ func (c *column) clear(row uint32) {
 	if !c.trivial {
 		c.ops.zero(c.at(row))
 	}
+}
+
+// nextChangedRun returns the first run [start, end) of consecutive rows at or after from (and below
+// n) whose changed tick is newer than last, or ok=false. It skips untouched pages and takes the
+// changed rows of a page from its mask when the page has nothing older that is newer than last. It
+// assumes floor <= last.
+func (c *column) nextChangedRun(from, n uint32, last uint32) (start, end uint32, ok bool) {
+	for r := from; r < n; {
+		p := r >> pageShift
+		if c.pageChanged[p] <= last {
+			r = (p + 1) << pageShift
+			continue
+		}
+		base := p << pageShift
+		if c.pageOlder[p] <= last {
+			m := c.pageMask[p] >> (r - base)
+			if m == 0 {
+				r = base + pageRows
+				continue
+			}
+			s := r + uint32(bits.TrailingZeros64(m))
+			if s >= n {
+				return 0, 0, false
+			}
+			run := uint32(bits.TrailingZeros64(^(m >> (s - r))))
+			e := min(s+run, n)
+			return s, e, true
+		}
+		hi := min(base+pageRows, n)
+		for ; r < hi; r++ {
+			if c.changed[r] > last {
+				s := r
+				for r++; r < hi && c.changed[r] > last; r++ {
+				}
+				return s, r, true
+			}
+		}
+	}
+	return 0, 0, false
 }

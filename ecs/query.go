@@ -27,6 +27,9 @@ type queryState struct {
 	with      []ComponentID // With terms (for access declarations)
 
 	filtered  bool // has Changed or Added terms
+	// fastChanged is set when the only per-row condition is one Changed term on a Table component:
+	// runs then come straight from the column's page summaries.
+	fastChanged *componentStore
 	rowFilter bool // rows must be checked one by one in table mode
 	perRow    bool // component pointers differ per row (optional SparseSet component)
 	sparseDrv bool // iteration is driven by a required SparseSet component
@@ -112,6 +115,10 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 	q.filtered = len(q.changed)+len(q.added) > 0
 	q.sparseDrv = len(q.sparseReq) > 0
 	q.rowFilter = q.filtered || len(q.sparseEx) > 0 || q.perRow
+	if len(q.changed) == 1 && len(q.added) == 0 && len(q.sparseEx) == 0 && !q.sparseDrv && !q.perRow &&
+		w.comps[q.changed[0]].sparse == nil {
+		q.fastChanged = w.comps[q.changed[0]]
+	}
 	return q
 }
 
@@ -385,6 +392,24 @@ func (c *cursor) findRun(from uint32) bool {
 	q := c.q
 	t := c.t
 	n := uint32(t.len())
+	if s := q.fastChanged; s != nil {
+		col := s.cols[t.index]
+		start, end := from, n
+		if col.floor <= q.lastRun {
+			var ok bool
+			if start, end, ok = col.nextChangedRun(from, n, q.lastRun); !ok {
+				return false
+			}
+		} else if from >= n {
+			return false
+		}
+		if c.single {
+			end = start + 1
+		}
+		c.start, c.end = uintptr(start), uintptr(end)
+		c.inRun = true
+		return true
+	}
 	// page filter: the first Changed/Added term on a Table component
 	var pages []uint32
 	for _, id := range q.changed {

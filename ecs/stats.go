@@ -32,7 +32,7 @@ func (w *World) Stats() Stats {
 	for _, s := range w.comps {
 		cs := ComponentStats{ID: s.info.ID, Name: s.info.Name, Storage: s.info.Storage}
 		colBytes := func(c *column, capacity int) int {
-			return capacity*int(c.size) + 4*(len(c.added)+len(c.changed)+len(c.pageAdded)+len(c.pageChanged))
+			return capacity*int(c.size) + 4*(len(c.added)+len(c.changed)+len(c.pageAdded)+len(c.pageChanged)+len(c.pageOlder)) + 8*len(c.pageMask)
 		}
 		if sp := s.sparse; sp != nil {
 			cs.Count = sp.len()
