@@ -26,13 +26,13 @@ type queryState struct {
 	added     []ComponentID
 	with      []ComponentID // With terms (for access declarations)
 
-	filtered  bool // has Changed or Added terms
+	filtered bool // has Changed or Added terms
 	// fastChanged is set when the only per-row condition is one Changed term on a Table component:
 	// runs then come straight from the column's page summaries.
 	fastChanged *componentStore
-	rowFilter bool // rows must be checked one by one in table mode
-	perRow    bool // component pointers differ per row (optional SparseSet component)
-	sparseDrv bool // iteration is driven by a required SparseSet component
+	rowFilter   bool // rows must be checked one by one in table mode
+	perRow      bool // component pointers differ per row (optional SparseSet component)
+	sparseDrv   bool // iteration is driven by a required SparseSet component
 
 	lastRun uint32
 	cur     cursor   // the iteration in progress (one at a time per query)
