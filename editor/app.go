@@ -1,14 +1,23 @@
 package editor
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	g "github.com/AllenDang/giu"
 
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/internal/glfwwait"
+	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/viewport"
 )
 
 // Options configure an editor window.
@@ -17,7 +26,7 @@ type Options struct {
 	ScenePath string
 	// Width and Height are the initial window size in pixels (defaults 1600×1000).
 	Width, Height int
-	// SettingsDir holds persisted settings (recent files); empty means the user's config directory.
+	// SettingsDir holds persisted settings (recent files); empty means settings.DefaultDir().
 	SettingsDir string
 }
 
@@ -30,6 +39,8 @@ const (
 	panelConsole   = "Console"
 )
 
+var panelNames = []string{panelHierarchy, panelViewport, panelInspector, panelAssets, panelConsole}
+
 const (
 	targetFPS     = 60
 	idleAfter     = 1500 * time.Millisecond // tooltips and hover effects settle within this
@@ -38,24 +49,36 @@ const (
 
 // App is one editor window: the giu master window and everything shown in it.
 type App struct {
-	opts Options
-	mw   *g.MasterWindow
+	opts     Options
+	mw       *g.MasterWindow
+	settings *settings.Settings
 
 	sceneName string
 	scenePath string
+	world     *ecs.World
+	assets    *assets.Registry
 	title     string
 
 	layoutBuilt bool
 	dockClass   *imgui.WindowClass
+	panelOpen   map[string]bool
+	showStats   bool
 	console     *Console
 	probe       *prober
+	vp          *viewportPanel
+
+	viewportHovered bool
+	modal           string
+	files           *fileDialog
+	showShortcuts   bool
+	showAbout       bool
 
 	lastActive time.Time
 	frames     uint64
 }
 
 // New prepares an editor for opts. It opens the scene file (if any) before any window exists, so a broken or
-// missing file is reported as an error without flashing a window.
+// missing file is reported as an error — every problem as file:line:col — without flashing a window.
 func New(opts Options) (*App, error) {
 	if opts.Width <= 0 {
 		opts.Width = 1600
@@ -63,18 +86,77 @@ func New(opts Options) (*App, error) {
 	if opts.Height <= 0 {
 		opts.Height = 1000
 	}
-	a := &App{opts: opts, console: NewConsole(1000), probe: newProber()}
+	if opts.SettingsDir == "" {
+		opts.SettingsDir = settings.DefaultDir()
+	}
+	a := &App{
+		opts:      opts,
+		console:   NewConsole(1000),
+		probe:     newProber(),
+		panelOpen: map[string]bool{},
+	}
+	for _, p := range panelNames {
+		a.panelOpen[p] = true
+	}
+	st, err := settings.Load(opts.SettingsDir)
+	if err != nil {
+		a.console.Warnf("settings: %v (using defaults)", err)
+	}
+	a.settings = st
+	a.showStats = st.ShowStats
+
+	root := "."
 	if opts.ScenePath != "" {
-		name, err := peekSceneName(opts.ScenePath)
+		root = filepath.Dir(opts.ScenePath)
+	}
+	a.assets = assets.NewRegistry(root, assets.DefaultLimits())
+	a.vp = newViewportPanel(a.assets)
+
+	if opts.ScenePath != "" {
+		s, err := serialize.LoadFile(context.Background(), opts.ScenePath, serialize.LoadOptions{})
 		if err != nil {
-			return nil, err
+			return nil, loadError(opts.ScenePath, err)
 		}
-		a.sceneName, a.scenePath = name, opts.ScenePath
-		a.console.Infof("opened %s", opts.ScenePath)
+		a.setScene(s, opts.ScenePath)
+		a.console.Infof("opened %s: %d entities", opts.ScenePath, s.World.Len())
+		for _, w := range s.Warnings {
+			a.console.Warnf("%s", w)
+		}
 	} else {
-		a.sceneName = "Untitled"
+		a.setScene(&serialize.Scene{Name: "Untitled", World: scene.NewWorld()}, "")
 	}
 	return a, nil
+}
+
+// loadError turns a load failure into one error listing every problem.
+func loadError(path string, err error) error {
+	probs := serialize.ProblemsOf(err)
+	if len(probs) == 0 {
+		return fmt.Errorf("cannot open scene %s: %w", path, err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "cannot open scene %s (%d problems):", path, len(probs))
+	for _, p := range probs {
+		b.WriteString("\n  ")
+		b.WriteString(p.String())
+	}
+	return errors.New(b.String())
+}
+
+func (a *App) setScene(s *serialize.Scene, path string) {
+	a.sceneName, a.scenePath, a.world = s.Name, path, s.World
+	if a.sceneName == "" {
+		a.sceneName = "Untitled"
+	}
+	a.vp.setWorld(s.World)
+	if s.Camera != nil {
+		a.vp.Camera.Pivot, a.vp.Camera.Yaw, a.vp.Camera.Pitch, a.vp.Camera.Distance =
+			s.Camera.Pivot, s.Camera.Yaw, s.Camera.Pitch, s.Camera.Distance
+		a.vp.Camera = a.vp.Camera.Normalized()
+	} else {
+		cam := viewport.DefaultCamera()
+		a.vp.Camera = cam
+	}
 }
 
 // Run opens the window and runs the GUI loop until the window closes.
@@ -90,6 +172,18 @@ func (a *App) Run() error {
 	a.mw.SetCloseCallback(a.onCloseRequest)
 	a.mw.SetTargetFPS(targetFPS)
 	a.lastActive = time.Now()
+	// GL objects must be freed on the loop thread while the context still exists: chain onto giu's hook.
+	be := g.Context.Backend()
+	var prev func()
+	if h, ok := be.(interface{ BeforeDestroyHook() func() }); ok {
+		prev = h.BeforeDestroyHook()
+	}
+	be.SetBeforeDestroyContextHook(func() {
+		a.vp.delete()
+		if prev != nil {
+			prev()
+		}
+	})
 	a.mw.Run(a.frame)
 	return nil
 }
@@ -104,13 +198,6 @@ func (a *App) onCloseRequest() bool {
 	return true
 }
 
-// quit closes the window as if the user had closed it.
-func (a *App) quit() {
-	if a.onCloseRequest() {
-		a.mw.SetShouldClose(true)
-	}
-}
-
 // frame builds one frame of the whole UI. It runs on the GUI loop thread.
 func (a *App) frame() {
 	a.frames++
@@ -119,6 +206,7 @@ func (a *App) frame() {
 	a.buildStatusBar()
 	a.buildDockspace()
 	a.buildPanels()
+	a.buildDialogs()
 	if t := a.windowTitle(); t != a.title {
 		a.title = t
 		a.mw.SetTitle(t)
@@ -127,6 +215,8 @@ func (a *App) frame() {
 		a.probe.state.Title = a.title
 		a.probe.state.Frames = a.frames
 		a.probe.state.ScenePath = a.scenePath
+		a.probe.state.Entities = a.world.Len()
+		a.probe.state.Modal = a.modal
 		a.probe.flush()
 	}
 	a.throttle()
@@ -142,14 +232,13 @@ func (a *App) throttle() {
 		return
 	}
 	if now.Sub(a.lastActive) > idleAfter {
-		a.probe.flush()
 		glfwwait.Wait(idleWakeEvery)
 	}
 }
 
-// busy reports whether the editor has work that needs frames without input (play mode, pending renders, jobs).
+// busy reports whether the editor has work that needs frames without input (play mode, camera motion, jobs).
 func (a *App) busy() bool {
-	return false
+	return a.vp.busy()
 }
 
 // userActive reports whether the user is doing anything this frame.
@@ -172,35 +261,6 @@ func userActive() bool {
 	return false
 }
 
-func (a *App) handleShortcuts() {
-	io := imgui.CurrentIO()
-	if io.WantTextInput() {
-		return
-	}
-	if imgui.IsKeyChordPressed(imgui.KeyChord(imgui.ModCtrl) | imgui.KeyChord(imgui.KeyQ)) {
-		a.quit()
-	}
-}
-
-func (a *App) buildMainMenu() {
-	if !imgui.BeginMainMenuBar() {
-		return
-	}
-	if imgui.BeginMenu("File") {
-		if imgui.MenuItemBoolV("Quit", "Ctrl+Q", false, true) {
-			a.quit()
-		}
-		imgui.EndMenu()
-	}
-	if imgui.BeginMenu("View") {
-		if imgui.MenuItemBool("Reset Layout") {
-			a.layoutBuilt = false
-		}
-		imgui.EndMenu()
-	}
-	imgui.EndMainMenuBar()
-}
-
 func (a *App) buildStatusBar() {
 	vp := imgui.MainViewport()
 	h := imgui.FrameHeight()
@@ -211,7 +271,8 @@ func (a *App) buildStatusBar() {
 			if path == "" {
 				path = "(unsaved)"
 			}
-			imgui.Text(fmt.Sprintf("%s  |  %.0f FPS", path, imgui.CurrentIO().Framerate()))
+			imgui.Text(fmt.Sprintf("%s  |  %d entities  |  %.0f FPS  |  %d viewport renders",
+				path, a.world.Len(), imgui.CurrentIO().Framerate(), a.vp.policy.Renders()))
 			imgui.EndMenuBar()
 		}
 	}
@@ -236,53 +297,79 @@ func (a *App) buildDockspace() {
 		imgui.InternalDockBuilderDockWindow(panelHierarchy, left)
 		imgui.InternalDockBuilderDockWindow(panelInspector, right)
 		imgui.InternalDockBuilderDockWindow(panelViewport, centre)
-		imgui.InternalDockBuilderDockWindow(panelAssets, bottom)
 		imgui.InternalDockBuilderDockWindow(panelConsole, bottom)
+		imgui.InternalDockBuilderDockWindow(panelAssets, bottom)
 		imgui.InternalDockBuilderFinish(id)
 	}
 	imgui.DockSpaceOverViewportV(id, vp, 0, a.dockClass)
 }
 
-func (a *App) buildPanels() {
-	if imgui.Begin(panelHierarchy) {
-		a.probe.panel(panelHierarchy)
-		imgui.Text(a.sceneName)
+// panel begins a dockable panel window if it is open; the caller builds the contents when it returns true and
+// must call imgui.End in every case (as with imgui.Begin).
+func (a *App) panel(name string) bool {
+	open := a.panelOpen[name]
+	if !open {
+		return false
 	}
-	imgui.End()
-
-	imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
-	if imgui.Begin(panelViewport) {
-		a.probe.panel(panelViewport)
-		a.buildViewport()
+	visible := imgui.BeginV(name, &open, 0)
+	a.panelOpen[name] = open
+	if visible {
+		a.probe.panel(name)
 	}
-	imgui.End()
-	imgui.PopStyleVar()
-
-	if imgui.Begin(panelInspector) {
-		a.probe.panel(panelInspector)
-		imgui.TextDisabled("Nothing selected")
-	}
-	imgui.End()
-
-	if imgui.Begin(panelAssets) {
-		a.probe.panel(panelAssets)
-		for _, m := range []string{"builtin:cube", "builtin:plane", "builtin:sphere"} {
-			imgui.Text(m)
-		}
-	}
-	imgui.End()
-
-	if imgui.Begin(panelConsole) {
-		a.probe.panel(panelConsole)
-		a.console.Build()
-	}
-	imgui.End()
+	return visible
 }
 
-func (a *App) buildViewport() {
-	avail := imgui.ContentRegionAvail()
-	if a.probe != nil {
-		a.probe.state.Viewport = rectOf(imgui.CursorScreenPos(), avail)
+func (a *App) buildPanels() {
+	if a.panelOpen[panelHierarchy] {
+		if a.panel(panelHierarchy) {
+			a.buildHierarchy()
+		}
+		imgui.End()
 	}
-	imgui.Dummy(avail)
+
+	a.viewportHovered = false
+	if a.panelOpen[panelViewport] {
+		imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
+		if a.panel(panelViewport) {
+			a.vp.build(a)
+			a.viewportHovered = a.vp.hovered
+		}
+		imgui.End()
+		imgui.PopStyleVar()
+	}
+
+	if a.panelOpen[panelInspector] {
+		if a.panel(panelInspector) {
+			a.buildInspector()
+		}
+		imgui.End()
+	}
+
+	if a.panelOpen[panelAssets] {
+		if a.panel(panelAssets) {
+			a.buildAssets()
+		}
+		imgui.End()
+	}
+
+	if a.panelOpen[panelConsole] {
+		if a.panel(panelConsole) {
+			a.console.Build()
+		}
+		imgui.End()
+	}
+}
+
+func (a *App) buildHierarchy() {
+	imgui.Text(a.sceneName)
+}
+
+func (a *App) buildInspector() {
+	imgui.TextDisabled("Nothing selected")
+}
+
+func (a *App) buildAssets() {
+	for _, m := range a.assets.List() {
+		imgui.Text(m)
+	}
 }

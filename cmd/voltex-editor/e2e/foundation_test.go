@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"image"
+	"image/color"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -58,6 +60,34 @@ func TestEditorOpensWithDockedPanels(t *testing.T) {
 	}
 	if v.W < 600 || v.H < 400 {
 		t.Errorf("viewport panel too small: %+v", v)
+	}
+	checkViewportShowsCubes(t, e, p)
+}
+
+// saturated matches the cubes' colours (the grid, sky and panels are grey).
+func saturated(c color.RGBA) bool {
+	hi := max(c.R, c.G, c.B)
+	lo := min(c.R, c.G, c.B)
+	return hi-lo > 70
+}
+
+// checkViewportShowsCubes asserts that the viewport image is a real 3D picture: many colours, cubes (saturated
+// pixels) in its middle, grey grid/sky elsewhere, and the sky (brighter, no cubes) at the top — right way up.
+func checkViewportShowsCubes(t *testing.T, e *guitest.Editor, p *guitest.Probe) {
+	t.Helper()
+	img := e.Screenshot()
+	r := p.Viewport.Image()
+	st := guitest.RegionStats(img, r)
+	if st.Distinct < 200 {
+		t.Errorf("viewport looks flat: %d distinct colours (%+v)", st.Distinct, st)
+	}
+	cubes := guitest.CountPixels(img, r, saturated)
+	if frac := float64(cubes) / float64(r.Dx()*r.Dy()); frac < 0.05 || frac > 0.6 {
+		t.Errorf("cube pixels are %.1f%% of the viewport, want 5..60%%", 100*frac)
+	}
+	top := image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+r.Dy()/8)
+	if n := guitest.CountPixels(img, top, saturated); n > top.Dx()*top.Dy()/100 {
+		t.Errorf("the top eighth of the viewport should be sky without cubes, has %d cube pixels (upside down?)", n)
 	}
 }
 

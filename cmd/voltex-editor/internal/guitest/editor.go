@@ -122,15 +122,30 @@ func Launch(t testing.TB, d *Display, args ...string) *Editor {
 			e.Window = strings.Fields(id)[0]
 			// Xvfb has no window manager: give the window the keyboard focus ourselves, so that xdotool's XTEST
 			// key events (real key presses, not synthetic SendEvents) reach it.
-			e.mustXdo("windowfocus", "--sync", e.Window)
-			// Wait for the first probe so panel positions are known.
-			e.WaitProbe(30*time.Second, "first frame", func(p *Probe) bool { return p.Frames > 2 && p.Viewport.W > 0 })
+			// Wait for the first frames so panel positions are known and the UI has settled.
+			e.WaitProbe(30*time.Second, "first frames", func(p *Probe) bool { return p.Frames > 5 && p.Viewport.W > 0 })
+			e.Focus()
 			return e
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("editor window did not appear within 60 s\n%s", stderr.String())
 	return nil
+}
+
+// Focus gives the editor window the keyboard focus and waits until the X server reports it.
+func (e *Editor) Focus() {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		e.mustXdo("windowfocus", "--sync", e.Window)
+		if out, err := e.xdo("getwindowfocus"); err == nil && strings.TrimSpace(out) == e.Window {
+			time.Sleep(100 * time.Millisecond)
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	e.t.Fatalf("could not give window %s the keyboard focus", e.Window)
 }
 
 // PID returns the editor's process id.
