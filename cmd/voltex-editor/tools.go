@@ -1,0 +1,463 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/serialize/game"
+	"github.com/voltex-editor/voltex/viewport"
+	"github.com/voltex-editor/voltex/viewport/glrender"
+)
+
+func init() {
+	commands = []command{
+		{"validate", "check scenes, exports and OBJ models; exit 1 if any is invalid", runValidate},
+		{"export", "write a scene's game export: export IN.json -o OUT.json", runExport},
+		{"grid", "write a cube-grid scene: grid --nx 20 --nz 20 --spacing 1.5 -o FILE", runGrid},
+		{"fmt", "print or rewrite scene files in canonical form (like gofmt)", runFmt},
+		{"render", "render a scene to PNG without a window: render SCENE -o OUT.png", runRender},
+	}
+}
+
+// newFlags returns a flag set for a subcommand whose usage goes to stderr (and --help to stdout, exit 0).
+func newFlags(name, args, summary string) *flag.FlagSet {
+	fs := flag.NewFlagSet("voltex-editor "+name, flag.ContinueOnError)
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "usage: voltex-editor %s %s\n\n%s\n", name, args, summary)
+		if hasFlags(fs) {
+			fmt.Fprintf(out, "\nflags:\n")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// parseFlags parses args; it returns (exit code, false) when the command must stop: 0 after --help, 2 on errors.
+// Flags may come before or after the positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, bool) {
+	fs.SetOutput(io.Discard) // errors and usage are printed below, once
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(stdout)
+				fs.Usage()
+				return 0, false
+			}
+			fs.SetOutput(stderr)
+			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+			fs.Usage()
+			return 2, false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	_ = fs.Parse(append([]string{"--"}, pos...))
+	fs.SetOutput(stderr)
+	return 0, true
+}
+
+func runValidate(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("validate", "FILE...", "Checks scene files, game exports and OBJ models. Prints a summary of each valid file on\n"+
+		"stdout and every problem of an invalid one on stderr as file:line:col: message. Exit 0 if all are valid, 1 if not.")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "voltex-editor validate: no files given")
+		fs.Usage()
+		return 2
+	}
+	bad := 0
+	for _, path := range fs.Args() {
+		if strings.EqualFold(filepath.Ext(path), ".obj") {
+			desc, err := assets.DescribeOBJ(path)
+			if err != nil {
+				fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
+				bad++
+				continue
+			}
+			fmt.Fprintf(stdout, "%s: ok: %s\n", path, desc)
+			continue
+		}
+		warnings, err := serialize.ValidateFile(context.Background(), path, serialize.LoadOptions{})
+		for _, w := range warnings {
+			fmt.Fprintf(stderr, "%s (warning)\n", w)
+		}
+		if err != nil {
+			printProblems(stderr, path, err)
+			bad++
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: ok: %s\n", path, summarize(path))
+	}
+	if bad > 0 {
+		return 1
+	}
+	return 0
+}
+
+// summarize describes a valid scene or export in a few words.
+func summarize(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return "valid"
+	}
+	kind := serialize.Sniff(f)
+	f.Close()
+	if kind == serialize.KindExport {
+		s, err := game.LoadFile(path)
+		if err != nil {
+			return "valid export"
+		}
+		return fmt.Sprintf("export, %d entities, %d meshes", len(s.Entities), len(s.Meshes))
+	}
+	s, err := serialize.LoadFile(context.Background(), path, serialize.LoadOptions{})
+	if err != nil {
+		return "valid scene"
+	}
+	return fmt.Sprintf("scene %q, %d entities", s.Name, s.World.Len())
+}
+
+// printProblems prints a load error: one problem per line (file:line:col: path: message).
+func printProblems(w io.Writer, path string, err error) {
+	var se *serialize.Error
+	if errors.As(err, &se) {
+		for _, p := range se.Problems {
+			fmt.Fprintln(w, p.String())
+		}
+		return
+	}
+	fmt.Fprintf(w, "%s: %v\n", path, err)
+}
+
+func runExport(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("export", "IN.json -o OUT.json", "Writes the game export (format voltex.export, read by package serialize/game) of a scene.")
+	out := fs.String("o", "", "output file (required)")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() != 1 || *out == "" {
+		fmt.Fprintln(stderr, "voltex-editor export: need one input scene and -o OUT.json")
+		fs.Usage()
+		return 2
+	}
+	if err := serialize.ExportFile(context.Background(), fs.Arg(0), *out, serialize.LoadOptions{}); err != nil {
+		printProblems(stderr, fs.Arg(0), err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	return 0
+}
+
+// vec3Flag parses "x,y,z" (or one number for all three).
+type vec3Flag struct{ v *mgl32.Vec3 }
+
+func (f vec3Flag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return fmt.Sprintf("%g,%g,%g", f.v[0], f.v[1], f.v[2])
+}
+
+func (f vec3Flag) Set(s string) error {
+	parts := strings.Split(s, ",")
+	if len(parts) != 1 && len(parts) != 3 {
+		return fmt.Errorf("want x,y,z or one number, got %q", s)
+	}
+	var v mgl32.Vec3
+	for i := range 3 {
+		p := parts[0]
+		if len(parts) == 3 {
+			p = parts[i]
+		}
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
+		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+			return fmt.Errorf("%q is not a finite number", p)
+		}
+		v[i] = float32(x)
+	}
+	*f.v = v
+	return nil
+}
+
+// optFloat is a float flag whose unset value is NaN (and is not shown as a default).
+type optFloat float64
+
+func (f *optFloat) String() string {
+	if f == nil || math.IsNaN(float64(*f)) || *f == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(float64(*f), 'g', -1, 64)
+}
+
+func (f *optFloat) Set(s string) error {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("%q is not a finite number", s)
+	}
+	*f = optFloat(x)
+	return nil
+}
+
+// colorFlag parses "#rrggbb", "#rrggbbaa" or "r,g,b[,a]" with channels in 0..1.
+type colorFlag struct{ c *[4]float32 }
+
+func (f colorFlag) String() string {
+	if f.c == nil {
+		return ""
+	}
+	return fmt.Sprintf("%g,%g,%g,%g", f.c[0], f.c[1], f.c[2], f.c[3])
+}
+
+func (f colorFlag) Set(s string) error {
+	c, err := parseColor(s)
+	if err != nil {
+		return err
+	}
+	*f.c = c
+	return nil
+}
+
+func parseColor(s string) ([4]float32, error) {
+	c := [4]float32{0, 0, 0, 1}
+	if h, ok := strings.CutPrefix(s, "#"); ok {
+		if len(h) != 6 && len(h) != 8 {
+			return c, fmt.Errorf("colour %q: want #rrggbb or #rrggbbaa", s)
+		}
+		for i := 0; i < len(h)/2; i++ {
+			b, err := strconv.ParseUint(h[2*i:2*i+2], 16, 8)
+			if err != nil {
+				return c, fmt.Errorf("colour %q: %q is not hex", s, h[2*i:2*i+2])
+			}
+			c[i] = float32(b) / 255
+		}
+		return c, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 && len(parts) != 4 {
+		return c, fmt.Errorf("colour %q: want r,g,b[,a] (0..1) or #rrggbb", s)
+	}
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
+		if err != nil || !(x >= 0 && x <= 1) {
+			return c, fmt.Errorf("colour %q: channel %q is not a number in 0..1", s, p)
+		}
+		c[i] = float32(x)
+	}
+	return c, nil
+}
+
+func runGrid(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("grid", "[flags] -o FILE.json", "Writes a scene holding a grid of cubes, made by the same code as the editor's Spawn Cube Grid.")
+	p := scene.DefaultGrid()
+	nx := fs.Int("nx", p.Count[0], "cubes along X")
+	ny := fs.Int("ny", p.Count[1], "cubes along Y")
+	nz := fs.Int("nz", p.Count[2], "cubes along Z")
+	spacing := fs.Float64("spacing", 1.5, "distance between neighbouring cubes (all axes)")
+	fs.Var(vec3Flag{&p.Spacing}, "spacing-xyz", "per-axis spacing x,y,z (overrides --spacing)")
+	fs.Var(vec3Flag{&p.Origin}, "origin", "centre of the grid x,y,z")
+	fs.Var(colorFlag{&p.ColorFrom}, "color-from", "colour of the first corner: #rrggbb or r,g,b[,a]")
+	fs.Var(colorFlag{&p.ColorTo}, "color-to", "colour of the last corner (default: same as --color-from)")
+	mesh := fs.String("mesh", scene.MeshCube, "mesh of every cube")
+	spin := fs.Float64("spin", 0, "add Spin about +Y at this many degrees per second (0: no Spin)")
+	group := fs.String("group", "", "put the cubes under a new parent entity with this name")
+	name := fs.String("name", "Cubes", "scene name")
+	out := fs.String("o", "", "output file (required)")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if *out == "" || fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "voltex-editor grid: need -o FILE.json and no other arguments")
+		fs.Usage()
+		return 2
+	}
+	p.Count = [3]int{*nx, *ny, *nz}
+	setXYZ := false
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "spacing-xyz":
+			setXYZ = true
+		case "color-from":
+			fromSet := false
+			fs.Visit(func(g *flag.Flag) { fromSet = fromSet || g.Name == "color-to" })
+			if !fromSet {
+				p.ColorTo = p.ColorFrom
+			}
+		}
+	})
+	if !setXYZ {
+		s := float32(*spacing)
+		p.Spacing = mgl32.Vec3{s, s, s}
+	}
+	p.Mesh, p.Group = *mesh, *group
+	if *spin != 0 {
+		p.Spin = &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: float32(*spin)}
+	}
+	data, err := serialize.Grid(p, *name)
+	if err != nil {
+		fmt.Fprintf(stderr, "voltex-editor grid: %v\n", err)
+		return 1
+	}
+	if err := serialize.WriteFile(*out, data); err != nil {
+		fmt.Fprintf(stderr, "voltex-editor grid: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d cubes\n", *out, p.Count[0]*p.Count[1]*p.Count[2])
+	return 0
+}
+
+func runFmt(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("fmt", "[-w] [-l] FILE...", "Prints scene files in canonical form (what the editor writes), like gofmt.")
+	write := fs.Bool("w", false, "write the canonical form back to each file (atomically) instead of printing it")
+	list := fs.Bool("l", false, "list the files whose formatting differs from the canonical form")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "voltex-editor fmt: no files given")
+		fs.Usage()
+		return 2
+	}
+	code := 0
+	for _, path := range fs.Args() {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "%v\n", err)
+			code = 1
+			continue
+		}
+		out, err := serialize.Format(src, path)
+		if err != nil {
+			printProblems(stderr, path, err)
+			code = 1
+			continue
+		}
+		same := bytes.Equal(src, out)
+		if *list && !same {
+			fmt.Fprintln(stdout, path)
+		}
+		if *write {
+			if !same {
+				if err := serialize.WriteFile(path, out); err != nil {
+					fmt.Fprintf(stderr, "%v\n", err)
+					code = 1
+				}
+			}
+			continue
+		}
+		if !*list {
+			stdout.Write(out)
+		}
+	}
+	return code
+}
+
+func runRender(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("render", "SCENE.json -o OUT.png [flags]", "Renders a scene offscreen (no display needed) and writes a PNG. Without camera flags the\n"+
+		"scene's saved editor camera is used, and without one the camera frames the whole scene.")
+	out := fs.String("o", "", "output PNG (required)")
+	size := fs.String("size", "1280x720", "image size WIDTHxHEIGHT")
+	yaw, pitch, dist := optFloat(math.NaN()), optFloat(math.NaN()), optFloat(math.NaN())
+	fs.Var(&yaw, "yaw", "camera yaw in degrees (default: the scene's camera, or 30)")
+	fs.Var(&pitch, "pitch", "camera pitch in degrees (default: the scene's camera, or -25)")
+	fs.Var(&dist, "distance", "camera distance from the pivot (default: the scene's camera, or framing the scene)")
+	var pivot mgl32.Vec3
+	fs.Var(vec3Flag{&pivot}, "pivot", "camera pivot x,y,z")
+	frame := fs.Bool("frame", false, "frame the whole scene (keeping the yaw and pitch) even if it has a saved camera")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() != 1 || *out == "" {
+		fmt.Fprintln(stderr, "voltex-editor render: need one scene and -o OUT.png")
+		fs.Usage()
+		return 2
+	}
+	w, h, err := parseSize(*size)
+	if err != nil {
+		fmt.Fprintf(stderr, "voltex-editor render: --size: %v\n", err)
+		return 2
+	}
+	path := fs.Arg(0)
+	s, err := serialize.LoadFile(context.Background(), path, serialize.LoadOptions{})
+	if err != nil {
+		printProblems(stderr, path, err)
+		return 1
+	}
+	reg := assets.NewRegistry(filepath.Dir(path), assets.DefaultLimits())
+	b := viewport.NewBuilder(s.World, reg)
+	b.Update()
+	for _, ref := range reg.List() {
+		if err := reg.Err(ref); err != nil {
+			fmt.Fprintf(stderr, "warning: %v\n", err)
+		}
+	}
+	cam := viewport.DefaultCamera()
+	pivotSet := false
+	fs.Visit(func(f *flag.Flag) { pivotSet = pivotSet || f.Name == "pivot" })
+	anyCamFlag := pivotSet || !math.IsNaN(float64(yaw)) || !math.IsNaN(float64(pitch)) || !math.IsNaN(float64(dist))
+	switch {
+	case s.Camera != nil:
+		cam.Pivot, cam.Yaw, cam.Pitch, cam.Distance = s.Camera.Pivot, s.Camera.Yaw, s.Camera.Pitch, s.Camera.Distance
+	case !anyCamFlag || math.IsNaN(float64(dist)):
+		cam.Frame(b.DrawList().Bounds(), float32(w)/float32(h))
+	}
+	if !math.IsNaN(float64(yaw)) {
+		cam.Yaw = float32(float64(yaw))
+	}
+	if !math.IsNaN(float64(pitch)) {
+		cam.Pitch = float32(float64(pitch))
+	}
+	if !math.IsNaN(float64(dist)) {
+		cam.Distance = float32(float64(dist))
+	}
+	if pivotSet {
+		cam.Pivot = pivot
+	}
+	if (*frame || s.Camera == nil && anyCamFlag) && math.IsNaN(float64(dist)) {
+		// Angles given but no distance: frame the scene from those angles.
+		cam.Frame(b.DrawList().Bounds(), float32(w)/float32(h))
+	}
+	cam = cam.Normalized()
+	img, err := glrender.RenderToImage(b.DrawList(), cam, w, h)
+	if err != nil {
+		fmt.Fprintf(stderr, "voltex-editor render: %v\n", err)
+		return 1
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		fmt.Fprintf(stderr, "voltex-editor render: %v\n", err)
+		return 1
+	}
+	if err := serialize.WriteFile(*out, buf.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "voltex-editor render: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s (%dx%d)\n", *out, w, h)
+	return 0
+}
