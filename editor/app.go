@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	g "github.com/AllenDang/giu"
 
 	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/assets/watch"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/internal/glfwwait"
@@ -73,6 +75,9 @@ type App struct {
 	showShortcuts   bool
 	showAbout       bool
 
+	watcher *watch.Watcher
+	watched []string
+
 	lastActive time.Time
 	frames     uint64
 }
@@ -110,6 +115,7 @@ func New(opts Options) (*App, error) {
 		root = filepath.Dir(opts.ScenePath)
 	}
 	a.assets = assets.NewRegistry(root, assets.DefaultLimits())
+	_ = a.assets.Scan() // best effort: the Assets panel lists the folder's models
 	a.vp = newViewportPanel(a.assets)
 
 	if opts.ScenePath != "" {
@@ -184,7 +190,11 @@ func (a *App) Run() error {
 			prev()
 		}
 	})
+	a.startWatcher()
 	a.mw.Run(a.frame)
+	if a.watcher != nil {
+		a.watcher.Close()
+	}
 	return nil
 }
 
@@ -201,6 +211,7 @@ func (a *App) onCloseRequest() bool {
 // frame builds one frame of the whole UI. It runs on the GUI loop thread.
 func (a *App) frame() {
 	a.frames++
+	a.pollWatcher()
 	a.handleShortcuts()
 	a.buildMainMenu()
 	a.buildStatusBar()
@@ -368,8 +379,44 @@ func (a *App) buildInspector() {
 	imgui.TextDisabled("Nothing selected")
 }
 
+// buildAssets lists the meshes scenes can use: the built-ins, the files in use and the .obj files found in the
+// scene's folder, with their sizes and any load error.
 func (a *App) buildAssets() {
-	for _, m := range a.assets.List() {
-		imgui.Text(m)
+	if imgui.Button("Rescan folder") {
+		if err := a.assets.Scan(); err != nil {
+			a.console.Warnf("scanning %s: %v", a.assets.Root(), err)
+		}
 	}
+	imgui.SameLine()
+	imgui.TextDisabled(a.assets.Root())
+	flags := imgui.TableFlagsRowBg | imgui.TableFlagsBordersInnerV | imgui.TableFlagsScrollY | imgui.TableFlagsResizable
+	if !imgui.BeginTableV("##assets", 4, flags, imgui.Vec2{}, 0) {
+		return
+	}
+	imgui.TableSetupColumnV("Mesh", imgui.TableColumnFlagsWidthStretch, 0, 0)
+	imgui.TableSetupColumnV("Vertices", imgui.TableColumnFlagsWidthFixed, 80, 0)
+	imgui.TableSetupColumnV("Triangles", imgui.TableColumnFlagsWidthFixed, 80, 0)
+	imgui.TableSetupColumnV("Status", imgui.TableColumnFlagsWidthStretch, 0, 0)
+	imgui.TableHeadersRow()
+	for _, ref := range a.assets.List() {
+		imgui.TableNextRow()
+		imgui.TableNextColumn()
+		imgui.Text(ref)
+		m, err := a.assets.Mesh(ref)
+		imgui.TableNextColumn()
+		if m != nil && !m.Placeholder {
+			imgui.Text(strconv.Itoa(m.VertexCount()))
+			imgui.TableNextColumn()
+			imgui.Text(strconv.Itoa(m.TriangleCount()))
+		} else {
+			imgui.TableNextColumn()
+		}
+		imgui.TableNextColumn()
+		if err != nil {
+			imgui.TextColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, err.Error())
+		} else {
+			imgui.TextDisabled("ok")
+		}
+	}
+	imgui.EndTable()
 }

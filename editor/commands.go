@@ -2,6 +2,8 @@ package editor
 
 import (
 	"github.com/AllenDang/cimgui-go/imgui"
+
+	"github.com/voltex-editor/voltex/assets/watch"
 )
 
 // The cmd* methods are the actions of the command table (actions.go).
@@ -101,4 +103,9 @@ func (a *App) buildDialogs() {
 		}
 		imgui.End()
 	}
+}
+
+// onSceneFileEvent reacts to the open scene file changing on disk.
+func (a *App) onSceneFileEvent(ev watch.Event) {
+	a.console.Warnf("%s changed on disk (%s)", a.scenePath, ev.Kind)
 }

@@ -145,6 +145,9 @@ func (v *viewportPanel) build(a *App) {
 	// GL textures have row 0 at the bottom: flip V so the image is the right way up.
 	imgui.SetCursorScreenPos(v.origin)
 	imgui.ImageV(imgui.TextureID(v.r.Texture()), avail, imgui.Vec2{X: 0, Y: 1}, imgui.Vec2{X: 1, Y: 0})
+	if a.showStats {
+		v.buildStatsOverlay(a)
+	}
 	if a.probe != nil {
 		a.probe.state.ViewportRenders = v.policy.Renders()
 	}
@@ -161,4 +164,44 @@ func (v *viewportPanel) delete() {
 		v.r.Delete()
 		v.r = nil
 	}
+}
+
+// buildStatsOverlay draws the statistics overlay in the viewport's top-left corner (View → Stats Overlay).
+func (v *viewportPanel) buildStatsOverlay(a *App) {
+	dl := imgui.WindowDrawList()
+	st := v.lastStats
+	io := imgui.CurrentIO()
+	fps := io.Framerate()
+	ms := float32(0)
+	if fps > 0 {
+		ms = 1000 / fps
+	}
+	lines := [...]string{
+		fmt.Sprintf("%.0f FPS  %.1f ms", fps, ms),
+		fmt.Sprintf("viewport renders %d", v.policy.Renders()),
+		fmt.Sprintf("draw calls %d", st.DrawCalls),
+		fmt.Sprintf("instances %d", st.Instances),
+		fmt.Sprintf("triangles %d", st.Triangles),
+		fmt.Sprintf("uploaded %d B", st.UploadedBytes),
+	}
+	pad := float32(6)
+	lh := imgui.TextLineHeight()
+	w := float32(0)
+	for _, l := range lines {
+		w = max(w, imgui.CalcTextSize(l).X)
+	}
+	p0 := imgui.Vec2{X: v.origin.X + 8, Y: v.origin.Y + 8}
+	p1 := imgui.Vec2{X: p0.X + w + 2*pad, Y: p0.Y + float32(len(lines))*lh + 2*pad}
+	dl.AddRectFilledV(p0, p1, imgui.ColorU32Vec4(imgui.Vec4{X: 0, Y: 0, Z: 0, W: 0.55}), 4, 0)
+	for i, l := range lines {
+		dl.AddTextVec2(imgui.Vec2{X: p0.X + pad, Y: p0.Y + pad + float32(i)*lh}, 0xffe0e0e0, l)
+	}
+}
+
+// reloadMeshes picks up reloaded asset meshes and redraws.
+func (v *viewportPanel) reloadMeshes() {
+	if v.builder != nil {
+		v.builder.ReloadMeshes()
+	}
+	v.assetVersion++
 }
