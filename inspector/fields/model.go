@@ -191,6 +191,9 @@ func build(ef *ecs.Field, parent *ecs.Hints, readOnly bool) Field {
 	case Int, Uint, Float, Enum:
 		f.Scalar = ef.Kind
 		setRange(&f)
+		for _, ev := range f.Enum {
+			f.EnumNames = append(f.EnumNames, ev.Name)
+		}
 	case Struct:
 		f.Fields = make([]Field, len(ef.Fields))
 		for i := range ef.Fields {

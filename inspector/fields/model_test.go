@@ -187,7 +187,7 @@ func TestRangesSpeedsFormats(t *testing.T) {
 	for _, tc := range tests {
 		f := find(t, c, tc.path)
 		if tc.path == "mode" {
-			if f.IMin != math.MinInt32 || f.IMax != math.MaxInt32 || len(f.Enum) != 3 {
+			if f.IMin != math.MinInt32 || f.IMax != math.MaxInt32 || len(f.Enum) != 3 || f.EnumNames[2] != "Running" {
 				t.Errorf("mode: [%d,%d] %d values", f.IMin, f.IMax, len(f.Enum))
 			}
 			continue

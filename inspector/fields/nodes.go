@@ -293,3 +293,7 @@ func IndexLabel(i int) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// Clone returns a copy of v that shares no memory with it (slices, maps and pointers are
+// duplicated).
+func Clone(v reflect.Value) reflect.Value { return deepCopy(v) }

@@ -136,6 +136,10 @@ func (c *Component) Sanitize(v reflect.Value) bool {
 	return changed
 }
 
+// Sanitize makes value v of field f valid as Component.Sanitize does (v must be settable) and
+// reports whether it changed anything.
+func (f *Field) Sanitize(v reflect.Value) bool { return sanitize(f, v) }
+
 func sanitize(f *Field, v reflect.Value) bool {
 	if !v.CanSet() {
 		return false

@@ -1,0 +1,152 @@
+package inspector
+
+import (
+	"github.com/AllenDang/cimgui-go/imgui"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/inspector/fields"
+)
+
+// editKey identifies a widget across frames: a node of a component (or the name field).
+type editKey struct {
+	id  ecs.ComponentID
+	ord int
+	set bool
+}
+
+func (p *Panel) key(ord int) editKey { return editKey{id: p.id, ord: ord, set: true} }
+
+// session is a continuous edit (a drag) reported as BeginEdit … EndEdit.
+type session struct {
+	active bool
+	key    editKey
+	seen   bool // its widget was built this frame
+}
+
+// textEdit is the text of a text field being typed into, committed on deactivation.
+type textEdit struct {
+	active bool
+	key    editKey
+	buf    string
+	seen   bool
+}
+
+// elemStep is an array or slice element entered while building rows.
+type elemStep struct {
+	f *fields.Field // the array or slice field
+	i int
+}
+
+// pathOf returns the ecs field path of f at the current element nesting.
+func (p *Panel) pathOf(f *fields.Field) string {
+	if len(p.elems) == 0 {
+		return f.Path
+	}
+	base := ""
+	for _, s := range p.elems {
+		base = fields.ElemPath(fields.JoinPath(base, s.f.Path), s.i)
+	}
+	return fields.JoinPath(base, f.Path)
+}
+
+// editLabel names an undo step: "Edit Transform.position".
+func (p *Panel) editLabel(path string) string {
+	return "Edit " + p.comp.Name + "." + path
+}
+
+// set reports a live value of nodes [lo, hi) at path: it opens the edit session for key if
+// needed. The session ends when its widget is no longer active (finishLive).
+func (p *Panel) set(key editKey, path string, lo, hi int, v any) {
+	if p.sess.active && p.sess.key != key {
+		p.endEdit()
+	}
+	if !p.sess.active {
+		p.ed.BeginEdit(p.editLabel(path))
+		p.sess = session{active: true, key: key}
+	}
+	p.sess.seen = true
+	p.apply(path, lo, hi, v)
+}
+
+// apply reports one SetField and marks the nodes as the user's.
+func (p *Panel) apply(path string, lo, hi int, v any) {
+	p.report(p.ed.SetField(p.live(), p.id, path, v))
+	p.tracker.Own(p.id, lo, hi)
+	p.scan.Settle(p.id, lo, hi)
+}
+
+// commit reports a discrete edit: one undo step with one SetField.
+func (p *Panel) commit(path string, lo, hi int, v any) {
+	if p.sess.active {
+		p.endEdit()
+	}
+	p.ed.BeginEdit(p.editLabel(path))
+	p.apply(path, lo, hi, v)
+	p.ed.EndEdit()
+}
+
+// finishLive is called after every live-edited widget: it notes the active widget and ends its
+// session when the widget is released.
+func (p *Panel) finishLive(key editKey) {
+	active := imgui.IsItemActive()
+	if active {
+		p.activeN = key
+	}
+	if p.sess.active && p.sess.key == key {
+		p.sess.seen = true
+		if !active {
+			p.endEdit()
+		}
+	}
+}
+
+func (p *Panel) endEdit() {
+	p.ed.EndEdit()
+	p.sess = session{}
+}
+
+// textField builds a single- or multi-line text box whose value is committed on Enter or focus
+// loss; it returns the committed text. value is the current value, shown unless mixed.
+func (p *Panel) textField(id, value, hint string, mixed bool, key editKey, multiline bool) (bool, string) {
+	buf := value
+	if mixed {
+		buf = ""
+		hint = "--"
+	}
+	if p.text.active && p.text.key == key {
+		buf = p.text.buf
+		p.text.seen = true
+	}
+	var changed bool
+	if multiline {
+		h := imgui.TextLineHeight()*4 + imgui.CurrentStyle().FramePadding().Y*2
+		changed = imgui.InputTextMultiline(id, &buf, imgui.Vec2{X: -minWidth, Y: h}, imgui.InputTextFlagsCtrlEnterForNewLine, nil)
+	} else {
+		changed = imgui.InputTextWithHint(id, hint, &buf, 0, nil)
+	}
+	if imgui.IsItemActivated() { // from now on show what is typed, whatever the world says
+		p.text = textEdit{active: true, key: key, buf: buf, seen: true}
+	}
+	if changed {
+		p.text = textEdit{active: true, key: key, buf: buf, seen: true}
+	}
+	if mixed {
+		p.recordKey(key, "--")
+	} else {
+		p.recordKey(key, value)
+	}
+	if imgui.IsItemActive() {
+		p.activeN = key
+	}
+	if imgui.IsItemDeactivatedAfterEdit() && p.text.active && p.text.key == key {
+		text := p.text.buf
+		p.text = textEdit{}
+		if text != value || mixed {
+			return true, text
+		}
+	}
+	return false, ""
+}
+
+// minWidth as a negative item width means "up to the right edge".
+const minWidth = 1.175494e-38 // FLT_MIN
