@@ -47,9 +47,8 @@ func (w *World) Clone() *World {
 	}
 	for _, t := range w.tables {
 		nt := &table{index: t.index, mask: t.mask, ids: t.ids, cap: t.cap,
-			entities:   append(make([]Entity, 0, t.cap), t.entities...),
-			addEdge:    slices.Clone(t.addEdge),
-			removeEdge: slices.Clone(t.removeEdge),
+			entities: append(make([]Entity, 0, t.cap), t.entities...),
+			// transitions are rebuilt lazily: they point at the original's tables
 		}
 		nt.cols = make([]*column, len(t.cols))
 		for i, col := range t.cols {

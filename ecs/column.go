@@ -103,6 +103,24 @@ func (c *column) setChanged(row uint32, tick uint32) {
 	}
 }
 
+// initFresh stamps a freshly created value at the world's current tick, which is not older than any
+// tick in the column (so no floor to fold and the page summary only grows).
+func (c *column) initFresh(row uint32, tick uint32) {
+	c.added[row] = tick
+	c.changed[row] = tick
+	p := row >> pageShift
+	bit := uint64(1) << (row & (pageRows - 1))
+	if cur := c.pageChanged[p]; cur == tick {
+		c.pageMask[p] |= bit
+	} else {
+		c.pageOlder[p] = max(c.pageOlder[p], cur)
+		c.pageChanged[p] = tick
+		c.pageMask[p] = bit
+	}
+	c.pageAdded[p] = tick
+	c.store.lastChange = tick
+}
+
 // setTicks stores both ticks of a row (a new or moved-in value). n is the number of rows in use.
 func (c *column) setTicks(row uint32, added, changed uint32, n int) {
 	if changed < c.floor {
@@ -182,11 +200,31 @@ func (c *column) rebuildPage(p, n int) {
 	c.pageChanged[p], c.pageOlder[p], c.pageMask[p] = newest, older, mask
 }
 
+// copyValue copies one value from src to dst: a plain memory copy for pointer-free types, a typed
+// assignment (with the garbage collector's write barriers) otherwise.
+func (c *column) copyValue(dst, src unsafe.Pointer) {
+	if !c.trivial {
+		c.ops.move(dst, src)
+		return
+	}
+	switch c.size {
+	case 0:
+	case 8:
+		*(*[8]byte)(dst) = *(*[8]byte)(src)
+	case 16:
+		*(*[16]byte)(dst) = *(*[16]byte)(src)
+	case 24:
+		*(*[24]byte)(dst) = *(*[24]byte)(src)
+	case 32:
+		*(*[32]byte)(dst) = *(*[32]byte)(src)
+	default:
+		copy(unsafe.Slice((*byte)(dst), c.size), unsafe.Slice((*byte)(src), c.size))
+	}
+}
+
 // moveWithin copies row src over row dst of the same column (swap-remove), value and raw ticks.
 func (c *column) moveWithin(dst, src uint32) {
-	if c.size != 0 {
-		c.ops.move(c.at(dst), c.at(src))
-	}
+	c.copyValue(c.at(dst), c.at(src))
 	a := c.added[src]
 	c.added[dst] = a
 	if p := dst >> pageShift; c.pageAdded[p] < a {

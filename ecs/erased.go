@@ -144,8 +144,9 @@ func (w *World) addRaw(e Entity, id ComponentID) (*column, uint32) {
 		return s.sparse.col, row
 	}
 	from := w.tables[w.records[e.index].table]
-	to := w.tableWith(from, id)
-	row := w.moveEntity(e, to)
+	tr := w.tableWith(from, id)
+	to := tr.to
+	row := w.moveEntity(e, tr)
 	c := s.cols[to.index]
 	c.setTicks(row, tick, tick, to.len())
 	return c, row

@@ -116,8 +116,9 @@ func (m *Map[T]) Add(e Entity, v T) {
 		if s.cols[from.index] != nil {
 			panic(m.already(e))
 		}
-		to := w.tableWith(from, m.id)
-		row = w.moveEntity(e, to)
+		tr := w.tableWith(from, m.id)
+		to := tr.to
+		row = w.moveEntity(e, tr)
 		c = s.cols[to.index]
 		c.setTicks(row, tick, tick, to.len())
 	}
@@ -298,9 +299,13 @@ type mapN struct {
 	tmask  mask          // Table components, companions included
 	extra  []ComponentID // companions not among ids
 	spawnT *table
-	p      [maxQ]unsafe.Pointer
+	// spawnCols are spawnT's columns for ids, when all of them use Table storage and there are no
+	// companions (the fast spawn path).
+	spawnCols []*column
+	p         [maxQ]unsafe.Pointer
 	// add/remove transition cache
-	addFrom, addTo, remFrom, remTo *table
+	addFrom, remFrom *table
+	addTr, remTr     *transition
 }
 
 func newMapN(w *World, ids []ComponentID) mapN {
@@ -341,14 +346,39 @@ func containsID(ids []ComponentID, id ComponentID) bool {
 
 func (m *mapN) spawn() (Entity, *[maxQ]unsafe.Pointer) {
 	w := m.w
-	w.checkStructural("spawn an entity")
+	if w.locks != 0 || w.frozen {
+		w.checkStructural("spawn an entity")
+	}
 	if m.spawnT == nil {
-		m.spawnT = w.tableFor(m.tmask)
+		m.initSpawn()
 	}
 	t := m.spawnT
 	e, row := w.newEntity(t)
-	m.initRow(e, t, row)
+	if m.spawnCols == nil {
+		m.initRow(e, t, row)
+		return e, &m.p
+	}
+	tick := w.tick
+	for k, c := range m.spawnCols {
+		c.initFresh(row, tick)
+		m.p[k] = unsafe.Add(c.ptr, uintptr(row)*c.size)
+	}
 	return e, &m.p
+}
+
+func (m *mapN) initSpawn() {
+	m.spawnT = m.w.tableFor(m.tmask)
+	if len(m.extra) > 0 {
+		return
+	}
+	var cols []*column
+	for _, s := range m.stores {
+		if s.sparse != nil {
+			return
+		}
+		cols = append(cols, s.cols[m.spawnT.index])
+	}
+	m.spawnCols = cols
 }
 
 func (m *mapN) initRow(e Entity, t *table, row uint32) {
@@ -366,7 +396,7 @@ func (m *mapN) spawnBatch(n int, fn func(Entity, *[maxQ]unsafe.Pointer)) {
 	w := m.w
 	w.checkStructural("spawn entities")
 	if m.spawnT == nil {
-		m.spawnT = w.tableFor(m.tmask)
+		m.initSpawn()
 	}
 	t := m.spawnT
 	t.ensure(n)
@@ -441,10 +471,10 @@ func (m *mapN) add(e Entity) *[maxQ]unsafe.Pointer {
 		for i := range mk {
 			mk[i] |= m.tmask[i]
 		}
-		m.addFrom, m.addTo = from, w.tableFor(mk)
+		m.addFrom, m.addTr = from, w.transition(from, w.tableFor(mk))
 	}
-	to := m.addTo
-	row := w.moveEntity(e, to)
+	to := m.addTr.to
+	row := w.moveEntity(e, m.addTr)
 	for k, s := range m.stores {
 		c, r := w.place(e, s, to, row)
 		m.p[k] = c.at(r)
@@ -482,10 +512,10 @@ func (m *mapN) remove(e Entity) {
 		for i := range mk {
 			mk[i] &^= m.tmask[i]
 		}
-		m.remFrom, m.remTo = from, w.tableFor(mk)
+		m.remFrom, m.remTr = from, w.transition(from, w.tableFor(mk))
 	}
-	if m.remTo != from {
-		w.moveEntity(e, m.remTo)
+	if m.remTr.to != from {
+		w.moveEntity(e, m.remTr)
 	}
 }
 

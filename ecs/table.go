@@ -9,10 +9,10 @@ type table struct {
 	cols     []*column     // same order as ids
 	entities []Entity      // len == rows in use
 	cap      int
-	// edges cache archetype-graph transitions: addEdge[id] / removeEdge[id] is 1 + the index of the
-	// table reached by adding / removing component id, or 0 if not computed yet.
-	addEdge    []uint32
-	removeEdge []uint32
+	// edges cache archetype-graph transitions: addEdge[id] / removeEdge[id] is the transition to the
+	// table reached by adding / removing component id, or nil if not computed yet.
+	addEdge    []*transition
+	removeEdge []*transition
 }
 
 func (t *table) len() int { return len(t.entities) }
@@ -69,36 +69,52 @@ func (w *World) tableFor(m mask) *table {
 	return w.newTable(m)
 }
 
-// tableWith returns the table reached from t by adding component id (archetype graph).
-func (w *World) tableWith(t *table, id ComponentID) *table {
+// transition is a cached move from one table to another: the target and, for each of its columns,
+// the source table's column of the same component (nil if the source lacks it).
+type transition struct {
+	to  *table
+	src []*column
+}
+
+// transition returns the move plan from table from to table to.
+func (w *World) transition(from, to *table) *transition {
+	tr := &transition{to: to, src: make([]*column, len(to.ids))}
+	for i, id := range to.ids {
+		tr.src[i] = w.comps[id].cols[from.index]
+	}
+	return tr
+}
+
+// tableWith returns the transition from t to the table with component id added (archetype graph).
+func (w *World) tableWith(t *table, id ComponentID) *transition {
 	if t.addEdge != nil {
-		if e := t.addEdge[id]; e != 0 {
-			return w.tables[e-1]
+		if tr := t.addEdge[id]; tr != nil {
+			return tr
 		}
 	} else {
-		t.addEdge = make([]uint32, MaxComponents)
+		t.addEdge = make([]*transition, MaxComponents)
 	}
 	m := t.mask
 	m.set(id)
-	to := w.tableFor(m)
-	t.addEdge[id] = to.index + 1
-	return to
+	tr := w.transition(t, w.tableFor(m))
+	t.addEdge[id] = tr
+	return tr
 }
 
-// tableWithout returns the table reached from t by removing component id.
-func (w *World) tableWithout(t *table, id ComponentID) *table {
+// tableWithout returns the transition from t to the table with component id removed.
+func (w *World) tableWithout(t *table, id ComponentID) *transition {
 	if t.removeEdge != nil {
-		if e := t.removeEdge[id]; e != 0 {
-			return w.tables[e-1]
+		if tr := t.removeEdge[id]; tr != nil {
+			return tr
 		}
 	} else {
-		t.removeEdge = make([]uint32, MaxComponents)
+		t.removeEdge = make([]*transition, MaxComponents)
 	}
 	m := t.mask
 	m.clear(id)
-	to := w.tableFor(m)
-	t.removeEdge[id] = to.index + 1
-	return to
+	tr := w.transition(t, w.tableFor(m))
+	t.removeEdge[id] = tr
+	return tr
 }
 
 // removeRow swap-removes a row: the last row moves into it (its entity's record is updated).
@@ -118,26 +134,21 @@ func (w *World) removeRow(t *table, row uint32) {
 	t.entities = t.entities[:last]
 }
 
-// moveEntity moves entity e from its table to table to, copying the components both tables share
-// (values and ticks). Components only in to are left for the caller to initialise; it returns the
-// new row.
-func (w *World) moveEntity(e Entity, to *table) uint32 {
+// moveEntity moves entity e from its table (the source of transition tr) to tr.to, copying the
+// components both tables share (values and ticks). Components only in the target are left for the
+// caller to initialise; it returns the new row.
+func (w *World) moveEntity(e Entity, tr *transition) uint32 {
 	rec := &w.records[e.index]
 	from := w.tables[rec.table]
 	src := rec.row
-	to.ensure(1)
+	to := tr.to
 	dst := to.pushEntity(e)
 	n := len(to.entities)
-	for i, id := range to.ids {
-		sc := w.comps[id].cols[from.index]
-		if sc == nil {
-			continue
+	for i, dc := range to.cols {
+		if sc := tr.src[i]; sc != nil {
+			dc.copyValue(dc.at(dst), sc.at(src))
+			dc.setTicks(dst, sc.added[src], sc.changedAt(src), n)
 		}
-		dc := to.cols[i]
-		if dc.size != 0 {
-			dc.ops.move(dc.at(dst), sc.at(src))
-		}
-		dc.setTicks(dst, sc.added[src], sc.changedAt(src), n)
 	}
 	w.removeRow(from, src)
 	rec = &w.records[e.index]
