@@ -446,11 +446,11 @@ func (b *binder) finish(h *header) *Scene {
 		return nil
 	}
 	w := b.w
-	for i, p := range parentOf {
-		if p >= 0 {
-			r := recs.at(int32(i))
+	for _, i := range byID { // children attach in id order
+		if p := parentOf[i]; p >= 0 {
+			r := recs.at(i)
 			if err := w.SetParent(r.e, recs.at(p).e); err != nil {
-				probs.Errorf(int(r.parLine), int(r.parCo), entPath(int32(i), "parent"), "parent %d: %v", r.parent, err)
+				probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "parent %d: %v", r.parent, err)
 			}
 		}
 	}

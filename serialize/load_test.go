@@ -782,3 +782,27 @@ func TestTightenGC(t *testing.T) {
 		t.Errorf("GOGC=off not kept: %d", got)
 	}
 }
+
+// TestChildrenInIDOrder: whatever the order of the file, children attach
+// to their parent in id order.
+func TestChildrenInIDOrder(t *testing.T) {
+	s, err := loadString(t, sceneHead+`{"id": 9, "parent": 1, "name": "c"}, {"id": 1, "name": "p"}, {"id": 4, "parent": 1, "name": "a"}, {"id": 6, "parent": 1, "name": "b"}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := ecs.NewMap[scene.Name](s.World)
+	var root ecs.Entity
+	s.World.EachEntity(func(e ecs.Entity) bool {
+		if names.Get(e).Value == "p" {
+			root = e
+		}
+		return true
+	})
+	var got []string
+	for _, c := range s.World.Children(root) {
+		got = append(got, names.Get(c).Value)
+	}
+	if strings.Join(got, "") != "abc" {
+		t.Errorf("children %v", got)
+	}
+}
