@@ -175,7 +175,9 @@ func (h *harness) frame() {
 	io := imgui.CurrentIO()
 	io.SetDeltaTime(1.0 / 60)
 	h.now += 1.0 / 60
-	h.p.debug.reset()
+	if h.p.debug != nil {
+		h.p.debug.reset()
+	}
 	imgui.NewFrame()
 	imgui.SetNextWindowPos(imgui.Vec2{})
 	imgui.SetNextWindowSize(h.size)

@@ -7,21 +7,28 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 )
 
-// DefaultBudget is the default number of component reads Selection.Update does per call.
-const DefaultBudget = 4096
+// DefaultBudget is the default work per Selection.Update, in units of about 8 nodes read and
+// compared (roughly 250 µs with flat components).
+const DefaultBudget = 8192
 
 // Selection computes, over the selected entities, the components they all share and which nodes
 // of each shared component have values that differ between them (mixed). Dead entities are
 // ignored; the primary entity is the first live one.
 //
-// The work per Update is bounded by Budget component reads, so a selection of 100,000 entities
-// costs a few milliseconds per frame spread over several frames: a pass compares every entity
+// The work per Update is bounded by Budget, so a selection of 100,000 entities costs about
+// 0.2 ms per frame, its scan spread over about a second of frames: a pass compares every entity
 // with the primary's values taken at the start of the pass, and its result is published when the
 // pass is complete. Until the first pass over a new selection completes, the partial result
 // (shared components narrowing, mixed nodes growing) is reported. Selections that fit in the budget
-// complete a pass on every Update, so their result is exact and live.
+// complete a pass in one Update, so their result is exact and live.
+//
+// A complete result is kept without a new pass while the world is quiet: no shared component
+// written since the pass started (ecs.World.LastChange against the tick), no entity despawned,
+// and, for selections of up to 256 entities, every entity still has every shared component.
+// Component removals are not ticked, so big selections are re-scanned at least every 30 updates.
 type Selection struct {
-	// Budget bounds the component reads per Update (DefaultBudget when ≤ 0).
+	// Budget bounds the work per Update, in units of about 8 nodes read and compared
+	// (DefaultBudget when ≤ 0).
 	Budget int
 
 	world   *ecs.World
@@ -36,7 +43,15 @@ type Selection struct {
 	// the last complete pass
 	done  bool
 	final result
+
+	passTick uint32 // world tick when the last pass started
+	passLen  int    // live entities in the world then
+	skipped  int    // updates skipped since, the world being quiet
 }
+
+// recheckEvery bounds how many updates a complete result is trusted without a new pass while no
+// shared component changed; removals of components are not ticked, so they are caught by this.
+const recheckEvery = 30
 
 type result struct {
 	ids   []ecs.ComponentID
@@ -52,6 +67,10 @@ func (s *Selection) Update(w *ecs.World, es []ecs.Entity, cache *Cache) {
 		s.ents = append(s.ents[:0], es...)
 		s.started = false
 		s.done = false
+	}
+	if s.done && !s.started && s.skipped < recheckEvery && s.quiet(w) {
+		s.skipped++
+		return
 	}
 	budget := s.Budget
 	if budget <= 0 {
@@ -77,10 +96,44 @@ func (s *Selection) Update(w *ecs.World, es []ecs.Entity, cache *Cache) {
 	}
 }
 
+// quiet reports whether the last complete result still holds: no shared component was written
+// since its pass started (change ticks) and no entity was despawned; small selections also check
+// that every entity still has every shared component.
+func (s *Selection) quiet(w *ecs.World) bool {
+	if w.Len() != s.passLen {
+		return false
+	}
+	ids := s.final.ids
+	for _, id := range ids {
+		if w.LastChange(id) >= s.passTick {
+			return false
+		}
+	}
+	if len(s.ents) <= 256 {
+		for _, e := range s.ents {
+			if !w.Alive(e) {
+				continue
+			}
+			for _, id := range ids {
+				if !w.Has(e, id) {
+					return false
+				}
+			}
+		}
+		if len(s.ents) == 1 && w.Alive(s.primary) && len(w.ComponentsOf(s.primary)) != len(ids) {
+			return false
+		}
+	}
+	return true
+}
+
 // start begins a pass: the primary's components are the candidates.
 func (s *Selection) start(w *ecs.World) {
 	s.started = true
 	s.pos = 0
+	s.passTick = w.Tick()
+	s.passLen = w.Len()
+	s.skipped = 0
 	s.primary = ecs.Entity{}
 	for _, e := range s.ents {
 		if w.Alive(e) {
@@ -108,7 +161,7 @@ func (s *Selection) start(w *ecs.World) {
 	}
 }
 
-// scan compares entity e with the primary and returns the number of component reads.
+// scan compares entity e with the primary and returns the work done, in budget units.
 func (s *Selection) scan(w *ecs.World, e ecs.Entity, cache *Cache) int {
 	r := &s.cur
 	n := 0
@@ -127,7 +180,7 @@ func (s *Selection) scan(w *ecs.World, e ecs.Entity, cache *Cache) int {
 		if !c.IsTag {
 			v, _ := w.Get(e, id)
 			c.Diff(r.refs[k], reflect.ValueOf(v), &r.mixed[k])
-			n++
+			n += c.cost()
 		}
 		k++
 	}
@@ -178,6 +231,14 @@ func (s *Selection) Mixed(id ecs.ComponentID) *Bits {
 	return nil
 }
 
+// cost is the budget units of reading and comparing one value of c: 1 per 8 nodes.
+func (c *Component) cost() int {
+	if c.nodes < 0 {
+		return 8
+	}
+	return 1 + c.nodes/8
+}
+
 // Settle records that the user has just set nodes [lo, hi) of component id to one value on every
 // selected entity: they are no longer mixed. A pass in progress restarts, since its reference
 // values are out of date.
@@ -188,6 +249,7 @@ func (s *Selection) Settle(id ecs.ComponentID, lo, hi int) {
 		}
 	}
 	s.started = false
+	s.skipped = recheckEvery // the next Update starts a new pass
 }
 
 // Invalidate restarts the scan from scratch (after components were added or removed).

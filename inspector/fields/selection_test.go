@@ -124,11 +124,97 @@ func TestSelectionBudget(t *testing.T) {
 	}
 	// a new selection restarts
 	s.Update(w, es[:10], &cache)
+	if s.Complete() {
+		t.Error("a new selection reported the old result as complete")
+	}
+	for range 5 {
+		s.Update(w, es[:10], &cache)
+	}
 	if !s.Complete() || !s.Mixed(id).Empty() || s.Len() != 10 {
 		t.Errorf("after reselecting: complete %v mixed %v len %d", s.Complete(), setBits(s.Mixed(id)), s.Len())
 	}
 	s.Invalidate()
 	if s.Complete() {
 		t.Error("Invalidate kept the result")
+	}
+}
+
+// A complete result is kept while nothing changes, and redone when the change ticks, the entity
+// count or (for small selections) the components of the selected entities say it may be stale.
+func TestSelectionNoticesChanges(t *testing.T) {
+	w, _, id := model(t)
+	_, marker := fieldstest.Register(w)
+	es := []ecs.Entity{w.Spawn(fieldstest.Sample(0), fieldstest.Marker{}), w.Spawn(fieldstest.Sample(0), fieldstest.Marker{})}
+	w.Update()
+	var s fields.Selection
+	var cache fields.Cache
+	s.Update(w, es, &cache)
+	w.Update()
+	s.Update(w, es, &cache) // quiet: kept
+	if !slices.Equal(s.Shared(), []ecs.ComponentID{id, marker}) || !s.Mixed(id).Empty() {
+		t.Fatalf("shared %v mixed %v", s.Shared(), setBits(s.Mixed(id)))
+	}
+	// a write to the second entity (ticked)
+	if err := w.SetField(es[1], id, "speed", 7); err != nil {
+		t.Fatal(err)
+	}
+	s.Update(w, es, &cache)
+	if !s.Mixed(id).Has(7) {
+		t.Error("a ticked write was not noticed")
+	}
+	// a removal (not ticked) from the second entity
+	w.Update()
+	s.Update(w, es, &cache)
+	if err := w.Remove(es[1], marker); err != nil {
+		t.Fatal(err)
+	}
+	s.Update(w, es, &cache)
+	if slices.Contains(s.Shared(), marker) {
+		t.Error("a removed component is still shared")
+	}
+	// the single entity: a component removed and added back
+	one := es[:1]
+	s.Update(w, one, &cache)
+	w.Update()
+	s.Update(w, one, &cache)
+	if err := w.Remove(es[0], marker); err != nil {
+		t.Fatal(err)
+	}
+	s.Update(w, one, &cache)
+	if slices.Contains(s.Shared(), marker) {
+		t.Error("a component removed from the only entity is still listed")
+	}
+}
+
+// Big selections are re-scanned at least every few dozen updates even when nothing is ticked.
+func TestSelectionRecheck(t *testing.T) {
+	w, _, id := model(t)
+	_, marker := fieldstest.Register(w)
+	var es []ecs.Entity
+	for range 300 {
+		es = append(es, w.Spawn(ecs.Transform{}, fieldstest.Marker{}))
+	}
+	w.Update()
+	var s fields.Selection
+	var cache fields.Cache
+	s.Update(w, es, &cache)
+	if !s.Complete() || !slices.Contains(s.Shared(), marker) {
+		t.Fatal("first pass")
+	}
+	if err := w.Remove(es[200], marker); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for slices.Contains(s.Shared(), marker) {
+		w.Update()
+		s.Update(w, es, &cache)
+		if n++; n > 40 {
+			t.Fatal("an untracked removal was never noticed")
+		}
+	}
+	tid, _ := ecs.ComponentIDOf[ecs.Transform](w)
+	gid, _ := ecs.ComponentIDOf[ecs.GlobalTransform](w)
+	if !slices.Equal(s.Shared(), []ecs.ComponentID{tid, gid}) || slices.Contains(s.Shared(), id) {
+		t.Errorf("shared %v", s.Shared())
 	}
 }
