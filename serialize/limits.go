@@ -1,6 +1,9 @@
 package serialize
 
-import "github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+import (
+	"github.com/voltex-editor/voltex/serialize/internal/diag"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
 
 // Limits protect the loader against hostile or broken files. A file over a
 // limit is refused with a message naming the limit, before (size) or while
@@ -33,15 +36,7 @@ func DefaultLimits() Limits {
 // ("unlimited" in the internal representation).
 func (l Limits) resolved() Limits {
 	d := DefaultLimits()
-	pick := func(v, def int64) int64 {
-		switch {
-		case v == 0:
-			return def
-		case v < 0:
-			return 0
-		}
-		return v
-	}
+	pick := diag.Limit
 	return Limits{
 		MaxFileSize: pick(l.MaxFileSize, d.MaxFileSize),
 		MaxEntities: int(pick(int64(l.MaxEntities), int64(d.MaxEntities))),

@@ -529,20 +529,14 @@ func (b *binder) editorSection(v *jsonpos.Value) (cam *EditorCamera, sel []int64
 	mark := path.Key("editor")
 	defer path.Truncate(mark)
 	probs := b.probs
-	keys := jsonpos.NewKeyIndex(v)
-	for i := range v.Len() {
-		m := v.Index(i)
-		if duplicateKey(probs, path, keys, v, i) {
-			continue
-		}
-		km := path.Key(m.Key())
+	members(probs, path, v, func(m *jsonpos.Value) {
 		switch m.Key() {
 		case "camera":
 			cam = b.editorCamera(m)
 		case "selection":
 			if m.Kind() != jsonpos.Array {
 				errAtValue(probs, path, m, "expected an array of entity ids, got %s", describeValue(m))
-				break
+				return
 			}
 			for k := range m.Len() {
 				x := m.Index(k)
@@ -560,8 +554,7 @@ func (b *binder) editorSection(v *jsonpos.Value) (cam *EditorCamera, sel []int64
 			kp := m.KeyPos()
 			probs.Errorf(kp.Line, kp.Col, path.String(), "unknown key (the editor section has camera and selection)")
 		}
-		path.Truncate(km)
-	}
+	})
 	return cam, sel, selPos
 }
 
@@ -580,18 +573,12 @@ func (b *binder) editorCamera(v *jsonpos.Value) *EditorCamera {
 		}
 		*dst = float32(f)
 	}
-	keys := jsonpos.NewKeyIndex(v)
-	for i := range v.Len() {
-		m := v.Index(i)
-		if duplicateKey(probs, path, keys, v, i) {
-			continue
-		}
-		km := path.Key(m.Key())
+	members(probs, path, v, func(m *jsonpos.Value) {
 		switch m.Key() {
 		case "pivot":
 			if m.Kind() != jsonpos.Array || m.Len() != 3 {
 				errAtValue(probs, path, m, "expected an array of 3 numbers, got %s", describeValue(m))
-				break
+				return
 			}
 			for k := range 3 {
 				im := path.Index(k)
@@ -608,8 +595,7 @@ func (b *binder) editorCamera(v *jsonpos.Value) *EditorCamera {
 			kp := m.KeyPos()
 			probs.Errorf(kp.Line, kp.Col, path.String(), "unknown key (the camera has pivot, yaw, pitch and distance)")
 		}
-		path.Truncate(km)
-	}
+	})
 	return cam
 }
 

@@ -381,6 +381,21 @@ func duplicateKey(probs *diag.List, path *diag.Path, keys jsonpos.KeyIndex, v *j
 	return true
 }
 
+// members calls fn for each member of object v, with the member's key on
+// path, skipping (and reporting) repeated keys.
+func members(probs *diag.List, path *diag.Path, v *jsonpos.Value, fn func(m *jsonpos.Value)) {
+	keys := jsonpos.NewKeyIndex(v)
+	for i := range v.Len() {
+		m := v.Index(i)
+		if duplicateKey(probs, path, keys, v, i) {
+			continue
+		}
+		mark := path.Key(m.Key())
+		fn(m)
+		path.Truncate(mark)
+	}
+}
+
 // errAt records an error at v, with key appended to the current path.
 func (r *sceneReader) errAt(v *jsonpos.Value, key string, format string, args ...any) {
 	p := v.Pos()

@@ -117,15 +117,7 @@ type Limits struct {
 }
 
 func (l Limits) resolved() Limits {
-	pick := func(v, def int64) int64 {
-		switch {
-		case v == 0:
-			return def
-		case v < 0:
-			return 0
-		}
-		return v
-	}
+	pick := diag.Limit
 	return Limits{pick(l.MaxFileSize, 1<<30), int(pick(int64(l.MaxEntities), 4_000_000)),
 		int(pick(int64(l.MaxDepth), 64)), int(pick(int64(l.MaxString), 1<<20))}
 }

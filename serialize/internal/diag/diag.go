@@ -189,3 +189,15 @@ func isIdent(k string) bool {
 	}
 	return true
 }
+
+// Limit resolves one configured limit: 0 means def, a negative value means
+// no limit (returned as 0), anything else is itself.
+func Limit(v, def int64) int64 {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}

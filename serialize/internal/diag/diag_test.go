@@ -69,3 +69,9 @@ func TestPath(t *testing.T) {
 		t.Error("truncate to start")
 	}
 }
+
+func TestLimit(t *testing.T) {
+	if Limit(0, 5) != 5 || Limit(-1, 5) != 0 || Limit(7, 5) != 7 {
+		t.Error("Limit")
+	}
+}
