@@ -47,12 +47,11 @@ type Iter1[A any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
-func (it *Iter1[A]) Get() (a *A) {
-	a = (*A)(it.ptr[0])
-	if a != nil {
-		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
+func (it *Iter1[A]) Get() (aA *A) {
+	if it.row == 0 {
+		return (*A)(it.ptr[0])
 	}
-	return
+	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA)))
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -106,16 +105,12 @@ type Iter2[A, B any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
-func (it *Iter2[A, B]) Get() (a *A, b *B) {
-	a = (*A)(it.ptr[0])
-	if a != nil {
-		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
+func (it *Iter2[A, B]) Get() (aA *A, aB *B) {
+	if it.row == 0 {
+		return (*A)(it.ptr[0]), (*B)(it.ptr[1])
 	}
-	b = (*B)(it.ptr[1])
-	if b != nil {
-		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
-	}
-	return
+	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB)))
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -169,20 +164,13 @@ type Iter3[A, B, C any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
-func (it *Iter3[A, B, C]) Get() (a *A, b *B, c *C) {
-	a = (*A)(it.ptr[0])
-	if a != nil {
-		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
+func (it *Iter3[A, B, C]) Get() (aA *A, aB *B, aC *C) {
+	if it.row == 0 {
+		return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2])
 	}
-	b = (*B)(it.ptr[1])
-	if b != nil {
-		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
-	}
-	c = (*C)(it.ptr[2])
-	if c != nil {
-		c = (*C)(unsafe.Add(unsafe.Pointer(c), it.row*unsafe.Sizeof(*c)))
-	}
-	return
+	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
+		(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC)))
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -236,24 +224,14 @@ type Iter4[A, B, C, D any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
-func (it *Iter4[A, B, C, D]) Get() (a *A, b *B, c *C, d *D) {
-	a = (*A)(it.ptr[0])
-	if a != nil {
-		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
+func (it *Iter4[A, B, C, D]) Get() (aA *A, aB *B, aC *C, aD *D) {
+	if it.row == 0 {
+		return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3])
 	}
-	b = (*B)(it.ptr[1])
-	if b != nil {
-		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
-	}
-	c = (*C)(it.ptr[2])
-	if c != nil {
-		c = (*C)(unsafe.Add(unsafe.Pointer(c), it.row*unsafe.Sizeof(*c)))
-	}
-	d = (*D)(it.ptr[3])
-	if d != nil {
-		d = (*D)(unsafe.Add(unsafe.Pointer(d), it.row*unsafe.Sizeof(*d)))
-	}
-	return
+	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
+		(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC))),
+		(*D)(unsafe.Add(it.ptr[3], it.row*unsafe.Sizeof(*aD)))
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -307,28 +285,15 @@ type Iter5[A, B, C, D, E any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
-func (it *Iter5[A, B, C, D, E]) Get() (a *A, b *B, c *C, d *D, e *E) {
-	a = (*A)(it.ptr[0])
-	if a != nil {
-		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
+func (it *Iter5[A, B, C, D, E]) Get() (aA *A, aB *B, aC *C, aD *D, aE *E) {
+	if it.row == 0 {
+		return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4])
 	}
-	b = (*B)(it.ptr[1])
-	if b != nil {
-		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
-	}
-	c = (*C)(it.ptr[2])
-	if c != nil {
-		c = (*C)(unsafe.Add(unsafe.Pointer(c), it.row*unsafe.Sizeof(*c)))
-	}
-	d = (*D)(it.ptr[3])
-	if d != nil {
-		d = (*D)(unsafe.Add(unsafe.Pointer(d), it.row*unsafe.Sizeof(*d)))
-	}
-	e = (*E)(it.ptr[4])
-	if e != nil {
-		e = (*E)(unsafe.Add(unsafe.Pointer(e), it.row*unsafe.Sizeof(*e)))
-	}
-	return
+	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
+		(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC))),
+		(*D)(unsafe.Add(it.ptr[3], it.row*unsafe.Sizeof(*aD))),
+		(*E)(unsafe.Add(it.ptr[4], it.row*unsafe.Sizeof(*aE)))
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -382,32 +347,16 @@ type Iter6[A, B, C, D, E, F any] struct{ iter }
 
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
-func (it *Iter6[A, B, C, D, E, F]) Get() (a *A, b *B, c *C, d *D, e *E, f *F) {
-	a = (*A)(it.ptr[0])
-	if a != nil {
-		a = (*A)(unsafe.Add(unsafe.Pointer(a), it.row*unsafe.Sizeof(*a)))
+func (it *Iter6[A, B, C, D, E, F]) Get() (aA *A, aB *B, aC *C, aD *D, aE *E, aF *F) {
+	if it.row == 0 {
+		return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5])
 	}
-	b = (*B)(it.ptr[1])
-	if b != nil {
-		b = (*B)(unsafe.Add(unsafe.Pointer(b), it.row*unsafe.Sizeof(*b)))
-	}
-	c = (*C)(it.ptr[2])
-	if c != nil {
-		c = (*C)(unsafe.Add(unsafe.Pointer(c), it.row*unsafe.Sizeof(*c)))
-	}
-	d = (*D)(it.ptr[3])
-	if d != nil {
-		d = (*D)(unsafe.Add(unsafe.Pointer(d), it.row*unsafe.Sizeof(*d)))
-	}
-	e = (*E)(it.ptr[4])
-	if e != nil {
-		e = (*E)(unsafe.Add(unsafe.Pointer(e), it.row*unsafe.Sizeof(*e)))
-	}
-	f = (*F)(it.ptr[5])
-	if f != nil {
-		f = (*F)(unsafe.Add(unsafe.Pointer(f), it.row*unsafe.Sizeof(*f)))
-	}
-	return
+	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
+		(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC))),
+		(*D)(unsafe.Add(it.ptr[3], it.row*unsafe.Sizeof(*aD))),
+		(*E)(unsafe.Add(it.ptr[4], it.row*unsafe.Sizeof(*aE))),
+		(*F)(unsafe.Add(it.ptr[5], it.row*unsafe.Sizeof(*aF)))
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of

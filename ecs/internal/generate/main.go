@@ -58,20 +58,28 @@ func (a arity) PtrArgs() string {
 	return a.join(func(_ int, l string) string { return strings.ToLower(l) + " *" + l }, ", ")
 }
 
-// GetBody computes each pointer, nil for an absent Optional component. The nil test is on the
-// run's pointer: the compiler assumes pointer arithmetic never yields nil. The size of a type
-// parameter is a constant in the compiled (shape) code.
+// GetBody computes the pointers. Absent Optional components (nil) only occur in one-row runs,
+// where row is 0: the first row of a run returns the run's pointers as they are, the others add
+// row*unsafe.Sizeof(T) (a constant in the compiled shape code). One test instead of one per
+// component; the compiler assumes pointer arithmetic never yields nil, so nil must not go through it.
 func (a arity) GetBody() string {
 	var b strings.Builder
-	for i, l := range a.Letters {
-		v := strings.ToLower(l)
-		fmt.Fprintf(&b, "%s = (*%s)(it.ptr[%d])\n\tif %s != nil {\n\t\t%s = (*%s)(unsafe.Add(unsafe.Pointer(%s), it.row*unsafe.Sizeof(*%s)))\n\t}\n\t", v, l, i, v, v, l, v, v)
-	}
+	b.WriteString("if it.row == 0 {\n\t\treturn " + a.ItPtrs() + "\n\t}\n\t")
+	b.WriteString("return " + a.join(func(i int, l string) string {
+		return fmt.Sprintf("(*%s)(unsafe.Add(it.ptr[%d], it.row*unsafe.Sizeof(*a%s)))", l, i, l)
+	}, ",\n\t\t") + "\n")
 	return b.String()
 }
 
-// NamedPtrs is "a *A, b *B".
-func (a arity) NamedPtrs() string { return a.PtrArgs() }
+// ItPtrs is "(*A)(it.ptr[0]), (*B)(it.ptr[1])".
+func (a arity) ItPtrs() string {
+	return a.join(func(i int, l string) string { return fmt.Sprintf("(*%s)(it.ptr[%d])", l, i) }, ", ")
+}
+
+// NamedPtrs is "aA *A, aB *B" (named so that Get can take their sizes).
+func (a arity) NamedPtrs() string {
+	return a.join(func(_ int, l string) string { return "a" + l + " *" + l }, ", ")
+}
 
 // ColExpr is "colSlice[A](c, 0, n), ...".
 func (a arity) ColExpr() string {
@@ -153,8 +161,7 @@ type Iter{{.N}}[{{.TypeParams}}] struct{ iter }
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter{{.N}}[{{.Types}}]) Get() ({{.NamedPtrs}}) {
-	{{.GetBody}}return
-}
+	{{.GetBody}}}
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
 // components the query writes are marked changed.
