@@ -15,6 +15,10 @@ type Limits struct {
 	MaxDepth    int   // nesting of JSON arrays and objects; default 64
 	MaxString   int   // bytes in one string or number literal; default 1 MiB
 	MaxProblems int   // errors collected before giving up; default 100
+	// MaxEntityValues bounds the JSON values (numbers, strings, …) in one
+	// entity, and in each top-level member; default 250,000. Each is held in
+	// memory while its entity is read (about 100 bytes apiece).
+	MaxEntityValues int
 }
 
 // Default limits; see [Limits].
@@ -24,12 +28,13 @@ const (
 	DefaultMaxDepth    = 64
 	DefaultMaxString   = 1 << 20
 	DefaultMaxProblems = 100
+	DefaultMaxValues   = 250_000
 )
 
 // DefaultLimits returns the limits used when none are given.
 func DefaultLimits() Limits {
 	return Limits{MaxFileSize: DefaultMaxFileSize, MaxEntities: DefaultMaxEntities, MaxDepth: DefaultMaxDepth,
-		MaxString: DefaultMaxString, MaxProblems: DefaultMaxProblems}
+		MaxString: DefaultMaxString, MaxProblems: DefaultMaxProblems, MaxEntityValues: DefaultMaxValues}
 }
 
 // resolved fills zero fields with defaults and turns negative ones into 0
@@ -38,14 +43,15 @@ func (l Limits) resolved() Limits {
 	d := DefaultLimits()
 	pick := diag.Limit
 	return Limits{
-		MaxFileSize: pick(l.MaxFileSize, d.MaxFileSize),
-		MaxEntities: int(pick(int64(l.MaxEntities), int64(d.MaxEntities))),
-		MaxDepth:    int(pick(int64(l.MaxDepth), int64(d.MaxDepth))),
-		MaxString:   int(pick(int64(l.MaxString), int64(d.MaxString))),
-		MaxProblems: int(pick(int64(l.MaxProblems), int64(d.MaxProblems))),
+		MaxFileSize:     pick(l.MaxFileSize, d.MaxFileSize),
+		MaxEntities:     int(pick(int64(l.MaxEntities), int64(d.MaxEntities))),
+		MaxDepth:        int(pick(int64(l.MaxDepth), int64(d.MaxDepth))),
+		MaxString:       int(pick(int64(l.MaxString), int64(d.MaxString))),
+		MaxProblems:     int(pick(int64(l.MaxProblems), int64(d.MaxProblems))),
+		MaxEntityValues: int(pick(int64(l.MaxEntityValues), int64(d.MaxEntityValues))),
 	}
 }
 
 func (l Limits) json() jsonpos.Limits {
-	return jsonpos.Limits{MaxBytes: l.MaxFileSize, MaxDepth: l.MaxDepth, MaxString: l.MaxString}
+	return jsonpos.Limits{MaxBytes: l.MaxFileSize, MaxDepth: l.MaxDepth, MaxString: l.MaxString, MaxValues: l.MaxEntityValues}
 }

@@ -806,3 +806,40 @@ func TestChildrenInIDOrder(t *testing.T) {
 		t.Errorf("children %v", got)
 	}
 }
+
+// TestLimitsRefuseHostileFiles: each limit stops a file that exceeds it,
+// with a message naming the limit, at the place it was exceeded.
+func TestLimitsRefuseHostileFiles(t *testing.T) {
+	big := sceneHead + `{"id": 1, "components": {"X": {"v": [` + strings.Repeat("1, ", 5000) + `1]}}}]}`
+	deep := sceneHead + `{"id": 1, "components": {"X": {"v": ` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}}}]}`
+	long := sceneHead + `{"id": 1, "name": "` + strings.Repeat("n", 2000) + `"}]}`
+	var many strings.Builder
+	many.WriteString(sceneHead)
+	for i := range 50 {
+		if i > 0 {
+			many.WriteString(", ")
+		}
+		many.WriteString(`{"id": ` + itoa(i+1) + `}`)
+	}
+	many.WriteString("]}")
+	for _, tc := range []struct {
+		name, src string
+		lim       Limits
+		want      string
+	}{
+		{"values", big, Limits{MaxEntityValues: 1000}, "t.json:1:3089: more than the limit of 1000 values in one piece of JSON"},
+		{"depth", deep, Limits{MaxDepth: 20}, "t.json:1:106: nesting is deeper than the limit of 20 levels"},
+		{"string", long, Limits{MaxString: 1000}, "t.json:1:73: string is longer than the limit of 1000 bytes"},
+		{"entities", many.String(), Limits{MaxEntities: 40}, "t.json:1:526: entities: more than the limit of 40 entities"},
+		{"size", many.String(), Limits{MaxFileSize: 100}, "t.json: file is 645 bytes, larger than the limit of 100 bytes"},
+	} {
+		_, err := Load(context.Background(), strings.NewReader(tc.src), LoadOptions{File: "t.json", Limits: tc.lim})
+		if got := problemsText(err); got != tc.want {
+			t.Errorf("%s: got %s\nwant %s", tc.name, got, tc.want)
+		}
+		// With default limits (or none) the same files load.
+		if _, err := Load(context.Background(), strings.NewReader(tc.src), LoadOptions{Limits: Limits{MaxDepth: -1}}); err != nil && !strings.Contains(err.Error(), "unknown component") {
+			t.Errorf("%s with default limits: %v", tc.name, err)
+		}
+	}
+}
