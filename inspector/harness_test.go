@@ -245,6 +245,12 @@ func (h *harness) typeText(s string) {
 	h.frame()
 }
 
+// typeText2 types s at the cursor.
+func (h *harness) typeText2(s string) {
+	imgui.CurrentIO().AddInputCharactersUTF8(s)
+	h.frame()
+}
+
 func center(it debugItem) imgui.Vec2 {
 	return imgui.Vec2{X: (it.min.X + it.max.X) / 2, Y: (it.min.Y + it.max.Y) / 2}
 }

@@ -537,3 +537,41 @@ func TestContainsFold(t *testing.T) {
 		t.Error("escapePercent")
 	}
 }
+
+// A colour drag (on the R input of the colour editor) is one step; channels stay in [0,1].
+func TestColorDrag(t *testing.T) {
+	h, s := single(t)
+	it := h.widget(s.everything, s.ord(t, "tint"))
+	h.drag(imgui.Vec2{X: it.min.X + 15, Y: center(it).Y}, 600, 12)
+	if h.ed.steps != 1 || len(h.ed.sets) < 2 {
+		t.Fatalf("steps %d, calls %v", h.ed.steps, h.ed.calls)
+	}
+	for _, c := range h.ed.sets {
+		v := c.v.(mgl32.Vec4)
+		if c.path != "tint" || v[0] < 0 || v[0] > 1 || v[1] != 0.5 || v[2] != 0.25 || v[3] != 1 {
+			t.Errorf("set %s = %v", c.path, v)
+		}
+	}
+	if r := s.get(t, s.es[0]).Tint[0]; r != 1 {
+		t.Errorf("tint.r = %v after a long drag right, want 1 (clamped)", r)
+	}
+}
+
+// A multi-line text commits on Enter (Ctrl+Enter makes a new line).
+func TestMultilineCommitsOnEnter(t *testing.T) {
+	h, s := single(t)
+	h.click(center(h.widget(s.everything, s.ord(t, "notes"))))
+	h.typeText("one")
+	io := imgui.CurrentIO()
+	io.AddKeyEvent(imgui.ModCtrl, true)
+	h.key(imgui.KeyEnter)
+	io.AddKeyEvent(imgui.ModCtrl, false)
+	h.typeText2("two")
+	if len(h.ed.sets) != 0 {
+		t.Fatalf("reported before Enter: %v", h.ed.calls)
+	}
+	h.key(imgui.KeyEnter)
+	if got := s.get(t, s.es[0]).Notes; got != "one\ntwo" {
+		t.Errorf("notes = %q; calls %v", got, h.ed.calls)
+	}
+}

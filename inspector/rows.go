@@ -109,6 +109,7 @@ func (p *Panel) tree(f *fields.Field, v reflect.Value, ord, n int, label string)
 		}
 		label = l
 	}
+	imgui.AlignTextToFramePadding() // the same height as the widgets of the other rows
 	open := imgui.TreeNodeExStrV(label, imgui.TreeNodeFlagsSpanAvailWidth)
 	p.recordKey(p.key(ord), "")
 	if f.Tooltip != "" {
