@@ -1,6 +1,8 @@
 package inspector
 
 import (
+	"math"
+
 	"github.com/AllenDang/cimgui-go/imgui"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -68,11 +70,17 @@ func (p *Panel) set(key editKey, path string, lo, hi int, v any) {
 	p.apply(path, lo, hi, v)
 }
 
-// apply reports one SetField and marks the nodes as the user's.
+// apply reports one SetField and marks the nodes as the user's, together with the computed
+// components (a world matrix follows the edited transform: that is no outside change either).
 func (p *Panel) apply(path string, lo, hi int, v any) {
 	p.report(p.ed.SetField(p.live(), p.id, path, v))
 	p.tracker.Own(p.id, lo, hi)
 	p.scan.Settle(p.id, lo, hi)
+	for _, id := range p.scan.Shared() {
+		if p.cache.Component(p.world, id).Computed {
+			p.tracker.Own(id, 0, math.MaxInt32)
+		}
+	}
 }
 
 // commit reports a discrete edit: one undo step with one SetField.

@@ -178,6 +178,7 @@ func (h *harness) frame() {
 	if h.p.debug != nil {
 		h.p.debug.reset()
 	}
+	h.w.PropagateTransforms() // as the editor does before building a frame
 	imgui.NewFrame()
 	imgui.SetNextWindowPos(imgui.Vec2{})
 	imgui.SetNextWindowSize(h.size)

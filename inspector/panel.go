@@ -178,7 +178,7 @@ func (p *Panel) header(primary ecs.Entity) {
 	if p.opts.Names != nil {
 		name := p.opts.Names.Name(primary)
 		mixed := n > 1 && p.namesMixed(primary, name)
-		imgui.SetNextItemWidth(-idLabelWidth())
+		imgui.SetNextItemWidth(-idLabelWidth)
 		key := editKey{id: nameKeyID, set: true}
 		if committed, text := p.textField("##name", name, "Name", mixed, key, false); committed {
 			p.report(p.ed.Rename(p.live(), text))
@@ -191,7 +191,8 @@ func (p *Panel) header(primary ecs.Entity) {
 // nameKeyID marks the name field in edit keys (no component has this ID).
 const nameKeyID = ecs.ComponentID(math.MaxUint16)
 
-func idLabelWidth() float32 { return 110 }
+// idLabelWidth is the room left for the ID label beside the name field.
+const idLabelWidth = 110
 
 // namesMixed compares the names of up to 1024 selected entities (re-checked every 30 frames).
 func (p *Panel) namesMixed(primary ecs.Entity, name string) bool {
@@ -250,15 +251,7 @@ func (p *Panel) component(primary ecs.Entity, id ecs.ComponentID, c *fields.Comp
 	}
 	imgui.PushIDInt(int32(id))
 	defer imgui.PopID()
-	label := p.headers[c]
-	if label == "" {
-		label = c.Label + "##" + c.Name
-		if c.Computed {
-			label = c.Label + " (computed)##" + c.Name
-		}
-		p.headers[c] = label
-	}
-	open := imgui.CollapsingHeaderTreeNodeFlagsV(label, imgui.TreeNodeFlagsDefaultOpen)
+	open := imgui.CollapsingHeaderTreeNodeFlagsV(p.headerLabel(c), imgui.TreeNodeFlagsDefaultOpen)
 	p.record("header:"+c.Name, "")
 	p.contextMenu(id, c, v)
 	if !open || c.IsTag {
@@ -373,7 +366,7 @@ func (p *Panel) addComponent() {
 	}
 	for _, id := range p.addIDs {
 		c := p.cache.Component(w, id)
-		clicked := imgui.SelectableBool(p.headerText(c))
+		clicked := imgui.SelectableBool(p.headerLabel(c))
 		p.record("add:"+c.Name, "")
 		if clicked {
 			p.report(p.ed.AddComponent(p.live(), id))
@@ -383,13 +376,17 @@ func (p *Panel) addComponent() {
 	}
 }
 
-// headerText is the component's label with its name as ID.
-func (p *Panel) headerText(c *fields.Component) string {
-	if l := p.headers[c]; l != "" && !c.Computed {
-		return l
+// headerLabel is the component's label with its name as ImGui ID ("Global Transform
+// (computed)##GlobalTransform"), built once per component.
+func (p *Panel) headerLabel(c *fields.Component) string {
+	l := p.headers[c]
+	if l == "" {
+		l = c.Label + "##" + c.Name
+		if c.Computed {
+			l = c.Label + " (computed)##" + c.Name
+		}
+		p.headers[c] = l
 	}
-	l := c.Label + "##" + c.Name
-	p.headers[c] = l
 	return l
 }
 

@@ -575,3 +575,28 @@ func TestMultilineCommitsOnEnter(t *testing.T) {
 		t.Errorf("notes = %q; calls %v", got, h.ed.calls)
 	}
 }
+
+// World matrices follow the user's transform edits without lighting up; an outside change of the
+// transform lights up both.
+func TestComputedFollowsOwnEdits(t *testing.T) {
+	h, s := single(t)
+	gid, _ := ecs.ComponentIDOf[ecs.GlobalTransform](s.w)
+	tmodel := fields.New(s.w.ComponentInfo(s.transform))
+	pos := ord(t, tmodel, reflect.ValueOf(ecs.Transform{}), "position")
+	h.drag(center(h.widget(s.transform, pos+1)), 80, 4)
+	h.frames(2)
+	if got := s.w.WorldMatrix(s.es[0])[12]; got <= 0 {
+		t.Fatalf("world matrix x = %v: the drag did not move the entity", got)
+	}
+	if h.p.tracker.Heat(gid, 0, 100) != 0 || h.p.tracker.Heat(s.transform, 0, 100) != 0 {
+		t.Error("the user's own transform drag lit up")
+	}
+	h.frames(10)
+	if err := s.w.SetField(s.es[0], s.transform, "position[1]", 5); err != nil {
+		t.Fatal(err)
+	}
+	h.frames(2)
+	if h.p.tracker.Heat(gid, 0, 100) == 0 || h.p.tracker.Heat(s.transform, pos+2, pos+3) == 0 {
+		t.Error("an outside transform change did not light up the transform and the world matrix")
+	}
+}
