@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"math"
 	"reflect"
 	"slices"
 
@@ -25,7 +26,8 @@ const DefaultBudget = 8192
 // A complete result is kept without a new pass while the world is quiet: no shared component
 // written since the pass started (ecs.World.LastChange against the tick), no entity despawned,
 // and, for selections of up to 256 entities, every entity still has every shared component.
-// Component removals are not ticked, so big selections are re-scanned at least every 30 updates.
+// Component removals are not ticked, so the selection is re-scanned anyway after 30 quiet updates
+// (more for big selections: four times the updates a pass takes).
 type Selection struct {
 	// Budget bounds the work per Update, in units of about 8 nodes read and compared
 	// (DefaultBudget when ≤ 0).
@@ -44,13 +46,17 @@ type Selection struct {
 	done  bool
 	final result
 
-	passTick uint32 // world tick when the last pass started
-	passLen  int    // live entities in the world then
-	skipped  int    // updates skipped since, the world being quiet
+	passTick    uint32 // world tick when the last pass started
+	passLen     int    // live entities in the world then
+	passUpdates int    // updates the pass in progress has taken so far
+	lastUpdates int    // updates the last complete pass took
+	skipped     int    // updates skipped since, the world being quiet
 }
 
 // recheckEvery bounds how many updates a complete result is trusted without a new pass while no
-// shared component changed; removals of components are not ticked, so they are caught by this.
+// shared component changed (plus four times the length of a pass, so that re-checking a big
+// selection costs at most a fifth of its frames); removals of components are not ticked, so they
+// are caught by this.
 const recheckEvery = 30
 
 type result struct {
@@ -68,7 +74,7 @@ func (s *Selection) Update(w *ecs.World, es []ecs.Entity, cache *Cache) {
 		s.started = false
 		s.done = false
 	}
-	if s.done && !s.started && s.skipped < recheckEvery && s.quiet(w) {
+	if s.done && !s.started && s.skipped < recheckEvery+4*s.lastUpdates && s.quiet(w) {
 		s.skipped++
 		return
 	}
@@ -81,6 +87,7 @@ func (s *Selection) Update(w *ecs.World, es []ecs.Entity, cache *Cache) {
 		s.start(w)
 		spent += 1 + len(s.cur.refs)
 	}
+	s.passUpdates++
 	for s.pos < len(s.ents) && spent < budget {
 		e := s.ents[s.pos]
 		s.pos++
@@ -134,6 +141,7 @@ func (s *Selection) start(w *ecs.World) {
 	s.passTick = w.Tick()
 	s.passLen = w.Len()
 	s.skipped = 0
+	s.passUpdates = 0
 	s.primary = ecs.Entity{}
 	for _, e := range s.ents {
 		if w.Alive(e) {
@@ -199,6 +207,7 @@ func (s *Selection) publish() {
 	clear(s.cur.refs) // drop references to component values
 	s.done = true
 	s.started = false
+	s.lastUpdates = s.passUpdates
 }
 
 func (s *Selection) view() *result {
@@ -249,7 +258,7 @@ func (s *Selection) Settle(id ecs.ComponentID, lo, hi int) {
 		}
 	}
 	s.started = false
-	s.skipped = recheckEvery // the next Update starts a new pass
+	s.skipped = math.MaxInt // the next Update starts a new pass
 }
 
 // Invalidate restarts the scan from scratch (after components were added or removed).
