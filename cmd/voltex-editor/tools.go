@@ -107,7 +107,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		}
 		warnings, err := serialize.ValidateFile(context.Background(), path, serialize.LoadOptions{})
 		for _, w := range warnings {
-			fmt.Fprintf(stderr, "%s (warning)\n", w)
+			fmt.Fprintln(stderr, w.String())
 		}
 		if err != nil {
 			printProblems(stderr, path, err)
