@@ -1,0 +1,145 @@
+package doc
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+// ClipboardName is the scene name of the text Copy makes.
+const ClipboardName = "Clipboard"
+
+// Copy returns es with all their descendants as scene JSON text — a complete scene file (format
+// voltex.scene, the entities with their scene ids, names, parents and components; parents outside
+// the copied set are left out), so that Paste accepts it in any editor process, and a scene file's
+// text can be pasted too. References to entities outside the copied set are written as 0 (none).
+// Copy does not change the document. It returns "" when es is empty.
+func (d *Document) Copy(es ...ecs.Entity) (string, error) {
+	all := preorder(d.world, d.topLevel(es))
+	if len(all) == 0 {
+		return "", nil
+	}
+	w := d.world
+	tw := d.opts.newWorld()
+	tcid := make(map[ecs.ComponentID]ecs.ComponentID)
+	to := make(map[ecs.Entity]ecs.Entity, len(all))
+	var vals []any
+	for _, e := range all {
+		vals = vals[:0]
+		for _, cid := range w.ComponentsOf(e) {
+			ct := d.compType(cid)
+			if ct.info.Computed {
+				continue
+			}
+			if _, ok := tcid[cid]; !ok {
+				tcid[cid] = ecs.RegisterType(tw, ct.info.Type, ecs.WithName(ct.info.Name), ecs.WithStorage(ct.info.Storage))
+			}
+			v, _ := w.Get(e, cid)
+			if ct.pointers {
+				v = deepCopy(reflect.ValueOf(v)).Interface()
+			}
+			vals = append(vals, v)
+		}
+		to[e] = tw.Spawn(vals...)
+	}
+	for _, e := range all {
+		te := to[e]
+		for _, cid := range w.ComponentsOf(e) {
+			if ct := d.compType(cid); ct.refs && !ct.info.Computed {
+				v, _ := tw.Get(te, tcid[cid])
+				rv := reflect.New(ct.info.Type)
+				rv.Elem().Set(reflect.ValueOf(v))
+				walkRefs(rv.Elem(), func(r *ecs.Entity) { *r = to[*r] })
+				mustOK(tw.Set(te, tcid[cid], rv.Interface()))
+			}
+		}
+		if p, ok := to[w.Parent(e)]; ok {
+			mustOK(tw.SetParent(te, p))
+		}
+	}
+	var b strings.Builder
+	if err := serialize.Save(context.Background(), &b, &serialize.Scene{Name: ClipboardName, World: tw}, serialize.SaveOptions{}); err != nil {
+		return "", fmt.Errorf("copy: %w", err)
+	}
+	return b.String(), nil
+}
+
+// CopySelection copies the selected entities (see Copy).
+func (d *Document) CopySelection() (string, error) { return d.Copy(d.SelectedEntities()...) }
+
+// Paste adds the entities of scene JSON text (what Copy returns, or any scene file) under parent
+// (the zero Entity: as roots) as one undoable step: they get fresh scene ids, keep their hierarchy,
+// and references between them are remapped to the new entities. The pasted top-level entities are
+// selected and returned. Text that is not a valid scene returns the loader's error (positions as
+// clipboard:line:col) and changes nothing; cancelling ctx stops a long paste the same way.
+func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([]ecs.Entity, error) {
+	if err := d.begin(); err != nil {
+		return nil, err
+	}
+	var pid uint64
+	if !parent.IsZero() {
+		if pid = d.idOf(parent); pid == 0 {
+			return nil, fmt.Errorf("paste under %v: %w", parent, ErrNoEntity)
+		}
+	}
+	s, err := serialize.Load(ctx, strings.NewReader(text),
+		serialize.LoadOptions{File: "clipboard", Limits: d.opts.Limits, NewWorld: d.opts.NewWorld})
+	if err != nil {
+		return nil, err
+	}
+	tw := s.World
+	order := scene.EnsureIDs(tw)
+	if len(order) == 0 {
+		return nil, nil
+	}
+	var roots []ecs.Entity
+	for _, e := range order {
+		if tw.Parent(e).IsZero() {
+			roots = append(roots, e)
+		}
+	}
+	tsids := ecs.NewMap[scene.SceneID](tw)
+	tidOf := func(e ecs.Entity) uint64 { v, _ := tsids.TryGet(e); return v.ID }
+	all := preorder(tw, roots)
+	snaps := make([]entSnap, len(all))
+	remap := make(map[uint64]uint64, len(all))
+	for i, e := range all {
+		s := entSnap{id: tidOf(e), parent: tidOf(tw.Parent(e))}
+		for _, tc := range tw.ComponentsOf(e) {
+			info := tw.ComponentInfo(tc)
+			if info.Computed {
+				continue
+			}
+			cid, ok := d.world.ComponentByName(info.Name)
+			if !ok {
+				panic(fmt.Sprintf("doc: the clipboard world has component %s that the document's world lacks; "+
+					"Options.NewWorld must make worlds with the same components every time", info.Name))
+			}
+			v, _ := tw.Get(e, tc)
+			s.comps = append(s.comps, d.ownIn(cid, v, tidOf))
+		}
+		snaps[i] = s
+		remap[s.id] = d.newID()
+	}
+	d.renumber(snaps, remap, func(id uint64) uint64 {
+		if _, ok := d.entity(id); ok {
+			return id
+		}
+		return 0
+	})
+	in := make(map[uint64]bool, len(snaps))
+	for i := range snaps {
+		in[snaps[i].id] = true
+	}
+	for i := range snaps {
+		if !in[snaps[i].parent] {
+			snaps[i].parent = pid
+		}
+	}
+	return d.insertTrees("Paste", snaps), nil
+}

@@ -1,0 +1,395 @@
+package doc
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// treeCmd inserts (spawn, duplicate, paste) or removes (delete) whole subtrees.
+type treeCmd struct {
+	name   string
+	rm     removal  // the entities (preorder), and for a removal what undo needs
+	roots  []uint64 // the top-level entities of rm.snaps
+	insert bool
+}
+
+func (c *treeCmd) label() string { return c.name }
+
+func (c *treeCmd) apply(d *Document) error {
+	if c.insert {
+		d.restoreTrees(c.rm.snaps, nil, nil)
+		return nil
+	}
+	return d.removeIDs(c.roots)
+}
+
+func (c *treeCmd) revert(d *Document) error {
+	if c.insert {
+		return d.removeIDs(c.roots)
+	}
+	d.restoreTrees(c.rm.snaps, c.rm.order, c.rm.holders)
+	return nil
+}
+
+// removeIDs removes the subtrees of the given top-level entities.
+func (d *Document) removeIDs(ids []uint64) error {
+	es := make([]ecs.Entity, len(ids))
+	for i, id := range ids {
+		e, ok := d.entity(id)
+		if !ok {
+			return fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
+		}
+		es[i] = e
+	}
+	d.removeTrees(es, false)
+	return nil
+}
+
+// rootsOf returns the ids of the snaps whose parent is not in snaps.
+func rootsOf(snaps []entSnap) []uint64 {
+	in := make(map[uint64]bool, len(snaps))
+	for _, s := range snaps {
+		in[s.id] = true
+	}
+	var roots []uint64
+	for _, s := range snaps {
+		if !in[s.parent] {
+			roots = append(roots, s.id)
+		}
+	}
+	return roots
+}
+
+// idAlloc returns the world's scene id allocator.
+func (d *Document) idAlloc() *scene.IDs {
+	r := ecs.Resource[scene.IDs](d.world)
+	if r == nil {
+		ecs.SetResource(d.world, scene.IDs{Next: 1})
+		r = ecs.Resource[scene.IDs](d.world)
+	}
+	if r.Next == 0 {
+		r.Next = 1
+	}
+	return r
+}
+
+// newID hands out a fresh scene id.
+func (d *Document) newID() uint64 {
+	r := d.idAlloc()
+	for { // never reuse an id that is in use (a world changed behind the document's back)
+		id := r.Next
+		r.Next++
+		if _, used := d.byID[id]; !used {
+			return id
+		}
+	}
+}
+
+// insertTrees runs an insert command for snaps (ids already fresh) and selects its roots.
+func (d *Document) insertTrees(name string, snaps []entSnap) []ecs.Entity {
+	selBefore := d.sel.ids()
+	cmd := &treeCmd{name: name, rm: removal{snaps: snaps}, roots: rootsOf(snaps), insert: true}
+	d.restoreTrees(snaps, nil, nil)
+	roots := d.entitiesOf(cmd.roots)
+	d.sel.set(cmd.roots)
+	d.push(cmd, selBefore)
+	return roots
+}
+
+// begin prepares a command: it refuses edits while playing and commits an open transaction.
+func (d *Document) begin() error {
+	if err := d.checkEditable(); err != nil {
+		return err
+	}
+	d.EndEdit()
+	return nil
+}
+
+// Spawn creates one entity under parent (the zero Entity for a root) with the given component
+// values (registered component types, T or *T) and name (none if ""), gives it a fresh scene id and
+// selects it: one undoable step labelled label. Values referring to other entities keep those
+// references.
+func (d *Document) Spawn(label string, parent ecs.Entity, name string, values ...any) (ecs.Entity, error) {
+	if err := d.begin(); err != nil {
+		return ecs.Entity{}, err
+	}
+	var pid uint64
+	if !parent.IsZero() {
+		if pid = d.idOf(parent); pid == 0 {
+			return ecs.Entity{}, fmt.Errorf("spawn under %v: %w", parent, ErrNoEntity)
+		}
+	}
+	s := entSnap{parent: pid}
+	seen := map[ecs.ComponentID]bool{}
+	sidC, _ := ecs.ComponentIDOf[scene.SceneID](d.world)
+	nameC, _ := ecs.ComponentIDOf[scene.Name](d.world)
+	for _, v := range values {
+		cid, err := d.componentOf(v)
+		if err != nil {
+			return ecs.Entity{}, err
+		}
+		if seen[cid] || cid == sidC || (cid == nameC && name != "") || d.compType(cid).info.Computed {
+			return ecs.Entity{}, fmt.Errorf("spawn with %s: %w (given twice, or set by the document)", d.compType(cid).info.Name, ErrComponent)
+		}
+		if err := d.checkValue(cid, v); err != nil {
+			return ecs.Entity{}, err
+		}
+		seen[cid] = true
+		s.comps = append(s.comps, d.own(cid, deref(v)))
+	}
+	if name != "" {
+		s.comps = append(s.comps, d.own(nameC, scene.Name{Value: name}))
+	}
+	s.id = d.newID()
+	s.comps = append(s.comps, compVal{id: sidC, v: scene.SceneID{ID: s.id}})
+	es := d.insertTrees(label, []entSnap{s})
+	return es[0], nil
+}
+
+// SpawnEmpty creates an entity named "Empty" with a default Transform under parent (zero: a root)
+// and selects it.
+func (d *Document) SpawnEmpty(parent ecs.Entity) (ecs.Entity, error) {
+	return d.Spawn("Create Empty", parent, "Empty", ecs.Transform{}.Default())
+}
+
+// SpawnCube creates a white cube named "Cube" at its parent's origin under parent (zero: a root)
+// and selects it.
+func (d *Document) SpawnCube(parent ecs.Entity) (ecs.Entity, error) {
+	return d.Spawn("Create Cube", parent, "Cube", ecs.Transform{}.Default(), scene.Mesh{Asset: scene.MeshCube},
+		scene.Color{}.Default())
+}
+
+// Delete removes es and all their descendants as one undoable step; undo restores them with the
+// same scene ids, components, parents and child order. Deleted entities leave the selection.
+func (d *Document) Delete(es ...ecs.Entity) error {
+	if err := d.begin(); err != nil {
+		return err
+	}
+	tops := d.topLevel(es)
+	if len(tops) == 0 {
+		return nil
+	}
+	selBefore := d.sel.ids()
+	rm := d.removeTrees(tops, true)
+	cmd := &treeCmd{name: "Delete", rm: rm, roots: rootsOf(rm.snaps)}
+	d.pruneSelection()
+	d.push(cmd, selBefore)
+	return nil
+}
+
+// DeleteSelection deletes the selected entities (see Delete).
+func (d *Document) DeleteSelection() error { return d.Delete(d.SelectedEntities()...) }
+
+// Duplicate copies es with all their descendants as one undoable step: the copies get fresh scene
+// ids, the same parents as the originals (appended after their last child), and references between
+// copied entities point to the copies (references to other entities are kept). The copies of the
+// top-level entities are selected and returned.
+func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
+	if err := d.begin(); err != nil {
+		return nil, err
+	}
+	all := preorder(d.world, d.topLevel(es))
+	if len(all) == 0 {
+		return nil, nil
+	}
+	snaps := make([]entSnap, len(all))
+	for i, e := range all {
+		snaps[i] = d.snapshot(e)
+	}
+	remap := make(map[uint64]uint64, len(snaps))
+	for _, s := range snaps {
+		remap[s.id] = d.newID()
+	}
+	d.renumber(snaps, remap, func(id uint64) uint64 { return id })
+	return d.insertTrees("Duplicate", snaps), nil
+}
+
+// DuplicateSelection duplicates the selected entities (see Duplicate).
+func (d *Document) DuplicateSelection() ([]ecs.Entity, error) {
+	return d.Duplicate(d.SelectedEntities()...)
+}
+
+// renumber gives snaps the ids of remap (old id -> new id): their own SceneID, their parents when
+// inside the set, and their references (references to ids outside the set go through outside).
+func (d *Document) renumber(snaps []entSnap, remap map[uint64]uint64, outside func(uint64) uint64) {
+	sidC, _ := ecs.ComponentIDOf[scene.SceneID](d.world)
+	mapRef := func(id uint64) uint64 {
+		if n, ok := remap[id]; ok {
+			return n
+		}
+		if id == 0 {
+			return 0
+		}
+		return outside(id)
+	}
+	for i := range snaps {
+		s := &snaps[i]
+		s.id = remap[s.id]
+		if p, ok := remap[s.parent]; ok {
+			s.parent = p
+		}
+		for j, c := range s.comps {
+			if c.id == sidC {
+				s.comps[j].v = scene.SceneID{ID: s.id}
+				continue
+			}
+			s.comps[j] = remapRefs(c, mapRef)
+		}
+	}
+}
+
+// reparentCmd moves entities under a new parent (appended in order).
+type reparentCmd struct {
+	ids    []uint64
+	to     uint64
+	before []siblings // child order of every old parent and of the new one, before the move
+}
+
+func (c *reparentCmd) label() string { return "Reparent" }
+
+func (c *reparentCmd) apply(d *Document) error {
+	w := d.world
+	moving := make(map[ecs.Entity]bool, len(c.ids))
+	var olds []uint64
+	for _, id := range c.ids {
+		e, ok := d.entity(id)
+		if !ok {
+			return fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
+		}
+		moving[e] = true
+		if p := d.idOf(w.Parent(e)); p != 0 && !slices.Contains(olds, p) {
+			olds = append(olds, p)
+		}
+	}
+	for _, pid := range olds {
+		p, _ := d.entity(pid)
+		d.setChildren(p, slices.DeleteFunc(w.Children(p), func(e ecs.Entity) bool { return moving[e] }))
+	}
+	if c.to == 0 {
+		return nil
+	}
+	to, ok := d.entity(c.to)
+	if !ok {
+		return fmt.Errorf("%w: scene id %d", ErrNoEntity, c.to)
+	}
+	for _, id := range c.ids {
+		e, _ := d.entity(id)
+		if err := w.SetParent(e, to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *reparentCmd) revert(d *Document) error {
+	if c.to != 0 {
+		if to, ok := d.entity(c.to); ok {
+			moving := make(map[ecs.Entity]bool, len(c.ids))
+			for _, e := range d.entitiesOf(c.ids) {
+				moving[e] = true
+			}
+			d.setChildren(to, slices.DeleteFunc(d.world.Children(to), func(e ecs.Entity) bool { return moving[e] }))
+		}
+	}
+	for _, s := range c.before {
+		if p, ok := d.entity(s.parent); ok {
+			d.setChildren(p, d.entitiesOf(s.children))
+		}
+	}
+	return nil
+}
+
+// Reparent makes es children of parent (the zero Entity: roots), appended after its children in the
+// given order, as one undoable step; undo puts every entity back at its old place among its old
+// siblings. Local transforms are kept as they are. Making an entity a child of itself or of one of
+// its descendants is refused with ErrCycle and changes nothing; entities that already are children
+// of parent are left where they are (nothing to do: no step).
+func (d *Document) Reparent(parent ecs.Entity, es ...ecs.Entity) error {
+	if err := d.begin(); err != nil {
+		return err
+	}
+	w := d.world
+	var to uint64
+	if !parent.IsZero() {
+		if to = d.idOf(parent); to == 0 {
+			return fmt.Errorf("reparent under %v: %w", parent, ErrNoEntity)
+		}
+	}
+	if _, err := d.resolve(es); err != nil {
+		return err
+	}
+	var move []ecs.Entity
+	for _, e := range d.topLevel(es) {
+		if w.Parent(e) != parent {
+			move = append(move, e)
+		}
+	}
+	for p := parent; !p.IsZero(); p = w.Parent(p) {
+		if slices.Contains(es, p) {
+			return fmt.Errorf("reparent %s under %s: %w", d.label(p), d.label(parent), ErrCycle)
+		}
+	}
+	if len(move) == 0 {
+		return nil
+	}
+	cmd := &reparentCmd{ids: d.idsOf(move), to: to}
+	var parents []ecs.Entity
+	for _, e := range move {
+		if p := w.Parent(e); !p.IsZero() && !slices.Contains(parents, p) {
+			parents = append(parents, p)
+		}
+	}
+	for _, p := range parents {
+		cmd.before = append(cmd.before, siblings{parent: d.idOf(p), children: d.idsOf(w.Children(p))})
+	}
+	selBefore := d.sel.ids()
+	if err := cmd.apply(d); err != nil {
+		return err
+	}
+	d.push(cmd, selBefore)
+	return nil
+}
+
+// ReparentSelection makes the selected entities children of parent (see Reparent).
+func (d *Document) ReparentSelection(parent ecs.Entity) error {
+	return d.Reparent(parent, d.SelectedEntities()...)
+}
+
+// label names an entity in messages: its name and scene id.
+func (d *Document) label(e ecs.Entity) string {
+	if n := d.EntityName(e); n != "" {
+		return fmt.Sprintf("%q (id %d)", n, d.idOf(e))
+	}
+	return fmt.Sprintf("entity %d", d.idOf(e))
+}
+
+// sceneNameCmd renames the scene itself.
+type sceneNameCmd struct{ from, to string }
+
+func (c *sceneNameCmd) label() string { return "Rename Scene" }
+func (c *sceneNameCmd) apply(d *Document) error {
+	d.name = c.to
+	return nil
+}
+func (c *sceneNameCmd) revert(d *Document) error {
+	d.name = c.from
+	return nil
+}
+
+// SetName renames the scene (the file's "name") as an undoable step.
+func (d *Document) SetName(name string) error {
+	if err := d.begin(); err != nil {
+		return err
+	}
+	if name == d.name {
+		return nil
+	}
+	cmd := &sceneNameCmd{from: d.name, to: name}
+	selBefore := d.sel.ids()
+	cmd.apply(d)
+	d.push(cmd, selBefore)
+	return nil
+}

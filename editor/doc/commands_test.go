@@ -1,0 +1,524 @@
+package doc
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+func TestOpenAndSaveGiveTheFileBack(t *testing.T) {
+	d := openSmall(t)
+	src, _ := os.ReadFile("testdata/small.json")
+	if got := saved(t, d); got != string(src) {
+		t.Fatalf("save after open differs:\n%s", got)
+	}
+	if d.Name() != "Small" || d.Camera() == nil || d.Camera().Distance != 12 || d.Dirty() || d.Len() != 8 {
+		t.Fatalf("name %q camera %v dirty %v len %d", d.Name(), d.Camera(), d.Dirty(), d.Len())
+	}
+	if !eqIDs(d.Selection(), []uint64{2}) {
+		t.Fatalf("selection from the file: %v", d.Selection())
+	}
+	if len(d.Warnings()) != 1 || !strings.Contains(d.Warnings()[0].String(), "FutureThing") {
+		t.Fatalf("warnings: %v", d.Warnings())
+	}
+}
+
+func TestSpawnUndoRedo(t *testing.T) {
+	d := openSmall(t)
+	start := saved(t, d)
+	e, err := d.SpawnCube(ent(t, d, 1))
+	must(t, err)
+	id := d.ID(e)
+	if id != 9 || parentID(t, d, id) != 1 || !eqIDs(children(t, d, 1), []uint64{2, 3, 9}) {
+		t.Fatalf("cube id %d parent %d children %v", id, parentID(t, d, id), children(t, d, 1))
+	}
+	if !eqIDs(d.Selection(), []uint64{9}) || d.EntityName(e) != "Cube" || !d.Dirty() || d.UndoLabel() != "Create Cube" {
+		t.Fatalf("selection %v name %q dirty %v label %q", d.Selection(), d.EntityName(e), d.Dirty(), d.UndoLabel())
+	}
+	after := saved(t, d)
+	must(t, d.Undo())
+	if saved(t, d) != start || d.Dirty() || d.Len() != 8 {
+		t.Fatal("undo of spawn did not restore the scene")
+	}
+	must(t, d.Redo())
+	if saved(t, d) != after || !d.Dirty() {
+		t.Fatal("redo of spawn differs")
+	}
+	e2, err := d.SpawnEmpty(ecs.Entity{})
+	must(t, err)
+	if d.ID(e2) != 10 || !d.world.Parent(e2).IsZero() || d.EntityName(e2) != "Empty" {
+		t.Fatalf("empty: id %d", d.ID(e2))
+	}
+	if _, err := d.Spawn("x", ecs.Entity{}, "", scene.SceneID{ID: 3}); err == nil {
+		t.Fatal("spawning with a SceneID value should be refused")
+	}
+	if _, err := d.Spawn("x", ecs.Entity{}, "", scene.Color{RGBA: [4]float32{float32(nan()), 0, 0, 1}}); err == nil {
+		t.Fatal("spawning with NaN should be refused")
+	}
+}
+
+func nan() float64 { var z float64; return z / z }
+
+func TestDeleteWithChildrenRestoresHierarchyOrderAndReferences(t *testing.T) {
+	d := openSmall(t)
+	start := saved(t, d)
+	must(t, d.Delete(ent(t, d, 2))) // A, with children A1 and A2; Follower refers to A and A1
+	if d.Len() != 5 || !eqIDs(children(t, d, 1), []uint64{3}) || len(d.Selection()) != 0 {
+		t.Fatalf("after delete: %d entities, root children %v, selection %v", d.Len(), children(t, d, 1), d.Selection())
+	}
+	if f := get[Follow](t, d, d.world, 6); d.world.Alive(f.Target) || d.world.Alive(f.Others[1]) {
+		t.Fatal("references to deleted entities still resolve")
+	}
+	deleted := content(t, d)
+	if !strings.Contains(deleted, `"Follow": { "target": 0, "others": [5, 0] }`) {
+		t.Fatalf("dangling references should save as 0:\n%s", deleted)
+	}
+	must(t, d.Undo())
+	if got := saved(t, d); got != start {
+		t.Fatalf("undo of delete is not byte-identical:\n%s", got)
+	}
+	if !eqIDs(children(t, d, 1), []uint64{2, 3}) || !eqIDs(children(t, d, 2), []uint64{4, 8}) {
+		t.Fatalf("order after undo: %v %v", children(t, d, 1), children(t, d, 2))
+	}
+	if f := get[Follow](t, d, d.world, 6); f.Target != ent(t, d, 2) || f.Others[1] != ent(t, d, 4) {
+		t.Fatal("references not restored to the respawned entities")
+	}
+	if !eqIDs(d.Selection(), []uint64{2}) {
+		t.Fatalf("selection after undo %v", d.Selection())
+	}
+	must(t, d.Redo())
+	if content(t, d) != deleted {
+		t.Fatal("redo of delete differs")
+	}
+	must(t, d.Undo())
+	// Deleting the middle child keeps the order of the others, and undo puts it back in the middle.
+	must(t, d.Delete(ent(t, d, 3), ent(t, d, 3), ent(t, d, 4))) // duplicates and nested are fine
+	if !eqIDs(children(t, d, 1), []uint64{2}) || !eqIDs(children(t, d, 2), []uint64{8}) {
+		t.Fatalf("after deleting B and A1: %v %v", children(t, d, 1), children(t, d, 2))
+	}
+	must(t, d.Undo())
+	if saved(t, d) != start || !eqIDs(children(t, d, 2), []uint64{4, 8}) {
+		t.Fatal("undo of a multi-delete differs")
+	}
+	if err := d.Delete(); err != nil || d.Undos() != 0 {
+		t.Fatal("an empty delete should do nothing")
+	}
+}
+
+func TestDuplicateRemapsReferencesAndKeepsParents(t *testing.T) {
+	d := openSmall(t)
+	start := saved(t, d)
+	copies, err := d.Duplicate(ent(t, d, 2), ent(t, d, 6), ent(t, d, 4)) // A (with A1, A2), Follower; A1 is inside A
+	must(t, err)
+	if len(copies) != 2 || d.Len() != 12 {
+		t.Fatalf("%d copies, %d entities", len(copies), d.Len())
+	}
+	a, f := d.ID(copies[0]), d.ID(copies[1])
+	if a != 9 || f != 12 || !eqIDs(d.Selection(), []uint64{9, 12}) {
+		t.Fatalf("copy ids %d %d, selection %v", a, f, d.Selection())
+	}
+	if parentID(t, d, a) != 1 || !eqIDs(children(t, d, 1), []uint64{2, 3, 9}) || !eqIDs(children(t, d, 9), []uint64{10, 11}) {
+		t.Fatalf("copy hierarchy: parent %d, root %v, copy %v", parentID(t, d, a), children(t, d, 1), children(t, d, 9))
+	}
+	fw := get[Follow](t, d, d.world, f)
+	if fw.Target != ent(t, d, 9) || fw.Others[0] != ent(t, d, 5) || fw.Others[1] != ent(t, d, 10) {
+		t.Fatalf("references of the copy: %v (A copy %v, Solo %v, A1 copy %v)", fw, ent(t, d, 9), ent(t, d, 5), ent(t, d, 10))
+	}
+	if orig := get[Follow](t, d, d.world, 6); orig.Target != ent(t, d, 2) {
+		t.Fatal("the original's references changed")
+	}
+	if d.EntityName(ent(t, d, 11)) != "A2" || !d.world.Has(ent(t, d, 11), cid[scene.Camera](t, d)) {
+		t.Fatal("the copy of A2 lost its name or Camera")
+	}
+	end := saved(t, d)
+	must(t, d.Undo())
+	if saved(t, d) != start {
+		t.Fatal("undo of duplicate differs")
+	}
+	must(t, d.Redo())
+	if saved(t, d) != end {
+		t.Fatal("redo of duplicate differs")
+	}
+}
+
+func TestCopyPasteBetweenDocuments(t *testing.T) {
+	src := openSmall(t)
+	text, err := src.Copy(ent(t, src, 2), ent(t, src, 6))
+	must(t, err)
+	if !strings.HasPrefix(text, "{\n  \"format\": \"voltex.scene\"") || !strings.Contains(text, `"name": "Clipboard"`) {
+		t.Fatalf("clipboard text:\n%s", text)
+	}
+	if src.Undos() != 0 || src.Dirty() {
+		t.Fatal("copy changed the document")
+	}
+	// Another editor process: a new document with other entities.
+	d := New("Other", testOpts)
+	holder, err := d.SpawnEmpty(ecs.Entity{})
+	must(t, err)
+	before := saved(t, d)
+	pasted, err := d.Paste(context.Background(), text, holder)
+	must(t, err)
+	if len(pasted) != 2 || d.Len() != 5 {
+		t.Fatalf("pasted %d roots, %d entities", len(pasted), d.Len())
+	}
+	a, f := d.ID(pasted[0]), d.ID(pasted[1])
+	if a != 2 || f != 5 || parentID(t, d, a) != 1 || parentID(t, d, f) != 1 || !eqIDs(children(t, d, a), []uint64{3, 4}) {
+		t.Fatalf("pasted ids %d %d; children of A %v", a, f, children(t, d, a))
+	}
+	fw := get[Follow](t, d, d.world, f)
+	if fw.Target != ent(t, d, a) || fw.Others[0] != (ecs.Entity{}) || fw.Others[1] != ent(t, d, 3) {
+		t.Fatalf("pasted references %v", fw)
+	}
+	if !eqIDs(d.Selection(), []uint64{2, 5}) || d.UndoLabel() != "Paste" {
+		t.Fatalf("selection %v label %q", d.Selection(), d.UndoLabel())
+	}
+	end := saved(t, d)
+	must(t, d.Undo())
+	if saved(t, d) != before {
+		t.Fatal("undo of paste differs")
+	}
+	must(t, d.Redo())
+	if saved(t, d) != end {
+		t.Fatal("redo of paste differs")
+	}
+	// Pasting twice gives new ids again; a scene file's text pastes too.
+	again, err := d.Paste(context.Background(), text, ecs.Entity{})
+	must(t, err)
+	if d.ID(again[0]) != 6 {
+		t.Fatalf("second paste id %d", d.ID(again[0]))
+	}
+	file, _ := os.ReadFile("testdata/small.json")
+	all, err := d.Paste(context.Background(), string(file), ecs.Entity{})
+	must(t, err)
+	if len(all) != 3 || d.Len() != 17 {
+		t.Fatalf("pasting a scene file: %d roots, %d entities", len(all), d.Len())
+	}
+	// Broken text changes nothing and says where.
+	n, v := d.Undos(), d.Version()
+	_, err = d.Paste(context.Background(), "{\n  \"format\": \"voltex.scene\", \"version\": 1, \"entities\": [ { \"id\": x } ] }", ecs.Entity{})
+	if err == nil || !strings.Contains(err.Error(), "clipboard:2:") || d.Undos() != n || d.Version() != v {
+		t.Fatalf("broken paste: %v", err)
+	}
+	if txt, err := d.Copy(); txt != "" || err != nil {
+		t.Fatal("copy of nothing")
+	}
+}
+
+func TestReparentAndCycleRefusal(t *testing.T) {
+	d := openSmall(t)
+	start := saved(t, d)
+	must(t, d.Reparent(ent(t, d, 4), ent(t, d, 3))) // B under A1
+	if parentID(t, d, 3) != 4 || !eqIDs(children(t, d, 1), []uint64{2}) || d.UndoLabel() != "Reparent" {
+		t.Fatal("reparent")
+	}
+	// The world matrix follows the new parent (local transform kept): A1 is at (1,2,0), scale 0.5.
+	d.world.PropagateTransforms()
+	if got := d.world.WorldMatrix(ent(t, d, 3)).Col(3).Vec3(); got != (mgl32.Vec3{0.5, 2, 0}) {
+		t.Fatalf("B's world position %v", got)
+	}
+	must(t, d.Undo())
+	if saved(t, d) != start || !eqIDs(children(t, d, 1), []uint64{2, 3}) {
+		t.Fatalf("undo of reparent: %v", children(t, d, 1))
+	}
+	must(t, d.Redo())
+	must(t, d.Undo())
+	// Root under its grandchild: refused, nothing recorded.
+	n, v := d.Undos(), d.Version()
+	mustErr(t, d.Reparent(ent(t, d, 4), ent(t, d, 1)), ErrCycle)
+	mustErr(t, d.Reparent(ent(t, d, 2), ent(t, d, 2)), ErrCycle)
+	if d.Undos() != n || d.Version() != v || saved(t, d) != start {
+		t.Fatal("a refused reparent changed something")
+	}
+	// Already there: no step. To the root: the entity becomes a root.
+	must(t, d.Reparent(ent(t, d, 1), ent(t, d, 2)))
+	if d.Undos() != n {
+		t.Fatal("a no-op reparent recorded a step")
+	}
+	must(t, d.Reparent(ecs.Entity{}, ent(t, d, 8), ent(t, d, 4)))
+	if parentID(t, d, 8) != 0 || parentID(t, d, 4) != 0 || len(children(t, d, 2)) != 0 {
+		t.Fatal("reparent to the root")
+	}
+	must(t, d.Undo())
+	if !eqIDs(children(t, d, 2), []uint64{4, 8}) || saved(t, d) != start {
+		t.Fatal("undo of reparent to the root")
+	}
+}
+
+func TestRename(t *testing.T) {
+	d := openSmall(t)
+	e := ent(t, d, 3)
+	must(t, d.Rename(e, "Bee"))
+	if d.EntityName(e) != "Bee" || d.UndoLabel() != "Rename" {
+		t.Fatal("rename")
+	}
+	must(t, d.Rename(e, "Bee"))
+	if d.Undos() != 1 {
+		t.Fatal("renaming to the same name recorded a step")
+	}
+	must(t, d.Rename(e, ""))
+	if d.world.Has(e, cid[scene.Name](t, d)) {
+		t.Fatal("an empty name should remove the Name")
+	}
+	must(t, d.Undo())
+	must(t, d.Undo())
+	if d.EntityName(e) != "B" || d.Dirty() {
+		t.Fatal("undo of rename")
+	}
+	must(t, d.SetName("Renamed scene"))
+	if d.Name() != "Renamed scene" || !d.Dirty() {
+		t.Fatal("scene rename")
+	}
+	must(t, d.Undo())
+	if d.Name() != "Small" || d.Dirty() {
+		t.Fatal("undo of scene rename")
+	}
+}
+
+func TestTransactionIsOneStep(t *testing.T) {
+	d := openSmall(t)
+	start := saved(t, d)
+	tr := cid[ecs.Transform](t, d)
+	a, b := ent(t, d, 2), ent(t, d, 3)
+	must(t, d.BeginEdit("Drag position"))
+	v0 := d.Version()
+	for i := 1; i <= 20; i++ {
+		must(t, d.SetField([]ecs.Entity{a, b}, tr, "position[0]", float32(i)/4))
+	}
+	if d.Version() == v0 || get[ecs.Transform](t, d, d.world, 3).Position[0] != 5 {
+		t.Fatal("edits inside a transaction must show at once")
+	}
+	if d.CanUndo() {
+		t.Fatal("undo should be disabled during a transaction")
+	}
+	d.EndEdit()
+	if d.Undos() != 1 || d.UndoLabel() != "Drag position" || !d.Dirty() {
+		t.Fatalf("%d steps, label %q", d.Undos(), d.UndoLabel())
+	}
+	end := saved(t, d)
+	must(t, d.Undo())
+	if saved(t, d) != start {
+		t.Fatal("undo of the drag")
+	}
+	must(t, d.Redo())
+	if saved(t, d) != end {
+		t.Fatal("redo of the drag")
+	}
+	// A gizmo drag sets whole Transforms, nested inside another transaction.
+	must(t, d.BeginEdit("Gizmo"))
+	must(t, d.BeginEdit("inner"))
+	must(t, d.SetComponents([]ecs.Entity{a, b}, tr, []any{
+		ecs.Transform{Position: mgl32.Vec3{9, 9, 9}, Scale: one}, &ecs.Transform{Scale: one}}))
+	d.EndEdit()
+	if !d.Editing() {
+		t.Fatal("the inner EndEdit closed the outer transaction")
+	}
+	must(t, d.SetComponent([]ecs.Entity{a}, tr, ecs.Transform{Position: mgl32.Vec3{7, 7, 7}, Scale: one}))
+	d.EndEdit()
+	if d.Undos() != 2 || get[ecs.Transform](t, d, d.world, 2).Position != (mgl32.Vec3{7, 7, 7}) {
+		t.Fatal("gizmo transaction")
+	}
+	// A drag that ends where it began records nothing; Cancel puts everything back.
+	must(t, d.BeginEdit("Wiggle"))
+	must(t, d.SetField([]ecs.Entity{a}, tr, "position[1]", float32(3)))
+	must(t, d.SetField([]ecs.Entity{a}, tr, "position[1]", float32(7)))
+	d.EndEdit()
+	cur := saved(t, d)
+	must(t, d.BeginEdit("Cancelled"))
+	must(t, d.SetField([]ecs.Entity{a, b}, tr, "scale", mgl32.Vec3{2, 2, 2}))
+	d.CancelEdit()
+	if d.Undos() != 2 || saved(t, d) != cur || d.Editing() {
+		t.Fatal("no-op or cancelled transaction left traces")
+	}
+	// SetField outside a transaction is a step of its own; Undo during a drag commits and undoes it.
+	must(t, d.SetField([]ecs.Entity{b}, cid[scene.Spin](t, d), "speed", 10))
+	if d.Undos() != 3 {
+		t.Fatal("a lone SetField is one step")
+	}
+	must(t, d.BeginEdit("Drag"))
+	must(t, d.SetField([]ecs.Entity{b}, cid[scene.Spin](t, d), "speed", 20))
+	must(t, d.Undo())
+	if d.Editing() || get[scene.Spin](t, d, d.world, 3).Speed != 10 || d.Undos() != 3 {
+		t.Fatal("Undo during a drag")
+	}
+	// Errors: bad path, wrong type, NaN, entity without the component, SceneID, computed.
+	for _, err := range []error{
+		d.SetField([]ecs.Entity{a}, tr, "nope", 1),
+		d.SetField([]ecs.Entity{a}, tr, "position[0]", "x"),
+		d.SetField([]ecs.Entity{a}, tr, "position[0]", nan()),
+		d.SetField([]ecs.Entity{ent(t, d, 1)}, cid[scene.Color](t, d), "rgba[0]", 1),
+		d.SetField([]ecs.Entity{a}, cid[scene.SceneID](t, d), "id", 50),
+		d.SetComponent([]ecs.Entity{a}, cid[ecs.GlobalTransform](t, d), ecs.GlobalTransform{}),
+		d.SetComponent([]ecs.Entity{a}, tr, scene.Color{}),
+	} {
+		if err == nil {
+			t.Error("a bad edit was accepted")
+		}
+	}
+	if d.Undos() != 3 {
+		t.Fatal("bad edits recorded steps")
+	}
+}
+
+func TestComponentCommands(t *testing.T) {
+	d := openSmall(t)
+	start := saved(t, d)
+	col := cid[scene.Color](t, d)
+	root, a, solo := ent(t, d, 1), ent(t, d, 2), ent(t, d, 5)
+	// Add to those that lack it, with the default.
+	must(t, d.AddComponent([]ecs.Entity{root, a}, col, nil))
+	if c := get[scene.Color](t, d, d.world, 1); c.RGBA != [4]float32{1, 1, 1, 1} || get[scene.Color](t, d, d.world, 2).RGBA[1] != 0 {
+		t.Fatal("add component")
+	}
+	must(t, d.Undo())
+	must(t, d.AddComponent([]ecs.Entity{root}, col, &scene.Color{RGBA: [4]float32{0, 0, 1, 1}}))
+	if get[scene.Color](t, d, d.world, 1).RGBA[2] != 1 || d.UndoLabel() != "Add Color" {
+		t.Fatal("add with a value")
+	}
+	// Reset, paste, remove.
+	must(t, d.ResetComponent([]ecs.Entity{root, a, ent(t, d, 3)}, col))
+	if get[scene.Color](t, d, d.world, 2).RGBA != [4]float32{1, 1, 1, 1} {
+		t.Fatal("reset")
+	}
+	must(t, d.PasteComponent([]ecs.Entity{a, solo}, col, get[scene.Color](t, d, d.world, 5)))
+	must(t, d.PasteComponent([]ecs.Entity{a, solo}, col, scene.Color{RGBA: [4]float32{0, 1, 0, 1}}))
+	if d.Undos() != 3 {
+		t.Fatal("pasting equal values should record nothing the second time")
+	}
+	must(t, d.RemoveComponent([]ecs.Entity{root, a, ent(t, d, 3)}, col))
+	if d.world.Has(a, col) || d.world.Has(root, col) {
+		t.Fatal("remove")
+	}
+	tr := cid[ecs.Transform](t, d)
+	must(t, d.RemoveComponent([]ecs.Entity{a}, tr))
+	if d.world.Has(a, cid[ecs.GlobalTransform](t, d)) {
+		t.Fatal("removing Transform keeps GlobalTransform")
+	}
+	mustErr(t, d.RemoveComponent([]ecs.Entity{a}, cid[scene.SceneID](t, d)), ErrComponent)
+	mustErr(t, d.AddComponent([]ecs.Entity{a}, cid[ecs.GlobalTransform](t, d), nil), ErrComponent)
+	mustErr(t, d.AddComponent([]ecs.Entity{a}, col, scene.Mesh{}), ErrComponent)
+	// Unknown components can be dropped and come back verbatim.
+	unk := cid[scene.Unknown](t, d)
+	must(t, d.RemoveComponent([]ecs.Entity{ent(t, d, 7)}, unk))
+	if strings.Contains(content(t, d), "FutureThing") {
+		t.Fatal("unknown component still saved")
+	}
+	undoAll(t, d)
+	if saved(t, d) != start || d.Dirty() {
+		t.Fatal("undo of the component commands")
+	}
+}
+
+func TestSelection(t *testing.T) {
+	d := openSmall(t)
+	a, b, c := ent(t, d, 2), ent(t, d, 3), ent(t, d, 5)
+	v := d.SelectionVersion()
+	d.Select(b, a, b)
+	if !eqIDs(d.Selection(), []uint64{3, 2}) || d.SelectionVersion() == v {
+		t.Fatal("select")
+	}
+	d.AddToSelection(c, a)
+	d.ToggleSelected(b)
+	if !eqIDs(d.Selection(), []uint64{2, 5}) || !d.IsSelected(c) || d.IsSelected(b) {
+		t.Fatalf("add/toggle: %v", d.Selection())
+	}
+	if act, ok := d.Active(); !ok || act != c {
+		t.Fatal("active is the last selected")
+	}
+	d.ToggleSelected(b)
+	d.Deselect(a)
+	if !eqIDs(d.Selection(), []uint64{5, 3}) || d.SelectionLen() != 2 {
+		t.Fatalf("deselect: %v", d.Selection())
+	}
+	d.SelectAll()
+	if len(d.SelectedEntities()) != 8 || d.Selection()[0] != 1 {
+		t.Fatal("select all")
+	}
+	d.SelectIDs(4, 99)
+	if !eqIDs(d.Selection(), []uint64{4}) || !d.IsSelectedID(4) {
+		t.Fatal("select ids")
+	}
+	d.ClearSelection()
+	if _, ok := d.Active(); ok || d.SelectionLen() != 0 {
+		t.Fatal("clear")
+	}
+	// Selection is kept by id across undo and redo of a delete.
+	d.Select(a, c)
+	must(t, d.DeleteSelection())
+	d.Select(b)
+	must(t, d.Undo())
+	if !eqIDs(d.Selection(), []uint64{2, 5}) || d.SelectedEntities()[0] != ent(t, d, 2) {
+		t.Fatalf("selection after undo: %v", d.Selection())
+	}
+	must(t, d.Redo())
+	if len(d.Selection()) != 0 {
+		t.Fatal("selection after redo")
+	}
+}
+
+func TestDirtyFollowsTheSavePoint(t *testing.T) {
+	d := openSmall(t)
+	e := ent(t, d, 3)
+	must(t, d.Rename(e, "1"))
+	must(t, d.Rename(e, "2"))
+	must(t, d.Save(context.Background(), nil))
+	if d.Dirty() {
+		t.Fatal("dirty after save")
+	}
+	must(t, d.Undo())
+	if !d.Dirty() {
+		t.Fatal("undo past the save point must be dirty")
+	}
+	must(t, d.Redo())
+	if d.Dirty() {
+		t.Fatal("redo back to the save point must be clean")
+	}
+	must(t, d.Undo())
+	must(t, d.Rename(e, "3")) // the saved state is now unreachable
+	must(t, d.Undo())
+	must(t, d.Undo())
+	if !d.Dirty() {
+		t.Fatal("the save point was dropped: dirty until saved")
+	}
+	redoAll(t, d)
+	if !d.Dirty() {
+		t.Fatal("still dirty")
+	}
+	must(t, d.Save(context.Background(), nil))
+	if d.Dirty() {
+		t.Fatal("saved")
+	}
+	// A new document is clean; its first edit makes it dirty; New never needs a file for undo.
+	n := New("", Options{})
+	if n.Dirty() || n.Name() != DefaultName || n.Title() != DefaultName {
+		t.Fatalf("new: %v %q %q", n.Dirty(), n.Name(), n.Title())
+	}
+	_, _ = n.SpawnEmpty(ecs.Entity{})
+	if !n.Dirty() || n.Title() != "*"+DefaultName {
+		t.Fatal("new document after an edit")
+	}
+	mustErr(t, n.Save(context.Background(), nil), ErrNoPath)
+}
+
+func TestHistoryLimit(t *testing.T) {
+	d := New("", Options{MaxHistory: 3})
+	for range 5 {
+		_, err := d.SpawnEmpty(ecs.Entity{})
+		must(t, err)
+	}
+	if d.Undos() != 3 || !d.Dirty() {
+		t.Fatal("history limit")
+	}
+	undoAll(t, d)
+	if d.Len() != 2 || !d.Dirty() {
+		t.Fatal("the clean state fell off the history: dirty")
+	}
+	d.ClearHistory()
+	if d.Undos() != 0 || d.Redos() != 0 || !d.Dirty() {
+		t.Fatal("clear history")
+	}
+}

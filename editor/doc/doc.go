@@ -1,0 +1,75 @@
+// Package doc is the editor's pure document model: the open scene (ECS world, file path, scene
+// name, editor camera), the selection, the undo/redo history of commands, the dirty state, play
+// mode, and what to do when the file changes on disk. It is what the giu editor (package editor)
+// drives; everything here is testable without a window.
+//
+// # Documents
+//
+// [New] makes an empty scene, [Open] loads a file (any goroutine: it touches nothing shared).
+// [Document.Save] and [Document.SaveAs] write atomically through package serialize, with the
+// editor camera ([Document.SetCamera]) and the selection; [Document.PrepareSave] /
+// [WriteJob.Run] / [Document.Finish] do the same with the writing on a background goroutine
+// (the job holds a clone of the world). [Document.Export] writes the game export. Components this
+// build does not know stay in the world as scene.Unknown and are written back verbatim.
+//
+// # Commands and history
+//
+// Every change of the scene is a command recorded in the history: [Document.Spawn],
+// [Document.SpawnEmpty], [Document.SpawnCube], [Document.Delete] (with descendants),
+// [Document.Duplicate], [Document.Paste] (of [Document.Copy] text), [Document.Reparent],
+// [Document.Rename], [Document.SetField], [Document.SetComponent], [Document.SetComponents],
+// [Document.AddComponent], [Document.RemoveComponent], [Document.ResetComponent],
+// [Document.PasteComponent], [Document.SpawnGrid] and [Document.SetName]. Commands take the edit
+// world's entity handles but store scene ids (scene.SceneID), never handles, so undoing a delete
+// brings the entities back with the same ids, components, parents and child order, and the saved
+// file is byte-identical to the one before. [Document.Undo] and [Document.Redo] also restore the
+// selection each step was done with.
+//
+// A transaction groups edits into one step: [Document.BeginEdit], any number of SetField /
+// SetComponent(s) calls (applied at once, so the viewport follows a drag live),
+// [Document.EndEdit] (one step, or none if nothing changed) or [Document.CancelEdit] (everything
+// put back). SetField outside a transaction is a step of its own.
+//
+// [Document.Dirty] is true when the history position differs from the one at the last save: undoing
+// back to the saved state makes the document clean again; a new command after undoing past the save
+// point makes that state unreachable, so the document stays dirty until saved. [Document.Version]
+// changes whenever the content or the dirty state changes; [Document.SelectionVersion] when the
+// selection does.
+//
+// # Clipboard
+//
+// [Document.Copy] returns scene JSON text (a complete voltex.scene file holding the copied
+// entities), so copy and paste work between editor processes through the system clipboard, and a
+// scene file's text pastes too. Paste gives new ids and remaps references between the pasted
+// entities.
+//
+// # Selection
+//
+// The selection is an ordered set of scene ids (the last one is active): [Document.Select],
+// [Document.AddToSelection], [Document.ToggleSelected], [Document.Deselect],
+// [Document.ClearSelection], [Document.SelectAll], [Document.SelectedEntities]. Being kept by id,
+// it survives undo, redo and reload.
+//
+// # Play mode
+//
+// [Document.Play] clones the edit world (ecs.World.Clone keeps the entity handles) and runs the
+// play systems (scene.SpinSystem by default) on the clone at every [Document.Tick];
+// [Document.SetPaused], [Document.Step] (one tick of [FixedStep]), [Document.Stop] throws the clone
+// away, leaving the edit world exactly as it was. [Document.World] is the world to show. While
+// playing, every command returns [ErrPlaying].
+//
+// # Outside changes
+//
+// [Document.OnDisk] turns a file-watcher event into an action: reload when clean, ask when dirty,
+// warn when the file was removed (the document is then dirty, so Save writes it back).
+// [Document.Reload] (or [Open] in the background and [Document.ReloadFrom]) keeps the selection and
+// the camera; [Document.KeepMine] keeps the user's version.
+//
+// # Long work
+//
+// Open, Save, Reload, Paste and SpawnGrid take a context (cancel: the document is left as it was)
+// and a progress callback.
+//
+// Imports: ecs, ecs/scene, serialize and the standard library. No cgo, GL or giu (checked by
+// internal/archtest).
+package doc

@@ -1,0 +1,268 @@
+package doc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+// Errors returned by document operations (test with errors.Is).
+var (
+	// ErrPlaying: the scene is playing; edits are refused until Stop.
+	ErrPlaying = errors.New("the scene is playing: stop it to edit")
+	// ErrCycle: a reparent would make an entity its own ancestor.
+	ErrCycle = errors.New("an entity cannot become a child of itself or of its descendants")
+	// ErrNoEntity: an entity handle or scene id names no entity of the document.
+	ErrNoEntity = errors.New("no such entity")
+	// ErrNoPath: Save was called on a document that was never saved (use SaveAs).
+	ErrNoPath = errors.New("the scene has no file yet: use Save As")
+	// ErrComponent: the component cannot be changed that way (SceneID, computed components, a
+	// component the entity lacks or already has, a value of the wrong type).
+	ErrComponent = errors.New("component cannot be changed that way")
+)
+
+// Options configure a Document. The zero value is ready to use.
+type Options struct {
+	// NewWorld makes the worlds of the document (new scenes, loads, the clipboard). It must
+	// register the scene components (scene.Register) and may register more. Default:
+	// scene.NewWorld.
+	NewWorld func() *ecs.World
+	// Limits are the loader limits for Open, Reload and Paste.
+	Limits serialize.Limits
+	// Systems make the play-mode systems, one call per Play on the play world. Default:
+	// scene.SpinSystem.
+	Systems []func(*ecs.World) ecs.System
+	// MaxHistory bounds the undo history (the oldest steps are dropped). Default 1000; negative
+	// means unlimited.
+	MaxHistory int
+}
+
+func (o Options) newWorld() *ecs.World {
+	if o.NewWorld != nil {
+		return o.NewWorld()
+	}
+	return scene.NewWorld()
+}
+
+// DefaultName is the name of a new, never saved scene.
+const DefaultName = "Untitled"
+
+// Document is one open scene in the editor: the ECS world being edited, its file path and scene
+// name, the editor camera saved with it, the selection, the undo/redo history and the play state.
+//
+// Every change to the scene goes through a Document method, which records it as a command in the
+// history (see the package documentation). A Document is not safe for concurrent use: only the GUI
+// loop thread touches it (Open and WriteJob.Run are the exceptions documented as such).
+type Document struct {
+	opts     Options
+	world    *ecs.World
+	path     string
+	name     string
+	camera   *serialize.EditorCamera
+	warnings []serialize.Problem
+	missing  bool // the file was deleted on disk since it was loaded or saved
+
+	sids  *ecs.Map[scene.SceneID]
+	names *ecs.Map[scene.Name]
+	byID  map[uint64]ecs.Entity
+	types []compType
+
+	hist    history
+	sel     selection
+	edit    *transaction
+	play    *playState
+	version uint64
+}
+
+// New returns an empty, clean document named name (DefaultName if empty) without a file.
+func New(name string, opts Options) *Document {
+	if name == "" {
+		name = DefaultName
+	}
+	d := &Document{opts: opts}
+	d.setWorld(opts.newWorld())
+	d.name = name
+	return d
+}
+
+// Open loads the scene file at path into a new document (see serialize.LoadFile; progress, if not
+// nil, gets bytes read and the file size). Open touches nothing shared, so it may run on a
+// background goroutine; cancelling ctx stops it with ctx's error. The selection and editor camera
+// saved in the file are restored; load warnings are in Warnings.
+func Open(ctx context.Context, path string, opts Options, progress func(done, total int64)) (*Document, error) {
+	s, err := serialize.LoadFile(ctx, path, serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress})
+	if err != nil {
+		return nil, err
+	}
+	d := &Document{opts: opts}
+	d.setWorld(s.World)
+	d.path = path
+	d.name = s.Name
+	d.camera = s.Camera
+	d.warnings = s.Warnings
+	ids := make([]uint64, 0, len(s.Selection))
+	for _, e := range s.Selection {
+		if id := d.idOf(e); id != 0 {
+			ids = append(ids, id)
+		}
+	}
+	d.sel.set(ids)
+	return d, nil
+}
+
+// setWorld makes w the edit world and indexes its entities by scene id.
+func (d *Document) setWorld(w *ecs.World) {
+	d.world = w
+	d.sids = ecs.NewMap[scene.SceneID](w)
+	d.names = ecs.NewMap[scene.Name](w)
+	d.types = d.types[:0]
+	d.Reindex()
+}
+
+// Reindex rebuilds the scene-id index of the edit world. Call it only if the world was changed
+// structurally without going through the document (which keeps the index up to date itself);
+// entities without a scene id get one.
+func (d *Document) Reindex() {
+	order := scene.EnsureIDs(d.world)
+	d.byID = make(map[uint64]ecs.Entity, len(order))
+	for _, e := range order {
+		d.byID[d.sids.Get(e).ID] = e
+	}
+}
+
+// World returns the world to show: the play world while playing, else the edit world.
+func (d *Document) World() *ecs.World {
+	if d.play != nil {
+		return d.play.world
+	}
+	return d.world
+}
+
+// EditWorld returns the world being edited (unchanged by play mode). Change it only through the
+// document's methods.
+func (d *Document) EditWorld() *ecs.World { return d.world }
+
+// Path returns the scene file's path ("" for a new scene never saved).
+func (d *Document) Path() string { return d.path }
+
+// Name returns the scene's name (the file's "name").
+func (d *Document) Name() string { return d.name }
+
+// Title returns the window title for the document: "name — file.json", with a leading "*" when
+// dirty.
+func (d *Document) Title() string {
+	t := d.name
+	if d.path != "" {
+		t += " — " + filepath.Base(d.path)
+	}
+	if d.Dirty() {
+		t = "*" + t
+	}
+	return t
+}
+
+// Camera returns the editor camera saved with the scene (nil if the file had none and SetCamera was
+// never called).
+func (d *Document) Camera() *serialize.EditorCamera { return d.camera }
+
+// SetCamera sets the editor camera written by the next save (it does not make the document dirty,
+// as moving the view is not an edit). Call it with the viewport's camera before saving.
+func (d *Document) SetCamera(c serialize.EditorCamera) { d.camera = &c }
+
+// Warnings returns the problems the last load or reload reported without failing.
+func (d *Document) Warnings() []serialize.Problem { return d.warnings }
+
+// Version is a counter that changes whenever the scene's content or the dirty state changes
+// (commands, undo, redo, edits inside a transaction, reload, save); the UI compares it with the
+// value it last saw to know when to rebuild what it shows.
+func (d *Document) Version() uint64 { return d.version }
+
+// Len returns the number of entities in the edit world.
+func (d *Document) Len() int { return d.world.Len() }
+
+// Entity returns the edit world's entity carrying scene id id.
+func (d *Document) Entity(id uint64) (ecs.Entity, bool) { return d.entity(id) }
+
+// ID returns the scene id of entity e (0 if e is dead or has none).
+func (d *Document) ID(e ecs.Entity) uint64 { return d.idOf(e) }
+
+func (d *Document) entity(id uint64) (ecs.Entity, bool) {
+	e, ok := d.byID[id]
+	if !ok || !d.world.Alive(e) {
+		return ecs.Entity{}, false
+	}
+	return e, true
+}
+
+func (d *Document) idOf(e ecs.Entity) uint64 {
+	v, _ := d.sids.TryGet(e)
+	return v.ID
+}
+
+// EntityName returns e's name ("" if it has none).
+func (d *Document) EntityName(e ecs.Entity) string {
+	n, _ := d.names.TryGet(e)
+	return n.Value
+}
+
+// IDs returns the scene ids of all entities in ascending order.
+func (d *Document) IDs() []uint64 {
+	ids := make([]uint64, 0, len(d.byID))
+	for id := range d.byID {
+		ids = append(ids, id)
+	}
+	sortIDs(ids)
+	return ids
+}
+
+// checkEditable returns ErrPlaying while playing.
+func (d *Document) checkEditable() error {
+	if d.play != nil {
+		return ErrPlaying
+	}
+	return nil
+}
+
+// resolve maps handles of the edit world to scene ids, refusing dead ones.
+func (d *Document) resolve(es []ecs.Entity) ([]uint64, error) {
+	ids := make([]uint64, len(es))
+	for i, e := range es {
+		id := d.idOf(e)
+		if id == 0 {
+			return nil, fmt.Errorf("%w: %v", ErrNoEntity, e)
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// Dirty reports whether the scene differs from its file: the history position is not the one of the
+// last save (undoing back to it makes the document clean again), or the file was deleted on disk,
+// or the scene name changed. A new scene is clean until its first edit.
+func (d *Document) Dirty() bool {
+	return d.hist.pos != d.hist.saved || d.missing
+}
+
+// scene returns the serialize view of the edit world (selection included).
+func (d *Document) scene(withSelection bool) *serialize.Scene {
+	s := &serialize.Scene{Name: d.name, World: d.world}
+	if d.camera != nil {
+		c := *d.camera
+		s.Camera = &c
+	}
+	if withSelection {
+		s.Selection = d.SelectedEntities()
+	}
+	return s
+}
+
+// nameFromPath is the scene name given to a never-saved scene by its first SaveAs.
+func nameFromPath(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}

@@ -1,0 +1,440 @@
+package doc
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// compState is whether an entity has a component, and its value if so.
+type compState struct {
+	has bool
+	val compVal
+}
+
+// compChange is one entity's component before and after a command.
+type compChange struct {
+	id            uint64
+	cid           ecs.ComponentID
+	before, after compState
+}
+
+// compCmd changes component values and presence: field edits, gizmo drags, rename, add, remove,
+// reset and paste.
+type compCmd struct {
+	name    string
+	changes []compChange
+}
+
+func (c *compCmd) label() string { return c.name }
+
+func (c *compCmd) apply(d *Document) error {
+	for i := range c.changes {
+		if err := d.setState(c.changes[i].id, c.changes[i].cid, c.changes[i].after); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *compCmd) revert(d *Document) error {
+	for i := len(c.changes) - 1; i >= 0; i-- {
+		if err := d.setState(c.changes[i].id, c.changes[i].cid, c.changes[i].before); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// state returns entity e's component cid as a compState.
+func (d *Document) state(e ecs.Entity, cid ecs.ComponentID) compState {
+	v, ok := d.capture(e, cid)
+	return compState{has: ok, val: v}
+}
+
+// setState gives the entity with scene id id the component state st.
+func (d *Document) setState(id uint64, cid ecs.ComponentID, st compState) error {
+	e, ok := d.entity(id)
+	if !ok {
+		return fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
+	}
+	w := d.world
+	switch has := w.Has(e, cid); {
+	case st.has && has:
+		return w.Set(e, cid, d.value(st.val, true))
+	case st.has:
+		return w.Add(e, cid, d.value(st.val, true))
+	case has:
+		return w.Remove(e, cid)
+	}
+	return nil
+}
+
+// transaction collects the edits between BeginEdit and EndEdit into one step.
+type transaction struct {
+	name    string
+	depth   int
+	sel     []uint64
+	changes []compChange
+	index   map[editKey]int
+}
+
+type editKey struct {
+	id  uint64
+	cid ecs.ComponentID
+}
+
+// BeginEdit opens a transaction: every SetField, SetComponent and SetComponents call until the
+// matching EndEdit changes the world at once (so the viewport and the inspector show it live) and
+// all of them together become ONE undoable step labelled label — a whole slider drag or gizmo drag.
+// Calls nest: only the outermost EndEdit commits. Any other command (and Undo, Redo, Save) commits
+// an open transaction first. It returns ErrPlaying while playing.
+func (d *Document) BeginEdit(label string) error {
+	if err := d.checkEditable(); err != nil {
+		return err
+	}
+	if d.edit != nil {
+		d.edit.depth++
+		return nil
+	}
+	d.edit = &transaction{name: label, depth: 1, sel: d.sel.ids(), index: map[editKey]int{}}
+	return nil
+}
+
+// Editing reports whether a transaction is open.
+func (d *Document) Editing() bool { return d.edit != nil }
+
+// EndEdit closes the transaction opened by the matching BeginEdit. The outermost one records the
+// edits as one step, unless they left every value as it was (then there is no step). Without an
+// open transaction it does nothing.
+func (d *Document) EndEdit() {
+	t := d.edit
+	if t == nil {
+		return
+	}
+	if t.depth--; t.depth > 0 {
+		return
+	}
+	d.edit = nil
+	var kept []compChange
+	for _, ch := range t.changes {
+		if e, ok := d.entity(ch.id); ok {
+			ch.after = d.state(e, ch.cid)
+		}
+		if ch.after.has != ch.before.has || (ch.after.has && !sameVal(ch.before.val, ch.after.val)) {
+			kept = append(kept, ch)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	d.push(&compCmd{name: t.name, changes: kept}, t.sel)
+}
+
+// CancelEdit closes the open transaction (all nesting levels) and puts back every value it changed
+// (Escape during a drag). No step is recorded.
+func (d *Document) CancelEdit() {
+	t := d.edit
+	if t == nil {
+		return
+	}
+	d.edit = nil
+	for i := len(t.changes) - 1; i >= 0; i-- {
+		mustOK(d.setState(t.changes[i].id, t.changes[i].cid, t.changes[i].before))
+	}
+	if len(t.changes) > 0 {
+		d.version++
+	}
+}
+
+// touch records the state of (e, cid) before the transaction first changes it.
+func (d *Document) touch(e ecs.Entity, cid ecs.ComponentID) {
+	t := d.edit
+	k := editKey{d.idOf(e), cid}
+	if _, ok := t.index[k]; ok {
+		return
+	}
+	t.index[k] = len(t.changes)
+	t.changes = append(t.changes, compChange{id: k.id, cid: cid, before: d.state(e, cid)})
+}
+
+// inEdit runs fn inside a transaction (the open one, or a new one committed at once).
+func (d *Document) inEdit(label string, fn func() error) error {
+	if err := d.BeginEdit(label); err != nil {
+		return err
+	}
+	err := fn()
+	d.EndEdit()
+	return err
+}
+
+// checkTargets checks that es are live entities having component cid (if need) and that cid may be
+// edited; it returns the component's info.
+func (d *Document) checkTargets(es []ecs.Entity, cid ecs.ComponentID, need bool) (*ecs.ComponentInfo, error) {
+	if int(cid) >= len(d.world.ComponentIDs()) {
+		return nil, fmt.Errorf("component %d: %w (not registered)", cid, ErrComponent)
+	}
+	info := d.compType(cid).info
+	if info.Computed || info.Type == reflect.TypeFor[scene.SceneID]() {
+		return nil, fmt.Errorf("%s: %w (it is maintained by the %s)", info.Name, ErrComponent,
+			map[bool]string{true: "world", false: "document"}[info.Computed])
+	}
+	for _, e := range es {
+		if !d.world.Alive(e) || d.idOf(e) == 0 {
+			return nil, fmt.Errorf("%s of %v: %w", info.Name, e, ErrNoEntity)
+		}
+		if need && !d.world.Has(e, cid) {
+			return nil, fmt.Errorf("%s of %s: %w (the entity does not have it)", info.Name, d.label(e), ErrComponent)
+		}
+	}
+	return info, nil
+}
+
+// SetField sets the field at path (JSON names: "position", "position[0]", "rgba[3]") of component
+// cid on every entity of es, which must all have it. Inside a transaction (BeginEdit) the change
+// joins it; otherwise it is one step of its own. Values are converted as ecs.World.SetField does;
+// NaN and infinities are refused.
+func (d *Document) SetField(es []ecs.Entity, cid ecs.ComponentID, path string, v any) error {
+	info, err := d.checkTargets(es, cid, true)
+	if err != nil {
+		return err
+	}
+	if !finite(reflect.ValueOf(v)) {
+		return fmt.Errorf("set %s.%s: %w (%v is not a finite number)", info.Name, path, ErrComponent, v)
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	if _, err := d.world.GetField(es[0], cid, path); err != nil {
+		return err
+	}
+	return d.inEdit("Edit "+info.Name, func() error {
+		for _, e := range es {
+			d.touch(e, cid)
+			if err := d.world.SetField(e, cid, path, v); err != nil {
+				return err
+			}
+		}
+		d.version++
+		return nil
+	})
+}
+
+// SetComponent sets the whole value of component cid (a T or *T) on every entity of es, which must
+// all have it (a gizmo drag sets Transforms this way). Transactions as for SetField.
+func (d *Document) SetComponent(es []ecs.Entity, cid ecs.ComponentID, v any) error {
+	vs := make([]any, len(es))
+	for i := range vs {
+		vs[i] = v
+	}
+	return d.SetComponents(es, cid, vs)
+}
+
+// SetComponents sets component cid of es[i] to vs[i] (a gizmo moving several entities each its own
+// way). Transactions as for SetField.
+func (d *Document) SetComponents(es []ecs.Entity, cid ecs.ComponentID, vs []any) error {
+	if len(vs) != len(es) {
+		panic(fmt.Sprintf("doc.SetComponents: %d entities but %d values; pass one value per entity", len(es), len(vs)))
+	}
+	info, err := d.checkTargets(es, cid, true)
+	if err != nil {
+		return err
+	}
+	for _, v := range vs {
+		if err := d.checkValue(cid, v); err != nil {
+			return err
+		}
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	return d.inEdit("Edit "+info.Name, func() error {
+		for i, e := range es {
+			d.touch(e, cid)
+			if err := d.world.Set(e, cid, d.value(d.own(cid, deref(vs[i])), true)); err != nil {
+				return err
+			}
+		}
+		d.version++
+		return nil
+	})
+}
+
+// changeComponents runs one compCmd that gives each entity of es the state made by next (which may
+// return the current state to leave an entity alone). No step when nothing changes.
+func (d *Document) changeComponents(label string, es []ecs.Entity, cid ecs.ComponentID, next func(e ecs.Entity, cur compState) compState) error {
+	cmd := &compCmd{name: label}
+	seen := map[ecs.Entity]bool{}
+	for _, e := range es {
+		if seen[e] {
+			continue
+		}
+		seen[e] = true
+		cur := d.state(e, cid)
+		after := next(e, cur)
+		if after.has == cur.has && (!after.has || sameVal(after.val, cur.val)) {
+			continue
+		}
+		cmd.changes = append(cmd.changes, compChange{id: d.idOf(e), cid: cid, before: cur, after: after})
+	}
+	if len(cmd.changes) == 0 {
+		return nil
+	}
+	selBefore := d.sel.ids()
+	if err := cmd.apply(d); err != nil {
+		return err
+	}
+	d.push(cmd, selBefore)
+	return nil
+}
+
+// compOp is one of the whole-component commands of the inspector's component menu.
+type compOp int
+
+const (
+	opAdd compOp = iota
+	opRemove
+	opReset
+	opPaste
+)
+
+var opVerbs = [...]string{"Add", "Remove", "Reset", "Paste"}
+
+// componentOp runs op on component cid of es as one step (no step if nothing changes).
+func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, v any) error {
+	if err := d.begin(); err != nil {
+		return err
+	}
+	info, err := d.checkTargets(es, cid, false)
+	if err != nil {
+		return err
+	}
+	if op == opReset || (op == opAdd && v == nil) {
+		v = info.Schema.Default
+	}
+	val := compVal{id: cid}
+	if op != opRemove {
+		if err := d.checkValue(cid, v); err != nil {
+			return err
+		}
+		val = d.own(cid, deref(v))
+	}
+	return d.changeComponents(opVerbs[op]+" "+info.Name, es, cid, func(_ ecs.Entity, cur compState) compState {
+		switch {
+		case op == opRemove:
+			return compState{val: val}
+		case cur.has == (op == opAdd): // add only where missing; reset and paste only where present
+			return cur
+		}
+		return compState{has: true, val: val}
+	})
+}
+
+// AddComponent adds component cid with value v (T or *T; nil for the schema default) to the
+// entities of es that lack it, as one step.
+func (d *Document) AddComponent(es []ecs.Entity, cid ecs.ComponentID, v any) error {
+	return d.componentOp(opAdd, es, cid, v)
+}
+
+// RemoveComponent removes component cid from the entities of es that have it, as one step. (Not
+// SceneID, not computed components.)
+func (d *Document) RemoveComponent(es []ecs.Entity, cid ecs.ComponentID) error {
+	return d.componentOp(opRemove, es, cid, nil)
+}
+
+// ResetComponent sets component cid back to its schema default on the entities of es that have it,
+// as one step.
+func (d *Document) ResetComponent(es []ecs.Entity, cid ecs.ComponentID) error {
+	return d.componentOp(opReset, es, cid, nil)
+}
+
+// PasteComponent sets component cid to v (T or *T: values copied from the inspector) on the
+// entities of es that have it, as one step.
+func (d *Document) PasteComponent(es []ecs.Entity, cid ecs.ComponentID, v any) error {
+	return d.componentOp(opPaste, es, cid, v)
+}
+
+// Rename sets e's name as one step; an empty name removes it.
+func (d *Document) Rename(e ecs.Entity, name string) error {
+	if err := d.begin(); err != nil {
+		return err
+	}
+	if !d.world.Alive(e) || d.idOf(e) == 0 {
+		return fmt.Errorf("rename %v: %w", e, ErrNoEntity)
+	}
+	cid := d.names.ID()
+	val := d.own(cid, scene.Name{Value: name})
+	return d.changeComponents("Rename", []ecs.Entity{e}, cid, func(ecs.Entity, compState) compState {
+		return compState{has: name != "", val: val}
+	})
+}
+
+// componentOf returns the component ID of a value's type (T or *T).
+func (d *Document) componentOf(v any) (ecs.ComponentID, error) {
+	t := reflect.TypeOf(v)
+	if t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	for _, cid := range d.world.ComponentIDs() {
+		if d.compType(cid).info.Type == t {
+			return cid, nil
+		}
+	}
+	return 0, fmt.Errorf("%v: %w (not a registered component type)", t, ErrComponent)
+}
+
+// checkValue checks that v is a T or non-nil *T of component cid holding only finite numbers.
+func (d *Document) checkValue(cid ecs.ComponentID, v any) error {
+	info := d.compType(cid).info
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if !rv.IsValid() || rv.Type() != info.Type {
+		return fmt.Errorf("%s: %w (a %T is not a %v)", info.Name, ErrComponent, v, info.Type)
+	}
+	if !finite(rv) {
+		return fmt.Errorf("%s: %w (a value is not a finite number)", info.Name, ErrComponent)
+	}
+	return nil
+}
+
+// deref returns *v for a pointer v, else v.
+func deref(v any) any {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		return rv.Elem().Interface()
+	}
+	return v
+}
+
+// finite reports whether every float inside v is finite.
+func finite(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		f := v.Float()
+		return !math.IsNaN(f) && !math.IsInf(f, 0)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if !finite(v.Field(i)) {
+				return false
+			}
+		}
+	case reflect.Array, reflect.Slice:
+		if k := v.Type().Elem().Kind(); k == reflect.Float32 || k == reflect.Float64 || k == reflect.Struct ||
+			k == reflect.Array || k == reflect.Slice || k == reflect.Pointer || k == reflect.Interface {
+			for i := range v.Len() {
+				if !finite(v.Index(i)) {
+					return false
+				}
+			}
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return finite(v.Elem())
+		}
+	}
+	return true
+}

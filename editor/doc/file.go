@@ -1,0 +1,109 @@
+package doc
+
+import (
+	"context"
+	"io"
+
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+// Save writes the scene to its file atomically (serialize.SaveFile: temporary file, fsync,
+// rename, previous version kept as .bak) with the editor camera and the selection, and makes the
+// document clean. It returns ErrNoPath for a scene that was never saved. An open transaction is
+// committed first. While playing, the edit world is saved (not the play world). progress gets the
+// entities written and their total; cancelling ctx stops the save, leaves the old file in place and
+// the document as it was.
+func (d *Document) Save(ctx context.Context, progress func(done, total int64)) error {
+	if d.path == "" {
+		return ErrNoPath
+	}
+	return d.SaveAs(ctx, d.path, progress)
+}
+
+// SaveAs saves the scene to path (see Save) and makes path the document's file. A scene that never
+// had a file takes its name from the file name ("level1.json" → "level1").
+func (d *Document) SaveAs(ctx context.Context, path string, progress func(done, total int64)) error {
+	j := d.prepare(path, false) // Run returns before the world can change: no clone needed
+	err := j.Run(ctx, progress)
+	d.Finish(j, err)
+	return err
+}
+
+// WriteJob is a save or an export prepared on the loop thread and run anywhere (see PrepareSave).
+type WriteJob struct {
+	path   string
+	export bool
+	scene  *serialize.Scene
+	pos    int
+	sel    []uint64
+	doc    *Document
+}
+
+// Path returns the file the job writes.
+func (j *WriteJob) Path() string { return j.path }
+
+// PrepareSave takes what a save of the scene to path ("" = the document's path) needs — a clone
+// of the edit world (ecs.World.Clone), the name, camera and selection — so that the job can Run on
+// a background goroutine while the loop thread keeps going. Pass the job to Finish afterwards. An
+// open transaction is committed first.
+func (d *Document) PrepareSave(path string) *WriteJob { return d.prepare(path, true) }
+
+func (d *Document) prepare(path string, clone bool) *WriteJob {
+	d.EndEdit()
+	if path == "" {
+		path = d.path
+	}
+	s := d.scene(true)
+	if d.path == "" && path != "" {
+		s.Name = nameFromPath(path)
+	}
+	if clone {
+		s.World = d.world.Clone() // same entity handles: the selection stays valid
+	}
+	return &WriteJob{path: path, scene: s, pos: d.hist.pos, sel: d.sel.ids(), doc: d}
+}
+
+// PrepareExport is PrepareSave for a game export (serialize.Export) to path.
+func (d *Document) PrepareExport(path string) *WriteJob {
+	j := d.PrepareSave(path)
+	j.export = true
+	return j
+}
+
+// Run writes the file atomically. It may run on any goroutine; it touches only the job. progress
+// (saves only; may be nil) gets the entities written and their total.
+func (j *WriteJob) Run(ctx context.Context, progress func(done, total int64)) error {
+	if j.path == "" {
+		return ErrNoPath
+	}
+	if j.export {
+		return serialize.WriteFileFunc(j.path, func(w io.Writer) error { return serialize.Export(ctx, w, j.scene) })
+	}
+	return serialize.SaveFile(ctx, j.path, j.scene, serialize.SaveOptions{Progress: progress})
+}
+
+// Finish records the outcome of a job on the loop thread: after a successful save the document's
+// file is the job's path, its name the saved one, and the state it was prepared from counts as
+// saved (edits made while the job ran keep the document dirty). Exports and failed jobs change
+// nothing.
+func (d *Document) Finish(j *WriteJob, err error) {
+	if j.doc != d {
+		panic("doc.Finish: the job was prepared by another document; pass it to the document whose PrepareSave made it")
+	}
+	if err != nil || j.export {
+		return
+	}
+	d.path = j.path
+	d.name = j.scene.Name
+	d.hist.saved = j.pos
+	d.missing = false
+	d.version++
+}
+
+// Export writes the scene for games (serialize.Export: world matrices baked, editor data left out)
+// to path atomically. It does not change the document.
+func (d *Document) Export(ctx context.Context, path string) error {
+	j := d.prepare(path, false)
+	j.export = true
+	return j.Run(ctx, nil)
+}
