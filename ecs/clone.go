@@ -46,7 +46,7 @@ func (w *World) Clone() *World {
 		c.comps = append(c.comps, ns)
 	}
 	for _, t := range w.tables {
-		nt := &table{index: t.index, mask: t.mask, ids: t.ids, cap: t.cap,
+		nt := &table{index: t.index, mask: t.mask, ids: t.ids, cap: t.cap, pointers: t.pointers,
 			entities: append(make([]Entity, 0, t.cap), t.entities...),
 			// transitions are rebuilt lazily: they point at the original's tables
 		}

@@ -9,6 +9,7 @@ type table struct {
 	cols     []*column     // same order as ids
 	entities []Entity      // len == rows in use
 	cap      int
+	pointers bool // some column holds pointers: vacated rows must be cleared
 	// edges cache archetype-graph transitions: addEdge[id] / removeEdge[id] is the transition to the
 	// table reached by adding / removing component id, or nil if not computed yet.
 	addEdge    []*transition
@@ -50,6 +51,7 @@ func (w *World) newTable(m mask) *table {
 	t.cols = make([]*column, len(t.ids))
 	for i, id := range t.ids {
 		t.cols[i] = newColumn(w.comps[id], 0)
+		t.pointers = t.pointers || !t.cols[i].trivial
 	}
 	w.tables = append(w.tables, t)
 	w.tableByMask[m] = t
@@ -128,8 +130,10 @@ func (w *World) removeRow(t *table, row uint32) {
 		t.entities[row] = moved
 		w.records[moved.index].row = row
 	}
-	for _, c := range t.cols {
-		c.clear(last)
+	if t.pointers {
+		for _, c := range t.cols {
+			c.clear(last)
+		}
 	}
 	t.entities = t.entities[:last]
 }
