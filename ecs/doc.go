@@ -26,7 +26,9 @@
 // implement [Enum], Entity-typed fields flagged as references, and the default value (a type can
 // declare one by implementing [Defaulter], as [Transform] does for its scale).
 //
-// Type-erased access by ID, for the inspector and the serializer: [World.Has], [World.Get] (a
+// Components are usually registered by the packages that define them (ecs/scene for the scene
+// model); [RegisterType] registers a type known only at run time. Type-erased access by ID, for the
+// inspector and the serializer: [World.Has], [World.Get] (a
 // copy), [World.Set], [World.Add] (nil value = schema default), [World.Remove], [World.GetField] and
 // [World.SetField] (paths in JSON names such as "position[0]" or "a.b"), [World.ComponentsOf],
 // [World.Ticks]. Errors wrap [ErrDeadEntity], [ErrNoComponent], [ErrHasComponent], [ErrValueType],
@@ -54,6 +56,12 @@
 // read), [Changed] and [Added] (only entities whose component changed / was added since this
 // query's previous run, with Bevy's semantics: a query does not see its own writes, and sees every
 // other write exactly once). NextTable and Columns iterate whole tables as slices for tight loops.
+//
+// A query writes every component it does not declare [Read]: iterating marks them changed for the
+// entities it visits (a whole table in O(1)). A query runs one iteration at a time (starting a
+// second one of the same query before the first ended panics: use a second query for nested
+// loops); breaking out of a loop requires Close. The iterator keeps its hot state on the caller's
+// stack, so loops allocate nothing and cost about what Ark's do.
 //
 // # Change detection
 //

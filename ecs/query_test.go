@@ -288,3 +288,78 @@ func TestChangedPages(t *testing.T) {
 		t.Fatalf("got %d want %d", len(got), len(want))
 	}
 }
+
+func TestNestedIterationOfSameQueryPanics(t *testing.T) {
+	w := newTestWorld()
+	w.Spawn(Pos{})
+	w.Spawn(Pos{})
+	q := ecs.NewQuery1[Pos](w, ecs.Read[Pos]())
+	other := ecs.NewQuery1[Pos](w, ecs.Read[Pos]())
+	it := q.Iter()
+	pairs := 0
+	for it.Next() {
+		expectPanic(t, "already being iterated", func() { q.Iter() })
+		in := other.Iter() // a second query may nest
+		for in.Next() {
+			pairs++
+		}
+	}
+	eq(t, "nested pairs", pairs, 4)
+	it = q.Iter() // finished iterations can restart
+	it.Close()
+	it.Close() // twice is fine
+	eq(t, "count", q.Count(), 2)
+}
+
+func TestOptionalManyRows(t *testing.T) {
+	w := newTestWorld()
+	var with, without []ecs.Entity
+	for i := range 200 {
+		if i%3 == 0 {
+			with = append(with, w.Spawn(Pos{X: float64(i)}, Vel{X: float64(i)}))
+		} else {
+			without = append(without, w.Spawn(Pos{X: float64(i)}))
+		}
+	}
+	q := ecs.NewQuery2[Pos, Vel](w, ecs.Optional[Vel](), ecs.Read[Pos]())
+	seen := map[ecs.Entity]bool{}
+	it := q.Iter()
+	for it.Next() {
+		p, v := it.Get()
+		e := it.Entity()
+		if seen[e] {
+			t.Fatal("twice", e)
+		}
+		seen[e] = true
+		if slices.Contains(with, e) {
+			if v == nil || v.X != p.X {
+				t.Fatalf("%v: vel %v pos %v", e, v, p)
+			}
+			v.Y = 1 // writes through an optional component are marked
+		} else if v != nil {
+			t.Fatalf("%v: absent Vel is %v", e, v)
+		}
+		if int(p.X)%3 == 0 != slices.Contains(with, e) {
+			t.Fatalf("%v: wrong pos %v", e, p)
+		}
+	}
+	eq(t, "visited", len(seen), 200)
+	velChanged := ecs.NewQuery1[Vel](w, ecs.Changed[Vel](), ecs.Read[Vel]())
+	eq(t, "vel all changed (first run)", velChanged.Count(), len(with))
+}
+
+func TestCloneKeepsTransitionsSeparate(t *testing.T) {
+	w := newTestWorld()
+	vm := ecs.NewMap[Vel](w)
+	e := w.Spawn(Pos{1, 1})
+	vm.Add(e, Vel{}) // builds the Pos -> Pos+Vel edge
+	vm.Remove(e)
+	c := w.Clone()
+	cm := ecs.NewMap[Vel](c)
+	cm.Add(e, Vel{2, 2})
+	if vm.Has(e) || !cm.Has(e) {
+		t.Fatal("clone shares tables with the original")
+	}
+	eq(t, "clone pos", ecs.NewMap[Pos](c).Get(e), Pos{1, 1})
+	eq(t, "original count", ecs.NewQuery1[Vel](w).Count(), 0)
+}
