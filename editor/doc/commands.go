@@ -360,7 +360,7 @@ func (d *Document) ReparentSelection(parent ecs.Entity) error {
 
 // label names an entity in messages: its name and scene id.
 func (d *Document) label(e ecs.Entity) string {
-	if n := d.EntityName(e); n != "" {
+	if n := d.Name(e); n != "" {
 		return fmt.Sprintf("%q (id %d)", n, d.idOf(e))
 	}
 	return fmt.Sprintf("entity %d", d.idOf(e))
@@ -379,8 +379,8 @@ func (c *sceneNameCmd) revert(d *Document) error {
 	return nil
 }
 
-// SetName renames the scene (the file's "name") as an undoable step.
-func (d *Document) SetName(name string) error {
+// SetSceneName renames the scene (the file's "name") as an undoable step.
+func (d *Document) SetSceneName(name string) error {
 	if err := d.begin(); err != nil {
 		return err
 	}

@@ -17,8 +17,8 @@ func TestOpenAndSaveGiveTheFileBack(t *testing.T) {
 	if got := saved(t, d); got != string(src) {
 		t.Fatalf("save after open differs:\n%s", got)
 	}
-	if d.Name() != "Small" || d.Camera() == nil || d.Camera().Distance != 12 || d.Dirty() || d.Len() != 8 {
-		t.Fatalf("name %q camera %v dirty %v len %d", d.Name(), d.Camera(), d.Dirty(), d.Len())
+	if d.SceneName() != "Small" || d.Camera() == nil || d.Camera().Distance != 12 || d.Dirty() || d.Len() != 8 {
+		t.Fatalf("name %q camera %v dirty %v len %d", d.SceneName(), d.Camera(), d.Dirty(), d.Len())
 	}
 	if !eqIDs(d.Selection(), []uint64{2}) {
 		t.Fatalf("selection from the file: %v", d.Selection())
@@ -37,8 +37,8 @@ func TestSpawnUndoRedo(t *testing.T) {
 	if id != 9 || parentID(t, d, id) != 1 || !eqIDs(children(t, d, 1), []uint64{2, 3, 9}) {
 		t.Fatalf("cube id %d parent %d children %v", id, parentID(t, d, id), children(t, d, 1))
 	}
-	if !eqIDs(d.Selection(), []uint64{9}) || d.EntityName(e) != "Cube" || !d.Dirty() || d.UndoLabel() != "Create Cube" {
-		t.Fatalf("selection %v name %q dirty %v label %q", d.Selection(), d.EntityName(e), d.Dirty(), d.UndoLabel())
+	if !eqIDs(d.Selection(), []uint64{9}) || d.Name(e) != "Cube" || !d.Dirty() || d.UndoLabel() != "Create Cube" {
+		t.Fatalf("selection %v name %q dirty %v label %q", d.Selection(), d.Name(e), d.Dirty(), d.UndoLabel())
 	}
 	after := saved(t, d)
 	must(t, d.Undo())
@@ -51,7 +51,7 @@ func TestSpawnUndoRedo(t *testing.T) {
 	}
 	e2, err := d.SpawnEmpty(ecs.Entity{})
 	must(t, err)
-	if d.ID(e2) != 10 || !d.world.Parent(e2).IsZero() || d.EntityName(e2) != "Empty" {
+	if d.ID(e2) != 10 || !d.world.Parent(e2).IsZero() || d.Name(e2) != "Empty" {
 		t.Fatalf("empty: id %d", d.ID(e2))
 	}
 	if _, err := d.Spawn("x", ecs.Entity{}, "", scene.SceneID{ID: 3}); err == nil {
@@ -132,7 +132,7 @@ func TestDuplicateRemapsReferencesAndKeepsParents(t *testing.T) {
 	if orig := get[Follow](t, d, d.world, 6); orig.Target != ent(t, d, 2) {
 		t.Fatal("the original's references changed")
 	}
-	if d.EntityName(ent(t, d, 11)) != "A2" || !d.world.Has(ent(t, d, 11), cid[scene.Camera](t, d)) {
+	if d.Name(ent(t, d, 11)) != "A2" || !d.world.Has(ent(t, d, 11), cid[scene.Camera](t, d)) {
 		t.Fatal("the copy of A2 lost its name or Camera")
 	}
 	end := saved(t, d)
@@ -252,29 +252,29 @@ func TestReparentAndCycleRefusal(t *testing.T) {
 func TestRename(t *testing.T) {
 	d := openSmall(t)
 	e := ent(t, d, 3)
-	must(t, d.Rename(e, "Bee"))
-	if d.EntityName(e) != "Bee" || d.UndoLabel() != "Rename" {
+	must(t, d.Rename([]ecs.Entity{e}, "Bee"))
+	if d.Name(e) != "Bee" || d.UndoLabel() != "Rename" {
 		t.Fatal("rename")
 	}
-	must(t, d.Rename(e, "Bee"))
+	must(t, d.Rename([]ecs.Entity{e}, "Bee"))
 	if d.Undos() != 1 {
 		t.Fatal("renaming to the same name recorded a step")
 	}
-	must(t, d.Rename(e, ""))
+	must(t, d.Rename([]ecs.Entity{e}, ""))
 	if d.world.Has(e, cid[scene.Name](t, d)) {
 		t.Fatal("an empty name should remove the Name")
 	}
 	must(t, d.Undo())
 	must(t, d.Undo())
-	if d.EntityName(e) != "B" || d.Dirty() {
+	if d.Name(e) != "B" || d.Dirty() {
 		t.Fatal("undo of rename")
 	}
-	must(t, d.SetName("Renamed scene"))
-	if d.Name() != "Renamed scene" || !d.Dirty() {
+	must(t, d.SetSceneName("Renamed scene"))
+	if d.SceneName() != "Renamed scene" || !d.Dirty() {
 		t.Fatal("scene rename")
 	}
 	must(t, d.Undo())
-	if d.Name() != "Small" || d.Dirty() {
+	if d.SceneName() != "Small" || d.Dirty() {
 		t.Fatal("undo of scene rename")
 	}
 }
@@ -284,7 +284,7 @@ func TestTransactionIsOneStep(t *testing.T) {
 	start := saved(t, d)
 	tr := cid[ecs.Transform](t, d)
 	a, b := ent(t, d, 2), ent(t, d, 3)
-	must(t, d.BeginEdit("Drag position"))
+	d.BeginEdit("Drag position")
 	v0 := d.Version()
 	for i := 1; i <= 20; i++ {
 		must(t, d.SetField([]ecs.Entity{a, b}, tr, "position[0]", float32(i)/4))
@@ -309,8 +309,8 @@ func TestTransactionIsOneStep(t *testing.T) {
 		t.Fatal("redo of the drag")
 	}
 	// A gizmo drag sets whole Transforms, nested inside another transaction.
-	must(t, d.BeginEdit("Gizmo"))
-	must(t, d.BeginEdit("inner"))
+	d.BeginEdit("Gizmo")
+	d.BeginEdit("inner")
 	must(t, d.SetComponents([]ecs.Entity{a, b}, tr, []any{
 		ecs.Transform{Position: mgl32.Vec3{9, 9, 9}, Scale: one}, &ecs.Transform{Scale: one}}))
 	d.EndEdit()
@@ -323,12 +323,12 @@ func TestTransactionIsOneStep(t *testing.T) {
 		t.Fatal("gizmo transaction")
 	}
 	// A drag that ends where it began records nothing; Cancel puts everything back.
-	must(t, d.BeginEdit("Wiggle"))
+	d.BeginEdit("Wiggle")
 	must(t, d.SetField([]ecs.Entity{a}, tr, "position[1]", float32(3)))
 	must(t, d.SetField([]ecs.Entity{a}, tr, "position[1]", float32(7)))
 	d.EndEdit()
 	cur := saved(t, d)
-	must(t, d.BeginEdit("Cancelled"))
+	d.BeginEdit("Cancelled")
 	must(t, d.SetField([]ecs.Entity{a, b}, tr, "scale", mgl32.Vec3{2, 2, 2}))
 	d.CancelEdit()
 	if d.Undos() != 2 || saved(t, d) != cur || d.Editing() {
@@ -339,7 +339,7 @@ func TestTransactionIsOneStep(t *testing.T) {
 	if d.Undos() != 3 {
 		t.Fatal("a lone SetField is one step")
 	}
-	must(t, d.BeginEdit("Drag"))
+	d.BeginEdit("Drag")
 	must(t, d.SetField([]ecs.Entity{b}, cid[scene.Spin](t, d), "speed", 20))
 	must(t, d.Undo())
 	if d.Editing() || get[scene.Spin](t, d, d.world, 3).Speed != 10 || d.Undos() != 3 {
@@ -370,12 +370,12 @@ func TestComponentCommands(t *testing.T) {
 	col := cid[scene.Color](t, d)
 	root, a, solo := ent(t, d, 1), ent(t, d, 2), ent(t, d, 5)
 	// Add to those that lack it, with the default.
-	must(t, d.AddComponent([]ecs.Entity{root, a}, col, nil))
+	must(t, d.AddComponent([]ecs.Entity{root, a}, col))
 	if c := get[scene.Color](t, d, d.world, 1); c.RGBA != [4]float32{1, 1, 1, 1} || get[scene.Color](t, d, d.world, 2).RGBA[1] != 0 {
 		t.Fatal("add component")
 	}
 	must(t, d.Undo())
-	must(t, d.AddComponent([]ecs.Entity{root}, col, &scene.Color{RGBA: [4]float32{0, 0, 1, 1}}))
+	must(t, d.AddComponentValue([]ecs.Entity{root}, col, &scene.Color{RGBA: [4]float32{0, 0, 1, 1}}))
 	if get[scene.Color](t, d, d.world, 1).RGBA[2] != 1 || d.UndoLabel() != "Add Color" {
 		t.Fatal("add with a value")
 	}
@@ -399,8 +399,8 @@ func TestComponentCommands(t *testing.T) {
 		t.Fatal("removing Transform keeps GlobalTransform")
 	}
 	mustErr(t, d.RemoveComponent([]ecs.Entity{a}, cid[scene.SceneID](t, d)), ErrComponent)
-	mustErr(t, d.AddComponent([]ecs.Entity{a}, cid[ecs.GlobalTransform](t, d), nil), ErrComponent)
-	mustErr(t, d.AddComponent([]ecs.Entity{a}, col, scene.Mesh{}), ErrComponent)
+	mustErr(t, d.AddComponent([]ecs.Entity{a}, cid[ecs.GlobalTransform](t, d)), ErrComponent)
+	mustErr(t, d.AddComponentValue([]ecs.Entity{a}, col, scene.Mesh{}), ErrComponent)
 	// Unknown components can be dropped and come back verbatim.
 	unk := cid[scene.Unknown](t, d)
 	must(t, d.RemoveComponent([]ecs.Entity{ent(t, d, 7)}, unk))
@@ -463,8 +463,8 @@ func TestSelection(t *testing.T) {
 func TestDirtyFollowsTheSavePoint(t *testing.T) {
 	d := openSmall(t)
 	e := ent(t, d, 3)
-	must(t, d.Rename(e, "1"))
-	must(t, d.Rename(e, "2"))
+	must(t, d.Rename([]ecs.Entity{e}, "1"))
+	must(t, d.Rename([]ecs.Entity{e}, "2"))
 	must(t, d.Save(context.Background(), nil))
 	if d.Dirty() {
 		t.Fatal("dirty after save")
@@ -478,7 +478,7 @@ func TestDirtyFollowsTheSavePoint(t *testing.T) {
 		t.Fatal("redo back to the save point must be clean")
 	}
 	must(t, d.Undo())
-	must(t, d.Rename(e, "3")) // the saved state is now unreachable
+	must(t, d.Rename([]ecs.Entity{e}, "3")) // the saved state is now unreachable
 	must(t, d.Undo())
 	must(t, d.Undo())
 	if !d.Dirty() {
@@ -494,8 +494,8 @@ func TestDirtyFollowsTheSavePoint(t *testing.T) {
 	}
 	// A new document is clean; its first edit makes it dirty; New never needs a file for undo.
 	n := New("", Options{})
-	if n.Dirty() || n.Name() != DefaultName || n.Title() != DefaultName {
-		t.Fatalf("new: %v %q %q", n.Dirty(), n.Name(), n.Title())
+	if n.Dirty() || n.SceneName() != DefaultName || n.Title() != DefaultName {
+		t.Fatalf("new: %v %q %q", n.Dirty(), n.SceneName(), n.Title())
 	}
 	_, _ = n.SpawnEmpty(ecs.Entity{})
 	if !n.Dirty() || n.Title() != "*"+DefaultName {

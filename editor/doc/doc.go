@@ -19,7 +19,7 @@
 // [Document.Duplicate], [Document.Paste] (of [Document.Copy] text), [Document.Reparent],
 // [Document.Rename], [Document.SetField], [Document.SetComponent], [Document.SetComponents],
 // [Document.AddComponent], [Document.RemoveComponent], [Document.ResetComponent],
-// [Document.PasteComponent], [Document.SpawnGrid] and [Document.SetName]. Commands take the edit
+// [Document.PasteComponent], [Document.SpawnGrid] and [Document.SetSceneName]. Commands take the edit
 // world's entity handles but store scene ids (scene.SceneID), never handles, so undoing a delete
 // brings the entities back with the same ids, components, parents and child order, and the saved
 // file is byte-identical to the one before. [Document.Undo] and [Document.Redo] also restore the

@@ -151,8 +151,8 @@ func (d *Document) EditWorld() *ecs.World { return d.world }
 // Path returns the scene file's path ("" for a new scene never saved).
 func (d *Document) Path() string { return d.path }
 
-// Name returns the scene's name (the file's "name").
-func (d *Document) Name() string { return d.name }
+// SceneName returns the scene's name (the file's "name").
+func (d *Document) SceneName() string { return d.name }
 
 // Title returns the window title for the document: "name — file.json", with a leading "*" when
 // dirty.
@@ -205,8 +205,9 @@ func (d *Document) idOf(e ecs.Entity) uint64 {
 	return v.ID
 }
 
-// EntityName returns e's name ("" if it has none).
-func (d *Document) EntityName(e ecs.Entity) string {
+// Name returns entity e's name ("" if it has none). (With it the document implements the
+// inspector's Names interface.)
+func (d *Document) Name(e ecs.Entity) string {
 	n, _ := d.names.TryGet(e)
 	return n.Value
 }

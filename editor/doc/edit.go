@@ -91,17 +91,16 @@ type editKey struct {
 // matching EndEdit changes the world at once (so the viewport and the inspector show it live) and
 // all of them together become ONE undoable step labelled label — a whole slider drag or gizmo drag.
 // Calls nest: only the outermost EndEdit commits. Any other command (and Undo, Redo, Save) commits
-// an open transaction first. It returns ErrPlaying while playing.
-func (d *Document) BeginEdit(label string) error {
-	if err := d.checkEditable(); err != nil {
-		return err
+// an open transaction first. While playing it does nothing (the edits return ErrPlaying).
+func (d *Document) BeginEdit(label string) {
+	if d.play != nil {
+		return
 	}
 	if d.edit != nil {
 		d.edit.depth++
-		return nil
+		return
 	}
 	d.edit = &transaction{name: label, depth: 1, sel: d.sel.ids(), index: map[editKey]int{}}
-	return nil
 }
 
 // Editing reports whether a transaction is open.
@@ -163,9 +162,10 @@ func (d *Document) touch(e ecs.Entity, cid ecs.ComponentID) {
 
 // inEdit runs fn inside a transaction (the open one, or a new one committed at once).
 func (d *Document) inEdit(label string, fn func() error) error {
-	if err := d.BeginEdit(label); err != nil {
+	if err := d.checkEditable(); err != nil {
 		return err
 	}
+	d.BeginEdit(label)
 	err := fn()
 	d.EndEdit()
 	return err
@@ -333,9 +333,18 @@ func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, 
 	})
 }
 
-// AddComponent adds component cid with value v (T or *T; nil for the schema default) to the
-// entities of es that lack it, as one step.
-func (d *Document) AddComponent(es []ecs.Entity, cid ecs.ComponentID, v any) error {
+// AddComponent adds component cid with its schema default to the entities of es that lack it, as
+// one step.
+func (d *Document) AddComponent(es []ecs.Entity, cid ecs.ComponentID) error {
+	return d.componentOp(opAdd, es, cid, nil)
+}
+
+// AddComponentValue adds component cid with value v (T or *T) to the entities of es that lack it,
+// as one step.
+func (d *Document) AddComponentValue(es []ecs.Entity, cid ecs.ComponentID, v any) error {
+	if v == nil {
+		panic("doc.AddComponentValue: nil value; use AddComponent for the default")
+	}
 	return d.componentOp(opAdd, es, cid, v)
 }
 
@@ -357,17 +366,17 @@ func (d *Document) PasteComponent(es []ecs.Entity, cid ecs.ComponentID, v any) e
 	return d.componentOp(opPaste, es, cid, v)
 }
 
-// Rename sets e's name as one step; an empty name removes it.
-func (d *Document) Rename(e ecs.Entity, name string) error {
+// Rename sets the name of every entity of es as one step; an empty name removes it.
+func (d *Document) Rename(es []ecs.Entity, name string) error {
 	if err := d.begin(); err != nil {
 		return err
 	}
-	if !d.world.Alive(e) || d.idOf(e) == 0 {
-		return fmt.Errorf("rename %v: %w", e, ErrNoEntity)
+	if _, err := d.resolve(es); err != nil {
+		return err
 	}
 	cid := d.names.ID()
 	val := d.own(cid, scene.Name{Value: name})
-	return d.changeComponents("Rename", []ecs.Entity{e}, cid, func(ecs.Entity, compState) compState {
+	return d.changeComponents("Rename", es, cid, func(ecs.Entity, compState) compState {
 		return compState{has: name != "", val: val}
 	})
 }

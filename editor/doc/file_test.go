@@ -1,0 +1,194 @@
+package doc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/serialize/game"
+)
+
+func TestSaveAsAndBackgroundSave(t *testing.T) {
+	d := New("", testOpts)
+	e, err := d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	d.SetCamera(serialize.EditorCamera{Yaw: 10, Pitch: -5, Distance: 7})
+	path := filepath.Join(t.TempDir(), "level1.json")
+	must(t, d.SaveAs(context.Background(), path, nil))
+	if d.Path() != path || d.SceneName() != "level1" || d.Dirty() || d.Title() != "level1 — level1.json" {
+		t.Fatalf("after SaveAs: %q %q %v %q", d.Path(), d.SceneName(), d.Dirty(), d.Title())
+	}
+	// Reopening gives the same scene, selection and camera.
+	o, err := Open(context.Background(), path, testOpts, nil)
+	must(t, err)
+	if saved(t, o) != saved(t, d) || o.Camera().Yaw != 10 || !eqIDs(o.Selection(), []uint64{1}) {
+		t.Fatal("reopened scene differs")
+	}
+	// A background save: prepared, run elsewhere, finished; edits meanwhile keep the document dirty.
+	must(t, d.Rename([]ecs.Entity{e}, "Box"))
+	j := d.PrepareSave("")
+	must(t, d.Rename([]ecs.Entity{e}, "Crate"))
+	done := make(chan error)
+	go func() { done <- j.Run(context.Background(), nil) }()
+	d.Finish(j, <-done)
+	if !d.Dirty() {
+		t.Fatal("edits made during a background save must keep the document dirty")
+	}
+	must(t, d.Undo())
+	if d.Dirty() {
+		t.Fatal("undoing back to the state the job saved is clean")
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), `"name": "Box"`) {
+		t.Fatal("the job did not save the prepared state")
+	}
+	if bak, err := os.ReadFile(path + ".bak"); err != nil || !strings.Contains(string(bak), `"name": "Cube"`) {
+		t.Fatal("the previous version should be kept as .bak")
+	}
+	// Export for games.
+	out := filepath.Join(t.TempDir(), "level1.export.json")
+	must(t, d.Export(context.Background(), out))
+	g, err := game.LoadFile(out)
+	must(t, err)
+	if len(g.Entities) != 1 || d.Undos() == 0 {
+		t.Fatal("export")
+	}
+	// A failed save (folder missing) leaves the document as it was.
+	must(t, d.Redo())
+	err = d.SaveAs(context.Background(), filepath.Join(t.TempDir(), "no", "such", "dir.json"), nil)
+	if err == nil || d.Path() != path || !d.Dirty() {
+		t.Fatalf("failed save: %v", err)
+	}
+	// Save commits an open transaction first.
+	d.BeginEdit("drag")
+	must(t, d.SetField([]ecs.Entity{e}, cid[scene.Color](t, d), "rgba[0]", 0.5))
+	must(t, d.Save(context.Background(), nil))
+	if d.Editing() || d.Dirty() || d.UndoLabel() != "drag" {
+		t.Fatal("save during a drag")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Finish with another document's job should panic")
+		}
+	}()
+	New("", testOpts).Finish(j, nil)
+}
+
+// bigScene writes a 100×1×100 cube grid scene (10,000 entities) and returns its path.
+func bigScene(t testing.TB) string {
+	p := scene.DefaultGrid()
+	p.Count = [3]int{100, 1, 100}
+	data, err := serialize.Grid(p, "Big")
+	must(t, err)
+	path := filepath.Join(t.TempDir(), "big.json")
+	must(t, os.WriteFile(path, data, 0o644))
+	return path
+}
+
+func TestLongWorkProgressAndCancel(t *testing.T) {
+	path := bigScene(t)
+	orig, _ := os.ReadFile(path)
+	var last [2]int64
+	calls := 0
+	d, err := Open(context.Background(), path, Options{}, func(done, total int64) { last = [2]int64{done, total}; calls++ })
+	must(t, err)
+	if d.Len() != 10000 || calls < 2 || last[0] != last[1] || last[1] != int64(len(orig)) {
+		t.Fatalf("open: %d entities, %d progress calls, last %v", d.Len(), calls, last)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Open(ctx, path, Options{}, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled open: %v", err)
+	}
+	// A save cancelled halfway leaves the old file and the dirty document.
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 1)}, "first"))
+	ctx, cancel = context.WithCancel(context.Background())
+	err = d.Save(ctx, func(done, total int64) {
+		if done > total/2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || !d.Dirty() {
+		t.Fatalf("cancelled save: %v", err)
+	}
+	if now, _ := os.ReadFile(path); string(now) != string(orig) {
+		t.Fatal("a cancelled save changed the file")
+	}
+	calls = 0
+	must(t, d.Save(context.Background(), func(done, total int64) { last = [2]int64{done, total}; calls++ }))
+	if calls < 10 || last != [2]int64{10000, 10000} || d.Dirty() {
+		t.Fatalf("save progress: %d calls, last %v", calls, last)
+	}
+	// Paste of many entities cancelled: nothing changes.
+	text, err := d.Copy(d.SelectedEntities()...)
+	must(t, err)
+	_ = text
+	d.SelectAll()
+	text, err = d.CopySelection()
+	must(t, err)
+	n := d.Len()
+	if _, err := d.Paste(ctx, text, ecs.Entity{}); !errors.Is(err, context.Canceled) || d.Len() != n {
+		t.Fatalf("cancelled paste: %v", err)
+	}
+}
+
+func TestOutsideEdits(t *testing.T) {
+	d := openSmall(t)
+	d.Select(ent(t, d, 3), ent(t, d, 8))
+	d.SetCamera(serialize.EditorCamera{Yaw: 99, Distance: 3})
+	if New("", testOpts).OnDisk(DiskChanged) != ActionNone {
+		t.Fatal("a document without a file ignores disk events")
+	}
+	// Clean: reload. Another program removed A2 (id 8) and renamed B.
+	if a := d.OnDisk(DiskChanged); a != ActionReload {
+		t.Fatalf("clean document: %v", a)
+	}
+	src, _ := os.ReadFile(d.Path())
+	s := strings.Replace(string(src), `"name": "B"`, `"name": "Bee"`, 1)
+	i := strings.Index(s, "    {\n      \"id\": 8")
+	s = s[:i-2] + "\n  ]\n}\n" // drop the last entity
+	s = strings.Replace(s, `"selection": [2]`, `"selection": [1]`, 1)
+	must(t, os.WriteFile(d.Path(), []byte(s), 0o644))
+	d.Play()
+	mustErr(t, d.Rename(nil, "x"), ErrPlaying)
+	must(t, d.Reload(context.Background(), nil))
+	if d.Playing() || d.Len() != 7 || d.Name(ent(t, d, 3)) != "Bee" || d.Undos() != 0 || d.Dirty() {
+		t.Fatal("reload")
+	}
+	if !eqIDs(d.Selection(), []uint64{3}) || d.Camera().Yaw != 99 {
+		t.Fatalf("reload keeps selection %v and camera %v", d.Selection(), d.Camera())
+	}
+	// Dirty: ask. Keep mine: dirty even after undoing everything.
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 3)}, "Mine"))
+	if a := d.OnDisk(DiskChanged); a != ActionAsk {
+		t.Fatalf("dirty document: %v", a)
+	}
+	d.KeepMine()
+	must(t, d.Undo())
+	if !d.Dirty() {
+		t.Fatal("after Keep mine the document stays dirty")
+	}
+	// A failed reload (broken file) changes nothing.
+	must(t, os.WriteFile(d.Path(), []byte("{ broken"), 0o644))
+	before := saved(t, d)
+	if err := d.Reload(context.Background(), nil); err == nil || saved(t, d) != before || d.Redos() != 1 {
+		t.Fatalf("broken reload: %v", err)
+	}
+	// Removed: warn, dirty until saved; Save writes it back.
+	must(t, d.Save(context.Background(), nil))
+	must(t, os.Remove(d.Path()))
+	if a := d.OnDisk(DiskRemoved); a != ActionWarnRemoved || !d.Dirty() || a.String() != "warn-removed" {
+		t.Fatalf("removed: %v dirty %v", a, d.Dirty())
+	}
+	must(t, d.Save(context.Background(), nil))
+	if _, err := os.Stat(d.Path()); err != nil || d.Dirty() {
+		t.Fatal("save after removal")
+	}
+	mustErr(t, New("", testOpts).Reload(context.Background(), nil), ErrNoPath)
+}

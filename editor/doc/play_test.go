@@ -1,0 +1,81 @@
+package doc
+
+import (
+	"context"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+func TestPlayRunsOnACloneAndStopRestores(t *testing.T) {
+	d := openSmall(t)
+	d.Select(ent(t, d, 3))
+	start := saved(t, d)
+	if d.World() != d.EditWorld() || d.Playing() || d.Tick(0.1) {
+		t.Fatal("not playing yet")
+	}
+	d.Play()
+	d.Play() // no-op
+	pw := d.World()
+	if pw == d.EditWorld() || !d.Playing() || d.Paused() {
+		t.Fatal("play world")
+	}
+	// B spins at 90°/s.
+	for range 5 {
+		if !d.Tick(0.1) {
+			t.Fatal("tick did not run")
+		}
+	}
+	if r := get[ecs.Transform](t, d, pw, 3).Rotation; !near(r[1], 45) {
+		t.Fatalf("after 0.5 s: %v", r)
+	}
+	if r := get[ecs.Transform](t, d, d.EditWorld(), 3).Rotation; r != (mgl32.Vec3{}) {
+		t.Fatalf("the edit world moved: %v", r)
+	}
+	// The selection works on the play world (same handles) and can change.
+	if sel := d.SelectedEntities(); len(sel) != 1 || !pw.Alive(sel[0]) {
+		t.Fatal("selection in play")
+	}
+	// Edits are refused.
+	mustErr(t, d.SetField([]ecs.Entity{ent(t, d, 3)}, cid[scene.Spin](t, d), "speed", 1), ErrPlaying)
+	_, err := d.SpawnCube(ecs.Entity{})
+	mustErr(t, err, ErrPlaying)
+	mustErr(t, d.Delete(ent(t, d, 3)), ErrPlaying)
+	mustErr(t, d.Undo(), ErrPlaying)
+	d.BeginEdit("x")
+	if d.Editing() || d.CanUndo() {
+		t.Fatal("transactions while playing")
+	}
+	// Pause, Step.
+	d.SetPaused(true)
+	if d.Tick(0.1) || !d.Paused() {
+		t.Fatal("paused tick ran")
+	}
+	d.Step()
+	if ticks, secs := d.PlayTime(); ticks != 6 || !near(float32(secs), 0.5+FixedStep) {
+		t.Fatalf("play time %d %v", ticks, secs)
+	}
+	if r := get[ecs.Transform](t, d, pw, 3).Rotation; !near(r[1], 45+90*FixedStep) {
+		t.Fatalf("after a step: %v", r)
+	}
+	d.SetPaused(false)
+	d.Tick(10) // clamped to MaxTick
+	if _, secs := d.PlayTime(); !near(float32(secs), 0.5+FixedStep+MaxTick) {
+		t.Fatalf("tick not clamped: %v", secs)
+	}
+	// Saving while playing saves the edit world.
+	must(t, d.SaveAs(context.Background(), t.TempDir()+"/p.json", nil))
+	d.Stop()
+	if d.Playing() || d.World() != d.EditWorld() || saved(t, d) != start {
+		t.Fatal("stop did not restore the edit world")
+	}
+	d.Stop()
+	d.Step()
+	if d.Playing() {
+		t.Fatal("step outside play mode")
+	}
+}
+
+func near(a, b float32) bool { return a-b < 1e-3 && b-a < 1e-3 }
