@@ -79,12 +79,9 @@ type transaction struct {
 	depth   int
 	sel     []uint64
 	changes []compChange
-	index   map[editKey]int
-}
-
-type editKey struct {
-	id  uint64
-	cid ecs.ComponentID
+	// touched marks, per component, the entity indices whose state before is recorded (no
+	// entity is despawned while a transaction is open: every structural command commits it).
+	touched map[ecs.ComponentID][]bool
 }
 
 // BeginEdit opens a transaction: every SetField, SetComponent and SetComponents call until the
@@ -100,7 +97,7 @@ func (d *Document) BeginEdit(label string) {
 		d.edit.depth++
 		return
 	}
-	d.edit = &transaction{name: label, depth: 1, sel: d.sel.ids(), index: map[editKey]int{}}
+	d.edit = &transaction{name: label, depth: 1, sel: d.sel.ids(), touched: map[ecs.ComponentID][]bool{}}
 }
 
 // Editing reports whether a transaction is open.
@@ -149,15 +146,25 @@ func (d *Document) CancelEdit() {
 	}
 }
 
-// touch records the state of (e, cid) before the transaction first changes it.
-func (d *Document) touch(e ecs.Entity, cid ecs.ComponentID) {
+// touch records the state of es's component cid before the transaction first changes it.
+func (d *Document) touch(es []ecs.Entity, cid ecs.ComponentID) {
 	t := d.edit
-	k := editKey{d.idOf(e), cid}
-	if _, ok := t.index[k]; ok {
-		return
+	marks := t.touched[cid]
+	for _, e := range es {
+		i := int(e.Index())
+		if i < len(marks) && marks[i] {
+			continue
+		}
+		if i >= len(marks) {
+			marks = append(marks, make([]bool, i+1-len(marks)+len(marks)/2)...)
+		}
+		marks[i] = true
+		if t.changes == nil {
+			t.changes = make([]compChange, 0, len(es))
+		}
+		t.changes = append(t.changes, compChange{id: d.idOf(e), cid: cid, before: d.state(e, cid)})
 	}
-	t.index[k] = len(t.changes)
-	t.changes = append(t.changes, compChange{id: k.id, cid: cid, before: d.state(e, cid)})
+	t.touched[cid] = marks
 }
 
 // inEdit runs fn inside a transaction (the open one, or a new one committed at once).
@@ -212,8 +219,8 @@ func (d *Document) SetField(es []ecs.Entity, cid ecs.ComponentID, path string, v
 		return err
 	}
 	return d.inEdit("Edit "+info.Name, func() error {
+		d.touch(es, cid)
 		for _, e := range es {
-			d.touch(e, cid)
 			if err := d.world.SetField(e, cid, path, v); err != nil {
 				return err
 			}
@@ -252,8 +259,8 @@ func (d *Document) SetComponents(es []ecs.Entity, cid ecs.ComponentID, vs []any)
 		return nil
 	}
 	return d.inEdit("Edit "+info.Name, func() error {
+		d.touch(es, cid)
 		for i, e := range es {
-			d.touch(e, cid)
 			if err := d.world.Set(e, cid, d.value(d.own(cid, deref(vs[i])), true)); err != nil {
 				return err
 			}
