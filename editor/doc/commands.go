@@ -304,10 +304,21 @@ func (c *reparentCmd) revert(d *Document) error {
 
 // Reparent makes es children of parent (the zero Entity: roots), appended after its children in the
 // given order, as one undoable step; undo puts every entity back at its old place among its old
-// siblings. Local transforms are kept as they are. Making an entity a child of itself or of one of
-// its descendants is refused with ErrCycle and changes nothing; entities that already are children
-// of parent are left where they are (nothing to do: no step).
+// siblings. Local transforms are kept as they are, so the entities move with their new parent (see
+// ReparentKeepWorld). Making an entity a child of itself or of one of its descendants is refused
+// with ErrCycle and changes nothing; entities that already are children of parent are left where
+// they are (nothing to do: no step).
 func (d *Document) Reparent(parent ecs.Entity, es ...ecs.Entity) error {
+	return d.reparent(parent, es, false)
+}
+
+// ReparentKeepWorld is Reparent that also changes the local Transforms so that the entities stay
+// where they are in the world (hierarchy drag and drop, as in Unity and Godot); one step.
+func (d *Document) ReparentKeepWorld(parent ecs.Entity, es ...ecs.Entity) error {
+	return d.reparent(parent, es, true)
+}
+
+func (d *Document) reparent(parent ecs.Entity, es []ecs.Entity, keepWorld bool) error {
 	if err := d.begin(); err != nil {
 		return err
 	}
@@ -345,17 +356,50 @@ func (d *Document) Reparent(parent ecs.Entity, es ...ecs.Entity) error {
 	for _, p := range parents {
 		cmd.before = append(cmd.before, siblings{parent: d.idOf(p), children: d.idsOf(w.Children(p))})
 	}
+	var c command = cmd
+	if keepWorld {
+		if ch := d.keepWorld(parent, move); len(ch) > 0 {
+			c = &multiCmd{name: cmd.label(), cmds: []command{cmd, &compCmd{name: cmd.label(), changes: ch}}}
+		}
+	}
 	selBefore := d.sel.ids()
-	if err := cmd.apply(d); err != nil {
+	if err := c.apply(d); err != nil {
 		return err
 	}
-	d.push(cmd, selBefore)
+	d.push(c, selBefore)
 	return nil
 }
 
-// ReparentSelection makes the selected entities children of parent (see Reparent).
-func (d *Document) ReparentSelection(parent ecs.Entity) error {
-	return d.Reparent(parent, d.SelectedEntities()...)
+// multiCmd is several commands done as one step.
+type multiCmd struct {
+	name string
+	cmds []command
+}
+
+func (c *multiCmd) label() string { return c.name }
+
+func (c *multiCmd) apply(d *Document) error {
+	for _, x := range c.cmds {
+		if err := x.apply(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *multiCmd) revert(d *Document) error {
+	for i := len(c.cmds) - 1; i >= 0; i-- {
+		if err := c.cmds[i].revert(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReparentSelection makes the selected entities children of parent (see Reparent and
+// ReparentKeepWorld).
+func (d *Document) ReparentSelection(parent ecs.Entity, keepWorld bool) error {
+	return d.reparent(parent, d.SelectedEntities(), keepWorld)
 }
 
 // label names an entity in messages: its name and scene id.

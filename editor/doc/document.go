@@ -244,8 +244,9 @@ func (d *Document) resolve(es []ecs.Entity) ([]uint64, error) {
 }
 
 // Dirty reports whether the scene differs from its file: the history position is not the one of the
-// last save (undoing back to it makes the document clean again), or the file was deleted on disk,
-// or the scene name changed. A new scene is clean until its first edit.
+// last save (undoing back to it makes the document clean again), or the file was deleted on disk
+// (OnDisk), or the user kept their version over a changed file (KeepMine). A new scene is clean
+// until its first edit.
 func (d *Document) Dirty() bool {
 	return d.hist.pos != d.hist.saved || d.missing
 }

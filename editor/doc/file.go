@@ -21,7 +21,8 @@ func (d *Document) Save(ctx context.Context, progress func(done, total int64)) e
 }
 
 // SaveAs saves the scene to path (see Save) and makes path the document's file. A scene that never
-// had a file takes its name from the file name ("level1.json" → "level1").
+// had a file and still has the default name takes its name from the file name ("level1.json" →
+// "level1").
 func (d *Document) SaveAs(ctx context.Context, path string, progress func(done, total int64)) error {
 	j := d.prepare(path, false) // Run returns before the world can change: no clone needed
 	err := j.Run(ctx, progress)
@@ -54,7 +55,7 @@ func (d *Document) prepare(path string, clone bool) *WriteJob {
 		path = d.path
 	}
 	s := d.scene(true)
-	if d.path == "" && path != "" {
+	if d.path == "" && path != "" && (d.name == DefaultName || d.name == "") {
 		s.Name = nameFromPath(path)
 	}
 	if clone {

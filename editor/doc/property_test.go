@@ -216,8 +216,12 @@ func (r *propRun) step() {
 		}
 	case 5, 6:
 		es, p := r.some(), r.parent()
-		what = fmt.Sprintf("Reparent %v under %d", d.idsOf(es), d.idOf(p))
-		err = d.Reparent(p, es...)
+		what = fmt.Sprintf("Reparent(keepWorld=%v) %v under %d", k == 6, d.idsOf(es), d.idOf(p))
+		if k == 6 {
+			err = d.ReparentKeepWorld(p, es...)
+		} else {
+			err = d.Reparent(p, es...)
+		}
 		if errors.Is(err, ErrCycle) {
 			err = nil
 		}
