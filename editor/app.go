@@ -15,9 +15,10 @@ import (
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/assets/watch"
 	"github.com/voltex-editor/voltex/ecs"
-	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/internal/glfwwait"
 	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/inspector"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/viewport"
 )
@@ -55,11 +56,9 @@ type App struct {
 	mw       *g.MasterWindow
 	settings *settings.Settings
 
-	sceneName string
-	scenePath string
-	world     *ecs.World
-	assets    *assets.Registry
-	title     string
+	doc    *doc.Document
+	assets *assets.Registry
+	title  string
 
 	layoutBuilt bool
 	dockClass   *imgui.WindowClass
@@ -68,18 +67,27 @@ type App struct {
 	console     *Console
 	probe       *prober
 	vp          *viewportPanel
+	hier        *hierarchyPanel
+	insp        *inspector.Panel
+	gridDlg     *gridDialog
 
 	viewportHovered bool
-	modal           string
 	files           *fileDialog
+	prompt          *prompt
+	job             *job
+	jobPopup        bool
 	showShortcuts   bool
 	showAbout       bool
+	quitting        bool
+	allowClose      bool
 
 	watcher *watch.Watcher
 	watched []string
 
 	lastActive time.Time
+	lastTick   time.Time
 	frames     uint64
+	selScratch []ecs.Entity
 }
 
 // New prepares an editor for opts. It opens the scene file (if any) before any window exists, so a broken or
@@ -107,29 +115,32 @@ func New(opts Options) (*App, error) {
 	if err != nil {
 		a.console.Warnf("settings: %v (using defaults)", err)
 	}
+	if st.Path() == "" {
+		st.SaveTo(opts.SettingsDir)
+	}
 	a.settings = st
 	a.showStats = st.ShowStats
 
-	root := "."
-	if opts.ScenePath != "" {
-		root = filepath.Dir(opts.ScenePath)
-	}
-	a.assets = assets.NewRegistry(root, assets.DefaultLimits())
-	_ = a.assets.Scan() // best effort: the Assets panel lists the folder's models
+	a.assets = assets.NewRegistry(".", assets.DefaultLimits())
 	a.vp = newViewportPanel(a.assets)
+	a.hier = newHierarchyPanel()
+	a.insp = inspector.New(&docEditor{a}, inspector.Options{
+		Names:   docNames{a},
+		Assets:  a.assets,
+		Hidden:  []string{"Name"},
+		OnError: func(err error) { a.console.Errorf("%v", err) },
+	})
 
 	if opts.ScenePath != "" {
-		s, err := serialize.LoadFile(context.Background(), opts.ScenePath, serialize.LoadOptions{})
+		d, err := doc.Open(context.Background(), opts.ScenePath, doc.Options{}, nil)
 		if err != nil {
 			return nil, loadError(opts.ScenePath, err)
 		}
-		a.setScene(s, opts.ScenePath)
-		a.console.Infof("opened %s: %d entities", opts.ScenePath, s.World.Len())
-		for _, w := range s.Warnings {
-			a.console.Warnf("%s", w)
-		}
+		a.setDoc(d)
+		a.settings.AddRecent(opts.ScenePath)
+		a.saveSettings()
 	} else {
-		a.setScene(&serialize.Scene{Name: "Untitled", World: scene.NewWorld()}, "")
+		a.setDoc(doc.New("", doc.Options{}))
 	}
 	return a, nil
 }
@@ -137,7 +148,7 @@ func New(opts Options) (*App, error) {
 // loadError turns a load failure into one error listing every problem.
 func loadError(path string, err error) error {
 	probs := serialize.ProblemsOf(err)
-	if len(probs) == 0 {
+	if len(probs) <= 1 {
 		return fmt.Errorf("cannot open scene %s: %w", path, err)
 	}
 	var b strings.Builder
@@ -149,19 +160,39 @@ func loadError(path string, err error) error {
 	return errors.New(b.String())
 }
 
-func (a *App) setScene(s *serialize.Scene, path string) {
-	a.sceneName, a.scenePath, a.world = s.Name, path, s.World
-	if a.sceneName == "" {
-		a.sceneName = "Untitled"
+// setDoc makes d the open document: the viewport, hierarchy, inspector and asset folder follow it.
+func (a *App) setDoc(d *doc.Document) {
+	a.doc = d
+	root := "."
+	if d.Path() != "" {
+		root = filepath.Dir(d.Path())
 	}
-	a.vp.setWorld(s.World)
-	if s.Camera != nil {
-		a.vp.Camera.Pivot, a.vp.Camera.Yaw, a.vp.Camera.Pitch, a.vp.Camera.Distance =
-			s.Camera.Pivot, s.Camera.Yaw, s.Camera.Pitch, s.Camera.Distance
+	if a.assets.Root() != root {
+		a.assets.SetRoot(root)
+	}
+	_ = a.assets.Scan() // best effort: the Assets panel lists the folder's models
+	a.vp.setWorld(d.World())
+	a.vp.Camera = viewport.DefaultCamera()
+	if c := d.Camera(); c != nil {
+		a.vp.Camera.Pivot, a.vp.Camera.Yaw, a.vp.Camera.Pitch, a.vp.Camera.Distance = c.Pivot, c.Yaw, c.Pitch, c.Distance
 		a.vp.Camera = a.vp.Camera.Normalized()
-	} else {
-		cam := viewport.DefaultCamera()
-		a.vp.Camera = cam
+	} else if d.Len() > 0 {
+		a.vp.frameAll = true
+	}
+	a.hier.reset()
+	if d.Path() != "" {
+		a.console.Infof("opened %s: %d entities", d.Path(), d.Len())
+	}
+	for _, w := range d.Warnings() {
+		a.console.Warnf("%s", w)
+	}
+	a.syncWatched()
+}
+
+func (a *App) saveSettings() {
+	a.settings.ShowStats = a.showStats
+	if err := a.settings.Save(); err != nil {
+		a.console.Warnf("saving settings: %v", err)
 	}
 }
 
@@ -195,23 +226,46 @@ func (a *App) Run() error {
 	if a.watcher != nil {
 		a.watcher.Close()
 	}
+	a.saveSettings()
 	return nil
 }
 
-// windowTitle is "Voltex Editor — <scene name>".
+// windowTitle is "Voltex Editor — <scene name>", with a leading * while there are unsaved changes.
 func (a *App) windowTitle() string {
-	return fmt.Sprintf("Voltex Editor — %s", a.sceneName)
+	t := "Voltex Editor — " + a.doc.SceneName()
+	if a.doc.Dirty() {
+		t = "*" + t
+	}
+	return t
 }
 
-// onCloseRequest is called when the user closes the window with the window manager; true lets it close.
+// onCloseRequest is called when the user closes the window (window manager or Ctrl+Q); true lets it close. With
+// unsaved changes it asks first, and closes later if the user says so.
 func (a *App) onCloseRequest() bool {
-	return true
+	if a.allowClose || !a.doc.Dirty() {
+		return true
+	}
+	a.confirmDiscard("quit", func() {
+		a.allowClose = true
+		a.mw.SetShouldClose(true)
+	})
+	g.Update()
+	return false
+}
+
+// quit closes the window as if the user had closed it.
+func (a *App) quit() {
+	if a.onCloseRequest() {
+		a.mw.SetShouldClose(true)
+	}
 }
 
 // frame builds one frame of the whole UI. It runs on the GUI loop thread.
 func (a *App) frame() {
 	a.frames++
+	a.pollJob()
 	a.pollWatcher()
+	a.tickPlay()
 	a.handleShortcuts()
 	a.buildMainMenu()
 	a.buildStatusBar()
@@ -222,15 +276,25 @@ func (a *App) frame() {
 		a.title = t
 		a.mw.SetTitle(t)
 	}
-	if a.probe != nil {
-		a.probe.state.Title = a.title
-		a.probe.state.Frames = a.frames
-		a.probe.state.ScenePath = a.scenePath
-		a.probe.state.Entities = a.world.Len()
-		a.probe.state.Modal = a.modal
-		a.probe.flush()
-	}
+	a.writeProbe()
 	a.throttle()
+}
+
+func (a *App) writeProbe() {
+	if a.probe == nil {
+		return
+	}
+	st := &a.probe.state
+	st.Title = a.title
+	st.Frames = a.frames
+	st.ScenePath = a.doc.Path()
+	st.Entities = a.doc.Len()
+	st.Dirty = a.doc.Dirty()
+	st.Playing = a.doc.Playing()
+	st.UndoDepth = a.doc.Undos()
+	st.Selected = a.doc.Selection()
+	st.Modal = a.modalName()
+	a.probe.flush()
 }
 
 // throttle makes an idle editor cost nothing: after idleAfter without input, and with nothing animating or
@@ -249,7 +313,7 @@ func (a *App) throttle() {
 
 // busy reports whether the editor has work that needs frames without input (play mode, camera motion, jobs).
 func (a *App) busy() bool {
-	return a.vp.busy()
+	return a.vp.busy() || a.job != nil || (a.doc.Playing() && !a.doc.Paused())
 }
 
 // userActive reports whether the user is doing anything this frame.
@@ -278,12 +342,23 @@ func (a *App) buildStatusBar() {
 	flags := imgui.WindowFlagsNoScrollbar | imgui.WindowFlagsNoSavedSettings | imgui.WindowFlagsMenuBar
 	if imgui.InternalBeginViewportSideBar("##StatusBar", vp, imgui.DirDown, h, flags) {
 		if imgui.BeginMenuBar() {
-			path := a.scenePath
+			path := a.doc.Path()
 			if path == "" {
-				path = "(unsaved)"
+				path = "(not saved yet)"
 			}
-			imgui.Text(fmt.Sprintf("%s  |  %d entities  |  %.0f FPS  |  %d viewport renders",
-				path, a.world.Len(), imgui.CurrentIO().Framerate(), a.vp.policy.Renders()))
+			state := "saved"
+			if a.doc.Dirty() {
+				state = "modified"
+			}
+			mode := ""
+			if a.doc.Playing() {
+				mode = "  |  PLAYING"
+				if a.doc.Paused() {
+					mode = "  |  PAUSED"
+				}
+			}
+			imgui.Text(fmt.Sprintf("%s  |  %s  |  %d entities  |  %d selected  |  %.0f FPS  |  %d viewport renders%s",
+				path, state, a.doc.Len(), a.doc.SelectionLen(), imgui.CurrentIO().Framerate(), a.vp.policy.Renders(), mode))
 			imgui.EndMenuBar()
 		}
 	}
@@ -319,9 +394,6 @@ func (a *App) buildDockspace() {
 // must call imgui.End in every case (as with imgui.Begin).
 func (a *App) panel(name string) bool {
 	open := a.panelOpen[name]
-	if !open {
-		return false
-	}
 	visible := imgui.BeginV(name, &open, 0)
 	a.panelOpen[name] = open
 	if visible {
@@ -331,9 +403,15 @@ func (a *App) panel(name string) bool {
 }
 
 func (a *App) buildPanels() {
+	// While a job changes the world on another goroutine, panels that read it show a placeholder.
+	busyWorld := a.job != nil && a.job.exclusive
 	if a.panelOpen[panelHierarchy] {
 		if a.panel(panelHierarchy) {
-			a.buildHierarchy()
+			if busyWorld {
+				imgui.TextDisabled(a.job.label + "…")
+			} else {
+				a.hier.build(a)
+			}
 		}
 		imgui.End()
 	}
@@ -342,7 +420,7 @@ func (a *App) buildPanels() {
 	if a.panelOpen[panelViewport] {
 		imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
 		if a.panel(panelViewport) {
-			a.vp.build(a)
+			a.vp.build(a, busyWorld)
 			a.viewportHovered = a.vp.hovered
 		}
 		imgui.End()
@@ -351,7 +429,12 @@ func (a *App) buildPanels() {
 
 	if a.panelOpen[panelInspector] {
 		if a.panel(panelInspector) {
-			a.buildInspector()
+			if busyWorld {
+				imgui.TextDisabled(a.job.label + "…")
+			} else {
+				a.selScratch = a.doc.AppendSelected(a.selScratch[:0])
+				a.insp.Inspect(a.doc.World(), a.selScratch).Build()
+			}
 		}
 		imgui.End()
 	}
@@ -369,14 +452,6 @@ func (a *App) buildPanels() {
 		}
 		imgui.End()
 	}
-}
-
-func (a *App) buildHierarchy() {
-	imgui.Text(a.sceneName)
-}
-
-func (a *App) buildInspector() {
-	imgui.TextDisabled("Nothing selected")
 }
 
 // buildAssets lists the meshes scenes can use: the built-ins, the files in use and the .obj files found in the

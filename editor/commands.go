@@ -1,41 +1,366 @@
 package editor
 
 import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
 	"github.com/AllenDang/cimgui-go/imgui"
 
 	"github.com/voltex-editor/voltex/assets/watch"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/filedialog"
+	"github.com/voltex-editor/voltex/serialize"
 )
 
-// The cmd* methods are the actions of the command table (actions.go).
+// The cmd* methods are the actions of the command table (actions.go). Every change to the scene goes through
+// the document (editor/doc), which makes it an undoable command.
 
-func (a *App) notYet(what string) { a.console.Warnf("%s is not available yet", what) }
+func (a *App) cmdNew() {
+	a.confirmDiscard("create a new scene", func() {
+		a.setDoc(doc.New("", doc.Options{}))
+		a.console.Infof("new scene")
+	})
+}
 
-func (a *App) cmdNew()            { a.notYet("New") }
-func (a *App) cmdOpen()           { a.notYet("Open") }
-func (a *App) cmdSave()           { a.notYet("Save") }
-func (a *App) cmdSaveAs()         { a.notYet("Save As") }
-func (a *App) cmdExport()         { a.notYet("Export") }
-func (a *App) cmdQuit()           { a.quit() }
-func (a *App) cmdUndo()           { a.notYet("Undo") }
-func (a *App) cmdRedo()           { a.notYet("Redo") }
-func (a *App) cmdCopy()           { a.notYet("Copy") }
-func (a *App) cmdPaste()          { a.notYet("Paste") }
-func (a *App) cmdDuplicate()      { a.notYet("Duplicate") }
-func (a *App) cmdDelete()         { a.notYet("Delete") }
-func (a *App) cmdSelectAll()      { a.notYet("Select All") }
-func (a *App) cmdRename()         { a.notYet("Rename") }
-func (a *App) cmdCreateEmpty()    { a.notYet("Create Empty") }
-func (a *App) cmdCreateCube()     { a.notYet("Create Cube") }
-func (a *App) cmdSpawnGrid()      { a.notYet("Spawn Cube Grid") }
-func (a *App) cmdPlayStop()       { a.notYet("Play") }
-func (a *App) cmdPause()          { a.notYet("Pause") }
-func (a *App) cmdStep()           { a.notYet("Step") }
-func (a *App) cmdGizmoTranslate() { a.notYet("Gizmo") }
-func (a *App) cmdGizmoRotate()    { a.notYet("Gizmo") }
-func (a *App) cmdGizmoScale()     { a.notYet("Gizmo") }
-func (a *App) cmdGizmoSpace()     { a.notYet("Gizmo") }
-func (a *App) cmdFrame()          { a.notYet("Frame") }
-func (a *App) cmdToggleStats()    { a.showStats = !a.showStats }
+// dialogDir is where file dialogs start: the open scene's folder, else the most recent place.
+func (a *App) dialogDir() string {
+	if p := a.doc.Path(); p != "" {
+		return filepath.Dir(p)
+	}
+	if len(a.settings.Places) > 0 {
+		return a.settings.Places[0]
+	}
+	return ""
+}
+
+func (a *App) cmdOpen() {
+	a.confirmDiscard("open another scene", func() {
+		a.files = newFileDialog(filedialog.Open, "Open Scene", a.dialogDir(), a.settings.Places, a.openPath, ".json")
+	})
+}
+
+// openPath loads a scene in the background (with a progress bar for big files) and shows it when done. A file
+// that does not load leaves the open scene as it was and lists every problem in the console.
+func (a *App) openPath(path string) {
+	var nd *doc.Document
+	a.startJob("Opening "+filepath.Base(path), false, func(ctx context.Context, progress func(done, total int64)) error {
+		d, err := doc.Open(ctx, path, doc.Options{}, progress)
+		nd = d
+		return err
+	}, func(err error) {
+		if err != nil {
+			a.reportLoadError(path, err)
+			if errors.Is(err, os.ErrNotExist) {
+				a.settings.RemoveRecent(path)
+				a.saveSettings()
+			}
+			return
+		}
+		a.setDoc(nd)
+		a.settings.AddRecent(path)
+		a.saveSettings()
+	})
+}
+
+// reportLoadError puts every problem of a failed load in the console and says so in a dialog.
+func (a *App) reportLoadError(path string, err error) {
+	if errors.Is(err, context.Canceled) {
+		a.console.Infof("opening %s cancelled", path)
+		return
+	}
+	probs := serialize.ProblemsOf(err)
+	for _, p := range probs {
+		a.console.Errorf("%s", p)
+	}
+	msg := "Could not open " + path + ":\n\n"
+	for i, p := range probs {
+		if i == 8 {
+			msg += "… and more (see the Console)\n"
+			break
+		}
+		msg += p.String() + "\n"
+	}
+	msg += "\nThe open scene was not changed."
+	a.ask("Cannot open scene", msg, 0, func(int) {}, "OK")
+}
+
+func (a *App) cmdSave() {
+	if a.doc.Path() == "" {
+		a.cmdSaveAs()
+		return
+	}
+	a.save(a.doc.Path(), nil)
+}
+
+func (a *App) cmdSaveAs() { a.saveAsThen(nil) }
+
+func (a *App) saveAsThen(then func()) {
+	d := newFileDialog(filedialog.Save, "Save Scene As", a.dialogDir(), a.settings.Places, func(p string) { a.save(p, then) }, ".json")
+	if a.doc.Path() != "" {
+		d.d.Name = filepath.Base(a.doc.Path())
+	} else {
+		d.d.Name = fileNameFor(a.doc.SceneName())
+	}
+	a.files = d
+}
+
+// fileNameFor makes a file name from a scene name.
+func fileNameFor(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\:*?"<>|`, r) {
+			return '_'
+		}
+		return r
+	}, strings.TrimSpace(name))
+	if name == "" {
+		name = "scene"
+	}
+	return strings.ToLower(strings.ReplaceAll(name, " ", "-")) + ".json"
+}
+
+// saveThen saves (asking for a file name if the scene has none) and runs then after a successful save.
+func (a *App) saveThen(then func()) {
+	if a.doc.Path() == "" {
+		a.saveAsThen(then)
+		return
+	}
+	a.save(a.doc.Path(), then)
+}
+
+// save writes the scene (with the editor camera) atomically to path; big scenes save in the background with a
+// progress bar. The file watcher is told, so the editor's own save is not reported as an outside change.
+func (a *App) save(path string, then func()) {
+	a.doc.SetCamera(a.vp.editorCamera())
+	done := func(err error) {
+		a.resumeWatch(path)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				a.console.Infof("save cancelled; %s was not changed", path)
+			} else {
+				a.console.Errorf("saving %s: %v", path, err)
+				a.ask("Save failed", "Could not save "+path+":\n"+err.Error()+"\n\nThe file on disk was not changed.", 0, func(int) {}, "OK")
+			}
+			return
+		}
+		a.console.Infof("saved %s", path)
+		a.settings.AddRecent(path)
+		a.saveSettings()
+		a.syncWatched()
+		if then != nil {
+			then()
+		}
+	}
+	a.pauseWatch(path)
+	if a.doc.Len() < jobThreshold {
+		done(a.doc.SaveAs(context.Background(), path, nil))
+		return
+	}
+	j := a.doc.PrepareSave(path)
+	a.startJob("Saving "+filepath.Base(path), false, func(ctx context.Context, progress func(done, total int64)) error {
+		return j.Run(ctx, progress)
+	}, func(err error) {
+		a.doc.Finish(j, err)
+		done(err)
+	})
+}
+
+// pauseWatch stops watching path while the editor writes it; resumeWatch watches it again, taking the file as it
+// is now as known, so the editor's own save produces no event.
+func (a *App) pauseWatch(path string) {
+	if a.watcher != nil {
+		_ = a.watcher.Remove(path)
+		a.watched = nil
+	}
+}
+
+func (a *App) resumeWatch(path string) {
+	if a.watcher != nil {
+		a.watched = nil
+		a.syncWatched()
+	}
+}
+
+func (a *App) cmdExport() {
+	name := strings.TrimSuffix(fileNameFor(a.doc.SceneName()), ".json") + ".export.json"
+	if p := a.doc.Path(); p != "" {
+		name = strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) + ".export.json"
+	}
+	d := newFileDialog(filedialog.Save, "Export for Game", a.dialogDir(), a.settings.Places, a.export, ".json")
+	d.d.Name = name
+	a.files = d
+}
+
+// export writes the game export (world matrices baked, editor data stripped) atomically.
+func (a *App) export(path string) {
+	j := a.doc.PrepareExport(path)
+	finish := func(err error) {
+		if err != nil {
+			a.console.Errorf("export to %s: %v", path, err)
+			a.ask("Export failed", "Could not export to "+path+":\n"+err.Error(), 0, func(int) {}, "OK")
+			return
+		}
+		a.console.Infof("exported %d entities to %s", a.doc.Len(), path)
+		a.settings.AddPlace(filepath.Dir(path))
+	}
+	if a.doc.Len() < jobThreshold {
+		finish(j.Run(context.Background(), nil))
+		return
+	}
+	a.startJob("Exporting "+filepath.Base(path), false, func(ctx context.Context, progress func(done, total int64)) error {
+		return j.Run(ctx, progress)
+	}, finish)
+}
+
+func (a *App) cmdQuit() { a.quit() }
+
+func (a *App) report(what string, err error) {
+	if err != nil {
+		a.console.Errorf("%s: %v", what, err)
+	}
+}
+
+func (a *App) cmdUndo() {
+	label := a.doc.UndoLabel()
+	if err := a.doc.Undo(); err != nil {
+		a.report("undo", err)
+		return
+	}
+	a.console.Infof("undo %s", label)
+}
+
+func (a *App) cmdRedo() {
+	label := a.doc.RedoLabel()
+	if err := a.doc.Redo(); err != nil {
+		a.report("redo", err)
+		return
+	}
+	a.console.Infof("redo %s", label)
+}
+
+func (a *App) cmdCopy() {
+	text, err := a.doc.CopySelection()
+	if err != nil {
+		a.report("copy", err)
+		return
+	}
+	imgui.SetClipboardText(text)
+	a.console.Infof("copied %d entities", a.doc.SelectionLen())
+}
+
+func (a *App) cmdPaste() {
+	text := imgui.ClipboardText()
+	if strings.TrimSpace(text) == "" {
+		a.console.Warnf("paste: the clipboard is empty")
+		return
+	}
+	es, err := a.doc.Paste(context.Background(), text, ecs.Entity{})
+	if err != nil {
+		a.report("paste", err)
+		return
+	}
+	a.doc.Select(es...)
+	a.console.Infof("pasted %d entities", len(es))
+}
+
+func (a *App) cmdDuplicate() {
+	es, err := a.doc.DuplicateSelection()
+	if err != nil {
+		a.report("duplicate", err)
+		return
+	}
+	a.doc.Select(es...)
+}
+
+func (a *App) cmdDelete() {
+	n := a.doc.SelectionLen()
+	if err := a.doc.DeleteSelection(); err != nil {
+		a.report("delete", err)
+		return
+	}
+	a.console.Infof("deleted %d entities (with their children)", n)
+}
+
+func (a *App) cmdSelectAll()   { a.doc.SelectAll() }
+func (a *App) cmdRename()      { a.hier.startRename(a) }
+func (a *App) cmdCreateEmpty() { a.spawnUnder(ecs.Entity{}, false) }
+func (a *App) cmdCreateCube()  { a.spawnUnder(ecs.Entity{}, true) }
+
+// spawnUnder creates an empty entity or a cube as a child of parent (zero: a root) and selects it.
+func (a *App) spawnUnder(parent ecs.Entity, cube bool) {
+	var e ecs.Entity
+	var err error
+	if cube {
+		e, err = a.doc.SpawnCube(parent)
+	} else {
+		e, err = a.doc.SpawnEmpty(parent)
+	}
+	if err != nil {
+		a.report("create", err)
+		return
+	}
+	a.doc.Select(e)
+	a.hier.revealAncestors(a, e)
+	a.hier.scrollTo = a.doc.ID(e)
+}
+
+func (a *App) cmdSpawnGrid() {
+	if a.gridDlg == nil {
+		a.gridDlg = newGridDialog()
+	}
+}
+
+// Play mode: the systems run on a clone of the edit world; Stop throws the clone away.
+
+func (a *App) cmdPlayStop() {
+	if a.doc.Playing() {
+		a.doc.Stop()
+		a.console.Infof("stopped: the scene is as it was before Play")
+	} else {
+		a.doc.Play()
+		a.lastTick = time.Now()
+		a.console.Infof("playing")
+	}
+	a.vp.setWorld(a.doc.World())
+}
+
+func (a *App) cmdPause() {
+	a.doc.SetPaused(!a.doc.Paused())
+	a.lastTick = time.Now()
+}
+
+func (a *App) cmdStep() {
+	if !a.doc.Paused() {
+		a.doc.SetPaused(true)
+	}
+	a.doc.Step()
+}
+
+// tickPlay advances play mode by the real time since the last frame.
+func (a *App) tickPlay() {
+	if !a.doc.Playing() || a.doc.Paused() {
+		return
+	}
+	now := time.Now()
+	dt := float32(now.Sub(a.lastTick).Seconds())
+	a.lastTick = now
+	a.doc.Tick(min(dt, 0.1))
+}
+
+func (a *App) cmdGizmoTranslate() { a.vp.gizmoOp = gizmoTranslate }
+func (a *App) cmdGizmoRotate()    { a.vp.gizmoOp = gizmoRotate }
+func (a *App) cmdGizmoScale()     { a.vp.gizmoOp = gizmoScale }
+func (a *App) cmdGizmoSpace()     { a.vp.gizmoLocal = !a.vp.gizmoLocal }
+func (a *App) cmdFrame()          { a.vp.frameSelection(a) }
+func (a *App) cmdToggleStats() {
+	a.showStats = !a.showStats
+	a.saveSettings()
+}
+
 func (a *App) cmdResetLayout() {
 	a.layoutBuilt = false
 	for _, p := range panelNames {
@@ -45,67 +370,226 @@ func (a *App) cmdResetLayout() {
 func (a *App) cmdShowShortcuts() { a.showShortcuts = true }
 func (a *App) cmdAbout()         { a.showAbout = true }
 
-func (a *App) canUndo() bool      { return false }
-func (a *App) canRedo() bool      { return false }
-func (a *App) hasSelection() bool { return false }
-func (a *App) editable() bool     { return true }
-func (a *App) playing() bool      { return false }
-func (a *App) modalOpen() bool    { return a.modal != "" || a.files != nil }
+func (a *App) canUndo() bool      { return a.doc.CanUndo() }
+func (a *App) canRedo() bool      { return a.doc.CanRedo() }
+func (a *App) hasSelection() bool { return a.doc.SelectionLen() > 0 && !a.doc.Playing() }
+func (a *App) editable() bool     { return !a.doc.Playing() }
+func (a *App) playing() bool      { return a.doc.Playing() }
 
-// quit closes the window as if the user had closed it.
-func (a *App) quit() {
-	if a.onCloseRequest() {
-		a.mw.SetShouldClose(true)
+// modalOpen reports whether a dialog owns the keyboard (shortcuts are off then).
+func (a *App) modalOpen() bool {
+	return a.prompt != nil || a.files != nil || a.gridDlg != nil || a.job != nil
+}
+
+// modalName names the open dialog for the test probe.
+func (a *App) modalName() string {
+	switch {
+	case a.prompt != nil:
+		return "prompt:" + a.prompt.title
+	case a.files != nil:
+		return "file:" + a.files.d.Title
+	case a.gridDlg != nil:
+		return "grid"
+	case a.job != nil:
+		return "job:" + a.job.label
 	}
+	return ""
 }
 
 func (a *App) buildRecentMenu() {
 	if imgui.BeginMenuV("Open Recent", len(a.settings.Recent) > 0) {
 		for _, p := range a.settings.Recent {
 			if imgui.MenuItemBool(p) {
-				a.notYet("Open Recent")
+				path := p
+				a.confirmDiscard("open another scene", func() { a.openPath(path) })
 			}
+		}
+		imgui.Separator()
+		if imgui.MenuItemBool("Clear Recent") {
+			a.settings.Recent = nil
+			a.saveSettings()
 		}
 		imgui.EndMenu()
 	}
 }
 
-func (a *App) buildToolbar() {}
+// onSceneFileEvent reacts to the open scene file changing on disk: a clean scene reloads (keeping the selection
+// and the camera), a modified one asks, a deleted one is reported (Save writes it back).
+func (a *App) onSceneFileEvent(ev watch.Event) {
+	de := doc.DiskChanged
+	if ev.Kind == watch.Missing {
+		de = doc.DiskRemoved
+	}
+	switch a.doc.OnDisk(de) {
+	case doc.ActionReload:
+		a.reloadFromDisk()
+	case doc.ActionAsk:
+		a.ask("Scene changed on disk", a.doc.Path()+" was changed by another program,\nand you have unsaved changes here.", 1,
+			func(i int) {
+				if i == 0 {
+					a.reloadFromDisk()
+				} else {
+					a.doc.KeepMine()
+					a.console.Warnf("kept your changes; saving will overwrite %s", a.doc.Path())
+				}
+			}, "Reload and lose my changes", "Keep mine")
+	case doc.ActionWarnRemoved:
+		a.console.Warnf("%s was deleted or moved on disk; Save writes it back", a.doc.Path())
+	}
+}
+
+func (a *App) reloadFromDisk() {
+	cam := a.vp.Camera
+	if err := a.doc.Reload(context.Background(), nil); err != nil {
+		a.console.Errorf("reloading %s failed; keeping the scene as it is", a.doc.Path())
+		for _, p := range serialize.ProblemsOf(err) {
+			a.console.Errorf("%s", p)
+		}
+		return
+	}
+	a.vp.setWorld(a.doc.World())
+	a.vp.Camera = cam
+	a.hier.dirty = true
+	a.console.Infof("reloaded %s (changed on disk)", a.doc.Path())
+}
+
+func (a *App) buildToolbar() {
+	imgui.SetCursorPosX(imgui.WindowWidth()/2 - 90)
+	playing := a.doc.Playing()
+	label := "Play"
+	if playing {
+		label = "Stop"
+	}
+	if imgui.SmallButton(label + "##toolbarplay") {
+		a.cmdPlayStop()
+	}
+	imgui.BeginDisabledV(!playing)
+	pause := "Pause"
+	if a.doc.Paused() {
+		pause = "Resume"
+	}
+	imgui.SameLine()
+	if imgui.SmallButton(pause + "##toolbarpause") {
+		a.cmdPause()
+	}
+	imgui.SameLine()
+	if imgui.SmallButton("Step##toolbarstep") {
+		a.cmdStep()
+	}
+	imgui.EndDisabled()
+	imgui.SameLine()
+	imgui.TextDisabled("|")
+	for _, m := range []struct {
+		label string
+		op    gizmoOp
+	}{{"Move", gizmoTranslate}, {"Rotate", gizmoRotate}, {"Scale", gizmoScale}} {
+		imgui.SameLine()
+		sel := a.vp.gizmoOp == m.op
+		if sel {
+			imgui.PushStyleColorVec4(imgui.ColButton, imgui.Vec4{X: 0.26, Y: 0.59, Z: 0.98, W: 0.8})
+		}
+		if imgui.SmallButton(m.label + "##tb") {
+			a.vp.gizmoOp = m.op
+		}
+		if sel {
+			imgui.PopStyleColor()
+		}
+	}
+	imgui.SameLine()
+	space := "World"
+	if a.vp.gizmoLocal {
+		space = "Local"
+	}
+	if imgui.SmallButton(space + "##tbspace") {
+		a.cmdGizmoSpace()
+	}
+}
 
 func (a *App) buildDialogs() {
 	if a.files != nil && !a.files.build() {
 		a.files = nil
 	}
+	if a.gridDlg != nil && !a.gridDlg.build(a) {
+		a.gridDlg = nil
+	}
+	a.buildPrompt()
+	a.buildJobPopup()
 	if a.showShortcuts {
-		imgui.SetNextWindowSizeV(imgui.Vec2{X: 460, Y: 560}, imgui.CondFirstUseEver)
+		imgui.SetNextWindowSizeV(imgui.Vec2{X: 460, Y: 600}, imgui.CondFirstUseEver)
 		if imgui.BeginV("Shortcuts", &a.showShortcuts, 0) {
-			if imgui.BeginTableV("##shortcuts", 2, imgui.TableFlagsRowBg|imgui.TableFlagsBorders, imgui.Vec2{}, 0) {
-				for i := range actions {
-					ac := &actions[i]
-					if len(ac.keys) == 0 {
-						continue
-					}
-					imgui.TableNextRow()
-					imgui.TableNextColumn()
-					imgui.Text(ac.label)
-					imgui.TableNextColumn()
-					imgui.Text(ac.allShortcutText())
-				}
-				imgui.EndTable()
-			}
+			buildShortcutTable()
 		}
 		imgui.End()
 	}
 	if a.showAbout {
 		if imgui.BeginV("About Voltex Editor", &a.showAbout, imgui.WindowFlagsAlwaysAutoResize) {
 			imgui.Text("Voltex Editor")
-			imgui.TextDisabled("A visual editor for ECS scenes.")
+			imgui.TextDisabled("A visual editor for ECS scenes: open, edit, spawn cube grids, export for games.")
+			imgui.TextDisabled("Dear ImGui (giu) · OpenGL 4.1 core · an ECS world with change detection.")
 		}
 		imgui.End()
 	}
 }
 
-// onSceneFileEvent reacts to the open scene file changing on disk.
-func (a *App) onSceneFileEvent(ev watch.Event) {
-	a.console.Warnf("%s changed on disk (%s)", a.scenePath, ev.Kind)
+func buildShortcutTable() {
+	if !imgui.BeginTableV("##shortcuts", 2, imgui.TableFlagsRowBg|imgui.TableFlagsBorders, imgui.Vec2{}, 0) {
+		return
+	}
+	for i := range actions {
+		ac := &actions[i]
+		if len(ac.keys) == 0 {
+			continue
+		}
+		imgui.TableNextRow()
+		imgui.TableNextColumn()
+		imgui.Text(ac.label)
+		imgui.TableNextColumn()
+		imgui.Text(ac.allShortcutText())
+	}
+	for _, m := range mouseHelp {
+		imgui.TableNextRow()
+		imgui.TableNextColumn()
+		imgui.Text(m[0])
+		imgui.TableNextColumn()
+		imgui.Text(m[1])
+	}
+	imgui.EndTable()
 }
+
+// mouseHelp lists the viewport's mouse controls (Help → Shortcuts and docs/shortcuts.md).
+var mouseHelp = [][2]string{
+	{"Select", "Left click (Ctrl: toggle)"},
+	{"Box select", "Left drag (Ctrl: add)"},
+	{"Orbit", "Middle drag, or Alt+left drag"},
+	{"Pan", "Shift+middle drag"},
+	{"Zoom to cursor", "Mouse wheel"},
+	{"Fly", "Hold right button + WASD/QE (Shift faster)"},
+	{"Snap gizmo", "Hold Ctrl while dragging"},
+}
+
+// docEditor adapts the document to the inspector's Editor interface.
+type docEditor struct{ a *App }
+
+func (e *docEditor) BeginEdit(label string) { e.a.doc.BeginEdit(label) }
+func (e *docEditor) SetField(es []ecs.Entity, id ecs.ComponentID, path string, v any) error {
+	return e.a.doc.SetField(es, id, path, v)
+}
+func (e *docEditor) EndEdit()                                  { e.a.doc.EndEdit() }
+func (e *docEditor) Rename(es []ecs.Entity, name string) error { return e.a.doc.Rename(es, name) }
+func (e *docEditor) AddComponent(es []ecs.Entity, id ecs.ComponentID) error {
+	return e.a.doc.AddComponent(es, id)
+}
+func (e *docEditor) RemoveComponent(es []ecs.Entity, id ecs.ComponentID) error {
+	return e.a.doc.RemoveComponent(es, id)
+}
+func (e *docEditor) ResetComponent(es []ecs.Entity, id ecs.ComponentID) error {
+	return e.a.doc.ResetComponent(es, id)
+}
+func (e *docEditor) PasteComponent(es []ecs.Entity, id ecs.ComponentID, v any) error {
+	return e.a.doc.PasteComponent(es, id, v)
+}
+
+// docNames gives the inspector the entities' names.
+type docNames struct{ a *App }
+
+func (n docNames) Name(e ecs.Entity) string { return n.a.doc.Name(e) }

@@ -2,17 +2,42 @@ package editor
 
 import (
 	"fmt"
+	"image"
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/AllenDang/cimgui-go/imguizmo"
+	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/viewport"
 	"github.com/voltex-editor/voltex/viewport/glrender"
 )
 
+type gizmoOp uint8
+
+const (
+	gizmoTranslate gizmoOp = iota
+	gizmoRotate
+	gizmoScale
+)
+
+func (o gizmoOp) imguizmo() imguizmo.OPERATION {
+	switch o {
+	case gizmoRotate:
+		return imguizmo.ROTATE
+	case gizmoScale:
+		return imguizmo.SCALE
+	}
+	return imguizmo.TRANSLATE
+}
+
+func (o gizmoOp) label() string { return [...]string{"Move", "Rotate", "Scale"}[o] }
+
 // viewportPanel shows the scene through the GL renderer: an FBO texture filling the panel, re-rendered only when
-// what it shows changed (viewport.RedrawPolicy), with the editor camera driven by the mouse and keyboard.
+// what it shows changed (viewport.RedrawPolicy), with the editor camera driven by the mouse and keyboard, click
+// and box selection from the renderer's entity-ID buffer, transform gizmos and a view cube.
 type viewportPanel struct {
 	r       *glrender.Renderer
 	initErr error
@@ -24,19 +49,35 @@ type viewportPanel struct {
 	Camera  viewport.Camera
 	ctl     viewport.Controller
 
-	selVersion   uint64
+	selSynced    uint64 // document selection version the builder shows
+	selVersion   uint64 // bumped on every selection change (for the redraw policy)
 	assetVersion uint64
 	playing      bool
+	frameAll     bool               // frame the whole scene at the next frame (a scene without a saved camera)
+	preview      *viewport.DrawList // drawn instead of the scene while the Spawn Cube Grid dialog previews
+	shown        *viewport.DrawList // the list drawn last
+
+	gizmoOp     gizmoOp
+	gizmoLocal  bool
+	gizmoActive bool
+	gizmoStart  map[ecs.Entity]mgl32.Mat4 // world matrices when the drag began
+	gizmoFrom   mgl32.Mat4                // the manipulated matrix when the drag began
+	gizmoCur    mgl32.Mat4                // the manipulated matrix now
+	gizmoEnts   []ecs.Entity
+	gizmoVals   []any
 
 	w, h      int
 	hovered   bool
 	origin    imgui.Vec2 // screen position of the image's top-left corner
+	pressing  bool       // left button went down over the image (not on a gizmo)
+	pressAt   imgui.Vec2
+	boxing    bool
 	lastFrame time.Time
 	lastStats glrender.Stats
 }
 
 func newViewportPanel(meshes viewport.MeshSource) *viewportPanel {
-	return &viewportPanel{meshes: meshes, Camera: viewport.DefaultCamera()}
+	return &viewportPanel{meshes: meshes, Camera: viewport.DefaultCamera(), gizmoStart: map[ecs.Entity]mgl32.Mat4{}}
 }
 
 // setWorld points the viewport at a world (a newly opened scene, or play mode's clone).
@@ -46,7 +87,13 @@ func (v *viewportPanel) setWorld(w *ecs.World) {
 	}
 	v.world = w
 	v.builder = viewport.NewBuilder(w, v.meshes)
+	v.selSynced = 0
 	v.policy.Invalidate()
+}
+
+// editorCamera is the camera as scene files store it.
+func (v *viewportPanel) editorCamera() serialize.EditorCamera {
+	return serialize.EditorCamera{Pivot: v.Camera.Pivot, Yaw: v.Camera.Yaw, Pitch: v.Camera.Pitch, Distance: v.Camera.Distance}
 }
 
 // ensureRenderer creates the renderer on first use; it needs the window's GL context, current on this thread.
@@ -70,8 +117,42 @@ func (v *viewportPanel) ensureRenderer() bool {
 	return true
 }
 
-// build draws the panel's contents. It returns the rectangle it used (for the probe).
-func (v *viewportPanel) build(a *App) {
+func (v *viewportPanel) aspect() float32 {
+	if v.h == 0 {
+		return 1
+	}
+	return float32(v.w) / float32(v.h)
+}
+
+// frameSelection points the camera at the selection (F), or at everything when nothing is selected.
+func (v *viewportPanel) frameSelection(a *App) {
+	if v.builder == nil {
+		return
+	}
+	dl := v.builder.DrawList()
+	var b viewport.AABB
+	if sel := a.doc.SelectedEntities(); len(sel) > 0 {
+		ids := make([]uint32, 0, len(sel))
+		for _, e := range sel {
+			ids = append(ids, viewport.EntityID(e))
+		}
+		b = dl.BoundsOf(ids)
+		if b.IsEmpty() { // selected entities without meshes: frame their positions
+			b = viewport.EmptyAABB()
+			for _, e := range sel {
+				b = b.Extend(a.doc.World().WorldMatrix(e).Col(3).Vec3())
+			}
+		}
+	} else {
+		b = dl.Bounds()
+	}
+	if !b.IsEmpty() {
+		v.Camera.Frame(b, v.aspect())
+	}
+}
+
+// build draws the panel's contents. While busyWorld (a job is changing the world) it only shows the last image.
+func (v *viewportPanel) build(a *App, busyWorld bool) {
 	avail := imgui.ContentRegionAvail()
 	w, h := int(avail.X), int(avail.Y)
 	v.origin = imgui.CursorScreenPos()
@@ -85,46 +166,40 @@ func (v *viewportPanel) build(a *App) {
 		imgui.TextColored(imgui.Vec4{X: 1, Y: 0.4, Z: 0.4, W: 1}, fmt.Sprintf("viewport unavailable: %v", v.initErr))
 		return
 	}
-
-	// Input: an invisible button over the whole image catches clicks and drags so that the window doesn't move.
-	imgui.InvisibleButtonV("##viewportinput", avail, imgui.ButtonFlagsMouseButtonLeft|imgui.ButtonFlagsMouseButtonRight|imgui.ButtonFlagsMouseButtonMiddle)
-	v.hovered = imgui.IsItemHovered()
-	active := imgui.IsItemActive()
-	now := time.Now()
-	dt := float32(now.Sub(v.lastFrame).Seconds())
-	if v.lastFrame.IsZero() || dt > 0.25 {
-		dt = 1.0 / 60
-	}
-	v.lastFrame = now
-	io := imgui.CurrentIO()
+	v.w, v.h = w, h
 	mp := imgui.MousePos()
-	md := io.MouseDelta()
-	in := viewport.Input{
-		MouseX: mp.X - v.origin.X, MouseY: mp.Y - v.origin.Y,
-		MouseDX: md.X, MouseDY: md.Y,
-		Hovered: v.hovered || active,
-		Left:    imgui.IsMouseDown(imgui.MouseButtonLeft),
-		Middle:  imgui.IsMouseDown(imgui.MouseButtonMiddle),
-		Right:   imgui.IsMouseDown(imgui.MouseButtonRight),
-		Alt:     io.KeyAlt(), Shift: io.KeyShift(),
-		Dt: dt,
-	}
-	if v.hovered {
-		in.Wheel = io.MouseWheel()
-	}
-	if !io.WantTextInput() {
-		in.W, in.A, in.S, in.D = imgui.IsKeyDown(imgui.KeyW), imgui.IsKeyDown(imgui.KeyA), imgui.IsKeyDown(imgui.KeyS), imgui.IsKeyDown(imgui.KeyD)
-		in.Q, in.E = imgui.IsKeyDown(imgui.KeyQ), imgui.IsKeyDown(imgui.KeyE)
-	}
-	v.ctl.Update(&v.Camera, in, w, h)
+	local := imgui.Vec2{X: mp.X - v.origin.X, Y: mp.Y - v.origin.Y}
+	inside := local.X >= 0 && local.Y >= 0 && local.X < avail.X && local.Y < avail.Y
+	v.hovered = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsOver() && !imguizmo.IsUsingAny()
 
-	var sceneVersion uint64
-	if v.builder != nil {
+	if !busyWorld {
+		v.setWorld(a.doc.World())
+		v.playing = a.doc.Playing() && !a.doc.Paused()
+		if sv := a.doc.SelectionVersion(); sv != v.selSynced {
+			v.selSynced = sv
+			v.builder.SetSelection(a.doc.SelectedEntities())
+			v.selVersion++
+		}
 		v.builder.Update()
-		sceneVersion = v.builder.DrawList().Version()
+		if v.frameAll {
+			v.frameAll = false
+			if b := v.builder.DrawList().Bounds(); !b.IsEmpty() {
+				v.Camera.Frame(b, float32(w)/float32(h))
+			}
+		}
+	}
+	v.updateCamera(a, local, w, h)
+
+	dl := v.builder.DrawList()
+	if v.preview != nil {
+		dl = v.preview
+	}
+	if dl != v.shown {
+		v.shown = dl
+		v.policy.Invalidate()
 	}
 	state := viewport.FrameState{
-		SceneTick: sceneVersion, Selection: v.selVersion, Camera: v.Camera,
+		SceneTick: dl.Version(), Selection: v.selVersion, Camera: v.Camera,
 		Width: w, Height: h, Assets: v.assetVersion, Playing: v.playing,
 	}
 	if reason := v.policy.Decide(state); reason != 0 {
@@ -133,29 +208,214 @@ func (v *viewportPanel) build(a *App) {
 				a.console.Errorf("viewport: %v", err)
 			}
 		}
-		dl := viewport.NewDrawList()
-		if v.builder != nil {
-			dl = v.builder.DrawList()
-		}
 		if err := v.r.Render(dl, v.Camera); err != nil {
 			a.console.Errorf("viewport: %v", err)
 		}
 		v.lastStats = v.r.Stats()
 	}
 	// GL textures have row 0 at the bottom: flip V so the image is the right way up.
-	imgui.SetCursorScreenPos(v.origin)
 	imgui.ImageV(imgui.TextureID(v.r.Texture()), avail, imgui.Vec2{X: 0, Y: 1}, imgui.Vec2{X: 1, Y: 0})
+
+	if !busyWorld {
+		v.buildGizmo(a)
+		v.handlePicking(a, local, inside)
+	}
+	v.buildViewCube()
 	if a.showStats {
-		v.buildStatsOverlay(a)
+		v.buildStatsOverlay()
 	}
 	if a.probe != nil {
 		a.probe.state.ViewportRenders = v.policy.Renders()
 	}
 }
 
+// updateCamera applies this frame's mouse and keyboard to the camera (orbit, pan, zoom, fly).
+func (v *viewportPanel) updateCamera(a *App, local imgui.Vec2, w, h int) {
+	now := time.Now()
+	dt := float32(now.Sub(v.lastFrame).Seconds())
+	if v.lastFrame.IsZero() || dt > 0.25 {
+		dt = 1.0 / 60
+	}
+	v.lastFrame = now
+	io := imgui.CurrentIO()
+	md := io.MouseDelta()
+	in := viewport.Input{
+		MouseX: local.X, MouseY: local.Y,
+		MouseDX: md.X, MouseDY: md.Y,
+		Hovered: v.hovered && !a.modalOpen(),
+		Left:    imgui.IsMouseDown(imgui.MouseButtonLeft),
+		Middle:  imgui.IsMouseDown(imgui.MouseButtonMiddle),
+		Right:   imgui.IsMouseDown(imgui.MouseButtonRight),
+		Alt:     io.KeyAlt(), Shift: io.KeyShift(),
+		Dt: dt,
+	}
+	if in.Hovered {
+		in.Wheel = io.MouseWheel()
+	}
+	if !io.WantTextInput() && !a.modalOpen() {
+		in.W, in.A, in.S, in.D = imgui.IsKeyDown(imgui.KeyW), imgui.IsKeyDown(imgui.KeyA), imgui.IsKeyDown(imgui.KeyS), imgui.IsKeyDown(imgui.KeyD)
+		in.Q, in.E = imgui.IsKeyDown(imgui.KeyQ), imgui.IsKeyDown(imgui.KeyE)
+	}
+	v.ctl.Update(&v.Camera, in, w, h)
+}
+
+// handlePicking: a left click selects what is under the cursor (Ctrl toggles), a left drag selects what is
+// inside the box (Ctrl adds) — read from the renderer's entity-ID attachment.
+func (v *viewportPanel) handlePicking(a *App, local imgui.Vec2, inside bool) {
+	io := imgui.CurrentIO()
+	if imgui.IsMouseClickedBool(imgui.MouseButtonLeft) && v.hovered && !io.KeyAlt() && !a.modalOpen() {
+		v.pressing, v.boxing, v.pressAt = true, false, local
+	}
+	if !v.pressing {
+		return
+	}
+	if imguizmo.IsUsingAny() {
+		v.pressing = false
+		return
+	}
+	dx, dy := local.X-v.pressAt.X, local.Y-v.pressAt.Y
+	if dx*dx+dy*dy > 16 {
+		v.boxing = true
+	}
+	rect := image.Rect(int(min(v.pressAt.X, local.X)), int(min(v.pressAt.Y, local.Y)),
+		int(max(v.pressAt.X, local.X))+1, int(max(v.pressAt.Y, local.Y))+1)
+	if v.boxing {
+		dl := imgui.WindowDrawList()
+		p0 := imgui.Vec2{X: v.origin.X + float32(rect.Min.X), Y: v.origin.Y + float32(rect.Min.Y)}
+		p1 := imgui.Vec2{X: v.origin.X + float32(rect.Max.X), Y: v.origin.Y + float32(rect.Max.Y)}
+		dl.AddRectFilled(p0, p1, 0x30ff9933)
+		dl.AddRect(p0, p1, 0xc0ff9933)
+	}
+	if imgui.IsMouseDown(imgui.MouseButtonLeft) {
+		return
+	}
+	v.pressing = false
+	var es []ecs.Entity
+	if v.boxing {
+		for _, id := range v.r.ReadIDs(rect) {
+			if e, ok := v.builder.Entity(id); ok {
+				es = append(es, e)
+			}
+		}
+	} else if inside {
+		if e, ok := v.builder.Entity(v.r.ReadID(int(local.X), int(local.Y))); ok {
+			es = append(es, e)
+		}
+	}
+	ctrl := io.KeyCtrl()
+	switch {
+	case ctrl && v.boxing:
+		a.doc.AddToSelection(es...)
+	case ctrl && len(es) == 1:
+		a.doc.ToggleSelected(es[0])
+	case ctrl:
+	default:
+		a.doc.Select(es...)
+	}
+	for _, e := range es {
+		a.hier.revealAncestors(a, e)
+	}
+	if len(es) == 1 {
+		a.hier.scrollTo = a.doc.ID(es[0])
+	}
+}
+
+// buildGizmo draws the transform gizmo on the active entity and turns a drag into ONE undoable edit of the
+// selected entities' Transforms (Ctrl snaps to the steps in the settings).
+func (v *viewportPanel) buildGizmo(a *App) {
+	active, ok := a.doc.Active()
+	w := a.doc.World()
+	tid, hasT := ecs.ComponentIDOf[ecs.Transform](w)
+	if !ok || !hasT || !w.Has(active, tid) || a.doc.Playing() {
+		v.endGizmo(a)
+		return
+	}
+	imguizmo.SetDrawlistV(imgui.WindowDrawList())
+	imguizmo.SetRect(v.origin.X, v.origin.Y, float32(v.w), float32(v.h))
+	imguizmo.SetOrthographic(false)
+	view := v.Camera.View()
+	proj := v.Camera.Proj(v.aspect())
+	m := w.WorldMatrix(active)
+	if v.gizmoActive {
+		m = v.gizmoCur // continue from the matrix ImGuizmo gave last frame (no decomposition drift)
+	}
+	mode := imguizmo.WORLD
+	if v.gizmoLocal || v.gizmoOp == gizmoScale {
+		mode = imguizmo.LOCAL
+	}
+	var snap *float32
+	var steps [3]float32
+	if imgui.CurrentIO().KeyCtrl() {
+		s := a.settings.SnapTranslate
+		switch v.gizmoOp {
+		case gizmoRotate:
+			s = a.settings.SnapRotate
+		case gizmoScale:
+			s = a.settings.SnapScale
+		}
+		steps = [3]float32{s, s, s}
+		snap = &steps[0]
+	}
+	changed := imguizmo.ManipulateV(&view[0], &proj[0], v.gizmoOp.imguizmo(), mode, &m[0], nil, snap, nil, nil)
+	using := imguizmo.IsUsing()
+	if using && !v.gizmoActive {
+		v.gizmoActive = true
+		v.gizmoFrom = w.WorldMatrix(active)
+		clear(v.gizmoStart)
+		v.gizmoEnts = v.gizmoEnts[:0]
+		for _, e := range a.doc.SelectedEntities() {
+			if w.Has(e, tid) {
+				v.gizmoStart[e] = w.WorldMatrix(e)
+				v.gizmoEnts = append(v.gizmoEnts, e)
+			}
+		}
+		a.doc.BeginEdit(v.gizmoOp.label())
+	}
+	if v.gizmoActive {
+		v.gizmoCur = m
+	}
+	if v.gizmoActive && changed {
+		delta := m.Mul4(v.gizmoFrom.Inv())
+		v.gizmoVals = v.gizmoVals[:0]
+		for _, e := range v.gizmoEnts {
+			world := delta.Mul4(v.gizmoStart[e])
+			if p := w.Parent(e); !p.IsZero() {
+				world = w.WorldMatrix(p).Inv().Mul4(world)
+			}
+			pos, rot, scale := viewport.DecomposeTRS(world)
+			v.gizmoVals = append(v.gizmoVals, ecs.Transform{Position: pos, Rotation: rot, Scale: scale})
+		}
+		if err := a.doc.SetComponents(v.gizmoEnts, tid, v.gizmoVals); err != nil {
+			a.console.Errorf("%s: %v", v.gizmoOp.label(), err)
+		}
+	}
+	if !using && v.gizmoActive {
+		v.endGizmo(a)
+	}
+}
+
+func (v *viewportPanel) endGizmo(a *App) {
+	if v.gizmoActive {
+		v.gizmoActive = false
+		a.doc.EndEdit()
+	}
+}
+
+// buildViewCube draws the orientation cube in the top-right corner; clicking a face turns the camera to it.
+func (v *viewportPanel) buildViewCube() {
+	const size = 96
+	view := v.Camera.View()
+	before := view
+	pos := imgui.Vec2{X: v.origin.X + float32(v.w) - size - 8, Y: v.origin.Y + 8}
+	imguizmo.ViewManipulateFloat(&view[0], v.Camera.Distance, pos, imgui.Vec2{X: size, Y: size}, 0x00000000)
+	if view != before {
+		v.Camera = v.Camera.WithView(view)
+	}
+}
+
 // busy reports whether the viewport needs frames without input (a camera drag or fly in progress, play mode).
 func (v *viewportPanel) busy() bool {
-	return v.playing || v.ctl.Mode() != viewport.ModeNone
+	return v.playing || v.ctl.Mode() != viewport.ModeNone || v.gizmoActive || imguizmo.IsUsingViewManipulate()
 }
 
 // delete frees GL objects; call on the loop thread before the context goes away.
@@ -166,12 +426,19 @@ func (v *viewportPanel) delete() {
 	}
 }
 
+// reloadMeshes picks up reloaded asset meshes and redraws.
+func (v *viewportPanel) reloadMeshes() {
+	if v.builder != nil {
+		v.builder.ReloadMeshes()
+	}
+	v.assetVersion++
+}
+
 // buildStatsOverlay draws the statistics overlay in the viewport's top-left corner (View → Stats Overlay).
-func (v *viewportPanel) buildStatsOverlay(a *App) {
+func (v *viewportPanel) buildStatsOverlay() {
 	dl := imgui.WindowDrawList()
 	st := v.lastStats
-	io := imgui.CurrentIO()
-	fps := io.Framerate()
+	fps := imgui.CurrentIO().Framerate()
 	ms := float32(0)
 	if fps > 0 {
 		ms = 1000 / fps
@@ -186,22 +453,14 @@ func (v *viewportPanel) buildStatsOverlay(a *App) {
 	}
 	pad := float32(6)
 	lh := imgui.TextLineHeight()
-	w := float32(0)
+	wd := float32(0)
 	for _, l := range lines {
-		w = max(w, imgui.CalcTextSize(l).X)
+		wd = max(wd, imgui.CalcTextSize(l).X)
 	}
 	p0 := imgui.Vec2{X: v.origin.X + 8, Y: v.origin.Y + 8}
-	p1 := imgui.Vec2{X: p0.X + w + 2*pad, Y: p0.Y + float32(len(lines))*lh + 2*pad}
+	p1 := imgui.Vec2{X: p0.X + wd + 2*pad, Y: p0.Y + float32(len(lines))*lh + 2*pad}
 	dl.AddRectFilledV(p0, p1, imgui.ColorU32Vec4(imgui.Vec4{X: 0, Y: 0, Z: 0, W: 0.55}), 4, 0)
 	for i, l := range lines {
 		dl.AddTextVec2(imgui.Vec2{X: p0.X + pad, Y: p0.Y + pad + float32(i)*lh}, 0xffe0e0e0, l)
 	}
-}
-
-// reloadMeshes picks up reloaded asset meshes and redraws.
-func (v *viewportPanel) reloadMeshes() {
-	if v.builder != nil {
-		v.builder.ReloadMeshes()
-	}
-	v.assetVersion++
 }

@@ -27,8 +27,8 @@ func (a *App) syncWatched() {
 		return
 	}
 	want := a.assets.Files()
-	if a.scenePath != "" {
-		if abs, err := filepath.Abs(a.scenePath); err == nil {
+	if p := a.doc.Path(); p != "" {
+		if abs, err := filepath.Abs(p); err == nil {
 			want = append(want, abs)
 		}
 	}
@@ -77,9 +77,9 @@ func (a *App) pollWatcher() {
 }
 
 func (a *App) isScenePath(p string) bool {
-	if a.scenePath == "" {
+	if a.doc.Path() == "" {
 		return false
 	}
-	abs, err := filepath.Abs(a.scenePath)
+	abs, err := filepath.Abs(a.doc.Path())
 	return err == nil && abs == p
 }

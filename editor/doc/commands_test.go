@@ -144,6 +144,15 @@ func TestDuplicateRemapsReferencesAndKeepsParents(t *testing.T) {
 	if saved(t, d) != end {
 		t.Fatal("redo of duplicate differs")
 	}
+	d.Select(ent(t, d, 5))
+	again, err := d.DuplicateSelection()
+	must(t, err)
+	if len(again) != 1 || d.ID(again[0]) != 13 || !eqIDs(children(t, d, 13), []uint64{14}) {
+		t.Fatal("duplicate selection (Solo with its child Mystery)")
+	}
+	if strings.Count(content(t, d), "FutureThing") != 2 {
+		t.Fatal("the unknown component should be copied too")
+	}
 }
 
 func TestCopyPasteBetweenDocuments(t *testing.T) {

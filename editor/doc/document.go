@@ -148,6 +148,10 @@ func (d *Document) World() *ecs.World {
 // document's methods.
 func (d *Document) EditWorld() *ecs.World { return d.world }
 
+// Options returns the options the document was made with (for a background Open of its file
+// before ReloadFrom).
+func (d *Document) Options() Options { return d.opts }
+
 // Path returns the scene file's path ("" for a new scene never saved).
 func (d *Document) Path() string { return d.path }
 

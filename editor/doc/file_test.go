@@ -59,6 +59,16 @@ func TestSaveAsAndBackgroundSave(t *testing.T) {
 	if len(g.Entities) != 1 || d.Undos() == 0 {
 		t.Fatal("export")
 	}
+	ej := d.PrepareExport(filepath.Join(t.TempDir(), "bg.export.json"))
+	go func() { done <- ej.Run(context.Background(), nil) }()
+	must(t, <-done)
+	if g, err := game.LoadFile(ej.Path()); err != nil || len(g.Entities) != 1 || d.Path() != path {
+		t.Fatalf("background export: %v", err)
+	}
+	d.Finish(ej, nil)
+	if d.Path() != path {
+		t.Fatal("an export must not change the document's file")
+	}
 	// A failed save (folder missing) leaves the document as it was.
 	must(t, d.Redo())
 	err = d.SaveAs(context.Background(), filepath.Join(t.TempDir(), "no", "such", "dir.json"), nil)
@@ -191,4 +201,27 @@ func TestOutsideEdits(t *testing.T) {
 		t.Fatal("save after removal")
 	}
 	mustErr(t, New("", testOpts).Reload(context.Background(), nil), ErrNoPath)
+
+	// The background way: Open on another goroutine, ReloadFrom on the loop thread.
+	d.Select(ent(t, d, 4))
+	res := make(chan *Document)
+	go func() {
+		nd, err := Open(context.Background(), d.Path(), d.Options(), nil)
+		if err != nil {
+			t.Error(err)
+		}
+		res <- nd
+	}()
+	nd := <-res
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 4)}, "changed"))
+	d.ReloadFrom(nd)
+	if d.Name(ent(t, d, 4)) != "A1" || d.Dirty() || !eqIDs(d.Selection(), []uint64{4}) {
+		t.Fatal("ReloadFrom")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("ReloadFrom(nil) should panic")
+		}
+	}()
+	d.ReloadFrom(nil)
 }

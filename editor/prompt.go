@@ -1,0 +1,78 @@
+package editor
+
+import (
+	"github.com/AllenDang/cimgui-go/imgui"
+)
+
+// prompt is a modal question with buttons, such as "Save changes before closing?".
+type prompt struct {
+	title, message string
+	buttons        []string
+	// cancel is the index of the button Escape presses (-1: none).
+	cancel   int
+	onChoose func(i int)
+	opened   bool
+}
+
+// ask shows a modal question; onChoose gets the index of the button pressed.
+func (a *App) ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
+	a.prompt = &prompt{title: title, message: message, buttons: buttons, cancel: cancel, onChoose: onChoose}
+}
+
+// confirmDiscard runs then at once if the scene has no unsaved changes; otherwise it asks "Save / Don't Save /
+// Cancel" first (what is about to happen is named by action: "quit", "open another scene"…).
+func (a *App) confirmDiscard(action string, then func()) {
+	if !a.doc.Dirty() {
+		then()
+		return
+	}
+	a.ask("Unsaved changes", "Save changes to \""+a.doc.SceneName()+"\" before you "+action+"?\nYour changes will be lost if you don't save them.", 2,
+		func(i int) {
+			switch i {
+			case 0:
+				a.saveThen(then)
+			case 1:
+				then()
+			}
+		}, "Save", "Don't Save", "Cancel")
+}
+
+// buildPrompt draws the current prompt, if any.
+func (a *App) buildPrompt() {
+	p := a.prompt
+	if p == nil {
+		return
+	}
+	name := p.title + "###prompt"
+	if !p.opened {
+		imgui.OpenPopupStr(name)
+		p.opened = true
+	}
+	imgui.SetNextWindowPosV(imgui.MainViewport().Center(), imgui.CondAppearing, imgui.Vec2{X: 0.5, Y: 0.5})
+	if !imgui.BeginPopupModalV(name, nil, imgui.WindowFlagsAlwaysAutoResize|imgui.WindowFlagsNoSavedSettings) {
+		return
+	}
+	imgui.Text(p.message)
+	imgui.Spacing()
+	chosen := -1
+	for i, b := range p.buttons {
+		if i > 0 {
+			imgui.SameLine()
+		}
+		if i == 0 {
+			imgui.SetItemDefaultFocus()
+		}
+		if imgui.ButtonV(b, imgui.Vec2{X: max(110, imgui.CalcTextSize(b).X+20)}) {
+			chosen = i
+		}
+	}
+	if chosen < 0 && p.cancel >= 0 && imgui.IsKeyPressedBool(imgui.KeyEscape) {
+		chosen = p.cancel
+	}
+	if chosen >= 0 {
+		imgui.CloseCurrentPopup()
+		a.prompt = nil
+		p.onChoose(chosen)
+	}
+	imgui.EndPopup()
+}
