@@ -37,7 +37,7 @@ func (m *Map[T]) ID() ComponentID { return m.id }
 
 // locate returns the column and row of the entity's T, or nil if it is dead or lacks T.
 func (m *Map[T]) locate(e Entity) (*column, uint32) {
-	if recs := *m.recs; e.index < uint32(len(recs)) {
+	if recs := *m.recs; int(e.index) < len(recs) {
 		if r := recs[e.index]; r.gen == e.gen {
 			if c := (*m.cols)[r.table]; c != nil {
 				return c, r.row
@@ -49,7 +49,7 @@ func (m *Map[T]) locate(e Entity) (*column, uint32) {
 
 // Get returns a copy of the entity's T. It panics if the entity is dead or lacks T.
 func (m *Map[T]) Get(e Entity) T {
-	if recs := *m.recs; e.index < uint32(len(recs)) {
+	if recs := *m.recs; int(e.index) < len(recs) {
 		if r := recs[e.index]; r.gen == e.gen {
 			if c := (*m.cols)[r.table]; c != nil {
 				return *(*T)(unsafe.Add(c.ptr, uintptr(r.row)*c.size))

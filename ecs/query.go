@@ -243,7 +243,17 @@ type cursor struct {
 	// current table lacks an Optional component.
 	single bool
 	driver *sparseSet
+	// Changed runs found ahead (fastChanged): their first rows were touched together so that their
+	// cache misses overlap instead of stalling one by one.
+	ahead     [aheadRuns][2]uint32
+	aheadN    int
+	aheadI    int
+	aheadFrom uint32
+	sink      byte
 }
+
+// aheadRuns is how many Changed runs are located and touched in one batch.
+const aheadRuns = 16
 
 func (c *cursor) begin(q *queryState) {
 	w := q.w
@@ -346,6 +356,7 @@ func (c *cursor) nextTable() bool {
 func (c *cursor) setTable(t *table) {
 	c.t = t
 	c.single = c.q.perRow
+	c.aheadI, c.aheadN, c.aheadFrom = 0, 0, 0
 	w := c.q.w
 	for k, id := range c.q.ids {
 		s := w.comps[id]
@@ -387,6 +398,47 @@ func (c *cursor) setSparsePtrs(r uint32) {
 	}
 }
 
+// fillAhead locates the next Changed runs of the current table from row from and touches their first
+// rows, so that the memory loads of scattered changes overlap. It reports false if there are none.
+func (c *cursor) fillAhead(col *column, from, n uint32) bool {
+	c.aheadI, c.aheadN = 0, 0
+	last := c.q.lastRun
+	for c.aheadN < aheadRuns {
+		s, e, ok := col.nextChangedRun(from, n, last)
+		if !ok {
+			break
+		}
+		c.ahead[c.aheadN] = [2]uint32{s, e}
+		c.aheadN++
+		from = e
+		if e-s >= 8 {
+			break // dense: no need to look further ahead
+		}
+	}
+	c.aheadFrom = from
+	if c.aheadN == 0 {
+		return false
+	}
+	if rows := c.ahead[c.aheadN-1][1] - c.ahead[0][0]; c.aheadN > 1 && rows > 64*uint32(c.aheadN) {
+		// scattered runs: touch their first rows in a tight loop of independent loads, so that the
+		// cache misses overlap (dense runs are streamed by the hardware prefetcher anyway)
+		c.touchAhead()
+	}
+	return true
+}
+
+func (c *cursor) touchAhead() {
+	var sink byte
+	for _, kc := range c.cols {
+		if kc != nil && kc.size != 0 {
+			for _, r := range c.ahead[:c.aheadN] {
+				sink += *(*byte)(kc.at(r[0]))
+			}
+		}
+	}
+	c.sink += sink
+}
+
 // findRun finds the next run of matching rows in the current table from row from.
 func (c *cursor) findRun(from uint32) bool {
 	q := c.q
@@ -396,9 +448,16 @@ func (c *cursor) findRun(from uint32) bool {
 		col := s.cols[t.index]
 		start, end := from, n
 		if col.floor <= q.lastRun {
-			var ok bool
-			if start, end, ok = col.nextChangedRun(from, n, q.lastRun); !ok {
+			if c.aheadI == c.aheadN && !c.fillAhead(col, max(from, c.aheadFrom), n) {
 				return false
+			}
+			start, end = c.ahead[c.aheadI][0], c.ahead[c.aheadI][1]
+			c.aheadI++
+			if start < from { // a one-row run cut a run found ahead
+				start = from
+			}
+			if start >= end {
+				return c.findRun(from)
 			}
 		} else if from >= n {
 			return false
