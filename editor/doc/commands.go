@@ -17,6 +17,13 @@ type treeCmd struct {
 }
 
 func (c *treeCmd) label() string { return c.name }
+func (c *treeCmd) size() int {
+	n := len(c.rm.holders) + len(c.rm.order)
+	for _, s := range c.rm.snaps {
+		n += 1 + len(s.comps)
+	}
+	return n
+}
 
 func (c *treeCmd) apply(d *Document) error {
 	if c.insert {
@@ -249,6 +256,13 @@ type reparentCmd struct {
 }
 
 func (c *reparentCmd) label() string { return "Reparent" }
+func (c *reparentCmd) size() int {
+	n := len(c.ids)
+	for _, s := range c.before {
+		n += len(s.children)
+	}
+	return n
+}
 
 func (c *reparentCmd) apply(d *Document) error {
 	w := d.world
@@ -377,6 +391,13 @@ type multiCmd struct {
 }
 
 func (c *multiCmd) label() string { return c.name }
+func (c *multiCmd) size() int {
+	n := 0
+	for _, x := range c.cmds {
+		n += x.size()
+	}
+	return n
+}
 
 func (c *multiCmd) apply(d *Document) error {
 	for _, x := range c.cmds {
@@ -414,6 +435,7 @@ func (d *Document) label(e ecs.Entity) string {
 type sceneNameCmd struct{ from, to string }
 
 func (c *sceneNameCmd) label() string { return "Rename Scene" }
+func (c *sceneNameCmd) size() int     { return 1 }
 func (c *sceneNameCmd) apply(d *Document) error {
 	d.name = c.to
 	return nil

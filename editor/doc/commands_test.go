@@ -530,4 +530,28 @@ func TestHistoryLimit(t *testing.T) {
 	if d.Undos() != 0 || d.Redos() != 0 || !d.Dirty() {
 		t.Fatal("clear history")
 	}
+	// The memory bound drops old steps but keeps the newest, however big.
+	m := New("", Options{MaxHistoryRecords: 100})
+	for range 3 {
+		_, err := m.SpawnCube(ecs.Entity{})
+		must(t, err)
+	}
+	if m.Undos() != 3 || m.hist.size > 100 {
+		t.Fatalf("small steps: %d, %d records", m.Undos(), m.hist.size)
+	}
+	for range 4 { // 3 → 48 cubes
+		m.SelectAll()
+		_, err := m.Duplicate(m.SelectedEntities()...)
+		must(t, err)
+		if m.hist.size > 100 && m.Undos() != 1 {
+			t.Fatalf("over the bound with %d steps (%d records)", m.Undos(), m.hist.size)
+		}
+	}
+	if m.Undos() != 1 || m.Len() != 48 {
+		t.Fatalf("a step over the bound is kept alone: %d steps, %d records", m.Undos(), m.hist.size)
+	}
+	must(t, m.Undo())
+	if m.Len() != 24 || !m.Dirty() {
+		t.Fatal("undo of the kept step")
+	}
 }

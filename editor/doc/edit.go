@@ -30,6 +30,7 @@ type compCmd struct {
 }
 
 func (c *compCmd) label() string { return c.name }
+func (c *compCmd) size() int     { return 2 * len(c.changes) }
 
 func (c *compCmd) apply(d *Document) error {
 	for i := range c.changes {

@@ -21,6 +21,7 @@ type gridCmd struct {
 }
 
 func (c *gridCmd) label() string { return "Spawn Cube Grid" }
+func (c *gridCmd) size() int     { return 1 + len(c.cubes)/8 } // handles only
 
 func (c *gridCmd) apply(d *Document) error {
 	r := d.idAlloc()

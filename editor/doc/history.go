@@ -8,6 +8,8 @@ type command interface {
 	apply(d *Document) error
 	revert(d *Document) error
 	label() string
+	// size is the number of entity and component records the command holds (its memory cost).
+	size() int
 }
 
 // step is a command in the history with the selection before and after it.
@@ -15,6 +17,7 @@ type step struct {
 	cmd       command
 	selBefore []uint64
 	selAfter  []uint64
+	size      int
 }
 
 // history is the undo/redo stack: steps[:pos] are done, steps[pos:] can be redone.
@@ -22,10 +25,14 @@ type history struct {
 	steps []step
 	pos   int
 	saved int // pos at the last save; -1 when that state is no longer reachable
+	size  int // records held by all steps
 }
 
-// DefaultMaxHistory is the undo depth when Options.MaxHistory is zero.
-const DefaultMaxHistory = 1000
+// Defaults for Options.MaxHistory and Options.MaxHistoryRecords.
+const (
+	DefaultMaxHistory        = 1000
+	DefaultMaxHistoryRecords = 4_000_000
+)
 
 // push records cmd, which has just been done, with the selection before it (the current selection
 // is the one after it).
@@ -34,15 +41,29 @@ func (d *Document) push(cmd command, selBefore []uint64) {
 	if h.saved > h.pos {
 		h.saved = -1 // the saved state was in the redo branch that is now dropped
 	}
+	for _, st := range h.steps[h.pos:] {
+		h.size -= st.size
+	}
 	clear(h.steps[h.pos:])
-	h.steps = append(h.steps[:h.pos], step{cmd: cmd, selBefore: selBefore, selAfter: d.sel.ids()})
+	st := step{cmd: cmd, selBefore: selBefore, selAfter: d.sel.ids()}
+	st.size = cmd.size() + len(st.selBefore) + len(st.selAfter)
+	h.steps = append(h.steps[:h.pos], st)
+	h.size += st.size
 	h.pos++
-	limit := d.opts.MaxHistory
+	limit, records := d.opts.MaxHistory, d.opts.MaxHistoryRecords
 	if limit == 0 {
 		limit = DefaultMaxHistory
 	}
-	if limit > 0 && len(h.steps) > limit {
-		drop := len(h.steps) - limit
+	if records == 0 {
+		records = DefaultMaxHistoryRecords
+	}
+	drop, size := 0, h.size // drop the oldest steps over the limits; the newest always stays
+	for drop < len(h.steps)-1 && ((limit > 0 && len(h.steps)-drop > limit) || (records > 0 && size > records)) {
+		size -= h.steps[drop].size
+		drop++
+	}
+	if drop > 0 {
+		h.size = size
 		clear(h.steps[:drop])
 		h.steps = append(h.steps[:0], h.steps[drop:]...)
 		h.pos -= drop
