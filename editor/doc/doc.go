@@ -16,7 +16,8 @@
 //
 // Every change of the scene is a command recorded in the history: [Document.Spawn],
 // [Document.SpawnEmpty], [Document.SpawnCube], [Document.Delete] (with descendants),
-// [Document.Duplicate], [Document.Paste] (of [Document.Copy] text), [Document.Reparent],
+// [Document.Duplicate], [Document.Paste] (of [Document.Copy] text), [Document.Reparent] and
+// [Document.ReparentKeepWorld],
 // [Document.Rename], [Document.SetField], [Document.SetComponent], [Document.SetComponents],
 // [Document.AddComponent], [Document.RemoveComponent], [Document.ResetComponent],
 // [Document.PasteComponent], [Document.SpawnGrid] and [Document.SetSceneName]. Commands take the edit
@@ -29,6 +30,10 @@
 // SetComponent(s) calls (applied at once, so the viewport follows a drag live),
 // [Document.EndEdit] (one step, or none if nothing changed) or [Document.CancelEdit] (everything
 // put back). SetField outside a transaction is a step of its own.
+//
+// The history keeps at most Options.MaxHistory steps and Options.MaxHistoryRecords entity and
+// component records (the oldest steps go first). A Spawn Cube Grid step holds only its parameters:
+// redo runs the generator again with the same ids.
 //
 // [Document.Dirty] is true when the history position differs from the one at the last save: undoing
 // back to the saved state makes the document clean again; a new command after undoing past the save
@@ -67,8 +72,15 @@
 //
 // # Long work
 //
-// Open, Save, Reload, Paste and SpawnGrid take a context (cancel: the document is left as it was)
-// and a progress callback.
+// Open, Save, SaveAs, Reload and SpawnGrid take a context (cancel: the document is left as it
+// was) and a progress callback; Export and Paste take a context.
+//
+// # Handles
+//
+// Entity handles of the edit world change when entities come back (undo of a delete, redo of a
+// spawn) and, to restore the child order of a long sibling list cheaply, a parent may be respawned
+// in place (same scene id and slot, new generation). Keep UI state (tree nodes open, caches) by
+// scene id ([Document.ID], [Document.Entity]), and re-read handles after any command.
 //
 // Imports: ecs, ecs/scene, serialize and the standard library. No cgo, GL or giu (checked by
 // internal/archtest).
