@@ -63,6 +63,8 @@ type harness struct {
 	zero    []any
 	hp      *ecs.Map[Health]
 	changed *ecs.Query1[Health] // Changed[Health], read only
+	// the same with an Optional component (one-row runs where Vel is absent)
+	changedOpt *ecs.Query2[Health, Vel]
 	dirty   map[ecs.Entity]bool // model of what changed should report
 	cmds    *ecs.Commands
 	steps   int
@@ -81,6 +83,8 @@ func newHarness(t testing.TB, src source) *harness {
 	h.zero = []any{Pos{}, Vel{}, Health{}, Name{}, Selected{}, Tagged{}}
 	h.hp = ecs.NewMap[Health](w)
 	h.changed = ecs.NewQuery1[Health](w, ecs.Changed[Health](), ecs.Read[Health]())
+	h.changedOpt = ecs.NewQuery2[Health, Vel](w, ecs.Changed[Health](), ecs.Optional[Vel](),
+		ecs.Read[Health](), ecs.Read[Vel]())
 	h.cmds = ecs.NewCommands(w)
 	return h
 }
@@ -420,6 +424,20 @@ func (h *harness) checkChanged() {
 	h.stats["changed seen"] += len(got)
 	if !maps.Equal(got, h.dirty) {
 		h.fail("Changed[Health] = %v, model %v", got, h.dirty)
+	}
+	gotOpt := map[ecs.Entity]bool{}
+	it2 := h.changedOpt.Iter()
+	for it2.Next() {
+		hp, v := it2.Get()
+		e := it2.Entity()
+		m := h.model[e]
+		if *hp != m[h.ids[healthIdx]] || (v == nil) == has(m, h.ids[1]) || (v != nil && *v != m[h.ids[1]]) {
+			h.fail("optional query values of %v: %v %v, model %v", e, *hp, v, m)
+		}
+		gotOpt[e] = true
+	}
+	if !maps.Equal(gotOpt, h.dirty) {
+		h.fail("Changed[Health] with Optional[Vel] = %v, model %v", gotOpt, h.dirty)
 	}
 	clear(h.dirty)
 }

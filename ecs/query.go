@@ -448,16 +448,19 @@ func (c *cursor) findRun(from uint32) bool {
 		col := s.cols[t.index]
 		start, end := from, n
 		if col.floor <= q.lastRun {
-			if c.aheadI == c.aheadN && !c.fillAhead(col, max(from, c.aheadFrom), n) {
-				return false
+			for {
+				if c.aheadI == c.aheadN && !c.fillAhead(col, max(from, c.aheadFrom), n) {
+					return false
+				}
+				r := &c.ahead[c.aheadI]
+				start, end = max(r[0], from), r[1]
+				if start < end {
+					break
+				}
+				c.aheadI++
 			}
-			start, end = c.ahead[c.aheadI][0], c.ahead[c.aheadI][1]
-			c.aheadI++
-			if start < from { // a one-row run cut a run found ahead
-				start = from
-			}
-			if start >= end {
-				return c.findRun(from)
+			if !c.single || start+1 >= end {
+				c.aheadI++ // consumed (one-row runs take the buffered run row by row)
 			}
 		} else if from >= n {
 			return false

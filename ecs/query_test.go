@@ -363,3 +363,44 @@ func TestCloneKeepsTransitionsSeparate(t *testing.T) {
 	eq(t, "clone pos", ecs.NewMap[Pos](c).Get(e), Pos{1, 1})
 	eq(t, "original count", ecs.NewQuery1[Vel](w).Count(), 0)
 }
+
+func TestChangedWithOptionalRows(t *testing.T) {
+	w := newTestWorld()
+	pm := ecs.NewMap[Pos](w)
+	var es []ecs.Entity
+	for i := range 300 {
+		if i%2 == 0 {
+			es = append(es, w.Spawn(Pos{X: float64(i)}, Vel{}))
+		} else {
+			es = append(es, w.Spawn(Pos{X: float64(i)}))
+		}
+	}
+	q := ecs.NewQuery2[Pos, Vel](w, ecs.Changed[Pos](), ecs.Optional[Vel](), ecs.Read[Pos]())
+	eq(t, "first", len(collectQ2(q)), 300)
+	want := map[ecs.Entity]bool{}
+	for i, e := range es {
+		// runs of consecutive changed rows in both tables, and scattered ones
+		if i < 100 || i%37 == 0 {
+			pm.Mut(e)
+			want[e] = true
+		}
+	}
+	got := collectQ2(q)
+	if len(got) != len(want) {
+		t.Fatalf("got %d want %d", len(got), len(want))
+	}
+	for e := range got {
+		if !want[e] {
+			t.Fatalf("unexpected %v", e)
+		}
+	}
+}
+
+func collectQ2[A, B any](q *ecs.Query2[A, B]) map[ecs.Entity]bool {
+	got := map[ecs.Entity]bool{}
+	it := q.Iter()
+	for it.Next() {
+		got[it.Entity()] = true
+	}
+	return got
+}
