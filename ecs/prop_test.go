@@ -65,10 +65,10 @@ type harness struct {
 	changed *ecs.Query1[Health] // Changed[Health], read only
 	// the same with an Optional component (one-row runs where Vel is absent)
 	changedOpt *ecs.Query2[Health, Vel]
-	dirty   map[ecs.Entity]bool // model of what changed should report
-	cmds    *ecs.Commands
-	steps   int
-	stats   map[string]int
+	dirty      map[ecs.Entity]bool // model of what changed should report
+	cmds       *ecs.Commands
+	steps      int
+	stats      map[string]int
 }
 
 func newHarness(t testing.TB, src source) *harness {
