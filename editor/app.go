@@ -131,6 +131,9 @@ func New(opts Options) (*App, error) {
 		OnError: func(err error) { a.console.Errorf("%v", err) },
 	})
 
+	if a.probe != nil {
+		a.insp.RecordWidgets()
+	}
 	if opts.ScenePath != "" {
 		d, err := doc.Open(context.Background(), opts.ScenePath, doc.Options{}, nil)
 		if err != nil {
@@ -242,6 +245,10 @@ func (a *App) windowTitle() string {
 // onCloseRequest is called when the user closes the window (window manager or Ctrl+Q); true lets it close. With
 // unsaved changes it asks first, and closes later if the user says so.
 func (a *App) onCloseRequest() bool {
+	if a.job != nil && !a.allowClose {
+		a.console.Warnf("wait for %s to finish, or cancel it, before closing", a.job.label)
+		return false
+	}
 	if a.allowClose || !a.doc.Dirty() {
 		return true
 	}
@@ -261,9 +268,23 @@ func (a *App) quit() {
 }
 
 // frame builds one frame of the whole UI. It runs on the GUI loop thread.
+//
+// While an exclusive job changes the world on another goroutine, the frame touches nothing of the document: it
+// draws the menu bar empty, the panels' placeholders, the last viewport image and the progress popup.
 func (a *App) frame() {
 	a.frames++
 	a.pollJob()
+	if a.job != nil && a.job.exclusive {
+		if imgui.BeginMainMenuBar() {
+			imgui.TextDisabled(a.job.label + "…")
+			imgui.EndMainMenuBar()
+		}
+		a.buildDockspace()
+		a.buildPanels()
+		a.buildJobPopup()
+		a.throttle()
+		return
+	}
 	a.pollWatcher()
 	a.tickPlay()
 	a.handleShortcuts()
@@ -294,6 +315,13 @@ func (a *App) writeProbe() {
 	st.UndoDepth = a.doc.Undos()
 	st.Selected = a.doc.Selection()
 	st.Modal = a.modalName()
+	clear(st.Inspector)
+	if st.Inspector == nil {
+		st.Inspector = map[string]probeWidget{}
+	}
+	for k, w := range a.insp.Widgets() {
+		st.Inspector[k] = probeWidget{probeRect: rectOf(w.Min, imgui.Vec2{X: w.Max.X - w.Min.X, Y: w.Max.Y - w.Min.Y}), Shown: w.Shown}
+	}
 	a.probe.flush()
 }
 

@@ -31,6 +31,14 @@ type probeState struct {
 	Playing         bool                 `json:"playing"`
 	UndoDepth       int                  `json:"undoDepth"`
 	ScenePath       string               `json:"scenePath"`
+	// Inspector lists the inspector's widgets of the last frame: "header:Color", "Color.rgba", "Transform.position[0]".
+	Inspector map[string]probeWidget `json:"inspector"`
+}
+
+// probeWidget is one inspector widget: where it is and what it shows.
+type probeWidget struct {
+	probeRect
+	Shown string `json:"shown"`
 }
 
 // prober writes probeState snapshots atomically when they change (frame counts alone at most 4 times a second).

@@ -54,6 +54,7 @@ func (a *App) buildPrompt() {
 	}
 	imgui.Text(p.message)
 	imgui.Spacing()
+	imgui.TextDisabled(promptHint(p.buttons))
 	chosen := -1
 	for i, b := range p.buttons {
 		if i > 0 {
@@ -69,10 +70,62 @@ func (a *App) buildPrompt() {
 	if chosen < 0 && p.cancel >= 0 && imgui.IsKeyPressedBool(imgui.KeyEscape) {
 		chosen = p.cancel
 	}
+	if chosen < 0 && !imgui.CurrentIO().WantTextInput() {
+		// Enter presses the first button; each button's first letter presses it (S, D, C for Save / Don't Save /
+		// Cancel) when no two buttons share it.
+		if imgui.IsKeyPressedBool(imgui.KeyEnter) || imgui.IsKeyPressedBool(imgui.KeyKeypadEnter) {
+			chosen = 0
+		}
+		for i, b := range p.buttons {
+			if k, ok := letterKey(b); ok && uniqueInitial(p.buttons, b[0]) && imgui.IsKeyPressedBoolV(k, false) {
+				chosen = i
+			}
+		}
+	}
 	if chosen >= 0 {
 		imgui.CloseCurrentPopup()
 		a.prompt = nil
 		p.onChoose(chosen)
 	}
 	imgui.EndPopup()
+}
+
+// letterKey returns the ImGui key of a label's first letter.
+func letterKey(label string) (imgui.Key, bool) {
+	if label == "" {
+		return 0, false
+	}
+	c := label[0] | 0x20 // lower case
+	if c < 'a' || c > 'z' {
+		return 0, false
+	}
+	return imgui.KeyA + imgui.Key(c-'a'), true
+}
+
+func uniqueInitial(labels []string, c byte) bool {
+	n := 0
+	for _, l := range labels {
+		if l != "" && l[0]|0x20 == c|0x20 {
+			n++
+		}
+	}
+	return n == 1
+}
+
+// promptHint tells the keys: "Enter: Save · S/D/C".
+func promptHint(buttons []string) string {
+	h := "Enter: " + buttons[0]
+	keys := ""
+	for _, b := range buttons {
+		if _, ok := letterKey(b); ok && uniqueInitial(buttons, b[0]) {
+			if keys != "" {
+				keys += "/"
+			}
+			keys += string(b[0])
+		}
+	}
+	if keys != "" {
+		h += "   Keys: " + keys
+	}
+	return h
 }

@@ -7,6 +7,8 @@ import "github.com/AllenDang/cimgui-go/imgui"
 type debugInfo struct {
 	byKey  map[editKey]debugItem
 	byName map[string]debugItem
+	// auto: the panel resets the records at the start of each Build (RecordWidgets).
+	auto bool
 }
 
 type debugItem struct {
@@ -36,4 +38,41 @@ func (p *Panel) recordKey(k editKey, shown string) {
 	if p.debug != nil {
 		p.debug.byKey[k] = p.item(shown)
 	}
+}
+
+// recordPath notes the last item as the widget of the field at path of the current component, under
+// "<Component>.<path>" (see Widgets).
+func (p *Panel) recordPath(path, shown string) {
+	if p.debug != nil && p.world != nil {
+		p.debug.byName[p.world.ComponentInfo(p.id).Name+"."+path] = p.item(shown)
+	}
+}
+
+// Widget is where a widget was drawn in the last frame (screen pixels) and the value it showed ("--" when mixed).
+type Widget struct {
+	Min, Max imgui.Vec2
+	Shown    string
+}
+
+// RecordWidgets makes the panel remember, from now on, where it draws its widgets and what they show, for
+// end-to-end tests (the editor reports them through its test probe). It costs a few map writes per widget.
+func (p *Panel) RecordWidgets() {
+	if p.debug == nil {
+		p.debug = &debugInfo{auto: true}
+		p.debug.reset()
+	}
+}
+
+// Widgets returns the widgets of the last frame when RecordWidgets is on (nil otherwise), by name:
+// "header:<Component>" for component headers, "add" for the Add Component button, and "<Component>.<path>" for
+// field widgets ("Transform.position[0]", "Color.rgba", "Spin.speed").
+func (p *Panel) Widgets() map[string]Widget {
+	if p.debug == nil {
+		return nil
+	}
+	out := make(map[string]Widget, len(p.debug.byName))
+	for k, it := range p.debug.byName {
+		out[k] = Widget{Min: it.min, Max: it.max, Shown: it.shown}
+	}
+	return out
 }

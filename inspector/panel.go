@@ -121,6 +121,9 @@ func (p *Panel) Selection() *fields.Selection { return &p.scan }
 // Build builds the panel into the current ImGui window.
 func (p *Panel) Build() {
 	p.frame++
+	if p.debug != nil && p.debug.auto {
+		p.debug.reset()
+	}
 	p.active, p.activeN = p.activeN, editKey{}
 	p.sess.seen = false
 	defer p.endFrame()

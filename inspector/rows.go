@@ -212,12 +212,13 @@ func (p *Panel) checkbox(f *fields.Field, v reflect.Value, ord int, mixed bool) 
 		imgui.PushItemFlag(imgui.ItemFlags(imgui.ItemFlagsMixedValue), true)
 	}
 	changed := imgui.Checkbox(f.ID, &b)
+	shown := strconv.FormatBool(b)
 	if mixed {
 		imgui.PopItemFlag()
-		p.recordKey(p.key(ord), "--")
-	} else {
-		p.recordKey(p.key(ord), strconv.FormatBool(b))
+		shown = "--"
 	}
+	p.recordKey(p.key(ord), shown)
+	p.recordPath(p.pathOf(f), shown)
 	if changed && !f.ReadOnly {
 		p.commit(p.pathOf(f), ord, ord+1, f.BoolValue(b))
 	}
@@ -225,6 +226,7 @@ func (p *Panel) checkbox(f *fields.Field, v reflect.Value, ord int, mixed bool) 
 
 func (p *Panel) stringField(f *fields.Field, v reflect.Value, ord int, mixed bool) {
 	committed, text := p.textField(f.ID, v.String(), "", mixed, p.key(ord), f.Hints.Multiline)
+	p.recordPath(p.pathOf(f), v.String())
 	if committed && !f.ReadOnly {
 		p.commit(p.pathOf(f), ord, ord+1, f.StringValue(text))
 	}
@@ -271,6 +273,11 @@ func (p *Panel) drag(owner, nf *fields.Field, v reflect.Value, key editKey, mixe
 			shown = fieldText(v)
 		}
 		p.recordKey(key, shown)
+		path := p.pathOf(owner)
+		if ch >= 0 {
+			path = fields.ElemPath(path, ch)
+		}
+		p.recordPath(path, shown)
 	}
 	if changed && !nf.ReadOnly {
 		if x, ok := get(val, dt, nf); ok {
@@ -320,6 +327,7 @@ func (p *Panel) color(f *fields.Field, v reflect.Value, ord, n int) {
 				"," + strconv.FormatFloat(float64(c[2]), 'g', 4, 32) + "," + strconv.FormatFloat(float64(c[3]), 'g', 4, 32)
 		}
 		p.recordKey(key, shown)
+		p.recordPath(p.pathOf(f), shown)
 	}
 	if changed && !f.ReadOnly {
 		if x, ok := f.ColorValue(c); ok {

@@ -8,8 +8,8 @@ import (
 )
 
 // Save writes the scene to its file atomically (serialize.SaveFile: temporary file, fsync,
-// rename, previous version kept as .bak) with the editor camera and the selection, and makes the
-// document clean. It returns ErrNoPath for a scene that was never saved. An open transaction is
+// rename, previous version kept as .bak) with the editor camera — not the selection, so that clicking
+// around never changes the file — and makes the document clean. It returns ErrNoPath for a scene that was never saved. An open transaction is
 // committed first. While playing, the edit world is saved (not the play world). progress gets the
 // entities written and their total; cancelling ctx stops the save, leaves the old file in place and
 // the document as it was.
@@ -54,7 +54,7 @@ func (d *Document) prepare(path string, clone bool) *WriteJob {
 	if path == "" {
 		path = d.path
 	}
-	s := d.scene(true)
+	s := d.scene(false) // the selection is editor state: saving it would change the file on every click
 	if d.path == "" && path != "" && (d.name == DefaultName || d.name == "") {
 		s.Name = nameFromPath(path)
 	}

@@ -69,7 +69,15 @@ type Probe struct {
 	Playing         bool            `json:"playing"`
 	UndoDepth       int             `json:"undoDepth"`
 	ScenePath       string          `json:"scenePath"`
-	Extra           json.RawMessage `json:"extra,omitempty"`
+	// Inspector maps the inspector's widgets ("header:Color", "Color.rgba", "Transform.position[0]") to where
+	// they are and what they show.
+	Inspector map[string]Widget `json:"inspector"`
+}
+
+// Widget is an inspector widget in the probe.
+type Widget struct {
+	Rect
+	Shown string `json:"shown"`
 }
 
 // Editor is a running voltex-editor process on a Display.

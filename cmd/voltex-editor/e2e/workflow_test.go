@@ -1,0 +1,267 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
+)
+
+// copyScene copies a scene from scenes/ into a fresh folder, so tests can save over it.
+func copyScene(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(repoPath("scenes/" + name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func launchOn(t *testing.T, path string) *guitest.Editor {
+	t.Helper()
+	d := guitest.StartDisplay(t, 1600, 1000)
+	e := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir(), path)
+	failShot(t, e, t.Name())
+	return e
+}
+
+// clickCube clicks a cube near the middle of the viewport and waits until exactly one entity is selected.
+func clickCube(t *testing.T, e *guitest.Editor) *guitest.Probe {
+	t.Helper()
+	p, _ := e.ReadProbe()
+	img := e.Screenshot()
+	cx, cy := p.Viewport.Center()
+	for r := 0; r < 200; r += 3 {
+		for _, d := range [][2]int{{r, 0}, {-r, 0}, {0, r}, {0, -r}, {r, r}, {-r, -r}, {r, -r}, {-r, r}} {
+			x, y := cx+d[0], cy+d[1]
+			// A pixel well inside a cube: it and its neighbours are cube-coloured.
+			if saturated(img.RGBAAt(x, y)) && saturated(img.RGBAAt(x+3, y)) && saturated(img.RGBAAt(x-3, y)) &&
+				saturated(img.RGBAAt(x, y+3)) && saturated(img.RGBAAt(x, y-3)) {
+				e.Click(x, y, 1)
+				return e.WaitProbe(10*time.Second, "one selected entity", func(p *guitest.Probe) bool {
+					return len(p.Selected) == 1 && p.Inspector["Color.rgba"].W > 0
+				})
+			}
+		}
+	}
+	t.Fatal("no cube found near the middle of the viewport")
+	return nil
+}
+
+// widget returns an inspector widget from the probe.
+func widget(t *testing.T, p *guitest.Probe, name string) guitest.Widget {
+	t.Helper()
+	w, ok := p.Inspector[name]
+	if !ok || w.W == 0 {
+		var names []string
+		for k := range p.Inspector {
+			names = append(names, k)
+		}
+		t.Fatalf("inspector widget %q not on screen; have %v", name, names)
+	}
+	return w
+}
+
+// typeIntoChannel double-clicks channel ch of a multi-channel widget (n channels, the last swatchW pixels being a
+// colour swatch) to edit it as text, replaces its text and presses Enter.
+func typeIntoChannel(e *guitest.Editor, w guitest.Widget, ch, n, swatchW int, text string) {
+	chW := (w.W - swatchW) / n
+	x := w.X + chW*ch + chW/2
+	y := w.Y + w.H/2
+	e.DoubleClick(x, y)
+	e.Key("ctrl+a")
+	e.Type(text)
+	e.Key("Return")
+}
+
+func viewportRect(p *guitest.Probe) image.Rectangle { return p.Viewport.Image() }
+
+// TestWorkflowEditColourUndoRedoSave is workflow (a): open cubes.json, click a cube, change its colour in the
+// inspector, undo, redo, save — the file on disk has the new colour and nothing else changed.
+func TestWorkflowEditColourUndoRedoSave(t *testing.T) {
+	path := copyScene(t, "cubes.json")
+	before, _ := os.ReadFile(path)
+	e := launchOn(t, path)
+	p := clickCube(t, e)
+	orig := widget(t, p, "Color.rgba").Shown
+	shot0 := e.Screenshot()
+
+	typeIntoChannel(e, widget(t, p, "Color.rgba"), 0, 4, widget(t, p, "Color.rgba").H, "0.05")
+	p = e.WaitProbe(10*time.Second, "new colour", func(p *guitest.Probe) bool {
+		return strings.HasPrefix(p.Inspector["Color.rgba"].Shown, "0.05,") && p.Dirty
+	})
+	if p.UndoDepth != 1 {
+		t.Errorf("typing a colour made %d undo steps, want 1", p.UndoDepth)
+	}
+	if !strings.HasPrefix(p.Title, "*") {
+		t.Errorf("title %q should start with * when modified", p.Title)
+	}
+	time.Sleep(300 * time.Millisecond)
+	shot1 := e.Screenshot()
+	if n := guitest.DiffPixels(shot0, shot1, viewportRect(p), 20); n < 20 {
+		t.Errorf("the viewport did not change after the colour edit (%d pixels differ)", n)
+	}
+
+	e.Key("ctrl+z")
+	e.WaitProbe(10*time.Second, "undo", func(p *guitest.Probe) bool { return p.Inspector["Color.rgba"].Shown == orig && !p.Dirty })
+	e.Key("ctrl+y")
+	e.WaitProbe(10*time.Second, "redo", func(p *guitest.Probe) bool {
+		return strings.HasPrefix(p.Inspector["Color.rgba"].Shown, "0.05,") && p.Dirty
+	})
+	e.Key("ctrl+s")
+	p = e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
+	if strings.HasPrefix(p.Title, "*") {
+		t.Errorf("title %q still marked modified after saving", p.Title)
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := diffLines(before, after)
+	if len(changed) != 1 || !strings.Contains(changed[0], `"rgba": [0.05,`) {
+		t.Fatalf("want exactly the colour line changed, got %d changed lines:\n%s", len(changed), strings.Join(changed, "\n"))
+	}
+	if _, err := os.Stat(path + ".bak"); err != nil {
+		t.Errorf("no backup of the previous version: %v", err)
+	}
+}
+
+// diffLines returns the lines of b that differ from a at the same line number (the files must have the same
+// number of lines, as an edit of one value keeps them).
+func diffLines(a, b []byte) []string {
+	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+	if len(la) != len(lb) {
+		return []string{fmt.Sprintf("line count changed: %d → %d", len(la), len(lb))}
+	}
+	var out []string
+	for i := range la {
+		if !bytes.Equal(la[i], lb[i]) {
+			out = append(out, fmt.Sprintf("%d: %s → %s", i+1, bytes.TrimSpace(la[i]), bytes.TrimSpace(lb[i])))
+		}
+	}
+	return out
+}
+
+// TestInspectorDragIsOneUndoStep: select a cube, drag its position X, release → one undo step; type a colour →
+// the viewport changes; Ctrl+Z restores both, in order.
+func TestInspectorDragIsOneUndoStep(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	p := clickCube(t, e)
+	x0 := widget(t, p, "Transform.position[0]")
+	startX := x0.Shown
+	shot0 := e.Screenshot()
+	cx, cy := x0.Center()
+	e.Drag(cx, cy, cx+150, cy, 1)
+	p = e.WaitProbe(10*time.Second, "drag applied", func(p *guitest.Probe) bool {
+		return p.Inspector["Transform.position[0]"].Shown != startX && p.UndoDepth > 0
+	})
+	if p.UndoDepth != 1 {
+		t.Fatalf("a drag made %d undo steps, want 1", p.UndoDepth)
+	}
+	draggedX := p.Inspector["Transform.position[0]"].Shown
+	col := p.Inspector["Color.rgba"].Shown
+	typeIntoChannel(e, widget(t, p, "Color.rgba"), 1, 4, widget(t, p, "Color.rgba").H, "0.9")
+	p = e.WaitProbe(10*time.Second, "colour typed", func(p *guitest.Probe) bool { return p.UndoDepth == 2 })
+	time.Sleep(300 * time.Millisecond)
+	if n := guitest.DiffPixels(shot0, e.Screenshot(), viewportRect(p), 20); n < 20 {
+		t.Errorf("viewport unchanged after moving and recolouring a cube (%d pixels differ)", n)
+	}
+	e.Key("ctrl+z")
+	p = e.WaitProbe(10*time.Second, "colour undone", func(p *guitest.Probe) bool { return p.UndoDepth == 1 })
+	if got := p.Inspector["Color.rgba"].Shown; got != col {
+		t.Errorf("after the first undo the colour is %s, want %s", got, col)
+	}
+	if got := p.Inspector["Transform.position[0]"].Shown; got != draggedX {
+		t.Errorf("the first undo changed position X to %s; it should undo only the colour", got)
+	}
+	e.Key("ctrl+z")
+	p = e.WaitProbe(10*time.Second, "drag undone", func(p *guitest.Probe) bool { return p.UndoDepth == 0 })
+	if got := p.Inspector["Transform.position[0]"].Shown; got != startX {
+		t.Errorf("after undoing the drag position X is %s, want %s", got, startX)
+	}
+	if p.Dirty {
+		t.Error("undoing everything should leave the scene unmodified")
+	}
+}
+
+// TestWorkflowSpawnGridUndoRedo is workflow (b): Spawn Cube Grid 30×1×30 from the dialog → 900 more cubes
+// visible; Ctrl+Z removes them; Ctrl+Y restores them.
+func TestWorkflowSpawnGridUndoRedo(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	p0, _ := e.ReadProbe()
+	shot0 := e.Screenshot()
+	e.Key("ctrl+g")
+	e.WaitProbe(10*time.Second, "grid dialog", func(p *guitest.Probe) bool { return p.Modal == "grid" })
+	// The Count X field has the keyboard: type 30, Tab to Y (1), Tab to Z, 30, Enter commits, Enter spawns.
+	e.Key("ctrl+a")
+	e.Type("30")
+	e.Key("Tab")
+	e.Key("ctrl+a")
+	e.Type("1")
+	e.Key("Tab")
+	e.Key("ctrl+a")
+	e.Type("30")
+	e.Key("Return")
+	time.Sleep(300 * time.Millisecond)
+	preview := e.Screenshot()
+	if n := guitest.DiffPixels(shot0, preview, viewportRect(p0), 30); n < 500 {
+		t.Errorf("no live preview of the grid in the viewport (%d pixels differ)", n)
+	}
+	e.Key("Return")
+	p := e.WaitProbe(15*time.Second, "grid spawned", func(p *guitest.Probe) bool { return p.Entities == p0.Entities+900 })
+	if p.UndoDepth != 1 {
+		t.Errorf("spawning the grid made %d undo steps, want 1", p.UndoDepth)
+	}
+	time.Sleep(300 * time.Millisecond)
+	spawned := e.Screenshot()
+	cubes0 := guitest.CountPixels(shot0, viewportRect(p), saturated)
+	cubes1 := guitest.CountPixels(spawned, viewportRect(p), saturated)
+	if cubes1 < cubes0+cubes0/4 {
+		t.Errorf("cube pixels %d → %d: the 900 new cubes are not visible", cubes0, cubes1)
+	}
+	e.Key("ctrl+z")
+	e.WaitProbe(15*time.Second, "grid undone", func(p *guitest.Probe) bool { return p.Entities == p0.Entities && !p.Dirty })
+	time.Sleep(300 * time.Millisecond)
+	if n := guitest.DiffPixels(shot0, e.Screenshot(), viewportRect(p), 30); n > 50 {
+		t.Errorf("after undo the viewport differs from before the spawn in %d pixels", n)
+	}
+	e.Key("ctrl+y")
+	e.WaitProbe(15*time.Second, "grid redone", func(p *guitest.Probe) bool { return p.Entities == p0.Entities+900 })
+}
+
+// TestQuitWithUnsavedChangesAsks is workflow (d): quitting with unsaved changes asks; Cancel keeps the editor open
+// with the changes; the window's close button asks too; Don't Save quits.
+func TestQuitWithUnsavedChangesAsks(t *testing.T) {
+	path := copyScene(t, "cubes.json")
+	before, _ := os.ReadFile(path)
+	e := launchOn(t, path)
+	e.Key("ctrl+shift+n") // Entity → Create Empty
+	e.WaitProbe(10*time.Second, "modified", func(p *guitest.Probe) bool { return p.Dirty && p.Entities == 401 })
+	e.Key("ctrl+q")
+	e.WaitProbe(10*time.Second, "save prompt", func(p *guitest.Probe) bool { return p.Modal == "prompt:Unsaved changes" })
+	e.Key("Escape") // Cancel
+	p := e.WaitProbe(10*time.Second, "prompt closed", func(p *guitest.Probe) bool { return p.Modal == "" })
+	time.Sleep(500 * time.Millisecond)
+	if !e.Running() || !p.Dirty || p.Entities != 401 || !strings.HasPrefix(p.Title, "*") {
+		t.Fatalf("after Cancel: running %v, probe %+v", e.Running(), p)
+	}
+	e.RequestClose()
+	e.WaitProbe(10*time.Second, "save prompt on close", func(p *guitest.Probe) bool { return p.Modal == "prompt:Unsaved changes" })
+	e.Key("d") // Don't Save
+	if code, err := e.Wait(15 * time.Second); err != nil || code != 0 {
+		t.Fatalf("Don't Save should quit with 0: code %d, %v", code, err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Fatal("Don't Save changed the file on disk")
+	}
+}
