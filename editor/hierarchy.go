@@ -282,7 +282,7 @@ func (h *hierarchyPanel) dropTarget(a *App, parent ecs.Entity) {
 			if a.doc.IsSelectedID(id) {
 				es = a.doc.SelectedEntities()
 			}
-			if err := a.doc.Reparent(parent, es...); err != nil {
+			if err := a.doc.ReparentKeepWorld(parent, es...); err != nil { // as Unity and Godot do: things stay where they are
 				a.console.Errorf("reparent: %v", err)
 			} else if !parent.IsZero() {
 				h.expanded[a.doc.ID(parent)] = true

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"os"
@@ -10,7 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/serialize/game"
 )
 
 // copyScene copies a scene from scenes/ into a fresh folder, so tests can save over it.
@@ -263,5 +270,61 @@ func TestQuitWithUnsavedChangesAsks(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Fatal("Don't Save changed the file on disk")
+	}
+}
+
+// TestWorkflowExportForGame is workflow (c): File → Export for Game writes an export that the game-side loader
+// reads with the scene's entity count and world matrices (here the hierarchy example, so parents matter).
+func TestWorkflowExportForGame(t *testing.T) {
+	path := copyScene(t, "solar.json")
+	e := launchOn(t, path)
+	e.Key("ctrl+e")
+	e.WaitProbe(10*time.Second, "export dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Export for Game" })
+	out := filepath.Join(filepath.Dir(path), "solar.export.json")
+	e.Key("ctrl+a")
+	e.Type(out)
+	e.Key("Return")
+	e.WaitProbe(10*time.Second, "dialog closed", func(p *guitest.Probe) bool { return p.Modal == "" })
+	var ex *game.Scene
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var err error
+		if ex, err = game.LoadFile(out); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the export was not written or does not load: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s, err := serialize.LoadFile(context.Background(), path, serialize.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Entities) != s.World.Len() {
+		t.Fatalf("export has %d entities, the scene %d", len(ex.Entities), s.World.Len())
+	}
+	names := ecs.NewMap[scene.Name](s.World)
+	want := map[string]mgl32.Mat4{}
+	s.World.EachEntity(func(en ecs.Entity) bool {
+		if names.Has(en) {
+			want[names.Get(en).Value] = s.World.WorldMatrix(en)
+		}
+		return true
+	})
+	nested := 0
+	for _, xe := range ex.Entities {
+		w, ok := want[xe.Name]
+		if !ok {
+			t.Fatalf("exported entity %q is not in the scene", xe.Name)
+		}
+		if !mgl32.Mat4(xe.World).ApproxEqualThreshold(w, 1e-4) {
+			t.Errorf("%s: exported world matrix %v, scene %v", xe.Name, xe.World, w)
+		}
+		if xe.Parent >= 0 {
+			nested++
+		}
+	}
+	if nested == 0 {
+		t.Fatal("the hierarchy example exported no parented entities")
 	}
 }
