@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/voltex-editor
 SCENE   ?= scenes/cubes.json
 
-.PHONY: all deps build run test screenshot fuzz bench clean
+.PHONY: all deps build run test screenshot docs-shots fuzz bench clean
 
 all: build
 
@@ -27,6 +27,12 @@ test: deps
 ## screenshot: launch the editor under a private Xvfb and write docs/screenshot.png
 screenshot: build
 	@./scripts/screenshot.sh $(BIN) $(SCENE) docs/screenshot.png
+
+## docs-shots: regenerate the screenshots in docs/ (editor, inspector, workflows) and the render PNGs
+docs-shots: screenshot
+	VOLTEX_DOCS_SHOTS=$(CURDIR)/docs $(GO) test -count=1 -run 'Workflow|EveryKind' ./cmd/voltex-editor/e2e/
+	./$(BIN) render scenes/cubes.json -o docs/render-cubes.png
+	./$(BIN) render scenes/solar.json --frame --pitch -35 -o docs/render-solar.png
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 30s)
 fuzz: deps

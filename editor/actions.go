@@ -114,7 +114,7 @@ func (a *App) handleShortcuts() {
 	}
 	for i := range actions {
 		ac := &actions[i]
-		if ac.viewportOnly && !a.viewportHovered {
+		if ac.viewportOnly && (!a.viewportHovered || imgui.IsMouseDown(imgui.MouseButtonRight)) { // not while flying (WASD)
 			continue
 		}
 		for _, k := range ac.keys {

@@ -31,6 +31,9 @@ type Options struct {
 	Width, Height int
 	// SettingsDir holds persisted settings (recent files); empty means settings.DefaultDir().
 	SettingsDir string
+	// NewWorld, if set, makes the worlds of every scene (it must call scene.Register) — to add component types
+	// of a game or of tests (--test-components).
+	NewWorld func() *ecs.World
 }
 
 // Panel window names. They double as ImGui window IDs, so they are stable strings.
@@ -56,9 +59,10 @@ type App struct {
 	mw       *g.MasterWindow
 	settings *settings.Settings
 
-	doc    *doc.Document
-	assets *assets.Registry
-	title  string
+	doc     *doc.Document
+	docOpts doc.Options
+	assets  *assets.Registry
+	title   string
 
 	layoutBuilt bool
 	dockClass   *imgui.WindowClass
@@ -104,6 +108,7 @@ func New(opts Options) (*App, error) {
 	}
 	a := &App{
 		opts:      opts,
+		docOpts:   doc.Options{NewWorld: opts.NewWorld},
 		console:   NewConsole(1000),
 		probe:     newProber(),
 		panelOpen: map[string]bool{},
@@ -135,7 +140,7 @@ func New(opts Options) (*App, error) {
 		a.insp.RecordWidgets()
 	}
 	if opts.ScenePath != "" {
-		d, err := doc.Open(context.Background(), opts.ScenePath, doc.Options{}, nil)
+		d, err := doc.Open(context.Background(), opts.ScenePath, a.docOpts, nil)
 		if err != nil {
 			return nil, loadError(opts.ScenePath, err)
 		}
@@ -143,7 +148,7 @@ func New(opts Options) (*App, error) {
 		a.settings.AddRecent(opts.ScenePath)
 		a.saveSettings()
 	} else {
-		a.setDoc(doc.New("", doc.Options{}))
+		a.setDoc(doc.New("", a.docOpts))
 	}
 	return a, nil
 }

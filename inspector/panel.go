@@ -254,7 +254,11 @@ func (p *Panel) component(primary ecs.Entity, id ecs.ComponentID, c *fields.Comp
 	}
 	imgui.PushIDInt(int32(id))
 	defer imgui.PopID()
-	open := imgui.CollapsingHeaderTreeNodeFlagsV(p.headerLabel(c), imgui.TreeNodeFlagsDefaultOpen)
+	flags := imgui.TreeNodeFlagsDefaultOpen
+	if c.Computed || c.Name == "SceneID" {
+		flags = 0 // derived or bookkeeping data: shown on request, folded by default
+	}
+	open := imgui.CollapsingHeaderTreeNodeFlagsV(p.headerLabel(c), flags)
 	p.record("header:"+c.Name, "")
 	p.contextMenu(id, c, v)
 	if !open || c.IsTag {

@@ -112,6 +112,7 @@ func (p *Panel) tree(f *fields.Field, v reflect.Value, ord, n int, label string)
 	imgui.AlignTextToFramePadding() // the same height as the widgets of the other rows
 	open := imgui.TreeNodeExStrV(label, imgui.TreeNodeFlagsSpanAvailWidth)
 	p.recordKey(p.key(ord), "")
+	p.recordPath(p.pathOf(f), "")
 	if f.Tooltip != "" {
 		imgui.SetItemTooltip(f.Tooltip)
 	}

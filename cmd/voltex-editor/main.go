@@ -9,7 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor"
+	"github.com/voltex-editor/voltex/inspector/fields/fieldstest"
 	_ "github.com/voltex-editor/voltex/internal/glibcfix"
 )
 
@@ -49,6 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("voltex-editor", flag.ContinueOnError)
 	size := fs.String("size", "1600x1000", "initial window size, WIDTHxHEIGHT")
 	settings := fs.String("settings", "", "settings folder (recent files); default: the user's config folder")
+	testComps := fs.Bool("test-components", false, "also register the inspector's test components (Showcase, Marker), for tests and screenshots")
 	fs.Usage = func() {} // errors are reported below, once
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
@@ -71,6 +75,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := editor.Options{Width: w, Height: h, SettingsDir: *settings}
+	if *testComps {
+		opts.NewWorld = func() *ecs.World {
+			w := scene.NewWorld()
+			fieldstest.RegisterShowcase(w)
+			return w
+		}
+	}
 	if fs.NArg() == 1 {
 		opts.ScenePath = fs.Arg(0)
 	}

@@ -115,6 +115,7 @@ func TestWorkflowEditColourUndoRedoSave(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond)
 	shot1 := e.Screenshot()
+	docShot(t, e, "workflow-edit.png")
 	if n := guitest.DiffPixels(shot0, shot1, viewportRect(p), 20); n < 20 {
 		t.Errorf("the viewport did not change after the colour edit (%d pixels differ)", n)
 	}
@@ -221,6 +222,7 @@ func TestWorkflowSpawnGridUndoRedo(t *testing.T) {
 	e.Key("Return")
 	time.Sleep(300 * time.Millisecond)
 	preview := e.Screenshot()
+	docShot(t, e, "workflow-grid.png")
 	if n := guitest.DiffPixels(shot0, preview, viewportRect(p0), 30); n < 500 {
 		t.Errorf("no live preview of the grid in the viewport (%d pixels differ)", n)
 	}
@@ -281,6 +283,7 @@ func TestWorkflowExportForGame(t *testing.T) {
 	e.Key("ctrl+e")
 	e.WaitProbe(10*time.Second, "export dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Export for Game" })
 	out := filepath.Join(filepath.Dir(path), "solar.export.json")
+	docShot(t, e, "workflow-export.png")
 	e.Key("ctrl+a")
 	e.Type(out)
 	e.Key("Return")
@@ -327,4 +330,53 @@ func TestWorkflowExportForGame(t *testing.T) {
 	if nested == 0 {
 		t.Fatal("the hierarchy example exported no parented entities")
 	}
+}
+
+// TestInspectorShowsEveryKind opens an entity carrying a component with a field of every kind (fieldstest.Showcase,
+// registered by --test-components) and checks that the inspector shows a widget for each.
+func TestInspectorShowsEveryKind(t *testing.T) {
+	d := guitest.StartDisplay(t, 1600, 1500)
+	e := guitest.Launch(t, d, "--size", "1600x1500", "--settings", t.TempDir(), "--test-components",
+		repoPath("cmd/voltex-editor/e2e/testdata/everything.json"))
+	failShot(t, e, t.Name())
+	p := e.WaitProbe(10*time.Second, "inspector", func(p *guitest.Probe) bool { return p.Inspector["header:Showcase"].W > 0 })
+	for _, name := range []string{
+		"header:Transform", "header:Mesh", "header:Color", "header:Showcase", "header:Marker",
+		"Showcase.enabled", "Showcase.count", "Showcase.small", "Showcase.flags", "Showcase.speed", "Showcase.precise",
+		"Showcase.angle", "Showcase.title", "Showcase.notes", "Showcase.offset[0]", "Showcase.position[2]",
+		"Showcase.rotation[1]", "Showcase.tint", "Showcase.rgb", "Showcase.fixed",
+	} {
+		widget(t, p, name)
+	}
+	if w := p.Inspector["Showcase.title"]; w.Shown != "Hero" {
+		t.Errorf("title shows %q, want Hero", w.Shown)
+	}
+	if _, ok := p.Inspector["Showcase.secret"]; ok {
+		t.Error("a hidden field got a widget")
+	}
+	// Open the nested struct and the slices: their elements get widgets too.
+	for _, tree := range []string{"Showcase.inner", "Showcase.weights", "Showcase.tags", "Showcase.points"} {
+		w := widget(t, p, tree)
+		e.Click(w.X+w.H, w.Y+w.H/2, 1)
+		p = e.WaitProbe(5*time.Second, "tree "+tree+" open", func(p *guitest.Probe) bool { return len(p.Inspector) > 0 })
+	}
+	p = e.WaitProbe(10*time.Second, "nested widgets", func(p *guitest.Probe) bool {
+		return p.Inspector["Showcase.inner.label"].W > 0 && p.Inspector["Showcase.tags[1]"].W > 0 &&
+			p.Inspector["Showcase.weights[2]"].W > 0
+	})
+	if got := p.Inspector["Showcase.tags[1]"].Shown; got != "hero" {
+		t.Errorf("tags[1] shows %q, want hero", got)
+	}
+	docShot(t, e, "inspector.png")
+}
+
+// docShot saves a screenshot into $VOLTEX_DOCS_SHOTS (make docs-shots sets it to docs/) for the documentation.
+func docShot(t *testing.T, e *guitest.Editor, name string) {
+	t.Helper()
+	dir := os.Getenv("VOLTEX_DOCS_SHOTS")
+	if dir == "" {
+		return
+	}
+	time.Sleep(400 * time.Millisecond)
+	e.SaveScreenshot(filepath.Join(dir, name))
 }

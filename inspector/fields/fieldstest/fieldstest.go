@@ -93,3 +93,42 @@ func Sample(i int) Everything {
 		Basis:  mgl32.Ident4(), Secret: 42, Fixed: 1.5, Lookup: map[string]int{"x": 1},
 	}
 }
+
+// Showcase has a field of every kind that scene files can hold (Everything minus its map field), so that an
+// entity carrying it can be saved, opened in the editor (voltex-editor --test-components) and shown in the
+// inspector for end-to-end tests and screenshots.
+type Showcase struct {
+	Enabled  bool       `json:"enabled" voltex:"tooltip='Turns it on'"`
+	Count    int32      `json:"count" voltex:"min=-5,max=5"`
+	Small    int8       `json:"small"`
+	Flags    uint16     `json:"flags" voltex:"max=1000"`
+	Speed    float32    `json:"speed" voltex:"min=0,max=10,step=0.05"`
+	Precise  float64    `json:"precise"`
+	Angle    float32    `json:"angle" voltex:"degrees"`
+	Title    string     `json:"title"`
+	Notes    string     `json:"notes" voltex:"multiline"`
+	Mode     Mode       `json:"mode"`
+	Offset   mgl32.Vec2 `json:"offset"`
+	Position mgl32.Vec3 `json:"position"`
+	Rotation mgl32.Vec3 `json:"rotation" voltex:"degrees"`
+	Tint     mgl32.Vec4 `json:"tint" voltex:"color"`
+	RGB      [3]uint8   `json:"rgb" voltex:"color"`
+	Mesh     string     `json:"mesh" voltex:"asset"`
+	Target   ecs.Entity `json:"target"`
+	Inner    Inner      `json:"inner"`
+	Weights  [3]int16   `json:"weights" voltex:"min=0,max=100"`
+	Tags     []string   `json:"tags"`
+	Points   []Inner    `json:"points"`
+	Fixed    float32    `json:"fixed" voltex:"readonly"`
+	Secret   int        `json:"secret" voltex:"hidden"`
+}
+
+// Default is the value Showcase components start with.
+func (Showcase) Default() Showcase {
+	return Showcase{Enabled: true, Speed: 1, Tint: mgl32.Vec4{1, 1, 1, 1}}
+}
+
+// RegisterShowcase registers Showcase and Marker with w (what voltex-editor --test-components does).
+func RegisterShowcase(w *ecs.World) (showcase, marker ecs.ComponentID) {
+	return ecs.Register[Showcase](w), ecs.Register[Marker](w)
+}
