@@ -45,6 +45,7 @@ type propagation struct {
 	stamp   []uint32    // by entity index: pass that last updated it
 	pass    uint32
 	work    []propItem
+	stack   []Entity
 }
 
 type propItem struct {
@@ -105,7 +106,7 @@ func (w *World) PropagateTransforms() {
 		p.stamp = append(p.stamp, make([]uint32, len(w.records)-len(p.stamp))...)
 	}
 	tick := w.tick
-	var stack []Entity
+	stack := p.stack[:0]
 	for _, it := range work {
 		if p.stamp[it.e.index] == p.pass {
 			continue
@@ -122,6 +123,7 @@ func (w *World) PropagateTransforms() {
 		}
 	}
 	p.work = work[:0]
+	p.stack = stack[:0]
 }
 
 // updateGlobal recomputes e's GlobalTransform from its parent's and its Transform.
