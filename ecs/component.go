@@ -399,9 +399,12 @@ func typeHasPointers(t reflect.Type) bool {
 	return true
 }
 
-// deepCopyValue copies v, duplicating slices, maps and pointed-to values so that the copy shares no
-// mutable memory with the original. Strings, funcs, channels and interfaces' dynamic values are
-// shared (strings are immutable).
+// DeepCopy returns a copy of v that shares no mutable memory with it: slices, maps and pointed-to
+// values are duplicated (recursively), as World.Clone copies components and resources. Strings,
+// funcs, channels and the dynamic values of interfaces are shared.
+func DeepCopy(v reflect.Value) reflect.Value { return deepCopyValue(v) }
+
+// deepCopyValue implements DeepCopy.
 func deepCopyValue(v reflect.Value) reflect.Value {
 	switch v.Kind() {
 	case reflect.Slice:

@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -260,5 +261,22 @@ func TestCloneAndStats(t *testing.T) {
 	}
 	if !strings.Contains(st.String(), "Pos") || st.Archetypes < 3 {
 		t.Fatal(st.String())
+	}
+}
+
+func TestDeepCopy(t *testing.T) {
+	type Inner struct{ M map[string][]int }
+	type V struct {
+		S []Inner
+		P *int
+		N string
+	}
+	x := 5
+	v := V{S: []Inner{{M: map[string][]int{"a": {1}}}}, P: &x, N: "n"}
+	c := ecs.DeepCopy(reflect.ValueOf(v)).Interface().(V)
+	c.S[0].M["a"][0] = 9
+	*c.P = 6
+	if v.S[0].M["a"][0] != 1 || x != 5 || c.N != "n" {
+		t.Fatal("copy shares memory with the original")
 	}
 }

@@ -275,15 +275,36 @@ func (c *cursor) begin(q *queryState) {
 	}
 }
 
-// advance finishes the current run and finds the next one; it reports false when iteration ends.
-func (c *cursor) advance() bool {
+// step finishes the current run and reports whether the iteration is still running; what names
+// the caller for the panic message of an iterator that was never started.
+func (c *cursor) step(what string) bool {
 	if c.inRun {
 		c.finishRun(c.end)
 	}
-	if c.state != curRunning {
-		if c.state == curIdle {
-			panic("ecs: Next called on an iterator that was not created with Query.Iter")
+	if c.state == curIdle {
+		panic("ecs: " + what + " called on an iterator that was not created with Query.Iter")
+	}
+	return c.state == curRunning
+}
+
+// nextTableOf moves to the next matching non-empty table; at the end it finishes the iteration.
+func (c *cursor) nextTableOf() (*table, bool) {
+	q := c.q
+	for c.ti < len(q.tables) {
+		t := q.tables[c.ti]
+		c.ti++
+		if t.len() != 0 {
+			c.setTable(t)
+			return t, true
 		}
+	}
+	c.finish()
+	return nil, false
+}
+
+// advance finishes the current run and finds the next one; it reports false when iteration ends.
+func (c *cursor) advance() bool {
+	if !c.step("Next") {
 		return false
 	}
 	q := c.q
@@ -297,19 +318,12 @@ func (c *cursor) advance() bool {
 			}
 			c.t = nil
 		}
-		if c.ti >= len(q.tables) {
-			c.finish()
+		t, ok := c.nextTableOf()
+		if !ok {
 			return false
 		}
-		t := q.tables[c.ti]
-		c.ti++
-		n := t.len()
-		if n == 0 {
-			continue
-		}
-		c.setTable(t)
 		if !q.rowFilter && !c.single {
-			c.start, c.end = 0, uintptr(n)
+			c.start, c.end = 0, uintptr(t.len())
 			c.inRun = true
 			return true
 		}
@@ -322,13 +336,7 @@ func (c *cursor) advance() bool {
 
 // nextTable moves to the next matching table as a whole (column iteration).
 func (c *cursor) nextTable() bool {
-	if c.inRun {
-		c.finishRun(c.end)
-	}
-	if c.state != curRunning {
-		if c.state == curIdle {
-			panic("ecs: NextTable called on an iterator that was not created with Query.Iter")
-		}
+	if !c.step("NextTable") {
 		return false
 	}
 	q := c.q
@@ -337,20 +345,13 @@ func (c *cursor) nextTable() bool {
 		panic("ecs: NextTable/Columns cannot be used with Changed, Added, Without on SparseSet or SparseSet " +
 			"components in the query: iterate with Next and Get instead")
 	}
-	for c.ti < len(q.tables) {
-		t := q.tables[c.ti]
-		c.ti++
-		n := t.len()
-		if n == 0 {
-			continue
-		}
-		c.setTable(t)
-		c.start, c.end = 0, uintptr(n)
-		c.inRun = true
-		return true
+	t, ok := c.nextTableOf()
+	if !ok {
+		return false
 	}
-	c.finish()
-	return false
+	c.start, c.end = 0, uintptr(t.len())
+	c.inRun = true
+	return true
 }
 
 func (c *cursor) setTable(t *table) {
