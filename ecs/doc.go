@@ -98,7 +98,8 @@
 // writes do not overlap the others' reads and writes run in parallel on goroutines, others in
 // constraint order, then insertion order. Results are identical to a serial run
 // ([Schedule.SetParallel](false)). Structural changes go through the *Commands a system receives,
-// applied at the end of its stage.
+// applied at the end of its stage. [Schedule.SetCheckAccess] (for tests) runs systems one by one and
+// panics when a system iterates a query outside its declared Access.
 //
 // # Hierarchy and transforms
 //

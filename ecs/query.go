@@ -261,6 +261,9 @@ func (c *cursor) begin(q *queryState) {
 		panic("ecs: this query is already being iterated (a nested loop over the same query, or a loop left " +
 			"without calling Close): create a second query for the inner loop, or call Close on the iterator")
 	}
+	if w.checking != nil {
+		w.checkQueryAccess(q)
+	}
 	*c = cursor{}
 	q.refresh()
 	c.q = q

@@ -114,6 +114,7 @@ type Schedule struct {
 	stages   []int
 	dirty    bool
 	parallel bool
+	check    bool
 }
 
 type sysEntry struct {
@@ -148,6 +149,29 @@ func (w *World) AddSystem(s System) {
 
 // SetParallel turns parallel execution on (the default) or off.
 func (s *Schedule) SetParallel(on bool) { s.parallel = on }
+
+// SetCheckAccess turns access checking on or off (off by default): systems then run one after
+// another, and a query iterated by a system that reads or writes components outside the system's
+// declared Access panics, naming the system and the component. Meant for tests.
+func (s *Schedule) SetCheckAccess(on bool) { s.check = on }
+
+// checkQueryAccess panics if query q accesses components outside the running system's declaration.
+func (w *World) checkQueryAccess(q *queryState) {
+	sys := w.checking
+	a := q.access()
+	for _, id := range a.Writes {
+		if !slices.Contains(sys.Access.Writes, id) {
+			panic(fmt.Sprintf("ecs: system %q writes %s through a query but does not declare it in Access.Writes "+
+				"(declare it, or mark the query's component ecs.Read)", sys.Name, w.comps[id].info.Name))
+		}
+	}
+	for _, id := range a.Reads {
+		if !slices.Contains(sys.Access.Reads, id) && !slices.Contains(sys.Access.Writes, id) {
+			panic(fmt.Sprintf("ecs: system %q reads %s through a query but does not declare it in Access.Reads",
+				sys.Name, w.comps[id].info.Name))
+		}
+	}
+}
 
 // Batches returns the system names of each stage's batches, in execution order (for tests and
 // debugging). It panics if the ordering constraints have a cycle.
@@ -287,7 +311,7 @@ func (s *Schedule) run(w *World) {
 	for _, stage := range s.batches {
 		for _, batch := range stage {
 			w.frozen = true
-			if s.parallel && len(batch) > 1 {
+			if s.parallel && !s.check && len(batch) > 1 {
 				var wg sync.WaitGroup
 				var mu sync.Mutex
 				var panicked any
@@ -316,11 +340,15 @@ func (s *Schedule) run(w *World) {
 				for _, e := range batch {
 					func() {
 						defer func() {
+							w.checking = nil
 							if r := recover(); r != nil {
 								w.frozen = false
 								panic(r)
 							}
 						}()
+						if s.check {
+							w.checking = &e.System
+						}
 						e.Run(w, e.cmds)
 					}()
 				}

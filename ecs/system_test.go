@@ -111,3 +111,29 @@ func TestScheduleOrderAndErrors(t *testing.T) {
 	expectPanic(t, "command buffer", func() { w3.Update() })
 	w3.Spawn() // unlocked again
 }
+
+func TestScheduleCheckAccess(t *testing.T) {
+	w := newTestWorld()
+	w.Spawn(Pos{}, Vel{})
+	q := ecs.NewQuery2[Pos, Vel](w, ecs.Read[Vel]())
+	vid := mustID[Vel](t, w)
+	w.AddSystem(ecs.System{Name: "sneaky", Access: ecs.Access{Reads: []ecs.ComponentID{vid}},
+		Run: func(*ecs.World, *ecs.Commands) {
+			it := q.Iter()
+			for it.Next() {
+			}
+		}})
+	w.Schedule().SetCheckAccess(true)
+	expectPanic(t, `system "sneaky" writes Pos`, func() { w.Update() })
+	w.Spawn() // the world is usable again
+	w2 := newTestWorld()
+	w2.Spawn(Pos{}, Vel{})
+	q2 := ecs.NewQuery2[Pos, Vel](w2, ecs.Read[Vel]())
+	w2.AddSystem(ecs.System{Name: "honest", Access: q2.Access(), Run: func(*ecs.World, *ecs.Commands) {
+		it := q2.Iter()
+		for it.Next() {
+		}
+	}})
+	w2.Schedule().SetCheckAccess(true)
+	w2.Update()
+}

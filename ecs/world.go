@@ -40,6 +40,7 @@ type World struct {
 	prop                  propagation
 	cmds                  *Commands
 	valueBuf              []spawnValue
+	checking              *System // the running system, when the schedule checks access
 }
 
 // NewWorld returns an empty world with the built-in components Transform and GlobalTransform
