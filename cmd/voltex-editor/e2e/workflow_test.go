@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -379,4 +380,81 @@ func docShot(t *testing.T, e *guitest.Editor, name string) {
 	}
 	time.Sleep(400 * time.Millisecond)
 	e.SaveScreenshot(filepath.Join(dir, name))
+}
+
+// TestOutsideEditReloadsOrAsks: the open scene changed by another program reloads when there are no unsaved
+// changes, and asks when there are ("Keep mine" keeps them).
+func TestOutsideEditReloadsOrAsks(t *testing.T) {
+	path := copyScene(t, "solar.json")
+	e := launchOn(t, path)
+	p0, _ := e.ReadProbe()
+	grid := filepath.Join(filepath.Dir(path), "grid.json")
+	if code := runTool(t, "grid", "--nx", "3", "--nz", "2", "-o", grid); code != 0 {
+		t.Fatal("grid failed")
+	}
+	data, _ := os.ReadFile(grid)
+	// Another program saves over the scene the way editors do: write a temporary file, rename it over.
+	replace := func(content []byte) {
+		tmp := path + ".other-editor.tmp"
+		if err := os.WriteFile(tmp, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	replace(data)
+	e.WaitProbe(10*time.Second, "reloaded", func(p *guitest.Probe) bool { return p.Entities == 6 && !p.Dirty })
+	e.Key("ctrl+shift+n")
+	e.WaitProbe(10*time.Second, "modified", func(p *guitest.Probe) bool { return p.Dirty && p.Entities == 7 })
+	orig, _ := os.ReadFile(repoPath("scenes/solar.json"))
+	replace(orig)
+	e.WaitProbe(10*time.Second, "asked", func(p *guitest.Probe) bool { return p.Modal == "prompt:Scene changed on disk" })
+	e.Key("k") // Keep mine
+	p := e.WaitProbe(10*time.Second, "kept", func(p *guitest.Probe) bool { return p.Modal == "" })
+	if p.Entities != 7 || !p.Dirty {
+		t.Fatalf("after Keep mine: %d entities, dirty %v (want 7, true; the file had %d)", p.Entities, p.Dirty, p0.Entities)
+	}
+}
+
+// runTool runs a voltex-editor subcommand with the test binary's build of the editor.
+func runTool(t *testing.T, args ...string) int {
+	t.Helper()
+	cmd := exec.Command(guitest.Binary(t), args...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Logf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		return 1
+	}
+	return 0
+}
+
+// TestPlayModeAnimatesAndStopRestores: Play rotates the cubes (Spin), Stop restores the scene exactly.
+func TestPlayModeAnimatesAndStopRestores(t *testing.T) {
+	path := copyScene(t, "cubes.json")
+	e := launchOn(t, path)
+	p := e.WaitProbe(5*time.Second, "ready", func(p *guitest.Probe) bool { return true })
+	before := e.Screenshot()
+	e.Key("ctrl+p")
+	e.WaitProbe(5*time.Second, "playing", func(p *guitest.Probe) bool { return p.Playing })
+	time.Sleep(time.Second)
+	a := e.Screenshot()
+	time.Sleep(500 * time.Millisecond)
+	b := e.Screenshot()
+	if n := guitest.DiffPixels(a, b, viewportRect(p), 20); n < 200 {
+		t.Errorf("play mode: the viewport did not animate (%d pixels changed in 0.5 s)", n)
+	}
+	r0 := e.WaitProbe(5*time.Second, "renders", func(p *guitest.Probe) bool { return true }).ViewportRenders
+	time.Sleep(500 * time.Millisecond)
+	if r1 := e.WaitProbe(5*time.Second, "renders", func(p *guitest.Probe) bool { return true }).ViewportRenders; r1-r0 < 5 {
+		t.Errorf("play mode rendered only %d frames in 0.5 s", r1-r0)
+	}
+	e.Key("ctrl+p")
+	p = e.WaitProbe(5*time.Second, "stopped", func(p *guitest.Probe) bool { return !p.Playing })
+	if p.Dirty {
+		t.Error("play mode left the scene modified")
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := guitest.DiffPixels(before, e.Screenshot(), viewportRect(p), 20); n > 50 {
+		t.Errorf("after Stop the viewport differs from before Play in %d pixels", n)
+	}
 }
