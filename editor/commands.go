@@ -22,7 +22,7 @@ import (
 
 func (a *App) cmdNew() {
 	a.confirmDiscard("create a new scene", func() {
-		a.setDoc(doc.New("", doc.Options{}))
+		a.setDoc(doc.New("", a.docOpts))
 		a.console.Infof("new scene")
 	})
 }
@@ -49,7 +49,7 @@ func (a *App) cmdOpen() {
 func (a *App) openPath(path string) {
 	var nd *doc.Document
 	a.startJob("Opening "+filepath.Base(path), false, func(ctx context.Context, progress func(done, total int64)) error {
-		d, err := doc.Open(ctx, path, doc.Options{}, progress)
+		d, err := doc.Open(ctx, path, a.docOpts, progress)
 		nd = d
 		return err
 	}, func(err error) {
