@@ -168,6 +168,19 @@ func (a *App) buildMainMenu() {
 			}
 		}
 		if m == "View" {
+			if imgui.BeginMenu("Gizmo Snapping (hold Ctrl)") {
+				changed := false
+				imgui.SetNextItemWidth(120)
+				changed = imgui.DragFloatV("Move step", &a.settings.SnapTranslate, 0.01, 0.001, 1000, "%.3f", imgui.SliderFlagsAlwaysClamp) || changed
+				imgui.SetNextItemWidth(120)
+				changed = imgui.DragFloatV("Rotate step (°)", &a.settings.SnapRotate, 0.5, 0.1, 180, "%.1f", imgui.SliderFlagsAlwaysClamp) || changed
+				imgui.SetNextItemWidth(120)
+				changed = imgui.DragFloatV("Scale step", &a.settings.SnapScale, 0.01, 0.001, 100, "%.3f", imgui.SliderFlagsAlwaysClamp) || changed
+				if changed {
+					a.snapDirty = true
+				}
+				imgui.EndMenu()
+			}
 			imgui.Separator()
 			for _, p := range panelNames {
 				open := a.panelOpen[p]

@@ -68,6 +68,7 @@ type App struct {
 	dockClass   *imgui.WindowClass
 	panelOpen   map[string]bool
 	showStats   bool
+	snapDirty   bool // snap steps changed in the View menu: saved when the menu closes
 	console     *Console
 	probe       *prober
 	vp          *viewportPanel
@@ -85,10 +86,12 @@ type App struct {
 	quitting        bool
 	allowClose      bool
 
-	watcher *watch.Watcher
-	watched []string
+	watcher   *watch.Watcher
+	watched   []string
+	watchedAt uint64 // viewport draw-list version the watched set was last synced at
 
 	lastActive time.Time
+	lastKey    frameKey
 	lastTick   time.Time
 	frames     uint64
 	selScratch []ecs.Entity
@@ -298,6 +301,10 @@ func (a *App) frame() {
 	a.buildDockspace()
 	a.buildPanels()
 	a.buildDialogs()
+	if a.snapDirty && !imgui.IsAnyItemActive() { // the snap steps were changed (View menu): persist them
+		a.snapDirty = false
+		a.saveSettings()
+	}
 	if t := a.windowTitle(); t != a.title {
 		a.title = t
 		a.mw.SetTitle(t)
@@ -320,6 +327,11 @@ func (a *App) writeProbe() {
 	st.UndoDepth = a.doc.Undos()
 	st.Selected = a.doc.Selection()
 	st.Modal = a.modalName()
+	st.Console = st.Console[:0]
+	msgs := a.console.Messages()
+	for _, m := range msgs[max(0, len(msgs)-8):] {
+		st.Console = append(st.Console, m.Level.String()+": "+m.Text)
+	}
 	clear(st.Inspector)
 	if st.Inspector == nil {
 		st.Inspector = map[string]probeWidget{}
@@ -333,15 +345,38 @@ func (a *App) writeProbe() {
 // throttle makes an idle editor cost nothing: after idleAfter without input, and with nothing animating or
 // pending, the frame callback sleeps in GLFW's event wait (see editor/internal/glfwwait) until an input event or a
 // giu.Update() from a background goroutine wakes it; the frame that follows handles that input at the full rate.
+//
+// The wait happens inside the frame callback, before the frame is presented; so it happens only when this frame
+// shows the same as the previous one (which was presented): nothing in the document, the selection, the viewport
+// image, the console or the dialogs changed. A frame that changed something is presented first.
 func (a *App) throttle() {
 	now := time.Now()
-	if userActive() || a.busy() {
+	key := a.frameKey()
+	changed := key != a.lastKey
+	a.lastKey = key
+	if changed || userActive() || a.busy() {
 		a.lastActive = now
 		return
 	}
 	if now.Sub(a.lastActive) > idleAfter {
 		glfwwait.Wait(idleWakeEvery)
 	}
+}
+
+// frameKey sums up what a frame shows, to tell whether it differs from the previous one.
+type frameKey struct {
+	doc, sel, renders uint64
+	console           int
+	modal             string
+	doc2              *doc.Document
+}
+
+func (a *App) frameKey() frameKey {
+	k := frameKey{renders: a.vp.policy.Renders(), console: a.console.Added(), modal: a.modalName(), doc2: a.doc}
+	if a.job == nil || !a.job.exclusive {
+		k.doc, k.sel = a.doc.Version(), a.doc.SelectionVersion()
+	}
+	return k
 }
 
 // busy reports whether the editor has work that needs frames without input (play mode, camera motion, jobs).

@@ -38,6 +38,7 @@ type Message struct {
 // Console is the editor's log: a bounded ring of messages shown in the Console panel with level toggles and a
 // text filter.
 type Console struct {
+	added  int // messages added since the start (also those dropped since)
 	msgs   []Message
 	max    int
 	filter string
@@ -57,6 +58,7 @@ func (c *Console) Add(l Level, text string) {
 		c.msgs = c.msgs[:len(c.msgs)-1]
 	}
 	c.msgs = append(c.msgs, Message{Time: time.Now(), Level: l, Text: text})
+	c.added++
 	c.scroll = true
 }
 
@@ -68,6 +70,9 @@ func (c *Console) Warnf(format string, args ...any) { c.Add(LevelWarn, fmt.Sprin
 
 // Errorf logs an error.
 func (c *Console) Errorf(format string, args ...any) { c.Add(LevelError, fmt.Sprintf(format, args...)) }
+
+// Added counts the messages added so far (a change counter for the UI).
+func (c *Console) Added() int { return c.added }
 
 // Messages returns the messages currently kept, oldest first.
 func (c *Console) Messages() []Message { return c.msgs }

@@ -31,6 +31,8 @@ type probeState struct {
 	Playing         bool                 `json:"playing"`
 	UndoDepth       int                  `json:"undoDepth"`
 	ScenePath       string               `json:"scenePath"`
+	// Console is the console's last few messages ("error: …", "warning: …", "info: …"), newest last.
+	Console []string `json:"console"`
 	// Inspector lists the inspector's widgets of the last frame: "header:Color", "Color.rgba", "Transform.position[0]".
 	Inspector map[string]probeWidget `json:"inspector"`
 }

@@ -464,3 +464,11 @@ func (v *viewportPanel) buildStatsOverlay() {
 		dl.AddTextVec2(imgui.Vec2{X: p0.X + pad, Y: p0.Y + pad + float32(i)*lh}, 0xffe0e0e0, l)
 	}
 }
+
+// sceneVersion is the version of what the viewport draws (changes when meshes come into or go out of use).
+func (v *viewportPanel) sceneVersion() uint64 {
+	if v.builder == nil {
+		return 0
+	}
+	return v.builder.DrawList().Version()
+}

@@ -71,7 +71,9 @@ func (a *App) pollWatcher() {
 			a.vp.reloadMeshes()
 		}
 	}
-	if a.frames%30 == 0 {
+	// Meshes come into use when the viewport draws them: follow the files then.
+	if v := a.vp.sceneVersion(); v != a.watchedAt {
+		a.watchedAt = v
 		a.syncWatched()
 	}
 }

@@ -458,3 +458,62 @@ func TestPlayModeAnimatesAndStopRestores(t *testing.T) {
 		t.Errorf("after Stop the viewport differs from before Play in %d pixels", n)
 	}
 }
+
+// TestOBJHotReload: a model the scene uses, changed on disk by another program, is reloaded and redrawn; a broken
+// version keeps the previous mesh and says why in the console.
+func TestOBJHotReload(t *testing.T) {
+	objs := repoPath("../shared/testdata/obj")
+	if _, err := os.Stat(objs); err != nil {
+		t.Skip("../shared/testdata is not beside this checkout")
+	}
+	dir := t.TempDir()
+	copyFile := func(src, dst string) {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmp := dst + ".tmp"
+		os.WriteFile(tmp, data, 0o644)
+		if err := os.Rename(tmp, dst); err != nil { // rename-over, as editors save
+			t.Fatal(err)
+		}
+	}
+	copyFile(filepath.Join(objs, "box.obj"), filepath.Join(dir, "model.obj"))
+	scenePath := filepath.Join(dir, "model.json")
+	scene := `{
+  "format": "voltex.scene",
+  "version": 1,
+  "name": "Model",
+  "editor": { "camera": { "pivot": [0, 0, 0], "yaw": 30, "pitch": -25, "distance": 6 } },
+  "entities": [
+    { "id": 1, "name": "Model", "components": { "Color": { "rgba": [1, 0.4, 0.1, 1] }, "Mesh": { "asset": "model.obj" }, "Transform": { "position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [2, 2, 2] } } }
+  ]
+}
+`
+	os.WriteFile(scenePath, []byte(scene), 0o644)
+	e := launchOn(t, scenePath)
+	p := e.WaitProbe(5*time.Second, "ready", func(p *guitest.Probe) bool { return true })
+	box := e.Screenshot()
+	copyFile(filepath.Join(objs, "teapot.obj"), filepath.Join(dir, "model.obj"))
+	e.WaitProbe(10*time.Second, "reloaded", func(p *guitest.Probe) bool { return hasMessage(p, "info: reloaded model.obj") })
+	time.Sleep(300 * time.Millisecond)
+	teapot := e.Screenshot()
+	if n := guitest.DiffPixels(box, teapot, viewportRect(p), 30); n < 500 {
+		t.Errorf("the viewport did not change after the model changed (%d pixels)", n)
+	}
+	os.WriteFile(filepath.Join(dir, "model.obj"), []byte("v 0 0 0\nv 1 0 0\nf 1 2 9\n"), 0o644)
+	e.WaitProbe(10*time.Second, "reload error", func(p *guitest.Probe) bool { return hasMessage(p, "error: reloading model.obj") })
+	time.Sleep(300 * time.Millisecond)
+	if n := guitest.DiffPixels(teapot, e.Screenshot(), viewportRect(p), 30); n > 50 {
+		t.Errorf("a broken model replaced the previous mesh (%d pixels changed)", n)
+	}
+}
+
+func hasMessage(p *guitest.Probe, prefix string) bool {
+	for _, m := range p.Console {
+		if strings.HasPrefix(m, prefix) {
+			return true
+		}
+	}
+	return false
+}

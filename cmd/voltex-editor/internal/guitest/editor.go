@@ -69,6 +69,8 @@ type Probe struct {
 	Playing         bool            `json:"playing"`
 	UndoDepth       int             `json:"undoDepth"`
 	ScenePath       string          `json:"scenePath"`
+	// Console holds the console's last messages ("error: …"), newest last.
+	Console []string `json:"console"`
 	// Inspector maps the inspector's widgets ("header:Color", "Color.rgba", "Transform.position[0]") to where
 	// they are and what they show.
 	Inspector map[string]Widget `json:"inspector"`
