@@ -41,7 +41,7 @@ func (d *Document) Copy(es ...ecs.Entity) (string, error) {
 			}
 			v, _ := w.Get(e, cid)
 			if ct.pointers {
-				v = deepCopy(reflect.ValueOf(v)).Interface()
+				v = ecs.DeepCopy(reflect.ValueOf(v)).Interface()
 			}
 			vals = append(vals, v)
 		}

@@ -309,7 +309,7 @@ func (d *Document) rebuildParent(p ecs.Entity, want []ecs.Entity) ecs.Entity {
 			continue
 		}
 		rv := reflect.New(reflect.TypeOf(v))
-		rv.Elem().Set(deepCopy(reflect.ValueOf(v)))
+		rv.Elem().Set(ecs.DeepCopy(reflect.ValueOf(v)))
 		walkRefs(rv.Elem(), func(r *ecs.Entity) {
 			if *r == p {
 				*r = np

@@ -93,61 +93,6 @@ func walkRefs(v reflect.Value, fn func(*ecs.Entity)) {
 	}
 }
 
-// deepCopy returns a copy of v that shares no mutable memory with it (slices, maps and pointed-to
-// values are duplicated; strings are immutable and shared).
-func deepCopy(v reflect.Value) reflect.Value {
-	switch v.Kind() {
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		if !hasPointers(v.Type().Elem()) {
-			reflect.Copy(c, v)
-			return c
-		}
-		for i := range v.Len() {
-			c.Index(i).Set(deepCopy(v.Index(i)))
-		}
-		return c
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeMapWithSize(v.Type(), v.Len())
-		for it := v.MapRange(); it.Next(); {
-			c.SetMapIndex(it.Key(), deepCopy(it.Value()))
-		}
-		return c
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type().Elem())
-		c.Elem().Set(deepCopy(v.Elem()))
-		return c
-	case reflect.Struct, reflect.Array:
-		if !hasPointers(v.Type()) {
-			return v
-		}
-		c := reflect.New(v.Type()).Elem()
-		c.Set(v) // unexported fields too
-		if v.Kind() == reflect.Array {
-			for i := range v.Len() {
-				c.Index(i).Set(deepCopy(v.Index(i)))
-			}
-			return c
-		}
-		for i := range v.NumField() {
-			if c.Field(i).CanSet() {
-				c.Field(i).Set(deepCopy(v.Field(i)))
-			}
-		}
-		return c
-	}
-	return v
-}
-
 // compType returns the cached description of component cid of the document's world.
 func (d *Document) compType(cid ecs.ComponentID) *compType {
 	if int(cid) < len(d.types) && d.types[cid].info != nil {
@@ -170,7 +115,7 @@ func (d *Document) ownIn(cid ecs.ComponentID, v any, idOf func(ecs.Entity) uint6
 	ct := d.compType(cid)
 	c := compVal{id: cid, v: v}
 	if ct.pointers {
-		c.v = deepCopy(reflect.ValueOf(v)).Interface()
+		c.v = ecs.DeepCopy(reflect.ValueOf(v)).Interface()
 	}
 	if ct.refs {
 		rv := reflect.New(ct.info.Type).Elem()
@@ -201,7 +146,7 @@ func (d *Document) value(c compVal, resolve bool) any {
 	ct := d.compType(c.id)
 	v := c.v
 	if ct.pointers {
-		v = deepCopy(reflect.ValueOf(v)).Interface()
+		v = ecs.DeepCopy(reflect.ValueOf(v)).Interface()
 	}
 	if !resolve || len(c.refs) == 0 {
 		return v

@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"github.com/voltex-editor/voltex/ecs"
 	"math"
 	"math/bits"
 	"reflect"
@@ -153,57 +154,7 @@ func (c *Component) Copy(v reflect.Value) reflect.Value {
 	if !c.Deep {
 		return v
 	}
-	return deepCopy(v)
-}
-
-func deepCopy(v reflect.Value) reflect.Value {
-	switch v.Kind() {
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := range v.Len() {
-			c.Index(i).Set(deepCopy(v.Index(i)))
-		}
-		return c
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeMapWithSize(v.Type(), v.Len())
-		it := v.MapRange()
-		for it.Next() {
-			c.SetMapIndex(it.Key(), deepCopy(it.Value()))
-		}
-		return c
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type().Elem())
-		c.Elem().Set(deepCopy(v.Elem()))
-		return c
-	case reflect.Struct, reflect.Array:
-		if !hasPointers(v.Type()) {
-			return v
-		}
-		c := reflect.New(v.Type()).Elem()
-		c.Set(v)
-		if v.Kind() == reflect.Array {
-			for i := range v.Len() {
-				c.Index(i).Set(deepCopy(v.Index(i)))
-			}
-			return c
-		}
-		for i := range v.NumField() {
-			if c.Field(i).CanSet() {
-				c.Field(i).Set(deepCopy(v.Field(i)))
-			}
-		}
-		return c
-	}
-	return v
+	return ecs.DeepCopy(v)
 }
 
 // Bits is a growable bit set indexed by node ordinal. The zero value is empty.
@@ -296,4 +247,4 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // Clone returns a copy of v that shares no memory with it (slices, maps and pointers are
 // duplicated).
-func Clone(v reflect.Value) reflect.Value { return deepCopy(v) }
+func Clone(v reflect.Value) reflect.Value { return ecs.DeepCopy(v) }
