@@ -31,6 +31,8 @@ type probeState struct {
 	Playing         bool                 `json:"playing"`
 	UndoDepth       int                  `json:"undoDepth"`
 	ScenePath       string               `json:"scenePath"`
+	// Gizmo is the screen position of the active entity's gizmo centre (0,0 when there is none).
+	Gizmo [2]int `json:"gizmo"`
 	// Console is the console's last few messages ("error: …", "warning: …", "info: …"), newest last.
 	Console []string `json:"console"`
 	// Inspector lists the inspector's widgets of the last frame: "header:Color", "Color.rgba", "Transform.position[0]".

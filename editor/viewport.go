@@ -328,6 +328,9 @@ func (v *viewportPanel) buildGizmo(a *App) {
 	tid, hasT := ecs.ComponentIDOf[ecs.Transform](w)
 	if !ok || !hasT || !w.Has(active, tid) || a.doc.Playing() {
 		v.endGizmo(a)
+		if a.probe != nil {
+			a.probe.state.Gizmo = [2]int{}
+		}
 		return
 	}
 	imguizmo.SetDrawlistV(imgui.WindowDrawList())
@@ -355,6 +358,11 @@ func (v *viewportPanel) buildGizmo(a *App) {
 		}
 		steps = [3]float32{s, s, s}
 		snap = &steps[0]
+	}
+	if a.probe != nil {
+		if x, y, ok := v.Camera.WorldToPixel(m.Col(3).Vec3(), v.w, v.h); ok {
+			a.probe.state.Gizmo = [2]int{int(v.origin.X + x), int(v.origin.Y + y)}
+		}
 	}
 	changed := imguizmo.ManipulateV(&view[0], &proj[0], v.gizmoOp.imguizmo(), mode, &m[0], nil, snap, nil, nil)
 	using := imguizmo.IsUsing()

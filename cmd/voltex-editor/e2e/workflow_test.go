@@ -517,3 +517,30 @@ func hasMessage(p *guitest.Probe, prefix string) bool {
 	}
 	return false
 }
+
+// TestGizmoDragIsOneUndoStep: dragging the move gizmo's centre moves the selected cube in the screen plane as ONE
+// undo step; Ctrl+Z puts it back.
+func TestGizmoDragIsOneUndoStep(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	p := clickCube(t, e)
+	p = e.WaitProbe(5*time.Second, "gizmo", func(p *guitest.Probe) bool { return p.Gizmo != [2]int{} })
+	x0 := p.Inspector["Transform.position[0]"].Shown
+	z0 := p.Inspector["Transform.position[2]"].Shown
+	gx, gy := p.Gizmo[0], p.Gizmo[1]
+	e.Drag(gx, gy, gx+120, gy+40, 1)
+	p = e.WaitProbe(10*time.Second, "moved", func(p *guitest.Probe) bool {
+		return p.UndoDepth > 0 && (p.Inspector["Transform.position[0]"].Shown != x0 || p.Inspector["Transform.position[2]"].Shown != z0)
+	})
+	if p.UndoDepth != 1 {
+		t.Fatalf("a gizmo drag made %d undo steps, want 1", p.UndoDepth)
+	}
+	if len(p.Selected) != 1 {
+		t.Fatalf("the drag changed the selection: %v", p.Selected)
+	}
+	e.Key("ctrl+z")
+	p = e.WaitProbe(10*time.Second, "undone", func(p *guitest.Probe) bool { return p.UndoDepth == 0 })
+	if p.Inspector["Transform.position[0]"].Shown != x0 || p.Inspector["Transform.position[2]"].Shown != z0 {
+		t.Fatalf("undo left the cube at x=%s z=%s, want %s %s", p.Inspector["Transform.position[0]"].Shown,
+			p.Inspector["Transform.position[2]"].Shown, x0, z0)
+	}
+}

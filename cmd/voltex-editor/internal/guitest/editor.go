@@ -69,6 +69,8 @@ type Probe struct {
 	Playing         bool            `json:"playing"`
 	UndoDepth       int             `json:"undoDepth"`
 	ScenePath       string          `json:"scenePath"`
+	// Gizmo is the screen position of the active entity's gizmo centre (0,0 when none).
+	Gizmo [2]int `json:"gizmo"`
 	// Console holds the console's last messages ("error: …"), newest last.
 	Console []string `json:"console"`
 	// Inspector maps the inspector's widgets ("header:Color", "Color.rgba", "Transform.position[0]") to where
