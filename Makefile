@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/voltex-editor
 SCENE   ?= scenes/cubes.json
 
-.PHONY: all deps build run test screenshot docs-shots fuzz bench clean
+.PHONY: all deps build run test screenshot docs-shots fuzz bench compare clean
 
 all: build
 
@@ -41,6 +41,12 @@ fuzz: deps
 ## bench: every benchmark at every size (slow); BENCH=regex to choose
 bench: deps
 	$(GO) test -run '^$$' -bench '$(or $(BENCH),.)' -benchmem -timeout 60m ./...
+	VOLTEX_RSS=1 $(GO) test -count=1 -run TestPeakRSS1M -v ./serialize/
+
+## compare: the ECS against Ark, Arche and donburi (../shared/bench/ecs-peers)
+compare:
+	../shared/bench/ecs-peers/compare.sh . '(1000|100000)$$'
+
 
 clean:
 	rm -rf bin
