@@ -192,6 +192,7 @@ func (a *App) cmdExport() {
 	}
 	d := newFileDialog(filedialog.Save, "Export for Game", a.dialogDir(), a.settings.Places, a.export, ".json")
 	d.d.Name = name
+	d.okLabel = "Export"
 	a.files = d
 }
 

@@ -20,6 +20,7 @@ type fileDialog struct {
 	focusName  bool
 	confirming string // path waiting for overwrite confirmation
 	selected   int
+	okLabel    string // the confirm button ("Open", "Save", "Export")
 }
 
 func newFileDialog(mode filedialog.Mode, title, dir string, places []string, onChoose func(string), exts ...string) *fileDialog {
@@ -151,9 +152,12 @@ func (f *fileDialog) build() bool {
 	} else {
 		imgui.TextDisabled(f.d.Dir)
 	}
-	ok := "Open"
-	if f.d.Mode == filedialog.Save {
-		ok = "Save"
+	ok := f.okLabel
+	if ok == "" {
+		ok = "Open"
+		if f.d.Mode == filedialog.Save {
+			ok = "Save"
+		}
 	}
 	if imgui.ButtonV(ok, imgui.Vec2{X: 100}) {
 		f.choose()

@@ -135,7 +135,6 @@ func (h *hierarchyPanel) build(a *App) {
 	}
 	// Selected rows stand out (the theme's header colour is too close to the background for a selection).
 	imgui.PushStyleColorVec4(imgui.ColHeader, imgui.Vec4{X: 0.24, Y: 0.45, Z: 0.78, W: 0.75})
-	defer imgui.PopStyleColor()
 	if h.clipper == nil {
 		h.clipper = imgui.NewListClipper()
 	}
@@ -174,6 +173,7 @@ func (h *hierarchyPanel) build(a *App) {
 		}
 		imgui.EndPopup()
 	}
+	imgui.PopStyleColor()
 	imgui.EndChild()
 }
 

@@ -544,3 +544,26 @@ func TestGizmoDragIsOneUndoStep(t *testing.T) {
 			p.Inspector["Transform.position[2]"].Shown, x0, z0)
 	}
 }
+
+// TestOpenBrokenFileKeepsScene: File → Open on a broken scene reports every problem with file:line:col and leaves
+// the open scene as it was.
+func TestOpenBrokenFileKeepsScene(t *testing.T) {
+	path := copyScene(t, "cubes.json")
+	bad := filepath.Join(filepath.Dir(path), "broken.json")
+	os.WriteFile(bad, []byte("{\n  \"format\": \"voltex.scene\",\n  \"version\": 1,\n  \"entities\": [\n    {\"id\": 1, \"parent\": 5}\n  ]\n}\n"), 0o644)
+	e := launchOn(t, path)
+	e.Key("ctrl+o")
+	e.WaitProbe(10*time.Second, "open dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Open Scene" })
+	e.Key("ctrl+a")
+	e.Type(bad)
+	e.Key("Return")
+	p := e.WaitProbe(10*time.Second, "error prompt", func(p *guitest.Probe) bool { return p.Modal == "prompt:Cannot open scene" })
+	if !hasMessage(p, "error: "+bad+":5:25: entities[0].parent") {
+		t.Errorf("console lacks the positioned error; have %q", p.Console)
+	}
+	e.Key("Return")
+	p = e.WaitProbe(10*time.Second, "prompt closed", func(p *guitest.Probe) bool { return p.Modal == "" })
+	if p.ScenePath != path || p.Entities != 400 || p.Dirty {
+		t.Fatalf("the open scene changed: %s, %d entities, dirty %v", p.ScenePath, p.Entities, p.Dirty)
+	}
+}
