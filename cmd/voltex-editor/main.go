@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -88,6 +89,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	app, err := editor.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "voltex-editor: %v\n", err)
+		return 1
+	}
+	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		fmt.Fprintln(stderr, "voltex-editor: no display to open a window on (DISPLAY is not set): run it in a desktop "+
+			"session, or in a virtual one with xvfb-run; 'voltex-editor render' draws scenes without a display")
 		return 1
 	}
 	if err := app.Run(); err != nil {

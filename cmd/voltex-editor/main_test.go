@@ -175,3 +175,12 @@ func TestRenderWritesPNG(t *testing.T) {
 		t.Fatalf("only %d cube pixels in the render", n)
 	}
 }
+
+func TestNoDisplayIsAClearError(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	code, _, errOut := runCLI("--settings", t.TempDir(), repoFile("scenes/empty.json"))
+	if code != 1 || !strings.Contains(errOut, "no display") {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+}
