@@ -22,8 +22,6 @@ func (m *mask) containsAny(o *mask) bool {
 	return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3] != 0
 }
 
-func (m *mask) isZero() bool { return m[0]|m[1]|m[2]|m[3] == 0 }
-
 // ids appends the set IDs in ascending order.
 func (m *mask) ids(dst []ComponentID) []ComponentID {
 	for w, word := range m {

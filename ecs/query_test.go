@@ -344,6 +344,11 @@ func TestOptionalManyRows(t *testing.T) {
 		}
 	}
 	eq(t, "visited", len(seen), 200)
+	for _, e := range without {
+		if !seen[e] {
+			t.Fatalf("%v without Vel was not visited by a query with Optional[Vel]", e)
+		}
+	}
 	velChanged := ecs.NewQuery1[Vel](w, ecs.Changed[Vel](), ecs.Read[Vel]())
 	eq(t, "vel all changed (first run)", velChanged.Count(), len(with))
 }

@@ -83,7 +83,6 @@ type App struct {
 	jobPopup        bool
 	showShortcuts   bool
 	showAbout       bool
-	quitting        bool
 	allowClose      bool
 
 	watcher   *watch.Watcher

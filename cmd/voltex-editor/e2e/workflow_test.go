@@ -522,8 +522,8 @@ func hasMessage(p *guitest.Probe, prefix string) bool {
 // undo step; Ctrl+Z puts it back.
 func TestGizmoDragIsOneUndoStep(t *testing.T) {
 	e := launchOn(t, copyScene(t, "cubes.json"))
-	p := clickCube(t, e)
-	p = e.WaitProbe(5*time.Second, "gizmo", func(p *guitest.Probe) bool { return p.Gizmo != [2]int{} })
+	clickCube(t, e)
+	p := e.WaitProbe(5*time.Second, "gizmo", func(p *guitest.Probe) bool { return p.Gizmo != [2]int{} })
 	x0 := p.Inspector["Transform.position[0]"].Shown
 	z0 := p.Inspector["Transform.position[2]"].Shown
 	gx, gy := p.Gizmo[0], p.Gizmo[1]

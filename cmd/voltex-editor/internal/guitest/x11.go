@@ -13,8 +13,7 @@ import (
 // window manager sends when the user clicks the close button (Xvfb has no window manager, and xdotool's
 // windowclose destroys the window instead of asking it to close).
 type x11Conn struct {
-	c   net.Conn
-	buf []byte
+	c net.Conn
 }
 
 func dialX11(display int) (*x11Conn, error) {
