@@ -46,6 +46,7 @@ func Added[T any]() Term { return Term{termAdded, reflect.TypeFor[T]()} }
 // By default a query writes (and marks changed) all of its components.
 func Read[T any]() Term { return Term{termRead, reflect.TypeFor[T]()} }
 
+// String renders the term as it is written in Go, e.g. "Without[ecs_test.Frozen]".
 func (t Term) String() string {
 	names := [...]string{"With", "Without", "Optional", "Changed", "Added", "Read"}
 	return fmt.Sprintf("%s[%v]", names[t.kind], t.typ)

@@ -18,6 +18,7 @@ const (
 	LevelError
 )
 
+// String names the level ("info", "warning", "error").
 func (l Level) String() string {
 	switch l {
 	case LevelWarn:
