@@ -91,6 +91,7 @@ type App struct {
 
 	lastActive time.Time
 	lastKey    frameKey
+	waitReady  bool // glfwwait.Prepare has run
 	lastTick   time.Time
 	frames     uint64
 	selScratch []ecs.Entity
@@ -358,6 +359,12 @@ func (a *App) throttle() {
 		return
 	}
 	if now.Sub(a.lastActive) > idleAfter {
+		if !a.waitReady {
+			a.waitReady = glfwwait.Prepare()
+			if !a.waitReady {
+				return
+			}
+		}
 		glfwwait.Wait(idleWakeEvery)
 	}
 }

@@ -567,3 +567,22 @@ func TestOpenBrokenFileKeepsScene(t *testing.T) {
 		t.Fatalf("the open scene changed: %s, %d entities, dirty %v", p.ScenePath, p.Entities, p.Dirty)
 	}
 }
+
+// TestCopyPasteBetweenTwoEditors: the clipboard holds scene JSON, so a cube copied in one editor window pastes into
+// another editor process (with a new id).
+func TestCopyPasteBetweenTwoEditors(t *testing.T) {
+	d := guitest.StartDisplay(t, 1600, 1000)
+	a := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir(), copyScene(t, "cubes.json"))
+	failShot(t, a, t.Name()+"-a")
+	clickCube(t, a)
+	a.Key("ctrl+c")
+	a.WaitProbe(5*time.Second, "copied", func(p *guitest.Probe) bool { return hasMessage(p, "info: copied 1 entities") })
+	b := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir(), copyScene(t, "empty.json"))
+	failShot(t, b, t.Name()+"-b")
+	b.Focus()
+	b.Key("ctrl+v")
+	p := b.WaitProbe(10*time.Second, "pasted", func(p *guitest.Probe) bool { return p.Entities == 1 })
+	if !p.Dirty || p.UndoDepth != 1 || len(p.Selected) != 1 {
+		t.Fatalf("after paste: %+v", p)
+	}
+}

@@ -129,7 +129,7 @@ func Launch(t testing.TB, d *Display, args ...string) *Editor {
 			t.Fatalf("editor exited before showing a window: %v\n%s", e.exitErr, stderr.String())
 		default:
 		}
-		out, _ := e.xdo("search", "--onlyvisible", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", "Voltex Editor")
+		out, _ := e.xdo("search", "--all", "--onlyvisible", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", "Voltex Editor")
 		if id := strings.TrimSpace(out); id != "" {
 			e.Window = strings.Fields(id)[0]
 			// Xvfb has no window manager: give the window the keyboard focus ourselves, so that xdotool's XTEST
