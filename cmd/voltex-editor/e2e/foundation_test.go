@@ -141,3 +141,19 @@ func TestIdleEditorCostsNothing(t *testing.T) {
 		t.Fatalf("after idling, Ctrl+Q: exit code %d, err %v", code, err)
 	}
 }
+
+// TestViewportFollowsWindowSize: resizing the window resizes the viewport panel and its image (re-rendered at the
+// new size, still showing the cubes).
+func TestViewportFollowsWindowSize(t *testing.T) {
+	_, e := launchCubes(t)
+	p0 := e.WaitProbe(5*time.Second, "ready", func(*guitest.Probe) bool { return true })
+	e.Resize(1200, 800)
+	p := e.WaitProbe(10*time.Second, "smaller viewport", func(p *guitest.Probe) bool {
+		return p.Viewport.W < p0.Viewport.W-200 && p.Viewport.H < p0.Viewport.H-100
+	})
+	time.Sleep(300 * time.Millisecond)
+	if p.ViewportRenders <= p0.ViewportRenders {
+		t.Errorf("the viewport was not re-rendered after the resize (%d → %d renders)", p0.ViewportRenders, p.ViewportRenders)
+	}
+	checkViewportShowsCubes(t, e, p)
+}

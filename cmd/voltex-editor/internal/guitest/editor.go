@@ -160,6 +160,13 @@ func (e *Editor) Focus() {
 	e.t.Fatalf("could not give window %s the keyboard focus", e.Window)
 }
 
+// Resize sets the editor window's size in pixels.
+func (e *Editor) Resize(w, h int) {
+	e.t.Helper()
+	e.mustXdo("windowsize", "--sync", e.Window, strconv.Itoa(w), strconv.Itoa(h))
+	time.Sleep(200 * time.Millisecond)
+}
+
 // PID returns the editor's process id.
 func (e *Editor) PID() int { return e.cmd.Process.Pid }
 
