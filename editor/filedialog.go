@@ -173,7 +173,8 @@ func (f *fileDialog) build() bool {
 	}
 	if imgui.BeginPopupModalV("Replace file?###overwrite", nil, imgui.WindowFlagsAlwaysAutoResize) {
 		imgui.Text(fmt.Sprintf("%s already exists.\nDo you want to replace it?", filepath.Base(f.confirming)))
-		if imgui.ButtonV("Replace", imgui.Vec2{X: 100}) || imgui.IsKeyPressedBool(imgui.KeyEnter) {
+		keys := !imgui.IsWindowAppearing() // the Enter that asked must not also answer
+		if imgui.ButtonV("Replace", imgui.Vec2{X: 100}) || keys && imgui.IsKeyPressedBool(imgui.KeyEnter) {
 			p := f.confirming
 			f.confirming = ""
 			imgui.CloseCurrentPopup()
@@ -182,7 +183,7 @@ func (f *fileDialog) build() bool {
 			return false
 		}
 		imgui.SameLine()
-		if imgui.ButtonV("Cancel", imgui.Vec2{X: 100}) || imgui.IsKeyPressedBool(imgui.KeyEscape) {
+		if imgui.ButtonV("Cancel", imgui.Vec2{X: 100}) || keys && imgui.IsKeyPressedBool(imgui.KeyEscape) {
 			f.confirming = ""
 			imgui.CloseCurrentPopup()
 		}

@@ -67,10 +67,11 @@ func (a *App) buildPrompt() {
 			chosen = i
 		}
 	}
-	if chosen < 0 && p.cancel >= 0 && imgui.IsKeyPressedBool(imgui.KeyEscape) {
+	keys := !imgui.IsWindowAppearing() // a key that opened the prompt must not also answer it
+	if keys && chosen < 0 && p.cancel >= 0 && imgui.IsKeyPressedBool(imgui.KeyEscape) {
 		chosen = p.cancel
 	}
-	if chosen < 0 && !imgui.CurrentIO().WantTextInput() {
+	if keys && chosen < 0 && !imgui.CurrentIO().WantTextInput() {
 		// Enter presses the first button; each button's first letter presses it (S, D, C for Save / Don't Save /
 		// Cancel) when no two buttons share it.
 		if imgui.IsKeyPressedBool(imgui.KeyEnter) || imgui.IsKeyPressedBool(imgui.KeyKeypadEnter) {

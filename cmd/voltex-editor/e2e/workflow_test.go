@@ -586,3 +586,37 @@ func TestCopyPasteBetweenTwoEditors(t *testing.T) {
 		t.Fatalf("after paste: %+v", p)
 	}
 }
+
+// TestSaveAsAsksBeforeReplacing: Save As onto the open file asks before replacing it; Save As under a new name
+// makes that the scene's file.
+func TestSaveAsAsksBeforeReplacing(t *testing.T) {
+	path := copyScene(t, "cubes.json")
+	e := launchOn(t, path)
+	e.Key("ctrl+shift+n")
+	e.WaitProbe(10*time.Second, "modified", func(p *guitest.Probe) bool { return p.Dirty })
+	e.Key("ctrl+shift+s")
+	e.WaitProbe(10*time.Second, "save dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Save Scene As" })
+	e.Key("Return") // the name is prefilled with cubes.json, which exists
+	time.Sleep(500 * time.Millisecond)
+	if p, _ := e.ReadProbe(); !p.Dirty || p.Modal != "file:Save Scene As" {
+		t.Fatalf("saving over an existing file did not ask first: %+v", p)
+	}
+	e.Key("Return") // Replace
+	e.WaitProbe(10*time.Second, "replaced", func(p *guitest.Probe) bool { return !p.Dirty && p.Modal == "" })
+	if s, err := serialize.LoadFile(context.Background(), path, serialize.LoadOptions{}); err != nil || s.World.Len() != 401 {
+		t.Fatalf("the replaced file does not hold the new scene: %v", err)
+	}
+	other := filepath.Join(filepath.Dir(path), "other.json")
+	e.Key("ctrl+shift+s")
+	e.WaitProbe(10*time.Second, "save dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Save Scene As" })
+	e.Key("ctrl+a")
+	e.Type("other")
+	e.Key("Return")
+	p := e.WaitProbe(10*time.Second, "saved as", func(p *guitest.Probe) bool { return p.ScenePath == other && p.Modal == "" })
+	if p.Dirty {
+		t.Error("dirty after Save As")
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Fatal(err)
+	}
+}
