@@ -620,3 +620,28 @@ func TestSaveAsAsksBeforeReplacing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestInspectorShowsLiveValuesInPlayMode: while playing, the inspector shows the values the systems write (the
+// Spin system turning the selected cube).
+func TestInspectorShowsLiveValuesInPlayMode(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	p := clickCube(t, e)
+	r0 := p.Inspector["Transform.rotation[1]"].Shown
+	e.Key("ctrl+p")
+	p = e.WaitProbe(10*time.Second, "rotating", func(p *guitest.Probe) bool {
+		return p.Playing && p.Inspector["Transform.rotation[1]"].Shown != r0
+	})
+	r1 := p.Inspector["Transform.rotation[1]"].Shown
+	time.Sleep(500 * time.Millisecond)
+	p, _ = e.ReadProbe()
+	if p.Inspector["Transform.rotation[1]"].Shown == r1 {
+		t.Errorf("rotation stayed at %s while playing", r1)
+	}
+	e.Key("ctrl+p")
+	p = e.WaitProbe(10*time.Second, "stopped", func(p *guitest.Probe) bool { return !p.Playing })
+	time.Sleep(300 * time.Millisecond)
+	p, _ = e.ReadProbe()
+	if got := p.Inspector["Transform.rotation[1]"].Shown; got != r0 {
+		t.Errorf("after Stop the rotation is %s, want %s", got, r0)
+	}
+}
