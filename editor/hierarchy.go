@@ -147,6 +147,9 @@ func (h *hierarchyPanel) build(a *App) {
 		}
 		h.scrollTo = 0
 	}
+	if a.probe != nil {
+		a.probe.state.Hierarchy = a.probe.state.Hierarchy[:0]
+	}
 	h.clipper.Begin(int32(len(h.rows)))
 	for h.clipper.Step() {
 		for i := h.clipper.DisplayStart(); i < h.clipper.DisplayEnd(); i++ {
@@ -225,6 +228,12 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 		imgui.SetNextItemOpen(searching || h.expanded[r.id])
 	}
 	open := imgui.TreeNodeExStrV(name, flags)
+	if a.probe != nil {
+		a.probe.state.Hierarchy = append(a.probe.state.Hierarchy, probeRow{
+			probeRect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()),
+			Name:      name, Depth: int(r.depth), Selected: a.doc.IsSelectedID(r.id),
+		})
+	}
 	if r.hasKids && !searching && open != h.expanded[r.id] {
 		h.expanded[r.id] = open
 		h.dirty = true

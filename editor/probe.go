@@ -31,12 +31,22 @@ type probeState struct {
 	Playing         bool                 `json:"playing"`
 	UndoDepth       int                  `json:"undoDepth"`
 	ScenePath       string               `json:"scenePath"`
+	// Hierarchy lists the hierarchy rows built in the last frame (the visible ones), top to bottom.
+	Hierarchy []probeRow `json:"hierarchy"`
 	// Gizmo is the screen position of the active entity's gizmo centre (0,0 when there is none).
 	Gizmo [2]int `json:"gizmo"`
 	// Console is the console's last few messages ("error: …", "warning: …", "info: …"), newest last.
 	Console []string `json:"console"`
 	// Inspector lists the inspector's widgets of the last frame: "header:Color", "Color.rgba", "Transform.position[0]".
 	Inspector map[string]probeWidget `json:"inspector"`
+}
+
+// probeRow is one hierarchy row.
+type probeRow struct {
+	probeRect
+	Name     string `json:"name"`
+	Depth    int    `json:"depth"`
+	Selected bool   `json:"selected"`
 }
 
 // probeWidget is one inspector widget: where it is and what it shows.

@@ -645,3 +645,52 @@ func TestInspectorShowsLiveValuesInPlayMode(t *testing.T) {
 		t.Errorf("after Stop the rotation is %s, want %s", got, r0)
 	}
 }
+
+// TestHierarchyDragReparentRenameSearch: drag an entity onto another to reparent it (one undo step; Ctrl+Z puts it
+// back), rename with F2, and search keeps the ancestors of matches.
+func TestHierarchyDragReparentRenameSearch(t *testing.T) {
+	e := launchOn(t, copyScene(t, "solar.json"))
+	p := e.WaitProbe(10*time.Second, "rows", func(p *guitest.Probe) bool { _, ok := p.Row("Game camera"); return ok })
+	cam, _ := p.Row("Game camera")
+	sun, _ := p.Row("Sun")
+	if cam.Depth != 0 {
+		t.Fatalf("Game camera starts at depth %d", cam.Depth)
+	}
+	cx, cy := cam.Center()
+	sx, sy := sun.Center()
+	e.Drag(cx, cy, sx, sy, 1)
+	p = e.WaitProbe(10*time.Second, "reparented", func(p *guitest.Probe) bool {
+		r, ok := p.Row("Game camera")
+		return p.UndoDepth == 1 && (!ok || r.Depth == 1)
+	})
+	e.Key("ctrl+z")
+	p = e.WaitProbe(10*time.Second, "undone", func(p *guitest.Probe) bool {
+		r, ok := p.Row("Game camera")
+		return p.UndoDepth == 0 && ok && r.Depth == 0
+	})
+	// Rename: select the row, F2, type, Enter.
+	cam, _ = p.Row("Game camera")
+	cx, cy = cam.Center()
+	e.Click(cx, cy, 1)
+	e.Key("F2")
+	e.Key("ctrl+a")
+	e.Type("Main camera")
+	e.Key("Return")
+	e.WaitProbe(10*time.Second, "renamed", func(p *guitest.Probe) bool { _, ok := p.Row("Main camera"); return ok && p.Dirty })
+	// Search: "moon" shows the Moon and its ancestors only.
+	h := p.Panels["Hierarchy"]
+	e.Click(h.X+h.W/2, h.Y+35, 1)
+	e.Type("moon")
+	p = e.WaitProbe(10*time.Second, "search", func(p *guitest.Probe) bool {
+		_, moon := p.Row("Moon")
+		_, camRow := p.Row("Main camera")
+		return moon && !camRow
+	})
+	names := []string{}
+	for _, r := range p.Hierarchy {
+		names = append(names, r.Name)
+	}
+	if len(names) < 2 || names[0] != "Sun" || names[len(names)-1] != "Moon" {
+		t.Errorf("search rows %v: want the Sun … Moon chain", names)
+	}
+}

@@ -69,6 +69,8 @@ type Probe struct {
 	Playing         bool            `json:"playing"`
 	UndoDepth       int             `json:"undoDepth"`
 	ScenePath       string          `json:"scenePath"`
+	// Hierarchy lists the visible hierarchy rows, top to bottom.
+	Hierarchy []Row `json:"hierarchy"`
 	// Gizmo is the screen position of the active entity's gizmo centre (0,0 when none).
 	Gizmo [2]int `json:"gizmo"`
 	// Console holds the console's last messages ("error: …"), newest last.
@@ -76,6 +78,24 @@ type Probe struct {
 	// Inspector maps the inspector's widgets ("header:Color", "Color.rgba", "Transform.position[0]") to where
 	// they are and what they show.
 	Inspector map[string]Widget `json:"inspector"`
+}
+
+// Row is a hierarchy row in the probe.
+type Row struct {
+	Rect
+	Name     string `json:"name"`
+	Depth    int    `json:"depth"`
+	Selected bool   `json:"selected"`
+}
+
+// Row returns the visible hierarchy row named name.
+func (p *Probe) Row(name string) (Row, bool) {
+	for _, r := range p.Hierarchy {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return Row{}, false
 }
 
 // Widget is an inspector widget in the probe.
