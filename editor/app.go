@@ -17,6 +17,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/internal/glfwwait"
+	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/editor/settings"
 	"github.com/voltex-editor/voltex/inspector"
 	"github.com/voltex-editor/voltex/serialize"
@@ -334,10 +335,10 @@ func (a *App) writeProbe() {
 	}
 	clear(st.Inspector)
 	if st.Inspector == nil {
-		st.Inspector = map[string]probeWidget{}
+		st.Inspector = map[string]probe.Widget{}
 	}
 	for k, w := range a.insp.Widgets() {
-		st.Inspector[k] = probeWidget{probeRect: rectOf(w.Min, imgui.Vec2{X: w.Max.X - w.Min.X, Y: w.Max.Y - w.Min.Y}), Shown: w.Shown}
+		st.Inspector[k] = probe.Widget{Rect: rectOf(w.Min, imgui.Vec2{X: w.Max.X - w.Min.X, Y: w.Max.Y - w.Min.Y}), Shown: w.Shown}
 	}
 	a.probe.flush()
 }

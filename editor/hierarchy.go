@@ -7,6 +7,7 @@ import (
 	"github.com/AllenDang/cimgui-go/imgui"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/probe"
 )
 
 // hierRow is one visible row of the hierarchy: an entity at a depth.
@@ -229,9 +230,9 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 	}
 	open := imgui.TreeNodeExStrV(name, flags)
 	if a.probe != nil {
-		a.probe.state.Hierarchy = append(a.probe.state.Hierarchy, probeRow{
-			probeRect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()),
-			Name:      name, Depth: int(r.depth), Selected: a.doc.IsSelectedID(r.id),
+		a.probe.state.Hierarchy = append(a.probe.state.Hierarchy, probe.Row{
+			Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()),
+			Name: name, Depth: int(r.depth), Selected: a.doc.IsSelectedID(r.id),
 		})
 	}
 	if r.hasKids && !searching && open != h.expanded[r.id] {

@@ -22,6 +22,7 @@ var pure = []struct {
 	{"editor/doc", false},
 	{"editor/filedialog", true},
 	{"editor/settings", true},
+	{"editor/probe", true},
 }
 
 // forbidden are import-path fragments the pure core may not depend on, directly or indirectly (mathgl's mgl32 is

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/voltex-editor/voltex/editor/probe"
 )
 
 var (
@@ -46,63 +48,17 @@ func Binary(t testing.TB) string {
 	return buildPath
 }
 
-// Rect is a screen rectangle in pixels (Min inclusive, Max exclusive), as the editor's probe reports it.
-type Rect struct{ X, Y, W, H int }
-
-// Image returns r as an image.Rectangle.
-func (r Rect) Image() image.Rectangle { return image.Rect(r.X, r.Y, r.X+r.W, r.Y+r.H) }
-
-// Center returns the rectangle's centre.
-func (r Rect) Center() (x, y int) { return r.X + r.W/2, r.Y + r.H/2 }
-
-// Probe is what the editor writes to $VOLTEX_PROBE (see editor/probe.go): its state as a test needs it.
-type Probe struct {
-	Title           string          `json:"title"`
-	Frames          uint64          `json:"frames"`
-	ViewportRenders uint64          `json:"viewportRenders"`
-	Panels          map[string]Rect `json:"panels"`
-	Viewport        Rect            `json:"viewport"`
-	Entities        int             `json:"entities"`
-	Selected        []uint64        `json:"selected"`
-	Dirty           bool            `json:"dirty"`
-	Modal           string          `json:"modal"`
-	Playing         bool            `json:"playing"`
-	UndoDepth       int             `json:"undoDepth"`
-	ScenePath       string          `json:"scenePath"`
-	// Hierarchy lists the visible hierarchy rows, top to bottom.
-	Hierarchy []Row `json:"hierarchy"`
-	// Gizmo is the screen position of the active entity's gizmo centre (0,0 when none).
-	Gizmo [2]int `json:"gizmo"`
-	// Console holds the console's last messages ("error: …"), newest last.
-	Console []string `json:"console"`
-	// Inspector maps the inspector's widgets ("header:Color", "Color.rgba", "Transform.position[0]") to where
-	// they are and what they show.
-	Inspector map[string]Widget `json:"inspector"`
-}
-
-// Row is a hierarchy row in the probe.
-type Row struct {
-	Rect
-	Name     string `json:"name"`
-	Depth    int    `json:"depth"`
-	Selected bool   `json:"selected"`
-}
-
-// Row returns the visible hierarchy row named name.
-func (p *Probe) Row(name string) (Row, bool) {
-	for _, r := range p.Hierarchy {
-		if r.Name == name {
-			return r, true
-		}
-	}
-	return Row{}, false
-}
-
-// Widget is an inspector widget in the probe.
-type Widget struct {
-	Rect
-	Shown string `json:"shown"`
-}
+// The probe types are the editor's own (package editor/probe), so both sides read and write the same JSON.
+type (
+	// Probe is what the editor writes to $VOLTEX_PROBE: its state as a test needs it.
+	Probe = probe.State
+	// Rect is a screen rectangle in pixels.
+	Rect = probe.Rect
+	// Row is a hierarchy row in the probe.
+	Row = probe.Row
+	// Widget is an inspector widget in the probe.
+	Widget = probe.Widget
+)
 
 // Editor is a running voltex-editor process on a Display.
 type Editor struct {

@@ -1,0 +1,65 @@
+// Package probe defines what voltex-editor reports to end-to-end tests: when $VOLTEX_PROBE names a file, the editor
+// writes its State there as JSON (panel and widget rectangles, counters, dirty state, selection, the open dialog,
+// the last console lines). The editor fills it; the GUI harness (cmd/voltex-editor/internal/guitest) reads it. One
+// definition for both sides keeps them in step. Pure Go; may import: the standard library.
+package probe
+
+import "image"
+
+// Rect is a rectangle in window pixels (Min inclusive, Max exclusive).
+type Rect struct{ X, Y, W, H int }
+
+// Image returns r as an image.Rectangle.
+func (r Rect) Image() image.Rectangle { return image.Rect(r.X, r.Y, r.X+r.W, r.Y+r.H) }
+
+// Center returns the rectangle's centre.
+func (r Rect) Center() (x, y int) { return r.X + r.W/2, r.Y + r.H/2 }
+
+// State is the editor as a test sees it.
+type State struct {
+	Title           string          `json:"title"`
+	Frames          uint64          `json:"frames"`
+	ViewportRenders uint64          `json:"viewportRenders"`
+	Panels          map[string]Rect `json:"panels"`
+	Viewport        Rect            `json:"viewport"`
+	Entities        int             `json:"entities"`
+	Selected        []uint64        `json:"selected"`
+	Dirty           bool            `json:"dirty"`
+	Modal           string          `json:"modal"`
+	Playing         bool            `json:"playing"`
+	UndoDepth       int             `json:"undoDepth"`
+	ScenePath       string          `json:"scenePath"`
+	// Hierarchy lists the hierarchy rows built in the last frame (the visible ones), top to bottom.
+	Hierarchy []Row `json:"hierarchy"`
+	// Gizmo is the screen position of the active entity's gizmo centre (0,0 when there is none).
+	Gizmo [2]int `json:"gizmo"`
+	// Console is the console's last few messages ("error: …", "warning: …", "info: …"), newest last.
+	Console []string `json:"console"`
+	// Inspector maps the inspector's widgets of the last frame ("header:Color", "Color.rgba",
+	// "Transform.position[0]") to where they are and what they show.
+	Inspector map[string]Widget `json:"inspector"`
+}
+
+// Row is one hierarchy row.
+type Row struct {
+	Rect
+	Name     string `json:"name"`
+	Depth    int    `json:"depth"`
+	Selected bool   `json:"selected"`
+}
+
+// Widget is one inspector widget.
+type Widget struct {
+	Rect
+	Shown string `json:"shown"`
+}
+
+// Row returns the visible hierarchy row named name.
+func (s *State) Row(name string) (Row, bool) {
+	for _, r := range s.Hierarchy {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return Row{}, false
+}
