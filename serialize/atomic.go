@@ -28,7 +28,21 @@ func WriteFile(path string, data []byte) error {
 // complete new contents, never a mix; a stray temporary file
 // (".NAME.tmp-*") may be left behind. If write returns an error, path and
 // its backup are untouched and the temporary file is removed.
-func WriteFileFunc(path string, write func(io.Writer) error) (err error) {
+func WriteFileFunc(path string, write func(io.Writer) error) error {
+	return writeAtomic(path, write, true)
+}
+
+// ReplaceFile writes data to path atomically like [WriteFile] but keeps no backup: for files that are
+// regenerated rather than edited (settings, rendered images).
+func ReplaceFile(path string, data []byte) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, false)
+}
+
+// writeAtomic implements WriteFileFunc and ReplaceFile.
+func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -65,7 +79,7 @@ func WriteFileFunc(path string, write func(io.Writer) error) (err error) {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if statErr == nil {
+	if statErr == nil && keepBackup {
 		if err := backup(path); err != nil {
 			return fmt.Errorf("keeping the previous version of %s: %w", path, err)
 		}

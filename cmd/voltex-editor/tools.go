@@ -454,29 +454,10 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "voltex-editor render: %v\n", err)
 		return 1
 	}
-	if err := writePNGFile(*out, buf.Bytes()); err != nil {
+	if err := serialize.ReplaceFile(*out, buf.Bytes()); err != nil {
 		fmt.Fprintf(stderr, "voltex-editor render: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %s (%dx%d)\n", *out, w, h)
 	return 0
-}
-
-// writePNGFile writes an image file atomically (temporary file, rename) without keeping a backup.
-func writePNGFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }
