@@ -82,6 +82,14 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int,
 	return 0, true
 }
 
+// usageError reports a wrong command line: msg, then the command's usage, on stderr; exit code 2.
+func usageError(fs *flag.FlagSet, stderr io.Writer, msg string) int {
+	fmt.Fprintln(stderr, msg)
+	fs.SetOutput(stderr)
+	fs.Usage()
+	return 2
+}
+
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", "FILE...", "Checks scene files, game exports and OBJ models. Prints a summary of each valid file on\n"+
 		"stdout and every problem of an invalid one on stderr as file:line:col: message. Exit 0 if all are valid, 1 if not.")
@@ -89,9 +97,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "voltex-editor validate: no files given")
-		fs.Usage()
-		return 2
+		return usageError(fs, stderr, "voltex-editor validate: no files given")
 	}
 	bad := 0
 	for _, path := range fs.Args() {
@@ -163,9 +169,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 || *out == "" {
-		fmt.Fprintln(stderr, "voltex-editor export: need one input scene and -o OUT.json")
-		fs.Usage()
-		return 2
+		return usageError(fs, stderr, "voltex-editor export: need one input scene and -o OUT.json")
 	}
 	if err := serialize.ExportFile(context.Background(), fs.Arg(0), *out, serialize.LoadOptions{}); err != nil {
 		printProblems(stderr, fs.Arg(0), err)
@@ -293,9 +297,7 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *out == "" || fs.NArg() != 0 {
-		fmt.Fprintln(stderr, "voltex-editor grid: need -o FILE.json and no other arguments")
-		fs.Usage()
-		return 2
+		return usageError(fs, stderr, "voltex-editor grid: need -o FILE.json and no other arguments")
 	}
 	p.Count = [3]int{*nx, *ny, *nz}
 	setXYZ := false
@@ -340,9 +342,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "voltex-editor fmt: no files given")
-		fs.Usage()
-		return 2
+		return usageError(fs, stderr, "voltex-editor fmt: no files given")
 	}
 	code := 0
 	for _, path := range fs.Args() {
@@ -394,9 +394,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 || *out == "" {
-		fmt.Fprintln(stderr, "voltex-editor render: need one scene and -o OUT.png")
-		fs.Usage()
-		return 2
+		return usageError(fs, stderr, "voltex-editor render: need one scene and -o OUT.png")
 	}
 	w, h, err := parseSize(*size)
 	if err != nil {
