@@ -137,7 +137,7 @@ func (a *App) saveThen(then func()) {
 func (a *App) save(path string, then func()) {
 	a.doc.SetCamera(a.vp.editorCamera())
 	done := func(err error) {
-		a.resumeWatch(path)
+		a.resumeWatch() // after a Save As this also follows the new path
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				a.console.Infof("save cancelled; %s was not changed", path)
@@ -150,7 +150,6 @@ func (a *App) save(path string, then func()) {
 		a.console.Infof("saved %s", path)
 		a.settings.AddRecent(path)
 		a.saveSettings()
-		a.syncWatched()
 		if then != nil {
 			then()
 		}
@@ -178,7 +177,7 @@ func (a *App) pauseWatch(path string) {
 	}
 }
 
-func (a *App) resumeWatch(path string) {
+func (a *App) resumeWatch() {
 	if a.watcher != nil {
 		a.watched = nil
 		a.syncWatched()
