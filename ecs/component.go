@@ -47,15 +47,26 @@ type ComponentInfo struct {
 	// Computed components are derived by the world itself (GlobalTransform): serializers should skip
 	// them and inspectors should show them read-only.
 	Computed bool
+	// FormerNames are names the component had before (WithFormerNames): scene files that use them
+	// still load, and are written back under Name.
+	FormerNames []string
+	// Transient components are never written to files; EditorOnly ones are saved in scenes but left
+	// out of game exports (WithTransient, WithEditorOnly; types can also say so with methods, see
+	// package ecs/scene).
+	Transient, EditorOnly bool
 }
 
 // RegisterOption configures Register.
 type RegisterOption func(*registerConfig)
 
 type registerConfig struct {
-	name     string
-	storage  Storage
-	computed bool
+	name       string
+	storage    Storage
+	computed   bool
+	def        any
+	former     []string
+	transient  bool
+	editorOnly bool
 }
 
 // WithName sets the component's stable name (used by scene files and ComponentByName). The default
@@ -66,6 +77,24 @@ func WithName(name string) RegisterOption { return func(c *registerConfig) { c.n
 func WithStorage(s Storage) RegisterOption { return func(c *registerConfig) { c.storage = s } }
 
 func withComputed() RegisterOption { return func(c *registerConfig) { c.computed = true } }
+
+// WithDefault sets the component's default value (a value of the component type), in place of the
+// zero value or what Defaulter returns. Types made at run time (RegisterType) have no methods, so
+// this is how they get a default.
+func WithDefault(v any) RegisterOption { return func(c *registerConfig) { c.def = v } }
+
+// WithFormerNames records names the component was registered under before a rename; scene
+// readers accept them and write the current name (see ComponentInfo.FormerNames).
+func WithFormerNames(names ...string) RegisterOption {
+	return func(c *registerConfig) { c.former = append(c.former, names...) }
+}
+
+// WithTransient marks the component as never written to files (ComponentInfo.Transient).
+func WithTransient() RegisterOption { return func(c *registerConfig) { c.transient = true } }
+
+// WithEditorOnly marks the component as saved in scenes but left out of game exports
+// (ComponentInfo.EditorOnly).
+func WithEditorOnly() RegisterOption { return func(c *registerConfig) { c.editorOnly = true } }
 
 // Register registers component type T with w and returns its ID. It is idempotent per type:
 // registering T again returns the same ID (and panics if the options ask for a different name or
@@ -80,6 +109,13 @@ func Register[T any](w *World, opts ...RegisterOption) ComponentID {
 	def := zero
 	if d, ok := any(zero).(Defaulter[T]); ok {
 		def = d.Default()
+	}
+	if v := configOf(t, opts).def; v != nil {
+		d, ok := v.(T)
+		if !ok {
+			panic(fmt.Sprintf("ecs: WithDefault(%T) for component %v; pass a value of the component type", v, t))
+		}
+		def = d
 	}
 	return w.register(t, &typedOps[T]{def: def}, def, opts)
 }
@@ -101,15 +137,27 @@ func RegisterType(w *World, t reflect.Type, opts ...RegisterOption) ComponentID 
 	if m := def.MethodByName("Default"); m.IsValid() && m.Type().NumIn() == 0 && m.Type().NumOut() == 1 && m.Type().Out(0) == t {
 		def = m.Call(nil)[0]
 	}
-	ops := &reflectOps{t: t, def: def}
+	if v := configOf(t, opts).def; v != nil {
+		if reflect.TypeOf(v) != t {
+			panic(fmt.Sprintf("ecs: WithDefault(%T) for component %v; pass a value of the component type", v, t))
+		}
+		def = reflect.ValueOf(v)
+	}
+	ops := &reflectOps{t: t, def: def, trivial: !typeHasPointers(t)}
 	return w.register(t, ops, def.Interface(), opts)
 }
 
-func (w *World) checkReregister(id ComponentID, t reflect.Type, opts []RegisterOption) ComponentID {
+// configOf applies opts to the defaults for type t.
+func configOf(t reflect.Type, opts []RegisterOption) registerConfig {
 	cfg := registerConfig{name: t.Name(), storage: Table}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	return cfg
+}
+
+func (w *World) checkReregister(id ComponentID, t reflect.Type, opts []RegisterOption) ComponentID {
+	cfg := configOf(t, opts)
 	info := &w.comps[id].info
 	if info.Name != cfg.name || info.Storage != cfg.storage {
 		panic(fmt.Sprintf("ecs: component %v is already registered as %q (%v); register it once, with the same options",
@@ -119,10 +167,7 @@ func (w *World) checkReregister(id ComponentID, t reflect.Type, opts []RegisterO
 }
 
 func (w *World) register(t reflect.Type, ops columnOps, def any, opts []RegisterOption) ComponentID {
-	cfg := registerConfig{name: t.Name(), storage: Table}
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := configOf(t, opts)
 	if t.Kind() != reflect.Struct {
 		panic(fmt.Sprintf("ecs: component type %v is a %v; components must be struct types (wrap it: type X struct{ V %v })", t, t.Kind(), t))
 	}
@@ -143,7 +188,8 @@ func (w *World) register(t reflect.Type, ops columnOps, def any, opts []Register
 	s := &componentStore{
 		info: ComponentInfo{
 			ID: id, Name: cfg.name, Type: t, Storage: cfg.storage, IsTag: t.Size() == 0,
-			Size: t.Size(), Computed: cfg.computed,
+			Size: t.Size(), Computed: cfg.computed, FormerNames: cfg.former,
+			Transient: cfg.transient, EditorOnly: cfg.editorOnly,
 		},
 		ops:     ops,
 		size:    t.Size(),
@@ -326,8 +372,9 @@ func (o *typedOps[T]) hasPointers() bool { return typeHasPointers(reflect.TypeFo
 
 // reflectOps implements columnOps with reflection, for types registered with RegisterType.
 type reflectOps struct {
-	t   reflect.Type
-	def reflect.Value
+	t       reflect.Type
+	def     reflect.Value
+	trivial bool // no pointers: values move as bytes
 }
 
 func (o *reflectOps) alloc(n int) unsafe.Pointer {
@@ -350,10 +397,17 @@ func (o *reflectOps) grow(p unsafe.Pointer, n, newCap int) unsafe.Pointer {
 }
 
 func (o *reflectOps) at(p unsafe.Pointer) reflect.Value { return reflect.NewAt(o.t, p).Elem() }
-func (o *reflectOps) move(dst, src unsafe.Pointer)      { o.at(dst).Set(o.at(src)) }
-func (o *reflectOps) zero(p unsafe.Pointer)             { o.at(p).SetZero() }
-func (o *reflectOps) setDefault(p unsafe.Pointer)       { o.at(p).Set(o.def) }
-func (o *reflectOps) load(p unsafe.Pointer) any         { return o.at(p).Interface() }
+func (o *reflectOps) move(dst, src unsafe.Pointer) {
+	if o.trivial {
+		n := o.t.Size()
+		copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
+		return
+	}
+	o.at(dst).Set(o.at(src))
+}
+func (o *reflectOps) zero(p unsafe.Pointer)       { o.at(p).SetZero() }
+func (o *reflectOps) setDefault(p unsafe.Pointer) { o.at(p).Set(o.def) }
+func (o *reflectOps) load(p unsafe.Pointer) any   { return o.at(p).Interface() }
 func (o *reflectOps) store(p unsafe.Pointer, v any) bool {
 	rv := reflect.ValueOf(v)
 	switch {

@@ -38,11 +38,18 @@ type Field struct {
 	Enum []EnumValue
 	// IsEntity marks ecs.Entity-typed fields: references to other entities.
 	IsEntity bool
+	// FormerNames are JSON names the field had before a rename (the former= item of its voltex
+	// tag): scene readers accept them and write JSONName.
+	FormerNames []string
 }
 
 // Hints are inspector hints from a field's `voltex` tag, e.g.
 // `voltex:"min=0,max=1,step=0.01,degrees,color,readonly,hidden,multiline,asset,tooltip=Shown on hover"`.
-// A value containing commas can be quoted with single quotes: tooltip='a, b'.
+// A value containing commas can be quoted with single quotes: tooltip='a, b' (inside the quotes,
+// two single quotes in a row stand for one). Two more items of the tag describe the field rather than its widget: former=old|older lists the field's former JSON
+// names (Field.FormerNames), and enum=Red:0|Green:1 names the values of an integer field (or of the
+// integer elements of an array or slice field) whose type does not implement Enum (Field.Enum) —
+// what struct types built at run time use, since they cannot have methods.
 type Hints struct {
 	Min, Max, Step          float64
 	HasMin, HasMax, HasStep bool
@@ -96,7 +103,14 @@ func structFields(t reflect.Type, prefix string, index []int) []Field {
 		f := describe(sf.Type, path, idx)
 		f.Name = sf.Name
 		f.JSONName = jsonName
-		f.Hints = parseHints(sf.Tag.Get("voltex"))
+		tag := sf.Tag.Get("voltex")
+		f.Hints = parseHints(tag)
+		if v, ok := tagValue(tag, "former"); ok && v != "" {
+			f.FormerNames = strings.Split(v, "|")
+		}
+		if v, ok := tagValue(tag, "enum"); ok {
+			setTagEnum(&f, parseEnumTag(v))
+		}
 		out = append(out, f)
 	}
 	return out
@@ -179,9 +193,7 @@ func parseHints(tag string) Hints {
 		key, val, hasVal := strings.Cut(strings.TrimSpace(item), "=")
 		key = strings.TrimSpace(key)
 		val = strings.TrimSpace(val)
-		if len(val) >= 2 && val[0] == '\'' && val[len(val)-1] == '\'' {
-			val = val[1 : len(val)-1]
-		}
+		val = unquoteTag(val)
 		num := func() (float64, bool) {
 			if !hasVal {
 				return 0, false
@@ -213,6 +225,56 @@ func parseHints(tag string) Hints {
 		}
 	}
 	return h
+}
+
+// unquoteTag strips the single quotes around a tag value; inside them, two quotes in a row stand for
+// one.
+func unquoteTag(val string) string {
+	if len(val) >= 2 && val[0] == '\'' && val[len(val)-1] == '\'' {
+		return strings.ReplaceAll(val[1:len(val)-1], "''", "'")
+	}
+	return val
+}
+
+// tagValue returns the value of item key in a voltex tag (unquoted), and whether the item is there.
+func tagValue(tag, key string) (string, bool) {
+	for tag != "" {
+		var item string
+		item, tag = nextTagItem(tag)
+		k, val, _ := strings.Cut(strings.TrimSpace(item), "=")
+		if strings.TrimSpace(k) != key {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		val = unquoteTag(val)
+		return val, true
+	}
+	return "", false
+}
+
+// parseEnumTag parses "Red:0|Green:1"; items that do not parse are left out.
+func parseEnumTag(v string) []EnumValue {
+	var out []EnumValue
+	for item := range strings.SplitSeq(v, "|") {
+		name, num, ok := strings.Cut(item, ":")
+		n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+		if !ok || err != nil || strings.TrimSpace(name) == "" {
+			continue
+		}
+		out = append(out, EnumValue{Name: strings.TrimSpace(name), Value: n})
+	}
+	return out
+}
+
+// setTagEnum gives an integer field without Enum values (or the integer elements of an array or
+// slice field) the values of its enum= tag item.
+func setTagEnum(f *Field, vals []EnumValue) {
+	for f.Elem != nil && !isInteger(f.Kind) {
+		f = f.Elem
+	}
+	if isInteger(f.Kind) && len(f.Enum) == 0 && len(vals) > 0 {
+		f.Enum = vals
+	}
 }
 
 // nextTagItem splits off the first comma-separated item, honouring single quotes.

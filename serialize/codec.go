@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -48,11 +50,19 @@ type codec struct {
 	min, max       float64
 	hasMin, hasMax bool
 	fieldList      string // "position, rotation and scale", for messages
+	// former are the field's former JSON names (struct fields); hasFormer is set on a struct
+	// codec any of whose fields has some.
+	former    []string
+	hasFormer bool
+	// label names a component's root struct in messages.
+	label string
+	// enum lists the named values of an enum field (integers); others are refused.
+	enum []ecs.EnumValue
 }
 
 // newCodec builds the codec of a registered component from its schema.
 func newCodec(info *ecs.ComponentInfo) (*codec, error) {
-	c := &codec{kind: kStruct, typ: info.Type, size: info.Type.Size()}
+	c := &codec{kind: kStruct, typ: info.Type, size: info.Type.Size(), label: info.Name}
 	if err := c.structFields(info.Schema.Fields); err != nil {
 		return nil, fmt.Errorf("component %s cannot be stored in scene files: %w", info.Name, err)
 	}
@@ -68,6 +78,8 @@ func (c *codec) structFields(fields []ecs.Field) error {
 			return err
 		}
 		c.fields[i].name = f.JSONName
+		c.fields[i].former = f.FormerNames
+		c.hasFormer = c.hasFormer || len(f.FormerNames) > 0
 		c.fields[i].key = append(jsonpos.AppendString(nil, f.JSONName), ": "...)
 		c.fields[i].offset = c.typ.FieldByIndex(f.Index[len(f.Index)-1:]).Offset
 		names[i] = f.JSONName
@@ -79,6 +91,7 @@ func (c *codec) structFields(fields []ecs.Field) error {
 func (c *codec) build(f *ecs.Field) error {
 	c.typ, c.size = f.Type, f.Type.Size()
 	c.min, c.max, c.hasMin, c.hasMax = f.Hints.Min, f.Hints.Max, f.Hints.HasMin, f.Hints.HasMax
+	c.enum = f.Enum
 	switch k := f.Type.Kind(); {
 	case f.IsEntity:
 		c.kind = kEntity
@@ -147,6 +160,9 @@ type decodeState struct {
 	intern  map[string]string
 	failed  bool   // set when decoding the current component reported an error
 	refPath []byte // field path for refs, built like path
+	// indexRefs reads entity references as export indices (-1 for none)
+	// instead of scene ids (0 for none).
+	indexRefs bool
 }
 
 func (d *decodeState) errAt(v *jsonpos.Value, format string, args ...any) {
@@ -180,6 +196,7 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			return
 		}
 		keys := jsonpos.NewKeyIndex(v)
+		var seen []*codec // fields read so far, when a field could appear under two names
 		for i := range v.Len() {
 			m := v.Index(i)
 			if duplicateKey(d.probs, d.path, keys, v, i) {
@@ -190,10 +207,25 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			if f == nil {
 				kp := m.KeyPos()
 				mark := d.path.Key(m.Key())
-				d.probs.Errorf(kp.Line, kp.Col, d.path.String(), "unknown field (%s has %s)", typeName(c.typ), c.fieldList)
+				hint := ""
+				if s := diag.Suggest(m.Key(), c.fieldNames()); s != "" {
+					hint = fmt.Sprintf("; did you mean %q?", s)
+				}
+				d.probs.Errorf(kp.Line, kp.Col, d.path.String(), "unknown field%s (%s has %s)", hint, c.structName(), c.fieldList)
 				d.path.Truncate(mark)
 				d.failed = true
 				continue
+			}
+			if c.hasFormer {
+				if slices.Contains(seen, f) {
+					kp := m.KeyPos()
+					mark := d.path.Key(m.Key())
+					d.probs.Errorf(kp.Line, kp.Col, d.path.String(), "%s is here twice, under its current and a former name; keep one", f.name)
+					d.path.Truncate(mark)
+					d.failed = true
+					continue
+				}
+				seen = append(seen, f)
 			}
 			mark := d.path.Key(f.name)
 			rmark := len(d.refPath)
@@ -262,6 +294,9 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 		} else if !c.inRange(d, v, f) {
 			return
 		}
+		if c.enum != nil && !c.inEnum(d, v, n) {
+			return
+		}
 		if c.kind == kInt {
 			setInt(p, c.bits, n)
 		} else {
@@ -280,6 +315,18 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 		}
 		*(*string)(p) = d.internString(v.Text())
 	case kEntity:
+		if d.indexRefs { // an export: an entity index, -1 for none
+			n, err := v.Int()
+			if v.Kind() != jsonpos.Number || err != nil || n < -1 {
+				d.errAt(v, "expected an entity index (-1 for none), got %s", describeValue(v))
+				return
+			}
+			*(*ecs.Entity)(p) = ecs.Entity{}
+			if n >= 0 {
+				d.refs = append(d.refs, entityRef{path: string(d.refPath), id: n, pos: v.Pos(), jp: d.path.String()})
+			}
+			return
+		}
 		if v.Kind() != jsonpos.Number {
 			d.errAt(v, "expected an entity id (0 for none), got %s", describeValue(v))
 			return
@@ -302,7 +349,42 @@ func (c *codec) field(name []byte) *codec {
 			return &c.fields[i]
 		}
 	}
+	if c.hasFormer {
+		for i := range c.fields {
+			if slices.Contains(c.fields[i].former, string(name)) {
+				return &c.fields[i]
+			}
+		}
+	}
 	return nil
+}
+
+// fieldNames lists a struct codec's field names, for suggestions.
+func (c *codec) fieldNames() []string {
+	names := make([]string, len(c.fields))
+	for i := range c.fields {
+		names[i] = c.fields[i].name
+	}
+	return names
+}
+
+// inEnum reports whether n is one of an enum field's values, reporting it if not.
+func (c *codec) inEnum(d *decodeState, v *jsonpos.Value, n int64) bool {
+	for _, ev := range c.enum {
+		if ev.Value == n {
+			return true
+		}
+	}
+	vals := make([]string, len(c.enum))
+	for i, ev := range c.enum {
+		vals[i] = ev.Name + "=" + strconv.FormatInt(ev.Value, 10)
+	}
+	what := "this enum"
+	if c.typ.PkgPath() != "" {
+		what = c.typ.Name()
+	}
+	d.errAt(v, "%s is not a value of %s (%s)", v.Text(), what, strings.Join(vals, ", "))
+	return false
 }
 
 // integer reads an integer that fits the codec's type (uint64 values come
@@ -381,6 +463,14 @@ func setUint(p unsafe.Pointer, bits int, n uint64) {
 	default:
 		*(*uint64)(p) = n
 	}
+}
+
+// structName names a struct codec's type in messages.
+func (c *codec) structName() string {
+	if c.label != "" {
+		return c.label
+	}
+	return typeName(c.typ)
 }
 
 func typeName(t reflect.Type) string {

@@ -73,7 +73,7 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 	var comps []savedComp
 	for _, c := range sw.comps {
 		t := w.ComponentInfo(c.id).Type
-		if t == reflect.TypeFor[scene.Mesh]() || t == reflect.TypeFor[scene.Color]() || t.Implements(editorOnlyType) {
+		if t == reflect.TypeFor[scene.Mesh]() || t == reflect.TypeFor[scene.Color]() || scene.IsEditorOnly(w.ComponentInfo(c.id)) {
 			continue
 		}
 		comps = append(comps, c)

@@ -37,6 +37,10 @@ type LoadOptions struct {
 	// Progress, if set, is called now and then with the bytes read so far
 	// and the input size (0 if unknown), on the loading goroutine.
 	Progress func(done, total int64)
+	// Strict makes components that no registered type declares errors
+	// instead of warnings (`validate --strict`). A name close to a
+	// registered one ("Transfrom") is an error either way.
+	Strict bool
 }
 
 // LoadFile loads the scene file at path into a new world. See [Load].
@@ -137,6 +141,7 @@ func load(ctx context.Context, src io.ReadSeeker, size int64, opts LoadOptions) 
 	}
 	w := newWorld()
 	b := newBinder(w)
+	b.strict = opts.Strict
 	r := newSceneReader(ctx, src, size, opts.File, opts.Limits, opts.Progress, b.entity)
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
 	probs := r.probs
@@ -215,7 +220,36 @@ type binding struct {
 	scratch reflect.Value // *T, reused for every entity
 	ptr     unsafe.Pointer
 	def     reflect.Value // the schema default (T)
+	deepDef bool          // the default holds slices, maps or pointers: each value gets a copy
 	refuse  string        // non-empty: the name may not appear in files, and why
+}
+
+// reset sets the scratch value to the default (a copy of it where values
+// could otherwise share memory with the default and with each other).
+func (bd *binding) reset() {
+	if bd.deepDef {
+		bd.scratch.Elem().Set(ecs.DeepCopy(bd.def))
+		return
+	}
+	bd.scratch.Elem().Set(bd.def)
+}
+
+// sharesMemory reports whether values of t can share memory when copied
+// (slices, maps, pointers, interfaces; strings are immutable).
+func sharesMemory(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface, reflect.Chan, reflect.Func:
+		return true
+	case reflect.Array:
+		return sharesMemory(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if sharesMemory(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // binder turns the entities the reader hands it into a world.
@@ -235,12 +269,21 @@ type binder struct {
 	// warning) and remembers where the name first appeared.
 	unknownSeen map[string]*unknownUse
 	sawUnknown  []string
+	strict      bool
+	// known lists the names components can be stored under, for suggestions.
+	known []string
+	// used holds the bindings of the current entity's components when one
+	// could appear under two names (current and former).
+	used []*binding
+	// hasFormer is set when some component has former names.
+	hasFormer bool
 }
 
 type unknownUse struct {
 	count     int
 	line, col int
 	path      string
+	suggest   string // the registered name it is probably a misspelling of
 }
 
 func newBinder(w *ecs.World) *binder {
@@ -261,7 +304,7 @@ func newBinder(w *ecs.World) *binder {
 			bd.refuse = "Unknown is reserved for components this build does not know"
 		case info.Computed:
 			bd.refuse = "it is computed from the hierarchy and never stored"
-		case info.Type.Implements(transientType):
+		case scene.IsTransient(info):
 			bd.refuse = "it is transient (never stored in files)"
 		default:
 			c, err := newCodec(info)
@@ -273,16 +316,24 @@ func newBinder(w *ecs.World) *binder {
 			bd.scratch = reflect.New(info.Type)
 			bd.ptr = bd.scratch.UnsafePointer()
 			bd.def = reflect.ValueOf(info.Schema.Default)
+			bd.deepDef = sharesMemory(info.Type)
 		}
 		b.byNm[info.Name] = bd
+		if bd.refuse == "" {
+			b.known = append(b.known, info.Name)
+		}
+	}
+	for _, id := range w.ComponentIDs() { // former names, unless a registered name took them
+		info := w.ComponentInfo(id)
+		for _, f := range info.FormerNames {
+			if _, taken := b.byNm[f]; !taken {
+				b.byNm[f] = b.byNm[info.Name]
+				b.hasFormer = true
+			}
+		}
 	}
 	return b
 }
-
-var (
-	transientType  = reflect.TypeFor[scene.Transient]()
-	editorOnlyType = reflect.TypeFor[scene.EditorOnly]()
-)
 
 // entity binds one entity; the reader's path is at entities[i].
 func (b *binder) entity(doc *entityDoc) {
@@ -295,6 +346,7 @@ func (b *binder) entity(doc *entityDoc) {
 	if c := doc.components; c != nil {
 		cmark := b.ds.path.Key("components")
 		keys := jsonpos.NewKeyIndex(c)
+		b.used = b.used[:0]
 		for i := range c.Len() {
 			m := c.Index(i)
 			if duplicateKey(probs, b.ds.path, keys, c, i) {
@@ -302,17 +354,29 @@ func (b *binder) entity(doc *entityDoc) {
 			}
 			bd := b.byNm[string(m.KeyBytes())]
 			if bd == nil {
-				unknown = append(unknown, b.unknownComponent(m))
+				if raw, ok := b.unknownComponent(m); ok {
+					unknown = append(unknown, raw)
+				}
 				continue
 			}
 			mark := b.ds.path.Key(m.Key())
+			if b.hasFormer {
+				if slices.Contains(b.used, bd) {
+					kp := m.KeyPos()
+					probs.Errorf(kp.Line, kp.Col, b.ds.path.String(), "%s is here twice, under its current and a former name; keep one",
+						b.w.ComponentInfo(bd.id).Name)
+					b.ds.path.Truncate(mark)
+					continue
+				}
+				b.used = append(b.used, bd)
+			}
 			if bd.refuse != "" {
 				kp := m.KeyPos()
 				probs.Errorf(kp.Line, kp.Col, b.ds.path.String(), "%s cannot be stored here: %s", m.Key(), bd.refuse)
 				b.ds.path.Truncate(mark)
 				continue
 			}
-			bd.scratch.Elem().Set(bd.def)
+			bd.reset()
 			b.ds.failed = false
 			bd.codec.decode(&b.ds, m, bd.ptr)
 			b.ds.path.Truncate(mark)
@@ -347,26 +411,41 @@ func (b *binder) entity(doc *entityDoc) {
 	b.recs.push(rec)
 }
 
-// unknownComponent keeps a component this build does not know, verbatim.
-func (b *binder) unknownComponent(m *jsonpos.Value) scene.RawComponent {
+// unknownComponent keeps a component this build does not know, verbatim;
+// a name close to a known one, or any unknown name in strict mode, is an
+// error instead (ok false).
+func (b *binder) unknownComponent(m *jsonpos.Value) (raw scene.RawComponent, ok bool) {
 	name := m.Key()
 	u := b.unknownSeen[name]
 	if u == nil {
 		kp := m.KeyPos()
 		mark := b.ds.path.Key(name)
-		u = &unknownUse{line: kp.Line, col: kp.Col, path: b.ds.path.String()}
+		u = &unknownUse{line: kp.Line, col: kp.Col, path: b.ds.path.String(), suggest: diag.Closest(name, b.known)}
 		b.ds.path.Truncate(mark)
 		b.unknownSeen[name] = u
-		b.sawUnknown = append(b.sawUnknown, name)
+		if u.suggest == "" && !b.strict {
+			b.sawUnknown = append(b.sawUnknown, name)
+		}
 	}
 	u.count++
+	if u.suggest != "" || b.strict {
+		kp := m.KeyPos()
+		mark := b.ds.path.Key(name)
+		if u.suggest != "" {
+			b.ds.probs.Errorf(kp.Line, kp.Col, b.ds.path.String(), "unknown component %q (did you mean %q?)", name, u.suggest)
+		} else {
+			b.ds.probs.Errorf(kp.Line, kp.Col, b.ds.path.String(), "unknown component %q: no registered type or project file declares it", name)
+		}
+		b.ds.path.Truncate(mark)
+		return scene.RawComponent{}, false
+	}
 	if m.Kind() != jsonpos.Object {
 		p := m.Pos()
 		mark := b.ds.path.Key(name)
 		b.ds.probs.Errorf(p.Line, p.Col, b.ds.path.String(), "a component must be an object, not %s", describeValue(m))
 		b.ds.path.Truncate(mark)
 	}
-	return scene.RawComponent{Name: name, JSON: string(jsonpos.AppendInline(nil, m))}
+	return scene.RawComponent{Name: name, JSON: string(jsonpos.AppendInline(nil, m))}, true
 }
 
 // finish checks what needs every entity (ids, parents, references, the

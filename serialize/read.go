@@ -415,27 +415,7 @@ func (r *sceneReader) pathWith(key string) string {
 
 // describeValue names a value for a message: `the string "x"`, `the number
 // 1.5`, `an array`, ….
-func describeValue(v *jsonpos.Value) string {
-	switch v.Kind() {
-	case jsonpos.String:
-		s := v.Str()
-		if len(s) > 40 {
-			s = s[:37] + "..."
-		}
-		return "the string " + strconv.Quote(s)
-	case jsonpos.Number:
-		return "the number " + string(v.Text())
-	case jsonpos.Bool:
-		return strconv.FormatBool(v.Bool())
-	case jsonpos.Null:
-		return "null"
-	case jsonpos.Array:
-		return "an array"
-	case jsonpos.Object:
-		return "an object"
-	}
-	return v.Kind().String()
-}
+func describeValue(v *jsonpos.Value) string { return v.Describe() }
 
 // newSceneReader prepares to read src; entity receives every entity. Run
 // it with run.

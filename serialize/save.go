@@ -95,7 +95,7 @@ func newSceneWriter(w *ecs.World) *sceneWriter {
 		case reflect.TypeFor[scene.Name](), reflect.TypeFor[scene.SceneID](), reflect.TypeFor[scene.Unknown]():
 			continue
 		}
-		if info.Computed || info.Type.Implements(transientType) {
+		if info.Computed || scene.IsTransient(info) {
 			continue
 		}
 		c, err := newCodec(info)

@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"reflect"
+
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/ecs"
 )
@@ -104,4 +106,32 @@ func NewWorld() *ecs.World {
 	w := ecs.NewWorld()
 	Register(w)
 	return w
+}
+
+// IsEditorOnly reports whether a registered component is saved in scenes but left out of game
+// exports: its type implements [EditorOnly], or it was registered with ecs.WithEditorOnly.
+func IsEditorOnly(info *ecs.ComponentInfo) bool {
+	return info.EditorOnly || info.Type.Implements(editorOnlyType)
+}
+
+// IsTransient reports whether a registered component is never written to files: its type
+// implements [Transient], or it was registered with ecs.WithTransient.
+func IsTransient(info *ecs.ComponentInfo) bool {
+	return info.Transient || info.Type.Implements(transientType)
+}
+
+var (
+	editorOnlyType = reflect.TypeFor[EditorOnly]()
+	transientType  = reflect.TypeFor[Transient]()
+)
+
+// Builtin reports whether a registered component is one of the built-in scene components
+// (ecs.Transform, Name, SceneID, Mesh, Color, Spin, Camera, Unknown) or computed by the world.
+func Builtin(info *ecs.ComponentInfo) bool {
+	switch info.Type {
+	case reflect.TypeFor[ecs.Transform](), reflect.TypeFor[Name](), reflect.TypeFor[SceneID](), reflect.TypeFor[Mesh](),
+		reflect.TypeFor[Color](), reflect.TypeFor[Spin](), reflect.TypeFor[Camera](), reflect.TypeFor[Unknown]():
+		return true
+	}
+	return info.Computed
 }

@@ -1,0 +1,831 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/serialize/internal/diag"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
+
+// Limits of what a project file may declare.
+const (
+	MaxFields   = 256  // fields in one component or struct
+	MaxArrayLen = 1024 // elements of a fixed array
+	MaxTypeSize = 1 << 16
+	maxNesting  = 16 // arrays, lists and structs inside each other
+	maxValues   = 64
+)
+
+var (
+	typeNameRE  = regexp.MustCompile(`^[A-Z][A-Za-z0-9_]*$`)
+	fieldNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+)
+
+// builtinKinds are the type names a field's "type" may use besides declared enums and structs.
+var builtinKinds = map[string]Kind{
+	"bool": Bool, "int": Int, "float": Float, "string": String, "asset": Asset, "vec2": Vec2, "vec3": Vec3,
+	"vec4": Vec4, "color": Color, "entity": Entity, "enum": EnumKind, "array": Array, "list": List, "struct": StructKind,
+}
+
+// Parse parses a project file held in memory; file names it in problems. On failure it returns an
+// *Error listing every problem found as "file:line:col: path: message" (up to 100).
+func Parse(data []byte, file string) (*Project, error) {
+	p := &parser{probs: &diag.List{File: file}, proj: &Project{File: file}, named: map[string]*named{}}
+	root, err := jsonpos.Parse(data, jsonpos.Limits{MaxBytes: MaxFileSize, MaxDepth: 64, MaxString: 1 << 16, MaxValues: 1 << 20})
+	if err != nil {
+		var se *jsonpos.SyntaxError
+		if !errors.As(err, &se) {
+			return nil, err
+		}
+		p.probs.Errorf(se.Pos.Line, se.Pos.Col, "", "%s", se.Msg)
+		return nil, p.probs.Err()
+	}
+	p.file(&root)
+	if err := p.probs.Err(); err != nil {
+		return nil, err
+	}
+	p.build()
+	if err := p.probs.Err(); err != nil {
+		return nil, err
+	}
+	return p.proj, nil
+}
+
+type parser struct {
+	probs *diag.List
+	path  diag.Path
+	proj  *Project
+	named map[string]*named // declared enums, structs and components by name
+	// structDecls are the named structs' "fields" values, parsed once every name is known.
+	structDecls []*jsonpos.Value
+	compDecls   []*jsonpos.Value
+	// typePos remembers where each Type was written, for errors found while building.
+	typePos map[*Type]site
+	defs    map[*Field]fieldDefault
+	// built tracks named structs while their Go types are built: 1 building, 2 done.
+	built map[*Struct]int
+}
+
+// fieldDefault is a field's "default" value and its JSON path.
+type fieldDefault struct {
+	v    jsonpos.Value
+	path string
+}
+
+// named is a declared name: exactly one of its fields is set.
+type named struct {
+	enum *Enum
+	st   *Struct
+	comp *Component
+	pos  Pos
+}
+
+// site is a position and the JSON path there.
+type site struct {
+	pos  jsonpos.Pos
+	path string
+}
+
+func (p *parser) errAt(v *jsonpos.Value, format string, args ...any) {
+	pos := v.Pos()
+	p.probs.Errorf(pos.Line, pos.Col, p.path.String(), format, args...)
+}
+
+func (p *parser) errAtKey(m *jsonpos.Value, format string, args ...any) {
+	pos := m.KeyPos()
+	p.probs.Errorf(pos.Line, pos.Col, p.path.String(), format, args...)
+}
+
+// object calls fn for each member of v (which must be an object), with the key on the path;
+// repeated keys and keys not in allowed are reported.
+func (p *parser) object(v *jsonpos.Value, what string, allowed []string, fn func(key string, m *jsonpos.Value)) bool {
+	if v.Kind() != jsonpos.Object {
+		p.errAt(v, "expected %s (an object), got %s", what, v.Describe())
+		return false
+	}
+	keys := jsonpos.NewKeyIndex(v)
+	for i := range v.Len() {
+		m := v.Index(i)
+		mark := p.path.Key(m.Key())
+		switch j := keys.First(i); {
+		case j != i:
+			first := v.Index(j).KeyPos()
+			p.errAtKey(m, "duplicate key (first at %d:%d)", first.Line, first.Col)
+		case !slices.Contains(allowed, m.Key()):
+			p.errAtKey(m, "unknown key%s (%s has %s)", diag.DidYouMean(m.Key(), allowed), what, words(allowed))
+		default:
+			fn(m.Key(), m)
+		}
+		p.path.Truncate(mark)
+	}
+	return true
+}
+
+// array calls fn for each item of v, which must be an array, with the index on the path.
+func (p *parser) array(v *jsonpos.Value, what string, fn func(i int, m *jsonpos.Value)) {
+	if v.Kind() != jsonpos.Array {
+		p.errAt(v, "expected %s (an array), got %s", what, v.Describe())
+		return
+	}
+	for i := range v.Len() {
+		mark := p.path.Index(i)
+		fn(i, v.Index(i))
+		p.path.Truncate(mark)
+	}
+}
+
+func (p *parser) str(v *jsonpos.Value, what string) (string, bool) {
+	if v.Kind() != jsonpos.String {
+		p.errAt(v, "expected %s (a string), got %s", what, v.Describe())
+		return "", false
+	}
+	return v.Str(), true
+}
+
+func (p *parser) boolean(v *jsonpos.Value) (bool, bool) {
+	if v.Kind() != jsonpos.Bool {
+		p.errAt(v, "expected true or false, got %s", v.Describe())
+		return false, false
+	}
+	return v.Bool(), true
+}
+
+func (p *parser) number(v *jsonpos.Value) (float64, bool) {
+	f, err := v.Float(64)
+	if v.Kind() != jsonpos.Number || err != nil {
+		p.errAt(v, "expected a number, got %s", v.Describe())
+		return 0, false
+	}
+	return f, true
+}
+
+// names reads a "formerNames" array.
+func (p *parser) names(v *jsonpos.Value, re *regexp.Regexp, what string) []string {
+	var out []string
+	p.array(v, "a list of former names", func(_ int, m *jsonpos.Value) {
+		if s, ok := p.str(m, "a former name"); ok {
+			if !re.MatchString(s) {
+				p.errAt(m, "%q is not a valid %s name", s, what)
+				return
+			}
+			out = append(out, s)
+		}
+	})
+	return out
+}
+
+func posOf(v *jsonpos.Value) Pos { q := v.Pos(); return Pos{q.Line, q.Col} }
+
+// file reads the top level and every declaration (types are resolved, not yet built).
+func (p *parser) file(v *jsonpos.Value) {
+	var format, version *jsonpos.Value
+	var enums, structs, comps *jsonpos.Value
+	ok := p.object(v, "a project file", []string{"$schema", "format", "version", "enums", "structs", "components"},
+		func(key string, m *jsonpos.Value) {
+			switch key {
+			case "$schema":
+				p.str(m, "the schema's address")
+			case "format":
+				format = m
+				if !m.IsStr(Format) {
+					p.errAt(m, "expected %q, got %s", Format, m.Describe())
+				}
+			case "version":
+				version = m
+				n, err := m.Int()
+				switch {
+				case m.Kind() != jsonpos.Number || err != nil || n < 1:
+					p.errAt(m, "expected a version number, got %s", m.Describe())
+				case n > Version:
+					p.errAt(m, "project file version %d is newer than this editor supports (%d); update the editor", n, Version)
+				}
+			case "enums":
+				enums = m
+			case "structs":
+				structs = m
+			case "components":
+				comps = m
+			}
+		})
+	if !ok {
+		return
+	}
+	if format == nil || version == nil {
+		p.errAt(v, `missing "format": %q and "version": %d`, Format, Version)
+	}
+	if enums != nil {
+		mark := p.path.Key("enums")
+		p.array(enums, "a list of enums", func(_ int, m *jsonpos.Value) { p.enumDecl(m) })
+		p.path.Truncate(mark)
+	}
+	if structs != nil {
+		mark := p.path.Key("structs")
+		p.array(structs, "a list of structs", func(_ int, m *jsonpos.Value) { p.structDecl(m) })
+		p.path.Truncate(mark)
+	}
+	if comps != nil {
+		mark := p.path.Key("components")
+		p.array(comps, "a list of components", func(_ int, m *jsonpos.Value) { p.componentDecl(m) })
+		p.path.Truncate(mark)
+	}
+	if p.probs.HasErrors() {
+		return
+	}
+	// Fields, now that every type name is known.
+	for i, s := range p.proj.Structs {
+		mark := p.path.Key("structs")
+		im := p.path.Index(i)
+		if d := p.structDecls[i]; d != nil {
+			fm := p.path.Key("fields")
+			s.Fields = p.fields(d, s.Name)
+			p.path.Truncate(fm)
+		}
+		p.path.Truncate(im)
+		p.path.Truncate(mark)
+	}
+	for i, c := range p.proj.Components {
+		mark := p.path.Key("components")
+		im := p.path.Index(i)
+		if d := p.compDecls[i]; d != nil {
+			fm := p.path.Key("fields")
+			c.Fields = p.fields(d, c.Name)
+			p.path.Truncate(fm)
+		}
+		p.path.Truncate(im)
+		p.path.Truncate(mark)
+	}
+}
+
+// declare records a type or component name (m is its "name" member), reporting clashes.
+func (p *parser) declare(m *jsonpos.Value, name string, n *named) bool {
+	mark := p.path.Key("name")
+	defer p.path.Truncate(mark)
+	if !typeNameRE.MatchString(name) {
+		p.errAt(m, "%q is not a valid name: start with a capital letter, then letters, digits or _", name)
+		return false
+	}
+	if _, ok := builtinKinds[strings.ToLower(name)]; ok {
+		p.errAt(m, "%q is the name of a built-in type; choose another", name)
+		return false
+	}
+	if prev, ok := p.named[name]; ok {
+		p.errAt(m, "%q is declared twice (first at %d:%d)", name, prev.pos.Line, prev.pos.Col)
+		return false
+	}
+	n.pos = posOf(m)
+	p.named[name] = n
+	return true
+}
+
+func (p *parser) enumDecl(v *jsonpos.Value) {
+	e := &Enum{Pos: posOf(v)}
+	var nameV, valuesV *jsonpos.Value
+	if !p.object(v, "an enum", []string{"name", "description", "values"}, func(key string, m *jsonpos.Value) {
+		switch key {
+		case "name":
+			nameV = m
+			e.Name, _ = p.str(m, "the enum's name")
+		case "description":
+			e.Description, _ = p.str(m, "a description")
+		case "values":
+			valuesV = m
+			e.Values = p.enumValues(m)
+		}
+	}) {
+		return
+	}
+	if nameV == nil || valuesV == nil {
+		p.errAt(v, `an enum needs a "name" and "values"`)
+		return
+	}
+	if p.declare(nameV, e.Name, &named{enum: e}) {
+		p.proj.Enums = append(p.proj.Enums, e)
+	}
+}
+
+// enumValues reads ["A", "B"] (numbered from 0) or [{"name": "A", "value": 5}, …] (mixed: a
+// bare name takes the previous value plus one).
+func (p *parser) enumValues(v *jsonpos.Value) []ecs.EnumValue {
+	var out []ecs.EnumValue
+	mark := p.path.Key("values")
+	defer p.path.Truncate(mark)
+	next := int64(0)
+	seenName := map[string]bool{}
+	seenVal := map[int64]string{}
+	p.array(v, "a list of enum values", func(_ int, m *jsonpos.Value) {
+		ev := ecs.EnumValue{Value: next}
+		switch m.Kind() {
+		case jsonpos.String:
+			ev.Name = m.Str()
+		case jsonpos.Object:
+			hasName := false
+			p.object(m, "an enum value", []string{"name", "value"}, func(key string, x *jsonpos.Value) {
+				switch key {
+				case "name":
+					ev.Name, hasName = p.str(x, "the value's name")
+				case "value":
+					n, err := x.Int()
+					if x.Kind() != jsonpos.Number || err != nil || n < math.MinInt32 || n > math.MaxInt32 {
+						p.errAt(x, "expected a whole number within -2147483648..2147483647, got %s", x.Describe())
+						return
+					}
+					ev.Value = n
+				}
+			})
+			if !hasName {
+				p.errAt(m, `an enum value needs a "name"`)
+				return
+			}
+		default:
+			p.errAt(m, `expected a name or {"name": …, "value": …}, got %s`, m.Describe())
+			return
+		}
+		switch {
+		case !fieldNameRE.MatchString(ev.Name):
+			p.errAt(m, "%q is not a valid value name: start with a letter, then letters, digits or _", ev.Name)
+		case seenName[ev.Name]:
+			p.errAt(m, "value %q is named twice", ev.Name)
+		case seenVal[ev.Value] != "":
+			p.errAt(m, "%s has the same value (%d) as %s", ev.Name, ev.Value, seenVal[ev.Value])
+		case ev.Value > math.MaxInt32:
+			p.errAt(m, "%s: the value %d is too large for an int32", ev.Name, ev.Value)
+		default:
+			seenName[ev.Name] = true
+			seenVal[ev.Value] = ev.Name
+			out = append(out, ev)
+		}
+		next = ev.Value + 1
+	})
+	if len(out) == 0 && v.Kind() == jsonpos.Array && v.Len() == 0 {
+		p.errAt(v, "an enum needs at least one value")
+	}
+	if len(out) > maxValues*16 {
+		p.errAt(v, "an enum has at most %d values", maxValues*16)
+	}
+	return out
+}
+
+func (p *parser) structDecl(v *jsonpos.Value) {
+	s := &Struct{Pos: posOf(v)}
+	var nameV, fieldsV *jsonpos.Value
+	if !p.object(v, "a struct", []string{"name", "description", "fields"}, func(key string, m *jsonpos.Value) {
+		switch key {
+		case "name":
+			nameV = m
+			s.Name, _ = p.str(m, "the struct's name")
+		case "description":
+			s.Description, _ = p.str(m, "a description")
+		case "fields":
+			fieldsV = m
+		}
+	}) {
+		return
+	}
+	if nameV == nil || fieldsV == nil {
+		p.errAt(v, `a struct needs a "name" and "fields"`)
+		return
+	}
+	if p.declare(nameV, s.Name, &named{st: s}) {
+		p.proj.Structs = append(p.proj.Structs, s)
+		p.structDecls = append(p.structDecls, fieldsV)
+	}
+}
+
+func (p *parser) componentDecl(v *jsonpos.Value) {
+	c := &Component{Pos: posOf(v)}
+	var nameV, fieldsV *jsonpos.Value
+	if !p.object(v, "a component", []string{"name", "description", "formerNames", "storage", "editorOnly", "transient", "fields"},
+		func(key string, m *jsonpos.Value) {
+			switch key {
+			case "name":
+				nameV = m
+				c.Name, _ = p.str(m, "the component's name")
+			case "description":
+				c.Description, _ = p.str(m, "a description")
+			case "formerNames":
+				c.FormerNames = p.names(m, typeNameRE, "component")
+			case "storage":
+				switch {
+				case m.IsStr("table"):
+					c.Storage = ecs.Table
+				case m.IsStr("sparseSet"):
+					c.Storage = ecs.SparseSet
+				default:
+					p.errAt(m, `expected "table" or "sparseSet", got %s`, m.Describe())
+				}
+			case "editorOnly":
+				c.EditorOnly, _ = p.boolean(m)
+			case "transient":
+				c.Transient, _ = p.boolean(m)
+			case "fields":
+				fieldsV = m
+			}
+		}) {
+		return
+	}
+	if nameV == nil {
+		p.errAt(v, `a component needs a "name"`)
+		return
+	}
+	if c.EditorOnly && c.Transient {
+		p.errAt(v, "a component is either editorOnly (saved, not exported) or transient (never saved), not both")
+	}
+	if !p.declare(nameV, c.Name, &named{comp: c}) {
+		return
+	}
+	for _, f := range c.FormerNames {
+		if f == c.Name {
+			p.errAt(nameV, "%q names itself as a former name", c.Name)
+		}
+	}
+	p.proj.Components = append(p.proj.Components, c)
+	p.compDecls = append(p.compDecls, fieldsV)
+}
+
+// fields reads a "fields" array of the struct or component named owner.
+func (p *parser) fields(v *jsonpos.Value, owner string) []*Field {
+	var out []*Field
+	byName := map[string]*Field{}
+	byGo := map[string]*Field{}
+	p.array(v, "a list of fields", func(_ int, m *jsonpos.Value) {
+		f := p.field(m, owner)
+		if f == nil {
+			return
+		}
+		for _, n := range append([]string{f.Name}, f.FormerNames...) {
+			if prev := byName[n]; prev != nil {
+				p.errAt(m, "field name %q is already used by field %q (at %d:%d)", n, prev.Name, prev.Pos.Line, prev.Pos.Col)
+				return
+			}
+		}
+		if prev := byGo[f.GoName]; prev != nil {
+			p.errAt(m, "fields %q and %q both become the Go field %s; rename one", prev.Name, f.Name, f.GoName)
+			return
+		}
+		for _, n := range append([]string{f.Name}, f.FormerNames...) {
+			byName[n] = f
+		}
+		byGo[f.GoName] = f
+		out = append(out, f)
+	})
+	if len(out) > MaxFields {
+		p.errAt(v, "at most %d fields, got %d", MaxFields, len(out))
+	}
+	return out
+}
+
+var fieldKeys = []string{"name", "type", "of", "len", "values", "fields", "default", "formerNames", "description",
+	"min", "max", "step", "degrees", "multiline", "readOnly", "hidden"}
+
+// field reads one field declaration.
+func (p *parser) field(v *jsonpos.Value, owner string) *Field {
+	f := &Field{Pos: posOf(v)}
+	var nameV, typeV, defV *jsonpos.Value
+	if !p.object(v, "a field", fieldKeys, func(key string, m *jsonpos.Value) {
+		switch key {
+		case "name":
+			nameV = m
+			f.Name, _ = p.str(m, "the field's name")
+		case "type":
+			typeV = m
+		case "default":
+			defV = m
+		case "formerNames":
+			f.FormerNames = p.names(m, fieldNameRE, "field")
+		case "description":
+			f.Description, _ = p.str(m, "a description")
+			f.Hints.Tooltip = f.Description
+		case "min":
+			f.Hints.Min, f.Hints.HasMin = p.number(m)
+		case "max":
+			f.Hints.Max, f.Hints.HasMax = p.number(m)
+		case "step":
+			f.Hints.Step, f.Hints.HasStep = p.number(m)
+			if f.Hints.HasStep && !(f.Hints.Step > 0) {
+				p.errAt(m, "the step must be more than 0")
+			}
+		case "degrees":
+			f.Hints.Degrees, _ = p.boolean(m)
+		case "multiline":
+			f.Hints.Multiline, _ = p.boolean(m)
+		case "readOnly":
+			f.Hints.ReadOnly, _ = p.boolean(m)
+		case "hidden":
+			f.Hints.Hidden, _ = p.boolean(m)
+		}
+	}) {
+		return nil
+	}
+	if nameV == nil || typeV == nil {
+		p.errAt(v, `a field needs a "name" and a "type"`)
+		return nil
+	}
+	if !fieldNameRE.MatchString(f.Name) {
+		p.errAt(nameV, "%q is not a valid field name: start with a letter, then letters, digits or _", f.Name)
+		return nil
+	}
+	f.GoName = goName(f.Name)
+	if f.Hints.HasMin && f.Hints.HasMax && f.Hints.Min > f.Hints.Max {
+		p.errAt(v, "min %g is more than max %g", f.Hints.Min, f.Hints.Max)
+	}
+	f.Type = p.typeSpec(v, typeV, owner+f.GoName, 0)
+	if f.Type == nil {
+		return nil
+	}
+	p.checkHints(v, f)
+	if defV != nil {
+		f.DefaultJSON = string(jsonpos.AppendInline(nil, defV))
+		dm := p.path.Key("default")
+		p.defaults()[f] = fieldDefault{defV.Clone(), p.path.String()}
+		p.path.Truncate(dm)
+	}
+	return f
+}
+
+// typeSpec reads a type: the field object v (its "type", "of", "len", "values", "fields"), or the
+// value of an "of" key (a type name, or an object with those keys). inlineName names inline
+// enums and structs.
+func (p *parser) typeSpec(v, typeV *jsonpos.Value, inlineName string, depth int) *Type {
+	if depth > maxNesting {
+		p.errAt(typeV, "types nest at most %d deep", maxNesting)
+		return nil
+	}
+	tmark := -1
+	if v != nil { // typeV is v's "type" member
+		tmark = p.path.Key("type")
+	}
+	untype := func() {
+		if tmark >= 0 {
+			p.path.Truncate(tmark)
+			tmark = -1
+		}
+	}
+	defer untype()
+	name, ok := p.str(typeV, "a type name")
+	if !ok {
+		return nil
+	}
+	t := &Type{}
+	p.sites()[t] = site{typeV.Pos(), p.path.String()}
+	kind, builtin := builtinKinds[name]
+	if !builtin {
+		n := p.named[name]
+		switch {
+		case n == nil:
+			cands := slices.Sorted(func(yield func(string) bool) {
+				for k := range builtinKinds {
+					if !yield(k) {
+						return
+					}
+				}
+				for k, nd := range p.named {
+					if nd.comp == nil && !yield(k) {
+						return
+					}
+				}
+			})
+			p.errAt(typeV, "unknown type %q%s", name, diag.DidYouMean(name, cands))
+			return nil
+		case n.comp != nil:
+			p.errAt(typeV, "%q is a component, not a type; declare the shared fields as a struct", name)
+			return nil
+		case n.enum != nil:
+			t.Kind, t.Enum = EnumKind, n.enum
+		default:
+			t.Kind, t.Struct = StructKind, n.st
+		}
+	} else {
+		t.Kind = kind
+	}
+	untype()
+	// The keys that only some kinds take.
+	get := func(key string) *jsonpos.Value {
+		if v == nil || v.Kind() != jsonpos.Object {
+			return nil
+		}
+		return v.Get(key)
+	}
+	need := map[string]bool{}
+	switch {
+	case builtin && kind == EnumKind:
+		need["values"] = true
+		vals := get("values")
+		if vals == nil {
+			p.errAt(typeV, `an inline enum needs "values"`)
+			return nil
+		}
+		t.Enum = &Enum{Name: inlineName, Values: p.enumValues(vals), Inline: true, Pos: posOf(vals)}
+		if !p.declareInline(typeV, inlineName, &named{enum: t.Enum}) {
+			return nil
+		}
+		p.proj.Enums = append(p.proj.Enums, t.Enum)
+	case builtin && kind == StructKind:
+		need["fields"] = true
+		fv := get("fields")
+		if fv == nil {
+			p.errAt(typeV, `an inline struct needs "fields"`)
+			return nil
+		}
+		t.Struct = &Struct{Name: inlineName, Inline: true, Pos: posOf(fv)}
+		if !p.declareInline(typeV, inlineName, &named{st: t.Struct}) {
+			return nil
+		}
+		mark := p.path.Key("fields")
+		t.Struct.Fields = p.fields(fv, inlineName)
+		p.path.Truncate(mark)
+		p.proj.Structs = append(p.proj.Structs, t.Struct)
+	case kind == Array || kind == List:
+		need["of"] = true
+		of := get("of")
+		if of == nil {
+			p.errAt(typeV, `%s needs "of" (the element type)`, article(kind))
+			return nil
+		}
+		mark := p.path.Key("of")
+		elemName := inlineName + "Item"
+		if of.Kind() == jsonpos.Object {
+			var tv *jsonpos.Value
+			p.object(of, "an element type", []string{"type", "of", "len", "values", "fields"}, func(key string, m *jsonpos.Value) {
+				if key == "type" {
+					tv = m
+				}
+			})
+			if tv == nil {
+				p.errAt(of, `an element type needs a "type"`)
+				p.path.Truncate(mark)
+				return nil
+			}
+			t.Elem = p.typeSpec(of, tv, elemName, depth+1)
+		} else {
+			t.Elem = p.typeSpec(nil, of, elemName, depth+1)
+		}
+		p.path.Truncate(mark)
+		if t.Elem == nil {
+			return nil
+		}
+		if kind == Array {
+			need["len"] = true
+			lv := get("len")
+			n, err := int64(0), error(nil)
+			if lv != nil {
+				n, err = lv.Int()
+			}
+			switch {
+			case lv == nil:
+				p.errAt(typeV, `an array needs "len" (its length)`)
+				return nil
+			case lv.Kind() != jsonpos.Number || err != nil || n < 1 || n > MaxArrayLen:
+				lm := p.path.Key("len")
+				p.errAt(lv, "expected a length within 1..%d, got %s", MaxArrayLen, lv.Describe())
+				p.path.Truncate(lm)
+				return nil
+			}
+			t.Len = int(n)
+		}
+	}
+	for _, key := range []string{"values", "fields", "of", "len"} {
+		if m := get(key); m != nil && !need[key] && v != nil && v != typeV {
+			km := p.path.Key(key)
+			p.errAt(m, "%q does not apply to type %q", key, name)
+			p.path.Truncate(km)
+		}
+	}
+	return t
+}
+
+func article(k Kind) string {
+	if k == Array {
+		return "an array"
+	}
+	return "a list"
+}
+
+// declareInline records the generated name of an inline enum or struct.
+func (p *parser) declareInline(at *jsonpos.Value, name string, n *named) bool {
+	if prev, ok := p.named[name]; ok {
+		p.errAt(at, "this inline type would be called %s in Go, which is already declared (at %d:%d); declare it by name instead",
+			name, prev.pos.Line, prev.pos.Col)
+		return false
+	}
+	n.pos = posOf(at)
+	p.named[name] = n
+	return true
+}
+
+// leaf returns the innermost element type of arrays and lists.
+func leaf(t *Type) *Type {
+	for t.Kind == Array || t.Kind == List {
+		t = t.Elem
+	}
+	return t
+}
+
+// checkHints reports hints that do not apply to the field's type.
+func (p *parser) checkHints(v *jsonpos.Value, f *Field) {
+	l := leaf(f.Type).Kind
+	numeric := l == Int || l == Float || l == Vec2 || l == Vec3 || l == Vec4 || l == Color
+	h := f.Hints
+	bad := func(key, what string) {
+		if m := v.Get(key); m != nil {
+			km := p.path.Key(key)
+			p.errAt(m, "%q applies to %s, not to %s", key, what, describeType(f.Type))
+			p.path.Truncate(km)
+		}
+	}
+	if (h.HasMin || h.HasMax || h.HasStep) && !numeric {
+		bad("min", "numbers")
+		bad("max", "numbers")
+		bad("step", "numbers")
+	}
+	if h.Degrees && l != Float && l != Vec3 {
+		bad("degrees", "floats and vec3")
+	}
+	if h.Multiline && l != String {
+		bad("multiline", "strings")
+	}
+	switch l {
+	case Color:
+		f.Hints.Color = true
+		if !h.HasMin {
+			f.Hints.Min, f.Hints.HasMin = 0, true
+		}
+		if !h.HasMax {
+			f.Hints.Max, f.Hints.HasMax = 1, true
+		}
+		if !h.HasStep {
+			f.Hints.Step, f.Hints.HasStep = 0.01, true
+		}
+	case Asset:
+		f.Hints.Asset = true
+	}
+}
+
+// describeType names a type in messages ("list of vec3").
+func describeType(t *Type) string {
+	switch t.Kind {
+	case Array:
+		return fmt.Sprintf("array of %d %s", t.Len, describeType(t.Elem))
+	case List:
+		return "list of " + describeType(t.Elem)
+	case EnumKind:
+		return "enum " + t.Enum.Name
+	case StructKind:
+		return "struct " + t.Struct.Name
+	}
+	return t.Kind.String()
+}
+
+func (p *parser) sites() map[*Type]site {
+	if p.typePos == nil {
+		p.typePos = map[*Type]site{}
+	}
+	return p.typePos
+}
+
+// defaults returns the map of the fields' "default" values (parsed, cloned out of the tree).
+func (p *parser) defaults() map[*Field]fieldDefault {
+	if p.defs == nil {
+		p.defs = map[*Field]fieldDefault{}
+	}
+	return p.defs
+}
+
+// goName returns the exported Go name of a JSON field name: max_speed and maxSpeed become
+// MaxSpeed; id, url and fov become ID, URL and FOV.
+func goName(name string) string {
+	var b strings.Builder
+	for part := range strings.SplitSeq(name, "_") {
+		if part == "" {
+			continue
+		}
+		switch strings.ToLower(part) {
+		case "id", "url", "fov", "ui", "hp":
+			if part == strings.ToLower(part) {
+				b.WriteString(strings.ToUpper(part))
+				continue
+			}
+		}
+		b.WriteString(strings.ToUpper(part[:1]))
+		b.WriteString(part[1:])
+	}
+	return b.String()
+}
+
+// words lists names as `"a", "b" and "c"`.
+func words(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}

@@ -1,0 +1,273 @@
+package project_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize/project"
+)
+
+func loadGame(t *testing.T) *project.Project {
+	t.Helper()
+	p, err := project.Load("testdata/game.project.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestParseGame(t *testing.T) {
+	p := loadGame(t)
+	if len(p.Components) != 4 || p.Components[0].Name != "Health" || p.Components[1].Name != "Enemy" {
+		t.Fatalf("components %v", p.Components)
+	}
+	w := scene.NewWorld()
+	if err := p.Register(w); err != nil {
+		t.Fatal(err)
+	}
+	id, ok := w.ComponentByName("Enemy")
+	if !ok {
+		t.Fatal("Enemy not registered")
+	}
+	info := w.ComponentInfo(id)
+	s := info.Schema
+	f := func(path string) *ecs.Field {
+		t.Helper()
+		x, err := s.FieldByPath(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	if !f("target").IsEntity || f("target").Hints.Tooltip != "Whom it chases, don't forget" {
+		t.Errorf("target %+v", f("target"))
+	}
+	if e := f("team").Enum; len(e) != 3 || e[2] != (ecs.EnumValue{Name: "Enemy", Value: 2}) {
+		t.Errorf("team enum %v", e)
+	}
+	if e := f("mood").Enum; len(e) != 2 || e[1].Value != 5 {
+		t.Errorf("mood enum %v", e)
+	}
+	if r := f("route"); r.Kind != reflect.Slice || r.Elem.Kind != reflect.Struct || len(r.Elem.Fields) != 2 {
+		t.Errorf("route %+v", r)
+	}
+	if !f("notes").Hints.Multiline || !f("tint").Hints.Color || !f("look").Hints.Degrees || !f("model").Hints.Asset {
+		t.Error("hints lost")
+	}
+	if f("tint").Type != reflect.TypeFor[mgl32.Vec4]() || f("look").Type != reflect.TypeFor[mgl32.Vec3]() {
+		t.Error("vector types")
+	}
+	if a := f("stats.allies"); a.Elem.Enum == nil {
+		t.Errorf("enum list elements %+v", a.Elem)
+	}
+	// Defaults.
+	def := reflect.ValueOf(s.Default)
+	get := func(name string) any { return def.FieldByName(name).Interface() }
+	if get("Team").(int32) != 2 || get("Speed").(float32) != 2.5 || get("Model").(string) != "builtin:sphere" ||
+		get("Slots").([3]int32) != [3]int32{1, 2, 3} || get("Tint").(mgl32.Vec4) != (mgl32.Vec4{1, 1, 1, 1}) {
+		t.Errorf("defaults %+v", s.Default)
+	}
+	if home := def.FieldByName("Home"); home.FieldByName("Wait").Float() != 4 {
+		t.Errorf("home %+v", home)
+	}
+	hid, _ := w.ComponentByName("Health")
+	hinfo := w.ComponentInfo(hid)
+	if hinfo.FormerNames[0] != "HP" || reflect.ValueOf(hinfo.Schema.Default).FieldByName("Max").Float() != 100 {
+		t.Errorf("health %+v", hinfo)
+	}
+	if fm, _ := hinfo.Schema.FieldByPath("max"); fm.FormerNames[0] != "maximum" {
+		t.Errorf("max former names %v", fm.FormerNames)
+	}
+	bid, _ := w.ComponentByName("Boss")
+	if b := w.ComponentInfo(bid); b.Storage != ecs.SparseSet {
+		t.Errorf("boss %+v", b)
+	}
+	did, _ := w.ComponentByName("DebugNote")
+	if !scene.IsEditorOnly(w.ComponentInfo(did)) {
+		t.Error("DebugNote is editor-only")
+	}
+	// Same file, same types: a second world (and a second parse) registers the same types.
+	p2 := loadGame(t)
+	if p2.Components[1].Type != info.Type {
+		t.Error("a second parse built other types")
+	}
+	mk, err := p2.NewWorld(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2 := mk()
+	if id2, _ := w2.ComponentByName("Enemy"); w2.ComponentInfo(id2).Type != info.Type {
+		t.Error("NewWorld types")
+	}
+}
+
+// Components with the same fields still get distinct types.
+func TestDistinctTypes(t *testing.T) {
+	p, err := project.Parse([]byte(`{"format": "voltex.project", "version": 1, "components": [
+		{"name": "A", "fields": [{"name": "v", "type": "float"}]},
+		{"name": "B", "fields": [{"name": "v", "type": "float"}]},
+		{"name": "TagA", "fields": []},
+		{"name": "TagB"}]}`), "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := scene.NewWorld()
+	if err := p.Register(w); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[reflect.Type]bool{}
+	for _, c := range p.Components {
+		if seen[c.Type] {
+			t.Fatalf("%s shares its type", c.Name)
+		}
+		seen[c.Type] = true
+	}
+	id, _ := w.ComponentByName("TagA")
+	if !w.ComponentInfo(id).IsTag {
+		t.Error("a component without fields is a tag")
+	}
+}
+
+func TestFind(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "levels", "world1")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := project.Find(sub); err != nil || got != "" {
+		// A project file in a folder above the temp dir would be found too; there is none on test machines.
+		t.Fatalf("Find with none: %q, %v", got, err)
+	}
+	top := filepath.Join(dir, project.FileName)
+	os.WriteFile(top, []byte("{}"), 0o644)
+	if got, _ := project.FindFor(filepath.Join(sub, "a.json")); got != top {
+		t.Fatalf("Find from below: %q", got)
+	}
+	near := filepath.Join(dir, "levels", project.FileName)
+	os.WriteFile(near, []byte("{}"), 0o644)
+	if got, _ := project.Find(sub); got != near {
+		t.Fatalf("the nearest wins: %q", got)
+	}
+	os.Mkdir(filepath.Join(sub, project.FileName), 0o755) // a folder of that name is not a project file
+	if got, _ := project.Find(sub); got != near {
+		t.Fatalf("a folder named like the file: %q", got)
+	}
+}
+
+// Every broken declaration is reported with its position.
+func TestParseErrors(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"syntax", `{"format": "voltex.project",, }`, "p.json:1:29: "},
+		{"not object", `[]`, `p.json:1:1: expected a project file (an object), got an array`},
+		{"format", `{"format": "voltex.scene", "version": 1}`, `p.json:1:12: format: expected "voltex.project", got the string "voltex.scene"`},
+		{"missing format", `{"components": []}`, `p.json:1:1: missing "format"`},
+		{"newer", `{"format": "voltex.project", "version": 9}`, "p.json:1:41: version: project file version 9 is newer than this editor supports (1)"},
+		{"unknown key", `{"format": "voltex.project", "version": 1, "component": []}`, `p.json:1:44: component: unknown key (did you mean "components"?)`},
+		{"bad comp name", `{"format": "voltex.project", "version": 1, "components": [{"name": "health"}]}`,
+			`p.json:1:68: components[0].name: "health" is not a valid name`},
+		{"dup comp", `{"format": "voltex.project", "version": 1, "components": [{"name": "A"}, {"name": "A"}]}`,
+			`p.json:1:83: components[1].name: "A" is declared twice (first at 1:68)`},
+		{"builtin type name", `{"format": "voltex.project", "version": 1, "structs": [{"name": "Vec3", "fields": []}]}`,
+			`"Vec3" is the name of a built-in type`},
+		{"unknown type", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "flaot"}]}]}`, `p.json:2:23: components[0].fields[0].type: unknown type "flaot" (did you mean "float"?)`},
+		{"unknown field key", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "float", "maxx": 3}]}]}`, `p.json:2:32: components[0].fields[0].maxx: unknown key (did you mean "max"?)`},
+		{"dup field", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "float"}, {"name": "y", "type": "int", "formerNames": ["x"]}]}]}`,
+			`p.json:2:33: components[0].fields[1]: field name "x" is already used by field "x"`},
+		{"go clash", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "max_speed", "type": "float"}, {"name": "maxSpeed", "type": "int"}]}]}`,
+			`both become the Go field MaxSpeed`},
+		{"bad default", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "vec3", "default": [1, 2]}]}]}`, `p.json:2:42: components[0].fields[0].default: expected an array of 3 numbers, got an array`},
+		{"default out of range", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "float", "min": 0, "max": 1, "default": 2}]}]}`, `p.json:2:63: components[0].fields[0].default: 2 is outside the field's range 0..1`},
+		{"enum default", `{"format": "voltex.project", "version": 1, "enums": [{"name": "T", "values": ["Red", "Blue"]}],
+"components": [{"name": "A", "fields": [{"name": "t", "type": "T", "default": "Bleu"}]}]}`,
+			`p.json:2:79: components[0].fields[0].default: the string "Bleu" is not a value of T (did you mean "Blue"?)`},
+		{"entity default", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "e", "type": "entity", "default": 3}]}]}`, `an entity reference can only default to 0 or null`},
+		{"recursive", `{"format": "voltex.project", "version": 1, "structs": [{"name": "N", "fields": [
+{"name": "kids", "type": "list", "of": "N"}]}]}`, `p.json:2:40: structs[0].fields[0].of: struct N contains itself`},
+		{"array len", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "a", "type": "array", "of": "int", "len": 0}]}]}`, `p.json:2:52: components[0].fields[0].len: expected a length within 1..1024`},
+		{"array no of", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "a", "type": "list"}]}]}`, `a list needs "of"`},
+		{"min on string", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "s", "type": "string", "min": 1}]}]}`, `p.json:2:40: components[0].fields[0].min: "min" applies to numbers, not to string`},
+		{"values on float", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "s", "type": "float", "values": ["a"]}]}]}`, `"values" does not apply to type "float"`},
+		{"enum dup value", `{"format": "voltex.project", "version": 1, "enums": [{"name": "T", "values": ["A", {"name": "B", "value": 0}]}]}`,
+			`B has the same value (0) as A`},
+		{"component as type", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "b", "type": "B"}]}, {"name": "B"}]}`, `"B" is a component, not a type`},
+		{"both flags", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "editorOnly": true, "transient": true}]}`,
+			`either editorOnly`},
+		{"too big", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "a", "type": "array", "of": {"type": "array", "of": "vec4", "len": 1024}, "len": 1024}]}]}`, `takes more than 65536 bytes`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := project.Parse([]byte(c.src), "p.json")
+			var pe *project.Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v (%T), want a *project.Error", err, err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error:\n%v\nwant it to contain:\n%s", err, c.want)
+			}
+		})
+	}
+}
+
+// Go types registered under a declared name must agree with the declaration.
+func TestRegisterAgainstGo(t *testing.T) {
+	src := `{"format": "voltex.project", "version": 1, "components": [{"name": "Stats", "fields": [
+{"name": "level", "type": "int", "default": 1}, {"name": "xp", "type": "float", "min": 0}]}]}`
+	p, err := project.Parse([]byte(src), "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type Stats struct {
+		Level int32   `json:"level"`
+		XP    float32 `json:"xp" voltex:"min=0"`
+	}
+	type BadStats struct {
+		Level int32 `json:"level"`
+		XP    int32 `json:"xp" voltex:"min=0"`
+	}
+	w := scene.NewWorld()
+	ecs.Register[Stats](w, ecs.WithDefault(Stats{Level: 1}))
+	if err := p.Register(w); err != nil {
+		t.Fatalf("an equal Go type: %v", err)
+	}
+	w = scene.NewWorld()
+	ecs.Register[Stats](w)
+	if err := p.Register(w); err == nil || !strings.Contains(err.Error(), `default of "Level": 1 in the file, 0 in Go`) {
+		t.Fatalf("another default: %v", err)
+	}
+	w = scene.NewWorld()
+	ecs.Register[BadStats](w, ecs.WithName("Stats"), ecs.WithDefault(BadStats{Level: 1}))
+	if err := p.Register(w); err == nil || !strings.Contains(err.Error(), `p.json:1:59: components[0]: component Stats is also registered in Go`) ||
+		!strings.Contains(err.Error(), `field "xp": the file makes it float32, Go has int32`) {
+		t.Fatalf("another field type: %v", err)
+	}
+	if _, ok := w.ComponentByName("Stats"); !ok || len(w.ComponentIDs()) != len(scene.NewWorld().ComponentIDs())+1 {
+		t.Fatal("a failed Register registers nothing")
+	}
+	p2, _ := project.Parse([]byte(`{"format": "voltex.project", "version": 1, "components": [{"name": "Transform"}]}`), "p.json")
+	if err := p2.Register(scene.NewWorld()); err == nil || !strings.Contains(err.Error(), "Transform is a built-in component") {
+		t.Fatalf("built-in: %v", err)
+	}
+	if _, err := p2.NewWorld(nil); err == nil {
+		t.Fatal("NewWorld checks")
+	}
+}
