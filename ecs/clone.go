@@ -83,7 +83,7 @@ func cloneColumn(src *column, s *componentStore, n, capacity int) *column {
 	d := &column{size: src.size, ops: src.ops, store: s, trivial: src.trivial, floor: src.floor}
 	d.ptr = src.ops.alloc(capacity)
 	if n > 0 && src.size != 0 {
-		src.ops.deepCopy(d.ptr, src.ptr, n)
+		src.ops.deepCopy(d.ptr, src.ptr, n, src.store.info.SharesMemory)
 	}
 	d.added = slices.Clone(src.added)
 	d.changed = slices.Clone(src.changed)

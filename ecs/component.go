@@ -54,6 +54,10 @@ type ComponentInfo struct {
 	// out of game exports (WithTransient, WithEditorOnly; types can also say so with methods, see
 	// package ecs/scene).
 	Transient, EditorOnly bool
+	// SharesMemory reports whether values hold slices, maps, pointers, interfaces, funcs or channels,
+	// so that a copy made by assignment shares memory with the original and a private copy needs
+	// DeepCopy. (Strings are immutable and do not count.)
+	SharesMemory bool
 }
 
 // RegisterOption configures Register.
@@ -189,7 +193,7 @@ func (w *World) register(t reflect.Type, ops columnOps, def any, opts []Register
 		info: ComponentInfo{
 			ID: id, Name: cfg.name, Type: t, Storage: cfg.storage, IsTag: t.Size() == 0,
 			Size: t.Size(), Computed: cfg.computed, FormerNames: cfg.former,
-			Transient: cfg.transient, EditorOnly: cfg.editorOnly,
+			Transient: cfg.transient, EditorOnly: cfg.editorOnly, SharesMemory: sharesMemory(t),
 		},
 		ops:     ops,
 		size:    t.Size(),
@@ -305,8 +309,8 @@ type columnOps interface {
 	setDefault(p unsafe.Pointer)
 	load(p unsafe.Pointer) any
 	store(p unsafe.Pointer, v any) bool
-	deepCopy(dst, src unsafe.Pointer, n int)
-	hasPointers() bool
+	// deepCopy copies n values from src to dst; shared is the type's ComponentInfo.SharesMemory.
+	deepCopy(dst, src unsafe.Pointer, n int, shared bool)
 }
 
 type typedOps[T any] struct{ def T }
@@ -356,10 +360,10 @@ func (o *typedOps[T]) store(p unsafe.Pointer, v any) bool {
 	return true
 }
 
-func (o *typedOps[T]) deepCopy(dst, src unsafe.Pointer, n int) {
+func (o *typedOps[T]) deepCopy(dst, src unsafe.Pointer, n int, shared bool) {
 	d := unsafe.Slice((*T)(dst), n)
 	s := unsafe.Slice((*T)(src), n)
-	if !o.hasPointers() {
+	if !shared {
 		copy(d, s)
 		return
 	}
@@ -367,8 +371,6 @@ func (o *typedOps[T]) deepCopy(dst, src unsafe.Pointer, n int) {
 		reflect.ValueOf(&d[i]).Elem().Set(deepCopyValue(reflect.ValueOf(s[i])))
 	}
 }
-
-func (o *typedOps[T]) hasPointers() bool { return typeHasPointers(reflect.TypeFor[T]()) }
 
 // reflectOps implements columnOps with reflection, for types registered with RegisterType.
 type reflectOps struct {
@@ -423,28 +425,41 @@ func (o *reflectOps) store(p unsafe.Pointer, v any) bool {
 	return true
 }
 
-func (o *reflectOps) deepCopy(dst, src unsafe.Pointer, n int) {
+func (o *reflectOps) deepCopy(dst, src unsafe.Pointer, n int, shared bool) {
+	if !shared {
+		if size := int(o.t.Size()) * n; size > 0 {
+			copy(unsafe.Slice((*byte)(dst), size), unsafe.Slice((*byte)(src), size))
+		}
+		return
+	}
 	for i := range n {
 		off := uintptr(i) * o.t.Size()
 		o.at(unsafe.Add(dst, off)).Set(deepCopyValue(o.at(unsafe.Add(src, off))))
 	}
 }
 
-func (o *reflectOps) hasPointers() bool { return typeHasPointers(o.t) }
+// typeHasPointers reports whether values of t contain pointers, strings included (memory the
+// garbage collector must see cleared).
+func typeHasPointers(t reflect.Type) bool { return pointerKinds(t, true) }
 
-// typeHasPointers reports whether values of t contain pointers (and so need deep copies and
-// clearing for the garbage collector).
-func typeHasPointers(t reflect.Type) bool {
+// sharesMemory reports whether a copy of a value of t made by assignment can share mutable memory
+// with the original (ComponentInfo.SharesMemory).
+func sharesMemory(t reflect.Type) bool { return pointerKinds(t, false) }
+
+// pointerKinds reports whether t holds a pointer-like value (strings count if withStrings).
+func pointerKinds(t reflect.Type, withStrings bool) bool {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
 		return false
+	case reflect.String:
+		return withStrings
 	case reflect.Array:
-		return t.Len() > 0 && typeHasPointers(t.Elem())
+		return t.Len() > 0 && pointerKinds(t.Elem(), withStrings)
 	case reflect.Struct:
 		for i := range t.NumField() {
-			if typeHasPointers(t.Field(i).Type) {
+			if pointerKinds(t.Field(i).Type, withStrings) {
 				return true
 			}
 		}
@@ -488,7 +503,7 @@ func deepCopyValue(v reflect.Value) reflect.Value {
 		c.Elem().Set(deepCopyValue(v.Elem()))
 		return c
 	case reflect.Struct:
-		if !typeHasPointers(v.Type()) {
+		if !sharesMemory(v.Type()) {
 			return v
 		}
 		c := reflect.New(v.Type()).Elem()
@@ -500,7 +515,7 @@ func deepCopyValue(v reflect.Value) reflect.Value {
 		}
 		return c
 	case reflect.Array:
-		if !typeHasPointers(v.Type()) {
+		if !sharesMemory(v.Type()) {
 			return v
 		}
 		c := reflect.New(v.Type()).Elem()

@@ -280,3 +280,34 @@ func TestDeepCopy(t *testing.T) {
 		t.Fatal("copy shares memory with the original")
 	}
 }
+
+// ComponentInfo.SharesMemory: what needs a deep copy (slices, maps, pointers…), not strings.
+func TestComponentInfoSharesMemory(t *testing.T) {
+	type plain struct {
+		A int
+		B [3]float32
+	}
+	type str struct{ S string }
+	type slice struct{ V []int }
+	type mp struct{ M map[string]int }
+	type ptr struct{ P *int }
+	type arr struct{ A [2][]int }
+	type emptyArr struct{ A [0][]int }
+	type nested struct{ In struct{ X []byte } }
+	type iface struct{ V any }
+	w := ecs.NewWorld()
+	for _, c := range []struct {
+		id   ecs.ComponentID
+		want bool
+	}{
+		{ecs.Register[plain](w), false}, {ecs.Register[str](w), false}, {ecs.Register[emptyArr](w), false},
+		{ecs.Register[slice](w), true}, {ecs.Register[mp](w), true}, {ecs.Register[ptr](w), true},
+		{ecs.Register[arr](w), true}, {ecs.Register[nested](w), true}, {ecs.Register[iface](w), true},
+		{ecs.RegisterType(w, reflect.TypeFor[struct{ R []int }](), ecs.WithName("R")), true},
+		{ecs.RegisterType(w, reflect.TypeFor[struct{ R, S string }](), ecs.WithName("RS")), false},
+	} {
+		if info := w.ComponentInfo(c.id); info.SharesMemory != c.want {
+			t.Errorf("%v: SharesMemory = %v, want %v", info.Type, info.SharesMemory, c.want)
+		}
+	}
+}

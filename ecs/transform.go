@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"math"
 	"reflect"
 	"slices"
 
@@ -25,6 +26,105 @@ func (t Transform) Matrix() mgl32.Mat4 {
 	m = m.Mul4(mgl32.HomogRotate3DX(mgl32.DegToRad(t.Rotation[0])))
 	m = m.Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(t.Rotation[2])))
 	return m.Mul4(mgl32.Scale3D(t.Scale[0], t.Scale[1], t.Scale[2]))
+}
+
+// TransformFromMatrix returns the Transform whose [Transform.Matrix] is m, for a matrix built as
+// T·Ry·Rx·Rz·S; ok is false when m has no such form (a zero or non-finite scale axis, a non-finite
+// translation). Shear, which a rotated child of a non-uniformly scaled parent can have, is dropped;
+// a mirroring matrix (negative determinant) gets a negative X scale.
+//
+// A rotation has several Euler angle triples (each angle may also change by whole turns): the one
+// returned is the closest to near, so passing an entity's current rotation keeps its angles as
+// continuous as the rotation (a 10° turn of an entity at yaw 175° gives 185°, not -175°); pass the
+// zero vector for angles as small as possible, each in (-180, 180]. At gimbal lock (X at ±90°, where only the
+// sum or difference of Y and Z is defined) Z keeps near's value and Y takes the rest. The result
+// never holds -0 (a file or an inspector would show it as "-0").
+func TransformFromMatrix(m mgl32.Mat4, near mgl32.Vec3) (t Transform, ok bool) {
+	col := func(c int) [3]float64 {
+		return [3]float64{float64(m[c*4]), float64(m[c*4+1]), float64(m[c*4+2])}
+	}
+	c := [3][3]float64{col(0), col(1), col(2)}
+	var s [3]float64
+	for i := range c {
+		s[i] = math.Sqrt(c[i][0]*c[i][0] + c[i][1]*c[i][1] + c[i][2]*c[i][2])
+		if !(s[i] >= 1e-12) || math.IsInf(s[i], 0) { // also NaN
+			return Transform{}, false
+		}
+	}
+	for _, f := range m[12:15] {
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return Transform{}, false
+		}
+	}
+	det := c[0][0]*(c[1][1]*c[2][2]-c[1][2]*c[2][1]) - c[1][0]*(c[0][1]*c[2][2]-c[0][2]*c[2][1]) +
+		c[2][0]*(c[0][1]*c[1][2]-c[0][2]*c[1][1])
+	if det < 0 {
+		s[0] = -s[0]
+	}
+	// r[row][col] is the rotation: column i of the matrix divided by its scale. For R = Ry·Rx·Rz:
+	// r[1][2] = -sin x, r[1][0] = cos x sin z, r[1][1] = cos x cos z, r[0][2] = sin y cos x,
+	// r[2][2] = cos y cos x.
+	var r [3][3]float64
+	for i := range 3 {
+		for j := range 3 {
+			r[j][i] = c[i][j] / s[i]
+		}
+	}
+	const deg = 180 / math.Pi
+	cx := math.Hypot(r[1][0], r[1][1])
+	x := math.Atan2(-r[1][2], cx) * deg
+	var y, z float64
+	var rot [3]float64
+	if cx > 1e-5 {
+		y = math.Atan2(r[0][2], r[2][2]) * deg
+		z = math.Atan2(r[1][0], r[1][1]) * deg
+		// The other triple of the same rotation: Ry(y+180)·Rx(180-x)·Rz(z+180).
+		a := [3]float64{x, y, z}
+		b := [3]float64{180 - x, y + 180, z + 180}
+		rot = closerTriple(a, b, near)
+	} else {
+		// Gimbal lock: R = Ry(y-z)·Rx(90) at x = 90°, Ry(y+z)·Rx(-90) at x = -90°.
+		z = float64(near[2])
+		if x > 0 {
+			x = 90
+			y = math.Atan2(r[0][1], r[0][0])*deg + z
+		} else {
+			x = -90
+			y = math.Atan2(-r[0][1], r[0][0])*deg - z
+		}
+		rot = [3]float64{nearTurn(x, float64(near[0])), nearTurn(y, float64(near[1])), z}
+	}
+	return Transform{
+		Position: mgl32.Vec3{m[12] + 0, m[13] + 0, m[14] + 0}, // +0 turns -0 into 0
+		Rotation: mgl32.Vec3{float32(rot[0]) + 0, float32(rot[1]) + 0, float32(rot[2]) + 0},
+		Scale:    mgl32.Vec3{float32(s[0]), float32(s[1]), float32(s[2])},
+	}, true
+}
+
+// nearTurn returns a+k·360 closest to near (of two equally close, the larger; rounding errors
+// of a half turn count as equally close).
+func nearTurn(a, near float64) float64 {
+	a += 360 * math.Round((near-a)/360)
+	if a-near <= -180+1e-4 {
+		a += 360
+	}
+	return a
+}
+
+// closerTriple returns a or b (Euler triples of one rotation), each angle moved by whole turns
+// towards near, whichever is closer to near (a on a tie).
+func closerTriple(a, b [3]float64, near mgl32.Vec3) [3]float64 {
+	var da, db float64
+	for i := range 3 {
+		n := float64(near[i])
+		a[i], b[i] = nearTurn(a[i], n), nearTurn(b[i], n)
+		da += math.Abs(a[i] - n)
+		db += math.Abs(b[i] - n)
+	}
+	if db < da-1e-9 {
+		return b
+	}
+	return a
 }
 
 // GlobalTransform is the world matrix of an entity with a Transform: its parent's world matrix

@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/viewport"
 	"github.com/voltex-editor/voltex/viewport/glrender"
@@ -34,6 +35,10 @@ func (o gizmoOp) imguizmo() imguizmo.OPERATION {
 }
 
 func (o gizmoOp) label() string { return [...]string{"Move", "Rotate", "Scale"}[o] }
+
+func (o gizmoOp) dragKind() doc.DragKind {
+	return [...]doc.DragKind{doc.DragMove, doc.DragRotate, doc.DragScale}[o]
+}
 
 // viewportPanel shows the scene through the GL renderer: an FBO texture filling the panel, re-rendered only when
 // what it shows changed (viewport.RedrawPolicy), with the editor camera driven by the mouse and keyboard, click
@@ -60,11 +65,8 @@ type viewportPanel struct {
 	gizmoOp     gizmoOp
 	gizmoLocal  bool
 	gizmoActive bool
-	gizmoStart  map[ecs.Entity]mgl32.Mat4 // world matrices when the drag began
-	gizmoFrom   mgl32.Mat4                // the manipulated matrix when the drag began
-	gizmoCur    mgl32.Mat4                // the manipulated matrix now
-	gizmoEnts   []ecs.Entity
-	gizmoVals   []any
+	gizmoFrom   mgl32.Mat4 // the manipulated matrix when the drag began
+	gizmoCur    mgl32.Mat4 // the manipulated matrix now
 
 	w, h      int
 	hovered   bool
@@ -77,7 +79,7 @@ type viewportPanel struct {
 }
 
 func newViewportPanel(meshes viewport.MeshSource) *viewportPanel {
-	return &viewportPanel{meshes: meshes, Camera: viewport.DefaultCamera(), gizmoStart: map[ecs.Entity]mgl32.Mat4{}}
+	return &viewportPanel{meshes: meshes, Camera: viewport.DefaultCamera()}
 }
 
 // setWorld points the viewport at a world (a newly opened scene, or play mode's clone).
@@ -369,31 +371,13 @@ func (v *viewportPanel) buildGizmo(a *App) {
 	if using && !v.gizmoActive {
 		v.gizmoActive = true
 		v.gizmoFrom = w.WorldMatrix(active)
-		clear(v.gizmoStart)
-		v.gizmoEnts = v.gizmoEnts[:0]
-		for _, e := range a.doc.SelectedEntities() {
-			if w.Has(e, tid) {
-				v.gizmoStart[e] = w.WorldMatrix(e)
-				v.gizmoEnts = append(v.gizmoEnts, e)
-			}
-		}
-		a.doc.BeginEdit(v.gizmoOp.label())
+		a.doc.BeginTransformDrag(v.gizmoOp.label(), v.gizmoOp.dragKind(), a.doc.SelectedEntities())
 	}
 	if v.gizmoActive {
 		v.gizmoCur = m
 	}
 	if v.gizmoActive && changed {
-		delta := m.Mul4(v.gizmoFrom.Inv())
-		v.gizmoVals = v.gizmoVals[:0]
-		for _, e := range v.gizmoEnts {
-			world := delta.Mul4(v.gizmoStart[e])
-			if p := w.Parent(e); !p.IsZero() {
-				world = w.WorldMatrix(p).Inv().Mul4(world)
-			}
-			pos, rot, scale := viewport.DecomposeTRS(world)
-			v.gizmoVals = append(v.gizmoVals, ecs.Transform{Position: pos, Rotation: rot, Scale: scale})
-		}
-		if err := a.doc.SetComponents(v.gizmoEnts, tid, v.gizmoVals); err != nil {
+		if err := a.doc.DragWorld(m.Mul4(v.gizmoFrom.Inv())); err != nil {
 			a.console.Errorf("%s: %v", v.gizmoOp.label(), err)
 		}
 	}

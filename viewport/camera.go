@@ -304,3 +304,23 @@ func (c *Camera) Frame(b AABB, aspect float32) bool {
 	}
 	return true
 }
+
+// WithView returns c turned to look the way view (a world → camera matrix, e.g. changed by a view cube) looks
+// from where it looks: c keeps its distance, and its pivot moves to that distance in front of view's eye. Roll in
+// view is dropped (the editor camera has none).
+func (c Camera) WithView(view mgl32.Mat4) Camera {
+	inv := view.Inv()
+	eye := inv.Col(3).Vec3()
+	fwd := inv.Col(2).Vec3().Mul(-1)
+	if l := fwd.Len(); l > 0 {
+		fwd = fwd.Mul(1 / l)
+	} else {
+		return c
+	}
+	pitch := math.Asin(math.Max(-1, math.Min(1, float64(fwd[1]))))
+	yaw := math.Atan2(-float64(fwd[0]), -float64(fwd[2]))
+	c.Yaw = float32(yaw * 180 / math.Pi)
+	c.Pitch = float32(pitch * 180 / math.Pi)
+	c.Pivot = eye.Add(fwd.Mul(c.Distance))
+	return c.Normalized()
+}

@@ -29,7 +29,10 @@
 // A transaction groups edits into one step: [Document.BeginEdit], any number of SetField /
 // SetComponent(s) calls (applied at once, so the viewport follows a drag live),
 // [Document.EndEdit] (one step, or none if nothing changed) or [Document.CancelEdit] (everything
-// put back). SetField outside a transaction is a step of its own.
+// put back). SetField outside a transaction is a step of its own. A gizmo drag is a transaction
+// opened by [Document.BeginTransformDrag]; each frame [Document.DragWorld] applies the world-space
+// change of the dragged pivot to the selected entities' Transforms, writing only what the drag
+// changes (a move keeps rotations and scales bit for bit). No edit stores -0.
 //
 // The history keeps at most Options.MaxHistory steps and Options.MaxHistoryRecords entity and
 // component records (the oldest steps go first). A Spawn Cube Grid step holds only its parameters:

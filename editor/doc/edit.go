@@ -83,6 +83,7 @@ type transaction struct {
 	// touched marks, per component, the entity indices whose state before is recorded (no
 	// entity is despawned while a transaction is open: every structural command commits it).
 	touched map[ecs.ComponentID][]bool
+	drag    *transformDrag // set by BeginTransformDrag
 }
 
 // BeginEdit opens a transaction: every SetField, SetComponent and SetComponents call until the
@@ -219,6 +220,7 @@ func (d *Document) SetField(es []ecs.Entity, cid ecs.ComponentID, path string, v
 	if _, err := d.world.GetField(es[0], cid, path); err != nil {
 		return err
 	}
+	v = positiveZero(v)
 	return d.inEdit("Edit "+info.Name, func() error {
 		d.touch(es, cid)
 		for _, e := range es {
@@ -262,7 +264,7 @@ func (d *Document) SetComponents(es []ecs.Entity, cid ecs.ComponentID, vs []any)
 	return d.inEdit("Edit "+info.Name, func() error {
 		d.touch(es, cid)
 		for i, e := range es {
-			if err := d.world.Set(e, cid, d.value(d.own(cid, deref(vs[i])), true)); err != nil {
+			if err := d.world.Set(e, cid, d.value(d.own(cid, positiveZero(deref(vs[i]))), true)); err != nil {
 				return err
 			}
 		}
@@ -328,7 +330,7 @@ func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, 
 		if err := d.checkValue(cid, v); err != nil {
 			return err
 		}
-		val = d.own(cid, deref(v))
+		val = d.own(cid, positiveZero(deref(v)))
 	}
 	return d.changeComponents(opVerbs[op]+" "+info.Name, es, cid, func(_ ecs.Entity, cur compState) compState {
 		switch {

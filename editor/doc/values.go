@@ -21,7 +21,7 @@ type compVal struct {
 // compType caches what the document needs to know about a registered component type.
 type compType struct {
 	info     *ecs.ComponentInfo
-	pointers bool // values hold slices, maps or pointers: copies must be deep
+	pointers bool // info.SharesMemory: copies must be deep
 	refs     bool // values hold ecs.Entity fields
 }
 
@@ -50,26 +50,6 @@ func hasRefs(t reflect.Type) bool {
 	}
 	typeRefs.Store(t, r)
 	return r
-}
-
-// hasPointers reports whether values of t share memory when copied by assignment.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
 }
 
 // walkRefs calls fn for every entity reference inside the addressable value v, in a fixed order.
@@ -102,7 +82,7 @@ func (d *Document) compType(cid ecs.ComponentID) *compType {
 		d.types = append(d.types, make([]compType, int(cid)+1-len(d.types))...)
 	}
 	info := d.world.ComponentInfo(cid)
-	d.types[cid] = compType{info: info, pointers: hasPointers(info.Type), refs: hasRefs(info.Type)}
+	d.types[cid] = compType{info: info, pointers: info.SharesMemory, refs: hasRefs(info.Type)}
 	return &d.types[cid]
 }
 

@@ -131,7 +131,7 @@ func New(info *ecs.ComponentInfo) *Component {
 		Type:     info.Type,
 		Computed: info.Computed,
 		IsTag:    info.IsTag,
-		Deep:     hasPointers(info.Type),
+		Deep:     info.SharesMemory,
 	}
 	if s := info.Schema; s != nil {
 		c.Default = s.Default
@@ -429,25 +429,6 @@ func Humanize(name string) string {
 func isUpper(r rune) bool { return r >= 'A' && r <= 'Z' }
 func isLower(r rune) bool { return r >= 'a' && r <= 'z' }
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
-
-// hasPointers reports whether values of t can share memory when copied.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	case reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface, reflect.Chan, reflect.Func,
-		reflect.UnsafePointer:
-		return true
-	}
-	return false // numbers, bools and strings (immutable)
-}
 
 // JoinPath returns the path of a field inside an element: base is the element's path
 // ("items[2]"), rel the field's path relative to the element ("x", or "" for the element itself).
