@@ -111,11 +111,7 @@ func (h *hierarchyPanel) rebuild(a *App) {
 			visit(c, depth+1)
 		}
 	}
-	for _, id := range ids {
-		e, ok := a.doc.Entity(id)
-		if !ok || !w.Parent(e).IsZero() {
-			continue
-		}
+	for _, e := range a.doc.Roots() { // in sibling order
 		visit(e, 0)
 	}
 	h.builtDoc, h.builtSearch, h.builtWorld, h.dirty = a.doc.Version(), h.search, w, false

@@ -15,10 +15,12 @@ import (
 // Build a small scene in code and save it: the canonical form.
 func ExampleSave() {
 	w := scene.NewWorld()
+	// Entities without a SceneID get a random id when saved; these two have
+	// fixed ones so that the output below is always the same.
 	sun := w.Spawn(&scene.Name{Value: "Sun"}, &ecs.Transform{Scale: mgl32.Vec3{2, 2, 2}},
-		&scene.Mesh{Asset: scene.MeshSphere}, &scene.Color{RGBA: [4]float32{1, 0.8, 0.2, 1}})
+		&scene.Mesh{Asset: scene.MeshSphere}, &scene.Color{RGBA: [4]float32{1, 0.8, 0.2, 1}}, &scene.SceneID{ID: 1, Order: 1})
 	moon := w.Spawn(&scene.Name{Value: "Moon"}, &ecs.Transform{Position: mgl32.Vec3{3, 0, 0}, Scale: mgl32.Vec3{0.3, 0.3, 0.3}},
-		&scene.Mesh{Asset: scene.MeshSphere}, &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: 90})
+		&scene.Mesh{Asset: scene.MeshSphere}, &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: 90}, &scene.SceneID{ID: 2, Order: 1})
 	w.SetParent(moon, sun)
 	s := &serialize.Scene{Name: "Tiny", World: w}
 	if err := serialize.Save(context.Background(), os.Stdout, s, serialize.SaveOptions{}); err != nil {
@@ -27,12 +29,13 @@ func ExampleSave() {
 	// Output:
 	// {
 	//   "format": "voltex.scene",
-	//   "version": 1,
+	//   "version": 2,
 	//   "name": "Tiny",
 	//   "entities": [
 	//     {
 	//       "id": 1,
 	//       "name": "Sun",
+	//       "order": 1,
 	//       "components": {
 	//         "Color": { "rgba": [1, 0.8, 0.2, 1] },
 	//         "Mesh": { "asset": "builtin:sphere" },
@@ -43,6 +46,7 @@ func ExampleSave() {
 	//       "id": 2,
 	//       "name": "Moon",
 	//       "parent": 1,
+	//       "order": 1,
 	//       "components": {
 	//         "Mesh": { "asset": "builtin:sphere" },
 	//         "Spin": { "axis": [0, 1, 0], "speed": 90 },
@@ -120,11 +124,12 @@ func ExampleFormat() {
 	// Output:
 	// {
 	//   "format": "voltex.scene",
-	//   "version": 1,
+	//   "version": 2,
 	//   "name": "x",
 	//   "entities": [
 	//     {
 	//       "id": 4,
+	//       "order": 1,
 	//       "components": {
 	//         "Spin": { "axis": [0, 1, 0], "speed": 1.5 }
 	//       }

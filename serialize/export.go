@@ -27,7 +27,7 @@ func ExportFile(ctx context.Context, in, out string, opts LoadOptions) error {
 // by package serialize/game; see docs/scene-format.md):
 //
 //   - entities flattened into one array in hierarchy order (parents before
-//     their children, siblings by scene id), each with its name, the index
+//     their children, siblings in their order), each with its name, the index
 //     of its parent (-1 for roots), its mesh as an index into a mesh table
 //     that lists each asset once, its colour, and its world matrix (16
 //     floats, column-major as mgl32.Mat4) baked from the hierarchy;
@@ -39,7 +39,7 @@ func ExportFile(ctx context.Context, in, out string, opts LoadOptions) error {
 //     and components whose type is scene.EditorOnly or scene.Transient.
 //
 // Export does not change the world except to give entities missing scene
-// ids one (as Save does), which fixes the sibling order.
+// ids one (as Save does).
 func Export(ctx context.Context, out io.Writer, s *Scene) error {
 	if s == nil || s.World == nil {
 		panic("serialize.Export: the scene has no world; load or create one first (scene.NewWorld)")
@@ -169,15 +169,17 @@ func (sw *sceneWriter) exportComponents(e ecs.Entity) error {
 }
 
 // exportOrder lists the entities parents first (depth-first), roots and
-// siblings in ascending scene id order (byID is that order).
+// siblings in sibling order (scene.Compare: order key, then id).
 func exportOrder(w *ecs.World, byID []ecs.Entity) []ecs.Entity {
-	rank := make(map[ecs.Entity]int, len(byID))
-	for i, e := range byID {
+	sib := slices.Clone(byID)
+	scene.SortSiblings(w, sib) // every parent's children in sibling order, as a subsequence
+	rank := make(map[ecs.Entity]int, len(sib))
+	for i, e := range sib {
 		rank[e] = i
 	}
 	out := make([]ecs.Entity, 0, len(byID))
 	var stack []ecs.Entity
-	for _, root := range byID {
+	for _, root := range sib {
 		if !w.Parent(root).IsZero() {
 			continue
 		}

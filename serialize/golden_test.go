@@ -87,25 +87,32 @@ func cubesGrid() scene.GridParams {
 // spinning pivot entities, so the hierarchy does the orbiting.
 func solarScene() *Scene {
 	w := scene.NewWorld()
+	// The file was made before ids were random: it keeps its ids 1, 2, ….
+	nextID := uint64(0)
+	assignID := func(e ecs.Entity) {
+		nextID++
+		order := scene.NextOrder(w, w.Parent(e))
+		ecs.NewMap[scene.SceneID](w).Add(e, scene.SceneID{ID: nextID, Order: order})
+	}
 	tr := func(pos, rot mgl32.Vec3, s float32) *ecs.Transform {
 		return &ecs.Transform{Position: pos, Rotation: rot, Scale: mgl32.Vec3{s, s, s}}
 	}
 	body := func(name string, parent ecs.Entity, pos mgl32.Vec3, size float32, rgba [4]float32, spin float32) ecs.Entity {
 		e := w.Spawn(tr(pos, mgl32.Vec3{}, size), &scene.Name{Value: name}, &scene.Mesh{Asset: scene.MeshSphere},
 			&scene.Color{RGBA: rgba}, &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: spin})
-		scene.AssignID(w, e)
 		if !parent.IsZero() {
 			w.SetParent(e, parent)
 		}
+		assignID(e)
 		return e
 	}
 	orbit := func(name string, parent ecs.Entity, tilt, speed float32) ecs.Entity {
 		e := w.Spawn(tr(mgl32.Vec3{}, mgl32.Vec3{tilt, 0, 0}, 1), &scene.Name{Value: name},
 			&scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: speed})
-		scene.AssignID(w, e)
 		if !parent.IsZero() {
 			w.SetParent(e, parent)
 		}
+		assignID(e)
 		return e
 	}
 	sun := body("Sun", ecs.Entity{}, mgl32.Vec3{}, 3, [4]float32{1, 0.8, 0.25, 1}, 10)
@@ -117,14 +124,14 @@ func solarScene() *Scene {
 	body("Mars", marsOrbit, mgl32.Vec3{4.6, 0, 0}, 0.2, [4]float32{0.9, 0.35, 0.2, 1}, 110)
 	cam := w.Spawn(tr(mgl32.Vec3{0, 12, 32}, mgl32.Vec3{-20, 0, 0}, 1), &scene.Name{Value: "Game camera"},
 		&scene.Camera{FOV: 50, Near: 0.1, Far: 500})
-	scene.AssignID(w, cam)
+	assignID(cam)
 	return &Scene{Name: "Solar system", World: w, Camera: &EditorCamera{Yaw: 20, Pitch: -30, Distance: 45}}
 }
 
 // TestSceneFiles keeps scenes/ in sync with the code that makes them, and
 // checks that each loads and saves back byte for byte.
 func TestSceneFiles(t *testing.T) {
-	cubes, err := Grid(cubesGrid(), "Cubes")
+	cubes, err := Grid(cubesGrid(), "Cubes", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,6 +166,20 @@ func TestSceneFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "testdata/legacy-v0.migrated.json", out)
+	// A version 1 file (scenes/solar.json as it was) keeps its ids and gets
+	// order keys that keep its sibling order (v1: by id): exactly today's
+	// scenes/solar.json.
+	v1, err := os.ReadFile("testdata/solar-v1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = Format(v1, "solar-v1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := saveBytes(t, solarScene()); !bytes.Equal(out, want) {
+		t.Errorf("solar-v1.json migrated differs from the solar scene:\n%s", firstDiff(want, out))
+	}
 	// Exports of the examples; the game package's example reads solar's.
 	s, err := LoadFile(context.Background(), "../scenes/solar.json", LoadOptions{})
 	if err != nil {

@@ -180,6 +180,7 @@ func displayName(file string) string {
 // load, to check ids and parents and to link the hierarchy.
 type entRec struct {
 	id, parent     int64
+	order          float64
 	e              ecs.Entity // zero once any error was found (nothing is spawned then)
 	idLine, idCol  int32
 	parLine, parCo int32
@@ -338,7 +339,7 @@ func newBinder(w *ecs.World) *binder {
 // entity binds one entity; the reader's path is at entities[i].
 func (b *binder) entity(doc *entityDoc) {
 	probs := b.ds.probs
-	rec := entRec{id: doc.id, parent: doc.parent}
+	rec := entRec{id: doc.id, parent: doc.parent, order: doc.order}
 	rec.idLine, rec.idCol = int32(doc.idPos.Line), int32(doc.idPos.Col)
 	rec.parLine, rec.parCo = int32(doc.parentPos.Line), int32(doc.parentPos.Col)
 	vals := b.vals[:0]
@@ -396,7 +397,7 @@ func (b *binder) entity(doc *entityDoc) {
 			vals = append(vals, &b.name)
 		}
 		if doc.id > 0 {
-			b.sid.ID = uint64(doc.id)
+			b.sid = scene.SceneID{ID: uint64(doc.id), Order: doc.order}
 			vals = append(vals, &b.sid)
 		}
 		if len(unknown) > 0 {
@@ -525,7 +526,10 @@ func (b *binder) finish(h *header) *Scene {
 		return nil
 	}
 	w := b.w
-	for _, i := range byID { // children attach in id order
+	if h.version < 2 {
+		b.orderV1(byID, parentOf)
+	}
+	for _, i := range b.siblingOrder(byID) { // children attach in sibling order
 		if p := parentOf[i]; p >= 0 {
 			r := recs.at(i)
 			if err := w.SetParent(r.e, recs.at(p).e); err != nil {
@@ -546,11 +550,37 @@ func (b *binder) finish(h *header) *Scene {
 				Msg: fmt.Sprintf("entity %d does not exist; left out of the selection", id), Warning: true})
 		}
 	}
-	if len(byID) > 0 {
-		scene.NoteID(w, uint64(recs.at(byID[len(byID)-1]).id))
-	}
 	s.World = w
 	return s
+}
+
+// orderV1 gives the entities of a version 1 file their order keys: v1
+// listed siblings by id, so each gets its place (1, 2, …) among its
+// siblings in id order.
+func (b *binder) orderV1(byID []int32, parentOf []int32) {
+	next := make(map[int32]float64)
+	sids := ecs.NewMap[scene.SceneID](b.w)
+	for _, i := range byID {
+		r := b.recs.at(i)
+		k := next[parentOf[i]] + 1
+		next[parentOf[i]] = k
+		r.order = k
+		sids.Mut(r.e).Order = k
+	}
+}
+
+// siblingOrder returns the records of byID sorted by (order, id): the order
+// in which attaching children makes every parent's list its sibling order.
+func (b *binder) siblingOrder(byID []int32) []int32 {
+	recs := &b.recs
+	for k := 1; k < len(byID); k++ {
+		if recs.at(byID[k-1]).order > recs.at(byID[k]).order {
+			out := slices.Clone(byID)
+			slices.SortStableFunc(out, func(i, j int32) int { return cmp.Compare(recs.at(i).order, recs.at(j).order) })
+			return out
+		}
+	}
+	return byID
 }
 
 func plural(n int, one, many string) string {
@@ -682,6 +712,9 @@ func errAtValue(probs *diag.List, path *diag.Path, v *jsonpos.Value, format stri
 	p := v.Pos()
 	probs.Errorf(p.Line, p.Col, path.String(), format, args...)
 }
+
+// finite64 reports whether f is a finite number.
+func finite64(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // finite32 reports whether f is a finite float32.
 func finite32(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }

@@ -67,7 +67,7 @@ const sceneHead = `{"format": "voltex.scene", "version": 1, "entities": [`
 func TestLoadProblems(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"newer version", `{"format": "voltex.scene", "version": 3, "entities": []}`,
-			"t.json:1:39: version: scene version 3 is newer than this editor supports (1)"},
+			"t.json:1:39: version: scene version 3 is newer than this editor supports (2)"},
 		{"not a scene", `{"a": 1}`, "t.json:1:2: unknown key \"a\" (a scene has format, version, name, editor and entities)\n" +
 			"t.json:1:1: this is not a scene file: it has no \"format\": \"voltex.scene\" (nor the \"entities\" of a version 0 scene)"},
 		{"kinds", sceneHead + `{"id": 1, "components": {"Kinds": {"b": 1, "i8": 300, "u16": -1, "i": 1.5, "s": null, "arr": [1], "sl": {}, "nested": {"a": "x", "tags": [1]}, "ref": -2, "v": [0, 11, 0]}}}]}`,
@@ -155,11 +155,12 @@ func TestUnknownComponentsKept(t *testing.T) {
 	got := string(saveBytes(t, s))
 	want := `{
   "format": "voltex.scene",
-  "version": 1,
+  "version": 2,
   "name": "",
   "entities": [
     {
       "id": 1,
+      "order": 1,
       "components": {
         "Alpha": {},
         "Mesh": { "asset": "builtin:plane" },
@@ -183,9 +184,9 @@ func TestUnknownComponentsKept(t *testing.T) {
 // saved as 0 (none).
 func TestEntityReferences(t *testing.T) {
 	w := testWorld()
-	a := w.Spawn(&scene.Name{Value: "a"})
-	b := w.Spawn(&scene.Name{Value: "b"})
-	gone := w.Spawn()
+	a := w.Spawn(&scene.Name{Value: "a"}, &scene.SceneID{ID: 1})
+	b := w.Spawn(&scene.Name{Value: "b"}, &scene.SceneID{ID: 2})
+	gone := w.Spawn(&scene.SceneID{ID: 3})
 	w.Spawn(&kinds{Ref: b, Refs: []ecs.Entity{a, {}, gone, b}})
 	w.Despawn(gone)
 	data := saveBytes(t, &Scene{World: w})
@@ -288,8 +289,7 @@ func TestProgressAndCancel(t *testing.T) {
 // entity and the field.
 func TestSaveRefusesNonFinite(t *testing.T) {
 	w := scene.NewWorld()
-	e := w.Spawn(&scene.Name{Value: "bad"}, &ecs.Transform{Scale: mgl32.Vec3{1, float32(math.Inf(1)), 1}})
-	scene.AssignID(w, e)
+	w.Spawn(&scene.Name{Value: "bad"}, &ecs.Transform{Scale: mgl32.Vec3{1, float32(math.Inf(1)), 1}}, &scene.SceneID{ID: 1})
 	err := Save(context.Background(), &bytes.Buffer{}, &Scene{World: w}, SaveOptions{})
 	if err == nil || err.Error() != `saving: entity 1 ("bad"): Transform.scale[1] is +Inf; scene files cannot hold NaN or infinite numbers` {
 		t.Errorf("got %v", err)
@@ -330,17 +330,19 @@ func TestFormat(t *testing.T) {
 	}
 	want := `{
   "format": "voltex.scene",
-  "version": 1,
+  "version": 2,
   "name": "M",
   "entities": [
     {
       "id": 3,
       "name": "a",
+      "order": 1,
       "components": {}
     },
     {
       "id": 7,
       "name": "b",
+      "order": 2,
       "components": {
         "Transform": { "position": [1.5, 0, 2], "rotation": [0, 0, 0], "scale": [1, 1, 1] }
       }

@@ -21,6 +21,17 @@ type migration struct {
 // ends at CurrentVersion. A file of version v runs migrations[v:].
 var migrations = []migration{
 	{from: 0, what: "v0 → v1: Transform.rotation radians → degrees; entity \"color\" → Color component", entity: migrateEntityV0},
+	// The order keys themselves are assigned by the binder once every entity
+	// is known (see binder.finish): version 1 kept siblings in id order.
+	{from: 1, what: "v1 → v2: sibling order explicit in \"order\" (v1 listed siblings by id)", entity: migrateEntityV1},
+}
+
+// migrateEntityV1 refuses "order" in a version 1 file (it did not exist; a
+// file that has it was edited by hand or is mislabelled).
+func migrateEntityV1(e *jsonpos.Value, r *sceneReader) {
+	if o := e.Get("order"); o != nil {
+		r.errAt(o, "order", "\"order\" is new in version 2; this file says version %d", r.version)
+	}
 }
 
 // migrateEntityV0 upgrades a version 0 entity: v0 stored Transform.rotation

@@ -16,7 +16,7 @@ import (
 const (
 	SceneFormat    = "voltex.scene"
 	ExportFormat   = "voltex.export"
-	CurrentVersion = 1
+	CurrentVersion = 2
 )
 
 // entityDoc is one entity of a scene file after migration to the current
@@ -29,6 +29,7 @@ type entityDoc struct {
 	name       *jsonpos.Value // nil when absent
 	parent     int64          // 0 = no parent (or broken)
 	parentPos  jsonpos.Pos    //
+	order      float64        // place among siblings (0 when absent)
 	components *jsonpos.Value // the "components" object; nil when absent or broken
 }
 
@@ -340,6 +341,8 @@ func (r *sceneReader) readEntity(v *jsonpos.Value, index int) {
 		case "parent":
 			doc.parentPos = m.Pos()
 			doc.parent = r.positiveID(m, "parent")
+		case "order":
+			doc.order = r.orderKey(m)
 		case "components":
 			if m.Kind() == jsonpos.Object {
 				doc.components = m
@@ -348,7 +351,7 @@ func (r *sceneReader) readEntity(v *jsonpos.Value, index int) {
 			}
 		default:
 			p := m.KeyPos()
-			r.probs.Errorf(p.Line, p.Col, r.pathWith(m.Key()), "unknown key (an entity has id, name, parent and components)")
+			r.probs.Errorf(p.Line, p.Col, r.pathWith(m.Key()), "unknown key (an entity has id, name, parent, order and components)")
 		}
 	}
 	if !hasID {
@@ -365,6 +368,16 @@ func (r *sceneReader) positiveID(v *jsonpos.Value, key string) int64 {
 		return 0
 	}
 	return n
+}
+
+// orderKey reads an entity's "order" (any finite number).
+func (r *sceneReader) orderKey(v *jsonpos.Value) float64 {
+	f, err := v.Float(64)
+	if v.Kind() != jsonpos.Number || err != nil {
+		r.errAt(v, "order", "must be a number (the entity's place among its siblings), not %s", describeValue(v))
+		return 0
+	}
+	return f
 }
 
 // duplicateKey reports (and records an error) if member i of the object

@@ -24,6 +24,9 @@ func readSummary(t *testing.T, src string, lim Limits) string {
 			if e.parent != 0 {
 				s += fmt.Sprintf(" parent=%d@%v", e.parent, e.parentPos)
 			}
+			if e.order != 0 {
+				s += fmt.Sprintf(" order=%v", e.order)
+			}
 			if e.components != nil {
 				s += " " + string(jsonpos.AppendInline(nil, e.components))
 			}
@@ -51,9 +54,9 @@ func TestReadStructure(t *testing.T) {
 		{"not an object", `[1, 2]`, "f.json:1:1: a scene file must be a JSON object, not a array"},
 		{"broken JSON wins over kind", `[1, 2`, "f.json:1:6: unexpected end of input, expected ',' or ']'"},
 		{"newer", `{"format": "voltex.scene", "version": 3, "entities": [{"id": 1}]}`,
-			"f.json:1:39: version: scene version 3 is newer than this editor supports (1)"},
+			"f.json:1:39: version: scene version 3 is newer than this editor supports (2)"},
 		{"newer after entities", `{"entities": [{"id": 1}], "format": "voltex.scene", "version": 3}`,
-			"f.json:1:64: version: scene version 3 is newer than this editor supports (1)"},
+			"f.json:1:64: version: scene version 3 is newer than this editor supports (2)"},
 		{"export", `{"format": "voltex.export", "version": 1}`,
 			"header v1 name=\"\" editor=false\nf.json:1:12: format: this is a game export (voltex.export), not a scene; exports cannot be opened, load the scene they came from"},
 		{"entity problems", `{"format": "voltex.scene", "version": 1, "entities": [
@@ -68,21 +71,21 @@ f.json:2:10: entities[0].id: must be a positive integer id, not the number 1.5
 f.json:2:23: entities[0].name: must be a string, not the number 3
 f.json:2:36: entities[0].parent: must be a positive integer id, not the number -1
 f.json:2:54: entities[0].components: must be an object mapping component names to values, not an array
-f.json:2:58: entities[0].colour: unknown key (an entity has id, name, parent and components)
+f.json:2:58: entities[0].colour: unknown key (an entity has id, name, parent, order and components)
 f.json:3:26: entities[1].id: duplicate key (first at 3:17)
 f.json:4:3: entities[2]: an entity must be an object, not the number 7`},
 		{"missing id", `{"format": "voltex.scene", "version": 1, "entities": [{}]}`,
 			"#0 id=0\nheader v1 name=\"\" editor=false\nf.json:1:55: entities[0]: missing \"id\" (every entity needs a unique positive integer id)"},
 		{"header problems", `{"format": 1, "version": "1", "name": [], "editor": 2, "extra": 0, "name": "x"}`,
-			`header v1 name="" editor=false
+			`header v2 name="" editor=false
 f.json:1:56: unknown key "extra" (a scene has format, version, name, editor and entities)
 f.json:1:68: duplicate key "name" (first at 1:31)
 f.json:1:12: format: must be the string "voltex.scene", not a number
 f.json:1:26: version: must be an integer version number, not the string "1"
 f.json:1:39: name: must be a string, not an array
 f.json:1:53: editor: must be an object, not the number 2`},
-		{"version 1 without format", `{"version": 1}`, "header v1 name=\"\" editor=false\nf.json:1:1: missing \"format\": \"voltex.scene\" (required since version 1)"},
-		{"format without version", `{"format": "voltex.scene"}`, "header v1 name=\"\" editor=false\nf.json:1:1: missing \"version\""},
+		{"version 1 without format", `{"version": 1}`, "header v2 name=\"\" editor=false\nf.json:1:1: missing \"format\": \"voltex.scene\" (required since version 1)"},
+		{"format without version", `{"format": "voltex.scene"}`, "header v2 name=\"\" editor=false\nf.json:1:1: missing \"version\""},
 		{"v0 migration", `{"name": "old", "entities": [
   {"id": 1, "color": [1, 0, 0, 1], "components": {"Transform": {"rotation": [0, 3.1415927, -1.5707964]}}},
   {"id": 2, "color": [0, 1, 0, 1]},
@@ -92,6 +95,10 @@ f.json:1:53: editor: must be an object, not the number 2`},
 #2 id=3 { "Color": { "rgba": [1, 1, 1, 1] } }
 header v0 name="old" editor=false
 f.json:4:22: entities[2].color: version 0 entity has both "color" and components.Color; keep one`},
+		{"order", `{"format": "voltex.scene", "version": 2, "entities": [{"id": 1, "order": 2.5}, {"id": 2, "order": "a"}, {"id": 3, "order": -1e3}]}`,
+			"#0 id=1 order=2.5\n#1 id=2\n#2 id=3 order=-1000\nheader v2 name=\"\" editor=false\nf.json:1:99: entities[1].order: must be a number (the entity's place among its siblings), not the string \"a\""},
+		{"order in a v1 file", `{"format": "voltex.scene", "version": 1, "entities": [{"id": 1, "order": 2}]}`,
+			"#0 id=1 order=2\nheader v1 name=\"\" editor=false\nf.json:1:74: entities[0].order: \"order\" is new in version 2; this file says version 1"},
 		{"too many entities", `{"format": "voltex.scene", "version": 1, "entities": [{"id": 1}, {"id": 2}, {"id": 3}]}`,
 			"#0 id=1\n#1 id=2\nf.json:1:77: entities: more than the limit of 2 entities"},
 	} {

@@ -158,7 +158,9 @@ func (sw *sceneWriter) write(ctx context.Context, out io.Writer, s *Scene, progr
 	sw.out = out
 	sw.buf = make([]byte, 0, flushAt+4096)
 	order := scene.EnsureIDs(sw.w)
-	b := append(sw.buf, "{\n  \"format\": \"voltex.scene\",\n  \"version\": 1,\n  \"name\": "...)
+	b := append(sw.buf, "{\n  \"format\": \"voltex.scene\",\n  \"version\": "...)
+	b = appendUint(b, CurrentVersion)
+	b = append(b, ",\n  \"name\": "...)
 	b = jsonpos.AppendString(b, s.Name)
 	b = append(b, ",\n"...)
 	var err error
@@ -273,8 +275,9 @@ func appendUint(b []byte, n uint64) []byte {
 // entity appends one entity object.
 func (sw *sceneWriter) entity(e ecs.Entity, last bool) error {
 	w := sw.w
+	sid := sw.sids.Get(e)
 	b := append(sw.buf, "    {\n      \"id\": "...)
-	b = appendUint(b, sw.sids.Get(e).ID)
+	b = appendUint(b, sid.ID)
 	if n, ok := sw.names.TryGet(e); ok {
 		b = append(b, ",\n      \"name\": "...)
 		b = jsonpos.AppendString(b, n.Value)
@@ -283,6 +286,12 @@ func (sw *sceneWriter) entity(e ecs.Entity, last bool) error {
 		b = append(b, ",\n      \"parent\": "...)
 		b = appendUint(b, sw.sids.Get(p).ID)
 	}
+	if !finite64(sid.Order) {
+		sw.buf = b
+		return fmt.Errorf("saving: entity %d: its order key is not a finite number (%v)", sid.ID, sid.Order)
+	}
+	b = append(b, ",\n      \"order\": "...)
+	b = jsonpos.AppendFloat(b, sid.Order, 64)
 	b = append(b, ",\n      \"components\": {"...)
 	sw.buf = b
 	if err := sw.components(e); err != nil {

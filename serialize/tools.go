@@ -90,12 +90,16 @@ func ValidateFile(ctx context.Context, path string, opts LoadOptions) (warnings 
 
 // Grid returns a new scene file named name holding the cube grid p (made by
 // scene.SpawnGrid, the generator the editor's Spawn Cube Grid uses), with
-// the editor camera framing it.
-func Grid(p scene.GridParams, name string) ([]byte, error) {
+// the editor camera framing it. The entities get random ids, or ids that
+// depend only on seed if it is not 0 (reproducible files).
+func Grid(p scene.GridParams, name string, seed uint64) ([]byte, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	w := scene.NewWorld()
+	if seed != 0 {
+		scene.SeedIDs(w, seed)
+	}
 	scene.SpawnGrid(w, p)
 	var ext float64
 	for i, n := range p.Count {

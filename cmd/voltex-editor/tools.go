@@ -292,6 +292,7 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 	spin := fs.Float64("spin", 0, "add Spin about +Y at this many degrees per second (0: no Spin)")
 	group := fs.String("group", "", "put the cubes under a new parent entity with this name")
 	name := fs.String("name", "Cubes", "scene name")
+	seed := fs.Uint64("seed", 0, "make the entity ids from this seed, so the same flags give the same file (0: random ids)")
 	out := fs.String("o", "", "output file (required)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -321,7 +322,7 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 	if *spin != 0 {
 		p.Spin = &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: float32(*spin)}
 	}
-	data, err := serialize.Grid(p, *name)
+	data, err := serialize.Grid(p, *name, *seed)
 	if err != nil {
 		fmt.Fprintf(stderr, "voltex-editor grid: %v\n", err)
 		return 1

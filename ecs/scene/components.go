@@ -12,11 +12,20 @@ type Name struct {
 	Value string `json:"value"`
 }
 
-// SceneID is an entity's id in its scene file: a positive integer, unique
-// within the scene and stable across saves. Parent links and entity
-// references are written as these ids. Zero means "not assigned yet".
+// SceneID is an entity's identity and place in its scene file.
+//
+// ID is a positive integer, unique within the scene and stable across saves
+// (new ones are random: see [IDs]); parent links and entity references are
+// written as these ids. Zero means "not assigned yet".
+//
+// Order places the entity among its siblings (the children of its parent,
+// or the roots): siblings are listed by ascending Order, then ID (see
+// [Compare]). Keys need not be consecutive, so that moving an entity
+// changes only its own key ([OrderBetween]) and entities added apart keep
+// their own keys ([NextOrder]).
 type SceneID struct {
-	ID uint64 `json:"id" voltex:"readonly,tooltip=The entity's id in the scene file"`
+	ID    uint64  `json:"id" voltex:"readonly,tooltip=The entity's id in the scene file"`
+	Order float64 `json:"order" voltex:"readonly,tooltip=The entity's place among its siblings (lower first)"`
 }
 
 // Built-in mesh assets.
@@ -97,7 +106,7 @@ func Register(w *ecs.World) {
 	ecs.Register[Camera](w, ecs.WithStorage(ecs.SparseSet))
 	ecs.Register[Unknown](w, ecs.WithStorage(ecs.SparseSet))
 	if ecs.Resource[IDs](w) == nil {
-		ecs.SetResource(w, IDs{Next: 1})
+		ecs.SetResource(w, RandomIDs())
 	}
 }
 

@@ -10,8 +10,11 @@
 //     degrees applied as T·Ry·Rx·Rz·S, scale.
 //   - [Name]: the entity's display name (stored as the entity's "name" in
 //     scene files, not as a component).
-//   - [SceneID]: the entity's stable id in its scene file ("id"); see
-//     [AssignID] and [EnsureIDs].
+//   - [SceneID]: the entity's stable id in its scene file ("id") and its
+//     place among its siblings ("order"). New ids are random ([IDs],
+//     [NewID], [AssignID], [EnsureIDs]) so that entities added on two
+//     branches do not collide; siblings are ordered by key, then id
+//     ([Compare], [Roots], [Siblings], [NextOrder], [OrderBetween]).
 //   - [Mesh]: "builtin:cube", "builtin:plane", "builtin:sphere" or a path
 //     relative to the scene's folder.
 //   - [Color]: RGBA, each channel 0..1.

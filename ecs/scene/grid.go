@@ -65,9 +65,11 @@ func (p GridParams) Validate() error {
 }
 
 // SpawnGrid adds a grid of cubes to w, each with a Transform, [Name]
-// ("Cube x,z" for a one-layer grid, "Cube x,y,z" otherwise), [SceneID],
-// [Mesh], [Color] and optionally [Spin], plus the group entity if p.Group is
-// set. Cubes are created in X-fastest, then Z, then Y order. It returns the
+// ("Cube x,z" for a one-layer grid, "Cube x,y,z" otherwise), [SceneID] (new
+// ids from the world's [IDs]; sibling order in creation order, after the
+// existing roots), [Mesh], [Color] and optionally [Spin], plus the group
+// entity if p.Group is set. Cubes are created in X-fastest, then Z, then Y
+// order. It returns the
 // group (the zero Entity if none) and the cubes. w must have the scene
 // components registered; p must be valid (see [GridParams.Validate]) or
 // SpawnGrid panics with the reason.
@@ -81,10 +83,15 @@ func SpawnGrid(w *ecs.World, p GridParams) (group ecs.Entity, cubes []ecs.Entity
 		mesh = MeshCube
 	}
 	base := p.Origin
+	r := ids(w)
+	// Order keys: the group (or the cubes, if they are roots) after the
+	// current roots; cubes in a group 1, 2, 3, ….
+	order := NextOrder(w, ecs.Entity{})
 	if p.Group != "" {
-		group = w.Spawn(&ecs.Transform{Position: p.Origin, Scale: mgl32.Vec3{1, 1, 1}}, &Name{Value: p.Group})
-		AssignID(w, group)
+		group = w.Spawn(&ecs.Transform{Position: p.Origin, Scale: mgl32.Vec3{1, 1, 1}}, &Name{Value: p.Group},
+			&SceneID{ID: r.New(), Order: order})
 		base = mgl32.Vec3{}
+		order = 1
 	}
 	nx, ny, nz := p.Count[0], p.Count[1], p.Count[2]
 	axes := 0
@@ -99,7 +106,6 @@ func SpawnGrid(w *ecs.World, p GridParams) (group ecs.Entity, cubes []ecs.Entity
 		}
 		return float32(i) / float32(n-1)
 	}
-	r := ids(w)
 	cubes = make([]ecs.Entity, 0, nx*ny*nz)
 	name := make([]byte, 0, 32)
 	for y := range ny {
@@ -126,12 +132,11 @@ func SpawnGrid(w *ecs.World, p GridParams) (group ecs.Entity, cubes []ecs.Entity
 				}
 				name = append(name, ',')
 				name = strconv.AppendInt(name, int64(z), 10)
-				id := r.Next
-				r.Next++
 				vals := []any{
 					&ecs.Transform{Position: base.Add(off), Scale: mgl32.Vec3{1, 1, 1}},
-					&Name{Value: string(name)}, &SceneID{ID: id}, &Mesh{Asset: mesh}, &Color{RGBA: rgba},
+					&Name{Value: string(name)}, &SceneID{ID: r.New(), Order: order}, &Mesh{Asset: mesh}, &Color{RGBA: rgba},
 				}
+				order = After(order, true)
 				if p.Spin != nil {
 					vals = append(vals, p.Spin)
 				}

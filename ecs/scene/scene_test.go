@@ -3,6 +3,7 @@ package scene
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -28,40 +29,174 @@ func TestRegisterAndDefaults(t *testing.T) {
 	if w.ComponentInfo(cam).Storage != ecs.SparseSet {
 		t.Error("Camera should be a sparse set")
 	}
-	if r := ecs.Resource[IDs](w); r == nil || r.Next != 1 {
+	if r := ecs.Resource[IDs](w); r == nil || r.New() == 0 {
 		t.Errorf("IDs resource %v", r)
 	}
 }
 
 func TestEnsureIDs(t *testing.T) {
 	w := NewWorld()
+	SeedIDs(w, 1)
 	ids := ecs.NewMap[SceneID](w)
-	a := w.Spawn(&SceneID{ID: 7})
-	b := w.Spawn()                  // no id
-	c := w.Spawn(&SceneID{ID: 3})   //
-	d := w.Spawn(&SceneID{ID: 7})   // duplicate of a: d has the higher index, so d is renumbered
-	e := w.Spawn(&SceneID{ID: 0})   // zero
-	f := w.Spawn(&Name{Value: "x"}) // no id
+	a := w.Spawn(&SceneID{ID: 7, Order: 2})
+	b := w.Spawn()                          // no id
+	c := w.Spawn(&SceneID{ID: 3})           //
+	d := w.Spawn(&SceneID{ID: 7, Order: 5}) // duplicate of a: d has the higher index, so d is renumbered
+	e := w.Spawn(&SceneID{ID: 0})           // zero
+	f := w.Spawn(&Name{Value: "x"})         // no id
 	order := EnsureIDs(w)
-	want := []ecs.Entity{c, a, b, d, e, f}
-	wantIDs := []uint64{3, 7, 8, 9, 10, 11}
-	if len(order) != len(want) {
+	if len(order) != 6 {
 		t.Fatalf("order %v", order)
 	}
-	for i := range want {
-		if order[i] != want[i] || ids.Get(order[i]).ID != wantIDs[i] {
-			t.Errorf("order[%d] = %v id %d; want %v id %d", i, order[i], ids.Get(order[i]).ID, want[i], wantIDs[i])
+	if ids.Get(c).ID != 3 || ids.Get(a).ID != 7 || ids.Get(a).Order != 2 {
+		t.Errorf("kept ids changed: c %v, a %v", ids.Get(c), ids.Get(a))
+	}
+	if got := ids.Get(d); got.ID == 7 || got.Order != 5 {
+		t.Errorf("duplicate d = %+v; want a new id and its order kept", got)
+	}
+	seen := map[uint64]bool{}
+	for i, x := range order {
+		id := ids.Get(x).ID
+		if id == 0 || id > MaxID || seen[id] {
+			t.Errorf("order[%d] id %d: zero, too big or repeated", i, id)
+		}
+		seen[id] = true
+		if i > 0 && ids.Get(order[i-1]).ID >= id {
+			t.Errorf("order not ascending at %d", i)
 		}
 	}
-	if n := AssignID(w, w.Spawn()); n != 12 {
-		t.Errorf("next id %d", n)
+	for _, x := range []ecs.Entity{b, d, e, f} {
+		if !seen[ids.Get(x).ID] {
+			t.Errorf("%v missing from order", x)
+		}
 	}
-	// Already unique and sorted: nothing changes.
-	before := w.Tick()
-	_ = before
+	n := AssignID(w, w.Spawn())
+	if seen[n] || n == 0 {
+		t.Errorf("AssignID gave %d (in use or zero)", n)
+	}
+	// Already unique: nothing changes.
 	again := EnsureIDs(w)
-	if len(again) != 7 || ids.Get(again[6]).ID != 12 {
+	if len(again) != 7 || ids.Get(c).ID != 3 {
 		t.Errorf("second EnsureIDs: %v", again)
+	}
+}
+
+func TestIDsDistinctBoundedSeeded(t *testing.T) {
+	g := SeededIDs(42)
+	seen := make(map[uint64]bool, 200_000)
+	for range 200_000 {
+		id := g.New()
+		if id == 0 || id > MaxID {
+			t.Fatalf("id %d out of 1..2^53-1", id)
+		}
+		if seen[id] {
+			t.Fatalf("id %d repeated", id)
+		}
+		seen[id] = true
+	}
+	// Reproducible from the seed; another seed gives other ids.
+	g1, g2, g3 := SeededIDs(7), SeededIDs(7), SeededIDs(8)
+	same, other := 0, 0
+	for range 1000 {
+		a, b, c := g1.New(), g2.New(), g3.New()
+		if a == b {
+			same++
+		}
+		if a == c {
+			other++
+		}
+	}
+	if same != 1000 || other != 0 {
+		t.Errorf("seeded: %d equal for one seed (want 1000), %d for two seeds (want 0)", same, other)
+	}
+	// Spread: ids are not small or sequential (the top bits are used).
+	var hi int
+	for range 1000 {
+		if g1.New() > MaxID/2 {
+			hi++
+		}
+	}
+	if hi < 400 || hi > 600 {
+		t.Errorf("%d of 1000 ids in the upper half; want about 500", hi)
+	}
+	// Taken ids are skipped.
+	g4, g5 := SeededIDs(9), SeededIDs(9)
+	skip := g4.New()
+	g5.Taken = func(id uint64) bool { return id == skip }
+	if id := g5.New(); id == skip {
+		t.Error("Taken id handed out")
+	}
+	// Two random generators do not collide on a thousand ids each.
+	r1, r2 := RandomIDs(), RandomIDs()
+	a := map[uint64]bool{}
+	for range 1000 {
+		a[r1.New()] = true
+	}
+	for range 1000 {
+		if a[r2.New()] {
+			t.Error("two random generators collided")
+		}
+	}
+}
+
+func TestOrderKeys(t *testing.T) {
+	w := NewWorld()
+	SeedIDs(w, 3)
+	if k := NextOrder(w, ecs.Entity{}); k != 1 {
+		t.Errorf("first root key %v", k)
+	}
+	p := w.Spawn(&SceneID{ID: 10, Order: 1})
+	var kids []ecs.Entity
+	for i, o := range []float64{3, 1, 2.5, 1} {
+		c := w.Spawn(&SceneID{ID: uint64(20 - i), Order: o})
+		if err := w.SetParent(c, p); err != nil {
+			t.Fatal(err)
+		}
+		kids = append(kids, c)
+	}
+	got := Siblings(w, p)
+	want := []ecs.Entity{kids[3], kids[1], kids[2], kids[0]} // (1,17) (1,19) (2.5,18) (3,20)
+	if !slices.Equal(got, want) {
+		t.Errorf("siblings %v, want %v", got, want)
+	}
+	if k := NextOrder(w, p); k != 4 {
+		t.Errorf("next child key %v, want 4", k)
+	}
+	if k := NextOrder(w, ecs.Entity{}); k != 2 {
+		t.Errorf("next root key %v, want 2", k)
+	}
+	if roots := Roots(w); len(roots) != 1 || roots[0] != p {
+		t.Errorf("roots %v", roots)
+	}
+	for _, c := range []struct {
+		lo, hi       float64
+		hasLo, hasHi bool
+		n            int
+		want         []float64
+		ok           bool
+	}{
+		{1, 2, true, true, 1, []float64{1.5}, true},
+		{1, 1.5, true, true, 1, []float64{1.25}, true},
+		{1, 5, true, true, 3, []float64{2, 3, 4}, true},
+		{0, 3, false, true, 2, []float64{1, 2}, true},
+		{3, 0, true, false, 2, []float64{4, 5}, true},
+		{0, 0, false, false, 2, []float64{1, 2}, true},
+		{2, 2, true, true, 1, nil, false},
+		{1, math.Nextafter(1, 2), true, true, 1, nil, false},
+	} {
+		got, ok := OrderBetween(c.lo, c.hi, c.hasLo, c.hasHi, c.n)
+		if ok != c.ok || !slices.Equal(got, c.want) {
+			t.Errorf("OrderBetween(%v, %v, %v, %v, %d) = %v, %v; want %v, %v", c.lo, c.hi, c.hasLo, c.hasHi, c.n, got, ok, c.want, c.ok)
+		}
+	}
+	// Repeated insertion at the same place keeps finding keys for a long time.
+	lo, hi := 1.0, 2.0
+	for i := range 40 {
+		ks, ok := OrderBetween(lo, hi, true, true, 1)
+		if !ok {
+			t.Fatalf("no key after %d insertions", i)
+		}
+		hi = ks[0]
 	}
 }
 

@@ -136,9 +136,11 @@ func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([
 	for i := range snaps {
 		in[snaps[i].id] = true
 	}
+	next := d.appendKeys(parent)
 	for i := range snaps {
 		if !in[snaps[i].parent] {
 			snaps[i].parent = pid
+			d.setSnapOrder(&snaps[i], next())
 		}
 	}
 	return d.insertTrees("Paste", snaps), nil

@@ -70,30 +70,23 @@ func rootsOf(snaps []entSnap) []uint64 {
 	return roots
 }
 
-// idAlloc returns the world's scene id allocator.
+// idAlloc returns the world's scene id generator; it skips ids the document already uses.
 func (d *Document) idAlloc() *scene.IDs {
 	r := ecs.Resource[scene.IDs](d.world)
 	if r == nil {
-		ecs.SetResource(d.world, scene.IDs{Next: 1})
+		ecs.SetResource(d.world, scene.RandomIDs())
 		r = ecs.Resource[scene.IDs](d.world)
 	}
-	if r.Next == 0 {
-		r.Next = 1
+	if !d.takenSet {
+		// Set once per world (a cloned world may carry another document's function).
+		r.Taken = func(id uint64) bool { _, used := d.byID[id]; return used }
+		d.takenSet = true
 	}
 	return r
 }
 
-// newID hands out a fresh scene id.
-func (d *Document) newID() uint64 {
-	r := d.idAlloc()
-	for { // never reuse an id that is in use (a world changed behind the document's back)
-		id := r.Next
-		r.Next++
-		if _, used := d.byID[id]; !used {
-			return id
-		}
-	}
-}
+// newID hands out a fresh scene id: random (see scene.IDs), never one in use.
+func (d *Document) newID() uint64 { return d.idAlloc().New() }
 
 // insertTrees runs an insert command for snaps (ids already fresh) and selects its roots.
 func (d *Document) insertTrees(name string, snaps []entSnap) []ecs.Entity {
@@ -151,7 +144,7 @@ func (d *Document) Spawn(label string, parent ecs.Entity, name string, values ..
 		s.comps = append(s.comps, d.own(nameC, scene.Name{Value: name}))
 	}
 	s.id = d.newID()
-	s.comps = append(s.comps, compVal{id: sidC, v: scene.SceneID{ID: s.id}})
+	s.comps = append(s.comps, compVal{id: sidC, v: scene.SceneID{ID: s.id, Order: scene.NextOrder(d.world, parent)}})
 	es := d.insertTrees(label, []entSnap{s})
 	return es[0], nil
 }
@@ -211,6 +204,23 @@ func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
 		remap[s.id] = d.newID()
 	}
 	d.renumber(snaps, remap, func(id uint64) uint64 { return id })
+	// The copies of the top-level entities go after their parents' last children.
+	keys := map[uint64]func() float64{}
+	in := make(map[uint64]bool, len(snaps))
+	for i := range snaps {
+		in[snaps[i].id] = true
+	}
+	for i := range snaps {
+		s := &snaps[i]
+		if in[s.parent] {
+			continue
+		}
+		if keys[s.parent] == nil {
+			p, _ := d.entity(s.parent)
+			keys[s.parent] = d.appendKeys(p)
+		}
+		d.setSnapOrder(s, keys[s.parent]())
+	}
 	return d.insertTrees("Duplicate", snaps), nil
 }
 
@@ -240,7 +250,7 @@ func (d *Document) renumber(snaps []entSnap, remap map[uint64]uint64, outside fu
 		}
 		for j, c := range s.comps {
 			if c.id == sidC {
-				s.comps[j].v = scene.SceneID{ID: s.id}
+				s.comps[j].v = scene.SceneID{ID: s.id, Order: c.v.(scene.SceneID).Order}
 				continue
 			}
 			s.comps[j] = remapRefs(c, mapRef)
@@ -248,72 +258,15 @@ func (d *Document) renumber(snaps []entSnap, remap map[uint64]uint64, outside fu
 	}
 }
 
-// reparentCmd moves entities under a new parent (appended in order).
-type reparentCmd struct {
-	ids    []uint64
-	to     uint64
-	before []siblings // child order of every old parent and of the new one, before the move
-}
-
-func (c *reparentCmd) label() string { return "Reparent" }
-func (c *reparentCmd) size() int {
-	n := len(c.ids)
-	for _, s := range c.before {
-		n += len(s.children)
-	}
-	return n
-}
-
-func (c *reparentCmd) apply(d *Document) error {
-	w := d.world
-	moving := make(map[ecs.Entity]bool, len(c.ids))
-	var olds []uint64
-	for _, id := range c.ids {
-		e, ok := d.entity(id)
-		if !ok {
-			return fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
-		}
-		moving[e] = true
-		if p := d.idOf(w.Parent(e)); p != 0 && !slices.Contains(olds, p) {
-			olds = append(olds, p)
+// setSnapOrder sets the order key of a snapshot's SceneID.
+func (d *Document) setSnapOrder(s *entSnap, k float64) {
+	sidC, _ := ecs.ComponentIDOf[scene.SceneID](d.world)
+	for j, c := range s.comps {
+		if c.id == sidC {
+			s.comps[j].v = scene.SceneID{ID: s.id, Order: k}
+			return
 		}
 	}
-	for _, pid := range olds {
-		p, _ := d.entity(pid)
-		d.setChildren(p, slices.DeleteFunc(w.Children(p), func(e ecs.Entity) bool { return moving[e] }))
-	}
-	if c.to == 0 {
-		return nil
-	}
-	to, ok := d.entity(c.to)
-	if !ok {
-		return fmt.Errorf("%w: scene id %d", ErrNoEntity, c.to)
-	}
-	for _, id := range c.ids {
-		e, _ := d.entity(id)
-		if err := w.SetParent(e, to); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (c *reparentCmd) revert(d *Document) error {
-	if c.to != 0 {
-		if to, ok := d.entity(c.to); ok {
-			moving := make(map[ecs.Entity]bool, len(c.ids))
-			for _, e := range d.entitiesOf(c.ids) {
-				moving[e] = true
-			}
-			d.setChildren(to, slices.DeleteFunc(d.world.Children(to), func(e ecs.Entity) bool { return moving[e] }))
-		}
-	}
-	for _, s := range c.before {
-		if p, ok := d.entity(s.parent); ok {
-			d.setChildren(p, d.entitiesOf(s.children))
-		}
-	}
-	return nil
 }
 
 // Reparent makes es children of parent (the zero Entity: roots), appended after its children in the
@@ -360,28 +313,15 @@ func (d *Document) reparent(parent ecs.Entity, es []ecs.Entity, keepWorld bool) 
 	if len(move) == 0 {
 		return nil
 	}
-	cmd := &reparentCmd{ids: d.idsOf(move), to: to}
-	var parents []ecs.Entity
+	next := d.appendKeys(parent)
+	cmd := &placeCmd{name: "Reparent"}
 	for _, e := range move {
-		if p := w.Parent(e); !p.IsZero() && !slices.Contains(parents, p) {
-			parents = append(parents, p)
-		}
+		cmd.moves = append(cmd.moves, placeMove{id: d.idOf(e), from: d.idOf(w.Parent(e)), to: to, fromKey: d.keyOf(e), toKey: next()})
 	}
-	for _, p := range parents {
-		cmd.before = append(cmd.before, siblings{parent: d.idOf(p), children: d.idsOf(w.Children(p))})
+	if !keepWorld {
+		move = nil
 	}
-	var c command = cmd
-	if keepWorld {
-		if ch := d.keepWorld(parent, move); len(ch) > 0 {
-			c = &multiCmd{name: cmd.label(), cmds: []command{cmd, &compCmd{name: cmd.label(), changes: ch}}}
-		}
-	}
-	selBefore := d.sel.ids()
-	if err := c.apply(d); err != nil {
-		return err
-	}
-	d.push(c, selBefore)
-	return nil
+	return d.runPlace(cmd, parent, move)
 }
 
 // multiCmd is several commands done as one step.

@@ -34,10 +34,13 @@ func TestSpawnUndoRedo(t *testing.T) {
 	e, err := d.SpawnCube(ent(t, d, 1))
 	must(t, err)
 	id := d.ID(e)
-	if id != 9 || parentID(t, d, id) != 1 || !eqIDs(children(t, d, 1), []uint64{2, 3, 9}) {
+	if id <= 8 || id > scene.MaxID || parentID(t, d, id) != 1 || !eqIDs(children(t, d, 1), []uint64{2, 3, id}) {
 		t.Fatalf("cube id %d parent %d children %v", id, parentID(t, d, id), children(t, d, 1))
 	}
-	if !eqIDs(d.Selection(), []uint64{9}) || d.Name(e) != "Cube" || !d.Dirty() || d.UndoLabel() != "Create Cube" {
+	if k := get[scene.SceneID](t, d, d.world, id).Order; k != 3 {
+		t.Fatalf("the new last child's order key is %v, want 3 (after A 1 and B 2)", k)
+	}
+	if !eqIDs(d.Selection(), []uint64{id}) || d.Name(e) != "Cube" || !d.Dirty() || d.UndoLabel() != "Create Cube" {
 		t.Fatalf("selection %v name %q dirty %v label %q", d.Selection(), d.Name(e), d.Dirty(), d.UndoLabel())
 	}
 	after := saved(t, d)
@@ -51,7 +54,7 @@ func TestSpawnUndoRedo(t *testing.T) {
 	}
 	e2, err := d.SpawnEmpty(ecs.Entity{})
 	must(t, err)
-	if d.ID(e2) != 10 || !d.world.Parent(e2).IsZero() || d.Name(e2) != "Empty" {
+	if d.ID(e2) <= 8 || d.ID(e2) == id || !d.world.Parent(e2).IsZero() || d.Name(e2) != "Empty" {
 		t.Fatalf("empty: id %d", d.ID(e2))
 	}
 	if _, err := d.Spawn("x", ecs.Entity{}, "", scene.SceneID{ID: 3}); err == nil {
@@ -119,20 +122,24 @@ func TestDuplicateRemapsReferencesAndKeepsParents(t *testing.T) {
 		t.Fatalf("%d copies, %d entities", len(copies), d.Len())
 	}
 	a, f := d.ID(copies[0]), d.ID(copies[1])
-	if a != 9 || f != 12 || !eqIDs(d.Selection(), []uint64{9, 12}) {
+	if a <= 8 || f <= 8 || a == f || !eqIDs(d.Selection(), []uint64{a, f}) {
 		t.Fatalf("copy ids %d %d, selection %v", a, f, d.Selection())
 	}
-	if parentID(t, d, a) != 1 || !eqIDs(children(t, d, 1), []uint64{2, 3, 9}) || !eqIDs(children(t, d, 9), []uint64{10, 11}) {
-		t.Fatalf("copy hierarchy: parent %d, root %v, copy %v", parentID(t, d, a), children(t, d, 1), children(t, d, 9))
+	kids := children(t, d, a)
+	if parentID(t, d, a) != 1 || !eqIDs(children(t, d, 1), []uint64{2, 3, a}) || len(kids) != 2 {
+		t.Fatalf("copy hierarchy: parent %d, root %v, copy %v", parentID(t, d, a), children(t, d, 1), kids)
+	}
+	if d.Name(ent(t, d, kids[0])) != "A1" || d.Name(ent(t, d, kids[1])) != "A2" {
+		t.Fatal("the copies of A's children are not A1, A2 in order")
 	}
 	fw := get[Follow](t, d, d.world, f)
-	if fw.Target != ent(t, d, 9) || fw.Others[0] != ent(t, d, 5) || fw.Others[1] != ent(t, d, 10) {
-		t.Fatalf("references of the copy: %v (A copy %v, Solo %v, A1 copy %v)", fw, ent(t, d, 9), ent(t, d, 5), ent(t, d, 10))
+	if fw.Target != ent(t, d, a) || fw.Others[0] != ent(t, d, 5) || fw.Others[1] != ent(t, d, kids[0]) {
+		t.Fatalf("references of the copy: %v (A copy %v, Solo %v, A1 copy %v)", fw, ent(t, d, a), ent(t, d, 5), ent(t, d, kids[0]))
 	}
 	if orig := get[Follow](t, d, d.world, 6); orig.Target != ent(t, d, 2) {
 		t.Fatal("the original's references changed")
 	}
-	if d.Name(ent(t, d, 11)) != "A2" || !d.world.Has(ent(t, d, 11), cid[scene.Camera](t, d)) {
+	if d.Name(ent(t, d, kids[1])) != "A2" || !d.world.Has(ent(t, d, kids[1]), cid[scene.Camera](t, d)) {
 		t.Fatal("the copy of A2 lost its name or Camera")
 	}
 	end := saved(t, d)
@@ -147,7 +154,7 @@ func TestDuplicateRemapsReferencesAndKeepsParents(t *testing.T) {
 	d.Select(ent(t, d, 5))
 	again, err := d.DuplicateSelection()
 	must(t, err)
-	if len(again) != 1 || d.ID(again[0]) != 13 || !eqIDs(children(t, d, 13), []uint64{14}) {
+	if len(again) != 1 || len(children(t, d, d.ID(again[0]))) != 1 {
 		t.Fatal("duplicate selection (Solo with its child Mystery)")
 	}
 	if strings.Count(content(t, d), "FutureThing") != 2 {
@@ -176,14 +183,19 @@ func TestCopyPasteBetweenDocuments(t *testing.T) {
 		t.Fatalf("pasted %d roots, %d entities", len(pasted), d.Len())
 	}
 	a, f := d.ID(pasted[0]), d.ID(pasted[1])
-	if a != 2 || f != 5 || parentID(t, d, a) != 1 || parentID(t, d, f) != 1 || !eqIDs(children(t, d, a), []uint64{3, 4}) {
-		t.Fatalf("pasted ids %d %d; children of A %v", a, f, children(t, d, a))
+	hid := d.ID(holder)
+	kids := children(t, d, a)
+	if parentID(t, d, a) != hid || parentID(t, d, f) != hid || len(kids) != 2 || d.Name(ent(t, d, kids[0])) != "A1" {
+		t.Fatalf("pasted ids %d %d; children of A %v", a, f, kids)
+	}
+	if !eqIDs(children(t, d, hid), []uint64{a, f}) {
+		t.Fatalf("children of the holder %v, want the pasted A, Follower in order", children(t, d, hid))
 	}
 	fw := get[Follow](t, d, d.world, f)
-	if fw.Target != ent(t, d, a) || fw.Others[0] != (ecs.Entity{}) || fw.Others[1] != ent(t, d, 3) {
+	if fw.Target != ent(t, d, a) || fw.Others[0] != (ecs.Entity{}) || fw.Others[1] != ent(t, d, kids[0]) {
 		t.Fatalf("pasted references %v", fw)
 	}
-	if !eqIDs(d.Selection(), []uint64{2, 5}) || d.UndoLabel() != "Paste" {
+	if !eqIDs(d.Selection(), []uint64{a, f}) || d.UndoLabel() != "Paste" {
 		t.Fatalf("selection %v label %q", d.Selection(), d.UndoLabel())
 	}
 	end := saved(t, d)
@@ -198,8 +210,8 @@ func TestCopyPasteBetweenDocuments(t *testing.T) {
 	// Pasting twice gives new ids again; a scene file's text pastes too.
 	again, err := d.Paste(context.Background(), text, ecs.Entity{})
 	must(t, err)
-	if d.ID(again[0]) != 6 {
-		t.Fatalf("second paste id %d", d.ID(again[0]))
+	if id := d.ID(again[0]); id == a || id == f || id == 0 {
+		t.Fatalf("second paste id %d", id)
 	}
 	file, _ := os.ReadFile("testdata/small.json")
 	all, err := d.Paste(context.Background(), string(file), ecs.Entity{})

@@ -16,8 +16,9 @@
 //
 // Every change of the scene is a command recorded in the history: [Document.Spawn],
 // [Document.SpawnEmpty], [Document.SpawnCube], [Document.Delete] (with descendants),
-// [Document.Duplicate], [Document.Paste] (of [Document.Copy] text), [Document.Reparent] and
-// [Document.ReparentKeepWorld],
+// [Document.Duplicate], [Document.Paste] (of [Document.Copy] text), [Document.Reparent],
+// [Document.ReparentKeepWorld], [Document.MoveNextTo] (reorder siblings, or move next to a row of
+// another parent),
 // [Document.Rename], [Document.SetField], [Document.SetComponent], [Document.SetComponents],
 // [Document.AddComponent], [Document.RemoveComponent], [Document.ResetComponent],
 // [Document.PasteComponent], [Document.SpawnGrid] and [Document.SetSceneName]. Commands take the edit

@@ -76,6 +76,8 @@ type Document struct {
 	names *ecs.Map[scene.Name]
 	byID  map[uint64]ecs.Entity
 	types []compType
+	// takenSet: the world's scene.IDs generator skips the ids of byID (see idAlloc).
+	takenSet bool
 
 	hist    history
 	sel     selection
@@ -123,6 +125,7 @@ func Open(ctx context.Context, path string, opts Options, progress func(done, to
 // setWorld makes w the edit world and indexes its entities by scene id.
 func (d *Document) setWorld(w *ecs.World) {
 	d.world = w
+	d.takenSet = false
 	d.sids = ecs.NewMap[scene.SceneID](w)
 	d.names = ecs.NewMap[scene.Name](w)
 	d.types = d.types[:0]

@@ -60,11 +60,11 @@ func ExampleDocument_Paste() {
 	_, _ = b.SpawnEmpty(ecs.Entity{})
 	pasted, _ := b.Paste(context.Background(), text, ecs.Entity{})
 	kids := b.EditWorld().Children(pasted[0])
-	fmt.Println(b.ID(pasted[0]), b.Name(pasted[0]), "holds", b.ID(kids[0]), b.Name(kids[0]))
-	fmt.Println(b.Selection(), b.UndoLabel())
+	fmt.Println(b.Name(pasted[0]), "holds", b.Name(kids[0]))
+	fmt.Println(b.Selection()[0] == b.ID(pasted[0]), b.UndoLabel())
 	// Output:
-	// 2 Empty holds 3 Cube
-	// [2] Paste
+	// Empty holds Cube
+	// true Paste
 }
 
 // Play mode runs the Spin system on a clone; Stop leaves the edit world as it was.

@@ -94,7 +94,7 @@ func TestSaveAsAndBackgroundSave(t *testing.T) {
 func bigScene(t testing.TB) string {
 	p := scene.DefaultGrid()
 	p.Count = [3]int{100, 1, 100}
-	data, err := serialize.Grid(p, "Big")
+	data, err := serialize.Grid(p, "Big", 0)
 	must(t, err)
 	path := filepath.Join(t.TempDir(), "big.json")
 	must(t, os.WriteFile(path, data, 0o644))
@@ -117,7 +117,7 @@ func TestLongWorkProgressAndCancel(t *testing.T) {
 		t.Fatalf("cancelled open: %v", err)
 	}
 	// A save cancelled halfway leaves the old file and the dirty document.
-	must(t, d.Rename([]ecs.Entity{ent(t, d, 1)}, "first"))
+	must(t, d.Rename([]ecs.Entity{d.Roots()[0]}, "first"))
 	ctx, cancel = context.WithCancel(context.Background())
 	err = d.Save(ctx, func(done, total int64) {
 		if done > total/2 {

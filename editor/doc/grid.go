@@ -8,47 +8,71 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-// gridCmd is one Spawn Cube Grid. It keeps only the parameters and the first scene id: redo runs
-// scene.SpawnGrid again with the same ids (it is deterministic), undo despawns by id, so a
-// 100,000-cube grid costs no per-entity history memory.
+// gridCmd is one Spawn Cube Grid. It keeps the parameters, the state of the id generator before
+// the first spawn and the ids made: redo runs scene.SpawnGrid again from the same generator state
+// (it is deterministic, so the entities get the same ids), undo despawns by id.
 type gridCmd struct {
 	p       scene.GridParams
-	first   uint64 // scene id of the first entity made (the group if any, else the first cube)
-	n       int    // entities made (cubes + group)
+	gen     scene.IDs // the world's id generator before the first spawn
+	ids     []uint64  // scene ids made: the group (if any) first, then the cubes; nil before the first spawn
+	n       int       // entities made (cubes + group)
 	group   ecs.Entity
 	cubes   []ecs.Entity // handles of the last spawn, checked before use
 	grouped bool
 }
 
 func (c *gridCmd) label() string { return "Spawn Cube Grid" }
-func (c *gridCmd) size() int     { return 1 + len(c.cubes)/8 } // handles only
+func (c *gridCmd) size() int     { return 1 + len(c.cubes)/4 } // handles and ids only
 
 func (c *gridCmd) apply(d *Document) error {
 	r := d.idAlloc()
-	next := r.Next
-	r.Next = c.first
-	c.group, c.cubes = scene.SpawnGrid(d.world, c.p)
-	if r.Next != c.first+uint64(c.n) {
-		panic(fmt.Sprintf("doc: scene.SpawnGrid made %d ids, expected %d: the grid command assumes it hands out consecutive ids",
-			r.Next-c.first, c.n))
+	saved := *r
+	first := c.ids == nil
+	if first {
+		c.gen = saved
+	} else {
+		taken := r.Taken
+		*r = c.gen
+		r.Taken = taken
 	}
-	r.Next = max(r.Next, next)
-	id := c.first
+	c.group, c.cubes = scene.SpawnGrid(d.world, c.p)
+	if !first {
+		*r = saved // the generator had moved past these ids already
+	}
+	if len(c.cubes)+btoi(c.grouped) != c.n {
+		panic(fmt.Sprintf("doc: scene.SpawnGrid made %d entities, expected %d", len(c.cubes)+btoi(c.grouped), c.n))
+	}
+	c.ids = c.ids[:0]
 	if c.grouped {
-		d.byID[id] = c.group
-		id++
+		c.ids = append(c.ids, d.idOf(c.group))
 	}
 	for _, e := range c.cubes {
-		d.byID[id] = e
-		id++
+		c.ids = append(c.ids, d.idOf(e))
+	}
+	i := 0
+	if c.grouped {
+		d.byID[c.ids[0]] = c.group
+		i++
+	}
+	for _, e := range c.cubes {
+		d.byID[c.ids[i]] = e
+		i++
 	}
 	return nil
 }
 
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func (c *gridCmd) revert(d *Document) error {
 	w := d.world
-	id := c.first
+	k := 0
 	at := func(e ecs.Entity) (ecs.Entity, error) {
+		id := c.ids[k]
 		if !w.Alive(e) || d.idOf(e) != id {
 			var ok bool
 			if e, ok = d.entity(id); !ok {
@@ -56,7 +80,7 @@ func (c *gridCmd) revert(d *Document) error {
 			}
 		}
 		delete(d.byID, id)
-		id++
+		k++
 		return e, nil
 	}
 	// The group first: despawning it makes all the cubes roots in one pass.
@@ -104,24 +128,19 @@ func (d *Document) SpawnGrid(ctx context.Context, p scene.GridParams, progress f
 	if progress != nil {
 		progress(0, int64(c.n))
 	}
-	ids := d.idAlloc()
-	next := ids.Next
-	c.first = d.newID()
-	ids.Next = c.first // newID skipped past used ids; hand this one out again
 	selBefore := d.sel.ids()
 	if err := c.apply(d); err != nil {
 		return ecs.Entity{}, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		mustOK(c.revert(d))
-		ids.Next = next
 		return ecs.Entity{}, nil, err
 	}
 	if progress != nil {
 		progress(int64(c.n), int64(c.n))
 	}
 	if c.grouped {
-		d.sel.set([]uint64{c.first})
+		d.sel.set([]uint64{c.ids[0]})
 	}
 	d.push(c, selBefore)
 	return c.group, c.cubes, nil

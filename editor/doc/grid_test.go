@@ -37,11 +37,32 @@ func TestSpawnGridIsOneStep(t *testing.T) {
 		if len(calls) != 2 || calls[0] != [2]int64{0, n} || calls[1] != [2]int64{n, n} {
 			t.Fatalf("progress %v", calls)
 		}
-		if group != "" && (d.ID(g) != 9 || !eqIDs(d.Selection(), []uint64{9}) || d.ID(cubes[0]) != 10) {
+		if group != "" && (d.ID(g) <= 8 || !eqIDs(d.Selection(), []uint64{d.ID(g)}) || d.world.Parent(cubes[0]) != g) {
 			t.Fatalf("group id %d, selection %v", d.ID(g), d.Selection())
 		}
-		if group == "" && (!g.IsZero() || d.ID(cubes[23]) != 32 || !eqIDs(d.Selection(), []uint64{2})) {
-			t.Fatalf("ungrouped: last id %d, selection %v", d.ID(cubes[23]), d.Selection())
+		if group == "" && (!g.IsZero() || !eqIDs(d.Selection(), []uint64{2})) {
+			t.Fatalf("ungrouped: selection %v", d.Selection())
+		}
+		// New ids are unique; the grid comes after the existing roots, the cubes in creation order.
+		ids := map[uint64]bool{}
+		for i := 1; i <= 8; i++ {
+			ids[uint64(i)] = true
+		}
+		for _, e := range append([]ecs.Entity{g}, cubes...) {
+			if e.IsZero() {
+				continue
+			}
+			if ids[d.ID(e)] {
+				t.Fatalf("id %d handed out twice", d.ID(e))
+			}
+			ids[d.ID(e)] = true
+		}
+		roots := d.Roots()
+		if group != "" && (len(roots) != 4 || roots[3] != g) {
+			t.Fatalf("roots %v: the group should come last", roots)
+		}
+		if group == "" && (len(roots) != 27 || roots[3] != cubes[0] || roots[26] != cubes[23]) {
+			t.Fatalf("roots: the cubes should follow the 3 roots in creation order")
 		}
 		end := saved(t, d)
 		must(t, d.Undo())
@@ -52,11 +73,16 @@ func TestSpawnGridIsOneStep(t *testing.T) {
 		if saved(t, d) != end {
 			t.Fatalf("group %q: redo of the grid differs", group)
 		}
-		// Ids stay unique after redo: the next spawn gets the next id.
+		// Redo made the same ids; the next spawn gets a new one.
+		for id := range ids {
+			if _, ok := d.Entity(id); !ok {
+				t.Fatalf("redo changed the ids: %d is missing", id)
+			}
+		}
 		e, err := d.SpawnEmpty(ecs.Entity{})
 		must(t, err)
-		if d.ID(e) != 9+uint64(n) {
-			t.Fatalf("id after the grid %d", d.ID(e))
+		if ids[d.ID(e)] {
+			t.Fatalf("id after the grid %d is in use", d.ID(e))
 		}
 	}
 }
@@ -69,7 +95,7 @@ func TestSpawnGridCancel(t *testing.T) {
 	if _, _, err := d.SpawnGrid(ctx, smallGrid("G"), nil); err != context.Canceled {
 		t.Fatalf("cancelled before: %v", err)
 	}
-	// Cancelled while spawning: the grid is taken away again and the id counter restored.
+	// Cancelled while spawning: the grid is taken away again.
 	ctx, cancel = context.WithCancel(context.Background())
 	_, _, err := d.SpawnGrid(ctx, smallGrid("G"), func(done, total int64) {
 		if done == 0 {
@@ -79,8 +105,8 @@ func TestSpawnGridCancel(t *testing.T) {
 	if err != context.Canceled || saved(t, d) != start || d.Undos() != 0 || d.Len() != 8 {
 		t.Fatalf("cancelled during: %v, %d steps", err, d.Undos())
 	}
-	if e, _ := d.SpawnEmpty(ecs.Entity{}); d.ID(e) != 9 {
-		t.Fatalf("id after a cancelled grid: %d", d.ID(e))
+	if e, _ := d.SpawnEmpty(ecs.Entity{}); d.ID(e) == 0 || d.Len() != 9 {
+		t.Fatalf("spawn after a cancelled grid: id %d, %d entities", d.ID(e), d.Len())
 	}
 	bad := smallGrid("")
 	bad.Count[0] = 0

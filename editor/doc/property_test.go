@@ -189,7 +189,16 @@ func (r *propRun) step() {
 	var what string
 	var err error
 	command := true
-	switch k := rng.IntN(22); k {
+	switch k := rng.IntN(24); k {
+	case 22, 23:
+		es, anchor, after := r.some(), r.pick(), rng.IntN(2) == 0
+		what = fmt.Sprintf("MoveNextTo(after=%v, keepWorld=%v) %v next to %d", after, k == 23, d.idsOf(es), d.idOf(anchor))
+		if !anchor.IsZero() {
+			err = d.MoveNextTo(anchor, after, k == 23, es...)
+		}
+		if errors.Is(err, ErrCycle) {
+			err = nil
+		}
 	case 0:
 		e, p := r.parent(), rng.IntN(2)
 		what = fmt.Sprintf("Spawn(cube=%d) under %d", p, d.idOf(e))
@@ -360,5 +369,12 @@ func (r *propRun) consistent(what string) {
 	}
 	if d.Editing() {
 		r.fail("%s: transaction left open", what)
+	}
+	// Every child list is in sibling order (order key, then id): what the file will say.
+	for _, e := range d.byID {
+		cs := d.world.Children(e)
+		if !slices.IsSortedFunc(cs, func(a, b ecs.Entity) int { return scene.Compare(d.sids.Get(a), d.sids.Get(b)) }) {
+			r.fail("%s: children of %d are %v, not in sibling order", what, d.idOf(e), d.idsOf(cs))
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/voltex-editor/voltex/ecs"
-	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // entSnap is an entity held by the history: its scene id, its parent's scene id (0 for a root)
@@ -180,7 +179,6 @@ func (d *Document) restoreTrees(snaps []entSnap, order []siblings, holders []hel
 	w := d.world
 	es := make([]ecs.Entity, len(snaps))
 	vals := make([]any, 0, 8)
-	var maxID uint64
 	// Reverse order: the free entity slots are reused last-freed first, so entities come back in
 	// the slots they were removed from.
 	for i := len(snaps) - 1; i >= 0; i-- {
@@ -191,9 +189,7 @@ func (d *Document) restoreTrees(snaps []entSnap, order []siblings, holders []hel
 		}
 		es[i] = w.Spawn(vals...)
 		d.byID[s.id] = es[i]
-		maxID = max(maxID, s.id)
 	}
-	scene.NoteID(w, maxID)
 	for i := range snaps {
 		for _, c := range snaps[i].comps {
 			if len(c.refs) > 0 {

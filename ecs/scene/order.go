@@ -1,0 +1,162 @@
+package scene
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+// Compare orders two siblings: by Order, then by ID.
+func Compare(a, b SceneID) int {
+	if c := cmp.Compare(a.Order, b.Order); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// SortSiblings sorts es (siblings in w) into sibling order (see [Compare]).
+func SortSiblings(w *ecs.World, es []ecs.Entity) {
+	m := ecs.NewMap[SceneID](w)
+	type kv struct {
+		k SceneID
+		e ecs.Entity
+	}
+	tmp := make([]kv, len(es))
+	for i, e := range es {
+		k, _ := m.TryGet(e)
+		tmp[i] = kv{k, e}
+	}
+	slices.SortStableFunc(tmp, func(a, b kv) int { return Compare(a.k, b.k) })
+	for i := range tmp {
+		es[i] = tmp[i].e
+	}
+}
+
+// Roots returns the entities of w that have no parent, in sibling order.
+func Roots(w *ecs.World) []ecs.Entity {
+	var out []ecs.Entity
+	w.EachEntity(func(e ecs.Entity) bool {
+		if w.Parent(e).IsZero() {
+			out = append(out, e)
+		}
+		return true
+	})
+	SortSiblings(w, out)
+	return out
+}
+
+// Siblings returns the children of parent in sibling order, or the roots
+// if parent is the zero Entity.
+func Siblings(w *ecs.World, parent ecs.Entity) []ecs.Entity {
+	if parent.IsZero() {
+		return Roots(w)
+	}
+	cs := w.Children(parent)
+	SortSiblings(w, cs)
+	return cs
+}
+
+// NextOrder returns the Order key that places a new entity after all the
+// current children of parent (the roots if parent is zero): the next
+// integer above the highest key, or 1 if there are none. Two people who
+// each add a child to the same parent get the same key; their children are
+// then ordered by id, and neither file changes the other's lines.
+func NextOrder(w *ecs.World, parent ecs.Entity) float64 {
+	m := ecs.NewMap[SceneID](w)
+	hi, has := 0.0, false
+	see := func(e ecs.Entity) {
+		if k, ok := m.TryGet(e); ok && (!has || k.Order > hi) {
+			hi, has = k.Order, true
+		}
+	}
+	if parent.IsZero() {
+		w.EachEntity(func(e ecs.Entity) bool {
+			if w.Parent(e).IsZero() {
+				see(e)
+			}
+			return true
+		})
+	} else {
+		for _, c := range w.Children(parent) {
+			see(c)
+		}
+	}
+	return After(hi, has)
+}
+
+// After returns the key that follows hi: the next integer above it (1 if
+// there is no key yet, has == false).
+func After(hi float64, has bool) float64 {
+	if !has {
+		return 1
+	}
+	n := math.Floor(hi) + 1
+	if n <= hi || math.IsInf(n, 0) {
+		return math.Nextafter(hi, math.Inf(1))
+	}
+	return n
+}
+
+// OrderBetween returns n keys strictly between lo and hi, ascending and
+// spread evenly, and true; or false if the float64 numbers between them
+// are too few (the caller then renumbers the siblings). hasLo/hasHi false
+// mean "no bound" on that side (the first or last place).
+func OrderBetween(lo, hi float64, hasLo, hasHi bool, n int) ([]float64, bool) {
+	if n <= 0 {
+		return nil, true
+	}
+	out := make([]float64, n)
+	switch {
+	case !hasLo && !hasHi:
+		for i := range out {
+			out[i] = float64(i + 1)
+		}
+		return out, true
+	case !hasHi:
+		k := After(lo, true)
+		for i := range out {
+			out[i] = k
+			k = After(k, true)
+		}
+		return out, true
+	case !hasLo:
+		last := math.Ceil(hi) - 1
+		for i := range out {
+			out[i] = last - float64(n-1-i)
+		}
+		if !(out[n-1] < hi) || (n > 1 && !(out[n-2] < out[n-1])) || math.IsInf(out[0], 0) {
+			return nil, false
+		}
+		return out, true
+	}
+	if !(lo < hi) {
+		return nil, false
+	}
+	step := (hi - lo) / float64(n+1)
+	prev := lo
+	for i := range out {
+		k := lo + step*float64(i+1)
+		// Prefer a short number: the midpoint rounded to as few digits as fit.
+		k = shortBetween(prev, hi, k)
+		if !(k > prev && k < hi) {
+			return nil, false
+		}
+		out[i] = k
+		prev = k
+	}
+	return out, true
+}
+
+// shortBetween returns a number in (lo, hi) near k with few decimal digits
+// (an integer, else halves, quarters, …), or k itself.
+func shortBetween(lo, hi, k float64) float64 {
+	for scale := 1.0; scale <= 1<<20; scale *= 2 {
+		r := math.Round(k*scale) / scale
+		if r > lo && r < hi {
+			return r
+		}
+	}
+	return k
+}

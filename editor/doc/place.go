@@ -1,0 +1,287 @@
+package doc
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// Sibling order. Every entity's scene.SceneID carries an order key; siblings (the children of one
+// parent, or the roots) are ordered by key, then id (scene.Compare), and that is what scene files
+// store. The document keeps each parent's ecs child list in that order too, so readers can walk
+// w.Children without sorting (roots have no list: Roots sorts them). Commands that add or move
+// entities give them keys: appended entities the next integer after the last sibling
+// (scene.NextOrder), entities dropped between two rows a key between theirs (scene.OrderBetween) —
+// so one move changes one entity's key, and two people adding or moving different entities on two
+// branches change different lines of the file.
+
+// placeCmd moves entities to new parents and/or new places among their siblings.
+type placeCmd struct {
+	name  string
+	moves []placeMove
+}
+
+// placeMove is one entity's parent and order key before and after.
+type placeMove struct {
+	id             uint64
+	from, to       uint64 // parent scene ids (0: root)
+	fromKey, toKey float64
+}
+
+func (c *placeCmd) label() string { return c.name }
+func (c *placeCmd) size() int     { return len(c.moves) }
+
+func (c *placeCmd) apply(d *Document) error  { return d.applyPlace(c.moves, true) }
+func (c *placeCmd) revert(d *Document) error { return d.applyPlace(c.moves, false) }
+
+// applyPlace gives each moved entity its parent and key (after, or before when forward is false),
+// then sorts the child list of every parent that changed.
+func (d *Document) applyPlace(ms []placeMove, forward bool) error {
+	w := d.world
+	es := make([]ecs.Entity, len(ms))
+	parents := make([]ecs.Entity, len(ms))
+	for i, m := range ms {
+		e, ok := d.entity(m.id)
+		if !ok {
+			return fmt.Errorf("%w: scene id %d", ErrNoEntity, m.id)
+		}
+		es[i] = e
+		to := m.to
+		if !forward {
+			to = m.from
+		}
+		if to != 0 {
+			p, ok := d.entity(to)
+			if !ok {
+				return fmt.Errorf("%w: scene id %d", ErrNoEntity, to)
+			}
+			parents[i] = p
+		}
+	}
+	// Detach from the old parents: one rewrite per parent (see setChildren).
+	leaving := make(map[ecs.Entity]bool)
+	var olds []ecs.Entity
+	for i, e := range es {
+		if p := w.Parent(e); !p.IsZero() && p != parents[i] {
+			leaving[e] = true
+			if !slices.Contains(olds, p) {
+				olds = append(olds, p)
+			}
+		}
+	}
+	for _, p := range olds {
+		d.setChildren(p, slices.DeleteFunc(w.Children(p), func(c ecs.Entity) bool { return leaving[c] }))
+	}
+	var news []ecs.Entity
+	for i, e := range es {
+		k := ms[i].toKey
+		if !forward {
+			k = ms[i].fromKey
+		}
+		d.sids.Mut(e).Order = k
+		p := parents[i]
+		if p.IsZero() {
+			continue
+		}
+		if w.Parent(e) != p {
+			if err := w.SetParent(e, p); err != nil {
+				return err
+			}
+		}
+		if !slices.Contains(news, p) {
+			news = append(news, p)
+		}
+	}
+	for _, p := range news {
+		d.sortChildren(p)
+	}
+	return nil
+}
+
+// sortChildren puts p's child list in sibling order (if it is not already). It returns p's handle,
+// which changes if setChildren respawned it.
+func (d *Document) sortChildren(p ecs.Entity) ecs.Entity {
+	cs := d.world.Children(p)
+	sorted := slices.Clone(cs)
+	scene.SortSiblings(d.world, sorted)
+	if slices.Equal(cs, sorted) {
+		return p
+	}
+	return d.setChildren(p, sorted)
+}
+
+// keyOf returns e's sibling order key.
+func (d *Document) keyOf(e ecs.Entity) float64 {
+	v, _ := d.sids.TryGet(e)
+	return v.Order
+}
+
+// siblingsOf returns the children of parent (the roots if zero) in sibling order.
+func (d *Document) siblingsOf(parent ecs.Entity) []ecs.Entity {
+	if parent.IsZero() {
+		return d.Roots()
+	}
+	return d.world.Children(parent) // kept in sibling order
+}
+
+// Roots returns the top-level entities of the edit world in sibling order (the order the
+// hierarchy shows them in).
+func (d *Document) Roots() []ecs.Entity { return scene.Roots(d.world) }
+
+// appendKeys returns a function that hands out order keys placing entities after the current
+// children of parent, one after the other.
+func (d *Document) appendKeys(parent ecs.Entity) func() float64 {
+	next := scene.NextOrder(d.world, parent)
+	return func() float64 {
+		k := next
+		next = scene.After(next, true)
+		return k
+	}
+}
+
+// MoveNextTo moves es (with their descendants) to sit right before anchor (after == false) or right
+// after it among anchor's siblings, in the order the hierarchy shows them, as one undoable step:
+// dragging rows onto the upper or lower edge of a row. Entities that come from another parent are
+// reparented too, keeping their place in the world if keepWorld is set (as a hierarchy drag does).
+// Only the moved entities get new order keys, unless the keys around the place are too close to fit
+// new ones (then the siblings are renumbered 1, 2, … in the same step). Moving an entity next to
+// itself or its own descendant is refused with ErrCycle; a move that changes nothing is no step.
+func (d *Document) MoveNextTo(anchor ecs.Entity, after, keepWorld bool, es ...ecs.Entity) error {
+	if err := d.begin(); err != nil {
+		return err
+	}
+	w := d.world
+	aid := d.idOf(anchor)
+	if aid == 0 {
+		return fmt.Errorf("move next to %v: %w", anchor, ErrNoEntity)
+	}
+	if _, err := d.resolve(es); err != nil {
+		return err
+	}
+	move := d.topLevel(es)
+	if len(move) == 0 {
+		return nil
+	}
+	parent := w.Parent(anchor)
+	for p := anchor; !p.IsZero(); p = w.Parent(p) {
+		if slices.Contains(move, p) {
+			if p == anchor && len(move) == 1 {
+				return nil // dropped next to itself
+			}
+			return fmt.Errorf("move %s next to %s: %w", d.label(move[0]), d.label(anchor), ErrCycle)
+		}
+	}
+	d.sortByHierarchy(move)
+	moving := make(map[ecs.Entity]bool, len(move))
+	for _, e := range move {
+		moving[e] = true
+	}
+	cur := d.siblingsOf(parent)
+	rest := slices.DeleteFunc(slices.Clone(cur), func(e ecs.Entity) bool { return moving[e] })
+	at := slices.Index(rest, anchor)
+	if after {
+		at++
+	}
+	final := slices.Concat(rest[:at], move, rest[at:])
+	unchanged := slices.Equal(final, cur)
+	for _, e := range move {
+		if w.Parent(e) != parent {
+			unchanged = false
+		}
+	}
+	if unchanged {
+		return nil
+	}
+	pid := d.idOf(parent)
+	var ms []placeMove
+	lo, hasLo := 0.0, at > 0
+	if hasLo {
+		lo = d.keyOf(rest[at-1])
+	}
+	hi, hasHi := 0.0, at < len(rest)
+	if hasHi {
+		hi = d.keyOf(rest[at])
+	}
+	keys, ok := scene.OrderBetween(lo, hi, hasLo, hasHi, len(move))
+	if ok && hasLo && hasHi && lo == hi {
+		ok = false
+	}
+	if ok {
+		for i, e := range move {
+			ms = append(ms, placeMove{id: d.idOf(e), from: d.idOf(w.Parent(e)), to: pid, fromKey: d.keyOf(e), toKey: keys[i]})
+		}
+	} else {
+		// No room between the neighbours' keys: renumber all the siblings 1, 2, … in their new order.
+		for i, e := range final {
+			k := float64(i + 1)
+			if !moving[e] && k == d.keyOf(e) {
+				continue
+			}
+			ms = append(ms, placeMove{id: d.idOf(e), from: d.idOf(w.Parent(e)), to: pid, fromKey: d.keyOf(e), toKey: k})
+		}
+	}
+	var reparented []ecs.Entity
+	for _, e := range move {
+		if w.Parent(e) != parent {
+			reparented = append(reparented, e)
+		}
+	}
+	cmd := &placeCmd{name: "Reorder", moves: ms}
+	if len(reparented) > 0 {
+		cmd.name = "Reparent"
+	}
+	if !keepWorld {
+		reparented = nil
+	}
+	return d.runPlace(cmd, parent, reparented)
+}
+
+// runPlace does cmd as one step; the entities of keepWorld (which move under parent) also get the
+// local Transforms that keep them where they are in the world, in the same step.
+func (d *Document) runPlace(cmd *placeCmd, parent ecs.Entity, keepWorld []ecs.Entity) error {
+	var c command = cmd
+	if len(keepWorld) > 0 {
+		if ch := d.keepWorld(parent, keepWorld); len(ch) > 0 {
+			c = &multiCmd{name: cmd.label(), cmds: []command{cmd, &compCmd{name: cmd.label(), changes: ch}}}
+		}
+	}
+	selBefore := d.sel.ids()
+	if err := c.apply(d); err != nil {
+		return err
+	}
+	d.push(c, selBefore)
+	return nil
+}
+
+// sortByHierarchy sorts es (entities none of which is an ancestor of another) into the order the
+// hierarchy shows them in: depth first, siblings in order.
+func (d *Document) sortByHierarchy(es []ecs.Entity) {
+	if len(es) < 2 {
+		return
+	}
+	// path returns the sibling keys from the root down to e.
+	path := func(e ecs.Entity) []scene.SceneID {
+		var p []scene.SceneID
+		for ; !e.IsZero(); e = d.world.Parent(e) {
+			v, _ := d.sids.TryGet(e)
+			p = append(p, v)
+		}
+		slices.Reverse(p)
+		return p
+	}
+	paths := make(map[ecs.Entity][]scene.SceneID, len(es))
+	for _, e := range es {
+		paths[e] = path(e)
+	}
+	slices.SortStableFunc(es, func(a, b ecs.Entity) int {
+		pa, pb := paths[a], paths[b]
+		for i := 0; i < len(pa) && i < len(pb); i++ {
+			if c := scene.Compare(pa[i], pb[i]); c != 0 {
+				return c
+			}
+		}
+		return len(pa) - len(pb)
+	})
+}

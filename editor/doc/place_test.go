@@ -1,0 +1,125 @@
+package doc
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// changedLines returns the lines of b that differ from a (same line count assumed).
+func changedLines(a, b string) []string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out []string
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			out = append(out, strings.TrimSpace(lb[i]))
+		}
+	}
+	if len(la) != len(lb) {
+		out = append(out, "(line count changed)")
+	}
+	return out
+}
+
+func rootIDs(d *Document) []uint64 { return d.idsOf(d.Roots()) }
+
+// TestMoveNextToReorders: dropping a row on the upper or lower edge of another reorders siblings
+// as one step, changing only the moved entity's order key.
+func TestMoveNextToReorders(t *testing.T) {
+	d := openSmall(t) // Root(1): A(2) [A1(4), A2(8)], B(3); Solo(5) [Mystery(7)]; Follower(6)
+	start := content(t, d)
+	must(t, d.MoveNextTo(ent(t, d, 2), false, false, ent(t, d, 3))) // B above A
+	if !eqIDs(children(t, d, 1), []uint64{3, 2}) || d.UndoLabel() != "Reorder" || d.Undos() != 1 {
+		t.Fatalf("children %v, label %q", children(t, d, 1), d.UndoLabel())
+	}
+	if ch := changedLines(start, content(t, d)); len(ch) != 1 || ch[0] != `"order": 0,` {
+		t.Fatalf("changed lines %q; want only B's order", ch)
+	}
+	must(t, d.Undo())
+	if content(t, d) != start || !eqIDs(children(t, d, 1), []uint64{2, 3}) {
+		t.Fatal("undo of the reorder")
+	}
+	must(t, d.Redo())
+	if !eqIDs(children(t, d, 1), []uint64{3, 2}) {
+		t.Fatal("redo of the reorder")
+	}
+	// Roots: Follower between Root and Solo (keys 1 and 2 → 1.5).
+	must(t, d.MoveNextTo(ent(t, d, 1), true, false, ent(t, d, 6)))
+	if !eqIDs(rootIDs(d), []uint64{1, 6, 5}) || get[scene.SceneID](t, d, d.world, 6).Order != 1.5 {
+		t.Fatalf("roots %v", rootIDs(d))
+	}
+	// No change: B is already above A.
+	n := d.Undos()
+	must(t, d.MoveNextTo(ent(t, d, 2), false, false, ent(t, d, 3)))
+	must(t, d.MoveNextTo(ent(t, d, 3), true, false, ent(t, d, 3)))
+	if d.Undos() != n {
+		t.Fatal("a move that changes nothing made a step")
+	}
+	// Next to its own descendant: refused.
+	mustErr(t, d.MoveNextTo(ent(t, d, 4), true, false, ent(t, d, 2)), ErrCycle)
+}
+
+// TestMoveNextToReparentsKeepingWorld: a row dropped next to a row of another parent joins that
+// parent, in place, staying where it is in the world (one step).
+func TestMoveNextToReparentsKeepingWorld(t *testing.T) {
+	d := openSmall(t)
+	start := content(t, d)
+	d.world.PropagateTransforms()
+	before := d.world.WorldMatrix(ent(t, d, 4))
+	must(t, d.MoveNextTo(ent(t, d, 2), true, true, ent(t, d, 4), ent(t, d, 7))) // A1 and Mystery below A
+	if !eqIDs(children(t, d, 1), []uint64{2, 4, 7, 3}) || !eqIDs(children(t, d, 2), []uint64{8}) ||
+		len(children(t, d, 5)) != 0 || d.UndoLabel() != "Reparent" || d.Undos() != 1 {
+		t.Fatalf("root %v, A %v, label %q", children(t, d, 1), children(t, d, 2), d.UndoLabel())
+	}
+	d.world.PropagateTransforms()
+	if after := d.world.WorldMatrix(ent(t, d, 4)); !after.ApproxEqualThreshold(before, 1e-5) {
+		t.Fatalf("A1 moved in the world:\n%v\n%v", before, after)
+	}
+	must(t, d.Undo())
+	if content(t, d) != start {
+		t.Fatal("undo of the reparenting move")
+	}
+	// To the roots: next to Solo.
+	must(t, d.MoveNextTo(ent(t, d, 5), false, false, ent(t, d, 8)))
+	if !eqIDs(rootIDs(d), []uint64{1, 8, 5, 6}) || parentID(t, d, 8) != 0 {
+		t.Fatalf("roots %v", rootIDs(d))
+	}
+}
+
+// TestMoveNextToRenumbersWhenKeysAreTooClose: siblings sharing a key (as after a merge where both
+// sides appended) leave no key between them; the move renumbers the siblings in the same step.
+func TestMoveNextToRenumbersWhenKeysAreTooClose(t *testing.T) {
+	d := New("", testOpts)
+	p, err := d.SpawnEmpty(ecs.Entity{})
+	must(t, err)
+	var kids []ecs.Entity
+	for range 3 {
+		e, err := d.SpawnEmpty(p)
+		must(t, err)
+		kids = append(kids, e)
+	}
+	for _, e := range kids[:2] { // give the first two the same key (as a merge can)
+		d.sids.Mut(e).Order = 5
+	}
+	d.sids.Mut(kids[2]).Order = 9
+	d.sortChildren(p)
+	cur := d.idsOf(d.world.Children(p))
+	start := content(t, d)
+	x := ent(t, d, cur[2])
+	must(t, d.MoveNextTo(ent(t, d, cur[0]), true, false, x))
+	got := d.idsOf(d.world.Children(p))
+	if !eqIDs(got, []uint64{cur[0], cur[2], cur[1]}) {
+		t.Fatalf("children %v, want %v", got, []uint64{cur[0], cur[2], cur[1]})
+	}
+	for i, id := range got {
+		if k := get[scene.SceneID](t, d, d.world, id).Order; k != float64(i+1) {
+			t.Errorf("child %d key %v, want %d", i, k, i+1)
+		}
+	}
+	must(t, d.Undo())
+	if content(t, d) != start {
+		t.Fatal("undo of a renumbering move")
+	}
+}
