@@ -1,27 +1,11 @@
 package doc
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
-
-// changedLines returns the lines of b that differ from a (same line count assumed).
-func changedLines(a, b string) []string {
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	var out []string
-	for i := range min(len(la), len(lb)) {
-		if la[i] != lb[i] {
-			out = append(out, strings.TrimSpace(lb[i]))
-		}
-	}
-	if len(la) != len(lb) {
-		out = append(out, "(line count changed)")
-	}
-	return out
-}
 
 func rootIDs(d *Document) []uint64 { return d.idsOf(d.Roots()) }
 
@@ -34,7 +18,7 @@ func TestMoveNextToReorders(t *testing.T) {
 	if !eqIDs(children(t, d, 1), []uint64{3, 2}) || d.UndoLabel() != "Reorder" || d.Undos() != 1 {
 		t.Fatalf("children %v, label %q", children(t, d, 1), d.UndoLabel())
 	}
-	if ch := changedLines(start, content(t, d)); len(ch) != 1 || ch[0] != `"order": 0,` {
+	if ch := changedLines(t, start, content(t, d)); len(ch) != 1 || ch[0] != `"order": 0,` {
 		t.Fatalf("changed lines %q; want only B's order", ch)
 	}
 	must(t, d.Undo())
