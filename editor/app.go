@@ -186,8 +186,7 @@ func (a *App) setDoc(d *doc.Document) {
 	a.vp.setWorld(d.World())
 	a.vp.Camera = viewport.DefaultCamera()
 	if c := d.Camera(); c != nil {
-		a.vp.Camera.Pivot, a.vp.Camera.Yaw, a.vp.Camera.Pitch, a.vp.Camera.Distance = c.Pivot, c.Yaw, c.Pitch, c.Distance
-		a.vp.Camera = a.vp.Camera.Normalized()
+		a.vp.Camera = a.vp.Camera.WithSaved(*c)
 	} else if d.Len() > 0 {
 		a.vp.frameAll = true
 	}

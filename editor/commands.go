@@ -135,7 +135,7 @@ func (a *App) saveThen(then func()) {
 // save writes the scene (with the editor camera) atomically to path; big scenes save in the background with a
 // progress bar. The file watcher is told, so the editor's own save is not reported as an outside change.
 func (a *App) save(path string, then func()) {
-	a.doc.SetCamera(a.vp.editorCamera())
+	a.doc.SetCamera(a.vp.Camera.Saved())
 	done := func(err error) {
 		a.resumeWatch() // after a Save As this also follows the new path
 		if err != nil {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
-	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/viewport"
 	"github.com/voltex-editor/voltex/viewport/glrender"
 )
@@ -91,11 +90,6 @@ func (v *viewportPanel) setWorld(w *ecs.World) {
 	v.builder = viewport.NewBuilder(w, v.meshes)
 	v.selSynced = 0
 	v.policy.Invalidate()
-}
-
-// editorCamera is the camera as scene files store it.
-func (v *viewportPanel) editorCamera() serialize.EditorCamera {
-	return serialize.EditorCamera{Pivot: v.Camera.Pivot, Yaw: v.Camera.Yaw, Pitch: v.Camera.Pitch, Distance: v.Camera.Distance}
 }
 
 // ensureRenderer creates the renderer on first use; it needs the window's GL context, current on this thread.

@@ -1,16 +1,15 @@
 package inspector
 
 import (
-	"bytes"
 	"flag"
 	"image"
 	"image/color"
-	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/voltex-editor/voltex/internal/pngfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screenshots in testdata/")
@@ -27,14 +26,9 @@ func shoot(t *testing.T, name string, w, hgt int) {
 		writePNG(t, golden, img)
 		return
 	}
-	f, err := os.Open(golden)
+	want, err := pngfile.Read(golden)
 	if err != nil {
 		t.Fatalf("%v (run go test -run Screenshot -update to create it)", err)
-	}
-	defer f.Close()
-	want, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
 	}
 	if want.Bounds() != img.Bounds() {
 		t.Fatalf("%s: size %v, want %v", name, img.Bounds(), want.Bounds())
@@ -65,14 +59,10 @@ func absDiff(a, b uint8) int {
 
 func writePNG(t *testing.T, path string, img image.Image) {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := pngfile.Write(path, img); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/serialize"
 )
 
 // Camera limits and tuning. Angles are in degrees.
@@ -92,6 +93,18 @@ func (c Camera) Normalized() Camera {
 	c.Pitch = mgl32.Clamp(c.Pitch, -MaxPitch, MaxPitch)
 	c.Distance = mgl32.Clamp(c.Distance, MinDistance, MaxDistance)
 	return c
+}
+
+// WithSaved returns c placed and turned as a scene file stored it (pivot, yaw, pitch and distance;
+// the lens stays c's), made safe by [Camera.Normalized]. It is the inverse of [Camera.Saved].
+func (c Camera) WithSaved(s serialize.EditorCamera) Camera {
+	c.Pivot, c.Yaw, c.Pitch, c.Distance = s.Pivot, s.Yaw, s.Pitch, s.Distance
+	return c.Normalized()
+}
+
+// Saved returns what a scene file stores of c.
+func (c Camera) Saved() serialize.EditorCamera {
+	return serialize.EditorCamera{Pivot: c.Pivot, Yaw: c.Yaw, Pitch: c.Pitch, Distance: c.Distance}
 }
 
 // wrapDegrees maps a into (-180, 180].

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/serialize"
 )
 
 func near(a, b, eps float32) bool { return float32(math.Abs(float64(a-b))) <= eps }
@@ -305,5 +306,24 @@ func TestNormalized(t *testing.T) {
 		if got := tt.in.Normalized(); got != tt.want {
 			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// Saved and WithSaved are the one conversion between the camera and what scene files store.
+func TestCameraSavedRoundTrip(t *testing.T) {
+	c := DefaultCamera()
+	c.Pivot, c.Yaw, c.Pitch, c.Distance, c.FovY = mgl32.Vec3{1, 2, 3}, -40, 20, 12, 45
+	s := c.Saved()
+	if s != (serialize.EditorCamera{Pivot: mgl32.Vec3{1, 2, 3}, Yaw: -40, Pitch: 20, Distance: 12}) {
+		t.Fatalf("Saved() = %+v", s)
+	}
+	if got := DefaultCamera().WithSaved(s); got.Pivot != c.Pivot || got.Yaw != c.Yaw || got.Pitch != c.Pitch ||
+		got.Distance != c.Distance || got.FovY != DefaultCamera().FovY {
+		t.Fatalf("WithSaved(%+v) = %+v", s, got)
+	}
+	// A stored camera is made safe: yaw wrapped, pitch clamped, a broken distance replaced.
+	got := DefaultCamera().WithSaved(serialize.EditorCamera{Yaw: 370, Pitch: 95, Distance: float32(math.NaN())})
+	if got.Yaw != 10 || got.Pitch != MaxPitch || got.Distance != DefaultCamera().Distance {
+		t.Fatalf("normalized: %+v", got)
 	}
 }

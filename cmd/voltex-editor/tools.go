@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"image/png"
 	"io"
 	"math"
 	"os"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/pngfile"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/game"
 	"github.com/voltex-editor/voltex/viewport"
@@ -422,7 +422,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	anyCamFlag := pivotSet || !math.IsNaN(float64(yaw)) || !math.IsNaN(float64(pitch)) || !math.IsNaN(float64(dist))
 	switch {
 	case s.Camera != nil:
-		cam.Pivot, cam.Yaw, cam.Pitch, cam.Distance = s.Camera.Pivot, s.Camera.Yaw, s.Camera.Pitch, s.Camera.Distance
+		cam = cam.WithSaved(*s.Camera)
 	case !anyCamFlag || math.IsNaN(float64(dist)):
 		cam.Frame(b.DrawList().Bounds(), float32(w)/float32(h))
 	}
@@ -448,12 +448,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "voltex-editor render: %v\n", err)
 		return 1
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		fmt.Fprintf(stderr, "voltex-editor render: %v\n", err)
-		return 1
-	}
-	if err := serialize.ReplaceFile(*out, buf.Bytes()); err != nil {
+	if err := pngfile.Write(*out, img); err != nil {
 		fmt.Fprintf(stderr, "voltex-editor render: %v\n", err)
 		return 1
 	}

@@ -2,10 +2,8 @@ package glrender
 
 import (
 	"flag"
-	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/internal/pngfile"
 	"github.com/voltex-editor/voltex/viewport"
 	"github.com/voltex-editor/voltex/viewport/glrender/headless"
 )
@@ -95,7 +94,7 @@ func compareGolden(t *testing.T, name string, img *image.RGBA) {
 		}
 		return
 	}
-	want, err := readPNG(path)
+	want, err := pngfile.Read(path)
 	if err != nil {
 		t.Fatalf("%v (run `go test ./viewport/glrender -run %s -update` to create it)", err, t.Name())
 	}
@@ -146,30 +145,10 @@ func absDiff(a, b uint8) int {
 	return int(b - a)
 }
 
+// writePNG writes img to path, creating the folder (testdata/failed) if needed.
 func writePNG(path string, img image.Image) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func readPNG(path string) (image.Image, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return img, nil
+	return pngfile.Write(path, img)
 }

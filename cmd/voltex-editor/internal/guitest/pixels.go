@@ -4,9 +4,10 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"os"
 	"path/filepath"
+
+	"github.com/voltex-editor/voltex/internal/pngfile"
 )
 
 func toRGBA(img image.Image) *image.RGBA {
@@ -23,15 +24,7 @@ func WritePNG(path string, img image.Image) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return pngfile.Write(path, img)
 }
 
 // Stats summarises the pixels of a region.
