@@ -132,9 +132,6 @@ func (o *offsetSeeker) Seek(off int64, whence int) (int64, error) {
 }
 
 func load(ctx context.Context, src io.ReadSeeker, size int64, opts LoadOptions) (*Scene, error) {
-	if size >= tightGCFileSize || size == 0 {
-		defer tightenGC()()
-	}
 	newWorld := opts.NewWorld
 	if newWorld == nil {
 		newWorld = scene.NewWorld

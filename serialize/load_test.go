@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -756,33 +755,6 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("re-save differs:\n%s", firstDiff(first, second))
 		}
 	})
-}
-
-func TestTightenGC(t *testing.T) {
-	prev := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(prev)
-	r1 := tightenGC()
-	r2 := tightenGC()
-	if got := debug.SetGCPercent(tightGCPercent); got != tightGCPercent {
-		t.Errorf("GC percent %d while tightened", got)
-	}
-	r1()
-	if got := debug.SetGCPercent(tightGCPercent); got != tightGCPercent {
-		t.Errorf("restored too early: %d", got)
-	}
-	r2()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("not restored: %d", got)
-	}
-	debug.SetGCPercent(-1) // GOGC=off is left alone
-	r := tightenGC()
-	if got := debug.SetGCPercent(-1); got != -1 {
-		t.Errorf("GOGC=off changed to %d", got)
-	}
-	r()
-	if got := debug.SetGCPercent(100); got != -1 {
-		t.Errorf("GOGC=off not kept: %d", got)
-	}
 }
 
 // TestChildrenInIDOrder: whatever the order of the file, children attach

@@ -78,6 +78,7 @@ func TestRSSChild(t *testing.T) {
 	if path == "" {
 		t.Skip("run by TestPeakRSS1M")
 	}
+	debug.SetGCPercent(GCPercent) // as cmd/voltex-editor's main does
 	start := time.Now()
 	s, err := LoadFile(context.Background(), path, LoadOptions{})
 	if err != nil {

@@ -46,9 +46,6 @@ func Save(ctx context.Context, out io.Writer, s *Scene, opts SaveOptions) error 
 	if s == nil || s.World == nil {
 		panic("serialize.Save: the scene has no world; load or create one first (scene.NewWorld)")
 	}
-	if s.World.Len() >= tightGCEntities {
-		defer tightenGC()() // see Load
-	}
 	sw := newSceneWriter(s.World)
 	return sw.write(ctx, out, s, opts.Progress)
 }

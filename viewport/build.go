@@ -60,10 +60,13 @@ type Builder struct {
 	stale            []uint32
 }
 
-// NewBuilder returns a builder for w (scene components are registered if
-// they are not yet) filling a new DrawList with meshes from src.
+// NewBuilder returns a builder for w filling a new DrawList with meshes from
+// src. w must have the scene components (scene.NewWorld, or scene.Register):
+// the builder reads the world, it never changes what is registered in it.
 func NewBuilder(w *ecs.World, src MeshSource) *Builder {
-	scene.Register(w)
+	if _, ok := ecs.ComponentIDOf[scene.Mesh](w); !ok {
+		panic("viewport: NewBuilder needs a world with the scene components; make it with scene.NewWorld or call scene.Register(w) first")
+	}
 	query := func(terms ...ecs.Term) *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color] {
 		return ecs.NewQuery3[ecs.GlobalTransform, scene.Mesh, scene.Color](w,
 			append(terms, ecs.Read[scene.Mesh](), ecs.Read[scene.Color]())...)

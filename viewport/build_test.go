@@ -1,6 +1,7 @@
 package viewport
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -207,4 +208,21 @@ func BenchmarkBuilderSpin(b *testing.B) {
 		clearDirty(bl.DrawList())
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(bl.DrawList().Len()), "ns/instance")
+}
+
+// NewBuilder registers nothing in the caller's world: a world without the scene components is a
+// programmer error with the fix in the message.
+func TestNewBuilderLeavesRegistrationAlone(t *testing.T) {
+	w := ecs.NewWorld()
+	n := len(w.ComponentIDs())
+	defer func() {
+		r := recover()
+		if msg, _ := r.(string); !strings.Contains(msg, "scene.Register(w)") {
+			t.Fatalf("panic %v, want one naming scene.Register", r)
+		}
+		if len(w.ComponentIDs()) != n {
+			t.Fatalf("NewBuilder registered %d components in the caller's world", len(w.ComponentIDs())-n)
+		}
+	}()
+	NewBuilder(w, BuiltinMeshes{})
 }

@@ -7,17 +7,21 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
-	"github.com/voltex-editor/voltex/ecs"
-	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor"
-	"github.com/voltex-editor/voltex/inspector/fields/fieldstest"
 	_ "github.com/voltex-editor/voltex/internal/glibcfix"
+	"github.com/voltex-editor/voltex/serialize"
 )
 
 func main() {
+	// The editor and its commands hold whole scenes in memory: a tighter garbage-collector target keeps the peak
+	// of loading or saving a big one near its size (serialize.GCPercent). GOGC in the environment still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(serialize.GCPercent)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -42,6 +46,10 @@ func usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "\nRun 'voltex-editor COMMAND --help' for a command's flags.\n")
 }
 
+// testFlags is set only in the e2e tests' build of the program (build tag voltextest, testflags.go): it adds flags
+// that the shipped program has not and returns what they change in the editor's options.
+var testFlags func(fs *flag.FlagSet) func(*editor.Options)
+
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		for _, c := range commands {
@@ -53,7 +61,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("voltex-editor", flag.ContinueOnError)
 	size := fs.String("size", "1600x1000", "initial window size, WIDTHxHEIGHT")
 	settings := fs.String("settings", "", "settings folder (recent files); default: the user's config folder")
-	testComps := fs.Bool("test-components", false, "also register the inspector's test components (Showcase, Marker), for tests and screenshots")
+	var testOpts func(*editor.Options)
+	if testFlags != nil {
+		testOpts = testFlags(fs)
+	}
 	fs.Usage = func() {} // errors are reported below, once
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
@@ -76,12 +87,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := editor.Options{Width: w, Height: h, SettingsDir: *settings}
-	if *testComps {
-		opts.NewWorld = func() *ecs.World {
-			w := scene.NewWorld()
-			fieldstest.RegisterShowcase(w)
-			return w
-		}
+	if testOpts != nil {
+		testOpts(&opts)
 	}
 	if fs.NArg() == 1 {
 		opts.ScenePath = fs.Arg(0)

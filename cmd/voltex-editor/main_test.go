@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,6 +25,26 @@ func TestHelpExitsZero(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "usage:") || !strings.Contains(out, "-size") {
 			t.Errorf("%s: code %d, stdout %q", flag, code, out)
 		}
+	}
+}
+
+// The shipped program has no test-only flag (issue 12.12): --test-components exists only in the e2e tests' build
+// (-tags voltextest), and the program does not link the inspector's test fixtures.
+func TestHelpListsNoTestFlag(t *testing.T) {
+	_, out, _ := runCLI("--help")
+	if strings.Contains(out, "test-components") {
+		t.Errorf("--help lists the internal flag:\n%s", out)
+	}
+	if code, _, errOut := runCLI("--test-components"); code != 2 || !strings.Contains(errOut, "test-components") {
+		t.Errorf("--test-components: code %d, stderr %q; want the unknown-flag error", code, errOut)
+	}
+	cmd := exec.Command("go", "list", "-deps", ".")
+	out2, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out2)
+	}
+	if strings.Contains(string(out2), "fieldstest") || !strings.Contains(string(out2), "voltex/editor\n") {
+		t.Errorf("the shipped program's dependencies include the test fixtures (or go list printed nonsense):\n%s", out2)
 	}
 }
 

@@ -50,13 +50,15 @@ func BenchmarkRender100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer r.Delete()
+		var bl baseline
+		defer bl.delete()
 		r.Settings.Grid = false
 		if err := r.Resize(w, h); err != nil {
 			b.Fatal(err)
 		}
 		modes := []drawMode{drawInstanced, drawUniforms, drawUBO}
 		for _, m := range modes { // first upload and shader compiles, untimed
-			if err := r.render(dl, cam, m); err != nil {
+			if err := bl.render(r, dl, cam, m); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -69,7 +71,7 @@ func BenchmarkRender100k(b *testing.B) {
 			dl.SetWorld(uint32(frames%n+1), mgl32.Translate3D(0, float32(frames%3), 0))
 			for i, m := range modes {
 				t0 := time.Now()
-				if err := r.render(dl, cam, m); err != nil {
+				if err := bl.render(r, dl, cam, m); err != nil {
 					b.Fatal(err)
 				}
 				gl.Finish()

@@ -19,21 +19,40 @@ func (r *Renderer) Render(dl *viewport.DrawList, cam viewport.Camera) error {
 	if dl == nil {
 		panic("glrender: Renderer.Render needs a DrawList: pass viewport.NewDrawList() for an empty scene")
 	}
-	return r.render(dl, cam, drawInstanced)
+	f, ok := r.beginScene(dl, cam)
+	if !ok {
+		return nil
+	}
+	p := r.meshProg
+	gl.UseProgram(p.id)
+	r.lightUniforms(p, f.vp, f.eye)
+	r.eachVisibleBatch(dl, f, func(st *batchState, b *viewport.Batch) int {
+		gl.BindVertexArray(st.vao)
+		gl.DrawElementsInstanced(gl.TRIANGLES, st.mesh.indexCount, gl.UNSIGNED_INT, nil, int32(b.Len()))
+		return 1
+	})
+	return r.endScene(dl, cam, f)
 }
 
-// render is Render with a choice of how instances are submitted (the
-// per-entity modes exist for the benchmark).
-func (r *Renderer) render(dl *viewport.DrawList, cam viewport.Camera, mode drawMode) error {
+// frame is what the passes of one render share.
+type frame struct {
+	vp      mgl32.Mat4 // projection × view
+	eye     mgl32.Vec3
+	frustum viewport.Frustum
+}
+
+// beginScene starts a render: statistics reset, dl's changes uploaded, the scene framebuffer cleared and set up
+// for the mesh pass. ok is false when there is nothing to draw into (size 0).
+func (r *Renderer) beginScene(dl *viewport.DrawList, cam viewport.Camera) (f frame, ok bool) {
 	s := &r.stats
 	s.DrawCalls, s.Instances, s.Triangles, s.CulledBatches, s.UploadedBytes, s.UploadCalls = 0, 0, 0, 0, 0, 0
 	if r.w == 0 || r.h == 0 {
-		return nil
+		return frame{}, false
 	}
 	r.sync(dl)
-	view := cam.View()
-	vp := cam.Proj(float32(r.w) / float32(r.h)).Mul4(view)
-	eye := cam.Eye()
+	f.vp = cam.Proj(float32(r.w) / float32(r.h)).Mul4(cam.View())
+	f.eye = cam.Eye()
+	f.frustum = viewport.NewFrustum(f.vp)
 
 	gl.BindFramebuffer(gl.FRAMEBUFFER, r.sceneFBO)
 	gl.Viewport(0, 0, int32(r.w), int32(r.h))
@@ -51,50 +70,43 @@ func (r *Renderer) render(dl *viewport.DrawList, cam viewport.Camera, mode drawM
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
 	gl.Disable(gl.BLEND)
-	// gl.Disable(gl.CULL_FACE) // ZZ experiment
-	p := r.meshProg
-	if mode != drawInstanced {
-		var err error
-		if p, err = r.baseline.program(mode); err != nil {
-			return err
-		}
-	}
-	gl.UseProgram(p.id)
-	r.lightUniforms(p, vp, eye)
-	f := viewport.NewFrustum(vp)
+	return f, true
+}
+
+// eachVisibleBatch calls draw for every batch of dl that has instances and a mesh and is not culled by the
+// frustum, counting draw calls (what draw returns), instances, triangles and culled batches.
+func (r *Renderer) eachVisibleBatch(dl *viewport.DrawList, f frame, draw func(st *batchState, b *viewport.Batch) int) {
+	s := &r.stats
 	for i, b := range dl.Batches() {
 		st := &r.batches[i]
 		n := b.Len()
 		if n == 0 || st.mesh == nil {
 			continue
 		}
-		if !f.IntersectsAABB(b.Bounds()) {
+		if !f.frustum.IntersectsAABB(b.Bounds()) {
 			s.CulledBatches++
 			continue
 		}
-		if mode != drawInstanced {
-			s.DrawCalls += r.baseline.draw(mode, p, st.mesh, b)
-		} else {
-			gl.BindVertexArray(st.vao)
-			gl.DrawElementsInstanced(gl.TRIANGLES, st.mesh.indexCount, gl.UNSIGNED_INT, nil, int32(n))
-			s.DrawCalls++
-		}
+		s.DrawCalls += draw(st, b)
 		s.Instances += n
 		s.Triangles += n * st.mesh.triangles
 	}
+}
 
+// endScene draws the grid and the selection outline over the meshes and finishes the render.
+func (r *Renderer) endScene(dl *viewport.DrawList, cam viewport.Camera, f frame) error {
 	if r.Settings.Grid {
-		r.drawGrid(vp, eye, cam)
+		r.drawGrid(f.vp, f.eye, cam)
 	}
 	if r.Settings.Outline {
-		r.drawOutline(dl, vp)
+		r.drawOutline(dl, f.vp)
 	}
 
 	gl.BindVertexArray(0)
 	gl.UseProgram(0)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	gl.Disable(gl.DEPTH_TEST)
-	s.Renders++
+	r.stats.Renders++
 	return glError("rendering")
 }
 

@@ -74,7 +74,6 @@ type gpuMesh struct {
 	vbo, ebo   uint32
 	indexCount int32
 	triangles  int
-	entityVAO  uint32 // VAO for the per-entity path, made on demand
 	used       bool
 }
 
@@ -102,7 +101,6 @@ type Renderer struct {
 
 	meshProg, gridProg, outlineProg *program
 	emptyVAO                        uint32
-	baseline                        baseline // per-entity paths, for the benchmark only
 
 	w, h                    int
 	sceneFBO, idTex         uint32
@@ -286,7 +284,6 @@ func (r *Renderer) Delete() {
 	for _, p := range []*program{r.meshProg, r.gridProg, r.outlineProg} {
 		p.delete()
 	}
-	r.baseline.delete()
 	if r.emptyVAO != 0 {
 		gl.DeleteVertexArrays(1, &r.emptyVAO)
 	}

@@ -15,33 +15,12 @@ const (
 	locFlags = 9
 )
 
-// meshVS is shared by the instanced and the per-entity programs: with
-// PER_ENTITY defined the instance data comes from uniforms instead of
-// attributes, with PER_ENTITY_UBO from a uniform block rewritten before each
-// draw (the Phase-3a plan's two ways, kept for the benchmark).
+// meshVS draws instances: each one's world matrix, colour, id and flags come from per-instance attributes
+// (meshInstanceInputs, read in meshInstanceRead).
 const meshVS = `
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
-#if defined(PER_ENTITY_UBO)
-layout(std140) uniform Entity {
-	mat4 uModel;
-	vec4 uColor;
-	uvec4 uIDFlags;
-};
-#elif defined(PER_ENTITY)
-uniform mat4 uModel;
-uniform vec4 uColor;
-uniform uint uID;
-uniform uint uFlags;
-#else
-layout(location = 3) in vec4 iModel0;
-layout(location = 4) in vec4 iModel1;
-layout(location = 5) in vec4 iModel2;
-layout(location = 6) in vec4 iModel3;
-layout(location = 7) in vec4 iColor;
-layout(location = 8) in uint iID;
-layout(location = 9) in uint iFlags;
-#endif
+` + meshInstanceInputs + `
 uniform mat4 uViewProj;
 
 out vec3 vNormal;
@@ -51,22 +30,7 @@ flat out uint vID;
 flat out uint vFlags;
 
 void main() {
-#if defined(PER_ENTITY_UBO)
-	mat4 M = uModel;
-	vColor = uColor;
-	vID = uIDFlags.x;
-	vFlags = uIDFlags.y;
-#elif defined(PER_ENTITY)
-	mat4 M = uModel;
-	vColor = uColor;
-	vID = uID;
-	vFlags = uFlags;
-#else
-	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
-	vColor = iColor;
-	vID = iID;
-	vFlags = iFlags;
-#endif
+` + meshInstanceRead + `
 	vec4 w = M * vec4(aPos, 1.0);
 	// Normals by the cofactor matrix: det(M)·inverse-transpose, right for
 	// non-uniform scale without an inverse per vertex.
@@ -77,6 +41,23 @@ void main() {
 	vWorld = w.xyz;
 	gl_Position = uViewProj * w;
 }
+`
+
+// meshInstanceInputs declares meshVS's per-instance attributes.
+const meshInstanceInputs = `layout(location = 3) in vec4 iModel0;
+layout(location = 4) in vec4 iModel1;
+layout(location = 5) in vec4 iModel2;
+layout(location = 6) in vec4 iModel3;
+layout(location = 7) in vec4 iColor;
+layout(location = 8) in uint iID;
+layout(location = 9) in uint iFlags;
+`
+
+// meshInstanceRead reads them into M, vColor, vID and vFlags.
+const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
+	vColor = iColor;
+	vID = iID;
+	vFlags = iFlags;
 `
 
 // meshFS lights with one directional light, a sky/ground ambient and a

@@ -37,9 +37,6 @@ func (r *Renderer) mesh(m *assets.Mesh) *gpuMesh {
 func deleteMesh(gm *gpuMesh) {
 	gl.DeleteBuffers(1, &gm.vbo)
 	gl.DeleteBuffers(1, &gm.ebo)
-	if gm.entityVAO != 0 {
-		gl.DeleteVertexArrays(1, &gm.entityVAO)
-	}
 }
 
 func (r *Renderer) countUpload(n int) {

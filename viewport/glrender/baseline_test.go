@@ -1,17 +1,21 @@
 package glrender
 
 import (
+	"strings"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// drawMode selects how Render submits instances.
+// The per-entity ways of drawing that BenchmarkRender100k compares instancing with. They live in this test file:
+// the renderer's own draw path knows nothing of them.
+
+// drawMode selects how a benchmark frame submits instances.
 type drawMode uint8
 
 const (
-	// drawInstanced: one glDrawElementsInstanced per batch (the renderer).
+	// drawInstanced: one glDrawElementsInstanced per batch (Renderer.Render).
 	drawInstanced drawMode = iota
 	// drawUniforms: per entity, set the model/colour/id uniforms and call
 	// glDrawElements (the Phase-3a method with GL uniforms).
@@ -29,11 +33,43 @@ const entityBlockSize = 64 + 16 + 16
 // entityBinding is the uniform buffer binding point of the Entity block.
 const entityBinding = 1
 
-// baseline holds the per-entity programs, compiled on first use: the
-// editor never pays for them.
+// The per-entity vertex shaders: meshVS with its instance attributes replaced by uniforms or a uniform block.
+const (
+	uniformInputs = `uniform mat4 uModel;
+uniform vec4 uColor;
+uniform uint uID;
+uniform uint uFlags;
+`
+	uniformRead = `	mat4 M = uModel;
+	vColor = uColor;
+	vID = uID;
+	vFlags = uFlags;
+`
+	uboInputs = `layout(std140) uniform Entity {
+	mat4 uModel;
+	vec4 uColor;
+	uvec4 uIDFlags;
+};
+`
+	uboRead = `	mat4 M = uModel;
+	vColor = uColor;
+	vID = uIDFlags.x;
+	vFlags = uIDFlags.y;
+`
+)
+
+func perEntityVS(inputs, read string) string {
+	if !strings.Contains(meshVS, meshInstanceInputs) || !strings.Contains(meshVS, meshInstanceRead) {
+		panic("glrender: meshVS no longer holds meshInstanceInputs and meshInstanceRead; update baseline_test.go")
+	}
+	return strings.Replace(strings.Replace(meshVS, meshInstanceInputs, inputs, 1), meshInstanceRead, read, 1)
+}
+
+// baseline holds the per-entity programs and the VAOs of meshes without instance attributes, made on first use.
 type baseline struct {
 	uniformProg, uboProg *program
 	ubo                  uint32
+	vaos                 map[*gpuMesh]uint32
 	// block is the Entity block staging area; a separate allocation, since
 	// cgo refuses pointers into structs that also hold Go pointers.
 	block []uint32
@@ -44,13 +80,13 @@ func (bl *baseline) program(mode drawMode) (*program, error) {
 	switch mode {
 	case drawUniforms:
 		if bl.uniformProg == nil {
-			bl.uniformProg, err = newProgram("per-entity mesh program", meshVS, meshFS, []string{"PER_ENTITY"},
+			bl.uniformProg, err = newProgram("per-entity mesh program", perEntityVS(uniformInputs, uniformRead), meshFS, nil,
 				append(meshUniforms, "uModel", "uColor", "uID", "uFlags")...)
 		}
 		return bl.uniformProg, err
 	case drawUBO:
 		if bl.uboProg == nil {
-			if bl.uboProg, err = newProgram("per-entity UBO mesh program", meshVS, meshFS, []string{"PER_ENTITY_UBO"}, meshUniforms...); err != nil {
+			if bl.uboProg, err = newProgram("per-entity UBO mesh program", perEntityVS(uboInputs, uboRead), meshFS, nil, meshUniforms...); err != nil {
 				return nil, err
 			}
 			gl.UniformBlockBinding(bl.uboProg.id, gl.GetUniformBlockIndex(bl.uboProg.id, gl.Str("Entity\x00")), entityBinding)
@@ -64,15 +100,39 @@ func (bl *baseline) program(mode drawMode) (*program, error) {
 	panic("glrender: baseline.program: not a per-entity mode")
 }
 
+// render is Renderer.Render with the instances of each batch submitted the way mode says.
+func (bl *baseline) render(r *Renderer, dl *viewport.DrawList, cam viewport.Camera, mode drawMode) error {
+	if mode == drawInstanced {
+		return r.Render(dl, cam)
+	}
+	p, err := bl.program(mode)
+	if err != nil {
+		return err
+	}
+	f, ok := r.beginScene(dl, cam)
+	if !ok {
+		return nil
+	}
+	gl.UseProgram(p.id)
+	r.lightUniforms(p, f.vp, f.eye)
+	r.eachVisibleBatch(dl, f, func(st *batchState, b *viewport.Batch) int { return bl.draw(mode, p, st.mesh, b) })
+	return r.endScene(dl, cam, f)
+}
+
 // draw submits every instance of b with its own draw call and returns the
 // number of calls.
 func (bl *baseline) draw(mode drawMode, p *program, gm *gpuMesh, b *viewport.Batch) int {
-	if gm.entityVAO == 0 {
-		gl.GenVertexArrays(1, &gm.entityVAO)
-		gl.BindVertexArray(gm.entityVAO)
+	vao, ok := bl.vaos[gm]
+	if !ok {
+		if bl.vaos == nil {
+			bl.vaos = map[*gpuMesh]uint32{}
+		}
+		gl.GenVertexArrays(1, &vao)
+		gl.BindVertexArray(vao)
 		setupMeshAttribs(gm)
+		bl.vaos[gm] = vao
 	}
-	gl.BindVertexArray(gm.entityVAO)
+	gl.BindVertexArray(vao)
 	if mode == drawUniforms {
 		lm, lc, li, lf := p.loc("uModel"), p.loc("uColor"), p.loc("uID"), p.loc("uFlags")
 		for i := range b.Instances {
@@ -94,7 +154,7 @@ func (bl *baseline) draw(mode drawMode, p *program, gm *gpuMesh, b *viewport.Bat
 		// An Instance (mat4, vec4, ID, Flags) is the block's first 22 words.
 		copy(bl.block, (*[viewport.InstanceSize / 4]uint32)(unsafe.Pointer(in))[:])
 		gl.BufferSubData(gl.UNIFORM_BUFFER, 0, entityBlockSize, unsafe.Pointer(&bl.block[0]))
-		gl.BindVertexArray(gm.entityVAO)
+		gl.BindVertexArray(vao)
 		gl.DrawElements(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil)
 	}
 	return len(b.Instances)
@@ -106,5 +166,9 @@ func (bl *baseline) delete() {
 	if bl.ubo != 0 {
 		gl.DeleteBuffers(1, &bl.ubo)
 		bl.ubo = 0
+	}
+	for gm, vao := range bl.vaos {
+		gl.DeleteVertexArrays(1, &vao)
+		delete(bl.vaos, gm)
 	}
 }
