@@ -147,7 +147,7 @@ func RegisterType(w *World, t reflect.Type, opts ...RegisterOption) ComponentID 
 		}
 		def = reflect.ValueOf(v)
 	}
-	ops := &reflectOps{t: t, def: def, trivial: !typeHasPointers(t)}
+	ops := newReflectOps(t, def)
 	return w.register(t, ops, def.Interface(), opts)
 }
 
@@ -276,6 +276,14 @@ func (w *World) idOfValue(v any) (ComponentID, bool) {
 	return 0, false
 }
 
+// valueAt returns the addressable component value at p.
+func (s *componentStore) valueAt(p unsafe.Pointer) reflect.Value {
+	if o, ok := s.ops.(*reflectOps); ok {
+		return o.at(p)
+	}
+	return reflect.NewAt(s.info.Type, p).Elem()
+}
+
 func (w *World) store(id ComponentID) *componentStore {
 	if int(id) >= len(w.comps) {
 		panic(fmt.Sprintf("ecs: unknown component ID %d (this world has %d registered components)", id, len(w.comps)))
@@ -376,8 +384,17 @@ func (o *typedOps[T]) deepCopy(dst, src unsafe.Pointer, n int, shared bool) {
 type reflectOps struct {
 	t       reflect.Type
 	def     reflect.Value
-	trivial bool // no pointers: values move as bytes
+	trivial bool           // no pointers: values move as bytes
+	ptrWord unsafe.Pointer // the type word of an interface holding a *t (see at)
 }
+
+func newReflectOps(t reflect.Type, def reflect.Value) *reflectOps {
+	tmpl := reflect.New(t).Interface()
+	return &reflectOps{t: t, def: def, trivial: !typeHasPointers(t), ptrWord: (*eface)(unsafe.Pointer(&tmpl)).typ}
+}
+
+// eface is the layout of an interface value (runtime.eface).
+type eface struct{ typ, data unsafe.Pointer }
 
 func (o *reflectOps) alloc(n int) unsafe.Pointer {
 	if o.t.Size() == 0 || n == 0 {
@@ -398,7 +415,15 @@ func (o *reflectOps) grow(p unsafe.Pointer, n, newCap int) unsafe.Pointer {
 	return s.Index(0).Addr().UnsafePointer()
 }
 
-func (o *reflectOps) at(p unsafe.Pointer) reflect.Value { return reflect.NewAt(o.t, p).Elem() }
+// at returns the addressable value at p. It makes the *t interface by hand rather than with
+// reflect.NewAt, whose pointer-type lookup is slow for types made by reflect.StructOf (they have
+// no pointer type cached in them): a scene of declared components loads as fast as Go ones.
+func (o *reflectOps) at(p unsafe.Pointer) reflect.Value {
+	var x any
+	e := (*eface)(unsafe.Pointer(&x))
+	e.typ, e.data = o.ptrWord, p
+	return reflect.ValueOf(x).Elem()
+}
 func (o *reflectOps) move(dst, src unsafe.Pointer) {
 	if o.trivial {
 		n := o.t.Size()
@@ -418,6 +443,10 @@ func (o *reflectOps) store(p unsafe.Pointer, v any) bool {
 	case rv.Type() == o.t:
 		o.at(p).Set(rv)
 	case rv.Kind() == reflect.Pointer && rv.Type().Elem() == o.t && !rv.IsNil():
+		if o.trivial {
+			o.move(p, rv.UnsafePointer())
+			return true
+		}
 		o.at(p).Set(rv.Elem())
 	default:
 		return false

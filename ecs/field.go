@@ -117,7 +117,7 @@ func (w *World) GetField(e Entity, id ComponentID, path string) (any, error) {
 	}
 	root := reflect.New(s.info.Type).Elem()
 	if c.size != 0 {
-		root = reflect.NewAt(s.info.Type, c.at(row)).Elem()
+		root = s.valueAt(c.at(row))
 	}
 	v, err := fieldValue(root, path)
 	if err != nil {
@@ -144,7 +144,7 @@ func (w *World) SetField(e Entity, id ComponentID, path string, v any) error {
 	if c.size == 0 {
 		return fmt.Errorf("ecs: set %s.%s: %w: tag components have no fields", s.info.Name, path, ErrPath)
 	}
-	root := reflect.NewAt(s.info.Type, c.at(row)).Elem()
+	root := s.valueAt(c.at(row))
 	dst, err := fieldValue(root, path)
 	if err != nil {
 		return fmt.Errorf("ecs: set %s.%s: %w", s.info.Name, path, err)

@@ -18,15 +18,22 @@ import (
 // declaredWorld returns the world maker of testdata/declared/voltex.project.json.
 func declaredWorld(t testing.TB) func() *ecs.World {
 	t.Helper()
-	p, err := project.Load("testdata/declared/voltex.project.json")
-	if err != nil {
-		t.Fatal(err)
+	return projectWorld(t)(project.Load("testdata/declared/voltex.project.json"))
+}
+
+// projectWorld returns a function that turns a parsed project (or its error) into its world maker.
+func projectWorld(t testing.TB) func(*project.Project, error) func() *ecs.World {
+	return func(p *project.Project, err error) func() *ecs.World {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mk, err := p.NewWorld(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mk
 	}
-	mk, err := p.NewWorld(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mk
 }
 
 func loadDeclared(t *testing.T, src string, opts serialize.LoadOptions) (*serialize.Scene, error) {

@@ -19,7 +19,15 @@ import (
 // kept. file names the source in problems. A file that does not load
 // returns the load's *[Error] and no output.
 func Format(src []byte, file string) ([]byte, error) {
-	s, err := Load(context.Background(), bytes.NewReader(src), LoadOptions{File: file})
+	return FormatWith(src, file, LoadOptions{})
+}
+
+// FormatWith is [Format] with load options: the world maker that knows a
+// game's components (whose former names come out as the current ones).
+// opts.File is set to file.
+func FormatWith(src []byte, file string, opts LoadOptions) ([]byte, error) {
+	opts.File = file
+	s, err := Load(context.Background(), bytes.NewReader(src), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -36,32 +44,58 @@ type FileKind int
 
 // File kinds returned by [Sniff].
 const (
-	KindScene  FileKind = iota // "voltex.scene", or no format key (a version 0 scene)
-	KindExport                 // "voltex.export"
+	KindScene   FileKind = iota // "voltex.scene", or no format key (a version 0 scene)
+	KindExport                  // "voltex.export"
+	KindProject                 // "voltex.project" (a project file declaring a game's components)
 )
 
 // Sniff reads the top level of a JSON file just far enough to find its
 // "format" key. Anything unreadable or without the key counts as a scene (so
 // the scene loader reports what is wrong with it).
 func Sniff(r io.Reader) FileKind {
+	format, _ := sniffTop(r)
+	switch format {
+	case ExportFormat:
+		return KindExport
+	case "voltex.project":
+		return KindProject
+	}
+	return KindScene
+}
+
+// IsScene reports whether r holds what looks like a scene file: a JSON
+// object whose "format" is "voltex.scene", or a version 0 scene (no format,
+// an "entities" key). `fmt DIR` rewrites only these.
+func IsScene(r io.Reader) bool {
+	format, entities := sniffTop(r)
+	return format == SceneFormat || format == "" && entities
+}
+
+// sniffTop reads the top-level keys of a JSON object up to its "format"
+// value, and reports whether an "entities" key came before it (or at all,
+// when there is no format).
+func sniffTop(r io.Reader) (format string, entities bool) {
 	d := jsonpos.NewDecoder(r, jsonpos.Limits{MaxDepth: DefaultMaxDepth, MaxString: DefaultMaxString, MaxValues: 1 << 20})
 	if _, err := d.EnterObject(); err != nil {
-		return KindScene
+		return "", false
 	}
 	for {
 		key, _, ok, err := d.NextMember()
 		if err != nil || !ok {
-			return KindScene
+			return "", entities
 		}
-		if string(key) == "format" {
+		switch string(key) {
+		case "format":
 			v, err := d.Value()
-			if err == nil && v.IsStr(ExportFormat) {
-				return KindExport
+			if err != nil || v.Kind() != jsonpos.String {
+				return "", entities
 			}
-			return KindScene
+			return v.Str(), entities
+		case "entities":
+			entities = true
 		}
 		if err := d.Skip(); err != nil {
-			return KindScene
+			return "", entities
 		}
 	}
 }

@@ -51,6 +51,7 @@ func usage(w io.Writer, fs *flag.FlagSet) {
 var testFlags func(fs *flag.FlagSet) func(*editor.Options)
 
 func run(args []string, stdout, stderr io.Writer) int {
+	worlds = newWorldSource(nil)
 	if len(args) > 0 {
 		for _, c := range commands {
 			if args[0] == c.name {

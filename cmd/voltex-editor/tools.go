@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/voltex-editor/voltex/internal/pngfile"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/game"
+	"github.com/voltex-editor/voltex/serialize/project"
 	"github.com/voltex-editor/voltex/viewport"
 	"github.com/voltex-editor/voltex/viewport/glrender"
 )
@@ -30,6 +32,7 @@ func init() {
 		{"export", "write a scene's game export: export IN.json -o OUT.json", runExport},
 		{"grid", "write a cube-grid scene: grid --nx 20 --nz 20 --spacing 1.5 -o FILE", runGrid},
 		{"fmt", "print or rewrite scene files in canonical form (like gofmt)", runFmt},
+		{"gen", "write Go types for the components of a project file: gen [-o FILE] [PROJECT]", runGen},
 		{"render", "render a scene to PNG without a window: render SCENE -o OUT.png", runRender},
 	}
 }
@@ -91,8 +94,11 @@ func usageError(fs *flag.FlagSet, stderr io.Writer, msg string) int {
 }
 
 func runValidate(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", "FILE...", "Checks scene files, game exports and OBJ models. Prints a summary of each valid file on\n"+
-		"stdout and every problem of an invalid one on stderr as file:line:col: message. Exit 0 if all are valid, 1 if not.")
+	fs := newFlags("validate", "[--strict] FILE...", "Checks scene files, game exports, project files and OBJ models. Prints a summary of each valid\n"+
+		"file on stdout and every problem of an invalid one on stderr as file:line:col: message. Components\n"+
+		"come from the project file next to each scene (voltex.project.json, or one in a folder above).\n"+
+		"Exit 0 if all are valid, 1 if not.")
+	strict := fs.Bool("strict", false, "components that nothing declares are errors, not warnings")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -111,7 +117,29 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: ok: %s\n", path, desc)
 			continue
 		}
-		warnings, err := serialize.ValidateFile(context.Background(), path, serialize.LoadOptions{})
+		if sniffFile(path) == serialize.KindProject {
+			p, err := project.Load(path)
+			if err == nil {
+				_, err = p.NewWorld(worlds.base)
+			}
+			if err != nil {
+				printProblems(stderr, path, err)
+				bad++
+				continue
+			}
+			fmt.Fprintf(stdout, "%s: ok: project file, %s\n", path, plural(len(p.Components), "component"))
+			continue
+		}
+		opts, err := worlds.options(path, stderr)
+		if err != nil {
+			if !errors.Is(err, errProject) {
+				fmt.Fprintf(stderr, "%s: %v\n", path, err)
+			}
+			bad++
+			continue
+		}
+		opts.Strict = *strict
+		warnings, err := serialize.ValidateFile(context.Background(), path, opts)
 		for _, w := range warnings {
 			fmt.Fprintln(stderr, w.String())
 		}
@@ -120,7 +148,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 			bad++
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: ok: %s\n", path, summarize(path))
+		fmt.Fprintf(stdout, "%s: ok: %s\n", path, summarize(path, opts))
 	}
 	if bad > 0 {
 		return 1
@@ -128,22 +156,33 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// summarize describes a valid scene or export in a few words.
-func summarize(path string) string {
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// sniffFile returns what the file at path claims to be (a scene when it cannot be read).
+func sniffFile(path string) serialize.FileKind {
 	f, err := os.Open(path)
 	if err != nil {
-		return "valid"
+		return serialize.KindScene
 	}
-	kind := serialize.Sniff(f)
-	f.Close()
-	if kind == serialize.KindExport {
+	defer f.Close()
+	return serialize.Sniff(f)
+}
+
+// summarize describes a valid scene or export in a few words.
+func summarize(path string, opts serialize.LoadOptions) string {
+	if sniffFile(path) == serialize.KindExport {
 		s, err := game.LoadFile(path)
 		if err != nil {
 			return "valid export"
 		}
 		return fmt.Sprintf("export, %d entities, %d meshes", len(s.Entities), len(s.Meshes))
 	}
-	s, err := serialize.LoadFile(context.Background(), path, serialize.LoadOptions{})
+	s, err := serialize.LoadFile(context.Background(), path, opts)
 	if err != nil {
 		return "valid scene"
 	}
@@ -171,7 +210,14 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 || *out == "" {
 		return usageError(fs, stderr, "voltex-editor export: need one input scene and -o OUT.json")
 	}
-	if err := serialize.ExportFile(context.Background(), fs.Arg(0), *out, serialize.LoadOptions{}); err != nil {
+	opts, err := worlds.options(fs.Arg(0), stderr)
+	if err != nil {
+		if !errors.Is(err, errProject) {
+			fmt.Fprintf(stderr, "%s: %v\n", fs.Arg(0), err)
+		}
+		return 1
+	}
+	if err := serialize.ExportFile(context.Background(), fs.Arg(0), *out, opts); err != nil {
 		printProblems(stderr, fs.Arg(0), err)
 		return 1
 	}
@@ -336,7 +382,10 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 }
 
 func runFmt(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("fmt", "[-w] [-l] FILE...", "Prints scene files in canonical form (what the editor writes), like gofmt.")
+	fs := newFlags("fmt", "[-w] [-l] FILE|DIR...", "Prints scene files in canonical form (what the editor writes), like gofmt. A folder stands for\n"+
+		"every scene file in it and below (.json files whose format is voltex.scene). Components renamed\n"+
+		"in the project file (formerNames) are written under their new names, so fmt -w DIR migrates a\n"+
+		"whole folder of scenes.")
 	write := fs.Bool("w", false, "write the canonical form back to each file (atomically) instead of printing it")
 	list := fs.Bool("l", false, "list the files whose formatting differs from the canonical form")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
@@ -346,14 +395,36 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		return usageError(fs, stderr, "voltex-editor fmt: no files given")
 	}
 	code := 0
-	for _, path := range fs.Args() {
+	var files []string
+	for _, arg := range fs.Args() {
+		st, err := os.Stat(arg)
+		if err != nil || !st.IsDir() {
+			files = append(files, arg) // a missing file is reported below
+			continue
+		}
+		found, err := sceneFiles(arg)
+		if err != nil {
+			fmt.Fprintf(stderr, "%v\n", err)
+			code = 1
+		}
+		files = append(files, found...)
+	}
+	for _, path := range files {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)
 			code = 1
 			continue
 		}
-		out, err := serialize.Format(src, path)
+		opts, err := worlds.options(path, stderr)
+		if err != nil {
+			if !errors.Is(err, errProject) {
+				fmt.Fprintf(stderr, "%s: %v\n", path, err)
+			}
+			code = 1
+			continue
+		}
+		out, err := serialize.FormatWith(src, path, opts)
 		if err != nil {
 			printProblems(stderr, path, err)
 			code = 1
@@ -377,6 +448,82 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// sceneFiles lists the scene files in dir and below, in lexical order: .json files that say they
+// are scenes (serialize.IsScene); exports, project files and other JSON are left alone.
+func sceneFiles(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir // .git and friends
+			}
+			return nil
+		}
+		if !strings.EqualFold(filepath.Ext(path), ".json") || !d.Type().IsRegular() {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		isScene := serialize.IsScene(f)
+		f.Close()
+		if isScene {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// runGen is `voltex-editor gen`: a project file's components as Go types.
+func runGen(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("gen", "[-o FILE.go] [-pkg NAME] [PROJECT]", "Writes Go source for the components a project file declares (json tags, voltex hints, Default\n"+
+		"methods, enum constants and a Register function), so that a game decodes its exports into the\n"+
+		"same types the editor edits, and a Go-built editor can register them. PROJECT defaults to the\n"+
+		"voltex.project.json of the current folder or the nearest folder above.")
+	out := fs.String("o", "", "write to this file (atomically) instead of stdout")
+	pkg := fs.String("pkg", "components", "Go package name of the generated file")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 1 {
+		return usageError(fs, stderr, "voltex-editor gen: at most one project file")
+	}
+	path := fs.Arg(0)
+	if path == "" {
+		found, err := project.Find(".")
+		if err != nil || found == "" {
+			fmt.Fprintf(stderr, "voltex-editor gen: no %s here or in a folder above; name one\n", project.FileName)
+			return 1
+		}
+		path = found
+	}
+	p, err := project.Load(path)
+	if err != nil {
+		printProblems(stderr, path, err)
+		return 1
+	}
+	src, err := project.Generate(p, project.GenOptions{Package: *pkg, Source: filepath.Base(path)})
+	if err != nil {
+		fmt.Fprintf(stderr, "voltex-editor gen: %v\n", err)
+		return 1
+	}
+	if *out == "" {
+		stdout.Write(src)
+		return 0
+	}
+	if err := serialize.ReplaceFile(*out, src); err != nil {
+		fmt.Fprintf(stderr, "voltex-editor gen: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s\n", *out, plural(len(p.Components), "component"))
+	return 0
 }
 
 func runRender(args []string, stdout, stderr io.Writer) int {
@@ -403,7 +550,14 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
-	s, err := serialize.LoadFile(context.Background(), path, serialize.LoadOptions{})
+	opts, err := worlds.options(path, stderr)
+	if err != nil {
+		if !errors.Is(err, errProject) {
+			fmt.Fprintf(stderr, "%s: %v\n", path, err)
+		}
+		return 1
+	}
+	s, err := serialize.LoadFile(context.Background(), path, opts)
 	if err != nil {
 		printProblems(stderr, path, err)
 		return 1

@@ -84,7 +84,7 @@ func (p *parser) structOf(fields []*Field, sf []reflect.StructField) (reflect.Ty
 			ok = false
 			continue
 		}
-		sf = append(sf, reflect.StructField{Name: f.GoName, Type: gt, Tag: tagOf(f)})
+		sf = append(sf, reflect.StructField{Name: f.GoName, Type: gt, Tag: tagOf(f, true)})
 	}
 	if !ok {
 		return nil, reflect.Value{}, false
@@ -130,7 +130,9 @@ func (p *parser) goType(t *Type) reflect.Type {
 			return nil
 		}
 		if t.Kind == Array {
-			if e.Size() > 0 && uintptr(t.Len) > MaxTypeSize/e.Size() {
+			// Bounded by bytes and by values (arrays of empty structs take no bytes, but every
+			// value is visited when defaults are set).
+			if uintptr(t.Len) > MaxTypeSize/max(e.Size(), 1) || t.Len*valueCount(t.Elem) > MaxTypeSize {
 				if s, ok := p.typePos[t]; ok {
 					p.probs.Errorf(s.pos.Line, s.pos.Col, s.path, "an array of %d %s takes more than %d bytes; use a list",
 						t.Len, describeType(t.Elem), MaxTypeSize)
@@ -150,13 +152,30 @@ func (p *parser) goType(t *Type) reflect.Type {
 	return t.Go
 }
 
-// tagOf returns the struct tag of a declared field: its JSON name and its voltex hints.
-func tagOf(f *Field) reflect.StructTag {
+// valueCount returns how many values a value of t holds (arrays count every element, structs
+// every field), saturating above MaxTypeSize.
+func valueCount(t *Type) int {
+	switch t.Kind {
+	case Array:
+		return min(t.Len*valueCount(t.Elem), MaxTypeSize+1)
+	case StructKind:
+		n := 1
+		for _, f := range t.Struct.Fields {
+			n = min(n+valueCount(f.Type), MaxTypeSize+1)
+		}
+		return n
+	}
+	return 1
+}
+
+// tagOf returns the struct tag of a declared field: its JSON name and its voltex hints, with the
+// names of enum values when withEnum is set (Go types made by gen name them with methods instead).
+func tagOf(f *Field, withEnum bool) reflect.StructTag {
 	items := hintItems(f.Hints)
 	if len(f.FormerNames) > 0 {
 		items = append(items, "former="+strings.Join(f.FormerNames, "|"))
 	}
-	if l := leaf(f.Type); l.Kind == EnumKind {
+	if l := leaf(f.Type); l.Kind == EnumKind && withEnum {
 		items = append(items, "enum="+enumTag(l.Enum.Values))
 	}
 	tag := `json:` + strconv.Quote(f.Name)

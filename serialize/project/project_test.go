@@ -212,6 +212,9 @@ func TestParseErrors(t *testing.T) {
 {"name": "b", "type": "B"}]}, {"name": "B"}]}`, `"B" is a component, not a type`},
 		{"both flags", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "editorOnly": true, "transient": true}]}`,
 			`either editorOnly`},
+		{"empty-struct bomb", `{"format": "voltex.project", "version": 1, "structs": [{"name": "E", "fields": []}], "components": [{"name": "A", "fields": [
+{"name": "a", "type": "array", "len": 1024, "of": {"type": "array", "len": 1024, "of": {"type": "array", "len": 1024, "of": "E"}}}]}]}`,
+			`takes more than 65536 bytes`},
 		{"too big", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
 {"name": "a", "type": "array", "of": {"type": "array", "of": "vec4", "len": 1024}, "len": 1024}]}]}`, `takes more than 65536 bytes`},
 	} {

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/serialize/project"
+)
+
+// worldSource makes the worlds the subcommands load files into: the game's own Go components
+// (base) plus the components declared in the project file that applies to each file (found next to
+// it or in a folder above, like go.mod). Project files are read once per run.
+type worldSource struct {
+	base     func() *ecs.World // nil: scene.NewWorld
+	projects map[string]*projectResult
+}
+
+type projectResult struct {
+	newWorld func() *ecs.World
+	err      error
+	reported bool
+}
+
+func newWorldSource(base func() *ecs.World) *worldSource {
+	if base == nil {
+		base = scene.NewWorld
+	}
+	return &worldSource{base: base, projects: map[string]*projectResult{}}
+}
+
+// errProject is returned by options when the project file of a file is broken; its problems were
+// printed already.
+var errProject = errors.New("the project file has problems")
+
+// options returns the load options for the file at path. A broken project file is printed to
+// stderr once (every problem as file:line:col) and returns errProject.
+func (ws *worldSource) options(path string, stderr io.Writer) (serialize.LoadOptions, error) {
+	opts := serialize.LoadOptions{NewWorld: ws.base}
+	pf, err := project.FindFor(path)
+	if err != nil {
+		return opts, err
+	}
+	if pf == "" {
+		return opts, nil
+	}
+	r := ws.projects[pf]
+	if r == nil {
+		r = &projectResult{}
+		p, err := project.Load(pf)
+		if err == nil {
+			r.newWorld, err = p.NewWorld(ws.base)
+		}
+		r.err = err
+		ws.projects[pf] = r
+	}
+	if r.err != nil {
+		if !r.reported {
+			printProblems(stderr, pf, r.err)
+			r.reported = true
+		}
+		return opts, fmt.Errorf("%w: %s", errProject, pf)
+	}
+	opts.NewWorld = r.newWorld
+	return opts, nil
+}
+
+// worlds is the world source of the current run of the program (run sets it).
+var worlds = newWorldSource(nil)
