@@ -232,24 +232,6 @@ func (bd *binding) reset() {
 	bd.scratch.Elem().Set(bd.def)
 }
 
-// sharesMemory reports whether values of t can share memory when copied
-// (slices, maps, pointers, interfaces; strings are immutable).
-func sharesMemory(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface, reflect.Chan, reflect.Func:
-		return true
-	case reflect.Array:
-		return sharesMemory(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if sharesMemory(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // binder turns the entities the reader hands it into a world.
 type binder struct {
 	w     *ecs.World
@@ -314,7 +296,7 @@ func newBinder(w *ecs.World) *binder {
 			bd.scratch = reflect.New(info.Type)
 			bd.ptr = bd.scratch.UnsafePointer()
 			bd.def = reflect.ValueOf(info.Schema.Default)
-			bd.deepDef = sharesMemory(info.Type)
+			bd.deepDef = info.SharesMemory
 		}
 		b.byNm[info.Name] = bd
 		if bd.refuse == "" {
