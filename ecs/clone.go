@@ -60,11 +60,7 @@ func (w *World) Clone() *World {
 		c.tableByMask[nt.mask] = nt
 	}
 	h := &w.hier
-	c.hier = hierarchy{active: h.active, parent: slices.Clone(h.parent), dirty: slices.Clone(h.dirty)}
-	c.hier.children = make([][]Entity, len(h.children))
-	for i, cs := range h.children {
-		c.hier.children[i] = slices.Clone(cs)
-	}
+	c.hier = hierarchy{active: h.active, nodes: slices.Clone(h.nodes), dirty: slices.Clone(h.dirty)}
 	for t, r := range w.resources {
 		nv := reflect.New(t)
 		nv.Elem().Set(deepCopyValue(reflect.ValueOf(r.v).Elem()))

@@ -103,9 +103,12 @@
 //
 // # Hierarchy and transforms
 //
-// [World.SetParent] (zero parent = root; cycles are refused with [ErrCycle]), [World.Parent],
-// [World.Children] (in attach order), [World.DespawnRecursive]; [World.Despawn] makes the children
-// roots. [Transform] is the local position / Euler rotation in degrees / scale, with
+// [World.SetParent] (zero parent = root; cycles are refused with [ErrCycle]), [World.SetParents]
+// (many links checked as a whole, for loaders), [World.SetChildren] (reorder and move children),
+// [World.Parent], [World.Children] (in order), [World.ChildCount], [World.DespawnRecursive];
+// [World.Despawn] makes the children roots. Children are kept in linked sibling lists, so every
+// hierarchy operation (and propagation) is linear whatever the shape: a million-deep chain costs
+// about what a million roots cost. [Transform] is the local position / Euler rotation in degrees / scale, with
 // [Transform.Matrix] = T·Ry·Rx·Rz·S. Adding a Transform also adds a [GlobalTransform] (computed: read
 // only), which [World.PropagateTransforms] (run by Update, and lazily by [World.WorldMatrix]) keeps
 // equal to parent world matrix × local matrix, visiting only the subtrees whose Transform or parent

@@ -3,7 +3,6 @@ package ecs
 import (
 	"math"
 	"reflect"
-	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -145,12 +144,14 @@ type propagation struct {
 	stamp   []uint32    // by entity index: pass that last updated it
 	pass    uint32
 	work    []propItem
-	stack   []Entity
+	sorted  []propItem
+	counts  []uint32
+	stack   []propFrame
 }
 
 type propItem struct {
 	e     Entity
-	depth int
+	depth uint32
 }
 
 // TransformsDirty reports whether some world matrix may be out of date (a Transform or a parent
@@ -190,35 +191,30 @@ func (w *World) PropagateTransforms() {
 		p.work = work
 		return
 	}
-	h := &w.hier
-	for i := range work {
-		d := 0
-		if h.active && int(work[i].e.index) < len(h.parent) {
-			for q := h.parent[work[i].e.index]; !q.IsZero(); q = h.parent[q.index] {
-				d++
-			}
-		}
-		work[i].depth = d
+	if len(work) > 1 {
+		work = w.sortByDepth(work)
 	}
-	slices.SortStableFunc(work, func(a, b propItem) int { return a.depth - b.depth })
 	p.pass++
 	if len(p.stamp) < len(w.records) {
 		p.stamp = append(p.stamp, make([]uint32, len(w.records)-len(p.stamp))...)
 	}
 	tick := w.tick
+	h := &w.hier
 	stack := p.stack[:0]
 	for _, it := range work {
 		if p.stamp[it.e.index] == p.pass {
 			continue
 		}
-		stack = append(stack[:0], it.e)
+		stack = append(stack[:0], propFrame{e: it.e, parent: w.parentMatrix(it.e)})
 		for len(stack) > 0 {
-			e := stack[len(stack)-1]
+			f := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			p.stamp[e.index] = p.pass
-			w.updateGlobal(e, tick)
-			if h.active && int(e.index) < len(h.children) {
-				stack = append(stack, h.children[e.index]...)
+			p.stamp[f.e.index] = p.pass
+			m := w.updateGlobal(f.e, f.parent, tick)
+			if h.active && int(f.e.index) < len(h.nodes) {
+				for c := h.nodes[f.e.index].first; c != 0; c = h.nodes[c].next {
+					stack = append(stack, propFrame{e: w.handle(c), parent: m})
+				}
 			}
 		}
 	}
@@ -226,24 +222,42 @@ func (w *World) PropagateTransforms() {
 	p.stack = stack[:0]
 }
 
-// updateGlobal recomputes e's GlobalTransform from its parent's and its Transform.
-func (w *World) updateGlobal(e Entity, tick uint32) {
+// propFrame is an entity waiting for propagation and its parent's world matrix (nil: none).
+type propFrame struct {
+	e      Entity
+	parent *mgl32.Mat4
+}
+
+// parentMatrix returns the world matrix of e's parent, nil if e has no parent or the parent has
+// no Transform.
+func (w *World) parentMatrix(e Entity) *mgl32.Mat4 {
+	h := &w.hier
+	if !h.active || int(e.index) >= len(h.nodes) || h.nodes[e.index].parent == 0 {
+		return nil
+	}
+	if pc, prow, ok := w.locate(w.handle(h.nodes[e.index].parent), w.globalID); ok {
+		return &(*GlobalTransform)(pc.at(prow)).Matrix
+	}
+	return nil
+}
+
+// updateGlobal sets e's GlobalTransform to parent × its Transform's matrix (just the latter
+// without a parent) and returns a pointer to it, or nil if e has no Transform. Nothing moves
+// column storage while propagation runs, so the pointer stays valid for e's children.
+func (w *World) updateGlobal(e Entity, parent *mgl32.Mat4, tick uint32) *mgl32.Mat4 {
 	gc, grow, ok := w.locate(e, w.globalID)
 	if !ok {
-		return
+		return nil
 	}
 	tc, trow, _ := w.locate(e, w.transformID)
-	local := (*Transform)(tc.at(trow)).Matrix()
-	m := local
-	if h := &w.hier; h.active && int(e.index) < len(h.parent) {
-		if par := h.parent[e.index]; !par.IsZero() {
-			if pc, prow, ok := w.locate(par, w.globalID); ok {
-				m = (*GlobalTransform)(pc.at(prow)).Matrix.Mul4(local)
-			}
-		}
+	m := (*Transform)(tc.at(trow)).Matrix()
+	if parent != nil {
+		m = parent.Mul4(m)
 	}
-	(*GlobalTransform)(gc.at(grow)).Matrix = m
+	g := &(*GlobalTransform)(gc.at(grow)).Matrix
+	*g = m
 	gc.markChanged(grow, tick)
+	return g
 }
 
 // WorldMatrix returns e's world matrix, propagating transforms first if needed (except while
@@ -259,4 +273,73 @@ func (w *World) WorldMatrix(e Entity) mgl32.Mat4 {
 		return (*GlobalTransform)(c.at(row)).Matrix
 	}
 	return mgl32.Ident4()
+}
+
+// sortByDepth orders work by hierarchy depth, roots first (stable), so that a subtree is
+// propagated from its highest changed entity only. Depths are computed with a memo (each
+// ancestor is walked once per propagation, whatever the shape) and sorted by counting, so the
+// cost is linear in the work plus the ancestors it reaches.
+func (w *World) sortByDepth(work []propItem) []propItem {
+	h := &w.hier
+	p := &w.prop
+	var maxDepth uint32
+	if h.active {
+		h.val.reset(len(w.records))
+		for i := range work {
+			work[i].depth = h.depth(work[i].e.index)
+			maxDepth = max(maxDepth, work[i].depth)
+		}
+	}
+	if maxDepth == 0 {
+		return work
+	}
+	counts := p.counts[:0]
+	for range maxDepth + 2 {
+		counts = append(counts, 0)
+	}
+	for _, it := range work {
+		counts[it.depth+1]++
+	}
+	for d := 1; d < len(counts); d++ {
+		counts[d] += counts[d-1]
+	}
+	sorted := append(p.sorted[:0], work...)
+	for _, it := range work {
+		sorted[counts[it.depth]] = it
+		counts[it.depth]++
+	}
+	p.counts = counts[:0]
+	p.sorted = work[:0] // the two buffers swap roles
+	return sorted
+}
+
+// depth returns the number of ancestors of i, remembering (in h.val, reset by the caller) the
+// depth of every node it walks through.
+func (h *hierarchy) depth(i uint32) uint32 {
+	if int(i) >= len(h.nodes) {
+		return 0
+	}
+	path := h.path[:0] // i and its ancestors below x, nearest to x last
+	x := i
+	var d uint32 // x's depth
+	for {
+		if v, ok := h.val.get(x); ok {
+			d = v
+			break
+		}
+		par := h.nodes[x].parent
+		if par == 0 {
+			h.val.set(x, 0)
+			break
+		}
+		h.steps++
+		path = append(path, x)
+		x = par
+	}
+	for k := len(path) - 1; k >= 0; k-- {
+		d++
+		h.val.set(path[k], d)
+	}
+	h.path = path[:0]
+	return d
 }

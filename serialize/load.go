@@ -508,13 +508,14 @@ func (b *binder) finish(h *header) *Scene {
 	if h.version < 2 {
 		b.orderV1(byID, parentOf)
 	}
+	var links []ecs.ParentLink
 	for _, i := range b.siblingOrder(byID) { // children attach in sibling order
 		if p := parentOf[i]; p >= 0 {
-			r := recs.at(i)
-			if err := w.SetParent(r.e, recs.at(p).e); err != nil {
-				probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "parent %d: %v", r.parent, err)
-			}
+			links = append(links, ecs.ParentLink{Child: recs.at(i).e, Parent: recs.at(p).e})
 		}
+	}
+	if err := w.SetParents(links); err != nil { // checked above: cannot fail
+		probs.Errorf(0, 0, "", "linking the hierarchy: %v", err)
 	}
 	for i, r := range b.refs {
 		if err := w.SetField(recs.at(r.rec).e, r.comp, r.ref.path, targets[i]); err != nil {

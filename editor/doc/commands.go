@@ -2,7 +2,6 @@ package doc
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -305,8 +304,12 @@ func (d *Document) reparent(parent ecs.Entity, es []ecs.Entity, keepWorld bool) 
 			move = append(move, e)
 		}
 	}
+	moving := make(map[ecs.Entity]bool, len(es))
+	for _, e := range es {
+		moving[e] = true
+	}
 	for p := parent; !p.IsZero(); p = w.Parent(p) {
-		if slices.Contains(es, p) {
+		if moving[p] {
 			return fmt.Errorf("reparent %s under %s: %w", d.label(p), d.label(parent), ErrCycle)
 		}
 	}

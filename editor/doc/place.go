@@ -63,10 +63,12 @@ func (d *Document) applyPlace(ms []placeMove, forward bool) error {
 	// Detach from the old parents: one rewrite per parent (see setChildren).
 	leaving := make(map[ecs.Entity]bool)
 	var olds []ecs.Entity
+	isOld := make(map[ecs.Entity]bool)
 	for i, e := range es {
 		if p := w.Parent(e); !p.IsZero() && p != parents[i] {
 			leaving[e] = true
-			if !slices.Contains(olds, p) {
+			if !isOld[p] {
+				isOld[p] = true
 				olds = append(olds, p)
 			}
 		}
@@ -75,6 +77,7 @@ func (d *Document) applyPlace(ms []placeMove, forward bool) error {
 		d.setChildren(p, slices.DeleteFunc(w.Children(p), func(c ecs.Entity) bool { return leaving[c] }))
 	}
 	var news []ecs.Entity
+	isNew := make(map[ecs.Entity]bool)
 	for i, e := range es {
 		k := ms[i].toKey
 		if !forward {
@@ -90,7 +93,8 @@ func (d *Document) applyPlace(ms []placeMove, forward bool) error {
 				return err
 			}
 		}
-		if !slices.Contains(news, p) {
+		if !isNew[p] {
+			isNew[p] = true
 			news = append(news, p)
 		}
 	}
@@ -100,16 +104,14 @@ func (d *Document) applyPlace(ms []placeMove, forward bool) error {
 	return nil
 }
 
-// sortChildren puts p's child list in sibling order (if it is not already). It returns p's handle,
-// which changes if setChildren respawned it.
-func (d *Document) sortChildren(p ecs.Entity) ecs.Entity {
+// sortChildren puts p's child list in sibling order (if it is not already).
+func (d *Document) sortChildren(p ecs.Entity) {
 	cs := d.world.Children(p)
 	sorted := slices.Clone(cs)
 	scene.SortSiblings(d.world, sorted)
-	if slices.Equal(cs, sorted) {
-		return p
+	if !slices.Equal(cs, sorted) {
+		d.setChildren(p, sorted)
 	}
-	return d.setChildren(p, sorted)
 }
 
 // keyOf returns e's sibling order key.
@@ -165,8 +167,12 @@ func (d *Document) MoveNextTo(anchor ecs.Entity, after, keepWorld bool, es ...ec
 		return nil
 	}
 	parent := w.Parent(anchor)
+	inMove := make(map[ecs.Entity]bool, len(move))
+	for _, e := range move {
+		inMove[e] = true
+	}
 	for p := anchor; !p.IsZero(); p = w.Parent(p) {
-		if slices.Contains(move, p) {
+		if inMove[p] {
 			if p == anchor && len(move) == 1 {
 				return nil // dropped next to itself
 			}
@@ -259,6 +265,27 @@ func (d *Document) runPlace(cmd *placeCmd, parent ecs.Entity, keepWorld []ecs.En
 // hierarchy shows them in: depth first, siblings in order.
 func (d *Document) sortByHierarchy(es []ecs.Entity) {
 	if len(es) < 2 {
+		return
+	}
+	// Deep entities: one walk of the whole hierarchy ranks them all, in time linear in the world
+	// rather than in the sum of their depths.
+	total := 0 // sum of the depths, up to the size of the world
+	for _, e := range es {
+		for p := e; !p.IsZero() && total <= d.world.Len(); p = d.world.Parent(p) {
+			total++
+		}
+	}
+	if total > d.world.Len() {
+		rank := make(map[ecs.Entity]int, len(es))
+		for _, e := range es {
+			rank[e] = -1
+		}
+		for i, e := range preorder(d.world, d.Roots()) {
+			if _, ok := rank[e]; ok {
+				rank[e] = i
+			}
+		}
+		slices.SortStableFunc(es, func(a, b ecs.Entity) int { return rank[a] - rank[b] })
 		return
 	}
 	// path returns the sibling keys from the root down to e.

@@ -38,10 +38,35 @@ func (d *Document) snapshot(e ecs.Entity) entSnap {
 }
 
 // topLevel returns the entities of es that have no ancestor in es, without duplicates, in order.
+// Each ancestor is walked once (what is known about it is remembered), so the cost is linear in
+// the entities and their ancestors whatever the depth.
 func (d *Document) topLevel(es []ecs.Entity) []ecs.Entity {
-	in := make(map[ecs.Entity]bool, len(es))
+	const (
+		unknown = iota
+		inside  // in es or below an entity of es
+		outside // neither in es nor below one
+	)
+	state := make(map[ecs.Entity]uint8, len(es))
 	for _, e := range es {
-		in[e] = true
+		state[e] = inside
+	}
+	var path []ecs.Entity
+	// below reports whether e has an ancestor in es.
+	below := func(e ecs.Entity) bool {
+		path = path[:0]
+		p := d.world.Parent(e)
+		s := uint8(outside)
+		for ; !p.IsZero(); p = d.world.Parent(p) {
+			if st := state[p]; st != unknown {
+				s = st
+				break
+			}
+			path = append(path, p)
+		}
+		for _, q := range path {
+			state[q] = s
+		}
+		return s == inside
 	}
 	out := make([]ecs.Entity, 0, len(es))
 	seen := make(map[ecs.Entity]bool, len(es))
@@ -50,14 +75,7 @@ func (d *Document) topLevel(es []ecs.Entity) []ecs.Entity {
 			continue
 		}
 		seen[e] = true
-		nested := false
-		for p := d.world.Parent(e); !p.IsZero(); p = d.world.Parent(p) {
-			if in[p] {
-				nested = true
-				break
-			}
-		}
-		if !nested {
+		if !below(e) {
 			out = append(out, e)
 		}
 	}
@@ -75,10 +93,9 @@ func preorder(w *ecs.World, roots []ecs.Entity) []ecs.Entity {
 			e := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			out = append(out, e)
-			cs := w.Children(e)
-			for i := len(cs) - 1; i >= 0; i-- {
-				stack = append(stack, cs[i])
-			}
+			n := len(stack)
+			stack = w.AppendChildren(stack, e)
+			slices.Reverse(stack[n:]) // so that they pop in order
 		}
 	}
 	return out
@@ -115,9 +132,11 @@ func (d *Document) removeTrees(roots []ecs.Entity, keep bool) removal {
 	// Detach the roots from surviving parents first, one rewrite per parent.
 	removed := make(map[ecs.Entity]bool, len(roots))
 	var parents []ecs.Entity
+	isParent := make(map[ecs.Entity]bool)
 	for _, r := range roots {
 		removed[r] = true
-		if p := w.Parent(r); !p.IsZero() && !slices.Contains(parents, p) {
+		if p := w.Parent(r); !p.IsZero() && !isParent[p] {
+			isParent[p] = true
 			parents = append(parents, p)
 		}
 	}
@@ -201,14 +220,16 @@ func (d *Document) restoreTrees(snaps []entSnap, order []siblings, holders []hel
 	for _, o := range order {
 		ordered[o.parent] = true
 	}
+	var links []ecs.ParentLink
 	for i, s := range snaps {
 		if s.parent == 0 || ordered[s.parent] {
 			continue
 		}
 		if p, ok := d.entity(s.parent); ok {
-			mustOK(w.SetParent(es[i], p))
+			links = append(links, ecs.ParentLink{Child: es[i], Parent: p})
 		}
 	}
+	mustOK(w.SetParents(links))
 	for _, o := range order {
 		if p, ok := d.entity(o.parent); ok {
 			d.setChildren(p, d.entitiesOf(o.children))
@@ -239,94 +260,10 @@ func (d *Document) entitiesOf(ids []uint64) []ecs.Entity {
 	return es
 }
 
-// setChildren makes want (live entities that are roots or children of p) exactly the children of
-// p, in that order; p's other children become roots. It returns p's handle, which changes when the
-// cheapest way was to respawn p (see rebuildParent).
-//
-// ecs keeps children in attach order with no way to insert at an index, and detaching a child
-// scans its parent's list, so the work is done in the cheaper of two ways: detach the children
-// after the common prefix from the end and re-attach (about (n-L)·n steps for n children with a
-// common prefix of L), or respawn p, which makes all its children roots in one pass (about n).
-func (d *Document) setChildren(p ecs.Entity, want []ecs.Entity) ecs.Entity {
-	w := d.world
-	cur := w.Children(p)
-	l := 0
-	for l < len(cur) && l < len(want) && cur[l] == want[l] {
-		l++
-	}
-	if l == len(cur) && l == len(want) {
-		return p
-	}
-	// Rough costs in nanoseconds: a scan step of a sibling list is ~0.5 ns, a SetParent ~60 ns.
-	n := len(cur)
-	costDetach := (n-l)*(n+l)/4 + 60*(n-l+len(want)-l)
-	costRebuild := 100*n + 60*len(want) + d.refScanCost() + 5000
-	if costDetach > costRebuild {
-		return d.rebuildParent(p, want)
-	}
-	for j := n - 1; j >= l; j-- {
-		mustOK(w.SetParent(cur[j], ecs.Entity{}))
-	}
-	for _, c := range want[l:] {
-		mustOK(w.SetParent(c, p))
-	}
-	return p
-}
-
-// rebuildParent respawns p (same scene id and components, same place under its own parent, which
-// keeps the slot index) so that all its children become roots at once, then attaches want in
-// order. Entity references to p in other components are pointed at the new handle.
-func (d *Document) rebuildParent(p ecs.Entity, want []ecs.Entity) ecs.Entity {
-	w := d.world
-	snap := d.snapshot(p)
-	pp := w.Parent(p)
-	var sibs []ecs.Entity
-	at := -1
-	if !pp.IsZero() {
-		sibs = w.Children(pp)
-		at = slices.Index(sibs, p)
-	}
-	holders := d.refsTo(p)
-	w.Despawn(p)
-	vals := make([]any, 0, len(snap.comps))
-	for _, c := range snap.comps {
-		vals = append(vals, d.value(c, false))
-	}
-	np := w.Spawn(vals...)
-	d.byID[snap.id] = np
-	for _, c := range snap.comps {
-		if len(c.refs) > 0 {
-			mustOK(w.Set(np, c.id, d.value(c, true)))
-		}
-	}
-	for _, h := range holders {
-		v, ok := w.Get(h.e, h.cid)
-		if !ok {
-			continue
-		}
-		rv := reflect.New(reflect.TypeOf(v))
-		rv.Elem().Set(ecs.DeepCopy(reflect.ValueOf(v)))
-		walkRefs(rv.Elem(), func(r *ecs.Entity) {
-			if *r == p {
-				*r = np
-			}
-		})
-		mustOK(w.Set(h.e, h.cid, rv.Interface()))
-	}
-	if at >= 0 {
-		sibs[at] = np
-		mustOK(w.SetParent(np, pp))
-		d.setChildren(pp, sibs)
-	}
-	for _, c := range want {
-		mustOK(w.SetParent(c, np))
-	}
-	return np
-}
-
-type refHolder struct {
-	e   ecs.Entity
-	cid ecs.ComponentID
+// setChildren makes want (live entities) exactly the children of p, in that order; p's other
+// children become roots (ecs.World.SetChildren: linear in the old and new children).
+func (d *Document) setChildren(p ecs.Entity, want []ecs.Entity) {
+	mustOK(d.world.SetChildren(p, want))
 }
 
 // refTypes returns the components of the world whose values hold entity references.
@@ -337,40 +274,6 @@ func (d *Document) refTypes() []ecs.ComponentID {
 			out = append(out, cid)
 		}
 	}
-	return out
-}
-
-func (d *Document) refScanCost() int {
-	if len(d.refTypes()) == 0 {
-		return 0
-	}
-	return 200 * d.world.Len()
-}
-
-// refsTo lists the components that reference target.
-func (d *Document) refsTo(target ecs.Entity) []refHolder {
-	types := d.refTypes()
-	if len(types) == 0 {
-		return nil
-	}
-	var out []refHolder
-	w := d.world
-	w.EachEntity(func(e ecs.Entity) bool {
-		for _, cid := range types {
-			v, ok := w.Get(e, cid)
-			if !ok {
-				continue
-			}
-			rv := reflect.New(reflect.TypeOf(v)).Elem()
-			rv.Set(reflect.ValueOf(v))
-			found := false
-			walkRefs(rv, func(r *ecs.Entity) { found = found || *r == target })
-			if found {
-				out = append(out, refHolder{e, cid})
-			}
-		}
-		return true
-	})
 	return out
 }
 

@@ -4,16 +4,15 @@ import (
 	"context"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // Long sibling lists: deleting or moving children out of the middle of a 20,000-child group and
-// undoing must keep the order and stay fast (ecs has no insert-at-index, so the document respawns
-// the parent when that is cheaper than re-attaching the tail; references to the parent follow).
-func TestLongSiblingListsKeepOrderAndStayFast(t *testing.T) {
+// undoing must keep the order, and references to the parent stay valid (how fast: see
+// BenchmarkHierarchyOpsShapes, the "wide" shape).
+func TestLongSiblingListsKeepOrder(t *testing.T) {
 	d := New("", testOpts)
 	p := scene.DefaultGrid()
 	p.Count = [3]int{200, 1, 100}
@@ -25,7 +24,6 @@ func TestLongSiblingListsKeepOrderAndStayFast(t *testing.T) {
 	must(t, err)
 	start := saved(t, d)
 	order := children(t, d, gid)
-	t0 := time.Now()
 	mid := cubes[len(cubes)/2 : len(cubes)/2+3]
 	must(t, d.Delete(mid...))
 	if len(children(t, d, gid)) != len(cubes)-3 {
@@ -36,7 +34,7 @@ func TestLongSiblingListsKeepOrderAndStayFast(t *testing.T) {
 		t.Fatal("order after undoing a delete from the middle")
 	}
 	if get[Follow](t, d, d.world, d.ID(f)).Target != ent(t, d, gid) {
-		t.Fatal("the reference to the respawned parent was not updated")
+		t.Fatal("the reference to the parent changed")
 	}
 	// Move the first half out to the root and back by undo.
 	must(t, d.Reparent(ecs.Entity{}, cubes[:len(cubes)/2]...))
@@ -52,8 +50,5 @@ func TestLongSiblingListsKeepOrderAndStayFast(t *testing.T) {
 	must(t, d.Undo())
 	if !slices.Equal(children(t, d, gid), order) || saved(t, d) != start {
 		t.Fatal("order after undoing deleting all children")
-	}
-	if el := time.Since(t0); el > 3*time.Second {
-		t.Fatalf("took %v", el)
 	}
 }
