@@ -1,22 +1,30 @@
 package doc
 
 import (
+	"flag"
 	"os"
 	"testing"
 
 	"github.com/voltex-editor/voltex/serialize"
 )
 
-// The test scene is canonical, so saving it unchanged gives its bytes back.
+var update = flag.Bool("update", false, "rewrite testdata/small.json in canonical form")
+
+// The test scene is canonical, so saving it unchanged gives its bytes back (the tests compare saves with it). A
+// hand edit that is not canonical fails here; `go test ./editor/doc -run SmallScene -update` formats it.
 func TestSmallSceneIsCanonical(t *testing.T) {
-	src, err := os.ReadFile("testdata/small.json")
+	const path = "testdata/small.json"
+	src, err := os.ReadFile(path)
 	must(t, err)
 	out, err := serialize.Format(src, "small.json")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if *update {
+		must(t, os.WriteFile(path, out, 0o644))
+		return
+	}
 	if string(out) != string(src) {
-		os.WriteFile("testdata/small.json", out, 0o644)
-		t.Fatalf("testdata/small.json was not canonical; rewritten:\n%s", out)
+		t.Fatalf("%s is not canonical (run go test ./editor/doc -run SmallScene -update to format it); canonical:\n%s", path, out)
 	}
 }

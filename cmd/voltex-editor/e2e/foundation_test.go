@@ -3,7 +3,6 @@ package e2e
 import (
 	"image"
 	"image/color"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -107,11 +106,6 @@ func TestCloseRequestExitsCleanly(t *testing.T) {
 	if err != nil || code != 0 {
 		t.Fatalf("after WM_DELETE_WINDOW: exit code %d, err %v", code, err)
 	}
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	os.Exit(code)
 }
 
 // TestIdleEditorCostsNothing: with the default scene open and no input for 5 s, the process uses at most 2% of
