@@ -259,7 +259,7 @@ func (w *World) ComponentIDs() []ComponentID {
 	return append([]ComponentID(nil), w.compIDs...)
 }
 
-// componentIDOfType returns the ID for a dynamic value's type (T or *T).
+// idOfValue returns the ID for a dynamic value's type (T or *T).
 func (w *World) idOfValue(v any) (ComponentID, bool) {
 	t := reflect.TypeOf(v)
 	if t == nil {

@@ -69,7 +69,8 @@
 // type-erased Set/SetField/Add, Map Mut/Set/Add/Spawn, and queries, which mark the components they
 // do not declare [Read] for every entity they visit. There is no typed way to get a writable
 // pointer without marking. The world tick ([World.Tick]) advances by one on every [World.Update]
-// and after every run of a Changed/Added query (so that "since the last run" is exact). Each column
+// and after every run of a Changed/Added query (so that "since the last run" is exact);
+// [World.Updates] counts Update calls. Each column
 // keeps, per page of 64 rows, the newest changed tick, a bit mask of the rows that have it and a
 // bound of the others, so a Changed query skips untouched pages and takes the changed rows of a
 // touched page from its mask; a query that writes a whole table marks it in O(1) (a per-column floor
@@ -118,10 +119,4 @@
 //
 // [World.Clone] deep-copies a world with the same entity handles (for play mode); [World.Stats]
 // reports entities, archetypes and bytes per component.
-//
-// # Differences from the first API sketch
-//
-// Map.Get returns a copy (T), not a pointer: writable pointers come only from Mut and from queries,
-// which mark the change. [World.Tick] also advances after Changed/Added query runs (see above);
-// [World.Updates] counts Update calls.
 package ecs

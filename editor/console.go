@@ -36,8 +36,8 @@ type Message struct {
 	Text  string
 }
 
-// Console is the editor's log: a bounded ring of messages shown in the Console panel with level toggles and a
-// text filter.
+// Console is the editor's log: the last max messages (the oldest is dropped when a new one comes), shown in the
+// Console panel with level toggles and a text filter.
 type Console struct {
 	added  int // messages added since the start (also those dropped since)
 	msgs   []Message
