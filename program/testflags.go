@@ -1,6 +1,6 @@
 //go:build voltextest
 
-package main
+package program
 
 import (
 	"flag"
