@@ -35,6 +35,8 @@ type Options struct {
 	// NewWorld, if set, makes the worlds of every scene (it must call scene.Register) — to add component types
 	// of a game or of tests (--test-components).
 	NewWorld func() *ecs.World
+	// Systems, if set, make the play-mode systems (doc.Options.Systems; default scene.SpinSystem).
+	Systems []func(*ecs.World) ecs.System
 }
 
 // Panel window names. They double as ImGui window IDs, so they are stable strings.
@@ -112,7 +114,7 @@ func New(opts Options) (*App, error) {
 	}
 	a := &App{
 		opts:      opts,
-		docOpts:   doc.Options{NewWorld: opts.NewWorld},
+		docOpts:   doc.Options{NewWorld: opts.NewWorld, Systems: opts.Systems},
 		console:   NewConsole(1000),
 		probe:     newProber(),
 		panelOpen: map[string]bool{},

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor"
 	_ "github.com/voltex-editor/voltex/internal/glibcfix"
 	"github.com/voltex-editor/voltex/serialize"
@@ -27,8 +29,29 @@ func Main(g Game) {
 	os.Exit(Run(g, os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// Game is what a game adds to the program.
-type Game struct{}
+// Game is what a game adds to the program: its components written in Go and its play-mode systems. The zero
+// Game is the stock program.
+type Game struct {
+	// Register registers the game's Go components with w; every world the program makes (scenes, the clipboard,
+	// play mode, each subcommand's loads) is scene.NewWorld followed by Register. Components declared in a
+	// project file are registered after it (a declaration and a Go type of the same name must agree).
+	Register func(w *ecs.World)
+	// Systems make the play-mode systems, one call per Play, in this order. Default: scene.SpinSystem only
+	// (list it too to keep the Spin behaviour).
+	Systems []func(w *ecs.World) ecs.System
+}
+
+// newWorld returns the game's world maker (nil for the stock program: scene.NewWorld).
+func (g Game) newWorld() func() *ecs.World {
+	if g.Register == nil {
+		return nil
+	}
+	return func() *ecs.World {
+		w := scene.NewWorld()
+		g.Register(w)
+		return w
+	}
+}
 
 // command is a subcommand of voltex-editor.
 type command struct {
@@ -58,7 +81,7 @@ var testFlags func(fs *flag.FlagSet) func(*editor.Options)
 // Run runs the program with the command-line arguments args (without the program name) and returns its exit
 // status: 0 done, 1 failed, 2 wrong command line. Run is not safe for concurrent use.
 func Run(g Game, args []string, stdout, stderr io.Writer) int {
-	worlds = newWorldSource(nil)
+	worlds = newWorldSource(g.newWorld())
 	if len(args) > 0 {
 		for _, c := range commands {
 			if args[0] == c.name {
@@ -94,7 +117,7 @@ func Run(g Game, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "voltex-editor: --size: %v\n", err)
 		return 2
 	}
-	opts := editor.Options{Width: w, Height: h, SettingsDir: *settings}
+	opts := editor.Options{Width: w, Height: h, SettingsDir: *settings, NewWorld: g.newWorld(), Systems: g.Systems}
 	if testOpts != nil {
 		testOpts(&opts)
 	}

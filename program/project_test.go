@@ -1,11 +1,14 @@
 package program
 
 import (
+	"bytes"
+
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/serialize/game"
 )
 
@@ -163,5 +166,32 @@ func TestGen(t *testing.T) {
 	}
 	if code, _, errOut := runCLI("gen", filepath.Join(dir, "level.json")); code != 1 || !strings.Contains(errOut, "level.json:") {
 		t.Fatalf("gen of a scene: %d %s", code, errOut)
+	}
+}
+
+// A game's Go components are known to every subcommand, and a project file that declares one of
+// them differently is an error that says so.
+func TestGameComponents(t *testing.T) {
+	type Loot struct {
+		Gold int32 `json:"gold" voltex:"min=0"`
+	}
+	g := Game{Register: func(w *ecs.World) { ecs.Register[Loot](w) }}
+	dir := t.TempDir()
+	level := filepath.Join(dir, "level.json")
+	writeFile(t, level, `{"format": "voltex.scene", "version": 1, "entities": [{"id": 1, "components": {"Loot": {"gold": 5}}}]}`)
+	var out, errOut bytes.Buffer
+	if code := Run(g, []string{"validate", level}, &out, &errOut); code != 0 || errOut.Len() != 0 {
+		t.Fatalf("with the game's types: code %d, stderr %s", code, errOut.String())
+	}
+	if code, _, errOut := runCLI("validate", level); code != 0 || !strings.Contains(errOut, `unknown component "Loot"`) {
+		t.Fatalf("the stock program: code %d, stderr %s", code, errOut)
+	}
+	writeFile(t, filepath.Join(dir, "voltex.project.json"), `{"format": "voltex.project", "version": 1,
+  "components": [{"name": "Loot", "fields": [{"name": "gold", "type": "float"}]}]}`)
+	out.Reset()
+	errOut.Reset()
+	if code := Run(g, []string{"validate", level}, &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), `component Loot is also registered in Go (program.Loot), differently: field "gold": the file makes it float32, Go has int32`) {
+		t.Fatalf("a disagreeing declaration: code %d, stderr %s", code, errOut.String())
 	}
 }

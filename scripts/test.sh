@@ -28,6 +28,9 @@ fi
 echo "== go test"
 go test -count=1 -timeout 20m ./...
 
+echo "== examples/arena (a game module of its own: its editor links, its tests run its systems on an export)"
+(cd examples/arena && go vet ./... && go build -o /dev/null ./cmd/arena-editor && go test -count=1 ./...)
+
 echo "== go test -race ./ecs/..."
 go test -count=1 -race -timeout 10m ./ecs/...
 
