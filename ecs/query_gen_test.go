@@ -83,7 +83,7 @@ func TestQuery1Generated(t *testing.T) {
 	if a := q.Access(); len(a.Writes) != 1 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
-	if a := ecs.NewQuery1[genA](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 1-1 {
+	if a := ecs.NewQuery1[genA](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 0 {
 		t.Fatalf("Access with Read[genA]: %+v", a)
 	}
 	_ = odd
@@ -155,7 +155,7 @@ func TestQuery2Generated(t *testing.T) {
 	if a := q.Access(); len(a.Writes) != 2 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
-	if a := ecs.NewQuery2[genA, genB](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 2-1 {
+	if a := ecs.NewQuery2[genA, genB](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 1 {
 		t.Fatalf("Access with Read[genA]: %+v", a)
 	}
 	opt := ecs.NewQuery2[genA, genB](w, ecs.Optional[genB]())
@@ -246,7 +246,7 @@ func TestQuery3Generated(t *testing.T) {
 	if a := q.Access(); len(a.Writes) != 3 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
-	if a := ecs.NewQuery3[genA, genB, genC](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 3-1 {
+	if a := ecs.NewQuery3[genA, genB, genC](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 2 {
 		t.Fatalf("Access with Read[genA]: %+v", a)
 	}
 	opt := ecs.NewQuery3[genA, genB, genC](w, ecs.Optional[genC]())
@@ -347,7 +347,7 @@ func TestQuery4Generated(t *testing.T) {
 	if a := q.Access(); len(a.Writes) != 4 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
-	if a := ecs.NewQuery4[genA, genB, genC, genD](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 4-1 {
+	if a := ecs.NewQuery4[genA, genB, genC, genD](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 3 {
 		t.Fatalf("Access with Read[genA]: %+v", a)
 	}
 	opt := ecs.NewQuery4[genA, genB, genC, genD](w, ecs.Optional[genD]())
@@ -458,7 +458,7 @@ func TestQuery5Generated(t *testing.T) {
 	if a := q.Access(); len(a.Writes) != 5 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
-	if a := ecs.NewQuery5[genA, genB, genC, genD, genE](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 5-1 {
+	if a := ecs.NewQuery5[genA, genB, genC, genD, genE](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 4 {
 		t.Fatalf("Access with Read[genA]: %+v", a)
 	}
 	opt := ecs.NewQuery5[genA, genB, genC, genD, genE](w, ecs.Optional[genE]())
@@ -579,7 +579,7 @@ func TestQuery6Generated(t *testing.T) {
 	if a := q.Access(); len(a.Writes) != 6 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
-	if a := ecs.NewQuery6[genA, genB, genC, genD, genE, genF](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 6-1 {
+	if a := ecs.NewQuery6[genA, genB, genC, genD, genE, genF](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != 5 {
 		t.Fatalf("Access with Read[genA]: %+v", a)
 	}
 	opt := ecs.NewQuery6[genA, genB, genC, genD, genE, genF](w, ecs.Optional[genF]())

@@ -37,7 +37,8 @@ type Light struct {
 	Items     []Inner    `json:"items"`
 	URLPath   string
 	Skip      int `json:"-"`
-	private   int
+	//lint:ignore U1000 an unexported field, which schemas must leave out
+	private int
 }
 
 func (Light) Default() Light { return Light{Intensity: 1, Color: [3]float32{1, 1, 1}} }

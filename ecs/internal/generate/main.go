@@ -374,7 +374,7 @@ func TestQuery{{.N}}Generated(t *testing.T) {
 	if a := q.Access(); len(a.Writes) != {{.N}} || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
-	if a := ecs.NewQuery{{.N}}[{{.GenTypes}}](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != {{.N}}-1 {
+	if a := ecs.NewQuery{{.N}}[{{.GenTypes}}](w, ecs.Read[genA]()).Access(); len(a.Reads) != 1 || len(a.Writes) != {{.Last}} {
 		t.Fatalf("Access with Read[genA]: %+v", a)
 	}
 {{- if gt .N 1}}

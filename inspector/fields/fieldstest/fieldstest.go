@@ -61,7 +61,8 @@ type Everything struct {
 	Fixed    float32    `json:"fixed" voltex:"readonly"`
 	Lookup   map[string]int
 	Skipped  int `json:"-"`
-	private  int
+	//lint:ignore U1000 an unexported field, which the inspector must not show
+	private int
 }
 
 // Default is the value Everything components start with.
