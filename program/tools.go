@@ -1,7 +1,6 @@
 package program
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -11,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,7 +20,6 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/pngfile"
 	"github.com/voltex-editor/voltex/serialize"
-	"github.com/voltex-editor/voltex/serialize/game"
 	"github.com/voltex-editor/voltex/serialize/project"
 	"github.com/voltex-editor/voltex/viewport"
 	"github.com/voltex-editor/voltex/viewport/glrender"
@@ -107,53 +106,73 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	}
 	bad := 0
 	for _, path := range fs.Args() {
-		if strings.EqualFold(filepath.Ext(path), ".obj") {
-			desc, err := assets.DescribeOBJ(path)
-			if err != nil {
-				fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
-				bad++
-				continue
-			}
-			fmt.Fprintf(stdout, "%s: ok: %s\n", path, desc)
-			continue
-		}
-		if sniffFile(path) == serialize.KindProject {
-			p, err := project.Load(path)
-			if err == nil {
-				_, err = p.NewWorld(worlds.base)
-			}
-			if err != nil {
-				printProblems(stderr, path, err)
-				bad++
-				continue
-			}
-			fmt.Fprintf(stdout, "%s: ok: project file, %s\n", path, plural(len(p.Components), "component"))
-			continue
-		}
-		opts, err := worlds.options(path, stderr)
-		if err != nil {
-			if !errors.Is(err, errProject) {
-				fmt.Fprintf(stderr, "%s: %v\n", path, err)
-			}
+		if !validateOne(path, *strict, stdout, stderr) {
 			bad++
-			continue
 		}
-		opts.Strict = *strict
-		warnings, err := serialize.ValidateFile(context.Background(), path, opts)
-		for _, w := range warnings {
-			fmt.Fprintln(stderr, w.String())
-		}
-		if err != nil {
-			printProblems(stderr, path, err)
-			bad++
-			continue
-		}
-		fmt.Fprintf(stdout, "%s: ok: %s\n", path, summarize(path, opts))
 	}
 	if bad > 0 {
 		return 1
 	}
 	return 0
+}
+
+// validateOne checks one file ("-": standard input), reading it once, and reports whether it is
+// valid.
+func validateOne(path string, strict bool, stdout, stderr io.Writer) bool {
+	if strings.EqualFold(filepath.Ext(path), ".obj") {
+		desc, err := assets.DescribeOBJ(path)
+		if err != nil {
+			fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
+			return false
+		}
+		fmt.Fprintf(stdout, "%s: ok: %s\n", path, desc)
+		return true
+	}
+	in, err := serialize.OpenInput(path)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return false
+	}
+	defer in.Close()
+	if in.Kind() == serialize.KindProject {
+		p, err := readProject(in)
+		if err == nil {
+			_, err = p.NewWorld(worlds.base)
+		}
+		if err != nil {
+			printProblems(stderr, in.Name, err)
+			return false
+		}
+		fmt.Fprintf(stdout, "%s: ok: project file, %s\n", in.Name, plural(len(p.Components), "component"))
+		return true
+	}
+	opts, err := worlds.options(path, stderr)
+	if err != nil { // printed by options
+		return false
+	}
+	opts.Strict = strict
+	v, err := serialize.ValidateInput(context.Background(), in, opts)
+	for _, w := range v.Warnings {
+		fmt.Fprintln(stderr, w.String())
+	}
+	if err != nil {
+		printProblems(stderr, in.Name, err)
+		return false
+	}
+	fmt.Fprintf(stdout, "%s: ok: %s\n", in.Name, v.Summary)
+	return true
+}
+
+// readProject parses the project file in (within the project file size limit).
+func readProject(in *serialize.Input) (*project.Project, error) {
+	data, err := io.ReadAll(io.LimitReader(in, project.MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > project.MaxFileSize {
+		return nil, fmt.Errorf("the project file is larger than the limit of %d bytes", project.MaxFileSize)
+	}
+	return project.Parse(data, in.Name)
 }
 
 func plural(n int, what string) string {
@@ -163,38 +182,16 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// sniffFile returns what the file at path claims to be (a scene when it cannot be read).
-func sniffFile(path string) serialize.FileKind {
-	f, err := os.Open(path)
-	if err != nil {
-		return serialize.KindScene
-	}
-	defer f.Close()
-	return serialize.Sniff(f)
-}
-
-// summarize describes a valid scene or export in a few words.
-func summarize(path string, opts serialize.LoadOptions) string {
-	if sniffFile(path) == serialize.KindExport {
-		s, err := game.LoadFile(path)
-		if err != nil {
-			return "valid export"
-		}
-		return fmt.Sprintf("export, %d entities, %d meshes", len(s.Entities), len(s.Meshes))
-	}
-	s, err := serialize.LoadFile(context.Background(), path, opts)
-	if err != nil {
-		return "valid scene"
-	}
-	return fmt.Sprintf("scene %q, %d entities", s.Name, s.World.Len())
-}
-
-// printProblems prints a load error: one problem per line (file:line:col: path: message).
+// printProblems prints a load error: one problem per line (file:line:col: path: message), then how
+// many more were found ("… and 9,900 more problems").
 func printProblems(w io.Writer, path string, err error) {
 	var se *serialize.Error
 	if errors.As(err, &se) {
 		for _, p := range se.Problems {
 			fmt.Fprintln(w, p.String())
+		}
+		if more := se.More(); more != "" {
+			fmt.Fprintln(w, more)
 		}
 		return
 	}
@@ -211,10 +208,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return usageError(fs, stderr, "voltex-editor export: need one input scene and -o OUT.json")
 	}
 	opts, err := worlds.options(fs.Arg(0), stderr)
-	if err != nil {
-		if !errors.Is(err, errProject) {
-			fmt.Fprintf(stderr, "%s: %v\n", fs.Arg(0), err)
-		}
+	if err != nil { // printed by options
 		return 1
 	}
 	if err := serialize.ExportFile(context.Background(), fs.Arg(0), *out, opts); err != nil {
@@ -394,64 +388,82 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return usageError(fs, stderr, "voltex-editor fmt: no files given")
 	}
-	code := 0
-	var files []string
-	for _, arg := range fs.Args() {
-		st, err := os.Stat(arg)
-		if err != nil || !st.IsDir() {
-			files = append(files, arg) // a missing file is reported below
-			continue
-		}
-		found, err := sceneFiles(arg)
-		if err != nil {
-			fmt.Fprintf(stderr, "%v\n", err)
-			code = 1
-		}
-		files = append(files, found...)
+	if *write && slices.Contains(fs.Args(), "-") {
+		return usageError(fs, stderr, "voltex-editor fmt: -w cannot write back standard input")
 	}
-	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "%v\n", err)
-			code = 1
-			continue
-		}
-		opts, err := worlds.options(path, stderr)
-		if err != nil {
-			if !errors.Is(err, errProject) {
-				fmt.Fprintf(stderr, "%s: %v\n", path, err)
+	code := 0
+	for _, arg := range fs.Args() {
+		if st, err := os.Stat(arg); err == nil && st.IsDir() {
+			found, err := sceneFiles(arg)
+			if err != nil {
+				fmt.Fprintf(stderr, "%v\n", err)
+				code = 1
 			}
-			code = 1
-			continue
-		}
-		out, err := serialize.FormatWith(src, path, opts)
-		if err != nil {
-			printProblems(stderr, path, err)
-			code = 1
-			continue
-		}
-		same := bytes.Equal(src, out)
-		if *list && !same {
-			fmt.Fprintln(stdout, path)
-		}
-		if *write {
-			if !same {
-				if err := serialize.WriteFile(path, out); err != nil {
-					fmt.Fprintf(stderr, "%v\n", err)
+			for _, path := range found {
+				if !formatOne(path, true, *write, *list, stdout, stderr) {
 					code = 1
 				}
 			}
 			continue
 		}
-		if !*list {
-			stdout.Write(out)
+		if !formatOne(arg, false, *write, *list, stdout, stderr) {
+			code = 1
 		}
 	}
 	return code
 }
 
-// sceneFiles lists the scene files in dir and below, in lexical order: .json files that say they
-// are scenes (serialize.IsScene); exports, project files and other JSON are left alone.
+// formatOne formats one file ("-": standard input), reading it once: printed to stdout, listed
+// (list) or written back (write) if it is not in canonical form. With onlyScenes, a file that
+// does not say it is a scene is left alone. It reports false on errors.
+func formatOne(path string, onlyScenes, write, list bool, stdout, stderr io.Writer) bool {
+	in, err := serialize.OpenInput(path)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return false
+	}
+	defer in.Close()
+	if onlyScenes && !in.IsScene() {
+		return true
+	}
+	opts, err := worlds.options(path, stderr)
+	if err != nil { // printed by options
+		return false
+	}
+	opts.File = in.Name
+	ctx := context.Background()
+	s, canon, err := serialize.LoadCanonical(ctx, in, opts)
+	if err != nil {
+		printProblems(stderr, in.Name, err)
+		return false
+	}
+	if !write && !list {
+		if err := serialize.Save(ctx, stdout, s, serialize.SaveOptions{}); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", in.Name, err)
+			return false
+		}
+		return true
+	}
+	same, err := canon.Same(ctx, s)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", in.Name, err)
+		return false
+	}
+	if list && !same {
+		fmt.Fprintln(stdout, in.Name)
+	}
+	if write && !same {
+		if err := serialize.SaveFile(ctx, path, s, serialize.SaveOptions{}); err != nil {
+			fmt.Fprintln(stderr, err)
+			return false
+		}
+	}
+	return true
+}
+
+// sceneFiles lists the .json files in dir and below, in lexical order (hidden folders skipped);
+// formatOne leaves alone those that do not say they are scenes (exports, project files, other
+// JSON).
 func sceneFiles(dir string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -467,15 +479,7 @@ func sceneFiles(dir string) ([]string, error) {
 		if !strings.EqualFold(filepath.Ext(path), ".json") || !d.Type().IsRegular() {
 			return nil
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		isScene := serialize.IsScene(f)
-		f.Close()
-		if isScene {
-			out = append(out, path)
-		}
+		out = append(out, path) // formatOne checks that it is a scene
 		return nil
 	})
 	return out, err
@@ -551,10 +555,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	path := fs.Arg(0)
 	opts, err := worlds.options(path, stderr)
-	if err != nil {
-		if !errors.Is(err, errProject) {
-			fmt.Fprintf(stderr, "%s: %v\n", path, err)
-		}
+	if err != nil { // printed by options
 		return 1
 	}
 	s, err := serialize.LoadFile(context.Background(), path, opts)

@@ -36,12 +36,14 @@ func newWorldSource(base func() *ecs.World) *worldSource {
 // printed already.
 var errProject = errors.New("the project file has problems")
 
-// options returns the load options for the file at path. A broken project file is printed to
-// stderr once (every problem as file:line:col) and returns errProject.
+// options returns the load options for the file at path. Errors are printed to stderr: a broken
+// project file once (every problem as file:line:col; errProject is returned for each file it
+// applies to).
 func (ws *worldSource) options(path string, stderr io.Writer) (serialize.LoadOptions, error) {
 	opts := serialize.LoadOptions{NewWorld: ws.base}
 	pf, err := project.FindFor(path)
 	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", path, err)
 		return opts, err
 	}
 	if pf == "" {

@@ -14,11 +14,16 @@ type Limits struct {
 	MaxEntities int   // entities in one file; default 4,000,000
 	MaxDepth    int   // nesting of JSON arrays and objects; default 64
 	MaxString   int   // bytes in one string or number literal; default 1 MiB
-	MaxProblems int   // errors collected before giving up; default 100
+	MaxProblems int   // problems listed (the rest are counted); default 100
 	// MaxEntityValues bounds the JSON values (numbers, strings, …) in one
 	// entity, and in each top-level member; default 250,000. Each is held in
 	// memory while its entity is read (about 100 bytes apiece).
 	MaxEntityValues int
+	// MaxBuffered bounds the text of the entities kept in memory when a
+	// stream (a pipe, standard input) lists them before its "version" and
+	// they cannot be read again; default 64 MiB. Files on disk are read a
+	// second time instead.
+	MaxBuffered int64
 }
 
 // Default limits; see [Limits].
@@ -29,12 +34,14 @@ const (
 	DefaultMaxString   = 1 << 20
 	DefaultMaxProblems = 100
 	DefaultMaxValues   = 250_000
+	DefaultMaxBuffered = 64 << 20
 )
 
 // DefaultLimits returns the limits used when none are given.
 func DefaultLimits() Limits {
 	return Limits{MaxFileSize: DefaultMaxFileSize, MaxEntities: DefaultMaxEntities, MaxDepth: DefaultMaxDepth,
-		MaxString: DefaultMaxString, MaxProblems: DefaultMaxProblems, MaxEntityValues: DefaultMaxValues}
+		MaxString: DefaultMaxString, MaxProblems: DefaultMaxProblems, MaxEntityValues: DefaultMaxValues,
+		MaxBuffered: DefaultMaxBuffered}
 }
 
 // resolved fills zero fields with defaults and turns negative ones into 0
@@ -49,6 +56,7 @@ func (l Limits) resolved() Limits {
 		MaxString:       int(pick(int64(l.MaxString), int64(d.MaxString))),
 		MaxProblems:     int(pick(int64(l.MaxProblems), int64(d.MaxProblems))),
 		MaxEntityValues: int(pick(int64(l.MaxEntityValues), int64(d.MaxEntityValues))),
+		MaxBuffered:     pick(l.MaxBuffered, d.MaxBuffered),
 	}
 }
 

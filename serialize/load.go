@@ -1,14 +1,12 @@
 package serialize
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -43,95 +41,40 @@ type LoadOptions struct {
 	Strict bool
 }
 
-// LoadFile loads the scene file at path into a new world. See [Load].
+// LoadFile loads the scene file at path ("-": standard input) into a new
+// world. See [Load].
 func LoadFile(ctx context.Context, path string, opts LoadOptions) (*Scene, error) {
-	f, err := os.Open(path)
+	in, err := OpenInput(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if opts.File == "" {
-		opts.File = path
-	}
-	return load(ctx, f, st.Size(), opts)
+	defer in.Close()
+	return Load(ctx, in, opts)
 }
 
-// Load loads a scene from r into a new world and returns it.
-//
-// While a big file (64 MB or more) loads, the garbage collector runs with
-// GOGC at most 25, so that peak memory stays close to the size of the world
-// (a million entities load within 400 MB); the setting is restored after. On failure it
-// returns a *[Error] listing every problem found (up to
-// Limits.MaxProblems) as "file:line:col: path: message", and nothing else is
-// changed. Warnings of a successful load are in Scene.Warnings.
+// Load loads a scene from r into a new world and returns it. On failure it
+// returns a *[Error] listing the problems found (the first
+// Limits.MaxProblems, and how many more) as "file:line:col: path:
+// message", and nothing else is changed. Warnings of a successful load are
+// in Scene.Warnings.
 //
 // A file of an older version is migrated on the way in; a file of a newer
-// version is refused. r is read once if it is an io.ReadSeeker (such as an
-// *os.File), otherwise it is first read into memory (within
-// Limits.MaxFileSize). Cancelling ctx stops the load with ctx's error.
+// version is refused. r is read once, as a stream, within
+// Limits.MaxFileSize (an [*Input] made by OpenInput knows a file's size and
+// refuses a file over the limit before reading it). Only a file that lists
+// its entities before saying its version needs more: an input that can seek
+// (a file) is read again from the start, and from a stream the entities are
+// kept in memory (up to Limits.MaxBuffered) until the version is known.
+// Cancelling ctx stops the load with ctx's error.
 func Load(ctx context.Context, r io.Reader, opts LoadOptions) (*Scene, error) {
-	if rs, ok := r.(io.ReadSeeker); ok {
-		size := int64(0)
-		if cur, err := rs.Seek(0, io.SeekCurrent); err == nil {
-			if end, err := rs.Seek(0, io.SeekEnd); err == nil {
-				size = end - cur
-			}
-			if _, err := rs.Seek(cur, io.SeekStart); err != nil {
-				return nil, err
-			}
-		}
-		return load(ctx, &offsetSeeker{rs: rs, base: -1}, size, opts)
+	in := NewInput(r, opts.File)
+	if opts.File == "" {
+		opts.File = in.Name
 	}
-	lim := opts.Limits.resolved()
-	lr := io.Reader(r)
-	if lim.MaxFileSize > 0 {
-		lr = io.LimitReader(r, lim.MaxFileSize+1)
-	}
-	data, err := io.ReadAll(lr)
-	if err != nil {
-		return nil, err
-	}
-	return load(ctx, bytes.NewReader(data), int64(len(data)), opts)
+	return load(ctx, in, opts)
 }
 
-// offsetSeeker makes the current position of a ReadSeeker its start, so a
-// reader positioned mid-stream can be re-read from there.
-type offsetSeeker struct {
-	rs   io.ReadSeeker
-	base int64 // -1 until the first use
-}
-
-func (o *offsetSeeker) Read(p []byte) (int, error) {
-	if o.base < 0 {
-		b, err := o.rs.Seek(0, io.SeekCurrent)
-		if err != nil {
-			return 0, err
-		}
-		o.base = b
-	}
-	return o.rs.Read(p)
-}
-
-func (o *offsetSeeker) Seek(off int64, whence int) (int64, error) {
-	if o.base < 0 {
-		b, err := o.rs.Seek(0, io.SeekCurrent)
-		if err != nil {
-			return 0, err
-		}
-		o.base = b
-	}
-	if whence == io.SeekStart {
-		off += o.base
-	}
-	n, err := o.rs.Seek(off, whence)
-	return n - o.base, err
-}
-
-func load(ctx context.Context, src io.ReadSeeker, size int64, opts LoadOptions) (*Scene, error) {
+func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	newWorld := opts.NewWorld
 	if newWorld == nil {
 		newWorld = scene.NewWorld
@@ -139,7 +82,7 @@ func load(ctx context.Context, src io.ReadSeeker, size int64, opts LoadOptions) 
 	w := newWorld()
 	b := newBinder(w)
 	b.strict = opts.Strict
-	r := newSceneReader(ctx, src, size, opts.File, opts.Limits, opts.Progress, b.entity)
+	r := newSceneReader(ctx, in, opts.File, opts.Limits, opts.Progress, b.entity)
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
 	probs := r.probs
 	h, err := r.read()
@@ -160,7 +103,7 @@ func load(ctx context.Context, src io.ReadSeeker, size int64, opts LoadOptions) 
 		return nil, &Error{Problems: []Problem{{File: opts.File, Msg: "scene could not be read"}}}
 	}
 	if opts.Progress != nil {
-		opts.Progress(size, size)
+		opts.Progress(in.Size(), in.Size())
 	}
 	s.Warnings = probs.Warnings()
 	return s, nil

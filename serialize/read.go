@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
@@ -45,11 +44,12 @@ type header struct {
 // checked and handed to entity), so memory does not grow with the file.
 //
 // If the file lists its entities before saying its version (only hand-made
-// files do), the first pass skips them and a second pass over the (seekable)
-// input reads them once the version is known.
+// files do), the first pass skips them — keeping their text when the input
+// cannot seek — and reads them once the version is known: from the kept
+// text, or in a second pass over the input.
 type sceneReader struct {
 	ctx      context.Context
-	src      io.ReadSeeker
+	in       *Input
 	size     int64 // total input size for progress, 0 if unknown
 	lim      Limits
 	probs    *diag.List
@@ -66,9 +66,15 @@ type sceneReader struct {
 	sawEntities  bool
 	count        int
 	nextProgress int64
+	// The entities' text, kept from a stream that gave them before its
+	// version, with where it starts.
+	kept             []byte
+	keptKey, keptPos jsonpos.Pos
+	keptOffset       int64
+	keptFromStream   bool
 }
 
-// errStop ends reading early once the problem list is full.
+// errStop ends reading early: the file is over a limit, or not a scene.
 var errStop = errors.New("too many problems")
 
 // run reads the whole input. It returns the header when the file could be
@@ -78,10 +84,17 @@ func (r *sceneReader) run() (*header, error) {
 	r.hdr = jsonpos.NewObject()
 	deferred, err := r.pass(false)
 	if err == nil && deferred {
-		if _, serr := r.src.Seek(0, io.SeekStart); serr != nil {
-			return nil, fmt.Errorf("rereading the scene: %w", serr)
+		if r.keptFromStream {
+			r.d = jsonpos.NewBytesDecoderAt(r.kept, r.lim.json(), r.keptPos, r.keptOffset)
+			if err = r.readEntities(r.keptKey); err == nil {
+				err = r.d.Finish()
+			}
+			r.kept = nil
+		} else if err = r.in.rewind(); err != nil {
+			return nil, fmt.Errorf("rereading the scene: %w", err)
+		} else {
+			_, err = r.pass(true)
 		}
-		_, err = r.pass(true)
 	}
 	switch {
 	case errors.Is(err, errStop):
@@ -102,7 +115,7 @@ func (r *sceneReader) run() (*header, error) {
 // deferred == true if it had to skip them. The second pass reads only the
 // entities.
 func (r *sceneReader) pass(second bool) (deferred bool, err error) {
-	r.d = jsonpos.NewDecoder(r.src, r.lim.json())
+	r.d = jsonpos.NewDecoder(r.in, r.lim.json())
 	d := r.d
 	kind, pos, err := d.Peek()
 	if err != nil {
@@ -138,6 +151,13 @@ func (r *sceneReader) pass(second bool) (deferred bool, err error) {
 			} else {
 				if !r.sawEntities {
 					deferred = true
+					if r.in.seeker == nil {
+						if err := r.keep(keyPos); err != nil {
+							return false, err
+						}
+						r.sawEntities = true
+						continue
+					}
 				} else {
 					r.probs.Errorf(keyPos.Line, keyPos.Col, "", "duplicate key \"entities\"")
 				}
@@ -160,6 +180,21 @@ func (r *sceneReader) pass(second bool) (deferred bool, err error) {
 		d.ResetArena()
 	}
 	return deferred, d.Finish()
+}
+
+// keep keeps the text of the entities that come before the version in a
+// stream, to read once the version is known.
+func (r *sceneReader) keep(keyPos jsonpos.Pos) error {
+	var err error
+	r.kept, r.keptPos, r.keptOffset, err = r.d.SkipCapture(nil, int(r.lim.MaxBuffered))
+	r.keptKey, r.keptFromStream = keyPos, true
+	var se *jsonpos.SyntaxError
+	if errors.As(err, &se) && se.Limit && se.Pos == r.keptPos {
+		se.Msg = fmt.Sprintf("the entities come before the \"version\", and over %d bytes of them cannot be kept in memory "+
+			"while reading the rest of a stream: put \"format\" and \"version\" first (as the editor writes them), or read the file from disk",
+			r.lim.MaxBuffered)
+	}
+	return err
 }
 
 // headerMember reads one top-level member other than "entities".
@@ -288,9 +323,6 @@ func (r *sceneReader) readEntities(keyPos jsonpos.Pos) error {
 		r.readEntity(&r.cur, i)
 		d.ResetArena()
 		r.count++
-		if r.probs.Full() {
-			return errStop
-		}
 		if i&255 == 255 {
 			if err := r.ctx.Err(); err != nil {
 				return err
@@ -430,12 +462,12 @@ func (r *sceneReader) pathWith(key string) string {
 // 1.5`, `an array`, ….
 func describeValue(v *jsonpos.Value) string { return v.Describe() }
 
-// newSceneReader prepares to read src; entity receives every entity. Run
-// it with run.
-func newSceneReader(ctx context.Context, src io.ReadSeeker, size int64, file string, lim Limits,
+// newSceneReader prepares to read in; entity receives every entity. Run
+// it with read.
+func newSceneReader(ctx context.Context, in *Input, file string, lim Limits,
 	progress func(done, total int64), entity func(*entityDoc)) *sceneReader {
 	lim = lim.resolved()
-	return &sceneReader{ctx: ctx, src: src, size: size, lim: lim, probs: &diag.List{File: file, Max: lim.MaxProblems},
+	return &sceneReader{ctx: ctx, in: in, size: in.Size(), lim: lim, probs: &diag.List{File: file, Max: lim.MaxProblems},
 		progress: progress, entity: entity}
 }
 
@@ -448,12 +480,12 @@ func (r *sceneReader) read() (*header, error) {
 	return r.run()
 }
 
-// readDoc reads src, handing each entity to entity, and returns the header
+// readDoc reads in, handing each entity to entity, and returns the header
 // (nil if reading stopped early) with the problems found. err is non-nil
 // only for cancellation and I/O errors.
-func readDoc(ctx context.Context, src io.ReadSeeker, size int64, file string, lim Limits,
+func readDoc(ctx context.Context, in *Input, file string, lim Limits,
 	progress func(done, total int64), entity func(*entityDoc)) (*header, *diag.List, error) {
-	r := newSceneReader(ctx, src, size, file, lim, progress, entity)
+	r := newSceneReader(ctx, in, file, lim, progress, entity)
 	h, err := r.read()
 	return h, r.probs, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 func readSummary(t *testing.T, src string, lim Limits) string {
 	t.Helper()
 	var out []string
-	h, probs, err := readDoc(context.Background(), strings.NewReader(src), int64(len(src)), "f.json", lim, nil,
+	h, probs, err := readDoc(context.Background(), NewInput(strings.NewReader(src), ""), "f.json", lim, nil,
 		func(e *entityDoc) {
 			s := fmt.Sprintf("#%d id=%d", e.index, e.id)
 			if e.name != nil {
@@ -125,12 +126,12 @@ func TestReadDeferredEntitiesAreReadOnce(t *testing.T) {
 
 func TestReadFileSizeLimit(t *testing.T) {
 	src := `{"format": "voltex.scene", "version": 1, "entities": []}`
-	_, probs, _ := readDoc(context.Background(), strings.NewReader(src), int64(len(src)), "f.json", Limits{MaxFileSize: 10}, nil, func(*entityDoc) {})
+	_, probs, _ := readDoc(context.Background(), NewInput(strings.NewReader(src), ""), "f.json", Limits{MaxFileSize: 10}, nil, func(*entityDoc) {})
 	if got := probs.Err(); got == nil || got.Error() != "f.json: file is 56 bytes, larger than the limit of 10 bytes" {
 		t.Errorf("got %v", got)
 	}
 	// A reader that lies about (or does not know) its size is stopped while reading.
-	_, probs, _ = readDoc(context.Background(), bytes.NewReader([]byte(src)), 0, "f.json", Limits{MaxFileSize: 10}, nil, func(*entityDoc) {})
+	_, probs, _ = readDoc(context.Background(), NewInput(struct{ io.Reader }{bytes.NewReader([]byte(src))}, ""), "f.json", Limits{MaxFileSize: 10}, nil, func(*entityDoc) {})
 	if got := probs.Err(); got == nil || !strings.Contains(got.Error(), "larger than the limit of 10 bytes") {
 		t.Errorf("got %v", got)
 	}

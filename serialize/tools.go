@@ -3,14 +3,14 @@ package serialize
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/serialize/game"
-	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
 
 // Format returns the canonical form of a scene file: what saving it after
@@ -27,7 +27,7 @@ func Format(src []byte, file string) ([]byte, error) {
 // opts.File is set to file.
 func FormatWith(src []byte, file string, opts LoadOptions) ([]byte, error) {
 	opts.File = file
-	s, err := Load(context.Background(), bytes.NewReader(src), opts)
+	s, _, err := LoadCanonical(context.Background(), bytes.NewReader(src), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -39,87 +39,116 @@ func FormatWith(src []byte, file string, opts LoadOptions) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// Canonical tells whether a scene's bytes are its canonical form, without
+// holding either in memory: [LoadCanonical] hashes the input while it loads
+// it, and Same hashes a save of the scene.
+type Canonical struct {
+	sum  [sha256.Size]byte
+	size int64
+}
+
+// LoadCanonical loads r like [Load] and returns, beside the scene, a digest
+// of the bytes read, to compare with the canonical form ([Canonical.Same]).
+// r is read once, as a stream.
+func LoadCanonical(ctx context.Context, r io.Reader, opts LoadOptions) (*Scene, *Canonical, error) {
+	h := sha256.New()
+	c := &countWriter{w: h}
+	in := NewInput(r, opts.File)
+	// The same input, read once as a stream (no second pass: every byte is hashed once); its
+	// size, if known, is still checked before reading.
+	tee := &Input{Name: in.Name, Path: in.Path, r: io.TeeReader(in, c), size: in.size}
+	s, err := Load(ctx, tee, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var can Canonical
+	h.Sum(can.sum[:0])
+	can.size = c.n
+	return s, &can, nil
+}
+
+// Same reports whether saving s gives the bytes that were loaded (s must be
+// the scene LoadCanonical returned, unchanged). It saves s once, into a
+// hash.
+func (c *Canonical) Same(ctx context.Context, s *Scene) (bool, error) {
+	h := sha256.New()
+	cw := &countWriter{w: h}
+	if err := Save(ctx, cw, s, SaveOptions{}); err != nil {
+		return false, err
+	}
+	var sum [sha256.Size]byte
+	return cw.n == c.size && bytes.Equal(h.Sum(sum[:0]), c.sum[:]), nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // FileKind is what a file claims to be, by its "format" key.
 type FileKind int
 
-// File kinds returned by [Sniff].
+// File kinds returned by [Input.Kind].
 const (
 	KindScene   FileKind = iota // "voltex.scene", or no format key (a version 0 scene)
 	KindExport                  // "voltex.export"
 	KindProject                 // "voltex.project" (a project file declaring a game's components)
 )
 
-// Sniff reads the top level of a JSON file just far enough to find its
-// "format" key. Anything unreadable or without the key counts as a scene (so
-// the scene loader reports what is wrong with it).
-func Sniff(r io.Reader) FileKind {
-	format, _ := sniffTop(r)
-	switch format {
-	case ExportFormat:
-		return KindExport
-	case "voltex.project":
-		return KindProject
-	}
-	return KindScene
+// Validated is what [ValidateInput] reports about a valid file.
+type Validated struct {
+	Kind     FileKind
+	Warnings []Problem
+	// Summary describes the file in a few words: `scene "Cubes", 400
+	// entities` or `export, 8 entities, 1 mesh`.
+	Summary string
 }
 
-// IsScene reports whether r holds what looks like a scene file: a JSON
-// object whose "format" is "voltex.scene", or a version 0 scene (no format,
-// an "entities" key). `fmt DIR` rewrites only these.
-func IsScene(r io.Reader) bool {
-	format, entities := sniffTop(r)
-	return format == SceneFormat || format == "" && entities
+// ValidateInput checks a scene or export (told apart by [Input.Kind])
+// without keeping anything, reading it once. It returns an *[Error] (or an
+// I/O error) if the file does not load; warnings of a file that loads are in
+// the result. Project files are checked by package serialize/project.
+func ValidateInput(ctx context.Context, in *Input, opts LoadOptions) (Validated, error) {
+	v := Validated{Kind: in.Kind()}
+	if opts.File == "" {
+		opts.File = in.Name
+	}
+	switch v.Kind {
+	case KindExport:
+		s, err := game.LoadWith(in, opts.File, game.Limits{})
+		if err != nil {
+			return v, err
+		}
+		v.Summary = fmt.Sprintf("export, %s, %s", plural(len(s.Entities), "entity", "entities"), plural(len(s.Meshes), "mesh", "meshes"))
+	case KindProject:
+		return v, fmt.Errorf("%s is a project file: check it with package serialize/project", opts.File)
+	default:
+		s, err := Load(ctx, in, opts)
+		if err != nil {
+			return v, err
+		}
+		v.Warnings = s.Warnings
+		v.Summary = fmt.Sprintf("scene %q, %s", s.Name, plural(s.World.Len(), "entity", "entities"))
+	}
+	return v, nil
 }
 
-// sniffTop reads the top-level keys of a JSON object up to its "format"
-// value, and reports whether an "entities" key came before it (or at all,
-// when there is no format).
-func sniffTop(r io.Reader) (format string, entities bool) {
-	d := jsonpos.NewDecoder(r, jsonpos.Limits{MaxDepth: DefaultMaxDepth, MaxString: DefaultMaxString, MaxValues: 1 << 20})
-	if _, err := d.EnterObject(); err != nil {
-		return "", false
-	}
-	for {
-		key, _, ok, err := d.NextMember()
-		if err != nil || !ok {
-			return "", entities
-		}
-		switch string(key) {
-		case "format":
-			v, err := d.Value()
-			if err != nil || v.Kind() != jsonpos.String {
-				return "", entities
-			}
-			return v.Str(), entities
-		case "entities":
-			entities = true
-		}
-		if err := d.Skip(); err != nil {
-			return "", entities
-		}
-	}
-}
-
-// ValidateFile checks a scene or export file (told apart by its "format")
-// without keeping anything. It returns nil if the file loads, otherwise an
-// *[Error] (or an I/O error); warnings of a file that loads are returned
-// either way.
+// ValidateFile checks the scene or export file at path ("-": standard
+// input); see [ValidateInput].
 func ValidateFile(ctx context.Context, path string, opts LoadOptions) (warnings []Problem, err error) {
-	f, err := os.Open(path)
+	in, err := OpenInput(path)
 	if err != nil {
 		return nil, err
 	}
-	kind := Sniff(f)
-	f.Close()
-	if kind == KindExport {
-		_, err := game.LoadFile(path)
-		return nil, err
-	}
-	s, err := LoadFile(ctx, path, opts)
-	if err != nil {
-		return nil, err
-	}
-	return s.Warnings, nil
+	defer in.Close()
+	v, err := ValidateInput(ctx, in, opts)
+	return v.Warnings, err
 }
 
 // Grid returns a new scene file named name holding the cube grid p (made by

@@ -45,8 +45,10 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// List collects problems. At most Max errors are kept (0 means 100); later
-// errors are counted in Dropped. Warnings are kept up to the same number.
+// List collects problems. At most Max errors are kept (0 means 100), and
+// warnings up to the same number; later ones are only counted in Dropped
+// (without formatting their messages), so a reader can go on to the end of
+// a file and say how many more there were.
 type List struct {
 	File     string // copied into every problem added
 	Max      int
@@ -63,32 +65,47 @@ func (l *List) max() int {
 	return l.Max
 }
 
-// Add records p (its File is set from the list).
-func (l *List) Add(p Problem) {
-	p.File = l.File
+// full reports whether a problem of this kind would only be counted (and
+// counts it if so).
+func (l *List) full(warning bool) bool {
 	n := &l.errors
-	if p.Warning {
+	if warning {
 		n = &l.warnings
 	}
 	if *n >= l.max() {
 		l.Dropped++
-		if !p.Warning {
+		if !warning {
 			l.errors++
 		}
-		return
+		return true
 	}
 	*n++
+	return false
+}
+
+// Add records p (its File is set from the list).
+func (l *List) Add(p Problem) {
+	if l.full(p.Warning) {
+		return
+	}
+	p.File = l.File
 	l.Problems = append(l.Problems, p)
 }
 
 // Errorf records an error at line:col.
 func (l *List) Errorf(line, col int, path string, format string, args ...any) {
-	l.Add(Problem{Line: line, Col: col, Path: path, Msg: fmt.Sprintf(format, args...)})
+	if l.full(false) {
+		return
+	}
+	l.Problems = append(l.Problems, Problem{File: l.File, Line: line, Col: col, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 // Warnf records a warning at line:col.
 func (l *List) Warnf(line, col int, path string, format string, args ...any) {
-	l.Add(Problem{Line: line, Col: col, Path: path, Msg: fmt.Sprintf(format, args...), Warning: true})
+	if l.full(true) {
+		return
+	}
+	l.Problems = append(l.Problems, Problem{File: l.File, Line: line, Col: col, Path: path, Msg: fmt.Sprintf(format, args...), Warning: true})
 }
 
 // Full reports whether no more errors will be kept, so a caller can stop
@@ -125,7 +142,8 @@ type Error struct {
 	Dropped  int // problems found beyond the limit and not listed
 }
 
-// Error returns the problems one per line, then a count of the dropped ones.
+// Error returns the problems one per line, then a line saying how many
+// more were found ("… and 9,900 more problems").
 func (e *Error) Error() string {
 	var b strings.Builder
 	for i, p := range e.Problems {
@@ -135,9 +153,43 @@ func (e *Error) Error() string {
 		b.WriteString(p.String())
 	}
 	if e.Dropped > 0 {
-		fmt.Fprintf(&b, "\n(%d more problems not shown)", e.Dropped)
+		b.WriteByte('\n')
+		b.WriteString(e.More())
 	}
 	return b.String()
+}
+
+// More returns the line that says how many problems were found beyond the
+// listed ones ("… and 9,900 more problems"), or "" if none were.
+func (e *Error) More() string {
+	if e.Dropped == 0 {
+		return ""
+	}
+	what := "more problems"
+	if e.Dropped == 1 {
+		what = "more problem"
+	}
+	return "… and " + Thousands(int64(e.Dropped)) + " " + what
+}
+
+// Thousands formats n with commas between groups of three digits: 9,900.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	var b []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	if neg {
+		return "-" + string(b)
+	}
+	return string(b)
 }
 
 // Path builds JSON paths like entities[12].components.Transform.scale[2]

@@ -38,7 +38,7 @@ func TestListLimit(t *testing.T) {
 	if !errors.As(l.Err(), &e) {
 		t.Fatal("Err is not *Error")
 	}
-	want := "f:1:1: warning: w\nf:1:1: p: e0\nf:2:1: p: e1\n(3 more problems not shown)"
+	want := "f:1:1: warning: w\nf:1:1: p: e0\nf:2:1: p: e1\n… and 3 more problems"
 	if e.Error() != want {
 		t.Errorf("got\n%s\nwant\n%s", e.Error(), want)
 	}
@@ -73,5 +73,16 @@ func TestPath(t *testing.T) {
 func TestLimit(t *testing.T) {
 	if Limit(0, 5) != 5 || Limit(-1, 5) != 0 || Limit(7, 5) != 7 {
 		t.Error("Limit")
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 9900: "9,900", 1234567: "1,234,567", -45000: "-45,000"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("%d: %q", n, got)
+		}
+	}
+	if got := (&Error{Dropped: 1}).More(); got != "… and 1 more problem" {
+		t.Error(got)
 	}
 }

@@ -51,6 +51,13 @@ type Decoder struct {
 	bytes []byte  // arena for string contents, keys and number literals
 	vals  []Value // arena for container children
 	stack []Value // children of containers still being parsed
+
+	// SkipCapture: the raw input consumed since buf[capFrom] is appended to capture (up to
+	// capMax bytes) before buf moves.
+	capturing bool
+	capture   []byte
+	capFrom   int
+	capMax    int
 }
 
 const defaultBufSize = 64 << 10
@@ -124,7 +131,14 @@ func (d *Decoder) more() (shift int, ok bool) {
 	if d.eof || d.err != nil {
 		return 0, false
 	}
+	if d.capturing && d.pos > d.capFrom {
+		d.keep(d.buf[d.capFrom:d.pos])
+		d.capFrom = d.pos
+	}
 	if d.pos > 0 {
+		if d.capturing {
+			d.capFrom -= d.pos
+		}
 		n := copy(d.buf, d.buf[d.pos:])
 		shift = d.pos
 		d.base += int64(d.pos)
@@ -310,6 +324,55 @@ func (d *Decoder) skipValue(depth int) error {
 	}
 	_, err := d.parseValue(depth) // a scalar
 	return err
+}
+
+// SkipCapture is Skip that also returns the raw text of the value (from
+// its first byte; leading whitespace is left out), appended to dst, and the
+// position and offset where it starts. If the value is longer than max
+// bytes it fails with a limit error at its start (max <= 0: no limit).
+func (d *Decoder) SkipCapture(dst []byte, max int) (raw []byte, start Pos, offset int64, err error) {
+	if d.err != nil {
+		return dst, Pos{}, 0, d.err
+	}
+	if _, ok := d.skipWS(); !ok {
+		return dst, Pos{}, 0, d.failEOF("a value")
+	}
+	start, offset = d.posAt(d.pos), d.Offset()
+	d.capturing, d.capture, d.capFrom, d.capMax = true, dst, d.pos, 0
+	if max > 0 {
+		d.capMax = len(dst) + max
+	}
+	err = d.skipValue(len(d.open))
+	if err == nil {
+		d.keep(d.buf[d.capFrom:d.pos])
+	}
+	raw = d.capture
+	d.capturing, d.capture = false, nil
+	if err == nil && max > 0 && len(raw)-len(dst) > max {
+		err = &SyntaxError{Pos: start, Offset: offset, Limit: true,
+			Msg: fmt.Sprintf("value is longer than the limit of %d bytes that can be kept in memory", max)}
+		d.err = err
+	}
+	return raw, start, offset, err
+}
+
+// keep appends b to the capture unless the capture is over its limit (the
+// caller reports that once the value ends).
+func (d *Decoder) keep(b []byte) {
+	if d.capMax <= 0 || len(d.capture) <= d.capMax {
+		d.capture = append(d.capture, b...)
+	}
+}
+
+// NewBytesDecoderAt is NewBytesDecoder for data that was taken from a larger
+// input at position start and byte offset offset (as SkipCapture returns
+// them): positions and offsets are reported as in that input.
+func NewBytesDecoderAt(data []byte, lim Limits, start Pos, offset int64) *Decoder {
+	d := NewBytesDecoder(data, lim)
+	d.base = offset
+	d.line = int32(start.Line)
+	d.lineStart = offset - int64(start.Col-1)
+	return d
 }
 
 // Finish checks that nothing but whitespace follows.

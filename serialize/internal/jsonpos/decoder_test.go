@@ -357,3 +357,45 @@ func TestSkipAndValueLimit(t *testing.T) {
 		d.ResetArena()
 	}
 }
+
+// SkipCapture returns a value's raw text whatever the reads look like, and a decoder over it
+// reports the positions of the original input.
+func TestSkipCapture(t *testing.T) {
+	src := "{\"a\": 1,\n  \"big\": [1, {\"x\": \"y\\n\"},\n   [true]  , \"é\"]  ,\n \"z\": 2}"
+	want := "[1, {\"x\": \"y\\n\"},\n   [true]  , \"é\"]"
+	for _, r := range []func() *Decoder{
+		func() *Decoder { return NewDecoder(iotest.OneByteReader(strings.NewReader(src)), testLimits) },
+		func() *Decoder { return NewDecoder(strings.NewReader(src), testLimits) },
+		func() *Decoder { return NewBytesDecoder([]byte(src), testLimits) },
+	} {
+		d := r()
+		d.EnterObject()
+		d.NextMember()
+		d.Value()
+		d.NextMember()
+		raw, start, off, err := d.SkipCapture([]byte("prefix:"), 0)
+		if err != nil || string(raw) != "prefix:"+want || start != (Pos{2, 10}) || off != int64(strings.Index(src, "[1")) {
+			t.Fatalf("got %q %v %d %v", raw, start, off, err)
+		}
+		key, kp, ok, err := d.NextMember()
+		if string(key) != "z" || kp != (Pos{4, 2}) || !ok || err != nil {
+			t.Fatalf("after the capture: %q %v %v %v", key, kp, ok, err)
+		}
+		// A decoder over the capture reports the original positions.
+		d2 := NewBytesDecoderAt(raw[len("prefix:"):], testLimits, start, off)
+		v, err := d2.Value()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := v.Index(2).Pos(); p != (Pos{3, 4}) {
+			t.Fatalf("position of the third item: %v", p)
+		}
+		if p := v.Index(1).Index(0).Pos(); p != (Pos{2, 20}) {
+			t.Fatalf("position of x's value: %v", p)
+		}
+	}
+	d := NewDecoder(strings.NewReader(`[1, 2, 3, 4, 5]`), testLimits)
+	if _, _, _, err := d.SkipCapture(nil, 6); err == nil || !strings.Contains(err.Error(), "limit of 6 bytes") {
+		t.Fatalf("over the capture limit: %v", err)
+	}
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// withStdin runs fn with os.Stdin reading data from a pipe.
+func withStdin(t *testing.T, data string, fn func()) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		io.WriteString(w, data)
+		w.Close()
+	}()
+	old := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = old; r.Close() }()
+	fn()
+}
+
+// A scene piped in is read once: `cat scene.json | voltex-editor validate -` (or a named pipe,
+// like /dev/stdin) says ok, where validate used to read it four times and call it invalid.
+func TestValidateAndFmtFromPipes(t *testing.T) {
+	src, err := os.ReadFile(repoFile("scenes/solar.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withStdin(t, string(src), func() {
+		code, out, errOut := runCLI("validate", "-")
+		if code != 0 || out != "stdin: ok: scene \"Solar system\", 8 entities\n" {
+			t.Errorf("validate -: code %d\n%s%s", code, out, errOut)
+		}
+	})
+	withStdin(t, string(src), func() {
+		code, out, errOut := runCLI("fmt", "-")
+		if code != 0 || out != string(src) {
+			t.Errorf("fmt -: code %d, %d bytes out (want %d)\n%s", code, len(out), len(src), errOut)
+		}
+	})
+	if code, _, errOut := runCLI("fmt", "-w", "-"); code != 2 || !strings.Contains(errOut, "cannot write back standard input") {
+		t.Errorf("fmt -w -: code %d %s", code, errOut)
+	}
+	fifo := filepath.Join(t.TempDir(), "pipe.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			f.Write(src)
+			f.Close()
+		}
+	}()
+	if code, out, errOut := runCLI("validate", fifo); code != 0 || !strings.HasSuffix(out, "ok: scene \"Solar system\", 8 entities\n") {
+		t.Errorf("validate FIFO: code %d\n%s%s", code, out, errOut)
+	}
+}
+
+// Endless or oversized input ends with an error at the size limit instead of growing without
+// end (fmt /dev/zero, `yes ' ' | validate -`), and a file over the limit is refused unread.
+func TestEndlessInputStops(t *testing.T) {
+	if code, _, errOut := runCLI("fmt", "/dev/zero"); code != 1 || !strings.Contains(errOut, "/dev/zero:1:1: unexpected control character U+0000") {
+		t.Errorf("fmt /dev/zero: code %d %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("validate", "/dev/urandom"); code != 1 || !strings.Contains(errOut, "/dev/urandom:1:") {
+		t.Errorf("validate /dev/urandom: code %d %q", code, errOut)
+	}
+	big := filepath.Join(t.TempDir(), "big.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(1<<30 + 1) // sparse: nothing to read but zeros
+	f.Close()
+	for _, cmd := range []string{"fmt", "validate", "export"} {
+		args := []string{cmd, big}
+		if cmd == "export" {
+			args = append(args, "-o", big+".out")
+		}
+		code, _, errOut := runCLI(args...)
+		if code != 1 || !strings.Contains(errOut, "big.json: file is 1073741825 bytes, larger than the limit of 1073741824 bytes") {
+			t.Errorf("%s of a file over the limit: code %d %q", cmd, code, errOut)
+		}
+	}
+}
+
+// 10,000 broken ids: the first 100 problems, then how many more.
+func TestProblemCountBeyondTheList(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"format": "voltex.scene", "version": 2, "entities": [`)
+	for i := range 10_000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"id": -1}`)
+	}
+	b.WriteString("]}")
+	path := filepath.Join(t.TempDir(), "ids.json")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	code, _, errOut := runCLI("validate", path)
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if code != 1 || len(lines) != 101 || lines[100] != "… and 9,900 more problems" {
+		t.Errorf("code %d, %d lines, last %q", code, len(lines), lines[len(lines)-1])
+	}
+}
