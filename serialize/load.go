@@ -39,6 +39,10 @@ type LoadOptions struct {
 	// instead of warnings (`validate --strict`). A name close to a
 	// registered one ("Transfrom") is an error either way.
 	Strict bool
+	// RefuseConflicts makes unresolved merge conflicts (scene.MergeConflicts
+	// components, and the editor section's "conflicts") errors: a file a
+	// merge left them in is not ready (`validate`).
+	RefuseConflicts bool
 }
 
 // LoadFile loads the scene file at path ("-": standard input) into a new
@@ -82,6 +86,7 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	w := newWorld()
 	b := newBinder(w)
 	b.strict = opts.Strict
+	b.refuseConflicts = opts.RefuseConflicts
 	r := newSceneReader(ctx, in, opts.File, opts.Limits, opts.Progress, b.entity)
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
 	probs := r.probs
@@ -193,6 +198,8 @@ type binder struct {
 	unknownSeen map[string]*unknownUse
 	sawUnknown  []string
 	strict      bool
+	// refuseConflicts: MergeConflicts components and scene-level conflicts are errors.
+	refuseConflicts bool
 	// known lists the names components can be stored under, for suggestions.
 	known []string
 	// used holds the bindings of the current entity's components when one
@@ -309,6 +316,9 @@ func (b *binder) entity(doc *entityDoc) {
 			b.ds.refs = b.ds.refs[:0]
 			if !b.ds.failed {
 				vals = append(vals, bd.scratch.Interface())
+				if b.refuseConflicts {
+					b.refuseConflict(m, bd)
+				}
 			}
 		}
 		b.ds.path.Truncate(cmark)
@@ -332,6 +342,33 @@ func (b *binder) entity(doc *entityDoc) {
 	clear(vals)
 	b.vals = vals[:0]
 	b.recs.push(rec)
+}
+
+// refuseConflict reports a MergeConflicts component (just decoded into bd)
+// as an error.
+func (b *binder) refuseConflict(m *jsonpos.Value, bd *binding) {
+	mc, ok := bd.scratch.Interface().(*scene.MergeConflicts)
+	if !ok || len(mc.Items) == 0 {
+		return
+	}
+	kp := m.KeyPos()
+	mark := b.ds.path.Key(m.Key())
+	b.probs.Errorf(kp.Line, kp.Col, b.ds.path.String(), "%s", conflictMessage(mc.Items))
+	b.ds.path.Truncate(mark)
+}
+
+// conflictMessage says which conflicts are unresolved.
+func conflictMessage(items []scene.MergeConflict) string {
+	paths := make([]string, len(items))
+	for i, c := range items {
+		paths[i] = c.Path
+	}
+	word := "conflicts"
+	if len(items) == 1 {
+		word = "conflict"
+	}
+	return fmt.Sprintf("unresolved merge %s: %s; open the scene in the editor and choose (Use ours / Use theirs), or edit the file",
+		word, strings.Join(paths, ", "))
 }
 
 // unknownComponent keeps a component this build does not know, verbatim;
@@ -442,7 +479,7 @@ func (b *binder) finish(h *header) *Scene {
 	var selection []int64
 	var selPos []jsonpos.Pos
 	if h.editor != nil {
-		s.Camera, selection, selPos = b.editorSection(h.editor)
+		s.Camera, selection, selPos, s.Conflicts = b.editorSection(h.editor)
 	}
 	if probs.HasErrors() {
 		return nil
@@ -556,7 +593,7 @@ func (b *binder) checkCycles(parentOf []int32) {
 }
 
 // editorSection reads the "editor" object.
-func (b *binder) editorSection(v *jsonpos.Value) (cam *EditorCamera, sel []int64, selPos []jsonpos.Pos) {
+func (b *binder) editorSection(v *jsonpos.Value) (cam *EditorCamera, sel []int64, selPos []jsonpos.Pos, conflicts []scene.MergeConflict) {
 	path := b.ds.path
 	mark := path.Key("editor")
 	defer path.Truncate(mark)
@@ -582,12 +619,62 @@ func (b *binder) editorSection(v *jsonpos.Value) (cam *EditorCamera, sel []int64
 				sel = append(sel, n)
 				selPos = append(selPos, x.Pos())
 			}
+		case "conflicts":
+			conflicts = readConflicts(probs, path, m)
+			if b.refuseConflicts && len(conflicts) > 0 {
+				errAtValue(probs, path, m, "%s", conflictMessage(conflicts))
+			}
 		default:
 			kp := m.KeyPos()
-			probs.Errorf(kp.Line, kp.Col, path.String(), "unknown key (the editor section has camera and selection)")
+			probs.Errorf(kp.Line, kp.Col, path.String(), "unknown key (the editor section has camera, selection and conflicts)")
 		}
 	})
-	return cam, sel, selPos
+	return cam, sel, selPos, conflicts
+}
+
+// readConflicts reads an array of merge conflict records: objects with the
+// strings path, base, ours and theirs.
+func readConflicts(probs *diag.List, path *diag.Path, v *jsonpos.Value) []scene.MergeConflict {
+	if v.Kind() != jsonpos.Array {
+		errAtValue(probs, path, v, "expected an array of conflicts, got %s", describeValue(v))
+		return nil
+	}
+	var out []scene.MergeConflict
+	for k := range v.Len() {
+		im := path.Index(k)
+		x := v.Index(k)
+		if x.Kind() != jsonpos.Object {
+			errAtValue(probs, path, x, "expected a conflict object (path, base, ours, theirs), got %s", describeValue(x))
+			path.Truncate(im)
+			continue
+		}
+		var c scene.MergeConflict
+		members(probs, path, x, func(m *jsonpos.Value) {
+			var dst *string
+			switch m.Key() {
+			case "path":
+				dst = &c.Path
+			case "base":
+				dst = &c.Base
+			case "ours":
+				dst = &c.Ours
+			case "theirs":
+				dst = &c.Theirs
+			default:
+				kp := m.KeyPos()
+				probs.Errorf(kp.Line, kp.Col, path.String(), "unknown key (a conflict has path, base, ours and theirs)")
+				return
+			}
+			if m.Kind() != jsonpos.String {
+				errAtValue(probs, path, m, "expected a string, got %s", describeValue(m))
+				return
+			}
+			*dst = m.Str()
+		})
+		out = append(out, c)
+		path.Truncate(im)
+	}
+	return out
 }
 
 func (b *binder) editorCamera(v *jsonpos.Value) *EditorCamera {

@@ -100,7 +100,7 @@ t.json:1:218: entities[0].components.Kinds.v[1]: 11 is outside the allowed range
 t.json:1:88: editor.camera.yaw: expected a number, got the string "x"
 t.json:1:93: editor.camera.zoom: unknown key (the camera has pivot, yaw, pitch and distance)
 t.json:1:122: editor.selection[1]: expected a positive integer id, got the number -1
-t.json:1:127: editor.grid: unknown key (the editor section has camera and selection)`},
+t.json:1:127: editor.grid: unknown key (the editor section has camera, selection and conflicts)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := loadString(t, tc.src)

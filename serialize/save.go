@@ -208,11 +208,23 @@ func (sw *sceneWriter) editorSection(b []byte, s *Scene) ([]byte, error) {
 			}
 		}
 	}
-	if s.Camera == nil && len(sel) == 0 {
+	return appendEditor(b, s.Camera, sel, s.Conflicts)
+}
+
+// appendEditor appends the "editor" member (and its comma and newline), or
+// nothing when there is nothing to say.
+func appendEditor(b []byte, c *EditorCamera, sel []uint64, conflicts []scene.MergeConflict) ([]byte, error) {
+	if c == nil && len(sel) == 0 && len(conflicts) == 0 {
 		return b, nil
 	}
 	b = append(b, "  \"editor\": {\n"...)
-	if c := s.Camera; c != nil {
+	more := func(rest bool) {
+		if rest {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+	}
+	if c != nil {
 		for _, f := range []float32{c.Pivot[0], c.Pivot[1], c.Pivot[2], c.Yaw, c.Pitch, c.Distance} {
 			if !finite32(f) {
 				return b, fmt.Errorf("saving: the editor camera has a value that is not a finite number (%v)", f)
@@ -227,10 +239,7 @@ func (sw *sceneWriter) editorSection(b []byte, s *Scene) ([]byte, error) {
 		b = append(b, ", \"distance\": "...)
 		b = jsonpos.AppendFloat(b, float64(c.Distance), 32)
 		b = append(b, " }"...)
-		if len(sel) > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '\n')
+		more(len(sel) > 0 || len(conflicts) > 0)
 	}
 	if len(sel) > 0 {
 		b = append(b, "    \"selection\": ["...)
@@ -240,9 +249,46 @@ func (sw *sceneWriter) editorSection(b []byte, s *Scene) ([]byte, error) {
 			}
 			b = appendUint(b, id)
 		}
+		b = append(b, ']')
+		more(len(conflicts) > 0)
+	}
+	if len(conflicts) > 0 {
+		b = append(b, "    \"conflicts\": ["...)
+		for i, x := range conflicts {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendConflict(b, x)
+		}
 		b = append(b, "]\n"...)
 	}
 	return append(b, "  },\n"...), nil
+}
+
+// ConflictsJSON returns the JSON of a scene.MergeConflicts component holding items, exactly as a
+// save writes it (for tools that write raw scenes).
+func ConflictsJSON(items []scene.MergeConflict) string {
+	b := []byte(`{ "items": [`)
+	for i, x := range items {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendConflict(b, x)
+	}
+	return string(append(b, "] }"...))
+}
+
+// appendConflict appends a conflict record as an inline object.
+func appendConflict(b []byte, x scene.MergeConflict) []byte {
+	b = append(b, `{ "path": `...)
+	b = jsonpos.AppendString(b, x.Path)
+	b = append(b, `, "base": `...)
+	b = jsonpos.AppendString(b, x.Base)
+	b = append(b, `, "ours": `...)
+	b = jsonpos.AppendString(b, x.Ours)
+	b = append(b, `, "theirs": `...)
+	b = jsonpos.AppendString(b, x.Theirs)
+	return append(b, " }"...)
 }
 
 func appendFloats32(b []byte, fs []float32) []byte {

@@ -3,6 +3,7 @@ package serialize
 import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // Scene is a scene as the editor holds it: the world plus what the file
@@ -14,6 +15,10 @@ type Scene struct {
 	Camera *EditorCamera
 	// Selection is the editor selection saved with the scene, in file order.
 	Selection []ecs.Entity
+	// Conflicts are the scene-level conflicts a merge left (the scene's name;
+	// conflicts of entities are their scene.MergeConflicts components). Saved
+	// in the editor section; a scene with any is not valid (ValidateFile).
+	Conflicts []scene.MergeConflict
 	// Warnings are the problems found by the load that did not stop it
 	// (unknown components kept verbatim, selection entries that name no
 	// entity, …).

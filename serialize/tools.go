@@ -112,7 +112,8 @@ type Validated struct {
 
 // ValidateInput checks a scene or export (told apart by [Input.Kind])
 // without keeping anything, reading it once. It returns an *[Error] (or an
-// I/O error) if the file does not load; warnings of a file that loads are in
+// I/O error) if the file does not load or has unresolved merge conflicts
+// (see LoadOptions.RefuseConflicts); warnings of a file that loads are in
 // the result. Project files are checked by package serialize/project.
 func ValidateInput(ctx context.Context, in *Input, opts LoadOptions) (Validated, error) {
 	v := Validated{Kind: in.Kind()}
@@ -129,6 +130,7 @@ func ValidateInput(ctx context.Context, in *Input, opts LoadOptions) (Validated,
 	case KindProject:
 		return v, fmt.Errorf("%s is a project file: check it with package serialize/project", opts.File)
 	default:
+		opts.RefuseConflicts = true
 		s, err := Load(ctx, in, opts)
 		if err != nil {
 			return v, err

@@ -105,6 +105,7 @@ func Register(w *ecs.World) {
 	ecs.Register[Spin](w)
 	ecs.Register[Camera](w, ecs.WithStorage(ecs.SparseSet))
 	ecs.Register[Unknown](w, ecs.WithStorage(ecs.SparseSet))
+	registerConflicts(w)
 	if ecs.Resource[IDs](w) == nil {
 		ecs.SetResource(w, RandomIDs())
 	}
