@@ -1,0 +1,504 @@
+package merge
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
+)
+
+// ConflictsComponent is the name scene.MergeConflicts has in scene files.
+const ConflictsComponent = "MergeConflicts"
+
+// Conflict is a conflict that Merge recorded, for reports: the entity it is on (0 for the scene
+// itself) and its name, and the record written to the file.
+type Conflict struct {
+	Entity int64
+	Name   string
+	scene.MergeConflict
+}
+
+// Result is what Merge returns.
+type Result struct {
+	// Scene is the merged scene: valid (unique ids, existing parents without cycles, existing
+	// reference targets) whenever the inputs are, with every conflict recorded in it.
+	Scene *serialize.RawScene
+	// Conflicts lists the conflicts recorded, by entity id (scene-level ones first).
+	Conflicts []Conflict
+}
+
+// Merge merges the changes from base to ours and from base to theirs, entity by entity, component
+// by component and field by field (fields of nested objects too; arrays are one value):
+//
+//   - a value changed on one side only takes that side's value; the same change on both sides is
+//     taken once;
+//   - entities and components added on either side are added, removed ones removed;
+//   - an entity added on both sides with the same id is merged as if its base were empty;
+//   - the place of an entity (parent and sibling order key) is one value: moving an entity on one
+//     side and changing it on the other merges cleanly;
+//   - a value changed two different ways is a conflict: ours is kept and the three versions are
+//     recorded in the entity's MergeConflicts component (the scene name's in the editor section);
+//   - an entity deleted on one side and changed on the other is kept as changed, with an "entity"
+//     conflict; so is a deleted entity that the other side still needs as a parent or as the
+//     target of an entity reference (references are known for registered components);
+//   - two moves that together would make a parent cycle: ours is kept for one of the entities,
+//     with a "place" conflict.
+//
+// The editor camera is merged as one value (ours if both changed it); the selection is ours.
+// Conflicts already recorded in the inputs are merged like other components.
+func Merge(base, ours, theirs *serialize.RawScene) *Result {
+	m := &merger{base: base, ours: ours, theirs: theirs, res: &Result{}}
+	out := &serialize.RawScene{Selection: slices.Clone(ours.Selection)}
+	m.out, m.res.Scene = out, out
+	out.Name = m.sceneName()
+	out.Camera = ours.Camera
+	if sameCamera(ours.Camera, base.Camera) {
+		out.Camera = theirs.Camera
+	}
+	out.Conflicts = append(slices.Clone(ours.Conflicts), m.sceneConflicts...)
+	for _, c := range theirs.Conflicts {
+		if !slices.Contains(out.Conflicts, c) {
+			out.Conflicts = append(out.Conflicts, c)
+		}
+	}
+	m.entities()
+	m.repair()
+	m.record()
+	return m.res
+}
+
+type merger struct {
+	base, ours, theirs *serialize.RawScene
+	out                *serialize.RawScene
+	res                *Result
+	sceneConflicts     []scene.MergeConflict
+	pending            map[int64][]scene.MergeConflict // new conflicts by entity id
+	buf                []byte
+}
+
+func (m *merger) conflict(id int64, c scene.MergeConflict) {
+	if m.pending == nil {
+		m.pending = map[int64][]scene.MergeConflict{}
+	}
+	m.pending[id] = append(m.pending[id], c)
+}
+
+func (m *merger) sceneName() string {
+	b, o, t := m.base.Name, m.ours.Name, m.theirs.Name
+	switch {
+	case o == t || b == t:
+		return o
+	case b == o:
+		return t
+	}
+	c := scene.MergeConflict{Path: "scene.name", Base: quote(b), Ours: quote(o), Theirs: quote(t)}
+	m.sceneConflicts = append(m.sceneConflicts, c)
+	m.res.Conflicts = append(m.res.Conflicts, Conflict{MergeConflict: c})
+	return o
+}
+
+func quote(s string) string { return string(jsonpos.AppendString(nil, s)) }
+
+func sameCamera(a, b *serialize.EditorCamera) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+// entities merges the three entity lists (each sorted by id) in one pass.
+func (m *merger) entities() {
+	bs, os, ts := m.base.Entities, m.ours.Entities, m.theirs.Entities
+	out := make([]serialize.RawEntity, 0, max(len(os), len(ts)))
+	i, j, k := 0, 0, 0
+	for i < len(bs) || j < len(os) || k < len(ts) {
+		id := int64(1<<63 - 1)
+		if i < len(bs) {
+			id = min(id, bs[i].ID)
+		}
+		if j < len(os) {
+			id = min(id, os[j].ID)
+		}
+		if k < len(ts) {
+			id = min(id, ts[k].ID)
+		}
+		var b, o, t *serialize.RawEntity
+		if i < len(bs) && bs[i].ID == id {
+			b = &bs[i]
+			i++
+		}
+		if j < len(os) && os[j].ID == id {
+			o = &os[j]
+			j++
+		}
+		if k < len(ts) && ts[k].ID == id {
+			t = &ts[k]
+			k++
+		}
+		switch {
+		case o == nil && t == nil: // deleted on both sides
+		case o != nil && t != nil && (sameEntity(o, t) || (b != nil && sameEntity(b, t))):
+			out = append(out, *o)
+		case o != nil && t != nil && b != nil && sameEntity(b, o):
+			out = append(out, *t)
+		case o != nil && t != nil:
+			out = append(out, m.entity(b, o, t))
+		case b == nil: // added on one side
+			out = append(out, *cmp.Or(o, t))
+		case o == nil && sameEntity(b, t), t == nil && sameEntity(b, o): // deleted on one side, untouched on the other
+		default: // deleted on one side, changed on the other: keep the changed one
+			kept := cmp.Or(o, t)
+			out = append(out, *kept)
+			m.conflict(id, entityConflict(o != nil, t != nil))
+		}
+	}
+	m.out.Entities = out
+}
+
+func entityConflict(ours, theirs bool) scene.MergeConflict {
+	word := func(present bool) string {
+		if present {
+			return scene.ConflictPresent
+		}
+		return scene.ConflictDeleted
+	}
+	return scene.MergeConflict{Path: "entity", Base: scene.ConflictPresent, Ours: word(ours), Theirs: word(theirs)}
+}
+
+func sameEntity(a, b *serialize.RawEntity) bool {
+	return a.ID == b.ID && a.HasName == b.HasName && a.Name == b.Name && a.Parent == b.Parent && a.Order == b.Order &&
+		slices.Equal(a.Components, b.Components)
+}
+
+// entity merges an entity present on both sides and changed on both (b is nil if both added it).
+func (m *merger) entity(b, o, t *serialize.RawEntity) serialize.RawEntity {
+	if b == nil {
+		b = &serialize.RawEntity{ID: o.ID}
+	}
+	r := serialize.RawEntity{ID: o.ID}
+	// Name.
+	bn, on, tn := nameJSON(b), nameJSON(o), nameJSON(t)
+	switch v := m.pick(o.ID, "name", bn, on, tn); v {
+	case on:
+		r.Name, r.HasName = o.Name, o.HasName
+	default:
+		r.Name, r.HasName = t.Name, t.HasName
+	}
+	// Place.
+	if samePlace(o, t) || samePlace(b, t) {
+		r.Parent, r.Order = o.Parent, o.Order
+	} else if samePlace(b, o) {
+		r.Parent, r.Order = t.Parent, t.Order
+	} else {
+		r.Parent, r.Order = o.Parent, o.Order
+		m.conflict(o.ID, scene.MergeConflict{Path: "place", Base: placeJSON(b), Ours: placeJSON(o), Theirs: placeJSON(t)})
+	}
+	// Components, by name (each list is sorted).
+	bc, oc, tc := b.Components, o.Components, t.Components
+	for len(bc) > 0 || len(oc) > 0 || len(tc) > 0 {
+		name := ""
+		for _, l := range [][]scene.RawComponent{bc, oc, tc} {
+			if len(l) > 0 && (name == "" || l[0].Name < name) {
+				name = l[0].Name
+			}
+		}
+		take := func(l *[]scene.RawComponent) (string, bool) {
+			if len(*l) > 0 && (*l)[0].Name == name {
+				v := (*l)[0].JSON
+				*l = (*l)[1:]
+				return v, true
+			}
+			return "", false
+		}
+		bv, bok := take(&bc)
+		ov, ook := take(&oc)
+		tv, tok := take(&tc)
+		if v, ok := m.component(o.ID, name, bv, bok, ov, ook, tv, tok); ok {
+			r.Components = append(r.Components, scene.RawComponent{Name: name, JSON: v})
+		}
+	}
+	return r
+}
+
+// pick merges a value held as JSON text ("" = absent) and records a conflict under path when it
+// changed two ways (ours is kept).
+func (m *merger) pick(id int64, path, b, o, t string) string {
+	switch {
+	case o == t || b == t:
+		return o
+	case b == o:
+		return t
+	}
+	m.conflict(id, scene.MergeConflict{Path: path, Base: b, Ours: o, Theirs: t})
+	return o
+}
+
+func nameJSON(e *serialize.RawEntity) string {
+	if !e.HasName {
+		return ""
+	}
+	return quote(e.Name)
+}
+
+func samePlace(a, b *serialize.RawEntity) bool { return a.Parent == b.Parent && a.Order == b.Order }
+
+// placeJSON is an entity's place as a conflict records it.
+func placeJSON(e *serialize.RawEntity) string {
+	b := []byte(`{ "parent": `)
+	b = strconv.AppendInt(b, e.Parent, 10)
+	b = append(b, `, "order": `...)
+	b = jsonpos.AppendFloat(b, e.Order, 64)
+	return string(append(b, " }"...))
+}
+
+// component merges one component (present flags say which sides have it) and returns its JSON and
+// whether the result has it.
+func (m *merger) component(id int64, name, b string, bok bool, o string, ook bool, t string, tok bool) (string, bool) {
+	switch {
+	case ook == tok && o == t, bok == tok && b == t:
+		return o, ook
+	case bok == ook && b == o:
+		return t, tok
+	}
+	path := "components." + name
+	if ook && tok {
+		bv, ov, tv := parse(b, bok), parse(o, true), parse(t, true)
+		if ov != nil && tv != nil {
+			var cs []scene.MergeConflict
+			r := mergeValue(path, bv, ov, tv, &cs)
+			for _, c := range cs {
+				m.conflict(id, c)
+			}
+			m.buf = jsonpos.AppendInline(m.buf[:0], r)
+			return string(m.buf), true
+		}
+	}
+	m.conflict(id, scene.MergeConflict{Path: path, Base: b, Ours: o, Theirs: t})
+	return o, ook
+}
+
+// parse parses a component's JSON (nil if absent or unreadable).
+func parse(s string, ok bool) *jsonpos.Value {
+	if !ok {
+		return nil
+	}
+	v, err := jsonpos.Parse([]byte(s), jsonpos.Limits{})
+	if err != nil {
+		return nil
+	}
+	return &v
+}
+
+func inline(v *jsonpos.Value) string {
+	if v == nil {
+		return ""
+	}
+	return string(jsonpos.AppendInline(nil, v))
+}
+
+func equal(a, b *jsonpos.Value) bool {
+	return (a == nil) == (b == nil) && (a == nil || jsonpos.Equal(a, b))
+}
+
+// mergeValue merges three versions of a JSON value (nil: absent), recursing into objects; a value
+// changed two ways is recorded in cs under path and ours is kept.
+func mergeValue(path string, b, o, t *jsonpos.Value, cs *[]scene.MergeConflict) *jsonpos.Value {
+	switch {
+	case equal(o, t), equal(b, t):
+		return o
+	case equal(b, o):
+		return t
+	}
+	isObj := func(v *jsonpos.Value) bool { return v != nil && v.Kind() == jsonpos.Object }
+	if isObj(o) && isObj(t) && (b == nil || isObj(b)) {
+		r := jsonpos.NewObject()
+		add := func(key string) {
+			if r.Get(key) != nil {
+				return
+			}
+			var bk *jsonpos.Value
+			if b != nil {
+				bk = b.Get(key)
+			}
+			if v := mergeValue(path+"."+key, bk, o.Get(key), t.Get(key), cs); v != nil {
+				r.Set(key, *v)
+			}
+		}
+		for i := range o.Len() {
+			add(o.Index(i).Key())
+		}
+		for i := range t.Len() {
+			add(t.Index(i).Key())
+		}
+		return &r
+	}
+	*cs = append(*cs, scene.MergeConflict{Path: path, Base: inline(b), Ours: inline(o), Theirs: inline(t)})
+	return o
+}
+
+// repair makes the merged scene valid: entities deleted on one side that the result still needs
+// (as parents or reference targets) come back with an "entity" conflict, and parent cycles made by
+// two moves are broken by keeping ours for one entity (a "place" conflict). Each round only adds
+// entities or takes ours, so it ends.
+func (m *merger) repair() {
+	for {
+		changed := m.restoreNeeded()
+		if m.breakCycles() {
+			changed = true
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// version returns the entity id from the side that has it (theirs first: a deleted entity that
+// is needed was deleted by ours or by theirs, and the other side has it).
+func (m *merger) version(id int64) *serialize.RawEntity {
+	if e := m.theirs.Entity(id); e != nil {
+		return e
+	}
+	if e := m.ours.Entity(id); e != nil {
+		return e
+	}
+	return m.base.Entity(id)
+}
+
+// restoreNeeded brings back missing parents and reference targets; it reports whether it did.
+func (m *merger) restoreNeeded() bool {
+	out := m.out
+	have := func(id int64) bool { return out.Entity(id) != nil }
+	var add []serialize.RawEntity
+	adding := map[int64]bool{}
+	need := func(id int64) {
+		if id == 0 || have(id) || adding[id] {
+			return
+		}
+		e := m.version(id)
+		if e == nil {
+			return // not in any input: the inputs were broken
+		}
+		adding[id] = true
+		add = append(add, *e)
+		m.conflict(id, entityConflict(m.ours.Entity(id) != nil, m.theirs.Entity(id) != nil))
+	}
+	check := func(e *serialize.RawEntity) {
+		need(e.Parent)
+		for _, c := range e.Components {
+			for _, r := range m.ours.Refs(c) {
+				need(r)
+			}
+		}
+	}
+	for i := range out.Entities {
+		check(&out.Entities[i])
+	}
+	for k := 0; k < len(add); k++ { // restored entities may need others in turn
+		check(&add[k])
+	}
+	if len(add) == 0 {
+		return false
+	}
+	out.Entities = append(out.Entities, add...)
+	slices.SortFunc(out.Entities, func(a, b serialize.RawEntity) int { return cmp.Compare(a.ID, b.ID) })
+	return true
+}
+
+// breakCycles finds parent cycles in the result and breaks each by giving one of its entities
+// whose place came from theirs ours' place instead; it reports whether it changed anything.
+func (m *merger) breakCycles() bool {
+	es := m.out.Entities
+	index := make(map[int64]int32, len(es))
+	for i := range es {
+		index[es[i].ID] = int32(i)
+	}
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := make([]uint8, len(es))
+	changed := false
+	var path []int32
+	for i := range es {
+		if state[i] != unseen {
+			continue
+		}
+		path = path[:0]
+		j, ok := int32(i), true
+		for ok && state[j] == unseen {
+			state[j] = onPath
+			path = append(path, j)
+			j, ok = index[es[j].Parent]
+		}
+		if ok && state[j] == onPath {
+			if m.breakCycle(path[slices.Index(path, j):]) {
+				changed = true
+			}
+		}
+		for _, p := range path {
+			state[p] = done
+		}
+	}
+	return changed
+}
+
+func (m *merger) breakCycle(cycle []int32) bool {
+	es := m.out.Entities
+	for _, i := range cycle {
+		e := &es[i]
+		o, t := m.ours.Entity(e.ID), m.theirs.Entity(e.ID)
+		if o == nil || t == nil || samePlace(o, t) || !samePlace(e, t) {
+			continue
+		}
+		b := m.base.Entity(e.ID)
+		if b == nil {
+			b = &serialize.RawEntity{ID: e.ID}
+		}
+		e.Parent, e.Order = o.Parent, o.Order
+		m.conflict(e.ID, scene.MergeConflict{Path: "place", Base: placeJSON(b), Ours: placeJSON(o), Theirs: placeJSON(t)})
+		return true
+	}
+	return false // cannot happen when ours and theirs are acyclic: a merged cycle needs a move from theirs
+}
+
+// record writes the new conflicts into the entities' MergeConflicts components and lists them.
+func (m *merger) record() {
+	es := m.out.Entities
+	for i := range es {
+		cs := m.pending[es[i].ID]
+		if len(cs) == 0 {
+			continue
+		}
+		e := &es[i]
+		for _, c := range cs {
+			m.res.Conflicts = append(m.res.Conflicts, Conflict{Entity: e.ID, Name: e.Name, MergeConflict: c})
+		}
+		items := cs
+		comps := slices.Clone(e.Components)
+		at, found := slices.BinarySearchFunc(comps, ConflictsComponent, func(c scene.RawComponent, n string) int { return strings.Compare(c.Name, n) })
+		if found { // conflicts left from an earlier merge stay
+			if v := parse(comps[at].JSON, true); v != nil {
+				if old := v.Get("items"); old != nil && old.Kind() == jsonpos.Array {
+					var prev []scene.MergeConflict
+					for k := range old.Len() {
+						x := old.Index(k)
+						str := func(key string) string {
+							if s := x.Get(key); s != nil && s.Kind() == jsonpos.String {
+								return s.Str()
+							}
+							return ""
+						}
+						prev = append(prev, scene.MergeConflict{Path: str("path"), Base: str("base"), Ours: str("ours"), Theirs: str("theirs")})
+					}
+					items = append(prev, cs...)
+				}
+			}
+			comps[at].JSON = serialize.ConflictsJSON(items)
+		} else {
+			comps = slices.Insert(comps, at, scene.RawComponent{Name: ConflictsComponent, JSON: serialize.ConflictsJSON(items)})
+		}
+		e.Components = comps
+	}
+}
