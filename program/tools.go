@@ -33,6 +33,9 @@ func init() {
 		{"fmt", "print or rewrite scene files in canonical form (like gofmt)", runFmt},
 		{"gen", "write Go types for the components of a project file: gen [-o FILE] [PROJECT]", runGen},
 		{"render", "render a scene to PNG without a window: render SCENE -o OUT.png", runRender},
+		{"diff", "what changed between two scenes, by entity, component and field", runDiff},
+		{"merge", "three-way merge of scenes (git's merge driver): merge BASE OURS THEIRS -o OUT", runMerge},
+		{"git-setup", "make git merge and diff scene files with voltex-editor", runGitSetup},
 	}
 }
 

@@ -3,7 +3,7 @@
 # Installs only what is missing; uses sudo when not root. Safe to run repeatedly.
 set -euo pipefail
 pkgs=(gcc pkg-config xvfb libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
-      libgl1-mesa-dev libgl1-mesa-dri mesa-utils imagemagick xdotool x11-apps x11-utils)
+      libgl1-mesa-dev libgl1-mesa-dri mesa-utils imagemagick xdotool x11-apps x11-utils git)
 missing=()
 for p in "${pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

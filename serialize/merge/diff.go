@@ -173,12 +173,12 @@ func idsJSON(ids []int64) string {
 
 // WriteText writes changes (Diff(a, b)) for people: one block per entity,
 //
-//	+ entity 5678 "Lamp" under 12 "Room": Color, Mesh, Transform
-//	- entity 91 "Old"
-//	~ entity 1234 "Cube 3,4"
-//	    parent: 3 "A" → 4 "B"
-//	    + Spin { "axis": [0, 1, 0], "speed": 45 }
-//	    Transform.position: [1, 0, 0] → [1, 2, 0]
+//   - entity 5678 "Lamp" under 12 "Room": Color, Mesh, Transform
+//   - entity 91 "Old"
+//     ~ entity 1234 "Cube 3,4"
+//     parent: 3 "A" → 4 "B"
+//   - Spin { "axis": [0, 1, 0], "speed": 45 }
+//     Transform.position: [1, 0, 0] → [1, 2, 0]
 //
 // with scene-level changes first ("scene name: …", "editor camera: …").
 func WriteText(w io.Writer, a, b *serialize.RawScene, changes []Change) error {

@@ -1,0 +1,418 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/serialize/merge"
+	"github.com/voltex-editor/voltex/serialize/project"
+)
+
+// Scenes in git: `diff` (also git's external diff driver), `merge` (git's merge driver) and
+// `git-setup`, which tells git to use them.
+
+// sceneOptions returns the load options for the scene at path (or, for git's temporary files, the
+// path it stands for): the components of the project file that applies to it, if any.
+func sceneOptions(path string) (serialize.LoadOptions, error) {
+	opts := serialize.LoadOptions{}
+	if path == "" {
+		return opts, nil
+	}
+	pf, err := project.FindFor(path)
+	if err != nil || pf == "" {
+		return opts, nil // no project: the built-in components (unknown ones are kept verbatim anyway)
+	}
+	p, err := project.Load(pf)
+	if err != nil {
+		return opts, err
+	}
+	nw, err := p.NewWorld(nil)
+	if err != nil {
+		return opts, fmt.Errorf("%s: %w", pf, err)
+	}
+	opts.NewWorld = nw
+	return opts, nil
+}
+
+// readSide reads one side of a diff or merge. A missing file (git's /dev/null) or an empty one is
+// an empty scene.
+func readSide(path, file string, opts serialize.LoadOptions) (*serialize.RawScene, error) {
+	if path == os.DevNull {
+		return &serialize.RawScene{}, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() == 0 {
+		return &serialize.RawScene{}, nil
+	}
+	opts.File = file
+	return serialize.ReadRawFile(context.Background(), path, opts)
+}
+
+func isScene(path string) bool {
+	if path == os.DevNull {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err == nil && st.Size() == 0 {
+		return true // an empty side (a file added on both branches has an empty base)
+	}
+	return serialize.IsSceneFile(f)
+}
+
+func runDiff(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("diff", "[--json] A.json B.json\n       voltex-editor diff --git PATH OLD OLD-HEX OLD-MODE NEW NEW-HEX NEW-MODE",
+		"Shows what changed from scene A to scene B, by entity, component and field: added and removed entities\n"+
+			"(with names), renames, reparenting and sibling order, added and removed components, and changed fields\n"+
+			"(Transform.position: [1, 0, 0] → [1, 2, 0]). Exit 0 if the scenes are the same, 1 if they differ, 2 on\n"+
+			"trouble (like diff). With --git it is git's external diff driver (see 'voltex-editor git-setup'): it takes\n"+
+			"git's seven arguments, prints a header, and exits 0 when it could compare (as git requires); files that are\n"+
+			"not scenes are shown by 'git diff --no-index'.")
+	asJSON := fs.Bool("json", false, "print the changes as JSON: {\"changes\": [{\"op\", \"entity\", \"name\", \"path\", \"from\", \"to\"}, …]}")
+	gitMode := fs.Bool("git", false, "act as git's external diff driver (seven arguments)")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	var aPath, bPath, label string
+	switch {
+	case *gitMode && fs.NArg() == 7:
+		label, aPath, bPath = fs.Arg(0), fs.Arg(1), fs.Arg(4)
+	case *gitMode:
+		return usageError(fs, stderr, fmt.Sprintf("voltex-editor diff --git: git passes 7 arguments, got %d", fs.NArg()))
+	case fs.NArg() == 2:
+		aPath, bPath = fs.Arg(0), fs.Arg(1)
+	default:
+		return usageError(fs, stderr, "voltex-editor diff: need two scene files")
+	}
+	if *gitMode {
+		fmt.Fprintf(stdout, "diff --voltex a/%s b/%s\n", label, label)
+		if !isScene(aPath) || !isScene(bPath) {
+			return plainGitDiff(aPath, bPath, stdout, stderr)
+		}
+	}
+	opts, err := sceneOptions(cmpOr(label, bPath))
+	if err != nil {
+		printProblems(stderr, "project file", err)
+		return 2
+	}
+	names := [2]string{aPath, bPath}
+	if *gitMode {
+		names = [2]string{"a/" + label, "b/" + label}
+	}
+	a, err := readSide(aPath, names[0], opts)
+	if err != nil {
+		printProblems(stderr, names[0], err)
+		return 2
+	}
+	b, err := readSide(bPath, names[1], opts)
+	if err != nil {
+		printProblems(stderr, names[1], err)
+		return 2
+	}
+	changes := merge.Diff(a, b)
+	if *asJSON {
+		err = merge.WriteJSON(stdout, changes)
+	} else {
+		err = merge.WriteText(stdout, a, b, changes)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "voltex-editor diff: %v\n", err)
+		return 2
+	}
+	if *gitMode {
+		if len(changes) == 0 {
+			fmt.Fprintln(stdout, "(the same scene; only the formatting differs)")
+		}
+		return 0
+	}
+	if len(changes) > 0 {
+		return 1
+	}
+	return 0
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// plainGitDiff shows two files that are not scenes as git does.
+func plainGitDiff(a, b string, stdout, stderr io.Writer) int {
+	cmd := exec.Command("git", "diff", "--no-index", "--no-ext-diff", "--", a, b)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err == nil || (errors.As(err, &ee) && ee.ExitCode() == 1) {
+		return 0
+	}
+	fmt.Fprintf(stderr, "voltex-editor diff: git diff: %v\n", err)
+	return 2
+}
+
+func runMerge(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("merge", "BASE OURS THEIRS -o OUT [--path NAME]",
+		"Three-way merge of scene files by entity, component and field (git's merge driver: see 'voltex-editor\n"+
+			"git-setup'). Changes made on one side are taken, the same change on both sides once; a value changed two\n"+
+			"ways is a conflict: OUT keeps ours and records base, ours and theirs in the entity (a MergeConflicts\n"+
+			"component; the scene name's in the editor section), so OUT is a valid scene that the editor opens to\n"+
+			"resolve them, and 'validate' fails until they are resolved. An entity deleted on one side and changed\n"+
+			"on the other is kept, with a conflict.\n"+
+			"Exit 0: merged cleanly; 1: merged with conflicts (listed on stderr); 2: trouble (OUT is not written).\n"+
+			"Files that are not scenes are merged by 'git merge-file' (conflict markers, exit 1 on conflicts).")
+	out := fs.String("o", "", "output file (required; may be OURS, as git's %A)")
+	path := fs.String("path", "", "the file's path in the repository (git's %P), for messages and to find the project file")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() != 3 || *out == "" {
+		return usageError(fs, stderr, "voltex-editor merge: need BASE OURS THEIRS and -o OUT")
+	}
+	basePath, oursPath, theirsPath := fs.Arg(0), fs.Arg(1), fs.Arg(2)
+	name := cmpOr(*path, *out)
+	if !isScene(basePath) || !isScene(oursPath) || !isScene(theirsPath) {
+		return mergeFile(basePath, oursPath, theirsPath, *out, name, stderr)
+	}
+	opts, err := sceneOptions(name)
+	if err != nil {
+		printProblems(stderr, "project file", err)
+		return 2
+	}
+	var sides [3]*serialize.RawScene
+	for i, p := range []string{basePath, oursPath, theirsPath} {
+		label := []string{"base", "ours", "theirs"}[i]
+		file := p
+		if *path != "" {
+			file = *path + " (" + label + ")"
+		}
+		s, err := readSide(p, file, opts)
+		if err != nil {
+			fmt.Fprintf(stderr, "voltex-editor merge: cannot read %s (%s); nothing was written:\n", label, p)
+			printProblems(stderr, file, err)
+			return 2
+		}
+		sides[i] = s
+	}
+	res := merge.Merge(sides[0], sides[1], sides[2])
+	var buf bytes.Buffer
+	if err := serialize.WriteRaw(context.Background(), &buf, res.Scene); err != nil {
+		fmt.Fprintf(stderr, "voltex-editor merge: %v\n", err)
+		return 2
+	}
+	if err := serialize.ReplaceFile(*out, buf.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "voltex-editor merge: %v\n", err)
+		return 2
+	}
+	if len(res.Conflicts) == 0 {
+		return 0
+	}
+	fmt.Fprintf(stderr, "voltex-editor merge: %s: %d %s, recorded in the file; open it in the editor to resolve:\n",
+		name, len(res.Conflicts), pluralWord(len(res.Conflicts), "conflict", "conflicts"))
+	for _, c := range res.Conflicts {
+		where := "scene"
+		if c.Entity != 0 {
+			where = fmt.Sprintf("entity %d", c.Entity)
+			if c.Name != "" {
+				where += fmt.Sprintf(" %q", c.Name)
+			}
+		}
+		fmt.Fprintf(stderr, "  %s: %s: ours %s, theirs %s (base %s)\n", where, c.Path, orAbsent(c.Ours), orAbsent(c.Theirs), orAbsent(c.Base))
+	}
+	return 1
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func orAbsent(s string) string {
+	if s == "" {
+		return "(absent)"
+	}
+	return s
+}
+
+// mergeFile merges files that are not scenes with git merge-file, as git would have.
+func mergeFile(base, ours, theirs, out, name string, stderr io.Writer) int {
+	cmd := exec.Command("git", "merge-file", "-p", "-L", name+" (ours)", "-L", name+" (base)", "-L", name+" (theirs)", ours, base, theirs)
+	var res bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &res, stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	conflicts := errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128
+	if err != nil && !conflicts {
+		fmt.Fprintf(stderr, "voltex-editor merge: %s is not a scene, and git merge-file failed: %v\n", name, err)
+		return 2
+	}
+	if err := serialize.ReplaceFile(out, res.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "voltex-editor merge: %v\n", err)
+		return 2
+	}
+	if conflicts {
+		return 1
+	}
+	return 0
+}
+
+func runGitSetup(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("git-setup", "[--global] [--pattern GLOB]... [DIR]",
+		"Makes git merge and diff scene files with voltex-editor: adds 'PATTERN merge=voltex diff=voltex' lines to\n"+
+			"the repository's .gitattributes (in DIR's work tree, default the current one) and sets merge.voltex.driver\n"+
+			"and diff.voltex.command in its .git/config to this program. With --global, for every repository of the\n"+
+			"user instead (git config --global, and the global attributes file). Running it again changes nothing.\n"+
+			"Files matching the pattern that are not scenes are merged and shown as git would (git merge-file,\n"+
+			"git diff), so the default pattern *.json is safe.")
+	global := fs.Bool("global", false, "set up git for all the user's repositories")
+	var patterns multiFlag
+	fs.Var(&patterns, "pattern", "gitattributes pattern of scene files (repeatable; default *.json)")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 1 || (*global && fs.NArg() == 1) {
+		return usageError(fs, stderr, "voltex-editor git-setup: at most one folder (and none with --global)")
+	}
+	if len(patterns) == 0 {
+		patterns = multiFlag{"*.json"}
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "voltex-editor git-setup: cannot find this program's path: %v\n", err)
+		return 1
+	}
+	dir := "."
+	if fs.NArg() == 1 {
+		dir = fs.Arg(0)
+	}
+	git := func(args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(e.String()))
+		}
+		return strings.TrimSpace(o.String()), nil
+	}
+	scope := "--local"
+	var attrFile string
+	if *global {
+		scope = "--global"
+		attrFile, _ = git("config", "--global", "--path", "core.attributesFile")
+		if attrFile == "" {
+			cfg := os.Getenv("XDG_CONFIG_HOME")
+			if cfg == "" {
+				home, err := os.UserHomeDir()
+				if err != nil {
+					fmt.Fprintf(stderr, "voltex-editor git-setup: %v\n", err)
+					return 1
+				}
+				cfg = filepath.Join(home, ".config")
+			}
+			attrFile = filepath.Join(cfg, "git", "attributes")
+		}
+	} else {
+		top, err := git("rev-parse", "--show-toplevel")
+		if err != nil {
+			fmt.Fprintf(stderr, "voltex-editor git-setup: %s is not in a git work tree (run 'git init' first, or use --global): %v\n", dir, err)
+			return 1
+		}
+		attrFile = filepath.Join(top, ".gitattributes")
+	}
+	q := shellQuote(exe)
+	settings := [][2]string{
+		{"merge.voltex.name", "Voltex scene merge (voltex-editor merge)"},
+		{"merge.voltex.driver", q + " merge %O %A %B -o %A --path %P"},
+		{"diff.voltex.command", q + " diff --git"},
+	}
+	for _, kv := range settings {
+		if _, err := git("config", scope, kv[0], kv[1]); err != nil {
+			fmt.Fprintf(stderr, "voltex-editor git-setup: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "git config %s %s %q\n", scope, kv[0], kv[1])
+	}
+	added, err := addLines(attrFile, patterns)
+	if err != nil {
+		fmt.Fprintf(stderr, "voltex-editor git-setup: %v\n", err)
+		return 1
+	}
+	for _, l := range added {
+		fmt.Fprintf(stdout, "%s: added %q\n", attrFile, l)
+	}
+	if len(added) == 0 {
+		fmt.Fprintf(stdout, "%s: already set up\n", attrFile)
+	}
+	if !*global {
+		fmt.Fprintf(stdout, "Commit .gitattributes so that clones know which files are scenes; each clone runs 'voltex-editor git-setup' once.\n")
+	}
+	return 0
+}
+
+// addLines appends "PATTERN merge=voltex diff=voltex" for each pattern that file lacks, creating
+// it (and its folder) if needed; it returns the lines added.
+func addLines(file string, patterns []string) ([]string, error) {
+	old, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(old), "\n") {
+		have[strings.Join(strings.Fields(l), " ")] = true
+	}
+	var added []string
+	for _, p := range patterns {
+		l := p + " merge=voltex diff=voltex"
+		if !have[l] {
+			added = append(added, l)
+			have[l] = true
+		}
+	}
+	if len(added) == 0 {
+		return nil, nil
+	}
+	text := string(old)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if text == "" || !strings.Contains(text, "# Voltex scenes") {
+		text += "# Voltex scenes: merged and diffed by entity, component and field (voltex-editor git-setup)\n"
+	}
+	text += strings.Join(added, "\n") + "\n"
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return nil, err
+	}
+	return added, serialize.ReplaceFile(file, []byte(text))
+}
+
+// shellQuote quotes s for the POSIX shell git runs drivers with.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

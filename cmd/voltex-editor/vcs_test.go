@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// scenes for the CLI tests: a base and two edits.
+const (
+	vcsBase = `{"format": "voltex.scene", "version": 2, "name": "S", "entities": [
+ {"id": 10, "name": "A", "order": 1, "components": {"Color": {"rgba": [1, 0, 0, 1]}, "Transform": {"position": [1, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}}},
+ {"id": 20, "name": "B", "order": 2, "components": {}}]}`
+	vcsOurs = `{"format": "voltex.scene", "version": 2, "name": "S", "entities": [
+ {"id": 10, "name": "A", "order": 1, "components": {"Color": {"rgba": [0, 1, 0, 1]}, "Transform": {"position": [1, 2, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}}},
+ {"id": 20, "name": "B", "order": 2, "components": {}},
+ {"id": 30, "name": "Lamp", "parent": 20, "order": 1, "components": {}}]}`
+	vcsTheirs = `{"format": "voltex.scene", "version": 2, "name": "S", "entities": [
+ {"id": 10, "name": "Alpha", "order": 1, "components": {"Color": {"rgba": [0, 0, 1, 1]}, "Transform": {"position": [1, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}}},
+ {"id": 20, "name": "B", "order": 2, "components": {"Spin": {"axis": [0, 1, 0], "speed": 5}}}]}`
+)
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestDiffCommand(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs, "not.json": `{"name": "pkg"}`, "bad.json": `{"format": "voltex.scene", "version": 2, "entities": [{"id": 1}, {"id": 1}]}`})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	code, out, errOut := runCLI("diff", p("base.json"), p("ours.json"))
+	want := `~ entity 10 "A"
+    Color.rgba: [1, 0, 0, 1] → [0, 1, 0, 1]
+    Transform.position: [1, 0, 0] → [1, 2, 0]
++ entity 30 "Lamp" under 20 "B": no components
+`
+	if code != 1 || out != want || errOut != "" {
+		t.Errorf("diff: code %d\n%s\nwant\n%s\nstderr %s", code, out, want, errOut)
+	}
+	if code, out, _ := runCLI("diff", p("base.json"), p("base.json")); code != 0 || out != "" {
+		t.Errorf("same file: code %d, %q", code, out)
+	}
+	code, out, _ = runCLI("diff", "--json", p("base.json"), p("ours.json"))
+	var js struct{ Changes []map[string]any }
+	if code != 1 || json.Unmarshal([]byte(out), &js) != nil || len(js.Changes) != 3 || js.Changes[1]["path"] != "components.Transform.position" {
+		t.Errorf("--json: code %d\n%s", code, out)
+	}
+	if code, _, errOut := runCLI("diff", p("base.json"), p("bad.json")); code != 2 || !strings.Contains(errOut, "bad.json:1:73: entities[1].id: duplicate id 1") {
+		t.Errorf("broken file: code %d, %s", code, errOut)
+	}
+	if code, _, _ := runCLI("diff", p("base.json")); code != 2 {
+		t.Errorf("one file: code %d", code)
+	}
+	// As git's external diff: seven arguments, a header, exit 0; /dev/null is an empty scene.
+	code, out, _ = runCLI("diff", "--git", "level.json", p("base.json"), "abc", "100644", p("ours.json"), "def", "100644")
+	if code != 0 || !strings.HasPrefix(out, "diff --voltex a/level.json b/level.json\n~ entity 10 \"A\"") {
+		t.Errorf("--git: code %d\n%s", code, out)
+	}
+	code, out, _ = runCLI("diff", "--git", "new.json", os.DevNull, ".", ".", p("base.json"), "def", "100644")
+	if code != 0 || !strings.Contains(out, `+ entity 10 "A": Color, Transform`) {
+		t.Errorf("--git added file: code %d\n%s", code, out)
+	}
+	{
+		code, out, _ = runCLI("diff", "--git", "not.json", p("not.json"), "abc", "100644", p("base.json"), "def", "100644")
+		if code != 0 || !strings.Contains(out, "-{\"name\": \"pkg\"}") {
+			t.Errorf("--git with a file that is not a scene: code %d\n%s", code, out)
+		}
+	}
+}
+
+func TestMergeCommand(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs, "theirs.json": vcsTheirs,
+		"bad.json": `{"format": "voltex.scene", "version": 2, "entities": [{"id": 1, "parent": 7}]}`})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	// Conflict on A's colour; everything else merges: exit 1, the record in the file, valid scene.
+	out := p("out.json")
+	code, _, errOut := runCLI("merge", p("base.json"), p("ours.json"), p("theirs.json"), "-o", out, "--path", "level.json")
+	if code != 1 || !strings.Contains(errOut, `level.json: 1 conflict`) ||
+		!strings.Contains(errOut, `entity 10 "Alpha": components.Color.rgba: ours [0, 1, 0, 1], theirs [0, 0, 1, 1] (base [1, 0, 0, 1])`) {
+		t.Fatalf("merge: code %d, stderr:\n%s", code, errOut)
+	}
+	data, _ := os.ReadFile(out)
+	for _, want := range []string{`"name": "Alpha"`, `"position": [1, 2, 0]`, `"Spin": { "axis": [0, 1, 0], "speed": 5 }`, `"name": "Lamp"`,
+		`"MergeConflicts": { "items": [{ "path": "components.Color.rgba"`, `"Color": { "rgba": [0, 1, 0, 1] }`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("merged file lacks %s:\n%s", want, data)
+		}
+	}
+	if code, _, errOut := runCLI("validate", out); code != 1 || !strings.Contains(errOut, "unresolved merge conflict: components.Color.rgba") {
+		t.Errorf("validate of the conflicted file: code %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(out + ".bak"); err == nil {
+		t.Error("merge left a .bak file (git's work tree would get it)")
+	}
+	// Clean: exit 0, OUT may be OURS (as git's %A).
+	code, _, errOut = runCLI("merge", p("base.json"), p("base.json"), p("theirs.json"), "-o", p("ours.json"))
+	if code != 0 || errOut != "" {
+		t.Fatalf("clean merge: code %d, %s", code, errOut)
+	}
+	if code, _, errOut := runCLI("validate", p("ours.json")); code != 0 {
+		t.Errorf("validate of the clean merge: %s", errOut)
+	}
+	// A broken side: exit 2, nothing written.
+	before, _ := os.ReadFile(p("ours.json"))
+	code, _, errOut = runCLI("merge", p("base.json"), p("ours.json"), p("bad.json"), "-o", p("ours.json"))
+	if after, _ := os.ReadFile(p("ours.json")); code != 2 || string(after) != string(before) || !strings.Contains(errOut, "bad.json:1:75: entities[0].parent: parent 7 does not exist") {
+		t.Errorf("broken input: code %d, stderr %s", code, errOut)
+	}
+	if code, _, _ := runCLI("merge", p("base.json"), p("ours.json")); code != 2 {
+		t.Errorf("usage: code %d", code)
+	}
+}
+
+func TestMergeCommandFallsBackForOtherFiles(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is not installed (scripts/install-deps.sh installs it)")
+	}
+	doc := func(a, b int) string {
+		return fmt.Sprintf("{\n  \"a\": %d,\n  \"x\": 0,\n  \"y\": 0,\n  \"b\": %d\n}\n", a, b)
+	}
+	dir := writeFiles(t, map[string]string{"base.json": doc(1, 1), "ours.json": doc(2, 1), "theirs.json": doc(1, 2), "clash.json": doc(3, 1)})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	if code, _, errOut := runCLI("merge", p("base.json"), p("ours.json"), p("theirs.json"), "-o", p("out.json")); code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	if got, _ := os.ReadFile(p("out.json")); string(got) != doc(2, 2) {
+		t.Errorf("merged %q", got)
+	}
+	if code, _, _ := runCLI("merge", p("base.json"), p("clash.json"), p("ours.json"), "-o", p("out2.json"), "--path", "x.json"); code != 1 {
+		t.Errorf("conflicting text merge: code %d", code)
+	}
+	if got, _ := os.ReadFile(p("out2.json")); !strings.Contains(string(got), "<<<<<<< x.json (ours)") {
+		t.Errorf("conflict markers: %s", got)
+	}
+}
+
+func TestGitSetup(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is not installed (scripts/install-deps.sh installs it)")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	code, out, errOut := runCLI("git-setup", dir)
+	if code != 0 {
+		t.Fatalf("git-setup: %d %s", code, errOut)
+	}
+	attrs, _ := os.ReadFile(filepath.Join(dir, ".gitattributes"))
+	if !strings.Contains(string(attrs), "\n*.json merge=voltex diff=voltex\n") {
+		t.Errorf(".gitattributes:\n%s", attrs)
+	}
+	cfg, _ := exec.Command("git", "-C", dir, "config", "merge.voltex.driver").Output()
+	if !strings.Contains(string(cfg), "' merge %O %A %B -o %A --path %P") {
+		t.Errorf("merge driver %q", cfg)
+	}
+	cfg, _ = exec.Command("git", "-C", dir, "config", "diff.voltex.command").Output()
+	if !strings.HasSuffix(strings.TrimSpace(string(cfg)), "' diff --git") {
+		t.Errorf("diff command %q", cfg)
+	}
+	// Again: nothing added.
+	code, out, _ = runCLI("git-setup", "--pattern", "*.json", dir)
+	if again, _ := os.ReadFile(filepath.Join(dir, ".gitattributes")); code != 0 || string(again) != string(attrs) || !strings.Contains(out, "already set up") {
+		t.Errorf("second run: code %d, %s\n%s", code, out, again)
+	}
+	if code, _, errOut := runCLI("git-setup", t.TempDir()); code != 1 || !strings.Contains(errOut, "not in a git work tree") {
+		t.Errorf("outside a repository: code %d %s", code, errOut)
+	}
+}
