@@ -1,4 +1,4 @@
-package main
+package program
 
 import (
 	"bytes"
@@ -13,34 +13,10 @@ import (
 
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/merge"
-	"github.com/voltex-editor/voltex/serialize/project"
 )
 
 // Scenes in git: `diff` (also git's external diff driver), `merge` (git's merge driver) and
 // `git-setup`, which tells git to use them.
-
-// sceneOptions returns the load options for the scene at path (or, for git's temporary files, the
-// path it stands for): the components of the project file that applies to it, if any.
-func sceneOptions(path string) (serialize.LoadOptions, error) {
-	opts := serialize.LoadOptions{}
-	if path == "" {
-		return opts, nil
-	}
-	pf, err := project.FindFor(path)
-	if err != nil || pf == "" {
-		return opts, nil // no project: the built-in components (unknown ones are kept verbatim anyway)
-	}
-	p, err := project.Load(pf)
-	if err != nil {
-		return opts, err
-	}
-	nw, err := p.NewWorld(nil)
-	if err != nil {
-		return opts, fmt.Errorf("%s: %w", pf, err)
-	}
-	opts.NewWorld = nw
-	return opts, nil
-}
 
 // readSide reads one side of a diff or merge. A missing file (git's /dev/null) or an empty one is
 // an empty scene.
@@ -105,9 +81,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			return plainGitDiff(aPath, bPath, stdout, stderr)
 		}
 	}
-	opts, err := sceneOptions(cmpOr(label, bPath))
+	opts, err := worlds.options(cmpOr(label, bPath), stderr)
 	if err != nil {
-		printProblems(stderr, "project file", err)
+		if !errors.Is(err, errProject) {
+			fmt.Fprintf(stderr, "voltex-editor diff: %v\n", err)
+		}
 		return 2
 	}
 	names := [2]string{aPath, bPath}
@@ -189,9 +167,11 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	if !isScene(basePath) || !isScene(oursPath) || !isScene(theirsPath) {
 		return mergeFile(basePath, oursPath, theirsPath, *out, name, stderr)
 	}
-	opts, err := sceneOptions(name)
+	opts, err := worlds.options(name, stderr)
 	if err != nil {
-		printProblems(stderr, "project file", err)
+		if !errors.Is(err, errProject) {
+			fmt.Fprintf(stderr, "voltex-editor merge: %v\n", err)
+		}
 		return 2
 	}
 	var sides [3]*serialize.RawScene
