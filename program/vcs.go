@@ -48,7 +48,7 @@ func isScene(path string) bool {
 	if err == nil && st.Size() == 0 {
 		return true // an empty side (a file added on both branches has an empty base)
 	}
-	return serialize.IsSceneFile(f)
+	return serialize.IsScene(f)
 }
 
 func runDiff(args []string, stdout, stderr io.Writer) int {

@@ -465,34 +465,3 @@ func WriteRaw(ctx context.Context, out io.Writer, s *RawScene) error {
 	_, err = out.Write(b)
 	return err
 }
-
-// IsSceneFile reports whether r holds a scene file: a JSON object whose "format" is
-// "voltex.scene" (or, for version 0 files, that has "entities" and no "format"). Unlike Sniff it
-// says no to anything else — other JSON, broken JSON, other text — so that tools handling many
-// kinds of files (git drivers) can hand those to other programs. It reads only as far as it needs.
-func IsSceneFile(r io.Reader) bool {
-	d := jsonpos.NewDecoder(r, jsonpos.Limits{MaxDepth: DefaultMaxDepth, MaxString: DefaultMaxString, MaxValues: 1 << 20})
-	if _, err := d.EnterObject(); err != nil {
-		return false
-	}
-	entities := false
-	for {
-		key, _, ok, err := d.NextMember()
-		if err != nil {
-			return false
-		}
-		if !ok {
-			return entities
-		}
-		switch string(key) {
-		case "format":
-			v, err := d.Value()
-			return err == nil && v.IsStr(SceneFormat)
-		case "entities":
-			entities = true
-		}
-		if err := d.Skip(); err != nil {
-			return false
-		}
-	}
-}

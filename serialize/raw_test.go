@@ -143,22 +143,3 @@ func TestConflictsJSON(t *testing.T) {
 		t.Errorf("refused:\n%s\nwant\n%s", got, want)
 	}
 }
-
-func TestIsSceneFile(t *testing.T) {
-	for src, want := range map[string]bool{
-		`{"format": "voltex.scene", "version": 2}`:  true,
-		`{"name": "x", "format": "voltex.scene"}`:   true,
-		`{"entities": [{"id": 1}]}`:                 true, // version 0
-		`{"format": "voltex.export", "version": 1}`: false,
-		`{"name": "package", "dependencies": {}}`:   false,
-		`[1, 2]`:                              false,
-		`{"format": "voltex.scene"`:           true, // broken later: still a scene (its loader says what is wrong)
-		`not json`:                            false,
-		``:                                    false,
-		`{"entities": [], "format": "other"}`: false,
-	} {
-		if got := IsSceneFile(strings.NewReader(src)); got != want {
-			t.Errorf("IsSceneFile(%q) = %v, want %v", src, got, want)
-		}
-	}
-}
