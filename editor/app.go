@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -77,6 +78,7 @@ type App struct {
 	vp          *viewportPanel
 	hier        *hierarchyPanel
 	insp        *inspector.Panel
+	inspPending bool // the inspector showed a partial result last frame (a big selection being scanned)
 	gridDlg     *gridDialog
 
 	viewportHovered bool
@@ -94,10 +96,14 @@ type App struct {
 
 	lastActive time.Time
 	lastKey    frameKey
-	waitReady  bool // glfwwait.Prepare has run
+	waitReady  bool   // glfwwait.Prepare has run
+	waits      uint64 // times the idle loop slept (the probe reports it)
+	caretWait  bool   // the last wait ended when a text field's caret blinks
 	lastTick   time.Time
 	frames     uint64
 	selScratch []ecs.Entity
+
+	missingGlyphs string // characters of the editor's texts its font lacks (checked once, at the third frame)
 }
 
 // New prepares an editor for opts. It opens the scene file (if any) before any window exists, so a broken or
@@ -137,6 +143,7 @@ func New(opts Options) (*App, error) {
 	a.hier = newHierarchyPanel()
 	a.insp = inspector.New(&docEditor{a}, inspector.Options{
 		Names:   docNames{a},
+		IDs:     docNames{a},
 		Assets:  a.assets,
 		Hidden:  []string{"Name"},
 		OnError: func(err error) { a.console.Errorf("%v", err) },
@@ -216,6 +223,7 @@ func (a *App) Run() error {
 	}
 	a.title = a.windowTitle()
 	a.mw = g.NewMasterWindow(a.title, a.opts.Width, a.opts.Height, 0)
+	loadGlyphs()
 	io := imgui.CurrentIO()
 	io.SetConfigFlags(io.ConfigFlags() | imgui.ConfigFlagsDockingEnable)
 	a.dockClass = imgui.NewWindowClass()
@@ -311,6 +319,11 @@ func (a *App) frame() {
 		a.title = t
 		a.mw.SetTitle(t)
 	}
+	if a.frames == 3 { // the font atlas with the glyph ranges is built before the second frame
+		if a.missingGlyphs = missingGlyphs(); a.missingGlyphs != "" {
+			a.console.Warnf("the font cannot draw %q: they show as '?'", a.missingGlyphs)
+		}
+	}
 	a.writeProbe()
 	a.throttle()
 }
@@ -329,6 +342,10 @@ func (a *App) writeProbe() {
 	st.UndoDepth = a.doc.Undos()
 	st.Selected = a.doc.Selection()
 	st.Modal = a.modalName()
+	st.Camera = probe.Camera{Yaw: a.vp.Camera.Yaw, Pitch: a.vp.Camera.Pitch, Distance: a.vp.Camera.Distance}
+	st.Waits = a.waits
+	st.MissingGlyphs = a.missingGlyphs
+	st.TextInput = imgui.CurrentIO().WantTextInput()
 	st.Console = st.Console[:0]
 	msgs := a.console.Messages()
 	for _, m := range msgs[max(0, len(msgs)-8):] {
@@ -347,6 +364,8 @@ func (a *App) writeProbe() {
 // throttle makes an idle editor cost nothing: after idleAfter without input, and with nothing animating or
 // pending, the frame callback sleeps in GLFW's event wait (see editor/internal/glfwwait) until an input event or a
 // giu.Update() from a background goroutine wakes it; the frame that follows handles that input at the full rate.
+// A text field that has the keyboard but gets no input is idle too: the wait then ends when its caret blinks, so
+// it costs a frame or two a second instead of the full rate.
 //
 // The wait happens inside the frame callback, before the frame is presented; so it happens only when this frame
 // shows the same as the previous one (which was presented): nothing in the document, the selection, the viewport
@@ -360,6 +379,12 @@ func (a *App) throttle() {
 		a.lastActive = now
 		return
 	}
+	if a.caretWait {
+		// The last wait ended at a caret blink: this frame shows the caret's new phase and must be presented now,
+		// not after the next wait (which would swap the caret's on and off times).
+		a.caretWait = false
+		return
+	}
 	if now.Sub(a.lastActive) > idleAfter {
 		if !a.waitReady {
 			a.waitReady = glfwwait.Prepare()
@@ -367,8 +392,47 @@ func (a *App) throttle() {
 				return
 			}
 		}
-		glfwwait.Wait(idleWakeEvery)
+		timeout := idleWakeEvery
+		if d, ok := caretBlinkIn(); ok {
+			timeout, a.caretWait = d, true
+		}
+		a.waits++
+		glfwwait.Wait(timeout)
 	}
+}
+
+// caretBlinkIn returns how long until the caret of the text field that has the keyboard next shows or hides
+// (ImGui's blink: after input it stays on for 0.3 s, then it is on 0.8 s and off 0.4 s of every 1.2 s).
+func caretBlinkIn() (time.Duration, bool) {
+	io := imgui.CurrentIO()
+	if !io.WantTextInput() || !io.ConfigInputTextCursorBlink() {
+		return 0, false
+	}
+	id := imgui.InternalActiveID()
+	if id == 0 {
+		return 0, false
+	}
+	st := imgui.InternalInputTextState(id)
+	if st == nil || st.CData == nil {
+		return 0, false
+	}
+	return nextBlink(st.CursorAnim()), true
+}
+
+// nextBlink is the time from caret animation phase anim (seconds; ≤ 0 right after input) to the caret's next
+// change, plus a little so that the frame after the wait sees the new phase.
+func nextBlink(anim float32) time.Duration {
+	const on, period, margin = 0.8, 1.2, 0.01
+	var left float64
+	switch r := math.Mod(float64(anim), period); {
+	case anim <= 0:
+		left = on - float64(anim)
+	case r <= on:
+		left = on - r
+	default:
+		left = period - r
+	}
+	return time.Duration((left + margin) * float64(time.Second))
 }
 
 // frameKey sums up what a frame shows, to tell whether it differs from the previous one.
@@ -387,18 +451,20 @@ func (a *App) frameKey() frameKey {
 	return k
 }
 
-// busy reports whether the editor has work that needs frames without input (play mode, camera motion, jobs).
+// busy reports whether the editor has work that needs frames without input (play mode, camera motion, jobs,
+// an inspector still scanning a big selection: what it shows changes until the scan is done).
 func (a *App) busy() bool {
-	return a.vp.busy() || a.job != nil || (a.doc.Playing() && !a.doc.Paused())
+	return a.vp.busy() || a.job != nil || (a.doc.Playing() && !a.doc.Paused()) || a.inspPending
 }
 
-// userActive reports whether the user is doing anything this frame.
+// userActive reports whether the user is doing anything this frame. A text field that merely has the keyboard
+// is not activity (its caret blinks by itself: see throttle); typing into it is.
 func userActive() bool {
 	io := imgui.CurrentIO()
 	if d := io.MouseDelta(); d.X != 0 || d.Y != 0 {
 		return true
 	}
-	if imgui.IsAnyItemActive() || imgui.IsAnyMouseDown() {
+	if (imgui.IsAnyItemActive() && !io.WantTextInput()) || imgui.IsAnyMouseDown() {
 		return true
 	}
 	if w := io.MouseWheel(); w != 0 {
@@ -503,6 +569,7 @@ func (a *App) buildPanels() {
 		imgui.PopStyleVar()
 	}
 
+	a.inspPending = false
 	if a.panelOpen[panelInspector] {
 		if a.panel(panelInspector) {
 			if busyWorld {
@@ -510,6 +577,7 @@ func (a *App) buildPanels() {
 			} else {
 				a.selScratch = a.doc.AppendSelected(a.selScratch[:0])
 				a.insp.Inspect(a.doc.World(), a.selScratch).Build()
+				a.inspPending = a.insp.Pending()
 			}
 		}
 		imgui.End()
@@ -552,7 +620,7 @@ func (a *App) buildAssets() {
 	for _, ref := range a.assets.List() {
 		imgui.TableNextRow()
 		imgui.TableNextColumn()
-		imgui.Text(ref)
+		imgui.Text(registerText(ref))
 		m, err := a.assets.Mesh(ref)
 		imgui.TableNextColumn()
 		if m != nil && !m.Placeholder {

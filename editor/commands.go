@@ -399,7 +399,7 @@ func (a *App) modalName() string {
 func (a *App) buildRecentMenu() {
 	if imgui.BeginMenuV("Open Recent", len(a.settings.Recent) > 0) {
 		for _, p := range a.settings.Recent {
-			if imgui.MenuItemBool(p) {
+			if imgui.MenuItemBool(registerText(p)) {
 				path := p
 				a.confirmDiscard("open another scene", func() { a.openPath(path) })
 			}
@@ -589,7 +589,10 @@ func (e *docEditor) PasteComponent(es []ecs.Entity, id ecs.ComponentID, v any) e
 	return e.a.doc.PasteComponent(es, id, v)
 }
 
-// docNames gives the inspector the entities' names.
+// docNames gives the inspector the entities' names and scene ids.
 type docNames struct{ a *App }
 
-func (n docNames) Name(e ecs.Entity) string { return n.a.doc.Name(e) }
+func (n docNames) Name(e ecs.Entity) string { return registerText(n.a.doc.Name(e)) }
+
+// ID returns e's scene id, the id users see (the inspector shows it beside the name).
+func (n docNames) ID(e ecs.Entity) uint64 { return n.a.doc.ID(e) }

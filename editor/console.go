@@ -58,7 +58,7 @@ func (c *Console) Add(l Level, text string) {
 		copy(c.msgs, c.msgs[1:])
 		c.msgs = c.msgs[:len(c.msgs)-1]
 	}
-	c.msgs = append(c.msgs, Message{Time: time.Now(), Level: l, Text: text})
+	c.msgs = append(c.msgs, Message{Time: time.Now(), Level: l, Text: registerText(text)})
 	c.added++
 	c.scroll = true
 }

@@ -101,7 +101,7 @@ func (f *fileDialog) build() bool {
 	// Listing.
 	if imgui.BeginChildStrV("##listing", imgui.Vec2{X: 0, Y: avail.Y - footer}, imgui.ChildFlagsBorders, 0) {
 		for i, e := range f.d.Entries {
-			label := e.Name
+			label := registerText(e.Name)
 			if e.IsDir {
 				label = "[dir] " + e.Name
 			}
@@ -150,7 +150,7 @@ func (f *fileDialog) build() bool {
 	if f.d.Err != "" {
 		imgui.TextColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, f.d.Err)
 	} else {
-		imgui.TextDisabled(f.d.Dir)
+		imgui.TextDisabled(registerText(f.d.Dir))
 	}
 	ok := f.okLabel
 	if ok == "" {

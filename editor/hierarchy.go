@@ -123,6 +123,9 @@ const dragPayload = "VOLTEX_ENTITY"
 func (h *hierarchyPanel) build(a *App) {
 	imgui.SetNextItemWidth(-1)
 	imgui.InputTextWithHint("##hiersearch", "Search (name)", &h.search, 0, nil)
+	if a.probe != nil {
+		a.probe.state.HierarchySearch = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
+	}
 	if h.dirty || h.builtDoc != a.doc.Version() || h.builtSearch != h.search || h.builtWorld != a.doc.World() {
 		h.rebuild(a)
 	}
@@ -189,7 +192,7 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 		imgui.IndentV(indent)
 		defer imgui.UnindentV(indent)
 	}
-	name := a.doc.Name(r.e)
+	name := registerText(a.doc.Name(r.e))
 	if name == "" {
 		name = "(unnamed)"
 	}

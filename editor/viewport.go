@@ -166,7 +166,9 @@ func (v *viewportPanel) build(a *App, busyWorld bool) {
 	mp := imgui.MousePos()
 	local := imgui.Vec2{X: mp.X - v.origin.X, Y: mp.Y - v.origin.Y}
 	inside := local.X >= 0 && local.Y >= 0 && local.X < avail.X && local.Y < avail.Y
-	v.hovered = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsOver() && !imguizmo.IsUsingAny()
+	// Over the view cube the mouse belongs to the cube (a click turns the camera): no picking, no camera drags.
+	v.hovered = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsOver() && !imguizmo.IsUsingAny() &&
+		!v.overViewCube(mp)
 
 	if !busyWorld {
 		v.setWorld(a.doc.World())
@@ -217,6 +219,9 @@ func (v *viewportPanel) build(a *App, busyWorld bool) {
 		v.handlePicking(a, local, inside)
 	}
 	v.buildViewCube()
+	if a.probe != nil {
+		a.probe.state.ViewCube = rectOf(v.viewCubePos(), imgui.Vec2{X: viewCubeSize, Y: viewCubeSize})
+	}
 	if a.showStats {
 		v.buildStatsOverlay()
 	}
@@ -387,13 +392,26 @@ func (v *viewportPanel) endGizmo(a *App) {
 	}
 }
 
+// viewCubeSize is the side of the view cube's square, in pixels.
+const viewCubeSize = 96
+
+// viewCubePos is the top-left corner of the view cube's square (the viewport's top-right corner).
+func (v *viewportPanel) viewCubePos() imgui.Vec2 {
+	return imgui.Vec2{X: v.origin.X + float32(v.w) - viewCubeSize - 8, Y: v.origin.Y + 8}
+}
+
+// overViewCube reports whether screen point p is on the view cube's square.
+func (v *viewportPanel) overViewCube(p imgui.Vec2) bool {
+	c := v.viewCubePos()
+	return p.X >= c.X && p.Y >= c.Y && p.X < c.X+viewCubeSize && p.Y < c.Y+viewCubeSize
+}
+
 // buildViewCube draws the orientation cube in the top-right corner; clicking a face turns the camera to it.
 func (v *viewportPanel) buildViewCube() {
-	const size = 96
 	view := v.Camera.View()
 	before := view
-	pos := imgui.Vec2{X: v.origin.X + float32(v.w) - size - 8, Y: v.origin.Y + 8}
-	imguizmo.ViewManipulateFloat(&view[0], v.Camera.Distance, pos, imgui.Vec2{X: size, Y: size}, 0x00000000)
+	pos := v.viewCubePos()
+	imguizmo.ViewManipulateFloat(&view[0], v.Camera.Distance, pos, imgui.Vec2{X: viewCubeSize, Y: viewCubeSize}, 0x00000000)
 	if view != before {
 		v.Camera = v.Camera.WithView(view)
 	}

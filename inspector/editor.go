@@ -40,6 +40,12 @@ type Names interface {
 	Name(e ecs.Entity) string
 }
 
+// IDs gives entities the id a user knows them by (the scene's SceneID), shown beside the name.
+type IDs interface {
+	// ID returns e's id, or 0 if it has none (the panel then shows the entity handle).
+	ID(e ecs.Entity) uint64
+}
+
 // Assets lists the assets an asset field can name (*assets.Registry implements it).
 type Assets interface {
 	// List returns the asset references, sorted. It is called when an asset combo opens.

@@ -19,6 +19,8 @@ type Options struct {
 	// Names shows and edits entity names at the top of the panel and in entity pickers (nil: the
 	// name row is not shown and pickers list entity IDs).
 	Names Names
+	// IDs gives the id shown beside the name of a single selected entity (nil: the entity handle).
+	IDs IDs
 	// Assets lists the choices of asset fields (nil: asset fields are plain text boxes).
 	Assets Assets
 	// Hidden names components that get no header and are not offered by Add Component (the
@@ -81,6 +83,7 @@ type Panel struct {
 	errText    string
 	primaryStr string
 	primaryFor ecs.Entity
+	primaryID  uint64
 
 	// debug, when non-nil, records widget rectangles and displayed texts for tests.
 	debug *debugInfo
@@ -117,6 +120,12 @@ func (p *Panel) Inspect(w *ecs.World, selection []ecs.Entity) *Panel {
 // Selection returns the panel's view of the selection: shared components and mixed fields, as of
 // the last Build.
 func (p *Panel) Selection() *fields.Selection { return &p.scan }
+
+// Pending reports whether the last Build showed a partial result: a big multi-selection is scanned
+// over several frames (a budget per Build), and its entity count, shared components and mixed
+// values are final only when the scan is done. The caller must keep building frames while Pending
+// is true, even without input, or the panel stays out of date.
+func (p *Panel) Pending() bool { return p.world != nil && len(p.sel) > 0 && !p.scan.Complete() }
 
 // Build builds the panel into the current ImGui window.
 func (p *Panel) Build() {
@@ -188,7 +197,9 @@ func (p *Panel) header(primary ecs.Entity) {
 		}
 		imgui.SameLine()
 	}
-	textDisabled(p.idLabel(primary, n))
+	label := p.idLabel(primary, n)
+	textDisabled(label)
+	p.record("id", label)
 }
 
 // nameKeyID marks the name field in edit keys (no component has this ID).
@@ -225,9 +236,16 @@ func (p *Panel) idLabel(primary ecs.Entity, n int) string {
 		}
 		return p.countLabel
 	}
-	if primary != p.primaryFor {
-		p.primaryFor = primary
+	var id uint64
+	if p.opts.IDs != nil {
+		id = p.opts.IDs.ID(primary)
+	}
+	if primary != p.primaryFor || id != p.primaryID {
+		p.primaryFor, p.primaryID = primary, id
 		p.primaryStr = "ID " + primary.String()
+		if id != 0 {
+			p.primaryStr = "ID " + strconv.FormatUint(id, 10)
+		}
 	}
 	return p.primaryStr
 }

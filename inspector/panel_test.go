@@ -600,3 +600,60 @@ func TestComputedFollowsOwnEdits(t *testing.T) {
 		t.Error("an outside transform change did not light up the transform and the world matrix")
 	}
 }
+
+// A big selection is scanned over several frames: Pending says the count shown is not final yet, so
+// the editor keeps drawing frames until it is (issue 12 item 6).
+func TestPendingUntilTheCountIsFinal(t *testing.T) {
+	w := ecs.NewWorld()
+	fieldstest.Register(w)
+	var es []ecs.Entity
+	for range 2000 {
+		es = append(es, w.Spawn(fieldstest.Sample(0)))
+	}
+	h := newHarness(t, w)
+	h.p.scan.Budget = 200
+	h.sel = es
+	h.frame()
+	if !h.p.Pending() {
+		t.Fatal("a 2000-entity selection with a small budget is not pending after one frame")
+	}
+	if got := h.p.debug.byName["id"].shown; got == "2000 entities" {
+		t.Fatalf("the first frame already shows the final count %q", got)
+	}
+	n := 1
+	for h.p.Pending() {
+		if n++; n > 1000 {
+			t.Fatal("still pending after 1000 frames")
+		}
+		h.frame()
+	}
+	if got := h.p.debug.byName["id"].shown; got != "2000 entities" {
+		t.Errorf("after %d frames, no longer pending, the header shows %q", n, got)
+	}
+	h.frames(5)
+	if h.p.Pending() {
+		t.Error("a settled selection became pending again in a quiet world")
+	}
+	h.sel = nil
+	h.frame()
+	if h.p.Pending() {
+		t.Error("an empty selection is pending")
+	}
+}
+
+type sceneIDs map[ecs.Entity]uint64
+
+func (s sceneIDs) ID(e ecs.Entity) uint64 { return s[e] }
+
+// The header shows the id a user knows (the scene id), not the entity handle (issue 12 item 14).
+func TestHeaderShowsSceneID(t *testing.T) {
+	h, s := single(t)
+	if got := h.p.debug.byName["id"].shown; got != "ID "+s.es[0].String() {
+		t.Errorf("without IDs the header shows %q", got)
+	}
+	h.p.opts.IDs = sceneIDs{s.es[0]: 42}
+	h.frame()
+	if got := h.p.debug.byName["id"].shown; got != "ID 42" {
+		t.Errorf("header shows %q, want ID 42", got)
+	}
+}

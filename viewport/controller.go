@@ -6,7 +6,7 @@ import "math"
 // sees it. Mouse coordinates are viewport pixels (top-left origin).
 type Input struct {
 	MouseX, MouseY   float32 // cursor position
-	MouseDX, MouseDY float32 // cursor movement since the last frame
+	MouseDX, MouseDY float32 // cursor movement since the last frame (on the frame a drag starts: movement before the press, ignored)
 	Wheel            float32 // wheel notches this frame, > 0 away from the user
 	Hovered          bool    // cursor over the viewport: drags and the wheel start only then
 	Left             bool    // left button held
@@ -53,9 +53,13 @@ type Controller struct {
 func (c *Controller) Mode() Mode { return c.mode }
 
 // Update applies one frame of input to cam in a w×h viewport and reports
-// whether the camera changed.
+// whether the camera changed. Only mouse movement after a button press moves
+// the camera: the movement reported on the frame a drag starts happened
+// before the press (a slow frame can gather a long move and the press), so it
+// is ignored.
 func (c *Controller) Update(cam *Camera, in Input, w, h int) bool {
 	before := *cam
+	was := c.mode
 	switch c.mode {
 	case ModeOrbit:
 		if !in.Left && !in.Middle {
@@ -79,6 +83,9 @@ func (c *Controller) Update(cam *Camera, in Input, w, h int) bool {
 		case in.Middle, in.Left && in.Alt:
 			c.mode = ModeOrbit
 		}
+	}
+	if c.mode != was && was == ModeNone {
+		in.MouseDX, in.MouseDY = 0, 0
 	}
 	switch c.mode {
 	case ModeOrbit:

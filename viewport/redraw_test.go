@@ -105,18 +105,30 @@ func TestController(t *testing.T) {
 	}{
 		{"hover alone does nothing", []frame{{Input{Hovered: true, MouseX: 10, MouseY: 10}, ModeNone, false}}, nil},
 		{"middle drag orbits, release ends", []frame{
+			{Input{Hovered: true, Middle: true, MouseDX: 500}, ModeOrbit, false}, // moved before the press: ignored
 			{Input{Hovered: true, Middle: true, MouseDX: 10}, ModeOrbit, true},
 			{Input{Hovered: false, Middle: true, MouseDX: 10}, ModeOrbit, true}, // continues outside
 			{Input{Hovered: true, MouseDX: 10}, ModeNone, false},
 		}, func(t *testing.T, b, a Camera) {
-			if !near(a.Yaw, b.Yaw-20*OrbitDegreesPerPixel, 1e-4) {
+			if !near(a.Yaw, b.Yaw-20*OrbitDegreesPerPixel, 1e-4) { // the 500 pixels before the press count for nothing
 				t.Errorf("yaw %v", a.Yaw)
 			}
 		}},
-		{"alt+left orbits", []frame{{Input{Hovered: true, Left: true, Alt: true, MouseDY: 10}, ModeOrbit, true}}, nil},
+		{"alt+left orbits", []frame{
+			{Input{Hovered: true, Left: true, Alt: true, MouseDY: 300}, ModeOrbit, false},
+			{Input{Hovered: true, Left: true, Alt: true, MouseDY: 10}, ModeOrbit, true},
+		}, nil},
+		{"a press without motion after it does not orbit", []frame{ // issue 12 item 5: the move came before the press
+			{Input{Hovered: true, Middle: true, MouseDX: 700, MouseDY: -200}, ModeOrbit, false},
+			{Input{Hovered: true, Middle: true}, ModeOrbit, false},
+			{Input{Hovered: true}, ModeNone, false},
+		}, nil},
 		{"plain left does not move the camera", []frame{{Input{Hovered: true, Left: true, MouseDX: 10}, ModeNone, false}}, nil},
 		{"drag starting outside is ignored", []frame{{Input{Middle: true, MouseDX: 10}, ModeNone, false}}, nil},
-		{"shift+middle pans", []frame{{Input{Hovered: true, Middle: true, Shift: true, MouseDX: 10}, ModePan, true}}, func(t *testing.T, b, a Camera) {
+		{"shift+middle pans", []frame{
+			{Input{Hovered: true, Middle: true, Shift: true, MouseDX: 400}, ModePan, false},
+			{Input{Hovered: true, Middle: true, Shift: true, MouseDX: 10}, ModePan, true},
+		}, func(t *testing.T, b, a Camera) {
 			if a.Yaw != b.Yaw || a.Pivot == b.Pivot {
 				t.Errorf("pan changed yaw or kept the pivot: %+v", a)
 			}

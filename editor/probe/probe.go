@@ -35,9 +35,28 @@ type State struct {
 	Gizmo [2]int `json:"gizmo"`
 	// Console is the console's last few messages ("error: …", "warning: …", "info: …"), newest last.
 	Console []string `json:"console"`
+	// HierarchySearch is where the hierarchy's search field is.
+	HierarchySearch Rect `json:"hierarchySearch"`
+	// Camera is the viewport camera.
+	Camera Camera `json:"camera"`
+	// ViewCube is where the view cube is drawn (in the viewport's top-right corner).
+	ViewCube Rect `json:"viewCube"`
+	// Waits counts the times the idle editor slept until input or a timeout (see editor.App's throttle).
+	Waits uint64 `json:"waits"`
+	// TextInput is true while a text field has the keyboard.
+	TextInput bool `json:"textInput"`
+	// MissingGlyphs lists the characters of the editor's own texts that its font cannot draw (drawn as '?').
+	MissingGlyphs string `json:"missingGlyphs"`
 	// Inspector maps the inspector's widgets of the last frame ("header:Color", "Color.rgba",
 	// "Transform.position[0]") to where they are and what they show.
 	Inspector map[string]Widget `json:"inspector"`
+}
+
+// Camera is the viewport camera's orbit: yaw and pitch in degrees, distance from the pivot.
+type Camera struct {
+	Yaw      float32 `json:"yaw"`
+	Pitch    float32 `json:"pitch"`
+	Distance float32 `json:"distance"`
 }
 
 // Row is one hierarchy row.

@@ -161,6 +161,13 @@ func (e *Editor) mustXdo(args ...string) {
 	}
 }
 
+// Xdotool runs one xdotool command line (e.g. "mousemove", "100", "200", "mousedown", "2": a move and a press sent
+// together, as a fast hand or a slow frame delivers them).
+func (e *Editor) Xdotool(args ...string) {
+	e.t.Helper()
+	e.mustXdo(args...)
+}
+
 // Key sends key chords such as "ctrl+s" or "Delete" to the editor window.
 func (e *Editor) Key(keys ...string) {
 	e.t.Helper()

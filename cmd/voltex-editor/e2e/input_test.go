@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
+)
+
+// Issue 12 items 4, 5, 7 and 8: the view cube, orbit presses, the font's glyphs, an idle focused text field.
+
+// TestViewCubeClickKeepsSelection: clicking a face of the view cube turns the camera and leaves the selection
+// alone (it used to pick what was behind the cube: nothing, so it cleared the selection).
+func TestViewCubeClickKeepsSelection(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	p := clickCube(t, e)
+	sel := p.Selected[0]
+	cam := p.Camera
+	if p.ViewCube.W == 0 {
+		t.Fatal("the probe does not report the view cube")
+	}
+	cx, cy := p.ViewCube.Center()
+	e.Click(cx, cy, 1)
+	e.WaitProbe(15*time.Second, "the camera to turn to the clicked face", func(p *guitest.Probe) bool { return p.Camera != cam })
+	p = settled(t, e)
+	if len(p.Selected) != 1 || p.Selected[0] != sel {
+		t.Errorf("after clicking the view cube the selection is %v, want [%d]", p.Selected, sel)
+	}
+	t.Logf("camera %+v → %+v", cam, p.Camera)
+}
+
+// settled waits until the camera has stopped moving (the view cube animates the turn) and returns the probe.
+func settled(t *testing.T, e *guitest.Editor) *guitest.Probe {
+	t.Helper()
+	last, _ := e.ReadProbe()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		time.Sleep(700 * time.Millisecond)
+		p, err := e.ReadProbe()
+		if err == nil && p.Camera == last.Camera {
+			return p
+		}
+		if err == nil {
+			last = p
+		}
+	}
+	t.Fatalf("the camera kept moving for 20 s: %+v", last.Camera)
+	return nil
+}
+
+// TestOrbitIgnoresMotionBeforePress: a move and a middle-button press that arrive in the same frame (a slow
+// frame, or xdotool) must not orbit by the move, which happened before the press; only motion after it orbits.
+// Play mode keeps frames coming, so the move and the press always land in one frame.
+func TestOrbitIgnoresMotionBeforePress(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	p, _ := e.ReadProbe()
+	vp := p.Viewport
+	e.Key("ctrl+p")
+	e.WaitProbe(10*time.Second, "play mode", func(p *guitest.Probe) bool { return p.Playing })
+	e.Move(vp.X+60, vp.Y+vp.H/2)
+	for i, to := range [][2]int{{vp.X + vp.W - 160, vp.Y + vp.H/2}, {vp.X + 60, vp.Y + vp.H - 40}, {vp.X + vp.W/2, vp.Y + 60}} {
+		before := e.WaitProbe(5*time.Second, "probe", func(*guitest.Probe) bool { return true })
+		e.Xdotool("mousemove", strconv.Itoa(to[0]), strconv.Itoa(to[1]), "mousedown", "2")
+		time.Sleep(300 * time.Millisecond)
+		e.Xdotool("mouseup", "2")
+		frames := before.Frames
+		after := e.WaitProbe(10*time.Second, "frames after the release", func(p *guitest.Probe) bool { return p.Frames > frames+5 })
+		if after.Camera != before.Camera {
+			t.Errorf("press %d without a drag moved the camera: %+v → %+v", i, before.Camera, after.Camera)
+		}
+	}
+	// Motion after the press still orbits.
+	before, _ := e.ReadProbe()
+	e.Drag(vp.X+vp.W/2, vp.Y+vp.H/2, vp.X+vp.W/2+200, vp.Y+vp.H/2, 2)
+	e.WaitProbe(10*time.Second, "a middle drag to orbit", func(p *guitest.Probe) bool { return p.Camera.Yaw != before.Camera.Yaw })
+}
+
+// TestEditorTextsHaveGlyphs: every character beyond ASCII that the editor's texts use ("…", "—", "°", "→") is in the
+// font atlas; a missing one is drawn as '?' ("Spawning 100000 cubes?").
+func TestEditorTextsHaveGlyphs(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	p := e.WaitProbe(10*time.Second, "the glyph check (frame 3)", func(p *guitest.Probe) bool { return p.Frames > 3 })
+	if p.MissingGlyphs != "" {
+		t.Errorf("the font lacks %q (drawn as '?')", p.MissingGlyphs)
+	}
+}
+
+// TestFocusedTextFieldIdles: a text field that has the keyboard but gets no input must not keep the editor
+// drawing flat out (it used to: 97 % CPU with the hierarchy search focused). The idle loop sleeps between caret
+// blinks: a handful of frames per sleep, counted by the probe, instead of never sleeping; the caret still blinks.
+func TestFocusedTextFieldIdles(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	p, _ := e.ReadProbe()
+	if p.HierarchySearch.W == 0 {
+		t.Fatal("the probe does not report the hierarchy search field")
+	}
+	sx, sy := p.HierarchySearch.Center()
+	e.Click(sx, sy, 1)
+	p = e.WaitProbe(10*time.Second, "the search field to have the keyboard", func(p *guitest.Probe) bool { return p.TextInput })
+	w0 := p.Waits
+	p = e.WaitProbe(30*time.Second, "the idle loop to sleep with the search field focused", func(p *guitest.Probe) bool {
+		return p.Waits > w0 && p.TextInput
+	})
+	f1, w1 := p.Frames, p.Waits
+	p = e.WaitProbe(60*time.Second, "six more sleeps", func(p *guitest.Probe) bool { return p.Waits >= w1+6 })
+	if !p.TextInput {
+		t.Fatal("the search field lost the keyboard")
+	}
+	frames, waits := p.Frames-f1, p.Waits-w1
+	t.Logf("%d frames over %d sleeps with the search field focused", frames, waits)
+	if frames > 3*waits+3 {
+		t.Errorf("%d frames over %d idle sleeps: a focused text field keeps the editor drawing", frames, waits)
+	}
+	// The caret blinks: the field's pixels change while nobody types.
+	r := p.HierarchySearch.Image()
+	first := e.Screenshot()
+	deadline := time.Now().Add(15 * time.Second)
+	for guitest.DiffPixels(first, e.Screenshot(), r, 40) == 0 {
+		if time.Now().After(deadline) {
+			e.SaveScreenshot(filepath.Join(t.TempDir(), "caret.png"))
+			t.Fatal("the caret of the focused search field does not blink")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
