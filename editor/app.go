@@ -21,6 +21,7 @@ import (
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/editor/settings"
 	"github.com/voltex-editor/voltex/inspector"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/viewport"
 )
@@ -201,7 +202,7 @@ func (a *App) setDoc(d *doc.Document) {
 	}
 	a.hier.reset()
 	if d.Path() != "" {
-		a.console.Infof("opened %s: %d entities", d.Path(), d.Len())
+		a.console.Infof("opened %s: %s", d.Path(), words.Count(d.Len(), "entity", "entities"))
 	}
 	for _, w := range d.Warnings() {
 		a.console.Warnf("%s", w)
@@ -251,13 +252,22 @@ func (a *App) Run() error {
 	return nil
 }
 
-// windowTitle is "Voltex Editor — <scene name>", with a leading * while there are unsaved changes.
+// windowTitle is "Voltex Editor — <file name>" ("Untitled" for a scene never saved), with a leading * while there
+// are unsaved changes.
 func (a *App) windowTitle() string {
-	t := "Voltex Editor — " + a.doc.SceneName()
+	t := "Voltex Editor — " + a.docLabel()
 	if a.doc.Dirty() {
 		t = "*" + t
 	}
 	return t
+}
+
+// docLabel names the open scene as a user knows it: its file name, or "Untitled" before it is first saved.
+func (a *App) docLabel() string {
+	if p := a.doc.Path(); p != "" {
+		return filepath.Base(p)
+	}
+	return a.doc.SceneName()
 }
 
 // onCloseRequest is called when the user closes the window (window manager or Ctrl+Q); true lets it close. With
@@ -294,7 +304,7 @@ func (a *App) frame() {
 	a.pollJob()
 	if a.job != nil && a.job.exclusive {
 		if imgui.BeginMainMenuBar() {
-			imgui.TextDisabled(a.job.label + "…")
+			textDisabled(a.job.label + "…")
 			imgui.EndMainMenuBar()
 		}
 		a.buildDockspace()
@@ -484,27 +494,35 @@ func (a *App) buildStatusBar() {
 	flags := imgui.WindowFlagsNoScrollbar | imgui.WindowFlagsNoSavedSettings | imgui.WindowFlagsMenuBar
 	if imgui.InternalBeginViewportSideBar("##StatusBar", vp, imgui.DirDown, h, flags) {
 		if imgui.BeginMenuBar() {
-			path := a.doc.Path()
-			if path == "" {
-				path = "(not saved yet)"
-			}
-			state := "saved"
-			if a.doc.Dirty() {
-				state = "modified"
-			}
-			mode := ""
-			if a.doc.Playing() {
-				mode = "  |  PLAYING"
-				if a.doc.Paused() {
-					mode = "  |  PAUSED"
-				}
-			}
-			imgui.Text(fmt.Sprintf("%s  |  %s  |  %d entities  |  %d selected  |  %.0f FPS  |  %d viewport renders%s",
-				path, state, a.doc.Len(), a.doc.SelectionLen(), imgui.CurrentIO().Framerate(), a.vp.policy.Renders(), mode))
+			text(a.statusText(imgui.CurrentIO().Framerate()))
 			imgui.EndMenuBar()
 		}
 	}
 	imgui.End()
+}
+
+// statusText is the status bar's line: where the scene is and whether it is saved, counts, speed and mode.
+func (a *App) statusText(fps float32) string {
+	var state string
+	switch path := registerText(a.doc.Path()); {
+	case path == "" && a.doc.Dirty():
+		state = "new scene, not saved yet"
+	case path == "":
+		state = "new scene"
+	case a.doc.Dirty():
+		state = path + "  |  modified"
+	default:
+		state = path + "  |  saved"
+	}
+	mode := ""
+	if a.doc.Playing() {
+		mode = "  |  PLAYING"
+		if a.doc.Paused() {
+			mode = "  |  PAUSED"
+		}
+	}
+	return fmt.Sprintf("%s  |  %s  |  %d selected  |  %.0f FPS  |  %s%s", state, words.Count(a.doc.Len(), "entity", "entities"),
+		a.doc.SelectionLen(), fps, words.Count(int(a.vp.policy.Renders()), "viewport render", "viewport renders"), mode)
 }
 
 // buildDockspace covers the main viewport (minus menu and status bars) with a dockspace and, on the first frame or
@@ -550,7 +568,7 @@ func (a *App) buildPanels() {
 	if a.panelOpen[panelHierarchy] {
 		if a.panel(panelHierarchy) {
 			if busyWorld {
-				imgui.TextDisabled(a.job.label + "…")
+				textDisabled(a.job.label + "…")
 			} else {
 				a.hier.build(a)
 			}
@@ -573,7 +591,7 @@ func (a *App) buildPanels() {
 	if a.panelOpen[panelInspector] {
 		if a.panel(panelInspector) {
 			if busyWorld {
-				imgui.TextDisabled(a.job.label + "…")
+				textDisabled(a.job.label + "…")
 			} else {
 				a.selScratch = a.doc.AppendSelected(a.selScratch[:0])
 				a.insp.Inspect(a.doc.World(), a.selScratch).Build()
@@ -607,7 +625,7 @@ func (a *App) buildAssets() {
 		}
 	}
 	imgui.SameLine()
-	imgui.TextDisabled(a.assets.Root())
+	textDisabled(registerText(a.assets.Root()))
 	flags := imgui.TableFlagsRowBg | imgui.TableFlagsBordersInnerV | imgui.TableFlagsScrollY | imgui.TableFlagsResizable
 	if !imgui.BeginTableV("##assets", 4, flags, imgui.Vec2{}, 0) {
 		return
@@ -620,19 +638,19 @@ func (a *App) buildAssets() {
 	for _, ref := range a.assets.List() {
 		imgui.TableNextRow()
 		imgui.TableNextColumn()
-		imgui.Text(registerText(ref))
+		text(registerText(ref))
 		m, err := a.assets.Mesh(ref)
 		imgui.TableNextColumn()
 		if m != nil && !m.Placeholder {
-			imgui.Text(strconv.Itoa(m.VertexCount()))
+			text(strconv.Itoa(m.VertexCount()))
 			imgui.TableNextColumn()
-			imgui.Text(strconv.Itoa(m.TriangleCount()))
+			text(strconv.Itoa(m.TriangleCount()))
 		} else {
 			imgui.TableNextColumn()
 		}
 		imgui.TableNextColumn()
 		if err != nil {
-			imgui.TextColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, err.Error())
+			textColored(errorColor, registerText(err.Error()))
 		} else {
 			imgui.TextDisabled("ok")
 		}

@@ -3,6 +3,8 @@ package editor
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/filedialog"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
 )
 
@@ -78,15 +81,52 @@ func (a *App) reportLoadError(path string, err error) {
 		a.console.Errorf("%s", p)
 	}
 	msg := "Could not open " + path + ":\n\n"
+	if len(probs) > 1 {
+		msg = "Could not open " + path + " (" + words.Count(len(probs), "problem", "problems") + "):\n\n"
+	}
 	for i, p := range probs {
 		if i == 8 {
-			msg += "… and more (see the Console)\n"
+			msg += fmt.Sprintf("… and %d more (see the Console)\n", len(probs)-8)
 			break
 		}
-		msg += p.String() + "\n"
+		if len(probs) == 1 && p.File == "" && p.Line == 0 && p.Path == "" {
+			msg += errText(path, err) + "\n" // not a problem in the file's text (missing, unreadable…)
+			continue
+		}
+		msg += problemText(path, p) + "\n"
 	}
 	msg += "\nThe open scene was not changed."
 	a.ask("Cannot open scene", msg, 0, func(int) {}, "OK")
+}
+
+// problemText is a problem of the file at path as a dialog lists it below "Could not open PATH": without the
+// path again — "line 3, column 5: entities[0].components.Color.rgba[1]: expected a number".
+func problemText(path string, p serialize.Problem) string {
+	var b strings.Builder
+	if p.File != "" && p.File != path {
+		b.WriteString(p.File + ": ")
+	}
+	if p.Line > 0 {
+		fmt.Fprintf(&b, "line %d, column %d: ", p.Line, p.Col)
+	}
+	if p.Warning {
+		b.WriteString("warning: ")
+	}
+	if p.Path != "" {
+		b.WriteString(p.Path + ": ")
+	}
+	b.WriteString(p.Msg)
+	return b.String()
+}
+
+// errText is err as a dialog about the file at path shows it below "Could not … PATH": without the path again
+// ("open /x/a.json: permission denied" → "permission denied").
+func errText(path string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return pe.Err.Error()
+	}
+	return strings.TrimPrefix(err.Error(), path+": ")
 }
 
 func (a *App) cmdSave() {
@@ -143,7 +183,7 @@ func (a *App) save(path string, then func()) {
 				a.console.Infof("save cancelled; %s was not changed", path)
 			} else {
 				a.console.Errorf("saving %s: %v", path, err)
-				a.ask("Save failed", "Could not save "+path+":\n"+err.Error()+"\n\nThe file on disk was not changed.", 0, func(int) {}, "OK")
+				a.ask("Save failed", "Could not save "+path+":\n\n"+errText(path, err)+"\n\nThe file on disk was not changed.", 0, func(int) {}, "OK")
 			}
 			return
 		}
@@ -201,10 +241,10 @@ func (a *App) export(path string) {
 	finish := func(err error) {
 		if err != nil {
 			a.console.Errorf("export to %s: %v", path, err)
-			a.ask("Export failed", "Could not export to "+path+":\n"+err.Error(), 0, func(int) {}, "OK")
+			a.ask("Export failed", "Could not export to "+path+":\n\n"+errText(path, err), 0, func(int) {}, "OK")
 			return
 		}
-		a.console.Infof("exported %d entities to %s", a.doc.Len(), path)
+		a.console.Infof("exported %s to %s", words.Count(a.doc.Len(), "entity", "entities"), path)
 		a.settings.AddPlace(filepath.Dir(path))
 	}
 	if a.doc.Len() < jobThreshold {
@@ -249,7 +289,7 @@ func (a *App) cmdCopy() {
 		return
 	}
 	imgui.SetClipboardText(text)
-	a.console.Infof("copied %d entities", a.doc.SelectionLen())
+	a.console.Infof("copied %s", words.Count(a.doc.SelectionLen(), "entity", "entities"))
 }
 
 func (a *App) cmdPaste() {
@@ -264,7 +304,7 @@ func (a *App) cmdPaste() {
 		return
 	}
 	a.doc.Select(es...)
-	a.console.Infof("pasted %d entities", len(es))
+	a.console.Infof("pasted %s", words.Count(len(es), "entity", "entities"))
 }
 
 func (a *App) cmdDuplicate() {
@@ -277,12 +317,22 @@ func (a *App) cmdDuplicate() {
 }
 
 func (a *App) cmdDelete() {
-	n := a.doc.SelectionLen()
+	n, before := a.doc.SelectionLen(), a.doc.Len()
 	if err := a.doc.DeleteSelection(); err != nil {
 		a.report("delete", err)
 		return
 	}
-	a.console.Infof("deleted %d entities (with their children)", n)
+	a.console.Infof("%s", deletedText(n, before-a.doc.Len()))
+}
+
+// deletedText says what a delete of n selected entities that removed removed entities in all did: "deleted 1
+// entity", "deleted 2 entities and 5 children" (children counts every descendant not selected itself).
+func deletedText(n, removed int) string {
+	s := "deleted " + words.Count(n, "entity", "entities")
+	if kids := removed - n; kids > 0 {
+		s += " and " + words.Count(kids, "child", "children")
+	}
+	return s
 }
 
 func (a *App) cmdSelectAll()   { a.doc.SelectAll() }
@@ -542,16 +592,16 @@ func buildShortcutTable() {
 		}
 		imgui.TableNextRow()
 		imgui.TableNextColumn()
-		imgui.Text(ac.label)
+		text(ac.label)
 		imgui.TableNextColumn()
-		imgui.Text(ac.allShortcutText())
+		text(ac.allShortcutText())
 	}
 	for _, m := range mouseHelp {
 		imgui.TableNextRow()
 		imgui.TableNextColumn()
-		imgui.Text(m[0])
+		text(m[0])
 		imgui.TableNextColumn()
-		imgui.Text(m[1])
+		text(m[1])
 	}
 	imgui.EndTable()
 }

@@ -34,6 +34,7 @@ type Message struct {
 	Time  time.Time
 	Level Level
 	Text  string
+	line  string // as the panel shows it: "15:04:05  text"
 }
 
 // Console is the editor's log: the last max messages (the oldest is dropped when a new one comes), shown in the
@@ -58,7 +59,8 @@ func (c *Console) Add(l Level, text string) {
 		copy(c.msgs, c.msgs[1:])
 		c.msgs = c.msgs[:len(c.msgs)-1]
 	}
-	c.msgs = append(c.msgs, Message{Time: time.Now(), Level: l, Text: registerText(text)})
+	now := time.Now()
+	c.msgs = append(c.msgs, Message{Time: now, Level: l, Text: registerText(text), line: now.Format("15:04:05") + "  " + text})
 	c.added++
 	c.scroll = true
 }
@@ -123,7 +125,7 @@ func (c *Console) Build() {
 			if f != "" && !strings.Contains(strings.ToLower(m.Text), f) {
 				continue
 			}
-			imgui.TextColored(levelColors[m.Level], m.Time.Format("15:04:05")+"  "+m.Text)
+			textWrapped(levelColors[m.Level], m.line) // long lines wrap: nothing is cut off
 		}
 		if c.scroll {
 			imgui.SetScrollHereYV(1)

@@ -92,7 +92,7 @@ func (f *fileDialog) build() bool {
 				f.selected = -1
 			}
 			if imgui.IsItemHovered() {
-				imgui.SetTooltip(p)
+				tooltip(registerText(p))
 			}
 		}
 	}
@@ -121,7 +121,7 @@ func (f *fileDialog) build() bool {
 			if !e.IsDir {
 				imgui.SameLine()
 				imgui.SetCursorPosX(imgui.WindowWidth() - 110)
-				imgui.TextDisabled(humanSize(e.Size))
+				textDisabled(humanSize(e.Size))
 			}
 		}
 		if len(f.d.Entries) == 0 {
@@ -146,11 +146,11 @@ func (f *fileDialog) build() bool {
 	if len(f.d.Exts) > 0 {
 		filter = "*" + strings.Join(f.d.Exts, ", *")
 	}
-	imgui.TextDisabled(filter)
+	textDisabled(filter)
 	if f.d.Err != "" {
-		imgui.TextColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, f.d.Err)
+		textColored(errorColor, registerText(f.d.Err))
 	} else {
-		imgui.TextDisabled(registerText(f.d.Dir))
+		textDisabled(registerText(f.d.Dir))
 	}
 	ok := f.okLabel
 	if ok == "" {
@@ -172,7 +172,7 @@ func (f *fileDialog) build() bool {
 		imgui.OpenPopupStr("Replace file?###overwrite")
 	}
 	if imgui.BeginPopupModalV("Replace file?###overwrite", nil, imgui.WindowFlagsAlwaysAutoResize) {
-		imgui.Text(fmt.Sprintf("%s already exists.\nDo you want to replace it?", filepath.Base(f.confirming)))
+		text(registerText(filepath.Base(f.confirming)) + " already exists.\nDo you want to replace it?")
 		keys := !imgui.IsWindowAppearing() // the Enter that asked must not also answer
 		if imgui.ButtonV("Replace", imgui.Vec2{X: 100}) || keys && imgui.IsKeyPressedBool(imgui.KeyEnter) {
 			p := f.confirming

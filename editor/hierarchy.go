@@ -250,9 +250,9 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 		h.dragID = r.id // the payload only marks the drag; the id stays here
 		imgui.SetDragDropPayload(dragPayload, 0, 0)
 		if a.doc.IsSelectedID(r.id) && a.doc.SelectionLen() > 1 {
-			imgui.Text(strconv.Itoa(a.doc.SelectionLen()) + " entities")
+			text(strconv.Itoa(a.doc.SelectionLen()) + " entities")
 		} else {
-			imgui.Text(name)
+			text(name)
 		}
 		imgui.EndDragDropSource()
 	}

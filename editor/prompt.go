@@ -26,7 +26,7 @@ func (a *App) confirmDiscard(action string, then func()) {
 		then()
 		return
 	}
-	a.ask("Unsaved changes", "Save changes to \""+a.doc.SceneName()+"\" before you "+action+"?\nYour changes will be lost if you don't save them.", 2,
+	a.ask("Unsaved changes", "Save changes to \""+a.docLabel()+"\" before you "+action+"?\nYour changes will be lost if you don't save them.", 2,
 		func(i int) {
 			switch i {
 			case 0:
@@ -52,9 +52,9 @@ func (a *App) buildPrompt() {
 	if !imgui.BeginPopupModalV(name, nil, imgui.WindowFlagsAlwaysAutoResize|imgui.WindowFlagsNoSavedSettings) {
 		return
 	}
-	imgui.Text(p.message)
+	text(registerText(p.message))
 	imgui.Spacing()
-	imgui.TextDisabled(promptHint(p.buttons))
+	textDisabled(promptHint(p.buttons))
 	chosen := -1
 	for i, b := range p.buttons {
 		if i > 0 {

@@ -159,7 +159,7 @@ func (v *viewportPanel) build(a *App, busyWorld bool) {
 		return
 	}
 	if !v.ensureRenderer() {
-		imgui.TextColored(imgui.Vec4{X: 1, Y: 0.4, Z: 0.4, W: 1}, fmt.Sprintf("viewport unavailable: %v", v.initErr))
+		textColored(errorColor, fmt.Sprintf("viewport unavailable: %v", v.initErr))
 		return
 	}
 	v.w, v.h = w, h

@@ -272,6 +272,28 @@ func (f *optFloat) Set(s string) error {
 	return nil
 }
 
+// optionalFlag is a flag whose default depends on other flags: it records whether it was set, and its usage
+// shows no "(default …)" (its help text says what happens without it).
+type optionalFlag struct {
+	flag.Value
+	set *bool
+}
+
+func (f optionalFlag) String() string {
+	if f.Value == nil || f.set == nil || !*f.set {
+		return ""
+	}
+	return f.Value.String()
+}
+
+func (f optionalFlag) Set(s string) error {
+	if err := f.Value.Set(s); err != nil {
+		return err
+	}
+	*f.set = true
+	return nil
+}
+
 // colorFlag parses "#rrggbb", "#rrggbbaa" or "r,g,b[,a]" with channels in 0..1.
 type colorFlag struct{ c *[4]float32 }
 
@@ -327,10 +349,11 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 	ny := fs.Int("ny", p.Count[1], "cubes along Y")
 	nz := fs.Int("nz", p.Count[2], "cubes along Z")
 	spacing := fs.Float64("spacing", 1.5, "distance between neighbouring cubes (all axes)")
-	fs.Var(vec3Flag{&p.Spacing}, "spacing-xyz", "per-axis spacing x,y,z (overrides --spacing)")
+	var setXYZ, setTo bool
+	fs.Var(optionalFlag{vec3Flag{&p.Spacing}, &setXYZ}, "spacing-xyz", "per-axis spacing x,y,z (overrides --spacing)")
 	fs.Var(vec3Flag{&p.Origin}, "origin", "centre of the grid x,y,z")
 	fs.Var(colorFlag{&p.ColorFrom}, "color-from", "colour of the first corner: #rrggbb or r,g,b[,a]")
-	fs.Var(colorFlag{&p.ColorTo}, "color-to", "colour of the last corner (default: same as --color-from)")
+	fs.Var(optionalFlag{colorFlag{&p.ColorTo}, &setTo}, "color-to", "colour of the last corner (default: same as --color-from)")
 	mesh := fs.String("mesh", scene.MeshCube, "mesh of every cube")
 	spin := fs.Float64("spin", 0, "add Spin about +Y at this many degrees per second (0: no Spin)")
 	group := fs.String("group", "", "put the cubes under a new parent entity with this name")
@@ -344,17 +367,9 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 		return usageError(fs, stderr, "voltex-editor grid: need -o FILE.json and no other arguments")
 	}
 	p.Count = [3]int{*nx, *ny, *nz}
-	setXYZ := false
 	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "spacing-xyz":
-			setXYZ = true
-		case "color-from":
-			fromSet := false
-			fs.Visit(func(g *flag.Flag) { fromSet = fromSet || g.Name == "color-to" })
-			if !fromSet {
-				p.ColorTo = p.ColorFrom
-			}
+		if f.Name == "color-from" && !setTo {
+			p.ColorTo = p.ColorFrom
 		}
 	})
 	if !setXYZ {
@@ -374,7 +389,7 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "voltex-editor grid: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d cubes\n", *out, p.Count[0]*p.Count[1]*p.Count[2])
+	fmt.Fprintf(stdout, "wrote %s: %s\n", *out, plural(p.Count[0]*p.Count[1]*p.Count[2], "cube"))
 	return 0
 }
 

@@ -1,0 +1,27 @@
+package words_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/voltex-editor/voltex/internal/words"
+)
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 meshes"}, {1, "1 mesh"}, {2, "2 meshes"}, {-1, "-1 mesh"}, {100000, "100000 meshes"}} {
+		if got := words.Count(c.n, "mesh", "meshes"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+func ExampleCount() {
+	fmt.Println(words.Count(1, "entity", "entities"))
+	fmt.Println(words.Count(3, "entity", "entities"))
+	// Output:
+	// 1 entity
+	// 3 entities
+}
