@@ -352,6 +352,10 @@ func (a *App) writeProbe() {
 	st.UndoDepth = a.doc.Undos()
 	st.Selected = a.doc.Selection()
 	st.Modal = a.modalName()
+	st.Prompt = ""
+	if a.prompt != nil {
+		st.Prompt = a.prompt.message
+	}
 	st.Camera = probe.Camera{Yaw: a.vp.Camera.Yaw, Pitch: a.vp.Camera.Pitch, Distance: a.vp.Camera.Distance}
 	st.Waits = a.waits
 	st.MissingGlyphs = a.missingGlyphs
@@ -495,6 +499,9 @@ func (a *App) buildStatusBar() {
 	if imgui.InternalBeginViewportSideBar("##StatusBar", vp, imgui.DirDown, h, flags) {
 		if imgui.BeginMenuBar() {
 			text(a.statusText(imgui.CurrentIO().Framerate()))
+			if a.probe != nil {
+				a.probe.state.Status = a.statusText(0) // the frame rate changes every frame: not in the probe
+			}
 			imgui.EndMenuBar()
 		}
 	}
@@ -547,7 +554,9 @@ func (a *App) buildDockspace() {
 		imgui.InternalDockBuilderDockWindow(panelAssets, bottom)
 		imgui.InternalDockBuilderFinish(id)
 	}
-	imgui.DockSpaceOverViewportV(id, vp, 0, a.dockClass)
+	// Each panel's tab has its close button; the dock node's own one (at the right end of the tab bar) would be a
+	// second one that closes whichever tab is in front.
+	imgui.DockSpaceOverViewportV(id, vp, imgui.DockNodeFlags(imgui.DockNodeFlagsNoCloseButton), a.dockClass)
 }
 
 // panel begins a dockable panel window if it is open; the caller builds the contents when it returns true and

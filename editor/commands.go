@@ -417,7 +417,7 @@ func (a *App) cmdResetLayout() {
 		a.panelOpen[p] = true
 	}
 }
-func (a *App) cmdShowShortcuts() { a.showShortcuts = true }
+func (a *App) cmdShowShortcuts() { a.showShortcuts = !a.showShortcuts } // F1 opens and closes it
 func (a *App) cmdAbout()         { a.showAbout = true }
 
 func (a *App) canUndo() bool      { return a.doc.CanUndo() }
@@ -565,11 +565,21 @@ func (a *App) buildDialogs() {
 	a.buildPrompt()
 	a.buildJobPopup()
 	if a.showShortcuts {
-		imgui.SetNextWindowSizeV(imgui.Vec2{X: 460, Y: 600}, imgui.CondFirstUseEver)
-		if imgui.BeginV("Shortcuts", &a.showShortcuts, 0) {
+		// The window fits the whole table (up to the screen's height); Escape or F1 closes it.
+		vp := imgui.MainViewport()
+		imgui.SetNextWindowPosV(vp.Center(), imgui.CondAppearing, imgui.Vec2{X: 0.5, Y: 0.5})
+		imgui.SetNextWindowSizeConstraints(imgui.Vec2{X: 300, Y: 100}, imgui.Vec2{X: vp.WorkSize().X, Y: vp.WorkSize().Y - 20})
+		if imgui.BeginV("Shortcuts", &a.showShortcuts, imgui.WindowFlagsAlwaysAutoResize|imgui.WindowFlagsNoSavedSettings) {
+			a.probe.panel("Shortcuts")
 			buildShortcutTable()
+			if imgui.IsWindowFocused() && imgui.IsKeyPressedBool(imgui.KeyEscape) {
+				a.showShortcuts = false
+			}
 		}
 		imgui.End()
+	}
+	if !a.showShortcuts {
+		a.probe.forget("Shortcuts")
 	}
 	if a.showAbout {
 		if imgui.BeginV("About Voltex Editor", &a.showAbout, imgui.WindowFlagsAlwaysAutoResize) {
@@ -582,7 +592,7 @@ func (a *App) buildDialogs() {
 }
 
 func buildShortcutTable() {
-	if !imgui.BeginTableV("##shortcuts", 2, imgui.TableFlagsRowBg|imgui.TableFlagsBorders, imgui.Vec2{}, 0) {
+	if !imgui.BeginTableV("##shortcuts", 2, imgui.TableFlagsRowBg|imgui.TableFlagsBorders|imgui.TableFlagsSizingFixedFit, imgui.Vec2{}, 0) {
 		return
 	}
 	for i := range actions {
@@ -624,8 +634,11 @@ func (e *docEditor) BeginEdit(label string) { e.a.doc.BeginEdit(label) }
 func (e *docEditor) SetField(es []ecs.Entity, id ecs.ComponentID, path string, v any) error {
 	return e.a.doc.SetField(es, id, path, v)
 }
-func (e *docEditor) EndEdit()                                  { e.a.doc.EndEdit() }
-func (e *docEditor) Rename(es []ecs.Entity, name string) error { return e.a.doc.Rename(es, name) }
+func (e *docEditor) EndEdit() { e.a.doc.EndEdit() }
+func (e *docEditor) Rename(es []ecs.Entity, name string) error {
+	e.a.hier.keep(e.a, es) // renamed in the inspector while the hierarchy is filtered: the rows stay
+	return e.a.doc.Rename(es, name)
+}
 func (e *docEditor) AddComponent(es []ecs.Entity, id ecs.ComponentID) error {
 	return e.a.doc.AddComponent(es, id)
 }

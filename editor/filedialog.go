@@ -3,6 +3,7 @@ package editor
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
@@ -12,15 +13,16 @@ import (
 
 // fileDialog shows a filedialog.Dialog as a modal popup. When the user confirms, onChoose gets the path.
 type fileDialog struct {
-	d          *filedialog.Dialog
-	places     []string
-	onChoose   func(path string)
-	open       bool
-	opened     bool
-	focusName  bool
-	confirming string // path waiting for overwrite confirmation
-	selected   int
-	okLabel    string // the confirm button ("Open", "Save", "Export")
+	d           *filedialog.Dialog
+	places      []string
+	placeLabels []string // the places' names: base names, with parents where two are alike
+	onChoose    func(path string)
+	open        bool
+	opened      bool
+	focusName   bool
+	confirming  string // path waiting for overwrite confirmation
+	selected    int
+	okLabel     string // the confirm button ("Open", "Save", "Export")
 }
 
 func newFileDialog(mode filedialog.Mode, title, dir string, places []string, onChoose func(string), exts ...string) *fileDialog {
@@ -82,12 +84,11 @@ func (f *fileDialog) build() bool {
 	// Recent places.
 	if imgui.BeginChildStrV("##places", imgui.Vec2{X: 190, Y: avail.Y - footer}, imgui.ChildFlagsBorders, 0) {
 		imgui.TextDisabled("Recent places")
+		if len(f.placeLabels) != len(f.places) {
+			f.placeLabels = filedialog.PlaceLabels(f.places)
+		}
 		for i, p := range f.places {
-			label := filepath.Base(p)
-			if label == "" || label == "." {
-				label = p
-			}
-			if imgui.SelectableBool(label + "##place" + fmt.Sprint(i)) {
+			if imgui.SelectableBool(registerText(f.placeLabels[i]) + "##place" + strconv.Itoa(i)) {
 				_ = f.d.Chdir(p)
 				f.selected = -1
 			}

@@ -39,16 +39,20 @@ type hierarchyPanel struct {
 	dragID     uint64 // scene id of the row being dragged
 
 	matches map[ecs.Entity]bool // search: entities that match or have a matching descendant
+	// kept: scene ids renamed while searching. They keep their rows until the search changes, although their new
+	// names may not match (a row that vanishes as you rename it looks like a deletion).
+	kept    map[uint64]bool
 	clipper *imgui.ListClipper
 }
 
 func newHierarchyPanel() *hierarchyPanel {
-	return &hierarchyPanel{expanded: map[uint64]bool{}, matches: map[ecs.Entity]bool{}}
+	return &hierarchyPanel{expanded: map[uint64]bool{}, matches: map[ecs.Entity]bool{}, kept: map[uint64]bool{}}
 }
 
 // reset forgets per-scene state (a new document).
 func (h *hierarchyPanel) reset() {
 	clear(h.expanded)
+	clear(h.kept)
 	h.anchor, h.renaming = 0, 0
 	h.dirty = true
 }
@@ -77,6 +81,17 @@ func (h *hierarchyPanel) revealAncestors(a *App, e ecs.Entity) {
 	}
 }
 
+// keep gives the entities (being renamed) rows in the current search results until the search changes.
+func (h *hierarchyPanel) keep(a *App, es []ecs.Entity) {
+	if strings.TrimSpace(h.search) == "" {
+		return
+	}
+	for _, e := range es {
+		h.kept[a.doc.ID(e)] = true
+	}
+	h.dirty = true
+}
+
 // rebuild flattens the tree into rows.
 func (h *hierarchyPanel) rebuild(a *App) {
 	w := a.doc.World()
@@ -92,6 +107,12 @@ func (h *hierarchyPanel) rebuild(a *App) {
 				continue
 			}
 			for p := e; !p.IsZero() && !h.matches[p]; p = w.Parent(p) {
+				h.matches[p] = true
+			}
+		}
+		for id := range h.kept {
+			e, ok := a.doc.Entity(id)
+			for p := e; ok && !p.IsZero() && !h.matches[p]; p = w.Parent(p) {
 				h.matches[p] = true
 			}
 		}
@@ -125,6 +146,9 @@ func (h *hierarchyPanel) build(a *App) {
 	imgui.InputTextWithHint("##hiersearch", "Search (name)", &h.search, 0, nil)
 	if a.probe != nil {
 		a.probe.state.HierarchySearch = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
+	}
+	if h.builtSearch != h.search {
+		clear(h.kept) // a new search shows what matches it
 	}
 	if h.dirty || h.builtDoc != a.doc.Version() || h.builtSearch != h.search || h.builtWorld != a.doc.World() {
 		h.rebuild(a)
@@ -208,6 +232,7 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 			return
 		}
 		if done || imgui.IsItemDeactivated() {
+			h.keep(a, []ecs.Entity{r.e})
 			if err := a.doc.Rename([]ecs.Entity{r.e}, h.renameBuf); err != nil {
 				a.console.Errorf("rename: %v", err)
 			}

@@ -39,6 +39,13 @@ func (p *prober) panel(name string) {
 	p.state.Panels[name] = rectOf(imgui.WindowPos(), imgui.WindowSize())
 }
 
+// forget removes name from the panels (a window that was closed).
+func (p *prober) forget(name string) {
+	if p != nil {
+		delete(p.state.Panels, name)
+	}
+}
+
 // flush writes the state if it changed; the frame counter alone triggers a write at most 4 times a second.
 func (p *prober) flush() {
 	if p == nil {

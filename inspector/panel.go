@@ -85,6 +85,9 @@ type Panel struct {
 	primaryFor ecs.Entity
 	primaryID  uint64
 
+	axis        int // the channel of a vector being built (labelled X, Y, Z, W), -1 otherwise
+	axisFormats map[string][len(axisNames)]string
+
 	// debug, when non-nil, records widget rectangles and displayed texts for tests.
 	debug *debugInfo
 }
@@ -100,6 +103,7 @@ func New(ed Editor, opts Options) *Panel {
 		ed:           ed,
 		opts:         opts,
 		num:          new([3]uint64),
+		axis:         -1,
 		headers:      map[*fields.Component]string{},
 		treeLabels:   map[*fields.Field]string{},
 		entityLabels: map[ecs.Entity]entityLabel{},

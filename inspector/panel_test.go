@@ -657,3 +657,30 @@ func TestHeaderShowsSceneID(t *testing.T) {
 		t.Errorf("header shows %q, want ID 42", got)
 	}
 }
+
+// Vector channels are labelled X, Y, Z (issue 12 item 12) and typing into one still takes a plain number: the
+// label is a format prefix that typed input leaves out.
+func TestVectorChannelsLabelledAndTypable(t *testing.T) {
+	h, s := single(t)
+	pos := s.ord(t, "position")
+	c := center(h.widget(s.everything, pos+2))
+	h.moveTo(c)
+	h.frame()
+	for range 2 { // a double-click turns a drag into a text field
+		h.button(0, true)
+		h.frame()
+		h.button(0, false)
+		h.frame()
+	}
+	if !imgui.CurrentIO().WantTextInput() {
+		t.Fatal("double-clicking the Y channel did not start text input")
+	}
+	h.typeText("7.5")
+	h.key(imgui.KeyEnter)
+	if p := s.get(t, s.es[0]).Position; p[1] != 7.5 {
+		t.Errorf("position after typing 7.5 into Y: %v", p)
+	}
+	if got := h.p.axisFormat(1, "%.3f"); got != "Y %.3f" {
+		t.Errorf("the Y channel's format is %q", got)
+	}
+}

@@ -246,7 +246,12 @@ func (p *Panel) channels(f *fields.Field, v reflect.Value, ord, row, count, stri
 		}
 		imgui.PushIDInt(int32(ch))
 		imgui.SetNextItemWidth(w)
+		p.axis = -1
+		if stride == 1 && count <= len(axisNames) {
+			p.axis = k // vectors and angles label their channels X, Y, Z, W (matrix rows do not)
+		}
 		p.drag(f, f.Elem, v.Index(ch), p.key(ord+1+ch), p.mixed.Has(ord+1+ch), ch)
+		p.axis = -1
 		imgui.PopID()
 	}
 }
@@ -267,10 +272,19 @@ func (p *Panel) drag(owner, nf *fields.Field, v reflect.Value, key editKey, mixe
 	if mixed && p.active != key {
 		format = "--" // typed input (Ctrl+click) parses with the real format from the next frame
 	}
+	showsMixed := format == "--"
+	axis := p.axis
+	if axis >= 0 {
+		format = p.axisFormat(axis, format) // "X %.3f": typed input drops the prefix (ImGui trims it)
+	}
 	changed := imgui.DragScalarV(nf.ID, dt, uintptr(val), float32(nf.Speed), pmin, pmax, format, flags)
+	if axis >= 0 { // a bar in the axis colour on the channel's left edge, as in Unity and Godot
+		lo, hi := imgui.ItemRectMin(), imgui.ItemRectMax()
+		imgui.WindowDrawList().AddRectFilled(lo, imgui.Vec2{X: lo.X + 2, Y: hi.Y}, axisColors[axis])
+	}
 	if p.debug != nil {
 		shown := "--"
-		if format != "--" {
+		if !showsMixed {
 			shown = fieldText(v)
 		}
 		p.recordKey(key, shown)
@@ -290,6 +304,27 @@ func (p *Panel) drag(owner, nf *fields.Field, v reflect.Value, key editKey, mixe
 		}
 	}
 	p.finishLive(key)
+}
+
+// axisNames label the channels of vectors and angles.
+var axisNames = [...]string{"X", "Y", "Z", "W"}
+
+// axisColors are the axes' colours (ABGR), those of the viewport's gizmo: X red, Y green, Z blue, W grey.
+var axisColors = [...]uint32{0xff4d4dd9, 0xff4dbf66, 0xffe6804d, 0xffa0a0a0}
+
+// axisFormat returns format with the name of axis in front ("X %.3f"), made once per format.
+func (p *Panel) axisFormat(axis int, format string) string {
+	fs, ok := p.axisFormats[format]
+	if !ok {
+		for i, n := range axisNames {
+			fs[i] = n + " " + format
+		}
+		if p.axisFormats == nil {
+			p.axisFormats = map[string][len(axisNames)]string{}
+		}
+		p.axisFormats[format] = fs
+	}
+	return fs[axis]
 }
 
 func fieldText(v reflect.Value) string {

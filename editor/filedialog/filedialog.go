@@ -231,3 +231,55 @@ func (d *Dialog) Breadcrumbs() [][2]string {
 	}
 	return out
 }
+
+// PlaceLabels names folders for a list of places: each folder's base name, with as many parent folders in front
+// as it takes to tell apart folders whose names are the same ("main/scenes" and "tmp/scenes").
+func PlaceLabels(places []string) []string {
+	labels := make([]string, len(places))
+	depth := make([]int, len(places))
+	for i := range places {
+		depth[i] = 1
+	}
+	for range 64 { // each round adds a parent to the labels that still collide; paths are not deeper than this
+		for i, p := range places {
+			labels[i] = lastParts(p, depth[i])
+		}
+		same := map[string][]int{}
+		for i, l := range labels {
+			same[l] = append(same[l], i)
+		}
+		grew := false
+		for _, is := range same {
+			if len(is) < 2 {
+				continue
+			}
+			for _, i := range is {
+				if lastParts(places[i], depth[i]+1) != labels[i] {
+					depth[i]++
+					grew = true
+				}
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	return labels
+}
+
+// lastParts returns the last n elements of path p ("/a/b/c", 2 → "b/c"), or p itself when it has no more.
+func lastParts(p string, n int) string {
+	p = filepath.Clean(p)
+	i := len(p)
+	for ; n > 0; n-- {
+		j := strings.LastIndexByte(p[:i], filepath.Separator)
+		if j < 0 {
+			return p
+		}
+		if j == 0 { // the root
+			return p
+		}
+		i = j
+	}
+	return p[i+1:]
+}

@@ -110,3 +110,11 @@ func TestSaveChooseAddsExtensionAndAsksBeforeOverwrite(t *testing.T) {
 		t.Fatal("saving into a missing folder was accepted")
 	}
 }
+
+func TestPlaceLabels(t *testing.T) {
+	got := PlaceLabels([]string{"/work/main/scenes", "/tmp/x/scenes", "/home/me/models", "/", "/srv/a/b/scenes", "/srv/c/b/scenes"})
+	want := []string{"main/scenes", "x/scenes", "models", "/", "a/b/scenes", "c/b/scenes"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PlaceLabels = %q, want %q", got, want)
+	}
+}

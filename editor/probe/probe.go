@@ -35,6 +35,10 @@ type State struct {
 	Gizmo [2]int `json:"gizmo"`
 	// Console is the console's last few messages ("error: …", "warning: …", "info: …"), newest last.
 	Console []string `json:"console"`
+	// Status is the status bar's text.
+	Status string `json:"status"`
+	// Prompt is the text of the open question or message box ("" when none).
+	Prompt string `json:"prompt"`
 	// HierarchySearch is where the hierarchy's search field is.
 	HierarchySearch Rect `json:"hierarchySearch"`
 	// Camera is the viewport camera.

@@ -118,6 +118,13 @@ func describe(data []byte, err error) string {
 // sanitize drops what cannot be right: empty or duplicate paths, too many entries, non-positive snap steps.
 func (s *Settings) sanitize() {
 	s.Recent = dedupe(s.Recent)
+	for i, p := range s.Places { // settings written before places were made absolute
+		if p != "" && !filepath.IsAbs(p) {
+			if abs, err := filepath.Abs(p); err == nil {
+				s.Places[i] = abs
+			}
+		}
+	}
 	s.Places = dedupe(s.Places)
 	d := Defaults()
 	if !(s.SnapTranslate > 0 && s.SnapTranslate < 1e6) {
@@ -156,8 +163,12 @@ func (s *Settings) AddRecent(path string) {
 	s.AddPlace(filepath.Dir(path))
 }
 
-// AddPlace puts a folder first in the recent places.
+// AddPlace puts a folder first in the recent places, as an absolute path (so "scenes" and the same folder given
+// absolutely are one place).
 func (s *Settings) AddPlace(dir string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	s.Places = dedupe(append([]string{dir}, s.Places...))
 }
 

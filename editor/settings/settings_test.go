@@ -87,3 +87,18 @@ func TestSanitize(t *testing.T) {
 		t.Fatalf("sanitized: %+v", s)
 	}
 }
+
+// A folder given relatively and absolutely is one place (issue 12 item 12: the file dialog listed "scenes" twice).
+func TestPlacesAreAbsoluteAndUnique(t *testing.T) {
+	s, _ := Load(t.TempDir())
+	abs, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddPlace("testdata")
+	s.AddPlace(abs)
+	s.AddPlace("./testdata/")
+	if len(s.Places) != 1 || s.Places[0] != abs {
+		t.Fatalf("places = %q, want just %q", s.Places, abs)
+	}
+}
