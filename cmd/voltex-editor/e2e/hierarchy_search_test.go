@@ -14,6 +14,7 @@ func TestRenamedRowStaysInFilteredList(t *testing.T) {
 	p, _ := e.ReadProbe()
 	sx, sy := p.HierarchySearch.Center()
 	e.Click(sx, sy, 1)
+	e.WaitProbe(10*time.Second, "the search field", func(p *guitest.Probe) bool { return p.TextInput })
 	e.Type("Cube 3,4")
 	p = e.WaitProbe(10*time.Second, "the search", func(p *guitest.Probe) bool {
 		_, ok := p.Row("Cube 3,4")
@@ -34,6 +35,7 @@ func TestRenamedRowStaysInFilteredList(t *testing.T) {
 	}
 	// A new search shows what matches it: Lamp matches "La", the other cubes do not.
 	e.Click(sx, sy, 1)
+	e.WaitProbe(10*time.Second, "the search field", func(p *guitest.Probe) bool { return p.TextInput })
 	e.Key("ctrl+a")
 	e.Type("Cube 3,")
 	p = e.WaitProbe(10*time.Second, "the new search", func(p *guitest.Probe) bool {

@@ -576,7 +576,7 @@ func TestCopyPasteBetweenTwoEditors(t *testing.T) {
 	failShot(t, a, t.Name()+"-a")
 	clickCube(t, a)
 	a.Key("ctrl+c")
-	a.WaitProbe(5*time.Second, "copied", func(p *guitest.Probe) bool { return hasMessage(p, "info: copied 1 entities") })
+	a.WaitProbe(5*time.Second, "copied", func(p *guitest.Probe) bool { return hasMessage(p, "info: copied 1 entity") })
 	b := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir(), copyScene(t, "empty.json"))
 	failShot(t, b, t.Name()+"-b")
 	b.Focus()
