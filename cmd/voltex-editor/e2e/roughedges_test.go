@@ -85,10 +85,9 @@ func TestNewSceneWords(t *testing.T) {
 		t.Errorf("after Create Empty: status %q, title %q", p.Status, p.Title)
 	}
 	e.Key("ctrl+c")
+	e.WaitProbe(10*time.Second, "copied", func(p *guitest.Probe) bool { return hasMessage(p, "info: copied 1 entity") })
 	e.Key("Delete")
-	e.WaitProbe(10*time.Second, "console words", func(p *guitest.Probe) bool {
-		return hasMessage(p, "info: copied 1 entity") && hasMessage(p, "info: deleted 1 entity")
-	})
+	e.WaitProbe(10*time.Second, "deleted", func(p *guitest.Probe) bool { return hasMessage(p, "info: deleted 1 entity") })
 	p, _ = e.ReadProbe()
 	for _, m := range p.Console {
 		if strings.Contains(m, "entities") || strings.Contains(m, "children") {
