@@ -3,16 +3,17 @@ package assets
 import (
 	"math"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/internal/assetref"
 )
 
 // References of the built-in meshes. All are unit-sized and centred on the origin.
 const (
 	// BuiltinPrefix starts every built-in mesh reference.
-	BuiltinPrefix = "builtin:"
+	BuiltinPrefix = assetref.BuiltinPrefix
 	// BuiltinCube is a cube from -0.5 to 0.5 on each axis: 24 vertices (per-face normals),
 	// 12 triangles, each face mapped to the full 0..1 UV square.
 	BuiltinCube = "builtin:cube"
@@ -66,7 +67,7 @@ func BuiltinRefs() []string {
 }
 
 // IsBuiltinRef reports whether ref uses the "builtin:" scheme (whether or not the name exists).
-func IsBuiltinRef(ref string) bool { return strings.HasPrefix(ref, BuiltinPrefix) }
+func IsBuiltinRef(ref string) bool { return assetref.IsBuiltin(ref) }
 
 // Placeholder returns the stand-in mesh for refused or broken references: an octahedron
 // (a diamond) from -0.5 to 0.5 on each axis with flat normals, so it reads as "not the real

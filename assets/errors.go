@@ -3,6 +3,7 @@ package assets
 import (
 	"errors"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/assetref"
 	"strconv"
 	"strings"
 )
@@ -13,7 +14,9 @@ var (
 	ErrLimit = errors.New("limit exceeded")
 	// ErrUnsafePath is wrapped by every refusal of [ResolvePath] and [NormalizeRef]: the
 	// reference would leave the scene's folder tree.
-	ErrUnsafePath = errors.New("outside the scene folder")
+	ErrUnsafePath = assetref.ErrUnsafe
+	// ErrMissing is wrapped by [CheckRef] when no file or built-in mesh is behind a reference.
+	ErrMissing = assetref.ErrMissing
 	// ErrUnknownBuiltin is wrapped when a "builtin:" reference names no built-in mesh.
 	ErrUnknownBuiltin = errors.New("unknown built-in mesh")
 )

@@ -5,44 +5,21 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/voltex-editor/voltex/internal/assetref"
 )
 
 // NormalizeRef returns the canonical form of a mesh reference: built-in references unchanged,
 // file references slash-separated and cleaned ("./models\\a.obj" → "models/a.obj"). Backslashes
 // count as separators so that scenes written on Windows mean the same everywhere.
 //
-// It refuses (wrapping [ErrUnsafePath]) absolute paths, drive letters and references that climb
-// out of the folder with "..". Symlinks are checked by [ResolvePath], which needs the disk.
-func NormalizeRef(ref string) (string, error) {
-	if ref == "" {
-		return "", errors.New("empty mesh reference")
-	}
-	if IsBuiltinRef(ref) {
-		return ref, nil
-	}
-	if strings.IndexByte(ref, 0) >= 0 {
-		return "", errors.New("mesh reference contains a NUL byte")
-	}
-	s := strings.ReplaceAll(ref, `\`, "/")
-	if path.IsAbs(s) || filepath.IsAbs(ref) || filepath.VolumeName(ref) != "" || hasDriveLetter(s) {
-		return "", fmt.Errorf("absolute path %q refused: asset paths must be relative to the scene folder: %w", ref, ErrUnsafePath)
-	}
-	c := path.Clean(s)
-	if c == ".." || strings.HasPrefix(c, "../") {
-		return "", fmt.Errorf("path %q refused: it climbs out of the scene folder with \"..\": %w", ref, ErrUnsafePath)
-	}
-	if c == "." {
-		return "", fmt.Errorf("path %q names the scene folder itself, not a file", ref)
-	}
-	return c, nil
-}
-
-func hasDriveLetter(s string) bool {
-	return len(s) >= 2 && s[1] == ':' && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z')
-}
+// It refuses (wrapping [ErrUnsafePath]) absolute paths, drive letters, URLs and references that
+// climb out of the folder with "..", and refuses empty references and built-in names that are
+// not names. It is the rule the scene loader, the exporter and the game loader apply too
+// (internal/assetref). Symlinks are checked by [ResolvePath], which needs the disk.
+func NormalizeRef(ref string) (string, error) { return assetref.Check(ref) }
 
 // ResolvePath returns the file path for the file reference ref inside the scene folder root.
 // It refuses (wrapping [ErrUnsafePath]) absolute paths, ".." escapes and paths that, once
@@ -118,4 +95,34 @@ func within(root, p string) bool {
 		return false
 	}
 	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// CheckRef checks the reference ref of a scene whose folder is root on disk, as validate and render
+// do: nil for a built-in mesh that exists or a regular file inside root's tree; an error wrapping
+// [ErrMissing] for an unknown built-in mesh or a file that does not exist (a warning for a scene);
+// any other error (an unsafe path, a symlink out of the folder, a folder or device) is a refusal.
+func CheckRef(root, ref string) error {
+	if IsBuiltinRef(ref) {
+		if _, err := NormalizeRef(ref); err != nil {
+			return err
+		}
+		if _, ok := Builtin(ref); !ok {
+			return fmt.Errorf("%w: unknown built-in mesh %q (known: %s)", ErrMissing, ref, strings.Join(BuiltinRefs(), ", "))
+		}
+		return nil
+	}
+	p, err := ResolvePath(root, ref)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s does not exist", ErrMissing, p)
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file (%s)", p, st.Mode().Type())
+	}
+	return nil
 }

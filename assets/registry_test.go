@@ -67,7 +67,7 @@ func TestRegistryRefusalsGivePlaceholderAndReason(t *testing.T) {
 		{"escape.obj", ErrUnsafePath, "through a symlink"},
 		{"missing.obj", fs.ErrNotExist, "no such file"},
 		{"broken.obj", nil, "broken.obj:2:5: vertex index 2 out of range (1 defined so far)"},
-		{"", nil, "empty mesh reference"},
+		{"", nil, "empty asset reference"},
 		{"models/ship.fbx", nil, `unsupported mesh file type ".fbx": only .obj files can be loaded`},
 	}
 	versions := map[uint64]bool{}

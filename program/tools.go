@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
+	iofs "io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -155,9 +155,7 @@ func validateOne(path string, strict bool, stdout, stderr io.Writer) bool {
 	}
 	opts.Strict = strict
 	v, err := serialize.ValidateInput(context.Background(), in, opts)
-	for _, w := range v.Warnings {
-		fmt.Fprintln(stderr, w.String())
-	}
+	printWarnings(stderr, v.Warnings)
 	if err != nil {
 		printProblems(stderr, in.Name, err)
 		return false
@@ -183,6 +181,13 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// printWarnings prints the warnings of a load, one per line (file:line:col: warning: path: message).
+func printWarnings(w io.Writer, warnings []serialize.Problem) {
+	for _, p := range warnings {
+		fmt.Fprintln(w, p.String())
+	}
 }
 
 // printProblems prints a load error: one problem per line (file:line:col: path: message), then how
@@ -214,8 +219,15 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	if err != nil { // printed by options
 		return 1
 	}
-	if err := serialize.ExportFile(context.Background(), fs.Arg(0), *out, opts); err != nil {
+	ctx := context.Background()
+	s, err := serialize.LoadFile(ctx, fs.Arg(0), opts)
+	if err != nil {
 		printProblems(stderr, fs.Arg(0), err)
+		return 1
+	}
+	printWarnings(stderr, s.Warnings)
+	if err := serialize.WriteFileFunc(*out, func(w io.Writer) error { return serialize.Export(ctx, w, s) }); err != nil {
+		fmt.Fprintf(stderr, "voltex-editor export: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
@@ -484,7 +496,7 @@ func formatOne(path string, onlyScenes, write, list bool, stdout, stderr io.Writ
 // JSON).
 func sceneFiles(dir string) ([]string, error) {
 	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(path string, d iofs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -581,12 +593,14 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		printProblems(stderr, path, err)
 		return 1
 	}
+	printWarnings(stderr, s.Warnings) // missing meshes (with their positions), Meshes without a Transform
 	reg := assets.NewRegistry(filepath.Dir(path), assets.DefaultLimits())
 	b := viewport.NewBuilder(s.World, reg)
 	b.Update()
 	for _, ref := range reg.List() {
-		if err := reg.Err(ref); err != nil {
-			fmt.Fprintf(stderr, "warning: %v\n", err)
+		// Missing files and unknown built-ins were reported by the load, at the reference.
+		if err := reg.Err(ref); err != nil && !errors.Is(err, iofs.ErrNotExist) && !errors.Is(err, assets.ErrUnknownBuiltin) {
+			fmt.Fprintf(stderr, "warning: %v: drawn as a placeholder\n", err)
 		}
 	}
 	cam := viewport.DefaultCamera()

@@ -1,8 +1,11 @@
 package program
 
 import (
+	"path/filepath"
+
 	"errors"
 	"fmt"
+	"github.com/voltex-editor/voltex/assets"
 	"io"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -41,6 +44,10 @@ var errProject = errors.New("the project file has problems")
 // applies to).
 func (ws *worldSource) options(path string, stderr io.Writer) (serialize.LoadOptions, error) {
 	opts := serialize.LoadOptions{NewWorld: ws.base}
+	// Asset references are checked on disk, in the scene's folder: a missing file is a warning (an
+	// error with --strict), a symlink out of the folder an error.
+	dir := filepath.Dir(path)
+	opts.CheckAsset = func(ref string) error { return assets.CheckRef(dir, ref) }
 	pf, err := project.FindFor(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", path, err)

@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/assetref"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -58,6 +60,10 @@ type codec struct {
 	label string
 	// enum lists the named values of an enum field (integers); others are refused.
 	enum []ecs.EnumValue
+	// asset marks strings that name assets (the asset hint, as Mesh.asset): they must be
+	// well-formed references (internal/assetref), on load and on save, or empty (no asset) unless
+	// noEmpty (Mesh.asset: a Mesh without a mesh is a mistake).
+	asset, noEmpty bool
 }
 
 // newCodec builds the codec of a registered component from its schema.
@@ -65,6 +71,11 @@ func newCodec(info *ecs.ComponentInfo) (*codec, error) {
 	c := &codec{kind: kStruct, typ: info.Type, size: info.Type.Size(), label: info.Name}
 	if err := c.structFields(info.Schema.Fields); err != nil {
 		return nil, fmt.Errorf("component %s cannot be stored in scene files: %w", info.Name, err)
+	}
+	if info.Type == reflect.TypeFor[scene.Mesh]() {
+		for i := range c.fields {
+			c.fields[i].noEmpty = c.fields[i].asset // a Mesh names its mesh
+		}
 	}
 	return c, nil
 }
@@ -92,6 +103,7 @@ func (c *codec) build(f *ecs.Field) error {
 	c.typ, c.size = f.Type, f.Type.Size()
 	c.min, c.max, c.hasMin, c.hasMax = f.Hints.Min, f.Hints.Max, f.Hints.HasMin, f.Hints.HasMax
 	c.enum = f.Enum
+	c.asset = f.Hints.Asset
 	switch k := f.Type.Kind(); {
 	case f.IsEntity:
 		c.kind = kEntity
@@ -114,6 +126,7 @@ func (c *codec) build(f *ecs.Field) error {
 		if err := c.elem.build(f.Elem); err != nil {
 			return err
 		}
+		c.elem.asset = c.elem.asset || c.asset
 		if !c.elem.hasMin && !c.elem.hasMax { // a range on an array applies to its items
 			c.elem.min, c.elem.max, c.elem.hasMin, c.elem.hasMax = c.min, c.max, c.hasMin, c.hasMax
 		}
@@ -163,6 +176,37 @@ type decodeState struct {
 	// indexRefs reads entity references as export indices (-1 for none)
 	// instead of scene ids (0 for none).
 	indexRefs bool
+	// checkAsset (LoadOptions.CheckAsset) is asked once about each
+	// well-formed asset reference; assets remembers what was asked.
+	checkAsset func(ref string) error
+	assets     map[string]bool
+	strict     bool // missing assets are errors, not warnings
+}
+
+// asset checks the asset reference ref read at v: a malformed or unsafe
+// one is an error; one that CheckAsset finds missing a warning (an error in
+// strict mode), reported where it first appears.
+func (d *decodeState) asset(v *jsonpos.Value, ref string) {
+	if _, err := assetref.Check(ref); err != nil {
+		d.errAt(v, "%v", err)
+		return
+	}
+	if d.checkAsset == nil || d.assets[ref] {
+		return
+	}
+	if d.assets == nil {
+		d.assets = map[string]bool{}
+	}
+	d.assets[ref] = true
+	err := d.checkAsset(ref)
+	switch {
+	case err == nil:
+	case errors.Is(err, assetref.ErrMissing) && !d.strict:
+		p := v.Pos()
+		d.probs.Warnf(p.Line, p.Col, d.path.String(), "%v", err)
+	default:
+		d.errAt(v, "%v", err)
+	}
 }
 
 func (d *decodeState) errAt(v *jsonpos.Value, format string, args ...any) {
@@ -314,6 +358,9 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			return
 		}
 		*(*string)(p) = d.internString(v.Text())
+		if c.asset && (c.noEmpty || v.Text() != nil && len(v.Text()) > 0) {
+			d.asset(v, *(*string)(p))
+		}
 	case kEntity:
 		if d.indexRefs { // an export: an entity index, -1 for none
 			n, err := v.Int()
@@ -587,6 +634,11 @@ func (c *codec) encode(s *encodeState, buf []byte, p unsafe.Pointer) ([]byte, er
 	case kBool:
 		return strconv.AppendBool(buf, *(*bool)(p)), nil
 	case kString:
+		if s := *(*string)(p); c.asset && (c.noEmpty || s != "") {
+			if _, err := assetref.Check(s); err != nil {
+				return buf, &encodeError{msg: err.Error()}
+			}
+		}
 		return jsonpos.AppendString(buf, *(*string)(p)), nil
 	case kEntity:
 		return strconv.AppendInt(buf, s.refID(*(*ecs.Entity)(p)), 10), nil

@@ -76,7 +76,9 @@ func randValue(r *rand.Rand, t *project.Type, h ecs.Hints, v reflect.Value, ents
 			f = float64(float32(h.Min + r.Float64()*(h.Max-h.Min)))
 		}
 		v.SetFloat(f)
-	case project.String, project.Asset:
+	case project.Asset: // well-formed references (or none): others are refused on load and save
+		v.SetString([]string{"", "builtin:cube", "ships/a b.obj", "é/日本.obj"}[r.IntN(4)])
+	case project.String:
 		var b strings.Builder
 		runes := []rune("aZ0 \"\\\n\t\x01é日🙂/")
 		for range r.IntN(8) {

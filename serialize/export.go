@@ -10,6 +10,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/assetref"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
 
@@ -29,7 +30,8 @@ func ExportFile(ctx context.Context, in, out string, opts LoadOptions) error {
 //   - entities flattened into one array in hierarchy order (parents before
 //     their children, siblings in their order), each with its name, the index
 //     of its parent (-1 for roots), its mesh as an index into a mesh table
-//     that lists each asset once, its colour, and its world matrix (16
+//     that lists each asset once (-1 for none; a Mesh without a Transform
+//     is not drawn, so it has none), its colour, and its world matrix (16
 //     floats, column-major as mgl32.Mat4) baked from the hierarchy;
 //   - the other components (Transform as the local transform, Spin, Camera,
 //     components of other packages and unknown components kept verbatim)
@@ -46,6 +48,7 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 	}
 	w := s.World
 	sw := newSceneWriter(w)
+	sw.exporting = true
 	order := exportOrder(w, scene.EnsureIDs(w))
 	index := make(map[ecs.Entity]int, len(order))
 	for i, e := range order {
@@ -59,11 +62,22 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 	}
 	meshes := ecs.NewMap[scene.Mesh](w)
 	colors := ecs.NewMap[scene.Color](w)
+	transforms := ecs.NewMap[ecs.Transform](w)
+	// drawn returns an entity's mesh if it is drawn: it needs a Transform to have a place.
+	drawn := func(e ecs.Entity) (scene.Mesh, bool) {
+		if !transforms.Has(e) {
+			return scene.Mesh{}, false
+		}
+		return meshes.TryGet(e)
+	}
 	meshIndex := map[string]int{}
 	var meshList []string
 	for _, e := range order {
-		if m, ok := meshes.TryGet(e); ok {
+		if m, ok := drawn(e); ok {
 			if _, seen := meshIndex[m.Asset]; !seen {
+				if _, err := assetref.Check(m.Asset); err != nil {
+					return sw.valueError(e, "Mesh", &encodeError{path: "asset", msg: err.Error()})
+				}
 				meshIndex[m.Asset] = len(meshList)
 				meshList = append(meshList, m.Asset)
 			}
@@ -111,7 +125,7 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 		b = appendInt(b, parent)
 		b = append(b, ",\n      \"mesh\": "...)
 		mesh := -1
-		if m, ok := meshes.TryGet(e); ok {
+		if m, ok := drawn(e); ok {
 			mesh = meshIndex[m.Asset]
 		}
 		b = appendInt(b, mesh)

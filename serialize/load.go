@@ -36,13 +36,20 @@ type LoadOptions struct {
 	// and the input size (0 if unknown), on the loading goroutine.
 	Progress func(done, total int64)
 	// Strict makes components that no registered type declares errors
-	// instead of warnings (`validate --strict`). A name close to a
-	// registered one ("Transfrom") is an error either way.
+	// instead of warnings (`validate --strict`), and missing assets too. A
+	// name close to a registered one ("Transfrom") is an error either way.
 	Strict bool
 	// RefuseConflicts makes unresolved merge conflicts (scene.MergeConflicts
 	// components, and the editor section's "conflicts") errors: a file a
 	// merge left them in is not ready (`validate`).
 	RefuseConflicts bool
+	// CheckAsset, if set, is asked once about each asset reference of the
+	// file (Mesh.asset, and every string field with the asset hint) that is
+	// well formed — references that are not (absolute paths, ".." escapes,
+	// URLs, empty) are errors anyway. An error wrapping ErrAssetMissing is a
+	// warning (an error with Strict), any other an error, at the reference.
+	// The tools pass assets.CheckRef for the scene's folder.
+	CheckAsset func(ref string) error
 }
 
 // LoadFile loads the scene file at path ("-": standard input) into a new
@@ -87,6 +94,7 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	b := newBinder(w)
 	b.strict = opts.Strict
 	b.refuseConflicts = opts.RefuseConflicts
+	b.ds.strict, b.ds.checkAsset = opts.Strict, opts.CheckAsset
 	r := newSceneReader(ctx, in, opts.File, opts.Limits, opts.Progress, b.entity)
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
 	probs := r.probs
@@ -182,13 +190,15 @@ func (bd *binding) reset() {
 
 // binder turns the entities the reader hands it into a world.
 type binder struct {
-	w     *ecs.World
-	ds    decodeState
-	probs *diag.List
-	byNm  map[string]*binding
-	recs  recList
-	refs  []refRec
-	vals  []any
+	w  *ecs.World
+	ds decodeState
+	// meshID and transformID tell a Mesh without a Transform (not drawn: a warning).
+	meshID, transformID ecs.ComponentID
+	probs               *diag.List
+	byNm                map[string]*binding
+	recs                recList
+	refs                []refRec
+	vals                []any
 
 	name    scene.Name
 	sid     scene.SceneID
@@ -222,6 +232,8 @@ func newBinder(w *ecs.World) *binder {
 	}
 	b := &binder{w: w, byNm: map[string]*binding{}, unknownSeen: map[string]*unknownUse{}}
 	b.ds.intern = map[string]string{}
+	b.meshID, _ = ecs.ComponentIDOf[scene.Mesh](w)
+	b.transformID, _ = ecs.ComponentIDOf[ecs.Transform](w)
 	for _, id := range w.ComponentIDs() {
 		info := w.ComponentInfo(id)
 		bd := &binding{id: id}
@@ -273,6 +285,8 @@ func (b *binder) entity(doc *entityDoc) {
 	rec.parLine, rec.parCo = int32(doc.parentPos.Line), int32(doc.parentPos.Col)
 	vals := b.vals[:0]
 	var unknown []scene.RawComponent
+	var meshKey *jsonpos.Value // the entity's Mesh, to warn if it has no Transform
+	hasTransform := false
 	if c := doc.components; c != nil {
 		cmark := b.ds.path.Key("components")
 		keys := jsonpos.NewKeyIndex(c)
@@ -306,6 +320,12 @@ func (b *binder) entity(doc *entityDoc) {
 				b.ds.path.Truncate(mark)
 				continue
 			}
+			switch bd.id {
+			case b.meshID:
+				meshKey = m
+			case b.transformID:
+				hasTransform = true
+			}
 			bd.reset()
 			b.ds.failed = false
 			bd.codec.decode(&b.ds, m, bd.ptr)
@@ -320,6 +340,13 @@ func (b *binder) entity(doc *entityDoc) {
 					b.refuseConflict(m, bd)
 				}
 			}
+		}
+		if meshKey != nil && !hasTransform {
+			kp := meshKey.KeyPos()
+			mark := b.ds.path.Key("Mesh")
+			probs.Warnf(kp.Line, kp.Col, b.ds.path.String(), "a Mesh without a Transform is not drawn (in the editor, "+
+				"render or a game: its export has no mesh); give the entity a Transform")
+			b.ds.path.Truncate(mark)
 		}
 		b.ds.path.Truncate(cmark)
 	}

@@ -520,7 +520,7 @@ func randomWorld(rng *rand.Rand) *Scene {
 			vals = append(vals, &scene.Name{Value: str()})
 		}
 		if rng.IntN(2) > 0 {
-			vals = append(vals, &scene.Mesh{Asset: str()})
+			vals = append(vals, &scene.Mesh{Asset: []string{"builtin:cube", "a.obj", "Models/é 日本 \" quote.obj", `back\slash.obj`}[rng.IntN(4)]})
 		}
 		if rng.IntN(2) > 0 {
 			vals = append(vals, &scene.Color{RGBA: [4]float32{unit(), unit(), unit(), unit()}})
@@ -714,6 +714,7 @@ func TestRoundTripProperty(t *testing.T) {
 		if !bytes.Equal(first, second) {
 			t.Fatalf("world %d: re-save differs:\n%s", i, firstDiff(first, second))
 		}
+		s2.Warnings = slices.DeleteFunc(s2.Warnings, func(p Problem) bool { return strings.Contains(p.Msg, "a Mesh without a Transform") })
 		if len(s2.Warnings) > 0 && !bytes.Contains(first, []byte(`"Alien"`)) && !bytes.Contains(first, []byte(`"Zzz"`)) &&
 			!bytes.Contains(first, []byte(`"Widget2"`)) && !bytes.Contains(first, []byte(`"Émoji"`)) {
 			t.Fatalf("world %d: unexpected warnings %v", i, s2.Warnings)

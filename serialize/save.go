@@ -62,15 +62,16 @@ type savedComp struct {
 
 // sceneWriter writes one scene.
 type sceneWriter struct {
-	w       *ecs.World
-	comps   []savedComp // sorted by name
-	sids    *ecs.Map[scene.SceneID]
-	names   *ecs.Map[scene.Name]
-	unknown *ecs.Map[scene.Unknown]
-	enc     encodeState
-	buf     []byte
-	out     io.Writer
-	err     error
+	exporting bool // Export, not Save (for messages)
+	w         *ecs.World
+	comps     []savedComp // sorted by name
+	sids      *ecs.Map[scene.SceneID]
+	names     *ecs.Map[scene.Name]
+	unknown   *ecs.Map[scene.Unknown]
+	enc       encodeState
+	buf       []byte
+	out       io.Writer
+	err       error
 }
 
 func newSceneWriter(w *ecs.World) *sceneWriter {
@@ -440,5 +441,9 @@ func (sw *sceneWriter) valueError(e ecs.Entity, comp string, err error) error {
 		desc += fmt.Sprintf(" (%q)", n.Value)
 	}
 	ee := err.(*encodeError).under(comp)
-	return fmt.Errorf("saving: %s: %s %s", desc, ee.path, ee.msg)
+	verb := "saving"
+	if sw.exporting {
+		verb = "exporting"
+	}
+	return fmt.Errorf("%s: %s: %s %s", verb, desc, ee.path, ee.msg)
 }

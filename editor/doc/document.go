@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/serialize"
@@ -102,7 +103,9 @@ func New(name string, opts Options) *Document {
 // background goroutine; cancelling ctx stops it with ctx's error. The selection and editor camera
 // saved in the file are restored; load warnings are in Warnings.
 func Open(ctx context.Context, path string, opts Options, progress func(done, total int64)) (*Document, error) {
-	s, err := serialize.LoadFile(ctx, path, serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress})
+	dir := filepath.Dir(path) // missing meshes are warnings at their reference, symlinks out of the folder errors
+	s, err := serialize.LoadFile(ctx, path, serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress,
+		CheckAsset: func(ref string) error { return assets.CheckRef(dir, ref) }})
 	if err != nil {
 		return nil, err
 	}

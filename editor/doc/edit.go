@@ -7,6 +7,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/assetref"
 )
 
 // compState is whether an entity has a component, and its value if so.
@@ -220,6 +221,11 @@ func (d *Document) SetField(es []ecs.Entity, cid ecs.ComponentID, path string, v
 	if _, err := d.world.GetField(es[0], cid, path); err != nil {
 		return err
 	}
+	if f, err := info.Schema.FieldByPath(path); err == nil {
+		if err := checkAsset(f, reflect.ValueOf(v), info.Type == reflect.TypeFor[scene.Mesh]()); err != nil {
+			return fmt.Errorf("set %s.%s: %w (%v)", info.Name, path, ErrComponent, err)
+		}
+	}
 	v = positiveZero(v)
 	return d.inEdit("Edit "+info.Name, func() error {
 		d.touch(es, cid)
@@ -417,6 +423,44 @@ func (d *Document) checkValue(cid ecs.ComponentID, v any) error {
 	}
 	if !finite(rv) {
 		return fmt.Errorf("%s: %w (a value is not a finite number)", info.Name, ErrComponent)
+	}
+	if err := checkAssets(info.Schema.Fields, rv, info.Type == reflect.TypeFor[scene.Mesh]()); err != nil {
+		return fmt.Errorf("%s: %w (%v)", info.Name, ErrComponent, err)
+	}
+	return nil
+}
+
+// checkAssets refuses asset references (string fields with the asset hint) that the scene loader
+// would refuse — absolute paths, ".." escapes, URLs — so that no edit puts one in a scene; an
+// empty one means none, except for a Mesh (noEmpty).
+func checkAssets(fields []ecs.Field, v reflect.Value, noEmpty bool) error {
+	for i := range fields {
+		f := &fields[i]
+		fv := v.Field(f.Index[len(f.Index)-1])
+		if err := checkAsset(f, fv, noEmpty); err != nil {
+			return fmt.Errorf("%s: %w", f.Path, err)
+		}
+	}
+	return nil
+}
+
+func checkAsset(f *ecs.Field, v reflect.Value, noEmpty bool) error {
+	switch {
+	case f.Kind == reflect.String && f.Hints.Asset:
+		if s := v.String(); s != "" || noEmpty {
+			_, err := assetref.Check(s)
+			return err
+		}
+	case f.Kind == reflect.Struct && !f.IsEntity:
+		return checkAssets(f.Fields, v, false)
+	case (f.Kind == reflect.Array || f.Kind == reflect.Slice) && f.Elem != nil:
+		elem := *f.Elem
+		elem.Hints.Asset = elem.Hints.Asset || f.Hints.Asset
+		for i := range v.Len() {
+			if err := checkAsset(&elem, v.Index(i), false); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

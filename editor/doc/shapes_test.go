@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/treeshape"
 )
 
@@ -152,5 +154,25 @@ func TestMoveNextToDeepLeaves(t *testing.T) {
 	must(t, d.Undo())
 	if content(t, d) != before {
 		t.Fatal("undo")
+	}
+}
+
+// Issue 12.9 in the editor: an edit cannot put an unsafe asset path into a scene (the loader,
+// the exporter and the game loader would refuse it), and opening a scene with one is an error at
+// its position.
+func TestUnsafeAssetEditsRefused(t *testing.T) {
+	d := New("", testOpts)
+	e, err := d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	meshC := cid[scene.Mesh](t, d)
+	for _, ref := range []string{"/etc/passwd", "../../secret.obj", "http://h/a.obj", ""} {
+		mustErr(t, d.SetComponent([]ecs.Entity{e}, meshC, scene.Mesh{Asset: ref}), ErrComponent)
+		mustErr(t, d.SetField([]ecs.Entity{e}, meshC, "asset", ref), ErrComponent)
+	}
+	must(t, d.SetField([]ecs.Entity{e}, meshC, "asset", "models/ship.obj"))
+	path := filepath.Join(t.TempDir(), "s.json")
+	os.WriteFile(path, []byte(`{"format": "voltex.scene", "version": 2, "entities": [{"id": 1, "components": {"Mesh": {"asset": "/etc/passwd"}}}]}`), 0o644)
+	if _, err := Open(context.Background(), path, testOpts, nil); err == nil || !strings.Contains(err.Error(), "s.json:1:98: entities[0].components.Mesh.asset: absolute path") {
+		t.Fatalf("open: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/voltex-editor/voltex/internal/assetref"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -21,8 +22,12 @@ const (
 
 // Scene is a loaded export.
 type Scene struct {
-	Name     string
-	Meshes   []string // mesh assets: "builtin:cube", "builtin:plane", "builtin:sphere" or paths relative to the scene's folder
+	Name string
+	// Meshes are the mesh assets: "builtin:cube", "builtin:plane", "builtin:sphere" or
+	// slash-separated paths relative to the export's folder that stay inside it (Load refuses
+	// absolute paths, drive letters, URLs and ".." escapes, so a game can open them safely
+	// below its folder; symlinks are the game's to check).
+	Meshes   []string
 	Entities []Entity // parents before children
 }
 
@@ -281,6 +286,12 @@ func (l *loader) header(k string, v *jsonpos.Value, kp jsonpos.Pos) {
 			if m.Kind() != jsonpos.String {
 				mark := l.path.Index(i)
 				l.errAt(m, "expected a string")
+				l.path.Truncate(mark)
+				continue
+			}
+			if _, err := assetref.Check(m.Str()); err != nil {
+				mark := l.path.Index(i)
+				l.errAt(m, "%v", err)
 				l.path.Truncate(mark)
 				continue
 			}

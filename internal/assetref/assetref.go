@@ -1,0 +1,100 @@
+// Package assetref decides which asset references (a Mesh's "asset", and every string field
+// with the asset hint) are well formed: "builtin:NAME", or a path relative to the scene's folder
+// that stays inside it. It is the one owner of that rule for the editor (assets), the scene
+// loader and exporter (serialize) and the game loader (serialize/game), so a reference refused
+// in one place is refused in all. It looks only at the spelling; whether the file exists, and
+// where symlinks lead, is package assets' business. Standard library only.
+package assetref
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// BuiltinPrefix starts the references of the meshes generated in code ("builtin:cube").
+const BuiltinPrefix = "builtin:"
+
+var (
+	// ErrUnsafe is wrapped by the refusal of a reference that would leave the scene's folder:
+	// absolute paths, drive letters, URLs and ".." escapes.
+	ErrUnsafe = errors.New("outside the scene folder")
+	// ErrMissing is wrapped by checks that find no file (or no built-in mesh) behind a well-formed
+	// reference: a warning for a scene, not a refusal.
+	ErrMissing = errors.New("asset not found")
+)
+
+// IsBuiltin reports whether ref uses the "builtin:" scheme (whether or not the name exists).
+func IsBuiltin(ref string) bool { return strings.HasPrefix(ref, BuiltinPrefix) }
+
+// Check returns the canonical form of ref — built-in references unchanged, paths
+// slash-separated and cleaned ("./models\\a.obj" → "models/a.obj"; backslashes count as
+// separators so that scenes written on Windows mean the same everywhere) — or why ref is not a
+// reference. Absolute paths, drive letters, URLs and paths that climb out of the folder with ".."
+// wrap [ErrUnsafe]; an empty reference, the folder itself, NUL bytes and built-in names that are
+// not names are refused too.
+func Check(ref string) (string, error) {
+	if ref == "" {
+		return "", errors.New("empty asset reference")
+	}
+	if strings.IndexByte(ref, 0) >= 0 {
+		return "", errors.New("asset reference contains a NUL byte")
+	}
+	if IsBuiltin(ref) {
+		name := ref[len(BuiltinPrefix):]
+		if !isName(name) {
+			return "", fmt.Errorf("%q is not a built-in mesh name (letters, digits, - and _ after %q)", name, BuiltinPrefix)
+		}
+		return ref, nil
+	}
+	s := strings.ReplaceAll(ref, `\`, "/")
+	if scheme := urlScheme(s); scheme != "" {
+		return "", fmt.Errorf("%q is a URL (%s:): asset references are paths relative to the scene folder: %w", ref, scheme, ErrUnsafe)
+	}
+	if path.IsAbs(s) || filepath.IsAbs(ref) || filepath.VolumeName(ref) != "" || hasDriveLetter(s) {
+		return "", fmt.Errorf("absolute path %q refused: asset paths must be relative to the scene folder: %w", ref, ErrUnsafe)
+	}
+	c := path.Clean(s)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", fmt.Errorf("path %q refused: it climbs out of the scene folder with \"..\": %w", ref, ErrUnsafe)
+	}
+	if c == "." {
+		return "", fmt.Errorf("path %q names the scene folder itself, not a file", ref)
+	}
+	return c, nil
+}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func hasDriveLetter(s string) bool {
+	return len(s) >= 2 && s[1] == ':' && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z')
+}
+
+// urlScheme returns the scheme of a URL-like reference ("http", "file", "data"): two or more
+// letters, digits, +, - or . before a colon; "" if there is none (a drive letter is one letter).
+func urlScheme(s string) string {
+	i := strings.IndexByte(s, ':')
+	if i < 2 {
+		return ""
+	}
+	for j := range i {
+		c := s[j]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return ""
+		}
+	}
+	return s[:i]
+}
