@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -17,8 +18,10 @@ const ClipboardName = "Clipboard"
 // Copy returns es with all their descendants as scene JSON text — a complete scene file (format
 // voltex.scene, the entities with their scene ids, names, parents and components; parents outside
 // the copied set are left out), so that Paste accepts it in any editor process, and a scene file's
-// text can be pasted too. References to entities outside the copied set are written as 0 (none).
-// Copy does not change the document. It returns "" when es is empty.
+// text can be pasted too. The top-level entities' Transforms are their places in the world (in the
+// copied scene they have no parent), so a copied child pastes where it was, not at its offset from
+// its parent. References to entities outside the copied set are written as 0 (none). Copy does not
+// change the document. It returns "" when es is empty.
 func (d *Document) Copy(es ...ecs.Entity) (string, error) {
 	all := preorder(d.world, d.topLevel(es))
 	if len(all) == 0 {
@@ -60,6 +63,8 @@ func (d *Document) Copy(es ...ecs.Entity) (string, error) {
 		}
 		if p, ok := to[w.Parent(e)]; ok {
 			mustOK(tw.SetParent(te, p))
+		} else if !w.Parent(e).IsZero() {
+			worldTransform(w, e, tw, te)
 		}
 	}
 	var b strings.Builder
@@ -69,13 +74,31 @@ func (d *Document) Copy(es ...ecs.Entity) (string, error) {
 	return b.String(), nil
 }
 
+// worldTransform sets the Transform of te (in tw) to the place in the world of e (in w), if e has a
+// Transform whose world matrix has one (not a zero scale).
+func worldTransform(w *ecs.World, e ecs.Entity, tw *ecs.World, te ecs.Entity) {
+	tr, ok := ecs.ComponentIDOf[ecs.Transform](w)
+	ttr, tok := ecs.ComponentIDOf[ecs.Transform](tw)
+	if !ok || !tok {
+		return
+	}
+	v, has := w.Get(e, tr)
+	if !has {
+		return
+	}
+	if t, ok := ecs.TransformFromMatrix(w.WorldMatrix(e), v.(ecs.Transform).Rotation); ok {
+		mustOK(tw.Set(te, ttr, t))
+	}
+}
+
 // CopySelection copies the selected entities (see Copy).
 func (d *Document) CopySelection() (string, error) { return d.Copy(d.SelectedEntities()...) }
 
 // Paste adds the entities of scene JSON text (what Copy returns, or any scene file) under parent
 // (the zero Entity: as roots) as one undoable step: they get fresh scene ids, keep their hierarchy,
-// and references between them are remapped to the new entities. The pasted top-level entities are
-// selected and returned. Text that is not a valid scene returns the loader's error (positions as
+// and references between them are remapped to the new entities. The pasted top-level entities keep
+// their places in the world (under a parent their Transforms become relative to it) and get names
+// that no sibling has ("Cube (1)" beside "Cube"). They are selected and returned. Text that is not a valid scene returns the loader's error (positions as
 // clipboard:line:col) and changes nothing; cancelling ctx stops a long paste the same way.
 func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([]ecs.Entity, error) {
 	if err := d.begin(); err != nil {
@@ -141,7 +164,81 @@ func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([
 		if !in[snaps[i].parent] {
 			snaps[i].parent = pid
 			d.setSnapOrder(&snaps[i], next())
+			if !parent.IsZero() {
+				d.relativeTo(parent, &snaps[i])
+			}
 		}
 	}
+	d.uniqueNames(snaps, in)
 	return d.insertTrees("Paste", snaps), nil
+}
+
+// relativeTo turns the Transform of s, a place in the world, into the same place relative to parent.
+func (d *Document) relativeTo(parent ecs.Entity, s *entSnap) {
+	tr, ok := ecs.ComponentIDOf[ecs.Transform](d.world)
+	if !ok {
+		return
+	}
+	for j, c := range s.comps {
+		if c.id != tr {
+			continue
+		}
+		t := c.v.(ecs.Transform)
+		if local, ok := ecs.TransformFromMatrix(d.world.WorldMatrix(parent).Inv().Mul4(t.Matrix()), t.Rotation); ok {
+			s.comps[j].v = local
+		}
+	}
+}
+
+// uniqueNames renames the top-level entities of snaps (those whose parent is not in the set in) whose
+// names a sibling already has, as Unity does: "Cube" becomes "Cube (1)", "Cube (1)" becomes
+// "Cube (2)" — the first number free among the siblings, old and new.
+func (d *Document) uniqueNames(snaps []entSnap, in map[uint64]bool) {
+	nameC, ok := ecs.ComponentIDOf[scene.Name](d.world)
+	if !ok {
+		return
+	}
+	taken := map[uint64]map[string]bool{} // by parent scene id: the names of its children
+	for i := range snaps {
+		s := &snaps[i]
+		if in[s.parent] {
+			continue
+		}
+		names := taken[s.parent]
+		if names == nil {
+			names = map[string]bool{}
+			p, _ := d.entity(s.parent)
+			for _, c := range d.siblingsOf(p) {
+				names[d.Name(c)] = true
+			}
+			taken[s.parent] = names
+		}
+		for j, c := range s.comps {
+			if c.id != nameC {
+				continue
+			}
+			n := c.v.(scene.Name)
+			if names[n.Value] {
+				n.Value = freeName(n.Value, names)
+				s.comps[j].v = n
+			}
+			names[n.Value] = true
+		}
+	}
+}
+
+// freeName returns "base (k)" for the smallest k ≥ 1 that is not in names, where base is name
+// without a " (n)" suffix.
+func freeName(name string, names map[string]bool) string {
+	base := name
+	if i := strings.LastIndex(name, " ("); i >= 0 && strings.HasSuffix(name, ")") {
+		if _, err := strconv.Atoi(name[i+2 : len(name)-1]); err == nil {
+			base = name[:i]
+		}
+	}
+	for k := 1; ; k++ {
+		if n := base + " (" + strconv.Itoa(k) + ")"; !names[n] {
+			return n
+		}
+	}
 }

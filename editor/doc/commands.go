@@ -220,6 +220,7 @@ func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
 		}
 		d.setSnapOrder(s, keys[s.parent]())
 	}
+	d.uniqueNames(snaps, in) // "Cube" duplicates as "Cube (1)"
 	return d.insertTrees("Duplicate", snaps), nil
 }
 

@@ -57,13 +57,13 @@ func ExampleDocument_Paste() {
 	text, _ := a.Copy(parent)
 
 	b := doc.New("B", doc.Options{})
-	_, _ = b.SpawnEmpty(ecs.Entity{})
+	_, _ = b.SpawnEmpty(ecs.Entity{}) // another "Empty": the pasted one gets a name of its own
 	pasted, _ := b.Paste(context.Background(), text, ecs.Entity{})
 	kids := b.EditWorld().Children(pasted[0])
 	fmt.Println(b.Name(pasted[0]), "holds", b.Name(kids[0]))
 	fmt.Println(b.Selection()[0] == b.ID(pasted[0]), b.UndoLabel())
 	// Output:
-	// Empty holds Cube
+	// Empty (1) holds Cube
 	// true Paste
 }
 
