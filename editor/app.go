@@ -80,6 +80,7 @@ type App struct {
 	hier        *hierarchyPanel
 	insp        *inspector.Panel
 	inspPending bool // the inspector showed a partial result last frame (a big selection being scanned)
+	conf        conflictView
 	gridDlg     *gridDialog
 
 	viewportHovered bool
@@ -146,7 +147,7 @@ func New(opts Options) (*App, error) {
 		Names:   docNames{a},
 		IDs:     docNames{a},
 		Assets:  a.assets,
-		Hidden:  []string{"Name"},
+		Hidden:  []string{"Name", "MergeConflicts"}, // the conflict section (conflicts.go) shows the latter
 		OnError: func(err error) { a.console.Errorf("%v", err) },
 	})
 
@@ -207,6 +208,7 @@ func (a *App) setDoc(d *doc.Document) {
 	for _, w := range d.Warnings() {
 		a.console.Warnf("%s", w)
 	}
+	a.reportConflicts()
 	a.syncWatched()
 }
 
@@ -372,6 +374,10 @@ func (a *App) writeProbe() {
 	for k, w := range a.insp.Widgets() {
 		st.Inspector[k] = probe.Widget{Rect: rectOf(w.Min, imgui.Vec2{X: w.Max.X - w.Min.X, Y: w.Max.Y - w.Min.Y}), Shown: w.Shown}
 	}
+	for k, w := range a.conf.widgets {
+		st.Inspector[k] = w
+	}
+	st.Conflicts = a.conf.count
 	a.probe.flush()
 }
 
@@ -602,6 +608,7 @@ func (a *App) buildPanels() {
 			if busyWorld {
 				textDisabled(a.job.label + "…")
 			} else {
+				a.buildConflicts()
 				a.selScratch = a.doc.AppendSelected(a.selScratch[:0])
 				a.insp.Inspect(a.doc.World(), a.selScratch).Build()
 				a.inspPending = a.insp.Pending()

@@ -252,11 +252,20 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 	if r.hasKids {
 		imgui.SetNextItemOpen(searching || h.expanded[r.id])
 	}
-	open := imgui.TreeNodeExStrV(name, flags)
+	conflict := a.doc.HasConflicts(r.e) // unresolved merge conflicts: marked [!] in red (see conflicts.go)
+	label := name
+	if conflict {
+		label = "[!] " + name
+		imgui.PushStyleColorVec4(imgui.ColText, conflictRed)
+	}
+	open := imgui.TreeNodeExStrV(label+"###row", flags)
+	if conflict {
+		imgui.PopStyleColor()
+	}
 	if a.probe != nil {
 		a.probe.state.Hierarchy = append(a.probe.state.Hierarchy, probe.Row{
 			Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()),
-			Name: name, Depth: int(r.depth), Selected: a.doc.IsSelectedID(r.id),
+			Name: name, Depth: int(r.depth), Selected: a.doc.IsSelectedID(r.id), Conflict: conflict,
 		})
 	}
 	if r.hasKids && !searching && open != h.expanded[r.id] {
@@ -307,27 +316,81 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 	}
 }
 
-// dropTarget accepts an entity dragged from the hierarchy onto parent (zero: the root).
-func (h *hierarchyPanel) dropTarget(a *App, parent ecs.Entity) {
+// dropTarget accepts an entity dragged from the hierarchy (or the selection, if it is selected) onto target: onto
+// the middle of a row makes it a child of that row's entity, onto its upper or lower quarter puts it before or
+// after that entity among its siblings (a line shows where), onto the empty space (target zero) makes it a root.
+// Either way it stays where it is in the world, as in Unity and Godot; one undo step.
+func (h *hierarchyPanel) dropTarget(a *App, target ecs.Entity) {
 	if !imgui.BeginDragDropTarget() {
 		return
 	}
-	if p := imgui.AcceptDragDropPayload(dragPayload); p != nil {
-		id := h.dragID
-		if e, ok := a.doc.Entity(id); ok {
-			es := []ecs.Entity{e}
-			if a.doc.IsSelectedID(id) {
-				es = a.doc.SelectedEntities()
+	zone := dropOnto
+	lo, hi := imgui.ItemRectMin(), imgui.ItemRectMax()
+	if !target.IsZero() {
+		zone = dropZoneAt(lo.Y, hi.Y, imgui.MousePos().Y)
+	}
+	flags := imgui.DragDropFlagsAcceptBeforeDelivery
+	if zone != dropOnto {
+		flags |= imgui.DragDropFlagsAcceptNoDrawDefaultRect
+	}
+	if p := imgui.AcceptDragDropPayloadV(dragPayload, flags); p != nil {
+		if zone != dropOnto {
+			y := lo.Y
+			if zone == dropBelow {
+				y = hi.Y
 			}
-			if err := a.doc.ReparentKeepWorld(parent, es...); err != nil { // as Unity and Godot do: things stay where they are
-				a.console.Errorf("reparent: %v", err)
-			} else if !parent.IsZero() {
-				h.expanded[a.doc.ID(parent)] = true
-				h.dirty = true
-			}
+			imgui.WindowDrawList().AddLineV(imgui.Vec2{X: lo.X, Y: y}, imgui.Vec2{X: hi.X, Y: y}, imgui.ColorU32Vec4(imgui.Vec4{X: 0.4, Y: 0.7, Z: 1, W: 1}), 2)
+		}
+		if p.IsDelivery() {
+			h.drop(a, target, zone)
 		}
 	}
 	imgui.EndDragDropTarget()
+}
+
+// Where a drop lands relative to the row under the mouse.
+const (
+	dropOnto = iota
+	dropAbove
+	dropBelow
+)
+
+// dropZoneAt says where a drop at height y lands on a row spanning top..bottom: its upper quarter is above
+// it, its lower quarter below it, the rest onto it.
+func dropZoneAt(top, bottom, y float32) int {
+	q := (bottom - top) / 4
+	switch {
+	case y < top+q:
+		return dropAbove
+	case y >= bottom-q:
+		return dropBelow
+	}
+	return dropOnto
+}
+
+// drop moves the dragged entities (see dropTarget).
+func (h *hierarchyPanel) drop(a *App, target ecs.Entity, zone int) {
+	id := h.dragID
+	e, ok := a.doc.Entity(id)
+	if !ok {
+		return
+	}
+	es := []ecs.Entity{e}
+	if a.doc.IsSelectedID(id) {
+		es = a.doc.SelectedEntities()
+	}
+	if zone != dropOnto {
+		if err := a.doc.MoveNextTo(target, zone == dropBelow, true, es...); err != nil {
+			a.console.Errorf("move: %v", err)
+		}
+		return
+	}
+	if err := a.doc.ReparentKeepWorld(target, es...); err != nil {
+		a.console.Errorf("reparent: %v", err)
+	} else if !target.IsZero() {
+		h.expanded[a.doc.ID(target)] = true
+		h.dirty = true
+	}
 }
 
 // click handles a click on row i: plain = select only it, Ctrl = toggle, Shift = range from the anchor.

@@ -97,6 +97,7 @@ func (d *Document) ReloadFrom(nd *Document) {
 	d.setWorld(nd.world)
 	d.name = nd.name
 	d.warnings = nd.warnings
+	d.sceneConflicts = nd.sceneConflicts
 	if d.camera == nil {
 		d.camera = nd.camera
 	}

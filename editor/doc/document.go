@@ -71,7 +71,9 @@ type Document struct {
 	name     string
 	camera   *serialize.EditorCamera
 	warnings []serialize.Problem
-	missing  bool // the file was deleted on disk since it was loaded or saved
+	// sceneConflicts are the scene-level merge conflicts (see Conflicts).
+	sceneConflicts []scene.MergeConflict
+	missing        bool // the file was deleted on disk since it was loaded or saved
 
 	sids  *ecs.Map[scene.SceneID]
 	names *ecs.Map[scene.Name]
@@ -115,6 +117,7 @@ func Open(ctx context.Context, path string, opts Options, progress func(done, to
 	d.name = s.Name
 	d.camera = s.Camera
 	d.warnings = s.Warnings
+	d.sceneConflicts = s.Conflicts
 	ids := make([]uint64, 0, len(s.Selection))
 	for _, e := range s.Selection {
 		if id := d.idOf(e); id != 0 {
@@ -267,7 +270,7 @@ func (d *Document) Dirty() bool {
 
 // scene returns the serialize view of the edit world (selection included).
 func (d *Document) scene(withSelection bool) *serialize.Scene {
-	s := &serialize.Scene{Name: d.name, World: d.world}
+	s := &serialize.Scene{Name: d.name, World: d.world, Conflicts: d.sceneConflicts}
 	if d.camera != nil {
 		c := *d.camera
 		s.Camera = &c

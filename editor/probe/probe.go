@@ -54,6 +54,8 @@ type State struct {
 	// Inspector maps the inspector's widgets of the last frame ("header:Color", "Color.rgba",
 	// "Transform.position[0]") to where they are and what they show.
 	Inspector map[string]Widget `json:"inspector"`
+	// Conflicts is the number of unresolved merge conflicts of the open scene.
+	Conflicts int `json:"conflicts"`
 }
 
 // Camera is the viewport camera's orbit: yaw and pitch in degrees, distance from the pivot.
@@ -69,6 +71,7 @@ type Row struct {
 	Name     string `json:"name"`
 	Depth    int    `json:"depth"`
 	Selected bool   `json:"selected"`
+	Conflict bool   `json:"conflict,omitempty"` // the entity has unresolved merge conflicts
 }
 
 // Widget is one inspector widget.

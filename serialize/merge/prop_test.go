@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -66,18 +67,8 @@ func (g *propGen) base() *serialize.RawScene {
 		s.Entities = append(s.Entities, e)
 		all = append(all, id)
 	}
-	slices.SortFunc(s.Entities, func(a, b serialize.RawEntity) int { return compareIDs(a.ID, b.ID) })
+	slices.SortFunc(s.Entities, func(a, b serialize.RawEntity) int { return cmp.Compare(a.ID, b.ID) })
 	return s
-}
-
-func compareIDs(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // clone deep-copies a scene (components are copied; their strings are immutable).

@@ -1,0 +1,203 @@
+package editor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/probe"
+)
+
+// Merge conflicts in the editor: a scene `voltex-editor merge` could not merge cleanly keeps ours and
+// records base, ours and theirs (doc.Document.Conflicts). The console lists them when the scene
+// opens, the hierarchy marks conflicted entities ([!] in red), and the Inspector shows the scene's
+// and the active entity's conflicts above the components, each with Use Ours / Use Theirs / Keep
+// Edited (after editing the value by hand). Resolving is an undoable step; once none is left, a save
+// writes the scene without records and `validate` passes again.
+
+// conflictView is the Inspector's conflict section's state.
+type conflictView struct {
+	count   int    // unresolved conflicts of the document, as of version
+	version uint64 // document version count was taken at
+	doc     *doc.Document
+	widgets map[string]probe.Widget // buttons of the last frame, for the probe
+}
+
+var conflictRed = imgui.Vec4{X: 1, Y: 0.35, Z: 0.3, W: 1}
+
+// total returns the number of unresolved conflicts (recounted only when the document changed), and
+// whether the last one was just resolved.
+func (v *conflictView) total(d *doc.Document) (n int, allResolved bool) {
+	if v.doc != d || v.version != d.Version() {
+		same, had := v.doc == d, v.count
+		v.doc, v.version, v.count = d, d.Version(), len(d.Conflicts())
+		allResolved = same && had > 0 && v.count == 0
+	}
+	return v.count, allResolved
+}
+
+// reportConflicts lists the open document's merge conflicts in the console.
+func (a *App) reportConflicts() {
+	a.conf = conflictView{}
+	a.conf.total(a.doc)
+	cs := a.doc.Conflicts()
+	if len(cs) == 0 {
+		return
+	}
+	a.console.Warnf("%d unresolved merge %s (from voltex-editor merge); resolve each in the Inspector (Use Ours / Use Theirs / Keep Edited), then save:",
+		len(cs), plural(len(cs), "conflict", "conflicts"))
+	for _, c := range cs {
+		a.console.Warnf("  %s: %s: ours %s, theirs %s", a.conflictOwner(c.Entity), conflictLabel(c.Path), orNone(c.Ours), orNone(c.Theirs))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// conflictOwner names what a conflict is on: the scene, or an entity by name and id.
+func (a *App) conflictOwner(id uint64) string {
+	if id == 0 {
+		return "scene"
+	}
+	if e, ok := a.doc.Entity(id); ok && a.doc.Name(e) != "" {
+		return fmt.Sprintf("%q (id %d)", a.doc.Name(e), id)
+	}
+	return fmt.Sprintf("entity %d", id)
+}
+
+// conflictLabel is a conflict's path as people read it: "Transform.position", "name", "place", ….
+func conflictLabel(path string) string {
+	switch path {
+	case "entity":
+		return "deleted on one side"
+	case "place":
+		return "parent and order"
+	case "scene.name":
+		return "scene name"
+	}
+	return strings.TrimPrefix(path, "components.")
+}
+
+// buildConflicts draws the conflict section at the top of the Inspector: the scene's conflicts and
+// the active entity's, or a line saying how many are left elsewhere.
+func (a *App) buildConflicts() {
+	v := &a.conf
+	clear(v.widgets)
+	n, allResolved := v.total(a.doc)
+	if allResolved {
+		a.console.Infof("all merge conflicts are resolved; save to write the scene without them")
+	}
+	if n == 0 {
+		return
+	}
+	var e ecs.Entity
+	var items []scene.MergeConflict
+	if act, ok := a.doc.Active(); ok {
+		e, items = act, a.doc.EntityConflicts(act)
+	}
+	sceneItems := a.doc.SceneConflicts()
+	imgui.PushStyleColorVec4(imgui.ColText, conflictRed)
+	imgui.TextWrapped(fmt.Sprintf("%d unresolved merge %s in this scene", n, plural(n, "conflict", "conflicts")))
+	imgui.PopStyleColor()
+	if len(items) == 0 && len(sceneItems) == 0 {
+		imgui.TextDisabled("Select an entity marked [!] in the hierarchy.")
+	}
+	if imgui.SmallButton("Select next conflicted entity") {
+		a.selectNextConflict()
+	}
+	editable := !a.doc.Playing()
+	for _, c := range sceneItems {
+		a.conflictItem(0, c, editable)
+	}
+	for _, c := range items {
+		a.conflictItem(a.doc.ID(e), c, editable)
+	}
+	imgui.Separator()
+}
+
+// conflictItem draws one conflict with its three values and the buttons that resolve it.
+func (a *App) conflictItem(id uint64, c scene.MergeConflict, editable bool) {
+	imgui.PushIDStr(fmt.Sprintf("conflict%d:%s", id, c.Path))
+	defer imgui.PopID()
+	imgui.PushStyleColorVec4(imgui.ColText, conflictRed)
+	imgui.Text("[!] " + conflictLabel(c.Path))
+	imgui.PopStyleColor()
+	a.conf.record("conflict:"+c.Path, c.Path)
+	if imgui.BeginTableV("##values", 2, imgui.TableFlagsSizingStretchProp, imgui.Vec2{}, 0) {
+		imgui.TableSetupColumnV("##side", imgui.TableColumnFlagsWidthFixed, 60, 0)
+		imgui.TableSetupColumnV("##value", imgui.TableColumnFlagsWidthStretch, 1, 0)
+		for _, row := range [][2]string{{"base", c.Base}, {"ours", c.Ours}, {"theirs", c.Theirs}} {
+			imgui.TableNextRow()
+			imgui.TableNextColumn()
+			imgui.TextDisabled(row[0])
+			imgui.TableNextColumn()
+			imgui.TextWrapped(orNone(row[1]))
+		}
+		imgui.EndTable()
+	}
+	imgui.BeginDisabledV(!editable)
+	for i, how := range []doc.Resolution{doc.UseOurs, doc.UseTheirs, doc.KeepEdited} {
+		if i > 0 {
+			imgui.SameLine()
+		}
+		if imgui.Button(how.String()) {
+			if err := a.doc.Resolve(id, c.Path, how); err != nil {
+				a.console.Errorf("%s %s: %v", how, conflictLabel(c.Path), err)
+			} else {
+				a.console.Infof("resolved %s of %s: %s", conflictLabel(c.Path), a.conflictOwner(id), how)
+			}
+		}
+		a.conf.record("conflict:"+c.Path+":"+how.String(), "")
+	}
+	imgui.EndDisabled()
+	imgui.Spacing()
+}
+
+// record keeps the last item's rectangle for the probe.
+func (v *conflictView) record(key, shown string) {
+	if v.widgets == nil {
+		v.widgets = map[string]probe.Widget{}
+	}
+	v.widgets[key] = probe.Widget{Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()), Shown: shown}
+}
+
+// selectNextConflict selects the next entity (by id, after the active one) that has conflicts.
+func (a *App) selectNextConflict() {
+	cur := uint64(0)
+	if e, ok := a.doc.Active(); ok {
+		cur = a.doc.ID(e)
+	}
+	var first uint64
+	for _, c := range a.doc.Conflicts() {
+		if c.Entity == 0 {
+			continue
+		}
+		if first == 0 {
+			first = c.Entity
+		}
+		if c.Entity > cur {
+			first = c.Entity
+			break
+		}
+	}
+	if e, ok := a.doc.Entity(first); ok {
+		a.doc.Select(e)
+		a.hier.revealAncestors(a, e)
+		a.hier.scrollTo = first
+	}
+}
