@@ -111,11 +111,9 @@ func (a *App) buildConflicts() {
 		e, items = act, a.doc.EntityConflicts(act)
 	}
 	sceneItems := a.doc.SceneConflicts()
-	imgui.PushStyleColorVec4(imgui.ColText, conflictRed)
-	imgui.TextWrapped(fmt.Sprintf("%d unresolved merge %s in this scene", n, plural(n, "conflict", "conflicts")))
-	imgui.PopStyleColor()
+	textWrapped(conflictRed, fmt.Sprintf("%d unresolved merge %s in this scene", n, plural(n, "conflict", "conflicts")))
 	if len(items) == 0 && len(sceneItems) == 0 {
-		imgui.TextDisabled("Select an entity marked [!] in the hierarchy.")
+		textDisabled("Select an entity marked [!] in the hierarchy.")
 	}
 	if imgui.SmallButton("Select next conflicted entity") {
 		a.selectNextConflict()
@@ -134,9 +132,7 @@ func (a *App) buildConflicts() {
 func (a *App) conflictItem(id uint64, c scene.MergeConflict, editable bool) {
 	imgui.PushIDStr(fmt.Sprintf("conflict%d:%s", id, c.Path))
 	defer imgui.PopID()
-	imgui.PushStyleColorVec4(imgui.ColText, conflictRed)
-	imgui.Text("[!] " + conflictLabel(c.Path))
-	imgui.PopStyleColor()
+	textColored(conflictRed, "[!] "+conflictLabel(c.Path))
 	a.conf.record("conflict:"+c.Path, c.Path)
 	if imgui.BeginTableV("##values", 2, imgui.TableFlagsSizingStretchProp, imgui.Vec2{}, 0) {
 		imgui.TableSetupColumnV("##side", imgui.TableColumnFlagsWidthFixed, 60, 0)
@@ -144,9 +140,9 @@ func (a *App) conflictItem(id uint64, c scene.MergeConflict, editable bool) {
 		for _, row := range [][2]string{{"base", c.Base}, {"ours", c.Ours}, {"theirs", c.Theirs}} {
 			imgui.TableNextRow()
 			imgui.TableNextColumn()
-			imgui.TextDisabled(row[0])
+			textDisabled(row[0])
 			imgui.TableNextColumn()
-			imgui.TextWrapped(orNone(row[1]))
+			textWrapped(*imgui.StyleColorVec4(imgui.ColText), orNone(row[1]))
 		}
 		imgui.EndTable()
 	}
