@@ -34,9 +34,9 @@ docs-shots: screenshot
 	./$(BIN) render scenes/cubes.json -o docs/render-cubes.png
 	./$(BIN) render scenes/solar.json --frame --pitch -35 -o docs/render-solar.png
 
-## fuzz: run every fuzz target for FUZZTIME each (default 30s)
+## fuzz: run every fuzz target for FUZZTIME each (default 3m, as the hostile-input review ran them; make test runs the seeds)
 fuzz: deps
-	@./scripts/fuzz.sh $(or $(FUZZTIME),30s)
+	@./scripts/fuzz.sh $(or $(FUZZTIME),3m)
 
 ## bench: every benchmark at every size (slow); BENCH=regex to choose
 bench: deps

@@ -141,7 +141,9 @@ func LoadFile(path string) (*Scene, error) {
 func Load(r io.Reader) (*Scene, error) { return LoadWith(r, "", Limits{}) }
 
 // LoadWith reads an export from r, reporting problems under the name file.
-// On failure it returns an *[Error] listing every problem found (up to 100).
+// On failure it returns an *[Error] — always, whatever went wrong (broken
+// JSON, a limit, a read error) — listing the first 100 problems found with
+// their positions, and how many more there were ([Error.Dropped]).
 func LoadWith(r io.Reader, file string, lim Limits) (*Scene, error) {
 	lim = lim.resolved()
 	l := &loader{probs: &diag.List{File: file}, lim: lim, s: &Scene{}}
@@ -149,10 +151,13 @@ func LoadWith(r io.Reader, file string, lim Limits) (*Scene, error) {
 		MaxValues: 1_000_000})
 	if err := l.run(); err != nil {
 		var se *jsonpos.SyntaxError
-		if !errors.As(err, &se) {
-			return nil, err
+		switch {
+		case errors.As(err, &se):
+			l.probs.Add(diag.Problem{Line: se.Pos.Line, Col: se.Pos.Col, Msg: se.Msg})
+		case errors.Is(err, errStop): // reported
+		default:
+			l.probs.Add(diag.Problem{Msg: err.Error()})
 		}
-		l.probs.Add(diag.Problem{Line: se.Pos.Line, Col: se.Pos.Col, Msg: se.Msg})
 	}
 	if err := l.probs.Err(); err != nil {
 		return nil, err
@@ -178,7 +183,8 @@ type meshRef struct {
 	pos          jsonpos.Pos
 }
 
-var errFull = errors.New("too many problems")
+// errStop ends reading at a limit (already reported).
+var errStop = errors.New("stopped at a limit")
 
 func (l *loader) errAt(v *jsonpos.Value, format string, args ...any) {
 	p := v.Pos()
@@ -234,9 +240,6 @@ func (l *loader) run() error {
 		l.header(k, &v, kp)
 		l.path.Truncate(mark)
 		d.ResetArena()
-		if l.probs.Full() {
-			return nil
-		}
 	}
 	if err := d.Finish(); err != nil {
 		return err
@@ -323,7 +326,7 @@ func (l *loader) entities() error {
 		if i >= l.lim.MaxEntities && l.lim.MaxEntities > 0 {
 			_, p, _ := d.Peek()
 			l.probs.Errorf(p.Line, p.Col, l.path.String(), "more than the limit of %d entities", l.lim.MaxEntities)
-			return errFull
+			return errStop
 		}
 		l.cur, err = d.Value()
 		if err != nil {
@@ -333,9 +336,6 @@ func (l *loader) entities() error {
 		l.entity(&l.cur, i)
 		l.path.Truncate(im)
 		d.ResetArena()
-		if l.probs.Full() {
-			return errFull
-		}
 	}
 }
 
@@ -440,12 +440,22 @@ func (l *loader) components(v *jsonpos.Value, e *Entity) {
 		l.errAt(v, "expected an object mapping component names to values")
 		return
 	}
+	keys := jsonpos.NewKeyIndex(v)
 	for k := range v.Len() {
 		m := v.Index(k)
 		name := m.Key()
 		km := l.path.Key(name)
+		if j := keys.First(k); j != k {
+			l.duplicate(m, v.Index(j))
+			l.path.Truncate(km)
+			continue
+		}
 		if m.Kind() != jsonpos.Object {
 			l.errAt(m, "a component must be an object")
+			l.path.Truncate(km)
+			continue
+		}
+		if l.duplicates(m) {
 			l.path.Truncate(km)
 			continue
 		}
@@ -476,6 +486,43 @@ func (l *loader) components(v *jsonpos.Value, e *Entity) {
 		}
 		l.path.Truncate(km)
 	}
+}
+
+// duplicate reports member m, whose key repeats that of first.
+func (l *loader) duplicate(m, first *jsonpos.Value) {
+	kp, fp := m.KeyPos(), first.KeyPos()
+	l.probs.Errorf(kp.Line, kp.Col, l.path.String(), "duplicate key (first at %d:%d)", fp.Line, fp.Col)
+}
+
+// duplicates reports every repeated key in the objects of v (a component's
+// value, kept as JSON for the game to decode: encoding/json would silently
+// take the last) and reports whether there was one.
+func (l *loader) duplicates(v *jsonpos.Value) bool {
+	found := false
+	switch v.Kind() {
+	case jsonpos.Object:
+		keys := jsonpos.NewKeyIndex(v)
+		for k := range v.Len() {
+			m := v.Index(k)
+			km := l.path.Key(m.Key())
+			if j := keys.First(k); j != k {
+				l.duplicate(m, v.Index(j))
+				found = true
+			} else if l.duplicates(m) {
+				found = true
+			}
+			l.path.Truncate(km)
+		}
+	case jsonpos.Array:
+		for k := range v.Len() {
+			im := l.path.Index(k)
+			if l.duplicates(v.Index(k)) {
+				found = true
+			}
+			l.path.Truncate(im)
+		}
+	}
+	return found
 }
 
 // fields reads an object whose members are numbers or arrays of numbers

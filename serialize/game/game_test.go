@@ -1,6 +1,9 @@
 package game
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -104,10 +107,19 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte(`{"format": "voltex.export", "version": 1, "entities": [{"parent": -1, "world": []}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := LoadWith(strings.NewReader(string(data)), "f", Limits{MaxDepth: 16})
+		s, err := LoadWith(strings.NewReader(string(data)), "f", Limits{MaxDepth: 16, MaxEntities: 50})
 		if err != nil {
 			if s != nil {
 				t.Fatal("a scene and an error")
+			}
+			var e *Error
+			if !errors.As(err, &e) || len(e.Problems) == 0 {
+				t.Fatalf("the error is a %T, not a *game.Error with problems: %v", err, err)
+			}
+			for _, p := range e.Problems {
+				if p.File != "f" || p.Msg == "" {
+					t.Fatalf("problem without its file or message: %+v", p)
+				}
 			}
 			return
 		}
@@ -117,4 +129,57 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The problem list is kept whatever stops the load, and says how many more there were; before,
+// 100 problems or the entity limit gave a bare "too many problems" without positions.
+func TestProblemListKept(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"format": "voltex.export", "version": 1, "entities": [`)
+	for i := range 10_000 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString(`{"name": 1, "world": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}`)
+	}
+	b.WriteString("]}")
+	_, err := LoadWith(strings.NewReader(b.String()), "e.json", Limits{})
+	var e *Error
+	if !errors.As(err, &e) || len(e.Problems) != 100 || e.Dropped != 9_900 || e.Problems[0].String() != "e.json:1:65: entities[0].name: expected a string" {
+		t.Fatalf("%T %v", err, err)
+	}
+	if !strings.HasSuffix(err.Error(), "\n… and 9,900 more problems") {
+		t.Fatalf("no count of the rest")
+	}
+	_, err = LoadWith(strings.NewReader(b.String()), "e.json", Limits{MaxEntities: 3})
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "e.json:4:1: entities: more than the limit of 3 entities") {
+		t.Fatalf("entity limit: %T %v", err, err)
+	}
+	_, err = LoadWith(io.MultiReader(strings.NewReader(`{"format": `), iotestErr{}), "e.json", Limits{})
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("read error: %T %v", err, err)
+	}
+}
+
+type iotestErr struct{}
+
+func (iotestErr) Read([]byte) (int, error) { return 0, fmt.Errorf("disk on fire") }
+
+// Duplicate keys inside components are errors, as in scene files (encoding/json would take the
+// last one silently).
+func TestDuplicateKeysInComponents(t *testing.T) {
+	src := `{"format": "voltex.export", "version": 1, "entities": [{"world": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1], "components": {
+  "Health": {"hp": 1, "hp": 2},
+  "Bag": {"items": [{"n": 1, "n": 1}]},
+  "Transform": {"position": [1, 2, 3], "position": [4, 5, 6]},
+  "Health": {"hp": 3}
+}}]}`
+	_, err := LoadWith(strings.NewReader(src), "e.json", Limits{})
+	want := `e.json:2:23: entities[0].components.Health.hp: duplicate key (first at 2:14)
+e.json:3:30: entities[0].components.Bag.items[0].n: duplicate key (first at 3:22)
+e.json:4:40: entities[0].components.Transform.position: duplicate key (first at 4:17)
+e.json:5:3: entities[0].components.Health: duplicate key (first at 2:3)`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got\n%v\nwant\n%s", err, want)
+	}
 }
