@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/voltex-editor
 SCENE   ?= scenes/cubes.json
 
-.PHONY: all deps build run test screenshot docs-shots fuzz bench compare clean
+.PHONY: all deps build run test lint screenshot docs-shots fuzz bench compare clean
 
 all: build
 
@@ -20,9 +20,14 @@ build: deps
 run: build
 	./$(BIN) $(SCENE)
 
-## test: gofmt, go vet, every unit/GL/GUI test (own Xvfb when DISPLAY is unset), race detector on ecs
+## test: gofmt, go vet, every unit/GL/GUI test (own Xvfb when DISPLAY is unset), race detector on the pure
+## packages, the inspector and the editor, staticcheck
 test: deps
 	@./scripts/test.sh
+
+## lint: staticcheck alone (pinned in scripts/staticcheck.sh; run with go run, not in go.mod)
+lint:
+	@./scripts/staticcheck.sh
 
 ## screenshot: launch the editor under a private Xvfb and write docs/screenshot.png
 screenshot: build

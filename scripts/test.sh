@@ -31,7 +31,11 @@ go test -count=1 -timeout 20m ./...
 echo "== examples/arena (a game module of its own: its editor links, its tests run its systems on an export)"
 (cd examples/arena && go vet ./... && go build -o /dev/null ./cmd/arena-editor && go test -count=1 ./...)
 
-echo "== go test -race ./ecs/..."
-go test -count=1 -race -timeout 10m ./ecs/...
+echo "== go test -race (every pure package, the inspector and the editor)"
+go test -count=1 -race -timeout 20m ./ecs/... ./serialize/... ./assets/... ./viewport ./inspector/... ./editor/... \
+  ./internal/pngfile ./internal/treeshape
+
+echo "== staticcheck"
+./scripts/staticcheck.sh
 
 echo "== all tests passed"
