@@ -152,7 +152,7 @@ func TestGitSetup(t *testing.T) {
 	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	code, out, errOut := runCLI("git-setup", dir)
+	code, _, errOut := runCLI("git-setup", dir)
 	if code != 0 {
 		t.Fatalf("git-setup: %d %s", code, errOut)
 	}
@@ -169,7 +169,7 @@ func TestGitSetup(t *testing.T) {
 		t.Errorf("diff command %q", cfg)
 	}
 	// Again: nothing added.
-	code, out, _ = runCLI("git-setup", "--pattern", "*.json", dir)
+	code, out, _ := runCLI("git-setup", "--pattern", "*.json", dir)
 	if again, _ := os.ReadFile(filepath.Join(dir, ".gitattributes")); code != 0 || string(again) != string(attrs) || !strings.Contains(out, "already set up") {
 		t.Errorf("second run: code %d, %s\n%s", code, out, again)
 	}

@@ -19,7 +19,7 @@ func TestCopyPasteDuplicateNames(t *testing.T) {
 	e.Key("ctrl+c")
 	e.WaitProbe(10*time.Second, "copied", func(p *guitest.Probe) bool { return hasMessage(p, "info: copied 1 entity") })
 	e.Key("ctrl+v")
-	p = e.WaitProbe(10*time.Second, "pasted", func(p *guitest.Probe) bool { return p.Entities == 401 })
+	e.WaitProbe(10*time.Second, "pasted", func(p *guitest.Probe) bool { return p.Entities == 401 })
 	e.Key("ctrl+d")
 	p = e.WaitProbe(10*time.Second, "duplicated", func(p *guitest.Probe) bool { return p.Entities == 402 })
 	if p.Inspector["id"].Shown == "" {

@@ -27,7 +27,7 @@ func TestRenamedRowStaysInFilteredList(t *testing.T) {
 	e.Key("ctrl+a")
 	e.Type("Lamp")
 	e.Key("Return")
-	p = e.WaitProbe(10*time.Second, "the rename", func(p *guitest.Probe) bool { return p.Dirty && p.UndoDepth == 1 })
+	e.WaitProbe(10*time.Second, "the rename", func(p *guitest.Probe) bool { return p.Dirty && p.UndoDepth == 1 })
 	time.Sleep(300 * time.Millisecond)
 	p, _ = e.ReadProbe()
 	if _, ok := p.Row("Lamp"); !ok || len(p.Hierarchy) != 1 {

@@ -32,7 +32,7 @@ func TestHierarchyDragAboveReorders(t *testing.T) {
 	sun, _ := p.Row("Sun")
 	cx, cy := cam.Center()
 	e.Drag(cx, cy, sun.X+sun.W/2, sun.Y+1, 1) // the upper edge of the Sun's row
-	p = e.WaitProbe(10*time.Second, "reordered", func(p *guitest.Probe) bool {
+	e.WaitProbe(10*time.Second, "reordered", func(p *guitest.Probe) bool {
 		return p.UndoDepth == 1 && rowNames(p) == "Game camera, Sun"
 	})
 	e.Key("ctrl+s")

@@ -27,9 +27,9 @@ func TestShortcutsWindowFitsAndF1Toggles(t *testing.T) {
 	}
 	e := launchOn(t, copyScene(t, "cubes.json"))
 	e.Key("F1")
-	p := e.WaitProbe(10*time.Second, "the shortcuts window", func(p *guitest.Probe) bool { return p.Panels["Shortcuts"].H > 0 })
+	e.WaitProbe(10*time.Second, "the shortcuts window", func(p *guitest.Probe) bool { return p.Panels["Shortcuts"].H > 0 })
 	time.Sleep(300 * time.Millisecond) // it sizes itself to its table over a frame or two
-	p, _ = e.ReadProbe()
+	p, _ := e.ReadProbe()
 	w := p.Panels["Shortcuts"]
 	docShot(t, e, "shortcuts.png")
 	if min := rows * 17; w.H < min {
@@ -78,7 +78,7 @@ func TestNewSceneWords(t *testing.T) {
 		t.Errorf("new scene: status %q, title %q", p.Status, p.Title)
 	}
 	e.Key("ctrl+shift+n")
-	p = e.WaitProbe(10*time.Second, "one entity", func(p *guitest.Probe) bool { return p.Entities == 1 })
+	e.WaitProbe(10*time.Second, "one entity", func(p *guitest.Probe) bool { return p.Entities == 1 })
 	time.Sleep(300 * time.Millisecond)
 	p, _ = e.ReadProbe()
 	if !strings.HasPrefix(p.Status, "new scene, not saved yet  |  1 entity  |  1 selected") || p.Title != "*Voltex Editor — Untitled" {

@@ -638,7 +638,7 @@ func TestInspectorShowsLiveValuesInPlayMode(t *testing.T) {
 		t.Errorf("rotation stayed at %s while playing", r1)
 	}
 	e.Key("ctrl+p")
-	p = e.WaitProbe(10*time.Second, "stopped", func(p *guitest.Probe) bool { return !p.Playing })
+	e.WaitProbe(10*time.Second, "stopped", func(p *guitest.Probe) bool { return !p.Playing })
 	time.Sleep(300 * time.Millisecond)
 	p, _ = e.ReadProbe()
 	if got := p.Inspector["Transform.rotation[1]"].Shown; got != r0 {
@@ -659,7 +659,7 @@ func TestHierarchyDragReparentRenameSearch(t *testing.T) {
 	cx, cy := cam.Center()
 	sx, sy := sun.Center()
 	e.Drag(cx, cy, sx, sy, 1)
-	p = e.WaitProbe(10*time.Second, "reparented", func(p *guitest.Probe) bool {
+	e.WaitProbe(10*time.Second, "reparented", func(p *guitest.Probe) bool {
 		r, ok := p.Row("Game camera")
 		return p.UndoDepth == 1 && (!ok || r.Depth == 1)
 	})
