@@ -2,6 +2,7 @@ package editor
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,8 +27,12 @@ type fileDialog struct {
 }
 
 func newFileDialog(mode filedialog.Mode, title, dir string, places []string, onChoose func(string), exts ...string) *fileDialog {
+	d := filedialog.New(mode, title, dir, exts...)
+	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
+		d.Home = filepath.Clean(home)
+	}
 	return &fileDialog{
-		d:        filedialog.New(mode, title, dir, exts...),
+		d:        d,
 		places:   places,
 		onChoose: onChoose,
 		open:     true,

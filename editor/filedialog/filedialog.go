@@ -44,6 +44,9 @@ type Dialog struct {
 	Err string
 	// ShowHidden lists dot-files too.
 	ShowHidden bool
+	// Home is the user's home folder (absolute, cleaned; empty: none): the breadcrumbs of a folder inside it
+	// start at "~", as shells write it.
+	Home string
 }
 
 // New returns a dialog showing dir (the working directory when empty or unreadable).
@@ -62,7 +65,13 @@ func New(mode Mode, title, dir string, exts ...string) *Dialog {
 // Chdir shows folder dir (relative paths are relative to the current folder).
 func (d *Dialog) Chdir(dir string) error {
 	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(d.Dir, dir)
+		if d.Dir == "" {
+			if abs, err := filepath.Abs(dir); err == nil {
+				dir = abs
+			}
+		} else {
+			dir = filepath.Join(d.Dir, dir)
+		}
 	}
 	dir = filepath.Clean(dir)
 	st, err := os.Stat(dir)
@@ -210,7 +219,8 @@ func (d *Dialog) Choose() (c Choice, ok bool) {
 	}
 }
 
-// Breadcrumbs splits Dir into clickable parts: each element is (label, absolute path).
+// Breadcrumbs splits Dir into clickable parts: each element is (label, absolute path). Inside Home they start
+// at "~" (Up still goes above it).
 func (d *Dialog) Breadcrumbs() [][2]string {
 	var out [][2]string
 	p := d.Dir
@@ -219,6 +229,10 @@ func (d *Dialog) Breadcrumbs() [][2]string {
 		label := filepath.Base(p)
 		if parent == p {
 			label = p
+		}
+		if d.Home != "" && p == d.Home && parent != p {
+			out = append(out, [2]string{"~", p})
+			break
 		}
 		out = append(out, [2]string{label, p})
 		if parent == p {

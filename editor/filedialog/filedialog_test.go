@@ -118,3 +118,37 @@ func TestPlaceLabels(t *testing.T) {
 		t.Errorf("PlaceLabels = %q, want %q", got, want)
 	}
 }
+
+// Inside the home folder the breadcrumbs start at "~"; a relative folder is made absolute.
+func TestBreadcrumbsFromHome(t *testing.T) {
+	home := t.TempDir()
+	sub := filepath.Join(home, "my-game", "scenes")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := &Dialog{Home: home}
+	if err := d.Chdir(sub); err != nil {
+		t.Fatal(err)
+	}
+	got := d.Breadcrumbs()
+	want := [][2]string{{"~", home}, {"my-game", filepath.Join(home, "my-game")}, {"scenes", sub}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("breadcrumbs %q, want %q", got, want)
+	}
+	if err := d.Up(); err != nil || d.Dir != filepath.Join(home, "my-game") {
+		t.Errorf("Up: %v %s", err, d.Dir)
+	}
+	d.Home = ""
+	if got := d.Breadcrumbs(); got[0][0] != "/" || len(got) < 3 {
+		t.Errorf("without a home: %q", got)
+	}
+	wd, _ := os.Getwd()
+	r := New(Open, "Open", "testdata-missing-so-wd")
+	if r.Dir != wd || !filepath.IsAbs(r.Dir) {
+		t.Errorf("a missing relative folder: %q, want %q", r.Dir, wd)
+	}
+	r = New(Open, "Open", ".")
+	if r.Dir != wd {
+		t.Errorf("relative '.': %q, want %q", r.Dir, wd)
+	}
+}

@@ -77,10 +77,18 @@ type Editor struct {
 // test ends if it is still running.
 func Launch(t testing.TB, d *Display, args ...string) *Editor {
 	t.Helper()
+	return LaunchIn(t, d, "", nil, args...)
+}
+
+// LaunchIn is Launch with the editor's working directory set to dir (as a user's shell would be, so that a relative
+// scene path shows as the user typed it; "" keeps the test's) and env added to its environment ("HOME=…").
+func LaunchIn(t testing.TB, d *Display, dir string, env []string, args ...string) *Editor {
+	t.Helper()
 	bin := Binary(t)
 	probe := filepath.Join(t.TempDir(), "probe.json")
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), d.Env(), "VOLTEX_PROBE="+probe)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), env...), d.Env(), "VOLTEX_PROBE="+probe)
 	var stderr bytes.Buffer
 	cmd.Stderr, cmd.Stdout = &stderr, &stderr
 	if err := cmd.Start(); err != nil {
