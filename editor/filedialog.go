@@ -156,7 +156,7 @@ func (f *fileDialog) build() bool {
 	if f.d.Err != "" {
 		textColored(errorColor, registerText(f.d.Err))
 	} else {
-		textDisabled(registerText(f.d.Dir))
+		textDisabled(registerText(f.d.DisplayDir()))
 	}
 	ok := f.okLabel
 	if ok == "" {

@@ -191,17 +191,18 @@ func (p *Panel) hidden(name string) bool { return slices.Contains(p.opts.Hidden,
 // header builds the name and ID row.
 func (p *Panel) header(primary ecs.Entity) {
 	n := p.scan.Len()
+	label := p.idLabel(primary, n)
 	if p.opts.Names != nil {
 		name := p.opts.Names.Name(primary)
 		mixed := n > 1 && p.namesMixed(primary, name)
-		imgui.SetNextItemWidth(-idLabelWidth)
+		// The name field leaves room for the whole label ("ID 4503599627370495", "100000 entities").
+		imgui.SetNextItemWidth(-max(idLabelWidth, imgui.CalcTextSize(label).X+2*imgui.CurrentStyle().ItemSpacing().X))
 		key := editKey{id: nameKeyID, set: true}
 		if committed, text := p.textField("##name", name, "Name", mixed, key, false); committed {
 			p.report(p.ed.Rename(p.live(), text))
 		}
 		imgui.SameLine()
 	}
-	label := p.idLabel(primary, n)
 	textDisabled(label)
 	p.record("id", label)
 }
@@ -209,7 +210,7 @@ func (p *Panel) header(primary ecs.Entity) {
 // nameKeyID marks the name field in edit keys (no component has this ID).
 const nameKeyID = ecs.ComponentID(math.MaxUint16)
 
-// idLabelWidth is the room left for the ID label beside the name field.
+// idLabelWidth is the least room left for the ID label beside the name field.
 const idLabelWidth = 110
 
 // namesMixed compares the names of up to 1024 selected entities (re-checked every 30 frames).

@@ -651,10 +651,13 @@ func TestHeaderShowsSceneID(t *testing.T) {
 	if got := h.p.debug.byName["id"].shown; got != "ID "+s.es[0].String() {
 		t.Errorf("without IDs the header shows %q", got)
 	}
-	h.p.opts.IDs = sceneIDs{s.es[0]: 42}
+	h.p.opts.IDs = sceneIDs{s.es[0]: 42, s.target: 7}
 	h.frame()
 	if got := h.p.debug.byName["id"].shown; got != "ID 42" {
 		t.Errorf("header shows %q, want ID 42", got)
+	}
+	if got := h.p.entityText(s.target); got != "Goal  (7)" {
+		t.Errorf("an entity reference shows %q, want \"Goal  (7)\"", got)
 	}
 }
 

@@ -541,11 +541,13 @@ func (p *Panel) matchEntities(dst []ecs.Entity, filter string) []ecs.Entity {
 }
 
 type entityLabel struct {
-	name, label string
+	name  string
+	id    uint64
+	label string
 }
 
-// entityText is what an entity reference shows: "Name (e5v0)", "e5v0", "None" or
-// "e5v0 (missing)", cached per entity.
+// entityText is what an entity reference shows: "Name (7)" with the id of Options.IDs (the entity
+// handle without one: "Name (e5v0)"), "7", "None" or "e5v0 (missing)", cached per entity.
 func (p *Panel) entityText(e ecs.Entity) string {
 	if e.IsZero() {
 		return "None"
@@ -557,16 +559,23 @@ func (p *Panel) entityText(e ecs.Entity) string {
 	if p.opts.Names != nil {
 		name = p.opts.Names.Name(e)
 	}
-	if l, ok := p.entityLabels[e]; ok && l.name == name {
+	var id uint64
+	if p.opts.IDs != nil {
+		id = p.opts.IDs.ID(e)
+	}
+	if l, ok := p.entityLabels[e]; ok && l.name == name && l.id == id {
 		return l.label
 	}
 	label := e.String()
+	if id != 0 {
+		label = strconv.FormatUint(id, 10)
+	}
 	if name != "" {
 		label = name + "  (" + label + ")"
 	}
 	if len(p.entityLabels) > 1<<16 {
 		clear(p.entityLabels)
 	}
-	p.entityLabels[e] = entityLabel{name, label}
+	p.entityLabels[e] = entityLabel{name, id, label}
 	return label
 }

@@ -246,6 +246,19 @@ func (d *Dialog) Breadcrumbs() [][2]string {
 	return out
 }
 
+// DisplayDir is Dir as the dialog shows it: inside Home it starts with "~" ("~/my-game/scenes").
+func (d *Dialog) DisplayDir() string {
+	if d.Home != "" {
+		if d.Dir == d.Home {
+			return "~"
+		}
+		if rel, ok := strings.CutPrefix(d.Dir, d.Home+string(filepath.Separator)); ok {
+			return "~" + string(filepath.Separator) + rel
+		}
+	}
+	return d.Dir
+}
+
 // PlaceLabels names folders for a list of places: each folder's base name, with as many parent folders in front
 // as it takes to tell apart folders whose names are the same ("main/scenes" and "tmp/scenes").
 func PlaceLabels(places []string) []string {

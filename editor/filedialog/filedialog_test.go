@@ -135,6 +135,9 @@ func TestBreadcrumbsFromHome(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("breadcrumbs %q, want %q", got, want)
 	}
+	if got := d.DisplayDir(); got != "~/my-game/scenes" {
+		t.Errorf("DisplayDir = %q", got)
+	}
 	if err := d.Up(); err != nil || d.Dir != filepath.Join(home, "my-game") {
 		t.Errorf("Up: %v %s", err, d.Dir)
 	}

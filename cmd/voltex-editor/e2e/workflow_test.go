@@ -300,7 +300,7 @@ func TestWorkflowExportForGame(t *testing.T) {
 	out := filepath.Join(filepath.Dir(path), "solar.export.json")
 	docShot(t, e, "workflow-export.png")
 	e.Key("ctrl+a")
-	e.Type(out)
+	e.Type(filepath.Base(out)) // the dialog starts in the scene's folder
 	e.Key("Return")
 	e.WaitProbe(10*time.Second, "dialog closed", func(p *guitest.Probe) bool { return p.Modal == "" })
 	var ex *game.Scene
@@ -351,8 +351,9 @@ func TestWorkflowExportForGame(t *testing.T) {
 // registered by --test-components) and checks that the inspector shows a widget for each.
 func TestInspectorShowsEveryKind(t *testing.T) {
 	d := guitest.StartDisplay(t, 1600, 1500)
-	e := guitest.Launch(t, d, "--size", "1600x1500", "--settings", t.TempDir(), "--test-components",
-		repoPath("cmd/voltex-editor/e2e/testdata/everything.json"))
+	dir := repoPath("cmd/voltex-editor/e2e") // opened as a user would: a path relative to where the editor runs
+	e := guitest.LaunchIn(t, d, dir, []string{"HOME=" + filepath.Dir(dir)}, "--size", "1600x1500", "--settings", t.TempDir(),
+		"--test-components", "testdata/everything.json")
 	failShot(t, e, t.Name())
 	p := e.WaitProbe(10*time.Second, "inspector", func(p *guitest.Probe) bool { return p.Inspector["header:Showcase"].W > 0 })
 	for _, name := range []string{
@@ -370,10 +371,12 @@ func TestInspectorShowsEveryKind(t *testing.T) {
 		t.Error("a hidden field got a widget")
 	}
 	// Open the nested struct and the slices: their elements get widgets too.
-	for _, tree := range []string{"Showcase.inner", "Showcase.weights", "Showcase.tags", "Showcase.points"} {
-		w := widget(t, p, tree)
+	for _, tree := range [][2]string{{"Showcase.inner", "Showcase.inner.label"}, {"Showcase.weights", "Showcase.weights[2]"},
+		{"Showcase.tags", "Showcase.tags[1]"}, {"Showcase.points", "Showcase.points[0]"}} {
+		w := widget(t, p, tree[0])
 		e.Click(w.X+w.H, w.Y+w.H/2, 1)
-		p = e.WaitProbe(5*time.Second, "tree "+tree+" open", func(p *guitest.Probe) bool { return len(p.Inspector) > 0 })
+		// Wait for its first element: the rows below move down, and the next click needs their new place.
+		p = e.WaitProbe(10*time.Second, "tree "+tree[0]+" open", func(p *guitest.Probe) bool { return p.Inspector[tree[1]].W > 0 })
 	}
 	p = e.WaitProbe(10*time.Second, "nested widgets", func(p *guitest.Probe) bool {
 		return p.Inspector["Showcase.inner.label"].W > 0 && p.Inspector["Showcase.tags[1]"].W > 0 &&
