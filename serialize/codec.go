@@ -181,6 +181,8 @@ type decodeState struct {
 	checkAsset func(ref string) error
 	assets     map[string]bool
 	strict     bool // missing assets are errors, not warnings
+	// lossy turns values that cannot be read into warnings (LoadOptions.Lossy).
+	lossy bool
 }
 
 // asset checks the asset reference ref read at v: a malformed or unsafe
@@ -211,6 +213,17 @@ func (d *decodeState) asset(v *jsonpos.Value, ref string) {
 
 func (d *decodeState) errAt(v *jsonpos.Value, format string, args ...any) {
 	p := v.Pos()
+	d.errorf(p, "the field keeps its default", format, args...)
+}
+
+// errorf reports a value that cannot be read at p: an error that fails the
+// component, or in a lossy load a warning saying what happens instead.
+func (d *decodeState) errorf(p jsonpos.Pos, instead, format string, args ...any) {
+	if d.lossy {
+		d.probs.Add(diag.Problem{Line: p.Line, Col: p.Col, Path: d.path.String(), Warning: true,
+			Msg: fmt.Sprintf(format, args...) + " (dropped: " + instead + ")"})
+		return
+	}
 	d.probs.Errorf(p.Line, p.Col, d.path.String(), format, args...)
 	d.failed = true
 }
@@ -255,18 +268,16 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 				if s := diag.Suggest(m.Key(), c.fieldNames()); s != "" {
 					hint = fmt.Sprintf("; did you mean %q?", s)
 				}
-				d.probs.Errorf(kp.Line, kp.Col, d.path.String(), "unknown field%s (%s has %s)", hint, c.structName(), c.fieldList)
+				d.errorf(kp, "not in the component any more", "unknown field%s (%s has %s)", hint, c.structName(), c.fieldList)
 				d.path.Truncate(mark)
-				d.failed = true
 				continue
 			}
 			if c.hasFormer {
 				if slices.Contains(seen, f) {
 					kp := m.KeyPos()
 					mark := d.path.Key(m.Key())
-					d.probs.Errorf(kp.Line, kp.Col, d.path.String(), "%s is here twice, under its current and a former name; keep one", f.name)
+					d.errorf(kp, "the first one is kept", "%s is here twice, under its current and a former name; keep one", f.name)
 					d.path.Truncate(mark)
-					d.failed = true
 					continue
 				}
 				seen = append(seen, f)

@@ -259,3 +259,45 @@ func TestDeclaredDefaultNotShared(t *testing.T) {
 		t.Fatalf("the default changed: %v", d)
 	}
 }
+
+// A lossy load keeps what fits and reports the rest as warnings (what the editor does, when asked,
+// after a project file changed a component's fields).
+func TestDeclaredLossy(t *testing.T) {
+	src := `{"format": "voltex.scene", "version": 1, "entities": [{"id": 1, "components": {
+		"Health": {"current": "lots", "max": 50, "armor": 3}, "Enemy": {"team": 9, "speed": 4}, "Helth": {}}}]}`
+	if _, err := loadDeclared(t, src, serialize.LoadOptions{}); err == nil {
+		t.Fatal("a strict load accepted it")
+	}
+	s, err := loadDeclared(t, src, serialize.LoadOptions{Lossy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, w := range s.Warnings {
+		msgs = append(msgs, w.String())
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		`level.json:2:25: warning: entities[0].components.Health.current: expected a number, got the string "lots" (dropped: the field keeps its default)`,
+		`Health.armor: unknown field (Health has current and max) (dropped: not in the component any more)`,
+		`Enemy.team: 9 is not a value of this enum`,
+		`unknown component "Helth"`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings:\n%s\nwant: %s", all, want)
+		}
+	}
+	w := s.World
+	e := scene.EnsureIDs(w)[0]
+	health, _ := w.ComponentByName("Health")
+	enemy, _ := w.ComponentByName("Enemy")
+	if v, _ := w.GetField(e, health, "current"); v != float32(100) {
+		t.Errorf("current keeps its default: %v", v)
+	}
+	if v, _ := w.GetField(e, health, "max"); v != float32(50) {
+		t.Errorf("max is read: %v", v)
+	}
+	if v, _ := w.GetField(e, enemy, "speed"); v != float32(4) {
+		t.Errorf("speed is read: %v", v)
+	}
+}

@@ -50,6 +50,12 @@ type LoadOptions struct {
 	// warning (an error with Strict), any other an error, at the reference.
 	// The tools pass assets.CheckRef for the scene's folder.
 	CheckAsset func(ref string) error
+	// Lossy loads what it can of component values that do not fit their
+	// types (after a project file changed them): such a field keeps its
+	// default, an unknown field is dropped, a misspelt component name is
+	// kept as unknown, and each is a warning (Scene.Warnings) instead of an
+	// error. Problems outside component values are errors as usual.
+	Lossy bool
 }
 
 // LoadFile loads the scene file at path ("-": standard input) into a new
@@ -95,6 +101,7 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	b.strict = opts.Strict
 	b.refuseConflicts = opts.RefuseConflicts
 	b.ds.strict, b.ds.checkAsset = opts.Strict, opts.CheckAsset
+	b.ds.lossy = opts.Lossy
 	r := newSceneReader(ctx, in, opts.File, opts.Limits, opts.Progress, b.entity)
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
 	probs := r.probs
@@ -410,12 +417,12 @@ func (b *binder) unknownComponent(m *jsonpos.Value) (raw scene.RawComponent, ok 
 		u = &unknownUse{line: kp.Line, col: kp.Col, path: b.ds.path.String(), suggest: diag.Closest(name, b.known)}
 		b.ds.path.Truncate(mark)
 		b.unknownSeen[name] = u
-		if u.suggest == "" && !b.strict {
+		if u.suggest == "" && !b.strict || b.ds.lossy {
 			b.sawUnknown = append(b.sawUnknown, name)
 		}
 	}
 	u.count++
-	if u.suggest != "" || b.strict {
+	if (u.suggest != "" || b.strict) && !b.ds.lossy {
 		kp := m.KeyPos()
 		mark := b.ds.path.Key(name)
 		if u.suggest != "" {
