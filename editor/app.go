@@ -66,6 +66,7 @@ type App struct {
 
 	doc     *doc.Document
 	docOpts doc.Options
+	project projectState // the project file of the open scene (editor/project.go)
 	assets  *assets.Registry
 	title   string
 
@@ -154,15 +155,18 @@ func New(opts Options) (*App, error) {
 	if a.probe != nil {
 		a.insp.RecordWidgets()
 	}
+	popts, pst := loadProject(a.docOpts, opts.ScenePath)
 	if opts.ScenePath != "" {
-		d, err := doc.Open(context.Background(), opts.ScenePath, a.docOpts, nil)
+		d, err := doc.Open(context.Background(), opts.ScenePath, popts, nil)
 		if err != nil {
 			return nil, loadError(opts.ScenePath, err)
 		}
+		a.useProject(popts, pst)
 		a.setDoc(d)
 		a.settings.AddRecent(opts.ScenePath)
 		a.saveSettings()
 	} else {
+		a.useProject(popts, pst)
 		a.setDoc(doc.New("", a.docOpts))
 	}
 	return a, nil
@@ -507,6 +511,19 @@ func (a *App) buildStatusBar() {
 			text(a.statusText(imgui.CurrentIO().Framerate()))
 			if a.probe != nil {
 				a.probe.state.Status = a.statusText(0) // the frame rate changes every frame: not in the probe
+			}
+			if st, bad := a.projectStatus(); st != "" {
+				text("  |  ")
+				if bad {
+					imgui.PushStyleColorVec4(imgui.ColText, imgui.Vec4{X: 1, Y: 0.45, Z: 0.35, W: 1})
+				}
+				text(st)
+				if bad {
+					imgui.PopStyleColor()
+				}
+				if a.probe != nil {
+					a.probe.state.Status += "  |  " + st
+				}
 			}
 			imgui.EndMenuBar()
 		}

@@ -51,8 +51,12 @@ func (a *App) cmdOpen() {
 // that does not load leaves the open scene as it was and lists every problem in the console.
 func (a *App) openPath(path string) {
 	var nd *doc.Document
+	base := a.baseDocOptions()
+	var popts doc.Options
+	var pst projectState
 	a.startJob("Opening "+filepath.Base(path), false, func(ctx context.Context, progress func(done, total int64)) error {
-		d, err := doc.Open(ctx, path, a.docOpts, progress)
+		popts, pst = loadProject(base, path) // the components of the project file next to the scene
+		d, err := doc.Open(ctx, path, popts, progress)
 		nd = d
 		return err
 	}, func(err error) {
@@ -64,6 +68,7 @@ func (a *App) openPath(path string) {
 			}
 			return
 		}
+		a.useProject(popts, pst)
 		a.setDoc(nd)
 		a.settings.AddRecent(path)
 		a.saveSettings()

@@ -32,6 +32,9 @@ func (a *App) syncWatched() {
 			want = append(want, abs)
 		}
 	}
+	if a.project.path != "" {
+		want = append(want, a.project.path)
+	}
 	slices.Sort(want)
 	if slices.Equal(want, a.watched) {
 		return
@@ -54,6 +57,8 @@ func (a *App) pollWatcher() {
 			a.console.Warnf("file watching: %v", ev.Err)
 		case a.isScenePath(ev.Path):
 			a.onSceneFileEvent(ev)
+		case a.isProjectPath(ev.Path):
+			a.onProjectFileEvent()
 		default:
 			ref, ok := a.assets.RefForPath(ev.Path)
 			if !ok {

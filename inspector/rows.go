@@ -397,6 +397,7 @@ func (p *Panel) enumField(f *fields.Field, v reflect.Value, ord int, mixed bool)
 	}
 	open := imgui.BeginComboV(f.ID, preview, 0)
 	p.recordKey(p.key(ord), preview)
+	p.recordPath(p.pathOf(f), preview)
 	if !open {
 		return
 	}
@@ -464,6 +465,7 @@ func (p *Panel) assetField(f *fields.Field, v reflect.Value, ord int, mixed bool
 func (p *Panel) beginPicker(f *fields.Field, ord int, preview, hint string) (open, appearing bool) {
 	open = imgui.BeginComboV(f.ID, preview, imgui.ComboFlagsHeightLarge)
 	p.recordKey(p.key(ord), preview)
+	p.recordPath(p.pathOf(f), preview)
 	if !open {
 		return false, false
 	}

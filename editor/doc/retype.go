@@ -23,9 +23,9 @@ func (d *Document) Retype(ctx context.Context, opts Options, lossy bool) ([]seri
 	if err := serialize.Save(ctx, &before, d.scene(false), serialize.SaveOptions{}); err != nil {
 		return nil, err
 	}
-	file := d.path
-	if file == "" {
-		file = d.name
+	file := d.path // positions are those of the scene as saved: the file's own when it is unchanged
+	if file == "" || d.Dirty() {
+		file = d.name + " (as it would be saved)"
 	}
 	s, err := serialize.Load(ctx, bytes.NewReader(before.Bytes()),
 		serialize.LoadOptions{File: file, Limits: opts.Limits, NewWorld: opts.NewWorld, Lossy: lossy})

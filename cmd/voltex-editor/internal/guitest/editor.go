@@ -84,7 +84,12 @@ func Launch(t testing.TB, d *Display, args ...string) *Editor {
 // scene path shows as the user typed it; "" keeps the test's) and env added to its environment ("HOME=…").
 func LaunchIn(t testing.TB, d *Display, dir string, env []string, args ...string) *Editor {
 	t.Helper()
-	bin := Binary(t)
+	return LaunchBinaryIn(t, d, Binary(t), dir, env, args...)
+}
+
+// LaunchBinaryIn is LaunchIn with another build of the program (a game's own editor, made with package program).
+func LaunchBinaryIn(t testing.TB, d *Display, bin, dir string, env []string, args ...string) *Editor {
+	t.Helper()
 	probe := filepath.Join(t.TempDir(), "probe.json")
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir

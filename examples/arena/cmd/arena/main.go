@@ -60,9 +60,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// report prints every unit: where it is, whom it chases and its health.
+// report prints every unit: where it is, whom it chases and its health; at the start, the banners too.
 func report(out io.Writer, w *ecs.World, ents []ecs.Entity, t float64) {
 	names := ecs.NewMap[scene.Name](w)
+	if t == 0 {
+		banners := ecs.NewMap[components.Banner](w)
+		for _, e := range ents {
+			if b, ok := banners.TryGet(e); ok {
+				fmt.Fprintf(out, "  %s flies the %v banner, motto %q, tint %.2f\n", names.Get(e).Value, b.Team, b.Motto, b.Tint)
+			}
+		}
+	}
 	units := ecs.NewMap[components.Unit](w)
 	health := ecs.NewMap[components.Health](w)
 	pos := ecs.NewMap[ecs.Transform](w)

@@ -1,0 +1,187 @@
+package editor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/serialize/project"
+)
+
+// projectState is the project file the open scene uses (voltex.project.json next to it or in a folder
+// above): the components it declares are registered in every world the document makes.
+type projectState struct {
+	path       string // absolute; "" when the scene has none
+	components int    // declared components (0 when broken)
+	// problems are those of a broken project file (then only the built-in and the game's Go components
+	// are registered); nil when it is fine.
+	problems []serialize.Problem
+	// kept is set when a change of the file was refused (values would have been lost): the
+	// components stay as they were until the scene is opened again.
+	kept bool
+}
+
+// loadProject finds and reads the project file of a scene at scenePath ("" for a new scene: the open
+// scene's folder, else the working folder) and returns the document options for it. It touches
+// nothing shared, so it may run in a background job; a broken project file gives options with only the
+// base components and its problems in the state.
+func loadProject(base doc.Options, scenePath string) (doc.Options, projectState) {
+	dir := "."
+	if scenePath != "" {
+		dir = filepath.Dir(scenePath)
+	}
+	var st projectState
+	found, err := project.Find(dir)
+	if err != nil || found == "" {
+		return base, st
+	}
+	st.path = found
+	p, err := project.Load(found)
+	if err == nil {
+		mk, err2 := p.NewWorld(base.NewWorld)
+		if err = err2; err == nil {
+			opts := base
+			opts.NewWorld = mk
+			st.components = len(p.Components)
+			return opts, st
+		}
+	}
+	st.problems = serialize.ProblemsOf(err)
+	if len(st.problems) == 1 && st.problems[0].File == "" {
+		st.problems[0].File = found
+	}
+	return base, st
+}
+
+// useProject makes st the project of the open document and says what happened in the console (and,
+// for a broken project file, in a dialog).
+func (a *App) useProject(opts doc.Options, st projectState) {
+	changed := st.path != a.project.path
+	a.docOpts = opts
+	a.project = st
+	if len(st.problems) > 0 {
+		a.reportProject()
+		return
+	}
+	if changed && st.path != "" {
+		a.console.Infof("project file %s: %d components", st.path, st.components)
+	}
+}
+
+// reportProject lists a broken project file's problems in the console and in a dialog.
+func (a *App) reportProject() {
+	st := a.project
+	for _, p := range st.problems {
+		a.console.Errorf("%s", p)
+	}
+	msg := fmt.Sprintf("The project file %s has problems:\n\n", st.path)
+	for i, p := range st.problems {
+		if i == 8 {
+			msg += "… and more (see the Console)\n"
+			break
+		}
+		msg += p.String() + "\n"
+	}
+	msg += "\nOnly the built-in components are registered: the scene's own components are kept as they are\n" +
+		"(read-only) and written back unchanged. Fix the file and save it: the editor picks it up."
+	a.ask("Project file has problems", msg, 0, func(int) {}, "OK")
+}
+
+// projectStatus is the project's part of the status bar, and whether it is a problem.
+func (a *App) projectStatus() (string, bool) {
+	st := a.project
+	switch {
+	case st.path == "":
+		return "", false
+	case len(st.problems) > 0:
+		return fmt.Sprintf("%s has problems: built-in components only (see Console)", filepath.Base(st.path)), true
+	case st.kept:
+		return fmt.Sprintf("%s changed: components kept as they were (reopen the scene to use it)", filepath.Base(st.path)), true
+	}
+	return fmt.Sprintf("%s: %d components", filepath.Base(st.path), st.components), false
+}
+
+func (a *App) isProjectPath(p string) bool { return a.project.path != "" && p == a.project.path }
+
+// onProjectFileEvent follows edits of the project file: the new declarations are read and the open
+// scene moves to them (doc.Retype: renames move values over, new fields take their defaults). If that
+// would lose values (a field removed, a type changed, an enum value gone), it asks first; a broken file
+// is reported and the components stay as they were.
+func (a *App) onProjectFileEvent() {
+	if _, err := os.Stat(a.project.path); err != nil {
+		a.console.Warnf("project file %s is gone; the components stay as they are until the scene is opened again", a.project.path)
+		return
+	}
+	if a.doc.Playing() {
+		a.doc.Stop()
+		a.console.Infof("play mode stopped: the project file changed")
+	}
+	opts, st := loadProject(a.baseDocOptions(), a.doc.Path())
+	if len(st.problems) > 0 {
+		for _, p := range st.problems {
+			a.console.Errorf("%s", p)
+		}
+		a.console.Warnf("project file %s has problems: the components stay as they were", st.path)
+		return
+	}
+	warnings, err := a.doc.Retype(context.Background(), opts, false)
+	if err == nil {
+		a.afterRetype(opts, st, warnings)
+		return
+	}
+	probs := serialize.ProblemsOf(err)
+	msg := fmt.Sprintf("After the change of %s, %d values of the open scene no longer fit their components:\n\n",
+		filepath.Base(st.path), len(probs))
+	for i, p := range probs {
+		if i == 8 {
+			msg += "… and more (see the Console)\n"
+			break
+		}
+		msg += p.String() + "\n"
+	}
+	for _, p := range probs {
+		a.console.Warnf("%s", p)
+	}
+	msg += "\nKeep leaves the components as they were until the scene is opened again.\n" +
+		"Apply drops these values (the file on disk keeps them until you save)."
+	a.ask("Project file changed", msg, 0, func(i int) {
+		if i != 1 {
+			a.project.kept = true
+			a.console.Warnf("kept the components as they were; %s is not in use until the scene is opened again", st.path)
+			return
+		}
+		warnings, err := a.doc.Retype(context.Background(), opts, true)
+		if err != nil {
+			for _, p := range serialize.ProblemsOf(err) {
+				a.console.Errorf("%s", p)
+			}
+			return
+		}
+		a.afterRetype(opts, st, warnings)
+	}, "Keep", "Apply and drop them")
+}
+
+// afterRetype points the panels at the document's new world.
+func (a *App) afterRetype(opts doc.Options, st projectState, warnings []serialize.Problem) {
+	cam := a.vp.Camera
+	a.useProject(opts, st)
+	a.vp.setWorld(a.doc.World())
+	a.vp.Camera = cam
+	a.hier.dirty = true
+	for _, w := range warnings {
+		a.console.Warnf("%s", w)
+	}
+	a.console.Infof("project file %s changed: %d components registered again, scene checked (undo history cleared)",
+		filepath.Base(st.path), st.components)
+}
+
+// baseDocOptions are the document options without any project file: the built-in and the game's Go
+// components.
+func (a *App) baseDocOptions() doc.Options {
+	o := a.docOpts
+	o.NewWorld = a.opts.NewWorld
+	return o
+}
