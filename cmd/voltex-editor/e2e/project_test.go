@@ -354,6 +354,9 @@ func TestBrokenProjectFileAtStart(t *testing.T) {
 	if !hasMessage(p, "error: "+pf+":2:18: ") {
 		t.Errorf("the console lacks the problem with its position: %v", p.Console)
 	}
+	if !strings.Contains(p.Status, "voltex.project.json has problems: built-in components only") {
+		t.Errorf("the status bar does not say so: %q", p.Status)
+	}
 	time.Sleep(300 * time.Millisecond)
 	docShot(t, e, "project-broken.png")
 	e.Key("Return")
