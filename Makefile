@@ -5,8 +5,9 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO      ?= go
 BIN     := bin/voltex-editor
 SCENE   ?= scenes/cubes.json
+PREFIX  ?= $(HOME)/.local
 
-.PHONY: all deps build run test lint screenshot docs-shots fuzz bench compare clean
+.PHONY: all deps build install run test lint screenshot docs-shots fuzz bench compare clean
 
 all: build
 
@@ -15,6 +16,12 @@ deps:
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/voltex-editor
+
+## install: build and copy the program to $(PREFIX)/bin/voltex-editor (default ~/.local/bin, which Debian's ~/.profile
+## puts on PATH; PREFIX=/usr/local, with sudo, for every user), so that `voltex-editor …` works in any folder
+install: build
+	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/voltex-editor
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH yet (log in again, or add it)";; esac
 
 ## run: open the editor on the default scene (SCENE=path to open another)
 run: build
