@@ -15,6 +15,7 @@ import (
 // above): the components it declares are registered in every world the document makes.
 type projectState struct {
 	path       string // absolute; "" when the scene has none
+	shown      string // as messages name it (relative to the working folder when the scene's path is)
 	components int    // declared components (0 when broken)
 	// problems are those of a broken project file (then only the built-in and the game's Go components
 	// are registered); nil when it is fine.
@@ -38,7 +39,10 @@ func loadProject(base doc.Options, scenePath string) (doc.Options, projectState)
 	if err != nil || found == "" {
 		return base, st
 	}
-	st.path = found
+	st.shown = found
+	if st.path, err = filepath.Abs(found); err != nil {
+		return base, projectState{}
+	}
 	p, err := project.Load(found)
 	if err == nil {
 		mk, err2 := p.NewWorld(base.NewWorld)
@@ -67,7 +71,7 @@ func (a *App) useProject(opts doc.Options, st projectState) {
 		return
 	}
 	if changed && st.path != "" {
-		a.console.Infof("project file %s: %d components", st.path, st.components)
+		a.console.Infof("project file %s: %d components", st.shown, st.components)
 	}
 }
 
@@ -77,7 +81,7 @@ func (a *App) reportProject() {
 	for _, p := range st.problems {
 		a.console.Errorf("%s", p)
 	}
-	msg := fmt.Sprintf("The project file %s has problems:\n\n", st.path)
+	msg := fmt.Sprintf("The project file %s has problems:\n\n", st.shown)
 	for i, p := range st.problems {
 		if i == 8 {
 			msg += "… and more (see the Console)\n"
@@ -112,7 +116,7 @@ func (a *App) isProjectPath(p string) bool { return a.project.path != "" && p ==
 // is reported and the components stay as they were.
 func (a *App) onProjectFileEvent() {
 	if _, err := os.Stat(a.project.path); err != nil {
-		a.console.Warnf("project file %s is gone; the components stay as they are until the scene is opened again", a.project.path)
+		a.console.Warnf("project file %s is gone; the components stay as they are until the scene is opened again", a.project.shown)
 		return
 	}
 	if a.doc.Playing() {
@@ -124,7 +128,7 @@ func (a *App) onProjectFileEvent() {
 		for _, p := range st.problems {
 			a.console.Errorf("%s", p)
 		}
-		a.console.Warnf("project file %s has problems: the components stay as they were", st.path)
+		a.console.Warnf("project file %s has problems: the components stay as they were", st.shown)
 		return
 	}
 	warnings, err := a.doc.Retype(context.Background(), opts, false)
@@ -150,7 +154,7 @@ func (a *App) onProjectFileEvent() {
 	a.ask("Project file changed", msg, 0, func(i int) {
 		if i != 1 {
 			a.project.kept = true
-			a.console.Warnf("kept the components as they were; %s is not in use until the scene is opened again", st.path)
+			a.console.Warnf("kept the components as they were; %s is not in use until the scene is opened again", st.shown)
 			return
 		}
 		warnings, err := a.doc.Retype(context.Background(), opts, true)

@@ -187,7 +187,7 @@ func posOf(v *jsonpos.Value) Pos { q := v.Pos(); return Pos{q.Line, q.Col} }
 func (p *parser) file(v *jsonpos.Value) {
 	var format, version *jsonpos.Value
 	var enums, structs, comps *jsonpos.Value
-	ok := p.object(v, "a project file", []string{"$schema", "format", "version", "enums", "structs", "components"},
+	ok := p.object(v, "a project file", topKeys,
 		func(key string, m *jsonpos.Value) {
 			switch key {
 			case "$schema":
@@ -287,7 +287,7 @@ func (p *parser) declare(m *jsonpos.Value, name string, n *named) bool {
 func (p *parser) enumDecl(v *jsonpos.Value) {
 	e := &Enum{Pos: posOf(v)}
 	var nameV, valuesV *jsonpos.Value
-	if !p.object(v, "an enum", []string{"name", "description", "values"}, func(key string, m *jsonpos.Value) {
+	if !p.object(v, "an enum", enumKeys, func(key string, m *jsonpos.Value) {
 		switch key {
 		case "name":
 			nameV = m
@@ -326,7 +326,7 @@ func (p *parser) enumValues(v *jsonpos.Value) []ecs.EnumValue {
 			ev.Name = m.Str()
 		case jsonpos.Object:
 			hasName := false
-			p.object(m, "an enum value", []string{"name", "value"}, func(key string, x *jsonpos.Value) {
+			p.object(m, "an enum value", enumValueKeys, func(key string, x *jsonpos.Value) {
 				switch key {
 				case "name":
 					ev.Name, hasName = p.str(x, "the value's name")
@@ -375,7 +375,7 @@ func (p *parser) enumValues(v *jsonpos.Value) []ecs.EnumValue {
 func (p *parser) structDecl(v *jsonpos.Value) {
 	s := &Struct{Pos: posOf(v)}
 	var nameV, fieldsV *jsonpos.Value
-	if !p.object(v, "a struct", []string{"name", "description", "fields"}, func(key string, m *jsonpos.Value) {
+	if !p.object(v, "a struct", structKeys, func(key string, m *jsonpos.Value) {
 		switch key {
 		case "name":
 			nameV = m
@@ -401,7 +401,7 @@ func (p *parser) structDecl(v *jsonpos.Value) {
 func (p *parser) componentDecl(v *jsonpos.Value) {
 	c := &Component{Pos: posOf(v)}
 	var nameV, fieldsV *jsonpos.Value
-	if !p.object(v, "a component", []string{"name", "description", "formerNames", "storage", "editorOnly", "transient", "fields"},
+	if !p.object(v, "a component", componentKeys,
 		func(key string, m *jsonpos.Value) {
 			switch key {
 			case "name":
@@ -481,8 +481,17 @@ func (p *parser) fields(v *jsonpos.Value, owner string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"name", "type", "of", "len", "values", "fields", "default", "formerNames", "description",
-	"min", "max", "step", "degrees", "multiline", "readOnly", "hidden"}
+// The keys each object of a project file may have (docs/schema/voltex.project.schema.json lists the same).
+var (
+	topKeys       = []string{"$schema", "format", "version", "enums", "structs", "components"}
+	enumKeys      = []string{"name", "description", "values"}
+	enumValueKeys = []string{"name", "value"}
+	structKeys    = []string{"name", "description", "fields"}
+	componentKeys = []string{"name", "description", "formerNames", "storage", "editorOnly", "transient", "fields"}
+	fieldKeys     = []string{"name", "type", "of", "len", "values", "fields", "default", "formerNames", "description",
+		"min", "max", "step", "degrees", "multiline", "readOnly", "hidden"}
+	elemKeys = []string{"type", "of", "len", "values", "fields"}
+)
 
 // field reads one field declaration.
 func (p *parser) field(v *jsonpos.Value, owner string) *Field {
@@ -652,7 +661,7 @@ func (p *parser) typeSpec(v, typeV *jsonpos.Value, inlineName string, depth int)
 		elemName := inlineName + "Item"
 		if of.Kind() == jsonpos.Object {
 			var tv *jsonpos.Value
-			p.object(of, "an element type", []string{"type", "of", "len", "values", "fields"}, func(key string, m *jsonpos.Value) {
+			p.object(of, "an element type", elemKeys, func(key string, m *jsonpos.Value) {
 				if key == "type" {
 					tv = m
 				}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
@@ -157,6 +158,8 @@ func (p *Project) Component(name string) *Component {
 
 // Find returns the project file that applies to files in folder dir: dir's voltex.project.json,
 // else the nearest one in the folders above it (the way go finds go.mod); "" when there is none.
+// The path is relative to the working folder when dir is relative and the file is inside the
+// working folder (so messages name it the way the user named the scene), absolute otherwise.
 func Find(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -167,6 +170,13 @@ func Find(dir string) (string, error) {
 		st, err := os.Stat(p)
 		switch {
 		case err == nil && !st.IsDir():
+			if !filepath.IsAbs(dir) {
+				if wd, err := os.Getwd(); err == nil {
+					if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+						return rel, nil
+					}
+				}
+			}
 			return p, nil
 		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission):
 			return "", err

@@ -160,6 +160,17 @@ func TestFind(t *testing.T) {
 	if got, _ := project.Find(sub); got != near {
 		t.Fatalf("a folder named like the file: %q", got)
 	}
+	// From a relative folder the path is relative too, as the user named the scene; above the working
+	// folder it is absolute.
+	t.Chdir(filepath.Join(dir, "levels"))
+	if got, _ := project.FindFor(filepath.Join("world1", "a.json")); got != project.FileName {
+		t.Fatalf("relative: %q", got)
+	}
+	t.Chdir(sub)
+	os.Remove(near)
+	if got, _ := project.FindFor("a.json"); got != top {
+		t.Fatalf("above the working folder: %q", got)
+	}
 }
 
 // Every broken declaration is reported with its position.
