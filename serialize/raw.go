@@ -191,7 +191,8 @@ func (rr *rawReader) str(b []byte) string {
 		return string(b)
 	}
 	if cap(rr.text)-len(rr.text) < len(b) {
-		rr.text = make([]byte, 0, rawTextChunk)
+		// Chunks double from 64 KiB to 1 MiB: small files stay small, big ones make few chunks.
+		rr.text = make([]byte, 0, min(rawTextChunk, max(64<<10, 2*cap(rr.text), len(b))))
 	}
 	start := len(rr.text)
 	rr.text = append(rr.text, b...)
@@ -208,7 +209,7 @@ func (rr *rawReader) entity(doc *entityDoc) {
 	if c := doc.components; c != nil {
 		n := c.Len()
 		if cap(rr.comps)-len(rr.comps) < n {
-			rr.comps = make([]scene.RawComponent, 0, max(rawCompChunk, n))
+			rr.comps = make([]scene.RawComponent, 0, max(min(rawCompChunk, 64+2*cap(rr.comps)), n))
 		}
 		start := len(rr.comps)
 		cmark := b.ds.path.Key("components")

@@ -56,19 +56,16 @@ func (d *Document) Conflicts() []Conflict {
 	for _, c := range d.sceneConflicts {
 		out = append(out, Conflict{MergeConflict: c})
 	}
-	cid, ok := ecs.ComponentIDOf[scene.MergeConflicts](d.world)
-	if !ok {
+	if _, ok := ecs.ComponentIDOf[scene.MergeConflicts](d.world); !ok {
 		return out
 	}
 	start := len(out)
-	m := ecs.NewMap[scene.MergeConflicts](d.world)
-	d.world.EachEntity(func(e ecs.Entity) bool {
-		if d.world.Has(e, cid) {
-			for _, c := range m.Get(e).Items {
-				out = append(out, Conflict{Entity: d.idOf(e), MergeConflict: c})
-			}
+	// A query visits only the (few) entities with conflicts, not the whole world.
+	q := ecs.NewQuery1[scene.MergeConflicts](d.world, ecs.Read[scene.MergeConflicts]())
+	q.Each(func(e ecs.Entity, mc *scene.MergeConflicts) {
+		for _, c := range mc.Items {
+			out = append(out, Conflict{Entity: d.idOf(e), MergeConflict: c})
 		}
-		return true
 	})
 	slices.SortStableFunc(out[start:], func(a, b Conflict) int { return cmp.Compare(a.Entity, b.Entity) })
 	return out
