@@ -22,7 +22,8 @@
 // another parent),
 // [Document.Rename], [Document.SetField], [Document.SetComponent], [Document.SetComponents],
 // [Document.AddComponent], [Document.RemoveComponent], [Document.ResetComponent],
-// [Document.PasteComponent], [Document.SpawnGrid] and [Document.SetSceneName]. Commands take the edit
+// [Document.PasteComponent], [Document.SpawnGrid], [Document.SetSceneName] and [Document.Resolve] (a merge
+// conflict: Use Ours, Use Theirs or Keep Edited; see [Document.Conflicts]). Commands take the edit
 // world's entity handles but store scene ids (scene.SceneID), never handles, so undoing a delete
 // brings the entities back with the same ids, components, parents and child order, and the saved
 // file is byte-identical to the one before. [Document.Undo] and [Document.Redo] also restore the
