@@ -1,6 +1,8 @@
 package program
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
 )
 
 // scenes for the CLI tests: a base and two edits.
@@ -175,5 +181,54 @@ func TestGitSetup(t *testing.T) {
 	}
 	if code, _, errOut := runCLI("git-setup", t.TempDir()); code != 1 || !strings.Contains(errOut, "not in a git work tree") {
 		t.Errorf("outside a repository: code %d %s", code, errOut)
+	}
+}
+
+// TestAdditionsApartMergeLineByLine: two people each add an entity to the same scene (new random
+// ids): even git's plain line merge (no driver) merges the two files cleanly, because entities are
+// listed by id and random ids land at different places; the result loads with both. With the
+// sequential ids of version 1 both would have been appended at the end (a conflict): the second
+// half checks that this test would see it.
+func TestAdditionsApartMergeLineByLine(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is not installed (scripts/install-deps.sh installs it)")
+	}
+	base, err := serialize.Grid(scene.DefaultGrid(), "G", 5) // 400 cubes, random ids
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(seed uint64, name string, id uint64) []byte {
+		s, err := serialize.Load(context.Background(), bytes.NewReader(base), serialize.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scene.SeedIDs(s.World, seed)
+		if id == 0 {
+			id = scene.NewID(s.World)
+		}
+		s.World.Spawn(&scene.Name{Value: name}, &scene.SceneID{ID: id, Order: scene.NextOrder(s.World, ecs.Entity{})})
+		var b bytes.Buffer
+		if err := serialize.Save(context.Background(), &b, s, serialize.SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	merge := func(ours, theirs []byte) ([]byte, int) {
+		dir := writeFiles(t, map[string]string{"base": string(base), "ours": string(ours), "theirs": string(theirs)})
+		cmd := exec.Command("git", "merge-file", "-p", filepath.Join(dir, "ours"), filepath.Join(dir, "base"), filepath.Join(dir, "theirs"))
+		out, _ := cmd.Output()
+		return out, cmd.ProcessState.ExitCode()
+	}
+	out, code := merge(add(101, "Lamp", 0), add(202, "Tree", 0))
+	if code != 0 {
+		t.Fatalf("git's line merge of two additions made apart: %d conflicts", code)
+	}
+	s, err := serialize.Load(context.Background(), bytes.NewReader(out), serialize.LoadOptions{})
+	if err != nil || s.World.Len() != 402 {
+		t.Fatalf("the line-merged scene: %v", err)
+	}
+	// Both appended after the highest id (what sequential ids did): git cannot merge that.
+	if _, code := merge(add(101, "Lamp", scene.MaxID), add(202, "Tree", scene.MaxID-1)); code == 0 {
+		t.Error("two entities added after the last id merged cleanly: this test cannot tell scattered ids from appended ones")
 	}
 }
