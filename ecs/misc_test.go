@@ -311,3 +311,42 @@ func TestComponentInfoSharesMemory(t *testing.T) {
 		}
 	}
 }
+
+// Components registered at run time (RegisterType) are cloned deeply when they share memory and copied as bytes
+// when they do not.
+func TestCloneRuntimeTypes(t *testing.T) {
+	shared := reflect.StructOf([]reflect.StructField{{Name: "Tags", Type: reflect.TypeFor[[]string](), Tag: `json:"tags"`}})
+	plain := reflect.StructOf([]reflect.StructField{{Name: "X", Type: reflect.TypeFor[float64](), Tag: `json:"x"`}, {Name: "S", Type: reflect.TypeFor[string](), Tag: `json:"s"`}})
+	w := ecs.NewWorld()
+	sid := ecs.RegisterType(w, shared, ecs.WithName("Shared"))
+	pid := ecs.RegisterType(w, plain, ecs.WithName("Plain"))
+	if !w.ComponentInfo(sid).SharesMemory || w.ComponentInfo(pid).SharesMemory {
+		t.Fatal("SharesMemory of the run-time types")
+	}
+	sv, pv := reflect.New(shared).Elem(), reflect.New(plain).Elem()
+	sv.Field(0).Set(reflect.ValueOf([]string{"a", "b"}))
+	pv.Field(0).SetFloat(2.5)
+	pv.Field(1).SetString("hi")
+	var es []ecs.Entity
+	for range 3 {
+		e := w.Spawn()
+		if err := w.Add(e, sid, sv.Interface()); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Add(e, pid, pv.Interface()); err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, e)
+	}
+	c := w.Clone()
+	for _, e := range es {
+		got, _ := c.Get(e, sid)
+		reflect.ValueOf(got).Field(0).Index(0).SetString("changed") // the clone's slice
+		if orig, _ := w.Get(e, sid); reflect.ValueOf(orig).Field(0).Index(0).String() != "a" {
+			t.Fatal("the clone shares the slice of a run-time component")
+		}
+		if p, _ := c.Get(e, pid); !reflect.DeepEqual(p, pv.Interface()) {
+			t.Fatalf("plain run-time component cloned as %v", p)
+		}
+	}
+}

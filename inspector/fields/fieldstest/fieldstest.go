@@ -94,7 +94,7 @@ func Sample(i int) Everything {
 }
 
 // Showcase has a field of every kind that scene files can hold (Everything minus its map field), so that an
-// entity carrying it can be saved, opened in the editor (voltex-editor --test-components) and shown in the
+// entity carrying it can be saved, opened in the editor (the e2e build's --test-components) and shown in the
 // inspector for end-to-end tests and screenshots.
 type Showcase struct {
 	Enabled  bool       `json:"enabled" voltex:"tooltip='Turns it on'"`
@@ -127,7 +127,8 @@ func (Showcase) Default() Showcase {
 	return Showcase{Enabled: true, Speed: 1, Tint: mgl32.Vec4{1, 1, 1, 1}}
 }
 
-// RegisterShowcase registers Showcase and Marker with w (what voltex-editor --test-components does).
+// RegisterShowcase registers Showcase and Marker with w (what --test-components does in the e2e tests' build of
+// the program, -tags voltextest).
 func RegisterShowcase(w *ecs.World) (showcase, marker ecs.ComponentID) {
 	return ecs.Register[Showcase](w), ecs.Register[Marker](w)
 }
