@@ -23,6 +23,10 @@ type projectState struct {
 	// kept is set when a change of the file was refused (values would have been lost): the
 	// components stay as they were until the scene is opened again.
 	kept bool
+	// status and bad are the status bar's text, made for statusFor.
+	status    string
+	bad       bool
+	statusFor statusKey
 }
 
 // loadProject finds and reads the project file of a scene at scenePath ("" for a new scene: the open
@@ -94,18 +98,32 @@ func (a *App) reportProject() {
 	a.ask("Project file has problems", msg, 0, func(int) {}, "OK")
 }
 
-// projectStatus is the project's part of the status bar, and whether it is a problem.
+// projectStatus is the project's part of the status bar, and whether it is a problem. The text is made when the
+// state changes, not every frame.
 func (a *App) projectStatus() (string, bool) {
-	st := a.project
-	switch {
-	case st.path == "":
-		return "", false
-	case len(st.problems) > 0:
-		return fmt.Sprintf("%s has problems: built-in components only (see Console)", filepath.Base(st.path)), true
-	case st.kept:
-		return fmt.Sprintf("%s changed: components kept as they were (reopen the scene to use it)", filepath.Base(st.path)), true
+	st := &a.project
+	key := statusKey{st.path, len(st.problems) > 0, st.kept, st.components}
+	if st.statusFor != key {
+		st.statusFor = key
+		switch {
+		case st.path == "":
+			st.status, st.bad = "", false
+		case len(st.problems) > 0:
+			st.status, st.bad = fmt.Sprintf("%s has problems: built-in components only (see Console)", filepath.Base(st.path)), true
+		case st.kept:
+			st.status, st.bad = fmt.Sprintf("%s changed: components kept as they were (reopen the scene to use it)", filepath.Base(st.path)), true
+		default:
+			st.status, st.bad = fmt.Sprintf("%s: %d components", filepath.Base(st.path), st.components), false
+		}
 	}
-	return fmt.Sprintf("%s: %d components", filepath.Base(st.path), st.components), false
+	return st.status, st.bad
+}
+
+// statusKey is what the status text of a projectState depends on.
+type statusKey struct {
+	path         string
+	broken, kept bool
+	components   int
 }
 
 func (a *App) isProjectPath(p string) bool { return a.project.path != "" && p == a.project.path }

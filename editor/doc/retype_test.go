@@ -2,6 +2,7 @@ package doc
 
 import (
 	"context"
+	"github.com/voltex-editor/voltex/ecs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +85,42 @@ func TestRetype(t *testing.T) {
 	}
 	if d.CanUndo() {
 		t.Fatal("the history holds values of the old types: it is cleared")
+	}
+}
+
+// Copy and paste carry declared components, with references between the copied entities remapped to
+// the pasted ones.
+func TestCopyPasteDeclared(t *testing.T) {
+	opts := optsOf(t, `{"format": "voltex.project", "version": 1, "components": [
+  {"name": "Unit", "fields": [{"name": "target", "type": "entity"}, {"name": "speed", "type": "float", "default": 2}]}]}`)
+	d := New("", opts)
+	a, err := d.SpawnEmpty(ecs.Entity{})
+	must(t, err)
+	b, err := d.SpawnEmpty(ecs.Entity{})
+	must(t, err)
+	unit, _ := d.World().ComponentByName("Unit")
+	must(t, d.AddComponent([]ecs.Entity{a, b}, unit))
+	must(t, d.SetField([]ecs.Entity{a}, unit, "target", b))
+	must(t, d.SetField([]ecs.Entity{b}, unit, "speed", float32(7)))
+	text, err := d.Copy(a, b)
+	must(t, err)
+	pasted, err := d.Paste(context.Background(), text, ecs.Entity{})
+	must(t, err)
+	if len(pasted) != 2 {
+		t.Fatalf("pasted %d entities", len(pasted))
+	}
+	w := d.World()
+	pa, pb := pasted[0], pasted[1]
+	if v, _ := w.GetField(pa, unit, "speed"); v == float32(7) {
+		pa, pb = pb, pa // the copy of b is the one going at 7
+	}
+	ta, _ := w.GetField(pa, unit, "target")
+	sb, _ := w.GetField(pb, unit, "speed")
+	if ta != pb || sb != float32(7) {
+		t.Fatalf("pasted: target %v (want the pasted %v), speed %v", ta, pb, sb)
+	}
+	must(t, d.Undo())
+	if d.Len() != 2 {
+		t.Fatalf("undoing the paste left %d entities", d.Len())
 	}
 }
