@@ -264,7 +264,7 @@ func TestExampleEditorPlaysItsSystems(t *testing.T) {
 	}
 	shot := e.Screenshot()
 	e.Key("ctrl+p")
-	p = e.WaitProbe(30*time.Second, "the Orc walks", func(p *guitest.Probe) bool {
+	e.WaitProbe(30*time.Second, "the Orc walks", func(p *guitest.Probe) bool {
 		return p.Playing && p.Inspector["Transform.position[0]"].Shown != x0
 	})
 	p = e.WaitProbe(90*time.Second, "the Knight hits the Orc", func(p *guitest.Probe) bool {
@@ -274,7 +274,7 @@ func TestExampleEditorPlaysItsSystems(t *testing.T) {
 		t.Errorf("the viewport did not change while the units walked (%d pixels)", n)
 	}
 	e.Key("ctrl+p")
-	p = e.WaitProbe(10*time.Second, "stopped", func(p *guitest.Probe) bool { return !p.Playing })
+	e.WaitProbe(10*time.Second, "stopped", func(p *guitest.Probe) bool { return !p.Playing })
 	p = e.WaitProbe(10*time.Second, "restored", func(p *guitest.Probe) bool {
 		return p.Inspector["Transform.position[0]"].Shown == x0 && p.Inspector["Health.current"].Shown == h0
 	})
