@@ -39,13 +39,16 @@ func copyScene(t *testing.T, name string) string {
 	return p
 }
 
-// launchOn opens the scene at path as a user would from a shell: in the folder above the scene's folder, with the
-// path relative to it ("scenes/cubes.json"), and that folder's parent as the home folder (file dialogs show
-// "~/my-game/scenes"). So the status bar, console and dialogs (and the README's screenshots) show what a user sees,
-// not the test's temporary folders.
+// launchOn opens the scene at path as a user would from a shell: in the project folder (the scene's folder, or the
+// one above a "scenes" folder), with the path relative to it ("scenes/cubes.json", "arena.json"), and the
+// project's parent as the home folder (file dialogs show "~/my-game/scenes"). So the status bar, console and
+// dialogs (and the README's screenshots) show what a user sees, not the test's temporary folders.
 func launchOn(t *testing.T, path string) *guitest.Editor {
 	t.Helper()
-	project := filepath.Dir(filepath.Dir(path))
+	project := filepath.Dir(path)
+	if filepath.Base(project) == "scenes" {
+		project = filepath.Dir(project)
+	}
 	rel, err := filepath.Rel(project, path)
 	if err != nil {
 		t.Fatal(err)
