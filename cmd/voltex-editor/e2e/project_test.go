@@ -333,9 +333,9 @@ func TestProjectFileEditsWhileOpen(t *testing.T) {
 	// A broken project file: its problems with positions in the console; the components stay.
 	broken := `{"format": "voltex.project", "version": 1, "components": [{"name": "Unit", "fields": [{"name": "x", "type": "flaot"}]}]}`
 	replaceFile(t, pf, broken)
-	// Paths are shown as the user gave the scene: relative to the editor's working folder (the copy's parent).
+	// Paths are shown as the user gave the scene: relative to the editor's working folder (the scene's folder).
 	want := fmt.Sprintf(`error: %s:1:%d: components[0].fields[0].type: unknown type "flaot" (did you mean "float"?)`,
-		filepath.Join(filepath.Base(filepath.Dir(pf)), "voltex.project.json"), strings.Index(broken, `"flaot"`)+1)
+		"voltex.project.json", strings.Index(broken, `"flaot"`)+1)
 	p = e.WaitProbe(20*time.Second, "reported", func(p *guitest.Probe) bool { return hasMessage(p, want) })
 	if p.Inspector["Unit.reach"].W == 0 || p.Inspector["Unit.armor"].W == 0 {
 		t.Error("a broken project file changed the components")
@@ -352,7 +352,7 @@ func TestBrokenProjectFileAtStart(t *testing.T) {
 	before, _ := os.ReadFile(path)
 	e := launchOn(t, path)
 	p := e.WaitProbe(20*time.Second, "the dialog", func(p *guitest.Probe) bool { return p.Modal == "prompt:Project file has problems" })
-	if !hasMessage(p, "error: "+filepath.Join(filepath.Base(filepath.Dir(pf)), "voltex.project.json")+":2:18: ") {
+	if !hasMessage(p, "error: voltex.project.json:2:18: ") { // relative to the editor's working folder, the scene's
 		t.Errorf("the console lacks the problem with its position: %v", p.Console)
 	}
 	if !strings.Contains(p.Status, "voltex.project.json has problems: built-in components only") {
