@@ -31,7 +31,10 @@
 // # Building scenes
 //
 // [SpawnGrid] is the one cube-grid generator: the editor's Spawn Cube Grid
-// and the `voltex-editor grid` command both call it.
+// and the `voltex-editor grid` command both call it. It is [NewGridPlan],
+// [GridPlan.Plan] (the cubes as plain data, in chunks, on any goroutine) and
+// [GridPlan.Spawn] (into the world) in one go; [GridParams.Cube] is one
+// cube's position and colour, for previews.
 //
 // Imports: package ecs, mathgl's mgl32 and the standard library.
 package scene

@@ -64,25 +64,139 @@ func (p GridParams) Validate() error {
 	return nil
 }
 
-// SpawnGrid adds a grid of cubes to w, each with a Transform, [Name]
-// ("Cube x,z" for a one-layer grid, "Cube x,y,z" otherwise), [SceneID] (new
-// ids from the world's [IDs]; sibling order in creation order, after the
-// existing roots), [Mesh], [Color] and optionally [Spin], plus the group
-// entity if p.Group is set. Cubes are created in X-fastest, then Z, then Y
-// order. It returns the
-// group (the zero Entity if none) and the cubes. w must have the scene
-// components registered; p must be valid (see [GridParams.Validate]) or
-// SpawnGrid panics with the reason.
-func SpawnGrid(w *ecs.World, p GridParams) (group ecs.Entity, cubes []ecs.Entity) {
+// Len returns the number of cubes p describes (Count[0]×Count[1]×Count[2]).
+func (p GridParams) Len() int { return p.Count[0] * p.Count[1] * p.Count[2] }
+
+// Cube returns the position and colour of cube i (0 ≤ i < p.Len(); cubes are
+// numbered X-fastest, then Z, then Y). The position is relative to the group
+// when p.Group is set, else in the world. p must be valid. It is the
+// arithmetic of [SpawnGrid], for previews that need no entities.
+func (p GridParams) Cube(i int) (pos mgl32.Vec3, rgba [4]float32) {
+	nx, ny, nz := p.Count[0], p.Count[1], p.Count[2]
+	x, z, y := i%nx, (i/nx)%nz, i/(nx*nz)
+	var base mgl32.Vec3 // adding to a zero base turns -0 into 0
+	if p.Group == "" {
+		base = p.Origin
+	}
+	pos = base.Add(mgl32.Vec3{
+		(float32(x) - float32(nx-1)/2) * p.Spacing[0],
+		(float32(y) - float32(ny-1)/2) * p.Spacing[1],
+		(float32(z) - float32(nz-1)/2) * p.Spacing[2],
+	})
+	axes := 0
+	var t float32
+	for a, n := range [3]int{x, y, z} {
+		if c := p.Count[a]; c > 1 {
+			axes++
+			t += float32(n) / float32(c-1)
+		}
+	}
+	if axes > 0 {
+		t /= float32(axes)
+	}
+	for k := range rgba {
+		rgba[k] = p.ColorFrom[k] + (p.ColorTo[k]-p.ColorFrom[k])*t
+	}
+	return pos, rgba
+}
+
+// cubeName appends cube i's name ("Cube x,z" for a one-layer grid, "Cube
+// x,y,z" otherwise) to b.
+func (p GridParams) cubeName(b []byte, i int) []byte {
+	nx, ny, nz := p.Count[0], p.Count[1], p.Count[2]
+	x, z, y := i%nx, (i/nx)%nz, i/(nx*nz)
+	b = append(b, "Cube "...)
+	b = strconv.AppendInt(b, int64(x), 10)
+	if ny > 1 {
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(y), 10)
+	}
+	b = append(b, ',')
+	return strconv.AppendInt(b, int64(z), 10)
+}
+
+// GridPlan is a cube grid computed as plain data — every cube's position,
+// colour and name — but not yet in any world. [GridPlan.Plan] computes it
+// chunk by chunk and touches nothing but the plan, so it may run on a
+// background goroutine (with progress and cancellation between chunks);
+// [GridPlan.Spawn] then adds the entities to a world on the world's own
+// goroutine. Planning is most of [SpawnGrid]'s work; spawning is the rest.
+type GridPlan struct {
+	p      GridParams
+	pos    []mgl32.Vec3
+	colors [][4]float32
+	names  []string
+	spawn  bool // Spawn has run
+}
+
+// NewGridPlan returns an empty plan for p, or p's [GridParams.Validate]
+// error.
+func NewGridPlan(p GridParams) (*GridPlan, error) {
 	if err := p.Validate(); err != nil {
-		panic("scene.SpawnGrid: " + err.Error() + "; check GridParams.Validate first")
+		return nil, err
 	}
+	if p.Mesh == "" {
+		p.Mesh = MeshCube
+	}
+	if p.Spin != nil {
+		s := *p.Spin // the plan owns its copy: the caller may change theirs
+		p.Spin = &s
+	}
+	n := p.Len()
+	return &GridPlan{p: p, pos: make([]mgl32.Vec3, 0, n), colors: make([][4]float32, 0, n), names: make([]string, 0, n)}, nil
+}
+
+// Params returns the grid the plan makes.
+func (g *GridPlan) Params() GridParams { return g.p }
+
+// Len returns the number of cubes of the grid; Planned how many are computed.
+func (g *GridPlan) Len() int { return g.p.Len() }
+
+// Planned returns how many cubes are computed so far.
+func (g *GridPlan) Planned() int { return len(g.pos) }
+
+// Done reports whether every cube is computed.
+func (g *GridPlan) Done() bool { return len(g.pos) == g.Len() }
+
+// Plan computes up to n more cubes and reports whether the plan is complete.
+func (g *GridPlan) Plan(n int) bool {
+	from := len(g.pos)
+	to := min(g.Len(), from+max(n, 0))
+	// The chunk's names are cut from one string: one allocation, not one per cube.
+	buf := make([]byte, 0, (to-from)*14)
+	ends := make([]int, 0, to-from)
+	for i := from; i < to; i++ {
+		pos, rgba := g.p.Cube(i)
+		g.pos = append(g.pos, pos)
+		g.colors = append(g.colors, rgba)
+		buf = g.p.cubeName(buf, i)
+		ends = append(ends, len(buf))
+	}
+	all, start := string(buf), 0
+	for _, end := range ends {
+		g.names = append(g.names, all[start:end])
+		start = end
+	}
+	return g.Done()
+}
+
+// Spawn adds the planned grid to w, each cube with a Transform, [Name],
+// [SceneID] (ids from w's generator, the group's first; order keys after the
+// current roots for the group, or for the cubes if they are roots), [Mesh],
+// [Color] and optionally [Spin], plus the group entity if the grid has one,
+// and returns the group (the zero Entity if none) and the cubes in plan
+// order. w must have the scene components registered. It panics if the plan
+// is not complete or was spawned already (plan again for another world).
+func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
+	if !g.Done() {
+		panic(fmt.Sprintf("scene.GridPlan.Spawn: the plan has %d of %d cubes; call Plan until it reports true", len(g.pos), g.Len()))
+	}
+	if g.spawn {
+		panic("scene.GridPlan.Spawn: the plan was spawned already; make a new plan (NewGridPlan) for another spawn")
+	}
+	g.spawn = true
 	mustID[SceneID](w)
-	mesh := p.Mesh
-	if mesh == "" {
-		mesh = MeshCube
-	}
-	base := p.Origin
+	p := g.p
 	r := ids(w)
 	// Order keys: the group (or the cubes, if they are roots) after the
 	// current roots; cubes in a group 1, 2, 3, ….
@@ -90,65 +204,51 @@ func SpawnGrid(w *ecs.World, p GridParams) (group ecs.Entity, cubes []ecs.Entity
 	if p.Group != "" {
 		group = w.Spawn(&ecs.Transform{Position: p.Origin, Scale: mgl32.Vec3{1, 1, 1}}, &Name{Value: p.Group},
 			&SceneID{ID: r.New(), Order: order})
-		base = mgl32.Vec3{}
 		order = 1
 	}
-	nx, ny, nz := p.Count[0], p.Count[1], p.Count[2]
-	axes := 0
-	for _, n := range p.Count {
-		if n > 1 {
-			axes++
-		}
+	cubes = make([]ecs.Entity, 0, len(g.pos))
+	// SpawnBatch reserves the rows once and writes the values in place: no per-cube allocation or lookup.
+	fill := func(e ecs.Entity, tr *ecs.Transform, name *Name, id *SceneID, mesh *Mesh, color *Color) {
+		i := len(cubes)
+		*tr = ecs.Transform{Position: g.pos[i], Scale: mgl32.Vec3{1, 1, 1}}
+		*id = SceneID{ID: r.New(), Order: order}
+		order = After(order, true)
+		name.Value, mesh.Asset, color.RGBA = g.names[i], p.Mesh, g.colors[i]
+		cubes = append(cubes, e)
 	}
-	frac := func(i, n int) float32 {
-		if n <= 1 {
-			return 0
-		}
-		return float32(i) / float32(n-1)
+	if p.Spin != nil {
+		ecs.NewMap6[ecs.Transform, Name, SceneID, Mesh, Color, Spin](w).SpawnBatch(len(g.pos),
+			func(e ecs.Entity, tr *ecs.Transform, name *Name, id *SceneID, mesh *Mesh, color *Color, spin *Spin) {
+				fill(e, tr, name, id, mesh, color)
+				*spin = *p.Spin
+			})
+	} else {
+		ecs.NewMap5[ecs.Transform, Name, SceneID, Mesh, Color](w).SpawnBatch(len(g.pos), fill)
 	}
-	cubes = make([]ecs.Entity, 0, nx*ny*nz)
-	name := make([]byte, 0, 32)
-	for y := range ny {
-		for z := range nz {
-			for x := range nx {
-				off := mgl32.Vec3{
-					(float32(x) - float32(nx-1)/2) * p.Spacing[0],
-					(float32(y) - float32(ny-1)/2) * p.Spacing[1],
-					(float32(z) - float32(nz-1)/2) * p.Spacing[2],
-				}
-				var t float32
-				if axes > 0 {
-					t = (frac(x, nx) + frac(y, ny) + frac(z, nz)) / float32(axes)
-				}
-				var rgba [4]float32
-				for i := range rgba {
-					rgba[i] = p.ColorFrom[i] + (p.ColorTo[i]-p.ColorFrom[i])*t
-				}
-				name = append(name[:0], "Cube "...)
-				name = strconv.AppendInt(name, int64(x), 10)
-				if ny > 1 {
-					name = append(name, ',')
-					name = strconv.AppendInt(name, int64(y), 10)
-				}
-				name = append(name, ',')
-				name = strconv.AppendInt(name, int64(z), 10)
-				vals := []any{
-					&ecs.Transform{Position: base.Add(off), Scale: mgl32.Vec3{1, 1, 1}},
-					&Name{Value: string(name)}, &SceneID{ID: r.New(), Order: order}, &Mesh{Asset: mesh}, &Color{RGBA: rgba},
-				}
-				order = After(order, true)
-				if p.Spin != nil {
-					vals = append(vals, p.Spin)
-				}
-				e := w.Spawn(vals...)
-				if p.Group != "" {
-					if err := w.SetParent(e, group); err != nil {
-						panic("scene.SpawnGrid: " + err.Error())
-					}
-				}
-				cubes = append(cubes, e)
+	if !group.IsZero() {
+		for _, e := range cubes {
+			if err := w.SetParent(e, group); err != nil {
+				panic("scene.GridPlan.Spawn: " + err.Error())
 			}
 		}
 	}
 	return group, cubes
+}
+
+// SpawnGrid adds a grid of cubes to w, each with a Transform, [Name]
+// ("Cube x,z" for a one-layer grid, "Cube x,y,z" otherwise), [SceneID] (new
+// ids from the world's [IDs]; sibling order in creation order, after the
+// existing roots), [Mesh], [Color] and optionally [Spin], plus the group
+// entity if p.Group is set. Cubes are created in X-fastest, then Z, then Y
+// order. It returns the group (the zero Entity if none) and the cubes. w must
+// have the scene components registered; p must be valid (see
+// [GridParams.Validate]) or SpawnGrid panics with the reason. It is
+// [NewGridPlan], [GridPlan.Plan] and [GridPlan.Spawn] in one go.
+func SpawnGrid(w *ecs.World, p GridParams) (group ecs.Entity, cubes []ecs.Entity) {
+	g, err := NewGridPlan(p)
+	if err != nil {
+		panic("scene.SpawnGrid: " + err.Error() + "; check GridParams.Validate first")
+	}
+	g.Plan(g.Len())
+	return g.Spawn(w)
 }

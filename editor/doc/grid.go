@@ -13,9 +13,10 @@ import (
 // (it is deterministic, so the entities get the same ids), undo despawns by id.
 type gridCmd struct {
 	p       scene.GridParams
-	gen     scene.IDs // the world's id generator before the first spawn
-	ids     []uint64  // scene ids made: the group (if any) first, then the cubes; nil before the first spawn
-	n       int       // entities made (cubes + group)
+	plan    *scene.GridPlan // the first apply's plan, made by a GridJob; nil afterwards
+	gen     scene.IDs       // the world's id generator before the first spawn
+	ids     []uint64        // scene ids made: the group (if any) first, then the cubes; nil before the first spawn
+	n       int             // entities made (cubes + group)
 	group   ecs.Entity
 	cubes   []ecs.Entity // handles of the last spawn, checked before use
 	grouped bool
@@ -35,7 +36,16 @@ func (c *gridCmd) apply(d *Document) error {
 		*r = c.gen
 		r.Taken = taken
 	}
-	c.group, c.cubes = scene.SpawnGrid(d.world, c.p)
+	plan := c.plan
+	c.plan = nil // a redo plans again: the history keeps only the parameters and ids
+	if plan == nil {
+		var err error
+		if plan, err = scene.NewGridPlan(c.p); err != nil {
+			return err
+		}
+		plan.Plan(plan.Len())
+	}
+	c.group, c.cubes = plan.Spawn(d.world)
 	if !first {
 		*r = saved // the generator had moved past these ids already
 	}
@@ -104,40 +114,106 @@ func (c *gridCmd) revert(d *Document) error {
 
 // SpawnGrid spawns the cube grid p (scene.SpawnGrid: the generator `voltex-editor grid` uses too)
 // as ONE undoable step and selects its group entity if p.Group is set (else the selection is kept).
-// It returns the group (zero if none) and the cubes.
+// It returns the group (zero if none) and the cubes. It is PrepareGrid, GridJob.Run and FinishGrid
+// in one go, on the calling goroutine: progress (may be nil) gets the entities planned and their
+// total before the first and after every chunk; if ctx is cancelled before the plan is complete, ctx's error is returned and
+// the document is left exactly as it was.
 //
-// progress, if not nil, is called with (0, n) before and (n, n) after (n = entities to make). The
-// context is checked before and after the spawn: if it is cancelled, the grid is removed again and
-// the world is left exactly as it was (ctx's error is returned). 100×100×10 cubes take well under
-// 200 ms, and so does undoing them (BenchmarkSpawnGrid100k, BenchmarkUndoSpawnGrid100k).
+// 100×100×10 cubes take well under 200 ms, and so does undoing them (BenchmarkSpawnGrid100k,
+// BenchmarkUndoSpawnGrid100k).
 func (d *Document) SpawnGrid(ctx context.Context, p scene.GridParams, progress func(done, total int64)) (ecs.Entity, []ecs.Entity, error) {
+	j, err := d.PrepareGrid(p)
+	if err != nil {
+		return ecs.Entity{}, nil, err
+	}
+	if err := j.Run(ctx, progress); err != nil {
+		return ecs.Entity{}, nil, err
+	}
+	return d.FinishGrid(j)
+}
+
+// GridJob is a Spawn Cube Grid in two halves: Run computes every cube (position, colour, name) as
+// plain data and may run on a background goroutine, as it touches only the job; FinishGrid, on the
+// document's goroutine, adds the cubes to the world as one undoable step. Between the two the
+// document can be used and changed as usual: nothing of it is held.
+type GridJob struct {
+	doc  *Document
+	plan *scene.GridPlan
+	done bool // Run returned nil
+}
+
+// GridChunk is the number of cubes GridJob.Run computes between two progress reports and checks
+// of its context.
+const GridChunk = 8192
+
+// PrepareGrid validates p and returns the job that spawns it (see GridJob). It returns ErrPlaying
+// while playing and p's validation error.
+func (d *Document) PrepareGrid(p scene.GridParams) (*GridJob, error) {
+	if err := d.checkEditable(); err != nil {
+		return nil, err
+	}
+	plan, err := scene.NewGridPlan(p)
+	if err != nil {
+		return nil, err
+	}
+	return &GridJob{doc: d, plan: plan}, nil
+}
+
+// Len returns the number of entities the job makes (cubes, plus the group if any).
+func (j *GridJob) Len() int {
+	if j.plan.Params().Group != "" {
+		return j.plan.Len() + 1
+	}
+	return j.plan.Len()
+}
+
+// Run computes the grid in chunks of GridChunk cubes, calling progress (if not nil) with the
+// entities done and their total (Len) before the first and after each, and stops with ctx's error as soon as ctx is cancelled (checked
+// before every chunk). It may run on any goroutine: it touches only the job.
+func (j *GridJob) Run(ctx context.Context, progress func(done, total int64)) error {
+	total := int64(j.Len())
+	report := func() {
+		if progress != nil {
+			done := int64(j.plan.Planned())
+			if j.plan.Done() {
+				done = total // the group, if any, is counted once its cubes are
+			}
+			progress(done, total)
+		}
+	}
+	report()
+	for !j.plan.Done() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		j.plan.Plan(GridChunk)
+		report()
+	}
+	j.done = true
+	return nil
+}
+
+// FinishGrid adds the grid computed by j.Run to the world as ONE undoable step, selecting its group
+// if it has one, and returns the group (zero if none) and the cubes. The scene ids are drawn now,
+// so edits made while the job ran cannot collide with them. It returns ErrPlaying while
+// playing (the job stays usable: finish it after Stop). It panics if j belongs to another document
+// or its Run did not return nil.
+func (d *Document) FinishGrid(j *GridJob) (ecs.Entity, []ecs.Entity, error) {
+	if j.doc != d {
+		panic("doc.FinishGrid: the job was prepared by another document; pass it to the document whose PrepareGrid made it")
+	}
+	if !j.done || j.plan == nil {
+		panic("doc.FinishGrid: the job's Run has not completed (or FinishGrid ran already); finish a job once, after Run returned nil")
+	}
 	if err := d.begin(); err != nil {
 		return ecs.Entity{}, nil, err
 	}
-	if err := p.Validate(); err != nil {
-		return ecs.Entity{}, nil, err
-	}
-	n := p.Count[0] * p.Count[1] * p.Count[2]
-	c := &gridCmd{p: p, n: n, grouped: p.Group != ""}
-	if c.grouped {
-		c.n++
-	}
-	if err := ctx.Err(); err != nil {
-		return ecs.Entity{}, nil, err
-	}
-	if progress != nil {
-		progress(0, int64(c.n))
-	}
+	p := j.plan.Params()
+	c := &gridCmd{p: p, n: j.Len(), grouped: p.Group != "", plan: j.plan}
+	j.plan = nil
 	selBefore := d.sel.ids()
 	if err := c.apply(d); err != nil {
 		return ecs.Entity{}, nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		mustOK(c.revert(d))
-		return ecs.Entity{}, nil, err
-	}
-	if progress != nil {
-		progress(int64(c.n), int64(c.n))
 	}
 	if c.grouped {
 		d.sel.set([]uint64{c.ids[0]})

@@ -2,6 +2,7 @@ package doc
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -113,4 +114,135 @@ func TestSpawnGridCancel(t *testing.T) {
 	if _, _, err := d.SpawnGrid(context.Background(), bad, nil); err == nil {
 		t.Fatal("invalid grid accepted")
 	}
+}
+
+// bigGrid has a little more than 2.5 chunks of cubes.
+func bigGrid(group string) scene.GridParams {
+	p := smallGrid(group)
+	p.Count = [3]int{41, 1, 500} // 20,500 cubes
+	return p
+}
+
+// TestGridJobBuildsDetachedAndMerges: the job's Run works on a goroutine of its own while the document is edited
+// (go test -race checks that they share nothing); FinishGrid then adds the grid as one step with ids after the
+// edits', and undo goes back to the state the edits made.
+func TestGridJobBuildsDetachedAndMerges(t *testing.T) {
+	for _, group := range []string{"", "Grid"} {
+		d := openSmall(t)
+		j, err := d.PrepareGrid(bigGrid(group))
+		must(t, err)
+		var calls [][2]int64
+		ran := make(chan error, 1)
+		go func() {
+			ran <- j.Run(context.Background(), func(done, total int64) { calls = append(calls, [2]int64{done, total}) })
+		}()
+		// Meanwhile, on "the loop": edits that take scene ids.
+		e, err := d.SpawnEmpty(ecs.Entity{})
+		must(t, err)
+		must(t, d.Rename([]ecs.Entity{e}, "made while the grid was planned"))
+		must(t, <-ran)
+		afterEdits := saved(t, d)
+		total := int64(j.Len())
+		// Real progress: a report before the first chunk and after each, growing, ending at the total.
+		if want := (20500+GridChunk-1)/GridChunk + 1; len(calls) != want {
+			t.Fatalf("group %q: %d progress reports %v, want %d", group, len(calls), calls, want)
+		}
+		for i, c := range calls {
+			if c[1] != total || (i > 0 && c[0] <= calls[i-1][0]) {
+				t.Fatalf("group %q: progress %v", group, calls)
+			}
+		}
+		if calls[0][0] != 0 || calls[len(calls)-1][0] != total {
+			t.Fatalf("group %q: progress %v", group, calls)
+		}
+		if d.Len() != 9 {
+			t.Fatalf("Run changed the document: %d entities", d.Len())
+		}
+		g, cubes, err := d.FinishGrid(j)
+		must(t, err)
+		if len(cubes) != 20500 || d.Len() != 9+int(total) || d.Undos() != 3 {
+			t.Fatalf("group %q: %d cubes, %d entities, %d steps", group, len(cubes), d.Len(), d.Undos())
+		}
+		seen := map[uint64]bool{d.ID(e): true}
+		for i := 1; i <= 8; i++ {
+			seen[uint64(i)] = true
+		}
+		for _, c := range append([]ecs.Entity{g}, cubes...) {
+			if id := d.ID(c); !c.IsZero() && (id == 0 || seen[id]) {
+				t.Fatalf("group %q: id %d is the edit's, another cube's or a file's", group, id)
+			}
+			seen[d.ID(c)] = true
+		}
+		must(t, d.Undo())
+		if saved(t, d) != afterEdits {
+			t.Fatalf("group %q: undoing the grid does not give the state after the edits", group)
+		}
+		must(t, d.Redo())
+		if d.Len() != 9+int(total) {
+			t.Fatalf("group %q: redo made %d entities", group, d.Len())
+		}
+		mustPanic(t, "FinishGrid twice", func() { _, _, _ = d.FinishGrid(j) })
+	}
+}
+
+// TestGridJobCancelMidway: cancelling while the job runs stops it between chunks — after some cubes were
+// computed and before all — and the document is exactly as before; the job cannot be finished.
+func TestGridJobCancelMidway(t *testing.T) {
+	d := openSmall(t)
+	before := saved(t, d)
+	j, err := d.PrepareGrid(bigGrid("Grid"))
+	must(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	var last [2]int64
+	err = j.Run(ctx, func(done, total int64) {
+		last = [2]int64{done, total}
+		if done >= GridChunk { // after the first chunk
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run after a mid-way cancel: %v", err)
+	}
+	if last[0] == 0 || last[0] >= last[1] {
+		t.Fatalf("the job stopped at %d of %d: not mid-way", last[0], last[1])
+	}
+	if saved(t, d) != before || d.Undos() != 0 || d.Dirty() {
+		t.Fatal("a cancelled grid job changed the document")
+	}
+	mustPanic(t, "FinishGrid of a cancelled job", func() { _, _, _ = d.FinishGrid(j) })
+}
+
+// TestGridJobWhilePlaying: a job that finishes while the scene plays is refused with ErrPlaying and can be
+// finished after Stop; a job is finished only by the document that prepared it.
+func TestGridJobWhilePlaying(t *testing.T) {
+	d := openSmall(t)
+	j, err := d.PrepareGrid(smallGrid(""))
+	must(t, err)
+	must(t, j.Run(context.Background(), nil))
+	d.Play()
+	if _, _, err := d.FinishGrid(j); !errors.Is(err, ErrPlaying) {
+		t.Fatalf("FinishGrid while playing: %v", err)
+	}
+	if _, err := d.PrepareGrid(smallGrid("")); !errors.Is(err, ErrPlaying) {
+		t.Fatalf("PrepareGrid while playing: %v", err)
+	}
+	d.Stop()
+	if _, cubes, err := d.FinishGrid(j); err != nil || len(cubes) != 24 {
+		t.Fatalf("FinishGrid after Stop: %d cubes, %v", len(cubes), err)
+	}
+	other := openSmall(t)
+	j2, err := other.PrepareGrid(smallGrid(""))
+	must(t, err)
+	must(t, j2.Run(context.Background(), nil))
+	mustPanic(t, "FinishGrid of another document's job", func() { _, _, _ = d.FinishGrid(j2) })
+}
+
+func mustPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("%s did not panic", what)
+		}
+	}()
+	f()
 }
