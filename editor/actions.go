@@ -143,8 +143,14 @@ func chordPressed(c imgui.KeyChord) bool {
 
 // buildMainMenu draws the menu bar from the action table.
 func (a *App) buildMainMenu() {
+	if a.probe != nil {
+		a.probe.state.MenuBar = false
+	}
 	if !imgui.BeginMainMenuBar() {
 		return
+	}
+	if a.probe != nil {
+		a.probe.state.MenuBar = true
 	}
 	for _, m := range menus {
 		if !imgui.BeginMenu(m) {

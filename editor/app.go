@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -60,9 +61,11 @@ const (
 
 // App is one editor window: the giu master window and everything shown in it.
 type App struct {
-	opts     Options
-	mw       *g.MasterWindow
-	settings *settings.Settings
+	opts        Options
+	mw          *g.MasterWindow
+	started     time.Time // when New ran: the launch, for the probe's timing of the first open
+	openAtStart string    // a big scene named on the command line, opened by a job once the window exists
+	settings    *settings.Settings
 
 	doc     *doc.Document
 	docOpts doc.Options
@@ -83,12 +86,14 @@ type App struct {
 	inspPending bool // the inspector showed a partial result last frame (a big selection being scanned)
 	conf        conflictView
 	gridDlg     *gridDialog
+	gridValues  *settings.Grid // the grid dialog's values when it was last closed
 
 	viewportHovered bool
 	files           *fileDialog
 	prompt          *prompt
 	job             *job
-	jobPopup        bool
+	marks           []*mark // timed user actions waiting for their result to be presented (probe)
+	frameStart      time.Time
 	showShortcuts   bool
 	showAbout       bool
 	allowClose      bool
@@ -122,6 +127,7 @@ func New(opts Options) (*App, error) {
 		opts.SettingsDir = settings.DefaultDir()
 	}
 	a := &App{
+		started:   time.Now(),
 		opts:      opts,
 		docOpts:   doc.Options{NewWorld: opts.NewWorld, Systems: opts.Systems},
 		console:   NewConsole(1000),
@@ -156,7 +162,13 @@ func New(opts Options) (*App, error) {
 		a.insp.RecordWidgets()
 	}
 	popts, pst := loadProject(a.docOpts, opts.ScenePath)
-	if opts.ScenePath != "" {
+	if opts.ScenePath != "" && bigFile(opts.ScenePath) {
+		// A big scene opens in the window: it shows at once, with the progress, while a job parses the file
+		// (and reads the project file next to it again).
+		a.useProject(popts, pst)
+		a.setDoc(doc.New("", a.docOpts))
+		a.openAtStart = opts.ScenePath
+	} else if opts.ScenePath != "" {
 		d, err := doc.Open(context.Background(), opts.ScenePath, popts, nil)
 		if err != nil {
 			return nil, loadError(opts.ScenePath, err)
@@ -170,6 +182,16 @@ func New(opts Options) (*App, error) {
 		a.setDoc(doc.New("", a.docOpts))
 	}
 	return a, nil
+}
+
+// backgroundOpenSize is the file size from which the scene named on the command line opens inside the window
+// (shown at once, with progress) rather than before it. Smaller files (about 7,000 cubes) load in well under a
+// second, and a broken one is reported on the command line without a window.
+const backgroundOpenSize = 2 << 20
+
+func bigFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && st.Size() >= backgroundOpenSize
 }
 
 // loadError turns a load failure into one error listing every problem.
@@ -189,6 +211,9 @@ func loadError(path string, err error) error {
 
 // setDoc makes d the open document: the viewport, hierarchy, inspector and asset folder follow it.
 func (a *App) setDoc(d *doc.Document) {
+	if a.job != nil && a.job.applies {
+		a.job.cancel() // its result was for the scene being closed
+	}
 	a.doc = d
 	root := "."
 	if d.Path() != "" {
@@ -250,6 +275,9 @@ func (a *App) Run() error {
 		}
 	})
 	a.startWatcher()
+	if a.openAtStart != "" {
+		a.openInBackground(a.openAtStart, &mark{Mark: probe.Mark{What: "open", Input: a.started.UnixNano()}}, true)
+	}
 	a.mw.Run(a.frame)
 	if a.watcher != nil {
 		a.watcher.Close()
@@ -301,24 +329,13 @@ func (a *App) quit() {
 	}
 }
 
-// frame builds one frame of the whole UI. It runs on the GUI loop thread.
-//
-// While an exclusive job changes the world on another goroutine, the frame touches nothing of the document: it
-// draws the menu bar empty, the panels' placeholders, the last viewport image and the progress popup.
+// frame builds one frame of the whole UI. It runs on the GUI loop thread, the only one that touches the document
+// and its world: background jobs hand their results to pollJob, which merges them here.
 func (a *App) frame() {
 	a.frames++
+	a.frameStart = time.Now()
+	a.presentMarks()
 	a.pollJob()
-	if a.job != nil && a.job.exclusive {
-		if imgui.BeginMainMenuBar() {
-			textDisabled(a.job.label + "…")
-			imgui.EndMainMenuBar()
-		}
-		a.buildDockspace()
-		a.buildPanels()
-		a.buildJobPopup()
-		a.throttle()
-		return
-	}
 	a.pollWatcher()
 	a.tickPlay()
 	a.handleShortcuts()
@@ -462,6 +479,7 @@ func nextBlink(anim float32) time.Duration {
 // frameKey sums up what a frame shows, to tell whether it differs from the previous one.
 type frameKey struct {
 	doc, sel, renders uint64
+	job               int64
 	console           int
 	modal             string
 	doc2              *doc.Document
@@ -469,16 +487,19 @@ type frameKey struct {
 
 func (a *App) frameKey() frameKey {
 	k := frameKey{renders: a.vp.policy.Renders(), console: a.console.Added(), modal: a.modalName(), doc2: a.doc}
-	if a.job == nil || !a.job.exclusive {
-		k.doc, k.sel = a.doc.Version(), a.doc.SelectionVersion()
+	k.doc, k.sel = a.doc.Version(), a.doc.SelectionVersion()
+	if a.job != nil {
+		k.job = a.job.done.Load()
 	}
 	return k
 }
 
-// busy reports whether the editor has work that needs frames without input (play mode, camera motion, jobs,
-// an inspector still scanning a big selection: what it shows changes until the scan is done).
+// busy reports whether the editor has work that needs frames without input (play mode, camera motion, an
+// inspector still scanning a big selection — what it shows changes until the scan is done —, marks waiting to be
+// presented). A running job wakes the loop itself (giu.Update) when its progress or result comes.
 func (a *App) busy() bool {
-	return a.vp.busy() || a.job != nil || (a.doc.Playing() && !a.doc.Paused()) || a.inspPending
+	return a.vp.busy() || len(a.marks) > 0 || (a.doc.Playing() && !a.doc.Paused()) || a.inspPending ||
+		(a.job != nil && (a.job.finished || a.job.immediate && time.Since(a.job.started) < jobOverlayDelay))
 }
 
 // userActive reports whether the user is doing anything this frame. A text field that merely has the keyboard
@@ -551,6 +572,9 @@ func (a *App) statusText(fps float32) string {
 			mode = "  |  PAUSED"
 		}
 	}
+	if a.job != nil {
+		mode += "  |  " + a.job.statusText()
+	}
 	return fmt.Sprintf("%s  |  %s  |  %d selected  |  %.0f FPS  |  %s%s", state, words.Count(a.doc.Len(), "entity", "entities"),
 		a.doc.SelectionLen(), fps, words.Count(int(a.vp.policy.Renders()), "viewport render", "viewport renders"), mode)
 }
@@ -595,15 +619,9 @@ func (a *App) panel(name string) bool {
 }
 
 func (a *App) buildPanels() {
-	// While a job changes the world on another goroutine, panels that read it show a placeholder.
-	busyWorld := a.job != nil && a.job.exclusive
 	if a.panelOpen[panelHierarchy] {
 		if a.panel(panelHierarchy) {
-			if busyWorld {
-				textDisabled(a.job.label + "…")
-			} else {
-				a.hier.build(a)
-			}
+			a.hier.build(a)
 		}
 		imgui.End()
 	}
@@ -612,7 +630,7 @@ func (a *App) buildPanels() {
 	if a.panelOpen[panelViewport] {
 		imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
 		if a.panel(panelViewport) {
-			a.vp.build(a, busyWorld)
+			a.vp.build(a)
 			a.viewportHovered = a.vp.hovered
 		}
 		imgui.End()
@@ -622,14 +640,10 @@ func (a *App) buildPanels() {
 	a.inspPending = false
 	if a.panelOpen[panelInspector] {
 		if a.panel(panelInspector) {
-			if busyWorld {
-				textDisabled(a.job.label + "…")
-			} else {
-				a.buildConflicts()
-				a.selScratch = a.doc.AppendSelected(a.selScratch[:0])
-				a.insp.Inspect(a.doc.World(), a.selScratch).Build()
-				a.inspPending = a.insp.Pending()
-			}
+			a.buildConflicts()
+			a.selScratch = a.doc.AppendSelected(a.selScratch[:0])
+			a.insp.Inspect(a.doc.World(), a.selScratch).Build()
+			a.inspPending = a.insp.Pending()
 		}
 		imgui.End()
 	}

@@ -47,14 +47,19 @@ func (a *App) cmdOpen() {
 	})
 }
 
-// openPath loads a scene in the background (with a progress bar for big files) and shows it when done. A file
-// that does not load leaves the open scene as it was and lists every problem in the console.
-func (a *App) openPath(path string) {
+// openPath loads a scene in the background and shows it when done. A file that does not load leaves the open
+// scene as it was and lists every problem in the console.
+func (a *App) openPath(path string) { a.openInBackground(path, a.beginMark("open"), false) }
+
+// openInBackground parses the file and builds a new document on a background goroutine — touching nothing of the
+// open one, which stays usable — with the progress (bytes read) in the overlay, then swaps it in on the loop.
+// If the open scene was changed meanwhile, the usual Save / Don't Save / Cancel question comes first.
+func (a *App) openInBackground(path string, m *mark, immediate bool) {
 	var nd *doc.Document
 	base := a.baseDocOptions()
 	var popts doc.Options
 	var pst projectState
-	a.startJob("Opening "+filepath.Base(path), false, func(ctx context.Context, progress func(done, total int64)) error {
+	a.startJob("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		popts, pst = loadProject(base, path) // the components of the project file next to the scene
 		d, err := doc.Open(ctx, path, popts, progress)
 		nd = d
@@ -68,11 +73,13 @@ func (a *App) openPath(path string) {
 			}
 			return
 		}
-		a.useProject(popts, pst)
-		a.setDoc(nd)
-		a.settings.AddRecent(path)
-		a.saveSettings()
-	})
+		a.confirmDiscard("open "+filepath.Base(path), func() {
+			a.useProject(popts, pst)
+			a.setDoc(nd)
+			a.settings.AddRecent(path)
+			a.saveSettings()
+		})
+	}, jobOptions{applies: true, mark: m, immediate: immediate})
 }
 
 // reportLoadError puts every problem of a failed load in the console and says so in a dialog.
@@ -205,12 +212,17 @@ func (a *App) save(path string, then func()) {
 		return
 	}
 	j := a.doc.PrepareSave(path)
-	a.startJob("Saving "+filepath.Base(path), false, func(ctx context.Context, progress func(done, total int64)) error {
+	d := a.doc
+	if !a.startJob("Saving "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		return j.Run(ctx, progress)
 	}, func(err error) {
-		a.doc.Finish(j, err)
+		if a.doc == d {
+			a.doc.Finish(j, err)
+		}
 		done(err)
-	})
+	}, jobOptions{}) {
+		a.resumeWatch()
+	}
 }
 
 // pauseWatch stops watching path while the editor writes it; resumeWatch watches it again, taking the file as it
@@ -256,9 +268,9 @@ func (a *App) export(path string) {
 		finish(j.Run(context.Background(), nil))
 		return
 	}
-	a.startJob("Exporting "+filepath.Base(path), false, func(ctx context.Context, progress func(done, total int64)) error {
+	a.startJob("Exporting "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		return j.Run(ctx, progress)
-	}, finish)
+	}, finish, jobOptions{})
 }
 
 func (a *App) cmdQuit() { a.quit() }
@@ -363,10 +375,21 @@ func (a *App) spawnUnder(parent ecs.Entity, cube bool) {
 	a.hier.scrollTo = a.doc.ID(e)
 }
 
+// cmdSpawnGrid opens the grid dialog with its last values (this session's, else the settings', else defaults),
+// or gives it the keyboard if it is open.
 func (a *App) cmdSpawnGrid() {
-	if a.gridDlg == nil {
-		a.gridDlg = newGridDialog()
+	if a.gridDlg != nil {
+		a.gridDlg.opened, a.gridDlg.focus = false, true
+		return
 	}
+	v := defaultGridValues()
+	switch {
+	case a.gridValues != nil:
+		v = *a.gridValues
+	case a.settings.Grid != nil:
+		v = *a.settings.Grid
+	}
+	a.gridDlg = newGridDialog(v)
 }
 
 // Play mode: the systems run on a clone of the edit world; Stop throws the clone away.
@@ -431,9 +454,10 @@ func (a *App) hasSelection() bool { return a.doc.SelectionLen() > 0 && !a.doc.Pl
 func (a *App) editable() bool     { return !a.doc.Playing() }
 func (a *App) playing() bool      { return a.doc.Playing() }
 
-// modalOpen reports whether a dialog owns the keyboard (shortcuts are off then).
+// modalOpen reports whether a dialog owns the keyboard (shortcuts are off then). The grid dialog and background
+// jobs are not modal: the rest of the UI stays usable beside them.
 func (a *App) modalOpen() bool {
-	return a.prompt != nil || a.files != nil || a.gridDlg != nil || a.job != nil
+	return a.prompt != nil || a.files != nil
 }
 
 // modalName names the open dialog for the test probe.
@@ -445,8 +469,6 @@ func (a *App) modalName() string {
 		return "file:" + a.files.d.Title
 	case a.gridDlg != nil:
 		return "grid"
-	case a.job != nil:
-		return "job:" + a.job.label
 	}
 	return ""
 }
@@ -567,8 +589,11 @@ func (a *App) buildDialogs() {
 	if a.gridDlg != nil && !a.gridDlg.build(a) {
 		a.gridDlg = nil
 	}
+	if a.gridDlg == nil && a.probe != nil {
+		a.probe.state.Grid = nil
+	}
 	a.buildPrompt()
-	a.buildJobPopup()
+	a.buildJobOverlay()
 	if a.showShortcuts {
 		// The window fits the whole table (up to the screen's height); Escape or F1 closes it.
 		vp := imgui.MainViewport()

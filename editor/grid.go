@@ -2,26 +2,50 @@ package editor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+	g "github.com/AllenDang/giu"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/editor/settings"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
 // previewIDBase offsets preview instances' ids so they never collide with real entities' ids.
 const previewIDBase = 0x40000000
 
-// gridDialog is Entity → Spawn Cube Grid…: counts, spacing per axis, origin, mesh, a solid or gradient colour,
-// an optional parent group and Spin. While it is open the viewport shows the grid it would make (highlighted);
-// Spawn makes it as ONE undoable command (with a progress bar from 10,000 cubes), Cancel leaves the scene as it was.
+// Preview limits. The viewport draws at most maxPreview preview cubes (a bigger grid previews its first layers);
+// while a field is being edited the cubes follow only if the whole preview list is at most livePreview instances
+// (cheap to render) — otherwise the grid's outline follows and the cubes come when the field is left (Enter, Tab).
+const (
+	maxPreview  = 200_000
+	livePreview = 5_000
+)
+
+// gridDialog is Entity → Spawn Cube Grid…: counts, spacing per axis, centre, mesh, a solid or gradient colour, an
+// optional parent group and Spin. It is a tool window, not a modal dialog: the viewport can be orbited to look at
+// the preview. Its values are remembered (for the session, and in the settings); the centre starts beside the
+// scene's content (besideScene).
+//
+// The preview never holds up typing: the preview's draw list (the scene's instances plus the grid's) is computed
+// on a background goroutine from plain data (scene.GridParams.Cube, a copy of the scene's instances), and a big
+// preview replaces the viewport's picture only when no field is being edited, because rendering it can take a
+// long frame; meanwhile the grid's outline is drawn over the viewport, which costs nothing. Spawn runs
+// doc.PrepareGrid / GridJob.Run (a background job from jobThreshold cubes, with progress and Cancel) /
+// doc.FinishGrid on the loop thread: ONE undoable step.
 type gridDialog struct {
 	count    [3]int32
 	spacing  [3]float32
-	origin   [3]float32
+	centre   [3]float32
 	mesh     string
 	gradient bool
 	from, to [4]float32
@@ -30,32 +54,58 @@ type gridDialog struct {
 	spin     bool
 	speed    float32
 
-	opened  bool
-	focus   bool
-	err     string
-	preview *viewport.DrawList // world + preview instances, rebuilt when the parameters or the scene change
-	prevKey gridKey
+	autoPlace bool          // the centre stays beside the scene's content until the user sets it
+	placedFor [2]mgl32.Vec3 // the size and scene bounds' max the centre was placed for
+	opened    bool          // the window was shown once
+	focus     bool          // give the first field the keyboard next frame
+	active    bool          // an item was active at the end of the last frame
+	err       string        // what is wrong with the values
+	fields    map[string]probe.Rect
+
+	prev       previewState
+	worker     *previewWorker
+	result     *previewResult // computed for result.key, not shown yet
+	snap       *sceneSnapshot
+	lastKey    previewKey // the values of the last frame
+	lastChange time.Time
+	renders    uint64 // viewport renders at the last frame
+	edits      uint64 // frames in which a value changed
+	editRender uint64 // … and the viewport rendered
 }
 
-type gridKey struct {
-	p        scene.GridParams
-	sceneVer uint64
-	world    any
-}
-
-func newGridDialog() *gridDialog {
-	return &gridDialog{
-		count: [3]int32{10, 1, 10}, spacing: [3]float32{1.5, 1.5, 1.5},
-		mesh: scene.MeshCube, from: [4]float32{1, 0.55, 0.2, 1}, to: [4]float32{0.2, 0.5, 1, 1},
-		gradient: true, name: "Grid", speed: 45, focus: true,
+// defaultGridValues are the dialog's values on first use.
+func defaultGridValues() settings.Grid {
+	return settings.Grid{
+		Count: [3]int{10, 1, 10}, Spacing: [3]float32{1.5, 1.5, 1.5}, Mesh: scene.MeshCube,
+		Gradient: true, From: [4]float32{1, 0.55, 0.2, 1}, To: [4]float32{0.2, 0.5, 1, 1},
+		GroupName: "Grid", Speed: 45,
 	}
+}
+
+func newGridDialog(v settings.Grid) *gridDialog {
+	d := &gridDialog{mesh: v.Mesh, gradient: v.Gradient, from: v.From, to: v.To, group: v.Group, name: v.GroupName,
+		spin: v.Spin, speed: v.Speed, spacing: v.Spacing, autoPlace: true, focus: true, fields: map[string]probe.Rect{}}
+	for i, n := range v.Count {
+		d.count[i] = int32(n)
+	}
+	if d.mesh == "" {
+		d.mesh = scene.MeshCube
+	}
+	return d
+}
+
+// values returns what the dialog remembers.
+func (d *gridDialog) values() settings.Grid {
+	return settings.Grid{Count: [3]int{int(d.count[0]), int(d.count[1]), int(d.count[2])}, Spacing: d.spacing,
+		Mesh: d.mesh, Gradient: d.gradient, From: d.from, To: d.to, Group: d.group, GroupName: d.name,
+		Spin: d.spin, Speed: d.speed}
 }
 
 // params returns the grid the dialog describes.
 func (d *gridDialog) params() scene.GridParams {
 	p := scene.GridParams{
 		Count:   [3]int{int(d.count[0]), int(d.count[1]), int(d.count[2])},
-		Spacing: mgl32.Vec3(d.spacing), Origin: mgl32.Vec3(d.origin), Mesh: d.mesh,
+		Spacing: mgl32.Vec3(d.spacing), Origin: mgl32.Vec3(d.centre), Mesh: d.mesh,
 		ColorFrom: d.from, ColorTo: d.to,
 	}
 	if !d.gradient {
@@ -73,33 +123,292 @@ func (d *gridDialog) params() scene.GridParams {
 	return p
 }
 
-// maxPreview bounds the cubes drawn in the live preview (a bigger grid previews its first cubes).
-const maxPreview = 200_000
+// gridBounds is the box the grid's cubes fill (unit cubes: half a unit around each centre).
+func gridBounds(p scene.GridParams) viewport.AABB {
+	var half mgl32.Vec3
+	for i := range 3 {
+		half[i] = float32(p.Count[i]-1)*abs32(p.Spacing[i])/2 + 0.5
+	}
+	return viewport.AABB{Min: p.Origin.Sub(half), Max: p.Origin.Add(half)}
+}
+
+func abs32(f float32) float32 { return float32(math.Abs(float64(f))) }
+
+// besideScene is where a new grid goes by default: next to what the scene already holds, on its +X side with a
+// gap of two units, its bottom level with the content's bottom and centred on it along Z — so it never lands on
+// the existing cubes, sits on the same floor, and a second grid lines up after the first (as Blender's "duplicate,
+// move along X" habit does). Unity and Blender put new objects at the view's pivot or the 3D cursor, which after
+// framing a scene is its middle: exactly on the existing cubes, hence "At pivot" is offered but not the default.
+// In an empty scene the grid sits on the origin. X is rounded up to a half unit so the field reads well.
+func besideScene(scene viewport.AABB, p scene.GridParams) mgl32.Vec3 {
+	if scene.IsEmpty() {
+		return mgl32.Vec3{}
+	}
+	half := gridBounds(p).Size().Mul(0.5)
+	const gap = 2
+	return mgl32.Vec3{
+		float32(math.Ceil(float64(scene.Max[0]+gap+half[0])*2) / 2),
+		scene.Min[1] + half[1],
+		scene.Center()[2],
+	}
+}
+
+// previewKey says what a preview shows: the grid's parameters and the scene's draw-list version.
+type previewKey struct {
+	p        scene.GridParams
+	spin     bool
+	sceneVer uint64
+	world    *ecs.World
+}
+
+func keyOf(p scene.GridParams, sceneVer uint64, w *ecs.World) previewKey {
+	k := previewKey{p: p, sceneVer: sceneVer, world: w}
+	if p.Spin != nil { // the pointer differs every frame; spin doesn't change the picture
+		k.p.Spin, k.spin = nil, true
+	}
+	return k
+}
+
+// previewState decides, frame by frame, what the viewport shows of the grid being set up. Pure: tested without a
+// window.
+type previewState struct {
+	want  previewKey // the values the dialog shows now
+	shown previewKey // the values the cubes in the viewport are for
+	have  bool       // cubes are shown
+	list  *viewport.DrawList
+	cubes int
+}
+
+// setWant records the dialog's current values.
+func (s *previewState) setWant(k previewKey) { s.want = k }
+
+// current reports whether the cubes shown are for the current values.
+func (s *previewState) current() bool { return s.have && s.shown == s.want }
+
+// offer is a computed preview for k with n instances in all (scene + grid); it is shown now if it is for the
+// current values and either no field is being edited or it is cheap to render. It returns whether it was taken.
+func (s *previewState) offer(k previewKey, list *viewport.DrawList, cubes int, editing bool) bool {
+	if k != s.want || (editing && list.Len() > livePreview) {
+		return false
+	}
+	s.shown, s.have, s.list, s.cubes = k, true, list, cubes
+	return true
+}
+
+// mode is what the probe calls the preview: "cubes" (current), "box" (outline only), "".
+func (s *previewState) mode(valid bool) string {
+	switch {
+	case s.current():
+		return "cubes"
+	case valid:
+		return "box"
+	}
+	return ""
+}
+
+// sceneSnapshot is a copy of the scene's draw list made on the loop thread, for a preview worker to read.
+type sceneSnapshot struct {
+	version uint64
+	world   *ecs.World
+	batches []snapBatch
+	n       int
+	bounds  viewport.AABB
+}
+
+type snapBatch struct {
+	ref       string
+	mesh      *assets.Mesh
+	instances []viewport.Instance
+}
+
+func snapshotOf(dl *viewport.DrawList, w *ecs.World) *sceneSnapshot {
+	s := &sceneSnapshot{version: dl.Version(), world: w, bounds: dl.Bounds()}
+	for _, b := range dl.Batches() {
+		if len(b.Instances) == 0 {
+			continue
+		}
+		s.batches = append(s.batches, snapBatch{ref: b.Ref, mesh: b.Mesh, instances: slices.Clone(b.Instances)})
+		s.n += len(b.Instances)
+	}
+	return s
+}
+
+// previewList builds the preview's draw list: the scene's instances, then the grid's first cubes (at most max)
+// drawn selected, with ids from previewIDBase. It checks ctx every few thousand instances and returns nil when
+// it is cancelled. It touches only its arguments, so it runs on any goroutine.
+func previewList(ctx context.Context, snap *sceneSnapshot, p scene.GridParams, mesh *assets.Mesh, max int) (*viewport.DrawList, int) {
+	dl := viewport.NewDrawList()
+	const check = 4096
+	k := 0
+	for _, b := range snap.batches {
+		dl.SetMesh(b.ref, b.mesh)
+		for _, in := range b.instances {
+			if k++; k%check == 0 && ctx.Err() != nil {
+				return nil, 0
+			}
+			dl.Set(b.ref, in)
+		}
+	}
+	ref := p.Mesh
+	if ref == "" {
+		ref = scene.MeshCube
+	}
+	dl.SetMesh(ref, mesh)
+	n := min(p.Len(), max)
+	var base mgl32.Vec3
+	if p.Group != "" {
+		base = p.Origin
+	}
+	for i := range n {
+		if i%check == 0 && ctx.Err() != nil {
+			return nil, 0
+		}
+		pos, rgba := p.Cube(i)
+		dl.Set(ref, viewport.Instance{World: mgl32.Translate3D(base[0]+pos[0], base[1]+pos[1], base[2]+pos[2]),
+			Color: rgba, ID: previewIDBase + uint32(i) + 1, Flags: viewport.FlagSelected})
+	}
+	return dl, n
+}
+
+// previewWorker computes one preview on a goroutine of its own.
+type previewWorker struct {
+	key    previewKey
+	cancel context.CancelFunc
+	out    chan previewResult
+}
+
+type previewResult struct {
+	list  *viewport.DrawList
+	cubes int
+	key   previewKey
+}
+
+func startPreview(k previewKey, snap *sceneSnapshot, p scene.GridParams, mesh *assets.Mesh) *previewWorker {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &previewWorker{key: k, cancel: cancel, out: make(chan previewResult, 1)}
+	go func() {
+		dl, n := previewList(ctx, snap, p, mesh, maxPreview)
+		if dl != nil {
+			w.out <- previewResult{list: dl, cubes: n}
+			g.Update()
+		}
+	}()
+	return w
+}
+
+// stop cancels the dialog's preview work.
+func (d *gridDialog) stop() {
+	if d.worker != nil {
+		d.worker.cancel()
+		d.worker = nil
+	}
+	d.result = nil
+}
+
+// place puts the centre beside the scene's content while autoPlace holds, again whenever the grid's size or the
+// content's extent changed.
+func (d *gridDialog) place(a *App) {
+	if !d.autoPlace || a.vp.builder == nil {
+		return
+	}
+	p := d.params()
+	b := a.vp.builder.DrawList().Bounds()
+	key := [2]mgl32.Vec3{gridBounds(p).Size(), b.Max}
+	if d.opened && key == d.placedFor {
+		return
+	}
+	d.placedFor = key
+	if p.Validate() == nil {
+		d.centre = besideScene(b, p)
+	}
+}
+
+// field records the last item's rectangle for the probe under name.
+func (d *gridDialog) field(name string) {
+	d.fields[name] = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
+}
 
 // build draws the dialog; false when it is closed.
 func (d *gridDialog) build(a *App) bool {
 	const name = "Spawn Cube Grid###griddialog"
 	if !d.opened {
-		imgui.OpenPopupStr(name)
+		d.place(a)
 		d.opened = true
+		imgui.SetNextWindowFocus()
+		imgui.SetNextWindowPosV(imgui.Vec2{X: a.vp.origin.X + 16, Y: a.vp.origin.Y + 16}, imgui.CondAlways, imgui.Vec2{})
 	}
-	imgui.SetNextWindowPosV(imgui.Vec2{X: a.vp.origin.X + 16, Y: a.vp.origin.Y + 16}, imgui.CondAppearing, imgui.Vec2{})
 	open := true
-	if !imgui.BeginPopupModalV(name, &open, imgui.WindowFlagsAlwaysAutoResize) {
-		a.vp.preview = nil
+	flags := imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoCollapse | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoSavedSettings
+	visible := imgui.BeginV(name, &open, flags)
+	keys := imgui.IsWindowFocusedV(imgui.FocusedFlagsRootAndChildWindows) && !d.active
+	spawn, cancel := false, !open
+	if visible {
+		spawn, cancel = d.buildFields(a, keys)
+		cancel = cancel || !open
+	}
+	d.active = imgui.IsAnyItemActive()
+	imgui.End()
+	p := d.params()
+	if spawn && d.err == "" {
+		d.close(a)
+		var keep *viewport.DrawList
+		if d.prev.current() && d.prev.cubes == p.Len() {
+			keep = d.prev.list // exactly what the spawn makes: shown until the cubes are in the scene
+		}
+		a.spawnGrid(p, keep)
 		return false
 	}
+	if cancel {
+		d.close(a)
+		return false
+	}
+	d.updatePreview(a, p)
+	return true
+}
+
+// buildFields draws the fields and buttons; it returns whether Spawn or Cancel was pressed (Enter and Escape
+// too, when the dialog has the keyboard and no field is being edited).
+func (d *gridDialog) buildFields(a *App, keys bool) (spawn, cancel bool) {
 	if d.focus {
 		imgui.SetKeyboardFocusHere()
 		d.focus = false
 	}
-	imgui.SetNextItemWidth(240)
-	imgui.DragInt3V("Count X/Y/Z", &d.count, 0.2, 1, 1000, "%d", imgui.SliderFlagsAlwaysClamp)
-	imgui.SetNextItemWidth(240)
-	imgui.DragFloat3V("Spacing", &d.spacing, 0.05, 0.01, 1000, "%.2f", imgui.SliderFlagsAlwaysClamp)
-	imgui.SetNextItemWidth(240)
-	imgui.DragFloat3V("Origin", &d.origin, 0.1, -1e5, 1e5, "%.2f", imgui.SliderFlagsAlwaysClamp)
-	imgui.SetNextItemWidth(240)
+	const w = 240
+	imgui.SetNextItemWidth(w)
+	imgui.DragInt3V("Count X/Y/Z", &d.count, 0.2, 1, settings.MaxGridCount, "%d", imgui.SliderFlagsAlwaysClamp)
+	d.field("count")
+	imgui.SetNextItemWidth(w)
+	imgui.DragFloat3V("Spacing", &d.spacing, 0.05, settings.MinGridSpacing, settings.MaxGridSpacing, "%.2f", imgui.SliderFlagsAlwaysClamp)
+	d.field("spacing")
+	imgui.SetNextItemWidth(w)
+	if imgui.DragFloat3V("Centre", &d.centre, 0.1, -1e5, 1e5, "%.2f", imgui.SliderFlagsAlwaysClamp) {
+		d.autoPlace = false
+	}
+	d.field("centre")
+	const centreHelp = "Where the middle of the grid goes (world position): the grid extends half its size on each side\n" +
+		"of it — it is the centre, not a corner. A new grid starts beside what the scene already holds,\n" +
+		"so it never lands on it; \"At pivot\" puts it where the view looks instead."
+	if imgui.IsItemHovered() {
+		imgui.SetTooltip(centreHelp)
+	}
+	imgui.SameLine()
+	imgui.TextDisabled("(?)")
+	if imgui.IsItemHovered() {
+		imgui.SetTooltip(centreHelp)
+	}
+	if imgui.SmallButton("Beside scene") {
+		d.autoPlace, d.placedFor = true, [2]mgl32.Vec3{}
+		d.place(a)
+	}
+	imgui.SameLine()
+	if imgui.SmallButton("At pivot") {
+		d.autoPlace, d.centre = false, a.vp.Camera.Pivot
+	}
+	imgui.SameLine()
+	if imgui.SmallButton("At origin") {
+		d.autoPlace, d.centre = false, [3]float32{}
+	}
+	imgui.SetNextItemWidth(w)
 	if imgui.BeginCombo("Mesh", d.mesh) {
 		for _, m := range a.assets.List() {
 			if imgui.SelectableBoolV(m, m == d.mesh, 0, imgui.Vec2{}) {
@@ -124,95 +433,141 @@ func (d *gridDialog) build(a *App) bool {
 	if d.spin {
 		imgui.SameLine()
 		imgui.SetNextItemWidth(120)
-		imgui.DragFloatV("deg/s", &d.speed, 1, -3600, 3600, "%.0f", imgui.SliderFlagsAlwaysClamp)
+		imgui.DragFloatV("deg/s", &d.speed, 1, -settings.MaxGridSpeed, settings.MaxGridSpeed, "%.0f", imgui.SliderFlagsAlwaysClamp)
 	}
+	d.place(a) // the size may have changed
 	p := d.params()
-	total := p.Count[0] * p.Count[1] * p.Count[2]
+	d.err = ""
 	if err := p.Validate(); err != nil {
 		d.err = err.Error()
-	} else {
-		d.err = ""
 	}
 	imgui.Separator()
-	imgui.Text(fmt.Sprintf("%d cubes", total))
+	where := "at the centre above"
+	if d.autoPlace {
+		where = "beside the scene"
+	}
+	imgui.Text(fmt.Sprintf("%d cubes, %s", p.Len(), where))
 	if d.err != "" {
 		imgui.TextColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, d.err)
-	} else {
-		d.updatePreview(a, p)
+	} else if !d.prev.current() && p.Len() > 0 {
+		imgui.TextDisabled("outline shown; the cubes follow when you leave the field")
 	}
-	spawn := false
 	imgui.BeginDisabledV(d.err != "")
-	if imgui.ButtonV("Spawn", imgui.Vec2{X: 110}) || (imgui.IsKeyPressedBool(imgui.KeyEnter) && !imgui.IsAnyItemActive()) {
-		spawn = d.err == ""
+	if imgui.ButtonV("Spawn", imgui.Vec2{X: 110}) || (keys && (imgui.IsKeyPressedBool(imgui.KeyEnter) || imgui.IsKeyPressedBool(imgui.KeyKeypadEnter))) {
+		spawn = true
 	}
+	d.field("spawn")
 	imgui.EndDisabled()
 	imgui.SameLine()
-	cancel := imgui.ButtonV("Cancel", imgui.Vec2{X: 110}) || imgui.IsKeyPressedBool(imgui.KeyEscape) || !open
-	if spawn || cancel {
-		imgui.CloseCurrentPopup()
-		imgui.EndPopup()
-		a.vp.preview = nil
-		if spawn {
-			a.spawnGrid(p)
-		}
-		return false
-	}
-	imgui.EndPopup()
-	return true
+	cancel = imgui.ButtonV("Cancel", imgui.Vec2{X: 110}) || (keys && imgui.IsKeyPressedBool(imgui.KeyEscape))
+	d.field("cancel")
+	return spawn, cancel
 }
 
-// updatePreview rebuilds the viewport's preview list when the parameters or the scene changed: the scene's
-// instances plus the grid's, made by the same generator in a scratch world and drawn selected.
+// close ends the dialog: its preview work stops, its values are remembered.
+func (d *gridDialog) close(a *App) {
+	d.stop()
+	a.vp.preview, a.vp.previewBox = nil, nil
+	v := d.values()
+	a.gridValues = &v
+	a.settings.Grid = &v
+	a.saveSettings()
+}
+
+// updatePreview keeps the viewport's preview in step with the values: the outline at once, the cubes when they
+// are computed (in the background) and may be shown (see previewState.offer).
 func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
-	b := a.vp.builder
-	if b == nil {
-		return
+	now := time.Now()
+	renders := a.vp.policy.Renders()
+	rendered := renders != d.renders
+	d.renders = renders
+	valid := d.err == ""
+	k := keyOf(p, a.vp.sceneVersion(), a.vp.world)
+	if k.sceneVer == d.lastKey.sceneVer && k.world == d.lastKey.world && k != d.lastKey {
+		d.edits++
+		if rendered {
+			d.editRender++
+		}
+		d.lastChange = now
 	}
-	key := gridKey{p: p, sceneVer: b.DrawList().Version(), world: a.vp.world}
-	if p.Spin != nil {
-		key.p.Spin = &scene.Spin{} // the pointer differs every frame; spin doesn't change the picture
+	d.lastKey = k
+	d.prev.setWant(k)
+	playing := a.doc.Playing()
+	if d.worker != nil && (d.worker.key != k || playing) {
+		d.worker.cancel()
+		d.worker = nil
 	}
-	if d.preview != nil && key == d.prevKey {
-		a.vp.preview = d.preview
-		return
-	}
-	d.prevKey = key
-	total := p.Count[0] * p.Count[1] * p.Count[2]
-	if total > maxPreview {
-		// Preview only the first layers.
-		p.Count[1] = max(1, maxPreview/(p.Count[0]*p.Count[2]))
-		if p.Count[0]*p.Count[1]*p.Count[2] > maxPreview {
-			p.Count = [3]int{min(p.Count[0], 447), 1, min(p.Count[2], 447)}
+	if d.worker != nil {
+		select {
+		case r := <-d.worker.out:
+			r.key = d.worker.key
+			d.result, d.worker = &r, nil
+		default:
 		}
 	}
-	scratch := scene.NewWorld()
-	scene.SpawnGrid(scratch, p)
-	sb := viewport.NewBuilder(scratch, a.assets)
-	sb.Update()
-	dl := viewport.NewDrawList()
-	for _, bt := range b.DrawList().Batches() {
-		dl.SetMesh(bt.Ref, bt.Mesh)
-		for _, in := range bt.Instances {
-			dl.Set(bt.Ref, in)
+	if d.result != nil && d.result.key != k {
+		d.result = nil
+	}
+	editing := imgui.IsAnyItemActive()
+	settled := !editing || now.Sub(d.lastChange) > 100*time.Millisecond
+	if valid && !playing && !d.prev.current() && d.worker == nil && d.result == nil && settled && a.vp.builder != nil {
+		if d.snap == nil || d.snap.version != k.sceneVer || d.snap.world != k.world {
+			d.snap = snapshotOf(a.vp.builder.DrawList(), a.vp.world)
+		}
+		ref := p.Mesh
+		if ref == "" {
+			ref = scene.MeshCube
+		}
+		mesh, _ := a.assets.Mesh(ref)
+		d.worker = startPreview(k, d.snap, p, mesh)
+	}
+	if d.result != nil && d.prev.offer(k, d.result.list, d.result.cubes, editing) {
+		d.result = nil
+	}
+	a.vp.preview = d.prev.list
+	a.vp.previewBox = nil
+	if valid && !d.prev.current() {
+		b := gridBounds(p)
+		a.vp.previewBox = &b
+	}
+	if a.probe != nil {
+		a.probe.state.Grid = &probe.GridDialog{
+			Count:   [3]int{int(d.count[0]), int(d.count[1]), int(d.count[2])},
+			Spacing: d.spacing, Centre: d.centre, Fields: d.fields,
+			Preview: d.prev.mode(valid), PreviewCubes: d.prev.cubes, Edits: d.edits, EditRenders: d.editRender,
 		}
 	}
-	for _, bt := range sb.DrawList().Batches() {
-		dl.SetMesh(bt.Ref, bt.Mesh)
-		for _, in := range bt.Instances {
-			in.ID += previewIDBase
-			in.Flags |= viewport.FlagSelected
-			dl.Set(bt.Ref, in)
-		}
-	}
-	d.preview = dl
-	a.vp.preview = dl
 }
 
-// spawnGrid makes the grid as one undoable command and selects it (its group, or its cubes).
-func (a *App) spawnGrid(p scene.GridParams) {
-	n := p.Count[0] * p.Count[1] * p.Count[2]
-	finish := func(group ecs.Entity, cubes []ecs.Entity, err error) {
-		if err != nil {
+// spawnGrid makes the grid as one undoable command and selects it (its group, or its cubes). From jobThreshold
+// cubes the grid is computed by a background job (progress, Cancel) and added on the loop thread when done;
+// preview, if not nil, is the dialog's preview of exactly this grid, shown until then.
+func (a *App) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
+	m := a.beginMark("spawn grid")
+	j, err := a.doc.PrepareGrid(p)
+	if err != nil {
+		a.report("spawn grid", err)
+		return
+	}
+	d0 := a.doc
+	finish := func(err error) {
+		if a.vp.preview == preview {
+			a.vp.preview = nil
+		}
+		if err == nil && a.doc != d0 {
+			a.console.Warnf("spawn grid: the scene it was made for was closed; nothing was added")
+			return
+		}
+		var group ecs.Entity
+		var cubes []ecs.Entity
+		if err == nil {
+			group, cubes, err = a.doc.FinishGrid(j)
+		}
+		switch {
+		case errors.Is(err, context.Canceled):
+			a.console.Infof("spawning %d cubes cancelled: the scene was not changed", p.Len())
+			return
+		case err != nil:
 			a.report("spawn grid", err)
 			return
 		}
@@ -223,16 +578,53 @@ func (a *App) spawnGrid(p scene.GridParams) {
 		}
 		a.console.Infof("spawned %d cubes", len(cubes))
 	}
-	if n < jobThreshold {
-		g, cubes, err := a.doc.SpawnGrid(context.Background(), p, nil)
-		finish(g, cubes, err)
+	if j.Len() < jobThreshold {
+		finish(j.Run(context.Background(), nil))
+		a.markResult(m, false)
 		return
 	}
-	var group ecs.Entity
-	var cubes []ecs.Entity
-	a.startJob(fmt.Sprintf("Spawning %d cubes", n), true, func(ctx context.Context, progress func(done, total int64)) error {
-		var err error
-		group, cubes, err = a.doc.SpawnGrid(ctx, p, progress)
-		return err
-	}, func(err error) { finish(group, cubes, err) })
+	a.vp.preview = preview
+	if !a.startJob(fmt.Sprintf("Spawning %d cubes", p.Len()), func(ctx context.Context, progress func(done, total int64)) error {
+		return j.Run(ctx, progress)
+	}, finish, jobOptions{applies: true, mark: m, wait: func() string {
+		switch {
+		case a.doc.Playing():
+			return "waiting for Stop: the grid is added when play mode ends"
+		case a.doc.Editing():
+			return "waiting for the edit to end"
+		}
+		return ""
+	}}) {
+		a.vp.preview = nil
+	}
+}
+
+// drawPreviewBox draws the outline of the grid being set up over the viewport image (ImGui lines: no render).
+func (v *viewportPanel) drawPreviewBox() {
+	b := v.previewBox
+	if b == nil {
+		return
+	}
+	var px [8]imgui.Vec2
+	var ok [8]bool
+	for i := range 8 {
+		c := mgl32.Vec3{b.Min[0], b.Min[1], b.Min[2]}
+		for axis := range 3 {
+			if i&(1<<axis) != 0 {
+				c[axis] = b.Max[axis]
+			}
+		}
+		x, y, in := v.Camera.WorldToPixel(c, v.w, v.h)
+		px[i], ok[i] = imgui.Vec2{X: v.origin.X + x, Y: v.origin.Y + y}, in
+	}
+	dl := imgui.WindowDrawList()
+	const col = 0xff30b0ff // ABGR: the orange of selected cubes
+	for i := range 8 {
+		for axis := range 3 {
+			j := i | 1<<axis
+			if j != i && ok[i] && ok[j] {
+				dl.AddLineV(px[i], px[j], col, 2)
+			}
+		}
+	}
 }

@@ -2,40 +2,70 @@ package editor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	g "github.com/AllenDang/giu"
+
+	"github.com/voltex-editor/voltex/editor/probe"
 )
 
-// job is long work (load, save, export, a big spawn) running on a background goroutine while the loop keeps
-// drawing a progress bar with Cancel. Only run touches the job's data off the loop; finish runs on the loop.
+// job is long work (open, save, export, a big spawn) running on a background goroutine while the whole UI stays
+// usable: a small overlay in the bottom-right corner (and the status bar) shows its progress with a Cancel button.
+//
+// The work function never touches the document or its world — only the loop thread does (docs/architecture.md):
+// it computes into data of its own (a new document, a clone being written, a grid computed as plain data), and
+// finish, on the loop thread, merges the result.
 type job struct {
-	label     string
-	exclusive bool // run changes the world: panels that read it pause until the job ends
-	ctx       context.Context
-	cancel    context.CancelFunc
-	done      atomic.Int64
-	total     atomic.Int64
-	result    chan error
-	finish    func(err error)
+	label  string
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   atomic.Int64
+	total  atomic.Int64
+	result chan error
+	finish func(err error)
+
+	// applies is true when finish changes the document: a Cancel pressed after the work ended but before its
+	// result was merged still cancels. (A save that has written its file is not undone by a late Cancel.)
+	applies bool
+	// wait, if set, says why a finished result cannot be merged yet ("" when it can): it is kept until then.
+	wait     func() string
+	waiting  string
+	finished bool  // the work function returned
+	err      error // what it returned
+	mark     *mark // the timed user action this job completes, if any
+
 	started   time.Time
-	shown     bool // the progress popup was opened
+	immediate bool // show the progress from the first frame (the scene opened at launch)
 }
 
 // jobThreshold is the entity count from which saves, exports and spawns run as jobs with a progress bar.
 const jobThreshold = 10_000
 
+// jobOverlayDelay is how long a job runs before its progress overlay appears (quick jobs don't flash one).
+const jobOverlayDelay = 150 * time.Millisecond
+
+// jobOptions are the optional parts of a job.
+type jobOptions struct {
+	applies   bool
+	wait      func() string
+	mark      *mark
+	immediate bool
+}
+
 // startJob runs work on a goroutine; finish gets its error on the loop thread. progress may be called from work.
-func (a *App) startJob(label string, exclusive bool, work func(ctx context.Context, progress func(done, total int64)) error, finish func(error)) {
+// It returns false (and warns) when another job is running.
+func (a *App) startJob(label string, work func(ctx context.Context, progress func(done, total int64)) error, finish func(error), o jobOptions) bool {
 	if a.job != nil {
-		a.console.Warnf("%s: wait for %s to finish", label, a.job.label)
-		return
+		a.console.Warnf("%s: wait for %s to finish, or cancel it", label, a.job.label)
+		return false
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	j := &job{label: label, exclusive: exclusive, ctx: ctx, cancel: cancel, result: make(chan error, 1), finish: finish, started: time.Now()}
+	j := &job{label: label, ctx: ctx, cancel: cancel, result: make(chan error, 1), finish: finish, started: time.Now(),
+		applies: o.applies, wait: o.wait, mark: o.mark, immediate: o.immediate}
 	var lastWake atomic.Int64
 	progress := func(done, total int64) {
 		j.done.Store(done)
@@ -51,63 +81,155 @@ func (a *App) startJob(label string, exclusive bool, work func(ctx context.Conte
 		j.result <- err
 		g.Update()
 	}()
+	return true
 }
 
-// pollJob finishes the job on the loop thread once its goroutine is done.
+// pollJob finishes the job on the loop thread once its goroutine is done (and its result may be merged).
 func (a *App) pollJob() {
 	j := a.job
 	if j == nil {
 		return
 	}
-	select {
-	case err := <-j.result:
-		a.job = nil
-		j.cancel()
-		j.finish(err)
-	default:
+	if !j.finished {
+		select {
+		case j.err = <-j.result:
+			j.finished = true
+		default:
+			return
+		}
+	}
+	if j.err == nil && j.applies && j.ctx.Err() != nil {
+		j.err = j.ctx.Err() // Cancel pressed after the work ended: the result is not merged
+	}
+	if j.err == nil && j.wait != nil {
+		if j.waiting = j.wait(); j.waiting != "" {
+			return // keep the result until it can be merged (the loop keeps running: a.busy)
+		}
+	}
+	a.job = nil
+	j.cancel()
+	j.finish(j.err)
+	if j.mark != nil {
+		a.markResult(j.mark, errors.Is(j.err, context.Canceled))
 	}
 }
 
-// buildJobPopup shows the running job's progress with a Cancel button (after a short delay, so quick jobs don't
-// flash a dialog).
-func (a *App) buildJobPopup() {
-	const name = "Working###jobprogress"
+// cancelJob cancels the running job, if any.
+func (a *App) cancelJob() {
+	if a.job != nil {
+		a.job.cancel()
+	}
+}
+
+// jobFraction returns the job's progress in 0..1, or -1 when the total is not known yet.
+func (j *job) fraction() float32 {
+	done, total := j.done.Load(), j.total.Load()
+	if total <= 0 {
+		return -1
+	}
+	return float32(done) / float32(total)
+}
+
+// statusText is the job as the status bar shows it: "Spawning 100000 cubes 45 %".
+func (j *job) statusText() string {
+	if f := j.fraction(); f >= 0 {
+		return fmt.Sprintf("%s %.0f %%", j.label, 100*f)
+	}
+	return j.label + "…"
+}
+
+// buildJobOverlay shows the running job non-modally: a small window in the bottom-right corner of the work area,
+// above the status bar, with the label, a progress bar and Cancel. Everything else stays usable.
+func (a *App) buildJobOverlay() {
 	j := a.job
-	if j == nil {
-		if a.jobPopup { // the job ended: close its popup, or it would keep blocking input
-			if imgui.BeginPopupModalV(name, nil, imgui.WindowFlagsAlwaysAutoResize) {
-				imgui.CloseCurrentPopup()
-				imgui.EndPopup()
-			}
-			a.jobPopup = false
+	if a.probe != nil {
+		a.probe.state.Job = nil
+	}
+	if j == nil || (!j.immediate && time.Since(j.started) < jobOverlayDelay) {
+		if j != nil && a.probe != nil {
+			a.probe.state.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load()}
 		}
 		return
 	}
-	if time.Since(j.started) < 150*time.Millisecond {
-		return
-	}
-	if !j.shown {
-		imgui.OpenPopupStr(name)
-		j.shown, a.jobPopup = true, true
-	}
-	imgui.SetNextWindowPosV(imgui.MainViewport().Center(), imgui.CondAlways, imgui.Vec2{X: 0.5, Y: 0.5})
-	if imgui.BeginPopupModalV(name, nil, imgui.WindowFlagsAlwaysAutoResize|imgui.WindowFlagsNoMove) {
-		imgui.Text(j.label + "…")
-		done, total := j.done.Load(), j.total.Load()
-		frac := float32(-1 * float32(time.Since(j.started).Seconds()))
+	vp := imgui.MainViewport()
+	const margin = 12
+	corner := imgui.Vec2{X: vp.WorkPos().X + vp.WorkSize().X - margin, Y: vp.WorkPos().Y + vp.WorkSize().Y - margin}
+	imgui.SetNextWindowPosV(corner, imgui.CondAlways, imgui.Vec2{X: 1, Y: 1})
+	imgui.SetNextWindowBgAlpha(0.94)
+	flags := imgui.WindowFlagsNoDecoration | imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoSavedSettings |
+		imgui.WindowFlagsNoFocusOnAppearing | imgui.WindowFlagsNoNav | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoMove
+	var cancelRect probe.Rect
+	if imgui.BeginV("##jobprogress", nil, flags) {
+		imgui.TextUnformatted(j.label)
+		frac := j.fraction()
 		overlay := ""
-		if total > 0 {
-			frac = float32(done) / float32(total)
-			overlay = fmt.Sprintf("%d / %d", done, total)
+		if frac < 0 {
+			frac = -float32(time.Since(j.started).Seconds()) // indeterminate: ImGui animates a negative fraction
+		} else {
+			overlay = fmt.Sprintf("%.0f %%", 100*frac)
 		}
-		imgui.ProgressBarV(frac, imgui.Vec2{X: 360, Y: 0}, overlay)
-		if imgui.ButtonV("Cancel", imgui.Vec2{X: 100}) || imgui.IsKeyPressedBool(imgui.KeyEscape) {
+		imgui.ProgressBarV(frac, imgui.Vec2{X: 260, Y: 0}, overlay)
+		imgui.SameLine()
+		if imgui.ButtonV("Cancel##job", imgui.Vec2{X: 80}) {
 			j.cancel()
 		}
-		if j.ctx.Err() != nil {
-			imgui.SameLine()
+		cancelRect = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
+		switch {
+		case j.ctx.Err() != nil:
 			imgui.TextDisabled("cancelling…")
+		case j.waiting != "":
+			imgui.TextDisabled(j.waiting)
 		}
-		imgui.EndPopup()
 	}
+	imgui.End()
+	if a.probe != nil {
+		a.probe.state.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load(), Shown: true,
+			Cancel: cancelRect, Cancelling: j.ctx.Err() != nil, Waiting: j.waiting}
+	}
+}
+
+// mark is a timed user action in progress (see probe.Mark).
+type mark struct {
+	probe.Mark
+	inputFrame  uint64 // the frame that handled the input (0: the launch)
+	resultFrame uint64 // the frame in which the result was merged; presented once the next frame starts
+	pending     bool
+}
+
+// maxMarks is how many finished marks the probe keeps.
+const maxMarks = 8
+
+// beginMark starts timing a user action handled in this frame.
+func (a *App) beginMark(what string) *mark {
+	return &mark{Mark: probe.Mark{What: what, Input: a.frameStart.UnixNano()}, inputFrame: a.frames}
+}
+
+// markResult records that m's result is in the document now (or that it was cancelled); the start of the next
+// frame, after this one is presented, completes it.
+func (a *App) markResult(m *mark, cancelled bool) {
+	m.Result, m.Cancelled, m.resultFrame, m.pending = time.Now().UnixNano(), cancelled, a.frames, true
+	m.Frames = m.resultFrame - m.inputFrame
+	a.marks = append(a.marks, m)
+}
+
+// presentMarks completes the marks whose result frame has been presented; call it at the start of a frame.
+func (a *App) presentMarks() {
+	keep := a.marks[:0]
+	for _, m := range a.marks {
+		if m.pending && m.resultFrame < a.frames {
+			m.Presented, m.pending = a.frameStart.UnixNano(), false
+		}
+		if m.pending {
+			keep = append(keep, m)
+			continue
+		}
+		if a.probe != nil {
+			st := &a.probe.state
+			st.Marks = append(st.Marks, m.Mark)
+			if len(st.Marks) > maxMarks {
+				st.Marks = append(st.Marks[:0], st.Marks[len(st.Marks)-maxMarks:]...)
+			}
+		}
+	}
+	a.marks = keep
 }

@@ -59,6 +59,7 @@ type viewportPanel struct {
 	playing      bool
 	frameAll     bool               // frame the whole scene at the next frame (a scene without a saved camera)
 	preview      *viewport.DrawList // drawn instead of the scene while the Spawn Cube Grid dialog previews
+	previewBox   *viewport.AABB     // outline of the grid being set up, drawn over the image (costs no render)
 	shown        *viewport.DrawList // the list drawn last
 
 	gizmoOp     gizmoOp
@@ -147,8 +148,8 @@ func (v *viewportPanel) frameSelection(a *App) {
 	}
 }
 
-// build draws the panel's contents. While busyWorld (a job is changing the world) it only shows the last image.
-func (v *viewportPanel) build(a *App, busyWorld bool) {
+// build draws the panel's contents.
+func (v *viewportPanel) build(a *App) {
 	avail := imgui.ContentRegionAvail()
 	w, h := int(avail.X), int(avail.Y)
 	v.origin = imgui.CursorScreenPos()
@@ -170,20 +171,18 @@ func (v *viewportPanel) build(a *App, busyWorld bool) {
 	v.hovered = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsOver() && !imguizmo.IsUsingAny() &&
 		!v.overViewCube(mp)
 
-	if !busyWorld {
-		v.setWorld(a.doc.World())
-		v.playing = a.doc.Playing() && !a.doc.Paused()
-		if sv := a.doc.SelectionVersion(); sv != v.selSynced {
-			v.selSynced = sv
-			v.builder.SetSelection(a.doc.SelectedEntities())
-			v.selVersion++
-		}
-		v.builder.Update()
-		if v.frameAll {
-			v.frameAll = false
-			if b := v.builder.DrawList().Bounds(); !b.IsEmpty() {
-				v.Camera.Frame(b, float32(w)/float32(h))
-			}
+	v.setWorld(a.doc.World())
+	v.playing = a.doc.Playing() && !a.doc.Paused()
+	if sv := a.doc.SelectionVersion(); sv != v.selSynced {
+		v.selSynced = sv
+		v.builder.SetSelection(a.doc.SelectedEntities())
+		v.selVersion++
+	}
+	v.builder.Update()
+	if v.frameAll {
+		v.frameAll = false
+		if b := v.builder.DrawList().Bounds(); !b.IsEmpty() {
+			v.Camera.Frame(b, float32(w)/float32(h))
 		}
 	}
 	v.updateCamera(a, local, w, h)
@@ -214,10 +213,9 @@ func (v *viewportPanel) build(a *App, busyWorld bool) {
 	// GL textures have row 0 at the bottom: flip V so the image is the right way up.
 	imgui.ImageV(imgui.TextureID(v.r.Texture()), avail, imgui.Vec2{X: 0, Y: 1}, imgui.Vec2{X: 1, Y: 0})
 
-	if !busyWorld {
-		v.buildGizmo(a)
-		v.handlePicking(a, local, inside)
-	}
+	v.drawPreviewBox()
+	v.buildGizmo(a)
+	v.handlePicking(a, local, inside)
 	v.buildViewCube()
 	if a.probe != nil {
 		a.probe.state.ViewCube = rectOf(v.viewCubePos(), imgui.Vec2{X: viewCubeSize, Y: viewCubeSize})

@@ -56,6 +56,63 @@ type State struct {
 	Inspector map[string]Widget `json:"inspector"`
 	// Conflicts is the number of unresolved merge conflicts of the open scene.
 	Conflicts int `json:"conflicts"`
+	// MenuBar is true when the frame built the main menu bar with its menus.
+	MenuBar bool `json:"menuBar"`
+	// Job is the long work running in the background (nil when none).
+	Job *Job `json:"job,omitempty"`
+	// Grid is the Spawn Cube Grid dialog (nil when closed).
+	Grid *GridDialog `json:"grid,omitempty"`
+	// Marks are the last few timed user actions, oldest first (see Mark).
+	Marks []Mark `json:"marks,omitempty"`
+}
+
+// Job is a background job as the user sees it: the progress overlay (with Cancel) and the status bar.
+type Job struct {
+	Label string `json:"label"`
+	Done  int64  `json:"done"`
+	Total int64  `json:"total"`
+	// Shown is true once the progress overlay is on screen; Cancel is its Cancel button.
+	Shown  bool `json:"shown"`
+	Cancel Rect `json:"cancel"`
+	// Cancelling is true after Cancel was pressed; Waiting says why a finished job's result waits (e.g. play mode).
+	Cancelling bool   `json:"cancelling"`
+	Waiting    string `json:"waiting,omitempty"`
+}
+
+// GridDialog is the Spawn Cube Grid dialog: its fields as shown and its preview.
+type GridDialog struct {
+	Count   [3]int     `json:"count"`
+	Spacing [3]float32 `json:"spacing"`
+	Centre  [3]float32 `json:"centre"`
+	// Fields maps "count", "spacing", "centre", "spawn", "cancel" to where they are.
+	Fields map[string]Rect `json:"fields"`
+	// Preview is "cubes" when the viewport shows the grid's cubes for the current values, "box" when it shows
+	// only their outline (while values change, or while the cubes are computed), "" when nothing.
+	Preview      string `json:"preview"`
+	PreviewCubes int    `json:"previewCubes"`
+	// Edits counts frames in which a field's value changed; EditRenders those of them that also re-rendered the
+	// viewport (a frame that handles a keystroke must stay cheap, so it never renders a big preview).
+	Edits       uint64 `json:"edits"`
+	EditRenders uint64 `json:"editRenders"`
+}
+
+// Mark times one user action (unix nanoseconds on the editor's clock, which a harness on the same machine shares).
+type Mark struct {
+	// What names the action: "spawn grid", "open".
+	What string `json:"what"`
+	// Input is the start of the frame that handled the key or click (for the scene opened at launch: when the
+	// editor started).
+	Input int64 `json:"input"`
+	// Result is when the result was in the document (a background job's result merged on the loop thread).
+	Result int64 `json:"result"`
+	// Presented is when the first frame drawn with the result had been presented (the start of the frame after
+	// it); 0 while pending.
+	Presented int64 `json:"presented"`
+	// Frames counts the frames begun after the input's frame up to the result's: more than 1 means the UI kept
+	// drawing while the work ran in the background.
+	Frames uint64 `json:"frames"`
+	// Cancelled is true when the action was cancelled (Presented then times the frame without it).
+	Cancelled bool `json:"cancelled,omitempty"`
 }
 
 // Camera is the viewport camera's orbit: yaw and pitch in degrees, distance from the pivot.

@@ -34,8 +34,50 @@ type Settings struct {
 	SnapScale     float32 `json:"snapScale"`
 	// ShowStats shows the viewport's statistics overlay.
 	ShowStats bool `json:"showStats"`
+	// Grid holds the Spawn Cube Grid dialog's last values (nil until it was first closed).
+	Grid *Grid `json:"grid,omitempty"`
 
 	path string
+}
+
+// Grid is what the Spawn Cube Grid dialog remembers between uses: everything but the centre, which is placed
+// anew each time (beside the scene's content).
+type Grid struct {
+	Count     [3]int     `json:"count"`
+	Spacing   [3]float32 `json:"spacing"`
+	Mesh      string     `json:"mesh"`
+	Gradient  bool       `json:"gradient"`
+	From      [4]float32 `json:"from"`
+	To        [4]float32 `json:"to"`
+	Group     bool       `json:"group"`
+	GroupName string     `json:"groupName"`
+	Spin      bool       `json:"spin"`
+	Speed     float32    `json:"speed"`
+}
+
+// Limits of the grid dialog's values, as its fields clamp them.
+const (
+	MaxGridCount   = 1000
+	MinGridSpacing = 0.01
+	MaxGridSpacing = 1000
+	MaxGridSpeed   = 3600
+	maxGridText    = 256
+)
+
+// valid reports whether every value is one the dialog could have made.
+func (g *Grid) valid() bool {
+	in := func(f, lo, hi float32) bool { return f >= lo && f <= hi } // false for NaN
+	for i := range 3 {
+		if g.Count[i] < 1 || g.Count[i] > MaxGridCount || !in(g.Spacing[i], MinGridSpacing, MaxGridSpacing) {
+			return false
+		}
+	}
+	for i := range 4 {
+		if !in(g.From[i], 0, 1) || !in(g.To[i], 0, 1) {
+			return false
+		}
+	}
+	return in(g.Speed, -MaxGridSpeed, MaxGridSpeed) && len(g.Mesh) <= maxGridText && len(g.GroupName) <= maxGridText
 }
 
 // Defaults returns the settings of a first run.
@@ -115,7 +157,8 @@ func describe(data []byte, err error) string {
 	return fmt.Sprintf("%d:%d: %v", line, col, err)
 }
 
-// sanitize drops what cannot be right: empty or duplicate paths, too many entries, non-positive snap steps.
+// sanitize drops what cannot be right: empty or duplicate paths, too many entries, non-positive snap steps, grid
+// dialog values out of the dialog's ranges.
 func (s *Settings) sanitize() {
 	s.Recent = dedupe(s.Recent)
 	for i, p := range s.Places { // settings written before places were made absolute
@@ -135,6 +178,9 @@ func (s *Settings) sanitize() {
 	}
 	if !(s.SnapScale > 0 && s.SnapScale < 1e6) {
 		s.SnapScale = d.SnapScale
+	}
+	if s.Grid != nil && !s.Grid.valid() {
+		s.Grid = nil // the dialog's defaults
 	}
 }
 

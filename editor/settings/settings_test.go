@@ -102,3 +102,32 @@ func TestPlacesAreAbsoluteAndUnique(t *testing.T) {
 		t.Fatalf("places = %q, want just %q", s.Places, abs)
 	}
 }
+
+// TestGridValues: the grid dialog's values round-trip; values the dialog could not have made are dropped whole.
+func TestGridValues(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Load(dir)
+	g := Grid{Count: [3]int{100, 10, 100}, Spacing: [3]float32{2, 1.5, 2}, Mesh: "models/ship.obj", Gradient: true,
+		From: [4]float32{1, 0, 0, 1}, To: [4]float32{0, 0, 1, 1}, Group: true, GroupName: "Big", Spin: true, Speed: -90}
+	s.Grid = &g
+	if err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(dir)
+	if err != nil || back.Grid == nil || *back.Grid != g {
+		t.Fatalf("grid values after a round trip: %+v, %v", back.Grid, err)
+	}
+	for _, bad := range []string{
+		`{"grid":{"count":[0,1,1],"spacing":[1,1,1]}}`,
+		`{"grid":{"count":[1,1,1001],"spacing":[1,1,1]}}`,
+		`{"grid":{"count":[1,1,1],"spacing":[1,0,1]}}`,
+		`{"grid":{"count":[1,1,1],"spacing":[1,1,1],"from":[2,0,0,1]}}`,
+		`{"grid":{"count":[1,1,1],"spacing":[1,1,1],"speed":1e9}}`,
+	} {
+		os.WriteFile(filepath.Join(dir, FileName), []byte(bad), 0o644)
+		s, err := Load(dir)
+		if err != nil || s.Grid != nil {
+			t.Errorf("%s: loaded %+v, %v; want the defaults (nil)", bad, s.Grid, err)
+		}
+	}
+}
