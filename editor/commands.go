@@ -79,7 +79,12 @@ func (a *App) openInBackground(path string, m *mark, immediate bool) {
 			a.settings.AddRecent(path)
 			a.saveSettings()
 		})
-	}, jobOptions{applies: true, mark: m, immediate: immediate})
+	}, jobOptions{applies: true, mark: m, immediate: immediate, wait: func() string {
+		if immediate && a.frames < 2 {
+			return "showing the window first" // the first frame, with the progress, is presented before the scene
+		}
+		return ""
+	}})
 }
 
 // reportLoadError puts every problem of a failed load in the console and says so in a dialog.

@@ -340,16 +340,23 @@ func (d *gridDialog) build(a *App) bool {
 	open := true
 	flags := imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoCollapse | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoSavedSettings
 	visible := imgui.BeginV(name, &open, flags)
+	// Enter and Escape are taken before the fields are built: built first, the field that has the keyboard
+	// focus would take Enter as "edit me" and keep the keyboard after the dialog is gone.
 	keys := imgui.IsWindowFocusedV(imgui.FocusedFlagsRootAndChildWindows) && !d.active
-	spawn, cancel := false, !open
-	if visible {
-		spawn, cancel = d.buildFields(a, keys)
-		cancel = cancel || !open
+	spawn := keys && d.err == "" && (imgui.IsKeyPressedBool(imgui.KeyEnter) || imgui.IsKeyPressedBool(imgui.KeyKeypadEnter))
+	cancel := !open || (keys && imgui.IsKeyPressedBool(imgui.KeyEscape))
+	if visible && !spawn && !cancel {
+		var s, c bool
+		s, c = d.buildFields(a)
+		spawn, cancel = s && d.err == "", c
 	}
 	d.active = imgui.IsAnyItemActive()
 	imgui.End()
 	p := d.params()
-	if spawn && d.err == "" {
+	if spawn || cancel {
+		imgui.InternalClearActiveID() // no field of the closed dialog keeps the keyboard
+	}
+	if spawn {
 		d.close(a)
 		var keep *viewport.DrawList
 		if d.prev.current() && d.prev.cubes == p.Len() {
@@ -366,9 +373,8 @@ func (d *gridDialog) build(a *App) bool {
 	return true
 }
 
-// buildFields draws the fields and buttons; it returns whether Spawn or Cancel was pressed (Enter and Escape
-// too, when the dialog has the keyboard and no field is being edited).
-func (d *gridDialog) buildFields(a *App, keys bool) (spawn, cancel bool) {
+// buildFields draws the fields and buttons; it returns whether Spawn or Cancel was pressed.
+func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 	if d.focus {
 		imgui.SetKeyboardFocusHere()
 		d.focus = false
@@ -453,13 +459,11 @@ func (d *gridDialog) buildFields(a *App, keys bool) (spawn, cancel bool) {
 		imgui.TextDisabled("outline shown; the cubes follow when you leave the field")
 	}
 	imgui.BeginDisabledV(d.err != "")
-	if imgui.ButtonV("Spawn", imgui.Vec2{X: 110}) || (keys && (imgui.IsKeyPressedBool(imgui.KeyEnter) || imgui.IsKeyPressedBool(imgui.KeyKeypadEnter))) {
-		spawn = true
-	}
+	spawn = imgui.ButtonV("Spawn", imgui.Vec2{X: 110})
 	d.field("spawn")
 	imgui.EndDisabled()
 	imgui.SameLine()
-	cancel = imgui.ButtonV("Cancel", imgui.Vec2{X: 110}) || (keys && imgui.IsKeyPressedBool(imgui.KeyEscape))
+	cancel = imgui.ButtonV("Cancel", imgui.Vec2{X: 110})
 	d.field("cancel")
 	return spawn, cancel
 }
@@ -589,7 +593,7 @@ func (a *App) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
 	}, finish, jobOptions{applies: true, mark: m, wait: func() string {
 		switch {
 		case a.doc.Playing():
-			return "waiting for Stop: the grid is added when play mode ends"
+			return "waiting for Stop (play mode)"
 		case a.doc.Editing():
 			return "waiting for the edit to end"
 		}
@@ -599,12 +603,15 @@ func (a *App) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
 	}
 }
 
-// drawPreviewBox draws the outline of the grid being set up over the viewport image (ImGui lines: no render).
+// drawPreviewBox draws the outline of the grid being set up over the viewport image, which it dims a little (the
+// cubes shown, if any, are for older values): ImGui shapes, no render.
 func (v *viewportPanel) drawPreviewBox() {
 	b := v.previewBox
 	if b == nil {
 		return
 	}
+	dl := imgui.WindowDrawList()
+	dl.AddRectFilled(v.origin, imgui.Vec2{X: v.origin.X + float32(v.w), Y: v.origin.Y + float32(v.h)}, 0x50000000)
 	var px [8]imgui.Vec2
 	var ok [8]bool
 	for i := range 8 {
@@ -617,13 +624,14 @@ func (v *viewportPanel) drawPreviewBox() {
 		x, y, in := v.Camera.WorldToPixel(c, v.w, v.h)
 		px[i], ok[i] = imgui.Vec2{X: v.origin.X + x, Y: v.origin.Y + y}, in
 	}
-	dl := imgui.WindowDrawList()
-	const col = 0xff30b0ff // ABGR: the orange of selected cubes
-	for i := range 8 {
-		for axis := range 3 {
-			j := i | 1<<axis
-			if j != i && ok[i] && ok[j] {
-				dl.AddLineV(px[i], px[j], col, 2)
+	const shadow, line = 0xc0000000, 0xff60e0ff // ABGR: a dark edge under a bright yellow line
+	for pass, col := range [2]uint32{shadow, line} {
+		for i := range 8 {
+			for axis := range 3 {
+				j := i | 1<<axis
+				if j != i && ok[i] && ok[j] {
+					dl.AddLineV(px[i], px[j], col, float32(4-2*pass))
+				}
 			}
 		}
 	}

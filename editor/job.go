@@ -40,6 +40,7 @@ type job struct {
 
 	started   time.Time
 	immediate bool // show the progress from the first frame (the scene opened at launch)
+	drawn     int  // frames the overlay was drawn (its first lays it out)
 }
 
 // jobThreshold is the entity count from which saves, exports and spawns run as jobs with a progress bar.
@@ -160,6 +161,7 @@ func (a *App) buildJobOverlay() {
 		imgui.WindowFlagsNoFocusOnAppearing | imgui.WindowFlagsNoNav | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoMove
 	var cancelRect probe.Rect
 	if imgui.BeginV("##jobprogress", nil, flags) {
+		j.drawn++
 		imgui.TextUnformatted(j.label)
 		frac := j.fraction()
 		overlay := ""
@@ -174,16 +176,16 @@ func (a *App) buildJobOverlay() {
 			j.cancel()
 		}
 		cancelRect = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
-		switch {
-		case j.ctx.Err() != nil:
-			imgui.TextDisabled("cancelling…")
-		case j.waiting != "":
-			imgui.TextDisabled(j.waiting)
+		// The status line is always there (the overlay keeps its size and place as the job's state changes).
+		status := j.waiting
+		if j.ctx.Err() != nil {
+			status = "cancelling…"
 		}
+		imgui.TextDisabled(status)
 	}
 	imgui.End()
 	if a.probe != nil {
-		a.probe.state.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load(), Shown: true,
+		a.probe.state.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load(), Shown: j.drawn > 1,
 			Cancel: cancelRect, Cancelling: j.ctx.Err() != nil, Waiting: j.waiting}
 	}
 }

@@ -59,6 +59,8 @@ type (
 	Row = probe.Row
 	// Widget is an inspector widget in the probe.
 	Widget = probe.Widget
+	// Mark is a timed user action in the probe.
+	Mark = probe.Mark
 )
 
 // Editor is a running voltex-editor process on a Display.
@@ -188,6 +190,14 @@ func (e *Editor) Key(keys ...string) {
 		e.mustXdo("key", "--delay", "30", k)
 		time.Sleep(150 * time.Millisecond)
 	}
+}
+
+// KeysAtOnce sends key chords in one xdotool call, 30 ms apart (Key waits after each): for key sequences that
+// must reach the editor within a frame or two of each other.
+func (e *Editor) KeysAtOnce(keys ...string) {
+	e.t.Helper()
+	e.mustXdo(append([]string{"key", "--delay", "30"}, keys...)...)
+	time.Sleep(150 * time.Millisecond)
 }
 
 // Type types text into the focused widget.
