@@ -98,8 +98,10 @@ func TestBigSceneOpensWithProgress(t *testing.T) {
 		time.Duration(m.Presented-m.Input), m.Frames)
 }
 
-// setGrid types counts into the grid dialog (whose first field has the keyboard when it opens) and commits them.
+// setGrid opens the grid dialog (Ctrl+G: its first field has the keyboard) and types counts, committing them.
 func setGrid(e *guitest.Editor, nx, ny, nz string) {
+	e.Key("ctrl+g")
+	e.WaitProbe(10*time.Second, "grid dialog", func(p *guitest.Probe) bool { return p.Grid != nil })
 	e.Key("ctrl+a")
 	e.Type(nx)
 	e.Key("Tab", "ctrl+a")
@@ -114,11 +116,8 @@ func setGrid(e *guitest.Editor, nx, ny, nz string) {
 // it was. (Play holds the job's result — a grid is added only when play mode ends — so Cancel is pressed while
 // the job is certainly not merged, on any machine.)
 func TestBigSpawnKeepsUIAndCancels(t *testing.T) {
-	path := copyScene(t, "cubes.json")
-	e := launchOn(t, path)
+	e := launchOn(t, copyScene(t, "cubes.json"))
 	p0, _ := e.ReadProbe()
-	e.Key("ctrl+g")
-	e.WaitProbe(10*time.Second, "grid dialog", func(p *guitest.Probe) bool { return p.Grid != nil })
 	setGrid(e, "1000", "1", "1000")
 	e.WaitProbe(20*time.Second, "counts", func(p *guitest.Probe) bool { return p.Grid != nil && p.Grid.Count == [3]int{1000, 1, 1000} })
 	e.KeysAtOnce("Return", "ctrl+p") // Spawn, then Play at once
@@ -158,11 +157,8 @@ func TestBigSpawnKeepsUIAndCancels(t *testing.T) {
 // TestBigSpawnKeepsUIAndCompletes: a 100,000-cube spawn next to the scene: the menu bar and panels are there in
 // every probe the test reads while it runs, and the grid arrives as one undoable step.
 func TestBigSpawnKeepsUIAndCompletes(t *testing.T) {
-	path := copyScene(t, "cubes.json")
-	e := launchOn(t, path)
+	e := launchOn(t, copyScene(t, "cubes.json"))
 	p0, _ := e.ReadProbe()
-	e.Key("ctrl+g")
-	e.WaitProbe(10*time.Second, "grid dialog", func(p *guitest.Probe) bool { return p.Grid != nil })
 	setGrid(e, "100", "10", "100")
 	e.WaitProbe(60*time.Second, "preview of the cubes", func(p *guitest.Probe) bool {
 		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000
@@ -191,8 +187,6 @@ func TestBigSpawnKeepsUIAndCompletes(t *testing.T) {
 func TestGridDialogTypingStaysPrompt(t *testing.T) {
 	e := launchOn(t, bigScene(t, 100, 10, 100))
 	e.WaitProbe(120*time.Second, "the scene loaded", func(p *guitest.Probe) bool { return p.Entities == 100_000 })
-	e.Key("ctrl+g")
-	e.WaitProbe(10*time.Second, "grid dialog", func(p *guitest.Probe) bool { return p.Grid != nil })
 	setGrid(e, "100", "10", "100")
 	p0 := e.WaitProbe(120*time.Second, "big preview shown", func(p *guitest.Probe) bool {
 		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000
