@@ -7,7 +7,7 @@ BIN     := bin/voltex-editor
 SCENE   ?= scenes/cubes.json
 PREFIX  ?= $(HOME)/.local
 
-.PHONY: all deps build install run test lint screenshot docs-shots fuzz bench compare clean
+.PHONY: all deps build install run test lint screenshot docs-shots fuzz bench bench-ui compare clean
 
 all: build
 
@@ -54,6 +54,10 @@ fuzz: deps
 bench: deps
 	$(GO) test -run '^$$' -bench '$(or $(BENCH),.)' -benchmem -timeout 60m ./...
 	VOLTEX_RSS=1 $(GO) test -count=1 -run TestPeakRSS1M -v ./serialize/
+
+## bench-ui: what a user waits for in the real editor (key or launch → first frame presented with the result)
+bench-ui: deps
+	$(GO) test -run '^$$' -bench UI -benchtime 3x -timeout 60m ./cmd/voltex-editor/e2e/
 
 ## compare: the ECS against Ark, Arche and donburi (../shared/bench/ecs-peers)
 compare:

@@ -537,7 +537,7 @@ func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 	if a.probe != nil {
 		a.probe.state.Grid = &probe.GridDialog{
 			Count:   [3]int{int(d.count[0]), int(d.count[1]), int(d.count[2])},
-			Spacing: d.spacing, Centre: d.centre, Fields: d.fields,
+			Spacing: d.spacing, Centre: d.centre, Fields: d.fields, Typing: d.active && imgui.CurrentIO().WantTextInput(),
 			Preview: d.prev.mode(valid), PreviewCubes: d.prev.cubes, Edits: d.edits, EditRenders: d.editRender,
 		}
 	}

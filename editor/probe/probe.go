@@ -86,6 +86,8 @@ type GridDialog struct {
 	Centre  [3]float32 `json:"centre"`
 	// Fields maps "count", "spacing", "centre", "spawn", "cancel" to where they are.
 	Fields map[string]Rect `json:"fields"`
+	// Typing is true while one of its fields takes typed text.
+	Typing bool `json:"typing"`
 	// Preview is "cubes" when the viewport shows the grid's cubes for the current values, "box" when it shows
 	// only their outline (while values change, or while the cubes are computed), "" when nothing.
 	Preview      string `json:"preview"`

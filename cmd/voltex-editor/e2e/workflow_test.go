@@ -23,7 +23,7 @@ import (
 
 // copyScene copies a scene from scenes/ into a fresh project folder (TEMP/my-game/scenes/NAME), so tests can save
 // over it, and returns its absolute path.
-func copyScene(t *testing.T, name string) string {
+func copyScene(t testing.TB, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(repoPath("scenes/" + name))
 	if err != nil {
