@@ -17,6 +17,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -395,12 +396,12 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 		"of it — it is the centre, not a corner. A new grid starts beside what the scene already holds,\n" +
 		"so it never lands on it; \"At pivot\" puts it where the view looks instead."
 	if imgui.IsItemHovered() {
-		imgui.SetTooltip(centreHelp)
+		tooltip(centreHelp)
 	}
 	imgui.SameLine()
-	imgui.TextDisabled("(?)")
+	textDisabled("(?)")
 	if imgui.IsItemHovered() {
-		imgui.SetTooltip(centreHelp)
+		tooltip(centreHelp)
 	}
 	if imgui.SmallButton("Beside scene") {
 		d.autoPlace, d.placedFor = true, [2]mgl32.Vec3{}
@@ -452,11 +453,11 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 	if d.autoPlace {
 		where = "beside the scene"
 	}
-	imgui.Text(fmt.Sprintf("%d cubes, %s", p.Len(), where))
+	text(fmt.Sprintf("%s, %s", words.Count(p.Len(), "cube", "cubes"), where))
 	if d.err != "" {
-		imgui.TextColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, d.err)
+		textColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, d.err)
 	} else if !d.prev.current() && p.Len() > 0 {
-		imgui.TextDisabled("outline shown; the cubes follow when you leave the field")
+		textDisabled("outline shown; the cubes follow when you leave the field")
 	}
 	imgui.BeginDisabledV(d.err != "")
 	spawn = imgui.ButtonV("Spawn", imgui.Vec2{X: 110})

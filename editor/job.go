@@ -162,7 +162,7 @@ func (a *App) buildJobOverlay() {
 	var cancelRect probe.Rect
 	if imgui.BeginV("##jobprogress", nil, flags) {
 		j.drawn++
-		imgui.TextUnformatted(j.label)
+		text(j.label)
 		frac := j.fraction()
 		overlay := ""
 		if frac < 0 {
@@ -181,7 +181,7 @@ func (a *App) buildJobOverlay() {
 		if j.ctx.Err() != nil {
 			status = "cancelling…"
 		}
-		imgui.TextDisabled(status)
+		textDisabled(status)
 	}
 	imgui.End()
 	if a.probe != nil {
