@@ -35,6 +35,9 @@ type Options struct {
 	Width, Height int
 	// SettingsDir holds persisted settings (recent files); empty means settings.DefaultDir().
 	SettingsDir string
+	// JobStepDelay, if set, pauses background jobs this long after each progress step (between chunks of their
+	// work), so that end-to-end tests can act while a job runs; only the e2e build sets it (--test-job-delay).
+	JobStepDelay time.Duration
 	// NewWorld, if set, makes the worlds of every scene (it must call scene.Register) — to add component types
 	// of a game or of tests (--test-components).
 	NewWorld func() *ecs.World

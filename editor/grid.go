@@ -355,7 +355,8 @@ func (d *gridDialog) build(a *App) bool {
 	imgui.End()
 	p := d.params()
 	if spawn || cancel {
-		imgui.InternalClearActiveID() // no field of the closed dialog keeps the keyboard
+		imgui.InternalClearActiveID()          // no field of the closed dialog keeps the keyboard
+		imgui.SetWindowFocusStr(panelViewport) // the keyboard goes back to the viewport, where the result shows
 	}
 	if spawn {
 		d.close(a)

@@ -68,12 +68,19 @@ func (a *App) startJob(label string, work func(ctx context.Context, progress fun
 	j := &job{label: label, ctx: ctx, cancel: cancel, result: make(chan error, 1), finish: finish, started: time.Now(),
 		applies: o.applies, wait: o.wait, mark: o.mark, immediate: o.immediate}
 	var lastWake atomic.Int64
+	delay := a.opts.JobStepDelay
 	progress := func(done, total int64) {
 		j.done.Store(done)
 		j.total.Store(total)
 		if now := time.Now().UnixMilli(); now-lastWake.Load() > 50 {
 			lastWake.Store(now)
 			g.Update()
+		}
+		if delay > 0 && done < total { // tests only (Options.JobStepDelay)
+			select {
+			case <-ctx.Done():
+			case <-time.After(delay):
+			}
 		}
 	}
 	a.job = j

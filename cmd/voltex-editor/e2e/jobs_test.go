@@ -58,8 +58,8 @@ func lastMark(p *guitest.Probe, what string) (guitest.Mark, bool) {
 	return guitest.Mark{}, false
 }
 
-// uiPresent checks that the probe shows the whole UI: menu bar, every panel, hierarchy rows.
-func uiPresent(t *testing.T, p *guitest.Probe, when string) {
+// uiPresent checks that the probe shows the whole UI: menu bar, every panel (and hierarchy rows, if rows).
+func uiPresent(t *testing.T, p *guitest.Probe, when string, rows bool) {
 	t.Helper()
 	if !p.MenuBar {
 		t.Errorf("%s: the menu bar is not there", when)
@@ -69,17 +69,47 @@ func uiPresent(t *testing.T, p *guitest.Probe, when string) {
 			t.Errorf("%s: panel %s is missing", when, name)
 		}
 	}
-	if len(p.Hierarchy) == 0 {
+	if rows && len(p.Hierarchy) == 0 {
 		t.Errorf("%s: the hierarchy shows no rows", when)
 	}
 }
 
-// TestBigSceneOpensWithProgress: a 100,000-cube scene named on the command line opens inside the window: the UI
-// (with the progress) is presented before the scene is in it, then the scene replaces the empty one.
+// launchSlowJobs launches the editor on path with every background job pausing delay after each progress step
+// (the e2e build's --test-job-delay), so that a test can look at a job and act while it runs, on any machine.
+func launchSlowJobs(t *testing.T, path, delay string) *guitest.Editor {
+	t.Helper()
+	d := guitest.StartDisplay(t, 1600, 1000)
+	e := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir(), "--test-job-delay", delay, path)
+	failShot(t, e, t.Name())
+	return e
+}
+
+// midway waits until the probe shows the job's overlay with some of the work done and some left.
+func midway(e *guitest.Editor, label string) *guitest.Probe {
+	return e.WaitProbe(120*time.Second, label+" shown mid-way", func(p *guitest.Probe) bool {
+		return p.Job != nil && p.Job.Shown && strings.HasPrefix(p.Job.Label, label) && p.Job.Done > 0 && p.Job.Done < p.Job.Total
+	})
+}
+
+// checkCancelButton checks that the overlay's Cancel button is drawn where the probe says.
+func checkCancelButton(t *testing.T, shot *image.RGBA, p *guitest.Probe) {
+	t.Helper()
+	if st := guitest.RegionStats(shot, p.Job.Cancel.Image()); st.Distinct < 4 || st.Spread[0] < 40 {
+		t.Errorf("no Cancel button on screen at %+v (%+v)", p.Job.Cancel, st)
+	}
+}
+
+// TestBigSceneOpensWithProgress: a 100,000-cube scene named on the command line opens inside the window: the
+// menu bar, the panels and the progress overlay are on screen while it loads (the UI is presented before the
+// scene is in it), then the scene replaces the empty one.
 func TestBigSceneOpensWithProgress(t *testing.T) {
 	path := bigScene(t, 100, 10, 100)
-	e := launchOn(t, path)
-	p := e.WaitProbe(120*time.Second, "the scene loaded", func(p *guitest.Probe) bool {
+	e := launchSlowJobs(t, path, "20ms")
+	p := midway(e, "Opening big.json")
+	uiPresent(t, p, "while opening", false)
+	e.WaitProbe(60*time.Second, "the overlay drawn", func(q *guitest.Probe) bool { return q.Frames > p.Frames+2 })
+	checkCancelButton(t, lookShot(t, e, "open-progress.png"), p)
+	p = e.WaitProbe(120*time.Second, "the scene loaded", func(p *guitest.Probe) bool {
 		_, ok := lastMark(p, "open")
 		return ok && p.Entities == 100_000
 	})
@@ -90,12 +120,10 @@ func TestBigSceneOpensWithProgress(t *testing.T) {
 	if !(m.Input < m.Result && m.Result < m.Presented) {
 		t.Errorf("open mark out of order: %+v", m)
 	}
-	uiPresent(t, p, "after the open")
+	uiPresent(t, p, "after the open", true)
 	if p.ScenePath != path || p.Dirty || p.Job != nil {
 		t.Errorf("after the open: path %q, dirty %v, job %+v", p.ScenePath, p.Dirty, p.Job)
 	}
-	t.Logf("launch → first frame with the scene presented: %v (%d frames drawn while it loaded)",
-		time.Duration(m.Presented-m.Input), m.Frames)
 }
 
 // setGrid opens the grid dialog (Ctrl+G: its first field has the keyboard) and types counts, committing them.
@@ -111,37 +139,25 @@ func setGrid(e *guitest.Editor, nx, ny, nz string) {
 	e.Key("Return") // commits the field; a second Return spawns
 }
 
-// TestBigSpawnKeepsUIAndCancels: a million-cube spawn runs as a background job; the menu bar, the panels and the
-// rest of the UI stay (Play works meanwhile), the overlay shows the job with Cancel, and Cancel leaves the scene as
-// it was. (Play holds the job's result — a grid is added only when play mode ends — so Cancel is pressed while
-// the job is certainly not merged, on any machine.)
+// TestBigSpawnKeepsUIAndCancels: a 100,000-cube spawn runs as a background job; while it runs the menu bar and
+// the panels stay and the overlay shows its progress with Cancel; Cancel mid-way leaves the scene as it was.
 func TestBigSpawnKeepsUIAndCancels(t *testing.T) {
-	e := launchOn(t, copyScene(t, "cubes.json"))
+	e := launchSlowJobs(t, copyScene(t, "cubes.json"), "1s")
 	p0, _ := e.ReadProbe()
-	setGrid(e, "1000", "1", "1000")
-	e.WaitProbe(20*time.Second, "counts", func(p *guitest.Probe) bool { return p.Grid != nil && p.Grid.Count == [3]int{1000, 1, 1000} })
-	e.KeysAtOnce("Return", "ctrl+p") // Spawn, then Play at once
-	p := e.WaitProbe(60*time.Second, "job shown and waiting for Stop", func(p *guitest.Probe) bool {
-		return p.Job != nil && p.Job.Shown && p.Job.Waiting != "" && p.Playing
-	})
-	settled := p.Frames + 3 // (play mode draws every frame)
-	p = e.WaitProbe(60*time.Second, "a few frames more", func(p *guitest.Probe) bool { return p.Frames > settled && p.Job != nil })
+	setGrid(e, "100", "10", "100")
+	e.Key("Return") // Spawn
+	p := midway(e, "Spawning 100000 cubes")
+	uiPresent(t, p, "during the job", true)
 	if p.Entities != p0.Entities || p.Grid != nil {
-		t.Fatalf("while the job waits: %d entities (want %d), dialog %+v", p.Entities, p0.Entities, p.Grid)
+		t.Fatalf("during the job: %d entities (want %d), dialog %+v", p.Entities, p0.Entities, p.Grid)
 	}
-	uiPresent(t, p, "during the job")
-	if !strings.HasPrefix(p.Job.Label, "Spawning 1000000 cubes") || p.Job.Done != p.Job.Total || p.Job.Total == 0 {
-		t.Errorf("job %+v", p.Job)
-	}
-	shot := lookShot(t, e, "job-overlay.png")
-	// The overlay is drawn where the probe says its Cancel button is: not the dark panel background there.
-	if st := guitest.RegionStats(shot, p.Job.Cancel.Image()); st.Distinct < 4 || st.Spread[0] < 40 {
-		t.Errorf("no Cancel button on screen at %+v (%+v)", p.Job.Cancel, st)
-	}
+	e.WaitProbe(60*time.Second, "the overlay drawn", func(q *guitest.Probe) bool { return q.Frames > p.Frames+2 || q.Job.Done > p.Job.Done })
+	checkCancelButton(t, lookShot(t, e, "job-overlay.png"), p)
 	e.Click(p.Job.Cancel.X+p.Job.Cancel.W/2, p.Job.Cancel.Y+p.Job.Cancel.H/2, 1)
-	p = e.WaitProbe(30*time.Second, "job cancelled", func(p *guitest.Probe) bool { return p.Job == nil })
-	e.Key("ctrl+p") // Stop
-	p = e.WaitProbe(30*time.Second, "stopped", func(p *guitest.Probe) bool { return !p.Playing })
+	p = e.WaitProbe(60*time.Second, "job cancelled", func(p *guitest.Probe) bool {
+		_, marked := lastMark(p, "spawn grid")
+		return p.Job == nil && marked
+	})
 	if p.Entities != p0.Entities || p.UndoDepth != p0.UndoDepth || p.Dirty {
 		t.Fatalf("after Cancel: %d entities, %d undo steps, dirty %v; want %d, %d, false",
 			p.Entities, p.UndoDepth, p.Dirty, p0.Entities, p0.UndoDepth)
@@ -154,31 +170,38 @@ func TestBigSpawnKeepsUIAndCancels(t *testing.T) {
 	}
 }
 
-// TestBigSpawnKeepsUIAndCompletes: a 100,000-cube spawn next to the scene: the menu bar and panels are there in
-// every probe the test reads while it runs, and the grid arrives as one undoable step.
+// TestBigSpawnKeepsUIAndCompletes: while a 100,000-cube spawn runs, the editor stays usable — an entity is created
+// and Play starts; the grid's result waits for Stop (play mode) and then arrives as one undoable step of its own.
 func TestBigSpawnKeepsUIAndCompletes(t *testing.T) {
-	e := launchOn(t, copyScene(t, "cubes.json"))
+	e := launchSlowJobs(t, copyScene(t, "cubes.json"), "500ms")
 	p0, _ := e.ReadProbe()
 	setGrid(e, "100", "10", "100")
-	e.WaitProbe(60*time.Second, "preview of the cubes", func(p *guitest.Probe) bool {
-		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000
-	})
 	e.Key("Return")
-	p := e.WaitProbe(120*time.Second, "grid spawned", func(p *guitest.Probe) bool {
-		if p.Entities != p0.Entities+100_000 {
-			uiPresent(t, p, "while spawning")
-		}
-		_, ok := lastMark(p, "spawn grid")
-		return ok && p.Entities == p0.Entities+100_000
-	})
-	uiPresent(t, p, "after the spawn")
-	if p.UndoDepth != p0.UndoDepth+1 || len(p.Selected) != 100_000 {
-		t.Errorf("after the spawn: %d undo steps, %d selected", p.UndoDepth, len(p.Selected))
+	midway(e, "Spawning 100000 cubes")
+	e.Key("ctrl+shift+n") // Entity → Create Empty, during the job
+	p := e.WaitProbe(60*time.Second, "created during the job", func(p *guitest.Probe) bool { return p.Entities == p0.Entities+1 })
+	if p.Job == nil {
+		t.Fatal("the job ended before the edit: the test did not edit during it")
 	}
-	m, _ := lastMark(p, "spawn grid")
-	t.Logf("key → result %v, key → first frame with it presented %v", time.Duration(m.Result-m.Input), time.Duration(m.Presented-m.Input))
+	e.Key("ctrl+p") // Play, during the job
+	p = e.WaitProbe(120*time.Second, "result waiting for Stop", func(p *guitest.Probe) bool {
+		return p.Playing && p.Job != nil && p.Job.Waiting != ""
+	})
+	uiPresent(t, p, "while the result waits", true)
+	if p.Entities != p0.Entities+1 {
+		t.Fatalf("the grid was added in play mode: %d entities", p.Entities)
+	}
+	e.Key("ctrl+p") // Stop: the grid goes in
+	p = e.WaitProbe(120*time.Second, "grid spawned", func(p *guitest.Probe) bool {
+		_, ok := lastMark(p, "spawn grid")
+		return ok && p.Entities == p0.Entities+1+100_000 && p.Job == nil
+	})
+	uiPresent(t, p, "after the spawn", true)
+	if p.UndoDepth != p0.UndoDepth+2 || len(p.Selected) != 100_000 {
+		t.Errorf("after the spawn: %d undo steps (want %d), %d selected", p.UndoDepth, p0.UndoDepth+2, len(p.Selected))
+	}
 	e.Key("ctrl+z")
-	e.WaitProbe(60*time.Second, "undone", func(p *guitest.Probe) bool { return p.Entities == p0.Entities && !p.Dirty })
+	e.WaitProbe(60*time.Second, "grid undone", func(p *guitest.Probe) bool { return p.Entities == p0.Entities+1 })
 }
 
 // TestGridDialogTypingStaysPrompt: with 100,000 cubes in the scene and 100,000 in the preview, typing in the grid
