@@ -69,6 +69,7 @@ type gridDialog struct {
 	snap       *sceneSnapshot
 	lastKey    previewKey // the values of the last frame
 	lastChange time.Time
+	changing   bool   // a value changed since the active field became active
 	renders    uint64 // viewport renders at the last frame
 	edits      uint64 // frames in which a value changed
 	editRender uint64 // … and the viewport rendered
@@ -342,8 +343,10 @@ func (d *gridDialog) build(a *App) bool {
 	flags := imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoCollapse | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoSavedSettings
 	visible := imgui.BeginV(name, &open, flags)
 	// Enter and Escape are taken before the fields are built: built first, the field that has the keyboard
-	// focus would take Enter as "edit me" and keep the keyboard after the dialog is gone.
-	keys := imgui.IsWindowFocusedV(imgui.FocusedFlagsRootAndChildWindows) && !d.active
+	// focus would take Enter as "edit me" and keep the keyboard after the dialog is gone. While a value is being
+	// typed, Enter commits it (the preview then shows it) and Escape reverts it; a field that merely has the
+	// keyboard (the first one, when the dialog opens) does not keep Enter from spawning.
+	keys := imgui.IsWindowFocusedV(imgui.FocusedFlagsRootAndChildWindows) && !(d.active && d.changing)
 	spawn := keys && d.err == "" && (imgui.IsKeyPressedBool(imgui.KeyEnter) || imgui.IsKeyPressedBool(imgui.KeyKeypadEnter))
 	cancel := !open || (keys && imgui.IsKeyPressedBool(imgui.KeyEscape))
 	if visible && !spawn && !cancel {
@@ -457,8 +460,10 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 	text(fmt.Sprintf("%s, %s", words.Count(p.Len(), "cube", "cubes"), where))
 	if d.err != "" {
 		textColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, d.err)
-	} else if !d.prev.current() && p.Len() > 0 {
+	} else if !d.prev.current() && d.changing {
 		textDisabled("outline shown; the cubes follow when you leave the field")
+	} else if !d.prev.current() && !a.doc.Playing() {
+		textDisabled("computing the preview…")
 	}
 	imgui.BeginDisabledV(d.err != "")
 	spawn = imgui.ButtonV("Spawn", imgui.Vec2{X: 110})
@@ -495,6 +500,7 @@ func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 			d.editRender++
 		}
 		d.lastChange = now
+		d.changing = true
 	}
 	d.lastKey = k
 	d.prev.setWant(k)
@@ -514,7 +520,10 @@ func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 	if d.result != nil && d.result.key != k {
 		d.result = nil
 	}
-	editing := imgui.IsAnyItemActive()
+	// Editing: a field is active and its value has changed since (a field that merely has the keyboard, as the
+	// first one has when the dialog opens, lets a big preview show).
+	d.changing = d.changing && imgui.IsAnyItemActive()
+	editing := d.changing
 	settled := !editing || now.Sub(d.lastChange) > 100*time.Millisecond
 	if valid && !playing && !d.prev.current() && d.worker == nil && d.result == nil && settled && a.vp.builder != nil {
 		if d.snap == nil || d.snap.version != k.sceneVer || d.snap.world != k.world {

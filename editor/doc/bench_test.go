@@ -52,6 +52,40 @@ func BenchmarkSpawnGrid100k(b *testing.B) {
 	}
 }
 
+// BenchmarkFinishGrid100k times the half of a 100,000-cube spawn that runs on the editor's loop thread
+// (Document.FinishGrid: ids, the batch spawn, the undo step); the plan (GridJob.Run) runs untimed, as the
+// editor runs it on a background goroutine.
+func BenchmarkFinishGrid100k(b *testing.B) {
+	d := New("", Options{})
+	p := grid100k("")
+	var total time.Duration
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		j, err := d.PrepareGrid(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := j.Run(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		if _, _, err := d.FinishGrid(j); err != nil {
+			b.Fatal(err)
+		}
+		total += time.Since(t0)
+		n++
+		b.StopTimer()
+		if err := d.Undo(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	reportMS(b, total, n)
+	b.ReportMetric(0, "ns/op")
+}
+
 // BenchmarkUndoSpawnGrid100k times undoing a 100,000-cube SpawnGrid (target ≤ 200 ms); each
 // iteration redoes it untimed.
 func BenchmarkUndoSpawnGrid100k(b *testing.B) {
