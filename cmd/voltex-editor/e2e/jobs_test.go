@@ -245,3 +245,26 @@ func TestGridDialogTypingStaysPrompt(t *testing.T) {
 		t.Errorf("the preview changed the scene: %d entities", p.Entities)
 	}
 }
+
+// TestBigBrokenSceneReportsInWindow: a big scene named on the command line that turns out broken (a truncated
+// file: the parser meets the end late) is reported inside the window — every problem as file:line:col in the
+// console and a dialog — and the editor stays open on an empty scene.
+func TestBigBrokenSceneReportsInWindow(t *testing.T) {
+	path := bigScene(t, 100, 10, 100)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data[:len(data)-200], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := launchOn(t, path)
+	p := e.WaitProbe(120*time.Second, "the error dialog", func(p *guitest.Probe) bool { return p.Modal == "prompt:Cannot open scene" })
+	if !hasMessage(p, "error: "+path+":") {
+		t.Errorf("no positioned error for %s in the console: %q", path, p.Console)
+	}
+	uiPresent(t, p, "after the failed open", false)
+	if p.Entities != 0 || p.ScenePath != "" || p.Dirty {
+		t.Errorf("after the failed open: %d entities, path %q, dirty %v; want an empty, clean new scene", p.Entities, p.ScenePath, p.Dirty)
+	}
+}
