@@ -258,7 +258,7 @@ func TestBigBrokenSceneReportsInWindow(t *testing.T) {
 	if err := os.WriteFile(path, data[:len(data)-200], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := launchOn(t, path)
+	e := launchSlowJobs(t, path, "0s") // (named by its absolute path: the messages name it so)
 	p := e.WaitProbe(120*time.Second, "the error dialog", func(p *guitest.Probe) bool { return p.Modal == "prompt:Cannot open scene" })
 	if !hasMessage(p, "error: "+path+":") {
 		t.Errorf("no positioned error for %s in the console: %q", path, p.Console)
