@@ -104,7 +104,7 @@ func checkCancelButton(t *testing.T, shot *image.RGBA, p *guitest.Probe) {
 // scene is in it), then the scene replaces the empty one.
 func TestBigSceneOpensWithProgress(t *testing.T) {
 	path := bigScene(t, 100, 10, 100)
-	e := launchSlowJobs(t, path, "20ms")
+	e := launchSlowJobs(t, path, "200ms") // the load reports about 30 steps (one per MB)
 	p := midway(e, "Opening big.json")
 	uiPresent(t, p, "while opening", false)
 	e.WaitProbe(60*time.Second, "the overlay drawn", func(q *guitest.Probe) bool { return q.Frames > p.Frames+2 })
