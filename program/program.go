@@ -112,7 +112,7 @@ func Run(g Game, args []string, stdout, stderr io.Writer) int {
 		usage(stderr, fs)
 		return 2
 	}
-	w, h, err := parseSize(*size)
+	w, h, err := parseSize(*size, 16384)
 	if err != nil {
 		fmt.Fprintf(stderr, "voltex-editor: --size: %v\n", err)
 		return 2
@@ -141,8 +141,8 @@ func Run(g Game, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parseSize parses "WIDTHxHEIGHT".
-func parseSize(s string) (w, h int, err error) {
+// parseSize parses "WIDTHxHEIGHT", each side within 64..maxSide.
+func parseSize(s string, maxSide int) (w, h int, err error) {
 	ws, hs, ok := strings.Cut(strings.ToLower(s), "x")
 	if ok {
 		w, err = strconv.Atoi(ws)
@@ -150,8 +150,11 @@ func parseSize(s string) (w, h int, err error) {
 			h, err = strconv.Atoi(hs)
 		}
 	}
-	if !ok || err != nil || w < 64 || h < 64 || w > 16384 || h > 16384 {
+	if !ok || err != nil {
 		return 0, 0, fmt.Errorf("%q is not a size like 1600x1000", s)
+	}
+	if w < 64 || h < 64 || w > maxSide || h > maxSide {
+		return 0, 0, fmt.Errorf("%dx%d is out of range: each side must be within 64..%d", w, h, maxSide)
 	}
 	return w, h, nil
 }

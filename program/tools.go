@@ -19,6 +19,7 @@ import (
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/pngfile"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/project"
 	"github.com/voltex-editor/voltex/viewport"
@@ -392,12 +393,12 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 	if *spin != 0 {
 		p.Spin = &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: float32(*spin)}
 	}
-	data, err := serialize.Grid(p, *name, *seed)
+	s, err := serialize.GridScene(p, *name, *seed)
 	if err != nil {
 		fmt.Fprintf(stderr, "voltex-editor grid: %v\n", err)
 		return 1
 	}
-	if err := serialize.WriteFile(*out, data); err != nil {
+	if err := serialize.SaveFile(context.Background(), *out, s, serialize.SaveOptions{}); err != nil { // streamed
 		fmt.Fprintf(stderr, "voltex-editor grid: %v\n", err)
 		return 1
 	}
@@ -560,11 +561,18 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// The biggest image render draws: each side up to 8192 pixels, and 32 Mpixels in all (rendering,
+// reading back and encoding take about 20 bytes per pixel: 640 MB at most; see docs/limits.md).
+const (
+	renderMaxSide   = 8192
+	renderMaxPixels = 8192 * 4096
+)
+
 func runRender(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("render", "SCENE.json -o OUT.png [flags]", "Renders a scene offscreen (no display needed) and writes a PNG. Without camera flags the\n"+
 		"scene's saved editor camera is used, and without one the camera frames the whole scene.")
 	out := fs.String("o", "", "output PNG (required)")
-	size := fs.String("size", "1280x720", "image size WIDTHxHEIGHT")
+	size := fs.String("size", "1280x720", "image size WIDTHxHEIGHT: each side 64..8192, at most 8192x4096 pixels in all")
 	yaw, pitch, dist := optFloat(math.NaN()), optFloat(math.NaN()), optFloat(math.NaN())
 	fs.Var(&yaw, "yaw", "camera yaw in degrees (default: the scene's camera, or 30)")
 	fs.Var(&pitch, "pitch", "camera pitch in degrees (default: the scene's camera, or -25)")
@@ -578,7 +586,11 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 || *out == "" {
 		return usageError(fs, stderr, "voltex-editor render: need one scene and -o OUT.png")
 	}
-	w, h, err := parseSize(*size)
+	w, h, err := parseSize(*size, renderMaxSide)
+	if err == nil && w*h > renderMaxPixels {
+		err = fmt.Errorf("%dx%d is %s pixels, more than the limit of %s (8192x4096; about 20 bytes of memory per pixel)",
+			w, h, words.Thousands(int64(w*h)), words.Thousands(renderMaxPixels))
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "voltex-editor render: --size: %v\n", err)
 		return 2

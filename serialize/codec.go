@@ -159,10 +159,28 @@ func listWords(w []string) string {
 // entityRef is an ecs.Entity field read from a file: the file id it names,
 // to be resolved once every entity exists.
 type entityRef struct {
-	path string // field path within the component, as ecs.World.SetField takes it
-	id   int64
-	pos  jsonpos.Pos
-	jp   string // JSON path, for messages
+	path      string // field path within the component, as ecs.World.SetField takes it (also its JSON path there)
+	id        int64
+	line, col int32
+}
+
+// jsonPath returns the JSON path of the reference of entity index rec of
+// the file, in component comp: entities[3].components.Follow.targets[2].
+func (r *entityRef) jsonPath(rec int32, comp string) string {
+	var p diag.Path
+	p.Key("entities")
+	p.Index(int(rec))
+	p.Key("components")
+	p.Key(comp)
+	s := p.String()
+	switch {
+	case r.path == "":
+	case r.path[0] == '[':
+		s += r.path
+	default:
+		s += "." + r.path
+	}
+	return s
 }
 
 // decodeState carries what decoding needs besides the value.
@@ -183,6 +201,33 @@ type decodeState struct {
 	strict     bool // missing assets are errors, not warnings
 	// lossy turns values that cannot be read into warnings (LoadOptions.Lossy).
 	lossy bool
+	// data adds up an estimate of the memory the loaded world takes
+	// (Limits.MaxWorldBytes): component values, strings, slices, kept JSON,
+	// references and per-entity bookkeeping. Once over maxData, overData is
+	// set and the load stops.
+	data, maxData int64
+	overData      bool
+}
+
+// use counts n bytes of world memory; at the first time over the limit it
+// reports the error at v (nil: no position) and reports false.
+func (d *decodeState) use(n int64, v *jsonpos.Value) bool {
+	d.data += n
+	if d.maxData <= 0 || d.data <= d.maxData {
+		return true
+	}
+	if !d.overData {
+		d.overData = true
+		line, col := 0, 0
+		if v != nil {
+			p := v.Pos()
+			line, col = p.Line, p.Col
+		}
+		d.probs.Errorf(line, col, d.path.String(), "the scene takes more than the limit of %s of memory "+
+			"(component values, strings and entities; Limits.MaxWorldBytes)", bytesText(d.maxData))
+	}
+	d.failed = true
+	return false
 }
 
 // asset checks the asset reference ref read at v: a malformed or unsafe
@@ -228,10 +273,14 @@ func (d *decodeState) errorf(p jsonpos.Pos, instead, format string, args ...any)
 	d.failed = true
 }
 
+// internMax is the length up to which strings are shared (and not counted
+// as world memory: a few thousand of them at most).
+const internMax = 64
+
 // internString returns a shared copy of short strings that repeat (asset
 // names), so a million cubes do not hold a million copies of "builtin:cube".
 func (d *decodeState) internString(b []byte) string {
-	if len(b) > 64 {
+	if len(b) > internMax {
 		return string(b)
 	}
 	if s, ok := d.intern[string(b)]; ok {
@@ -305,6 +354,9 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 				return
 			}
 		} else {
+			if !d.use(int64(n)*int64(c.elem.size), v) {
+				return
+			}
 			s := reflect.MakeSlice(c.typ, n, n)
 			reflect.NewAt(c.typ, p).Elem().Set(s)
 			base = s.UnsafePointer()
@@ -369,6 +421,9 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			return
 		}
 		*(*string)(p) = d.internString(v.Text())
+		if len(v.Text()) > internMax && !d.use(int64(len(v.Text())), v) {
+			return
+		}
 		if c.asset && (c.noEmpty || v.Text() != nil && len(v.Text()) > 0) {
 			d.asset(v, *(*string)(p))
 		}
@@ -381,7 +436,7 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			}
 			*(*ecs.Entity)(p) = ecs.Entity{}
 			if n >= 0 {
-				d.refs = append(d.refs, entityRef{path: string(d.refPath), id: n, pos: v.Pos(), jp: d.path.String()})
+				d.refs = append(d.refs, entityRef{path: string(d.refPath), id: n, line: int32(v.Pos().Line), col: int32(v.Pos().Col)})
 			}
 			return
 		}
@@ -396,7 +451,7 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 		}
 		*(*ecs.Entity)(p) = ecs.Entity{}
 		if n > 0 {
-			d.refs = append(d.refs, entityRef{path: string(d.refPath), id: n, pos: v.Pos(), jp: d.path.String()})
+			d.refs = append(d.refs, entityRef{path: string(d.refPath), id: n, line: int32(v.Pos().Line), col: int32(v.Pos().Col)})
 		}
 	}
 }

@@ -50,13 +50,12 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 	sw := newSceneWriter(w)
 	sw.exporting = true
 	order := exportOrder(w, scene.EnsureIDs(w))
-	index := make(map[ecs.Entity]int, len(order))
-	for i, e := range order {
-		index[e] = i
-	}
+	index := newSlotMap(order) // export index by entity
 	sw.enc.refID = func(e ecs.Entity) int64 {
-		if i, ok := index[e]; ok {
-			return int64(i)
+		if w.Alive(e) {
+			if i, ok := index.get(e); ok {
+				return int64(i)
+			}
 		}
 		return -1
 	}
@@ -120,7 +119,7 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 		b = append(b, ",\n      \"parent\": "...)
 		parent := -1
 		if p := w.Parent(e); !p.IsZero() {
-			parent = index[p]
+			parent, _ = index.get(p)
 		}
 		b = appendInt(b, parent)
 		b = append(b, ",\n      \"mesh\": "...)
@@ -187,10 +186,7 @@ func (sw *sceneWriter) exportComponents(e ecs.Entity) error {
 func exportOrder(w *ecs.World, byID []ecs.Entity) []ecs.Entity {
 	sib := slices.Clone(byID)
 	scene.SortSiblings(w, sib) // every parent's children in sibling order, as a subsequence
-	rank := make(map[ecs.Entity]int, len(sib))
-	for i, e := range sib {
-		rank[e] = i
-	}
+	rank := newSlotMap(sib)
 	out := make([]ecs.Entity, 0, len(byID))
 	var stack []ecs.Entity
 	for _, root := range sib {
@@ -202,13 +198,42 @@ func exportOrder(w *ecs.World, byID []ecs.Entity) []ecs.Entity {
 			e := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			out = append(out, e)
-			kids := w.Children(e)
+			n := len(stack)
+			stack = w.AppendChildren(stack, e)
 			// Pushed in descending order so they pop in ascending order.
-			slices.SortFunc(kids, func(a, b ecs.Entity) int { return cmp.Compare(rank[b], rank[a]) })
-			stack = append(stack, kids...)
+			slices.SortFunc(stack[n:], func(a, b ecs.Entity) int {
+				ra, _ := rank.get(a)
+				rb, _ := rank.get(b)
+				return cmp.Compare(rb, ra)
+			})
 		}
 	}
 	return out
+}
+
+// slotMap maps live entities to their position in a list: an int32 per
+// entity slot (about 4 bytes per entity, where a map takes 40 or more).
+type slotMap []int32 // by entity index: position + 1, 0 for none
+
+func newSlotMap(es []ecs.Entity) slotMap {
+	var top uint32
+	for _, e := range es {
+		top = max(top, e.Index())
+	}
+	m := make(slotMap, int(top)+1)
+	for i, e := range es {
+		m[e.Index()] = int32(i + 1)
+	}
+	return m
+}
+
+// get returns the position of e, which must be alive (a stale handle would
+// find the entity now in its slot).
+func (m slotMap) get(e ecs.Entity) (int, bool) {
+	if i := int(e.Index()); i < len(m) && m[i] > 0 {
+		return int(m[i] - 1), true
+	}
+	return 0, false
 }
 
 func appendInt(b []byte, n int) []byte {

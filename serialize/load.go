@@ -102,7 +102,9 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	b.refuseConflicts = opts.RefuseConflicts
 	b.ds.strict, b.ds.checkAsset = opts.Strict, opts.CheckAsset
 	b.ds.lossy = opts.Lossy
+	b.ds.maxData = opts.Limits.resolved().MaxWorldBytes
 	r := newSceneReader(ctx, in, opts.File, opts.Limits, opts.Progress, b.entity)
+	r.stop = func() bool { return b.ds.overData }
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
 	probs := r.probs
 	h, err := r.read()
@@ -135,6 +137,14 @@ func displayName(file string) string {
 	}
 	return file
 }
+
+// Bookkeeping counted as world memory (Limits.MaxWorldBytes) per entity
+// (the loader's record, the world's slot, hierarchy links, SceneID and
+// GlobalTransform) and per component (change ticks, table slack).
+const (
+	entityOverhead    = 192
+	componentOverhead = 16
+)
 
 // entRec is what the binder remembers of each entity until the end of the
 // load, to check ids and parents and to link the hierarchy.
@@ -197,8 +207,9 @@ func (bd *binding) reset() {
 
 // binder turns the entities the reader hands it into a world.
 type binder struct {
-	w  *ecs.World
-	ds decodeState
+	w      *ecs.World
+	ds     decodeState
+	rawBuf []byte // unknown components' JSON, before it is copied into the world
 	// meshID and transformID tell a Mesh without a Transform (not drawn: a warning).
 	meshID, transformID ecs.ComponentID
 	probs               *diag.List
@@ -339,9 +350,10 @@ func (b *binder) entity(doc *entityDoc) {
 			b.ds.path.Truncate(mark)
 			for _, r := range b.ds.refs {
 				b.refs = append(b.refs, refRec{rec: int32(b.recs.n), comp: bd.id, ref: r})
+				b.ds.use(2*int64(unsafe.Sizeof(refRec{}))+int64(len(r.path)+16), m) // the list grows by copying
 			}
 			b.ds.refs = b.ds.refs[:0]
-			if !b.ds.failed {
+			if !b.ds.failed && b.ds.use(int64(bd.scratch.Elem().Type().Size())+componentOverhead, m) {
 				vals = append(vals, bd.scratch.Interface())
 				if b.refuseConflicts {
 					b.refuseConflict(m, bd)
@@ -357,6 +369,13 @@ func (b *binder) entity(doc *entityDoc) {
 		}
 		b.ds.path.Truncate(cmark)
 	}
+	if doc.name != nil {
+		b.ds.use(int64(len(doc.name.Text())), doc.name)
+	}
+	for _, u := range unknown {
+		b.ds.use(int64(len(u.JSON)+len(u.Name))+componentOverhead, nil)
+	}
+	b.ds.use(entityOverhead, nil)
 	if !probs.HasErrors() {
 		if doc.name != nil {
 			b.name.Value = string(doc.name.Text())
@@ -439,7 +458,8 @@ func (b *binder) unknownComponent(m *jsonpos.Value) (raw scene.RawComponent, ok 
 		b.ds.probs.Errorf(p.Line, p.Col, b.ds.path.String(), "a component must be an object, not %s", describeValue(m))
 		b.ds.path.Truncate(mark)
 	}
-	return scene.RawComponent{Name: name, JSON: string(jsonpos.AppendInline(nil, m))}, true
+	b.rawBuf = jsonpos.AppendInline(b.rawBuf[:0], m) // reused: one copy per component, no growth garbage
+	return scene.RawComponent{Name: name, JSON: string(b.rawBuf)}, true
 }
 
 // finish checks what needs every entity (ids, parents, references, the
@@ -504,7 +524,7 @@ func (b *binder) finish(h *header) *Scene {
 	for i, r := range b.refs {
 		p := find(r.ref.id)
 		if p < 0 {
-			probs.Errorf(r.ref.pos.Line, r.ref.pos.Col, r.ref.jp, "entity %d does not exist", r.ref.id)
+			probs.Errorf(int(r.ref.line), int(r.ref.col), r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name), "entity %d does not exist", r.ref.id)
 			continue
 		}
 		targets[i] = recs.at(p).e
@@ -533,7 +553,7 @@ func (b *binder) finish(h *header) *Scene {
 	}
 	for i, r := range b.refs {
 		if err := w.SetField(recs.at(r.rec).e, r.comp, r.ref.path, targets[i]); err != nil {
-			probs.Errorf(r.ref.pos.Line, r.ref.pos.Col, r.ref.jp, "%v", err)
+			probs.Errorf(int(r.ref.line), int(r.ref.col), r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name), "%v", err)
 		}
 	}
 	for k, id := range selection {

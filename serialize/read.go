@@ -56,6 +56,7 @@ type sceneReader struct {
 	path     diag.Path
 	progress func(done, total int64)
 	entity   func(*entityDoc) // receives every entity, in file order
+	stop     func() bool      // if set, reports true when reading must stop (a limit was reported)
 
 	doc          entityDoc     // reused for every entity
 	cur          jsonpos.Value // the entity being read
@@ -323,6 +324,9 @@ func (r *sceneReader) readEntities(keyPos jsonpos.Pos) error {
 		r.readEntity(&r.cur, i)
 		d.ResetArena()
 		r.count++
+		if r.stop != nil && r.stop() {
+			return errStop
+		}
 		if i&255 == 255 {
 			if err := r.ctx.Err(); err != nil {
 				return err

@@ -94,7 +94,7 @@ func SpawnExport(w *ecs.World, s *game.Scene) (ents []ecs.Entity, err error) {
 		}
 		for _, r := range vs.refs {
 			if r.ref.id >= int64(len(s.Entities)) {
-				probs.Errorf(0, 0, r.ref.jp, "entity %d does not exist (the export has %d)", r.ref.id, len(s.Entities))
+				probs.Errorf(0, 0, r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name), "entity %d does not exist (the export has %d)", r.ref.id, len(s.Entities))
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/game"
 )
 
@@ -156,10 +157,34 @@ func ValidateFile(ctx context.Context, path string, opts LoadOptions) (warnings 
 // Grid returns a new scene file named name holding the cube grid p (made by
 // scene.SpawnGrid, the generator the editor's Spawn Cube Grid uses), with
 // the editor camera framing it. The entities get random ids, or ids that
-// depend only on seed if it is not 0 (reproducible files).
+// depend only on seed if it is not 0 (reproducible files). See GridScene to
+// save a big grid without holding its file in memory.
 func Grid(p scene.GridParams, name string, seed uint64) ([]byte, error) {
+	s, err := GridScene(p, name, seed)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := Save(context.Background(), &out, s, SaveOptions{}); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// GridScene returns the scene of [Grid] (save it with SaveFile, which
+// streams it to disk). A grid of more entities than a scene file may hold
+// (DefaultMaxEntities) is refused, so that what grid writes always loads.
+func GridScene(p scene.GridParams, name string, seed uint64) (*Scene, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
+	}
+	total := p.Count[0] * p.Count[1] * p.Count[2]
+	if p.Group != "" {
+		total++
+	}
+	if total > DefaultMaxEntities {
+		return nil, fmt.Errorf("a grid of %s entities is more than a scene file may hold (%s; Limits.MaxEntities)",
+			words.Thousands(int64(total)), words.Thousands(DefaultMaxEntities))
 	}
 	w := scene.NewWorld()
 	if seed != 0 {
@@ -172,12 +197,7 @@ func Grid(p scene.GridParams, name string, seed uint64) ([]byte, error) {
 		ext += d * d
 	}
 	dist := float32(math.Round(max(10, math.Sqrt(ext))))
-	s := &Scene{Name: name, World: w, Camera: &EditorCamera{Pivot: p.Origin, Yaw: 30, Pitch: -25, Distance: dist}}
-	var out bytes.Buffer
-	if err := Save(context.Background(), &out, s, SaveOptions{}); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return &Scene{Name: name, World: w, Camera: &EditorCamera{Pivot: p.Origin, Yaw: 30, Pitch: -25, Distance: dist}}, nil
 }
 
 // ProblemsOf returns the problems of an error returned by this package's

@@ -26,6 +26,10 @@ var (
 	ErrMissing = errors.New("asset not found")
 )
 
+// MaxLen is the longest reference accepted, in bytes (file systems' PATH_MAX): longer strings
+// are not paths a scene can mean.
+const MaxLen = 4096
+
 // IsBuiltin reports whether ref uses the "builtin:" scheme (whether or not the name exists).
 func IsBuiltin(ref string) bool { return strings.HasPrefix(ref, BuiltinPrefix) }
 
@@ -33,11 +37,14 @@ func IsBuiltin(ref string) bool { return strings.HasPrefix(ref, BuiltinPrefix) }
 // slash-separated and cleaned ("./models\\a.obj" → "models/a.obj"; backslashes count as
 // separators so that scenes written on Windows mean the same everywhere) — or why ref is not a
 // reference. Absolute paths, drive letters, URLs and paths that climb out of the folder with ".."
-// wrap [ErrUnsafe]; an empty reference, the folder itself, NUL bytes and built-in names that are
-// not names are refused too.
+// wrap [ErrUnsafe]; an empty reference, the folder itself, NUL bytes, built-in names that are
+// not names and references longer than MaxLen are refused too.
 func Check(ref string) (string, error) {
 	if ref == "" {
 		return "", errors.New("empty asset reference")
+	}
+	if len(ref) > MaxLen {
+		return "", fmt.Errorf("asset reference of %d bytes is longer than the limit of %d", len(ref), MaxLen)
 	}
 	if strings.IndexByte(ref, 0) >= 0 {
 		return "", errors.New("asset reference contains a NUL byte")

@@ -2,6 +2,7 @@ package assetref
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -31,7 +32,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Check(%q) err = %v, want ErrUnsafe", in, err)
 		}
 	}
-	for _, in := range []string{"", ".", "a\x00.obj", "x/..", "builtin:../x", "builtin:", "builtin:a/b", "builtin:x y"} {
+	for _, in := range []string{"", ".", "a\x00.obj", strings.Repeat("a", MaxLen+1), "x/..", "builtin:../x", "builtin:", "builtin:a/b", "builtin:x y"} {
 		if _, err := Check(in); err == nil || errors.Is(err, ErrUnsafe) {
 			t.Errorf("Check(%q) err = %v, want a plain refusal", in, err)
 		}

@@ -25,3 +25,11 @@ func ExampleCount() {
 	// 1 entity
 	// 3 entities
 }
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 9900: "9,900", 1234567: "1,234,567", -45000: "-45,000"} {
+		if got := words.Thousands(n); got != want {
+			t.Errorf("%d: %q", n, got)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"unsafe"
 
 	"github.com/voltex-editor/voltex/internal/assetref"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
@@ -111,20 +112,29 @@ type Problem = diag.Problem
 // Error lists the problems of an export that could not be loaded.
 type Error = diag.Error
 
-// Limits protect Load against hostile files; zero fields take the defaults
-// (1 GiB, 4,000,000 entities, nesting 64, strings of 1 MiB), negative ones
-// mean no limit.
+// Limits protect Load against hostile files; zero fields take the defaults,
+// negative ones mean no limit. With the defaults, loading any export takes
+// at most about 3 GiB of memory (see docs/limits.md in the editor's
+// repository).
 type Limits struct {
-	MaxFileSize int64
-	MaxEntities int
-	MaxDepth    int
-	MaxString   int
+	MaxFileSize int64 // bytes; default 2 GiB (the export of a scene within the editor's limits fits)
+	MaxEntities int   // default 4,000,000
+	MaxDepth    int   // nesting of arrays and objects; default 64
+	MaxString   int   // bytes in one string or number; default 1 MiB
+	// MaxEntityBytes bounds the bytes of strings and numbers in one entity
+	// (and in each other top-level member but "meshes", which is read a mesh
+	// at a time); default 16 MiB.
+	MaxEntityBytes int
+	// MaxWorldBytes bounds an estimate of the memory the loaded Scene takes
+	// (entities, names, meshes, components kept as JSON); default 1 GiB.
+	MaxWorldBytes int64
 }
 
 func (l Limits) resolved() Limits {
 	pick := diag.Limit
-	return Limits{pick(l.MaxFileSize, 1<<30), int(pick(int64(l.MaxEntities), 4_000_000)),
-		int(pick(int64(l.MaxDepth), 64)), int(pick(int64(l.MaxString), 1<<20))}
+	return Limits{pick(l.MaxFileSize, 2<<30), int(pick(int64(l.MaxEntities), 4_000_000)),
+		int(pick(int64(l.MaxDepth), 64)), int(pick(int64(l.MaxString), 1<<20)),
+		int(pick(int64(l.MaxEntityBytes), 16<<20)), pick(l.MaxWorldBytes, 1<<30)}
 }
 
 // LoadFile loads the export at path; problems are reported under path.
@@ -148,7 +158,7 @@ func LoadWith(r io.Reader, file string, lim Limits) (*Scene, error) {
 	lim = lim.resolved()
 	l := &loader{probs: &diag.List{File: file}, lim: lim, s: &Scene{}}
 	l.d = jsonpos.NewDecoder(r, jsonpos.Limits{MaxBytes: lim.MaxFileSize, MaxDepth: lim.MaxDepth, MaxString: lim.MaxString,
-		MaxValues: 1_000_000})
+		MaxValues: 1_000_000, MaxArenaBytes: lim.MaxEntityBytes})
 	if err := l.run(); err != nil {
 		var se *jsonpos.SyntaxError
 		switch {
@@ -176,6 +186,7 @@ type loader struct {
 	// the mesh table once it is known.
 	meshRefs []meshRef
 	seen     map[string]jsonpos.Pos
+	data     int64 // the memory the Scene takes, estimated (Limits.MaxWorldBytes)
 }
 
 type meshRef struct {
@@ -226,8 +237,14 @@ func (l *loader) run() error {
 			continue
 		}
 		l.seen[k] = kp
-		if k == "entities" {
+		switch k {
+		case "entities":
 			if err := l.entities(); err != nil {
+				return err
+			}
+			continue
+		case "meshes":
+			if err := l.meshes(); err != nil {
 				return err
 			}
 			continue
@@ -278,31 +295,66 @@ func (l *loader) header(k string, v *jsonpos.Value, kp jsonpos.Pos) {
 			return
 		}
 		l.s.Name = v.Str()
-	case "meshes":
-		if v.Kind() != jsonpos.Array {
-			l.errAt(v, "expected an array of mesh names")
-			return
-		}
-		l.s.Meshes = make([]string, v.Len())
-		for i := range v.Len() {
-			m := v.Index(i)
-			if m.Kind() != jsonpos.String {
-				mark := l.path.Index(i)
-				l.errAt(m, "expected a string")
-				l.path.Truncate(mark)
-				continue
-			}
-			if _, err := assetref.Check(m.Str()); err != nil {
-				mark := l.path.Index(i)
-				l.errAt(m, "%v", err)
-				l.path.Truncate(mark)
-				continue
-			}
-			l.s.Meshes[i] = m.Str()
-		}
 	default:
 		l.probs.Errorf(kp.Line, kp.Col, l.path.String(), "unknown key (an export has format, version, name, meshes and entities)")
 	}
+}
+
+// meshes reads the mesh table a mesh at a time.
+func (l *loader) meshes() error {
+	d := l.d
+	mark := l.path.Key("meshes")
+	defer l.path.Truncate(mark)
+	kind, pos, err := d.Peek()
+	if err != nil {
+		return err
+	}
+	if kind != jsonpos.Array {
+		l.probs.Errorf(pos.Line, pos.Col, l.path.String(), "expected an array of mesh names")
+		return d.Skip()
+	}
+	d.EnterArray()
+	for i := 0; ; i++ {
+		more, err := d.NextItem()
+		if err != nil || !more {
+			return err
+		}
+		m, err := d.Value()
+		if err != nil {
+			return err
+		}
+		im := l.path.Index(i)
+		name := ""
+		switch {
+		case m.Kind() != jsonpos.String:
+			l.errAt(&m, "expected a string")
+		default:
+			name = m.Str()
+			if _, err := assetref.Check(name); err != nil {
+				l.errAt(&m, "%v", err)
+				name = ""
+			}
+		}
+		l.path.Truncate(im)
+		d.ResetArena()
+		l.s.Meshes = append(l.s.Meshes, name)
+		if !l.use(int64(len(name))+16, &m) {
+			return errStop
+		}
+	}
+}
+
+// use counts n bytes of the memory the Scene takes; the first time over
+// MaxWorldBytes it reports the error at v and returns false.
+func (l *loader) use(n int64, v *jsonpos.Value) bool {
+	l.data += n
+	if l.lim.MaxWorldBytes <= 0 || l.data <= l.lim.MaxWorldBytes {
+		return true
+	}
+	p := v.Pos()
+	l.probs.Errorf(p.Line, p.Col, l.path.String(), "the export takes more than the limit of %d bytes of memory (Limits.MaxWorldBytes)",
+		l.lim.MaxWorldBytes)
+	return false
 }
 
 func (l *loader) entities() error {
@@ -334,8 +386,12 @@ func (l *loader) entities() error {
 		}
 		im := l.path.Index(i)
 		l.entity(&l.cur, i)
+		ok := l.use(l.entitySize(i), &l.cur)
 		l.path.Truncate(im)
 		d.ResetArena()
+		if !ok {
+			return errStop
+		}
 	}
 }
 
@@ -374,7 +430,11 @@ func (l *loader) entity(v *jsonpos.Value, i int) {
 		case "mesh":
 			if n, ok := l.index(m); ok {
 				e.Mesh = n
-				if n >= 0 {
+				_, tableRead := l.seen["meshes"]
+				switch {
+				case n >= 0 && tableRead && n >= len(l.s.Meshes):
+					l.errAt(m, "mesh %d does not exist (the mesh table has %d)", n, len(l.s.Meshes))
+				case n >= 0 && !tableRead: // checked once the table is read
 					l.meshRefs = append(l.meshRefs, meshRef{entity: i, mesh: n, pos: m.Pos()})
 				}
 			}
@@ -396,6 +456,31 @@ func (l *loader) entity(v *jsonpos.Value, i int) {
 		l.errAt(v, "missing \"world\" matrix")
 	}
 	l.s.Entities = append(l.s.Entities, e)
+}
+
+// entitySize estimates the memory entity i takes in the Scene.
+func (l *loader) entitySize(i int) int64 {
+	if i >= len(l.s.Entities) {
+		return 0
+	}
+	e := &l.s.Entities[i]
+	n := int64(unsafe.Sizeof(Entity{})) + int64(len(e.Name))
+	if _, tableRead := l.seen["meshes"]; !tableRead {
+		n += int64(unsafe.Sizeof(meshRef{}))
+	}
+	if e.Transform != nil {
+		n += 48
+	}
+	if e.Spin != nil || e.Camera != nil {
+		n += 32
+	}
+	if e.Components != nil {
+		n += 256
+		for k, v := range e.Components {
+			n += int64(len(k)+len(v)) + 64
+		}
+	}
+	return n
 }
 
 // index reads an index that may be -1.

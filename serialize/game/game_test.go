@@ -66,13 +66,13 @@ func TestLoadErrors(t *testing.T) {
   {"parent": 0, "mesh": 3, "color": [2, 0, 0, 1], "world": [1, 2], "bogus": 1},
   {"world": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,"x"], "components": {"Transform": {"scale": [1, 1]}, "Spin": 3}}
 ]}`, `2:14: entities[0].parent: parent 0 is not an earlier entity (entities must list parents first)
+2:25: entities[0].mesh: mesh 3 does not exist (the mesh table has 0)
 2:38: entities[0].color[0]: expected a number within 0..1, got 2
 2:60: entities[0].world: expected an array of 16 numbers
 2:68: entities[0].bogus: unknown key (an entity has name, parent, mesh, color, world and components)
 3:47: entities[1].world[15]: expected a finite 32-bit number, got "x"
 3:91: entities[1].components.Transform.scale: expected an array of 3 numbers
-3:108: entities[1].components.Spin: a component must be an object
-2:25: entities[0].mesh: mesh 3 does not exist (the mesh table has 0)`},
+3:108: entities[1].components.Spin: a component must be an object`},
 		{`{"format": "voltex.export", "version": 1, "entities": [{"world": [1e39, 0]}`, "1:66: entities[0].world: expected an array of 16 numbers\n1:76: unexpected end of input, expected ',' or ']'"},
 	} {
 		_, err := Load(strings.NewReader(tc.src))

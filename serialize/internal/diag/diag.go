@@ -2,6 +2,7 @@ package diag
 
 import (
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"strconv"
 	"strings"
 )
@@ -169,27 +170,7 @@ func (e *Error) More() string {
 	if e.Dropped == 1 {
 		what = "more problem"
 	}
-	return "… and " + Thousands(int64(e.Dropped)) + " " + what
-}
-
-// Thousands formats n with commas between groups of three digits: 9,900.
-func Thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	var b []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, s[i])
-	}
-	if neg {
-		return "-" + string(b)
-	}
-	return string(b)
+	return "… and " + words.Thousands(int64(e.Dropped)) + " " + what
 }
 
 // Path builds JSON paths like entities[12].components.Transform.scale[2]

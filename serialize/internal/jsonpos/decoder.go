@@ -15,6 +15,10 @@ type Limits struct {
 	// ResetArena calls (each value costs about 100 bytes of memory, so this
 	// is what stops a small file of "[[[],[],…" from taking gigabytes).
 	MaxValues int
+	// MaxArenaBytes bounds the bytes of strings, keys and number literals
+	// held in the arena between two ResetArena calls: with MaxValues, what
+	// one piece of JSON read with Value may take in memory.
+	MaxArenaBytes int
 }
 
 // SyntaxError reports broken JSON, or input over a [Limits] bound, at a
@@ -625,6 +629,19 @@ func (d *Decoder) checkStringLen(start int, qpos Pos, qoff int64) error {
 		}
 		return d.err
 	}
+	return d.checkArena(qpos, qoff)
+}
+
+// checkArena fails at the value starting at p (offset off) if the arena
+// holds more than MaxArenaBytes.
+func (d *Decoder) checkArena(p Pos, off int64) error {
+	if d.lim.MaxArenaBytes > 0 && len(d.bytes) > d.lim.MaxArenaBytes {
+		if d.err == nil {
+			d.err = &SyntaxError{Pos: p, Offset: off, Limit: true,
+				Msg: fmt.Sprintf("more than the limit of %d bytes of strings and numbers in one piece of JSON", d.lim.MaxArenaBytes)}
+		}
+		return d.err
+	}
 	return nil
 }
 
@@ -782,6 +799,9 @@ func (d *Decoder) scanNumber() ([]byte, error) {
 	}
 	start := len(d.bytes)
 	d.bytes = append(d.bytes, d.buf[d.pos:i]...)
+	if err := d.checkArena(d.posAt(d.pos), d.base+int64(d.pos)); err != nil {
+		return nil, err
+	}
 	d.pos = i
 	if err := d.delimiter("a number"); err != nil {
 		return nil, err
