@@ -1,6 +1,7 @@
 package program
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,5 +21,35 @@ func TestRenderSizeRange(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, want) {
 			t.Errorf("--size %s: code %d %q", size, code, stderr)
 		}
+	}
+}
+
+// Read-only targets are refused by every subcommand that writes (fmt -w, export -o, grid -o,
+// render -o) with a message naming the file, which stays as it was.
+func TestWritersRefuseReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	scene := filepath.Join(dir, "s.json")
+	os.WriteFile(scene, []byte(`{"format": "voltex.scene", "version": 2, "entities": [{"id": 5}]}`), 0o444)
+	os.Chmod(scene, 0o444)
+	ro := filepath.Join(dir, "ro.out")
+	os.WriteFile(ro, []byte("keep"), 0o444)
+	os.Chmod(ro, 0o444)
+	for _, args := range [][]string{
+		{"fmt", "-w", scene},
+		{"export", repoFile("scenes/solar.json"), "-o", ro},
+		{"grid", "--nx", "2", "--nz", "2", "-o", ro},
+		{"render", repoFile("scenes/cubes.json"), "-o", ro, "--size", "64x64"},
+	} {
+		code, _, stderr := runCLI(args...)
+		target := args[len(args)-1]
+		if args[0] == "render" {
+			target = ro
+		}
+		if code != 1 || !strings.Contains(stderr, target+" is read-only (-r--r--r--)") {
+			t.Errorf("%s: code %d %q", args[0], code, stderr)
+		}
+	}
+	if b, _ := os.ReadFile(ro); string(b) != "keep" {
+		t.Errorf("the read-only file changed: %q", b)
 	}
 }

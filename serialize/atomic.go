@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // WriteFile writes data to path atomically, keeping the previous version
@@ -22,12 +24,20 @@ func WriteFile(path string, data []byte) error {
 // temporary file in path's folder, which is flushed to disk (fsync) and then
 // renamed over path; the folder is synced so the rename itself is durable.
 // If path already exists its previous contents are kept as path+".bak"
-// (replacing an older backup) and the new file gets its permissions.
+// (replacing an older backup, and only once the new file is in place), and
+// the new file gets its permissions and, where the system allows, its owner
+// and group.
+//
+// It respects what the file is: a read-only file is refused with a message
+// saying so (as an editor does) and left alone; a symlink is written
+// through (its target changes, the link stays); anything but a regular file
+// is refused. Errors name path, never the temporary file.
 //
 // Whenever the process is killed, path holds either the complete old or the
 // complete new contents, never a mix; a stray temporary file
-// (".NAME.tmp-*") may be left behind. If write returns an error, path and
-// its backup are untouched and the temporary file is removed.
+// (".NAME.tmp-PID-*") may be left behind, and the next save of NAME removes
+// those whose process is gone. If write returns an error, path and its
+// backup are untouched and the temporary file is removed.
 func WriteFileFunc(path string, write func(io.Writer) error) error {
 	return writeAtomic(path, write, true)
 }
@@ -41,25 +51,39 @@ func ReplaceFile(path string, data []byte) error {
 	}, false)
 }
 
+// renameFile is os.Rename (tests make it fail).
+var renameFile = os.Rename
+
+// ErrReadOnly is wrapped by the refusal to overwrite a read-only file.
+var ErrReadOnly = errors.New("the file is read-only")
+
 // writeAtomic implements WriteFileFunc and ReplaceFile.
 func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err error) {
-	dir, base := filepath.Split(path)
+	target, err := resolveLinks(path)
+	if err != nil {
+		return fmt.Errorf("saving %s: %w", path, err)
+	}
+	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
 	mode := fs.FileMode(0o644)
-	st, statErr := os.Stat(path)
+	st, statErr := os.Stat(target)
 	switch {
 	case statErr == nil && !st.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file", path)
+		return fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
 	case statErr == nil:
+		if !writable(target, st) {
+			return fmt.Errorf("%s is read-only (%s): make it writable, or save under another name: %w", path, st.Mode().Perm(), ErrReadOnly)
+		}
 		mode = st.Mode().Perm()
 	case !errors.Is(statErr, fs.ErrNotExist):
-		return statErr
+		return fmt.Errorf("saving %s: %w", path, osCause(statErr))
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	removeStaleTemps(dir, base)
+	tmp, err := os.CreateTemp(dir, tempPrefix(base)+"*")
 	if err != nil {
-		return err
+		return fmt.Errorf("saving %s: cannot create a file in %s: %w", path, dir, osCause(err))
 	}
 	defer func() {
 		if err != nil {
@@ -68,42 +92,125 @@ func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err
 		}
 	}()
 	if err := write(tmp); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == tmp.Name() {
+			return fmt.Errorf("saving %s: %w", path, pe.Err)
+		}
 		return err
 	}
 	if err := tmp.Chmod(mode); err != nil {
-		return err
+		return fmt.Errorf("saving %s: %w", path, osCause(err))
+	}
+	if statErr == nil {
+		keepOwner(tmp, st) // where allowed: a file another user saves stays theirs
 	}
 	if err := tmp.Sync(); err != nil {
-		return err
+		return fmt.Errorf("saving %s: %w", path, osCause(err))
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return fmt.Errorf("saving %s: %w", path, osCause(err))
 	}
+	// The previous version is linked (or copied) under a temporary name first and becomes
+	// NAME.bak only once the new file is in place: a failed save leaves the old backup as it was.
+	bakTmp := ""
 	if statErr == nil && keepBackup {
-		if err := backup(path); err != nil {
-			return fmt.Errorf("keeping the previous version of %s: %w", path, err)
+		if bakTmp, err = keepPrevious(target, dir, base); err != nil {
+			return fmt.Errorf("keeping the previous version of %s: %w", path, osCause(err))
 		}
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
+	if err := renameFile(tmp.Name(), target); err != nil {
+		if bakTmp != "" {
+			os.Remove(bakTmp)
+		}
+		return fmt.Errorf("saving %s: %w", path, osCause(err))
 	}
-	return syncDir(dir)
+	if bakTmp != "" {
+		if err := os.Rename(bakTmp, target+".bak"); err != nil {
+			os.Remove(bakTmp)
+			return fmt.Errorf("%s is saved, but its previous version could not be kept as %s.bak: %w", path, base, osCause(err))
+		}
+	}
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("saving %s: %w", path, osCause(err))
+	}
+	return nil
 }
 
-// backup makes path+".bak" a copy of path without ever removing path: a
-// hard link where the file system allows it, a copy otherwise, each first
-// made under a temporary name and renamed into place.
-func backup(path string) error {
-	bak := path + ".bak"
-	tmp := bak + ".tmp"
-	os.Remove(tmp)
-	if err := os.Link(path, tmp); err != nil {
-		if err := copyFile(path, tmp); err != nil {
-			os.Remove(tmp)
-			return err
+// osCause strips the (temporary) file name from an operating system error,
+// so that messages name the user's file only.
+func osCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// resolveLinks follows path's symlinks (at most 40) to the file to write; a
+// link to a file that does not exist yet resolves to where it points.
+func resolveLinks(path string) (string, error) {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// tempPrefix names the temporary files of a save of base: ".NAME.tmp-PID-".
+func tempPrefix(base string) string { return "." + base + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" }
+
+// removeStaleTemps removes the temporary files that saves of base by
+// processes that no longer run left in dir (killed mid-save).
+func removeStaleTemps(dir, base string) {
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+".tmp-*"))
+	for _, m := range matches {
+		rest := strings.TrimPrefix(filepath.Base(m), "."+base+".tmp-")
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || processAlive(pid) {
+			continue // not ours, or its save may still be running
+		}
+		os.Remove(m)
+	}
+}
+
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// keepPrevious makes a second name for the current contents of target (a
+// hard link, or a copy where links are not possible), to become the backup.
+func keepPrevious(target, dir, base string) (string, error) {
+	name := filepath.Join(dir, tempPrefix(base)+"bak")
+	os.Remove(name)
+	if err := os.Link(target, name); err != nil {
+		if err := copyFile(target, name); err != nil {
+			os.Remove(name)
+			return "", err
 		}
 	}
-	return os.Rename(tmp, bak)
+	return name, nil
 }
 
 func copyFile(from, to string) error {

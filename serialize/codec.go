@@ -209,21 +209,16 @@ type decodeState struct {
 	overData      bool
 }
 
-// use counts n bytes of world memory; at the first time over the limit it
-// reports the error at v (nil: no position) and reports false.
-func (d *decodeState) use(n int64, v *jsonpos.Value) bool {
+// use counts n bytes of world memory; the first time over the limit it
+// reports the error at p and reports false.
+func (d *decodeState) use(n int64, p jsonpos.Pos) bool {
 	d.data += n
 	if d.maxData <= 0 || d.data <= d.maxData {
 		return true
 	}
 	if !d.overData {
 		d.overData = true
-		line, col := 0, 0
-		if v != nil {
-			p := v.Pos()
-			line, col = p.Line, p.Col
-		}
-		d.probs.Errorf(line, col, d.path.String(), "the scene takes more than the limit of %s of memory "+
+		d.probs.Errorf(p.Line, p.Col, d.path.String(), "the scene takes more than the limit of %s of memory "+
 			"(component values, strings and entities; Limits.MaxWorldBytes)", bytesText(d.maxData))
 	}
 	d.failed = true
@@ -354,7 +349,7 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 				return
 			}
 		} else {
-			if !d.use(int64(n)*int64(c.elem.size), v) {
+			if !d.use(int64(n)*int64(c.elem.size), v.Pos()) {
 				return
 			}
 			s := reflect.MakeSlice(c.typ, n, n)
@@ -421,7 +416,7 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			return
 		}
 		*(*string)(p) = d.internString(v.Text())
-		if len(v.Text()) > internMax && !d.use(int64(len(v.Text())), v) {
+		if len(v.Text()) > internMax && !d.use(int64(len(v.Text())), v.Pos()) {
 			return
 		}
 		if c.asset && (c.noEmpty || v.Text() != nil && len(v.Text()) > 0) {

@@ -350,10 +350,10 @@ func (b *binder) entity(doc *entityDoc) {
 			b.ds.path.Truncate(mark)
 			for _, r := range b.ds.refs {
 				b.refs = append(b.refs, refRec{rec: int32(b.recs.n), comp: bd.id, ref: r})
-				b.ds.use(2*int64(unsafe.Sizeof(refRec{}))+int64(len(r.path)+16), m) // the list grows by copying
+				b.ds.use(2*int64(unsafe.Sizeof(refRec{}))+int64(len(r.path)+16), m.Pos()) // the list grows by copying
 			}
 			b.ds.refs = b.ds.refs[:0]
-			if !b.ds.failed && b.ds.use(int64(bd.scratch.Elem().Type().Size())+componentOverhead, m) {
+			if !b.ds.failed && b.ds.use(int64(bd.scratch.Elem().Type().Size())+componentOverhead, m.Pos()) {
 				vals = append(vals, bd.scratch.Interface())
 				if b.refuseConflicts {
 					b.refuseConflict(m, bd)
@@ -370,12 +370,12 @@ func (b *binder) entity(doc *entityDoc) {
 		b.ds.path.Truncate(cmark)
 	}
 	if doc.name != nil {
-		b.ds.use(int64(len(doc.name.Text())), doc.name)
+		b.ds.use(int64(len(doc.name.Text())), doc.name.Pos())
 	}
 	for _, u := range unknown {
-		b.ds.use(int64(len(u.JSON)+len(u.Name))+componentOverhead, nil)
+		b.ds.use(int64(len(u.JSON)+len(u.Name))+componentOverhead, doc.pos)
 	}
-	b.ds.use(entityOverhead, nil)
+	b.ds.use(entityOverhead, doc.pos)
 	if !probs.HasErrors() {
 		if doc.name != nil {
 			b.name.Value = string(doc.name.Text())
