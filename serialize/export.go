@@ -138,7 +138,8 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 		}
 		m := w.WorldMatrix(e)
 		if !allFinite(m[:]) {
-			return fmt.Errorf("exporting: the world matrix of entity %d is not finite (check its Transform and its parents')", sw.sids.Get(e).ID)
+			return sw.valueError(e, "Transform", &encodeError{msg: "gives a world matrix that is not finite (its Transform, or a parent's, " +
+				"overflows a 32-bit float; loading the scene warns where)"})
 		}
 		b = append(b, ",\n      \"world\": ["...)
 		b = appendFloats32(b, m[:])

@@ -202,3 +202,34 @@ func content(t *testing.T, s *Scene) string {
 	}
 	return b.String()
 }
+
+// A version 0 rotation whose conversion to degrees overflows is an error at its position (it was
+// silently kept in radians).
+func TestV0RotationOverflow(t *testing.T) {
+	src := `{"name": "old", "entities": [{"id": 1, "components": {"Transform": {"rotation": [0, 1e37, 0]}}}]}`
+	_, err := Load(context.Background(), strings.NewReader(src), LoadOptions{File: "v0.json"})
+	want := "v0.json:1:85: entities[0].components.Transform.rotation[1]: version 0 stored rotations in radians: 1e37 radians is 5.729577913387486e+38 degrees, beyond the range of a 32-bit float"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}
+
+// A world matrix that overflows is a warning at the entity when the scene loads, and export's
+// error names the entity (it said only "entity 2").
+func TestNonFiniteWorldMatrix(t *testing.T) {
+	src := `{"format": "voltex.scene", "version": 2, "entities": [
+  {"id": 1, "name": "big", "components": {"Transform": {"scale": [3e38, 1, 1]}}},
+  {"id": 2, "name": "bigger", "parent": 1, "components": {"Transform": {"scale": [3e38, 1, 1]}}}
+]}`
+	s, err := Load(context.Background(), strings.NewReader(src), LoadOptions{File: "m.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Warnings) != 1 || !strings.HasPrefix(s.Warnings[0].String(), "m.json:3:10: warning: entities[1].id: entity 2: its world matrix is not finite") {
+		t.Fatalf("warnings %v", s.Warnings)
+	}
+	err = Export(context.Background(), io.Discard, s)
+	if err == nil || !strings.HasPrefix(err.Error(), `exporting: entity 2 ("bigger"): Transform gives a world matrix that is not finite`) {
+		t.Fatalf("export: %v", err)
+	}
+}

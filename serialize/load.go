@@ -15,6 +15,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -551,6 +552,7 @@ func (b *binder) finish(h *header) *Scene {
 	if err := w.SetParents(links); err != nil { // checked above: cannot fail
 		probs.Errorf(0, 0, "", "linking the hierarchy: %v", err)
 	}
+	b.checkWorldMatrices()
 	for i, r := range b.refs {
 		if err := w.SetField(recs.at(r.rec).e, r.comp, r.ref.path, targets[i]); err != nil {
 			probs.Errorf(int(r.ref.line), int(r.ref.col), r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name), "%v", err)
@@ -597,6 +599,22 @@ func (b *binder) siblingOrder(byID []int32) []int32 {
 	return byID
 }
 
+// checkWorldMatrices warns, at their "id", about entities whose world matrix
+// is not finite (their Transform, or a parent's, overflows): they cannot be
+// drawn, and exporting the scene fails on them.
+func (b *binder) checkWorldMatrices() {
+	w := b.w
+	w.PropagateTransforms()
+	gt := ecs.NewMap[ecs.GlobalTransform](w)
+	for i := range int32(b.recs.n) {
+		r := b.recs.at(i)
+		if g, ok := gt.TryGet(r.e); ok && !allFinite(g.Matrix[:]) {
+			b.probs.Warnf(int(r.idLine), int(r.idCol), entPath(i, "id"), "entity %d: its world matrix is not finite "+
+				"(its Transform, or a parent's, overflows a 32-bit float): it cannot be drawn, and exporting the scene fails", r.id)
+		}
+	}
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -631,14 +649,32 @@ func (b *binder) checkCycles(parentOf []int32) {
 		}
 		if j >= 0 && state[j] == onPath { // a new cycle starting at j
 			k := slices.Index(path, j)
-			ids := make([]string, 0, len(path)-k+1)
-			for _, m := range path[k:] {
-				ids = append(ids, strconv.FormatInt(b.recs.at(m).id, 10))
+			cycle := path[k:]
+			id := func(m int32) string { return strconv.FormatInt(b.recs.at(m).id, 10) }
+			// A long cycle is shown by its ends: a 100,000-entity cycle is one short line.
+			var ids []string
+			if len(cycle) <= 12 {
+				for _, m := range cycle {
+					ids = append(ids, id(m))
+				}
+			} else {
+				for _, m := range cycle[:6] {
+					ids = append(ids, id(m))
+				}
+				ids = append(ids, "… "+words.Thousands(int64(len(cycle)-9))+" more …")
+				for _, m := range cycle[len(cycle)-3:] {
+					ids = append(ids, id(m))
+				}
 			}
-			ids = append(ids, strconv.FormatInt(b.recs.at(j).id, 10))
+			ids = append(ids, id(j))
 			last := path[len(path)-1]
 			r := b.recs.at(last)
-			b.probs.Errorf(int(r.parLine), int(r.parCo), entPath(last, "parent"), "parent cycle: %s (each is the parent of the one before)", strings.Join(ids, " → "))
+			what := "parent cycle"
+			if len(cycle) > 12 {
+				what += " of " + words.Thousands(int64(len(cycle))) + " entities"
+			}
+			b.probs.Errorf(int(r.parLine), int(r.parCo), entPath(last, "parent"), "%s: %s (each is the parent of the one before)",
+				what, strings.Join(ids, " → "))
 		}
 		for _, m := range path {
 			state[m] = done

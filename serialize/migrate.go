@@ -43,15 +43,23 @@ func migrateEntityV0(e *jsonpos.Value, r *sceneReader) {
 			if rot := t.Get("rotation"); rot != nil && rot.Kind() == jsonpos.Array {
 				for i := range rot.Len() {
 					x := rot.Index(i)
-					// Non-numbers and out-of-range values are left for the
-					// schema check to report.
+					// Non-numbers and values out of range as radians are left for
+					// the schema check to report.
 					if f, err := x.Float(32); err == nil {
 						deg := float64(float32(f * 180 / math.Pi))
-						if !math.IsInf(deg, 0) {
-							n := jsonpos.NewNumber(deg, 32)
-							n.SetPos(x.Pos())
-							*x = n
+						if math.IsInf(deg, 0) {
+							mark := r.path.Key("components")
+							r.path.Key("Transform")
+							r.path.Key("rotation")
+							r.path.Index(i)
+							r.errAt(x, "", "version 0 stored rotations in radians: %s radians is %g degrees, beyond the range of a 32-bit float",
+								x.Text(), f*180/math.Pi)
+							r.path.Truncate(mark)
+							continue
 						}
+						n := jsonpos.NewNumber(deg, 32)
+						n.SetPos(x.Pos())
+						*x = n
 					}
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -77,4 +78,21 @@ func BenchmarkLoadShapes(b *testing.B) {
 		}
 		s.World.PropagateTransforms()
 	})
+}
+
+// A 100,000-entity parent cycle is reported on one short line (it was a 989,010-byte line).
+func TestLongCycleMessage(t *testing.T) {
+	const n = 100_000
+	ps := treeshape.Parents("chain", n)
+	ps[0] = n - 1 // the root's parent is the last: one big cycle
+	var b bytes.Buffer
+	treeshape.WriteScene(&b, ps)
+	_, err := Load(context.Background(), &b, LoadOptions{File: "c.json"})
+	if err == nil || len(err.Error()) > 300 {
+		t.Fatalf("%d bytes: %.300v", len(err.Error()), err)
+	}
+	want := "parent cycle of 100,000 entities: 1 → 100000 → 99999 → 99998 → 99997 → 99996 → … 99,991 more … → 4 → 3 → 2 → 1 (each is the parent of the one before)"
+	if !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v\nwant …%s", err, want)
+	}
 }
