@@ -155,6 +155,7 @@ func validateOne(path string, strict bool, stdout, stderr io.Writer) bool {
 		return false
 	}
 	opts.Strict = strict
+	opts.Prefabs = prefabsFor(opts)
 	v, err := serialize.ValidateInput(context.Background(), in, opts)
 	printWarnings(stderr, v.Warnings)
 	if err != nil {
@@ -600,12 +601,16 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err != nil { // printed by options
 		return 1
 	}
+	opts.KeepBroken = true // an instance whose prefab cannot be used is drawn as a placeholder
 	s, err := serialize.LoadFile(context.Background(), path, opts)
 	if err != nil {
 		printProblems(stderr, path, err)
 		return 1
 	}
 	printWarnings(stderr, s.Warnings) // missing meshes (with their positions), Meshes without a Transform
+	for _, p := range s.Broken {
+		fmt.Fprintf(stderr, "%s\n", p.String())
+	}
 	reg := assets.NewRegistry(filepath.Dir(path), assets.DefaultLimits())
 	b := viewport.NewBuilder(s.World, reg)
 	b.Update()

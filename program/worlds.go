@@ -48,6 +48,7 @@ func (ws *worldSource) options(path string, stderr io.Writer) (serialize.LoadOpt
 	// error with --strict), a symlink out of the folder an error.
 	dir := filepath.Dir(path)
 	opts.CheckAsset = func(ref string) error { return assets.CheckRef(dir, ref) }
+	opts.Prefabs = prefabsFor(opts)
 	pf, err := project.FindFor(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", path, err)
@@ -74,7 +75,16 @@ func (ws *worldSource) options(path string, stderr io.Writer) (serialize.LoadOpt
 		return opts, fmt.Errorf("%w: %s", errProject, pf)
 	}
 	opts.NewWorld = r.newWorld
+	opts.Prefabs = prefabsFor(opts)
 	return opts, nil
+}
+
+// prefabsFor returns the prefab set for loads with opts: prefab files are loaded into the same
+// worlds, with the same limits and strictness, and their paths and asset references checked on
+// disk like the scene's (a symlink out of the folder is an error).
+func prefabsFor(opts serialize.LoadOptions) *serialize.Prefabs {
+	return serialize.NewPrefabs(serialize.PrefabOptions{NewWorld: opts.NewWorld, Limits: opts.Limits, Strict: opts.Strict,
+		CheckAsset: assets.CheckRef})
 }
 
 // worlds is the world source of the current run of the program (run sets it).

@@ -31,6 +31,21 @@
 // migrated on load through a chain of steps (version 0 → 1 is the first);
 // newer ones are refused.
 //
+// # Prefabs
+//
+// Any scene file is a prefab: an entity with a "prefab" key instances it, and a load builds the
+// prefab's entities as the instance's descendants (scene.PrefabPart, ids from scene.InstanceID)
+// from a [Template] that a [Prefabs] set loads once per file (LoadOptions.Prefabs, kept in
+// Scene.Prefabs), nested prefabs flattened into it, cycles refused with their chain. The file keeps
+// only the differences, as override records keyed by the instance and the prefab entity's id;
+// [Save] computes them by comparing each instance with its template. A prefab that cannot be used
+// fails the load, or with LoadOptions.KeepBroken leaves a placeholder that keeps the file's records
+// as they were (scene.PrefabKept). When prefab files change, [Prefabs.Reload] and
+// [UpdateInstances] bring live instances up to date keeping their overrides (the same result as a
+// save and reload). [Overrides], [PrefabValue] (revert), [ApplyToPrefab],
+// [ApplyInstanceToPrefab] and [Unpack] are what the editor's prefab commands are made of; exports
+// flatten instances like any entities.
+//
 // # Tools
 //
 // [Format] is `voltex-editor fmt` (canonical form = save(load(f))),

@@ -13,7 +13,7 @@ import (
 // means "use the default"; a negative field means "no limit".
 type Limits struct {
 	MaxFileSize int64 // bytes; default 1 GiB
-	MaxEntities int   // entities in one file; default 4,000,000
+	MaxEntities int   // entities in one file, those its prefab instances make included; default 4,000,000
 	MaxDepth    int   // nesting of JSON arrays and objects; default 64
 	MaxString   int   // bytes in one string or number literal; default 1 MiB
 	MaxProblems int   // problems listed (the rest are counted); default 100

@@ -57,6 +57,22 @@ type LoadOptions struct {
 	// kept as unknown, and each is a warning (Scene.Warnings) instead of an
 	// error. Problems outside component values are errors as usual.
 	Lossy bool
+	// Prefabs finds the prefabs the scene instances (entities with a "prefab" key) and keeps
+	// them; the scene keeps it (Scene.Prefabs) for saving. Default: a new set for this load,
+	// with this load's NewWorld, Limits and Strict.
+	Prefabs *Prefabs
+	// Dir is the folder the scene's prefab paths are relative to. Default: the folder of File
+	// (of the path, for LoadFile; the working folder for standard input).
+	Dir string
+	// KeepBroken makes an instance whose prefab cannot be used (no such file, a broken file, a
+	// cycle of prefabs) a placeholder instead of failing the load: the entity keeps its own
+	// components and Prefab.Problem says what is wrong, what the file says about the prefab's
+	// entities is kept as it is (and written back by Save), and the problems are in
+	// Scene.Broken. The editor and render use it; validate and export do not.
+	KeepBroken bool
+
+	// chain lists the absolute paths of the prefab files being loaded that lead to this load.
+	chain []string
 }
 
 // LoadFile loads the scene file at path ("-": standard input) into a new
@@ -99,6 +115,9 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	}
 	w := newWorld()
 	b := newBinder(w)
+	b.ctx = ctx
+	b.setPrefabs(&opts, in)
+	b.maxEntities = opts.Limits.resolved().MaxEntities
 	b.strict = opts.Strict
 	b.refuseConflicts = opts.RefuseConflicts
 	b.ds.strict, b.ds.checkAsset = opts.Strict, opts.CheckAsset
@@ -129,6 +148,7 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 		opts.Progress(in.Size(), in.Size())
 	}
 	s.Warnings = probs.Warnings()
+	s.Prefabs, s.Dir, s.Broken, s.used = b.prefabs, b.dir, b.broken, b.templates
 	return s, nil
 }
 
@@ -236,6 +256,8 @@ type binder struct {
 	used []*binding
 	// hasFormer is set when some component has former names.
 	hasFormer bool
+
+	prefabState
 }
 
 type unknownUse struct {
@@ -263,6 +285,10 @@ func newBinder(w *ecs.World) *binder {
 			bd.refuse = "the id is the entity's \"id\", not a component"
 		case info.Type == reflect.TypeFor[scene.Unknown]():
 			bd.refuse = "Unknown is reserved for components this build does not know"
+		case info.Type == reflect.TypeFor[scene.Prefab]():
+			bd.refuse = "an instance names its prefab with the entity's \"prefab\" key, not a component"
+		case info.Type == reflect.TypeFor[scene.PrefabPart](), info.Type == reflect.TypeFor[scene.PrefabKept]():
+			bd.refuse = "entities of prefab instances are the entities with \"instance\" and \"source\" keys"
 		case info.Computed:
 			bd.refuse = "it is computed from the hierarchy and never stored"
 		case scene.IsTransient(info):
@@ -302,6 +328,11 @@ func (b *binder) entity(doc *entityDoc) {
 	rec := entRec{id: doc.id, parent: doc.parent, order: doc.order}
 	rec.idLine, rec.idCol = int32(doc.idPos.Line), int32(doc.idPos.Col)
 	rec.parLine, rec.parCo = int32(doc.parentPos.Line), int32(doc.parentPos.Col)
+	if doc.isRecord {
+		b.record(doc)
+		b.recs.push(rec)
+		return
+	}
 	vals := b.vals[:0]
 	var unknown []scene.RawComponent
 	var meshKey *jsonpos.Value // the entity's Mesh, to warn if it has no Transform
@@ -391,10 +422,17 @@ func (b *binder) entity(doc *entityDoc) {
 			b.unknown.Components = unknown
 			vals = append(vals, &b.unknown)
 		}
+		if doc.prefab != nil {
+			b.prefab = scene.Prefab{Path: doc.prefab.Str()}
+			vals = append(vals, &b.prefab)
+		}
 		rec.e = b.w.Spawn(vals...)
 	}
 	clear(vals)
 	b.vals = vals[:0]
+	if doc.prefab != nil {
+		b.insts = append(b.insts, instRec{rec: int32(b.recs.n), path: doc.prefab.Str(), pos: doc.prefab.Pos(), index: doc.index})
+	}
 	b.recs.push(rec)
 }
 
@@ -473,6 +511,9 @@ func (b *binder) finish(h *header) *Scene {
 		probs.Add(Problem{Line: u.line, Col: u.col, Path: u.path, Warning: true,
 			Msg: fmt.Sprintf("unknown component %q (%s): kept as it is and written back on save", name, plural(u.count, "entity", "entities"))})
 	}
+	if len(b.insts) > 0 || len(b.ovrs) > 0 {
+		b.instantiate()
+	}
 	// Ids: sorted order, duplicates.
 	recs := &b.recs
 	byID := make([]int32, 0, recs.n)
@@ -511,10 +552,13 @@ func (b *binder) finish(h *header) *Scene {
 			continue
 		}
 		switch p := find(r.parent); {
+		case p < 0 && b.removedIDs[r.parent]:
+			probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "parent %d is removed from its prefab instance", r.parent)
 		case p < 0:
 			probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "parent %d does not exist", r.parent)
 		case r.parent == r.id:
 			probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "entity %d is its own parent", r.id)
+		case !b.partCheck(i, p, int(r.parLine), int(r.parCo), entPath(i, "parent"), "parent"):
 		default:
 			parentOf[i] = p
 		}
@@ -524,8 +568,16 @@ func (b *binder) finish(h *header) *Scene {
 	targets := make([]ecs.Entity, len(b.refs))
 	for i, r := range b.refs {
 		p := find(r.ref.id)
-		if p < 0 {
-			probs.Errorf(int(r.ref.line), int(r.ref.col), r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name), "entity %d does not exist", r.ref.id)
+		if p < 0 || b.removedIDs[r.ref.id] {
+			jp := r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name)
+			if b.removedIDs[r.ref.id] {
+				probs.Errorf(int(r.ref.line), int(r.ref.col), jp, "entity %d is removed from its prefab instance", r.ref.id)
+			} else {
+				probs.Errorf(int(r.ref.line), int(r.ref.col), jp, "entity %d does not exist", r.ref.id)
+			}
+			continue
+		}
+		if !b.partCheck(r.rec, p, int(r.ref.line), int(r.ref.col), r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name), "entity") {
 			continue
 		}
 		targets[i] = recs.at(p).e

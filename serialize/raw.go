@@ -43,9 +43,21 @@ type RawEntity struct {
 	Parent  int64   // 0: a root
 	Order   float64 // place among its siblings
 	// Components are sorted by name; JSON is the value on one line (`{ "rgba": [1, 0, 0, 1] }`),
-	// number literals as the file wrote them.
+	// number literals as the file wrote them. In an override record, a value holds only the fields
+	// that differ from the prefab, and "null" means the component is removed.
 	Components []scene.RawComponent
+	// Prefab is the prefab an instance instances (the "prefab" path), "" for other entities.
+	Prefab string
+	// Instance and Source are set (positive) on override records: what the file says about the
+	// entity made from entity Source of the prefab of instance Instance (its ID is
+	// scene.InstanceID(Instance, Source); it has no parent or order of its own).
+	Instance, Source int64
+	// Removed: the record removes the entity (and its descendants in the prefab) from its instance.
+	Removed bool
 }
+
+// IsRecord reports whether e is an override record (an entity of a prefab instance).
+func (e *RawEntity) IsRecord() bool { return e.Instance > 0 || e.Source > 0 }
 
 // Component returns the JSON of e's component name, and whether e has it.
 func (e *RawEntity) Component(name string) (string, bool) {
@@ -202,9 +214,15 @@ func (rr *rawReader) str(b []byte) string {
 func (rr *rawReader) entity(doc *entityDoc) {
 	b := rr.b
 	probs := b.probs
-	e := RawEntity{ID: doc.id, Parent: doc.parent, Order: doc.order}
+	e := RawEntity{ID: doc.id, Parent: doc.parent, Order: doc.order, Instance: doc.instance, Source: doc.source, Removed: doc.removed}
 	if doc.name != nil {
 		e.Name, e.HasName = rr.str(doc.name.Text()), true
+	}
+	if doc.prefab != nil {
+		e.Prefab = rr.str(doc.prefab.Text())
+	}
+	if doc.isRecord && e.Instance <= 0 && e.Source <= 0 {
+		e.Source = -1 // a broken record (reported) is still a record
 	}
 	if c := doc.components; c != nil {
 		n := c.Len()
@@ -229,7 +247,7 @@ func (rr *rawReader) entity(doc *entityDoc) {
 			if bd := b.byNm[name]; bd != nil && bd.refuse != "" {
 				kp := m.KeyPos()
 				probs.Errorf(kp.Line, kp.Col, b.ds.path.String(), "%s cannot be stored here: %s", name, bd.refuse)
-			} else if m.Kind() != jsonpos.Object {
+			} else if m.Kind() != jsonpos.Object && !(doc.isRecord && m.Kind() == jsonpos.Null) {
 				errAtValue(probs, b.ds.path, m, "a component must be an object, not %s", describeValue(m))
 			}
 			b.ds.path.Truncate(mark)
@@ -340,17 +358,35 @@ func (rr *rawReader) finish(h *header) {
 	}
 	b.checkCycles(parentOf)
 	for i := range es {
-		for _, c := range es[i].Components {
+		e := &es[i]
+		for _, c := range e.Components {
 			if s.refs[c.Name] == nil {
 				continue
 			}
 			for _, id := range s.Refs(c) {
-				if find(id) < 0 {
+				if j := find(id); j < 0 || es[j].Removed {
 					p := rr.pos[i]
 					probs.Errorf(int(p.idLine), int(p.idCol), entPath(int32(i), "components."+c.Name),
 						"entity %d does not exist", id)
 				}
 			}
+		}
+		if e.Parent != 0 {
+			if j := find(e.Parent); j >= 0 && es[j].Removed {
+				p := rr.pos[i]
+				probs.Errorf(int(p.parLine), int(p.parCol), entPath(int32(i), "parent"), "parent %d is removed from its prefab instance", e.Parent)
+			}
+		}
+		if !e.IsRecord() || e.Instance <= 0 || e.Source <= 0 {
+			continue
+		}
+		p := rr.pos[i]
+		if j := find(e.Instance); j < 0 || es[j].Prefab == "" {
+			probs.Errorf(int(p.idLine), int(p.idCol), entPath(int32(i), "instance"),
+				"entity %d is not an instance of a prefab in this file (an entity with a \"prefab\")", e.Instance)
+		} else if want := scene.InstanceID(uint64(e.Instance), uint64(e.Source)); uint64(e.ID) != want {
+			probs.Errorf(int(p.idLine), int(p.idCol), entPath(int32(i), "id"), "must be %d: the ids of a prefab instance's "+
+				"entities are made from the instance's id (%d) and the entity's id in the prefab (%d)", want, e.Instance, e.Source)
 		}
 	}
 	for k, id := range selection {
@@ -428,16 +464,40 @@ func WriteRaw(ctx context.Context, out io.Writer, s *RawScene) error {
 		}
 		b = append(b, "    {\n      \"id\": "...)
 		b = appendInt(b, int(e.ID))
+		if e.IsRecord() {
+			b = append(b, ",\n      \"instance\": "...)
+			b = appendInt(b, int(e.Instance))
+			b = append(b, ",\n      \"source\": "...)
+			b = appendInt(b, int(e.Source))
+		}
 		if e.HasName {
 			b = append(b, ",\n      \"name\": "...)
 			b = jsonpos.AppendString(b, e.Name)
 		}
-		if e.Parent != 0 {
-			b = append(b, ",\n      \"parent\": "...)
-			b = appendInt(b, int(e.Parent))
+		if e.IsRecord() {
+			if e.Removed {
+				b = append(b, ",\n      \"removed\": true"...)
+				if len(e.Components) == 0 {
+					b = append(b, "\n    }"...)
+					if i < len(s.Entities)-1 {
+						b = append(b, ',')
+					}
+					b = append(b, '\n')
+					continue
+				}
+			}
+		} else {
+			if e.Parent != 0 {
+				b = append(b, ",\n      \"parent\": "...)
+				b = appendInt(b, int(e.Parent))
+			}
+			b = append(b, ",\n      \"order\": "...)
+			b = jsonpos.AppendFloat(b, e.Order, 64)
+			if e.Prefab != "" {
+				b = append(b, ",\n      \"prefab\": "...)
+				b = jsonpos.AppendString(b, e.Prefab)
+			}
 		}
-		b = append(b, ",\n      \"order\": "...)
-		b = jsonpos.AppendFloat(b, e.Order, 64)
 		b = append(b, ",\n      \"components\": {"...)
 		for j, c := range e.Components {
 			if j > 0 {

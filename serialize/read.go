@@ -30,6 +30,14 @@ type entityDoc struct {
 	parentPos  jsonpos.Pos    //
 	order      float64        // place among siblings (0 when absent)
 	components *jsonpos.Value // the "components" object; nil when absent or broken
+	// A prefab instance: the "prefab" path (nil when absent or broken).
+	prefab *jsonpos.Value
+	// An override record (an entity of a prefab instance): its "instance" and "source" ids (0 when
+	// absent or broken), whether it says "removed": true, and where.
+	instance, source       int64
+	instancePos, sourcePos jsonpos.Pos
+	removed, isRecord      bool
+	orderPos               jsonpos.Pos // of "order", when present
 }
 
 // header is what a scene file says outside its entities.
@@ -379,6 +387,24 @@ func (r *sceneReader) readEntity(v *jsonpos.Value, index int) {
 			doc.parent = r.positiveID(m, "parent")
 		case "order":
 			doc.order = r.orderKey(m)
+			doc.orderPos = m.KeyPos()
+		case "prefab":
+			r.prefabKey(m, doc)
+		case "instance":
+			doc.isRecord = true
+			doc.instancePos = m.Pos()
+			doc.instance = r.positiveID(m, "instance")
+		case "source":
+			doc.isRecord = true
+			doc.sourcePos = m.Pos()
+			doc.source = r.positiveID(m, "source")
+		case "removed":
+			doc.isRecord = true
+			if m.Kind() != jsonpos.Bool {
+				r.errAt(m, "removed", "must be true or false, not %s", describeValue(m))
+			} else {
+				doc.removed = m.Bool()
+			}
 		case "components":
 			if m.Kind() == jsonpos.Object {
 				doc.components = m
@@ -387,13 +413,56 @@ func (r *sceneReader) readEntity(v *jsonpos.Value, index int) {
 			}
 		default:
 			p := m.KeyPos()
-			r.probs.Errorf(p.Line, p.Col, r.pathWith(m.Key()), "unknown key (an entity has id, name, parent, order and components)")
+			r.probs.Errorf(p.Line, p.Col, r.pathWith(m.Key()), "unknown key (an entity has id, name, parent, order, prefab and "+
+				"components; an entity of a prefab instance has id, instance, source, name, removed and components)")
 		}
 	}
 	if !hasID {
 		r.probs.Errorf(doc.pos.Line, doc.pos.Col, r.path.String(), "missing \"id\" (every entity needs a unique positive integer id)")
 	}
+	if doc.isRecord {
+		r.checkRecord(v, doc)
+	}
 	r.entity(doc)
+}
+
+// prefabKey reads an entity's "prefab": a path relative to the scene's folder, with the rules of
+// asset paths (no absolute paths, no "..", no URLs), naming a scene file.
+func (r *sceneReader) prefabKey(m *jsonpos.Value, doc *entityDoc) {
+	if m.Kind() != jsonpos.String {
+		r.errAt(m, "prefab", "must be the path of a scene file (relative to this scene's folder), not %s", describeValue(m))
+		return
+	}
+	if _, err := checkPrefabPath(m.Str()); err != nil {
+		r.errAt(m, "prefab", "%v", err)
+		return
+	}
+	doc.prefab = m
+}
+
+// checkRecord checks the keys of an override record (an entity of a prefab instance).
+func (r *sceneReader) checkRecord(v *jsonpos.Value, doc *entityDoc) {
+	for _, key := range []string{"instance", "source"} {
+		if v.Get(key) == nil {
+			r.probs.Errorf(doc.pos.Line, doc.pos.Col, r.path.String(), "missing %q (an entity of a prefab instance has both "+
+				"\"instance\", the id of the instance, and \"source\", its id in the prefab)", key)
+		}
+	}
+	for _, key := range []string{"parent", "order", "prefab"} {
+		if m := v.Get(key); m != nil {
+			p := m.KeyPos()
+			r.probs.Errorf(p.Line, p.Col, r.pathWith(key), "an entity of a prefab instance takes its place from the prefab; "+
+				"it has no %q", key)
+		}
+	}
+	if doc.removed {
+		for _, key := range []string{"name", "components"} {
+			if m := v.Get(key); m != nil {
+				p := m.KeyPos()
+				r.probs.Errorf(p.Line, p.Col, r.pathWith(key), "a removed entity has no %q", key)
+			}
+		}
+	}
 }
 
 // positiveID reads an entity id (for "id" and "parent").

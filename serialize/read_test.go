@@ -72,7 +72,7 @@ f.json:2:10: entities[0].id: must be a positive integer id, not the number 1.5
 f.json:2:23: entities[0].name: must be a string, not the number 3
 f.json:2:36: entities[0].parent: must be a positive integer id, not the number -1
 f.json:2:54: entities[0].components: must be an object mapping component names to values, not an array
-f.json:2:58: entities[0].colour: unknown key (an entity has id, name, parent, order and components)
+f.json:2:58: entities[0].colour: unknown key (an entity has id, name, parent, order, prefab and components; an entity of a prefab instance has id, instance, source, name, removed and components)
 f.json:3:26: entities[1].id: duplicate key (first at 3:17)
 f.json:4:3: entities[2]: an entity must be an object, not the number 7`},
 		{"missing id", `{"format": "voltex.scene", "version": 1, "entities": [{}]}`,

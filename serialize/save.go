@@ -72,6 +72,9 @@ type sceneWriter struct {
 	buf       []byte
 	out       io.Writer
 	err       error
+	wrote     bool        // an entity was written (the next needs a separator)
+	iw        *instWriter // the world's prefab instances; nil if it has none
+	cmpBuf    []byte      // a component as its prefab would write it (compare)
 }
 
 func newSceneWriter(w *ecs.World) *sceneWriter {
@@ -90,7 +93,8 @@ func newSceneWriter(w *ecs.World) *sceneWriter {
 	for _, id := range w.ComponentIDs() {
 		info := w.ComponentInfo(id)
 		switch info.Type {
-		case reflect.TypeFor[scene.Name](), reflect.TypeFor[scene.SceneID](), reflect.TypeFor[scene.Unknown]():
+		case reflect.TypeFor[scene.Name](), reflect.TypeFor[scene.SceneID](), reflect.TypeFor[scene.Unknown](),
+			reflect.TypeFor[scene.Prefab](), reflect.TypeFor[scene.PrefabPart](), reflect.TypeFor[scene.PrefabKept]():
 			continue
 		}
 		if info.Computed || scene.IsTransient(info) {
@@ -171,6 +175,13 @@ func (sw *sceneWriter) write(ctx context.Context, out io.Writer, s *Scene, progr
 		return sw.err
 	}
 	sw.buf = append(b, "  \"entities\": [\n"...)
+	var iw *instWriter
+	if hasInstances(sw.w) {
+		if iw, err = newInstWriter(ctx, sw, s, order); err != nil {
+			return err
+		}
+		sw.iw = iw
+	}
 	total := int64(len(order))
 	step := max(total/100, 1)
 	for i, e := range order {
@@ -182,7 +193,22 @@ func (sw *sceneWriter) write(ctx context.Context, out io.Writer, s *Scene, progr
 		if progress != nil && int64(i)%step == 0 {
 			progress(int64(i), total)
 		}
-		if err := sw.entity(e, i == len(order)-1); err != nil {
+		if iw != nil {
+			id := sw.sids.Get(e).ID
+			iw.writeRemovedBefore(id)
+			if iw.parts.Has(e) {
+				if rec := iw.recs[e]; rec != nil {
+					pp := iw.parts.Get(e)
+					sw.recordHead(id, pp.Instance, pp.Source)
+					sw.buf = append(append(sw.buf, rec...), "\n    }"...)
+				}
+				if len(sw.buf) >= flushAt {
+					sw.flush()
+				}
+				continue
+			}
+		}
+		if err := sw.entity(e); err != nil {
 			return err
 		}
 		if len(sw.buf) >= flushAt {
@@ -192,7 +218,10 @@ func (sw *sceneWriter) write(ctx context.Context, out io.Writer, s *Scene, progr
 			}
 		}
 	}
-	sw.buf = append(sw.buf, "  ]\n}\n"...)
+	if iw != nil {
+		iw.writeRemovedBefore(scene.MaxID + 1)
+	}
+	sw.buf = append(sw.buf, "\n  ]\n}\n"...)
 	sw.flush()
 	if sw.err == nil && progress != nil {
 		progress(total, total)
@@ -316,11 +345,20 @@ func appendUint(b []byte, n uint64) []byte {
 	return append(b, tmp[i:]...)
 }
 
-// entity appends one entity object.
-func (sw *sceneWriter) entity(e ecs.Entity, last bool) error {
+// sep appends the separator before an entity: nothing before the first.
+func (sw *sceneWriter) sep(b []byte) []byte {
+	if sw.wrote {
+		b = append(b, ",\n"...)
+	}
+	sw.wrote = true
+	return b
+}
+
+// entity appends one entity object (after the separator).
+func (sw *sceneWriter) entity(e ecs.Entity) error {
 	w := sw.w
 	sid := sw.sids.Get(e)
-	b := append(sw.buf, "    {\n      \"id\": "...)
+	b := append(sw.sep(sw.buf), "    {\n      \"id\": "...)
 	b = appendUint(b, sid.ID)
 	if n, ok := sw.names.TryGet(e); ok {
 		b = append(b, ",\n      \"name\": "...)
@@ -336,16 +374,18 @@ func (sw *sceneWriter) entity(e ecs.Entity, last bool) error {
 	}
 	b = append(b, ",\n      \"order\": "...)
 	b = jsonpos.AppendFloat(b, sid.Order, 64)
+	if sw.iw != nil {
+		if pf, ok := sw.iw.prefabs.TryGet(e); ok {
+			b = append(b, ",\n      \"prefab\": "...)
+			b = jsonpos.AppendString(b, pf.Path)
+		}
+	}
 	b = append(b, ",\n      \"components\": {"...)
 	sw.buf = b
 	if err := sw.components(e); err != nil {
 		return err
 	}
-	b = append(sw.buf, "\n    }"...)
-	if !last {
-		b = append(b, ',')
-	}
-	sw.buf = append(b, '\n')
+	sw.buf = append(sw.buf, "\n    }"...)
 	return nil
 }
 

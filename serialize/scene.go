@@ -23,6 +23,17 @@ type Scene struct {
 	// (unknown components kept verbatim, selection entries that name no
 	// entity, …).
 	Warnings []Problem
+	// Prefabs are the prefabs the scene's instances are built from (Load sets it; nil for a scene
+	// without instances made in code). Save compares each instance with its prefab to write only
+	// the differences.
+	Prefabs *Prefabs
+	// Dir is the folder the scene's prefab paths are relative to (Load sets it from the file).
+	Dir string
+	// Broken lists the problems of instances whose prefab could not be used, left as placeholders
+	// (LoadOptions.KeepBroken): errors to show, though the scene loaded.
+	Broken []Problem
+
+	used []*Template // templates the load instanced (their files are what the scene depends on)
 }
 
 // EditorCamera is the editor's orbit camera as scene files store it (the

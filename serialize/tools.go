@@ -138,6 +138,9 @@ func ValidateInput(ctx context.Context, in *Input, opts LoadOptions) (Validated,
 		}
 		v.Warnings = s.Warnings
 		v.Summary = fmt.Sprintf("scene %q, %s", s.Name, plural(s.World.Len(), "entity", "entities"))
+		if n := countInstances(s.World); n > 0 {
+			v.Summary += fmt.Sprintf(" (%s of %s)", plural(n, "prefab instance", "prefab instances"), plural(len(s.used), "prefab", "prefabs"))
+		}
 	}
 	return v, nil
 }

@@ -53,6 +53,11 @@ type Builder struct {
 	byColor     *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
 	all         *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
 
+	// Instances whose prefab cannot be used (scene.Prefab.Problem) and that have no mesh of
+	// their own are drawn as the placeholder mesh, magenta, so that they can be seen and picked.
+	brokenChanged, brokenMoved *ecs.Query2[ecs.GlobalTransform, scene.Prefab]
+	broken                     map[uint32]bool // ids drawn as placeholders
+
 	meshID, globalID ecs.ComponentID
 	resolved         map[string]*assets.Mesh // mesh reference → mesh, until ReloadMeshes
 	ents             []ecs.Entity            // by EntityID
@@ -78,8 +83,13 @@ func NewBuilder(w *ecs.World, src MeshSource) *Builder {
 		byTransform: query(ecs.Changed[ecs.GlobalTransform](), ecs.Optional[scene.Color]()),
 		byMesh:      query(ecs.Changed[scene.Mesh](), ecs.Optional[scene.Color]()),
 		byColor:     query(ecs.Changed[scene.Color]()),
-		all:         query(ecs.Optional[scene.Color]()),
-		meshID:      meshID, globalID: globalID,
+		brokenChanged: ecs.NewQuery2[ecs.GlobalTransform, scene.Prefab](w, ecs.Changed[scene.Prefab](), ecs.Read[ecs.GlobalTransform](),
+			ecs.Read[scene.Prefab]()),
+		brokenMoved: ecs.NewQuery2[ecs.GlobalTransform, scene.Prefab](w, ecs.Changed[ecs.GlobalTransform](), ecs.Read[ecs.GlobalTransform](),
+			ecs.Read[scene.Prefab]()),
+		broken: map[uint32]bool{},
+		all:    query(ecs.Optional[scene.Color]()),
+		meshID: meshID, globalID: globalID,
 		resolved: map[string]*assets.Mesh{},
 		selected: map[uint32]bool{},
 	}
@@ -108,10 +118,47 @@ func (b *Builder) Update() bool {
 	b.visit(b.byMesh, true)
 	b.visit(b.byTransform, false)
 	b.visit(b.byColor, false)
-	if b.all.Count() != b.dl.Len() {
+	b.visitBroken(b.brokenChanged)
+	b.visitBroken(b.brokenMoved)
+	if b.all.Count()+len(b.broken) != b.dl.Len() {
 		b.sweep()
 	}
 	return b.dl.Version() != v
+}
+
+// brokenColor is the colour of the placeholders of instances whose prefab cannot be used.
+var brokenColor = [4]float32{1, 0, 1, 1}
+
+// visitBroken draws (or stops drawing) placeholders for instances whose prefab cannot be used.
+func (b *Builder) visitBroken(q *ecs.Query2[ecs.GlobalTransform, scene.Prefab]) {
+	it := q.Iter()
+	for it.Next() {
+		g, pf := it.Get()
+		e := it.Entity()
+		id := EntityID(e)
+		if b.w.Has(e, b.meshID) {
+			continue // drawn with its own mesh
+		}
+		if pf.Problem == "" {
+			if b.broken[id] {
+				delete(b.broken, id)
+				b.dl.Remove(id)
+			}
+			continue
+		}
+		b.broken[id] = true
+		ph := assets.Placeholder()
+		for int(id) >= len(b.ents) {
+			b.ents = append(b.ents, ecs.Entity{})
+		}
+		b.ents[id] = e
+		in := Instance{World: g.Matrix, Color: brokenColor, ID: id}
+		if b.selected[id] {
+			in.Flags |= FlagSelected
+		}
+		b.dl.Set(ph.Ref, in)
+		b.dl.SetMesh(ph.Ref, ph)
+	}
 }
 
 // visit applies the entities a change query yields: full (re)placement for
@@ -173,8 +220,11 @@ func (b *Builder) sweep() {
 	b.stale = b.stale[:0]
 	b.dl.IDs(func(id uint32) {
 		e := b.ents[id]
-		if !b.w.Alive(e) || !b.w.Has(e, b.meshID) || !b.w.Has(e, b.globalID) {
+		switch {
+		case b.broken[id] && b.w.Alive(e) && b.w.Has(e, b.globalID):
+		case !b.w.Alive(e) || !b.w.Has(e, b.meshID) || !b.w.Has(e, b.globalID):
 			b.stale = append(b.stale, id)
+			delete(b.broken, id)
 		}
 	})
 	for _, id := range b.stale {

@@ -106,6 +106,7 @@ func Register(w *ecs.World) {
 	ecs.Register[Camera](w, ecs.WithStorage(ecs.SparseSet))
 	ecs.Register[Unknown](w, ecs.WithStorage(ecs.SparseSet))
 	registerConflicts(w)
+	registerPrefabs(w)
 	if ecs.Resource[IDs](w) == nil {
 		ecs.SetResource(w, RandomIDs())
 	}
@@ -136,11 +137,13 @@ var (
 )
 
 // Builtin reports whether a registered component is one of the built-in scene components
-// (ecs.Transform, Name, SceneID, Mesh, Color, Spin, Camera, Unknown) or computed by the world.
+// (ecs.Transform, Name, SceneID, Mesh, Color, Spin, Camera, Unknown,
+// Prefab, PrefabPart, PrefabKept) or computed by the world.
 func Builtin(info *ecs.ComponentInfo) bool {
 	switch info.Type {
 	case reflect.TypeFor[ecs.Transform](), reflect.TypeFor[Name](), reflect.TypeFor[SceneID](), reflect.TypeFor[Mesh](),
-		reflect.TypeFor[Color](), reflect.TypeFor[Spin](), reflect.TypeFor[Camera](), reflect.TypeFor[Unknown]():
+		reflect.TypeFor[Color](), reflect.TypeFor[Spin](), reflect.TypeFor[Camera](), reflect.TypeFor[Unknown](),
+		reflect.TypeFor[Prefab](), reflect.TypeFor[PrefabPart](), reflect.TypeFor[PrefabKept]():
 		return true
 	}
 	return info.Computed

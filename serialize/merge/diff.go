@@ -30,9 +30,11 @@ type Change struct {
 	// Name is the entity's name (in the new scene, or in the old one if it was removed).
 	Name string
 	// Path says what changed: "" (the entity itself, added or removed), "name", "parent", "order",
-	// "components.C" (component C added or removed), "components.C.f.g" (a field of C; fields of
-	// nested objects separately, arrays as one value), "scene.name", "editor.camera",
-	// "editor.selection".
+	// "prefab" (the prefab an instance instances), "removed" (an override record that removes its
+	// entity from its instance), "components.C" (component C added or removed; in an override
+	// record, an override added or dropped, "null" for a removed component), "components.C.f.g" (a
+	// field of C; fields of nested objects separately, arrays as one value), "scene.name",
+	// "editor.camera", "editor.selection".
 	Path string
 	// From and To are the values as JSON text, "" when absent.
 	From, To string
@@ -87,6 +89,12 @@ func diffEntity(out []Change, a, b *serialize.RawEntity) []Change {
 	}
 	if an, bn := nameJSON(a), nameJSON(b); an != bn {
 		ch("name", an, bn)
+	}
+	if ap, bp := prefabJSON(a), prefabJSON(b); ap != bp {
+		ch("prefab", ap, bp)
+	}
+	if ar, br := removedJSON(a), removedJSON(b); ar != br {
+		ch("removed", ar, br)
 	}
 	if a.Parent != b.Parent {
 		ch("parent", strconv.FormatInt(a.Parent, 10), strconv.FormatInt(b.Parent, 10))
@@ -183,14 +191,23 @@ func idsJSON(ids []int64) string {
 // with scene-level changes first ("scene name: …", "editor camera: …").
 func WriteText(w io.Writer, a, b *serialize.RawScene, changes []Change) error {
 	ew := &errWriter{w: w}
-	label := func(s *serialize.RawScene, id int64) string {
+	var label func(s *serialize.RawScene, id int64) string
+	label = func(s *serialize.RawScene, id int64) string {
 		if id == 0 {
 			return "(root)"
 		}
-		if e := s.Entity(id); e != nil && e.HasName {
-			return fmt.Sprintf("%d %s", id, quote(e.Name))
+		e := s.Entity(id)
+		l := strconv.FormatInt(id, 10)
+		if e != nil && e.HasName {
+			l += " " + quote(e.Name)
 		}
-		return strconv.FormatInt(id, 10)
+		if e != nil && e.IsRecord() { // an entity of an instance: say which and which entity of its prefab
+			l += fmt.Sprintf(" (entity %d of instance %s)", e.Source, label(s, e.Instance))
+		}
+		if e != nil && e.Prefab != "" {
+			l += " (instance of " + e.Prefab + ")"
+		}
+		return l
 	}
 	last := int64(-1)
 	for _, c := range changes {
@@ -199,6 +216,24 @@ func WriteText(w io.Writer, a, b *serialize.RawScene, changes []Change) error {
 			continue
 		}
 		switch {
+		case c.Path == "" && c.Op == Added && b.Entity(c.Entity).IsRecord():
+			e := b.Entity(c.Entity)
+			ew.printf("~ entity %s\n", label(b, c.Entity))
+			if e.HasName {
+				ew.printf("    name: %s\n", quote(e.Name))
+			}
+			if e.Removed {
+				ew.printf("    removed from the instance\n")
+			}
+			for _, x := range e.Components {
+				if x.JSON == "null" {
+					ew.printf("    removes %s\n", x.Name)
+				} else {
+					ew.printf("    overrides %s %s\n", x.Name, x.JSON)
+				}
+			}
+			last = -1
+			continue
 		case c.Path == "" && c.Op == Added:
 			e := b.Entity(c.Entity)
 			ew.printf("+ entity %s", label(b, c.Entity))
@@ -206,6 +241,10 @@ func WriteText(w io.Writer, a, b *serialize.RawScene, changes []Change) error {
 				ew.printf(" under %s", label(b, e.Parent))
 			}
 			ew.printf(":%s\n", componentNames(e.Components))
+			last = -1
+			continue
+		case c.Path == "" && a.Entity(c.Entity).IsRecord():
+			ew.printf("~ entity %s\n    overrides dropped (back to the prefab)\n", label(a, c.Entity))
 			last = -1
 			continue
 		case c.Path == "":

@@ -46,7 +46,11 @@ type Result struct {
 //     conflict; so is a deleted entity that the other side still needs as a parent or as the
 //     target of an entity reference (references are known for registered components);
 //   - two moves that together would make a parent cycle: ours is kept for one of the entities,
-//     with a "place" conflict.
+//     with a "place" conflict;
+//   - prefab instances: an instance's "prefab" path is one value; override records (entities of
+//     instances, keyed by the instance and the prefab entity's id) merge like other entities,
+//     field by field; a record that removes its entity on one side and changes it (or is the parent
+//     of an entity added) on the other keeps the entity, with a "removed" conflict.
 //
 // The editor camera is merged as one value (ours if both changed it); the selection is ours.
 // Conflicts already recorded in the inputs are merged like other components.
@@ -168,6 +172,7 @@ func entityConflict(ours, theirs bool) scene.MergeConflict {
 
 func sameEntity(a, b *serialize.RawEntity) bool {
 	return a.ID == b.ID && a.HasName == b.HasName && a.Name == b.Name && a.Parent == b.Parent && a.Order == b.Order &&
+		a.Prefab == b.Prefab && a.Instance == b.Instance && a.Source == b.Source && a.Removed == b.Removed &&
 		slices.Equal(a.Components, b.Components)
 }
 
@@ -176,7 +181,20 @@ func (m *merger) entity(b, o, t *serialize.RawEntity) serialize.RawEntity {
 	if b == nil {
 		b = &serialize.RawEntity{ID: o.ID}
 	}
-	r := serialize.RawEntity{ID: o.ID}
+	// An override record's instance and source make its id: they are the same on both sides.
+	r := serialize.RawEntity{ID: o.ID, Instance: o.Instance, Source: o.Source}
+	// The prefab an instance instances, and whether a record removes its entity.
+	if v := m.pick(o.ID, "prefab", prefabJSON(b), prefabJSON(o), prefabJSON(t)); v == prefabJSON(o) {
+		r.Prefab = o.Prefab
+	} else {
+		r.Prefab = t.Prefab
+	}
+	// (A removal merged with changes made on the other side is undone in repair, with a conflict.)
+	if removedJSON(o) == removedJSON(t) || removedJSON(b) == removedJSON(t) {
+		r.Removed = o.Removed
+	} else {
+		r.Removed = t.Removed
+	}
 	// Name.
 	bn, on, tn := nameJSON(b), nameJSON(o), nameJSON(t)
 	switch v := m.pick(o.ID, "name", bn, on, tn); v {
@@ -232,6 +250,20 @@ func (m *merger) pick(id int64, path, b, o, t string) string {
 	}
 	m.conflict(id, scene.MergeConflict{Path: path, Base: b, Ours: o, Theirs: t})
 	return o
+}
+
+func prefabJSON(e *serialize.RawEntity) string {
+	if e.Prefab == "" {
+		return ""
+	}
+	return quote(e.Prefab)
+}
+
+func removedJSON(e *serialize.RawEntity) string {
+	if !e.Removed {
+		return ""
+	}
+	return "true"
 }
 
 func nameJSON(e *serialize.RawEntity) string {
@@ -343,7 +375,10 @@ func mergeValue(path string, b, o, t *jsonpos.Value, cs *[]scene.MergeConflict) 
 // entities or takes ours, so it ends.
 func (m *merger) repair() {
 	for {
-		changed := m.restoreNeeded()
+		changed := m.keepChanged()
+		if m.restoreNeeded() {
+			changed = true
+		}
 		if m.breakCycles() {
 			changed = true
 		}
@@ -351,6 +386,36 @@ func (m *merger) repair() {
 			return
 		}
 	}
+}
+
+// keepChanged undoes the removal of an instance's entity (an override record saying "removed")
+// that the other side changed (the record has overrides) or still needs (as a parent), with a
+// "removed" conflict: like an entity deleted on one side and changed on the other, it is kept.
+func (m *merger) keepChanged() bool {
+	es := m.out.Entities
+	parents := map[int64]bool{}
+	for i := range es {
+		if es[i].Parent != 0 {
+			parents[es[i].Parent] = true
+		}
+	}
+	changed := false
+	for i := range es {
+		e := &es[i]
+		if !e.Removed || (len(e.Components) == 0 && !e.HasName && !parents[e.ID]) {
+			continue
+		}
+		rm := func(s *serialize.RawScene) string {
+			if x := s.Entity(e.ID); x != nil {
+				return removedJSON(x)
+			}
+			return ""
+		}
+		e.Removed = false
+		m.conflict(e.ID, scene.MergeConflict{Path: "removed", Base: rm(m.base), Ours: rm(m.ours), Theirs: rm(m.theirs)})
+		changed = true
+	}
+	return changed
 }
 
 // version returns the entity id from the side that has it (theirs first: a deleted entity that
@@ -385,6 +450,7 @@ func (m *merger) restoreNeeded() bool {
 	}
 	check := func(e *serialize.RawEntity) {
 		need(e.Parent)
+		need(e.Instance)
 		for _, c := range e.Components {
 			for _, r := range m.ours.Refs(c) {
 				need(r)

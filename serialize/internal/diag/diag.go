@@ -93,6 +93,15 @@ func (l *List) Add(p Problem) {
 	l.Problems = append(l.Problems, p)
 }
 
+// AddFrom records p, which keeps its own File (a problem found in another file, such as a
+// prefab the file uses).
+func (l *List) AddFrom(p Problem) {
+	if l.full(p.Warning) {
+		return
+	}
+	l.Problems = append(l.Problems, p)
+}
+
 // Errorf records an error at line:col.
 func (l *List) Errorf(line, col int, path string, format string, args ...any) {
 	if l.full(false) {

@@ -1,0 +1,113 @@
+package merge
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+const enemy = `{ "format": "voltex.scene", "version": 2, "name": "Enemy", "entities": [
+  { "id": 1, "name": "Body", "order": 1, "components": { "Color": { "rgba": [1, 0, 0, 1] }, "Transform": {} } },
+  { "id": 2, "name": "Weapon", "parent": 1, "order": 1, "components": { "Color": { "rgba": [0, 0, 1, 1] }, "Transform": {} } }
+] }`
+
+func rec(source int64, body string) string {
+	id := strconv.FormatUint(scene.InstanceID(10, uint64(source)), 10)
+	return `, { "id": ` + id + `, "instance": 10, "source": ` + strconv.FormatInt(source, 10) + body + ` }`
+}
+
+func level(extra string) string {
+	return `{ "format": "voltex.scene", "version": 2, "name": "L", "entities": [
+  { "id": 10, "name": "Enemy", "order": 1, "prefab": "enemy.json", "components": { "Transform": {} } }` + extra + ` ] }`
+}
+
+// mergeInDir merges three versions of a level whose prefab is in dir, and loads the result with
+// its prefab.
+func mergeInDir(t *testing.T, base, ours, theirs string) (string, *Result, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "enemy.json"), []byte(enemy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := Merge(read(t, base), read(t, ours), read(t, theirs))
+	var b bytes.Buffer
+	if err := serialize.WriteRaw(context.Background(), &b, res.Scene); err != nil {
+		t.Fatal(err)
+	}
+	_, err := serialize.Load(context.Background(), bytes.NewReader(b.Bytes()),
+		serialize.LoadOptions{File: filepath.Join(dir, "level.json"), NewWorld: testWorld})
+	return b.String(), res, err
+}
+
+func TestMergeOverrides(t *testing.T) {
+	base := level("")
+	// Both sides override the same prefab entity, different fields: one record, both changes.
+	ours := level(rec(2, `, "components": { "Color": { "rgba": [0, 1, 0, 1] } }`))
+	theirs := level(rec(2, `, "name": "Sword", "components": { "Transform": { "scale": [2, 2, 2] } }`))
+	out, res, err := mergeInDir(t, base, ours, theirs)
+	if err != nil || len(res.Conflicts) != 0 {
+		t.Fatalf("merge: %v %+v\n%s", err, res.Conflicts, out)
+	}
+	for _, want := range []string{`"name": "Sword"`, `"Color": { "rgba": [0, 1, 0, 1] }`, `"Transform": { "scale": [2, 2, 2] }`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("merged lacks %s:\n%s", want, out)
+		}
+	}
+	// The same field two ways: a conflict recorded in the record; the file still loads.
+	theirs = level(rec(2, `, "components": { "Color": { "rgba": [1, 1, 0, 1] } }`))
+	out, res, err = mergeInDir(t, base, ours, theirs)
+	if err != nil || len(res.Conflicts) != 1 || res.Conflicts[0].Path != "components.Color.rgba" {
+		t.Fatalf("conflict: %v %+v\n%s", err, res.Conflicts, out)
+	}
+	// One side removes the weapon from the instance, the other overrides its colour: kept, with a
+	// "removed" conflict.
+	theirs = level(rec(2, `, "removed": true`))
+	out, res, err = mergeInDir(t, base, ours, theirs)
+	if err != nil || len(res.Conflicts) != 1 || res.Conflicts[0].Path != "removed" || strings.Contains(out, `"removed": true`) {
+		t.Fatalf("removed vs changed: %v %+v\n%s", err, res.Conflicts, out)
+	}
+	// One side removes it, the other hangs a new entity under it.
+	ours = level(rec(2, `, "components": {}`) + `, { "id": 77, "name": "Scope", "parent": ` +
+		strconv.FormatUint(scene.InstanceID(10, 2), 10) + `, "order": 1, "components": {} }`)
+	out, res, err = mergeInDir(t, base, ours, theirs)
+	if err != nil || len(res.Conflicts) != 1 || res.Conflicts[0].Path != "removed" {
+		t.Fatalf("removed vs child added: %v %+v\n%s", err, res.Conflicts, out)
+	}
+	// The instance deleted on one side, overridden on the other: kept (the record needs it).
+	ours = `{ "format": "voltex.scene", "version": 2, "name": "L", "entities": [] }`
+	theirs = level(rec(1, `, "components": { "Color": { "rgba": [0, 0, 0, 1] } }`))
+	out, res, err = mergeInDir(t, base, ours, theirs)
+	if err != nil || !strings.Contains(out, `"prefab": "enemy.json"`) || len(res.Conflicts) != 1 {
+		t.Fatalf("instance deleted vs overridden: %v %+v\n%s", err, res.Conflicts, out)
+	}
+}
+
+func TestDiffOverrides(t *testing.T) {
+	a := read(t, level(""))
+	b := read(t, level(rec(2, `, "name": "Sword", "components": { "Color": { "rgba": [0, 1, 0, 1] }, "Transform": null }`)+rec(1, `, "removed": true`)))
+	var out bytes.Buffer
+	if err := WriteText(&out, a, b, Diff(a, b)); err != nil {
+		t.Fatal(err)
+	}
+	want := `~ entity ` + strconv.FormatUint(scene.InstanceID(10, 2), 10) + ` "Sword" (entity 2 of instance 10 "Enemy" (instance of enemy.json))
+    name: "Sword"
+    overrides Color { "rgba": [0, 1, 0, 1] }
+    removes Transform
+`
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "removed from the instance") {
+		t.Fatalf("diff:\n%s\nwant to contain:\n%s", out.String(), want)
+	}
+	// A change of an existing override, field by field.
+	c := read(t, level(rec(2, `, "name": "Sword", "components": { "Color": { "rgba": [1, 1, 1, 1] }, "Transform": null }`)+rec(1, `, "removed": true`)))
+	ch := Diff(b, c)
+	if len(ch) != 1 || ch[0].Path != "components.Color.rgba" {
+		t.Fatalf("changes %+v", ch)
+	}
+}

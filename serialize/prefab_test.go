@@ -1,0 +1,548 @@
+package serialize_test
+
+import (
+	"bytes"
+	"fmt"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/serialize/game"
+)
+
+// enemyPrefab is a two-entity prefab: a red body with a blue spinning weapon.
+const enemyPrefab = `{
+  "format": "voltex.scene",
+  "version": 2,
+  "name": "Enemy",
+  "entities": [
+    { "id": 1, "name": "Body", "order": 1, "components": { "Color": { "rgba": [1, 0, 0, 1] }, "Mesh": { "asset": "builtin:cube" }, "Transform": {} } },
+    { "id": 2, "name": "Weapon", "parent": 1, "order": 1, "components": { "Color": { "rgba": [0, 0, 1, 1] }, "Mesh": { "asset": "builtin:sphere" }, "Spin": {}, "Transform": { "position": [1, 0, 0] } } }
+  ]
+}
+`
+
+// writeFiles writes name → contents into a new temporary folder and returns it.
+func writeFiles(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func loadFile(t testing.TB, path string, opts serialize.LoadOptions) *serialize.Scene {
+	t.Helper()
+	s, err := serialize.LoadFile(context.Background(), path, opts)
+	if err != nil {
+		t.Fatalf("load %s: %v", path, err)
+	}
+	return s
+}
+
+func saveText(t testing.TB, s *serialize.Scene) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := serialize.Save(context.Background(), &b, s, serialize.SaveOptions{}); err != nil {
+		t.Fatalf("save: %v", err)
+	}
+	return b.String()
+}
+
+// byName returns the entity named name under root (depth first), or fails.
+func byName(t testing.TB, w *ecs.World, root ecs.Entity, name string) ecs.Entity {
+	t.Helper()
+	names := ecs.NewMap[scene.Name](w)
+	var found ecs.Entity
+	var walk func(e ecs.Entity)
+	walk = func(e ecs.Entity) {
+		for _, c := range w.Children(e) {
+			if n, _ := names.TryGet(c); n.Value == name && found.IsZero() {
+				found = c
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	if found.IsZero() {
+		t.Fatalf("no entity %q under %v", name, root)
+	}
+	return found
+}
+
+func entityByID(t testing.TB, w *ecs.World, id uint64) ecs.Entity {
+	t.Helper()
+	for _, e := range scene.EnsureIDs(w) {
+		if ecs.NewMap[scene.SceneID](w).Get(e).ID == id {
+			return e
+		}
+	}
+	t.Fatalf("no entity with id %d", id)
+	return ecs.Entity{}
+}
+
+const twoInstances = `{
+  "format": "voltex.scene",
+  "version": 2,
+  "name": "Level",
+  "entities": [
+    {
+      "id": 10,
+      "name": "Enemy A",
+      "order": 1,
+      "prefab": "enemy.json",
+      "components": {
+        "Transform": { "position": [5, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1] }
+      }
+    },
+    {
+      "id": 11,
+      "name": "Enemy B",
+      "order": 2,
+      "prefab": "enemy.json",
+      "components": {
+        "Transform": { "position": [-5, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1] }
+      }
+    }
+  ]
+}
+`
+
+func TestInstanceLoadsPrefabEntities(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"enemy.json": enemyPrefab, "level.json": twoInstances})
+	s := loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	w := s.World
+	if w.Len() != 6 {
+		t.Fatalf("entities = %d, want 6 (2 instances of 2 + the instances)", w.Len())
+	}
+	a := entityByID(t, w, 10)
+	body := byName(t, w, a, "Body")
+	weapon := byName(t, w, a, "Weapon")
+	if w.Parent(body) != a || w.Parent(weapon) != body {
+		t.Fatalf("hierarchy: parent(body)=%v parent(weapon)=%v, want %v and %v", w.Parent(body), w.Parent(weapon), a, body)
+	}
+	pp := ecs.NewMap[scene.PrefabPart](w).Get(weapon)
+	if pp.Instance != 10 || pp.Source != 2 {
+		t.Fatalf("weapon's part = %+v, want instance 10 source 2", pp)
+	}
+	if id := ecs.NewMap[scene.SceneID](w).Get(weapon).ID; id != scene.InstanceID(10, 2) {
+		t.Fatalf("weapon's id = %d, want InstanceID(10, 2) = %d", id, scene.InstanceID(10, 2))
+	}
+	if c := ecs.NewMap[scene.Color](w).Get(weapon); c.RGBA != [4]float32{0, 0, 1, 1} {
+		t.Fatalf("weapon colour = %v", c.RGBA)
+	}
+	m := w.WorldMatrix(weapon)
+	if m[12] != 6 {
+		t.Fatalf("weapon world x = %v, want 6 (instance at 5, weapon at 1)", m[12])
+	}
+	// Nothing differs from the prefab: the file comes back as it was.
+	if got := saveText(t, s); got != twoInstances {
+		t.Fatalf("round trip differs:\n%s", got)
+	}
+}
+
+func TestOverrideRoundTrip(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"enemy.json": enemyPrefab, "level.json": twoInstances})
+	s := loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	w := s.World
+	a := entityByID(t, w, 10)
+	weapon := byName(t, w, a, "Weapon")
+	ecs.NewMap[scene.Color](w).Set(weapon, scene.Color{RGBA: [4]float32{0, 1, 0, 1}})
+	tr := ecs.NewMap[ecs.Transform](w)
+	wt := tr.Get(weapon)
+	wt.Scale = [3]float32{2, 2, 2}
+	tr.Set(weapon, wt)
+	body := byName(t, w, a, "Body")
+	ecs.NewMap[scene.Name](w).Set(body, scene.Name{Value: "Boss"})
+	spin, _ := ecs.ComponentIDOf[scene.Spin](w)
+	if err := w.Remove(weapon, spin); err != nil {
+		t.Fatal(err)
+	}
+	out := saveText(t, s)
+	for _, want := range []string{
+		`"instance": 10,`, `"source": 2,`, `"Color": { "rgba": [0, 1, 0, 1] }`, `"Spin": null`,
+		`"Transform": { "scale": [2, 2, 2] }`, `"name": "Boss"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("saved file lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `"source": 1,`) && strings.Count(out, `"instance": 11`) > 0 {
+		t.Errorf("instance B has records though nothing changed:\n%s", out)
+	}
+	// Load what was saved: the same world; save again: the same bytes.
+	if err := os.WriteFile(filepath.Join(dir, "level.json"), []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s2 := loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	if again := saveText(t, s2); again != out {
+		t.Fatalf("second round trip differs:\n--- first\n%s\n--- second\n%s", out, again)
+	}
+	w2 := s2.World
+	weapon2 := byName(t, w2, entityByID(t, w2, 10), "Weapon")
+	if c := ecs.NewMap[scene.Color](w2).Get(weapon2); c.RGBA != [4]float32{0, 1, 0, 1} {
+		t.Fatalf("override lost: colour %v", c.RGBA)
+	}
+	if w2.Has(weapon2, spin) {
+		t.Fatalf("removed Spin came back")
+	}
+	if tt := ecs.NewMap[ecs.Transform](w2).Get(weapon2); tt.Position != [3]float32{1, 0, 0} || tt.Scale != [3]float32{2, 2, 2} {
+		t.Fatalf("transform %+v: want the prefab's position with the overridden scale", tt)
+	}
+	other := byName(t, w2, entityByID(t, w2, 11), "Weapon")
+	if c := ecs.NewMap[scene.Color](w2).Get(other); c.RGBA != [4]float32{0, 0, 1, 1} {
+		t.Fatalf("the other instance changed: colour %v", c.RGBA)
+	}
+}
+
+const lampPrefab = `{
+  "format": "voltex.scene",
+  "version": 2,
+  "name": "Lamp",
+  "entities": [
+    { "id": 1, "name": "Bulb", "order": 1, "components": { "Color": { "rgba": [1, 1, 0, 1] }, "Mesh": { "asset": "builtin:sphere" }, "Transform": {} } }
+  ]
+}
+`
+
+// wallPrefab holds two lamps, one of them red.
+var wallPrefab = `{
+  "format": "voltex.scene",
+  "version": 2,
+  "name": "Wall",
+  "entities": [
+    { "id": 5, "name": "Wall", "order": 1, "components": { "Mesh": { "asset": "builtin:cube" }, "Transform": { "scale": [4, 2, 0.2] } } },
+    { "id": 6, "name": "Lamp L", "parent": 5, "order": 1, "prefab": "lamp.json", "components": { "Transform": { "position": [-1, 1, 0] } } },
+    { "id": 7, "name": "Lamp R", "parent": 5, "order": 2, "prefab": "lamp.json", "components": { "Transform": { "position": [1, 1, 0] } } },
+    { "id": ` + itoa(scene.InstanceID(7, 1)) + `, "instance": 7, "source": 1, "components": { "Color": { "rgba": [1, 0, 0, 1] } } }
+  ]
+}
+`
+
+func TestNestedPrefabs(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"lamp.json": lampPrefab, "wall.json": wallPrefab, "level.json": `{
+  "format": "voltex.scene", "version": 2, "name": "L",
+  "entities": [ { "id": 100, "name": "W", "order": 1, "prefab": "wall.json", "components": { "Transform": {} } } ]
+}`})
+	// The wall's own record must carry the right id.
+	s := loadFile(t, filepath.Join(dir, "wall.json"), serialize.LoadOptions{})
+	if n := s.World.Len(); n != 5 {
+		t.Fatalf("wall has %d entities, want 5", n)
+	}
+	s = loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	w := s.World
+	root := entityByID(t, w, 100)
+	lampR := byName(t, w, root, "Lamp R")
+	bulbR := byName(t, w, lampR, "Bulb")
+	bulbL := byName(t, w, byName(t, w, root, "Lamp L"), "Bulb")
+	colors := ecs.NewMap[scene.Color](w)
+	if c := colors.Get(bulbR).RGBA; c != [4]float32{1, 0, 0, 1} {
+		t.Fatalf("nested override lost: right bulb %v", c)
+	}
+	if c := colors.Get(bulbL).RGBA; c != [4]float32{1, 1, 0, 1} {
+		t.Fatalf("left bulb %v", c)
+	}
+	if pf, ok := ecs.NewMap[scene.Prefab](w).TryGet(lampR); !ok || pf.Path != "lamp.json" {
+		t.Fatalf("nested instance not marked: %+v %v", pf, ok)
+	}
+	pp := ecs.NewMap[scene.PrefabPart](w).Get(bulbR)
+	if pp.Instance != 100 || pp.Source != scene.InstanceID(7, 1) {
+		t.Fatalf("nested part %+v: want instance 100, source InstanceID(7, 1)", pp)
+	}
+	// An override of a nested entity is keyed by its id in the outer prefab.
+	colors.Set(bulbL, scene.Color{RGBA: [4]float32{0, 1, 0, 1}})
+	out := saveText(t, s)
+	if !strings.Contains(out, `"source": `+itoa(scene.InstanceID(6, 1))) || strings.Count(out, `"instance": 100`) != 1 {
+		t.Fatalf("override of the nested lamp:\n%s", out)
+	}
+}
+
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+func TestPrefabCycleIsAnError(t *testing.T) {
+	inst := func(path string) string {
+		return `{ "format": "voltex.scene", "version": 2, "entities": [ { "id": 1, "order": 1, "prefab": "` + path + `" } ] }`
+	}
+	dir := writeFiles(t, map[string]string{"a.json": inst("b.json"), "b.json": inst("a.json"), "level.json": inst("a.json")})
+	_, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "prefab cycle: a.json → b.json → a.json") {
+		t.Fatalf("err = %v, want the cycle with its chain", err)
+	}
+	t.Log(err)
+	// Kept as a placeholder: the scene opens, the instance says why, and saving keeps it.
+	s, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "level.json"), serialize.LoadOptions{KeepBroken: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := entityByID(t, s.World, 1)
+	if pf := ecs.NewMap[scene.Prefab](s.World).Get(e); !strings.Contains(pf.Problem, "prefab cycle") {
+		t.Fatalf("problem = %q", pf.Problem)
+	}
+	if len(s.Broken) == 0 {
+		t.Fatal("no broken problems")
+	}
+	// A self-instancing scene is a cycle too.
+	dir = writeFiles(t, map[string]string{"self.json": inst("self.json")})
+	if _, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "self.json"), serialize.LoadOptions{}); err == nil ||
+		!strings.Contains(err.Error(), "self.json → self.json") {
+		t.Fatalf("self: %v", err)
+	}
+}
+
+func TestMissingPrefabKeepsOverrides(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"enemy.json": enemyPrefab, "level.json": twoInstances})
+	s := loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	weapon := byName(t, s.World, entityByID(t, s.World, 10), "Weapon")
+	ecs.NewMap[scene.Color](s.World).Set(weapon, scene.Color{RGBA: [4]float32{0, 1, 0, 1}})
+	child := s.World.Spawn(&scene.Name{Value: "Added"}, &ecs.Transform{Scale: [3]float32{1, 1, 1}})
+	if err := s.World.SetParent(child, weapon); err != nil {
+		t.Fatal(err)
+	}
+	saved := saveText(t, s)
+	if err := os.WriteFile(filepath.Join(dir, "level.json"), []byte(saved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "enemy.json")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "no such prefab file") {
+		t.Fatalf("err = %v", err)
+	}
+	s2, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "level.json"), serialize.LoadOptions{KeepBroken: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := saveText(t, s2); got != saved {
+		t.Fatalf("a scene whose prefab is missing saves differently:\n--- before\n%s\n--- after\n%s", saved, got)
+	}
+	// The added child hangs under the placeholder of the weapon.
+	w := s2.World
+	added := byName(t, w, entityByID(t, w, 10), "Added")
+	if id := ecs.NewMap[scene.SceneID](w).Get(w.Parent(added)).ID; id != scene.InstanceID(10, 2) {
+		t.Fatalf("added child's parent %d", id)
+	}
+}
+
+func TestRevertApplyUnpack(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"enemy.json": enemyPrefab, "level.json": twoInstances})
+	s := loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	w := s.World
+	a, b := entityByID(t, w, 10), entityByID(t, w, 11)
+	weaponA, weaponB := byName(t, w, a, "Weapon"), byName(t, w, b, "Weapon")
+	colors := ecs.NewMap[scene.Color](w)
+	green := scene.Color{RGBA: [4]float32{0, 1, 0, 1}}
+	colors.Set(weaponA, green)
+	if got := serialize.Overrides(s, weaponA); len(got) != 1 || got[0] != (serialize.Override{Component: "Color", Path: "rgba"}) {
+		t.Fatalf("overrides = %+v", got)
+	}
+	if got := serialize.Overrides(s, weaponB); len(got) != 0 {
+		t.Fatalf("the other instance has overrides %+v", got)
+	}
+	// Revert: the prefab's value.
+	v, ok := serialize.PrefabValue(s, weaponA, "Color")
+	if !ok || v.(scene.Color).RGBA != [4]float32{0, 0, 1, 1} {
+		t.Fatalf("prefab value %v %v", v, ok)
+	}
+	colors.Set(weaponA, v.(scene.Color))
+	if got := serialize.Overrides(s, weaponA); len(got) != 0 {
+		t.Fatalf("after revert: %+v", got)
+	}
+	// Apply: the prefab takes the value, the other instance follows, the applied one has no
+	// override left.
+	colors.Set(weaponA, green)
+	spin, _ := ecs.ComponentIDOf[scene.Spin](w)
+	_ = w.Remove(weaponA, spin)
+	file, data, err := serialize.ApplyToPrefab(context.Background(), s, weaponA, "Color", "rgba")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(file) != "enemy.json" || !strings.Contains(string(data), `"rgba": [0, 1, 0, 1]`) || !strings.Contains(string(data), `"Spin"`) {
+		t.Fatalf("applied prefab (%s):\n%s", file, data)
+	}
+	write(t, file, string(data))
+	rep := serialize.UpdateInstances(s, s.Prefabs.Reload(context.Background(), file))
+	if rep.Instances != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	if got := colors.Get(weaponB).RGBA; got != green.RGBA {
+		t.Fatalf("the other instance did not follow: %v", got)
+	}
+	if got := serialize.Overrides(s, weaponA); len(got) != 1 || got[0] != (serialize.Override{Component: "Spin", Removed: true}) {
+		t.Fatalf("after apply: %+v (the removed Spin stays an override)", got)
+	}
+	// Apply all: the removal too.
+	if file, data, err = serialize.ApplyInstanceToPrefab(context.Background(), s, a); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), `"Spin"`) {
+		t.Fatalf("Spin still in the prefab:\n%s", data)
+	}
+	write(t, file, string(data))
+	serialize.UpdateInstances(s, s.Prefabs.Reload(context.Background(), file))
+	serialize.ForgetKeptRemovals(w, weaponA)
+	if w.Has(weaponB, spin) || len(serialize.Overrides(s, weaponA)) != 0 {
+		t.Fatalf("apply all: B has Spin %v, A's overrides %+v\n%s", w.Has(weaponB, spin), serialize.Overrides(s, weaponA), data)
+	}
+	// Unpack: plain entities, written whole; the other instance stays one.
+	before := saveText(t, s)
+	if err := serialize.Unpack(s, a); err != nil {
+		t.Fatal(err)
+	}
+	out := saveText(t, s)
+	if strings.Contains(out, `"instance": 10`) || strings.Count(out, `"prefab"`) != 1 || !strings.Contains(out, `"name": "Weapon"`) {
+		t.Fatalf("unpacked:\n%s", out)
+	}
+	write(t, filepath.Join(dir, "level.json"), out)
+	if again := saveText(t, loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})); again != out {
+		t.Fatalf("unpacked scene does not round trip:\n%s\n---\n%s", out, again)
+	}
+	_ = before
+}
+
+func TestUnpackNested(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"lamp.json": lampPrefab, "wall.json": wallPrefab, "level.json": `{
+  "format": "voltex.scene", "version": 2, "name": "L",
+  "entities": [ { "id": 100, "name": "W", "order": 1, "prefab": "wall.json", "components": { "Transform": {} } } ]
+}`})
+	s := loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	w := s.World
+	root := entityByID(t, w, 100)
+	lampL := byName(t, w, root, "Lamp L")
+	ecs.NewMap[scene.Color](w).Set(byName(t, w, lampL, "Bulb"), scene.Color{RGBA: [4]float32{0, 0, 1, 1}})
+	if err := serialize.Unpack(s, root); err != nil {
+		t.Fatal(err)
+	}
+	out := saveText(t, s)
+	if strings.Count(out, `"prefab": "lamp.json"`) != 2 || strings.Contains(out, `"wall.json"`) {
+		t.Fatalf("the lamps should be instances of the scene now:\n%s", out)
+	}
+	write(t, filepath.Join(dir, "level.json"), out)
+	s2 := loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	if again := saveText(t, s2); again != out {
+		t.Fatalf("round trip:\n%s\n---\n%s", out, again)
+	}
+	w2 := s2.World
+	r2 := entityByID(t, w2, 100)
+	c := ecs.NewMap[scene.Color](w2)
+	if got := c.Get(byName(t, w2, byName(t, w2, r2, "Lamp L"), "Bulb")).RGBA; got != [4]float32{0, 0, 1, 1} {
+		t.Fatalf("left bulb %v", got)
+	}
+	if got := c.Get(byName(t, w2, byName(t, w2, r2, "Lamp R"), "Bulb")).RGBA; got != [4]float32{1, 0, 0, 1} {
+		t.Fatalf("right bulb %v (the wall's override of the nested lamp is now the scene's)", got)
+	}
+}
+
+// A prefab in a sub-folder: its asset references are relative to its own folder, so instances
+// see them relative to the scene's, and Apply turns them back.
+func TestPrefabInSubfolderRebasesAssets(t *testing.T) {
+	tree := `{ "format": "voltex.scene", "version": 2, "entities": [
+  { "id": 1, "name": "Trunk", "order": 1, "components": { "Mesh": { "asset": "trunk.obj" }, "Transform": {} } } ] }`
+	dir := writeFiles(t, map[string]string{"props/tree.json": tree, "props/trunk.obj": "v 0 0 0\n", "props/pine.obj": "v 0 0 0\n",
+		"level.json": `{ "format": "voltex.scene", "version": 2, "entities": [ { "id": 5, "order": 1, "prefab": "props/tree.json" } ] }`})
+	s := loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	trunk := byName(t, s.World, entityByID(t, s.World, 5), "Trunk")
+	meshes := ecs.NewMap[scene.Mesh](s.World)
+	if got := meshes.Get(trunk).Asset; got != "props/trunk.obj" {
+		t.Fatalf("instance mesh %q, want props/trunk.obj", got)
+	}
+	if out := saveText(t, s); strings.Contains(out, "instance") {
+		t.Fatalf("nothing is overridden:\n%s", out)
+	}
+	meshes.Set(trunk, scene.Mesh{Asset: "props/pine.obj"})
+	if out := saveText(t, s); !strings.Contains(out, `"Mesh": { "asset": "props/pine.obj" }`) {
+		t.Fatalf("override in the scene's terms:\n%s", out)
+	}
+	_, data, err := serialize.ApplyToPrefab(context.Background(), s, trunk, "Mesh", "")
+	if err != nil || !strings.Contains(string(data), `"asset": "pine.obj"`) {
+		t.Fatalf("applied: %v\n%s", err, data)
+	}
+	meshes.Set(trunk, scene.Mesh{Asset: "elsewhere.obj"})
+	if _, _, err := serialize.ApplyToPrefab(context.Background(), s, trunk, "Mesh", ""); err == nil || !strings.Contains(err.Error(), "outside the prefab's folder") {
+		t.Fatalf("a mesh the prefab cannot name: %v", err)
+	}
+}
+
+// Exports flatten instances: the export of a scene with instances is the export of the same
+// scene unpacked, world matrices baked through the instances, and games read it as any export.
+func TestExportFlattensInstances(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"lamp.json": lampPrefab, "wall.json": wallPrefab, "level.json": `{
+  "format": "voltex.scene", "version": 2, "name": "L",
+  "entities": [ { "id": 100, "name": "W", "order": 1, "prefab": "wall.json", "components": { "Transform": { "position": [10, 0, 0] } } },
+                { "id": 101, "name": "W2", "order": 2, "prefab": "wall.json", "components": { "Transform": { "position": [-10, 0, 0] } } } ]
+}`})
+	s := loadFile(t, filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+	var inst bytes.Buffer
+	if err := serialize.Export(context.Background(), &inst, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []uint64{100, 101} {
+		if err := serialize.Unpack(s, entityByID(t, s.World, id)); err != nil {
+			t.Fatal(err)
+		}
+		for _, nested := range []string{"Lamp L", "Lamp R"} {
+			if err := serialize.Unpack(s, byName(t, s.World, entityByID(t, s.World, id), nested)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var flat bytes.Buffer
+	if err := serialize.Export(context.Background(), &flat, s); err != nil {
+		t.Fatal(err)
+	}
+	if inst.String() != flat.String() {
+		t.Fatalf("export of instances differs from the flattened scene's:\n%s\n---\n%s", inst.String(), flat.String())
+	}
+	g, err := game.Load(bytes.NewReader(inst.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Entities) != 12 {
+		t.Fatalf("%d entities in the export, want 12 (2 instances of a wall with 2 lamps of 1 bulb)", len(g.Entities))
+	}
+	for _, e := range g.Entities {
+		if e.Name == "Bulb" && e.HasColor && e.Color == [4]float32{1, 0, 0, 1} && e.World[12] != 14 && e.World[12] != -6 {
+			t.Fatalf("right bulb at x=%v, want 14 or -6 (wall at ±10 scaled 4, lamp at +1)", e.World[12])
+		}
+	}
+}
+
+// A prefab instanced many times, nested many levels, cannot make more entities than the limit:
+// ten levels of ten instances would be 10^10 entities.
+func TestPrefabBombIsRefused(t *testing.T) {
+	files := map[string]string{}
+	for level := range 10 {
+		var b strings.Builder
+		b.WriteString(`{ "format": "voltex.scene", "version": 2, "entities": [`)
+		for i := range 10 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			if level == 0 {
+				fmt.Fprintf(&b, `{ "id": %d, "order": %d }`, i+1, i)
+			} else {
+				fmt.Fprintf(&b, `{ "id": %d, "order": %d, "prefab": "l%d.json" }`, i+1, i, level-1)
+			}
+		}
+		b.WriteString("] }")
+		files[fmt.Sprintf("l%d.json", level)] = b.String()
+	}
+	dir := writeFiles(t, files)
+	_, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "l9.json"), serialize.LoadOptions{Limits: serialize.Limits{MaxEntities: 100_000}})
+	if err == nil || !strings.Contains(err.Error(), "more than the limit of 100000 entities") {
+		t.Fatalf("err = %v", err)
+	}
+}
