@@ -251,6 +251,9 @@ func (b *binder) instance(k int, ovrs []int) *Template {
 	if spawn && !b.checked[t] && !b.checkTypes(t, in) {
 		spawn = false
 	}
+	if !b.ds.use(t.bytes, in.pos) {
+		return t
+	}
 	if b.maxEntities > 0 && b.recs.n+len(view) > b.maxEntities {
 		if !b.tooMany {
 			b.probs.Errorf(in.pos.Line, in.pos.Col, "entities["+strconv.Itoa(in.index)+"].prefab",

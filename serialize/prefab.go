@@ -85,6 +85,7 @@ type Template struct {
 	codecs   map[string]*codec // by component name, for the components it holds
 	world    *ecs.World        // the loaded prefab (values refer to its entities)
 	index    map[ecs.Entity]int32
+	bytes    int64 // world memory an instance takes (Limits.MaxWorldBytes), estimated as loads do
 	enc      encodeState // writes references as template ids
 	mu       sync.Mutex
 	views    map[string][]tplEnt // by asset prefix (ents with asset references rebased)
@@ -312,8 +313,10 @@ func (t *Template) build(w *ecs.World) error {
 			info := w.ComponentInfo(c.id)
 			te.comps = append(te.comps, tplComp{name: c.name, codec: c.codec, val: v, json: string(buf),
 				refs: c.codec.hasRefs(), deep: info.SharesMemory})
+			t.bytes += int64(info.Type.Size()) + componentOverhead
 			t.codecs[c.name] = c.codec
 		}
+		t.bytes += entityOverhead
 		index[e] = int32(len(t.ents))
 		t.byID[te.id] = int32(len(t.ents))
 		t.ents = append(t.ents, te)
