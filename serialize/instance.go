@@ -40,7 +40,7 @@ type prefabState struct {
 	// maxEntities is Limits.MaxEntities (negative: none); tooMany is set once instances went over it.
 	maxEntities int
 	tooMany     bool
-	checked    map[*Template]bool // templates whose component types were checked against the world
+	checked     map[*Template]bool // templates whose component types were checked against the world
 }
 
 // instRec is an entity of the file that instances a prefab.

@@ -85,7 +85,7 @@ type Template struct {
 	codecs   map[string]*codec // by component name, for the components it holds
 	world    *ecs.World        // the loaded prefab (values refer to its entities)
 	index    map[ecs.Entity]int32
-	bytes    int64 // world memory an instance takes (Limits.MaxWorldBytes), estimated as loads do
+	bytes    int64       // world memory an instance takes (Limits.MaxWorldBytes), estimated as loads do
 	enc      encodeState // writes references as template ids
 	mu       sync.Mutex
 	views    map[string][]tplEnt // by asset prefix (ents with asset references rebased)
