@@ -21,9 +21,11 @@
 //
 // # OBJ
 //
-// [ParseOBJ] reads v, vt, vn and f in all four index forms (v, v/vt, v//vn, v/vt/vn), negative
-// (relative) indices and polygons of any size (fan-triangulated); o, g, s, usemtl, mtllib and
-// other statements are tolerated and ignored. Missing normals are computed (smooth,
+// [ParseOBJ] reads v, vt, vn and f in all four index forms (v, v/vt, v//vn, v/vt/vn, and with
+// empty trailing slots: 1//, 2/2/), negative (relative) indices and polygons of up to 1024 corners
+// (convex ones fanned, concave ones ear-clipped on their plane); o, g, s, usemtl, mtllib and other
+// statements are tolerated and ignored, as are comments after statements, a UTF-8 byte order
+// mark and backslash line continuations. UTF-16 files are refused with a message saying so. Missing normals are computed (smooth,
 // area-weighted). Errors read "file:line:col: message". [Limits] bound file size, vertices,
 // triangles and face size so that a hostile file cannot exhaust memory. [DescribeOBJ] is the
 // text behind `voltex-editor validate model.obj`.

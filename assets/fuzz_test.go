@@ -19,6 +19,12 @@ func FuzzParseOBJ(f *testing.F) {
 			}
 		}
 	}
+	odd, _ := filepath.Glob(filepath.Join("testdata", "obj", "*.obj")) // the oddities of real exporters
+	for _, name := range odd {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
 	lim := Limits{MaxFileBytes: 1 << 16, MaxVertices: 64, MaxTriangles: 128, MaxFaceVertices: 16}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseOBJ("fuzz.obj", data, lim)

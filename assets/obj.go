@@ -2,6 +2,7 @@ package assets
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -22,7 +23,9 @@ type Limits struct {
 	MaxVertices int
 	// MaxTriangles bounds the triangles after fan triangulation of all faces. Default 4,000,000.
 	MaxTriangles int
-	// MaxFaceVertices bounds the corners of a single f statement. Default 256.
+	// MaxFaceVertices bounds the corners of a single f statement. Default 1024 (real models have
+	// faces of several hundred corners; concave ones are ear-clipped, in time that grows with the
+	// square of their corners).
 	MaxFaceVertices int
 }
 
@@ -31,7 +34,7 @@ const (
 	DefaultMaxFileBytes    = 128 << 20
 	DefaultMaxVertices     = 2_000_000
 	DefaultMaxTriangles    = 4_000_000
-	DefaultMaxFaceVertices = 256
+	DefaultMaxFaceVertices = 1024
 )
 
 // DefaultLimits returns the limits used for zero fields.
@@ -120,12 +123,15 @@ func tooBig(path string, size, maxBytes int64) *ParseError {
 
 // ParseOBJ parses Wavefront OBJ text; name is used in error messages (usually the file path).
 //
-// Supported: v (x y z, optionally followed by w or a vertex colour, which are ignored),
-// vt (u [v [w]]), vn (x y z) and f with corners in any of the forms v, v/vt, v//vn and
-// v/vt/vn, with positive or negative (relative to the end of the list so far) indices.
-// Faces with more than three corners are fan-triangulated. Corners are de-duplicated per
-// distinct v/vt/vn triple. Statements such as o, g, s, usemtl, mtllib, l and p are ignored;
-// so are comments and blank lines; lines may end in LF or CRLF. Vertices that have no normal
+// Supported: v (x y z, optionally followed by w or a vertex colour, which are ignored and may
+// be nan or inf), vt (u [v [w]]), vn (x y z) and f with corners in any of the forms v, v/vt,
+// v//vn and v/vt/vn (empty trailing slots, as in 1// or 2/2/, mean absent), with positive or
+// negative (relative to the end of the list so far) indices. Faces with more than three corners
+// are triangulated: convex ones as a fan, concave ones by ear clipping on the face's plane, so
+// that they cover exactly their area. Corners are de-duplicated per distinct v/vt/vn triple.
+// Statements such as o, g, s, usemtl, mtllib, l and p are ignored; so are comments (also after
+// a statement), blank lines and a UTF-8 byte order mark; a backslash at the end of a line
+// continues it; lines may end in LF or CRLF. A UTF-16 file is refused as such. Vertices that have no normal
 // get a smooth, area-weighted normal computed from the faces around their position.
 //
 // On error the returned error is a [ParseErrors] with up to [MaxReportedErrors] problems, each
@@ -178,6 +184,11 @@ type objParser struct {
 	idx           []uint32  // output triangles
 	corners       []uint32  // scratch: output vertices of the current face
 
+	joined []byte       // a line continued with backslashes
+	xy     [][2]float64 // the current face on its plane (triangulation)
+	// clipWork counts the steps of ear clipping concave faces (bounded by maxClipWork).
+	clipWork int
+
 	faces       int
 	needNormals bool
 	errs        ParseErrors
@@ -185,17 +196,55 @@ type objParser struct {
 }
 
 func (p *objParser) run(data []byte) {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		p.fail(1, 1, "the file is UTF-16 text (it starts with a UTF-16 byte order mark); OBJ files are ASCII or UTF-8: save it as UTF-8")
+		return
+	case bytes.IndexByte(data[:min(len(data), 1024)], 0) >= 0:
+		p.fail(1, 1, "the file is not text: it has NUL bytes near the start (UTF-16, or binary?); OBJ files are ASCII or UTF-8")
+		return
+	}
+	data = bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}) // a UTF-8 byte order mark
 	p.reserve(data)
 	for lineNo, start := 1, 0; start < len(data) && !p.stop; lineNo++ {
-		end := bytes.IndexByte(data[start:], '\n')
 		var line []byte
-		if end < 0 {
-			line, start = data[start:], len(data)
-		} else {
-			line, start = data[start:start+end], start+end+1
+		line, start = nextLine(data, start)
+		first := lineNo
+		if continued(line) {
+			// A backslash at the end of a line continues it on the next (the spec's "\" rule).
+			buf := append(p.joined[:0], bytes.TrimRight(line, " \t\r\v\f")...)
+			buf = buf[:len(buf)-1]
+			for start < len(data) {
+				var next []byte
+				next, start = nextLine(data, start)
+				lineNo++
+				buf = append(buf, ' ')
+				if !continued(next) {
+					buf = append(buf, next...)
+					break
+				}
+				next = bytes.TrimRight(next, " \t\r\v\f")
+				buf = append(buf, next[:len(next)-1]...)
+			}
+			p.joined, line = buf, buf
 		}
-		p.line(lineNo, line)
+		p.line(first, line)
 	}
+}
+
+// nextLine returns the line starting at data[start] (without its '\n') and where the next starts.
+func nextLine(data []byte, start int) ([]byte, int) {
+	end := bytes.IndexByte(data[start:], '\n')
+	if end < 0 {
+		return data[start:], len(data)
+	}
+	return data[start : start+end], start + end + 1
+}
+
+// continued reports whether line ends with a backslash (spaces after it allowed).
+func continued(line []byte) bool {
+	t := bytes.TrimRight(line, " \t\r\v\f")
+	return len(t) > 0 && t[len(t)-1] == '\\'
 }
 
 // scratch holds the parser's temporary lists between parses (through scratchPool), so that
@@ -300,8 +349,11 @@ func (p *objParser) failLimit(line, col int, what string, limit int) {
 }
 
 func (p *objParser) line(lineNo int, line []byte) {
+	if k := bytes.IndexByte(line, '#'); k >= 0 {
+		line = line[:k] // a comment, also after a statement ("v 1 2 3 # top")
+	}
 	i := skipSpace(line, 0)
-	if i == len(line) || line[i] == '#' {
+	if i == len(line) {
 		return
 	}
 	j := tokenEnd(line, i)
@@ -333,6 +385,13 @@ func (p *objParser) attribute(lineNo int, line []byte, kw, end int, list *[]floa
 	i := skipSpace(line, end)
 	for ; i < len(line); i = skipSpace(line, i) {
 		f, next, msg := scanFloat(line, i)
+		if msg != "" && n >= width && n < maxN {
+			// Columns that are read and ignored (w, or a vertex colour) may be nan or inf.
+			tok := line[i:tokenEnd(line, i)]
+			if _, err := strconv.ParseFloat(string(tok), 64); err == nil || errors.Is(err, strconv.ErrRange) {
+				f, next, msg = 0, i+len(tok), ""
+			}
+		}
 		if msg != "" {
 			p.fail(lineNo, i+1, "%s %s", msg, quote(line[i:tokenEnd(line, i)]))
 			return false
@@ -386,10 +445,7 @@ func (p *objParser) face(lineNo int, line []byte, i, kwCol int) {
 		p.failLimit(lineNo, kwCol+1, "triangles", p.lim.MaxTriangles)
 		return
 	}
-	c := p.corners
-	for k := 1; k+1 < n; k++ {
-		p.idx = append(p.idx, c[0], c[k], c[k+1])
-	}
+	p.triangulate(lineNo, kwCol)
 }
 
 // corner parses one face corner tok[i:] ("v", "v/vt", "v//vn" or "v/vt/vn") and resolves its
@@ -400,11 +456,11 @@ func (p *objParser) corner(lineNo int, tok []byte, i int) (pv, pt, pn int, ok bo
 		p.fail(lineNo, start+1, "bad face vertex %s (want v, v/vt, v//vn or v/vt/vn)", quote(tok[start:]))
 		return 0, 0, 0, false
 	}
-	// One pass over "v", "v/vt", "v//vn" or "v/vt/vn": syntax first, then the indices.
+	// "v", "v/vt", "v//vn" or "v/vt/vn"; empty slots mean absent ("1//", "2/2/", "3/").
 	var idx, from, to [3]int
 	var has [3]bool
 	for k := 0; ; k++ {
-		if k != 1 || i >= len(tok) || tok[i] != '/' { // only vt may be empty ("v//vn")
+		if k == 0 || i < len(tok) && tok[i] != '/' {
 			v, end, ok := scanInt(tok, i)
 			if !ok {
 				return bad()
@@ -413,9 +469,6 @@ func (p *objParser) corner(lineNo int, tok []byte, i int) (pv, pt, pn int, ok bo
 			i = end
 		}
 		if i == len(tok) {
-			if k == 1 && !has[1] { // "v/" with nothing after
-				return bad()
-			}
 			break
 		}
 		if tok[i] != '/' || k == 2 {
