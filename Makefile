@@ -28,7 +28,8 @@ run: build
 	./$(BIN) $(SCENE)
 
 ## test: gofmt, go vet, every unit/GL/GUI test (own Xvfb when DISPLAY is unset), race detector on the pure
-## packages, the inspector and the editor, staticcheck
+## packages, the inspector and the editor, staticcheck; every step runs, then the skipped tests and each step's
+## result. STRESS=1 keeps every core busy meanwhile.
 test: deps
 	@./scripts/test.sh
 

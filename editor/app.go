@@ -402,7 +402,6 @@ func (a *App) writeProbe() {
 		st.Inspector[k] = w
 	}
 	st.Conflicts = a.conf.count
-	a.probe.flush()
 }
 
 // throttle makes an idle editor cost nothing: after idleAfter without input, and with nothing animating or
@@ -421,28 +420,34 @@ func (a *App) throttle() {
 	a.lastKey = key
 	if changed || userActive() || a.busy() {
 		a.lastActive = now
+		a.probe.endFrame(a.frames, false)
 		return
 	}
 	if a.caretWait {
 		// The last wait ended at a caret blink: this frame shows the caret's new phase and must be presented now,
 		// not after the next wait (which would swap the caret's on and off times).
 		a.caretWait = false
+		a.probe.endFrame(a.frames, false)
 		return
 	}
-	if now.Sub(a.lastActive) > idleAfter {
+	// Input ImGui has received but not handled yet (it hands fast input to frames one event at a time) needs more
+	// frames: sleeping now would hold it until the next event arrives.
+	if now.Sub(a.lastActive) > idleAfter && imgui.CurrentContext().InputEventsQueue().Size == 0 {
 		if !a.waitReady {
 			a.waitReady = glfwwait.Prepare()
-			if !a.waitReady {
-				return
+		}
+		if a.waitReady {
+			timeout := idleWakeEvery
+			if d, ok := caretBlinkIn(); ok {
+				timeout, a.caretWait = d, true
 			}
+			a.waits++
+			a.probe.endFrame(a.frames, true)
+			glfwwait.Wait(timeout)
+			return
 		}
-		timeout := idleWakeEvery
-		if d, ok := caretBlinkIn(); ok {
-			timeout, a.caretWait = d, true
-		}
-		a.waits++
-		glfwwait.Wait(timeout)
 	}
+	a.probe.endFrame(a.frames, false)
 }
 
 // caretBlinkIn returns how long until the caret of the text field that has the keyboard next shows or hides

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
@@ -15,12 +14,12 @@ func rectOf(pos, size imgui.Vec2) probe.Rect {
 	return probe.Rect{X: int(pos.X + 0.5), Y: int(pos.Y + 0.5), W: int(size.X + 0.5), H: int(size.Y + 0.5)}
 }
 
-// prober writes probe.State snapshots to $VOLTEX_PROBE atomically when they change (frame counts alone at most 4 times a second).
+// prober writes probe.State snapshots to $VOLTEX_PROBE atomically, once at the end of every frame that changed
+// anything (the frame counter included), so a test can count frames to know what the editor has seen.
 type prober struct {
-	path      string
-	state     probe.State
-	last      []byte
-	lastWrite time.Time
+	path  string
+	state probe.State
+	last  []byte
 }
 
 func newProber() *prober {
@@ -46,23 +45,23 @@ func (p *prober) forget(name string) {
 	}
 }
 
-// flush writes the state if it changed; the frame counter alone triggers a write at most 4 times a second.
-func (p *prober) flush() {
+// endFrame records the frame count, whether the editor is about to sleep until input (idle: everything it shows
+// has been presented) and its input queue, and writes the state if it changed. Call it once at the end of every
+// frame, before sleeping.
+func (p *prober) endFrame(frames uint64, idle bool) {
 	if p == nil {
 		return
 	}
-	frames := p.state.Frames
-	p.state.Frames = 0
-	key, _ := json.Marshal(&p.state)
-	p.state.Frames = frames
-	if bytes.Equal(key, p.last) && time.Since(p.lastWrite) < 250*time.Millisecond {
+	p.state.Frames, p.state.Idle = frames, idle
+	ctx := imgui.CurrentContext()
+	p.state.InputEvents, p.state.InputPending = ctx.InputEventsNextEventId(), ctx.InputEventsQueue().Size
+	data, _ := json.Marshal(&p.state)
+	if bytes.Equal(data, p.last) {
 		return
 	}
-	p.last = key
-	data, _ := json.Marshal(&p.state)
+	p.last = data
 	tmp := p.path + ".tmp"
 	if os.WriteFile(tmp, data, 0o644) == nil {
 		_ = os.Rename(tmp, p.path)
 	}
-	p.lastWrite = time.Now()
 }

@@ -17,8 +17,18 @@ func (r Rect) Center() (x, y int) { return r.X + r.W/2, r.Y + r.H/2 }
 
 // State is the editor as a test sees it.
 type State struct {
-	Title           string          `json:"title"`
-	Frames          uint64          `json:"frames"`
+	Title string `json:"title"`
+	// Frames counts the frames the editor has built. The state is written at the end of frame Frames, before that
+	// frame is presented; so once a later state shows Frames+1, frame Frames is on the screen.
+	Frames uint64 `json:"frames"`
+	// Idle is true when the editor has gone to sleep until the next input after frame Frames: nothing is pending and
+	// what the window shows is up to date (the last frame that changed anything has been presented).
+	Idle bool `json:"idle"`
+	// InputEvents counts the input events (keys, characters, mouse) the editor has received; InputPending is how
+	// many of them are still queued at the end of frame Frames (ImGui hands fast input to frames one event at a
+	// time, so typing ten characters takes about twenty frames).
+	InputEvents     uint32          `json:"inputEvents"`
+	InputPending    int             `json:"inputPending"`
 	ViewportRenders uint64          `json:"viewportRenders"`
 	Panels          map[string]Rect `json:"panels"`
 	Viewport        Rect            `json:"viewport"`

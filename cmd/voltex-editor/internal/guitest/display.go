@@ -47,7 +47,10 @@ func StartDisplay(t testing.TB, w, h int) *Display {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h),
-		"-nolisten", "tcp", "-noreset")
+		"-nolisten", "tcp", "-noreset",
+		// No key auto-repeat: a loaded machine can delay xdotool between a key's press and release past the repeat
+		// delay, and the server would then type the key twice.
+		"-r")
 	cmd.ExtraFiles = []*os.File{wr}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start Xvfb: %v", err)
@@ -78,9 +81,9 @@ func StartDisplay(t testing.TB, w, h int) *Display {
 			stop()
 			t.Fatalf("Xvfb did not report a display number (%q)", s)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(Timeout(20 * time.Second)):
 		stop()
-		t.Fatal("Xvfb did not start within 20 s")
+		t.Fatalf("Xvfb did not start within %v", Timeout(20*time.Second))
 	}
 	t.Cleanup(stop)
 	d := &Display{Num: num, Width: w, Height: h, cmd: cmd}

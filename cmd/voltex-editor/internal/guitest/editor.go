@@ -70,13 +70,13 @@ type Editor struct {
 	cmd     *exec.Cmd
 	Window  string // X window id (decimal, as xdotool prints it)
 	probe   string
-	stderr  *bytes.Buffer
+	out     *syncBuffer
 	done    chan struct{}
 	exitErr error
 }
 
-// Launch starts the editor binary with args on d, waits up to 60 s for its window, and kills it (by PID) when the
-// test ends if it is still running.
+// Launch starts the editor binary with args on d, waits for its window and first frames, gives it the keyboard
+// focus, and kills it (by PID) when the test ends if it is still running.
 func Launch(t testing.TB, d *Display, args ...string) *Editor {
 	t.Helper()
 	return LaunchIn(t, d, "", nil, args...)
@@ -96,12 +96,12 @@ func LaunchBinaryIn(t testing.TB, d *Display, bin, dir string, env []string, arg
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), env...), d.Env(), "VOLTEX_PROBE="+probe)
-	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Stdout = &stderr, &stderr
+	out := &syncBuffer{}
+	cmd.Stderr, cmd.Stdout = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start editor: %v", err)
 	}
-	e := &Editor{t: t, d: d, cmd: cmd, probe: probe, stderr: &stderr, done: make(chan struct{})}
+	e := &Editor{t: t, d: d, cmd: cmd, probe: probe, out: out, done: make(chan struct{})}
 	go func() { e.exitErr = cmd.Wait(); close(e.done) }()
 	t.Cleanup(func() {
 		select {
@@ -111,52 +111,81 @@ func LaunchBinaryIn(t testing.TB, d *Display, bin, dir string, env []string, arg
 			<-e.done
 		}
 		if t.Failed() {
-			t.Logf("editor output:\n%s", e.stderr.String())
+			t.Logf("editor output:\n%s", e.out.String())
 		}
 	})
-	deadline := time.Now().Add(60 * time.Second)
+	wait := Timeout(60 * time.Second)
+	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) {
 		select {
 		case <-e.done:
-			t.Fatalf("editor exited before showing a window: %v\n%s", e.exitErr, stderr.String())
+			t.Fatalf("editor exited before showing a window: %v\n%s", e.exitErr, out.String())
 		default:
 		}
-		out, _ := e.xdo("search", "--all", "--onlyvisible", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", "Voltex Editor")
-		if id := strings.TrimSpace(out); id != "" {
+		found, _ := e.xdo("search", "--all", "--onlyvisible", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", "Voltex Editor")
+		if id := strings.TrimSpace(found); id != "" {
 			e.Window = strings.Fields(id)[0]
+			// Wait for the first frames so panel positions are known and the UI has settled (on a loaded machine
+			// the editor may go idle after fewer frames than usual).
+			e.WaitProbe(30*time.Second, "first frames", func(p *Probe) bool {
+				return p.Viewport.W > 0 && (p.Frames > 5 || p.Idle)
+			})
 			// Xvfb has no window manager: give the window the keyboard focus ourselves, so that xdotool's XTEST
 			// key events (real key presses, not synthetic SendEvents) reach it.
-			// Wait for the first frames so panel positions are known and the UI has settled.
-			e.WaitProbe(30*time.Second, "first frames", func(p *Probe) bool { return p.Frames > 5 && p.Viewport.W > 0 })
 			e.Focus()
 			return e
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // a poll interval
 	}
-	t.Fatalf("editor window did not appear within 60 s\n%s", stderr.String())
+	t.Fatalf("editor window did not appear within %v\n%s", wait, out.String())
 	return nil
 }
 
-// Focus gives the editor window the keyboard focus and waits until the X server reports it.
+// syncBuffer is the child's output: the process writes it from exec's copying goroutine while a test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Focus gives the editor window the keyboard focus, waits until the X server reports it and the editor has seen it.
 func (e *Editor) Focus() {
 	e.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	wait := Timeout(10 * time.Second)
+	deadline := time.Now().Add(wait)
+	if out, err := e.xdo("getwindowfocus"); err == nil && strings.TrimSpace(out) == e.Window {
+		return // already focused: no event to wait for
+	}
 	for time.Now().Before(deadline) {
 		e.mustXdo("windowfocus", "--sync", e.Window)
 		if out, err := e.xdo("getwindowfocus"); err == nil && strings.TrimSpace(out) == e.Window {
-			time.Sleep(100 * time.Millisecond)
+			e.Sync()
 			return
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // a poll interval
 	}
-	e.t.Fatalf("could not give window %s the keyboard focus", e.Window)
+	e.t.Fatalf("could not give window %s the keyboard focus within %v", e.Window, wait)
 }
 
-// Resize sets the editor window's size in pixels.
+// Resize sets the editor window's size in pixels and waits until the editor has seen it.
 func (e *Editor) Resize(w, h int) {
 	e.t.Helper()
+	if out, err := e.xdo("getwindowgeometry", e.Window); err == nil && strings.Contains(out, fmt.Sprintf("Geometry: %dx%d\n", w, h)) {
+		return // already that size: no event to wait for
+	}
 	e.mustXdo("windowsize", "--sync", e.Window, strconv.Itoa(w), strconv.Itoa(h))
-	time.Sleep(200 * time.Millisecond)
+	e.Sync()
 }
 
 // PID returns the editor's process id.
@@ -177,45 +206,52 @@ func (e *Editor) mustXdo(args ...string) {
 }
 
 // Xdotool runs one xdotool command line (e.g. "mousemove", "100", "200", "mousedown", "2": a move and a press sent
-// together, as a fast hand or a slow frame delivers them).
+// together, as a fast hand or a slow frame delivers them), then Syncs.
 func (e *Editor) Xdotool(args ...string) {
 	e.t.Helper()
 	e.mustXdo(args...)
+	e.Sync()
 }
 
-// Key sends key chords such as "ctrl+s" or "Delete" to the editor window.
+// Key sends key chords such as "ctrl+s" or "Delete" to the editor window, each followed by Sync.
 func (e *Editor) Key(keys ...string) {
 	e.t.Helper()
 	for _, k := range keys {
-		e.mustXdo("key", "--delay", "30", k)
-		time.Sleep(150 * time.Millisecond)
+		e.mustXdo("key", k)
+		e.Sync()
 	}
 }
 
-// KeysAtOnce sends key chords in one xdotool call, 30 ms apart (Key waits after each): for key sequences that
-// must reach the editor within a frame or two of each other.
+// KeysAtOnce sends key chords in one xdotool call, 30 ms apart (Key waits after each), then Syncs: for key
+// sequences that must reach the editor within a frame or two of each other.
 func (e *Editor) KeysAtOnce(keys ...string) {
 	e.t.Helper()
 	e.mustXdo(append([]string{"key", "--delay", "30"}, keys...)...)
-	time.Sleep(150 * time.Millisecond)
+	e.Sync()
 }
 
-// Type types text into the focused widget.
+// Type types text into the focused widget and Syncs.
 func (e *Editor) Type(text string) {
 	e.t.Helper()
+	if text == "" {
+		return
+	}
 	e.mustXdo("type", "--delay", "40", text)
-	time.Sleep(150 * time.Millisecond)
+	e.Sync()
 }
 
-// Move moves the mouse pointer to (x, y) in screen coordinates.
+// Move moves the mouse pointer to (x, y) in screen coordinates and Syncs.
 func (e *Editor) Move(x, y int) {
 	e.t.Helper()
+	if out, err := e.xdo("getmouselocation", "--shell"); err == nil && strings.HasPrefix(out, fmt.Sprintf("X=%d\nY=%d\n", x, y)) {
+		return // already there: moving would send no event, so there is nothing to wait for
+	}
 	e.mustXdo("mousemove", strconv.Itoa(x), strconv.Itoa(y))
-	time.Sleep(80 * time.Millisecond)
+	e.Sync()
 }
 
 // Click moves to (x, y) and clicks button (1 left, 2 middle, 3 right), holding the given modifier keys
-// (e.g. "ctrl") while clicking.
+// (e.g. "ctrl") while clicking. The press and the release reach the editor in different frames.
 func (e *Editor) Click(x, y, button int, modifiers ...string) {
 	e.t.Helper()
 	e.Move(x, y)
@@ -223,23 +259,25 @@ func (e *Editor) Click(x, y, button int, modifiers ...string) {
 		e.mustXdo("keydown", m)
 	}
 	e.mustXdo("mousedown", strconv.Itoa(button))
-	time.Sleep(80 * time.Millisecond)
+	e.Sync()
 	e.mustXdo("mouseup", strconv.Itoa(button))
 	for _, m := range modifiers {
 		e.mustXdo("keyup", m)
 	}
-	time.Sleep(200 * time.Millisecond)
+	e.Sync()
 }
 
-// DoubleClick double-clicks the left button at (x, y).
+// DoubleClick double-clicks the left button at (x, y). ImGui measures the double-click interval (0.3 s) in frame
+// time, so on a very slow frame rate it may see two clicks; for entering a number as text prefer Ctrl+click.
 func (e *Editor) DoubleClick(x, y int) {
 	e.t.Helper()
 	e.Move(x, y)
 	e.mustXdo("click", "--repeat", "2", "--delay", "60", "1")
-	time.Sleep(200 * time.Millisecond)
+	e.Sync()
 }
 
-// Drag presses button at (x0, y0), moves in steps to (x1, y1) and releases there.
+// Drag presses button at (x0, y0), moves in steps to (x1, y1) and releases there; the editor sees the press, every
+// step and the release in frames of their own.
 func (e *Editor) Drag(x0, y0, x1, y1, button int, modifiers ...string) {
 	e.t.Helper()
 	e.Move(x0, y0)
@@ -247,18 +285,18 @@ func (e *Editor) Drag(x0, y0, x1, y1, button int, modifiers ...string) {
 		e.mustXdo("keydown", m)
 	}
 	e.mustXdo("mousedown", strconv.Itoa(button))
-	time.Sleep(100 * time.Millisecond)
+	e.Sync()
 	const steps = 12
 	for i := 1; i <= steps; i++ {
 		e.mustXdo("mousemove", strconv.Itoa(x0+(x1-x0)*i/steps), strconv.Itoa(y0+(y1-y0)*i/steps))
-		time.Sleep(40 * time.Millisecond)
+		e.handled()
 	}
-	time.Sleep(100 * time.Millisecond)
+	e.Sync()
 	e.mustXdo("mouseup", strconv.Itoa(button))
 	for _, m := range modifiers {
 		e.mustXdo("keyup", m)
 	}
-	time.Sleep(200 * time.Millisecond)
+	e.Sync()
 }
 
 // Screenshot captures the whole screen.
@@ -300,28 +338,6 @@ func (e *Editor) ReadProbe() (*Probe, error) {
 	return &p, nil
 }
 
-// WaitProbe waits until cond holds for the probe, failing the test after timeout with what.
-func (e *Editor) WaitProbe(timeout time.Duration, what string, cond func(*Probe) bool) *Probe {
-	e.t.Helper()
-	deadline := time.Now().Add(timeout)
-	var last *Probe
-	for time.Now().Before(deadline) {
-		if p, err := e.ReadProbe(); err == nil {
-			last = p
-			if cond(p) {
-				return p
-			}
-		}
-		select {
-		case <-e.done:
-			e.t.Fatalf("editor exited while waiting for %s: %v", what, e.exitErr)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	e.t.Fatalf("timed out after %v waiting for %s; last probe: %+v", timeout, what, last)
-	return nil
-}
-
 // RequestClose asks the window to close as a window manager's close button does (WM_DELETE_WINDOW).
 func (e *Editor) RequestClose() {
 	e.t.Helper()
@@ -339,11 +355,11 @@ func (e *Editor) RequestClose() {
 	}
 }
 
-// Wait waits up to timeout for the editor to exit and returns its exit code.
+// Wait waits up to Timeout(timeout) for the editor to exit and returns its exit code.
 func (e *Editor) Wait(timeout time.Duration) (int, error) {
 	select {
 	case <-e.done:
-	case <-time.After(timeout):
+	case <-time.After(Timeout(timeout)):
 		return -1, errors.New("editor still running")
 	}
 	if e.exitErr == nil {
@@ -383,7 +399,7 @@ func (e *Editor) CPUTime() time.Duration {
 }
 
 // Output returns what the editor has printed so far.
-func (e *Editor) Output() string { return e.stderr.String() }
+func (e *Editor) Output() string { return e.out.String() }
 
 // Signal sends sig to the editor process.
 func (e *Editor) Signal(sig syscall.Signal) { _ = e.cmd.Process.Signal(sig) }
