@@ -142,6 +142,7 @@ func rename(from, to string) func(*serialize.RawScene) {
 // file, marks the entity and shows the conflict; the user clicks Use Theirs and saves; validate
 // passes and the merge commits.
 func TestGitMergeWithTheDriverAndResolveInEditor(t *testing.T) {
+	t.Parallel() // it owns its Xvfb
 	env := gitEnv(t)
 	bin := guitest.Binary(t)
 	dir := t.TempDir()
@@ -241,7 +242,7 @@ func TestGitMergeWithTheDriverAndResolveInEditor(t *testing.T) {
 	if w := p.Inspector["conflict:name"]; w.Shown != "name" {
 		t.Errorf("the inspector's conflict row: %+v", w)
 	}
-	shot := e.Screenshot()
+	shot := e.ScreenshotOf(p)
 	if c := guitest.CountPixels(shot, p.Inspector["conflict:name"].Image(), func(c color.RGBA) bool { return c.R > 200 && c.G < 130 && c.B < 130 }); c == 0 {
 		t.Error("the conflict is not drawn in red")
 	}

@@ -27,9 +27,8 @@ func TestRenamedRowStaysInFilteredList(t *testing.T) {
 	e.Key("ctrl+a")
 	e.Type("Lamp")
 	e.Key("Return")
-	e.WaitProbe(10*time.Second, "the rename", func(p *guitest.Probe) bool { return p.Dirty && p.UndoDepth == 1 })
-	time.Sleep(300 * time.Millisecond)
-	p, _ = e.ReadProbe()
+	p = e.WaitProbe(10*time.Second, "the rename", func(p *guitest.Probe) bool { return p.Dirty && p.UndoDepth == 1 })
+	p = e.Presented(p) // and a few frames later
 	if _, ok := p.Row("Lamp"); !ok || len(p.Hierarchy) != 1 {
 		t.Fatalf("after renaming the only match to Lamp the rows are %+v; want the renamed row kept", p.Hierarchy)
 	}

@@ -1,7 +1,7 @@
 package e2e
 
 import (
-	"path/filepath"
+	"image"
 	"strconv"
 	"testing"
 	"time"
@@ -31,23 +31,11 @@ func TestViewCubeClickKeepsSelection(t *testing.T) {
 	t.Logf("camera %+v → %+v", cam, p.Camera)
 }
 
-// settled waits until the camera has stopped moving (the view cube animates the turn) and returns the probe.
+// settled waits until the camera has stopped moving (the view cube animates the turn) and returns the probe: the
+// editor goes idle only once nothing moves, however slowly its frames come.
 func settled(t *testing.T, e *guitest.Editor) *guitest.Probe {
 	t.Helper()
-	last, _ := e.ReadProbe()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		time.Sleep(700 * time.Millisecond)
-		p, err := e.ReadProbe()
-		if err == nil && p.Camera == last.Camera {
-			return p
-		}
-		if err == nil {
-			last = p
-		}
-	}
-	t.Fatalf("the camera kept moving for 20 s: %+v", last.Camera)
-	return nil
+	return e.Settle()
 }
 
 // TestOrbitIgnoresMotionBeforePress: a move and a middle-button press that arrive in the same frame (a slow
@@ -62,8 +50,7 @@ func TestOrbitIgnoresMotionBeforePress(t *testing.T) {
 	e.Move(vp.X+60, vp.Y+vp.H/2)
 	for i, to := range [][2]int{{vp.X + vp.W - 160, vp.Y + vp.H/2}, {vp.X + 60, vp.Y + vp.H - 40}, {vp.X + vp.W/2, vp.Y + 60}} {
 		before := e.WaitProbe(5*time.Second, "probe", func(*guitest.Probe) bool { return true })
-		e.Xdotool("mousemove", strconv.Itoa(to[0]), strconv.Itoa(to[1]), "mousedown", "2")
-		time.Sleep(300 * time.Millisecond)
+		e.Xdotool("mousemove", strconv.Itoa(to[0]), strconv.Itoa(to[1]), "mousedown", "2") // handled when it returns
 		e.Xdotool("mouseup", "2")
 		frames := before.Frames
 		after := e.WaitProbe(10*time.Second, "frames after the release", func(p *guitest.Probe) bool { return p.Frames > frames+5 })
@@ -116,12 +103,7 @@ func TestFocusedTextFieldIdles(t *testing.T) {
 	// The caret blinks: the field's pixels change while nobody types.
 	r := p.HierarchySearch.Image()
 	first := e.Screenshot()
-	deadline := time.Now().Add(15 * time.Second)
-	for guitest.DiffPixels(first, e.Screenshot(), r, 40) == 0 {
-		if time.Now().After(deadline) {
-			e.SaveScreenshot(filepath.Join(t.TempDir(), "caret.png"))
-			t.Fatal("the caret of the focused search field does not blink")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	e.WaitScreen(15*time.Second, "the caret of the focused search field blink", func(img *image.RGBA) bool {
+		return guitest.DiffPixels(first, img, r, 40) > 0
+	})
 }

@@ -101,7 +101,7 @@ func clickEntry(t *testing.T, e *guitest.Editor, prefix string, x, y int) {
 	t.Helper()
 	var last guitest.Widget
 	var lastFrame uint64
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(guitest.Timeout(20 * time.Second))
 	for i := 0; ; i++ {
 		p, err := e.ReadProbe()
 		if err == nil {
@@ -254,6 +254,7 @@ func entityNamed(t *testing.T, w *ecs.World, name string) ecs.Entity {
 func TestExampleEditorPlaysItsSystems(t *testing.T) {
 	bin := exampleBinary(t, "./cmd/arena-editor")
 	path := arenaCopy(t)
+	t.Parallel()
 	d := guitest.StartDisplay(t, 1600, 1000)
 	e := guitest.LaunchBinaryIn(t, d, bin, "", nil, "--size", "1600x1000", "--settings", t.TempDir(), path)
 	failShot(t, e, t.Name())
@@ -262,7 +263,7 @@ func TestExampleEditorPlaysItsSystems(t *testing.T) {
 	if x0 != "5" || h0 != "80" {
 		t.Fatalf("the Orc starts at x %s with health %s", x0, h0)
 	}
-	shot := e.Screenshot()
+	shot := e.ScreenshotOf(p)
 	e.Key("ctrl+p")
 	e.WaitProbe(30*time.Second, "the Orc walks", func(p *guitest.Probe) bool {
 		return p.Playing && p.Inspector["Transform.position[0]"].Shown != x0
@@ -270,7 +271,7 @@ func TestExampleEditorPlaysItsSystems(t *testing.T) {
 	p = e.WaitProbe(90*time.Second, "the Knight hits the Orc", func(p *guitest.Probe) bool {
 		return p.Inspector["Health.current"].Shown != h0
 	})
-	if n := guitest.DiffPixels(shot, e.Screenshot(), viewportRect(p), 20); n < 50 {
+	if n := guitest.DiffPixels(shot, e.ScreenshotOf(p), viewportRect(p), 20); n < 50 {
 		t.Errorf("the viewport did not change while the units walked (%d pixels)", n)
 	}
 	e.Key("ctrl+p")
@@ -358,7 +359,6 @@ func TestBrokenProjectFileAtStart(t *testing.T) {
 	if !strings.Contains(p.Status, "voltex.project.json has problems: built-in components only") {
 		t.Errorf("the status bar does not say so: %q", p.Status)
 	}
-	time.Sleep(300 * time.Millisecond)
 	docShot(t, e, "project-broken.png")
 	e.Key("Return")
 	e.WaitProbe(10*time.Second, "dialog closed", func(p *guitest.Probe) bool { return p.Modal == "" })
@@ -367,7 +367,7 @@ func TestBrokenProjectFileAtStart(t *testing.T) {
 		t.Error("Unit is registered although the project file is broken")
 	}
 	e.Key("ctrl+s")
-	time.Sleep(500 * time.Millisecond)
+	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return hasMessage(p, "info: saved ") })
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Error("saving with a broken project file changed the scene file")
 	}

@@ -27,9 +27,8 @@ func TestShortcutsWindowFitsAndF1Toggles(t *testing.T) {
 	}
 	e := launchOn(t, copyScene(t, "cubes.json"))
 	e.Key("F1")
-	e.WaitProbe(10*time.Second, "the shortcuts window", func(p *guitest.Probe) bool { return p.Panels["Shortcuts"].H > 0 })
-	time.Sleep(300 * time.Millisecond) // it sizes itself to its table over a frame or two
-	p, _ := e.ReadProbe()
+	p := e.WaitProbe(10*time.Second, "the shortcuts window", func(p *guitest.Probe) bool { return p.Panels["Shortcuts"].H > 0 })
+	p = e.Presented(p) // it sizes itself to its table over a frame or two
 	w := p.Panels["Shortcuts"]
 	docShot(t, e, "shortcuts.png")
 	if min := rows * 17; w.H < min {
@@ -55,7 +54,7 @@ func TestOddFileNameIsShownAsIs(t *testing.T) {
 	}
 	e := launchOn(t, path)
 	p := e.WaitProbe(10*time.Second, "the status bar", func(p *guitest.Probe) bool { return p.Status != "" })
-	time.Sleep(500 * time.Millisecond)
+	p = e.Presented(p) // and a few frames later it still runs
 	if !e.Running() {
 		t.Fatalf("the editor died showing %q", path)
 	}
@@ -70,6 +69,7 @@ func TestOddFileNameIsShownAsIs(t *testing.T) {
 // TestNewSceneWords: a new scene is "new scene" (not "(not saved yet) | saved"), titled Untitled; counts agree with
 // their numbers ("1 entity"); a file's title is its file name, not the scene's internal name.
 func TestNewSceneWords(t *testing.T) {
+	t.Parallel()
 	d := guitest.StartDisplay(t, 1600, 1000)
 	e := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir())
 	failShot(t, e, t.Name())
@@ -78,9 +78,8 @@ func TestNewSceneWords(t *testing.T) {
 		t.Errorf("new scene: status %q, title %q", p.Status, p.Title)
 	}
 	e.Key("ctrl+shift+n")
-	e.WaitProbe(10*time.Second, "one entity", func(p *guitest.Probe) bool { return p.Entities == 1 })
-	time.Sleep(300 * time.Millisecond)
-	p, _ = e.ReadProbe()
+	p = e.WaitProbe(10*time.Second, "one entity", func(p *guitest.Probe) bool { return p.Entities == 1 })
+	p = e.Presented(p) // the status bar of a few frames later
 	if !strings.HasPrefix(p.Status, "new scene, not saved yet  |  1 entity  |  1 selected") || p.Title != "*Voltex Editor — Untitled" {
 		t.Errorf("after Create Empty: status %q, title %q", p.Status, p.Title)
 	}
@@ -120,7 +119,6 @@ func TestOpenErrorNamesThePathOnce(t *testing.T) {
 	e.Type(bad)
 	e.Key("Return")
 	p := e.WaitProbe(20*time.Second, "the error dialog", func(p *guitest.Probe) bool { return p.Modal == "prompt:Cannot open scene" })
-	time.Sleep(300 * time.Millisecond)
 	docShot(t, e, "open-error.png")
 	if n := strings.Count(p.Prompt, bad); n != 1 {
 		t.Errorf("the dialog names %s %d times:\n%s", bad, n, p.Prompt)

@@ -14,6 +14,9 @@
 //     and handled the input (the probe's InputPending is 0; ImGui hands fast input to frames one event at a time,
 //     so typed text takes about two frames a character) and built one more frame (Sync). No sleeps between them.
 //     Their deadline only runs while the editor builds no frames, so slow frames are never a failure.
+//   - DragOnto(x0, y0, button, target) drags to a target it asks the probe for after every step (a hierarchy row
+//     moves when a row above it opens under a hovering drag, which ImGui does after 0.7 s): prefer it to Drag
+//     when the drop target is found from the probe.
 //   - WaitProbe(timeout, what, cond) waits until the probe satisfies cond: a state changed, a counter advanced
 //     (Frames, ViewportRenders, UndoDepth, Entities…). This is the normal way to wait for an effect.
 //   - WaitFrames(n) waits for n more editor frames (after input, or while playing).

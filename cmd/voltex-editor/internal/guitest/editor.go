@@ -299,6 +299,42 @@ func (e *Editor) Drag(x0, y0, x1, y1, button int, modifiers ...string) {
 	e.Sync()
 }
 
+// DragOnto presses button at (x0, y0) and drags to the point target returns, asking target again from the newest
+// probe after every step, as a person follows with the eye a target that moves (ImGui opens a closed tree row that
+// a drag hovers for 0.7 s, pushing the rows below it down, and on a loaded machine a drag takes that long). It
+// releases once the pointer is on the target and the target stayed there for the frame that saw the pointer.
+func (e *Editor) DragOnto(x0, y0, button int, target func(*Probe) (x, y int)) {
+	e.t.Helper()
+	e.Move(x0, y0)
+	e.mustXdo("mousedown", strconv.Itoa(button))
+	e.Sync()
+	const steps = 12
+	for i := 1; ; i++ {
+		p, err := e.ReadProbe()
+		if err != nil {
+			e.t.Fatalf("probe: %v", err)
+		}
+		tx, ty := target(p)
+		k := min(i, steps)
+		e.mustXdo("mousemove", strconv.Itoa(x0+(tx-x0)*k/steps), strconv.Itoa(y0+(ty-y0)*k/steps))
+		q := e.handled()
+		if q == nil {
+			return // the editor exited; the caller's next wait says so
+		}
+		if i >= steps {
+			if x, y := target(q); x == tx && y == ty {
+				break
+			}
+		}
+		if i > steps+50 {
+			e.t.Fatalf("the drag target kept moving")
+		}
+	}
+	e.Sync()
+	e.mustXdo("mouseup", strconv.Itoa(button))
+	e.Sync()
+}
+
 // Screenshot captures the whole screen.
 func (e *Editor) Screenshot() *image.RGBA {
 	e.t.Helper()
