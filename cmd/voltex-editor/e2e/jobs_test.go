@@ -78,6 +78,7 @@ func uiPresent(t *testing.T, p *guitest.Probe, when string, rows bool) {
 // (the e2e build's --test-job-delay), so that a test can look at a job and act while it runs, on any machine.
 func launchSlowJobs(t *testing.T, path, delay string) *guitest.Editor {
 	t.Helper()
+	t.Parallel() // each test owns its Xvfb
 	d := guitest.StartDisplay(t, 1600, 1000)
 	e := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir(), "--test-job-delay", delay, path)
 	failShot(t, e, t.Name())
