@@ -126,8 +126,18 @@ func (r *Renderer) lightUniforms(p *program, vp mgl32.Mat4, eye mgl32.Vec3) {
 	gl.Uniform3fv(p.loc("uSelectColor"), 1, &st.SelectColor[0])
 }
 
+// How the grid meets the scene: over geometry below the ground its lines keep
+// gridDimBelow of their strength (the geometry stays clear, as through a
+// glass floor), and its depth is pushed back by gridDepthBias of the distance
+// so that a floor at y = 0 covers it without z-fighting (2 mm at 4 units,
+// 5 cm at 100; 24-bit depth resolves far less at those distances).
+const (
+	gridDimBelow  = 0.25
+	gridDepthBias = 5e-4
+)
+
 // drawGrid draws the ground grid over the scene, depth-tested against it,
-// without touching depth or the id attachment.
+// without touching depth or the id attachment (two passes: see gridFS).
 func (r *Renderer) drawGrid(vp mgl32.Mat4, eye mgl32.Vec3, cam viewport.Camera) {
 	p := r.gridProg
 	gl.UseProgram(p.id)
@@ -143,12 +153,21 @@ func (r *Renderer) drawGrid(vp mgl32.Mat4, eye mgl32.Vec3, cam viewport.Camera) 
 	gl.Uniform1f(p.loc("uFade"), min(fade, cam.Far))
 	gl.Uniform3fv(p.loc("uMinor"), 1, &r.Settings.GridMinor[0])
 	gl.Uniform3fv(p.loc("uMajor"), 1, &r.Settings.GridMajor[0])
+	gl.Uniform1f(p.loc("uDim"), gridDimBelow)
+	gl.Uniform1f(p.loc("uBias"), gridDepthBias)
 	gl.ColorMaski(1, false, false, false, false)
 	gl.DepthMask(false)
 	gl.Enable(gl.BLEND)
 	gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
 	gl.BindVertexArray(r.emptyVAO)
+	// Pass 0: wherever the plane is in front (background and geometry below the ground), dimmed.
+	gl.Uniform1i(p.loc("uPass"), 0)
 	gl.DrawArrays(gl.TRIANGLES, 0, 3)
+	// Pass 1: only where nothing was drawn (the cleared depth), the rest of the lines' strength.
+	gl.Uniform1i(p.loc("uPass"), 1)
+	gl.DepthFunc(gl.EQUAL)
+	gl.DrawArrays(gl.TRIANGLES, 0, 3)
+	gl.DepthFunc(gl.LESS)
 	gl.Disable(gl.BLEND)
 	gl.DepthMask(true)
 	gl.ColorMaski(1, true, true, true, true)

@@ -136,7 +136,7 @@ func (r *Renderer) init() error {
 		return err
 	}
 	if r.gridProg, err = newProgram("grid program", gridVS, gridFS, nil,
-		"uInvViewProj", "uClipZ", "uClipW", "uEye", "uFade", "uMinor", "uMajor"); err != nil {
+		"uInvViewProj", "uClipZ", "uClipW", "uEye", "uFade", "uMinor", "uMajor", "uPass", "uDim", "uBias"); err != nil {
 		return err
 	}
 	if r.outlineProg, err = newProgram("outline program", fullscreenVS, outlineFS, nil,

@@ -131,7 +131,13 @@ void main() {
 // view ray with the plane, draws anti-aliased 1- and 10-unit lines
 // (fwidth), the X axis (z = 0) red and the Z axis (x = 0) blue, fades them
 // with distance and at grazing angles, and writes the plane's depth so
-// objects hide it.
+// objects hide it. It runs in two passes (uPass): 0 over everything the plane
+// is in front of, with the lines dimmed (uDim), so that geometry below the
+// ground stays clear instead of washed out behind the grid; 1 over the
+// background only (depth test EQUAL at the cleared depth), adding what makes
+// the lines there as strong as in one pass. The plane's depth is pushed back
+// a little (uBias, relative to the distance) so that a floor lying at y = 0
+// hides the grid cleanly instead of z-fighting with it.
 const gridFS = `
 noperspective in vec4 vNear;
 noperspective in vec4 vFar;
@@ -141,6 +147,9 @@ uniform vec3 uEye;
 uniform float uFade;      // distance where the grid has faded out
 uniform vec3 uMinor;
 uniform vec3 uMajor;
+uniform int uPass;        // 0: dimmed, depth-tested against the scene; 1: the background's share
+uniform float uDim;       // alpha factor of pass 0
+uniform float uBias;      // relative push of the plane's depth away from the eye
 layout(location = 0) out vec4 oColor;
 
 float lines(vec2 coord, float width) {
@@ -155,7 +164,8 @@ void main() {
 	float t = -n.y / (f.y - n.y);
 	if (!(t > 0.0 && t <= 1.0)) discard;
 	vec4 p = vec4(n + t * (f - n), 1.0);
-	gl_FragDepth = clamp(dot(uClipZ, p) / dot(uClipW, p) * 0.5 + 0.5, 0.0, 1.0);
+	vec4 q = vec4(p.xyz + (p.xyz - uEye) * uBias, 1.0);
+	gl_FragDepth = uPass == 1 ? 1.0 : clamp(dot(uClipZ, q) / dot(uClipW, q) * 0.5 + 0.5, 0.0, 1.0);
 
 	vec2 c = p.xz;
 	float minor = lines(c, 1.0);
@@ -175,6 +185,9 @@ void main() {
 	float fade = 1.0 - smoothstep(uFade * 0.3, uFade, dist);
 	float grazing = smoothstep(0.0, 0.12, abs(toEye.y) / dist);
 	a *= fade * grazing;
+	float dimmed = a * uDim;
+	if (uPass == 1) a = (a - dimmed) / (1.0 - dimmed); // over the background: dimmed, then this, make a
+	else a = dimmed;
 	if (a <= 0.002) discard;
 	oColor = vec4(col, a);
 }
