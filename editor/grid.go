@@ -56,7 +56,8 @@ type gridDialog struct {
 	speed    float32
 
 	autoPlace bool          // the centre stays beside the scene's content until the user sets it
-	placedFor [2]mgl32.Vec3 // the size and scene bounds' max the centre was placed for
+	placedFor [3]mgl32.Vec3 // the size and scene bounds the centre was placed for
+	toward    mgl32.Vec3    // from the content towards the camera when it was placed (the side it goes on)
 	opened    bool          // the window was shown once
 	focus     bool          // give the first field the keyboard next frame
 	active    bool          // an item was active at the end of the last frame
@@ -136,23 +137,31 @@ func gridBounds(p scene.GridParams) viewport.AABB {
 
 func abs32(f float32) float32 { return float32(math.Abs(float64(f))) }
 
-// besideScene is where a new grid goes by default: next to what the scene already holds, on its +X side with a
-// gap of two units, its bottom level with the content's bottom and centred on it along Z — so it never lands on
-// the existing cubes, sits on the same floor, and a second grid lines up after the first (as Blender's "duplicate,
-// move along X" habit does). Unity and Blender put new objects at the view's pivot or the 3D cursor, which after
-// framing a scene is its middle: exactly on the existing cubes, hence "At pivot" is offered but not the default.
-// In an empty scene the grid sits on the origin. X is rounded up to a half unit so the field reads well.
-func besideScene(scene viewport.AABB, p scene.GridParams) mgl32.Vec3 {
+// besideScene is where a new grid goes by default: next to what the scene already holds, with a gap of two
+// units, on the side that faces the camera (toward: from the content towards the eye; of ±X and ±Z, the one it
+// points along most), its bottom level with the content's bottom and centred on it along the other axis — so it
+// never lands on the existing cubes, sits on the same floor, in front of them as seen from the view. Unity and
+// Blender put new objects at the view's pivot or the 3D cursor, which after framing a scene is its middle: exactly
+// on the existing cubes, hence "At pivot" is offered but not the default. In an empty scene the grid sits on the
+// origin. The placed coordinate is rounded outwards to a half unit so the field reads well.
+func besideScene(scene viewport.AABB, p scene.GridParams, toward mgl32.Vec3) mgl32.Vec3 {
 	if scene.IsEmpty() {
 		return mgl32.Vec3{}
 	}
 	half := gridBounds(p).Size().Mul(0.5)
 	const gap = 2
-	return mgl32.Vec3{
-		float32(math.Ceil(float64(scene.Max[0]+gap+half[0])*2) / 2),
-		scene.Min[1] + half[1],
-		scene.Center()[2],
+	c := scene.Center()
+	c[1] = scene.Min[1] + half[1]
+	axis := 0
+	if abs32(toward[2]) > abs32(toward[0]) {
+		axis = 2
 	}
+	if toward[axis] < 0 {
+		c[axis] = float32(math.Floor(float64(scene.Min[axis]-gap-half[axis])*2) / 2)
+	} else {
+		c[axis] = float32(math.Ceil(float64(scene.Max[axis]+gap+half[axis])*2) / 2)
+	}
+	return c
 }
 
 // previewKey says what a preview shows: the grid's parameters and the scene's draw-list version.
@@ -315,13 +324,16 @@ func (d *gridDialog) place(a *App) {
 	}
 	p := d.params()
 	b := a.vp.builder.DrawList().Bounds()
-	key := [2]mgl32.Vec3{gridBounds(p).Size(), b.Max}
+	key := [3]mgl32.Vec3{gridBounds(p).Size(), b.Min, b.Max}
 	if d.opened && key == d.placedFor {
 		return
 	}
+	if d.placedFor == ([3]mgl32.Vec3{}) && !b.IsEmpty() {
+		d.toward = a.vp.Camera.Eye().Sub(b.Center()) // the side is chosen once; orbiting does not move the grid
+	}
 	d.placedFor = key
 	if p.Validate() == nil {
-		d.centre = besideScene(b, p)
+		d.centre = besideScene(b, p, d.toward)
 	}
 }
 
@@ -408,7 +420,7 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 		tooltip(centreHelp)
 	}
 	if imgui.SmallButton("Beside scene") {
-		d.autoPlace, d.placedFor = true, [2]mgl32.Vec3{}
+		d.autoPlace, d.placedFor = true, [3]mgl32.Vec3{}
 		d.place(a)
 	}
 	imgui.SameLine()
@@ -418,6 +430,13 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 	imgui.SameLine()
 	if imgui.SmallButton("At origin") {
 		d.autoPlace, d.centre = false, [3]float32{}
+	}
+	imgui.SameLine()
+	if imgui.SmallButton("Frame") && a.vp.builder != nil {
+		a.vp.Camera.Frame(a.vp.builder.DrawList().Bounds().Union(gridBounds(d.params())), a.vp.aspect())
+	}
+	if imgui.IsItemHovered() {
+		tooltip("Point the view at the scene and the new grid together")
 	}
 	imgui.SetNextItemWidth(w)
 	if imgui.BeginCombo("Mesh", d.mesh) {

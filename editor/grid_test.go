@@ -38,25 +38,35 @@ func overlaps(a, b viewport.AABB) bool {
 }
 
 // TestBesideSceneNeverOverlaps: a grid placed beside the scene never overlaps what it holds, sits on the content's
-// floor and is centred on it along Z; in an empty scene it goes to the origin.
+// floor, goes on the side the camera looks from (of ±X, ±Z) two units away and is centred on the content along
+// the other axis; in an empty scene it goes to the origin.
 func TestBesideSceneNeverOverlaps(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 500 {
+	for range 1000 {
 		content := gridBounds(randomGrid(r))
 		p := randomGrid(r)
-		p.Origin = besideScene(content, p)
+		toward := mgl32.Vec3{r.Float32()*2 - 1, r.Float32(), r.Float32()*2 - 1}
+		p.Origin = besideScene(content, p, toward)
 		b := gridBounds(p)
 		if overlaps(b, content) {
 			t.Fatalf("grid %v placed at %v overlaps the content %v", b, p.Origin, content)
 		}
-		if d := b.Min[0] - content.Max[0]; d < 2 || d > 2.5 {
-			t.Fatalf("gap to the content %v, want 2..2.5", d)
+		axis, other := 0, 2
+		if abs32(toward[2]) > abs32(toward[0]) {
+			axis, other = 2, 0
 		}
-		if abs32(b.Min[1]-content.Min[1]) > 1e-3 || abs32(b.Center()[2]-content.Center()[2]) > 1e-3 {
+		gap := b.Min[axis] - content.Max[axis]
+		if toward[axis] < 0 {
+			gap = content.Min[axis] - b.Max[axis]
+		}
+		if gap < 2 || gap > 2.5 {
+			t.Fatalf("toward %v: gap to the content along %c is %v, want 2..2.5", toward, "XYZ"[axis], gap)
+		}
+		if abs32(b.Min[1]-content.Min[1]) > 1e-3 || abs32(b.Center()[other]-content.Center()[other]) > 1e-3 {
 			t.Fatalf("grid %v not on the floor / centred on the content %v", b, content)
 		}
 	}
-	if c := besideScene(viewport.EmptyAABB(), randomGrid(r)); c != (mgl32.Vec3{}) {
+	if c := besideScene(viewport.EmptyAABB(), randomGrid(r), mgl32.Vec3{1, 0, 0}); c != (mgl32.Vec3{}) {
 		t.Fatalf("in an empty scene the grid goes to %v, want the origin", c)
 	}
 }
