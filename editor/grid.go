@@ -559,6 +559,9 @@ func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 		d.result = nil
 	}
 	a.vp.preview = d.prev.list
+	if playing {
+		a.vp.preview = nil // the play world animates: a preview made from the edit scene would hide it
+	}
 	a.vp.previewBox = nil
 	if valid && !d.prev.current() {
 		b := gridBounds(p)
