@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
-	g "github.com/AllenDang/giu"
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/assets"
@@ -301,7 +300,7 @@ func startPreview(k previewKey, snap *sceneSnapshot, p scene.GridParams, mesh *a
 		dl, n := previewList(ctx, snap, p, mesh, maxPreview)
 		if dl != nil {
 			w.out <- previewResult{list: dl, cubes: n}
-			g.Update()
+			wakeLoop()
 		}
 	}()
 	return w

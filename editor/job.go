@@ -43,6 +43,9 @@ type job struct {
 	drawn     int  // frames the overlay was drawn (its first lays it out)
 }
 
+// wakeLoop wakes the GUI loop from another goroutine (giu.Update); unit tests, which have no loop, replace it.
+var wakeLoop = g.Update
+
 // jobThreshold is the entity count from which saves, exports and spawns run as jobs with a progress bar.
 const jobThreshold = 10_000
 
@@ -74,7 +77,7 @@ func (a *App) startJob(label string, work func(ctx context.Context, progress fun
 		j.total.Store(total)
 		if now := time.Now().UnixMilli(); now-lastWake.Load() > 50 {
 			lastWake.Store(now)
-			g.Update()
+			wakeLoop()
 		}
 		if delay > 0 && done < total { // tests only (Options.JobStepDelay)
 			select {
@@ -87,7 +90,7 @@ func (a *App) startJob(label string, work func(ctx context.Context, progress fun
 	go func() {
 		err := work(ctx, progress)
 		j.result <- err
-		g.Update()
+		wakeLoop()
 	}()
 	return true
 }
