@@ -54,7 +54,7 @@ fuzz: deps
 ## bench: every benchmark at every size (slow); BENCH=regex to choose
 bench: deps
 	$(GO) test -run '^$$' -bench '$(or $(BENCH),.)' -benchmem -timeout 60m ./...
-	VOLTEX_RSS=1 $(GO) test -count=1 -run TestPeakRSS1M -v ./serialize/
+	VOLTEX_RSS=1 $(GO) test -count=1 -timeout 90m -run 'TestPeakRSS1M|TestPeakRSSWorstCases' -v ./serialize/
 
 ## bench-ui: what a user waits for in the real editor (key or launch → first frame presented with the result)
 bench-ui: deps

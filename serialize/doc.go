@@ -62,10 +62,14 @@
 //
 // # Limits
 //
-// [Limits] bound file size, entity count, nesting depth and string length
-// (defaults: 1 GiB, 4,000,000, 64, 1 MiB); entities are read one at a time,
-// so memory follows the world being built, not the file. A million-entity
-// scene loads and saves within 400 MB of peak RSS (TestPeakRSS1M).
+// [Limits] bound the file, its entities, the bytes and values of one
+// entity, strings, nesting, and the memory of the loaded world
+// (MaxWorldBytes: values, strings, kept JSON, references, bookkeeping); every
+// input is read once, as a stream, from a file, standard input ("-",
+// [OpenInput]) or any reader ([Input]). Within the default limits any scene
+// loads within 3 GiB of peak memory; docs/limits.md states the limits and
+// the budget, TestWorstCaseMemory checks it on the worst files (scaled
+// down), TestPeakRSSWorstCases at full size (make bench).
 //
 // Imports: ecs, ecs/scene, serialize/game, mgl32 and the standard library.
 package serialize
