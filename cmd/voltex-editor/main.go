@@ -1,5 +1,5 @@
 package main
 
-import "github.com/voltex-editor/voltex/program"
+import "github.com/voltex-editor/voltex/editor/program"
 
 func main() { program.Main(program.Game{}) }

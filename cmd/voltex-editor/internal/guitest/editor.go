@@ -36,7 +36,7 @@ func Binary(t testing.TB) string {
 			return
 		}
 		buildPath = filepath.Join(dir, "voltex-editor")
-		// -tags voltextest adds the test-only flags (program/testflags.go: --test-components).
+		// -tags voltextest adds the test-only flags (editor/program/testflags.go: --test-components).
 		cmd := exec.Command("go", "build", "-tags", "voltextest", "-o", buildPath, "github.com/voltex-editor/voltex/cmd/voltex-editor")
 		out, err := cmd.CombinedOutput()
 		if err != nil {

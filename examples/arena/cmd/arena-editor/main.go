@@ -6,7 +6,7 @@ package main
 import (
 	"example.com/arena/components"
 	"example.com/arena/systems"
-	"github.com/voltex-editor/voltex/program"
+	"github.com/voltex-editor/voltex/editor/program"
 )
 
 func main() {

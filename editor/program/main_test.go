@@ -38,7 +38,7 @@ func TestHelpListsNoTestFlag(t *testing.T) {
 	if code, _, errOut := runCLI("--test-components"); code != 2 || !strings.Contains(errOut, "test-components") {
 		t.Errorf("--test-components: code %d, stderr %q; want the unknown-flag error", code, errOut)
 	}
-	cmd := exec.Command("go", "list", "-deps", "../cmd/voltex-editor")
+	cmd := exec.Command("go", "list", "-deps", "../../cmd/voltex-editor")
 	out2, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out2)
@@ -70,7 +70,7 @@ func TestBadSizeExitsTwo(t *testing.T) {
 	}
 }
 
-func repoFile(rel string) string { return filepath.Join("..", rel) }
+func repoFile(rel string) string { return filepath.Join("..", "..", rel) }
 
 func TestValidateGoodAndBadFiles(t *testing.T) {
 	scenes, _ := filepath.Glob(repoFile("scenes/*.json"))
