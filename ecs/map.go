@@ -32,6 +32,13 @@ func NewMap[T any](w *World) *Map[T] {
 	return m
 }
 
+// valueAt returns a pointer to row's value in a column of T. The row's offset uses T's size, a
+// constant in compiled code, rather than the column's size field: one load and a multiplication less
+// on the way from an entity's record to its value.
+func valueAt[T any](c *column, row uint32) *T {
+	return (*T)(unsafe.Add(c.ptr, uintptr(row)*unsafe.Sizeof(*new(T))))
+}
+
 // ID returns the component's ID.
 func (m *Map[T]) ID() ComponentID { return m.id }
 
@@ -52,7 +59,7 @@ func (m *Map[T]) Get(e Entity) T {
 	if recs := *m.recs; int(e.index) < len(recs) {
 		if r := recs[e.index]; r.gen == e.gen {
 			if c := (*m.cols)[r.table]; c != nil {
-				return *(*T)(unsafe.Add(c.ptr, uintptr(r.row)*c.size))
+				return *valueAt[T](c, r.row)
 			}
 		}
 	}
@@ -67,7 +74,7 @@ func (m *Map[T]) TryGet(e Entity) (T, bool) {
 		var z T
 		return z, false
 	}
-	return *(*T)(unsafe.Add(c.ptr, uintptr(row)*c.size)), true
+	return *valueAt[T](c, row), true
 }
 
 // Mut returns a pointer to the entity's T and marks it changed. The pointer is valid until the next
@@ -78,7 +85,7 @@ func (m *Map[T]) Mut(e Entity) *T {
 		panic(m.missing(e))
 	}
 	c.markChanged(row, m.w.tick)
-	return (*T)(unsafe.Add(c.ptr, uintptr(row)*c.size))
+	return valueAt[T](c, row)
 }
 
 // Set overwrites the entity's T and marks it changed. It panics if the entity is dead or lacks T.
@@ -122,7 +129,7 @@ func (m *Map[T]) Add(e Entity, v T) {
 		c = s.cols[to.index]
 		c.setTicks(row, tick, tick, to.len())
 	}
-	*(*T)(unsafe.Add(c.ptr, uintptr(row)*c.size)) = v
+	*valueAt[T](c, row) = v
 	if len(s.requires) > 0 {
 		w.addCompanions(e, s)
 	}
@@ -201,7 +208,7 @@ func (m *Map[T]) initRow(e Entity, t *table, row uint32, v *T) *T {
 	w := m.w
 	s := m.store
 	c, r := w.place(e, s, t, row)
-	p := (*T)(unsafe.Add(c.ptr, uintptr(r)*c.size))
+	p := valueAt[T](c, r)
 	if v != nil {
 		*p = *v
 	} else {

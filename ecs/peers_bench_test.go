@@ -26,18 +26,21 @@ func benchWorld() *ecs.World {
 	return w
 }
 
+// query2Setup makes the world of BenchmarkQuery2Comp: 10·N entities with Pos only plus N with Pos+Vel
+// (Vel = {1,1}), and the query that adds Vel to Pos.
+func query2Setup(n int) (*ecs.World, *ecs.Query2[Pos, Vel]) {
+	w := benchWorld()
+	ecs.NewMap[Pos](w).SpawnBatch(10*n, nil)
+	ecs.NewMap2[Pos, Vel](w).SpawnBatch(n, func(_ ecs.Entity, _ *Pos, v *Vel) { *v = Vel{1, 1} })
+	return w, ecs.NewQuery2[Pos, Vel](w, ecs.Read[Vel]())
+}
+
 // BenchmarkQuery2Comp: 10·N entities with Pos only plus N with Pos+Vel (Vel = {1,1}); one pass adds
 // Vel to Pos on every entity that has both. The query writes Pos (marked changed) and reads Vel.
 func BenchmarkQuery2Comp(b *testing.B) {
-	setup := func(n int) (*ecs.World, *ecs.Query2[Pos, Vel]) {
-		w := benchWorld()
-		ecs.NewMap[Pos](w).SpawnBatch(10*n, nil)
-		ecs.NewMap2[Pos, Vel](w).SpawnBatch(n, func(_ ecs.Entity, _ *Pos, v *Vel) { *v = Vel{1, 1} })
-		return w, ecs.NewQuery2[Pos, Vel](w, ecs.Read[Vel]())
-	}
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			_, q := setup(n)
+			_, q := query2Setup(n)
 			for b.Loop() {
 				it := q.Iter()
 				for it.Next() {
@@ -48,13 +51,15 @@ func BenchmarkQuery2Comp(b *testing.B) {
 			}
 			perEntity(b, n)
 		})
+		// columns: the loop is written exactly as Ark's table mode (ark-tables in peers_test.go); in
+		// ordinary code, vs = vs[:len(ps)] before the loop would let the compiler drop vs's bounds
+		// check (not inside b.Loop, see BenchmarkColumnLoop).
 		b.Run(fmt.Sprintf("columns/N=%d", n), func(b *testing.B) {
-			_, q := setup(n)
+			_, q := query2Setup(n)
 			for b.Loop() {
 				it := q.Iter()
 				for it.NextTable() {
 					ps, vs := it.Columns()
-					vs = vs[:len(ps)]
 					for i := range ps {
 						ps[i].X += vs[i].X
 						ps[i].Y += vs[i].Y
@@ -63,6 +68,88 @@ func BenchmarkQuery2Comp(b *testing.B) {
 			}
 			perEntity(b, n)
 		})
+	}
+}
+
+// BenchmarkColumnLoop shows where the gap between Query2Comp's column loop and the peers' "slices"
+// variant comes from: the machine code the compiler makes of the loop, not the storage. Since Go
+// 1.24 the compiler keeps every variable assigned inside a b.Loop body alive by taking its address,
+// so the slice headers a column API returns there (Columns here, GetColumns in Ark) live in memory
+// and every element access reloads and re-checks them; the "slices" variant makes its slices before
+// b.Loop, so they stay in registers. The variants, all adding Vel to Pos over N rows:
+//
+//   - slices: plain slices made before b.Loop (as the peers' "slices");
+//   - slices-in-body: the same slices, assigned inside the b.Loop body as a column API's are;
+//   - slices-func, columns-func: the loop in an ordinary function, as a system is written, where no
+//     keep-alive applies: plain slices, and Query2Comp's query with NextTable and Columns.
+func BenchmarkColumnLoop(b *testing.B) {
+	newSlices := func(n int) ([]Pos, []Vel) {
+		ps, vs := make([]Pos, n), make([]Vel, n)
+		for i := range vs {
+			vs[i] = Vel{1, 1}
+		}
+		return ps, vs
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("slices/N=%d", n), func(b *testing.B) {
+			ps, vs := newSlices(n)
+			for b.Loop() {
+				for i := range ps {
+					ps[i].X += vs[i].X
+					ps[i].Y += vs[i].Y
+				}
+			}
+			perEntity(b, n)
+		})
+		b.Run(fmt.Sprintf("slices-in-body/N=%d", n), func(b *testing.B) {
+			ps0, vs0 := newSlices(n)
+			for b.Loop() {
+				ps, vs := ps0, vs0
+				for i := range ps {
+					ps[i].X += vs[i].X
+					ps[i].Y += vs[i].Y
+				}
+			}
+			perEntity(b, n)
+		})
+		b.Run(fmt.Sprintf("slices-func/N=%d", n), func(b *testing.B) {
+			ps, vs := newSlices(n)
+			for b.Loop() {
+				addVelSlices(ps, vs)
+			}
+			perEntity(b, n)
+		})
+		b.Run(fmt.Sprintf("columns-func/N=%d", n), func(b *testing.B) {
+			_, q := query2Setup(n)
+			for b.Loop() {
+				addVelColumns(q)
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+// addVelSlices is the slices loop of BenchmarkColumnLoop in an ordinary function.
+//
+//go:noinline
+func addVelSlices(ps []Pos, vs []Vel) {
+	for i := range ps {
+		ps[i].X += vs[i].X
+		ps[i].Y += vs[i].Y
+	}
+}
+
+// addVelColumns is Query2Comp's column loop in an ordinary function, as a system would be written.
+//
+//go:noinline
+func addVelColumns(q *ecs.Query2[Pos, Vel]) {
+	it := q.Iter()
+	for it.NextTable() {
+		ps, vs := it.Columns()
+		for i := range ps {
+			ps[i].X += vs[i].X
+			ps[i].Y += vs[i].Y
+		}
 	}
 }
 

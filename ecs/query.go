@@ -26,7 +26,8 @@ type queryState struct {
 	added     []ComponentID
 	with      []ComponentID // With terms (for access declarations)
 
-	filtered bool // has Changed or Added terms
+	filtered  bool // has Changed or Added terms
+	tableIter bool // NextTable may be used: no per-row conditions and no SparseSet components
 	// fastChanged is set when the only per-row condition is one Changed term on a Table component:
 	// runs then come straight from the column's page summaries.
 	fastChanged *componentStore
@@ -115,6 +116,7 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 	q.filtered = len(q.changed)+len(q.added) > 0
 	q.sparseDrv = len(q.sparseReq) > 0
 	q.rowFilter = q.filtered || len(q.sparseEx) > 0 || q.perRow
+	q.tableIter = !q.rowFilter && !q.sparseDrv && !slices.Contains(q.isSparse[:len(ids)], true)
 	if len(q.changed) == 1 && len(q.added) == 0 && len(q.sparseEx) == 0 && !q.sparseDrv && !q.perRow &&
 		w.comps[q.changed[0]].sparse == nil {
 		q.fastChanged = w.comps[q.changed[0]]
@@ -343,7 +345,7 @@ func (c *cursor) nextTable() bool {
 		return false
 	}
 	q := c.q
-	if q.rowFilter || q.sparseDrv || slices.Contains(q.isSparse[:len(q.ids)], true) {
+	if !q.tableIter {
 		c.closeAt(0)
 		panic("ecs: NextTable/Columns cannot be used with Changed, Added, Without on SparseSet or SparseSet " +
 			"components in the query: iterate with Next and Get instead")
@@ -651,7 +653,7 @@ func (it *iter) next() bool {
 func (it *iter) load() {
 	c := it.c
 	it.row, it.end = 0, c.end-c.start
-	for k := range it.ptr {
+	for k := range c.q.ids { // it.ptr[k] stays nil beyond the query's components
 		if p := c.ptr[k]; p != nil {
 			it.ptr[k] = unsafe.Add(p, c.start*c.stride[k])
 		} else {
