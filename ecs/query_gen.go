@@ -48,10 +48,10 @@ type Iter1[A any] struct{ iter }
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter1[A]) Get() (aA *A) {
-	if it.row == 0 {
-		return (*A)(it.ptr[0])
+	if it.row != 0 {
+		return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA)))
 	}
-	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA)))
+	return (*A)(it.ptr[0])
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -106,11 +106,11 @@ type Iter2[A, B any] struct{ iter }
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter2[A, B]) Get() (aA *A, aB *B) {
-	if it.row == 0 {
-		return (*A)(it.ptr[0]), (*B)(it.ptr[1])
+	if it.row != 0 {
+		return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+			(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB)))
 	}
-	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
-		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB)))
+	return (*A)(it.ptr[0]), (*B)(it.ptr[1])
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -165,12 +165,12 @@ type Iter3[A, B, C any] struct{ iter }
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter3[A, B, C]) Get() (aA *A, aB *B, aC *C) {
-	if it.row == 0 {
-		return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2])
+	if it.row != 0 {
+		return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+			(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
+			(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC)))
 	}
-	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
-		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
-		(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC)))
+	return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2])
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -225,13 +225,13 @@ type Iter4[A, B, C, D any] struct{ iter }
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter4[A, B, C, D]) Get() (aA *A, aB *B, aC *C, aD *D) {
-	if it.row == 0 {
-		return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3])
+	if it.row != 0 {
+		return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+			(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
+			(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC))),
+			(*D)(unsafe.Add(it.ptr[3], it.row*unsafe.Sizeof(*aD)))
 	}
-	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
-		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
-		(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC))),
-		(*D)(unsafe.Add(it.ptr[3], it.row*unsafe.Sizeof(*aD)))
+	return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3])
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -286,14 +286,14 @@ type Iter5[A, B, C, D, E any] struct{ iter }
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter5[A, B, C, D, E]) Get() (aA *A, aB *B, aC *C, aD *D, aE *E) {
-	if it.row == 0 {
-		return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4])
+	if it.row != 0 {
+		return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+			(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
+			(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC))),
+			(*D)(unsafe.Add(it.ptr[3], it.row*unsafe.Sizeof(*aD))),
+			(*E)(unsafe.Add(it.ptr[4], it.row*unsafe.Sizeof(*aE)))
 	}
-	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
-		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
-		(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC))),
-		(*D)(unsafe.Add(it.ptr[3], it.row*unsafe.Sizeof(*aD))),
-		(*E)(unsafe.Add(it.ptr[4], it.row*unsafe.Sizeof(*aE)))
+	return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4])
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
@@ -348,15 +348,15 @@ type Iter6[A, B, C, D, E, F any] struct{ iter }
 // Get returns pointers to the current entity's components (nil for an absent Optional one). The
 // pointers are valid until the next call to Next; components the query writes are marked changed.
 func (it *Iter6[A, B, C, D, E, F]) Get() (aA *A, aB *B, aC *C, aD *D, aE *E, aF *F) {
-	if it.row == 0 {
-		return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5])
+	if it.row != 0 {
+		return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
+			(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
+			(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC))),
+			(*D)(unsafe.Add(it.ptr[3], it.row*unsafe.Sizeof(*aD))),
+			(*E)(unsafe.Add(it.ptr[4], it.row*unsafe.Sizeof(*aE))),
+			(*F)(unsafe.Add(it.ptr[5], it.row*unsafe.Sizeof(*aF)))
 	}
-	return (*A)(unsafe.Add(it.ptr[0], it.row*unsafe.Sizeof(*aA))),
-		(*B)(unsafe.Add(it.ptr[1], it.row*unsafe.Sizeof(*aB))),
-		(*C)(unsafe.Add(it.ptr[2], it.row*unsafe.Sizeof(*aC))),
-		(*D)(unsafe.Add(it.ptr[3], it.row*unsafe.Sizeof(*aD))),
-		(*E)(unsafe.Add(it.ptr[4], it.row*unsafe.Sizeof(*aE))),
-		(*F)(unsafe.Add(it.ptr[5], it.row*unsafe.Sizeof(*aF)))
+	return (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5])
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
