@@ -24,7 +24,6 @@ import (
 	"github.com/voltex-editor/voltex/inspector"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
-	"github.com/voltex-editor/voltex/viewport"
 )
 
 // Options configure an editor window.
@@ -227,10 +226,8 @@ func (a *App) setDoc(d *doc.Document) {
 	}
 	_ = a.assets.Scan() // best effort: the Assets panel lists the folder's models
 	a.vp.setWorld(d.World())
-	a.vp.Camera = viewport.DefaultCamera()
-	if c := d.Camera(); c != nil {
-		a.vp.Camera = a.vp.Camera.WithSaved(*c)
-	} else if d.Len() > 0 {
+	a.vp.cam = d.Camera()
+	if !d.CameraInFile() && d.Len() > 0 {
 		a.vp.frameAll = true
 	}
 	a.hier.reset()
@@ -382,7 +379,8 @@ func (a *App) writeProbe() {
 	if a.prompt != nil {
 		st.Prompt = a.prompt.message
 	}
-	st.Camera = probe.Camera{Yaw: a.vp.Camera.Yaw, Pitch: a.vp.Camera.Pitch, Distance: a.vp.Camera.Distance}
+	cam := a.doc.Camera()
+	st.Camera = probe.Camera{Yaw: cam.Yaw, Pitch: cam.Pitch, Distance: cam.Distance}
 	st.Waits = a.waits
 	st.MissingGlyphs = a.missingGlyphs
 	st.TextInput = imgui.CurrentIO().WantTextInput()

@@ -101,19 +101,14 @@ func (a *App) reportLoadError(path string, err error) {
 	if len(probs) > 1 {
 		msg = "Could not open " + path + " (" + words.Count(len(probs), "problem", "problems") + "):\n\n"
 	}
-	for i, p := range probs {
-		if i == 8 {
-			msg += fmt.Sprintf("… and %d more (see the Console)\n", len(probs)-8)
-			break
-		}
+	msg += problemLines(probs, func(p serialize.Problem) string {
 		if len(probs) == 1 && p.File == "" && p.Line == 0 && p.Path == "" {
-			msg += errText(path, err) + "\n" // not a problem in the file's text (missing, unreadable…)
-			continue
+			return errText(path, err) // not a problem in the file's text (missing, unreadable…)
 		}
-		msg += problemText(path, p) + "\n"
-	}
+		return problemText(path, p)
+	})
 	msg += "\nThe open scene was not changed."
-	a.ask("Cannot open scene", msg, 0, func(int) {}, "OK")
+	a.alert("Cannot open scene", msg)
 }
 
 // problemText is a problem of the file at path as a dialog lists it below "Could not open PATH": without the
@@ -192,7 +187,6 @@ func (a *App) saveThen(then func()) {
 // save writes the scene (with the editor camera) atomically to path; big scenes save in the background with a
 // progress bar. The file watcher is told, so the editor's own save is not reported as an outside change.
 func (a *App) save(path string, then func()) {
-	a.doc.SetCamera(a.vp.Camera.Saved())
 	done := func(err error) {
 		a.resumeWatch() // after a Save As this also follows the new path
 		if err != nil {
@@ -200,7 +194,7 @@ func (a *App) save(path string, then func()) {
 				a.console.Infof("save cancelled; %s was not changed", path)
 			} else {
 				a.console.Errorf("saving %s: %v", path, err)
-				a.ask("Save failed", "Could not save "+path+":\n\n"+errText(path, err)+"\n\nThe file on disk was not changed.", 0, func(int) {}, "OK")
+				a.alert("Save failed", "Could not save "+path+":\n\n"+errText(path, err)+"\n\nThe file on disk was not changed.")
 			}
 			return
 		}
@@ -263,7 +257,7 @@ func (a *App) export(path string) {
 	finish := func(err error) {
 		if err != nil {
 			a.console.Errorf("export to %s: %v", path, err)
-			a.ask("Export failed", "Could not export to "+path+":\n\n"+errText(path, err), 0, func(int) {}, "OK")
+			a.alert("Export failed", "Could not export to "+path+":\n\n"+errText(path, err))
 			return
 		}
 		a.console.Infof("exported %s to %s", words.Count(a.doc.Len(), "entity", "entities"), path)
@@ -521,7 +515,6 @@ func (a *App) onSceneFileEvent(ev watch.Event) {
 }
 
 func (a *App) reloadFromDisk() {
-	cam := a.vp.Camera
 	if err := a.doc.Reload(context.Background(), nil); err != nil {
 		a.console.Errorf("reloading %s failed; keeping the scene as it is", a.doc.Path())
 		for _, p := range serialize.ProblemsOf(err) {
@@ -530,7 +523,6 @@ func (a *App) reloadFromDisk() {
 		return
 	}
 	a.vp.setWorld(a.doc.World())
-	a.vp.Camera = cam
 	a.hier.dirty = true
 	a.console.Infof("reloaded %s (changed on disk)", a.doc.Path())
 }

@@ -328,7 +328,7 @@ func (d *gridDialog) place(a *App) {
 		return
 	}
 	if d.placedFor == ([3]mgl32.Vec3{}) && !b.IsEmpty() {
-		d.toward = a.vp.Camera.Eye().Sub(b.Center()) // the side is chosen once; orbiting does not move the grid
+		d.toward = a.vp.cam.Eye().Sub(b.Center()) // the side is chosen once; orbiting does not move the grid
 	}
 	d.placedFor = key
 	if p.Validate() == nil {
@@ -424,7 +424,7 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 	}
 	imgui.SameLine()
 	if imgui.SmallButton("At pivot") {
-		d.autoPlace, d.centre = false, a.vp.Camera.Pivot
+		d.autoPlace, d.centre = false, a.vp.cam.Pivot
 	}
 	imgui.SameLine()
 	if imgui.SmallButton("At origin") {
@@ -432,7 +432,7 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 	}
 	imgui.SameLine()
 	if imgui.SmallButton("Frame") && a.vp.builder != nil {
-		a.vp.Camera.Frame(a.vp.builder.DrawList().Bounds().Union(gridBounds(d.params())), a.vp.aspect())
+		a.vp.cam.Frame(a.vp.builder.DrawList().Bounds().Union(gridBounds(d.params())), a.vp.aspect())
 	}
 	if imgui.IsItemHovered() {
 		tooltip("Point the view at the scene and the new grid together")
@@ -653,7 +653,7 @@ func (v *viewportPanel) drawPreviewBox() {
 				c[axis] = b.Max[axis]
 			}
 		}
-		x, y, in := v.Camera.WorldToPixel(c, v.w, v.h)
+		x, y, in := v.cam.WorldToPixel(c, v.w, v.h)
 		px[i], ok[i] = imgui.Vec2{X: v.origin.X + x, Y: v.origin.Y + y}, in
 	}
 	const shadow, line = 0xc0000000, 0xff60e0ff // ABGR: a dark edge under a bright yellow line

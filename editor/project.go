@@ -86,16 +86,10 @@ func (a *App) reportProject() {
 		a.console.Errorf("%s", p)
 	}
 	msg := fmt.Sprintf("The project file %s has problems:\n\n", st.shown)
-	for i, p := range st.problems {
-		if i == 8 {
-			msg += "… and more (see the Console)\n"
-			break
-		}
-		msg += p.String() + "\n"
-	}
+	msg += problemLines(st.problems, serialize.Problem.String)
 	msg += "\nOnly the built-in components are registered: the scene's own components are kept as they are\n" +
 		"(read-only) and written back unchanged. Fix the file and save it: the editor picks it up."
-	a.ask("Project file has problems", msg, 0, func(int) {}, "OK")
+	a.alert("Project file has problems", msg)
 }
 
 // projectStatus is the project's part of the status bar, and whether it is a problem. The text is made when the
@@ -157,13 +151,7 @@ func (a *App) onProjectFileEvent() {
 	probs := serialize.ProblemsOf(err)
 	msg := fmt.Sprintf("After the change of %s, %d values of the open scene no longer fit their components:\n\n",
 		filepath.Base(st.path), len(probs))
-	for i, p := range probs {
-		if i == 8 {
-			msg += "… and more (see the Console)\n"
-			break
-		}
-		msg += p.String() + "\n"
-	}
+	msg += problemLines(probs, serialize.Problem.String)
 	for _, p := range probs {
 		a.console.Warnf("%s", p)
 	}
@@ -188,10 +176,8 @@ func (a *App) onProjectFileEvent() {
 
 // afterRetype points the panels at the document's new world.
 func (a *App) afterRetype(opts doc.Options, st projectState, warnings []serialize.Problem) {
-	cam := a.vp.Camera
 	a.useProject(opts, st)
 	a.vp.setWorld(a.doc.World())
-	a.vp.Camera = cam
 	a.hier.dirty = true
 	for _, w := range warnings {
 		a.console.Warnf("%s", w)

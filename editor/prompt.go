@@ -1,7 +1,12 @@
 package editor
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/AllenDang/cimgui-go/imgui"
+
+	"github.com/voltex-editor/voltex/serialize"
 )
 
 // prompt is a modal question with buttons, such as "Save changes before closing?".
@@ -17,6 +22,27 @@ type prompt struct {
 // ask shows a modal question; onChoose gets the index of the button pressed.
 func (a *App) ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
 	a.prompt = &prompt{title: title, message: message, buttons: buttons, cancel: cancel, onChoose: onChoose}
+}
+
+// alert tells the user something that needs no decision (a failed save, a broken file): a prompt with one OK
+// button. It is the one way the editor reports such things in a dialog (the console has the details).
+func (a *App) alert(title, message string) { a.ask(title, message, 0, func(int) {}, "OK") }
+
+// maxListedProblems is how many problems a dialog lists; the console has them all.
+const maxListedProblems = 8
+
+// problemLines lists problems for a dialog, one a line as line formats them, at most maxListedProblems of them
+// and then how many more the console has.
+func problemLines(probs []serialize.Problem, line func(serialize.Problem) string) string {
+	var b strings.Builder
+	for i, p := range probs {
+		if i == maxListedProblems {
+			fmt.Fprintf(&b, "… and %d more (see the Console)\n", len(probs)-maxListedProblems)
+			break
+		}
+		b.WriteString(line(p) + "\n")
+	}
+	return b.String()
 }
 
 // confirmDiscard runs then at once if the scene has no unsaved changes; otherwise it asks "Save / Don't Save /

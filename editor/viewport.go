@@ -50,7 +50,7 @@ type viewportPanel struct {
 	builder *viewport.Builder
 	meshes  viewport.MeshSource
 	policy  viewport.RedrawPolicy
-	Camera  viewport.Camera
+	cam     *viewport.Camera // the document's camera (doc.Document.Camera): the one copy of the view
 	ctl     viewport.Controller
 
 	selSynced    uint64 // document selection version the builder shows
@@ -79,7 +79,8 @@ type viewportPanel struct {
 }
 
 func newViewportPanel(meshes viewport.MeshSource) *viewportPanel {
-	return &viewportPanel{meshes: meshes, Camera: viewport.DefaultCamera()}
+	c := viewport.DefaultCamera()
+	return &viewportPanel{meshes: meshes, cam: &c}
 }
 
 // setWorld points the viewport at a world (a newly opened scene, or play mode's clone).
@@ -144,7 +145,7 @@ func (v *viewportPanel) frameSelection(a *App) {
 		b = dl.Bounds()
 	}
 	if !b.IsEmpty() {
-		v.Camera.Frame(b, v.aspect())
+		v.cam.Frame(b, v.aspect())
 	}
 }
 
@@ -182,7 +183,7 @@ func (v *viewportPanel) build(a *App) {
 	if v.frameAll {
 		v.frameAll = false
 		if b := v.builder.DrawList().Bounds(); !b.IsEmpty() {
-			v.Camera.Frame(b, float32(w)/float32(h))
+			v.cam.Frame(b, float32(w)/float32(h))
 		}
 	}
 	v.updateCamera(a, local, w, h)
@@ -196,7 +197,7 @@ func (v *viewportPanel) build(a *App) {
 		v.policy.Invalidate()
 	}
 	state := viewport.FrameState{
-		SceneTick: dl.Version(), Selection: v.selVersion, Camera: v.Camera,
+		SceneTick: dl.Version(), Selection: v.selVersion, Camera: *v.cam,
 		Width: w, Height: h, Assets: v.assetVersion, Playing: v.playing,
 	}
 	if reason := v.policy.Decide(state); reason != 0 {
@@ -205,7 +206,7 @@ func (v *viewportPanel) build(a *App) {
 				a.console.Errorf("viewport: %v", err)
 			}
 		}
-		if err := v.r.Render(dl, v.Camera); err != nil {
+		if err := v.r.Render(dl, *v.cam); err != nil {
 			a.console.Errorf("viewport: %v", err)
 		}
 		v.lastStats = v.r.Stats()
@@ -255,7 +256,7 @@ func (v *viewportPanel) updateCamera(a *App, local imgui.Vec2, w, h int) {
 		in.W, in.A, in.S, in.D = imgui.IsKeyDown(imgui.KeyW), imgui.IsKeyDown(imgui.KeyA), imgui.IsKeyDown(imgui.KeyS), imgui.IsKeyDown(imgui.KeyD)
 		in.Q, in.E = imgui.IsKeyDown(imgui.KeyQ), imgui.IsKeyDown(imgui.KeyE)
 	}
-	v.ctl.Update(&v.Camera, in, w, h)
+	v.ctl.Update(v.cam, in, w, h)
 }
 
 // handlePicking: a left click selects what is under the cursor (Ctrl toggles), a left drag selects what is
@@ -335,8 +336,8 @@ func (v *viewportPanel) buildGizmo(a *App) {
 	imguizmo.SetDrawlistV(imgui.WindowDrawList())
 	imguizmo.SetRect(v.origin.X, v.origin.Y, float32(v.w), float32(v.h))
 	imguizmo.SetOrthographic(false)
-	view := v.Camera.View()
-	proj := v.Camera.Proj(v.aspect())
+	view := v.cam.View()
+	proj := v.cam.Proj(v.aspect())
 	m := w.WorldMatrix(active)
 	if v.gizmoActive {
 		m = v.gizmoCur // continue from the matrix ImGuizmo gave last frame (no decomposition drift)
@@ -359,7 +360,7 @@ func (v *viewportPanel) buildGizmo(a *App) {
 		snap = &steps[0]
 	}
 	if a.probe != nil {
-		if x, y, ok := v.Camera.WorldToPixel(m.Col(3).Vec3(), v.w, v.h); ok {
+		if x, y, ok := v.cam.WorldToPixel(m.Col(3).Vec3(), v.w, v.h); ok {
 			a.probe.state.Gizmo = [2]int{int(v.origin.X + x), int(v.origin.Y + y)}
 		}
 	}
@@ -406,12 +407,12 @@ func (v *viewportPanel) overViewCube(p imgui.Vec2) bool {
 
 // buildViewCube draws the orientation cube in the top-right corner; clicking a face turns the camera to it.
 func (v *viewportPanel) buildViewCube() {
-	view := v.Camera.View()
+	view := v.cam.View()
 	before := view
 	pos := v.viewCubePos()
-	imguizmo.ViewManipulateFloat(&view[0], v.Camera.Distance, pos, imgui.Vec2{X: viewCubeSize, Y: viewCubeSize}, 0x00000000)
+	imguizmo.ViewManipulateFloat(&view[0], v.cam.Distance, pos, imgui.Vec2{X: viewCubeSize, Y: viewCubeSize}, 0x00000000)
 	if view != before {
-		v.Camera = v.Camera.WithView(view)
+		*v.cam = v.cam.WithView(view)
 	}
 }
 

@@ -48,3 +48,18 @@ func TestProblemAndErrTextDoNotRepeatThePath(t *testing.T) {
 		t.Errorf("errText of another error = %q", got)
 	}
 }
+
+// A dialog lists at most maxListedProblems problems, then says how many more the console has.
+func TestProblemLines(t *testing.T) {
+	var probs []serialize.Problem
+	for i := range 10 {
+		probs = append(probs, serialize.Problem{Line: i + 1, Msg: "bad"})
+	}
+	line := func(p serialize.Problem) string { return fmt.Sprint(p.Line) }
+	if got, want := problemLines(probs[:2], line), "1\n2\n"; got != want {
+		t.Errorf("two problems: %q, want %q", got, want)
+	}
+	if got, want := problemLines(probs, line), "1\n2\n3\n4\n5\n6\n7\n8\n… and 2 more (see the Console)\n"; got != want {
+		t.Errorf("ten problems: %q, want %q", got, want)
+	}
+}

@@ -17,7 +17,7 @@ func TestOpenAndSaveGiveTheFileBack(t *testing.T) {
 	if got := saved(t, d); got != string(src) {
 		t.Fatalf("save after open differs:\n%s", got)
 	}
-	if d.SceneName() != "Small" || d.Camera() == nil || d.Camera().Distance != 12 || d.Dirty() || d.Len() != 8 {
+	if d.SceneName() != "Small" || !d.CameraInFile() || d.Camera().Distance != 12 || d.Dirty() || d.Len() != 8 {
 		t.Fatalf("name %q camera %v dirty %v len %d", d.SceneName(), d.Camera(), d.Dirty(), d.Len())
 	}
 	if !eqIDs(d.Selection(), []uint64{2}) {

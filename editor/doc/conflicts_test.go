@@ -19,6 +19,7 @@ const conflictedScene = `{
   "version": 2,
   "name": "Ours",
   "editor": {
+    "camera": { "pivot": [0, 0, 0], "yaw": 30, "pitch": -25, "distance": 40 },
     "conflicts": [{ "path": "scene.name", "base": "\"S\"", "ours": "\"Ours\"", "theirs": "\"Theirs\"" }]
   },
   "entities": [

@@ -98,9 +98,6 @@ func (d *Document) ReloadFrom(nd *Document) {
 	d.name = nd.name
 	d.warnings = nd.warnings
 	d.sceneConflicts = nd.sceneConflicts
-	if d.camera == nil {
-		d.camera = nd.camera
-	}
 	d.missing = false
 	clear(d.hist.steps)
 	d.hist = history{}

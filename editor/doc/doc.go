@@ -7,7 +7,7 @@
 //
 // [New] makes an empty scene, [Open] loads a file (any goroutine: it touches nothing shared).
 // [Document.Save] and [Document.SaveAs] write atomically through package serialize, with the
-// editor camera ([Document.SetCamera]) but not the selection (editor state: saving it would change
+// editor camera ([Document.Camera], the one copy of the view) but not the selection (editor state: saving it would change
 // the file on every click); [Document.PrepareSave] /
 // [WriteJob.Run] / [Document.Finish] do the same with the writing on a background goroutine
 // (the job holds a clone of the world). [Document.Export] writes the game export. Components this

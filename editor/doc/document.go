@@ -11,6 +11,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/viewport"
 )
 
 // Errors returned by document operations (test with errors.Is).
@@ -65,12 +66,15 @@ const DefaultName = "Untitled"
 // history (see the package documentation). A Document is not safe for concurrent use: only the GUI
 // loop thread touches it (Open and WriteJob.Run are the exceptions documented as such).
 type Document struct {
-	opts     Options
-	world    *ecs.World
-	path     string
-	name     string
-	camera   *serialize.EditorCamera
-	warnings []serialize.Problem
+	opts  Options
+	world *ecs.World
+	path  string
+	name  string
+	// camera is the editor camera: the one copy of the view. The viewport panel moves it in place (Camera); saves
+	// write it; reloads and retypes keep it.
+	camera       viewport.Camera
+	cameraInFile bool // the file had a camera (a scene without one is framed when it opens)
+	warnings     []serialize.Problem
 	// sceneConflicts are the scene-level merge conflicts (see Conflicts).
 	sceneConflicts []scene.MergeConflict
 	missing        bool // the file was deleted on disk since it was loaded or saved
@@ -94,7 +98,7 @@ func New(name string, opts Options) *Document {
 	if name == "" {
 		name = DefaultName
 	}
-	d := &Document{opts: opts}
+	d := &Document{opts: opts, camera: viewport.DefaultCamera()}
 	d.setWorld(opts.newWorld())
 	d.name = name
 	return d
@@ -111,11 +115,13 @@ func Open(ctx context.Context, path string, opts Options, progress func(done, to
 	if err != nil {
 		return nil, err
 	}
-	d := &Document{opts: opts}
+	d := &Document{opts: opts, camera: viewport.DefaultCamera()}
 	d.setWorld(s.World)
 	d.path = path
 	d.name = s.Name
-	d.camera = s.Camera
+	if s.Camera != nil {
+		d.camera, d.cameraInFile = d.camera.WithSaved(*s.Camera), true
+	}
 	d.warnings = s.Warnings
 	d.sceneConflicts = s.Conflicts
 	ids := make([]uint64, 0, len(s.Selection))
@@ -184,13 +190,14 @@ func (d *Document) Title() string {
 	return t
 }
 
-// Camera returns the editor camera saved with the scene (nil if the file had none and SetCamera was
-// never called).
-func (d *Document) Camera() *serialize.EditorCamera { return d.camera }
+// Camera returns the editor camera, the one copy of the view the scene is shown with: the viewport
+// moves it in place (moving the view is not an edit: the document stays clean), saves write it,
+// Reload and Retype keep it. It starts as the file's camera, else viewport.DefaultCamera.
+func (d *Document) Camera() *viewport.Camera { return &d.camera }
 
-// SetCamera sets the editor camera written by the next save (it does not make the document dirty,
-// as moving the view is not an edit). Call it with the viewport's camera before saving.
-func (d *Document) SetCamera(c serialize.EditorCamera) { d.camera = &c }
+// CameraInFile reports whether the scene's file stored an editor camera when it was opened (a scene
+// without one is best framed when it is first shown) or the scene has been saved since.
+func (d *Document) CameraInFile() bool { return d.cameraInFile }
 
 // Warnings returns the problems the last load or reload reported without failing.
 func (d *Document) Warnings() []serialize.Problem { return d.warnings }
@@ -270,11 +277,8 @@ func (d *Document) Dirty() bool {
 
 // scene returns the serialize view of the edit world (selection included).
 func (d *Document) scene(withSelection bool) *serialize.Scene {
-	s := &serialize.Scene{Name: d.name, World: d.world, Conflicts: d.sceneConflicts}
-	if d.camera != nil {
-		c := *d.camera
-		s.Camera = &c
-	}
+	c := d.camera.Saved()
+	s := &serialize.Scene{Name: d.name, World: d.world, Conflicts: d.sceneConflicts, Camera: &c}
 	if withSelection {
 		s.Selection = d.SelectedEntities()
 	}

@@ -98,6 +98,7 @@ func (d *Document) Finish(j *WriteJob, err error) {
 	d.name = j.scene.Name
 	d.hist.saved = j.pos
 	d.missing = false
+	d.cameraInFile = true
 	d.version++
 }
 

@@ -58,7 +58,7 @@ func TestRandomCommandSequences(t *testing.T) {
 
 // cloneDoc is a fresh copy of an unedited document (cheaper than opening the file again).
 func cloneDoc(base *Document) *Document {
-	d := &Document{opts: base.opts, path: base.path, name: base.name, camera: base.camera}
+	d := &Document{opts: base.opts, path: base.path, name: base.name, camera: base.camera, cameraInFile: base.cameraInFile}
 	d.setWorld(base.world.Clone())
 	d.sel.set(base.sel.ids())
 	return d
