@@ -19,7 +19,7 @@
 //     when the drop target is found from the probe.
 //   - WaitProbe(timeout, what, cond) waits until the probe satisfies cond: a state changed, a counter advanced
 //     (Frames, ViewportRenders, UndoDepth, Entities…). This is the normal way to wait for an effect.
-//   - WaitFrames(n) waits for n more editor frames (after input, or while playing).
+//   - WaitFrames(n) waits for n more editor frames, or until the editor is idle: "a few frames later it still …".
 //   - Presented(p) / ScreenshotOf(p) / ScreenshotNow() wait until the screen shows probe p's state (or the current
 //     one), then capture it: use them instead of a sleep before a screenshot.
 //   - Settle() waits until the editor is idle (all input handled, nothing animating, screen up to date); use it

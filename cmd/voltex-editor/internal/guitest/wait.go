@@ -95,15 +95,14 @@ func (e *Editor) frames() uint64 {
 	return 0
 }
 
-// WaitFrames waits until the editor has finished n more frames than it had when called (or went to sleep after at
-// least two more), and returns the probe. Every frame after the second one polled its input after the call, so
-// all input sent before the call has reached the editor. Returns nil if the editor exits meanwhile. Call it only
-// after sending input (which wakes an idle editor) or while the editor animates: an idle editor builds no frames.
+// WaitFrames waits until the editor has finished n more frames than it had when called, or is idle (it sleeps until
+// the next input: nothing more will happen), and returns the probe; nil if the editor exits meanwhile. Use it for
+// "a few frames later it still …" checks. To wait for input you have sent, use Sync (the input methods do).
 func (e *Editor) WaitFrames(n int) *Probe {
 	e.t.Helper()
 	f := e.frames()
-	p, _ := e.waitProbe(MinWait, fmt.Sprintf("%d more frames after frame %d", n, f), func(p *Probe) bool {
-		return p.Frames >= f+uint64(n) || (p.Idle && p.Frames >= f+2)
+	p, _ := e.waitProgress(fmt.Sprintf("%d more frames after frame %d", n, f), func(p *Probe) bool {
+		return p.Frames >= f+uint64(n) || p.Idle
 	})
 	return p
 }
