@@ -246,6 +246,9 @@ func memoryBudget(lim Limits) float64 {
 // 48 MiB worlds) and checks that loading each stays within the budget of docs/limits.md above the
 // baseline measured in the same run (an empty scene). Full size: TestPeakRSSWorstCases (make bench).
 func TestWorstCaseMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector multiplies memory use; the budget is checked by the run without -race")
+	}
 	lim := Limits{MaxFileSize: 32 << 20, MaxEntities: 150_000, MaxString: 64 << 10, MaxEntityBytes: 1 << 20, MaxWorldBytes: 48 << 20}
 	glim := game.Limits{MaxWorldBytes: 48 << 20}
 	checkWorstCases(t, lim, glim)
