@@ -24,3 +24,20 @@ func SetFieldOf(ptr any, path string, v any) error {
 	dst.Set(val)
 	return nil
 }
+
+// FieldOf returns a copy of one field of the component value v (a T or *T, outside any world; see
+// World.GetField for paths).
+func FieldOf(v any, path string) (any, error) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer {
+		rv = rv.Elem()
+	}
+	if !rv.IsValid() {
+		return nil, fmt.Errorf("ecs: FieldOf needs a component value, got %T", v)
+	}
+	f, err := fieldValue(rv, path)
+	if err != nil {
+		return nil, fmt.Errorf("ecs: %v.%s: %w", rv.Type(), path, err)
+	}
+	return f.Interface(), nil
+}

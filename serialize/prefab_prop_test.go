@@ -252,6 +252,22 @@ func prefabProperty(t *testing.T, seed uint64) {
 	}
 	// Flatten then compare: the reloaded instances against the model.
 	checkModel(t, fresh, s1, p1Text)
+	// Now and then the prefab goes missing and comes back: placeholders keep everything.
+	if seed%3 == 0 {
+		write(t, scenePath, live)
+		if err := os.Remove(prefabPath); err != nil {
+			t.Fatal(err)
+		}
+		serialize.UpdateInstances(s, s.Prefabs.Reload(context.Background(), prefabPath))
+		if got := saveText(t, s); got != live {
+			t.Fatalf("with the prefab missing the scene saves differently:\n%s\n--- before\n%s", got, live)
+		}
+		write(t, prefabPath, p1Text)
+		serialize.UpdateInstances(s, s.Prefabs.Reload(context.Background(), prefabPath))
+		if got := saveText(t, s); got != live {
+			t.Fatalf("after the prefab came back the scene saves differently:\n%s\n--- before\n%s", got, live)
+		}
+	}
 }
 
 func write(t testing.TB, path, text string) {

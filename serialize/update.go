@@ -609,9 +609,10 @@ func (u *updater) breakInstance(root ecs.Entity, rootID uint64, v0 []tplEnt) {
 		}
 		u.w.Despawn(e)
 	}
-	// What was removed from the instance stays removed: placeholders for the removals.
+	// What was removed from the instance stays removed: placeholders for the removals (not for
+	// entities that have a placeholder already).
 	for i := range v0 {
-		if u.old[i].IsZero() {
+		if u.old[i].IsZero() && u.entityUnder(root, scene.InstanceID(rootID, v0[i].id)).IsZero() {
 			u.removedPlaceholder(root, rootID, &v0[i])
 		}
 	}
@@ -688,8 +689,11 @@ func (u *updater) rebuild(root ecs.Entity, rootID uint64, t1 *Template, v1 []tpl
 	}
 	// Removals of entities the prefab has: done (not spawned); their placeholders go.
 	for _, e := range u.orphans {
+		if !w.Alive(e) {
+			continue // made an entity of the instance again
+		}
 		pp := u.parts.Get(e)
-		if _, ok := t1.byID[pp.Source]; ok && w.Alive(e) && u.kept.Get(e).Removed {
+		if _, ok := t1.byID[pp.Source]; ok && u.kept.Get(e).Removed {
 			for _, c := range w.Children(e) {
 				_ = w.SetParent(c, root)
 			}

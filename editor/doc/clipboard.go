@@ -23,7 +23,13 @@ const ClipboardName = "Clipboard"
 // its parent. References to entities outside the copied set are written as 0 (none). Copy does not
 // change the document. It returns "" when es is empty.
 func (d *Document) Copy(es ...ecs.Entity) (string, error) {
-	all := preorder(d.world, d.topLevel(es))
+	return d.copyText(d.topLevel(es), false, ClipboardName)
+}
+
+// copyText is Copy of tops (top-level entities) in a scene named name; with local, the top-level
+// entities keep their local Transforms (Save as Prefab of children of one parent).
+func (d *Document) copyText(tops []ecs.Entity, local bool, name string) (string, error) {
+	all := preorder(d.world, tops)
 	if len(all) == 0 {
 		return "", nil
 	}
@@ -63,12 +69,18 @@ func (d *Document) Copy(es ...ecs.Entity) (string, error) {
 		}
 		if p, ok := to[w.Parent(e)]; ok {
 			mustOK(tw.SetParent(te, p))
-		} else if !w.Parent(e).IsZero() {
+		} else if !w.Parent(e).IsZero() && !local {
 			worldTransform(w, e, tw, te)
 		}
 	}
+	tall := make([]ecs.Entity, len(all))
+	for i, e := range all {
+		tall[i] = to[e]
+	}
+	plainParts(tw, tall) // entities of instances copied without their instance: plain ones
 	var b strings.Builder
-	if err := serialize.Save(context.Background(), &b, &serialize.Scene{Name: ClipboardName, World: tw}, serialize.SaveOptions{}); err != nil {
+	if err := serialize.Save(context.Background(), &b, &serialize.Scene{Name: name, World: tw, Prefabs: d.prefabs, Dir: d.folder()},
+		serialize.SaveOptions{}); err != nil {
 		return "", fmt.Errorf("copy: %w", err)
 	}
 	return b.String(), nil
@@ -110,8 +122,8 @@ func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([
 			return nil, fmt.Errorf("paste under %v: %w", parent, ErrNoEntity)
 		}
 	}
-	s, err := serialize.Load(ctx, strings.NewReader(text),
-		serialize.LoadOptions{File: "clipboard", Limits: d.opts.Limits, NewWorld: d.opts.NewWorld})
+	s, err := serialize.Load(ctx, strings.NewReader(text), serialize.LoadOptions{File: "clipboard", Limits: d.opts.Limits,
+		NewWorld: d.opts.NewWorld, Prefabs: d.prefabs, Dir: d.folder(), KeepBroken: true})
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +161,7 @@ func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([
 		snaps[i] = s
 		remap[s.id] = d.newID()
 	}
+	d.rekeyInstances(snaps, remap)
 	d.renumber(snaps, remap, func(id uint64) uint64 {
 		if _, ok := d.entity(id); ok {
 			return id

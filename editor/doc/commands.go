@@ -202,6 +202,7 @@ func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
 	for _, s := range snaps {
 		remap[s.id] = d.newID()
 	}
+	d.rekeyInstances(snaps, remap)
 	d.renumber(snaps, remap, func(id uint64) uint64 { return id })
 	// The copies of the top-level entities go after their parents' last children.
 	keys := map[uint64]func() float64{}
@@ -297,6 +298,9 @@ func (d *Document) reparent(parent ecs.Entity, es []ecs.Entity, keepWorld bool) 
 		}
 	}
 	if _, err := d.resolve(es); err != nil {
+		return err
+	}
+	if err := d.refuseParts("move", d.topLevel(es)); err != nil {
 		return err
 	}
 	var move []ecs.Entity

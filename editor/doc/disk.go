@@ -97,6 +97,7 @@ func (d *Document) ReloadFrom(nd *Document) {
 	d.setWorld(nd.world)
 	d.name = nd.name
 	d.warnings = nd.warnings
+	d.prefabs, d.dir, d.broken = nd.prefabs, nd.dir, nd.broken
 	d.sceneConflicts = nd.sceneConflicts
 	d.missing = false
 	clear(d.hist.steps)

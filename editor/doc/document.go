@@ -86,6 +86,13 @@ type Document struct {
 	// takenSet: the world's scene.IDs generator skips the ids of byID (see idAlloc).
 	takenSet bool
 
+	// Prefabs: the prefab files the scene's instances are built from (kept for saving and live
+	// updates), the folder their paths are relative to, and the problems of instances left as
+	// placeholders (editor/doc/prefab.go).
+	prefabs *serialize.Prefabs
+	dir     string
+	broken  []serialize.Problem
+
 	hist    history
 	sel     selection
 	edit    *transaction
@@ -98,7 +105,7 @@ func New(name string, opts Options) *Document {
 	if name == "" {
 		name = DefaultName
 	}
-	d := &Document{opts: opts, camera: viewport.DefaultCamera()}
+	d := &Document{opts: opts, camera: viewport.DefaultCamera(), prefabs: opts.newPrefabs()}
 	d.setWorld(opts.newWorld())
 	d.name = name
 	return d
@@ -110,12 +117,13 @@ func New(name string, opts Options) *Document {
 // saved in the file are restored; load warnings are in Warnings.
 func Open(ctx context.Context, path string, opts Options, progress func(done, total int64)) (*Document, error) {
 	dir := filepath.Dir(path) // missing meshes are warnings at their reference, symlinks out of the folder errors
+	prefabs := opts.newPrefabs()
 	s, err := serialize.LoadFile(ctx, path, serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress,
-		CheckAsset: func(ref string) error { return assets.CheckRef(dir, ref) }})
+		CheckAsset: func(ref string) error { return assets.CheckRef(dir, ref) }, Prefabs: prefabs, KeepBroken: true})
 	if err != nil {
 		return nil, err
 	}
-	d := &Document{opts: opts, camera: viewport.DefaultCamera()}
+	d := &Document{opts: opts, camera: viewport.DefaultCamera(), prefabs: prefabs, dir: s.Dir, broken: s.Broken}
 	d.setWorld(s.World)
 	d.path = path
 	d.name = s.Name
@@ -136,6 +144,9 @@ func Open(ctx context.Context, path string, opts Options, progress func(done, to
 
 // setWorld makes w the edit world and indexes its entities by scene id.
 func (d *Document) setWorld(w *ecs.World) {
+	if d.prefabs == nil {
+		d.prefabs = d.opts.newPrefabs()
+	}
 	d.world = w
 	d.takenSet = false
 	d.sids = ecs.NewMap[scene.SceneID](w)
@@ -278,7 +289,7 @@ func (d *Document) Dirty() bool {
 // scene returns the serialize view of the edit world (selection included).
 func (d *Document) scene(withSelection bool) *serialize.Scene {
 	c := d.camera.Saved()
-	s := &serialize.Scene{Name: d.name, World: d.world, Conflicts: d.sceneConflicts, Camera: &c}
+	s := &serialize.Scene{Name: d.name, World: d.world, Conflicts: d.sceneConflicts, Camera: &c, Prefabs: d.prefabs, Dir: d.folder()}
 	if withSelection {
 		s.Selection = d.SelectedEntities()
 	}

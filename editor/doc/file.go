@@ -60,6 +60,7 @@ func (d *Document) prepare(path string, clone bool) *WriteJob {
 	}
 	if clone {
 		s.World = d.world.Clone() // same entity handles: the selection stays valid
+		s.Prefabs = d.prefabs.Snapshot()
 	}
 	return &WriteJob{path: path, scene: s, pos: d.hist.pos, sel: d.sel.ids(), doc: d}
 }

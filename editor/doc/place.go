@@ -166,6 +166,9 @@ func (d *Document) MoveNextTo(anchor ecs.Entity, after, keepWorld bool, es ...ec
 	if len(move) == 0 {
 		return nil
 	}
+	if err := d.refuseParts("move", move); err != nil {
+		return err
+	}
 	parent := w.Parent(anchor)
 	inMove := make(map[ecs.Entity]bool, len(move))
 	for _, e := range move {
