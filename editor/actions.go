@@ -47,6 +47,11 @@ var actions = []action{
 	{menu: "Entity", label: "Create Empty", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyN)}, run: (*App).cmdCreateEmpty, enabled: (*App).editable},
 	{menu: "Entity", label: "Create Cube", run: (*App).cmdCreateCube, enabled: (*App).editable},
 	{menu: "Entity", label: "Spawn Cube Grid...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyG)}, run: (*App).cmdSpawnGrid, enabled: (*App).editable},
+	{menu: "Entity", label: "Instantiate Prefab...", run: (*App).cmdInstantiatePrefab, enabled: (*App).editable, sepBefore: true},
+	{menu: "Entity", label: "Save Selection as Prefab...", run: (*App).cmdSaveAsPrefab, enabled: (*App).hasSelection},
+	{menu: "Entity", label: "Revert Prefab Instance", run: (*App).cmdRevertInstance, enabled: (*App).inInstance},
+	{menu: "Entity", label: "Apply Instance to Prefab", run: (*App).cmdApplyInstance, enabled: (*App).inInstance},
+	{menu: "Entity", label: "Unpack Prefab", run: (*App).cmdUnpackPrefab, enabled: (*App).inInstance},
 
 	{menu: "Play", label: "Play / Stop", keys: []imgui.KeyChord{ctrl | key(imgui.KeyP)}, run: (*App).cmdPlayStop},
 	{menu: "Play", label: "Pause / Resume", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyP)}, run: (*App).cmdPause, enabled: (*App).playing},
@@ -145,6 +150,7 @@ func chordPressed(c imgui.KeyChord) bool {
 func (a *App) buildMainMenu() {
 	if a.probe != nil {
 		a.probe.state.MenuBar = false
+		clear(a.probe.state.Menus)
 	}
 	if !imgui.BeginMainMenuBar() {
 		return
@@ -153,7 +159,9 @@ func (a *App) buildMainMenu() {
 		a.probe.state.MenuBar = true
 	}
 	for _, m := range menus {
-		if !imgui.BeginMenu(m) {
+		open := imgui.BeginMenu(m)
+		a.probe.menuItem(m)
+		if !open {
 			continue
 		}
 		for i := range actions {
@@ -172,6 +180,7 @@ func (a *App) buildMainMenu() {
 			if imgui.MenuItemBoolV(ac.label, ac.shortcutText(), checked, ac.isEnabled(a)) {
 				ac.run(a)
 			}
+			a.probe.menuItem(m + "/" + ac.label)
 		}
 		if m == "View" {
 			if imgui.BeginMenu("Gizmo Snapping (hold Ctrl)") {

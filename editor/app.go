@@ -87,6 +87,7 @@ type App struct {
 	insp        *inspector.Panel
 	inspPending bool // the inspector showed a partial result last frame (a big selection being scanned)
 	conf        conflictView
+	prefab      prefabState // prefab instances: Assets list, drag and drop, overrides shown (editor/prefab.go)
 	gridDlg     *gridDialog
 	gridValues  *settings.Grid // the grid dialog's values when it was last closed
 
@@ -156,7 +157,9 @@ func New(opts Options) (*App, error) {
 		Names:   docNames{a},
 		IDs:     docNames{a},
 		Assets:  a.assets,
-		Hidden:  []string{"Name", "MergeConflicts"}, // the conflict section (conflicts.go) shows the latter
+		Hidden: []string{"Name", "MergeConflicts", // the conflict section (conflicts.go) shows the latter
+			"Prefab", "PrefabPart", "PrefabKept"}, // the prefab section (prefab.go) shows these
+		Overrides: prefabOverrides{a},
 		OnError: func(err error) { a.console.Errorf("%v", err) },
 	})
 
@@ -238,6 +241,7 @@ func (a *App) setDoc(d *doc.Document) {
 		a.console.Warnf("%s", w)
 	}
 	a.reportConflicts()
+	a.reportBroken()
 	a.syncWatched()
 }
 
@@ -398,6 +402,9 @@ func (a *App) writeProbe() {
 	}
 	for k, w := range a.conf.widgets {
 		st.Inspector[k] = w
+	}
+	for k, w := range a.prefab.widgets {
+		st.Inspector[k] = probe.Widget{Rect: rectOf(w.min, imgui.Vec2{X: w.max.X - w.min.X, Y: w.max.Y - w.min.Y})}
 	}
 	st.Conflicts = a.conf.count
 }
@@ -646,6 +653,7 @@ func (a *App) buildPanels() {
 	a.inspPending = false
 	if a.panelOpen[panelInspector] {
 		if a.panel(panelInspector) {
+			a.buildPrefabSection()
 			a.buildConflicts()
 			a.selScratch = a.doc.AppendSelected(a.selScratch[:0])
 			a.insp.Inspect(a.doc.World(), a.selScratch).Build()
@@ -680,7 +688,9 @@ func (a *App) buildAssets() {
 	imgui.SameLine()
 	textDisabled(registerText(a.assets.Root()))
 	flags := imgui.TableFlagsRowBg | imgui.TableFlagsBordersInnerV | imgui.TableFlagsScrollY | imgui.TableFlagsResizable
-	if !imgui.BeginTableV("##assets", 4, flags, imgui.Vec2{}, 0) {
+	// The prefabs below the meshes get the room they need (prefab.go).
+	if !imgui.BeginTableV("##assets", 4, flags, imgui.Vec2{Y: -a.prefabAssetsHeight()}, 0) {
+		a.buildPrefabAssets()
 		return
 	}
 	imgui.TableSetupColumnV("Mesh", imgui.TableColumnFlagsWidthStretch, 0, 0)
@@ -709,4 +719,5 @@ func (a *App) buildAssets() {
 		}
 	}
 	imgui.EndTable()
+	a.buildPrefabAssets()
 }

@@ -191,6 +191,7 @@ func (h *hierarchyPanel) build(a *App) {
 		a.doc.ClearSelection()
 	}
 	h.dropTarget(a, ecs.Entity{})
+	a.acceptPrefabDrop(ecs.Entity{})
 	if imgui.BeginPopupContextItemV("##hierbg", imgui.PopupFlagsMouseButtonRight) {
 		if imgui.MenuItemBool("Create Empty") {
 			a.spawnUnder(ecs.Entity{}, false)
@@ -254,18 +255,25 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 	}
 	conflict := a.doc.HasConflicts(r.e) // unresolved merge conflicts: marked [!] in red (see conflicts.go)
 	label := name
+	kind, pcol, isPrefab := a.prefabRowStyle(r.e) // prefab instances and their entities (prefab.go)
+	if isPrefab && !conflict {
+		if kind == "instance" || kind == "broken" {
+			label = "[P] " + name
+		}
+		imgui.PushStyleColorVec4(imgui.ColText, pcol)
+	}
 	if conflict {
 		label = "[!] " + name
 		imgui.PushStyleColorVec4(imgui.ColText, conflictRed)
 	}
 	open := imgui.TreeNodeExStrV(label+"###row", flags)
-	if conflict {
+	if conflict || isPrefab {
 		imgui.PopStyleColor()
 	}
 	if a.probe != nil {
 		a.probe.state.Hierarchy = append(a.probe.state.Hierarchy, probe.Row{
 			Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()),
-			Name: name, Depth: int(r.depth), Selected: a.doc.IsSelectedID(r.id), Conflict: conflict,
+			Name: name, Depth: int(r.depth), Selected: a.doc.IsSelectedID(r.id), Conflict: conflict, Prefab: kind,
 		})
 	}
 	if r.hasKids && !searching && open != h.expanded[r.id] {
@@ -291,6 +299,7 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 		imgui.EndDragDropSource()
 	}
 	h.dropTarget(a, r.e)
+	a.acceptPrefabDrop(r.e)
 	if imgui.BeginPopupContextItem() {
 		if !a.doc.IsSelectedID(r.id) {
 			a.doc.Select(r.e)
@@ -333,7 +342,8 @@ func (h *hierarchyPanel) dropTarget(a *App, target ecs.Entity) {
 	if zone != dropOnto {
 		flags |= imgui.DragDropFlagsAcceptNoDrawDefaultRect
 	}
-	if p := imgui.AcceptDragDropPayloadV(dragPayload, flags); p != nil {
+	// (cimgui-go wraps "no payload" in a non-nil Payload with a nil CData.)
+	if p := imgui.AcceptDragDropPayloadV(dragPayload, flags); p != nil && p.CData != nil {
 		if zone != dropOnto {
 			y := lo.Y
 			if zone == dropBelow {

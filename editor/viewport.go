@@ -213,6 +213,7 @@ func (v *viewportPanel) build(a *App) {
 	}
 	// GL textures have row 0 at the bottom: flip V so the image is the right way up.
 	imgui.ImageV(imgui.TextureID(v.r.Texture()), avail, imgui.Vec2{X: 0, Y: 1}, imgui.Vec2{X: 1, Y: 0})
+	a.viewportPrefabDrop(local, w, h) // a prefab dragged from the Assets panel (prefab.go)
 
 	v.drawPreviewBox()
 	v.buildGizmo(a)

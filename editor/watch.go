@@ -35,6 +35,7 @@ func (a *App) syncWatched() {
 	if a.project.path != "" {
 		want = append(want, a.project.path)
 	}
+	want = append(want, a.doc.PrefabFiles()...) // prefab files: their instances follow them (prefab.go)
 	slices.Sort(want)
 	if slices.Equal(want, a.watched) {
 		return
@@ -59,6 +60,8 @@ func (a *App) pollWatcher() {
 			a.onSceneFileEvent(ev)
 		case a.isProjectPath(ev.Path):
 			a.onProjectFileEvent()
+		case a.isPrefabPath(ev.Path):
+			a.onPrefabFileEvent(ev.Path)
 		default:
 			ref, ok := a.assets.RefForPath(ev.Path)
 			if !ok {

@@ -33,6 +33,8 @@ type Options struct {
 	// Budget bounds the component reads per frame spent on a big multi-selection
 	// (fields.DefaultBudget when 0).
 	Budget int
+	// Overrides marks the fields entities of prefab instances override (nil: none are marked).
+	Overrides Overrides
 }
 
 // trackLimit is how many selected entities are watched for change highlights.
@@ -84,6 +86,8 @@ type Panel struct {
 	primaryStr string
 	primaryFor ecs.Entity
 	primaryID  uint64
+
+	ovPaths []string // the primary entity's overrides of the component being built (see Overrides)
 
 	axis        int // the channel of a vector being built (labelled X, Y, Z, W), -1 otherwise
 	axisFormats map[string][len(axisNames)]string
@@ -281,7 +285,15 @@ func (p *Panel) component(primary ecs.Entity, id ecs.ComponentID, c *fields.Comp
 	if c.Computed || c.Name == "SceneID" {
 		flags = 0 // derived or bookkeeping data: shown on request, folded by default
 	}
+	p.ovPaths = p.overridePaths(primary, c.Name)
+	if len(p.ovPaths) > 0 {
+		imgui.PushStyleColorVec4(imgui.ColText, overrideColor)
+	}
 	open := imgui.CollapsingHeaderTreeNodeFlagsV(p.headerLabel(c), flags)
+	if len(p.ovPaths) > 0 {
+		imgui.PopStyleColor()
+		p.record("override:"+c.Name, "")
+	}
 	p.record("header:"+c.Name, "")
 	p.contextMenu(id, c, v)
 	if !open || c.IsTag {
@@ -332,6 +344,10 @@ func (p *Panel) contextMenu(id ecs.ComponentID, c *fields.Component, v reflect.V
 	if remove {
 		p.report(p.ed.RemoveComponent(p.live(), id))
 		p.scan.Invalidate()
+	}
+	if len(p.ovPaths) > 0 {
+		imgui.Separator()
+		p.overrideMenu(c.Name, "")
 	}
 }
 

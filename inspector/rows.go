@@ -42,7 +42,9 @@ func (p *Panel) row(f *fields.Field, v reflect.Value, ord, n int, label string) 
 		return
 	}
 	imgui.AlignTextToFramePadding()
-	imgui.TextUnformatted(label)
+	if !p.overrideLabel(f, label) {
+		imgui.TextUnformatted(label)
+	}
 	if f.Tooltip != "" {
 		imgui.SetItemTooltip(f.Tooltip)
 	}

@@ -68,6 +68,9 @@ type State struct {
 	Conflicts int `json:"conflicts"`
 	// MenuBar is true when the frame built the main menu bar with its menus.
 	MenuBar bool `json:"menuBar"`
+	// Menus are where the menu bar's menus ("Entity") and the items of the open one ("Entity/Unpack
+	// Prefab") were drawn in the last frame.
+	Menus map[string]Rect `json:"menus,omitempty"`
 	// Job is the long work running in the background (nil when none).
 	Job *Job `json:"job,omitempty"`
 	// Grid is the Spawn Cube Grid dialog (nil when closed).
@@ -141,6 +144,9 @@ type Row struct {
 	Depth    int    `json:"depth"`
 	Selected bool   `json:"selected"`
 	Conflict bool   `json:"conflict,omitempty"` // the entity has unresolved merge conflicts
+	// Prefab says how the row is marked: "instance" (an instance of a prefab), "broken" (one whose
+	// prefab cannot be used), "part" (an entity of an instance), "placeholder", or "".
+	Prefab string `json:"prefab,omitempty"`
 }
 
 // Widget is one inspector widget.
