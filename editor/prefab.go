@@ -138,7 +138,7 @@ func (a *App) cmdSaveAsPrefab() {
 			a.report("save as prefab", err)
 			return
 		}
-		a.console.Infof("saved %s; the selection is now an instance of it (%s)", p, a.doc.Name(inst))
+		a.console.Infof("saved %s; the selection is now an instance of it (%s)", shortPath(p), a.doc.Name(inst))
 		a.prefab.filesAt = time.Time{} // list it in the Assets panel
 		a.syncWatched()
 	}, ".json")
@@ -473,4 +473,14 @@ func isSceneFile(path string) bool {
 	}
 	defer f.Close()
 	return serialize.IsScene(f)
+}
+
+// shortPath names a file relative to the working folder when it is below it.
+func shortPath(p string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return p
 }

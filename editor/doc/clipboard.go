@@ -23,12 +23,13 @@ const ClipboardName = "Clipboard"
 // its parent. References to entities outside the copied set are written as 0 (none). Copy does not
 // change the document. It returns "" when es is empty.
 func (d *Document) Copy(es ...ecs.Entity) (string, error) {
-	return d.copyText(d.topLevel(es), false, ClipboardName)
+	return d.copyText(d.topLevel(es), false, false, ClipboardName)
 }
 
 // copyText is Copy of tops (top-level entities) in a scene named name; with local, the top-level
-// entities keep their local Transforms (Save as Prefab of children of one parent).
-func (d *Document) copyText(tops []ecs.Entity, local bool, name string) (string, error) {
+// entities keep their local Transforms (Save as Prefab of children of one parent); with identity,
+// their Transforms are the identity (Save as Prefab of one entity, whose instance takes its place).
+func (d *Document) copyText(tops []ecs.Entity, local, identity bool, name string) (string, error) {
 	all := preorder(d.world, tops)
 	if len(all) == 0 {
 		return "", nil
@@ -69,6 +70,10 @@ func (d *Document) copyText(tops []ecs.Entity, local bool, name string) (string,
 		}
 		if p, ok := to[w.Parent(e)]; ok {
 			mustOK(tw.SetParent(te, p))
+		} else if identity {
+			if ttr, ok := ecs.ComponentIDOf[ecs.Transform](tw); ok && tw.Has(te, ttr) {
+				mustOK(tw.Set(te, ttr, ecs.Transform{}.Default()))
+			}
 		} else if !w.Parent(e).IsZero() && !local {
 			worldTransform(w, e, tw, te)
 		}

@@ -725,7 +725,19 @@ func (d *Document) SaveAsPrefab(ctx context.Context, path string, es ...ecs.Enti
 		}
 	}
 	name := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel))
-	text, err := d.copyRelative(tops, parent, name)
+	// One entity: its instance takes its place, name and Transform (the prefab's copy of it is at
+	// the prefab's origin), as Unity's prefab root does.
+	instName, instT := name, ecs.Transform{}.Default()
+	single := false
+	if len(tops) == 1 {
+		if t, ok := ecs.NewMap[ecs.Transform](w).TryGet(tops[0]); ok {
+			single, instT = true, t
+			if n := d.Name(tops[0]); n != "" {
+				instName = n
+			}
+		}
+	}
+	text, err := d.copyText(tops, !parent.IsZero(), single, name)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
@@ -738,7 +750,7 @@ func (d *Document) SaveAsPrefab(ctx context.Context, path string, es ...ecs.Enti
 	if !parent.IsZero() {
 		pid = d.idOf(parent)
 	}
-	snaps, err := d.instanceSnaps(ctx, rel, name, ecs.Transform{}.Default(), pid, order)
+	snaps, err := d.instanceSnaps(ctx, rel, instName, instT, pid, order)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
@@ -756,13 +768,6 @@ func (d *Document) SaveAsPrefab(ctx context.Context, path string, es ...ecs.Enti
 	d.sel.set([]uint64{d.idOf(inst)})
 	d.push(&replaceCmd{name: "Save as Prefab", before: before, after: after}, selBefore)
 	return inst, nil
-}
-
-// copyRelative returns the scene text of tops with their descendants, named name (see Copy);
-// under parent (non-zero) the top-level entities keep their local Transforms, else their places in
-// the world.
-func (d *Document) copyRelative(tops []ecs.Entity, parent ecs.Entity, name string) (string, error) {
-	return d.copyText(tops, !parent.IsZero(), name)
 }
 
 // usesFiles returns an error if the subtrees of tops name files relative to the scene's folder

@@ -236,7 +236,7 @@ func (e *Editor) Type(text string) {
 	if text == "" {
 		return
 	}
-	e.mustXdo("type", "--delay", "40", text)
+	e.mustXdo("type", "--delay", "40", "--", text) // "--": a text starting with "-" is not an option
 	e.Sync()
 }
 

@@ -1,0 +1,228 @@
+package e2e
+
+import (
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
+	"github.com/voltex-editor/voltex/serialize/game"
+)
+
+// prefabLevel is a level with an "Enemy": a red body and a blue hat.
+const prefabLevel = `{ "format": "voltex.scene", "version": 2, "name": "Level",
+  "editor": { "camera": { "pivot": [0, 0.5, 0], "yaw": 0, "pitch": -20, "distance": 13 } },
+  "entities": [
+    { "id": 1, "name": "Enemy", "order": 1, "components": { "Transform": {} } },
+    { "id": 2, "name": "Body", "parent": 1, "order": 1, "components": { "Color": { "rgba": [1, 0, 0, 1] }, "Mesh": { "asset": "builtin:cube" }, "Transform": {} } },
+    { "id": 3, "name": "Hat", "parent": 1, "order": 2, "components": { "Color": { "rgba": [0.2, 0.2, 1, 1] }, "Mesh": { "asset": "builtin:sphere" }, "Transform": { "position": [0, 0.9, 0], "scale": [0.6, 0.6, 0.6] } } }
+  ] }
+`
+
+// menu opens a menu of the menu bar and clicks one of its items.
+func menu(t *testing.T, e *guitest.Editor, title, item string) {
+	t.Helper()
+	p := e.WaitProbe(10*time.Second, "the menu bar", func(p *guitest.Probe) bool { return p.Menus[title].W > 0 })
+	x, y := p.Menus[title].Center()
+	e.Click(x, y, 1)
+	name := title + "/" + item
+	p = e.WaitProbe(10*time.Second, "menu item "+name, func(p *guitest.Probe) bool { return p.Menus[name].W > 0 })
+	x, y = p.Menus[name].Center()
+	e.Move(x, y)
+	time.Sleep(150 * time.Millisecond)
+	e.Click(x, y, 1)
+}
+
+// clickRow clicks the hierarchy row named name (the n-th one with that name, from 0).
+func clickRow(t *testing.T, e *guitest.Editor, name string, n int) *guitest.Probe {
+	t.Helper()
+	var r guitest.Row
+	e.WaitProbe(10*time.Second, "row "+name, func(p *guitest.Probe) bool {
+		k := 0
+		for _, x := range p.Hierarchy {
+			if x.Name == name {
+				if k == n {
+					r = x
+					return true
+				}
+				k++
+			}
+		}
+		return false
+	})
+	x, y := r.Center()
+	e.Click(x, y, 1)
+	return e.WaitProbe(10*time.Second, "row "+name+" selected", func(p *guitest.Probe) bool {
+		k := 0
+		for _, x := range p.Hierarchy {
+			if x.Name == name {
+				if k == n {
+					return x.Selected && len(p.Selected) == 1
+				}
+				k++
+			}
+		}
+		return false
+	})
+}
+
+// search types text into the hierarchy's search field (replacing what it had).
+func search(t *testing.T, e *guitest.Editor, text string) {
+	t.Helper()
+	p, _ := e.ReadProbe()
+	sx, sy := p.HierarchySearch.Center()
+	e.Click(sx, sy, 1)
+	e.WaitProbe(10*time.Second, "the search field", func(p *guitest.Probe) bool { return p.TextInput })
+	e.Key("ctrl+a")
+	e.Type(text)
+	e.Key("Return")
+}
+
+// TestPrefabWorkflow is issue 15's end-to-end test: make a prefab from a selection, place three
+// instances, override a colour on one, edit the prefab in another editor window — the other two
+// instances change and the overridden one keeps its colour — then export and decode in the game.
+func TestPrefabWorkflow(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my-game", "scenes")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "level.json")
+	if err := os.WriteFile(path, []byte(prefabLevel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := launchOn(t, path)
+
+	// Save Selection as Prefab: the Enemy becomes an instance of enemy.json.
+	clickRow(t, e, "Enemy", 0)
+	menu(t, e, "Entity", "Save Selection as Prefab...")
+	e.WaitProbe(10*time.Second, "the save dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Save Selection as Prefab" })
+	e.Key("ctrl+a")
+	e.Type("enemy.json")
+	e.Key("Return")
+	p := e.WaitProbe(10*time.Second, "the instance", func(p *guitest.Probe) bool {
+		r, ok := p.Row("Enemy")
+		return ok && r.Prefab == "instance" && p.Modal == ""
+	})
+	if data, err := os.ReadFile(filepath.Join(dir, "enemy.json")); err != nil || !strings.Contains(string(data), `"name": "Hat"`) {
+		t.Fatalf("the prefab file: %v\n%s", err, data)
+	}
+	if p.Entities != 4 {
+		t.Fatalf("%d entities after Save as Prefab, want 4 (the instance and the prefab's enemy, body and hat)", p.Entities)
+	}
+
+	// Two more instances, from the Entity menu, moved apart.
+	for i, x := range []string{"4", "-4"} {
+		menu(t, e, "Entity", "Instantiate Prefab...")
+		e.WaitProbe(10*time.Second, "the open dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Instantiate Prefab" })
+		e.Key("ctrl+a")
+		e.Type("enemy.json")
+		e.Key("Return")
+		want := 4 * (i + 2)
+		p = e.WaitProbe(10*time.Second, "a new instance", func(p *guitest.Probe) bool {
+			return p.Entities == want && p.Modal == "" && p.Inspector["Transform.position[0]"].W > 0
+		})
+		typeIntoChannel(e, widget(t, p, "Transform.position[0]"), 0, 1, 0, x)
+		e.WaitProbe(10*time.Second, "moved", func(p *guitest.Probe) bool { return p.Inspector["Transform.position[0]"].Shown == x })
+	}
+
+	// Override the body colour of the second instance (yellow).
+	search(t, e, "Body")
+	clickRow(t, e, "Body", 1)
+	p, _ = e.ReadProbe()
+	typeIntoChannel(e, widget(t, p, "Color.rgba"), 1, 4, widget(t, p, "Color.rgba").H, "1")
+	p = e.WaitProbe(10*time.Second, "the override", func(p *guitest.Probe) bool {
+		return strings.HasPrefix(p.Inspector["Color.rgba"].Shown, "1,1,0,") && p.Inspector["override:Color.rgba"].W > 0
+	})
+	if p.Inspector["override:Color.rgba"].W == 0 || p.Inspector["revert:Color.rgba"].W == 0 || p.Inspector["apply:Color.rgba"].W == 0 {
+		t.Errorf("the override is not shown with Revert and Apply: %v", keys(p.Inspector))
+	}
+	time.Sleep(300 * time.Millisecond)
+	docShot(t, e, "prefab-overrides.png")
+	e.Key("ctrl+s")
+	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
+
+	// Another editor window edits the prefab: its body becomes magenta.
+	d2 := guitest.StartDisplay(t, 1600, 1000)
+	e2 := guitest.LaunchIn(t, d2, filepath.Dir(dir), []string{"HOME=" + filepath.Dir(filepath.Dir(dir))},
+		"--size", "1600x1000", "--settings", t.TempDir(), "scenes/enemy.json")
+	failShot(t, e2, t.Name()+"-prefab")
+	search(t, e2, "Body")
+	p2 := clickRow(t, e2, "Body", 0)
+	typeIntoChannel(e2, widget(t, p2, "Color.rgba"), 2, 4, widget(t, p2, "Color.rgba").H, "1")
+	e2.WaitProbe(10*time.Second, "magenta", func(p *guitest.Probe) bool {
+		return strings.HasPrefix(p.Inspector["Color.rgba"].Shown, "1,0,1,")
+	})
+	e2.Key("ctrl+s")
+	e2.WaitProbe(10*time.Second, "the prefab saved", func(p *guitest.Probe) bool { return !p.Dirty })
+
+	// The first window follows: two magenta bodies, the overridden one still yellow.
+	e.WaitProbe(20*time.Second, "the instances updated", func(p *guitest.Probe) bool {
+		return hasMessage(p, "info: enemy.json changed: 3 instances updated")
+	})
+	for i, want := range []string{"1,0,1,", "1,1,0,", "1,0,1,"} {
+		clickRow(t, e, "Body", i)
+		e.WaitProbe(10*time.Second, "body colour", func(p *guitest.Probe) bool {
+			return strings.HasPrefix(p.Inspector["Color.rgba"].Shown, want)
+		})
+	}
+	// As a person sees it: the viewport shows magenta and yellow bodies.
+	img := e.Screenshot()
+	p, _ = e.ReadProbe()
+	magenta := guitest.CountPixels(img, viewportRect(p), func(c color.RGBA) bool { return c.R > 150 && c.G < 60 && c.B > 150 })
+	yellow := guitest.CountPixels(img, viewportRect(p), func(c color.RGBA) bool { return c.R > 150 && c.G > 150 && c.B < 60 })
+	if magenta < 500 || yellow < 200 {
+		t.Errorf("the viewport shows %d magenta and %d yellow pixels; want two magenta bodies and a yellow one", magenta, yellow)
+	}
+
+	// Export: the game reads twelve plain entities with their colours.
+	e.Key("ctrl+e")
+	e.WaitProbe(10*time.Second, "export dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Export for Game" })
+	out := filepath.Join(dir, "level.export.json")
+	e.Key("ctrl+a")
+	e.Type(filepath.Base(out))
+	e.Key("Return")
+	var ex *game.Scene
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var err error
+		if ex, err = game.LoadFile(out); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the export was not written or does not load: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(ex.Entities) != 12 {
+		t.Fatalf("the export has %d entities, want 12 (3 instances of an enemy with a body and a hat)", len(ex.Entities))
+	}
+	var bodies []string
+	for _, en := range ex.Entities {
+		if en.Name == "Body" {
+			switch en.Color {
+			case [4]float32{1, 0, 1, 1}:
+				bodies = append(bodies, "magenta")
+			case [4]float32{1, 1, 0, 1}:
+				bodies = append(bodies, "yellow")
+			default:
+				bodies = append(bodies, "other")
+			}
+			if en.World[12] != 0 && en.World[12] != 4 && en.World[12] != -4 {
+				t.Errorf("a body at x=%v", en.World[12])
+			}
+		}
+	}
+	if strings.Join(bodies, ",") != "magenta,yellow,magenta" && strings.Count(strings.Join(bodies, ","), "magenta") != 2 {
+		t.Errorf("exported bodies %v, want two magenta and one yellow", bodies)
+	}
+}
+
+func keys(m map[string]guitest.Widget) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
