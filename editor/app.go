@@ -154,13 +154,13 @@ func New(opts Options) (*App, error) {
 	a.vp = newViewportPanel(a.assets)
 	a.hier = newHierarchyPanel()
 	a.insp = inspector.New(&docEditor{a}, inspector.Options{
-		Names:   docNames{a},
-		IDs:     docNames{a},
-		Assets:  a.assets,
+		Names:  docNames{a},
+		IDs:    docNames{a},
+		Assets: a.assets,
 		Hidden: []string{"Name", "MergeConflicts", // the conflict section (conflicts.go) shows the latter
 			"Prefab", "PrefabPart", "PrefabKept"}, // the prefab section (prefab.go) shows these
 		Overrides: prefabOverrides{a},
-		OnError: func(err error) { a.console.Errorf("%v", err) },
+		OnError:   func(err error) { a.console.Errorf("%v", err) },
 	})
 
 	if a.probe != nil {
