@@ -108,7 +108,7 @@ func (a *App) inInstance() bool {
 // of it at the centre of the view.
 func (a *App) cmdInstantiatePrefab() {
 	d := newFileDialog(filedialog.Open, "Instantiate Prefab", a.dialogDir(), a.settings.Places, func(p string) {
-		a.instantiate(p, ecs.Entity{}, a.vp.Camera.Pivot)
+		a.instantiate(p, ecs.Entity{}, a.doc.Camera().Pivot)
 	}, ".json")
 	d.okLabel = "Instantiate"
 	a.files = d
@@ -409,7 +409,7 @@ func (a *App) buildPrefabAssets() {
 		}
 		rel = filepath.ToSlash(rel)
 		if imgui.SmallButton("Place") && a.editable() {
-			a.instantiate(p, ecs.Entity{}, a.vp.Camera.Pivot)
+			a.instantiate(p, ecs.Entity{}, a.doc.Camera().Pivot)
 		}
 		a.recordPrefabWidget("place:" + rel)
 		imgui.SameLine()
@@ -455,8 +455,8 @@ func (a *App) viewportPrefabDrop(local imgui.Vec2, w, h int) {
 		return
 	}
 	if p := imgui.AcceptDragDropPayload(prefabPayload); p != nil && p.CData != nil && p.IsDelivery() && a.takeDrop() {
-		pos := a.vp.Camera.Pivot
-		r := a.vp.Camera.Ray(local.X, local.Y, w, h)
+		pos := a.doc.Camera().Pivot
+		r := a.doc.Camera().Ray(local.X, local.Y, w, h)
 		if t, ok := r.IntersectPlane(mgl32.Vec3{0, 1, 0}, 0); ok && t > 0 {
 			pos = r.At(t)
 		}
