@@ -21,6 +21,7 @@ var pure = []struct {
 	{"inspector/fields", true},
 	{"editor/doc", true},
 	{"editor/filedialog", true},
+	{"editor/hierarchy", true},
 	{"editor/settings", true},
 	{"editor/probe", true},
 }

@@ -41,18 +41,11 @@ func DefaultSettings() Settings {
 	}
 }
 
-// Stats describes the last render and running totals.
-type Stats struct {
-	Renders        uint64 // frames rendered since New
-	DrawCalls      int    // mesh draw calls in the last render (one per visible batch)
-	Instances      int    // instances drawn in the last render
-	Triangles      int    // triangles drawn in the last render
-	CulledBatches  int    // batches skipped by frustum culling in the last render
-	UploadedBytes  int    // instance and mesh bytes uploaded by the last render
-	UploadCalls    int    // glBufferData/glBufferSubData calls in the last render
-	TotalUploaded  uint64 // bytes uploaded since New
-	MeshesResident int    // meshes with GPU buffers
-}
+// Stats describes the last render and running totals (the viewport's Renderer interface reports them).
+type Stats = viewport.RenderStats
+
+// Renderer implements the interface the editor's viewport panel draws through.
+var _ viewport.Renderer = (*Renderer)(nil)
 
 // meshUniforms are the uniforms every mesh program variant has.
 var meshUniforms = []string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye", "uSelectColor"}

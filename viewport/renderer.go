@@ -1,0 +1,39 @@
+package viewport
+
+import "image"
+
+// Renderer is what the editor's viewport panel needs of a GPU renderer, in the style of ebiten's graphics-driver
+// interface: the panel only sees this interface and plain handles (a texture id), never a GL type. Package
+// viewport/glrender implements it with OpenGL; tests of the panel use a fake. All methods are called on the thread
+// that owns the renderer's context.
+type Renderer interface {
+	// Size returns the size of the offscreen image (0×0 before the first Resize).
+	Size() (w, h int)
+	// Resize sets the size of the offscreen image in pixels.
+	Resize(w, h int) error
+	// Render draws dl as cam sees it into the offscreen image.
+	Render(dl *DrawList, cam Camera) error
+	// Texture is the offscreen colour image as a texture handle for the UI to draw (its row 0 is at the bottom).
+	Texture() uint32
+	// ReadID returns the id (EntityID) of what covers pixel (x, y) (origin top-left), 0 for nothing.
+	ReadID(x, y int) uint32
+	// ReadIDs returns the distinct ids inside r (pixels, origin top-left), without 0.
+	ReadIDs(r image.Rectangle) []uint32
+	// Stats describes the last render and running totals.
+	Stats() RenderStats
+	// Delete frees what the renderer holds; it is not used afterwards.
+	Delete()
+}
+
+// RenderStats describes a renderer's last render and running totals (the viewport's Stats Overlay shows them).
+type RenderStats struct {
+	Renders        uint64 // frames rendered since the renderer was made
+	DrawCalls      int    // mesh draw calls in the last render (one per visible batch)
+	Instances      int    // instances drawn in the last render
+	Triangles      int    // triangles drawn in the last render
+	CulledBatches  int    // batches skipped by frustum culling in the last render
+	UploadedBytes  int    // instance and mesh bytes uploaded by the last render
+	UploadCalls    int    // buffer uploads (glBufferData/glBufferSubData calls) in the last render
+	TotalUploaded  uint64 // bytes uploaded since the renderer was made
+	MeshesResident int    // meshes with GPU buffers
+}
