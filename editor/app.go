@@ -152,7 +152,7 @@ func New(opts Options) (*App, error) {
 
 	a.assets = assets.NewRegistry(".", assets.DefaultLimits())
 	a.vp = newViewportPanel(a.assets)
-	a.hier = newHierarchyPanel()
+	a.hier = newHierarchyPanel(nil, a, a.console, a.probe.st())
 	a.insp = inspector.New(&docEditor{a}, inspector.Options{
 		Names:  docNames{a},
 		IDs:    docNames{a},
@@ -233,7 +233,7 @@ func (a *App) setDoc(d *doc.Document) {
 	if !d.CameraInFile() && d.Len() > 0 {
 		a.vp.frameAll = true
 	}
-	a.hier.reset()
+	a.hier.setDoc(d)
 	if d.Path() != "" {
 		a.console.Infof("opened %s: %s", d.Path(), words.Count(d.Len(), "entity", "entities"))
 	}
@@ -634,7 +634,7 @@ func (a *App) panel(name string) bool {
 func (a *App) buildPanels() {
 	if a.panelOpen[panelHierarchy] {
 		if a.panel(panelHierarchy) {
-			a.hier.build(a)
+			a.hier.Build()
 		}
 		imgui.End()
 	}

@@ -352,7 +352,7 @@ func deletedText(n, removed int) string {
 }
 
 func (a *App) cmdSelectAll()   { a.doc.SelectAll() }
-func (a *App) cmdRename()      { a.hier.startRename(a) }
+func (a *App) cmdRename()      { a.hier.startRename() }
 func (a *App) cmdCreateEmpty() { a.spawnUnder(ecs.Entity{}, false) }
 func (a *App) cmdCreateCube()  { a.spawnUnder(ecs.Entity{}, true) }
 
@@ -370,8 +370,7 @@ func (a *App) spawnUnder(parent ecs.Entity, cube bool) {
 		return
 	}
 	a.doc.Select(e)
-	a.hier.revealAncestors(a, e)
-	a.hier.scrollTo = a.doc.ID(e)
+	a.hier.show(e)
 }
 
 // cmdSpawnGrid opens the grid dialog with its last values (this session's, else the settings', else defaults),
@@ -523,7 +522,7 @@ func (a *App) reloadFromDisk() {
 		return
 	}
 	a.vp.setWorld(a.doc.World())
-	a.hier.dirty = true
+	a.hier.invalidate()
 	a.console.Infof("reloaded %s (changed on disk)", a.doc.Path())
 }
 
@@ -663,7 +662,7 @@ func (e *docEditor) SetField(es []ecs.Entity, id ecs.ComponentID, path string, v
 }
 func (e *docEditor) EndEdit() { e.a.doc.EndEdit() }
 func (e *docEditor) Rename(es []ecs.Entity, name string) error {
-	e.a.hier.keep(e.a, es) // renamed in the inspector while the hierarchy is filtered: the rows stay
+	e.a.hier.keep(es) // renamed in the inspector while the hierarchy is filtered: the rows stay
 	return e.a.doc.Rename(es, name)
 }
 func (e *docEditor) AddComponent(es []ecs.Entity, id ecs.ComponentID) error {

@@ -193,7 +193,6 @@ func (a *App) selectNextConflict() {
 	}
 	if e, ok := a.doc.Entity(first); ok {
 		a.doc.Select(e)
-		a.hier.revealAncestors(a, e)
-		a.hier.scrollTo = first
+		a.hier.show(e)
 	}
 }

@@ -2,157 +2,148 @@ package editor
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+	g "github.com/AllenDang/giu"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/hierarchy"
 	"github.com/voltex-editor/voltex/editor/probe"
 )
 
-// hierRow is one visible row of the hierarchy: an entity at a depth.
-type hierRow struct {
-	e       ecs.Entity
-	id      uint64
-	depth   int32
-	hasKids bool
+// hierarchyDoc is what the Hierarchy panel reads and changes of the open document (doc.Document implements it).
+type hierarchyDoc interface {
+	// The tree.
+	World() *ecs.World
+	Version() uint64
+	Roots() []ecs.Entity
+	IDs() []uint64
+	Entity(id uint64) (ecs.Entity, bool)
+	ID(e ecs.Entity) uint64
+	Name(e ecs.Entity) string
+	Playing() bool
+	HasConflicts(e ecs.Entity) bool
+	// The selection.
+	Active() (ecs.Entity, bool)
+	IsSelectedID(id uint64) bool
+	SelectionLen() int
+	SelectedEntities() []ecs.Entity
+	Select(es ...ecs.Entity)
+	AddToSelection(es ...ecs.Entity)
+	ToggleSelected(e ecs.Entity)
+	ClearSelection()
+	// Edits.
+	Rename(es []ecs.Entity, name string) error
+	MoveNextTo(target ecs.Entity, after, keepWorld bool, es ...ecs.Entity) error
+	ReparentKeepWorld(parent ecs.Entity, es ...ecs.Entity) error
 }
 
-// hierarchyPanel shows the scene as a parent/child tree. Only visible rows exist: the tree is flattened into rows
-// (children of collapsed nodes are skipped) whenever the document, the expansion or the search changes, and an
-// ImGui list clipper builds widgets only for the rows on screen — so 100,000 entities stay smooth.
+// hierarchyCommands are the editor commands the panel's context menus run (the same as the menu bar's, so they log
+// and select alike).
+type hierarchyCommands interface {
+	spawnUnder(parent ecs.Entity, cube bool)
+	cmdDuplicate()
+	cmdDelete()
+	// prefabRowStyle says how a row of a prefab instance or of its entities is marked (prefab.go).
+	prefabRowStyle(e ecs.Entity) (kind string, col imgui.Vec4, ok bool)
+	// acceptPrefabDrop places a prefab dragged from the Assets panel and dropped on the last item under target
+	// (zero: a root).
+	acceptPrefabDrop(target ecs.Entity)
+}
+
+// logger is the console as panels write to it.
+type logger interface {
+	Infof(format string, args ...any)
+	Warnf(format string, args ...any)
+	Errorf(format string, args ...any)
+}
+
+// docTree adapts the document to the hierarchy model's Tree.
+type docTree struct{ hierarchyDoc }
+
+func (t docTree) Children(e ecs.Entity) []ecs.Entity { return t.World().Children(e) }
+func (t docTree) Parent(e ecs.Entity) ecs.Entity     { return t.World().Parent(e) }
+
+// hierarchyPanel shows the scene as a parent/child tree: the rows of its model (editor/hierarchy), of which an ImGui
+// list clipper builds only those on screen — so 100,000 entities stay smooth. Click, Ctrl-click and Shift-click
+// select; a row dragged onto another reparents or reorders; F2 or a double-click renames inline.
 type hierarchyPanel struct {
-	search   string
-	expanded map[uint64]bool // by scene id
-	rows     []hierRow
+	doc   hierarchyDoc
+	cmds  hierarchyCommands
+	log   logger
+	probe *probe.State // nil without a test probe
 
-	builtDoc    uint64 // document version the rows were built for
-	builtSearch string
-	builtWorld  *ecs.World
-	dirty       bool
-
-	anchor     uint64 // scene id of the last plain click (Shift-click selects from it)
+	model      *hierarchy.Model
+	search     string // the search field's text
 	renaming   uint64 // scene id being renamed inline, 0 if none
 	renameBuf  string
 	renameInit bool
 	scrollTo   uint64 // scene id to scroll into view next frame
 	dragID     uint64 // scene id of the row being dragged
-
-	matches map[ecs.Entity]bool // search: entities that match or have a matching descendant
-	// kept: scene ids renamed while searching. They keep their rows until the search changes, although their new
-	// names may not match (a row that vanishes as you rename it looks like a deletion).
-	kept    map[uint64]bool
-	clipper *imgui.ListClipper
+	clipper    *imgui.ListClipper
 }
 
-func newHierarchyPanel() *hierarchyPanel {
-	return &hierarchyPanel{expanded: map[uint64]bool{}, matches: map[ecs.Entity]bool{}, kept: map[uint64]bool{}}
+var _ g.Widget = (*hierarchyPanel)(nil)
+
+func newHierarchyPanel(d hierarchyDoc, cmds hierarchyCommands, log logger, pr *probe.State) *hierarchyPanel {
+	return &hierarchyPanel{doc: d, cmds: cmds, log: log, probe: pr, model: hierarchy.New()}
 }
 
-// reset forgets per-scene state (a new document).
-func (h *hierarchyPanel) reset() {
-	clear(h.expanded)
-	clear(h.kept)
-	h.anchor, h.renaming = 0, 0
-	h.dirty = true
+// setDoc shows another document; what belonged to the previous one (expansion, anchor, rename) is forgotten.
+func (h *hierarchyPanel) setDoc(d hierarchyDoc) {
+	h.doc = d
+	h.model.Reset()
+	h.renaming = 0
 }
+
+// invalidate rebuilds the rows next frame (the world was replaced: a reload, a new project file).
+func (h *hierarchyPanel) invalidate() { h.model.Invalidate() }
 
 // startRename begins inline renaming of the active entity (F2).
-func (h *hierarchyPanel) startRename(a *App) {
-	e, ok := a.doc.Active()
+func (h *hierarchyPanel) startRename() {
+	e, ok := h.doc.Active()
 	if !ok {
 		return
 	}
-	h.renaming = a.doc.ID(e)
-	h.renameBuf = a.doc.Name(e)
+	h.renaming = h.doc.ID(e)
+	h.renameBuf = h.doc.Name(e)
 	h.renameInit = true
+	h.reveal(e)
 	h.scrollTo = h.renaming
-	h.revealAncestors(a, e)
 }
 
-// revealAncestors expands the parents of e so that it has a row.
-func (h *hierarchyPanel) revealAncestors(a *App, e ecs.Entity) {
-	w := a.doc.World()
-	for p := w.Parent(e); !p.IsZero(); p = w.Parent(p) {
-		if id := a.doc.ID(p); !h.expanded[id] {
-			h.expanded[id] = true
-			h.dirty = true
-		}
-	}
+// reveal expands the parents of e so that it has a row.
+func (h *hierarchyPanel) reveal(e ecs.Entity) { h.model.Reveal(docTree{h.doc}, e) }
+
+// show reveals e and scrolls its row into view next frame.
+func (h *hierarchyPanel) show(e ecs.Entity) {
+	h.reveal(e)
+	h.scrollTo = h.doc.ID(e)
 }
 
 // keep gives the entities (being renamed) rows in the current search results until the search changes.
-func (h *hierarchyPanel) keep(a *App, es []ecs.Entity) {
-	if strings.TrimSpace(h.search) == "" {
-		return
-	}
+func (h *hierarchyPanel) keep(es []ecs.Entity) {
 	for _, e := range es {
-		h.kept[a.doc.ID(e)] = true
+		h.model.Keep(h.doc.ID(e))
 	}
-	h.dirty = true
 }
 
-// rebuild flattens the tree into rows.
-func (h *hierarchyPanel) rebuild(a *App) {
-	w := a.doc.World()
-	h.rows = h.rows[:0]
-	search := strings.ToLower(strings.TrimSpace(h.search))
-	clear(h.matches)
-	ids := a.doc.IDs()
-	if search != "" {
-		// Mark matches and their ancestors.
-		for _, id := range ids {
-			e, ok := a.doc.Entity(id)
-			if !ok || !strings.Contains(strings.ToLower(a.doc.Name(e)), search) {
-				continue
-			}
-			for p := e; !p.IsZero() && !h.matches[p]; p = w.Parent(p) {
-				h.matches[p] = true
-			}
-		}
-		for id := range h.kept {
-			e, ok := a.doc.Entity(id)
-			for p := e; ok && !p.IsZero() && !h.matches[p]; p = w.Parent(p) {
-				h.matches[p] = true
-			}
-		}
-	}
-	var visit func(e ecs.Entity, depth int32)
-	visit = func(e ecs.Entity, depth int32) {
-		if search != "" && !h.matches[e] {
-			return
-		}
-		id := a.doc.ID(e)
-		kids := w.Children(e)
-		h.rows = append(h.rows, hierRow{e: e, id: id, depth: depth, hasKids: len(kids) > 0})
-		if len(kids) == 0 || (search == "" && !h.expanded[id]) {
-			return
-		}
-		for _, c := range kids {
-			visit(c, depth+1)
-		}
-	}
-	for _, e := range a.doc.Roots() { // in sibling order
-		visit(e, 0)
-	}
-	h.builtDoc, h.builtSearch, h.builtWorld, h.dirty = a.doc.Version(), h.search, w, false
+// rows returns the rows as of now.
+func (h *hierarchyPanel) rows() []hierarchy.Row {
+	h.model.SetSearch(h.search)
+	return h.model.Rows(docTree{h.doc}, h.doc.Version(), h.doc.World())
 }
 
 const dragPayload = "VOLTEX_ENTITY"
 
-// build draws the panel.
-func (h *hierarchyPanel) build(a *App) {
+// Build draws the panel's contents.
+func (h *hierarchyPanel) Build() {
 	imgui.SetNextItemWidth(-1)
 	imgui.InputTextWithHint("##hiersearch", "Search (name)", &h.search, 0, nil)
-	if a.probe != nil {
-		a.probe.state.HierarchySearch = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
+	if h.probe != nil {
+		h.probe.HierarchySearch = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
 	}
-	if h.builtSearch != h.search {
-		clear(h.kept) // a new search shows what matches it
-	}
-	if h.dirty || h.builtDoc != a.doc.Version() || h.builtSearch != h.search || h.builtWorld != a.doc.World() {
-		h.rebuild(a)
-	}
+	rows := h.rows()
 	if !imgui.BeginChildStrV("##hiertree", imgui.Vec2{}, 0, 0) {
 		imgui.EndChild()
 		return
@@ -163,21 +154,18 @@ func (h *hierarchyPanel) build(a *App) {
 		h.clipper = imgui.NewListClipper()
 	}
 	if h.scrollTo != 0 {
-		for i, r := range h.rows {
-			if r.id == h.scrollTo {
-				imgui.SetScrollYFloat(float32(i) * imgui.FrameHeightWithSpacing())
-				break
-			}
+		if i := h.model.Index(h.scrollTo); i >= 0 {
+			imgui.SetScrollYFloat(float32(i) * imgui.FrameHeightWithSpacing())
 		}
 		h.scrollTo = 0
 	}
-	if a.probe != nil {
-		a.probe.state.Hierarchy = a.probe.state.Hierarchy[:0]
+	if h.probe != nil {
+		h.probe.Hierarchy = h.probe.Hierarchy[:0]
 	}
-	h.clipper.Begin(int32(len(h.rows)))
+	h.clipper.Begin(int32(len(rows)))
 	for h.clipper.Step() {
 		for i := h.clipper.DisplayStart(); i < h.clipper.DisplayEnd(); i++ {
-			h.buildRow(a, int(i))
+			h.buildRow(rows, int(i))
 		}
 	}
 	h.clipper.End()
@@ -187,17 +175,17 @@ func (h *hierarchyPanel) build(a *App) {
 		avail.Y = 24
 	}
 	imgui.InvisibleButton("##hierroot", imgui.Vec2{X: max(avail.X, 1), Y: avail.Y})
-	if imgui.IsItemClicked() && !a.doc.Playing() {
-		a.doc.ClearSelection()
+	if imgui.IsItemClicked() && !h.doc.Playing() {
+		h.doc.ClearSelection()
 	}
-	h.dropTarget(a, ecs.Entity{})
-	a.acceptPrefabDrop(ecs.Entity{})
+	h.dropTarget(ecs.Entity{})
+	h.cmds.acceptPrefabDrop(ecs.Entity{})
 	if imgui.BeginPopupContextItemV("##hierbg", imgui.PopupFlagsMouseButtonRight) {
 		if imgui.MenuItemBool("Create Empty") {
-			a.spawnUnder(ecs.Entity{}, false)
+			h.cmds.spawnUnder(ecs.Entity{}, false)
 		}
 		if imgui.MenuItemBool("Create Cube") {
-			a.spawnUnder(ecs.Entity{}, true)
+			h.cmds.spawnUnder(ecs.Entity{}, true)
 		}
 		imgui.EndPopup()
 	}
@@ -205,57 +193,77 @@ func (h *hierarchyPanel) build(a *App) {
 	imgui.EndChild()
 }
 
-func (h *hierarchyPanel) buildRow(a *App, i int) {
-	r := h.rows[i]
-	if !a.doc.World().Alive(r.e) {
+// buildRow draws row i: the tree node (or the inline rename field), its drag source, drop target and context menu.
+func (h *hierarchyPanel) buildRow(rows []hierarchy.Row, i int) {
+	r := rows[i]
+	if !h.doc.World().Alive(r.Entity) {
 		return
 	}
-	imgui.PushIDInt(int32(r.id))
+	imgui.PushIDInt(int32(r.ID))
 	defer imgui.PopID()
-	indent := float32(r.depth) * imgui.TreeNodeToLabelSpacing()
+	indent := float32(r.Depth) * imgui.TreeNodeToLabelSpacing()
 	if indent > 0 {
 		imgui.IndentV(indent)
 		defer imgui.UnindentV(indent)
 	}
-	name := registerText(a.doc.Name(r.e))
+	name := registerText(h.doc.Name(r.Entity))
 	if name == "" {
 		name = "(unnamed)"
 	}
-	if h.renaming == r.id {
-		imgui.SetNextItemWidth(-1)
-		if h.renameInit {
-			imgui.SetKeyboardFocusHere()
-			h.renameInit = false
-		}
-		done := imgui.InputTextWithHint("##rename", "name", &h.renameBuf, imgui.InputTextFlagsEnterReturnsTrue|imgui.InputTextFlagsAutoSelectAll, nil)
-		if imgui.IsKeyPressedBool(imgui.KeyEscape) {
-			h.renaming = 0
-			return
-		}
-		if done || imgui.IsItemDeactivated() {
-			h.keep(a, []ecs.Entity{r.e})
-			if err := a.doc.Rename([]ecs.Entity{r.e}, h.renameBuf); err != nil {
-				a.console.Errorf("rename: %v", err)
-			}
-			h.renaming = 0
-		}
+	if h.renaming == r.ID {
+		h.buildRename(r)
 		return
 	}
+	open, conflict, kind := h.buildNode(r, name)
+	if h.probe != nil {
+		h.probe.Hierarchy = append(h.probe.Hierarchy, probe.Row{
+			Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()),
+			Name: name, Depth: int(r.Depth), Selected: h.doc.IsSelectedID(r.ID), Conflict: conflict, Prefab: kind,
+		})
+	}
+	if r.HasKids && !h.model.Searching() {
+		h.model.SetExpanded(r.ID, open)
+	}
+	if imgui.IsItemClicked() && !imgui.IsItemToggledOpen() {
+		h.click(i)
+	}
+	if imgui.IsItemHovered() && imgui.IsMouseDoubleClicked(imgui.MouseButtonLeft) && !r.HasKids {
+		h.doc.Select(r.Entity)
+		h.startRename()
+	}
+	// Drag this entity (or the selection, if it is selected) onto another row to reparent.
+	if !h.doc.Playing() && imgui.BeginDragDropSource() {
+		h.dragID = r.ID // the payload only marks the drag; the id stays here
+		imgui.SetDragDropPayload(dragPayload, 0, 0)
+		if h.doc.IsSelectedID(r.ID) && h.doc.SelectionLen() > 1 {
+			text(strconv.Itoa(h.doc.SelectionLen()) + " entities")
+		} else {
+			text(name)
+		}
+		imgui.EndDragDropSource()
+	}
+	h.dropTarget(r.Entity)
+	h.cmds.acceptPrefabDrop(r.Entity)
+	h.buildRowMenu(r)
+}
+
+// buildNode draws the row's tree node; it returns whether it is open, whether the entity has merge conflicts and
+// what it is of a prefab instance ("instance", "broken", "placeholder", "part" or "").
+func (h *hierarchyPanel) buildNode(r hierarchy.Row, name string) (open, conflict bool, kind string) {
 	flags := imgui.TreeNodeFlagsOpenOnArrow | imgui.TreeNodeFlagsSpanAvailWidth | imgui.TreeNodeFlagsNoTreePushOnOpen |
 		imgui.TreeNodeFlagsOpenOnDoubleClick
-	if !r.hasKids {
+	if !r.HasKids {
 		flags |= imgui.TreeNodeFlagsLeaf
 	}
-	if a.doc.IsSelectedID(r.id) {
+	if h.doc.IsSelectedID(r.ID) {
 		flags |= imgui.TreeNodeFlagsSelected
 	}
-	searching := strings.TrimSpace(h.search) != ""
-	if r.hasKids {
-		imgui.SetNextItemOpen(searching || h.expanded[r.id])
+	if r.HasKids {
+		imgui.SetNextItemOpen(h.model.Searching() || h.model.Expanded(r.ID))
 	}
-	conflict := a.doc.HasConflicts(r.e) // unresolved merge conflicts: marked [!] in red (see conflicts.go)
+	conflict = h.doc.HasConflicts(r.Entity) // unresolved merge conflicts: marked [!] in red (see conflicts.go)
 	label := name
-	kind, pcol, isPrefab := a.prefabRowStyle(r.e) // prefab instances and their entities (prefab.go)
+	kind, pcol, isPrefab := h.cmds.prefabRowStyle(r.Entity) // prefab instances and their entities (prefab.go)
 	if isPrefab && !conflict {
 		if kind == "instance" || kind == "broken" {
 			label = "[P] " + name
@@ -266,176 +274,129 @@ func (h *hierarchyPanel) buildRow(a *App, i int) {
 		label = "[!] " + name
 		imgui.PushStyleColorVec4(imgui.ColText, conflictRed)
 	}
-	open := imgui.TreeNodeExStrV(label+"###row", flags)
+	open = imgui.TreeNodeExStrV(label+"###row", flags)
 	if conflict || isPrefab {
 		imgui.PopStyleColor()
 	}
-	if a.probe != nil {
-		a.probe.state.Hierarchy = append(a.probe.state.Hierarchy, probe.Row{
-			Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()),
-			Name: name, Depth: int(r.depth), Selected: a.doc.IsSelectedID(r.id), Conflict: conflict, Prefab: kind,
-		})
+	return open, conflict, kind
+}
+
+// buildRename draws the inline rename field of row r: Enter or leaving the field renames, Escape cancels.
+func (h *hierarchyPanel) buildRename(r hierarchy.Row) {
+	imgui.SetNextItemWidth(-1)
+	if h.renameInit {
+		imgui.SetKeyboardFocusHere()
+		h.renameInit = false
 	}
-	if r.hasKids && !searching && open != h.expanded[r.id] {
-		h.expanded[r.id] = open
-		h.dirty = true
+	done := imgui.InputTextWithHint("##rename", "name", &h.renameBuf, imgui.InputTextFlagsEnterReturnsTrue|imgui.InputTextFlagsAutoSelectAll, nil)
+	if imgui.IsKeyPressedBool(imgui.KeyEscape) {
+		h.renaming = 0
+		return
 	}
-	if imgui.IsItemClicked() && !imgui.IsItemToggledOpen() {
-		h.click(a, i)
+	if done || imgui.IsItemDeactivated() {
+		h.keep([]ecs.Entity{r.Entity})
+		if err := h.doc.Rename([]ecs.Entity{r.Entity}, h.renameBuf); err != nil {
+			h.log.Errorf("rename: %v", err)
+		}
+		h.renaming = 0
 	}
-	if imgui.IsItemHovered() && imgui.IsMouseDoubleClicked(imgui.MouseButtonLeft) && !r.hasKids {
-		a.doc.Select(r.e)
-		h.startRename(a)
+}
+
+// buildRowMenu is the row's context menu (right-click): it selects the row first unless it is selected.
+func (h *hierarchyPanel) buildRowMenu(r hierarchy.Row) {
+	if !imgui.BeginPopupContextItem() {
+		return
 	}
-	// Drag this entity (or the selection, if it is selected) onto another row to reparent.
-	if !a.doc.Playing() && imgui.BeginDragDropSource() {
-		h.dragID = r.id // the payload only marks the drag; the id stays here
-		imgui.SetDragDropPayload(dragPayload, 0, 0)
-		if a.doc.IsSelectedID(r.id) && a.doc.SelectionLen() > 1 {
-			text(strconv.Itoa(a.doc.SelectionLen()) + " entities")
-		} else {
-			text(name)
-		}
-		imgui.EndDragDropSource()
+	if !h.doc.IsSelectedID(r.ID) {
+		h.doc.Select(r.Entity)
 	}
-	h.dropTarget(a, r.e)
-	a.acceptPrefabDrop(r.e)
-	if imgui.BeginPopupContextItem() {
-		if !a.doc.IsSelectedID(r.id) {
-			a.doc.Select(r.e)
-		}
-		editable := !a.doc.Playing()
-		if imgui.MenuItemBoolV("Create Child", "", false, editable) {
-			a.spawnUnder(r.e, false)
-		}
-		if imgui.MenuItemBoolV("Create Child Cube", "", false, editable) {
-			a.spawnUnder(r.e, true)
-		}
-		if imgui.MenuItemBoolV("Duplicate", "Ctrl+D", false, editable) {
-			a.cmdDuplicate()
-		}
-		if imgui.MenuItemBoolV("Rename", "F2", false, editable) {
-			h.startRename(a)
-		}
-		imgui.Separator()
-		if imgui.MenuItemBoolV("Delete", "Del", false, editable) {
-			a.cmdDelete()
-		}
-		imgui.EndPopup()
+	editable := !h.doc.Playing()
+	if imgui.MenuItemBoolV("Create Child", "", false, editable) {
+		h.cmds.spawnUnder(r.Entity, false)
 	}
+	if imgui.MenuItemBoolV("Create Child Cube", "", false, editable) {
+		h.cmds.spawnUnder(r.Entity, true)
+	}
+	if imgui.MenuItemBoolV("Duplicate", "Ctrl+D", false, editable) {
+		h.cmds.cmdDuplicate()
+	}
+	if imgui.MenuItemBoolV("Rename", "F2", false, editable) {
+		h.startRename()
+	}
+	imgui.Separator()
+	if imgui.MenuItemBoolV("Delete", "Del", false, editable) {
+		h.cmds.cmdDelete()
+	}
+	imgui.EndPopup()
 }
 
 // dropTarget accepts an entity dragged from the hierarchy (or the selection, if it is selected) onto target: onto
 // the middle of a row makes it a child of that row's entity, onto its upper or lower quarter puts it before or
 // after that entity among its siblings (a line shows where), onto the empty space (target zero) makes it a root.
 // Either way it stays where it is in the world, as in Unity and Godot; one undo step.
-func (h *hierarchyPanel) dropTarget(a *App, target ecs.Entity) {
+func (h *hierarchyPanel) dropTarget(target ecs.Entity) {
 	if !imgui.BeginDragDropTarget() {
 		return
 	}
-	zone := dropOnto
+	zone := hierarchy.Onto
 	lo, hi := imgui.ItemRectMin(), imgui.ItemRectMax()
 	if !target.IsZero() {
-		zone = dropZoneAt(lo.Y, hi.Y, imgui.MousePos().Y)
+		zone = hierarchy.ZoneAt(lo.Y, hi.Y, imgui.MousePos().Y)
 	}
 	flags := imgui.DragDropFlagsAcceptBeforeDelivery
-	if zone != dropOnto {
+	if zone != hierarchy.Onto {
 		flags |= imgui.DragDropFlagsAcceptNoDrawDefaultRect
 	}
 	// (cimgui-go wraps "no payload" in a non-nil Payload with a nil CData.)
 	if p := imgui.AcceptDragDropPayloadV(dragPayload, flags); p != nil && p.CData != nil {
-		if zone != dropOnto {
+		if zone != hierarchy.Onto {
 			y := lo.Y
-			if zone == dropBelow {
+			if zone == hierarchy.Below {
 				y = hi.Y
 			}
 			imgui.WindowDrawList().AddLineV(imgui.Vec2{X: lo.X, Y: y}, imgui.Vec2{X: hi.X, Y: y}, imgui.ColorU32Vec4(imgui.Vec4{X: 0.4, Y: 0.7, Z: 1, W: 1}), 2)
 		}
 		if p.IsDelivery() {
-			h.drop(a, target, zone)
+			h.drop(target, zone)
 		}
 	}
 	imgui.EndDragDropTarget()
 }
 
-// Where a drop lands relative to the row under the mouse.
-const (
-	dropOnto = iota
-	dropAbove
-	dropBelow
-)
-
-// dropZoneAt says where a drop at height y lands on a row spanning top..bottom: its upper quarter is above
-// it, its lower quarter below it, the rest onto it.
-func dropZoneAt(top, bottom, y float32) int {
-	q := (bottom - top) / 4
-	switch {
-	case y < top+q:
-		return dropAbove
-	case y >= bottom-q:
-		return dropBelow
-	}
-	return dropOnto
-}
-
 // drop moves the dragged entities (see dropTarget).
-func (h *hierarchyPanel) drop(a *App, target ecs.Entity, zone int) {
+func (h *hierarchyPanel) drop(target ecs.Entity, zone hierarchy.Zone) {
 	id := h.dragID
-	e, ok := a.doc.Entity(id)
+	e, ok := h.doc.Entity(id)
 	if !ok {
 		return
 	}
 	es := []ecs.Entity{e}
-	if a.doc.IsSelectedID(id) {
-		es = a.doc.SelectedEntities()
+	if h.doc.IsSelectedID(id) {
+		es = h.doc.SelectedEntities()
 	}
-	if zone != dropOnto {
-		if err := a.doc.MoveNextTo(target, zone == dropBelow, true, es...); err != nil {
-			a.console.Errorf("move: %v", err)
+	if zone != hierarchy.Onto {
+		if err := h.doc.MoveNextTo(target, zone == hierarchy.Below, true, es...); err != nil {
+			h.log.Errorf("move: %v", err)
 		}
 		return
 	}
-	if err := a.doc.ReparentKeepWorld(target, es...); err != nil {
-		a.console.Errorf("reparent: %v", err)
+	if err := h.doc.ReparentKeepWorld(target, es...); err != nil {
+		h.log.Errorf("reparent: %v", err)
 	} else if !target.IsZero() {
-		h.expanded[a.doc.ID(target)] = true
-		h.dirty = true
+		h.model.SetExpanded(h.doc.ID(target), true)
 	}
 }
 
 // click handles a click on row i: plain = select only it, Ctrl = toggle, Shift = range from the anchor.
-func (h *hierarchyPanel) click(a *App, i int) {
-	r := h.rows[i]
+func (h *hierarchyPanel) click(i int) {
 	io := imgui.CurrentIO()
-	switch {
-	case io.KeyShift() && h.anchor != 0:
-		from := -1
-		for j, rr := range h.rows {
-			if rr.id == h.anchor {
-				from = j
-				break
-			}
-		}
-		if from < 0 {
-			a.doc.Select(r.e)
-			h.anchor = r.id
-			return
-		}
-		lo, hi := min(from, i), max(from, i)
-		es := make([]ecs.Entity, 0, hi-lo+1)
-		for _, rr := range h.rows[lo : hi+1] {
-			es = append(es, rr.e)
-		}
-		if io.KeyCtrl() {
-			a.doc.AddToSelection(es...)
-		} else {
-			a.doc.Select(es...)
-		}
-	case io.KeyCtrl():
-		a.doc.ToggleSelected(r.e)
-		h.anchor = r.id
+	es, how := h.model.Click(i, io.KeyShift(), io.KeyCtrl())
+	switch how {
+	case hierarchy.Add:
+		h.doc.AddToSelection(es...)
+	case hierarchy.Toggle:
+		h.doc.ToggleSelected(es[0])
 	default:
-		a.doc.Select(r.e)
-		h.anchor = r.id
+		h.doc.Select(es...)
 	}
 }

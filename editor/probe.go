@@ -30,6 +30,14 @@ func newProber() *prober {
 	return &prober{path: p, state: probe.State{Panels: map[string]probe.Rect{}}}
 }
 
+// st returns the state the panels fill in, nil without a probe.
+func (p *prober) st() *probe.State {
+	if p == nil {
+		return nil
+	}
+	return &p.state
+}
+
 // panel records the current ImGui window's rectangle under name. Call between Begin and End.
 func (p *prober) panel(name string) {
 	if p == nil {

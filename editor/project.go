@@ -178,7 +178,7 @@ func (a *App) onProjectFileEvent() {
 func (a *App) afterRetype(opts doc.Options, st projectState, warnings []serialize.Problem) {
 	a.useProject(opts, st)
 	a.vp.setWorld(a.doc.World())
-	a.hier.dirty = true
+	a.hier.invalidate()
 	for _, w := range warnings {
 		a.console.Warnf("%s", w)
 	}

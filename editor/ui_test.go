@@ -29,7 +29,8 @@ func newUIHarness(tb testing.TB, d *doc.Document) *uiHarness {
 	io.SetIniFilename("")
 	io.SetDisplaySize(imgui.Vec2{X: 1600, Y: 1000})
 	io.Fonts().GetTextureDataAsRGBA32()
-	a := &App{doc: d, console: NewConsole(100), hier: newHierarchyPanel(), assets: assets.NewRegistry(".", assets.DefaultLimits())}
+	a := &App{doc: d, console: NewConsole(100), assets: assets.NewRegistry(".", assets.DefaultLimits())}
+	a.hier = newHierarchyPanel(d, a, a.console, nil)
 	a.insp = inspector.New(&docEditor{a}, inspector.Options{Names: docNames{a}, Assets: a.assets, Hidden: []string{"Name"}})
 	tb.Cleanup(func() { imgui.DestroyContextV(ctx) })
 	return &uiHarness{ctx: ctx, a: a}
@@ -43,7 +44,7 @@ func (h *uiHarness) frame() {
 	imgui.SetNextWindowPos(imgui.Vec2{})
 	imgui.SetNextWindowSize(imgui.Vec2{X: 300, Y: 1000})
 	imgui.Begin(panelHierarchy)
-	h.a.hier.build(h.a)
+	h.a.hier.Build()
 	imgui.End()
 	imgui.SetNextWindowPos(imgui.Vec2{X: 1200})
 	imgui.SetNextWindowSize(imgui.Vec2{X: 400, Y: 1000})
@@ -74,26 +75,25 @@ func TestHierarchyBuildsOnlyVisibleRows(t *testing.T) {
 	d, group, cubes := bigDoc(t)
 	h := newUIHarness(t, d)
 	h.frame()
-	if n := len(h.a.hier.rows); n != 1 {
+	if n := len(h.a.hier.rows()); n != 1 {
 		t.Fatalf("with the group collapsed the hierarchy has %d rows, want 1", n)
 	}
-	h.a.hier.expanded[d.ID(group)] = true
-	h.a.hier.dirty = true
+	h.a.hier.model.SetExpanded(d.ID(group), true)
 	h.frame()
-	if n := len(h.a.hier.rows); n != 1+len(cubes) {
+	if n := len(h.a.hier.rows()); n != 1+len(cubes) {
 		t.Fatalf("expanded: %d rows, want %d", n, 1+len(cubes))
 	}
 	// Search: the matches and their ancestors, nothing else.
 	h.a.hier.search = "Cube 7,3,42"
 	h.frame()
-	rows := h.a.hier.rows
-	if len(rows) != 2 || rows[0].e != group || d.Name(rows[1].e) != "Cube 7,3,42" || rows[1].depth != 1 {
+	rows := h.a.hier.rows()
+	if len(rows) != 2 || rows[0].Entity != group || d.Name(rows[1].Entity) != "Cube 7,3,42" || rows[1].Depth != 1 {
 		t.Fatalf("search rows: %+v", rows)
 	}
 	h.a.hier.search = "cube 7,3,4" // case-insensitive substring: 7,3,4 and 7,3,40..49
 	h.frame()
-	if len(h.a.hier.rows) != 1+11 {
-		t.Fatalf("substring search found %d rows, want 12", len(h.a.hier.rows))
+	if len(h.a.hier.rows()) != 1+11 {
+		t.Fatalf("substring search found %d rows, want 12", len(h.a.hier.rows()))
 	}
 }
 
@@ -102,24 +102,24 @@ func TestHierarchyFollowsCommands(t *testing.T) {
 	h := newUIHarness(t, d)
 	a, _ := d.SpawnEmpty(ecs.Entity{})
 	b, _ := d.SpawnCube(a)
-	h.a.hier.expanded[d.ID(a)] = true
+	h.a.hier.model.SetExpanded(d.ID(a), true)
 	h.frame()
-	if len(h.a.hier.rows) != 2 || h.a.hier.rows[1].e != b || h.a.hier.rows[1].depth != 1 {
-		t.Fatalf("rows %+v", h.a.hier.rows)
+	if rows := h.a.hier.rows(); len(rows) != 2 || rows[1].Entity != b || rows[1].Depth != 1 {
+		t.Fatalf("rows %+v", rows)
 	}
 	if err := d.ReparentKeepWorld(ecs.Entity{}, b); err != nil {
 		t.Fatal(err)
 	}
 	h.frame()
-	if len(h.a.hier.rows) != 2 || h.a.hier.rows[1].depth != 0 {
-		t.Fatalf("after reparenting to the root: %+v", h.a.hier.rows)
+	if rows := h.a.hier.rows(); len(rows) != 2 || rows[1].Depth != 0 {
+		t.Fatalf("after reparenting to the root: %+v", rows)
 	}
 	if err := d.Undo(); err != nil {
 		t.Fatal(err)
 	}
 	h.frame()
-	if len(h.a.hier.rows) != 2 || h.a.hier.rows[1].depth != 1 {
-		t.Fatalf("after undo: %+v", h.a.hier.rows)
+	if rows := h.a.hier.rows(); len(rows) != 2 || rows[1].Depth != 1 {
+		t.Fatalf("after undo: %+v", rows)
 	}
 }
 
@@ -129,7 +129,7 @@ func TestHierarchyFollowsCommands(t *testing.T) {
 func BenchmarkUIFrame100k(b *testing.B) {
 	d, group, cubes := bigDoc(b)
 	h := newUIHarness(b, d)
-	h.a.hier.expanded[d.ID(group)] = true
+	h.a.hier.model.SetExpanded(d.ID(group), true)
 	d.Select(cubes[50_000])
 	h.frame()
 	h.frame()

@@ -314,10 +314,10 @@ func (v *viewportPanel) handlePicking(a *App, local imgui.Vec2, inside bool) {
 		a.doc.Select(es...)
 	}
 	for _, e := range es {
-		a.hier.revealAncestors(a, e)
+		a.hier.reveal(e)
 	}
 	if len(es) == 1 {
-		a.hier.scrollTo = a.doc.ID(es[0])
+		a.hier.show(es[0])
 	}
 }
 
