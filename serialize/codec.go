@@ -13,6 +13,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/assetref"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -219,7 +220,7 @@ func (d *decodeState) use(n int64, p jsonpos.Pos) bool {
 	if !d.overData {
 		d.overData = true
 		d.probs.Errorf(p.Line, p.Col, d.path.String(), "the scene takes more than the limit of %s of memory "+
-			"(component values, strings and entities; Limits.MaxWorldBytes)", bytesText(d.maxData))
+			"(component values, strings and entities; Limits.MaxWorldBytes)", words.Bytes(d.maxData))
 	}
 	d.failed = true
 	return false

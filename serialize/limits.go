@@ -1,8 +1,6 @@
 package serialize
 
 import (
-	"strconv"
-
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -81,16 +79,5 @@ func (l Limits) resolved() Limits {
 
 func (l Limits) json() jsonpos.Limits {
 	return jsonpos.Limits{MaxBytes: l.MaxFileSize, MaxDepth: l.MaxDepth, MaxString: l.MaxString, MaxValues: l.MaxEntityValues,
-		MaxArenaBytes: l.MaxEntityBytes}
-}
-
-// bytesText formats a byte count for messages: "1 GiB", "16 MiB", "1500 bytes".
-func bytesText(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return strconv.FormatInt(n>>30, 10) + " GiB"
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
+		MaxArenaBytes: l.MaxEntityBytes, Unit: "entity"}
 }

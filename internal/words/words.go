@@ -30,3 +30,16 @@ func Thousands(n int64) string {
 	}
 	return string(b)
 }
+
+// Bytes formats a size for messages: "1 GiB", "16 MiB", "64 KiB" when exact, else "1,500 bytes".
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return strconv.FormatInt(n>>30, 10) + " GiB"
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return Thousands(n) + " bytes"
+}

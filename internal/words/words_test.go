@@ -33,3 +33,11 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{1 << 30: "1 GiB", 3 << 29: "1536 MiB", 1000: "1,000 bytes", 16 << 20: "16 MiB", 64 << 10: "64 KiB", 1500: "1,500 bytes"} {
+		if got := words.Bytes(n); got != want {
+			t.Errorf("%d: %q", n, got)
+		}
+	}
+}

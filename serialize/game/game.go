@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/voltex-editor/voltex/internal/assetref"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -158,7 +159,7 @@ func LoadWith(r io.Reader, file string, lim Limits) (*Scene, error) {
 	lim = lim.resolved()
 	l := &loader{probs: &diag.List{File: file}, lim: lim, s: &Scene{}}
 	l.d = jsonpos.NewDecoder(r, jsonpos.Limits{MaxBytes: lim.MaxFileSize, MaxDepth: lim.MaxDepth, MaxString: lim.MaxString,
-		MaxValues: 1_000_000, MaxArenaBytes: lim.MaxEntityBytes})
+		MaxValues: 1_000_000, MaxArenaBytes: lim.MaxEntityBytes, Unit: "entity"})
 	if err := l.run(); err != nil {
 		var se *jsonpos.SyntaxError
 		switch {
@@ -352,8 +353,8 @@ func (l *loader) use(n int64, v *jsonpos.Value) bool {
 		return true
 	}
 	p := v.Pos()
-	l.probs.Errorf(p.Line, p.Col, l.path.String(), "the export takes more than the limit of %d bytes of memory (Limits.MaxWorldBytes)",
-		l.lim.MaxWorldBytes)
+	l.probs.Errorf(p.Line, p.Col, l.path.String(), "the export takes more than the limit of %s of memory (Limits.MaxWorldBytes)",
+		words.Bytes(l.lim.MaxWorldBytes))
 	return false
 }
 

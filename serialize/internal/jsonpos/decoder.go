@@ -19,6 +19,10 @@ type Limits struct {
 	// held in the arena between two ResetArena calls: with MaxValues, what
 	// one piece of JSON read with Value may take in memory.
 	MaxArenaBytes int
+	// Unit names what one arena holds in the messages of those two limits
+	// ("more than the limit of 1000 values in one entity"); default "piece
+	// of JSON".
+	Unit string
 }
 
 // SyntaxError reports broken JSON, or input over a [Limits] bound, at a
@@ -494,7 +498,7 @@ func (d *Decoder) parseContainer(depth int, end byte) ([]Value, error) {
 		}
 		if d.lim.MaxValues > 0 && len(d.vals)+len(d.stack) >= d.lim.MaxValues {
 			d.err = &SyntaxError{Pos: kid.Pos(), Offset: d.Offset(), Limit: true,
-				Msg: fmt.Sprintf("more than the limit of %d values in one piece of JSON", d.lim.MaxValues)}
+				Msg: fmt.Sprintf("more than the limit of %d values in one %s", d.lim.MaxValues, d.unit())}
 			return nil, d.err
 		}
 		kid.key, kid.keyLine, kid.keyCol = key, clamp32(keyPos.Line), clamp32(keyPos.Col)
@@ -632,13 +636,20 @@ func (d *Decoder) checkStringLen(start int, qpos Pos, qoff int64) error {
 	return d.checkArena(qpos, qoff)
 }
 
+func (d *Decoder) unit() string {
+	if d.lim.Unit == "" {
+		return "piece of JSON"
+	}
+	return d.lim.Unit
+}
+
 // checkArena fails at the value starting at p (offset off) if the arena
 // holds more than MaxArenaBytes.
 func (d *Decoder) checkArena(p Pos, off int64) error {
 	if d.lim.MaxArenaBytes > 0 && len(d.bytes) > d.lim.MaxArenaBytes {
 		if d.err == nil {
 			d.err = &SyntaxError{Pos: p, Offset: off, Limit: true,
-				Msg: fmt.Sprintf("more than the limit of %d bytes of strings and numbers in one piece of JSON", d.lim.MaxArenaBytes)}
+				Msg: fmt.Sprintf("more than the limit of %d bytes of strings and numbers in one %s", d.lim.MaxArenaBytes, d.unit())}
 		}
 		return d.err
 	}
