@@ -221,7 +221,7 @@ func TestNonFiniteWorldMatrix(t *testing.T) {
   {"id": 1, "name": "big", "components": {"Transform": {"scale": [3e38, 1, 1]}}},
   {"id": 2, "name": "bigger", "parent": 1, "components": {"Transform": {"scale": [3e38, 1, 1]}}}
 ]}`
-	s, err := Load(context.Background(), strings.NewReader(src), LoadOptions{File: "m.json"})
+	s, err := Load(context.Background(), strings.NewReader(src), LoadOptions{File: "m.json", CheckWorldMatrices: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,12 @@ type LoadOptions struct {
 	// warning (an error with Strict), any other an error, at the reference.
 	// The tools pass assets.CheckRef for the scene's folder.
 	CheckAsset func(ref string) error
+	// CheckWorldMatrices warns, at each entity's "id", when its world matrix
+	// is not finite (its Transform, or a parent's, overflows): it cannot be
+	// drawn and Export fails on it. It propagates the transforms during the
+	// load (the tools set it; the editor, which propagates later anyway,
+	// keeps its load leaner).
+	CheckWorldMatrices bool
 	// Lossy loads what it can of component values that do not fit their
 	// types (after a project file changed them): such a field keeps its
 	// default, an unknown field is dropped, a misspelt component name is
@@ -123,6 +129,7 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	b.ds.strict, b.ds.checkAsset = opts.Strict, opts.CheckAsset
 	b.ds.lossy = opts.Lossy
 	b.ds.maxData = opts.Limits.resolved().MaxWorldBytes
+	b.checkWorld = opts.CheckWorldMatrices
 	r := newSceneReader(ctx, in, opts.File, opts.Limits, opts.Progress, b.entity)
 	r.stop = func() bool { return b.ds.overData }
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
@@ -228,9 +235,10 @@ func (bd *binding) reset() {
 
 // binder turns the entities the reader hands it into a world.
 type binder struct {
-	w      *ecs.World
-	ds     decodeState
-	rawBuf []byte // unknown components' JSON, before it is copied into the world
+	w          *ecs.World
+	ds         decodeState
+	rawBuf     []byte // unknown components' JSON, before it is copied into the world
+	checkWorld bool   // LoadOptions.CheckWorldMatrices
 	// meshID and transformID tell a Mesh without a Transform (not drawn: a warning).
 	meshID, transformID ecs.ComponentID
 	probs               *diag.List
@@ -604,7 +612,9 @@ func (b *binder) finish(h *header) *Scene {
 	if err := w.SetParents(links); err != nil { // checked above: cannot fail
 		probs.Errorf(0, 0, "", "linking the hierarchy: %v", err)
 	}
-	b.checkWorldMatrices()
+	if b.checkWorld {
+		b.checkWorldMatrices()
+	}
 	for i, r := range b.refs {
 		if err := w.SetField(recs.at(r.rec).e, r.comp, r.ref.path, targets[i]); err != nil {
 			probs.Errorf(int(r.ref.line), int(r.ref.col), r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name), "%v", err)

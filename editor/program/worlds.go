@@ -48,6 +48,7 @@ func (ws *worldSource) options(path string, stderr io.Writer) (serialize.LoadOpt
 	// error with --strict), a symlink out of the folder an error.
 	dir := filepath.Dir(path)
 	opts.CheckAsset = func(ref string) error { return assets.CheckRef(dir, ref) }
+	opts.CheckWorldMatrices = true // a world matrix that overflows is a warning at its entity
 	opts.Prefabs = prefabsFor(opts)
 	pf, err := project.FindFor(path)
 	if err != nil {
