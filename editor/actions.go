@@ -176,7 +176,7 @@ func (a *App) buildMainMenu() {
 				a.buildRecentMenu()
 				imgui.Separator()
 			}
-			checked := ac.label == "Stats Overlay" && a.showStats
+			checked := ac.label == "Stats Overlay" && a.vp.showStats
 			if imgui.MenuItemBoolV(ac.label, ac.shortcutText(), checked, ac.isEnabled(a)) {
 				ac.run(a)
 			}

@@ -24,6 +24,8 @@ import (
 	"github.com/voltex-editor/voltex/inspector"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/viewport"
+	"github.com/voltex-editor/voltex/viewport/glrender"
 )
 
 // Options configure an editor window.
@@ -78,7 +80,6 @@ type App struct {
 	layoutBuilt bool
 	dockClass   *imgui.WindowClass
 	panelOpen   map[string]bool
-	showStats   bool
 	snapDirty   bool // snap steps changed in the View menu: saved when the menu closes
 	console     *Console
 	probe       *prober
@@ -148,10 +149,10 @@ func New(opts Options) (*App, error) {
 		st.SaveTo(opts.SettingsDir)
 	}
 	a.settings = st
-	a.showStats = st.ShowStats
 
 	a.assets = assets.NewRegistry(".", assets.DefaultLimits())
-	a.vp = newViewportPanel(a.assets)
+	a.vp = newViewportPanel(nil, a, a.assets, newGLRenderer, a.console, a.probe.st())
+	a.vp.showStats = st.ShowStats
 	a.hier = newHierarchyPanel(nil, a, a.console, a.probe.st())
 	a.insp = inspector.New(&docEditor{a}, inspector.Options{
 		Names:  docNames{a},
@@ -187,6 +188,39 @@ func New(opts Options) (*App, error) {
 		a.setDoc(doc.New("", a.docOpts))
 	}
 	return a, nil
+}
+
+// newGLRenderer makes the viewport's renderer in the window's GL context (current on the loop thread).
+func newGLRenderer() (viewport.Renderer, error) {
+	if err := glrender.InitCurrentContext(); err != nil {
+		return nil, err
+	}
+	r, err := glrender.New()
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// picked reveals the entities selected in the viewport in the hierarchy (viewportHost).
+func (a *App) picked(es []ecs.Entity) {
+	for _, e := range es {
+		a.hier.reveal(e)
+	}
+	if len(es) == 1 {
+		a.hier.show(es[0])
+	}
+}
+
+// snapStep is the gizmo's snapping step for op (viewportHost).
+func (a *App) snapStep(op gizmoOp) float32 {
+	switch op {
+	case gizmoRotate:
+		return a.settings.SnapRotate
+	case gizmoScale:
+		return a.settings.SnapScale
+	}
+	return a.settings.SnapTranslate
 }
 
 // backgroundOpenSize is the file size from which the scene named on the command line opens inside the window
@@ -228,11 +262,7 @@ func (a *App) setDoc(d *doc.Document) {
 		a.assets.SetRoot(root)
 	}
 	_ = a.assets.Scan() // best effort: the Assets panel lists the folder's models
-	a.vp.setWorld(d.World())
-	a.vp.cam = d.Camera()
-	if !d.CameraInFile() && d.Len() > 0 {
-		a.vp.frameAll = true
-	}
+	a.vp.setDoc(d, !d.CameraInFile() && d.Len() > 0)
 	a.hier.setDoc(d)
 	if d.Path() != "" {
 		a.console.Infof("opened %s: %s", d.Path(), words.Count(d.Len(), "entity", "entities"))
@@ -246,7 +276,7 @@ func (a *App) setDoc(d *doc.Document) {
 }
 
 func (a *App) saveSettings() {
-	a.settings.ShowStats = a.showStats
+	a.settings.ShowStats = a.vp.showStats
 	if err := a.settings.Save(); err != nil {
 		a.console.Warnf("saving settings: %v", err)
 	}
@@ -499,7 +529,7 @@ type frameKey struct {
 }
 
 func (a *App) frameKey() frameKey {
-	k := frameKey{renders: a.vp.policy.Renders(), console: a.console.Added(), modal: a.modalName(), doc2: a.doc}
+	k := frameKey{renders: a.vp.renders(), console: a.console.Added(), modal: a.modalName(), doc2: a.doc}
 	k.doc, k.sel = a.doc.Version(), a.doc.SelectionVersion()
 	if a.job != nil {
 		k.job = a.job.done.Load()
@@ -589,7 +619,7 @@ func (a *App) statusText(fps float32) string {
 		mode += "  |  " + a.job.statusText()
 	}
 	return fmt.Sprintf("%s  |  %s  |  %d selected  |  %.0f FPS  |  %s%s", state, words.Count(a.doc.Len(), "entity", "entities"),
-		a.doc.SelectionLen(), fps, words.Count(int(a.vp.policy.Renders()), "viewport render", "viewport renders"), mode)
+		a.doc.SelectionLen(), fps, words.Count(int(a.vp.renders()), "viewport render", "viewport renders"), mode)
 }
 
 // buildDockspace covers the main viewport (minus menu and status bars) with a dockspace and, on the first frame or
@@ -643,7 +673,7 @@ func (a *App) buildPanels() {
 	if a.panelOpen[panelViewport] {
 		imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
 		if a.panel(panelViewport) {
-			a.vp.build(a)
+			a.vp.Build()
 			a.viewportHovered = a.vp.hovered
 		}
 		imgui.End()

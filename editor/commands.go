@@ -401,7 +401,7 @@ func (a *App) cmdPlayStop() {
 		a.lastTick = time.Now()
 		a.console.Infof("playing")
 	}
-	a.vp.setWorld(a.doc.World())
+	a.vp.sync()
 }
 
 func (a *App) cmdPause() {
@@ -427,13 +427,13 @@ func (a *App) tickPlay() {
 	a.doc.Tick(min(dt, 0.1))
 }
 
-func (a *App) cmdGizmoTranslate() { a.vp.gizmoOp = gizmoTranslate }
-func (a *App) cmdGizmoRotate()    { a.vp.gizmoOp = gizmoRotate }
-func (a *App) cmdGizmoScale()     { a.vp.gizmoOp = gizmoScale }
-func (a *App) cmdGizmoSpace()     { a.vp.gizmoLocal = !a.vp.gizmoLocal }
-func (a *App) cmdFrame()          { a.vp.frameSelection(a) }
+func (a *App) cmdGizmoTranslate() { a.vp.setGizmo(gizmoTranslate) }
+func (a *App) cmdGizmoRotate()    { a.vp.setGizmo(gizmoRotate) }
+func (a *App) cmdGizmoScale()     { a.vp.setGizmo(gizmoScale) }
+func (a *App) cmdGizmoSpace()     { a.vp.toggleGizmoSpace() }
+func (a *App) cmdFrame()          { a.vp.frameSelection() }
 func (a *App) cmdToggleStats() {
-	a.showStats = !a.showStats
+	a.vp.showStats = !a.vp.showStats
 	a.saveSettings()
 }
 
@@ -521,7 +521,7 @@ func (a *App) reloadFromDisk() {
 		}
 		return
 	}
-	a.vp.setWorld(a.doc.World())
+	a.vp.sync()
 	a.hier.invalidate()
 	a.console.Infof("reloaded %s (changed on disk)", a.doc.Path())
 }
@@ -562,7 +562,7 @@ func (a *App) buildToolbar() {
 			imgui.PushStyleColorVec4(imgui.ColButton, imgui.Vec4{X: 0.26, Y: 0.59, Z: 0.98, W: 0.8})
 		}
 		if imgui.SmallButton(m.label + "##tb") {
-			a.vp.gizmoOp = m.op
+			a.vp.setGizmo(m.op)
 		}
 		if sel {
 			imgui.PopStyleColor()

@@ -318,17 +318,18 @@ func (d *gridDialog) stop() {
 // place puts the centre beside the scene's content while autoPlace holds, again whenever the grid's size or the
 // content's extent changed.
 func (d *gridDialog) place(a *App) {
-	if !d.autoPlace || a.vp.builder == nil {
+	sl := a.vp.sceneList()
+	if !d.autoPlace || sl == nil {
 		return
 	}
 	p := d.params()
-	b := a.vp.builder.DrawList().Bounds()
+	b := sl.Bounds()
 	key := [3]mgl32.Vec3{gridBounds(p).Size(), b.Min, b.Max}
 	if d.opened && key == d.placedFor {
 		return
 	}
 	if d.placedFor == ([3]mgl32.Vec3{}) && !b.IsEmpty() {
-		d.toward = a.vp.cam.Eye().Sub(b.Center()) // the side is chosen once; orbiting does not move the grid
+		d.toward = a.vp.camera().Eye().Sub(b.Center()) // the side is chosen once; orbiting does not move the grid
 	}
 	d.placedFor = key
 	if p.Validate() == nil {
@@ -348,7 +349,7 @@ func (d *gridDialog) build(a *App) bool {
 		d.place(a)
 		d.opened = true
 		imgui.SetNextWindowFocus()
-		imgui.SetNextWindowPosV(imgui.Vec2{X: a.vp.origin.X + 16, Y: a.vp.origin.Y + 16}, imgui.CondAlways, imgui.Vec2{})
+		imgui.SetNextWindowPosV(imgui.Vec2{X: a.vp.corner().X + 16, Y: a.vp.corner().Y + 16}, imgui.CondAlways, imgui.Vec2{})
 	}
 	open := true
 	flags := imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoCollapse | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoSavedSettings
@@ -424,15 +425,15 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 	}
 	imgui.SameLine()
 	if imgui.SmallButton("At pivot") {
-		d.autoPlace, d.centre = false, a.vp.cam.Pivot
+		d.autoPlace, d.centre = false, a.vp.camera().Pivot
 	}
 	imgui.SameLine()
 	if imgui.SmallButton("At origin") {
 		d.autoPlace, d.centre = false, [3]float32{}
 	}
 	imgui.SameLine()
-	if imgui.SmallButton("Frame") && a.vp.builder != nil {
-		a.vp.cam.Frame(a.vp.builder.DrawList().Bounds().Union(gridBounds(d.params())), a.vp.aspect())
+	if sl := a.vp.sceneList(); imgui.SmallButton("Frame") && sl != nil {
+		a.vp.camera().Frame(sl.Bounds().Union(gridBounds(d.params())), a.vp.aspect())
 	}
 	if imgui.IsItemHovered() {
 		tooltip("Point the view at the scene and the new grid together")
@@ -496,7 +497,7 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 // close ends the dialog: its preview work stops, its values are remembered.
 func (d *gridDialog) close(a *App) {
 	d.stop()
-	a.vp.preview, a.vp.previewBox = nil, nil
+	a.vp.setPreview(nil, nil)
 	v := d.values()
 	a.gridValues = &v
 	a.settings.Grid = &v
@@ -507,11 +508,11 @@ func (d *gridDialog) close(a *App) {
 // are computed (in the background) and may be shown (see previewState.offer).
 func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 	now := time.Now()
-	renders := a.vp.policy.Renders()
+	renders := a.vp.renders()
 	rendered := renders != d.renders
 	d.renders = renders
 	valid := d.err == ""
-	k := keyOf(p, a.vp.sceneVersion(), a.vp.world)
+	k := keyOf(p, a.vp.sceneVersion(), a.vp.sceneWorld())
 	if k.sceneVer == d.lastKey.sceneVer && k.world == d.lastKey.world && k != d.lastKey {
 		d.edits++
 		if rendered {
@@ -543,9 +544,9 @@ func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 	d.changing = d.changing && imgui.IsAnyItemActive()
 	editing := d.changing
 	settled := !editing || now.Sub(d.lastChange) > 100*time.Millisecond
-	if valid && !playing && !d.prev.current() && d.worker == nil && d.result == nil && settled && a.vp.builder != nil {
+	if sl := a.vp.sceneList(); valid && !playing && !d.prev.current() && d.worker == nil && d.result == nil && settled && sl != nil {
 		if d.snap == nil || d.snap.version != k.sceneVer || d.snap.world != k.world {
-			d.snap = snapshotOf(a.vp.builder.DrawList(), a.vp.world)
+			d.snap = snapshotOf(sl, a.vp.sceneWorld())
 		}
 		ref := p.Mesh
 		if ref == "" {
@@ -557,15 +558,16 @@ func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 	if d.result != nil && d.prev.offer(k, d.result.list, d.result.cubes, editing) {
 		d.result = nil
 	}
-	a.vp.preview = d.prev.list
+	list := d.prev.list
 	if playing {
-		a.vp.preview = nil // the play world animates: a preview made from the edit scene would hide it
+		list = nil // the play world animates: a preview made from the edit scene would hide it
 	}
-	a.vp.previewBox = nil
+	var box *viewport.AABB
 	if valid && !d.prev.current() {
 		b := gridBounds(p)
-		a.vp.previewBox = &b
+		box = &b
 	}
+	a.vp.setPreview(list, box)
 	if a.probe != nil {
 		a.probe.state.Grid = &probe.GridDialog{
 			Count:   [3]int{int(d.count[0]), int(d.count[1]), int(d.count[2])},
@@ -588,7 +590,7 @@ func (a *App) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
 	d0 := a.doc
 	finish := func(err error) {
 		if a.vp.preview == preview {
-			a.vp.preview = nil
+			a.vp.setPreview(nil, a.vp.previewBox)
 		}
 		if err == nil && a.doc != d0 {
 			a.console.Warnf("spawn grid: the scene it was made for was closed; nothing was added")
@@ -619,7 +621,7 @@ func (a *App) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
 		a.markResult(m, false)
 		return
 	}
-	a.vp.preview = preview
+	a.vp.setPreview(preview, a.vp.previewBox)
 	if !a.startJob(fmt.Sprintf("Spawning %d cubes", p.Len()), func(ctx context.Context, progress func(done, total int64)) error {
 		return j.Run(ctx, progress)
 	}, finish, jobOptions{applies: true, mark: m, wait: func() string {
@@ -631,40 +633,6 @@ func (a *App) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
 		}
 		return ""
 	}}) {
-		a.vp.preview = nil
-	}
-}
-
-// drawPreviewBox draws the outline of the grid being set up over the viewport image, which it dims a little (the
-// cubes shown, if any, are for older values): ImGui shapes, no render.
-func (v *viewportPanel) drawPreviewBox() {
-	b := v.previewBox
-	if b == nil {
-		return
-	}
-	dl := imgui.WindowDrawList()
-	dl.AddRectFilled(v.origin, imgui.Vec2{X: v.origin.X + float32(v.w), Y: v.origin.Y + float32(v.h)}, 0x50000000)
-	var px [8]imgui.Vec2
-	var ok [8]bool
-	for i := range 8 {
-		c := mgl32.Vec3{b.Min[0], b.Min[1], b.Min[2]}
-		for axis := range 3 {
-			if i&(1<<axis) != 0 {
-				c[axis] = b.Max[axis]
-			}
-		}
-		x, y, in := v.cam.WorldToPixel(c, v.w, v.h)
-		px[i], ok[i] = imgui.Vec2{X: v.origin.X + x, Y: v.origin.Y + y}, in
-	}
-	const shadow, line = 0xc0000000, 0xff60e0ff // ABGR: a dark edge under a bright yellow line
-	for pass, col := range [2]uint32{shadow, line} {
-		for i := range 8 {
-			for axis := range 3 {
-				j := i | 1<<axis
-				if j != i && ok[i] && ok[j] {
-					dl.AddLineV(px[i], px[j], col, float32(4-2*pass))
-				}
-			}
-		}
+		a.vp.setPreview(nil, a.vp.previewBox)
 	}
 }

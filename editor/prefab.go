@@ -448,9 +448,9 @@ func (a *App) acceptPrefabDrop(target ecs.Entity) {
 	imgui.EndDragDropTarget()
 }
 
-// viewportPrefabDrop takes a prefab dropped on the viewport image: it is placed where the mouse
+// prefabDrop takes a prefab dropped on the viewport image: it is placed where the mouse
 // points on the ground plane (y = 0), or at the view's centre when it points at the sky.
-func (a *App) viewportPrefabDrop(local imgui.Vec2, w, h int) {
+func (a *App) prefabDrop(local imgui.Vec2, w, h int) {
 	if !imgui.BeginDragDropTarget() {
 		return
 	}

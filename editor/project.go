@@ -177,7 +177,7 @@ func (a *App) onProjectFileEvent() {
 // afterRetype points the panels at the document's new world.
 func (a *App) afterRetype(opts doc.Options, st projectState, warnings []serialize.Problem) {
 	a.useProject(opts, st)
-	a.vp.setWorld(a.doc.World())
+	a.vp.sync()
 	a.hier.invalidate()
 	for _, w := range warnings {
 		a.console.Warnf("%s", w)

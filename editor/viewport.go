@@ -7,12 +7,13 @@ import (
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/AllenDang/cimgui-go/imguizmo"
+	g "github.com/AllenDang/giu"
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/viewport"
-	"github.com/voltex-editor/voltex/viewport/glrender"
 )
 
 type gizmoOp uint8
@@ -39,18 +40,54 @@ func (o gizmoOp) dragKind() doc.DragKind {
 	return [...]doc.DragKind{doc.DragMove, doc.DragRotate, doc.DragScale}[o]
 }
 
-// viewportPanel shows the scene through the GL renderer: an FBO texture filling the panel, re-rendered only when
-// what it shows changed (viewport.RedrawPolicy), with the editor camera driven by the mouse and keyboard, click
-// and box selection from the renderer's entity-ID buffer, transform gizmos and a view cube.
+// viewportDoc is what the viewport panel reads and changes of the open document (doc.Document implements it): the
+// world it draws, the camera it moves (the document's, the one copy of the view), the selection it picks and the
+// transform drags of the gizmo.
+type viewportDoc interface {
+	World() *ecs.World
+	Camera() *viewport.Camera
+	Playing() bool
+	Paused() bool
+	SelectionVersion() uint64
+	SelectedEntities() []ecs.Entity
+	Active() (ecs.Entity, bool)
+	Select(es ...ecs.Entity)
+	AddToSelection(es ...ecs.Entity)
+	ToggleSelected(e ecs.Entity)
+	BeginTransformDrag(label string, kind doc.DragKind, es []ecs.Entity)
+	DragWorld(delta mgl32.Mat4) error
+	EndEdit()
+}
+
+// viewportHost is what the viewport panel needs of the rest of the editor.
+type viewportHost interface {
+	// modalOpen reports whether a dialog has the keyboard and mouse (no camera keys, no picking).
+	modalOpen() bool
+	// picked is told the entities a click or a box in the viewport selected (the hierarchy reveals them).
+	picked(es []ecs.Entity)
+	// snapStep is the gizmo's step for op while Ctrl is held (View → Gizmo Snapping).
+	snapStep(op gizmoOp) float32
+	// prefabDrop places a prefab dropped on the image at local (pixels in the w×h image) (prefab.go).
+	prefabDrop(local imgui.Vec2, w, h int)
+}
+
+// viewportPanel shows the scene through a Renderer (viewport.Renderer: OpenGL in the editor, a fake in tests): its
+// offscreen image fills the panel, re-rendered only when what it shows changed (viewport.RedrawPolicy). The mouse
+// and keyboard drive the document's camera; a click or a box selects from the renderer's entity-id image; the
+// gizmo turns a drag into one undoable transform edit; the view cube turns the camera.
 type viewportPanel struct {
-	r       *glrender.Renderer
-	initErr error
+	doc         viewportDoc
+	host        viewportHost
+	log         logger
+	probe       *probe.State
+	newRenderer func() (viewport.Renderer, error) // called on first Build, on the thread that owns the GL context
+	r           viewport.Renderer
+	initErr     error
 
 	world   *ecs.World
 	builder *viewport.Builder
 	meshes  viewport.MeshSource
 	policy  viewport.RedrawPolicy
-	cam     *viewport.Camera // the document's camera (doc.Document.Camera): the one copy of the view
 	ctl     viewport.Controller
 
 	selSynced    uint64 // document selection version the builder shows
@@ -61,6 +98,7 @@ type viewportPanel struct {
 	preview      *viewport.DrawList // drawn instead of the scene while the Spawn Cube Grid dialog previews
 	previewBox   *viewport.AABB     // outline of the grid being set up, drawn over the image (costs no render)
 	shown        *viewport.DrawList // the list drawn last
+	showStats    bool               // View → Stats Overlay
 
 	gizmoOp     gizmoOp
 	gizmoLocal  bool
@@ -75,23 +113,38 @@ type viewportPanel struct {
 	pressAt   imgui.Vec2
 	boxing    bool
 	lastFrame time.Time
-	lastStats glrender.Stats
+	lastStats viewport.RenderStats
 }
 
-func newViewportPanel(meshes viewport.MeshSource) *viewportPanel {
-	c := viewport.DefaultCamera()
-	return &viewportPanel{meshes: meshes, cam: &c}
+var _ g.Widget = (*viewportPanel)(nil)
+
+func newViewportPanel(d viewportDoc, host viewportHost, meshes viewport.MeshSource, newRenderer func() (viewport.Renderer, error),
+	log logger, pr *probe.State) *viewportPanel {
+	return &viewportPanel{doc: d, host: host, meshes: meshes, newRenderer: newRenderer, log: log, probe: pr}
 }
 
-// setWorld points the viewport at a world (a newly opened scene, or play mode's clone).
-func (v *viewportPanel) setWorld(w *ecs.World) {
-	if v.world == w {
-		return
+// setDoc shows another document; a scene whose file had no camera is framed when it is first drawn.
+func (v *viewportPanel) setDoc(d viewportDoc, frame bool) {
+	v.doc = d
+	v.frameAll = frame
+	v.sync()
+}
+
+// sync points the panel at the document's world (a newly opened scene, or play mode's clone) and its selection,
+// and brings the draw list up to date.
+func (v *viewportPanel) sync() {
+	if w := v.doc.World(); v.world != w {
+		v.world = w
+		v.builder = viewport.NewBuilder(w, v.meshes)
+		v.selSynced = 0
+		v.policy.Invalidate()
 	}
-	v.world = w
-	v.builder = viewport.NewBuilder(w, v.meshes)
-	v.selSynced = 0
-	v.policy.Invalidate()
+	if sv := v.doc.SelectionVersion(); sv != v.selSynced {
+		v.selSynced = sv
+		v.builder.SetSelection(v.doc.SelectedEntities())
+		v.selVersion++
+	}
+	v.builder.Update()
 }
 
 // ensureRenderer creates the renderer on first use; it needs the window's GL context, current on this thread.
@@ -102,11 +155,7 @@ func (v *viewportPanel) ensureRenderer() bool {
 	if v.initErr != nil {
 		return false
 	}
-	if err := glrender.InitCurrentContext(); err != nil {
-		v.initErr = err
-		return false
-	}
-	r, err := glrender.New()
+	r, err := v.newRenderer()
 	if err != nil {
 		v.initErr = err
 		return false
@@ -123,13 +172,13 @@ func (v *viewportPanel) aspect() float32 {
 }
 
 // frameSelection points the camera at the selection (F), or at everything when nothing is selected.
-func (v *viewportPanel) frameSelection(a *App) {
+func (v *viewportPanel) frameSelection() {
 	if v.builder == nil {
 		return
 	}
 	dl := v.builder.DrawList()
 	var b viewport.AABB
-	if sel := a.doc.SelectedEntities(); len(sel) > 0 {
+	if sel := v.doc.SelectedEntities(); len(sel) > 0 {
 		ids := make([]uint32, 0, len(sel))
 		for _, e := range sel {
 			ids = append(ids, viewport.EntityID(e))
@@ -138,24 +187,24 @@ func (v *viewportPanel) frameSelection(a *App) {
 		if b.IsEmpty() { // selected entities without meshes: frame their positions
 			b = viewport.EmptyAABB()
 			for _, e := range sel {
-				b = b.Extend(a.doc.World().WorldMatrix(e).Col(3).Vec3())
+				b = b.Extend(v.doc.World().WorldMatrix(e).Col(3).Vec3())
 			}
 		}
 	} else {
 		b = dl.Bounds()
 	}
 	if !b.IsEmpty() {
-		v.cam.Frame(b, v.aspect())
+		v.doc.Camera().Frame(b, v.aspect())
 	}
 }
 
-// build draws the panel's contents.
-func (v *viewportPanel) build(a *App) {
+// Build draws the panel's contents.
+func (v *viewportPanel) Build() {
 	avail := imgui.ContentRegionAvail()
 	w, h := int(avail.X), int(avail.Y)
 	v.origin = imgui.CursorScreenPos()
-	if a.probe != nil {
-		a.probe.state.Viewport = rectOf(v.origin, avail)
+	if v.probe != nil {
+		v.probe.Viewport = rectOf(v.origin, avail)
 	}
 	if w < 8 || h < 8 {
 		return
@@ -172,22 +221,39 @@ func (v *viewportPanel) build(a *App) {
 	v.hovered = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsOver() && !imguizmo.IsUsingAny() &&
 		!v.overViewCube(mp)
 
-	v.setWorld(a.doc.World())
-	v.playing = a.doc.Playing() && !a.doc.Paused()
-	if sv := a.doc.SelectionVersion(); sv != v.selSynced {
-		v.selSynced = sv
-		v.builder.SetSelection(a.doc.SelectedEntities())
-		v.selVersion++
-	}
-	v.builder.Update()
+	v.sync()
+	v.playing = v.doc.Playing() && !v.doc.Paused()
+	cam := v.doc.Camera()
 	if v.frameAll {
 		v.frameAll = false
 		if b := v.builder.DrawList().Bounds(); !b.IsEmpty() {
-			v.cam.Frame(b, float32(w)/float32(h))
+			cam.Frame(b, float32(w)/float32(h))
 		}
 	}
-	v.updateCamera(a, local, w, h)
+	v.updateCamera(local, w, h)
+	v.render(w, h)
+	// GL textures have row 0 at the bottom: flip V so the image is the right way up.
+	imgui.ImageV(imgui.TextureID(v.r.Texture()), avail, imgui.Vec2{X: 0, Y: 1}, imgui.Vec2{X: 1, Y: 0})
+	v.host.prefabDrop(local, w, h) // a prefab dragged from the Assets panel (prefab.go)
 
+	v.drawPreviewBox()
+	v.buildGizmo()
+	v.handlePicking(local, inside)
+	v.buildViewCube()
+	if v.probe != nil {
+		v.probe.ViewCube = rectOf(v.viewCubePos(), imgui.Vec2{X: viewCubeSize, Y: viewCubeSize})
+	}
+	if v.showStats {
+		v.buildStatsOverlay()
+	}
+	if v.probe != nil {
+		v.probe.ViewportRenders = v.policy.Renders()
+	}
+}
+
+// render re-renders the image when what it shows changed: the draw list (the scene, or the grid dialog's preview),
+// the selection, the camera, the size, the meshes, or play mode.
+func (v *viewportPanel) render(w, h int) {
 	dl := v.builder.DrawList()
 	if v.preview != nil {
 		dl = v.preview
@@ -196,42 +262,27 @@ func (v *viewportPanel) build(a *App) {
 		v.shown = dl
 		v.policy.Invalidate()
 	}
+	cam := *v.doc.Camera()
 	state := viewport.FrameState{
-		SceneTick: dl.Version(), Selection: v.selVersion, Camera: *v.cam,
+		SceneTick: dl.Version(), Selection: v.selVersion, Camera: cam,
 		Width: w, Height: h, Assets: v.assetVersion, Playing: v.playing,
 	}
-	if reason := v.policy.Decide(state); reason != 0 {
-		if rw, rh := v.r.Size(); rw != w || rh != h {
-			if err := v.r.Resize(w, h); err != nil {
-				a.console.Errorf("viewport: %v", err)
-			}
+	if reason := v.policy.Decide(state); reason == 0 {
+		return
+	}
+	if rw, rh := v.r.Size(); rw != w || rh != h {
+		if err := v.r.Resize(w, h); err != nil {
+			v.log.Errorf("viewport: %v", err)
 		}
-		if err := v.r.Render(dl, *v.cam); err != nil {
-			a.console.Errorf("viewport: %v", err)
-		}
-		v.lastStats = v.r.Stats()
 	}
-	// GL textures have row 0 at the bottom: flip V so the image is the right way up.
-	imgui.ImageV(imgui.TextureID(v.r.Texture()), avail, imgui.Vec2{X: 0, Y: 1}, imgui.Vec2{X: 1, Y: 0})
-	a.viewportPrefabDrop(local, w, h) // a prefab dragged from the Assets panel (prefab.go)
-
-	v.drawPreviewBox()
-	v.buildGizmo(a)
-	v.handlePicking(a, local, inside)
-	v.buildViewCube()
-	if a.probe != nil {
-		a.probe.state.ViewCube = rectOf(v.viewCubePos(), imgui.Vec2{X: viewCubeSize, Y: viewCubeSize})
+	if err := v.r.Render(dl, cam); err != nil {
+		v.log.Errorf("viewport: %v", err)
 	}
-	if a.showStats {
-		v.buildStatsOverlay()
-	}
-	if a.probe != nil {
-		a.probe.state.ViewportRenders = v.policy.Renders()
-	}
+	v.lastStats = v.r.Stats()
 }
 
 // updateCamera applies this frame's mouse and keyboard to the camera (orbit, pan, zoom, fly).
-func (v *viewportPanel) updateCamera(a *App, local imgui.Vec2, w, h int) {
+func (v *viewportPanel) updateCamera(local imgui.Vec2, w, h int) {
 	now := time.Now()
 	dt := float32(now.Sub(v.lastFrame).Seconds())
 	if v.lastFrame.IsZero() || dt > 0.25 {
@@ -240,10 +291,11 @@ func (v *viewportPanel) updateCamera(a *App, local imgui.Vec2, w, h int) {
 	v.lastFrame = now
 	io := imgui.CurrentIO()
 	md := io.MouseDelta()
+	modal := v.host.modalOpen()
 	in := viewport.Input{
 		MouseX: local.X, MouseY: local.Y,
 		MouseDX: md.X, MouseDY: md.Y,
-		Hovered: v.hovered && !a.modalOpen(),
+		Hovered: v.hovered && !modal,
 		Left:    imgui.IsMouseDown(imgui.MouseButtonLeft),
 		Middle:  imgui.IsMouseDown(imgui.MouseButtonMiddle),
 		Right:   imgui.IsMouseDown(imgui.MouseButtonRight),
@@ -253,18 +305,18 @@ func (v *viewportPanel) updateCamera(a *App, local imgui.Vec2, w, h int) {
 	if in.Hovered {
 		in.Wheel = io.MouseWheel()
 	}
-	if !io.WantTextInput() && !a.modalOpen() {
+	if !io.WantTextInput() && !modal {
 		in.W, in.A, in.S, in.D = imgui.IsKeyDown(imgui.KeyW), imgui.IsKeyDown(imgui.KeyA), imgui.IsKeyDown(imgui.KeyS), imgui.IsKeyDown(imgui.KeyD)
 		in.Q, in.E = imgui.IsKeyDown(imgui.KeyQ), imgui.IsKeyDown(imgui.KeyE)
 	}
-	v.ctl.Update(v.cam, in, w, h)
+	v.ctl.Update(v.doc.Camera(), in, w, h)
 }
 
 // handlePicking: a left click selects what is under the cursor (Ctrl toggles), a left drag selects what is
-// inside the box (Ctrl adds) — read from the renderer's entity-ID attachment.
-func (v *viewportPanel) handlePicking(a *App, local imgui.Vec2, inside bool) {
+// inside the box (Ctrl adds) — read from the renderer's entity-ID image.
+func (v *viewportPanel) handlePicking(local imgui.Vec2, inside bool) {
 	io := imgui.CurrentIO()
-	if imgui.IsMouseClickedBool(imgui.MouseButtonLeft) && v.hovered && !io.KeyAlt() && !a.modalOpen() {
+	if imgui.IsMouseClickedBool(imgui.MouseButtonLeft) && v.hovered && !io.KeyAlt() && !v.host.modalOpen() {
 		v.pressing, v.boxing, v.pressAt = true, false, local
 	}
 	if !v.pressing {
@@ -306,39 +358,35 @@ func (v *viewportPanel) handlePicking(a *App, local imgui.Vec2, inside bool) {
 	ctrl := io.KeyCtrl()
 	switch {
 	case ctrl && v.boxing:
-		a.doc.AddToSelection(es...)
+		v.doc.AddToSelection(es...)
 	case ctrl && len(es) == 1:
-		a.doc.ToggleSelected(es[0])
+		v.doc.ToggleSelected(es[0])
 	case ctrl:
 	default:
-		a.doc.Select(es...)
+		v.doc.Select(es...)
 	}
-	for _, e := range es {
-		a.hier.reveal(e)
-	}
-	if len(es) == 1 {
-		a.hier.show(es[0])
-	}
+	v.host.picked(es)
 }
 
 // buildGizmo draws the transform gizmo on the active entity and turns a drag into ONE undoable edit of the
 // selected entities' Transforms (Ctrl snaps to the steps in the settings).
-func (v *viewportPanel) buildGizmo(a *App) {
-	active, ok := a.doc.Active()
-	w := a.doc.World()
+func (v *viewportPanel) buildGizmo() {
+	active, ok := v.doc.Active()
+	w := v.doc.World()
 	tid, hasT := ecs.ComponentIDOf[ecs.Transform](w)
-	if !ok || !hasT || !w.Has(active, tid) || a.doc.Playing() {
-		v.endGizmo(a)
-		if a.probe != nil {
-			a.probe.state.Gizmo = [2]int{}
+	if !ok || !hasT || !w.Has(active, tid) || v.doc.Playing() {
+		v.endGizmo()
+		if v.probe != nil {
+			v.probe.Gizmo = [2]int{}
 		}
 		return
 	}
+	cam := v.doc.Camera()
 	imguizmo.SetDrawlistV(imgui.WindowDrawList())
 	imguizmo.SetRect(v.origin.X, v.origin.Y, float32(v.w), float32(v.h))
 	imguizmo.SetOrthographic(false)
-	view := v.cam.View()
-	proj := v.cam.Proj(v.aspect())
+	view := cam.View()
+	proj := cam.Proj(v.aspect())
 	m := w.WorldMatrix(active)
 	if v.gizmoActive {
 		m = v.gizmoCur // continue from the matrix ImGuizmo gave last frame (no decomposition drift)
@@ -350,19 +398,13 @@ func (v *viewportPanel) buildGizmo(a *App) {
 	var snap *float32
 	var steps [3]float32
 	if imgui.CurrentIO().KeyCtrl() {
-		s := a.settings.SnapTranslate
-		switch v.gizmoOp {
-		case gizmoRotate:
-			s = a.settings.SnapRotate
-		case gizmoScale:
-			s = a.settings.SnapScale
-		}
+		s := v.host.snapStep(v.gizmoOp)
 		steps = [3]float32{s, s, s}
 		snap = &steps[0]
 	}
-	if a.probe != nil {
-		if x, y, ok := v.cam.WorldToPixel(m.Col(3).Vec3(), v.w, v.h); ok {
-			a.probe.state.Gizmo = [2]int{int(v.origin.X + x), int(v.origin.Y + y)}
+	if v.probe != nil {
+		if x, y, ok := cam.WorldToPixel(m.Col(3).Vec3(), v.w, v.h); ok {
+			v.probe.Gizmo = [2]int{int(v.origin.X + x), int(v.origin.Y + y)}
 		}
 	}
 	changed := imguizmo.ManipulateV(&view[0], &proj[0], v.gizmoOp.imguizmo(), mode, &m[0], nil, snap, nil, nil)
@@ -370,27 +412,33 @@ func (v *viewportPanel) buildGizmo(a *App) {
 	if using && !v.gizmoActive {
 		v.gizmoActive = true
 		v.gizmoFrom = w.WorldMatrix(active)
-		a.doc.BeginTransformDrag(v.gizmoOp.label(), v.gizmoOp.dragKind(), a.doc.SelectedEntities())
+		v.doc.BeginTransformDrag(v.gizmoOp.label(), v.gizmoOp.dragKind(), v.doc.SelectedEntities())
 	}
 	if v.gizmoActive {
 		v.gizmoCur = m
 	}
 	if v.gizmoActive && changed {
-		if err := a.doc.DragWorld(m.Mul4(v.gizmoFrom.Inv())); err != nil {
-			a.console.Errorf("%s: %v", v.gizmoOp.label(), err)
+		if err := v.doc.DragWorld(m.Mul4(v.gizmoFrom.Inv())); err != nil {
+			v.log.Errorf("%s: %v", v.gizmoOp.label(), err)
 		}
 	}
 	if !using && v.gizmoActive {
-		v.endGizmo(a)
+		v.endGizmo()
 	}
 }
 
-func (v *viewportPanel) endGizmo(a *App) {
+func (v *viewportPanel) endGizmo() {
 	if v.gizmoActive {
 		v.gizmoActive = false
-		a.doc.EndEdit()
+		v.doc.EndEdit()
 	}
 }
+
+// setGizmo chooses the gizmo (W, E, R and the toolbar).
+func (v *viewportPanel) setGizmo(op gizmoOp) { v.gizmoOp = op }
+
+// toggleGizmoSpace switches the gizmo between world and local axes (X).
+func (v *viewportPanel) toggleGizmoSpace() { v.gizmoLocal = !v.gizmoLocal }
 
 // viewCubeSize is the side of the view cube's square, in pixels.
 const viewCubeSize = 96
@@ -408,12 +456,13 @@ func (v *viewportPanel) overViewCube(p imgui.Vec2) bool {
 
 // buildViewCube draws the orientation cube in the top-right corner; clicking a face turns the camera to it.
 func (v *viewportPanel) buildViewCube() {
-	view := v.cam.View()
+	cam := v.doc.Camera()
+	view := cam.View()
 	before := view
 	pos := v.viewCubePos()
-	imguizmo.ViewManipulateFloat(&view[0], v.cam.Distance, pos, imgui.Vec2{X: viewCubeSize, Y: viewCubeSize}, 0x00000000)
+	imguizmo.ViewManipulateFloat(&view[0], cam.Distance, pos, imgui.Vec2{X: viewCubeSize, Y: viewCubeSize}, 0x00000000)
 	if view != before {
-		*v.cam = v.cam.WithView(view)
+		*cam = cam.WithView(view)
 	}
 }
 
@@ -422,7 +471,7 @@ func (v *viewportPanel) busy() bool {
 	return v.playing || v.ctl.Mode() != viewport.ModeNone || v.gizmoActive || imguizmo.IsUsingViewManipulate()
 }
 
-// delete frees GL objects; call on the loop thread before the context goes away.
+// delete frees the renderer; call on the loop thread before the GL context goes away.
 func (v *viewportPanel) delete() {
 	if v.r != nil {
 		v.r.Delete()
@@ -437,6 +486,9 @@ func (v *viewportPanel) reloadMeshes() {
 	}
 	v.assetVersion++
 }
+
+// renders counts the renders so far.
+func (v *viewportPanel) renders() uint64 { return v.policy.Renders() }
 
 // buildStatsOverlay draws the statistics overlay in the viewport's top-left corner (View → Stats Overlay).
 func (v *viewportPanel) buildStatsOverlay() {
@@ -475,4 +527,65 @@ func (v *viewportPanel) sceneVersion() uint64 {
 		return 0
 	}
 	return v.builder.DrawList().Version()
+}
+
+// The grid dialog's view of the viewport (gridView): the scene it places the grid beside, the camera, the
+// preview it shows.
+
+// sceneList returns the scene's draw list as of the panel's last frame (nil before its first).
+func (v *viewportPanel) sceneList() *viewport.DrawList {
+	if v.builder == nil {
+		return nil
+	}
+	return v.builder.DrawList()
+}
+
+// sceneWorld returns the world the viewport draws.
+func (v *viewportPanel) sceneWorld() *ecs.World { return v.world }
+
+// camera returns the camera the viewport shows (the document's).
+func (v *viewportPanel) camera() *viewport.Camera { return v.doc.Camera() }
+
+// corner returns the screen position of the image's top-left corner.
+func (v *viewportPanel) corner() imgui.Vec2 { return v.origin }
+
+// setPreview makes the viewport draw list instead of the scene (nil: the scene again) and box's outline over the
+// image (nil: none).
+func (v *viewportPanel) setPreview(list *viewport.DrawList, box *viewport.AABB) {
+	v.preview, v.previewBox = list, box
+}
+
+// drawPreviewBox draws the outline of the grid being set up over the viewport image, which it dims a little (the
+// cubes shown, if any, are for older values): ImGui shapes, no render.
+func (v *viewportPanel) drawPreviewBox() {
+	b := v.previewBox
+	if b == nil {
+		return
+	}
+	cam := v.doc.Camera()
+	dl := imgui.WindowDrawList()
+	dl.AddRectFilled(v.origin, imgui.Vec2{X: v.origin.X + float32(v.w), Y: v.origin.Y + float32(v.h)}, 0x50000000)
+	var px [8]imgui.Vec2
+	var ok [8]bool
+	for i := range 8 {
+		c := mgl32.Vec3{b.Min[0], b.Min[1], b.Min[2]}
+		for axis := range 3 {
+			if i&(1<<axis) != 0 {
+				c[axis] = b.Max[axis]
+			}
+		}
+		x, y, in := cam.WorldToPixel(c, v.w, v.h)
+		px[i], ok[i] = imgui.Vec2{X: v.origin.X + x, Y: v.origin.Y + y}, in
+	}
+	const shadow, line = 0xc0000000, 0xff60e0ff // ABGR: a dark edge under a bright yellow line
+	for pass, col := range [2]uint32{shadow, line} {
+		for i := range 8 {
+			for axis := range 3 {
+				j := i | 1<<axis
+				if j != i && ok[i] && ok[j] {
+					dl.AddLineV(px[i], px[j], col, float32(4-2*pass))
+				}
+			}
+		}
+	}
 }

@@ -1,0 +1,303 @@
+package editor
+
+import (
+	"errors"
+	"image"
+	"slices"
+	"testing"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// fakeRenderer is a viewport.Renderer without a GPU: it keeps what it was asked to draw and answers the id reads
+// by CPU picking (viewport.DrawList.Pick) through the camera it last rendered with, as the GPU's id image would.
+type fakeRenderer struct {
+	w, h    int
+	renders int
+	list    *viewport.DrawList
+	cam     viewport.Camera
+	deleted bool
+}
+
+var _ viewport.Renderer = (*fakeRenderer)(nil)
+
+func (f *fakeRenderer) Size() (int, int) { return f.w, f.h }
+func (f *fakeRenderer) Resize(w, h int) error {
+	f.w, f.h = w, h
+	return nil
+}
+func (f *fakeRenderer) Render(dl *viewport.DrawList, cam viewport.Camera) error {
+	f.renders++
+	f.list, f.cam = dl, cam
+	return nil
+}
+func (f *fakeRenderer) Texture() uint32 { return 1 }
+func (f *fakeRenderer) ReadID(x, y int) uint32 {
+	if f.list == nil || x < 0 || y < 0 || x >= f.w || y >= f.h {
+		return 0
+	}
+	hit, ok := f.list.Pick(f.cam.Ray(float32(x)+0.5, float32(y)+0.5, f.w, f.h))
+	if !ok {
+		return 0
+	}
+	return hit.ID
+}
+func (f *fakeRenderer) ReadIDs(r image.Rectangle) []uint32 {
+	var ids []uint32
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			if id := f.ReadID(x, y); id != 0 && !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+func (f *fakeRenderer) Stats() viewport.RenderStats {
+	return viewport.RenderStats{Renders: uint64(f.renders)}
+}
+func (f *fakeRenderer) Delete() { f.deleted = true }
+
+// fakeViewportHost is the rest of the editor as the viewport panel sees it.
+type fakeViewportHost struct {
+	modal  bool
+	picks  [][]ecs.Entity
+	drops  int
+	step   float32
+	stepOp []gizmoOp
+}
+
+func (f *fakeViewportHost) modalOpen() bool                 { return f.modal }
+func (f *fakeViewportHost) picked(es []ecs.Entity)          { f.picks = append(f.picks, es) }
+func (f *fakeViewportHost) prefabDrop(imgui.Vec2, int, int) {}
+func (f *fakeViewportHost) snapStep(op gizmoOp) float32 {
+	f.stepOp = append(f.stepOp, op)
+	return f.step
+}
+
+// vpFixture is a viewport panel in a windowless UI over three cubes at x = -3, 0, 3, with a fake renderer.
+type vpFixture struct {
+	ui    *uiContext
+	d     *doc.Document
+	v     *viewportPanel
+	r     *fakeRenderer
+	host  *fakeViewportHost
+	log   *Console
+	st    *probe.State
+	cubes []ecs.Entity
+	build func()
+}
+
+func newVPFixture(t *testing.T) *vpFixture {
+	f := &vpFixture{ui: newUIContext(t), d: doc.New("V", doc.Options{}), r: &fakeRenderer{}, host: &fakeViewportHost{step: 1},
+		log: NewConsole(20), st: &probe.State{}}
+	for _, x := range []float32{-3, 0, 3} {
+		e, err := f.d.SpawnCube(ecs.Entity{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.d.SetField([]ecs.Entity{e}, mustComponent[ecs.Transform](t, f.d), "position", mgl32.Vec3{x, 0, 0}); err != nil {
+			t.Fatal(err)
+		}
+		f.cubes = append(f.cubes, e)
+	}
+	f.d.ClearSelection()
+	meshes := assets.NewRegistry(".", assets.DefaultLimits())
+	f.v = newViewportPanel(nil, f.host, meshes, func() (viewport.Renderer, error) { return f.r, nil }, f.log, f.st)
+	f.v.setDoc(f.d, true) // no camera in a file: framed on the first frame
+	f.build = func() {
+		imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
+		window(panelViewport, 0, 0, 800, 600, f.v.Build)
+		imgui.PopStyleVar()
+	}
+	f.ui.frames(2, f.build)
+	return f
+}
+
+func mustComponent[T any](t *testing.T, d *doc.Document) ecs.ComponentID {
+	t.Helper()
+	id, ok := ecs.ComponentIDOf[T](d.World())
+	if !ok {
+		t.Fatal("component not registered")
+	}
+	return id
+}
+
+// pixelOf is where the centre of e is on the screen (the window starts at 0, 0).
+func (f *vpFixture) pixelOf(t *testing.T, e ecs.Entity) (float32, float32) {
+	t.Helper()
+	x, y, ok := f.d.Camera().WorldToPixel(f.d.World().WorldMatrix(e).Col(3).Vec3(), f.v.w, f.v.h)
+	if !ok {
+		t.Fatalf("%v is not in view", e)
+	}
+	return float32(f.st.Viewport.X) + x, float32(f.st.Viewport.Y) + y
+}
+
+func TestViewportRendersOnlyWhatChanged(t *testing.T) {
+	f := newVPFixture(t)
+	if f.r.renders != 1 || f.r.w != f.st.Viewport.W || f.r.h != f.st.Viewport.H {
+		t.Fatalf("after two frames: %d renders at %dx%d, want 1 at %dx%d", f.r.renders, f.r.w, f.r.h, f.st.Viewport.W, f.st.Viewport.H)
+	}
+	if cam := *f.d.Camera(); cam == viewport.DefaultCamera() {
+		t.Fatal("a scene without a saved camera was not framed")
+	}
+	f.ui.frames(5, f.build)
+	if f.r.renders != 1 || f.v.renders() != 1 || f.st.ViewportRenders != 1 {
+		t.Fatalf("idle frames rendered: %d", f.r.renders)
+	}
+	// An edit re-renders once.
+	if err := f.d.SetField(f.cubes[:1], mustComponent[ecs.Transform](t, f.d), "position", mgl32.Vec3{-4, 0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	f.ui.frames(3, f.build)
+	if f.r.renders != 2 {
+		t.Fatalf("after an edit: %d renders, want 2", f.r.renders)
+	}
+	// A preview replaces the scene's list; the outline box costs no render.
+	preview := viewport.NewDrawList()
+	box := viewport.AABB{Max: mgl32.Vec3{1, 1, 1}}
+	f.v.setPreview(preview, &box)
+	f.ui.frames(2, f.build)
+	if f.r.renders != 3 || f.r.list != preview {
+		t.Fatalf("a preview: %d renders, list %p (preview %p)", f.r.renders, f.r.list, preview)
+	}
+	f.v.setPreview(nil, nil)
+	f.ui.frames(2, f.build)
+	if f.r.renders != 4 || f.r.list == preview {
+		t.Fatal("the scene did not come back after the preview")
+	}
+	f.v.showStats = true
+	f.ui.frames(2, f.build)
+	if f.r.renders != 4 {
+		t.Fatal("the stats overlay re-rendered the scene")
+	}
+	f.v.delete()
+	if !f.r.deleted || f.v.r != nil {
+		t.Fatal("delete did not free the renderer")
+	}
+}
+
+func TestViewportPicksClickBoxAndCtrl(t *testing.T) {
+	f := newVPFixture(t)
+	x, y := f.pixelOf(t, f.cubes[1])
+	f.ui.click(imgui.MouseButtonLeft, x, y, f.build)
+	if got := f.d.SelectedEntities(); !slices.Equal(got, f.cubes[1:2]) {
+		t.Fatalf("click on the middle cube selected %v", got)
+	}
+	if len(f.host.picks) != 1 || !slices.Equal(f.host.picks[0], f.cubes[1:2]) {
+		t.Fatalf("the host was told %v", f.host.picks)
+	}
+	// Ctrl-click toggles another in, and the first out.
+	x2, y2 := f.pixelOf(t, f.cubes[2])
+	f.ui.modifiers(true, false, false)
+	f.ui.click(imgui.MouseButtonLeft, x2, y2, f.build)
+	f.ui.click(imgui.MouseButtonLeft, x, y, f.build)
+	f.ui.modifiers(false, false, false)
+	f.ui.frame(f.build)
+	if got := f.d.SelectedEntities(); !slices.Equal(got, f.cubes[2:3]) {
+		t.Fatalf("after ctrl-clicks: %v, want the right cube", got)
+	}
+	// A click on nothing clears the selection; a box around everything selects the three.
+	f.ui.click(imgui.MouseButtonLeft, 20, 580, f.build)
+	if n := f.d.SelectionLen(); n != 0 {
+		t.Fatalf("a click on the background left %d selected", n)
+	}
+	x0, _ := f.pixelOf(t, f.cubes[0])
+	f.ui.drag(x0-80, y-80, x2+80, y+80, f.build)
+	if got := f.d.SelectedEntities(); len(got) != 3 {
+		t.Fatalf("box selection: %v", got)
+	}
+	// While a dialog is open the viewport does not pick.
+	f.host.modal = true
+	f.ui.click(imgui.MouseButtonLeft, 20, 580, f.build)
+	if n := f.d.SelectionLen(); n != 3 {
+		t.Fatal("a click went through an open dialog")
+	}
+}
+
+func TestViewportCameraOrbitZoomAndFrame(t *testing.T) {
+	f := newVPFixture(t)
+	before := *f.d.Camera()
+	renders := f.r.renders
+	// Middle drag orbits (the document's camera: the one the file saves).
+	f.ui.move(400, 300, f.build)
+	f.ui.press(imgui.MouseButtonMiddle, true, f.build)
+	for i := 1; i <= 5; i++ {
+		f.ui.move(400+float32(20*i), 300, f.build)
+	}
+	f.ui.press(imgui.MouseButtonMiddle, false, f.build)
+	after := *f.d.Camera()
+	if after.Yaw == before.Yaw || f.r.renders == renders || f.r.cam != after {
+		t.Fatalf("orbit: yaw %v → %v, %d renders; rendered with %+v", before.Yaw, after.Yaw, f.r.renders-renders, f.r.cam)
+	}
+	// The wheel zooms.
+	f.ui.io().AddMouseWheelEvent(0, 2)
+	f.ui.frames(2, f.build)
+	if d := f.d.Camera().Distance; d >= after.Distance {
+		t.Fatalf("wheel: distance %v → %v", after.Distance, d)
+	}
+	// F frames the selection: the camera looks at the selected cube.
+	f.d.Select(f.cubes[2])
+	f.v.frameSelection()
+	if p := f.d.Camera().Pivot; p.Sub(mgl32.Vec3{3, 0, 0}).Len() > 1e-3 {
+		t.Fatalf("frame selection: pivot %v, want the right cube at 3,0,0", p)
+	}
+}
+
+func TestViewportGizmoDragIsOneUndoStep(t *testing.T) {
+	f := newVPFixture(t)
+	f.d.Select(f.cubes[1])
+	f.ui.frames(2, f.build)
+	if f.st.Gizmo == ([2]int{}) {
+		t.Fatal("no gizmo on the selected cube")
+	}
+	undos := f.d.Undos()
+	gx, gy := float32(f.st.Gizmo[0]), float32(f.st.Gizmo[1])
+	f.ui.drag(gx, gy, gx+60, gy, f.build) // the centre of the move gizmo: in the view plane
+	pos := f.d.World().WorldMatrix(f.cubes[1]).Col(3).Vec3()
+	if pos.X() < 0.5 || f.d.Undos() != undos+1 {
+		t.Fatalf("after dragging the gizmo 60 px right: position %v, %d undo steps (want 1 more than %d)", pos, f.d.Undos(), undos)
+	}
+	if err := f.d.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if pos := f.d.World().WorldMatrix(f.cubes[1]).Col(3).Vec3(); pos.Len() > 1e-5 {
+		t.Fatalf("undo left the cube at %v", pos)
+	}
+	// With Ctrl held the drag snaps to the move step.
+	f.ui.frames(2, f.build)
+	f.ui.modifiers(true, false, false)
+	f.ui.drag(gx, gy, gx+60, gy, f.build)
+	f.ui.modifiers(false, false, false)
+	pos = f.d.World().WorldMatrix(f.cubes[1]).Col(3).Vec3()
+	if len(f.host.stepOp) == 0 || f.host.stepOp[0] != gizmoTranslate || pos.X() != float32(int(pos.X())) {
+		t.Fatalf("a Ctrl drag: steps asked for %v, position %v (want whole units)", f.host.stepOp, pos)
+	}
+	// No gizmo in play mode.
+	f.d.Play()
+	f.ui.frames(2, f.build)
+	if f.st.Gizmo != ([2]int{}) {
+		t.Fatal("a gizmo in play mode")
+	}
+}
+
+func TestViewportWithoutRenderer(t *testing.T) {
+	ui := newUIContext(t)
+	d := doc.New("V", doc.Options{})
+	st := &probe.State{}
+	v := newViewportPanel(d, &fakeViewportHost{}, assets.NewRegistry(".", assets.DefaultLimits()),
+		func() (viewport.Renderer, error) { return nil, errors.New("no OpenGL 4.1") }, NewConsole(5), st)
+	v.setDoc(d, false)
+	ui.frames(3, func() { window(panelViewport, 0, 0, 400, 300, v.Build) })
+	if v.r != nil || v.initErr == nil || st.Viewport.W == 0 {
+		t.Fatal("a renderer that cannot start must leave the panel with its message")
+	}
+}
