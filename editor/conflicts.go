@@ -21,9 +21,9 @@ import (
 
 // conflictView is the Inspector's conflict section's state.
 type conflictView struct {
-	count   int    // unresolved conflicts of the document, as of version
-	version uint64 // document version count was taken at
-	doc     *doc.Document
+	count   int                     // unresolved conflicts of the document, as of version
+	version uint64                  // document version count was taken at
+	counted bool                    // count is set (a new document starts a new view)
 	widgets map[string]probe.Widget // buttons of the last frame, for the probe
 }
 
@@ -31,27 +31,25 @@ var conflictRed = imgui.Vec4{X: 1, Y: 0.35, Z: 0.3, W: 1}
 
 // total returns the number of unresolved conflicts (recounted only when the document changed), and
 // whether the last one was just resolved.
-func (v *conflictView) total(d *doc.Document) (n int, allResolved bool) {
-	if v.doc != d || v.version != d.Version() {
-		same, had := v.doc == d, v.count
-		v.doc, v.version, v.count = d, d.Version(), len(d.Conflicts())
-		allResolved = same && had > 0 && v.count == 0
+func (v *conflictView) total(d inspectorDoc) (n int, allResolved bool) {
+	if !v.counted || v.version != d.Version() {
+		had := v.count
+		v.counted, v.version, v.count = true, d.Version(), len(d.Conflicts())
+		allResolved = had > 0 && v.count == 0
 	}
 	return v.count, allResolved
 }
 
-// reportConflicts lists the open document's merge conflicts in the console.
-func (a *App) reportConflicts() {
-	a.conf = conflictView{}
-	a.conf.total(a.doc)
-	cs := a.doc.Conflicts()
+// reportConflicts lists the merge conflicts of a document that was just opened in the console.
+func reportConflicts(d *doc.Document, log logger) {
+	cs := d.Conflicts()
 	if len(cs) == 0 {
 		return
 	}
-	a.console.Warnf("%d unresolved merge %s (from voltex-editor merge); resolve each in the Inspector (Use Ours / Use Theirs / Keep Edited), then save:",
+	log.Warnf("%d unresolved merge %s (from voltex-editor merge); resolve each in the Inspector (Use Ours / Use Theirs / Keep Edited), then save:",
 		len(cs), plural(len(cs), "conflict", "conflicts"))
 	for _, c := range cs {
-		a.console.Warnf("  %s: %s: ours %s, theirs %s", a.conflictOwner(c.Entity), conflictLabel(c.Path), orNone(c.Ours), orNone(c.Theirs))
+		log.Warnf("  %s: %s: ours %s, theirs %s", conflictOwner(d, c.Entity), conflictLabel(c.Path), orNone(c.Ours), orNone(c.Theirs))
 	}
 }
 
@@ -70,12 +68,15 @@ func orNone(s string) string {
 }
 
 // conflictOwner names what a conflict is on: the scene, or an entity by name and id.
-func (a *App) conflictOwner(id uint64) string {
+func conflictOwner(d interface {
+	Entity(id uint64) (ecs.Entity, bool)
+	Name(e ecs.Entity) string
+}, id uint64) string {
 	if id == 0 {
 		return "scene"
 	}
-	if e, ok := a.doc.Entity(id); ok && a.doc.Name(e) != "" {
-		return fmt.Sprintf("%q (id %d)", a.doc.Name(e), id)
+	if e, ok := d.Entity(id); ok && d.Name(e) != "" {
+		return fmt.Sprintf("%q (id %d)", d.Name(e), id)
 	}
 	return fmt.Sprintf("entity %d", id)
 }
@@ -95,45 +96,45 @@ func conflictLabel(path string) string {
 
 // buildConflicts draws the conflict section at the top of the Inspector: the scene's conflicts and
 // the active entity's, or a line saying how many are left elsewhere.
-func (a *App) buildConflicts() {
-	v := &a.conf
+func (p *inspectorPanel) buildConflicts() {
+	v := &p.conf
 	clear(v.widgets)
-	n, allResolved := v.total(a.doc)
+	n, allResolved := v.total(p.doc)
 	if allResolved {
-		a.console.Infof("all merge conflicts are resolved; save to write the scene without them")
+		p.log.Infof("all merge conflicts are resolved; save to write the scene without them")
 	}
 	if n == 0 {
 		return
 	}
 	var e ecs.Entity
 	var items []scene.MergeConflict
-	if act, ok := a.doc.Active(); ok {
-		e, items = act, a.doc.EntityConflicts(act)
+	if act, ok := p.doc.Active(); ok {
+		e, items = act, p.doc.EntityConflicts(act)
 	}
-	sceneItems := a.doc.SceneConflicts()
+	sceneItems := p.doc.SceneConflicts()
 	textWrapped(conflictRed, fmt.Sprintf("%d unresolved merge %s in this scene", n, plural(n, "conflict", "conflicts")))
 	if len(items) == 0 && len(sceneItems) == 0 {
 		textDisabled("Select an entity marked [!] in the hierarchy.")
 	}
 	if imgui.SmallButton("Select next conflicted entity") {
-		a.selectNextConflict()
+		p.selectNextConflict()
 	}
-	editable := !a.doc.Playing()
+	editable := !p.doc.Playing()
 	for _, c := range sceneItems {
-		a.conflictItem(0, c, editable)
+		p.conflictItem(0, c, editable)
 	}
 	for _, c := range items {
-		a.conflictItem(a.doc.ID(e), c, editable)
+		p.conflictItem(p.doc.ID(e), c, editable)
 	}
 	imgui.Separator()
 }
 
 // conflictItem draws one conflict with its three values and the buttons that resolve it.
-func (a *App) conflictItem(id uint64, c scene.MergeConflict, editable bool) {
+func (p *inspectorPanel) conflictItem(id uint64, c scene.MergeConflict, editable bool) {
 	imgui.PushIDStr(fmt.Sprintf("conflict%d:%s", id, c.Path))
 	defer imgui.PopID()
 	textColored(conflictRed, "[!] "+conflictLabel(c.Path))
-	a.conf.record("conflict:"+c.Path, c.Path)
+	p.conf.record("conflict:"+c.Path, c.Path)
 	if imgui.BeginTableV("##values", 2, imgui.TableFlagsSizingStretchProp, imgui.Vec2{}, 0) {
 		imgui.TableSetupColumnV("##side", imgui.TableColumnFlagsWidthFixed, 60, 0)
 		imgui.TableSetupColumnV("##value", imgui.TableColumnFlagsWidthStretch, 1, 0)
@@ -152,13 +153,13 @@ func (a *App) conflictItem(id uint64, c scene.MergeConflict, editable bool) {
 			imgui.SameLine()
 		}
 		if imgui.Button(how.String()) {
-			if err := a.doc.Resolve(id, c.Path, how); err != nil {
-				a.console.Errorf("%s %s: %v", how, conflictLabel(c.Path), err)
+			if err := p.doc.Resolve(id, c.Path, how); err != nil {
+				p.log.Errorf("%s %s: %v", how, conflictLabel(c.Path), err)
 			} else {
-				a.console.Infof("resolved %s of %s: %s", conflictLabel(c.Path), a.conflictOwner(id), how)
+				p.log.Infof("resolved %s of %s: %s", conflictLabel(c.Path), conflictOwner(p.doc, id), how)
 			}
 		}
-		a.conf.record("conflict:"+c.Path+":"+how.String(), "")
+		p.conf.record("conflict:"+c.Path+":"+how.String(), "")
 	}
 	imgui.EndDisabled()
 	imgui.Spacing()
@@ -173,13 +174,13 @@ func (v *conflictView) record(key, shown string) {
 }
 
 // selectNextConflict selects the next entity (by id, after the active one) that has conflicts.
-func (a *App) selectNextConflict() {
+func (p *inspectorPanel) selectNextConflict() {
 	cur := uint64(0)
-	if e, ok := a.doc.Active(); ok {
-		cur = a.doc.ID(e)
+	if e, ok := p.doc.Active(); ok {
+		cur = p.doc.ID(e)
 	}
 	var first uint64
-	for _, c := range a.doc.Conflicts() {
+	for _, c := range p.doc.Conflicts() {
 		if c.Entity == 0 {
 			continue
 		}
@@ -191,8 +192,8 @@ func (a *App) selectNextConflict() {
 			break
 		}
 	}
-	if e, ok := a.doc.Entity(first); ok {
-		a.doc.Select(e)
-		a.hier.show(e)
+	if e, ok := p.doc.Entity(first); ok {
+		p.doc.Select(e)
+		p.outline.show(e)
 	}
 }

@@ -8,42 +8,76 @@ import (
 	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+	g "github.com/AllenDang/giu"
 
 	"github.com/voltex-editor/voltex/editor/filedialog"
 )
 
-// fileDialog shows a filedialog.Dialog as a modal popup. When the user confirms, onChoose gets the path.
+// fileDialog shows a filedialog.Dialog (the pure model: listing, breadcrumbs, what a name means) as a modal popup:
+// breadcrumbs and Up, the recent places, the listing, the name field, and a question before a file is replaced.
+// When the user confirms, the request's onChoose gets the path; closed without one, its onCancel runs.
 type fileDialog struct {
 	d           *filedialog.Dialog
+	req         fileRequest
 	places      []string
 	placeLabels []string // the places' names: base names, with parents where two are alike
-	onChoose    func(path string)
 	open        bool
 	opened      bool
+	finished    bool // chosen or cancelled: done
+	chosen      bool
 	focusName   bool
 	confirming  string // path waiting for overwrite confirmation
 	selected    int
-	okLabel     string // the confirm button ("Open", "Save", "Export")
 }
 
-func newFileDialog(mode filedialog.Mode, title, dir string, places []string, onChoose func(string), exts ...string) *fileDialog {
-	d := filedialog.New(mode, title, dir, exts...)
+var _ g.Widget = (*fileDialog)(nil)
+
+func newFileDialog(req fileRequest, places []string) *fileDialog {
+	mode := filedialog.Open
+	if req.save {
+		mode = filedialog.Save
+	}
+	d := filedialog.New(mode, req.title, req.dir, req.exts...)
 	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
 		d.Home = filepath.Clean(home)
 	}
-	return &fileDialog{
-		d:        d,
-		places:   places,
-		onChoose: onChoose,
-		open:     true,
-		selected: -1,
+	if req.name != "" {
+		d.Name = req.name
 	}
+	return &fileDialog{d: d, req: req, places: places, open: true, selected: -1}
 }
 
 // name is the popup's ImGui id.
 func (f *fileDialog) name() string { return f.d.Title + "###filedialog" }
 
-// build draws the dialog; it returns false once the dialog is finished (chosen or cancelled).
+// done reports whether the dialog is finished (a path chosen, or closed without one).
+func (f *fileDialog) done() bool { return f.finished }
+
+// okLabel is the confirm button's label.
+func (f *fileDialog) okLabel() string {
+	switch {
+	case f.req.okLabel != "":
+		return f.req.okLabel
+	case f.d.Mode == filedialog.Save:
+		return "Save"
+	}
+	return "Open"
+}
+
+// Build draws the dialog until it is finished.
+func (f *fileDialog) Build() {
+	if f.finished {
+		return
+	}
+	if !f.build() {
+		f.finished = true
+		if !f.chosen && f.req.onCancel != nil {
+			f.req.onCancel()
+		}
+	}
+}
+
+// build draws the dialog; it returns false once it is finished (chosen or cancelled).
 func (f *fileDialog) build() bool {
 	if !f.open {
 		return false
@@ -66,8 +100,21 @@ func (f *fileDialog) build() bool {
 		f.close()
 		return false
 	}
+	f.buildBreadcrumbs()
+	footer := imgui.FrameHeightWithSpacing()*3 + 8
+	avail := imgui.ContentRegionAvail()
+	f.buildPlaces(avail.Y - footer)
+	imgui.SameLine()
+	f.buildListing(avail.Y - footer)
+	f.buildFooter()
+	if f.buildOverwrite() {
+		return false
+	}
+	return f.open
+}
 
-	// Breadcrumbs and Up.
+// buildBreadcrumbs draws Up and the folders of the path down to the current one, each a button.
+func (f *fileDialog) buildBreadcrumbs() {
 	if imgui.ArrowButton("##up", imgui.DirUp) {
 		_ = f.d.Up()
 		f.selected = -1
@@ -83,11 +130,11 @@ func (f *fileDialog) build() bool {
 			f.selected = -1
 		}
 	}
+}
 
-	footer := imgui.FrameHeightWithSpacing()*3 + 8
-	avail := imgui.ContentRegionAvail()
-	// Recent places.
-	if imgui.BeginChildStrV("##places", imgui.Vec2{X: 190, Y: avail.Y - footer}, imgui.ChildFlagsBorders, 0) {
+// buildPlaces draws the recent places on the left.
+func (f *fileDialog) buildPlaces(h float32) {
+	if imgui.BeginChildStrV("##places", imgui.Vec2{X: 190, Y: h}, imgui.ChildFlagsBorders, 0) {
 		imgui.TextDisabled("Recent places")
 		if len(f.placeLabels) != len(f.places) {
 			f.placeLabels = filedialog.PlaceLabels(f.places)
@@ -103,9 +150,12 @@ func (f *fileDialog) build() bool {
 		}
 	}
 	imgui.EndChild()
-	imgui.SameLine()
-	// Listing.
-	if imgui.BeginChildStrV("##listing", imgui.Vec2{X: 0, Y: avail.Y - footer}, imgui.ChildFlagsBorders, 0) {
+}
+
+// buildListing draws the folder's entries: a click selects (a file's name goes into the name field), a
+// double-click opens a folder or chooses a file.
+func (f *fileDialog) buildListing(h float32) {
+	if imgui.BeginChildStrV("##listing", imgui.Vec2{X: 0, Y: h}, imgui.ChildFlagsBorders, 0) {
 		for i, e := range f.d.Entries {
 			label := registerText(e.Name)
 			if e.IsDir {
@@ -135,8 +185,10 @@ func (f *fileDialog) build() bool {
 		}
 	}
 	imgui.EndChild()
+}
 
-	// Name, filter, buttons.
+// buildFooter draws the name field (Enter chooses), the filter, the folder or the error, and the buttons.
+func (f *fileDialog) buildFooter() {
 	imgui.Text("Name")
 	imgui.SameLine()
 	imgui.SetNextItemWidth(-200)
@@ -158,44 +210,41 @@ func (f *fileDialog) build() bool {
 	} else {
 		textDisabled(registerText(f.d.DisplayDir()))
 	}
-	ok := f.okLabel
-	if ok == "" {
-		ok = "Open"
-		if f.d.Mode == filedialog.Save {
-			ok = "Save"
-		}
-	}
-	if imgui.ButtonV(ok, imgui.Vec2{X: 100}) {
+	if imgui.ButtonV(f.okLabel(), imgui.Vec2{X: 100}) {
 		f.choose()
 	}
 	imgui.SameLine()
 	if imgui.ButtonV("Cancel", imgui.Vec2{X: 100}) {
 		f.close()
 	}
+}
 
-	// Overwrite confirmation.
+// buildOverwrite asks before a chosen file is replaced; it returns true when the user said Replace (the dialog is
+// finished).
+func (f *fileDialog) buildOverwrite() bool {
 	if f.confirming != "" {
 		imgui.OpenPopupStr("Replace file?###overwrite")
 	}
-	if imgui.BeginPopupModalV("Replace file?###overwrite", nil, imgui.WindowFlagsAlwaysAutoResize) {
-		text(registerText(filepath.Base(f.confirming)) + " already exists.\nDo you want to replace it?")
-		keys := !imgui.IsWindowAppearing() // the Enter that asked must not also answer
-		if imgui.ButtonV("Replace", imgui.Vec2{X: 100}) || keys && imgui.IsKeyPressedBool(imgui.KeyEnter) {
-			p := f.confirming
-			f.confirming = ""
-			imgui.CloseCurrentPopup()
-			imgui.EndPopup()
-			f.finish(p)
-			return false
-		}
-		imgui.SameLine()
-		if imgui.ButtonV("Cancel", imgui.Vec2{X: 100}) || keys && imgui.IsKeyPressedBool(imgui.KeyEscape) {
-			f.confirming = ""
-			imgui.CloseCurrentPopup()
-		}
-		imgui.EndPopup()
+	if !imgui.BeginPopupModalV("Replace file?###overwrite", nil, imgui.WindowFlagsAlwaysAutoResize) {
+		return false
 	}
-	return f.open
+	text(registerText(filepath.Base(f.confirming)) + " already exists.\nDo you want to replace it?")
+	keys := !imgui.IsWindowAppearing() // the Enter that asked must not also answer
+	if imgui.ButtonV("Replace", imgui.Vec2{X: 100}) || keys && imgui.IsKeyPressedBool(imgui.KeyEnter) {
+		p := f.confirming
+		f.confirming = ""
+		imgui.CloseCurrentPopup()
+		imgui.EndPopup()
+		f.finish(p)
+		return true
+	}
+	imgui.SameLine()
+	if imgui.ButtonV("Cancel", imgui.Vec2{X: 100}) || keys && imgui.IsKeyPressedBool(imgui.KeyEscape) {
+		f.confirming = ""
+		imgui.CloseCurrentPopup()
+	}
+	imgui.EndPopup()
+	return false
 }
 
 func (f *fileDialog) choose() {
@@ -213,8 +262,9 @@ func (f *fileDialog) choose() {
 
 func (f *fileDialog) finish(path string) {
 	f.close()
-	if f.onChoose != nil {
-		f.onChoose(path)
+	f.chosen = true
+	if f.req.onChoose != nil {
+		f.req.onChoose(path)
 	}
 }
 

@@ -2,13 +2,13 @@ package editor
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+	g "github.com/AllenDang/giu"
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/assets"
@@ -43,6 +43,11 @@ const (
 // doc.PrepareGrid / GridJob.Run (a background job from jobThreshold cubes, with progress and Cancel) /
 // doc.FinishGrid on the loop thread: ONE undoable step.
 type gridDialog struct {
+	host   gridHost
+	view   gridView
+	meshes meshes
+	probe  *probe.State
+
 	count    [3]int32
 	spacing  [3]float32
 	centre   [3]float32
@@ -58,6 +63,7 @@ type gridDialog struct {
 	placedFor [3]mgl32.Vec3 // the size and scene bounds the centre was placed for
 	toward    mgl32.Vec3    // from the content towards the camera when it was placed (the side it goes on)
 	opened    bool          // the window was shown once
+	closed    bool          // Spawn, Cancel or close pressed
 	focus     bool          // give the first field the keyboard next frame
 	active    bool          // an item was active at the end of the last frame
 	err       string        // what is wrong with the values
@@ -84,8 +90,36 @@ func defaultGridValues() settings.Grid {
 	}
 }
 
-func newGridDialog(v settings.Grid) *gridDialog {
-	d := &gridDialog{mesh: v.Mesh, gradient: v.Gradient, from: v.From, to: v.To, group: v.Group, name: v.GroupName,
+// gridHost is what the grid dialog needs of the editor: Spawn, remembering its values, play mode.
+type gridHost interface {
+	spawnGrid(p scene.GridParams, preview *viewport.DrawList)
+	rememberGrid(v settings.Grid)
+	playing() bool
+}
+
+// gridView is the grid dialog's view of the viewport: the scene it places the grid beside, the camera (At pivot,
+// Frame), where the image is, its renders, and the preview and outline it shows (viewportPanel implements it).
+type gridView interface {
+	sceneList() *viewport.DrawList
+	sceneWorld() *ecs.World
+	sceneVersion() uint64
+	camera() *viewport.Camera
+	aspect() float32
+	corner() imgui.Vec2
+	renders() uint64
+	setPreview(list *viewport.DrawList, box *viewport.AABB)
+}
+
+// meshes are the meshes scenes can use (the asset registry).
+type meshes interface {
+	List() []string
+	Mesh(ref string) (*assets.Mesh, error)
+}
+
+var _ g.Widget = (*gridDialog)(nil)
+
+func newGridDialog(v settings.Grid, host gridHost, view gridView, ms meshes, pr *probe.State) *gridDialog {
+	d := &gridDialog{host: host, view: view, meshes: ms, probe: pr, mesh: v.Mesh, gradient: v.Gradient, from: v.From, to: v.To, group: v.Group, name: v.GroupName,
 		spin: v.Spin, speed: v.Speed, spacing: v.Spacing, autoPlace: true, focus: true, fields: map[string]probe.Rect{}}
 	for i, n := range v.Count {
 		d.count[i] = int32(n)
@@ -317,8 +351,8 @@ func (d *gridDialog) stop() {
 
 // place puts the centre beside the scene's content while autoPlace holds, again whenever the grid's size or the
 // content's extent changed.
-func (d *gridDialog) place(a *App) {
-	sl := a.vp.sceneList()
+func (d *gridDialog) place() {
+	sl := d.view.sceneList()
 	if !d.autoPlace || sl == nil {
 		return
 	}
@@ -329,7 +363,7 @@ func (d *gridDialog) place(a *App) {
 		return
 	}
 	if d.placedFor == ([3]mgl32.Vec3{}) && !b.IsEmpty() {
-		d.toward = a.vp.camera().Eye().Sub(b.Center()) // the side is chosen once; orbiting does not move the grid
+		d.toward = d.view.camera().Eye().Sub(b.Center()) // the side is chosen once; orbiting does not move the grid
 	}
 	d.placedFor = key
 	if p.Validate() == nil {
@@ -342,14 +376,24 @@ func (d *gridDialog) field(name string) {
 	d.fields[name] = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
 }
 
+// Build draws the dialog (until it is closed: see done).
+func (d *gridDialog) Build() {
+	if !d.closed {
+		d.closed = !d.build()
+	}
+}
+
+// done reports whether the dialog was closed (Spawn, Cancel, Escape, its close button).
+func (d *gridDialog) done() bool { return d.closed }
+
 // build draws the dialog; false when it is closed.
-func (d *gridDialog) build(a *App) bool {
+func (d *gridDialog) build() bool {
 	const name = "Spawn Cube Grid###griddialog"
 	if !d.opened {
-		d.place(a)
+		d.place()
 		d.opened = true
 		imgui.SetNextWindowFocus()
-		imgui.SetNextWindowPosV(imgui.Vec2{X: a.vp.corner().X + 16, Y: a.vp.corner().Y + 16}, imgui.CondAlways, imgui.Vec2{})
+		imgui.SetNextWindowPosV(imgui.Vec2{X: d.view.corner().X + 16, Y: d.view.corner().Y + 16}, imgui.CondAlways, imgui.Vec2{})
 	}
 	open := true
 	flags := imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoCollapse | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoSavedSettings
@@ -363,7 +407,7 @@ func (d *gridDialog) build(a *App) bool {
 	cancel := !open || (keys && imgui.IsKeyPressedBool(imgui.KeyEscape))
 	if visible && !spawn && !cancel {
 		var s, c bool
-		s, c = d.buildFields(a)
+		s, c = d.buildFields()
 		spawn, cancel = s && d.err == "", c
 	}
 	d.active = imgui.IsAnyItemActive()
@@ -374,24 +418,24 @@ func (d *gridDialog) build(a *App) bool {
 		imgui.SetWindowFocusStr(panelViewport) // the keyboard goes back to the viewport, where the result shows
 	}
 	if spawn {
-		d.close(a)
+		d.close()
 		var keep *viewport.DrawList
 		if d.prev.current() && d.prev.cubes == p.Len() {
 			keep = d.prev.list // exactly what the spawn makes: shown until the cubes are in the scene
 		}
-		a.spawnGrid(p, keep)
+		d.host.spawnGrid(p, keep)
 		return false
 	}
 	if cancel {
-		d.close(a)
+		d.close()
 		return false
 	}
-	d.updatePreview(a, p)
+	d.updatePreview(p)
 	return true
 }
 
 // buildFields draws the fields and buttons; it returns whether Spawn or Cancel was pressed.
-func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
+func (d *gridDialog) buildFields() (spawn, cancel bool) {
 	if d.focus {
 		imgui.SetKeyboardFocusHere()
 		d.focus = false
@@ -421,26 +465,26 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 	}
 	if imgui.SmallButton("Beside scene") {
 		d.autoPlace, d.placedFor = true, [3]mgl32.Vec3{}
-		d.place(a)
+		d.place()
 	}
 	imgui.SameLine()
 	if imgui.SmallButton("At pivot") {
-		d.autoPlace, d.centre = false, a.vp.camera().Pivot
+		d.autoPlace, d.centre = false, d.view.camera().Pivot
 	}
 	imgui.SameLine()
 	if imgui.SmallButton("At origin") {
 		d.autoPlace, d.centre = false, [3]float32{}
 	}
 	imgui.SameLine()
-	if sl := a.vp.sceneList(); imgui.SmallButton("Frame") && sl != nil {
-		a.vp.camera().Frame(sl.Bounds().Union(gridBounds(d.params())), a.vp.aspect())
+	if sl := d.view.sceneList(); imgui.SmallButton("Frame") && sl != nil {
+		d.view.camera().Frame(sl.Bounds().Union(gridBounds(d.params())), d.view.aspect())
 	}
 	if imgui.IsItemHovered() {
 		tooltip("Point the view at the scene and the new grid together")
 	}
 	imgui.SetNextItemWidth(w)
 	if imgui.BeginCombo("Mesh", d.mesh) {
-		for _, m := range a.assets.List() {
+		for _, m := range d.meshes.List() {
 			if imgui.SelectableBoolV(m, m == d.mesh, 0, imgui.Vec2{}) {
 				d.mesh = m
 			}
@@ -465,7 +509,7 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 		imgui.SetNextItemWidth(120)
 		imgui.DragFloatV("deg/s", &d.speed, 1, -settings.MaxGridSpeed, settings.MaxGridSpeed, "%.0f", imgui.SliderFlagsAlwaysClamp)
 	}
-	d.place(a) // the size may have changed
+	d.place() // the size may have changed
 	p := d.params()
 	d.err = ""
 	if err := p.Validate(); err != nil {
@@ -481,7 +525,7 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 		textColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, d.err)
 	} else if !d.prev.current() && d.changing {
 		textDisabled("outline shown; the cubes follow when you leave the field")
-	} else if !d.prev.current() && !a.doc.Playing() {
+	} else if !d.prev.current() && !d.host.playing() {
 		textDisabled("computing the preview…")
 	}
 	imgui.BeginDisabledV(d.err != "")
@@ -495,24 +539,21 @@ func (d *gridDialog) buildFields(a *App) (spawn, cancel bool) {
 }
 
 // close ends the dialog: its preview work stops, its values are remembered.
-func (d *gridDialog) close(a *App) {
+func (d *gridDialog) close() {
 	d.stop()
-	a.vp.setPreview(nil, nil)
-	v := d.values()
-	a.gridValues = &v
-	a.settings.Grid = &v
-	a.saveSettings()
+	d.view.setPreview(nil, nil)
+	d.host.rememberGrid(d.values())
 }
 
 // updatePreview keeps the viewport's preview in step with the values: the outline at once, the cubes when they
 // are computed (in the background) and may be shown (see previewState.offer).
-func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
+func (d *gridDialog) updatePreview(p scene.GridParams) {
 	now := time.Now()
-	renders := a.vp.renders()
+	renders := d.view.renders()
 	rendered := renders != d.renders
 	d.renders = renders
 	valid := d.err == ""
-	k := keyOf(p, a.vp.sceneVersion(), a.vp.sceneWorld())
+	k := keyOf(p, d.view.sceneVersion(), d.view.sceneWorld())
 	if k.sceneVer == d.lastKey.sceneVer && k.world == d.lastKey.world && k != d.lastKey {
 		d.edits++
 		if rendered {
@@ -523,7 +564,7 @@ func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 	}
 	d.lastKey = k
 	d.prev.setWant(k)
-	playing := a.doc.Playing()
+	playing := d.host.playing()
 	if d.worker != nil && (d.worker.key != k || playing) {
 		d.worker.cancel()
 		d.worker = nil
@@ -544,15 +585,15 @@ func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 	d.changing = d.changing && imgui.IsAnyItemActive()
 	editing := d.changing
 	settled := !editing || now.Sub(d.lastChange) > 100*time.Millisecond
-	if sl := a.vp.sceneList(); valid && !playing && !d.prev.current() && d.worker == nil && d.result == nil && settled && sl != nil {
+	if sl := d.view.sceneList(); valid && !playing && !d.prev.current() && d.worker == nil && d.result == nil && settled && sl != nil {
 		if d.snap == nil || d.snap.version != k.sceneVer || d.snap.world != k.world {
-			d.snap = snapshotOf(sl, a.vp.sceneWorld())
+			d.snap = snapshotOf(sl, d.view.sceneWorld())
 		}
 		ref := p.Mesh
 		if ref == "" {
 			ref = scene.MeshCube
 		}
-		mesh, _ := a.assets.Mesh(ref)
+		mesh, _ := d.meshes.Mesh(ref)
 		d.worker = startPreview(k, d.snap, p, mesh)
 	}
 	if d.result != nil && d.prev.offer(k, d.result.list, d.result.cubes, editing) {
@@ -567,72 +608,12 @@ func (d *gridDialog) updatePreview(a *App, p scene.GridParams) {
 		b := gridBounds(p)
 		box = &b
 	}
-	a.vp.setPreview(list, box)
-	if a.probe != nil {
-		a.probe.state.Grid = &probe.GridDialog{
+	d.view.setPreview(list, box)
+	if d.probe != nil {
+		d.probe.Grid = &probe.GridDialog{
 			Count:   [3]int{int(d.count[0]), int(d.count[1]), int(d.count[2])},
 			Spacing: d.spacing, Centre: d.centre, Fields: d.fields, Typing: d.active && imgui.CurrentIO().WantTextInput(),
 			Preview: d.prev.mode(valid), PreviewCubes: d.prev.cubes, Edits: d.edits, EditRenders: d.editRender,
 		}
-	}
-}
-
-// spawnGrid makes the grid as one undoable command and selects it (its group, or its cubes). From jobThreshold
-// cubes the grid is computed by a background job (progress, Cancel) and added on the loop thread when done;
-// preview, if not nil, is the dialog's preview of exactly this grid, shown until then.
-func (a *App) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
-	m := a.beginMark("spawn grid")
-	j, err := a.doc.PrepareGrid(p)
-	if err != nil {
-		a.report("spawn grid", err)
-		return
-	}
-	d0 := a.doc
-	finish := func(err error) {
-		if a.vp.preview == preview {
-			a.vp.setPreview(nil, a.vp.previewBox)
-		}
-		if err == nil && a.doc != d0 {
-			a.console.Warnf("spawn grid: the scene it was made for was closed; nothing was added")
-			return
-		}
-		var group ecs.Entity
-		var cubes []ecs.Entity
-		if err == nil {
-			group, cubes, err = a.doc.FinishGrid(j)
-		}
-		switch {
-		case errors.Is(err, context.Canceled):
-			a.console.Infof("spawning %d cubes cancelled: the scene was not changed", p.Len())
-			return
-		case err != nil:
-			a.report("spawn grid", err)
-			return
-		}
-		if !group.IsZero() {
-			a.doc.Select(group)
-		} else {
-			a.doc.Select(cubes...)
-		}
-		a.console.Infof("spawned %d cubes", len(cubes))
-	}
-	if j.Len() < jobThreshold {
-		finish(j.Run(context.Background(), nil))
-		a.markResult(m, false)
-		return
-	}
-	a.vp.setPreview(preview, a.vp.previewBox)
-	if !a.startJob(fmt.Sprintf("Spawning %d cubes", p.Len()), func(ctx context.Context, progress func(done, total int64)) error {
-		return j.Run(ctx, progress)
-	}, finish, jobOptions{applies: true, mark: m, wait: func() string {
-		switch {
-		case a.doc.Playing():
-			return "waiting for Stop (play mode)"
-		case a.doc.Editing():
-			return "waiting for the edit to end"
-		}
-		return ""
-	}}) {
-		a.vp.setPreview(nil, a.vp.previewBox)
 	}
 }

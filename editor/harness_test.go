@@ -47,8 +47,8 @@ func (u *uiContext) frames(n int, build func()) {
 	}
 }
 
-// window builds body in a window named name at x, y of size w×h (as the dock gives a panel its place).
-func window(name string, x, y, w, h float32, body func()) {
+// inWindow builds body in a window named name at x, y of size w×h (as the dock gives a panel its place).
+func inWindow(name string, x, y, w, h float32, body func()) {
 	imgui.SetNextWindowPos(imgui.Vec2{X: x, Y: y})
 	imgui.SetNextWindowSize(imgui.Vec2{X: w, Y: h})
 	if imgui.BeginV(name, nil, imgui.WindowFlagsNoSavedSettings) {

@@ -23,6 +23,7 @@ type hierarchyDoc interface {
 	Name(e ecs.Entity) string
 	Playing() bool
 	HasConflicts(e ecs.Entity) bool
+	IsPart(e ecs.Entity) bool // of a prefab instance
 	// The selection.
 	Active() (ecs.Entity, bool)
 	IsSelectedID(id uint64) bool
@@ -44,10 +45,11 @@ type hierarchyCommands interface {
 	spawnUnder(parent ecs.Entity, cube bool)
 	cmdDuplicate()
 	cmdDelete()
-	// prefabRowStyle says how a row of a prefab instance or of its entities is marked (prefab.go).
-	prefabRowStyle(e ecs.Entity) (kind string, col imgui.Vec4, ok bool)
-	// acceptPrefabDrop places a prefab dragged from the Assets panel and dropped on the last item under target
-	// (zero: a root).
+}
+
+// prefabDropTarget takes prefabs dragged from the Assets panel (prefabDrag implements it).
+type prefabDropTarget interface {
+	// acceptPrefabDrop places a prefab dropped on the last item under target (zero: a root).
 	acceptPrefabDrop(target ecs.Entity)
 }
 
@@ -70,6 +72,7 @@ func (t docTree) Parent(e ecs.Entity) ecs.Entity     { return t.World().Parent(e
 type hierarchyPanel struct {
 	doc   hierarchyDoc
 	cmds  hierarchyCommands
+	drops prefabDropTarget
 	log   logger
 	probe *probe.State // nil without a test probe
 
@@ -85,8 +88,8 @@ type hierarchyPanel struct {
 
 var _ g.Widget = (*hierarchyPanel)(nil)
 
-func newHierarchyPanel(d hierarchyDoc, cmds hierarchyCommands, log logger, pr *probe.State) *hierarchyPanel {
-	return &hierarchyPanel{doc: d, cmds: cmds, log: log, probe: pr, model: hierarchy.New()}
+func newHierarchyPanel(d hierarchyDoc, cmds hierarchyCommands, drops prefabDropTarget, log logger, pr *probe.State) *hierarchyPanel {
+	return &hierarchyPanel{doc: d, cmds: cmds, drops: drops, log: log, probe: pr, model: hierarchy.New()}
 }
 
 // setDoc shows another document; what belonged to the previous one (expansion, anchor, rename) is forgotten.
@@ -179,7 +182,7 @@ func (h *hierarchyPanel) Build() {
 		h.doc.ClearSelection()
 	}
 	h.dropTarget(ecs.Entity{})
-	h.cmds.acceptPrefabDrop(ecs.Entity{})
+	h.drops.acceptPrefabDrop(ecs.Entity{})
 	if imgui.BeginPopupContextItemV("##hierbg", imgui.PopupFlagsMouseButtonRight) {
 		if imgui.MenuItemBool("Create Empty") {
 			h.cmds.spawnUnder(ecs.Entity{}, false)
@@ -243,7 +246,7 @@ func (h *hierarchyPanel) buildRow(rows []hierarchy.Row, i int) {
 		imgui.EndDragDropSource()
 	}
 	h.dropTarget(r.Entity)
-	h.cmds.acceptPrefabDrop(r.Entity)
+	h.drops.acceptPrefabDrop(r.Entity)
 	h.buildRowMenu(r)
 }
 
@@ -263,7 +266,7 @@ func (h *hierarchyPanel) buildNode(r hierarchy.Row, name string) (open, conflict
 	}
 	conflict = h.doc.HasConflicts(r.Entity) // unresolved merge conflicts: marked [!] in red (see conflicts.go)
 	label := name
-	kind, pcol, isPrefab := h.cmds.prefabRowStyle(r.Entity) // prefab instances and their entities (prefab.go)
+	kind, pcol, isPrefab := prefabRowStyle(h.doc, r.Entity) // prefab instances and their entities (prefab.go)
 	if isPrefab && !conflict {
 		if kind == "instance" || kind == "broken" {
 			label = "[P] " + name

@@ -25,9 +25,6 @@ func (f *fakeHierCmds) spawnUnder(parent ecs.Entity, cube bool) {
 func (f *fakeHierCmds) cmdDuplicate()               { f.dup++ }
 func (f *fakeHierCmds) cmdDelete()                  { f.del++ }
 func (f *fakeHierCmds) acceptPrefabDrop(ecs.Entity) {}
-func (f *fakeHierCmds) prefabRowStyle(ecs.Entity) (string, imgui.Vec4, bool) {
-	return "", imgui.Vec4{}, false
-}
 
 // hierFixture is a Hierarchy panel in a windowless UI over a small document: roots A (children A1, A2), B, C.
 type hierFixture struct {
@@ -61,8 +58,8 @@ func newHierFixture(t *testing.T) *hierFixture {
 	spawn("B", ecs.Entity{})
 	spawn("C", ecs.Entity{})
 	f.d.ClearSelection()
-	f.h = newHierarchyPanel(f.d, f.cmds, f.log, f.st)
-	f.build = func() { window(panelHierarchy, 0, 0, 300, 600, f.h.Build) }
+	f.h = newHierarchyPanel(f.d, f.cmds, f.cmds, f.log, f.st)
+	f.build = func() { inWindow(panelHierarchy, 0, 0, 300, 600, f.h.Build) }
 	f.ui.frames(2, f.build)
 	return f
 }

@@ -60,18 +60,35 @@ type jobOptions struct {
 	immediate bool
 }
 
-// startJob runs work on a goroutine; finish gets its error on the loop thread. progress may be called from work.
+// jobRunner runs one job at a time and shows it: the overlay (Build) and the probe. It also keeps the timed
+// marks of user actions (the probe's marks), which jobs complete.
+type jobRunner struct {
+	log       logger
+	clock     *frameClock
+	stepDelay time.Duration // Options.JobStepDelay (tests only)
+	probe     *probe.State
+	job       *job
+	marks     []*mark // timed user actions waiting for their result to be presented (probe)
+}
+
+var _ g.Widget = (*jobRunner)(nil)
+
+func newJobRunner(log logger, clock *frameClock, stepDelay time.Duration) *jobRunner {
+	return &jobRunner{log: log, clock: clock, stepDelay: stepDelay}
+}
+
+// start runs work on a goroutine; finish gets its error on the loop thread. progress may be called from work.
 // It returns false (and warns) when another job is running.
-func (a *App) startJob(label string, work func(ctx context.Context, progress func(done, total int64)) error, finish func(error), o jobOptions) bool {
-	if a.job != nil {
-		a.console.Warnf("%s: wait for %s to finish, or cancel it", label, a.job.label)
+func (r *jobRunner) start(label string, work func(ctx context.Context, progress func(done, total int64)) error, finish func(error), o jobOptions) bool {
+	if r.job != nil {
+		r.log.Warnf("%s: wait for %s to finish, or cancel it", label, r.job.label)
 		return false
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	j := &job{label: label, ctx: ctx, cancel: cancel, result: make(chan error, 1), finish: finish, started: time.Now(),
 		applies: o.applies, wait: o.wait, mark: o.mark, immediate: o.immediate}
 	var lastWake atomic.Int64
-	delay := a.opts.JobStepDelay
+	delay := r.stepDelay
 	progress := func(done, total int64) {
 		j.done.Store(done)
 		j.total.Store(total)
@@ -86,7 +103,7 @@ func (a *App) startJob(label string, work func(ctx context.Context, progress fun
 			}
 		}
 	}
-	a.job = j
+	r.job = j
 	go func() {
 		err := work(ctx, progress)
 		j.result <- err
@@ -95,9 +112,9 @@ func (a *App) startJob(label string, work func(ctx context.Context, progress fun
 	return true
 }
 
-// pollJob finishes the job on the loop thread once its goroutine is done (and its result may be merged).
-func (a *App) pollJob() {
-	j := a.job
+// poll finishes the job on the loop thread once its goroutine is done (and its result may be merged).
+func (r *jobRunner) poll() {
+	j := r.job
 	if j == nil {
 		return
 	}
@@ -114,22 +131,38 @@ func (a *App) pollJob() {
 	}
 	if j.err == nil && j.wait != nil {
 		if j.waiting = j.wait(); j.waiting != "" {
-			return // keep the result until it can be merged (the loop keeps running: a.busy)
+			return // keep the result until it can be merged (the loop keeps running: jobRunner.busy)
 		}
 	}
-	a.job = nil
+	r.job = nil
 	j.cancel()
 	j.finish(j.err)
 	if j.mark != nil {
-		a.markResult(j.mark, errors.Is(j.err, context.Canceled))
+		r.markResult(j.mark, errors.Is(j.err, context.Canceled))
 	}
 }
 
-// cancelJob cancels the running job, if any.
-func (a *App) cancelJob() {
-	if a.job != nil {
-		a.job.cancel()
+// cancel cancels the running job, if any.
+func (r *jobRunner) cancel() {
+	if r.job != nil {
+		r.job.cancel()
 	}
+}
+
+// busy reports whether the runner needs frames without input: a finished job's result waiting to be merged, a
+// job that shows its overlay at once, marks waiting to be presented. (A running job wakes the loop itself when its
+// progress or result comes.)
+func (r *jobRunner) busy() bool {
+	j := r.job
+	return len(r.marks) > 0 || (j != nil && (j.finished || j.immediate && time.Since(j.started) < jobOverlayDelay))
+}
+
+// progressKey changes when the running job's progress does (the frame differs then).
+func (r *jobRunner) progressKey() int64 {
+	if r.job == nil {
+		return 0
+	}
+	return r.job.done.Load()
 }
 
 // jobFraction returns the job's progress in 0..1, or -1 when the total is not known yet.
@@ -149,16 +182,16 @@ func (j *job) statusText() string {
 	return j.label + "…"
 }
 
-// buildJobOverlay shows the running job non-modally: a small window in the bottom-right corner of the work area,
-// above the status bar, with the label, a progress bar and Cancel. Everything else stays usable.
-func (a *App) buildJobOverlay() {
-	j := a.job
-	if a.probe != nil {
-		a.probe.state.Job = nil
+// Build shows the running job non-modally: a small window in the bottom-right corner of the work area, above the
+// status bar, with the label, a progress bar and Cancel. Everything else stays usable.
+func (r *jobRunner) Build() {
+	j := r.job
+	if r.probe != nil {
+		r.probe.Job = nil
 	}
 	if j == nil || (!j.immediate && time.Since(j.started) < jobOverlayDelay) {
-		if j != nil && a.probe != nil {
-			a.probe.state.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load()}
+		if j != nil && r.probe != nil {
+			r.probe.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load()}
 		}
 		return
 	}
@@ -194,8 +227,8 @@ func (a *App) buildJobOverlay() {
 		textDisabled(status)
 	}
 	imgui.End()
-	if a.probe != nil {
-		a.probe.state.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load(), Shown: j.drawn > 1,
+	if r.probe != nil {
+		r.probe.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load(), Shown: j.drawn > 1,
 			Cancel: cancelRect, Cancelling: j.ctx.Err() != nil, Waiting: j.waiting}
 	}
 }
@@ -212,36 +245,36 @@ type mark struct {
 const maxMarks = 8
 
 // beginMark starts timing a user action handled in this frame.
-func (a *App) beginMark(what string) *mark {
-	return &mark{Mark: probe.Mark{What: what, Input: a.frameStart.UnixNano()}, inputFrame: a.frames}
+func (r *jobRunner) beginMark(what string) *mark {
+	return &mark{Mark: probe.Mark{What: what, Input: r.clock.start.UnixNano()}, inputFrame: r.clock.frames}
 }
 
 // markResult records that m's result is in the document now (or that it was cancelled); the start of the next
 // frame, after this one is presented, completes it.
-func (a *App) markResult(m *mark, cancelled bool) {
-	m.Result, m.Cancelled, m.resultFrame, m.pending = time.Now().UnixNano(), cancelled, a.frames, true
+func (r *jobRunner) markResult(m *mark, cancelled bool) {
+	m.Result, m.Cancelled, m.resultFrame, m.pending = time.Now().UnixNano(), cancelled, r.clock.frames, true
 	m.Frames = m.resultFrame - m.inputFrame
-	a.marks = append(a.marks, m)
+	r.marks = append(r.marks, m)
 }
 
 // presentMarks completes the marks whose result frame has been presented; call it at the start of a frame.
-func (a *App) presentMarks() {
-	keep := a.marks[:0]
-	for _, m := range a.marks {
-		if m.pending && m.resultFrame < a.frames {
-			m.Presented, m.pending = a.frameStart.UnixNano(), false
+func (r *jobRunner) presentMarks() {
+	keep := r.marks[:0]
+	for _, m := range r.marks {
+		if m.pending && m.resultFrame < r.clock.frames {
+			m.Presented, m.pending = r.clock.start.UnixNano(), false
 		}
 		if m.pending {
 			keep = append(keep, m)
 			continue
 		}
-		if a.probe != nil {
-			st := &a.probe.state
+		if r.probe != nil {
+			st := r.probe
 			st.Marks = append(st.Marks, m.Mark)
 			if len(st.Marks) > maxMarks {
 				st.Marks = append(st.Marks[:0], st.Marks[len(st.Marks)-maxMarks:]...)
 			}
 		}
 	}
-	a.marks = keep
+	r.marks = keep
 }

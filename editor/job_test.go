@@ -10,11 +10,11 @@ import (
 func init() { wakeLoop = func() {} } // no GUI loop in unit tests
 
 // runJob starts a job whose work returns err once release is closed, and returns what finish receives.
-func runJob(t *testing.T, a *App, o jobOptions, err error) (release chan struct{}, finished *[]error) {
+func runJob(t *testing.T, a *jobRunner, o jobOptions, err error) (release chan struct{}, finished *[]error) {
 	t.Helper()
 	release = make(chan struct{})
 	var got []error
-	if !a.startJob("test", func(ctx context.Context, progress func(done, total int64)) error {
+	if !a.start("test", func(ctx context.Context, progress func(done, total int64)) error {
 		progress(1, 2)
 		<-release
 		return err
@@ -25,15 +25,15 @@ func runJob(t *testing.T, a *App, o jobOptions, err error) (release chan struct{
 }
 
 // pollUntil polls the job as the loop does, frame by frame, until cond holds.
-func pollUntil(t *testing.T, a *App, what string, cond func() bool) {
+func pollUntil(t *testing.T, a *jobRunner, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		a.frames++
-		a.pollJob()
+		a.clock.frames++
+		a.poll()
 		time.Sleep(time.Millisecond)
 	}
 }
@@ -43,7 +43,7 @@ func pollUntil(t *testing.T, a *App, what string, cond func() bool) {
 // (a save that has written its file).
 func TestJobResultWaitsAndLateCancel(t *testing.T) {
 	for _, applies := range []bool{true, false} {
-		a := &App{console: NewConsole(10)}
+		a := newJobRunner(NewConsole(10), &frameClock{}, 0)
 		playing := true
 		release, got := runJob(t, a, jobOptions{applies: applies, wait: func() string {
 			if playing {
@@ -51,21 +51,21 @@ func TestJobResultWaitsAndLateCancel(t *testing.T) {
 			}
 			return ""
 		}}, nil)
-		if a.startJob("second", nil, nil, jobOptions{}) {
+		if a.start("second", nil, nil, jobOptions{}) {
 			t.Fatal("a second job started while one runs")
 		}
 		close(release)
 		pollUntil(t, a, "the work to end", func() bool { return a.job.finished })
 		for range 5 {
-			a.frames++
-			a.pollJob()
+			a.clock.frames++
+			a.poll()
 		}
 		if len(*got) != 0 || a.job == nil || a.job.waiting != "waiting for Stop" {
 			t.Fatalf("applies %v: the result was merged while waiting (finish %v)", applies, *got)
 		}
-		a.cancelJob()
+		a.cancel()
 		playing = false
-		a.pollJob()
+		a.poll()
 		want := error(nil)
 		if applies {
 			want = context.Canceled
@@ -79,11 +79,11 @@ func TestJobResultWaitsAndLateCancel(t *testing.T) {
 // TestJobCancelMidwayAndMark: Cancel reaches the work through its context; the mark of the action records the
 // result and is presented only once a later frame begins.
 func TestJobCancelMidwayAndMark(t *testing.T) {
-	a := &App{console: NewConsole(10)}
-	a.frameStart = time.Now()
+	a := newJobRunner(NewConsole(10), &frameClock{}, 0)
+	a.clock.start = time.Now()
 	m := a.beginMark("spawn grid")
 	var got []error
-	a.startJob("cancel me", func(ctx context.Context, progress func(done, total int64)) error {
+	a.start("cancel me", func(ctx context.Context, progress func(done, total int64)) error {
 		progress(3, 10)
 		<-ctx.Done()
 		return ctx.Err()
@@ -92,7 +92,7 @@ func TestJobCancelMidwayAndMark(t *testing.T) {
 	if f := a.job.fraction(); f < 0.29 || f > 0.31 || a.job.statusText() != "cancel me 30 %" {
 		t.Fatalf("fraction %v, status %q", f, a.job.statusText())
 	}
-	a.cancelJob()
+	a.cancel()
 	pollUntil(t, a, "the job to end", func() bool { return a.job == nil })
 	if len(got) != 1 || !errors.Is(got[0], context.Canceled) {
 		t.Fatalf("finish got %v", got)
@@ -100,8 +100,8 @@ func TestJobCancelMidwayAndMark(t *testing.T) {
 	if !m.Cancelled || m.Result == 0 || m.Presented != 0 || len(a.marks) != 1 {
 		t.Fatalf("mark after the result frame: %+v", m.Mark)
 	}
-	a.frames++
-	a.frameStart = time.Now()
+	a.clock.frames++
+	a.clock.start = time.Now()
 	a.presentMarks()
 	if m.Presented == 0 || len(a.marks) != 0 || m.Frames == 0 {
 		t.Fatalf("mark after the next frame began: %+v (%d pending)", m.Mark, len(a.marks))

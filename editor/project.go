@@ -66,36 +66,36 @@ func loadProject(base doc.Options, scenePath string) (doc.Options, projectState)
 
 // useProject makes st the project of the open document and says what happened in the console (and,
 // for a broken project file, in a dialog).
-func (a *App) useProject(opts doc.Options, st projectState) {
-	changed := st.path != a.project.path
-	a.docOpts = opts
-	a.project = st
+func (w *workspace) useProject(opts doc.Options, st projectState) {
+	changed := st.path != w.project.path
+	w.docOpts = opts
+	w.project = st
 	if len(st.problems) > 0 {
-		a.reportProject()
+		w.reportProject()
 		return
 	}
 	if changed && st.path != "" {
-		a.console.Infof("project file %s: %d components", st.shown, st.components)
+		w.log.Infof("project file %s: %d components", st.shown, st.components)
 	}
 }
 
 // reportProject lists a broken project file's problems in the console and in a dialog.
-func (a *App) reportProject() {
-	st := a.project
+func (w *workspace) reportProject() {
+	st := w.project
 	for _, p := range st.problems {
-		a.console.Errorf("%s", p)
+		w.log.Errorf("%s", p)
 	}
 	msg := fmt.Sprintf("The project file %s has problems:\n\n", st.shown)
 	msg += problemLines(st.problems, serialize.Problem.String)
 	msg += "\nOnly the built-in components are registered: the scene's own components are kept as they are\n" +
 		"(read-only) and written back unchanged. Fix the file and save it: the editor picks it up."
-	a.alert("Project file has problems", msg)
+	w.ui.alert("Project file has problems", msg)
 }
 
 // projectStatus is the project's part of the status bar, and whether it is a problem. The text is made when the
 // state changes, not every frame.
-func (a *App) projectStatus() (string, bool) {
-	st := &a.project
+func (w *workspace) projectStatus() (string, bool) {
+	st := &w.project
 	key := statusKey{st.path, len(st.problems) > 0, st.kept, st.components}
 	if st.statusFor != key {
 		st.statusFor = key
@@ -120,32 +120,32 @@ type statusKey struct {
 	components   int
 }
 
-func (a *App) isProjectPath(p string) bool { return a.project.path != "" && p == a.project.path }
+func (w *workspace) isProjectPath(p string) bool { return w.project.path != "" && p == w.project.path }
 
 // onProjectFileEvent follows edits of the project file: the new declarations are read and the open
 // scene moves to them (doc.Retype: renames move values over, new fields take their defaults). If that
 // would lose values (a field removed, a type changed, an enum value gone), it asks first; a broken file
 // is reported and the components stay as they were.
-func (a *App) onProjectFileEvent() {
-	if _, err := os.Stat(a.project.path); err != nil {
-		a.console.Warnf("project file %s is gone; the components stay as they are until the scene is opened again", a.project.shown)
+func (w *workspace) onProjectFileEvent() {
+	if _, err := os.Stat(w.project.path); err != nil {
+		w.log.Warnf("project file %s is gone; the components stay as they are until the scene is opened again", w.project.shown)
 		return
 	}
-	if a.doc.Playing() {
-		a.doc.Stop()
-		a.console.Infof("play mode stopped: the project file changed")
+	if w.doc.Playing() {
+		w.doc.Stop()
+		w.log.Infof("play mode stopped: the project file changed")
 	}
-	opts, st := loadProject(a.baseDocOptions(), a.doc.Path())
+	opts, st := loadProject(w.baseDocOptions(), w.doc.Path())
 	if len(st.problems) > 0 {
 		for _, p := range st.problems {
-			a.console.Errorf("%s", p)
+			w.log.Errorf("%s", p)
 		}
-		a.console.Warnf("project file %s has problems: the components stay as they were", st.shown)
+		w.log.Warnf("project file %s has problems: the components stay as they were", st.shown)
 		return
 	}
-	warnings, err := a.doc.Retype(context.Background(), opts, false)
+	warnings, err := w.doc.Retype(context.Background(), opts, false)
 	if err == nil {
-		a.afterRetype(opts, st, warnings)
+		w.afterRetype(opts, st, warnings)
 		return
 	}
 	probs := serialize.ProblemsOf(err)
@@ -153,43 +153,42 @@ func (a *App) onProjectFileEvent() {
 		filepath.Base(st.path), len(probs))
 	msg += problemLines(probs, serialize.Problem.String)
 	for _, p := range probs {
-		a.console.Warnf("%s", p)
+		w.log.Warnf("%s", p)
 	}
 	msg += "\nKeep leaves the components as they were until the scene is opened again.\n" +
 		"Apply drops these values (the file on disk keeps them until you save)."
-	a.ask("Project file changed", msg, 0, func(i int) {
+	w.ui.ask("Project file changed", msg, 0, func(i int) {
 		if i != 1 {
-			a.project.kept = true
-			a.console.Warnf("kept the components as they were; %s is not in use until the scene is opened again", st.shown)
+			w.project.kept = true
+			w.log.Warnf("kept the components as they were; %s is not in use until the scene is opened again", st.shown)
 			return
 		}
-		warnings, err := a.doc.Retype(context.Background(), opts, true)
+		warnings, err := w.doc.Retype(context.Background(), opts, true)
 		if err != nil {
 			for _, p := range serialize.ProblemsOf(err) {
-				a.console.Errorf("%s", p)
+				w.log.Errorf("%s", p)
 			}
 			return
 		}
-		a.afterRetype(opts, st, warnings)
+		w.afterRetype(opts, st, warnings)
 	}, "Keep", "Apply and drop them")
 }
 
 // afterRetype points the panels at the document's new world.
-func (a *App) afterRetype(opts doc.Options, st projectState, warnings []serialize.Problem) {
-	a.useProject(opts, st)
-	a.vp.sync()
-	a.hier.invalidate()
-	for _, w := range warnings {
-		a.console.Warnf("%s", w)
+func (w *workspace) afterRetype(opts doc.Options, st projectState, warnings []serialize.Problem) {
+	w.useProject(opts, st)
+	w.ui.worldReplaced()
+	for _, p := range warnings {
+		w.log.Warnf("%s", p)
 	}
-	a.console.Infof("project file %s changed: %d components registered again, scene checked (undo history cleared)",
+	w.log.Infof("project file %s changed: %d components registered again, scene checked (undo history cleared)",
 		filepath.Base(st.path), st.components)
 }
 
 // baseDocOptions are the document options without any project file: the built-in and the game's Go
 // components.
-func (a *App) baseDocOptions() doc.Options {
-	o := a.docOpts
-	o.NewWorld = a.opts.NewWorld
+func (w *workspace) baseDocOptions() doc.Options {
+	o := w.docOpts
+	o.NewWorld = w.opts.NewWorld
 	return o
 }

@@ -35,7 +35,7 @@ func TestLoadProject(t *testing.T) {
 	if o.NewWorld != nil || len(st.problems) != 1 || !strings.HasPrefix(st.problems[0].String(), pf+":1:68: components[0].name: ") {
 		t.Fatalf("broken project file: %+v", st)
 	}
-	if text, bad := (&App{project: st}).projectStatus(); !bad || !strings.Contains(text, "has problems: built-in components only") {
+	if text, bad := (&workspace{project: st}).projectStatus(); !bad || !strings.Contains(text, "has problems: built-in components only") {
 		t.Fatalf("status %q", text)
 	}
 }

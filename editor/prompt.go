@@ -1,15 +1,12 @@
 package editor
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/AllenDang/cimgui-go/imgui"
-
-	"github.com/voltex-editor/voltex/serialize"
+	g "github.com/AllenDang/giu"
 )
 
-// prompt is a modal question with buttons, such as "Save changes before closing?".
+// prompt is a modal question with buttons, such as "Save changes before closing?", or a message with OK. Which
+// button a key presses is its pure part (keyChoice, hint); Build draws it as a popup.
 type prompt struct {
 	title, message string
 	buttons        []string
@@ -17,56 +14,62 @@ type prompt struct {
 	cancel   int
 	onChoose func(i int)
 	opened   bool
+	answered bool
 }
 
-// ask shows a modal question; onChoose gets the index of the button pressed.
-func (a *App) ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
-	a.prompt = &prompt{title: title, message: message, buttons: buttons, cancel: cancel, onChoose: onChoose}
-}
+var _ g.Widget = (*prompt)(nil)
 
-// alert tells the user something that needs no decision (a failed save, a broken file): a prompt with one OK
-// button. It is the one way the editor reports such things in a dialog (the console has the details).
-func (a *App) alert(title, message string) { a.ask(title, message, 0, func(int) {}, "OK") }
-
-// maxListedProblems is how many problems a dialog lists; the console has them all.
-const maxListedProblems = 8
-
-// problemLines lists problems for a dialog, one a line as line formats them, at most maxListedProblems of them
-// and then how many more the console has.
-func problemLines(probs []serialize.Problem, line func(serialize.Problem) string) string {
-	var b strings.Builder
-	for i, p := range probs {
-		if i == maxListedProblems {
-			fmt.Fprintf(&b, "… and %d more (see the Console)\n", len(probs)-maxListedProblems)
-			break
-		}
-		b.WriteString(line(p) + "\n")
+// keyChoice is the button the keys pressed this frame press, -1 for none: Escape the cancel button; unless a text
+// field has the keyboard, Enter the first button and a button's first letter that button (S, D, C for Save / Don't
+// Save / Cancel) when no two buttons share it.
+func (p *prompt) keyChoice(pressed func(imgui.Key) bool, textInput bool) int {
+	if p.cancel >= 0 && pressed(imgui.KeyEscape) {
+		return p.cancel
 	}
-	return b.String()
+	if textInput {
+		return -1
+	}
+	if pressed(imgui.KeyEnter) || pressed(imgui.KeyKeypadEnter) {
+		return 0
+	}
+	for i, b := range p.buttons {
+		if k, ok := letterKey(b); ok && uniqueInitial(p.buttons, b[0]) && pressed(k) {
+			return i
+		}
+	}
+	return -1
 }
 
-// confirmDiscard runs then at once if the scene has no unsaved changes; otherwise it asks "Save / Don't Save /
-// Cancel" first (what is about to happen is named by action: "quit", "open another scene"…).
-func (a *App) confirmDiscard(action string, then func()) {
-	if !a.doc.Dirty() {
-		then()
+// hint tells the keys: "Enter: Save   Keys: S/D/C".
+func (p *prompt) hint() string {
+	h := "Enter: " + p.buttons[0]
+	keys := ""
+	for _, b := range p.buttons {
+		if _, ok := letterKey(b); ok && uniqueInitial(p.buttons, b[0]) {
+			if keys != "" {
+				keys += "/"
+			}
+			keys += string(b[0])
+		}
+	}
+	if keys != "" {
+		h += "   Keys: " + keys
+	}
+	return h
+}
+
+// choose answers the prompt with button i (once).
+func (p *prompt) choose(i int) {
+	if p.answered {
 		return
 	}
-	a.ask("Unsaved changes", "Save changes to \""+a.docLabel()+"\" before you "+action+"?\nYour changes will be lost if you don't save them.", 2,
-		func(i int) {
-			switch i {
-			case 0:
-				a.saveThen(then)
-			case 1:
-				then()
-			}
-		}, "Save", "Don't Save", "Cancel")
+	p.answered = true
+	p.onChoose(i)
 }
 
-// buildPrompt draws the current prompt, if any.
-func (a *App) buildPrompt() {
-	p := a.prompt
-	if p == nil {
+// Build draws the prompt; once a button is pressed it closes and onChoose runs (done reports it).
+func (p *prompt) Build() {
+	if p.answered {
 		return
 	}
 	name := p.title + "###prompt"
@@ -80,7 +83,7 @@ func (a *App) buildPrompt() {
 	}
 	text(registerText(p.message))
 	imgui.Spacing()
-	textDisabled(promptHint(p.buttons))
+	textDisabled(p.hint())
 	chosen := -1
 	for i, b := range p.buttons {
 		if i > 0 {
@@ -93,29 +96,23 @@ func (a *App) buildPrompt() {
 			chosen = i
 		}
 	}
-	keys := !imgui.IsWindowAppearing() // a key that opened the prompt must not also answer it
-	if keys && chosen < 0 && p.cancel >= 0 && imgui.IsKeyPressedBool(imgui.KeyEscape) {
-		chosen = p.cancel
-	}
-	if keys && chosen < 0 && !imgui.CurrentIO().WantTextInput() {
-		// Enter presses the first button; each button's first letter presses it (S, D, C for Save / Don't Save /
-		// Cancel) when no two buttons share it.
-		if imgui.IsKeyPressedBool(imgui.KeyEnter) || imgui.IsKeyPressedBool(imgui.KeyKeypadEnter) {
-			chosen = 0
-		}
-		for i, b := range p.buttons {
-			if k, ok := letterKey(b); ok && uniqueInitial(p.buttons, b[0]) && imgui.IsKeyPressedBoolV(k, false) {
-				chosen = i
-			}
-		}
+	if chosen < 0 && !imgui.IsWindowAppearing() { // a key that opened the prompt must not also answer it
+		chosen = p.keyChoice(func(k imgui.Key) bool {
+			repeat := k == imgui.KeyEscape || k == imgui.KeyEnter || k == imgui.KeyKeypadEnter // letters do not repeat
+			return imgui.IsKeyPressedBoolV(k, repeat)
+		}, imgui.CurrentIO().WantTextInput())
 	}
 	if chosen >= 0 {
 		imgui.CloseCurrentPopup()
-		a.prompt = nil
-		p.onChoose(chosen)
 	}
 	imgui.EndPopup()
+	if chosen >= 0 {
+		p.choose(chosen)
+	}
 }
+
+// done reports whether the prompt was answered.
+func (p *prompt) done() bool { return p.answered }
 
 // letterKey returns the ImGui key of a label's first letter.
 func letterKey(label string) (imgui.Key, bool) {
@@ -137,22 +134,4 @@ func uniqueInitial(labels []string, c byte) bool {
 		}
 	}
 	return n == 1
-}
-
-// promptHint tells the keys: "Enter: Save · S/D/C".
-func promptHint(buttons []string) string {
-	h := "Enter: " + buttons[0]
-	keys := ""
-	for _, b := range buttons {
-		if _, ok := letterKey(b); ok && uniqueInitial(buttons, b[0]) {
-			if keys != "" {
-				keys += "/"
-			}
-			keys += string(b[0])
-		}
-	}
-	if keys != "" {
-		h += "   Keys: " + keys
-	}
-	return h
 }

@@ -4,55 +4,40 @@ import (
 	"context"
 	"testing"
 
-	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
-	"github.com/voltex-editor/voltex/inspector"
-	_ "github.com/voltex-editor/voltex/internal/glibcfix"
+	"github.com/voltex-editor/voltex/editor/settings"
 )
 
-// uiHarness builds the editor's panels in an ImGui context without a window (as giu's Context_test does): frames
-// go to draw lists nobody draws, so UI logic and its cost can be tested without a display.
+// uiHarness builds the hierarchy and the inspector panels in a windowless UI, as the editor docks them.
 type uiHarness struct {
-	ctx *imgui.Context
-	a   *App
+	ui   *uiContext
+	hier *hierarchyPanel
+	insp *inspectorPanel
+	d    *doc.Document
 }
 
 func newUIHarness(tb testing.TB, d *doc.Document) *uiHarness {
 	tb.Helper()
-	ctx := imgui.CreateContext()
-	io := imgui.CurrentIO()
-	io.SetIniFilename("")
-	io.SetDisplaySize(imgui.Vec2{X: 1600, Y: 1000})
-	io.Fonts().GetTextureDataAsRGBA32()
-	a := &App{doc: d, console: NewConsole(100), assets: assets.NewRegistry(".", assets.DefaultLimits())}
-	a.hier = newHierarchyPanel(d, a, a.console, nil)
-	a.insp = inspector.New(&docEditor{a}, inspector.Options{Names: docNames{a}, Assets: a.assets, Hidden: []string{"Name"}})
-	tb.Cleanup(func() { imgui.DestroyContextV(ctx) })
-	return &uiHarness{ctx: ctx, a: a}
+	log := NewConsole(100)
+	h := &uiHarness{ui: newUIContext(tb), d: d}
+	ws := newWorkspace(Options{}, settings.Defaults(), log, &frameClock{})
+	ws.doc = d
+	h.hier = newHierarchyPanel(d, ws, &prefabDrag{}, log, nil)
+	h.insp = newInspectorPanel(ws, h.hier, ws.assets, log, nil)
+	h.insp.setDoc(d)
+	return h
 }
 
 // frame builds the hierarchy and the inspector as the editor does, in two windows.
 func (h *uiHarness) frame() {
-	imgui.SetCurrentContext(h.ctx)
-	imgui.CurrentIO().SetDeltaTime(1.0 / 60)
-	imgui.NewFrame()
-	imgui.SetNextWindowPos(imgui.Vec2{})
-	imgui.SetNextWindowSize(imgui.Vec2{X: 300, Y: 1000})
-	imgui.Begin(panelHierarchy)
-	h.a.hier.Build()
-	imgui.End()
-	imgui.SetNextWindowPos(imgui.Vec2{X: 1200})
-	imgui.SetNextWindowSize(imgui.Vec2{X: 400, Y: 1000})
-	imgui.Begin(panelInspector)
-	h.a.selScratch = h.a.doc.AppendSelected(h.a.selScratch[:0])
-	h.a.insp.Inspect(h.a.doc.World(), h.a.selScratch).Build()
-	imgui.End()
-	imgui.Render()
+	h.ui.frame(func() {
+		inWindow(panelHierarchy, 0, 0, 300, 1000, h.hier.Build)
+		inWindow(panelInspector, 1200, 0, 400, 1000, h.insp.Build)
+	})
 }
 
 // bigDoc is a document with a 100×10×100 grid (100,000 cubes) under one group, the group selected, and one cube
@@ -75,25 +60,25 @@ func TestHierarchyBuildsOnlyVisibleRows(t *testing.T) {
 	d, group, cubes := bigDoc(t)
 	h := newUIHarness(t, d)
 	h.frame()
-	if n := len(h.a.hier.rows()); n != 1 {
+	if n := len(h.hier.rows()); n != 1 {
 		t.Fatalf("with the group collapsed the hierarchy has %d rows, want 1", n)
 	}
-	h.a.hier.model.SetExpanded(d.ID(group), true)
+	h.hier.model.SetExpanded(d.ID(group), true)
 	h.frame()
-	if n := len(h.a.hier.rows()); n != 1+len(cubes) {
+	if n := len(h.hier.rows()); n != 1+len(cubes) {
 		t.Fatalf("expanded: %d rows, want %d", n, 1+len(cubes))
 	}
 	// Search: the matches and their ancestors, nothing else.
-	h.a.hier.search = "Cube 7,3,42"
+	h.hier.search = "Cube 7,3,42"
 	h.frame()
-	rows := h.a.hier.rows()
+	rows := h.hier.rows()
 	if len(rows) != 2 || rows[0].Entity != group || d.Name(rows[1].Entity) != "Cube 7,3,42" || rows[1].Depth != 1 {
 		t.Fatalf("search rows: %+v", rows)
 	}
-	h.a.hier.search = "cube 7,3,4" // case-insensitive substring: 7,3,4 and 7,3,40..49
+	h.hier.search = "cube 7,3,4" // case-insensitive substring: 7,3,4 and 7,3,40..49
 	h.frame()
-	if len(h.a.hier.rows()) != 1+11 {
-		t.Fatalf("substring search found %d rows, want 12", len(h.a.hier.rows()))
+	if len(h.hier.rows()) != 1+11 {
+		t.Fatalf("substring search found %d rows, want 12", len(h.hier.rows()))
 	}
 }
 
@@ -102,23 +87,23 @@ func TestHierarchyFollowsCommands(t *testing.T) {
 	h := newUIHarness(t, d)
 	a, _ := d.SpawnEmpty(ecs.Entity{})
 	b, _ := d.SpawnCube(a)
-	h.a.hier.model.SetExpanded(d.ID(a), true)
+	h.hier.model.SetExpanded(d.ID(a), true)
 	h.frame()
-	if rows := h.a.hier.rows(); len(rows) != 2 || rows[1].Entity != b || rows[1].Depth != 1 {
+	if rows := h.hier.rows(); len(rows) != 2 || rows[1].Entity != b || rows[1].Depth != 1 {
 		t.Fatalf("rows %+v", rows)
 	}
 	if err := d.ReparentKeepWorld(ecs.Entity{}, b); err != nil {
 		t.Fatal(err)
 	}
 	h.frame()
-	if rows := h.a.hier.rows(); len(rows) != 2 || rows[1].Depth != 0 {
+	if rows := h.hier.rows(); len(rows) != 2 || rows[1].Depth != 0 {
 		t.Fatalf("after reparenting to the root: %+v", rows)
 	}
 	if err := d.Undo(); err != nil {
 		t.Fatal(err)
 	}
 	h.frame()
-	if rows := h.a.hier.rows(); len(rows) != 2 || rows[1].Depth != 1 {
+	if rows := h.hier.rows(); len(rows) != 2 || rows[1].Depth != 1 {
 		t.Fatalf("after undo: %+v", rows)
 	}
 }
@@ -129,7 +114,7 @@ func TestHierarchyFollowsCommands(t *testing.T) {
 func BenchmarkUIFrame100k(b *testing.B) {
 	d, group, cubes := bigDoc(b)
 	h := newUIHarness(b, d)
-	h.a.hier.model.SetExpanded(d.ID(group), true)
+	h.hier.model.SetExpanded(d.ID(group), true)
 	d.Select(cubes[50_000])
 	h.frame()
 	h.frame()

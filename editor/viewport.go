@@ -555,6 +555,26 @@ func (v *viewportPanel) setPreview(list *viewport.DrawList, box *viewport.AABB) 
 	v.preview, v.previewBox = list, box
 }
 
+// keepPreview shows list (the grid dialog's preview of a grid being spawned) until dropPreview; nil does nothing.
+func (v *viewportPanel) keepPreview(list *viewport.DrawList) {
+	if list != nil {
+		v.preview = list
+	}
+}
+
+// dropPreview stops showing list if it is the preview shown.
+func (v *viewportPanel) dropPreview(list *viewport.DrawList) {
+	if v.preview == list {
+		v.preview = nil
+	}
+}
+
+// gizmo returns the gizmo's mode and whether it uses local axes (the toolbar shows them).
+func (v *viewportPanel) gizmo() (gizmoOp, bool) { return v.gizmoOp, v.gizmoLocal }
+
+// statsShown reports whether the stats overlay is on (View → Stats Overlay).
+func (v *viewportPanel) statsShown() bool { return v.showStats }
+
 // drawPreviewBox draws the outline of the grid being set up over the viewport image, which it dims a little (the
 // cubes shown, if any, are for older values): ImGui shapes, no render.
 func (v *viewportPanel) drawPreviewBox() {

@@ -115,7 +115,7 @@ func newVPFixture(t *testing.T) *vpFixture {
 	f.v.setDoc(f.d, true) // no camera in a file: framed on the first frame
 	f.build = func() {
 		imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
-		window(panelViewport, 0, 0, 800, 600, f.v.Build)
+		inWindow(panelViewport, 0, 0, 800, 600, f.v.Build)
 		imgui.PopStyleVar()
 	}
 	f.ui.frames(2, f.build)
@@ -296,7 +296,7 @@ func TestViewportWithoutRenderer(t *testing.T) {
 	v := newViewportPanel(d, &fakeViewportHost{}, assets.NewRegistry(".", assets.DefaultLimits()),
 		func() (viewport.Renderer, error) { return nil, errors.New("no OpenGL 4.1") }, NewConsole(5), st)
 	v.setDoc(d, false)
-	ui.frames(3, func() { window(panelViewport, 0, 0, 400, 300, v.Build) })
+	ui.frames(3, func() { inWindow(panelViewport, 0, 0, 400, 300, v.Build) })
 	if v.r != nil || v.initErr == nil || st.Viewport.W == 0 {
 		t.Fatal("a renderer that cannot start must leave the panel with its message")
 	}

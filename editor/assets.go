@@ -1,0 +1,148 @@
+package editor
+
+import (
+	"path/filepath"
+	"strconv"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+	g "github.com/AllenDang/giu"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/probe"
+)
+
+// assetList is the asset registry as the Assets panel reads it (*assets.Registry implements it).
+type assetList interface {
+	Root() string
+	Scan() error
+	List() []string
+	Mesh(ref string) (*assets.Mesh, error)
+}
+
+// assetsHost is what the Assets panel needs of the editor: the prefab files to list, whether the scene can be
+// edited, where the view looks (Place puts an instance there) and placing one.
+type assetsHost interface {
+	prefabList() []string
+	editable() bool
+	pivot() mgl32.Vec3
+	instantiate(path string, parent ecs.Entity, pos mgl32.Vec3)
+}
+
+// assetsPanel lists the meshes scenes can use — the built-ins, the files in use and the .obj files found in the
+// scene's folder, with their sizes and any load error — and below them the scene files that can be placed as
+// prefabs (Place, or drag into the viewport or onto the hierarchy).
+type assetsPanel struct {
+	reg     assetList
+	host    assetsHost
+	drag    *prefabDrag
+	log     logger
+	probe   *probe.State
+	widgets map[string]probe.Widget // the prefab list's items of the last frame, for the probe
+}
+
+var _ g.Widget = (*assetsPanel)(nil)
+
+// Build draws the panel's contents.
+func (p *assetsPanel) Build() {
+	clear(p.widgets)
+	if imgui.Button("Rescan folder") {
+		if err := p.reg.Scan(); err != nil {
+			p.log.Warnf("scanning %s: %v", p.reg.Root(), err)
+		}
+	}
+	imgui.SameLine()
+	textDisabled(registerText(p.reg.Root()))
+	flags := imgui.TableFlagsRowBg | imgui.TableFlagsBordersInnerV | imgui.TableFlagsScrollY | imgui.TableFlagsResizable
+	// The prefabs below the meshes get the room they need.
+	if imgui.BeginTableV("##assets", 4, flags, imgui.Vec2{Y: -p.prefabsHeight()}, 0) {
+		p.buildMeshes()
+		imgui.EndTable()
+	}
+	p.buildPrefabs()
+}
+
+// buildMeshes fills the mesh table.
+func (p *assetsPanel) buildMeshes() {
+	imgui.TableSetupColumnV("Mesh", imgui.TableColumnFlagsWidthStretch, 0, 0)
+	imgui.TableSetupColumnV("Vertices", imgui.TableColumnFlagsWidthFixed, 80, 0)
+	imgui.TableSetupColumnV("Triangles", imgui.TableColumnFlagsWidthFixed, 80, 0)
+	imgui.TableSetupColumnV("Status", imgui.TableColumnFlagsWidthStretch, 0, 0)
+	imgui.TableHeadersRow()
+	for _, ref := range p.reg.List() {
+		imgui.TableNextRow()
+		imgui.TableNextColumn()
+		text(registerText(ref))
+		m, err := p.reg.Mesh(ref)
+		imgui.TableNextColumn()
+		if m != nil && !m.Placeholder {
+			text(strconv.Itoa(m.VertexCount()))
+			imgui.TableNextColumn()
+			text(strconv.Itoa(m.TriangleCount()))
+		} else {
+			imgui.TableNextColumn()
+		}
+		imgui.TableNextColumn()
+		if err != nil {
+			textColored(errorColor, registerText(err.Error()))
+		} else {
+			imgui.TextDisabled("ok")
+		}
+	}
+}
+
+// prefabsHeight is the height the prefab list takes (up to 8 rows; more scroll).
+func (p *assetsPanel) prefabsHeight() float32 {
+	n := min(max(len(p.host.prefabList()), 1), 8)
+	return float32(n+1)*imgui.FrameHeightWithSpacing() + imgui.CurrentStyle().ItemSpacing().Y*2
+}
+
+// buildPrefabs lists the scene files that can be placed as prefabs: drag one into the viewport or onto the
+// hierarchy, or press Place (at the centre of the view).
+func (p *assetsPanel) buildPrefabs() {
+	p.drag.endIfIdle()
+	files := p.host.prefabList()
+	imgui.Spacing()
+	textDisabled("Prefabs (scene files): drag into the viewport or the hierarchy, or Place")
+	if len(files) == 0 {
+		textDisabled("  none in this folder")
+		return
+	}
+	root, _ := filepath.Abs(p.reg.Root())
+	if !imgui.BeginChildStrV("##prefabs", imgui.Vec2{}, 0, 0) {
+		imgui.EndChild()
+		return
+	}
+	defer imgui.EndChild()
+	for i, path := range files {
+		imgui.PushIDInt(int32(i))
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			rel = path
+		}
+		rel = filepath.ToSlash(rel)
+		if imgui.SmallButton("Place") && p.host.editable() {
+			p.host.instantiate(path, ecs.Entity{}, p.host.pivot())
+		}
+		p.record("place:" + rel)
+		imgui.SameLine()
+		imgui.SelectableBool(registerText(rel))
+		p.record("asset:" + rel)
+		if p.host.editable() {
+			p.drag.source(path, registerText(rel))
+		}
+		imgui.PopID()
+	}
+}
+
+// record notes the last item for the probe (under Inspector, with the prefab section's buttons).
+func (p *assetsPanel) record(name string) {
+	if p.probe == nil {
+		return
+	}
+	if p.widgets == nil {
+		p.widgets = map[string]probe.Widget{}
+	}
+	p.widgets[name] = probe.Widget{Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())}
+}

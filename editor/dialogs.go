@@ -1,0 +1,97 @@
+package editor
+
+import (
+	g "github.com/AllenDang/giu"
+
+	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/editor/settings"
+)
+
+// dialogs is the host of the windows that open over the dock: the prompt (questions and messages, one at a time),
+// the file dialog and the Spawn Cube Grid tool window. Commands open them through ask, alert, chooseFile and
+// openGrid; Build draws the open ones and forgets those that are done.
+type dialogs struct {
+	prompt *prompt
+	files  *fileDialog
+	grid   *gridDialog
+
+	places   func() []string // the file dialog's recent places (the settings')
+	gridHost gridHost
+	gridView gridView
+	meshes   meshes
+	probe    *probe.State
+}
+
+var _ g.Widget = (*dialogs)(nil)
+
+// ask shows a modal question; onChoose gets the index of the button pressed (cancel: the one Escape presses, -1
+// for none).
+func (d *dialogs) ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
+	d.prompt = &prompt{title: title, message: message, buttons: buttons, cancel: cancel, onChoose: onChoose}
+}
+
+// alert tells the user something that needs no decision (a failed save, a broken file): a prompt with one OK
+// button. It is the one way the editor reports such things in a dialog (the console has the details).
+func (d *dialogs) alert(title, message string) { d.ask(title, message, 0, func(int) {}, "OK") }
+
+// chooseFile shows a file dialog.
+func (d *dialogs) chooseFile(req fileRequest) { d.files = newFileDialog(req, d.places()) }
+
+// openGrid opens the Spawn Cube Grid dialog with values, or gives it the keyboard if it is open.
+func (d *dialogs) openGrid(values settings.Grid) {
+	if d.grid != nil {
+		d.grid.opened, d.grid.focus = false, true
+		return
+	}
+	d.grid = newGridDialog(values, d.gridHost, d.gridView, d.meshes, d.probe)
+}
+
+// modalOpen reports whether a dialog owns the keyboard (shortcuts are off then). The grid dialog and background
+// jobs are not modal: the rest of the UI stays usable beside them.
+func (d *dialogs) modalOpen() bool { return d.prompt != nil || d.files != nil }
+
+// modalName names the open dialog for the test probe.
+func (d *dialogs) modalName() string {
+	switch {
+	case d.prompt != nil:
+		return "prompt:" + d.prompt.title
+	case d.files != nil:
+		return "file:" + d.files.d.Title
+	case d.grid != nil:
+		return "grid"
+	}
+	return ""
+}
+
+// promptText is the open prompt's message ("" when none).
+func (d *dialogs) promptText() string {
+	if d.prompt == nil {
+		return ""
+	}
+	return d.prompt.message
+}
+
+// Build draws the open dialogs. One that is done is forgotten unless what it ran opened another in its place.
+func (d *dialogs) Build() {
+	if f := d.files; f != nil {
+		f.Build()
+		if f.done() && d.files == f {
+			d.files = nil
+		}
+	}
+	if gd := d.grid; gd != nil {
+		gd.Build()
+		if gd.done() && d.grid == gd {
+			d.grid = nil
+		}
+	}
+	if d.grid == nil && d.probe != nil {
+		d.probe.Grid = nil
+	}
+	if p := d.prompt; p != nil {
+		p.Build()
+		if p.done() && d.prompt == p {
+			d.prompt = nil
+		}
+	}
+}

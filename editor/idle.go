@@ -1,0 +1,164 @@
+package editor
+
+import (
+	"math"
+	"time"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/internal/glfwwait"
+)
+
+const (
+	idleAfter     = 1500 * time.Millisecond // tooltips and hover effects settle within this
+	idleWakeEvery = 10 * time.Second        // a safety net: an idle editor wakes itself this rarely
+)
+
+// idleLoop is the state of the loop's idling (see App.throttle).
+type idleLoop struct {
+	waiter     waiter
+	lastActive time.Time
+	lastKey    frameKey
+	waitReady  bool   // waiter.prepare has run
+	waits      uint64 // times the idle loop slept (the probe reports it)
+	caretWait  bool   // the last wait ended when a text field's caret blinks
+}
+
+// waiter sleeps until an input event or a wake-up (glfwWaiter: GLFW's event wait; tests never sleep).
+type waiter interface {
+	prepare() bool
+	wait(timeout time.Duration)
+}
+
+// glfwWaiter waits in GLFW's event wait (editor/internal/glfwwait).
+type glfwWaiter struct{}
+
+func (glfwWaiter) prepare() bool              { return glfwwait.Prepare() }
+func (glfwWaiter) wait(timeout time.Duration) { glfwwait.Wait(timeout) }
+
+// throttle makes an idle editor cost nothing: after idleAfter without input, and with nothing animating or
+// pending, the frame callback sleeps in GLFW's event wait (see editor/internal/glfwwait) until an input event or a
+// giu.Update() from a background goroutine wakes it; the frame that follows handles that input at the full rate.
+// A text field that has the keyboard but gets no input is idle too: the wait then ends when its caret blinks, so
+// it costs a frame or two a second instead of the full rate.
+//
+// The wait happens inside the frame callback, before the frame is presented; so it happens only when this frame
+// shows the same as the previous one (which was presented): nothing in the document, the selection, the viewport
+// image, the console or the dialogs changed. A frame that changed something is presented first.
+func (a *App) throttle() {
+	l := &a.idle
+	now := time.Now()
+	key := a.frameKey()
+	changed := key != l.lastKey
+	l.lastKey = key
+	if changed || userActive() || a.busy() {
+		l.lastActive = now
+		a.probe.endFrame(a.clock.frames, false)
+		return
+	}
+	if l.caretWait {
+		// The last wait ended at a caret blink: this frame shows the caret's new phase and must be presented now,
+		// not after the next wait (which would swap the caret's on and off times).
+		l.caretWait = false
+		a.probe.endFrame(a.clock.frames, false)
+		return
+	}
+	// Input ImGui has received but not handled yet (it hands fast input to frames one event at a time) needs more
+	// frames: sleeping now would hold it until the next event arrives.
+	if now.Sub(l.lastActive) > idleAfter && imgui.CurrentContext().InputEventsQueue().Size == 0 {
+		if !l.waitReady {
+			l.waitReady = l.waiter.prepare()
+		}
+		if l.waitReady {
+			timeout := idleWakeEvery
+			if d, ok := caretBlinkIn(); ok {
+				timeout, l.caretWait = d, true
+			}
+			l.waits++
+			a.probe.endFrame(a.clock.frames, true)
+			l.waiter.wait(timeout)
+			return
+		}
+	}
+	a.probe.endFrame(a.clock.frames, false)
+}
+
+// caretBlinkIn returns how long until the caret of the text field that has the keyboard next shows or hides
+// (ImGui's blink: after input it stays on for 0.3 s, then it is on 0.8 s and off 0.4 s of every 1.2 s).
+func caretBlinkIn() (time.Duration, bool) {
+	io := imgui.CurrentIO()
+	if !io.WantTextInput() || !io.ConfigInputTextCursorBlink() {
+		return 0, false
+	}
+	id := imgui.InternalActiveID()
+	if id == 0 {
+		return 0, false
+	}
+	st := imgui.InternalInputTextState(id)
+	if st == nil || st.CData == nil {
+		return 0, false
+	}
+	return nextBlink(st.CursorAnim()), true
+}
+
+// nextBlink is the time from caret animation phase anim (seconds; ≤ 0 right after input) to the caret's next
+// change, plus a little so that the frame after the wait sees the new phase.
+func nextBlink(anim float32) time.Duration {
+	const on, period, margin = 0.8, 1.2, 0.01
+	var left float64
+	switch r := math.Mod(float64(anim), period); {
+	case anim <= 0:
+		left = on - float64(anim)
+	case r <= on:
+		left = on - r
+	default:
+		left = period - r
+	}
+	return time.Duration((left + margin) * float64(time.Second))
+}
+
+// frameKey sums up what a frame shows, to tell whether it differs from the previous one.
+type frameKey struct {
+	doc, sel, renders uint64
+	job               int64
+	console           int
+	modal             string
+	doc2              *doc.Document
+}
+
+func (a *App) frameKey() frameKey {
+	d := a.ws.doc
+	k := frameKey{renders: a.vp.renders(), console: a.console.Added(), modal: a.dialogs.modalName(), doc2: d,
+		job: a.ws.jobs.progressKey()}
+	k.doc, k.sel = d.Version(), d.SelectionVersion()
+	return k
+}
+
+// busy reports whether the editor has work that needs frames without input (play mode, camera motion, an
+// inspector still scanning a big selection — what it shows changes until the scan is done —, marks waiting to be
+// presented). A running job wakes the loop itself (giu.Update) when its progress or result comes.
+func (a *App) busy() bool {
+	return a.vp.busy() || a.ws.busy() || a.insp.pending
+}
+
+// userActive reports whether the user is doing anything this frame. A text field that merely has the keyboard
+// is not activity (its caret blinks by itself: see throttle); typing into it is.
+func userActive() bool {
+	io := imgui.CurrentIO()
+	if d := io.MouseDelta(); d.X != 0 || d.Y != 0 {
+		return true
+	}
+	if (imgui.IsAnyItemActive() && !io.WantTextInput()) || imgui.IsAnyMouseDown() {
+		return true
+	}
+	if w := io.MouseWheel(); w != 0 {
+		return true
+	}
+	for k := imgui.KeyNamedKeyBEGIN; k < imgui.KeyNamedKeyEND; k++ {
+		if imgui.IsKeyDown(k) {
+			return true
+		}
+	}
+	return false
+}

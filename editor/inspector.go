@@ -1,0 +1,177 @@
+package editor
+
+import (
+	"github.com/AllenDang/cimgui-go/imgui"
+	g "github.com/AllenDang/giu"
+
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/inspector"
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+// inspectorDoc is what the Inspector panel reads and changes of the open document (doc.Document implements it).
+type inspectorDoc interface {
+	inspector.Editor // field edits (one undo step per drag), rename, add, remove, reset and paste components
+	Name(e ecs.Entity) string
+	ID(e ecs.Entity) uint64
+	Entity(id uint64) (ecs.Entity, bool)
+	World() *ecs.World
+	Version() uint64
+	Playing() bool
+	AppendSelected(dst []ecs.Entity) []ecs.Entity
+	Active() (ecs.Entity, bool)
+	SelectionLen() int
+	Select(es ...ecs.Entity)
+	// Merge conflicts (conflicts.go).
+	Conflicts() []doc.Conflict
+	SceneConflicts() []scene.MergeConflict
+	EntityConflicts(e ecs.Entity) []scene.MergeConflict
+	Resolve(id uint64, path string, how doc.Resolution) error
+	// Prefab instances (prefab.go).
+	PrefabOf(e ecs.Entity) (ecs.Entity, bool)
+	IsPart(e ecs.Entity) bool
+	Overrides(e ecs.Entity) []serialize.Override
+}
+
+// inspectorCommands are the editor commands the prefab section's buttons run.
+type inspectorCommands interface {
+	cmdRevertInstance()
+	cmdApplyInstance()
+	cmdUnpackPrefab()
+	revertOverride(es []ecs.Entity, comp, path string) error
+	applyOverride(e ecs.Entity, comp, path string) error
+	report(what string, err error)
+}
+
+// outline is the hierarchy as other panels steer it (hierarchyPanel implements it).
+type outline interface {
+	// keep gives entities being renamed their rows in the hierarchy's search results.
+	keep(es []ecs.Entity)
+	// show reveals e and scrolls to it.
+	show(e ecs.Entity)
+}
+
+// inspectorPanel is the Inspector: the prefab section (the instance the active entity belongs to and its
+// overrides), the merge-conflict section, then every component of the selected entities (package inspector's
+// panel, which reports edits through the document).
+type inspectorPanel struct {
+	doc     inspectorDoc
+	cmds    inspectorCommands
+	outline outline
+	log     logger
+	probe   *probe.State
+
+	insp    *inspector.Panel
+	pending bool // the inspector showed a partial result last frame (a big selection being scanned)
+	sel     []ecs.Entity
+	conf    conflictView
+	prefab  prefabView
+}
+
+var _ g.Widget = (*inspectorPanel)(nil)
+
+func newInspectorPanel(cmds inspectorCommands, ol outline, ms *assets.Registry, log logger, pr *probe.State) *inspectorPanel {
+	p := &inspectorPanel{cmds: cmds, outline: ol, log: log, probe: pr}
+	p.insp = inspector.New(inspEditor{p}, inspector.Options{
+		Names:  inspNames{p},
+		IDs:    inspNames{p},
+		Assets: ms,
+		Hidden: []string{"Name", "MergeConflicts", // the conflict section (conflicts.go) shows the latter
+			"Prefab", "PrefabPart", "PrefabKept"}, // the prefab section (prefab.go) shows these
+		Overrides: inspOverrides{p},
+		OnError:   func(err error) { log.Errorf("%v", err) },
+	})
+	if pr != nil {
+		p.insp.RecordWidgets()
+	}
+	return p
+}
+
+// setDoc shows another document.
+func (p *inspectorPanel) setDoc(d inspectorDoc) {
+	p.doc = d
+	p.conf = conflictView{}
+}
+
+// Build draws the panel's contents.
+func (p *inspectorPanel) Build() {
+	p.buildPrefabSection()
+	p.buildConflicts()
+	p.sel = p.doc.AppendSelected(p.sel[:0])
+	p.insp.Inspect(p.doc.World(), p.sel).Build()
+	p.pending = p.insp.Pending()
+}
+
+// widgets adds the panel's widgets of the last frame to the probe's map.
+func (p *inspectorPanel) widgets(m map[string]probe.Widget) {
+	for k, w := range p.insp.Widgets() {
+		m[k] = probe.Widget{Rect: rectOf(w.Min, imgui.Vec2{X: w.Max.X - w.Min.X, Y: w.Max.Y - w.Min.Y}), Shown: w.Shown}
+	}
+	for k, w := range p.conf.widgets {
+		m[k] = w
+	}
+	for k, w := range p.prefab.widgets {
+		m[k] = w
+	}
+}
+
+// inspEditor forwards the inspector's edits to the open document (a rename keeps the renamed rows in the
+// hierarchy's search results).
+type inspEditor struct{ p *inspectorPanel }
+
+func (e inspEditor) BeginEdit(label string) { e.p.doc.BeginEdit(label) }
+func (e inspEditor) SetField(es []ecs.Entity, id ecs.ComponentID, path string, v any) error {
+	return e.p.doc.SetField(es, id, path, v)
+}
+func (e inspEditor) EndEdit() { e.p.doc.EndEdit() }
+func (e inspEditor) Rename(es []ecs.Entity, name string) error {
+	e.p.outline.keep(es) // renamed in the inspector while the hierarchy is filtered: the rows stay
+	return e.p.doc.Rename(es, name)
+}
+func (e inspEditor) AddComponent(es []ecs.Entity, id ecs.ComponentID) error {
+	return e.p.doc.AddComponent(es, id)
+}
+func (e inspEditor) RemoveComponent(es []ecs.Entity, id ecs.ComponentID) error {
+	return e.p.doc.RemoveComponent(es, id)
+}
+func (e inspEditor) ResetComponent(es []ecs.Entity, id ecs.ComponentID) error {
+	return e.p.doc.ResetComponent(es, id)
+}
+func (e inspEditor) PasteComponent(es []ecs.Entity, id ecs.ComponentID, v any) error {
+	return e.p.doc.PasteComponent(es, id, v)
+}
+
+// inspNames gives the inspector the entities' names and scene ids (the ids users see beside the names).
+type inspNames struct{ p *inspectorPanel }
+
+func (n inspNames) Name(e ecs.Entity) string { return registerText(n.p.doc.Name(e)) }
+func (n inspNames) ID(e ecs.Entity) uint64   { return n.p.doc.ID(e) }
+
+// inspOverrides is the inspector's view of prefab overrides (inspector.Overrides).
+type inspOverrides struct{ p *inspectorPanel }
+
+func (o inspOverrides) OverridePaths(e ecs.Entity, comp string) []string {
+	if o.p.doc.Playing() {
+		return nil
+	}
+	var out []string
+	for _, ov := range o.p.prefab.overrides(o.p.doc, e) {
+		if ov.Component != comp || ov.Removed {
+			continue
+		}
+		out = append(out, ov.Path) // "" for an added component
+	}
+	return out
+}
+
+func (o inspOverrides) RevertOverride(es []ecs.Entity, comp, path string) error {
+	return o.p.cmds.revertOverride(es, comp, path)
+}
+
+func (o inspOverrides) ApplyOverride(e ecs.Entity, comp, path string) error {
+	return o.p.cmds.applyOverride(e, comp, path)
+}

@@ -1,0 +1,193 @@
+package editor
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/internal/words"
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+// The workspace's prefab commands: place an instance of a scene file, save the selection as a prefab, revert,
+// apply and unpack instances, follow prefab files changed on disk. (The hierarchy marks instances, the inspector
+// shows their overrides, the Assets panel lists prefab files: prefab.go.)
+
+// cmdInstantiatePrefab asks for a prefab file (a scene in the scene's folder) and places an instance of it at the
+// centre of the view.
+func (w *workspace) cmdInstantiatePrefab() {
+	w.ui.chooseFile(fileRequest{title: "Instantiate Prefab", dir: w.dialogDir(), okLabel: "Instantiate", exts: []string{".json"},
+		onChoose: func(p string) { w.instantiate(p, ecs.Entity{}, w.doc.Camera().Pivot) }})
+}
+
+// instantiate places an instance of the prefab at path under parent at pos (parent's space).
+func (w *workspace) instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) {
+	e, err := w.doc.Instantiate(context.Background(), path, parent, pos)
+	if err != nil {
+		w.report("instantiate", err)
+		return
+	}
+	w.log.Infof("placed %s (an instance of %s)", w.doc.Name(e), filepath.Base(path))
+	w.syncWatched()
+}
+
+// cmdSaveAsPrefab asks for a file name and saves the selected entities there as a prefab, replacing them by an
+// instance of it.
+func (w *workspace) cmdSaveAsPrefab() {
+	sel := w.doc.SelectedEntities()
+	if len(sel) == 0 {
+		return
+	}
+	name := w.doc.Name(sel[0])
+	if name == "" {
+		name = "prefab"
+	}
+	w.ui.chooseFile(fileRequest{save: true, title: "Save Selection as Prefab", dir: w.dialogDir(), name: fileNameFor(name),
+		okLabel: "Save", exts: []string{".json"}, onChoose: func(p string) {
+			inst, err := w.doc.SaveAsPrefab(context.Background(), p, sel...)
+			if err != nil {
+				w.report("save as prefab", err)
+				return
+			}
+			w.log.Infof("saved %s; the selection is now an instance of it (%s)", shortPath(p), w.doc.Name(inst))
+			w.prefabs.forget() // list it in the Assets panel
+			w.syncWatched()
+		}})
+}
+
+func (w *workspace) cmdUnpackPrefab() {
+	if err := w.doc.Unpack(w.doc.SelectedEntities()...); err != nil {
+		w.report("unpack", err)
+		return
+	}
+	w.log.Infof("unpacked: the entities are plain entities of the scene now")
+}
+
+func (w *workspace) cmdRevertInstance() {
+	if err := w.doc.RevertInstances(w.doc.SelectedEntities()...); err != nil {
+		w.report("revert", err)
+		return
+	}
+	w.log.Infof("reverted to the prefab")
+}
+
+func (w *workspace) cmdApplyInstance() {
+	e, ok := w.doc.Active()
+	if !ok {
+		return
+	}
+	if err := w.doc.ApplyInstanceToPrefab(context.Background(), e); err != nil {
+		w.report("apply", err)
+		return
+	}
+	w.log.Infof("applied the instance's overrides to its prefab")
+}
+
+// revertOverride reverts one override of the entities (the inspector's Revert).
+func (w *workspace) revertOverride(es []ecs.Entity, comp, path string) error {
+	return w.doc.RevertOverride(es, comp, path)
+}
+
+// applyOverride writes one override of e into its prefab file (the inspector's Apply).
+func (w *workspace) applyOverride(e ecs.Entity, comp, path string) error {
+	if err := w.doc.ApplyToPrefab(context.Background(), e, comp, path); err != nil {
+		return err
+	}
+	w.log.Infof("applied %s to its prefab", strings.Trim(comp+"."+path, "."))
+	return nil
+}
+
+// onPrefabFileEvent follows a prefab file changed on disk (another editor window saved it, or another program):
+// the instances take its new values, keeping their overrides.
+func (w *workspace) onPrefabFileEvent(path string) {
+	rep := w.doc.PrefabsChanged(context.Background(), path)
+	if rep.Instances > 0 {
+		w.log.Infof("%s changed: %s updated", filepath.Base(path), words.Count(rep.Instances, "instance", "instances"))
+	}
+	for _, p := range rep.Warnings {
+		w.log.Warnf("%s", p)
+	}
+	w.syncWatched()
+}
+
+// isPrefabPath reports whether p (absolute) is a prefab file the scene's instances read.
+func (w *workspace) isPrefabPath(p string) bool { return slices.Contains(w.doc.PrefabFiles(), p) }
+
+// prefabList lists the scene files that can be placed as prefabs (the Assets panel).
+func (w *workspace) prefabList() []string { return w.prefabs.list(w.assets.Root(), w.doc.Path()) }
+
+// prefabFiles lists the scene files in the scene's folder and below, rescanned every few seconds (at most 200, 4
+// folders deep), the scene itself left out.
+type prefabFiles struct {
+	files []string // absolute
+	dir   string
+	at    time.Time
+}
+
+// forget makes the next list scan again.
+func (p *prefabFiles) forget() { p.at = time.Time{} }
+
+// list returns the scene files below root, self (the open scene's path) left out.
+func (p *prefabFiles) list(root, self string) []string {
+	if root == p.dir && time.Since(p.at) < 3*time.Second {
+		return p.files
+	}
+	p.dir, p.at = root, time.Now()
+	p.files = p.files[:0]
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil
+	}
+	if self != "" {
+		self, _ = filepath.Abs(self)
+	}
+	_ = filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || len(p.files) >= 200 {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if rel, _ := filepath.Rel(abs, path); strings.Count(rel, string(filepath.Separator)) >= 3 || (path != abs && strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(strings.ToLower(d.Name()), ".json") || path == self || strings.HasSuffix(d.Name(), ".export.json") ||
+			d.Name() == "voltex.project.json" {
+			return nil
+		}
+		if isSceneFile(path) {
+			p.files = append(p.files, path)
+		}
+		return nil
+	})
+	sort.Strings(p.files)
+	return p.files
+}
+
+// isSceneFile reports whether the file at path is a scene (by its first bytes).
+func isSceneFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return serialize.IsScene(f)
+}
+
+// shortPath names a file relative to the working folder when it is below it.
+func shortPath(p string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return p
+}
