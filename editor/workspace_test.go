@@ -1,0 +1,768 @@
+package editor
+
+import (
+	"context"
+	"errors"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/assets/watch"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// fakeUI is the window as the workspace sees it: it records what the commands ask for, and lets a test answer the
+// question or the file dialog that is open.
+type fakeUI struct {
+	question  *prompt
+	file      *fileRequest
+	grid      *settings.Grid
+	calls     []string
+	docs      int
+	framed    bool
+	preview   *viewport.DrawList
+	clip      string
+	stats     bool
+	closed    bool
+	shown     []ecs.Entity
+	sceneVer  uint64
+	questions []string // titles of every question and alert asked
+}
+
+func (f *fakeUI) ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
+	f.question = &prompt{title: title, message: message, buttons: buttons, cancel: cancel, onChoose: onChoose}
+	f.questions = append(f.questions, title)
+}
+func (f *fakeUI) alert(title, message string) { f.ask(title, message, 0, func(int) {}, "OK") }
+func (f *fakeUI) chooseFile(req fileRequest)  { f.file = &req }
+func (f *fakeUI) openGridDialog(v settings.Grid) {
+	f.grid = &v
+}
+func (f *fakeUI) docChanged(d *doc.Document, frame bool) { f.docs, f.framed = f.docs+1, frame }
+func (f *fakeUI) worldReplaced()                         { f.calls = append(f.calls, "worldReplaced") }
+func (f *fakeUI) show(e ecs.Entity)                      { f.shown = append(f.shown, e) }
+func (f *fakeUI) startRename()                           { f.calls = append(f.calls, "rename") }
+func (f *fakeUI) setGizmo(op gizmoOp)                    { f.calls = append(f.calls, "gizmo "+op.label()) }
+func (f *fakeUI) toggleGizmoSpace()                      { f.calls = append(f.calls, "space") }
+func (f *fakeUI) frameSelection()                        { f.calls = append(f.calls, "frame") }
+func (f *fakeUI) toggleStats() bool                      { f.stats = !f.stats; return f.stats }
+func (f *fakeUI) keepPreview(l *viewport.DrawList) {
+	if l != nil {
+		f.preview = l
+	}
+}
+func (f *fakeUI) dropPreview(l *viewport.DrawList) {
+	if f.preview == l {
+		f.preview = nil
+	}
+}
+func (f *fakeUI) reloadMeshes()        { f.calls = append(f.calls, "reloadMeshes") }
+func (f *fakeUI) sceneVersion() uint64 { return f.sceneVer }
+func (f *fakeUI) resetLayout()         { f.calls = append(f.calls, "layout") }
+func (f *fakeUI) toggleShortcuts()     { f.calls = append(f.calls, "shortcuts") }
+func (f *fakeUI) showAbout()           { f.calls = append(f.calls, "about") }
+func (f *fakeUI) close()               { f.closed = true }
+func (f *fakeUI) clipboard() string    { return f.clip }
+func (f *fakeUI) setClipboard(s string) {
+	f.clip = s
+}
+
+// answer presses button label of the open question.
+func (f *fakeUI) answer(t *testing.T, label string) {
+	t.Helper()
+	q := f.question
+	if q == nil {
+		t.Fatalf("no question is open (wanted to press %q)", label)
+	}
+	i := slices.Index(q.buttons, label)
+	if i < 0 {
+		t.Fatalf("question %q has no button %q: %v", q.title, label, q.buttons)
+	}
+	f.question = nil
+	q.onChoose(i)
+}
+
+// choose confirms the open file dialog with path (onChoose), or closes it ("": onCancel).
+func (f *fakeUI) choose(t *testing.T, path string) {
+	t.Helper()
+	r := f.file
+	if r == nil {
+		t.Fatal("no file dialog is open")
+	}
+	f.file = nil
+	if path == "" {
+		if r.onCancel != nil {
+			r.onCancel()
+		}
+		return
+	}
+	r.onChoose(path)
+}
+
+// newTestWorkspace is a workspace with a fake window over a new scene with cubes, its settings in a temporary
+// folder, jobs that finish when polled.
+func newTestWorkspace(t *testing.T, cubes int) (*workspace, *fakeUI) {
+	t.Helper()
+	st, _ := settings.Load(t.TempDir())
+	st.SaveTo(t.TempDir())
+	w := newWorkspace(Options{}, st, NewConsole(100), &frameClock{frames: 5})
+	f := &fakeUI{}
+	w.ui = f
+	w.setDoc(doc.New("", w.docOpts))
+	for range cubes {
+		if _, err := w.doc.SpawnCube(ecs.Entity{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w, f
+}
+
+// lastLog returns the console's last line.
+func lastLog(w *workspace) string {
+	m := w.log.Messages()
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1].Level.String() + ": " + m[len(m)-1].Text
+}
+
+// waitJob polls the workspace's job, as the loop does, until it is merged.
+func waitJob(t *testing.T, w *workspace) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for w.jobs.job != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the job did not finish")
+		}
+		w.clock.frames++
+		w.jobs.poll()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestDiscardFlowStates: the unsaved-changes state machine, every transition.
+func TestDiscardFlowStates(t *testing.T) {
+	for _, c := range []struct {
+		dirty   bool
+		answer  int // -1: none
+		saveOK  int // -1: no save; 0 failed; 1 succeeded
+		want    flowState
+		ran     bool
+		wantSav bool
+	}{
+		{dirty: false, answer: -1, saveOK: -1, want: flowDone, ran: true},
+		{dirty: true, answer: -1, saveOK: -1, want: flowAsking},
+		{dirty: true, answer: answerDontSave, saveOK: -1, want: flowDone, ran: true},
+		{dirty: true, answer: answerCancel, saveOK: -1, want: flowCancelled},
+		{dirty: true, answer: answerSave, saveOK: -1, want: flowSaving, wantSav: true},
+		{dirty: true, answer: answerSave, saveOK: 1, want: flowDone, ran: true, wantSav: true},
+		{dirty: true, answer: answerSave, saveOK: 0, want: flowCancelled, wantSav: true},
+	} {
+		ran := 0
+		f := startDiscard(c.dirty, func() { ran++ })
+		save := false
+		if c.answer >= 0 {
+			save = f.answer(c.answer)
+		}
+		if c.saveOK >= 0 {
+			f.saved(c.saveOK == 1)
+		}
+		if f.state == flowDone || f.state == flowCancelled { // answers and outcomes that come late change nothing
+			f.answer(answerDontSave)
+			f.saved(true)
+		}
+		if f.state != c.want || (ran == 1) != c.ran || ran > 1 || save != c.wantSav {
+			t.Errorf("%+v: state %v, ran %d times, save %v", c, f.state, ran, save)
+		}
+	}
+}
+
+// TestNewAndOpenAskBeforeDroppingChanges: New on a modified scene asks; Cancel keeps it, Don't Save drops it, Save
+// of an untitled scene asks for a file name first and creates the new scene only after the save, and closing that
+// file dialog keeps everything as it was.
+func TestNewAndOpenAskBeforeDroppingChanges(t *testing.T) {
+	w, f := newTestWorkspace(t, 2)
+	first := w.doc
+	w.cmdNew()
+	if f.question == nil || f.question.title != "Unsaved changes" || !strings.Contains(f.question.message, "create a new scene") {
+		t.Fatalf("New on a modified scene: question %+v", f.question)
+	}
+	f.answer(t, "Cancel")
+	if w.doc != first {
+		t.Fatal("Cancel replaced the scene")
+	}
+	w.cmdNew()
+	f.answer(t, "Save")
+	if f.file == nil || !f.file.save || f.file.name != "untitled.json" {
+		t.Fatalf("Save of an untitled scene: file dialog %+v", f.file)
+	}
+	f.choose(t, "") // closed without a name: nothing happens
+	if w.doc != first || f.question != nil {
+		t.Fatal("closing the Save As dialog went on with New")
+	}
+	w.cmdNew()
+	f.answer(t, "Save")
+	path := filepath.Join(t.TempDir(), "a.json")
+	f.choose(t, path)
+	if w.doc == first || w.doc.Len() != 0 || w.doc.Dirty() {
+		t.Fatal("New after a successful save did not make a new scene")
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the scene was not saved: %v", err)
+	}
+	if w.settings.Recent[0] != path {
+		t.Fatalf("recent files %v", w.settings.Recent)
+	}
+	// A clean scene: Open shows the dialog at once (no question) and the chosen file opens in the background.
+	w.cmdOpen()
+	if f.question != nil || f.file == nil || f.file.title != "Open Scene" || f.file.dir != filepath.Dir(path) {
+		t.Fatalf("Open on a clean scene: question %v, dialog %+v", f.question, f.file)
+	}
+	f.choose(t, path)
+	waitJob(t, w)
+	if w.doc.Path() != path || w.doc.Len() != 2 {
+		t.Fatalf("opened %q with %d entities", w.doc.Path(), w.doc.Len())
+	}
+	// Open Recent of a missing file: the error is shown, the file leaves the list, the scene stays.
+	gone := filepath.Join(t.TempDir(), "gone.json")
+	w.settings.AddRecent(gone)
+	w.openRecent(gone)
+	waitJob(t, w)
+	if f.question == nil || f.question.title != "Cannot open scene" || slices.Contains(w.settings.Recent, gone) || w.doc.Path() != path {
+		t.Fatalf("a missing recent file: question %+v, recent %v", f.question, w.settings.Recent)
+	}
+	f.answer(t, "OK")
+	w.clearRecent()
+	if len(w.settings.Recent) != 0 {
+		t.Fatal("Clear Recent")
+	}
+}
+
+// TestQuitFlow: a clean scene closes at once; a modified one asks, and Don't Save closes it; a running job refuses.
+func TestQuitFlow(t *testing.T) {
+	w, f := newTestWorkspace(t, 0)
+	if !w.requestClose() {
+		t.Fatal("a clean scene did not close")
+	}
+	w, f = newTestWorkspace(t, 1)
+	if w.requestClose() || f.question == nil || !strings.Contains(f.question.message, "before you quit") {
+		t.Fatalf("a modified scene closed without asking (question %+v)", f.question)
+	}
+	f.answer(t, "Don't Save")
+	if !f.closed || !w.requestClose() {
+		t.Fatal("Don't Save did not close the window, or the next request was refused")
+	}
+	w, f = newTestWorkspace(t, 1)
+	release := make(chan struct{})
+	w.jobs.start("Saving x", func(ctx context.Context, progress func(done, total int64)) error {
+		<-release
+		return nil
+	}, func(error) {}, jobOptions{})
+	w.cmdQuit()
+	if f.closed || f.question != nil || !strings.Contains(lastLog(w), "wait for Saving x to finish") {
+		t.Fatalf("quit during a job: closed %v, question %v, log %q", f.closed, f.question, lastLog(w))
+	}
+	close(release)
+	waitJob(t, w)
+	w.cmdQuit()
+	f.answer(t, "Save")
+	f.choose(t, filepath.Join(t.TempDir(), "q.json"))
+	if !f.closed {
+		t.Fatal("Save then quit did not close")
+	}
+}
+
+// TestSaveFailureAndExport: a save that fails says so and keeps the scene modified; Export writes the game file.
+func TestSaveFailureAndExport(t *testing.T) {
+	w, f := newTestWorkspace(t, 3)
+	w.cmdSaveAs()
+	f.choose(t, filepath.Join(t.TempDir(), "no", "such", "dir", "s.json"))
+	if f.question == nil || f.question.title != "Save failed" || !w.doc.Dirty() {
+		t.Fatalf("a failed save: question %+v, dirty %v", f.question, w.doc.Dirty())
+	}
+	f.answer(t, "OK")
+	path := filepath.Join(t.TempDir(), "level.json")
+	w.cmdSaveAs()
+	f.choose(t, path)
+	w.cmdExport()
+	if f.file == nil || f.file.name != "level.export.json" || f.file.okLabel != "Export" {
+		t.Fatalf("export dialog %+v", f.file)
+	}
+	out := filepath.Join(filepath.Dir(path), "level.export.json")
+	f.choose(t, out)
+	if data, err := os.ReadFile(out); err != nil || !strings.Contains(string(data), "voltex.export") {
+		t.Fatalf("export: %v", err)
+	}
+	if !strings.Contains(lastLog(w), "exported 3 entities") {
+		t.Fatalf("log %q", lastLog(w))
+	}
+	// A save of the saved scene writes to its path (no dialog), and keeps the camera the viewport moved.
+	w.doc.Camera().Yaw = 77
+	w.cmdSave()
+	if f.file != nil {
+		t.Fatal("Save of a saved scene asked for a name")
+	}
+	d, err := doc.Open(context.Background(), path, doc.Options{}, nil)
+	if err != nil || d.Camera().Yaw != 77 || !d.CameraInFile() {
+		t.Fatalf("reopened: %v, camera %+v", err, d.Camera())
+	}
+}
+
+// TestBigSaveAndSpawnRunAsJobs: from jobThreshold entities saving runs in the background and merges on the loop;
+// a big spawn keeps the dialog's preview until its cubes are in and waits for Stop in play mode.
+func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
+	w, f := newTestWorkspace(t, 0)
+	p := scene.DefaultGrid()
+	p.Count = [3]int{100, 1, 100}
+	preview := viewport.NewDrawList()
+	w.spawnGrid(p, preview)
+	if w.jobs.job == nil || f.preview != preview {
+		t.Fatalf("a big spawn did not run as a job keeping the preview: %q", lastLog(w))
+	}
+	w.cmdPlayStop() // Play while it runs: its result waits for Stop
+	for range 20 {
+		w.clock.frames++
+		w.jobs.poll()
+		time.Sleep(time.Millisecond)
+	}
+	if w.jobs.job == nil {
+		t.Fatal("the spawn's result was merged in play mode")
+	}
+	w.cmdPlayStop()
+	waitJob(t, w)
+	if w.doc.Len() != p.Len() || f.preview != nil || w.doc.SelectionLen() != p.Len() {
+		t.Fatalf("after Stop: %d entities, preview %v, %d selected", w.doc.Len(), f.preview, w.doc.SelectionLen())
+	}
+	path := filepath.Join(t.TempDir(), "big.json")
+	w.save(path, nil, nil)
+	if w.jobs.job == nil {
+		t.Fatal("a big save did not run as a job")
+	}
+	waitJob(t, w)
+	if w.doc.Dirty() || w.doc.Path() != path {
+		t.Fatalf("after the background save: dirty %v, path %q", w.doc.Dirty(), w.doc.Path())
+	}
+	// A small grid spawns at once and selects its group.
+	p.Count = [3]int{2, 1, 2}
+	p.Group = "G"
+	w.spawnGrid(p, nil)
+	if e, ok := w.doc.Active(); !ok || w.doc.Name(e) != "G" || w.jobs.job != nil {
+		t.Fatal("a small grid with a group: the group is not selected")
+	}
+}
+
+// TestEditCommands: copy, paste (through the clipboard), duplicate, delete, undo, redo, create, rename.
+func TestEditCommands(t *testing.T) {
+	w, f := newTestWorkspace(t, 2)
+	w.cmdSelectAll()
+	w.cmdCopy()
+	if !strings.Contains(f.clip, "voltex") || lastLog(w) != "info: copied 2 entities" {
+		t.Fatalf("copy: clipboard %q, log %q", f.clip, lastLog(w))
+	}
+	w.cmdPaste()
+	if w.doc.Len() != 4 || w.doc.SelectionLen() != 2 {
+		t.Fatalf("paste: %d entities, %d selected", w.doc.Len(), w.doc.SelectionLen())
+	}
+	w.cmdDuplicate()
+	if w.doc.Len() != 6 {
+		t.Fatalf("duplicate: %d entities", w.doc.Len())
+	}
+	w.cmdDelete()
+	if w.doc.Len() != 4 || lastLog(w) != "info: deleted 2 entities" {
+		t.Fatalf("delete: %d entities, log %q", w.doc.Len(), lastLog(w))
+	}
+	w.cmdUndo()
+	if w.doc.Len() != 6 || !strings.HasPrefix(lastLog(w), "info: undo") {
+		t.Fatalf("undo: %d, %q", w.doc.Len(), lastLog(w))
+	}
+	w.cmdRedo()
+	if w.doc.Len() != 4 || !strings.HasPrefix(lastLog(w), "info: redo") {
+		t.Fatalf("redo: %d, %q", w.doc.Len(), lastLog(w))
+	}
+	f.clip = "  "
+	w.cmdPaste()
+	if lastLog(w) != "warning: paste: the clipboard is empty" {
+		t.Fatalf("empty clipboard: %q", lastLog(w))
+	}
+	f.clip = "{ not a scene"
+	w.cmdPaste()
+	if !strings.HasPrefix(lastLog(w), "error: paste:") || w.doc.Len() != 4 {
+		t.Fatalf("bad clipboard: %q", lastLog(w))
+	}
+	w.cmdCreateCube()
+	w.cmdCreateEmpty()
+	if w.doc.Len() != 6 || len(f.shown) != 2 {
+		t.Fatalf("create: %d entities, shown %v", w.doc.Len(), f.shown)
+	}
+	w.cmdRename()
+	for _, c := range []func(){w.cmdGizmoTranslate, w.cmdGizmoRotate, w.cmdGizmoScale, w.cmdGizmoSpace, w.cmdFrame,
+		w.cmdResetLayout, w.cmdShowShortcuts, w.cmdAbout} {
+		c()
+	}
+	want := []string{"rename", "gizmo Move", "gizmo Rotate", "gizmo Scale", "space", "frame", "layout", "shortcuts", "about"}
+	if !slices.Equal(f.calls, want) {
+		t.Fatalf("ui calls %v, want %v", f.calls, want)
+	}
+	w.cmdToggleStats()
+	if !f.stats || !w.settings.ShowStats {
+		t.Fatal("Stats Overlay is not remembered in the settings")
+	}
+	// In play mode edits are refused and say why.
+	w.cmdPlayStop()
+	w.cmdDuplicate()
+	if !strings.Contains(lastLog(w), "error: duplicate: the scene is playing") {
+		t.Fatalf("duplicate in play mode: %q", lastLog(w))
+	}
+}
+
+// TestPlayCommands: Play runs the systems on a clone, Pause and Step, Stop restores the scene.
+func TestPlayCommands(t *testing.T) {
+	w, f := newTestWorkspace(t, 1)
+	w.cmdPlayStop()
+	if !w.doc.Playing() || !slices.Contains(f.calls, "worldReplaced") || !w.busy() {
+		t.Fatal("Play")
+	}
+	w.lastTick = time.Now().Add(-50 * time.Millisecond)
+	w.beginFrame()
+	w.cmdPause()
+	if !w.doc.Paused() || w.busy() {
+		t.Fatal("Pause")
+	}
+	w.cmdPause()
+	w.cmdStep()
+	if !w.doc.Paused() {
+		t.Fatal("Step pauses")
+	}
+	if !strings.Contains(w.statusText(60, 3), "PAUSED") {
+		t.Fatalf("status %q", w.statusText(60, 3))
+	}
+	w.cmdPlayStop()
+	if w.doc.Playing() {
+		t.Fatal("Stop")
+	}
+}
+
+// TestActionTableEnabledAndShortcuts: what each state allows, and which action a chord runs where.
+func TestActionTableEnabledAndShortcuts(t *testing.T) {
+	w, _ := newTestWorkspace(t, 1)
+	w.doc.ClearSelection()
+	enabled := func(label string) bool { return actionByLabel(label).isEnabled(w) }
+	if enabled("Copy") || enabled("Delete") || !enabled("Undo") || enabled("Redo") || !enabled("Paste") || enabled("Unpack Prefab") {
+		t.Fatal("nothing selected, one step done")
+	}
+	w.doc.SelectAll()
+	if !enabled("Copy") || !enabled("Delete") || !enabled("Rename") || enabled("Pause / Resume") {
+		t.Fatal("selected")
+	}
+	w.doc.Play()
+	if enabled("Copy") || enabled("Paste") || enabled("Create Empty") || !enabled("Pause / Resume") || !enabled("Step") {
+		t.Fatal("playing")
+	}
+	w.doc.Stop()
+	pressed := func(want imgui.KeyChord) func(imgui.KeyChord) bool {
+		return func(c imgui.KeyChord) bool { return c == want }
+	}
+	for _, c := range []struct {
+		chord imgui.KeyChord
+		sc    shortcutContext
+		want  string
+	}{
+		{ctrl | key(imgui.KeyS), shortcutContext{}, "Save"},
+		{ctrl | shift | key(imgui.KeyS), shortcutContext{}, "Save As..."},
+		{ctrl | shift | key(imgui.KeyZ), shortcutContext{}, ""}, // Redo: nothing to redo
+		{ctrl | key(imgui.KeyS), shortcutContext{textInput: true}, ""},
+		{ctrl | key(imgui.KeyS), shortcutContext{modal: true}, ""},
+		{key(imgui.KeyW), shortcutContext{}, ""},
+		{key(imgui.KeyW), shortcutContext{viewport: true}, "Translate gizmo"},
+		{key(imgui.KeyW), shortcutContext{viewport: true, flying: true}, ""},
+		{key(imgui.KeyDelete), shortcutContext{}, "Delete"},
+	} {
+		got := ""
+		if ac := shortcutFor(w, c.sc, pressed(c.chord)); ac != nil {
+			got = ac.label
+		}
+		if got != c.want {
+			t.Errorf("%s with %+v runs %q, want %q", chordName(c.chord), c.sc, got, c.want)
+		}
+	}
+	// Every action runs against the workspace without panicking (a fake window takes what they open).
+	for i := range actions {
+		if actions[i].label == "Quit" {
+			continue
+		}
+		actions[i].run(w)
+	}
+}
+
+// TestOutsideEdits: a clean scene changed on disk reloads; a modified one asks (Keep mine, Reload); a deleted one is
+// reported.
+func TestOutsideEdits(t *testing.T) {
+	w, f := newTestWorkspace(t, 2)
+	path := filepath.Join(t.TempDir(), "s.json")
+	w.cmdSaveAs()
+	f.choose(t, path)
+	abs, _ := filepath.Abs(path)
+	w.onSceneFileEvent(watch.Event{Path: abs, Kind: watch.Changed})
+	if !slices.Contains(f.calls, "worldReplaced") || !strings.Contains(lastLog(w), "reloaded") {
+		t.Fatalf("a clean scene: calls %v, log %q", f.calls, lastLog(w))
+	}
+	w.cmdCreateEmpty()
+	w.onSceneFileEvent(watch.Event{Path: abs, Kind: watch.Changed})
+	f.answer(t, "Keep mine")
+	if w.doc.Len() != 3 || !strings.Contains(lastLog(w), "kept your changes") {
+		t.Fatalf("Keep mine: %d entities, log %q", w.doc.Len(), lastLog(w))
+	}
+	w.onSceneFileEvent(watch.Event{Path: abs, Kind: watch.Changed})
+	f.answer(t, "Reload and lose my changes")
+	if w.doc.Len() != 2 || w.doc.Dirty() {
+		t.Fatalf("Reload: %d entities, dirty %v", w.doc.Len(), w.doc.Dirty())
+	}
+	if err := os.WriteFile(path, []byte("{ broken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.reloadFromDisk()
+	if !strings.Contains(w.log.Messages()[len(w.log.Messages())-2].Text, "reloading") || w.doc.Len() != 2 {
+		t.Fatal("a broken reload must keep the scene and say so")
+	}
+	w.onSceneFileEvent(watch.Event{Path: abs, Kind: watch.Missing})
+	if !strings.Contains(lastLog(w), "was deleted or moved on disk") || !w.doc.Dirty() {
+		t.Fatalf("deleted: log %q", lastLog(w))
+	}
+}
+
+// TestGridCommandRemembersValues: Spawn Cube Grid opens with the last values (settings, then the session's).
+func TestGridCommandRemembersValues(t *testing.T) {
+	w, f := newTestWorkspace(t, 0)
+	w.cmdSpawnGrid()
+	if f.grid == nil || *f.grid != defaultGridValues() {
+		t.Fatalf("first open: %+v", f.grid)
+	}
+	v := defaultGridValues()
+	v.Count = [3]int{3, 3, 3}
+	w.rememberGrid(v)
+	w.cmdSpawnGrid()
+	if f.grid.Count != v.Count || w.settings.Grid.Count != v.Count {
+		t.Fatalf("after closing with 3×3×3: %+v", f.grid)
+	}
+}
+
+// TestStatusAndTitle: the status line and the window title follow the scene.
+func TestStatusAndTitle(t *testing.T) {
+	w, _ := newTestWorkspace(t, 0)
+	if got := w.statusText(60, 1); !strings.HasPrefix(got, "new scene  |  0 entities  |  0 selected  |  60 FPS  |  1 viewport render") {
+		t.Fatalf("status %q", got)
+	}
+	if w.windowTitle() != "Voltex Editor — Untitled" {
+		t.Fatalf("title %q", w.windowTitle())
+	}
+	w.cmdCreateCube()
+	if got := w.statusText(0, 2); !strings.HasPrefix(got, "new scene, not saved yet  |  1 entity  |  1 selected") {
+		t.Fatalf("status %q", got)
+	}
+	if w.windowTitle() != "*Voltex Editor — Untitled" {
+		t.Fatalf("title %q", w.windowTitle())
+	}
+}
+
+// TestPrefabCommands: Save Selection as Prefab makes an instance, which Unpack makes plain again; the prefab file
+// is listed for the Assets panel.
+func TestPrefabCommands(t *testing.T) {
+	w, f := newTestWorkspace(t, 0)
+	dir := t.TempDir()
+	w.cmdSaveAs()
+	f.choose(t, filepath.Join(dir, "level.json"))
+	w.openPath(filepath.Join(dir, "level.json")) // the Assets panel lists the files of the open scene's folder
+	waitJob(t, w)
+	w.cmdCreateCube()
+	w.cmdSaveAsPrefab()
+	if f.file == nil || f.file.title != "Save Selection as Prefab" {
+		t.Fatalf("dialog %+v", f.file)
+	}
+	f.choose(t, filepath.Join(dir, "crate.json"))
+	if !w.inInstance() {
+		t.Fatalf("the selection is not an instance after Save as Prefab: %q", lastLog(w))
+	}
+	if list := w.prefabList(); len(list) != 1 || filepath.Base(list[0]) != "crate.json" {
+		t.Fatalf("prefab list %v", list)
+	}
+	w.instantiate(filepath.Join(dir, "crate.json"), ecs.Entity{}, mgl32.Vec3{5, 0, 0})
+	if !strings.HasPrefix(lastLog(w), "info: placed") {
+		t.Fatalf("instantiate: %q", lastLog(w))
+	}
+	w.cmdRevertInstance()
+	w.cmdApplyInstance()
+	w.cmdUnpackPrefab()
+	if w.inInstance() {
+		t.Fatal("Unpack left an instance")
+	}
+	w.cmdInstantiatePrefab()
+	f.choose(t, filepath.Join(dir, "crate.json"))
+	if !w.inInstance() && !strings.HasPrefix(lastLog(w), "info: placed") {
+		t.Fatalf("Instantiate Prefab: %q", lastLog(w))
+	}
+}
+
+// TestWorkspaceFilesImportNoImGui: the workspace's files (commands, flows, files, project, watcher, prefab
+// commands) draw nothing: they import neither giu nor cimgui-go, so they run in unit tests without a window.
+func TestWorkspaceFilesImportNoImGui(t *testing.T) {
+	for _, name := range []string{"workspace.go", "commands.go", "files.go", "flows.go", "prefabs.go", "project.go", "watch.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if strings.Contains(p, "AllenDang/") {
+				t.Errorf("%s imports %s: the workspace draws nothing", name, p)
+			}
+		}
+	}
+}
+
+// A load that fails reports every problem once and keeps the scene (errors.Is os.ErrNotExist removes the recent).
+func TestLoadErrorText(t *testing.T) {
+	err := loadError("x.json", errors.New("boom"))
+	if err.Error() != "cannot open scene x.json: boom" {
+		t.Fatalf("%v", err)
+	}
+}
+
+// TestProjectFileFlow: the open scene follows its project file: a new field comes with its default; a change that
+// would drop values asks (Keep leaves the components, Apply drops them); a broken file changes nothing; a file
+// that is gone is reported.
+func TestProjectFileFlow(t *testing.T) {
+	dir := t.TempDir()
+	pf := filepath.Join(dir, "voltex.project.json")
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const loot = `{"format": "voltex.project", "version": 1, "components": [{"name": "Loot", "fields": [%s]}]}`
+	write(pf, strings.ReplaceAll(loot, "%s", `{"name": "gold", "type": "int"}`))
+	scenePath := filepath.Join(dir, "level.json")
+	write(scenePath, `{"format": "voltex.scene", "version": 2, "name": "L", "entities": [{"id": 1, "name": "Chest", "order": 1,
+  "components": {"Loot": {"gold": 5}}}]}`)
+	w, f := newTestWorkspace(t, 0)
+	w.openPath(scenePath)
+	waitJob(t, w)
+	if status, bad := w.projectStatus(); status != "voltex.project.json: 1 components" || bad || !w.isProjectPath(w.project.path) {
+		t.Fatalf("status %q %v", status, bad)
+	}
+	// A new field: the scene is moved over at once.
+	write(pf, strings.ReplaceAll(loot, "%s", `{"name": "gold", "type": "int"}, {"name": "gems", "type": "int", "default": 2}`))
+	w.onProjectFileEvent()
+	if !strings.Contains(lastLog(w), "changed: 1 components registered again") || f.question != nil {
+		t.Fatalf("a new field: %q, question %v", lastLog(w), f.question)
+	}
+	// gold removed: asked; Keep leaves the components as they were.
+	write(pf, strings.ReplaceAll(loot, "%s", `{"name": "gems", "type": "int", "default": 2}`))
+	w.onProjectFileEvent()
+	if f.question == nil || f.question.title != "Project file changed" {
+		t.Fatalf("a removed field: question %+v", f.question)
+	}
+	f.answer(t, "Keep")
+	if status, bad := w.projectStatus(); !bad || !strings.Contains(status, "components kept as they were") {
+		t.Fatalf("after Keep: status %q", status)
+	}
+	w.onProjectFileEvent()
+	f.answer(t, "Apply and drop them")
+	if !strings.Contains(lastLog(w), "registered again") {
+		t.Fatalf("Apply: %q", lastLog(w))
+	}
+	// Broken, then gone.
+	write(pf, `{"format": "voltex.project", "version": 1, "components": [{"name": "loot"}]}`)
+	w.onProjectFileEvent()
+	if !strings.Contains(lastLog(w), "has problems: the components stay as they were") {
+		t.Fatalf("broken: %q", lastLog(w))
+	}
+	if err := os.Remove(pf); err != nil {
+		t.Fatal(err)
+	}
+	w.onProjectFileEvent()
+	if !strings.Contains(lastLog(w), "is gone") {
+		t.Fatalf("gone: %q", lastLog(w))
+	}
+	// A scene whose project file is broken when it opens: the problems in a dialog.
+	write(pf, `{"format": "voltex.project", "version": 1, "components": [{"name": "loot"}]}`)
+	w.openPath(scenePath)
+	waitJob(t, w)
+	f.answer(t, "Don't Save") // the drop of gold made the scene modified
+	if f.question == nil || f.question.title != "Project file has problems" {
+		t.Fatalf("opening with a broken project file: %+v", f.question)
+	}
+}
+
+// TestWatcherReloadsMeshes: an OBJ the scene uses, changed on disk, is read again and the viewport told; a broken
+// one keeps the mesh it had.
+func TestWatcherReloadsMeshes(t *testing.T) {
+	dir := t.TempDir()
+	obj := filepath.Join(dir, "tri.obj")
+	write := func(text string) {
+		t.Helper()
+		tmp := obj + ".tmp"
+		if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, obj); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+	scenePath := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(scenePath, []byte(`{"format": "voltex.scene", "version": 2, "name": "S", "entities": [{"id": 1, "name": "T", "order": 1,
+  "components": {"Transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}, "Mesh": {"asset": "tri.obj"}}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, f := newTestWorkspace(t, 0)
+	w.startWatcher()
+	defer w.watcher.Close()
+	w.openPath(scenePath)
+	waitJob(t, w)
+	if _, err := w.assets.Mesh("tri.obj"); err != nil { // the viewport loads meshes as it draws them
+		t.Fatal(err)
+	}
+	f.sceneVer++
+	w.pollWatcher() // follows the mesh file now
+	wait := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s (console %q)", what, lastLog(w))
+			}
+			w.pollWatcher()
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	write("v 0 0 0\nv 2 0 0\nv 0 2 0\nv 2 2 0\nf 1 2 3\nf 2 4 3\n")
+	wait("the reload", func() bool { return slices.Contains(f.calls, "reloadMeshes") })
+	if m, _ := w.assets.Mesh("tri.obj"); m == nil || m.TriangleCount() != 2 {
+		t.Fatal("the mesh was not read again")
+	}
+	write("v 0 0 0\nf 1 2 9\n")
+	wait("the error", func() bool { return strings.Contains(lastLog(w), "keeping the previous mesh") })
+	// The scene file itself changed by another program: a clean scene reloads.
+	data, _ := os.ReadFile(scenePath)
+	if err := os.WriteFile(scenePath, []byte(strings.Replace(string(data), `"T"`, `"Tri"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wait("the scene's reload", func() bool {
+		e, ok := w.doc.Entity(1)
+		return ok && w.doc.Name(e) == "Tri"
+	})
+}
