@@ -440,14 +440,44 @@ func (d *gridDialog) buildFields() (spawn, cancel bool) {
 		imgui.SetKeyboardFocusHere()
 		d.focus = false
 	}
-	const w = 240
-	imgui.SetNextItemWidth(w)
+	d.buildShape()
+	d.buildPlacement()
+	d.buildLook()
+	d.place() // the size may have changed
+	p := d.params()
+	d.err = ""
+	if err := p.Validate(); err != nil {
+		d.err = err.Error()
+	}
+	imgui.Separator()
+	d.buildSummary(p)
+	imgui.BeginDisabledV(d.err != "")
+	spawn = imgui.ButtonV("Spawn", imgui.Vec2{X: 110})
+	d.field("spawn")
+	imgui.EndDisabled()
+	imgui.SameLine()
+	cancel = imgui.ButtonV("Cancel", imgui.Vec2{X: 110})
+	d.field("cancel")
+	return spawn, cancel
+}
+
+// gridFieldWidth is the width of the dialog's vector fields.
+const gridFieldWidth = 240
+
+// buildShape draws the counts and the spacing.
+func (d *gridDialog) buildShape() {
+	imgui.SetNextItemWidth(gridFieldWidth)
 	imgui.DragInt3V("Count X/Y/Z", &d.count, 0.2, 1, settings.MaxGridCount, "%d", imgui.SliderFlagsAlwaysClamp)
 	d.field("count")
-	imgui.SetNextItemWidth(w)
+	imgui.SetNextItemWidth(gridFieldWidth)
 	imgui.DragFloat3V("Spacing", &d.spacing, 0.05, settings.MinGridSpacing, settings.MaxGridSpacing, "%.2f", imgui.SliderFlagsAlwaysClamp)
 	d.field("spacing")
-	imgui.SetNextItemWidth(w)
+}
+
+// buildPlacement draws the centre and the buttons that place it (beside the scene, at the pivot, at the origin)
+// or point the view at the grid (Frame).
+func (d *gridDialog) buildPlacement() {
+	imgui.SetNextItemWidth(gridFieldWidth)
 	if imgui.DragFloat3V("Centre", &d.centre, 0.1, -1e5, 1e5, "%.2f", imgui.SliderFlagsAlwaysClamp) {
 		d.autoPlace = false
 	}
@@ -482,7 +512,11 @@ func (d *gridDialog) buildFields() (spawn, cancel bool) {
 	if imgui.IsItemHovered() {
 		tooltip("Point the view at the scene and the new grid together")
 	}
-	imgui.SetNextItemWidth(w)
+}
+
+// buildLook draws the mesh, the colours, the parent group and Spin.
+func (d *gridDialog) buildLook() {
+	imgui.SetNextItemWidth(gridFieldWidth)
 	if imgui.BeginCombo("Mesh", d.mesh) {
 		for _, m := range d.meshes.List() {
 			if imgui.SelectableBoolV(m, m == d.mesh, 0, imgui.Vec2{}) {
@@ -509,33 +543,23 @@ func (d *gridDialog) buildFields() (spawn, cancel bool) {
 		imgui.SetNextItemWidth(120)
 		imgui.DragFloatV("deg/s", &d.speed, 1, -settings.MaxGridSpeed, settings.MaxGridSpeed, "%.0f", imgui.SliderFlagsAlwaysClamp)
 	}
-	d.place() // the size may have changed
-	p := d.params()
-	d.err = ""
-	if err := p.Validate(); err != nil {
-		d.err = err.Error()
-	}
-	imgui.Separator()
+}
+
+// buildSummary says how many cubes go where, and what is wrong or what the preview is doing.
+func (d *gridDialog) buildSummary(p scene.GridParams) {
 	where := "at the centre above"
 	if d.autoPlace {
 		where = "beside the scene"
 	}
 	text(fmt.Sprintf("%s, %s", words.Count(p.Len(), "cube", "cubes"), where))
-	if d.err != "" {
+	switch {
+	case d.err != "":
 		textColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, d.err)
-	} else if !d.prev.current() && d.changing {
+	case !d.prev.current() && d.changing:
 		textDisabled("outline shown; the cubes follow when you leave the field")
-	} else if !d.prev.current() && !d.host.playing() {
+	case !d.prev.current() && !d.host.playing():
 		textDisabled("computing the preview…")
 	}
-	imgui.BeginDisabledV(d.err != "")
-	spawn = imgui.ButtonV("Spawn", imgui.Vec2{X: 110})
-	d.field("spawn")
-	imgui.EndDisabled()
-	imgui.SameLine()
-	cancel = imgui.ButtonV("Cancel", imgui.Vec2{X: 110})
-	d.field("cancel")
-	return spawn, cancel
 }
 
 // close ends the dialog: its preview work stops, its values are remembered.
@@ -549,52 +573,19 @@ func (d *gridDialog) close() {
 // are computed (in the background) and may be shown (see previewState.offer).
 func (d *gridDialog) updatePreview(p scene.GridParams) {
 	now := time.Now()
-	renders := d.view.renders()
-	rendered := renders != d.renders
-	d.renders = renders
 	valid := d.err == ""
 	k := keyOf(p, d.view.sceneVersion(), d.view.sceneWorld())
-	if k.sceneVer == d.lastKey.sceneVer && k.world == d.lastKey.world && k != d.lastKey {
-		d.edits++
-		if rendered {
-			d.editRender++
-		}
-		d.lastChange = now
-		d.changing = true
-	}
-	d.lastKey = k
+	d.countEdit(k, now)
 	d.prev.setWant(k)
 	playing := d.host.playing()
-	if d.worker != nil && (d.worker.key != k || playing) {
-		d.worker.cancel()
-		d.worker = nil
-	}
-	if d.worker != nil {
-		select {
-		case r := <-d.worker.out:
-			r.key = d.worker.key
-			d.result, d.worker = &r, nil
-		default:
-		}
-	}
-	if d.result != nil && d.result.key != k {
-		d.result = nil
-	}
+	d.collect(k, playing)
 	// Editing: a field is active and its value has changed since (a field that merely has the keyboard, as the
 	// first one has when the dialog opens, lets a big preview show).
 	d.changing = d.changing && imgui.IsAnyItemActive()
 	editing := d.changing
 	settled := !editing || now.Sub(d.lastChange) > 100*time.Millisecond
-	if sl := d.view.sceneList(); valid && !playing && !d.prev.current() && d.worker == nil && d.result == nil && settled && sl != nil {
-		if d.snap == nil || d.snap.version != k.sceneVer || d.snap.world != k.world {
-			d.snap = snapshotOf(sl, d.view.sceneWorld())
-		}
-		ref := p.Mesh
-		if ref == "" {
-			ref = scene.MeshCube
-		}
-		mesh, _ := d.meshes.Mesh(ref)
-		d.worker = startPreview(k, d.snap, p, mesh)
+	if valid && !playing && settled {
+		d.compute(k, p)
 	}
 	if d.result != nil && d.prev.offer(k, d.result.list, d.result.cubes, editing) {
 		d.result = nil
@@ -616,4 +607,58 @@ func (d *gridDialog) updatePreview(p scene.GridParams) {
 			Preview: d.prev.mode(valid), PreviewCubes: d.prev.cubes, Edits: d.edits, EditRenders: d.editRender,
 		}
 	}
+}
+
+// countEdit notes a frame in which a value changed (the scene staying the same), and whether the viewport rendered
+// in it (the probe's Edits and EditRenders).
+func (d *gridDialog) countEdit(k previewKey, now time.Time) {
+	renders := d.view.renders()
+	rendered := renders != d.renders
+	d.renders = renders
+	if k.sceneVer == d.lastKey.sceneVer && k.world == d.lastKey.world && k != d.lastKey {
+		d.edits++
+		if rendered {
+			d.editRender++
+		}
+		d.lastChange = now
+		d.changing = true
+	}
+	d.lastKey = k
+}
+
+// collect takes the preview worker's result when it is done; a worker (or result) for other values, or any in
+// play mode, is dropped.
+func (d *gridDialog) collect(k previewKey, playing bool) {
+	if d.worker != nil && (d.worker.key != k || playing) {
+		d.worker.cancel()
+		d.worker = nil
+	}
+	if d.worker != nil {
+		select {
+		case r := <-d.worker.out:
+			r.key = d.worker.key
+			d.result, d.worker = &r, nil
+		default:
+		}
+	}
+	if d.result != nil && d.result.key != k {
+		d.result = nil
+	}
+}
+
+// compute starts a preview worker for the values k unless the preview shown is for them or one is being computed.
+func (d *gridDialog) compute(k previewKey, p scene.GridParams) {
+	sl := d.view.sceneList()
+	if d.prev.current() || d.worker != nil || d.result != nil || sl == nil {
+		return
+	}
+	if d.snap == nil || d.snap.version != k.sceneVer || d.snap.world != k.world {
+		d.snap = snapshotOf(sl, d.view.sceneWorld())
+	}
+	ref := p.Mesh
+	if ref == "" {
+		ref = scene.MeshCube
+	}
+	mesh, _ := d.meshes.Mesh(ref)
+	d.worker = startPreview(k, d.snap, p, mesh)
 }
