@@ -31,8 +31,7 @@ func menu(t *testing.T, e *guitest.Editor, title, item string) {
 	name := title + "/" + item
 	p = e.WaitProbe(10*time.Second, "menu item "+name, func(p *guitest.Probe) bool { return p.Menus[name].W > 0 })
 	x, y = p.Menus[name].Center()
-	e.Move(x, y)
-	time.Sleep(150 * time.Millisecond)
+	e.Move(x, y) // hover first, as a person does (Move returns once the editor has seen it)
 	e.Click(x, y, 1)
 }
 
@@ -139,7 +138,6 @@ func TestPrefabWorkflow(t *testing.T) {
 	if p.Inspector["override:Color.rgba"].W == 0 || p.Inspector["revert:Color.rgba"].W == 0 || p.Inspector["apply:Color.rgba"].W == 0 {
 		t.Errorf("the override is not shown with Revert and Apply: %v", keys(p.Inspector))
 	}
-	time.Sleep(300 * time.Millisecond)
 	docShot(t, e, "prefab-overrides.png")
 	e.Key("ctrl+s")
 	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
@@ -169,8 +167,8 @@ func TestPrefabWorkflow(t *testing.T) {
 		})
 	}
 	// As a person sees it: the viewport shows magenta and yellow bodies.
-	img := e.Screenshot()
 	p, _ = e.ReadProbe()
+	img := e.ScreenshotOf(p)
 	magenta := guitest.CountPixels(img, viewportRect(p), func(c color.RGBA) bool { return c.R > 150 && c.G < 60 && c.B > 150 })
 	yellow := guitest.CountPixels(img, viewportRect(p), func(c color.RGBA) bool { return c.R > 150 && c.G > 150 && c.B < 60 })
 	if magenta < 500 || yellow < 200 {
@@ -185,16 +183,10 @@ func TestPrefabWorkflow(t *testing.T) {
 	e.Type(filepath.Base(out))
 	e.Key("Return")
 	var ex *game.Scene
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var err error
-		if ex, err = game.LoadFile(out); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("the export was not written or does not load: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	guitest.WaitFor(t, 10*time.Second, "the export to be written and load", func() (err error) {
+		ex, err = game.LoadFile(out)
+		return err
+	})
 	if len(ex.Entities) != 12 {
 		t.Fatalf("the export has %d entities, want 12 (3 instances of an enemy with a body and a hat)", len(ex.Entities))
 	}
