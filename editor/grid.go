@@ -16,7 +16,6 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/editor/settings"
-	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -58,6 +57,7 @@ type gridDialog struct {
 	name     string
 	spin     bool
 	speed    float32
+	src      gridSource // what is repeated (cubes, the selected entity, a prefab) and the per-copy steps (gridsource.go)
 
 	autoPlace bool          // the centre stays beside the scene's content until the user sets it
 	placedFor [3]mgl32.Vec3 // the size and scene bounds the centre was placed for
@@ -92,6 +92,7 @@ func defaultGridValues() settings.Grid {
 
 // gridHost is what the grid dialog needs of the editor: Spawn, remembering its values, play mode.
 type gridHost interface {
+	gridCopies // grids of an entity or a prefab (gridsource.go)
 	spawnGrid(p scene.GridParams, preview *viewport.DrawList)
 	rememberGrid(v settings.Grid)
 	playing() bool
@@ -120,7 +121,8 @@ var _ g.Widget = (*gridDialog)(nil)
 
 func newGridDialog(v settings.Grid, host gridHost, view gridView, ms meshes, pr *probe.State) *gridDialog {
 	d := &gridDialog{host: host, view: view, meshes: ms, probe: pr, mesh: v.Mesh, gradient: v.Gradient, from: v.From, to: v.To, group: v.Group, name: v.GroupName,
-		spin: v.Spin, speed: v.Speed, spacing: v.Spacing, autoPlace: true, focus: true, fields: map[string]probe.Rect{}}
+		spin: v.Spin, speed: v.Speed, spacing: v.Spacing, autoPlace: true, focus: true, fields: map[string]probe.Rect{},
+		src: newGridSource()}
 	for i, n := range v.Count {
 		d.count[i] = int32(n)
 	}
@@ -153,9 +155,10 @@ func (d *gridDialog) params() scene.GridParams {
 			p.Group = "Grid"
 		}
 	}
-	if d.spin {
+	if d.spin && d.src.kind == srcCubes {
 		p.Spin = &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: d.speed}
 	}
+	p.RotationStep, p.ScaleStep = d.src.steps()
 	return p
 }
 
@@ -200,6 +203,7 @@ func besideScene(scene viewport.AABB, p scene.GridParams, toward mgl32.Vec3) mgl
 // previewKey says what a preview shows: the grid's parameters and the scene's draw-list version.
 type previewKey struct {
 	p        scene.GridParams
+	src      string // what is copied ("" for cubes; see gridSource.key)
 	spin     bool
 	sceneVer uint64
 	world    *ecs.World
@@ -280,7 +284,7 @@ func snapshotOf(dl *viewport.DrawList, w *ecs.World) *sceneSnapshot {
 // previewList builds the preview's draw list: the scene's instances, then the grid's first cubes (at most max)
 // drawn selected, with ids from previewIDBase. It checks ctx every few thousand instances and returns nil when
 // it is cancelled. It touches only its arguments, so it runs on any goroutine.
-func previewList(ctx context.Context, snap *sceneSnapshot, p scene.GridParams, mesh *assets.Mesh, max int) (*viewport.DrawList, int) {
+func previewList(ctx context.Context, snap *sceneSnapshot, p scene.GridParams, mesh *assets.Mesh, shape []shapeMesh, max int) (*viewport.DrawList, int) {
 	dl := viewport.NewDrawList()
 	const check = 4096
 	k := 0
@@ -292,6 +296,13 @@ func previewList(ctx context.Context, snap *sceneSnapshot, p scene.GridParams, m
 			}
 			dl.Set(b.ref, in)
 		}
+	}
+	if shape != nil { // copies of an entity or a prefab (gridsource.go)
+		n := previewShapes(ctx, dl, p, shape, max)
+		if n < 0 {
+			return nil, 0
+		}
+		return dl, n
 	}
 	ref := p.Mesh
 	if ref == "" {
@@ -308,8 +319,13 @@ func previewList(ctx context.Context, snap *sceneSnapshot, p scene.GridParams, m
 			return nil, 0
 		}
 		pos, rgba := p.Cube(i)
-		dl.Set(ref, viewport.Instance{World: mgl32.Translate3D(base[0]+pos[0], base[1]+pos[1], base[2]+pos[2]),
-			Color: rgba, ID: previewIDBase + uint32(i) + 1, Flags: viewport.FlagSelected})
+		m := mgl32.Translate3D(base[0]+pos[0], base[1]+pos[1], base[2]+pos[2])
+		if p.RotationStep != (mgl32.Vec3{}) || p.ScaleStep != (mgl32.Vec3{}) {
+			t := p.Transform(i)
+			t.Position = pos.Add(base)
+			m = t.Matrix()
+		}
+		dl.Set(ref, viewport.Instance{World: m, Color: rgba, ID: previewIDBase + uint32(i) + 1, Flags: viewport.FlagSelected})
 	}
 	return dl, n
 }
@@ -327,11 +343,11 @@ type previewResult struct {
 	key   previewKey
 }
 
-func startPreview(k previewKey, snap *sceneSnapshot, p scene.GridParams, mesh *assets.Mesh) *previewWorker {
+func startPreview(k previewKey, snap *sceneSnapshot, p scene.GridParams, mesh *assets.Mesh, shape []shapeMesh) *previewWorker {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &previewWorker{key: k, cancel: cancel, out: make(chan previewResult, 1)}
 	go func() {
-		dl, n := previewList(ctx, snap, p, mesh, maxPreview)
+		dl, n := previewList(ctx, snap, p, mesh, shape, maxPreview)
 		if dl != nil {
 			w.out <- previewResult{list: dl, cubes: n}
 			wakeLoop()
@@ -392,6 +408,9 @@ func (d *gridDialog) build() bool {
 	if !d.opened {
 		d.place()
 		d.opened = true
+		if id := d.host.activeID(); id != 0 { // "Selected entity" copies what was selected when the dialog opened
+			d.src.entity = id
+		}
 		imgui.SetNextWindowFocus()
 		imgui.SetNextWindowPosV(imgui.Vec2{X: d.view.corner().X + 16, Y: d.view.corner().Y + 16}, imgui.CondAlways, imgui.Vec2{})
 	}
@@ -419,6 +438,10 @@ func (d *gridDialog) build() bool {
 	}
 	if spawn {
 		d.close()
+		if src, ok := d.src.source(d.host); ok {
+			d.host.spawnCopies(p, src)
+			return false
+		}
 		var keep *viewport.DrawList
 		if d.prev.current() && d.prev.cubes == p.Len() {
 			keep = d.prev.list // exactly what the spawn makes: shown until the cubes are in the scene
@@ -436,18 +459,31 @@ func (d *gridDialog) build() bool {
 
 // buildFields draws the fields and buttons; it returns whether Spawn or Cancel was pressed.
 func (d *gridDialog) buildFields() (spawn, cancel bool) {
+	d.src.build(d.host, gridFieldWidth, d.field) // before the focus: the keyboard goes to Count, as before
 	if d.focus {
 		imgui.SetKeyboardFocusHere()
 		d.focus = false
 	}
 	d.buildShape()
+	d.src.buildSteps(gridFieldWidth, d.field)
 	d.buildPlacement()
-	d.buildLook()
+	if d.src.kind == srcCubes {
+		d.buildLook()
+	} else { // the copies keep their own looks
+		imgui.Checkbox("Parent group", &d.group)
+		if d.group {
+			imgui.SameLine()
+			imgui.SetNextItemWidth(150)
+			imgui.InputTextWithHint("##groupname", "group name", &d.name, 0, nil)
+		}
+	}
 	d.place() // the size may have changed
 	p := d.params()
 	d.err = ""
 	if err := p.Validate(); err != nil {
 		d.err = err.Error()
+	} else if _, ok := d.src.source(d.host); !ok && d.src.kind != srcCubes {
+		d.err = "choose what to copy"
 	}
 	imgui.Separator()
 	d.buildSummary(p)
@@ -551,7 +587,7 @@ func (d *gridDialog) buildSummary(p scene.GridParams) {
 	if d.autoPlace {
 		where = "beside the scene"
 	}
-	text(fmt.Sprintf("%s, %s", words.Count(p.Len(), "cube", "cubes"), where))
+	text(fmt.Sprintf("%s, %s", d.src.copyWord(p.Len()), where))
 	switch {
 	case d.err != "":
 		textColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, d.err)
@@ -575,6 +611,7 @@ func (d *gridDialog) updatePreview(p scene.GridParams) {
 	now := time.Now()
 	valid := d.err == ""
 	k := keyOf(p, d.view.sceneVersion(), d.view.sceneWorld())
+	k.src = d.src.key()
 	d.countEdit(k, now)
 	d.prev.setWant(k)
 	playing := d.host.playing()
@@ -660,5 +697,5 @@ func (d *gridDialog) compute(k previewKey, p scene.GridParams) {
 		ref = scene.MeshCube
 	}
 	mesh, _ := d.meshes.Mesh(ref)
-	d.worker = startPreview(k, d.snap, p, mesh)
+	d.worker = startPreview(k, d.snap, p, mesh, d.src.shapeFor(d.host, d.meshes, k.sceneVer))
 }

@@ -94,7 +94,7 @@ func TestPreviewListIsTheSpawn(t *testing.T) {
 		if r.IntN(3) == 0 {
 			limit = 1 + r.IntN(len(cubes))
 		}
-		dl, n := previewList(context.Background(), snap, p, cube, limit)
+		dl, n := previewList(context.Background(), snap, p, cube, nil, limit)
 		if n != limit || dl.Len() != limit+1 {
 			t.Fatalf("%d preview cubes, %d instances; want %d + 1", n, dl.Len(), limit)
 		}
@@ -116,7 +116,7 @@ func TestPreviewListIsTheSpawn(t *testing.T) {
 	cancel()
 	p := scene.DefaultGrid()
 	p.Count = [3]int{100, 1, 100}
-	if dl, _ := previewList(ctx, snap, p, cube, maxPreview); dl != nil {
+	if dl, _ := previewList(ctx, snap, p, cube, nil, maxPreview); dl != nil {
 		t.Fatal("a cancelled preview gave a list")
 	}
 }

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -24,6 +25,12 @@ type GridParams struct {
 	// Transform at Origin) that holds the cubes, whose positions are then
 	// relative to it.
 	Group string
+	// RotationStep (Euler angles in degrees) and ScaleStep turn and scale the
+	// copies step by step: copy i (in creation order) is rotated by i ×
+	// RotationStep and scaled by ScaleStep^i on each axis (a zero axis of
+	// ScaleStep counts as 1). Zero values leave every copy unturned and at
+	// scale 1.
+	RotationStep, ScaleStep mgl32.Vec3
 }
 
 // DefaultGrid returns the many_cubes demo layout: 20×1×20 white cubes 1.5
@@ -51,6 +58,25 @@ func (p GridParams) Validate() error {
 		for _, f := range v {
 			if f != f || f > 3.4e38 || f < -3.4e38 {
 				return fmt.Errorf("grid parameters must be finite numbers")
+			}
+		}
+	}
+	for _, f := range append(p.RotationStep[:], p.ScaleStep[:]...) {
+		if f != f || f > 3.4e38 || f < -3.4e38 {
+			return fmt.Errorf("grid parameters must be finite numbers")
+		}
+	}
+	for a, f := range p.ScaleStep {
+		if f < 0 {
+			return fmt.Errorf("scale step along %c is %v; it must not be negative", "XYZ"[a], f)
+		}
+	}
+	if last := p.Len() - 1; last > 0 {
+		_, s := p.Step(last)
+		for a, f := range s {
+			if f != f || f > 1e6 || (f < 1e-6 && p.ScaleStep[a] != 0) {
+				return fmt.Errorf("with a scale step of %v along %c, copy %d would be scaled by %v; use a step nearer 1 or fewer copies",
+					p.ScaleStep[a], "XYZ"[a], last+1, f)
 			}
 		}
 	}
@@ -98,6 +124,42 @@ func (p GridParams) Cube(i int) (pos mgl32.Vec3, rgba [4]float32) {
 		rgba[k] = p.ColorFrom[k] + (p.ColorTo[k]-p.ColorFrom[k])*t
 	}
 	return pos, rgba
+}
+
+// Step returns the rotation (Euler degrees) and scale of copy i: i ×
+// RotationStep and ScaleStep^i (see GridParams).
+func (p GridParams) Step(i int) (rotation, scale mgl32.Vec3) {
+	for a := range 3 {
+		rotation[a] = p.RotationStep[a] * float32(i)
+		if rotation[a] != 0 {
+			rotation[a] = float32(math.Remainder(float64(rotation[a]), 360)) // -180..180, as the gizmo writes them
+		}
+		scale[a] = 1
+		if s := p.ScaleStep[a]; s != 0 && s != 1 {
+			scale[a] = float32(math.Pow(float64(s), float64(i)))
+		}
+	}
+	return rotation, scale
+}
+
+// Transform returns copy i's Transform: its position (see Cube), rotation and
+// scale (see Step).
+func (p GridParams) Transform(i int) ecs.Transform {
+	pos, _ := p.Cube(i)
+	rot, scale := p.Step(i)
+	return ecs.Transform{Position: pos, Rotation: rot, Scale: scale}
+}
+
+// CopyName returns copy i's name made from base: "base x,z" for a one-layer
+// grid, "base x,y,z" otherwise (the cubes are "Cube x,z").
+func (p GridParams) CopyName(base string, i int) string {
+	b := p.cubeName(nil, i)
+	return base + string(b[len("Cube"):])
+}
+
+// stepped reports whether copies are turned or scaled.
+func (p GridParams) stepped() bool {
+	return p.RotationStep != (mgl32.Vec3{}) || (p.ScaleStep != (mgl32.Vec3{}) && p.ScaleStep != mgl32.Vec3{1, 1, 1})
 }
 
 // cubeName appends cube i's name ("Cube x,z" for a one-layer grid, "Cube
@@ -207,10 +269,14 @@ func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 		order = 1
 	}
 	cubes = make([]ecs.Entity, 0, len(g.pos))
+	stepped := p.stepped()
 	// SpawnBatch reserves the rows once and writes the values in place: no per-cube allocation or lookup.
 	fill := func(e ecs.Entity, tr *ecs.Transform, name *Name, id *SceneID, mesh *Mesh, color *Color) {
 		i := len(cubes)
 		*tr = ecs.Transform{Position: g.pos[i], Scale: mgl32.Vec3{1, 1, 1}}
+		if stepped {
+			tr.Rotation, tr.Scale = p.Step(i)
+		}
 		*id = SceneID{ID: r.New(), Order: order}
 		order = After(order, true)
 		name.Value, mesh.Asset, color.RGBA = g.names[i], p.Mesh, g.colors[i]

@@ -288,3 +288,52 @@ func TestPrefabChangedOnDisk(t *testing.T) {
 	}
 	_ = serialize.Override{}
 }
+
+func TestSpawnCopies(t *testing.T) {
+	d, dir := openPrefabScene(t)
+	before := content(t, d)
+	p := scene.GridParams{Count: [3]int{3, 1, 2}, Spacing: mgl32.Vec3{4, 1, 4}, Origin: mgl32.Vec3{0, 0, 20}, Group: "Army",
+		RotationStep: mgl32.Vec3{0, 30, 0}, ScaleStep: mgl32.Vec3{1, 1.1, 1}}
+	// A grid of a prefab: six instances in a group, one step.
+	group, copies, err := d.SpawnCopies(context.Background(), p, CopySource{Prefab: filepath.Join(dir, "enemy.json")})
+	must(t, err)
+	if len(copies) != 6 || d.Name(group) != "Army" || d.Name(copies[4]) != "enemy 1,1" {
+		t.Fatalf("group %q, %d copies, the fifth %q", d.Name(group), len(copies), d.Name(copies[4]))
+	}
+	for _, c := range copies {
+		if _, ok := d.PrefabOf(c); !ok {
+			t.Fatal("a copy is not an instance")
+		}
+	}
+	tr := ecs.NewMap[ecs.Transform](d.world).Get(copies[4])
+	if tr.Rotation[1] != 120 || tr.Position != (mgl32.Vec3{0, 0, 2}) || tr.Scale[1] < 1.46 || tr.Scale[1] > 1.47 {
+		t.Fatalf("copy 4: %+v (want 120° about Y, 1.1^4 high, at x=0 z=+2 in the group)", tr)
+	}
+	out := content(t, d)
+	if strings.Count(out, `"prefab": "enemy.json"`) != 8 {
+		t.Fatalf("saved:\n%s", out)
+	}
+	must(t, d.Undo())
+	if content(t, d) != before {
+		t.Fatal("undo the prefab grid")
+	}
+	// A grid of an entity with its child: duplicates keep the entity's own turn and scale.
+	body := part(t, d, 10, 1)
+	must(t, d.Unpack(ent(t, d, 10)))
+	must(t, d.SetField([]ecs.Entity{body}, cid[ecs.Transform](t, d), "scale", mgl32.Vec3{2, 2, 2}))
+	p.Group = ""
+	_, copies, err = d.SpawnCopies(context.Background(), p, CopySource{Entity: body})
+	must(t, err)
+	if len(copies) != 6 || d.world.ChildCount(copies[5]) != 1 || d.Name(copies[0]) != "Body 0,0" {
+		t.Fatalf("%d copies, %d children", len(copies), d.world.ChildCount(copies[5]))
+	}
+	tr = ecs.NewMap[ecs.Transform](d.world).Get(copies[1])
+	if tr.Scale[0] < 1.99 || tr.Scale[0] > 2.01 || tr.Rotation[1] < 29.9 || tr.Rotation[1] > 30.1 || tr.Position != (mgl32.Vec3{0, 0, 18}) {
+		t.Fatalf("copy 1: %+v", tr)
+	}
+	n := d.Len()
+	must(t, d.Undo())
+	if d.Len() != n-12 {
+		t.Fatalf("undo: %d entities, want %d", d.Len(), n-12)
+	}
+}

@@ -218,3 +218,99 @@ func keys(m map[string]guitest.Widget) []string {
 	}
 	return out
 }
+
+// enemyPrefab is the prefab the level's Enemy makes (see prefabLevel).
+const enemyPrefab = `{ "format": "voltex.scene", "version": 2, "name": "enemy",
+  "entities": [
+    { "id": 1, "name": "Enemy", "order": 1, "components": { "Transform": {} } },
+    { "id": 2, "name": "Body", "parent": 1, "order": 1, "components": { "Color": { "rgba": [1, 0, 0, 1] }, "Mesh": { "asset": "builtin:cube" }, "Transform": {} } },
+    { "id": 3, "name": "Hat", "parent": 1, "order": 2, "components": { "Color": { "rgba": [0.2, 0.2, 1, 1] }, "Mesh": { "asset": "builtin:sphere" }, "Transform": { "position": [0, 0.9, 0], "scale": [0.6, 0.6, 0.6] } } }
+  ] }
+`
+
+// typeField types values into the parts of a grid dialog field, from its first: Ctrl+click puts
+// the first into text input (whatever the frame rate), Tab goes to the next, Return commits.
+func typeField(t *testing.T, e *guitest.Editor, name string, values ...string) {
+	t.Helper()
+	p := e.WaitProbe(10*time.Second, "field "+name, func(p *guitest.Probe) bool { return p.Grid != nil && p.Grid.Fields[name].W > 0 })
+	f := p.Grid.Fields[name]
+	e.Click(f.X+f.W/10, f.Y+f.H/2, 1, "ctrl")
+	e.WaitProbe(10*time.Second, name+" in text input", func(p *guitest.Probe) bool { return p.Grid != nil && p.Grid.Typing })
+	for i, v := range values {
+		if i > 0 {
+			e.Key("Tab")
+		}
+		e.Key("ctrl+a")
+		e.Type(v)
+	}
+	e.Key("Return")
+}
+
+// TestGridOfPrefab (issue 15 item 5): Spawn Grid repeats a prefab, each copy an instance turned a
+// step more than the one before; the preview shows the copies; the spawn is one undo step.
+func TestGridOfPrefab(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my-game", "scenes")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "enemy.json"), []byte(enemyPrefab), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "level.json")
+	if err := os.WriteFile(path, []byte(`{ "format": "voltex.scene", "version": 2, "name": "Level",
+  "editor": { "camera": { "pivot": [0, 0, 0], "yaw": 25, "pitch": -30, "distance": 24 } },
+  "entities": [ { "id": 1, "name": "Floor", "order": 1, "components": { "Color": { "rgba": [0.35, 0.4, 0.35, 1] }, "Mesh": { "asset": "builtin:plane" }, "Transform": { "position": [0, -0.5, 0], "scale": [20, 1, 14] } } } ] }
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := launchOn(t, path)
+	p0 := e.WaitProbe(10*time.Second, "the scene", func(p *guitest.Probe) bool { return p.Entities == 1 })
+	e.Key("ctrl+g")
+	p := e.WaitProbe(10*time.Second, "grid dialog", func(p *guitest.Probe) bool { return p.Grid != nil && p.Grid.Fields["source:prefab"].W > 0 })
+	x, y := p.Grid.Fields["source:prefab"].Center()
+	e.Click(x, y, 1)
+	e.WaitProbe(10*time.Second, "the prefab chosen", func(p *guitest.Probe) bool { return p.Grid != nil && p.Grid.Fields["prefab"].W > 0 })
+	typeField(t, e, "count", "4", "1", "3")
+	typeField(t, e, "spacing", "3", "1.5", "3")
+	typeField(t, e, "rotate", "0", "30", "0")
+	typeField(t, e, "centre", "0", "0", "0")
+	p = e.WaitProbe(20*time.Second, "the preview of 12 copies", func(p *guitest.Probe) bool {
+		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 12
+	})
+	if p.Entities != 1 {
+		t.Fatalf("the preview changed the scene: %d entities", p.Entities)
+	}
+	img := e.Screenshot()
+	red := guitest.CountPixels(img, viewportRect(p), func(c color.RGBA) bool { return c.R > 150 && c.G < 80 && c.B < 80 })
+	if red < 300 {
+		t.Errorf("the preview shows %d red pixels; want the copies' bodies", red)
+	}
+	lookShot(t, e, "prefab-grid-preview.png")
+	x, y = p.Grid.Fields["spawn"].Center()
+	e.Click(x, y, 1)
+	p = e.WaitProbe(20*time.Second, "the copies", func(p *guitest.Probe) bool { return p.Grid == nil && p.Entities == 1+12*4 })
+	if p.UndoDepth != p0.UndoDepth+1 {
+		t.Errorf("the grid made %d undo steps, want 1", p.UndoDepth-p0.UndoDepth)
+	}
+	n := 0
+	for _, r := range p.Hierarchy {
+		if strings.HasPrefix(r.Name, "enemy ") && r.Prefab == "instance" {
+			n++
+		}
+	}
+	if n != 12 {
+		t.Errorf("%d instance rows named \"enemy x,z\", want 12: %+v", n, p.Hierarchy)
+	}
+	e.Click(p.Viewport.X+5, p.Viewport.Y+p.Viewport.H-5, 1) // nothing selected: the picture as it is
+	e.WaitProbe(10*time.Second, "nothing selected", func(p *guitest.Probe) bool { return len(p.Selected) == 0 })
+	docShot(t, e, "prefab-grid.png")
+	lookShot(t, e, "prefab-grid.png")
+	e.Key("ctrl+s")
+	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
+	data, err := os.ReadFile(path)
+	if err != nil || strings.Count(string(data), `"prefab": "enemy.json"`) != 12 || strings.Contains(string(data), `"instance"`) {
+		t.Errorf("the saved scene should hold 12 instances and no override:\n%s", data)
+	}
+	e.Key("ctrl+z")
+	e.WaitProbe(10*time.Second, "undone", func(p *guitest.Probe) bool { return p.Entities == 1 })
+}

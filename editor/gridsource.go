@@ -1,0 +1,278 @@
+package editor
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/internal/words"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// What Spawn Grid repeats.
+const (
+	srcCubes  = iota // new cubes (mesh, colours, spin from the dialog)
+	srcEntity        // the entity that was selected, with its children and all its components
+	srcPrefab        // instances of a prefab file
+)
+
+// gridCopies is what the grid dialog needs of the editor to repeat an entity or a prefab instead of cubes (the
+// workspace implements it).
+type gridCopies interface {
+	activeID() uint64                                  // the scene id of the active entity (0: none)
+	describeEntity(id uint64) (string, bool)           // "Enemy, with 2 child entities"
+	prefabChoices() (files []string, root string)      // the scene files that can be repeated, and their folder
+	copySource(kind int32, id uint64, prefab string) (doc.CopySource, bool)
+	copyShape(src doc.CopySource) ([]doc.ShapeItem, error)
+	spawnCopies(p scene.GridParams, src doc.CopySource)
+}
+
+// gridSource is the grid dialog's "Copies of" choice and the per-copy rotation and scale steps
+// (issue 15 item 5: grids of anything), and the drawn shape of what it copies, for the preview.
+type gridSource struct {
+	kind      int32
+	entity    uint64 // scene id of the entity copied (the active entity when the dialog opened or the choice was made)
+	prefab    string // absolute path of the prefab file
+	rotStep   [3]float32
+	scaleStep [3]float32
+
+	shape    []shapeMesh
+	shapeKey string // what shape was computed for
+	shapeErr string
+}
+
+// shapeMesh is one drawn part of the copied thing with its mesh resolved.
+type shapeMesh struct {
+	ref  string
+	mesh *assets.Mesh
+	m    mgl32.Mat4
+	rgba [4]float32
+}
+
+func newGridSource() gridSource { return gridSource{scaleStep: [3]float32{1, 1, 1}} }
+
+// key names what the source copies (part of the preview's key).
+func (s *gridSource) key() string {
+	switch s.kind {
+	case srcEntity:
+		return fmt.Sprintf("entity:%d", s.entity)
+	case srcPrefab:
+		return "prefab:" + s.prefab
+	}
+	return ""
+}
+
+// steps returns the per-copy rotation and scale steps for scene.GridParams.
+func (s *gridSource) steps() (rot, scale mgl32.Vec3) { return mgl32.Vec3(s.rotStep), mgl32.Vec3(s.scaleStep) }
+
+// build draws the "Copies of" choice.
+func (s *gridSource) build(h gridCopies, w float32, field func(string)) {
+	text("Copies of")
+	imgui.SameLine()
+	if imgui.RadioButtonIntPtr("Cubes", &s.kind, srcCubes) {
+		s.shape = nil
+	}
+	field("source:cubes")
+	imgui.SameLine()
+	if imgui.RadioButtonIntPtr("Selected entity", &s.kind, srcEntity) {
+		if id := h.activeID(); id != 0 {
+			s.entity = id
+		}
+	}
+	field("source:entity")
+	imgui.SameLine()
+	imgui.RadioButtonIntPtr("Prefab", &s.kind, srcPrefab)
+	field("source:prefab")
+	switch s.kind {
+	case srcEntity:
+		desc, ok := h.describeEntity(s.entity)
+		if !ok {
+			textColored(errorColor, "select an entity first (it is copied with its children)")
+			break
+		}
+		textDisabled(registerText(desc))
+	case srcPrefab:
+		files, root := h.prefabChoices()
+		if s.prefab == "" && len(files) > 0 {
+			s.prefab = files[0]
+		}
+		label := func(p string) string {
+			if rel, err := filepath.Rel(root, p); err == nil {
+				return filepath.ToSlash(rel)
+			}
+			return p
+		}
+		imgui.SetNextItemWidth(w)
+		combo := imgui.BeginCombo("Prefab##gridprefab", registerText(label(s.prefab)))
+		field("prefab")
+		if combo {
+			for _, p := range files {
+				if imgui.SelectableBoolV(registerText(label(p)), p == s.prefab, 0, imgui.Vec2{}) {
+					s.prefab = p
+				}
+			}
+			imgui.EndCombo()
+		}
+		if len(files) == 0 {
+			textColored(errorColor, "no prefab (scene file) in the scene's folder")
+		}
+	}
+	if s.shapeErr != "" && s.kind != srcCubes {
+		textColored(errorColor, registerText(s.shapeErr))
+	}
+}
+
+// buildSteps draws the per-copy rotation and scale steps.
+func (s *gridSource) buildSteps(w float32, field func(string)) {
+	imgui.SetNextItemWidth(w)
+	imgui.DragFloat3V("Rotate each", &s.rotStep, 0.5, -360, 360, "%.1f°", imgui.SliderFlagsAlwaysClamp)
+	field("rotate")
+	if imgui.IsItemHovered() {
+		tooltip("Each copy is turned this much more than the one before (degrees about X, Y, Z)")
+	}
+	imgui.SetNextItemWidth(w)
+	imgui.DragFloat3V("Scale each", &s.scaleStep, 0.005, 0.01, 10, "%.3f", imgui.SliderFlagsAlwaysClamp)
+	field("scale")
+	if imgui.IsItemHovered() {
+		tooltip("Each copy is scaled by this much relative to the one before (1: all the same)")
+	}
+}
+
+// copyWord names what the dialog makes, n of them ("12 cubes", "12 copies").
+func (s *gridSource) copyWord(n int) string {
+	if s.kind == srcCubes {
+		return words.Count(n, "cube", "cubes")
+	}
+	return words.Count(n, "copy", "copies")
+}
+
+// source returns what SpawnCopies copies, and whether it is set.
+func (s *gridSource) source(h gridCopies) (doc.CopySource, bool) {
+	if s.kind == srcCubes {
+		return doc.CopySource{}, false
+	}
+	return h.copySource(s.kind, s.entity, s.prefab)
+}
+
+// shapeFor returns the drawn parts of what the source copies (nil for cubes), computed again when
+// the source or the scene changed.
+func (s *gridSource) shapeFor(h gridCopies, ms meshes, sceneVer uint64) []shapeMesh {
+	if s.kind == srcCubes {
+		return nil
+	}
+	key := fmt.Sprintf("%s@%d", s.key(), sceneVer)
+	if key == s.shapeKey {
+		return s.shape
+	}
+	s.shapeKey, s.shape, s.shapeErr = key, nil, ""
+	src, ok := s.source(h)
+	if !ok {
+		return nil
+	}
+	items, err := h.copyShape(src)
+	if err != nil {
+		s.shapeErr = err.Error()
+		return nil
+	}
+	for _, it := range items {
+		m, _ := ms.Mesh(it.Mesh)
+		if m == nil {
+			continue
+		}
+		s.shape = append(s.shape, shapeMesh{ref: it.Mesh, mesh: m, m: it.Matrix, rgba: it.Color})
+	}
+	return s.shape
+}
+
+// The workspace's side of grids of copies (gridCopies).
+
+func (w *workspace) activeID() uint64 {
+	if e, ok := w.doc.Active(); ok {
+		return w.doc.ID(e)
+	}
+	return 0
+}
+
+func (w *workspace) describeEntity(id uint64) (string, bool) {
+	e, ok := w.doc.Entity(id)
+	if !ok {
+		return "", false
+	}
+	n := len(w.doc.Subtree(e))
+	return fmt.Sprintf("%s, with %s", w.doc.Name(e), words.Count(n-1, "child entity", "child entities")), true
+}
+
+func (w *workspace) prefabChoices() ([]string, string) {
+	root, _ := filepath.Abs(w.assets.Root())
+	return w.prefabList(), root
+}
+
+func (w *workspace) copySource(kind int32, id uint64, prefab string) (doc.CopySource, bool) {
+	switch kind {
+	case srcEntity:
+		e, ok := w.doc.Entity(id)
+		return doc.CopySource{Entity: e}, ok
+	case srcPrefab:
+		return doc.CopySource{Prefab: prefab}, prefab != ""
+	}
+	return doc.CopySource{}, false
+}
+
+func (w *workspace) copyShape(src doc.CopySource) ([]doc.ShapeItem, error) {
+	return w.doc.Shape(context.Background(), src)
+}
+
+// spawnCopies makes the grid of copies as one undoable step and selects it.
+func (w *workspace) spawnCopies(p scene.GridParams, src doc.CopySource) {
+	group, copies, err := w.doc.SpawnCopies(context.Background(), p, src)
+	if err != nil {
+		w.report("spawn grid", err)
+		return
+	}
+	if !group.IsZero() {
+		w.doc.Select(group)
+	} else {
+		w.doc.Select(copies...)
+	}
+	w.log.Infof("spawned %s", words.Count(len(copies), "copy", "copies"))
+	w.syncWatched()
+}
+
+// previewShapes appends to dl the copies of shape laid out by p (at most max instances), drawn
+// selected, with ids from previewIDBase. It returns the copies drawn, or -1 when ctx was
+// cancelled.
+func previewShapes(ctx context.Context, dl *viewport.DrawList, p scene.GridParams, shape []shapeMesh, max int) int {
+	if len(shape) == 0 {
+		return 0
+	}
+	var base mgl32.Mat4 = mgl32.Ident4()
+	if p.Group != "" {
+		base = mgl32.Translate3D(p.Origin[0], p.Origin[1], p.Origin[2])
+	}
+	for _, s := range shape {
+		dl.SetMesh(s.ref, s.mesh)
+	}
+	n := min(p.Len(), max/len(shape))
+	id := uint32(previewIDBase)
+	for i := range n {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return -1
+		}
+		t := p.Transform(i)
+		m := base.Mul4(t.Matrix())
+		for _, s := range shape {
+			id++
+			dl.Set(s.ref, viewport.Instance{World: m.Mul4(s.m), Color: s.rgba, ID: id, Flags: viewport.FlagSelected})
+		}
+	}
+	return n
+}
+
+var _ = ecs.Entity{}
