@@ -70,7 +70,9 @@ func (s *gridSource) key() string {
 }
 
 // steps returns the per-copy rotation and scale steps for scene.GridParams.
-func (s *gridSource) steps() (rot, scale mgl32.Vec3) { return mgl32.Vec3(s.rotStep), mgl32.Vec3(s.scaleStep) }
+func (s *gridSource) steps() (rot, scale mgl32.Vec3) {
+	return mgl32.Vec3(s.rotStep), mgl32.Vec3(s.scaleStep)
+}
 
 // build draws the "Copies of" choice.
 func (s *gridSource) build(h gridCopies, w float32, field func(string)) {
