@@ -9,7 +9,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/assets"
-	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/internal/words"
@@ -276,5 +275,3 @@ func previewShapes(ctx context.Context, dl *viewport.DrawList, p scene.GridParam
 	}
 	return n
 }
-
-var _ = ecs.Entity{}

@@ -2,7 +2,6 @@ package serialize
 
 import (
 	"context"
-	"fmt"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
-	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
 
@@ -574,5 +572,3 @@ func (b *binder) partCheck(from, target int32, line, col int, path string, what 
 	return false
 }
 
-var _ = diag.Problem{}
-var _ = fmt.Sprint

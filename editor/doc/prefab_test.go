@@ -10,7 +10,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
-	"github.com/voltex-editor/voltex/serialize"
 )
 
 const enemyPrefab = `{ "format": "voltex.scene", "version": 2, "name": "Enemy", "entities": [
@@ -286,7 +285,6 @@ func TestPrefabChangedOnDisk(t *testing.T) {
 	if got := content(t, d); got != out {
 		t.Fatal("the scene changed after its prefab went and came back")
 	}
-	_ = serialize.Override{}
 }
 
 func TestSpawnCopies(t *testing.T) {
