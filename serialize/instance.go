@@ -571,4 +571,3 @@ func (b *binder) partCheck(from, target int32, line, col int, path string, what 
 		"{ \"id\": %d, \"instance\": %d, \"source\": %d }", what, id, k.instance, id, k.instance, k.source)
 	return false
 }
-
