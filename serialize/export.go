@@ -47,6 +47,9 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 		panic("serialize.Export: the scene has no world; load or create one first (scene.NewWorld)")
 	}
 	w := s.World
+	if err := brokenInstance(w); err != nil {
+		return err
+	}
 	sw := newSceneWriter(w)
 	sw.exporting = true
 	order := exportOrder(w, scene.EnsureIDs(w))

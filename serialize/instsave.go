@@ -406,3 +406,20 @@ func (sw *sceneWriter) recordHead(id, instance, source uint64) {
 func (c *codec) eachRef(p unsafe.Pointer, fn func(ecs.Entity)) {
 	c.remapRefs(p, func(e ecs.Entity) ecs.Entity { fn(e); return e })
 }
+
+// brokenInstance returns an error naming an instance of w whose prefab cannot be used (a
+// placeholder): an export would leave its entities out.
+func brokenInstance(w *ecs.World) error {
+	if !hasInstances(w) {
+		return nil
+	}
+	var err error
+	names := ecs.NewMap[scene.Name](w)
+	ecs.NewQuery1[scene.Prefab](w).Each(func(e ecs.Entity, pf *scene.Prefab) {
+		if pf.Problem != "" && err == nil {
+			n, _ := names.TryGet(e)
+			err = fmt.Errorf("exporting: instance %q: prefab %s cannot be used (%s); a game would miss its entities", n.Value, pf.Path, pf.Problem)
+		}
+	})
+	return err
+}

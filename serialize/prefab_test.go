@@ -546,3 +546,17 @@ func TestPrefabBombIsRefused(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// An export of a scene whose prefab is missing (kept as a placeholder) is refused: the game
+// would miss the instance's entities.
+func TestExportRefusesPlaceholders(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"level.json": twoInstances})
+	s, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "level.json"), serialize.LoadOptions{KeepBroken: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := serialize.Export(context.Background(), &b, s); err == nil || !strings.Contains(err.Error(), "cannot be used") {
+		t.Fatalf("export: %v", err)
+	}
+}

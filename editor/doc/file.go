@@ -3,6 +3,7 @@ package doc
 import (
 	"context"
 	"io"
+	"path/filepath"
 
 	"github.com/voltex-editor/voltex/serialize"
 )
@@ -38,6 +39,10 @@ type WriteJob struct {
 	pos    int
 	sel    []uint64
 	doc    *Document
+	// A save to another folder: the instances' prefab paths as they were (restored if it fails), or
+	// why they cannot be named from there.
+	rebased  []rebasedPath
+	rebaseEr error
 }
 
 // Path returns the file the job writes.
@@ -54,6 +59,11 @@ func (d *Document) prepare(path string, clone bool) *WriteJob {
 	if path == "" {
 		path = d.path
 	}
+	var rebased []rebasedPath
+	var rebaseErr error
+	if path != "" && path != d.path {
+		rebased, rebaseErr = d.rebasePrefabs(filepath.Dir(path)) // prefab paths are relative to the scene's folder
+	}
 	s := d.scene(false) // the selection is editor state: saving it would change the file on every click
 	if d.path == "" && path != "" && (d.name == DefaultName || d.name == "") {
 		s.Name = nameFromPath(path)
@@ -62,7 +72,7 @@ func (d *Document) prepare(path string, clone bool) *WriteJob {
 		s.World = d.world.Clone() // same entity handles: the selection stays valid
 		s.Prefabs = d.prefabs.Snapshot()
 	}
-	return &WriteJob{path: path, scene: s, pos: d.hist.pos, sel: d.sel.ids(), doc: d}
+	return &WriteJob{path: path, scene: s, pos: d.hist.pos, sel: d.sel.ids(), doc: d, rebased: rebased, rebaseEr: rebaseErr}
 }
 
 // PrepareExport is PrepareSave for a game export (serialize.Export) to path.
@@ -77,6 +87,9 @@ func (d *Document) PrepareExport(path string) *WriteJob {
 func (j *WriteJob) Run(ctx context.Context, progress func(done, total int64)) error {
 	if j.path == "" {
 		return ErrNoPath
+	}
+	if j.rebaseEr != nil {
+		return j.rebaseEr
 	}
 	if j.export {
 		return serialize.WriteFileFunc(j.path, func(w io.Writer) error { return serialize.Export(ctx, w, j.scene) })
@@ -93,6 +106,7 @@ func (d *Document) Finish(j *WriteJob, err error) {
 		panic("doc.Finish: the job was prepared by another document; pass it to the document whose PrepareSave made it")
 	}
 	if err != nil || j.export {
+		d.restorePrefabPaths(j.rebased)
 		return
 	}
 	d.path = j.path

@@ -785,3 +785,64 @@ func (d *Document) usesFiles(tops []ecs.Entity) error {
 	}
 	return nil
 }
+
+// rebasedPath is an instance's prefab path before a save to another folder changed it.
+type rebasedPath struct {
+	id   uint64
+	path string
+}
+
+// rebasePrefabs makes the prefab paths of the scene's instances relative to dir (a save to another
+// folder), returning the old ones; it changes nothing and returns an error if a prefab is not in
+// dir or below it.
+func (d *Document) rebasePrefabs(dir string) ([]rebasedPath, error) {
+	from, err1 := filepath.Abs(d.folder())
+	to, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil || from == to {
+		return nil, nil
+	}
+	pm := ecs.NewMap[scene.Prefab](d.world)
+	parts := ecs.NewMap[scene.PrefabPart](d.world)
+	type change struct {
+		e   ecs.Entity
+		rel string
+	}
+	var changes []change
+	var err error
+	ecs.NewQuery1[scene.Prefab](d.world).Each(func(e ecs.Entity, pf *scene.Prefab) {
+		if parts.Has(e) || err != nil {
+			return
+		}
+		abs := filepath.Join(from, filepath.FromSlash(pf.Path))
+		rel, rerr := filepath.Rel(to, abs)
+		if rerr != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			err = fmt.Errorf("%w: the prefab %s of %s would be outside %s: prefabs are named relative to the scene's folder "+
+				"and cannot be above it; save the scene next to its prefabs or above them", ErrPrefab, pf.Path, d.label(e), to)
+			return
+		}
+		changes = append(changes, change{e, filepath.ToSlash(rel)})
+	})
+	if err != nil {
+		return nil, err
+	}
+	var old []rebasedPath
+	for _, c := range changes {
+		pf := pm.Get(c.e)
+		old = append(old, rebasedPath{d.idOf(c.e), pf.Path})
+		pf.Path = c.rel
+		pm.Set(c.e, pf)
+	}
+	return old, nil
+}
+
+// restorePrefabPaths puts back what rebasePrefabs changed (the save failed).
+func (d *Document) restorePrefabPaths(old []rebasedPath) {
+	pm := ecs.NewMap[scene.Prefab](d.world)
+	for _, r := range old {
+		if e, ok := d.entity(r.id); ok && pm.Has(e) {
+			pf := pm.Get(e)
+			pf.Path = r.path
+			pm.Set(e, pf)
+		}
+	}
+}

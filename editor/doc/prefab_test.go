@@ -335,3 +335,24 @@ func TestSpawnCopies(t *testing.T) {
 		t.Fatalf("undo: %d entities, want %d", d.Len(), n-12)
 	}
 }
+
+// Save As into another folder names the prefabs relative to it; one that would be above it is
+// refused and nothing changes.
+func TestSaveAsElsewhereRebasesPrefabs(t *testing.T) {
+	d, dir := openPrefabScene(t)
+	must(t, os.MkdirAll(filepath.Join(dir, "levels"), 0o755))
+	mustErr(t, d.SaveAs(context.Background(), filepath.Join(dir, "levels", "l.json"), nil), ErrPrefab)
+	if pf := ecs.NewMap[scene.Prefab](d.world).Get(ent(t, d, 10)); pf.Path != "enemy.json" {
+		t.Fatalf("a refused save changed the path: %q", pf.Path)
+	}
+	must(t, os.Rename(filepath.Join(dir, "enemy.json"), filepath.Join(dir, "levels", "enemy.json")))
+	must(t, os.WriteFile(filepath.Join(dir, "level.json"), []byte(strings.ReplaceAll(levelWithTwo, `"enemy.json"`, `"levels/enemy.json"`)), 0o644))
+	d, err := Open(context.Background(), filepath.Join(dir, "level.json"), testOpts, nil)
+	must(t, err)
+	must(t, d.SaveAs(context.Background(), filepath.Join(dir, "levels", "l.json"), nil))
+	d2, err := Open(context.Background(), filepath.Join(dir, "levels", "l.json"), testOpts, nil)
+	must(t, err)
+	if d2.Len() != 6 || len(d2.Broken()) != 0 {
+		t.Fatalf("saved elsewhere: %d entities, broken %v", d2.Len(), d2.Broken())
+	}
+}
