@@ -25,9 +25,9 @@ const (
 // gridCopies is what the grid dialog needs of the editor to repeat an entity or a prefab instead of cubes (the
 // workspace implements it).
 type gridCopies interface {
-	activeID() uint64                                  // the scene id of the active entity (0: none)
-	describeEntity(id uint64) (string, bool)           // "Enemy, with 2 child entities"
-	prefabChoices() (files []string, root string)      // the scene files that can be repeated, and their folder
+	activeID() uint64                             // the scene id of the active entity (0: none)
+	describeEntity(id uint64) (string, bool)      // "Enemy, with 2 child entities"
+	prefabChoices() (files []string, root string) // the scene files that can be repeated, and their folder
 	copySource(kind int32, id uint64, prefab string) (doc.CopySource, bool)
 	copyShape(src doc.CopySource) ([]doc.ShapeItem, error)
 	spawnCopies(p scene.GridParams, src doc.CopySource)
