@@ -73,15 +73,3 @@ func (p *prober) endFrame(frames uint64, idle bool) {
 		_ = os.Rename(tmp, p.path)
 	}
 }
-
-// menuItem records the last item (a menu title, or an item of an open menu: "Entity/Unpack Prefab")
-// under name in State.Menus.
-func (p *prober) menuItem(name string) {
-	if p == nil {
-		return
-	}
-	if p.state.Menus == nil {
-		p.state.Menus = map[string]probe.Rect{}
-	}
-	p.state.Menus[name] = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
-}

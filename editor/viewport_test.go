@@ -77,7 +77,7 @@ type fakeViewportHost struct {
 
 func (f *fakeViewportHost) modalOpen() bool                 { return f.modal }
 func (f *fakeViewportHost) picked(es []ecs.Entity)          { f.picks = append(f.picks, es) }
-func (f *fakeViewportHost) prefabDrop(imgui.Vec2, int, int) {}
+func (f *fakeViewportHost) prefabDrop(imgui.Vec2, int, int) { f.drops++ }
 func (f *fakeViewportHost) snapStep(op gizmoOp) float32 {
 	f.stepOp = append(f.stepOp, op)
 	return f.step
