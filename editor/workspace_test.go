@@ -253,7 +253,8 @@ func TestNewAndOpenAskBeforeDroppingChanges(t *testing.T) {
 
 // TestQuitFlow: a clean scene closes at once; a modified one asks, and Don't Save closes it; a running job refuses.
 func TestQuitFlow(t *testing.T) {
-	w, f := newTestWorkspace(t, 0)
+	w, _ := newTestWorkspace(t, 0)
+	var f *fakeUI
 	if !w.requestClose() {
 		t.Fatal("a clean scene did not close")
 	}

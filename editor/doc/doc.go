@@ -47,6 +47,18 @@
 // changes whenever the content or the dirty state changes; [Document.SelectionVersion] when the
 // selection does.
 //
+// # Prefabs
+//
+// Instances of prefabs (other scene files) are opened with the scene (placeholders when a prefab
+// cannot be used: [Document.Broken]) and saved as overrides (package serialize). [Document.Instantiate],
+// [Document.SaveAsPrefab], [Document.RevertOverride], [Document.RevertInstances],
+// [Document.ApplyToPrefab] (undo writes the prefab file back), [Document.ApplyInstanceToPrefab],
+// [Document.Unpack] and [Document.SpawnCopies] (a grid of copies of an entity or of a prefab) are
+// commands; [Document.PrefabsChanged] brings the instances up to date when prefab files change on
+// disk (not a step). Entities of an instance keep the place their prefab gives them (ErrPrefab);
+// duplicates and pastes of an instance are instances with ids of their own; Save As into another
+// folder names the prefabs relative to it.
+//
 // # Clipboard
 //
 // [Document.Copy] returns scene JSON text (a complete voltex.scene file holding the copied
