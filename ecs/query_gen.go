@@ -114,7 +114,9 @@ func (it *Iter2[A, B]) Get() (aA *A, aB *B) {
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
-// components the query writes are marked changed.
+// components the query writes are marked changed. Present columns have the same length:
+// reslicing the others to the first's length (b = b[:len(a)]) before a loop over a lets the compiler
+// drop their bounds checks.
 func (it *Iter2[A, B]) Columns() ([]A, []B) {
 	c := it.c
 	n := int(c.end - c.start)
@@ -174,7 +176,9 @@ func (it *Iter3[A, B, C]) Get() (aA *A, aB *B, aC *C) {
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
-// components the query writes are marked changed.
+// components the query writes are marked changed. Present columns have the same length:
+// reslicing the others to the first's length (b = b[:len(a)]) before a loop over a lets the compiler
+// drop their bounds checks.
 func (it *Iter3[A, B, C]) Columns() ([]A, []B, []C) {
 	c := it.c
 	n := int(c.end - c.start)
@@ -235,7 +239,9 @@ func (it *Iter4[A, B, C, D]) Get() (aA *A, aB *B, aC *C, aD *D) {
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
-// components the query writes are marked changed.
+// components the query writes are marked changed. Present columns have the same length:
+// reslicing the others to the first's length (b = b[:len(a)]) before a loop over a lets the compiler
+// drop their bounds checks.
 func (it *Iter4[A, B, C, D]) Columns() ([]A, []B, []C, []D) {
 	c := it.c
 	n := int(c.end - c.start)
@@ -297,7 +303,9 @@ func (it *Iter5[A, B, C, D, E]) Get() (aA *A, aB *B, aC *C, aD *D, aE *E) {
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
-// components the query writes are marked changed.
+// components the query writes are marked changed. Present columns have the same length:
+// reslicing the others to the first's length (b = b[:len(a)]) before a loop over a lets the compiler
+// drop their bounds checks.
 func (it *Iter5[A, B, C, D, E]) Columns() ([]A, []B, []C, []D, []E) {
 	c := it.c
 	n := int(c.end - c.start)
@@ -360,7 +368,9 @@ func (it *Iter6[A, B, C, D, E, F]) Get() (aA *A, aB *B, aC *C, aD *D, aE *E, aF 
 }
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
-// components the query writes are marked changed.
+// components the query writes are marked changed. Present columns have the same length:
+// reslicing the others to the first's length (b = b[:len(a)]) before a loop over a lets the compiler
+// drop their bounds checks.
 func (it *Iter6[A, B, C, D, E, F]) Columns() ([]A, []B, []C, []D, []E, []F) {
 	c := it.c
 	n := int(c.end - c.start)

@@ -217,7 +217,9 @@ func (it *Iter{{.N}}[{{.Types}}]) Get() ({{.NamedPtrs}}) {
 	{{.GetBody}}}
 
 // Columns returns the current table's columns (nil for an absent Optional component). Elements of
-// components the query writes are marked changed.
+// components the query writes are marked changed.{{if gt .N 1}} Present columns have the same length:
+// reslicing the others to the first's length (b = b[:len(a)]) before a loop over a lets the compiler
+// drop their bounds checks.{{end}}
 func (it *Iter{{.N}}[{{.Types}}]) Columns() ({{.Slices}}) {
 	c := it.c
 	n := int(c.end - c.start)
