@@ -72,11 +72,12 @@ func BenchmarkQuery2Comp(b *testing.B) {
 }
 
 // BenchmarkColumnLoop shows where the gap between Query2Comp's column loop and the peers' "slices"
-// variant comes from: the machine code the compiler makes of the loop, not the storage. Since Go
-// 1.24 the compiler keeps every variable assigned inside a b.Loop body alive by taking its address,
-// so the slice headers a column API returns there (Columns here, GetColumns in Ark) live in memory
-// and every element access reloads and re-checks them; the "slices" variant makes its slices before
-// b.Loop, so they stay in registers. The variants, all adding Vel to Pos over N rows:
+// variant comes from: the machine code the compiler makes of the loop, not the storage. The compiler
+// (Go 1.26) keeps every variable assigned inside a b.Loop body alive by taking its address
+// (-gcflags=-m=2 reports "will be kept alive"), so the slice headers a column API returns there
+// (Columns here, GetColumns in Ark) live in memory and every element access reloads and re-checks
+// them; the "slices" variant makes its slices before b.Loop, so the one it only reads (vs) stays in
+// registers. The variants, all adding Vel to Pos over N rows:
 //
 //   - slices: plain slices made before b.Loop (as the peers' "slices");
 //   - slices-in-body: the same slices, assigned inside the b.Loop body as a column API's are;
