@@ -1,6 +1,9 @@
 package assets
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -20,6 +23,52 @@ func DescribeOBJ(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return describe(m, st), nil
+}
+
+// DescribeOBJFrom is [DescribeOBJ] for a model read from r (standard input, a pipe), named name in
+// its problems. It reads r once, up to the default size limit: longer (or endless) input is refused
+// with an error at the limit.
+func DescribeOBJFrom(name string, r io.Reader) (string, error) {
+	lim := Limits{}.withDefaults()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(io.LimitReader(r, lim.MaxFileBytes+1)); err != nil {
+		return "", &ParseError{File: name, Msg: err.Error(), Err: err}
+	}
+	if int64(buf.Len()) > lim.MaxFileBytes {
+		return "", ParseErrors{&ParseError{File: name, Msg: fmt.Sprintf("input is larger than the limit of %d bytes", lim.MaxFileBytes), Err: ErrLimit}}
+	}
+	m, st, err := parseOBJ(name, buf.Bytes(), lim)
+	if err != nil {
+		return "", err
+	}
+	return describe(m, st), nil
+}
+
+// LooksLikeOBJ reports whether prefix, the first bytes of a file, looks like Wavefront OBJ text
+// rather than JSON: after an optional UTF-8 byte order mark and blank space, a comment or an OBJ
+// statement keyword (v, vt, vn, f, o, g, s, usemtl, mtllib, …) followed by a blank.
+func LooksLikeOBJ(prefix []byte) bool {
+	prefix = bytes.TrimPrefix(prefix, []byte{0xEF, 0xBB, 0xBF})
+	prefix = bytes.TrimLeft(prefix, " \t\r\n\v\f")
+	if len(prefix) == 0 {
+		return false
+	}
+	if prefix[0] == '#' {
+		return true
+	}
+	end := bytes.IndexAny(prefix, " \t\r\n")
+	if end <= 0 {
+		return false
+	}
+	switch string(prefix[:end]) {
+	case "v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s", "usemtl", "mtllib":
+		return true
+	}
+	return false
+}
+
+func describe(m *Mesh, st objStats) string {
 	var b strings.Builder
 	b.WriteString("vertices ")
 	b.WriteString(strconv.Itoa(st.Positions))
@@ -38,7 +87,7 @@ func DescribeOBJ(path string) (string, error) {
 	b.WriteString(", mesh vertices ")
 	b.WriteString(strconv.Itoa(m.VertexCount()))
 	b.WriteString(")")
-	return b.String(), nil
+	return b.String()
 }
 
 func writeVec(b *strings.Builder, v mgl32.Vec3) {

@@ -54,3 +54,17 @@ func TestDescribeOBJErrors(t *testing.T) {
 		t.Error("missing file described")
 	}
 }
+
+// OBJ text is told from JSON by its first bytes (for models piped into validate).
+func TestLooksLikeOBJ(t *testing.T) {
+	for s, want := range map[string]bool{
+		"# Blender\nv 0 0 0": true, "\ufeff\r\nv 1 2 3": true, "  vt 0 0\n": true, "f 1 2 3": true, "o Cube\n": true,
+		"mtllib x.mtl\n": true, "usemtl a\n": true, "g\n": true,
+		`{"format": "voltex.scene"}`: false, "[1]": false, "": false, "   ": false, "null ": false, "vertex 1": false, "v": false,
+		"\xff\xfe#\x00": false,
+	} {
+		if got := LooksLikeOBJ([]byte(s)); got != want {
+			t.Errorf("LooksLikeOBJ(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package serialize
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,8 @@ type Input struct {
 
 	r      io.Reader // the rest of the input after what prefix holds
 	closer io.Closer
-	prefix []byte // bytes read while sniffing, replayed first
+	prefix []byte // bytes read while sniffing or peeking, replayed first
+	err    error  // the read error Peek met, returned once prefix is read
 	seeker io.Seeker
 	base   int64 // offset of the start in seeker
 	size   int64 // total size, 0 when unknown
@@ -103,7 +105,25 @@ func (in *Input) Read(p []byte) (int, error) {
 		in.prefix = in.prefix[n:]
 		return n, nil
 	}
+	if in.err != nil {
+		return 0, in.err
+	}
 	return in.r.Read(p)
+}
+
+// Peek returns up to the first n bytes of the input without consuming them: Read (and
+// the loaders) still read the input from its start. It reads no more than n bytes; fewer
+// come back at the end of the input or on a read error (which Read then returns).
+func (in *Input) Peek(n int) []byte {
+	for len(in.prefix) < n && in.err == nil {
+		buf := make([]byte, n-len(in.prefix))
+		k, err := in.r.Read(buf)
+		in.prefix = append(in.prefix, buf[:k]...)
+		if err != nil {
+			in.err = err
+		}
+	}
+	return in.prefix[:min(n, len(in.prefix))]
 }
 
 // rewind goes back to the start of the input, if it can seek.
@@ -114,7 +134,7 @@ func (in *Input) rewind() error {
 	if _, err := in.seeker.Seek(in.base, io.SeekStart); err != nil {
 		return err
 	}
-	in.prefix, in.r = nil, in.seeker.(io.Reader)
+	in.prefix, in.r, in.err = nil, in.seeker.(io.Reader), nil
 	return nil
 }
 
@@ -148,9 +168,11 @@ func (in *Input) IsScene() bool {
 
 func (in *Input) sniff() {
 	in.sniffed = true
-	rec := &recorder{r: in.r, max: sniffMax}
+	// What Peek read comes first; what sniffing does not use of it stays after what it read.
+	pre := bytes.NewReader(in.prefix)
+	rec := &recorder{r: io.MultiReader(pre, &errReader{in}), max: sniffMax}
 	in.format, in.entitiesFirst = sniffTop(rec)
-	in.prefix = append(rec.buf, in.prefix...)
+	in.prefix = append(rec.buf, in.prefix[len(in.prefix)-pre.Len():]...)
 	switch in.format {
 	case ExportFormat:
 		in.kind = KindExport
@@ -159,6 +181,16 @@ func (in *Input) sniff() {
 	default:
 		in.kind = KindScene
 	}
+}
+
+// errReader reads the rest of an input (after its prefix), returning the error Peek met.
+type errReader struct{ in *Input }
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if r.in.err != nil {
+		return 0, r.in.err
+	}
+	return r.in.r.Read(p)
 }
 
 // recorder keeps what it reads, and stops after max bytes.

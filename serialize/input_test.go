@@ -233,3 +233,39 @@ func TestNonFiniteWorldMatrix(t *testing.T) {
 		t.Fatalf("export: %v", err)
 	}
 }
+
+// Peek shows the first bytes without consuming them: the kind and the whole text read after it are
+// those of the input, also when Peek read more (or less) than sniffing needs, and a read error it
+// met comes back from Read.
+func TestInputPeek(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "scenes", "solar.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 1, 7, 512, len(src) + 10} {
+		in := NewInput(&stream{bytes.NewReader(src)}, "stdin")
+		got := in.Peek(n)
+		if want := src[:min(n, len(src))]; !bytes.Equal(got, want) {
+			t.Fatalf("Peek(%d) = %q, want %q", n, got, want)
+		}
+		if in.Kind() != KindScene || !in.IsScene() {
+			t.Errorf("Peek(%d): kind %v", n, in.Kind())
+		}
+		all, err := io.ReadAll(in)
+		if err != nil || !bytes.Equal(all, src) {
+			t.Errorf("Peek(%d): read back %d bytes (want %d), %v", n, len(all), len(src), err)
+		}
+	}
+	boom := errors.New("boom")
+	in := NewInput(io.MultiReader(strings.NewReader("{\"a\""), &failing{boom}), "stdin")
+	if got := in.Peek(100); string(got) != "{\"a\"" {
+		t.Errorf("Peek before an error = %q", got)
+	}
+	if all, err := io.ReadAll(in); string(all) != "{\"a\"" || !errors.Is(err, boom) {
+		t.Errorf("read after Peek met an error: %q, %v", all, err)
+	}
+}
+
+type failing struct{ err error }
+
+func (f *failing) Read([]byte) (int, error) { return 0, f.err }

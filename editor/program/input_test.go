@@ -111,3 +111,72 @@ func TestProblemCountBeyondTheList(t *testing.T) {
 		t.Errorf("code %d, %d lines, last %q", code, len(lines), lines[len(lines)-1])
 	}
 }
+
+// An OBJ model piped in is checked as a model: `cat model.obj | voltex-editor validate -` (or
+// /dev/stdin, or a FIFO) says what `validate model.obj` says, where it used to be read as a scene
+// ("stdin:1:1: unexpected '#'"). A broken model piped in gets the OBJ parser's problems, and
+// endless text stops at the OBJ size limit.
+func TestValidateOBJFromPipes(t *testing.T) {
+	const cube = "# a cube\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n"
+	const want = "ok: vertices 4, triangles 2, bounds [0 0 0] .. [1 1 0] (faces 1, texcoords 0, normals 0, mesh vertices 4)\n"
+	withStdin(t, cube, func() {
+		if code, out, errOut := runCLI("validate", "-"); code != 0 || out != "stdin: "+want {
+			t.Errorf("validate - of an OBJ: code %d\n%s%s", code, out, errOut)
+		}
+	})
+	withStdin(t, "\ufeffv 0 0 0\nv 1 0 0\nf 1 2 7\n", func() {
+		if code, out, errOut := runCLI("validate", "-"); code != 1 || !strings.Contains(errOut, "stdin:3:") || out != "" {
+			t.Errorf("validate - of a broken OBJ: code %d\n%s%s", code, out, errOut)
+		}
+	})
+	fifo := filepath.Join(t.TempDir(), "model")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			f.WriteString(cube)
+			f.Close()
+		}
+	}()
+	if code, out, errOut := runCLI("validate", fifo); code != 0 || out != fifo+": "+want {
+		t.Errorf("validate FIFO of an OBJ: code %d\n%s%s", code, out, errOut)
+	}
+	// A scene piped in is still a scene, and a broken one still gets the scene loader's problems.
+	withStdin(t, "{\"format\": \"voltex.scene\", \"version\": 2, \"entities\": [{\"id\": 0}]}", func() {
+		if code, _, errOut := runCLI("validate", "-"); code != 1 || !strings.Contains(errOut, "entities[0].id") {
+			t.Errorf("validate - of a broken scene: code %d\n%s", code, errOut)
+		}
+	})
+}
+
+// Endless OBJ-looking text on a pipe stops at the OBJ size limit.
+func TestValidateEndlessOBJStops(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		line := []byte(strings.Repeat("v 1 2 3\n", 8192))
+		for {
+			select {
+			case <-done:
+				w.Close()
+				return
+			default:
+			}
+			if _, err := w.Write(line); err != nil {
+				return
+			}
+		}
+	}()
+	old := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = old; close(done); r.Close() }()
+	code, out, errOut := runCLI("validate", "-")
+	if code != 1 || out != "" || !strings.Contains(errOut, "stdin") || !strings.Contains(errOut, "limit") {
+		t.Errorf("endless OBJ on stdin: code %d\n%s%s", code, out, errOut)
+	}
+}

@@ -100,7 +100,8 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", "[--strict] FILE...", "Checks scene files, game exports, project files and OBJ models. Prints a summary of each valid\n"+
 		"file on stdout and every problem of an invalid one on stderr as file:line:col: message. Components\n"+
 		"come from the project file next to each scene (voltex.project.json, or one in a folder above).\n"+
-		"Exit 0 if all are valid, 1 if not.")
+		"FILE - is standard input; a file not named .json or .obj (a pipe) is told an OBJ model or JSON by\n"+
+		"its first bytes. Exit 0 if all are valid, 1 if not.")
 	strict := fs.Bool("strict", false, "components that nothing declares are errors, not warnings")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -123,14 +124,9 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 // validateOne checks one file ("-": standard input), reading it once, and reports whether it is
 // valid.
 func validateOne(path string, strict bool, stdout, stderr io.Writer) bool {
-	if strings.EqualFold(filepath.Ext(path), ".obj") {
-		desc, err := assets.DescribeOBJ(path)
-		if err != nil {
-			fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
-			return false
-		}
-		fmt.Fprintf(stdout, "%s: ok: %s\n", path, desc)
-		return true
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext == ".obj" && path != "-" {
+		return describeOBJ(path, func() (string, error) { return assets.DescribeOBJ(path) }, stdout, stderr)
 	}
 	in, err := serialize.OpenInput(path)
 	if err != nil {
@@ -138,6 +134,11 @@ func validateOne(path string, strict bool, stdout, stderr io.Writer) bool {
 		return false
 	}
 	defer in.Close()
+	// A model piped in (standard input, a FIFO) or named otherwise is told from a scene by its
+	// first bytes.
+	if ext != ".json" && assets.LooksLikeOBJ(in.Peek(512)) {
+		return describeOBJ(in.Name, func() (string, error) { return assets.DescribeOBJFrom(in.Name, in) }, stdout, stderr)
+	}
 	if in.Kind() == serialize.KindProject {
 		p, err := readProject(in)
 		if err == nil {
@@ -163,6 +164,17 @@ func validateOne(path string, strict bool, stdout, stderr io.Writer) bool {
 		return false
 	}
 	fmt.Fprintf(stdout, "%s: ok: %s\n", in.Name, v.Summary)
+	return true
+}
+
+// describeOBJ prints the summary of a model (describe returns it) or its problems.
+func describeOBJ(name string, describe func() (string, error), stdout, stderr io.Writer) bool {
+	desc, err := describe()
+	if err != nil {
+		fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
+		return false
+	}
+	fmt.Fprintf(stdout, "%s: ok: %s\n", name, desc)
 	return true
 }
 
