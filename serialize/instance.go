@@ -532,6 +532,9 @@ func (b *binder) apply(o *ovrRec, e ecs.Entity, te *tplEnt) {
 			}
 		}
 		path.Truncate(mark)
+		if !b.ds.failed && b.refuseConflicts {
+			b.refuseConflict(m, bd) // a conflict merged into an override record
+		}
 	}
 	if unknown != nil {
 		uid, _ := ecs.ComponentIDOf[scene.Unknown](w)
