@@ -19,7 +19,7 @@ import (
 // `git-setup`, which tells git to use them.
 
 // readSide reads one side of a diff or merge. A missing file (git's /dev/null) or an empty one is
-// an empty scene.
+// an empty scene. A pipe (<(git show REV:level.json)) is read: its size says nothing.
 func readSide(path, file string, opts serialize.LoadOptions) (*serialize.RawScene, error) {
 	if path == os.DevNull {
 		return &serialize.RawScene{}, nil
@@ -28,15 +28,20 @@ func readSide(path, file string, opts serialize.LoadOptions) (*serialize.RawScen
 	if err != nil {
 		return nil, err
 	}
-	if st.Size() == 0 {
+	if st.Mode().IsRegular() && st.Size() == 0 {
 		return &serialize.RawScene{}, nil
 	}
 	opts.File = file
 	return serialize.ReadRawFile(context.Background(), path, opts)
 }
 
+// isScene tells whether path holds a scene. A pipe can be read only once: it is taken for a scene
+// (the reader says so if it is not one).
 func isScene(path string) bool {
 	if path == os.DevNull {
+		return true
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		return true
 	}
 	f, err := os.Open(path)

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -230,5 +231,39 @@ func TestAdditionsApartMergeLineByLine(t *testing.T) {
 	// Both appended after the highest id (what sequential ids did): git cannot merge that.
 	if _, code := merge(add(101, "Lamp", scene.MaxID), add(202, "Tree", scene.MaxID-1)); code == 0 {
 		t.Error("two entities added after the last id merged cleanly: this test cannot tell scattered ids from appended ones")
+	}
+}
+
+// fifo makes a named pipe in dir that gives text to its first reader (as the shell's
+// <(git show REV:level.json) does).
+func fifo(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		_, _ = f.WriteString(text)
+	}()
+	return p
+}
+
+// A side given as a pipe (its size is 0) is read, not taken for an empty scene.
+func TestDiffAndMergeReadPipes(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs, "theirs.json": vcsTheirs})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	code, out, errOut := runCLI("diff", p("base.json"), fifo(t, dir, "ours-pipe", vcsOurs))
+	if _, want, _ := runCLI("diff", p("base.json"), p("ours.json")); code != 1 || out != want {
+		t.Errorf("diff from a pipe: code %d\n%s\nwant\n%s\nstderr %s", code, out, want, errOut)
+	}
+	code, _, errOut = runCLI("merge", p("base.json"), p("ours.json"), fifo(t, dir, "theirs-pipe", vcsTheirs), "-o", p("out.json"))
+	got, _ := os.ReadFile(p("out.json"))
+	if code != 1 || !strings.Contains(string(got), `"name": "Lamp"`) || !strings.Contains(string(got), `"Spin"`) {
+		t.Errorf("merge from a pipe: code %d, stderr %s\n%s", code, errOut, got)
 	}
 }
