@@ -40,8 +40,11 @@ func DefaultGrid() GridParams {
 		ColorFrom: [4]float32{1, 1, 1, 1}, ColorTo: [4]float32{1, 1, 1, 1}}
 }
 
-// MaxGridCubes bounds the cubes of one grid (Validate refuses more).
-const MaxGridCubes = 10_000_000
+// MaxGridCubes bounds the cubes of one grid (Validate refuses more). A grid
+// this big, with every option, is a scene file the loaders accept: about
+// 540 MB and 400 MB of world memory, within serialize's default limits
+// (MaxEntities, MaxFileSize, MaxWorldBytes; serialize's TestMaxGridLoads).
+const MaxGridCubes = 1_000_000
 
 // Validate reports what is wrong with p, or nil.
 func (p GridParams) Validate() error {

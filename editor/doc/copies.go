@@ -39,6 +39,9 @@ func (d *Document) SpawnCopies(ctx context.Context, p scene.GridParams, src Copy
 		return ecs.Entity{}, nil, err
 	}
 	n := p.Len()
+	if err := d.checkRoom(n); err != nil { // each copy is at least one entity; counted exactly below
+		return ecs.Entity{}, nil, err
+	}
 	var groupSnap *entSnap
 	parent := uint64(0)
 	if p.Group != "" {
@@ -84,6 +87,9 @@ func (d *Document) SpawnCopies(ctx context.Context, p scene.GridParams, src Copy
 	}
 	if groupSnap != nil {
 		snaps = append([]entSnap{*groupSnap}, snaps...)
+	}
+	if err := d.checkRoom(len(snaps)); err != nil {
+		return ecs.Entity{}, nil, err
 	}
 	es := d.insertTrees("Spawn Grid", snaps)
 	var group ecs.Entity

@@ -6,7 +6,24 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/words"
+	"github.com/voltex-editor/voltex/serialize"
 )
+
+// maxSceneEntities is the most entities a scene may hold and still open again: serialize's
+// default Limits.MaxEntities. Grids and grids of copies that would go past it are refused (a
+// variable so that tests can lower it).
+var maxSceneEntities = serialize.DefaultMaxEntities
+
+// checkRoom reports an error if adding n entities would make the scene hold more than a scene
+// file may.
+func (d *Document) checkRoom(n int) error {
+	if have := d.world.Len(); have+n > maxSceneEntities {
+		return fmt.Errorf("the scene would hold %s entities, more than a scene file may hold (%s)",
+			words.Thousands(int64(have+n)), words.Thousands(int64(maxSceneEntities)))
+	}
+	return nil
+}
 
 // gridCmd is one Spawn Cube Grid. It keeps the parameters, the state of the id generator before
 // the first spawn and the ids made: redo runs scene.SpawnGrid again from the same generator state
@@ -156,7 +173,11 @@ func (d *Document) PrepareGrid(p scene.GridParams) (*GridJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &GridJob{doc: d, plan: plan}, nil
+	j := &GridJob{doc: d, plan: plan}
+	if err := d.checkRoom(j.Len()); err != nil {
+		return nil, err
+	}
+	return j, nil
 }
 
 // Len returns the number of entities the job makes (cubes, plus the group if any).
@@ -206,6 +227,9 @@ func (d *Document) FinishGrid(j *GridJob) (ecs.Entity, []ecs.Entity, error) {
 		panic("doc.FinishGrid: the job's Run has not completed (or FinishGrid ran already); finish a job once, after Run returned nil")
 	}
 	if err := d.begin(); err != nil {
+		return ecs.Entity{}, nil, err
+	}
+	if err := d.checkRoom(j.Len()); err != nil { // the scene may have grown while the job ran
 		return ecs.Entity{}, nil, err
 	}
 	p := j.plan.Params()
