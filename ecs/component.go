@@ -71,6 +71,7 @@ type registerConfig struct {
 	former     []string
 	transient  bool
 	editorOnly bool
+	items      map[reflect.Type]any
 }
 
 // WithName sets the component's stable name (used by scene files and ComponentByName). The default
@@ -86,6 +87,13 @@ func withComputed() RegisterOption { return func(c *registerConfig) { c.computed
 // zero value or what Defaulter returns. Types made at run time (RegisterType) have no methods, so
 // this is how they get a default.
 func WithDefault(v any) RegisterOption { return func(c *registerConfig) { c.def = v } }
+
+// WithItemDefaults gives the values new items of arrays and slices start with, by item type (see
+// Field.Default), for item types that cannot have a Default method because they are made at run
+// time with reflect.StructOf. Each value must be of its key's type.
+func WithItemDefaults(defaults map[reflect.Type]any) RegisterOption {
+	return func(c *registerConfig) { c.items = defaults }
+}
 
 // WithFormerNames records names the component was registered under before a rename; scene
 // readers accept them and write the current name (see ComponentInfo.FormerNames).
@@ -199,7 +207,12 @@ func (w *World) register(t reflect.Type, ops columnOps, def any, opts []Register
 		size:    t.Size(),
 		trivial: !typeHasPointers(t),
 	}
-	s.info.Schema = buildSchema(t, def)
+	for it, v := range cfg.items {
+		if reflect.TypeOf(v) != it {
+			panic(fmt.Sprintf("ecs: WithItemDefaults gives a %T for item type %v; pass a value of that type", v, it))
+		}
+	}
+	s.info.Schema = buildSchema(t, def, cfg.items)
 	s.cols = make([]*column, len(w.tables))
 	if cfg.storage == SparseSet {
 		s.sparse = newSparseSet(s)

@@ -41,6 +41,11 @@ type Field struct {
 	// FormerNames are JSON names the field had before a rename (the former= item of its voltex
 	// tag): scene readers accept them and write JSONName.
 	FormerNames []string
+	// Default, on the Elem of a slice or array field, is the value a new item starts with (a value
+	// of Type): what the element type's Default method returns (see Defaulter), or the value
+	// WithItemDefaults gives for types made at run time; nil means the zero value. Scene readers
+	// fill the fields an item leaves out from it, and inspectors add items with it.
+	Default any
 }
 
 // Hints are inspector hints from a field's `voltex` tag, e.g.
@@ -79,12 +84,13 @@ var (
 	enumType   = reflect.TypeFor[Enum]()
 )
 
-// buildSchema reflects t (a struct type) with default value def.
-func buildSchema(t reflect.Type, def any) *Schema {
-	return &Schema{Type: t, Fields: structFields(t, "", nil), Default: def}
+// buildSchema reflects t (a struct type) with default value def; items gives the defaults of
+// item types that have no Default method (WithItemDefaults).
+func buildSchema(t reflect.Type, def any, items map[reflect.Type]any) *Schema {
+	return &Schema{Type: t, Fields: structFields(t, "", nil, items), Default: def}
 }
 
-func structFields(t reflect.Type, prefix string, index []int) []Field {
+func structFields(t reflect.Type, prefix string, index []int, items map[reflect.Type]any) []Field {
 	var out []Field
 	for i := range t.NumField() {
 		sf := t.Field(i)
@@ -100,7 +106,7 @@ func structFields(t reflect.Type, prefix string, index []int) []Field {
 			path = prefix + "." + jsonName
 		}
 		idx := append(append([]int(nil), index...), i)
-		f := describe(sf.Type, path, idx)
+		f := describe(sf.Type, path, idx, items)
 		f.Name = sf.Name
 		f.JSONName = jsonName
 		tag := sf.Tag.Get("voltex")
@@ -117,7 +123,7 @@ func structFields(t reflect.Type, prefix string, index []int) []Field {
 }
 
 // describe builds the Field for a value of type t at path.
-func describe(t reflect.Type, path string, index []int) Field {
+func describe(t reflect.Type, path string, index []int, items map[reflect.Type]any) Field {
 	f := Field{Path: path, Kind: t.Kind(), Type: t, Index: index}
 	if t.Implements(enumType) && isInteger(t.Kind()) {
 		f.Enum = reflect.Zero(t).Interface().(Enum).EnumValues()
@@ -126,16 +132,28 @@ func describe(t reflect.Type, path string, index []int) Field {
 	case t == entityType:
 		f.IsEntity = true
 	case t.Kind() == reflect.Struct:
-		f.Fields = structFields(t, path, index)
-	case t.Kind() == reflect.Array:
-		e := describe(t.Elem(), "", nil)
+		f.Fields = structFields(t, path, index, items)
+	case t.Kind() == reflect.Array, t.Kind() == reflect.Slice:
+		e := describe(t.Elem(), "", nil, items)
+		e.Default = itemDefault(t.Elem(), items)
 		f.Elem = &e
-		f.Len = t.Len()
-	case t.Kind() == reflect.Slice:
-		e := describe(t.Elem(), "", nil)
-		f.Elem = &e
+		if t.Kind() == reflect.Array {
+			f.Len = t.Len()
+		}
 	}
 	return f
+}
+
+// itemDefault returns the value a new item of type t starts with: items[t], else what t's
+// Default method returns (func (T) Default() T), else nil (the zero value).
+func itemDefault(t reflect.Type, items map[reflect.Type]any) any {
+	if v, ok := items[t]; ok {
+		return v
+	}
+	if m, ok := t.MethodByName("Default"); ok && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 && m.Type.Out(0) == t {
+		return reflect.Zero(t).Method(m.Index).Call(nil)[0].Interface()
+	}
+	return nil
 }
 
 func isInteger(k reflect.Kind) bool {

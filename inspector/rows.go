@@ -181,7 +181,7 @@ func (p *Panel) sliceSummary(f *fields.Field, v reflect.Value, ord, n int) {
 		for i := range v.Len() {
 			s.Index(i).Set(fields.Clone(v.Index(i)))
 		}
-		f.Elem.Sanitize(s.Index(v.Len())) // a zero element may be outside the element's hints
+		s.Index(v.Len()).Set(f.NewItem()) // the item type's defaults, within the item's hints
 		p.commit(p.pathOf(f), ord, ord+n+f.Elem.Nodes(s.Index(v.Len())), s.Interface())
 	case remove:
 		s := reflect.MakeSlice(f.Type, v.Len()-1, v.Len()-1)

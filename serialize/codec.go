@@ -65,6 +65,9 @@ type codec struct {
 	// well-formed references (internal/assetref), on load and on save, or empty (no asset) unless
 	// noEmpty (Mesh.asset: a Mesh without a mesh is a mistake).
 	asset, noEmpty bool
+	// def is what a new item of a slice starts with (the element schema's Default, for the
+	// element codec; invalid: zero), so that fields an item leaves out take their defaults.
+	def reflect.Value
 }
 
 // newCodec builds the codec of a registered component from its schema.
@@ -126,6 +129,9 @@ func (c *codec) build(f *ecs.Field) error {
 		c.elem = new(codec)
 		if err := c.elem.build(f.Elem); err != nil {
 			return err
+		}
+		if k == reflect.Slice && f.Elem.Default != nil {
+			c.elem.def = reflect.ValueOf(f.Elem.Default)
 		}
 		c.elem.asset = c.elem.asset || c.asset
 		if !c.elem.hasMin && !c.elem.hasMax { // a range on an array applies to its items
@@ -363,7 +369,11 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			d.refPath = append(d.refPath, '[')
 			d.refPath = strconv.AppendInt(d.refPath, int64(i), 10)
 			d.refPath = append(d.refPath, ']')
-			c.elem.decode(d, v.Index(i), unsafe.Add(base, uintptr(i)*c.elem.size))
+			at := unsafe.Add(base, uintptr(i)*c.elem.size)
+			if c.elem.def.IsValid() {
+				reflect.NewAt(c.elem.typ, at).Elem().Set(ecs.DeepCopy(c.elem.def))
+			}
+			c.elem.decode(d, v.Index(i), at)
 			d.refPath = d.refPath[:rmark]
 			d.path.Truncate(mark)
 		}

@@ -301,3 +301,42 @@ func TestDeclaredLossy(t *testing.T) {
 		t.Errorf("speed is read: %v", v)
 	}
 }
+
+// An item of a list of structs starts from the struct's defaults, like a component: fields a scene
+// leaves out take the declared defaults (Waypoint.wait is 1), for declared types and for Go types
+// whose element type has a Default method (what gen writes).
+func TestDeclaredListItemDefaults(t *testing.T) {
+	src := `{"format": "voltex.scene", "version": 1, "entities": [
+		{"id": 1, "components": {"Enemy": {"route": [{"at": [1, 2, 3]}, {"wait": 7}]}}}]}`
+	s, err := loadDeclared(t, src, serialize.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := saveString(t, s); !strings.Contains(got, `"route": [{ "at": [1, 2, 3], "wait": 1 }, { "at": [0, 0, 0], "wait": 7 }]`) {
+		t.Fatalf("declared: the route's items did not take Waypoint's defaults:\n%s", got)
+	}
+	goWorld := func() *ecs.World {
+		w := scene.NewWorld()
+		ecs.Register[goPatrol](w, ecs.WithName("Patrol"))
+		return w
+	}
+	s, err = serialize.Load(context.Background(), strings.NewReader(`{"format": "voltex.scene", "version": 1, "entities": [
+		{"id": 1, "components": {"Patrol": {"route": [{"at": [1, 2, 3]}]}}}]}`), serialize.LoadOptions{NewWorld: goWorld})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := saveString(t, s); !strings.Contains(got, `"route": [{ "at": [1, 2, 3], "wait": 1 }]`) {
+		t.Fatalf("Go: the route's items did not take goWaypoint.Default:\n%s", got)
+	}
+}
+
+type goWaypoint struct {
+	At   [3]float32 `json:"at"`
+	Wait float32    `json:"wait"`
+}
+
+func (goWaypoint) Default() goWaypoint { return goWaypoint{Wait: 1} }
+
+type goPatrol struct {
+	Route []goWaypoint `json:"route"`
+}

@@ -11,7 +11,7 @@ import (
 // Components declared in a project file (reflect.StructOf types) get the same widgets as Go ones, and
 // several selected entities show which of their values differ.
 func TestDeclaredComponentKinds(t *testing.T) {
-	p, err := project.Parse([]byte(`{"format": "voltex.project", "version": 1,
+	c, w, id := declared(t, `{"format": "voltex.project", "version": 1,
   "enums": [{"name": "Team", "values": ["Red", "Blue"]}],
   "components": [{"name": "Unit", "fields": [
     {"name": "on", "type": "bool"}, {"name": "hp", "type": "int", "min": 0, "max": 9}, {"name": "speed", "type": "float", "step": 0.5},
@@ -21,17 +21,7 @@ func TestDeclaredComponentKinds(t *testing.T) {
     {"name": "slots", "type": "array", "len": 2, "of": "int"}, {"name": "route", "type": "list", "of": "vec3"},
     {"name": "crew", "type": "list", "of": "Team"},
     {"name": "home", "type": "struct", "fields": [{"name": "x", "type": "float"}]},
-    {"name": "secret", "type": "int", "hidden": true}, {"name": "fixed", "type": "float", "readOnly": true}]}]}`), "p.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mk, err := p.NewWorld(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := mk()
-	id, _ := w.ComponentByName("Unit")
-	c := fields.New(w.ComponentInfo(id))
+    {"name": "secret", "type": "int", "hidden": true}, {"name": "fixed", "type": "float", "readOnly": true}]}]}`, "Unit")
 	want := map[string]fields.Kind{"on": fields.Bool, "hp": fields.Int, "speed": fields.Float, "label": fields.String,
 		"notes": fields.String, "model": fields.Asset, "aim": fields.Vector, "at": fields.Vector, "turn": fields.Euler,
 		"tint": fields.Color, "team": fields.Enum, "target": fields.EntityRef, "slots": fields.Array, "route": fields.Slice,
@@ -77,4 +67,37 @@ func TestDeclaredComponentKinds(t *testing.T) {
 	if len(mixed) != 1 {
 		t.Fatalf("mixed nodes %v, want only speed's", mixed)
 	}
+}
+
+// The + of a list adds an item that starts from the item type's declared defaults (a Waypoint waits
+// 1 second), made valid for the item's hints (a Level at least 1).
+func TestNewItemTakesDefaults(t *testing.T) {
+	c, _, _ := declared(t, `{"format": "voltex.project", "version": 1,
+  "structs": [{"name": "Waypoint", "fields": [{"name": "at", "type": "vec3"}, {"name": "wait", "type": "float", "default": 1}]}],
+  "components": [{"name": "Patrol", "fields": [
+    {"name": "route", "type": "list", "of": "Waypoint"},
+    {"name": "levels", "type": "list", "of": "int", "min": 1}]}]}`, "Patrol")
+	if got := c.Find("route").NewItem().FieldByName("Wait").Float(); got != 1 {
+		t.Errorf("a new route item waits %v, want the declared default 1", got)
+	}
+	if got := c.Find("levels").NewItem().Int(); got != 1 {
+		t.Errorf("a new level is %v, want 1 (the minimum)", got)
+	}
+}
+
+// declared returns the inspector model of component name of the project file src, a world with
+// the project's components and the component's id there.
+func declared(t *testing.T, src, name string) (*fields.Component, *ecs.World, ecs.ComponentID) {
+	t.Helper()
+	p, err := project.Parse([]byte(src), "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk, err := p.NewWorld(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := mk()
+	id, _ := w.ComponentByName(name)
+	return fields.New(w.ComponentInfo(id)), w, id
 }

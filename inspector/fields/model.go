@@ -99,6 +99,9 @@ type Field struct {
 	ReadOnly bool
 	// Tooltip is Hints.Tooltip with '%' escaped, safe as a printf format.
 	Tooltip string
+	// Default, on the element template of an Array or Slice, is what a new item starts with (ecs
+	// Field.Default; nil: the zero value). See NewItem.
+	Default any
 
 	nodes int // node count of the subtree when static, -1 when it depends on slice lengths
 }
@@ -172,6 +175,7 @@ func build(ef *ecs.Field, parent *ecs.Hints, readOnly bool) Field {
 		Index:    -1,
 		Hints:    ef.Hints,
 		Enum:     ef.Enum,
+		Default:  ef.Default,
 	}
 	if parent != nil {
 		f.Hints = inherit(*parent)

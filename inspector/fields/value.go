@@ -140,6 +140,18 @@ func (c *Component) Sanitize(v reflect.Value) bool {
 // reports whether it changed anything.
 func (f *Field) Sanitize(v reflect.Value) bool { return sanitize(f, v) }
 
+// NewItem returns a new item for the Array or Slice field f (what its + button appends): the item
+// type's default (ecs Field.Default: a declared struct's defaults), else the zero value, made valid
+// for the item's hints (a zero below a minimum becomes the minimum).
+func (f *Field) NewItem() reflect.Value {
+	v := reflect.New(f.Elem.Type).Elem()
+	if f.Elem.Default != nil {
+		v.Set(Clone(reflect.ValueOf(f.Elem.Default)))
+	}
+	f.Elem.Sanitize(v)
+	return v
+}
+
 func sanitize(f *Field, v reflect.Value) bool {
 	if !v.CanSet() {
 		return false

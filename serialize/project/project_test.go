@@ -285,3 +285,40 @@ func TestRegisterAgainstGo(t *testing.T) {
 		t.Fatal("NewWorld checks")
 	}
 }
+
+type waypoint struct {
+	Wait float32 `json:"wait"`
+}
+
+func (waypoint) Default() waypoint { return waypoint{Wait: 1} }
+
+type staleWaypoint struct {
+	Wait float32 `json:"wait"`
+}
+
+// The defaults of list items are part of the checked equivalence: a Go item type whose Default
+// differs from the declared struct's (a stale gen output) is named.
+func TestRegisterAgainstGoItemDefaults(t *testing.T) {
+	p, err := project.Parse([]byte(`{"format": "voltex.project", "version": 1,
+  "structs": [{"name": "Waypoint", "fields": [{"name": "wait", "type": "float", "default": 1}]}],
+  "components": [{"name": "Patrol", "fields": [{"name": "route", "type": "list", "of": "Waypoint"}]}]}`), "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type Patrol struct {
+		Route []waypoint `json:"route"`
+	}
+	type StalePatrol struct {
+		Route []staleWaypoint `json:"route"`
+	}
+	w := scene.NewWorld()
+	ecs.Register[Patrol](w)
+	if err := p.Register(w); err != nil {
+		t.Fatalf("an equal Go type: %v", err)
+	}
+	w = scene.NewWorld()
+	ecs.Register[StalePatrol](w, ecs.WithName("Patrol"))
+	if err := p.Register(w); err == nil || !strings.Contains(err.Error(), `new item of "route[].Wait": 1 in the file, 0 in Go`) {
+		t.Fatalf("another item default: %v", err)
+	}
+}

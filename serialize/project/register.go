@@ -59,7 +59,8 @@ func (p *Project) Register(w *ecs.World) error {
 		return err
 	}
 	for _, c := range add {
-		opts := []ecs.RegisterOption{ecs.WithName(c.Name), ecs.WithDefault(c.Default), ecs.WithStorage(c.Storage)}
+		opts := []ecs.RegisterOption{ecs.WithName(c.Name), ecs.WithDefault(c.Default), ecs.WithStorage(c.Storage),
+			ecs.WithItemDefaults(itemDefaults(c))}
 		if len(c.FormerNames) > 0 {
 			opts = append(opts, ecs.WithFormerNames(c.FormerNames...))
 		}
@@ -107,7 +108,8 @@ func differs(c *Component, info *ecs.ComponentInfo) string {
 		return fmt.Sprintf("transient: the file says %v, Go says %v", c.Transient, scene.IsTransient(info))
 	}
 	tw := ecs.NewWorld()
-	decl := tw.ComponentInfo(ecs.RegisterType(tw, c.Type, ecs.WithName(c.Name), ecs.WithDefault(c.Default))).Schema
+	decl := tw.ComponentInfo(ecs.RegisterType(tw, c.Type, ecs.WithName(c.Name), ecs.WithDefault(c.Default),
+		ecs.WithItemDefaults(itemDefaults(c)))).Schema
 	if d := diffFields(decl.Fields, info.Schema.Fields, ""); d != "" {
 		return d
 	}
@@ -151,6 +153,11 @@ func diffField(a, b *ecs.Field, at string) string {
 	if a.Elem != nil {
 		if d := diffField(a.Elem, b.Elem, at+"[]"); d != "" {
 			return d
+		}
+		if a.Kind == reflect.Slice {
+			if d := diffValues(itemValue(a.Elem), itemValue(b.Elem), at+"[]"); d != "" {
+				return "new item " + d
+			}
 		}
 	}
 	return diffFields(a.Fields, b.Fields, at)
@@ -220,6 +227,42 @@ func diffValues(a, b reflect.Value, at string) string {
 		}
 	}
 	return ""
+}
+
+// itemDefaults returns the defaults of the struct types of c's list items (at any depth), which
+// reflect.StructOf types cannot give with a Default method (see ecs.WithItemDefaults).
+func itemDefaults(c *Component) map[reflect.Type]any {
+	m := map[reflect.Type]any{}
+	var walk func(t *Type)
+	walk = func(t *Type) {
+		switch t.Kind {
+		case Array, List:
+			if e := t.Elem; e.Kind == StructKind && e.Struct.Type != nil {
+				if _, seen := m[e.Struct.Type]; !seen {
+					m[e.Struct.Type] = e.Struct.Default.Interface()
+					walk(e)
+				}
+				return
+			}
+			walk(t.Elem)
+		case StructKind:
+			for _, f := range t.Struct.Fields {
+				walk(f.Type)
+			}
+		}
+	}
+	for _, f := range c.Fields {
+		walk(f.Type)
+	}
+	return m
+}
+
+// itemValue returns the value a new item of an array or slice starts with (e is its Elem).
+func itemValue(e *ecs.Field) reflect.Value {
+	if e.Default != nil {
+		return reflect.ValueOf(e.Default)
+	}
+	return reflect.Zero(e.Type)
 }
 
 func join(at, name string) string {
