@@ -56,9 +56,10 @@ bench: deps
 	$(GO) test -run '^$$' -bench '$(or $(BENCH),.)' -benchmem -timeout 60m ./...
 	VOLTEX_RSS=1 $(GO) test -count=1 -timeout 90m -run 'TestPeakRSS1M|TestPeakRSSWorstCases' -v ./serialize/
 
-## bench-ui: what a user waits for in the real editor (key or launch → first frame presented with the result)
+## bench-ui: what a user waits for in the real editor (key or launch → first frame presented with the result), at
+## 100,000 and 1,000,000 cubes; writes the "UI latency" table of docs/performance.md
 bench-ui: deps
-	$(GO) test -run '^$$' -bench UI -benchtime 3x -timeout 60m ./cmd/voltex-editor/e2e/
+	VOLTEX_PERF_DOC=$(CURDIR)/docs/performance.md $(GO) test -run '^$$' -bench UI -benchtime 3x -timeout 180m ./cmd/voltex-editor/e2e/
 
 ## compare: the ECS against Ark, Arche and donburi (../shared/bench/ecs-peers)
 compare:

@@ -17,6 +17,8 @@ type action struct {
 	// scope limits a shortcut to when the mouse is over the viewport (W/E/R/F and the like).
 	viewportOnly bool
 	sepBefore    bool
+	// mark, if set, times the action for the probe (probe.Mark: "undo", "select all"…; make bench-ui reads them).
+	mark string
 }
 
 const (
@@ -30,18 +32,18 @@ func key(k imgui.Key) imgui.KeyChord { return imgui.KeyChord(k) }
 var actions = []action{
 	{menu: "File", label: "New", keys: []imgui.KeyChord{ctrl | key(imgui.KeyN)}, run: commands.cmdNew},
 	{menu: "File", label: "Open...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyO)}, run: commands.cmdOpen},
-	{menu: "File", label: "Save", keys: []imgui.KeyChord{ctrl | key(imgui.KeyS)}, run: commands.cmdSave, sepBefore: true},
+	{menu: "File", label: "Save", keys: []imgui.KeyChord{ctrl | key(imgui.KeyS)}, run: commands.cmdSave, sepBefore: true, mark: "save"},
 	{menu: "File", label: "Save As...", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyS)}, run: commands.cmdSaveAs},
 	{menu: "File", label: "Export for Game...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyE)}, run: commands.cmdExport},
 	{menu: "File", label: "Quit", keys: []imgui.KeyChord{ctrl | key(imgui.KeyQ)}, run: commands.cmdQuit, sepBefore: true},
 
-	{menu: "Edit", label: "Undo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyZ)}, run: commands.cmdUndo, enabled: commands.canUndo},
-	{menu: "Edit", label: "Redo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyY), ctrl | shift | key(imgui.KeyZ)}, run: commands.cmdRedo, enabled: commands.canRedo},
+	{menu: "Edit", label: "Undo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyZ)}, run: commands.cmdUndo, enabled: commands.canUndo, mark: "undo"},
+	{menu: "Edit", label: "Redo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyY), ctrl | shift | key(imgui.KeyZ)}, run: commands.cmdRedo, enabled: commands.canRedo, mark: "redo"},
 	{menu: "Edit", label: "Copy", keys: []imgui.KeyChord{ctrl | key(imgui.KeyC)}, run: commands.cmdCopy, enabled: commands.hasSelection, sepBefore: true},
 	{menu: "Edit", label: "Paste", keys: []imgui.KeyChord{ctrl | key(imgui.KeyV)}, run: commands.cmdPaste, enabled: commands.editable},
 	{menu: "Edit", label: "Duplicate", keys: []imgui.KeyChord{ctrl | key(imgui.KeyD)}, run: commands.cmdDuplicate, enabled: commands.hasSelection},
-	{menu: "Edit", label: "Delete", keys: []imgui.KeyChord{key(imgui.KeyDelete)}, run: commands.cmdDelete, enabled: commands.hasSelection},
-	{menu: "Edit", label: "Select All", keys: []imgui.KeyChord{ctrl | key(imgui.KeyA)}, run: commands.cmdSelectAll, sepBefore: true},
+	{menu: "Edit", label: "Delete", keys: []imgui.KeyChord{key(imgui.KeyDelete)}, run: commands.cmdDelete, enabled: commands.hasSelection, mark: "delete"},
+	{menu: "Edit", label: "Select All", keys: []imgui.KeyChord{ctrl | key(imgui.KeyA)}, run: commands.cmdSelectAll, sepBefore: true, mark: "select all"},
 	{menu: "Edit", label: "Rename", keys: []imgui.KeyChord{key(imgui.KeyF2)}, run: commands.cmdRename, enabled: commands.hasSelection},
 
 	{menu: "Entity", label: "Create Empty", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyN)}, run: commands.cmdCreateEmpty, enabled: commands.editable},
@@ -61,7 +63,7 @@ var actions = []action{
 	{label: "Rotate gizmo", keys: []imgui.KeyChord{key(imgui.KeyE)}, run: commands.cmdGizmoRotate, viewportOnly: true},
 	{label: "Scale gizmo", keys: []imgui.KeyChord{key(imgui.KeyR)}, run: commands.cmdGizmoScale, viewportOnly: true},
 	{label: "Toggle local/world gizmo", keys: []imgui.KeyChord{key(imgui.KeyX)}, run: commands.cmdGizmoSpace, viewportOnly: true},
-	{label: "Frame selection", keys: []imgui.KeyChord{key(imgui.KeyF)}, run: commands.cmdFrame, viewportOnly: true},
+	{label: "Frame selection", keys: []imgui.KeyChord{key(imgui.KeyF)}, run: commands.cmdFrame, viewportOnly: true, mark: "frame"},
 
 	{menu: "View", label: "Stats Overlay", run: commands.cmdToggleStats},
 	{menu: "View", label: "Reset Layout", run: commands.cmdResetLayout, sepBefore: true},
@@ -143,7 +145,7 @@ func handleShortcuts(c commands, modal, overViewport bool) {
 	sc := shortcutContext{textInput: imgui.CurrentIO().WantTextInput(), modal: modal, viewport: overViewport,
 		flying: imgui.IsMouseDown(imgui.MouseButtonRight)}
 	if ac := shortcutFor(c, sc, chordPressed); ac != nil {
-		ac.run(c)
+		runAction(c, ac)
 	}
 }
 
@@ -160,4 +162,13 @@ func chordPressed(c imgui.KeyChord) bool {
 	}
 	k := imgui.Key(c &^ (ctrl | shift))
 	return imgui.IsKeyPressedBoolV(k, false)
+}
+
+// runAction runs ac, timing it for the probe when it has a mark (commands.timed).
+func runAction(c commands, ac *action) {
+	if ac.mark == "" {
+		ac.run(c)
+		return
+	}
+	c.timed(ac.mark, func() { ac.run(c) })
 }

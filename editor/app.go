@@ -146,6 +146,8 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	a.dialogs = &dialogs{places: func() []string { return st.Places }, gridHost: ws, gridView: a.vp, meshes: ws.assets, probe: pr}
 	a.help.probe = a.probe
 	ws.ui = a
+	ws.jobs.pictureShows = a.vp.pictureShows
+	a.insp.mark, a.dialogs.mark = ws.jobs.markNow, ws.jobs.markNow
 }
 
 // openFirst opens the scene named on the command line ("" a new scene). A big one opens inside the window, with
@@ -273,8 +275,12 @@ func (a *App) onCloseRequest() bool {
 // frame builds one frame of the whole UI. It runs on the GUI loop thread, the only one that touches the document
 // and its world: background jobs hand their results to the workspace, which merges them here.
 func (a *App) frame() {
+	now := time.Now()
+	if !a.clock.start.IsZero() {
+		a.probe.frameTime(now.Sub(a.clock.start) - a.idle.slept)
+	}
 	a.clock.frames++
-	a.clock.start = time.Now()
+	a.clock.start, a.idle.slept = now, 0
 	a.ws.beginFrame()
 	handleShortcuts(a.ws, a.dialogs.modalOpen(), a.vp.hovered)
 	a.menu.Build()
@@ -329,7 +335,9 @@ func (a *App) buildPanels() {
 	a.panel(panelHierarchy, a.hier, nil)
 	a.vp.hovered = false
 	imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
-	a.panel(panelViewport, a.vp, imgui.PopStyleVar)
+	if !a.panel(panelViewport, a.vp, imgui.PopStyleVar) {
+		a.vp.notShown()
+	}
 	a.insp.pending = false
 	a.panel(panelInspector, a.insp, nil)
 	a.panel(panelAssets, a.assets, nil)
@@ -337,13 +345,13 @@ func (a *App) buildPanels() {
 }
 
 // panel builds w in the dockable window name if it is open (after begins, once the window has begun, undoes a
-// style pushed for it).
-func (a *App) panel(name string, w g.Widget, after func()) {
+// style pushed for it) and reports whether it built w.
+func (a *App) panel(name string, w g.Widget, after func()) bool {
 	if !a.panels.open[name] {
 		if after != nil {
 			after()
 		}
-		return
+		return false
 	}
 	open := true
 	visible := imgui.BeginV(name, &open, 0)
@@ -356,6 +364,7 @@ func (a *App) panel(name string, w g.Widget, after func()) {
 	if after != nil {
 		after()
 	}
+	return visible
 }
 
 // writeProbe fills in the probe's state from the workspace and the panels (those write their own parts as they
@@ -368,6 +377,10 @@ func (a *App) writeProbe() {
 	st := &a.probe.state
 	st.Title = a.title
 	st.Frames = a.clock.frames
+	st.FrameStart = a.clock.start.UnixNano()
+	if a.clock.frames == 2 {
+		st.FirstFrame = st.FrameStart
+	}
 	st.ScenePath = d.Path()
 	st.Entities = d.Len()
 	st.Dirty = d.Dirty()

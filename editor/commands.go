@@ -66,6 +66,8 @@ type commands interface {
 	editable() bool
 	playing() bool
 	inInstance() bool
+	// timed runs an action, timing it for the probe under what (probe.Mark).
+	timed(what string, run func())
 }
 
 var _ commands = (*workspace)(nil)

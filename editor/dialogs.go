@@ -20,6 +20,7 @@ type dialogs struct {
 	gridView gridView
 	meshes   meshes
 	probe    *probe.State
+	mark     func(what string) // times a grid value edit for the probe (jobRunner.markNow); nil: not timed
 }
 
 var _ g.Widget = (*dialogs)(nil)
@@ -44,6 +45,7 @@ func (d *dialogs) openGrid(values settings.Grid) {
 		return
 	}
 	d.grid = newGridDialog(values, d.gridHost, d.gridView, d.meshes, d.probe)
+	d.grid.mark = d.mark
 }
 
 // modalOpen reports whether a dialog owns the keyboard (shortcuts are off then). The grid dialog and background

@@ -46,6 +46,7 @@ type gridDialog struct {
 	view   gridView
 	meshes meshes
 	probe  *probe.State
+	mark   func(what string) // times a value edit for the probe (jobRunner.markNow); nil: not timed
 
 	count    [3]int32
 	spacing  [3]float32
@@ -654,6 +655,9 @@ func (d *gridDialog) countEdit(k previewKey, now time.Time) {
 	d.renders = renders
 	if k.sceneVer == d.lastKey.sceneVer && k.world == d.lastKey.world && k != d.lastKey {
 		d.edits++
+		if d.mark != nil {
+			d.mark("grid edit") // a value typed or dragged: timed from the frame that handled it (make bench-ui)
+		}
 		if rendered {
 			d.editRender++
 		}

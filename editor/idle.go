@@ -20,9 +20,10 @@ type idleLoop struct {
 	waiter     waiter
 	lastActive time.Time
 	lastKey    frameKey
-	waitReady  bool   // waiter.prepare has run
-	waits      uint64 // times the idle loop slept (the probe reports it)
-	caretWait  bool   // the last wait ended when a text field's caret blinks
+	waitReady  bool          // waiter.prepare has run
+	waits      uint64        // times the idle loop slept (the probe reports it)
+	caretWait  bool          // the last wait ended when a text field's caret blinks
+	slept      time.Duration // how long this frame slept in the wait (not part of its frame time)
 }
 
 // waiter sleeps until an input event or a wake-up (glfwWaiter: GLFW's event wait; tests never sleep).
@@ -77,7 +78,9 @@ func (a *App) throttle() {
 			}
 			l.waits++
 			a.probe.endFrame(a.clock.frames, true)
+			slept := time.Now()
 			l.waiter.wait(timeout)
+			l.slept = time.Since(slept)
 			return
 		}
 	}

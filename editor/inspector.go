@@ -70,6 +70,8 @@ type inspectorPanel struct {
 	sel     []ecs.Entity
 	conf    conflictView
 	prefab  prefabView
+	// mark times an edit for the probe (jobRunner.markNow); nil: not timed.
+	mark func(what string)
 }
 
 var _ g.Widget = (*inspectorPanel)(nil)
@@ -125,7 +127,11 @@ type inspEditor struct{ p *inspectorPanel }
 
 func (e inspEditor) BeginEdit(label string) { e.p.doc.BeginEdit(label) }
 func (e inspEditor) SetField(es []ecs.Entity, id ecs.ComponentID, path string, v any) error {
-	return e.p.doc.SetField(es, id, path, v)
+	err := e.p.doc.SetField(es, id, path, v)
+	if e.p.mark != nil {
+		e.p.mark("field edit")
+	}
+	return err
 }
 func (e inspEditor) EndEdit() { e.p.doc.EndEdit() }
 func (e inspEditor) Rename(es []ecs.Entity, name string) error {

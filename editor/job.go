@@ -69,6 +69,9 @@ type jobRunner struct {
 	probe     *probe.State
 	job       *job
 	marks     []*mark // timed user actions waiting for their result to be presented (probe)
+	// pictureShows reports whether the viewport's picture in the last frame showed the state the editor had at a
+	// time (unix ns); nil: no viewport to wait for.
+	pictureShows func(t int64) bool
 }
 
 var _ g.Widget = (*jobRunner)(nil)
@@ -257,14 +260,18 @@ func (r *jobRunner) markResult(m *mark, cancelled bool) {
 	r.marks = append(r.marks, m)
 }
 
-// presentMarks completes the marks whose result frame has been presented; call it at the start of a frame.
+// presentMarks completes the marks whose result frame has been presented (Presented) and whose result the
+// viewport's picture on screen shows (Picture); call it at the start of a frame, when the last one is on screen.
 func (r *jobRunner) presentMarks() {
 	keep := r.marks[:0]
 	for _, m := range r.marks {
 		if m.pending && m.resultFrame < r.clock.frames {
 			m.Presented, m.pending = r.clock.start.UnixNano(), false
 		}
-		if m.pending {
+		if !m.pending && m.Picture == 0 && (m.Cancelled || r.pictureShows == nil || r.pictureShows(m.Result)) {
+			m.Picture = r.clock.start.UnixNano()
+		}
+		if m.pending || m.Picture == 0 {
 			keep = append(keep, m)
 			continue
 		}
@@ -277,4 +284,35 @@ func (r *jobRunner) presentMarks() {
 		}
 	}
 	r.marks = keep
+}
+
+// markNow times an action whose result is in the document as it returns (an inspector edit, a grid dialog value):
+// one mark per name and frame.
+func (r *jobRunner) markNow(what string) {
+	if r.probe == nil {
+		return
+	}
+	for _, m := range r.marks {
+		if m.What == what && m.inputFrame == r.clock.frames {
+			return
+		}
+	}
+	r.markResult(r.beginMark(what), false)
+}
+
+// timed runs an action, timing it for the probe under what: its result is in the document when run returns, or
+// when the background job it started is merged.
+func (w *workspace) timed(what string, run func()) {
+	r := w.jobs
+	if r.probe == nil {
+		run()
+		return
+	}
+	m, before := r.beginMark(what), r.job
+	run()
+	if j := r.job; j != nil && j != before && j.mark == nil {
+		j.mark = m
+		return
+	}
+	r.markResult(m, false)
 }

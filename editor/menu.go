@@ -82,7 +82,7 @@ func (m *mainMenu) buildMenu(name string) {
 		}
 		checked := ac.label == "Stats Overlay" && m.view.statsShown()
 		if imgui.MenuItemBoolV(ac.label, ac.shortcutText(), checked, ac.isEnabled(m.cmds)) {
-			ac.run(m.cmds)
+			runAction(m.cmds, ac)
 		}
 		m.record(name + "/" + ac.label)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
@@ -72,4 +73,19 @@ func (p *prober) endFrame(frames uint64, idle bool) {
 	if os.WriteFile(tmp, data, 0o644) == nil {
 		_ = os.Rename(tmp, p.path)
 	}
+}
+
+// maxFrameTimes is how many frame times the probe keeps (State.FrameMs).
+const maxFrameTimes = 120
+
+// frameTime records how long the last frame took.
+func (p *prober) frameTime(d time.Duration) {
+	if p == nil {
+		return
+	}
+	ms := &p.state.FrameMs
+	if len(*ms) == maxFrameTimes {
+		*ms = append((*ms)[:0], (*ms)[1:]...)
+	}
+	*ms = append(*ms, float32(d.Seconds()*1000))
 }

@@ -114,7 +114,16 @@ type viewportPanel struct {
 	boxing    bool
 	lastFrame time.Time
 	lastStats viewport.RenderStats
+	// currentAt is the newest time (unix ns) at which the picture on screen was known to show everything the
+	// viewport shows: the state it was drawn from was sampled then, and nothing changed since (probe marks).
+	currentAt int64
 }
+
+// pictureShows reports whether the picture in the last frame showed the state the editor had at time t (unix ns).
+func (v *viewportPanel) pictureShows(t int64) bool { return v.currentAt >= t }
+
+// notShown is called in frames that do not build the panel (closed or hidden): there is no picture to wait for.
+func (v *viewportPanel) notShown() { v.currentAt = time.Now().UnixNano() }
 
 var _ g.Widget = (*viewportPanel)(nil)
 
@@ -207,9 +216,11 @@ func (v *viewportPanel) Build() {
 		v.probe.Viewport = rectOf(v.origin, avail)
 	}
 	if w < 8 || h < 8 {
+		v.notShown()
 		return
 	}
 	if !v.ensureRenderer() {
+		v.notShown()
 		textColored(errorColor, fmt.Sprintf("viewport unavailable: %v", v.initErr))
 		return
 	}
@@ -263,11 +274,13 @@ func (v *viewportPanel) render(w, h int) {
 		v.policy.Invalidate()
 	}
 	cam := *v.doc.Camera()
+	sampled := time.Now().UnixNano()
 	state := viewport.FrameState{
 		SceneTick: dl.Version(), Selection: v.selVersion, Camera: cam,
 		Width: w, Height: h, Assets: v.assetVersion, Playing: v.playing,
 	}
 	if reason := v.policy.Decide(state); reason == 0 {
+		v.currentAt = sampled
 		return
 	}
 	if rw, rh := v.r.Size(); rw != w || rh != h {
@@ -279,6 +292,11 @@ func (v *viewportPanel) render(w, h int) {
 		v.log.Errorf("viewport: %v", err)
 	}
 	v.lastStats = v.r.Stats()
+	v.currentAt = sampled
+	if v.probe != nil {
+		v.probe.Picture = probe.Picture{Drawn: v.lastStats.Instances, Total: dl.Len(), Stride: 1, Steps: 1, Pictures: v.probe.Picture.Pictures + 1,
+			Completed: time.Now().UnixNano()}
+	}
 }
 
 // updateCamera applies this frame's mouse and keyboard to the camera (orbit, pan, zoom, fly).

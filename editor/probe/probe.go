@@ -77,6 +77,33 @@ type State struct {
 	Grid *GridDialog `json:"grid,omitempty"`
 	// Marks are the last few timed user actions, oldest first (see Mark).
 	Marks []Mark `json:"marks,omitempty"`
+	// FirstFrame is when the editor's first frame had been presented (unix nanoseconds).
+	FirstFrame int64 `json:"firstFrame,omitempty"`
+	// FrameStart is when frame Frames began (unix nanoseconds on the editor's clock); the frame before it had been
+	// presented by then.
+	FrameStart int64 `json:"frameStart,omitempty"`
+	// FrameMs are how long the last frames took (from a frame's start to the next one's, without the time an idle
+	// editor slept waiting for input), in milliseconds, oldest first: what a user feels as the UI's frame rate.
+	FrameMs []float32 `json:"frameMs,omitempty"`
+	// Picture is the viewport's picture: how it was drawn and whether a newer one is being drawn.
+	Picture Picture `json:"picture"`
+}
+
+// Picture describes the viewport's picture. A picture that costs more than a frame's budget is drawn over several
+// frames while the last complete one stays on screen; while the view moves, a coarser one that fits a frame is drawn.
+type Picture struct {
+	// Pending is true while a newer picture is being drawn: the screen shows the previous complete one.
+	Pending bool `json:"pending"`
+	// Drawn and Total count the instances in the picture on screen and in the scene it shows (culled and thinned
+	// instances are in Total only); Stride is 1 for a full picture, n when every n-th instance was drawn.
+	Drawn  int `json:"drawn"`
+	Total  int `json:"total"`
+	Stride int `json:"stride"`
+	// Steps is how many frames the picture on screen took to draw; Pictures counts the pictures completed.
+	Steps    int    `json:"steps"`
+	Pictures uint64 `json:"pictures"`
+	// Completed is when the picture on screen was completed (unix nanoseconds; it was presented with that frame).
+	Completed int64 `json:"completed"`
 }
 
 // Job is a background job as the user sees it: the progress overlay (with Cancel) and the status bar.
@@ -113,7 +140,8 @@ type GridDialog struct {
 
 // Mark times one user action (unix nanoseconds on the editor's clock, which a harness on the same machine shares).
 type Mark struct {
-	// What names the action: "spawn grid", "open".
+	// What names the action: "open", "spawn grid", "undo", "redo", "select all", "delete", "save", "frame",
+	// "field edit".
 	What string `json:"what"`
 	// Input is the start of the frame that handled the key or click (for the scene opened at launch: when the
 	// editor started).
@@ -128,6 +156,9 @@ type Mark struct {
 	Frames uint64 `json:"frames"`
 	// Cancelled is true when the action was cancelled (Presented then times the frame without it).
 	Cancelled bool `json:"cancelled,omitempty"`
+	// Picture is when the first frame whose viewport picture shows the result had been presented: Presented, or
+	// later when the viewport's picture took more frames; 0 while pending.
+	Picture int64 `json:"picture,omitempty"`
 }
 
 // Camera is the viewport camera's orbit: yaw and pitch in degrees, distance from the pivot.

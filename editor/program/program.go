@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -124,6 +125,14 @@ func Run(g Game, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 {
 		opts.ScenePath = fs.Arg(0)
 	}
+	if path := os.Getenv(CPUProfileEnv); path != "" {
+		stop, err := startCPUProfile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "voltex-editor: %s: %v\n", CPUProfileEnv, err)
+			return 1
+		}
+		defer stop()
+	}
 	app, err := editor.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "voltex-editor: %v\n", err)
@@ -139,6 +148,26 @@ func Run(g Game, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// CPUProfileEnv names the environment variable that makes the editor write a CPU profile of its whole run to the
+// file it names (go tool pprof reads it): for finding where the time of a slow action goes (docs/performance.md).
+const CPUProfileEnv = "VOLTEX_CPUPROFILE"
+
+// startCPUProfile starts profiling the CPU into the file at path; stop ends it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // parseSize parses "WIDTHxHEIGHT", each side within 64..maxSide.
