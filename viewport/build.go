@@ -61,7 +61,7 @@ type Builder struct {
 	meshID, globalID ecs.ComponentID
 	resolved         map[string]*assets.Mesh // mesh reference → mesh, until ReloadMeshes
 	ents             []ecs.Entity            // by EntityID
-	selected         map[uint32]bool
+	selIDs           []uint32
 	stale            []uint32
 }
 
@@ -91,7 +91,6 @@ func NewBuilder(w *ecs.World, src MeshSource) *Builder {
 		all:    query(ecs.Optional[scene.Color]()),
 		meshID: meshID, globalID: globalID,
 		resolved: map[string]*assets.Mesh{},
-		selected: map[uint32]bool{},
 	}
 }
 
@@ -152,11 +151,7 @@ func (b *Builder) visitBroken(q *ecs.Query2[ecs.GlobalTransform, scene.Prefab]) 
 			b.ents = append(b.ents, ecs.Entity{})
 		}
 		b.ents[id] = e
-		in := Instance{World: g.Matrix, Color: brokenColor, ID: id}
-		if b.selected[id] {
-			in.Flags |= FlagSelected
-		}
-		b.dl.Set(ph.Ref, in)
+		b.dl.Set(ph.Ref, Instance{World: g.Matrix, Color: brokenColor, ID: id})
 		b.dl.SetMesh(ph.Ref, ph)
 	}
 }
@@ -171,7 +166,7 @@ func (b *Builder) visit(q *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Col
 		id := EntityID(e)
 		col := colorOf(c)
 		if !full && int(id) < len(b.ents) && b.ents[id] == e &&
-			b.dl.update(id, func(in *Instance) { in.World, in.Color = g.Matrix, col }) {
+			b.dl.updateID(id, func(in *Instance) { in.World, in.Color = g.Matrix, col }) {
 			continue
 		}
 		b.put(e, g.Matrix, m.Asset, col)
@@ -196,11 +191,7 @@ func (b *Builder) put(e ecs.Entity, world mgl32.Mat4, asset string, col [4]float
 		b.ents = append(b.ents, ecs.Entity{})
 	}
 	b.ents[id] = e
-	in := Instance{World: world, Color: col, ID: id}
-	if b.selected[id] {
-		in.Flags |= FlagSelected
-	}
-	b.dl.Set(mesh.Ref, in)
+	b.dl.Set(mesh.Ref, Instance{World: world, Color: col, ID: id})
 	b.dl.SetMesh(mesh.Ref, mesh)
 }
 
@@ -233,13 +224,13 @@ func (b *Builder) sweep() {
 }
 
 // SetSelection marks exactly the given entities selected (drawn tinted and
-// outlined); entities not drawn yet are marked when they appear.
+// outlined); entities not drawn yet are drawn selected when they appear.
 func (b *Builder) SetSelection(sel []ecs.Entity) {
-	clear(b.selected)
+	b.selIDs = b.selIDs[:0]
 	for _, e := range sel {
-		b.selected[EntityID(e)] = true
+		b.selIDs = append(b.selIDs, EntityID(e))
 	}
-	b.dl.SetSelection(b.selected)
+	b.dl.SetSelection(b.selIDs)
 }
 
 // ReloadMeshes resolves every mesh reference again (after an asset

@@ -18,6 +18,7 @@ func gridWorld(t *testing.T) (*ecs.World, ecs.Entity, []ecs.Entity) {
 	p.Count = [3]int{3, 1, 3}
 	p.ColorFrom, p.ColorTo = [4]float32{1, 0, 0, 1}, [4]float32{0, 0, 1, 1}
 	p.Group = "Cubes"
+	p.Origin = mgl32.Vec3{8, 0.5, 8} // every cube in one cell (chunk) of the draw list
 	g, cubes := scene.SpawnGrid(w, p)
 	return w, g, cubes
 }
@@ -25,14 +26,18 @@ func gridWorld(t *testing.T) (*ecs.World, ecs.Entity, []ecs.Entity) {
 func dirty(dl *DrawList) int {
 	n := 0
 	for _, b := range dl.Batches() {
-		n += b.DirtyCount()
+		for _, c := range b.Chunks() {
+			n += c.DirtyCount()
+		}
 	}
 	return n
 }
 
 func clearDirty(dl *DrawList) {
 	for _, b := range dl.Batches() {
-		b.ClearDirty()
+		for _, c := range b.Chunks() {
+			c.ClearDirty()
+		}
 	}
 }
 
@@ -94,11 +99,14 @@ func TestBuilder(t *testing.T) {
 	check("a broken reference draws the placeholder", true, 2, 9)
 
 	g := tr.Get(group)
-	g.Position = mgl32.Vec3{10, 0, 0}
+	g.Position = g.Position.Add(mgl32.Vec3{10, 0, 0})
 	tr.Set(group, g)
 	check("moving the parent moves every child", true, 9, 9)
 
-	cb := dl.Batch(assets.BuiltinCube)
+	cb := dl.Batch(assets.BuiltinCube).Chunks()[1] // (the first chunk, of the cells before the move, is empty)
+	if cb.Len() != 7 {
+		t.Fatalf("the moved cubes are in %d chunks", len(dl.Batch(assets.BuiltinCube).Chunks()))
+	}
 	last, _ := b.Entity(cb.Instances[cb.Len()-1].ID)
 	w.Despawn(last)
 	check("despawn the last slot: nothing moves", true, 0, 8)
@@ -115,10 +123,14 @@ func TestBuilder(t *testing.T) {
 	check("losing the Mesh component", true, 1, 6)
 
 	sel := []ecs.Entity{cubes[4], cubes[2]}
+	v, sv := dl.Version(), dl.SelectionVersion()
 	b.SetSelection(sel)
-	check("selection", false, 2, 6) // flags are dirty; Update itself saw no world change
+	check("selection", false, 0, 6) // no instance changes: the selection is the list's own
+	if dl.Version() != v || dl.SelectionVersion() == sv {
+		t.Errorf("selecting changed the list's version (%d → %d) or not its selection version (%d → %d)", v, dl.Version(), sv, dl.SelectionVersion())
+	}
 	for _, c := range sel {
-		if in, _, _ := dl.Get(EntityID(c)); !in.Selected() {
+		if !dl.Selected(EntityID(c)) {
 			t.Errorf("%v not selected", c)
 		}
 	}
@@ -127,8 +139,8 @@ func TestBuilder(t *testing.T) {
 	b.SetSelection([]ecs.Entity{e})
 	clearDirty(dl)
 	check("spawn", true, 1, 7)
-	if in, _, _ := dl.Get(EntityID(e)); !in.Selected() {
-		t.Error("spawned selected entity not flagged")
+	if !dl.Selected(EntityID(e)) {
+		t.Error("spawned selected entity not selected")
 	}
 	check("idle again", false, 0, 7)
 

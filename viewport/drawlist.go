@@ -2,6 +2,7 @@ package viewport
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"unsafe"
 
@@ -26,7 +27,8 @@ const InstanceSize = int(unsafe.Sizeof(Instance{}))
 
 // Instance flags.
 const (
-	// FlagSelected marks a selected instance (drawn highlighted).
+	// FlagSelected draws an instance as selected whatever the list's selection ([DrawList.SetSelected]): for
+	// instances that are no entity, such as the grid dialog's preview cubes.
 	FlagSelected uint32 = 1 << iota
 )
 
@@ -39,40 +41,50 @@ type Range struct{ Start, End int }
 // Len returns End - Start.
 func (r Range) Len() int { return r.End - r.Start }
 
-// maxDirtyRanges bounds the dirty list of a batch: beyond it the ranges
+// maxDirtyRanges bounds the dirty list of a chunk: beyond it the ranges
 // collapse into one that covers them all (re-uploading some clean slots is
 // cheaper than thousands of tiny uploads).
 const maxDirtyRanges = 64
 
-// Batch holds the instances of one mesh, densely packed in slots. An
-// entity keeps its slot while it lives; removing one moves the last
-// instance into the hole (so only that slot changes). Changed slots are
-// recorded as dirty ranges for the renderer to upload.
-type Batch struct {
-	// Ref is the mesh reference ("builtin:cube", "models/ship.obj") the
-	// instances share.
-	Ref string
-	// Mesh is the geometry to draw, nil until set with [DrawList.SetMesh];
-	// a batch without a mesh is not drawn (and counts as a unit cube for
-	// bounds and picking).
-	Mesh *assets.Mesh
-	// Instances are the live instances in slot order. Read-only outside
-	// this package: change them through the [DrawList] methods, which
-	// track dirty ranges.
+// Chunking: the instances of a batch are kept in chunks of nearby instances (those whose position falls in the
+// same cell of a grid of cubes, at most MaxChunk of them), so that a renderer can cull what is out of view chunk by
+// chunk, draw the nearest first and spread a big picture over several frames.
+const (
+	// MaxChunk is the most instances a chunk holds; a fuller cell gets more chunks.
+	MaxChunk = 2048
+	// DefaultCellSize is the side of the cells a new list starts with (world units). A list whose chunks hold
+	// few instances on average grows its cells (see [DrawList.CellSize]).
+	DefaultCellSize = 16
+)
+
+// Chunk is a group of a batch's instances that lie in the same cell (one draw call for a renderer), densely
+// packed in slots. An instance keeps its slot while it lives in the chunk; removing one moves the chunk's last
+// instance into the hole (so only that slot changes). Changed slots are recorded as dirty ranges for the
+// renderer to upload.
+type Chunk struct {
+	// Instances are the chunk's instances in slot order. Read-only outside this package: change them through
+	// the [DrawList] methods, which track dirty ranges.
 	Instances []Instance
 
+	batch       *Batch
+	cell        [3]int32
 	dirty       []Range
 	bounds      AABB
 	boundsValid bool
 }
 
 // Len returns the number of instances.
-func (b *Batch) Len() int { return len(b.Instances) }
+func (c *Chunk) Len() int { return len(c.Instances) }
 
-func (b *Batch) markDirty(slot int) {
-	b.boundsValid = false
-	if n := len(b.dirty); n > 0 {
-		last := &b.dirty[n-1]
+// Cell returns the cell of the grid the chunk's instances are in (their position divided by the list's cell
+// size, rounded down).
+func (c *Chunk) Cell() [3]int32 { return c.cell }
+
+func (c *Chunk) markDirty(slot int) {
+	c.boundsValid = false
+	c.batch.boundsValid = false
+	if n := len(c.dirty); n > 0 {
+		last := &c.dirty[n-1]
 		switch {
 		case slot >= last.Start && slot < last.End:
 			return
@@ -84,37 +96,35 @@ func (b *Batch) markDirty(slot int) {
 			return
 		}
 	}
-	b.dirty = append(b.dirty, Range{slot, slot + 1})
-	if len(b.dirty) > maxDirtyRanges {
-		all := b.dirty[0]
-		for _, r := range b.dirty[1:] {
+	c.dirty = append(c.dirty, Range{slot, slot + 1})
+	if len(c.dirty) > maxDirtyRanges {
+		all := c.dirty[0]
+		for _, r := range c.dirty[1:] {
 			all.Start = min(all.Start, r.Start)
 			all.End = max(all.End, r.End)
 		}
-		b.dirty = append(b.dirty[:0], all)
+		c.dirty = append(c.dirty[:0], all)
 	}
 }
 
-// MarkAllDirty marks every slot dirty (for a renderer that lost its
-// buffers).
-func (b *Batch) MarkAllDirty() {
-	b.dirty = b.dirty[:0]
-	if len(b.Instances) > 0 {
-		b.dirty = append(b.dirty, Range{0, len(b.Instances)})
+// MarkAllDirty marks every slot dirty (for a renderer that lost its buffers).
+func (c *Chunk) MarkAllDirty() {
+	c.dirty = c.dirty[:0]
+	if len(c.Instances) > 0 {
+		c.dirty = append(c.dirty, Range{0, len(c.Instances)})
 	}
-	b.boundsValid = false
 }
 
-// Dirty returns the slots changed since the last [Batch.ClearDirty], sorted,
-// merged and clipped to the live slots. The slice is reused: copy it to keep it.
-func (b *Batch) Dirty() []Range {
-	if len(b.dirty) == 0 {
+// Dirty returns the slots changed since the last [Chunk.ClearDirty], sorted, merged and clipped to the live
+// slots. The slice is reused: copy it to keep it.
+func (c *Chunk) Dirty() []Range {
+	if len(c.dirty) == 0 {
 		return nil
 	}
-	slices.SortFunc(b.dirty, func(x, y Range) int { return x.Start - y.Start })
-	out := b.dirty[:0]
-	for _, r := range b.dirty {
-		r.End = min(r.End, len(b.Instances))
+	slices.SortFunc(c.dirty, func(x, y Range) int { return x.Start - y.Start })
+	out := c.dirty[:0]
+	for _, r := range c.dirty {
+		r.End = min(r.End, len(c.Instances))
 		if r.Start >= r.End {
 			continue
 		}
@@ -124,22 +134,73 @@ func (b *Batch) Dirty() []Range {
 		}
 		out = append(out, r)
 	}
-	b.dirty = out
+	c.dirty = out
 	return out
 }
 
 // DirtyCount returns the number of dirty slots.
-func (b *Batch) DirtyCount() int {
+func (c *Chunk) DirtyCount() int {
 	n := 0
-	for _, r := range b.Dirty() {
+	for _, r := range c.Dirty() {
 		n += r.Len()
 	}
 	return n
 }
 
-// ClearDirty forgets the dirty ranges (the renderer calls it after
-// uploading them).
-func (b *Batch) ClearDirty() { b.dirty = b.dirty[:0] }
+// ClearDirty forgets the dirty ranges (the renderer calls it after uploading them).
+func (c *Chunk) ClearDirty() { c.dirty = c.dirty[:0] }
+
+// Bounds returns the world-space box around the chunk's instances (their geometry bounds transformed by their
+// world matrices; a unit cube when the batch has no mesh). It is cached until the chunk changes.
+func (c *Chunk) Bounds() AABB {
+	if c.boundsValid {
+		return c.bounds
+	}
+	local := c.batch.localBounds()
+	bb := EmptyAABB()
+	for i := range c.Instances {
+		bb = bb.Union(finiteBox(local.Transform(c.Instances[i].World)))
+	}
+	c.bounds, c.boundsValid = bb, true
+	return bb
+}
+
+// finiteBox returns b, or the empty box when a coordinate of b is not finite (an instance with a broken matrix is
+// left out of its chunk's box, which would otherwise be broken for all of them).
+func finiteBox(b AABB) AABB {
+	for i := range 3 {
+		if !(b.Min[i] >= -math.MaxFloat32 && b.Max[i] <= math.MaxFloat32) {
+			return EmptyAABB()
+		}
+	}
+	return b
+}
+
+// Batch holds the instances of one mesh, in chunks (see [Chunk]).
+type Batch struct {
+	// Ref is the mesh reference ("builtin:cube", "models/ship.obj") the
+	// instances share.
+	Ref string
+	// Mesh is the geometry to draw, nil until set with [DrawList.SetMesh];
+	// a batch without a mesh is not drawn (and counts as a unit cube for
+	// bounds and picking).
+	Mesh *assets.Mesh
+
+	chunks      []*Chunk
+	open        map[[3]int32]int32 // cell → the chunk new instances of that cell go to
+	n           int
+	used        int // chunks that hold instances
+	bounds      AABB
+	boundsValid bool
+}
+
+// Len returns the number of instances.
+func (b *Batch) Len() int { return b.n }
+
+// Chunks returns the batch's chunks. A chunk keeps its index for the life of the list (an emptied chunk stays,
+// with no instances, and takes instances of its cell again), so a renderer can key its GPU buffers by index. The
+// slice must not be modified.
+func (b *Batch) Chunks() []*Chunk { return b.chunks }
 
 // Bounds returns the world-space box around all instances (their geometry
 // bounds transformed by their world matrices; a unit cube when the batch has
@@ -148,40 +209,69 @@ func (b *Batch) Bounds() AABB {
 	if b.boundsValid {
 		return b.bounds
 	}
-	local := b.localBounds()
 	bb := EmptyAABB()
-	for i := range b.Instances {
-		bb = bb.Union(local.Transform(b.Instances[i].World))
+	for _, c := range b.chunks {
+		if len(c.Instances) > 0 {
+			bb = bb.Union(c.Bounds())
+		}
 	}
 	b.bounds, b.boundsValid = bb, true
 	return bb
 }
 
+// AppendInstances appends the batch's instances (chunk by chunk) to dst and returns it.
+func (b *Batch) AppendInstances(dst []Instance) []Instance {
+	for _, c := range b.chunks {
+		dst = append(dst, c.Instances...)
+	}
+	return dst
+}
+
 func (b *Batch) localBounds() AABB { return MeshBounds(b.Mesh) }
 
-type slotRef struct{ batch, slot int32 }
+// invalidateBounds forgets every cached box (the mesh changed).
+func (b *Batch) invalidateBounds() {
+	b.boundsValid = false
+	for _, c := range b.chunks {
+		c.boundsValid = false
+	}
+}
+
+// slotRef locates an instance: batch+1 (0: no instance), chunk, slot.
+type slotRef struct{ batch, chunk, slot int32 }
+
+// slotPage is how many ids one page of the slot table covers.
+const slotPage = 1 << 12
 
 // DrawList is the renderer's input: instances grouped by mesh into batches
-// (one draw call each), addressed by entity id, updated incrementally.
+// and by place into chunks (one draw call each), addressed by entity id,
+// updated incrementally, and the selection (drawn tinted and outlined).
 // Batches keep their index for the life of the list (an emptied batch stays,
 // with no instances), so a renderer can key its GPU buffers by index.
 // The zero value is not usable; call [NewDrawList].
 type DrawList struct {
-	batches []*Batch
-	byMesh  map[string]int32
-	slots   map[uint32]slotRef
-	version uint64
+	batches  []*Batch
+	byMesh   map[string]int32
+	slots    [][]slotRef // pages of slotPage entries, by id
+	n        int
+	version  uint64
+	cellSize float32
+
+	sel        []byte // sel[id] != 0: selected
+	selN       int
+	selVersion uint64
 }
 
 // Version counts the changes to what the list draws: it grows whenever an
 // instance's bytes change, an instance is added or removed, or a batch's
 // mesh changes, and stays put otherwise. It is the "scene changed" input of
-// [RedrawPolicy] (FrameState.SceneTick).
+// [RedrawPolicy] (FrameState.SceneTick). A change of the selection changes
+// [DrawList.SelectionVersion] instead.
 func (d *DrawList) Version() uint64 { return d.version }
 
 // NewDrawList returns an empty draw list.
 func NewDrawList() *DrawList {
-	return &DrawList{byMesh: map[string]int32{}, slots: map[uint32]slotRef{}}
+	return &DrawList{byMesh: map[string]int32{}, cellSize: DefaultCellSize}
 }
 
 // Batches returns the batches in creation order. The slice must not be
@@ -189,7 +279,12 @@ func NewDrawList() *DrawList {
 func (d *DrawList) Batches() []*Batch { return d.batches }
 
 // Len returns the number of instances in all batches.
-func (d *DrawList) Len() int { return len(d.slots) }
+func (d *DrawList) Len() int { return d.n }
+
+// CellSize returns the side of the cells instances are chunked by. It starts at [DefaultCellSize] and grows
+// (regrouping every instance) when the chunks hold few instances on average, so that a spread-out scene does not
+// become one chunk per instance.
+func (d *DrawList) CellSize() float32 { return d.cellSize }
 
 // Batch returns the batch of mesh reference ref, creating it if needed.
 func (d *DrawList) Batch(ref string) *Batch {
@@ -201,7 +296,7 @@ func (d *DrawList) batchIndex(ref string) int32 {
 		return i
 	}
 	i := int32(len(d.batches))
-	d.batches = append(d.batches, &Batch{Ref: ref})
+	d.batches = append(d.batches, &Batch{Ref: ref, open: map[[3]int32]int32{}})
 	d.byMesh[ref] = i
 	return i
 }
@@ -214,14 +309,61 @@ func (d *DrawList) SetMesh(ref string, m *assets.Mesh) {
 	b := d.Batch(ref)
 	if b.Mesh != m {
 		b.Mesh = m
-		b.boundsValid = false
+		b.invalidateBounds()
 		d.version++
 	}
 }
 
+// slot returns where id's instance is (ok false when it has none).
+func (d *DrawList) slot(id uint32) (slotRef, bool) {
+	p := int(id / slotPage)
+	if p >= len(d.slots) || d.slots[p] == nil {
+		return slotRef{}, false
+	}
+	r := d.slots[p][id%slotPage]
+	return r, r.batch != 0
+}
+
+func (d *DrawList) setSlot(id uint32, r slotRef) {
+	p := int(id / slotPage)
+	if p >= len(d.slots) {
+		d.slots = append(d.slots, make([][]slotRef, p+1-len(d.slots))...)
+	}
+	if d.slots[p] == nil {
+		if r.batch == 0 {
+			return
+		}
+		d.slots[p] = make([]slotRef, slotPage)
+	}
+	d.slots[p][id%slotPage] = r
+}
+
+// at returns the chunk and slot of a located instance.
+func (d *DrawList) at(r slotRef) (*Chunk, int) {
+	return d.batches[r.batch-1].chunks[r.chunk], int(r.slot)
+}
+
+// cellOf returns the cell of a world matrix's position.
+func (d *DrawList) cellOf(m *mgl32.Mat4) [3]int32 {
+	var c [3]int32
+	for i := range 3 {
+		v := float64(m[12+i] / d.cellSize)
+		switch {
+		case v != v: // NaN: one cell for all of them
+			v = 0
+		case v > math.MaxInt32/2:
+			v = math.MaxInt32 / 2
+		case v < math.MinInt32/2:
+			v = math.MinInt32 / 2
+		}
+		c[i] = int32(math.Floor(v))
+	}
+	return c
+}
+
 // Set puts the instance of entity in.ID into the batch of mesh reference ref: a new entity gets
-// the next slot, an existing one keeps its slot (or moves batch when its mesh
-// changed). A slot is marked dirty only if its bytes change, so setting an
+// the next slot of its cell's chunk, an existing one keeps its slot (or moves chunk when its position
+// changed cell, or batch when its mesh changed). A slot is marked dirty only if its bytes change, so setting an
 // unchanged instance costs no upload. It panics on ID 0, which the id buffer
 // uses for "nothing".
 func (d *DrawList) Set(ref string, in Instance) {
@@ -229,130 +371,203 @@ func (d *DrawList) Set(ref string, in Instance) {
 		panic("viewport: DrawList.Set: instance ID 0 is reserved for \"no entity\" in the id buffer; give entities ids from 1")
 	}
 	bi := d.batchIndex(ref)
-	if at, ok := d.slots[in.ID]; ok {
-		if at.batch == bi {
-			b := d.batches[bi]
-			if b.Instances[at.slot] != in {
-				b.Instances[at.slot] = in
-				b.markDirty(int(at.slot))
-				d.version++
-			}
+	if at, ok := d.slot(in.ID); ok {
+		if at.batch-1 == bi {
+			d.update(at, func(p *Instance) { *p = in })
 			return
 		}
 		d.Remove(in.ID)
 	}
+	d.add(bi, in)
+}
+
+// add appends in to the chunk of its cell in batch bi.
+func (d *DrawList) add(bi int32, in Instance) {
 	b := d.batches[bi]
-	slot := len(b.Instances)
-	b.Instances = append(b.Instances, in)
-	b.markDirty(slot)
-	d.slots[in.ID] = slotRef{bi, int32(slot)}
+	cell := d.cellOf(&in.World)
+	ci, ok := b.open[cell]
+	if !ok || len(b.chunks[ci].Instances) >= MaxChunk {
+		ci = int32(len(b.chunks))
+		b.chunks = append(b.chunks, &Chunk{batch: b, cell: cell})
+		b.open[cell] = ci
+	}
+	c := b.chunks[ci]
+	slot := len(c.Instances)
+	if slot == 0 {
+		b.used++
+	}
+	grow := c.boundsValid
+	c.Instances = append(c.Instances, in)
+	c.markDirty(slot)
+	if grow { // appending extends the cached box instead of dropping it
+		c.bounds, c.boundsValid = c.bounds.Union(finiteBox(b.localBounds().Transform(in.World))), true
+	}
+	b.n++
+	d.n++
+	d.setSlot(in.ID, slotRef{bi + 1, ci, int32(slot)})
+	d.version++
+	if b.used > 64 && b.used*8 > b.n && d.cellSize < 1<<20 {
+		d.regroup(4 * d.cellSize)
+	}
+}
+
+// regroup chunks every instance again with cells of side size. Chunks are handed out again from index 0, and
+// emptied ones at the end are dropped (a renderer drops their buffers).
+func (d *DrawList) regroup(size float32) {
+	d.cellSize = size
+	for bi, b := range d.batches {
+		all := b.AppendInstances(nil)
+		pool := slices.Clone(b.chunks)
+		b.chunks = b.chunks[:0]
+		clear(b.open)
+		b.used = 0
+		for _, in := range all {
+			cell := d.cellOf(&in.World)
+			ci, ok := b.open[cell]
+			if !ok || len(b.chunks[ci].Instances) >= MaxChunk {
+				ci = int32(len(b.chunks))
+				c := &Chunk{batch: b}
+				if int(ci) < len(pool) {
+					c = pool[ci]
+					c.Instances = c.Instances[:0]
+				}
+				c.cell = cell
+				b.chunks = append(b.chunks, c)
+				b.open[cell] = ci
+				b.used++
+			}
+			c := b.chunks[ci]
+			c.Instances = append(c.Instances, in)
+			d.setSlot(in.ID, slotRef{int32(bi) + 1, ci, int32(len(c.Instances) - 1)})
+		}
+		for _, c := range b.chunks {
+			c.MarkAllDirty()
+			c.boundsValid = false
+		}
+		b.boundsValid = false
+	}
 	d.version++
 }
 
 // Get returns entity id's instance and mesh reference.
 func (d *DrawList) Get(id uint32) (in Instance, ref string, ok bool) {
-	at, ok := d.slots[id]
+	at, ok := d.slot(id)
 	if !ok {
 		return Instance{}, "", false
 	}
-	b := d.batches[at.batch]
-	return b.Instances[at.slot], b.Ref, true
+	c, s := d.at(at)
+	return c.Instances[s], c.batch.Ref, true
 }
 
-// update applies f to id's instance and marks it dirty if it changed.
-func (d *DrawList) update(id uint32, f func(*Instance)) bool {
-	ref, ok := d.slots[id]
-	if !ok {
-		return false
-	}
-	b := d.batches[ref.batch]
-	p := &b.Instances[ref.slot]
+// update applies f to the instance at at, marks it dirty if it changed and moves it to another chunk if its
+// position left its chunk's cell.
+func (d *DrawList) update(at slotRef, f func(*Instance)) {
+	c, s := d.at(at)
+	p := &c.Instances[s]
 	old := *p
 	f(p)
-	if *p != old {
-		b.markDirty(int(ref.slot))
-		d.version++
+	if *p == old {
+		return
 	}
-	return true
+	if p.World.Col(3) != old.World.Col(3) && d.cellOf(&p.World) != c.cell {
+		in := *p
+		*p = old
+		d.Remove(in.ID)
+		d.add(at.batch-1, in)
+		return
+	}
+	c.markDirty(s)
+	d.version++
+}
+
+// updateID applies f to id's instance (see update); it reports false for an unknown id.
+func (d *DrawList) updateID(id uint32, f func(*Instance)) bool {
+	at, ok := d.slot(id)
+	if ok {
+		d.update(at, f)
+	}
+	return ok
 }
 
 // SetWorld changes id's world matrix; it reports false for an unknown id.
 func (d *DrawList) SetWorld(id uint32, m mgl32.Mat4) bool {
-	return d.update(id, func(in *Instance) { in.World = m })
+	return d.updateID(id, func(in *Instance) { in.World = m })
 }
 
 // SetColor changes id's colour; it reports false for an unknown id.
 func (d *DrawList) SetColor(id uint32, c [4]float32) bool {
-	return d.update(id, func(in *Instance) { in.Color = c })
+	return d.updateID(id, func(in *Instance) { in.Color = c })
 }
 
-// SetSelected sets or clears id's [FlagSelected]; it reports false for an
-// unknown id.
-func (d *DrawList) SetSelected(id uint32, on bool) bool {
-	return d.update(id, func(in *Instance) {
+// SetFlag sets or clears flag on id's instance; it reports false for an unknown id.
+func (d *DrawList) SetFlag(id uint32, flag uint32, on bool) bool {
+	return d.updateID(id, func(in *Instance) {
 		if on {
-			in.Flags |= FlagSelected
+			in.Flags |= flag
 		} else {
-			in.Flags &^= FlagSelected
+			in.Flags &^= flag
 		}
 	})
 }
 
-// SetSelection selects exactly the ids in sel (others are deselected);
-// only instances whose flag changes become dirty.
-func (d *DrawList) SetSelection(sel map[uint32]bool) {
-	for _, b := range d.batches {
-		for i := range b.Instances {
-			in := &b.Instances[i]
-			if want := sel[in.ID]; want != in.Selected() {
-				in.Flags ^= FlagSelected
-				b.markDirty(i)
-				d.version++
-			}
-		}
-	}
-}
-
-// Remove deletes id's instance: the batch's last instance moves into its
+// Remove deletes id's instance: its chunk's last instance moves into its
 // slot (that slot becomes dirty). It reports false for an unknown id.
 func (d *DrawList) Remove(id uint32) bool {
-	ref, ok := d.slots[id]
+	at, ok := d.slot(id)
 	if !ok {
 		return false
 	}
-	delete(d.slots, id)
-	b := d.batches[ref.batch]
-	last := len(b.Instances) - 1
-	if int(ref.slot) != last {
-		moved := b.Instances[last]
-		b.Instances[ref.slot] = moved
-		d.slots[moved.ID] = ref
-		b.markDirty(int(ref.slot))
+	d.setSlot(id, slotRef{})
+	c, s := d.at(at)
+	last := len(c.Instances) - 1
+	if s != last {
+		moved := c.Instances[last]
+		c.Instances[s] = moved
+		d.setSlot(moved.ID, at)
+		c.markDirty(s)
 	}
-	b.Instances = b.Instances[:last]
+	c.Instances = c.Instances[:last]
+	c.boundsValid = false
+	b := c.batch
+	if last == 0 {
+		b.used--
+	}
 	b.boundsValid = false
+	b.n--
+	d.n--
+	if o, ok := b.open[c.cell]; !ok || len(b.chunks[o].Instances) >= MaxChunk {
+		b.open[c.cell] = at.chunk // room here now
+	}
 	d.version++
 	return true
 }
 
-// Clear removes all instances (batches and their meshes stay).
+// Clear removes all instances (batches, chunks and meshes stay) and the selection.
 func (d *DrawList) Clear() {
-	if len(d.slots) > 0 {
+	if d.n > 0 {
 		d.version++
 	}
 	for _, b := range d.batches {
-		b.Instances = b.Instances[:0]
-		b.dirty = b.dirty[:0]
+		for _, c := range b.chunks {
+			c.Instances = c.Instances[:0]
+			c.dirty = c.dirty[:0]
+			c.boundsValid = false
+		}
+		b.n, b.used = 0, 0
 		b.boundsValid = false
 	}
 	clear(d.slots)
+	d.n = 0
+	d.SetSelection(nil)
 }
 
-// IDs calls f for every entity id in the list (batch then slot order).
+// IDs calls f for every entity id in the list (batch, chunk then slot order).
 func (d *DrawList) IDs(f func(id uint32)) {
 	for _, b := range d.batches {
-		for i := range b.Instances {
-			f(b.Instances[i].ID)
+		for _, c := range b.chunks {
+			for i := range c.Instances {
+				f(c.Instances[i].ID)
+			}
 		}
 	}
 }
@@ -371,34 +586,121 @@ func (d *DrawList) Bounds() AABB {
 func (d *DrawList) BoundsOf(ids []uint32) AABB {
 	bb := EmptyAABB()
 	for _, id := range ids {
-		if ref, ok := d.slots[id]; ok {
-			b := d.batches[ref.batch]
-			bb = bb.Union(b.localBounds().Transform(b.Instances[ref.slot].World))
+		if at, ok := d.slot(id); ok {
+			c, s := d.at(at)
+			bb = bb.Union(c.batch.localBounds().Transform(c.Instances[s].World))
 		}
 	}
 	return bb
 }
 
+// SetSelected selects or deselects id (selected instances are drawn tinted and outlined). Ids without an
+// instance may be selected too: they are drawn selected once they have one.
+func (d *DrawList) SetSelected(id uint32, on bool) {
+	if on == d.Selected(id) {
+		return
+	}
+	if on {
+		if int(id) >= len(d.sel) {
+			d.sel = append(d.sel, make([]byte, int(id)+1-len(d.sel))...)
+		}
+		d.sel[id] = 1
+		d.selN++
+	} else {
+		d.sel[id] = 0
+		d.selN--
+	}
+	d.selVersion++
+}
+
+// SetSelection selects exactly the ids in sel.
+func (d *DrawList) SetSelection(sel []uint32) {
+	old := d.selN
+	clear(d.sel)
+	d.selN = 0
+	for _, id := range sel {
+		if int(id) >= len(d.sel) {
+			d.sel = append(d.sel, make([]byte, int(id)+1-len(d.sel))...)
+		}
+		if d.sel[id] == 0 {
+			d.sel[id] = 1
+			d.selN++
+		}
+	}
+	if old != 0 || d.selN != 0 {
+		d.selVersion++
+	}
+}
+
+// Selected reports whether id is selected.
+func (d *DrawList) Selected(id uint32) bool { return int(id) < len(d.sel) && d.sel[id] != 0 }
+
+// SelectionLen returns the number of selected ids.
+func (d *DrawList) SelectionLen() int { return d.selN }
+
+// SelectionVersion changes whenever the selection changes.
+func (d *DrawList) SelectionVersion() uint64 { return d.selVersion }
+
+// SelectionBytes returns the selection as one byte per id (non-zero: selected), indexed by id, for a renderer
+// to upload; ids at and past its end are not selected. It must not be modified.
+func (d *DrawList) SelectionBytes() []byte { return d.sel }
+
 // Check verifies the list's internal invariants (every id maps to the slot
-// holding it, no duplicates) and returns the first violation. It is for
-// tests and debugging.
+// holding it, counts agree, each instance is in its cell's chunk, chunks hold at most MaxChunk) and returns the
+// first violation. It is for tests and debugging.
 func (d *DrawList) Check() error {
 	n := 0
 	for bi, b := range d.batches {
-		for si := range b.Instances {
-			id := b.Instances[si].ID
-			ref, ok := d.slots[id]
-			if !ok {
-				return fmt.Errorf("viewport: batch %d slot %d: id %d not in the index", bi, si, id)
+		bn := 0
+		for ci, c := range b.chunks {
+			if c.batch != b {
+				return fmt.Errorf("viewport: batch %d chunk %d belongs to another batch", bi, ci)
 			}
-			if ref != (slotRef{int32(bi), int32(si)}) {
-				return fmt.Errorf("viewport: id %d is at batch %d slot %d but indexed at %v", id, bi, si, ref)
+			if len(c.Instances) > MaxChunk {
+				return fmt.Errorf("viewport: batch %d chunk %d holds %d instances (max %d)", bi, ci, len(c.Instances), MaxChunk)
 			}
-			n++
+			for si := range c.Instances {
+				in := &c.Instances[si]
+				ref, ok := d.slot(in.ID)
+				if !ok {
+					return fmt.Errorf("viewport: batch %d chunk %d slot %d: id %d not in the index", bi, ci, si, in.ID)
+				}
+				if ref != (slotRef{int32(bi) + 1, int32(ci), int32(si)}) {
+					return fmt.Errorf("viewport: id %d is at batch %d chunk %d slot %d but indexed at %v", in.ID, bi, ci, si, ref)
+				}
+				if cell := d.cellOf(&in.World); cell != c.cell {
+					return fmt.Errorf("viewport: id %d in cell %v is in the chunk of cell %v", in.ID, cell, c.cell)
+				}
+				bn++
+			}
+		}
+		if bn != b.n {
+			return fmt.Errorf("viewport: batch %d counts %d instances, holds %d", bi, b.n, bn)
+		}
+		n += bn
+	}
+	if n != d.n {
+		return fmt.Errorf("viewport: %d instances but the list counts %d", n, d.n)
+	}
+	indexed := 0
+	for _, p := range d.slots {
+		for _, r := range p {
+			if r.batch != 0 {
+				indexed++
+			}
 		}
 	}
-	if n != len(d.slots) {
-		return fmt.Errorf("viewport: %d instances but %d indexed ids", n, len(d.slots))
+	if indexed != n {
+		return fmt.Errorf("viewport: %d instances but %d indexed ids", n, indexed)
+	}
+	sel := 0
+	for _, s := range d.sel {
+		if s != 0 {
+			sel++
+		}
+	}
+	if sel != d.selN {
+		return fmt.Errorf("viewport: %d selected ids but the list counts %d", sel, d.selN)
 	}
 	return nil
 }

@@ -21,17 +21,36 @@ func TestInstanceLayout(t *testing.T) {
 	}
 }
 
+// dirtyOf returns the dirty ranges of batch ref's chunks, chunk after chunk.
+func dirtyOf(d *DrawList, ref string) []Range {
+	var out []Range
+	for _, c := range d.Batch(ref).Chunks() {
+		out = append(out, c.Dirty()...)
+	}
+	return out
+}
+
+func clearAllDirty(d *DrawList) {
+	for _, b := range d.Batches() {
+		for _, c := range b.Chunks() {
+			c.ClearDirty()
+		}
+	}
+}
+
+// TestDrawListDirtyRanges: within a chunk (instances close together, in one cell), only changed slots are dirty.
 func TestDrawListDirtyRanges(t *testing.T) {
 	type op func(d *DrawList)
-	set := func(ref string, id uint32, x float32) op { return func(d *DrawList) { d.Set(ref, inst(id, x)) } }
+	near := func(id uint32, x float32) Instance { return inst(id, x/1000) } // all in one cell
+	set := func(ref string, id uint32, x float32) op { return func(d *DrawList) { d.Set(ref, near(id, x)) } }
 	remove := func(id uint32) op { return func(d *DrawList) { d.Remove(id) } }
 	world := func(id uint32, x float32) op {
-		return func(d *DrawList) { d.SetWorld(id, mgl32.Translate3D(x, 0, 0)) }
+		return func(d *DrawList) { d.SetWorld(id, mgl32.Translate3D(x/1000, 0, 0)) }
 	}
 	fill := func(n int) op {
 		return func(d *DrawList) {
 			for i := range n {
-				d.Set("cube", inst(uint32(i+1), float32(i)))
+				d.Set("cube", near(uint32(i+1), float32(i)))
 			}
 		}
 	}
@@ -43,18 +62,18 @@ func TestDrawListDirtyRanges(t *testing.T) {
 	}{
 		{"new instances are dirty", nil, []op{fill(5)}, map[string][]Range{"cube": {{0, 5}}}},
 		{"setting the same value is free", []op{fill(5)}, []op{set("cube", 3, 2)}, map[string][]Range{"cube": nil}},
-		{"one changed instance", []op{fill(100)}, []op{world(50, -1)}, map[string][]Range{"cube": {{49, 50}}}},
-		{"two apart", []op{fill(100)}, []op{world(80, -1), world(10, -1)}, map[string][]Range{"cube": {{9, 10}, {79, 80}}}},
-		{"neighbours merge", []op{fill(100)}, []op{world(11, -1), world(10, -1), world(12, -1)}, map[string][]Range{"cube": {{9, 12}}}},
+		{"one changed instance", []op{fill(100)}, []op{world(50, 1)}, map[string][]Range{"cube": {{49, 50}}}},
+		{"two apart", []op{fill(100)}, []op{world(80, 1), world(10, 1)}, map[string][]Range{"cube": {{9, 10}, {79, 80}}}},
+		{"neighbours merge", []op{fill(100)}, []op{world(11, 1), world(10, 1), world(12, 1)}, map[string][]Range{"cube": {{9, 12}}}},
 		{"remove the middle: the last moves in", []op{fill(10)}, []op{remove(3)}, map[string][]Range{"cube": {{2, 3}}}},
 		{"remove the last: nothing to upload", []op{fill(10)}, []op{remove(10)}, map[string][]Range{"cube": nil}},
-		{"changed then removed is clipped", []op{fill(10)}, []op{world(10, -1), remove(10)}, map[string][]Range{"cube": nil}},
+		{"changed then removed is clipped", []op{fill(10)}, []op{world(10, 1), remove(10)}, map[string][]Range{"cube": nil}},
 		{"mesh change moves batch", []op{fill(4)}, []op{set("sphere", 2, 1)},
 			map[string][]Range{"cube": {{1, 2}}, "sphere": {{0, 1}}}},
 		{"many scattered changes collapse", []op{fill(1000)}, func() []op {
 			var ops []op
 			for i := range maxDirtyRanges + 1 {
-				ops = append(ops, world(uint32(i*10+1), -1))
+				ops = append(ops, world(uint32(i*10+1), 1))
 			}
 			return ops
 		}(), map[string][]Range{"cube": {{0, maxDirtyRanges*10 + 1}}}},
@@ -64,14 +83,12 @@ func TestDrawListDirtyRanges(t *testing.T) {
 		for _, o := range tt.setup {
 			o(d)
 		}
-		for _, b := range d.Batches() {
-			b.ClearDirty()
-		}
+		clearAllDirty(d)
 		for _, o := range tt.ops {
 			o(d)
 		}
 		for ref, want := range tt.want {
-			got := slices.Clone(d.Batch(ref).Dirty())
+			got := dirtyOf(d, ref)
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: %s dirty %v, want %v", tt.name, ref, got, want)
 			}
@@ -82,33 +99,43 @@ func TestDrawListDirtyRanges(t *testing.T) {
 	}
 }
 
+// TestDrawListSelectionAndGet: the selection is the list's own (no instance changes, its own version); Get
+// finds instances by id.
 func TestDrawListSelectionAndGet(t *testing.T) {
 	d := NewDrawList()
 	for i := range 6 {
 		d.Set("cube", inst(uint32(i+1), float32(i)))
 	}
-	d.Batch("cube").ClearDirty()
-	d.SetSelection(map[uint32]bool{2: true, 5: true})
-	if got := slices.Clone(d.Batch("cube").Dirty()); !slices.Equal(got, []Range{{1, 2}, {4, 5}}) {
-		t.Errorf("selection dirty %v", got)
+	clearAllDirty(d)
+	v, sv := d.Version(), d.SelectionVersion()
+	d.SetSelection([]uint32{2, 5, 5})
+	if got := dirtyOf(d, "cube"); got != nil || d.Version() != v {
+		t.Errorf("selecting dirtied %v, version %d → %d", got, v, d.Version())
 	}
-	d.Batch("cube").ClearDirty()
-	d.SetSelection(map[uint32]bool{2: true, 5: true})
-	if n := d.Batch("cube").DirtyCount(); n != 0 {
-		t.Errorf("same selection again dirtied %d", n)
+	if d.SelectionVersion() == sv || d.SelectionLen() != 2 || !d.Selected(2) || !d.Selected(5) || d.Selected(3) || d.Selected(99) {
+		t.Errorf("selection: version %d → %d, %d selected", sv, d.SelectionVersion(), d.SelectionLen())
 	}
-	if in, ref, ok := d.Get(5); !ok || ref != "cube" || !in.Selected() || in.World != mgl32.Translate3D(4, 0, 0) {
+	sv = d.SelectionVersion()
+	d.SetSelected(5, true)
+	if d.SelectionVersion() != sv {
+		t.Error("selecting a selected id again changed the version")
+	}
+	if in, ref, ok := d.Get(5); !ok || ref != "cube" || in.Selected() || in.World != mgl32.Translate3D(4, 0, 0) {
 		t.Errorf("Get(5) = %+v %q %v", in, ref, ok)
 	}
 	if _, _, ok := d.Get(99); ok {
 		t.Error("Get(99) found something")
 	}
-	if d.SetColor(99, [4]float32{}) || d.SetSelected(99, true) || d.Remove(99) {
+	if d.SetColor(99, [4]float32{}) || d.SetFlag(99, FlagSelected, true) || d.Remove(99) {
 		t.Error("updates of an unknown id reported true")
 	}
+	d.SetSelected(99, true) // selected before it is drawn
 	d.SetSelected(5, false)
-	if in, _, _ := d.Get(5); in.Selected() {
-		t.Error("SetSelected(false) kept the flag")
+	if d.Selected(5) || !d.Selected(99) || d.SelectionLen() != 2 {
+		t.Errorf("SetSelected: 5 %v, 99 %v, %d selected", d.Selected(5), d.Selected(99), d.SelectionLen())
+	}
+	if err := d.Check(); err != nil {
+		t.Error(err)
 	}
 	defer func() {
 		if recover() == nil {
@@ -154,19 +181,26 @@ func FuzzDrawList(f *testing.F) {
 		d := NewDrawList()
 		model := map[uint32]string{}
 		refs := []string{"a", "b", "c"}
-		mirror := map[string][]Instance{}
+		type key struct {
+			ref   string
+			chunk int
+		}
+		mirror := map[key][]Instance{}
 		sync := func() {
 			for _, b := range d.Batches() {
-				m := mirror[b.Ref]
-				if len(m) < b.Len() {
-					m = append(m, make([]Instance, b.Len()-len(m))...)
+				for ci, c := range b.Chunks() {
+					k := key{b.Ref, ci}
+					m := mirror[k]
+					if len(m) < c.Len() {
+						m = append(m, make([]Instance, c.Len()-len(m))...)
+					}
+					m = m[:c.Len()]
+					for _, r := range c.Dirty() {
+						copy(m[r.Start:r.End], c.Instances[r.Start:r.End])
+					}
+					c.ClearDirty()
+					mirror[k] = m
 				}
-				m = m[:b.Len()]
-				for _, r := range b.Dirty() {
-					copy(m[r.Start:r.End], b.Instances[r.Start:r.End])
-				}
-				b.ClearDirty()
-				mirror[b.Ref] = m
 			}
 		}
 		for i := 0; i+1 < len(ops); i += 2 {
@@ -182,8 +216,8 @@ func FuzzDrawList(f *testing.F) {
 					t.Fatalf("Remove(%d) disagrees with the model", id)
 				}
 				delete(model, id)
-			case 3:
-				d.SetWorld(id, mgl32.Translate3D(0, float32(arg), 0))
+			case 3: // moves within a cell or to another one
+				d.SetWorld(id, mgl32.Translate3D(0, float32(arg)/4, 0))
 			case 4:
 				sync()
 			}
@@ -201,8 +235,10 @@ func FuzzDrawList(f *testing.F) {
 		}
 		sync()
 		for _, b := range d.Batches() {
-			if !slices.Equal(mirror[b.Ref], b.Instances) {
-				t.Fatalf("batch %s: mirror updated from dirty ranges differs from the instances", b.Ref)
+			for ci, c := range b.Chunks() {
+				if !slices.Equal(mirror[key{b.Ref, ci}], c.Instances) {
+					t.Fatalf("batch %s chunk %d: mirror updated from dirty ranges differs from the instances", b.Ref, ci)
+				}
 			}
 		}
 	})
@@ -270,8 +306,7 @@ func BenchmarkDrawListUpdate(b *testing.B) {
 		for range 1000 {
 			d.SetWorld(uint32(rng.IntN(n)+1), mgl32.Translate3D(k, 0, 0))
 		}
-		d.Batch("cube").Dirty()
-		d.Batch("cube").ClearDirty()
+		clearAllDirty(d)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/update")
 }
@@ -289,8 +324,9 @@ func TestDrawListVersion(t *testing.T) {
 		{"move", func() { d.SetWorld(1, mgl32.Translate3D(1, 2, 3)) }, true},
 		{"same move", func() { d.SetWorld(1, mgl32.Translate3D(1, 2, 3)) }, false},
 		{"unknown id", func() { d.SetColor(9, [4]float32{}) }, false},
-		{"select", func() { d.SetSelection(map[uint32]bool{1: true}) }, true},
-		{"same selection", func() { d.SetSelection(map[uint32]bool{1: true}) }, false},
+		{"select", func() { d.SetSelection([]uint32{1}) }, false},
+		{"flag", func() { d.SetFlag(1, FlagSelected, true) }, true},
+		{"same flag", func() { d.SetFlag(1, FlagSelected, true) }, false},
 		{"mesh", func() { d.SetMesh("a", cube) }, true},
 		{"same mesh", func() { d.SetMesh("a", cube) }, false},
 		{"remove", func() { d.Remove(1) }, true},

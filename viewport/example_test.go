@@ -23,21 +23,25 @@ func ExampleCamera_Ray() {
 	// hit entity 7 at distance 9.4: true
 }
 
-// Only the changed instance is re-uploaded.
+// Instances are grouped by place into chunks (a renderer culls and draws chunk by chunk); only the changed
+// instance is re-uploaded.
 func ExampleDrawList() {
 	dl := viewport.NewDrawList()
-	for id := uint32(1); id <= 1000; id++ {
-		dl.Set("builtin:cube", viewport.Instance{ID: id, World: mgl32.Translate3D(float32(id), 0, 0)})
+	for id := uint32(1); id <= 1000; id++ { // a row of cubes 0.1 apart along X: 100 units, 7 cells of 16
+		dl.Set("builtin:cube", viewport.Instance{ID: id, World: mgl32.Translate3D(float32(id)/10, 0, 0)})
 	}
 	b := dl.Batch("builtin:cube")
-	fmt.Println("first upload:", b.Dirty())
-	b.ClearDirty()
+	c := b.Chunks()[2]
+	fmt.Println("chunks:", len(b.Chunks()), "the third holds", c.Len(), "cubes of cell", c.Cell(), "to upload:", c.Dirty())
+	for _, c := range b.Chunks() {
+		c.ClearDirty()
+	}
 
-	dl.SetWorld(500, mgl32.Translate3D(0, 3, 0))
-	fmt.Println("after one edit:", b.Dirty(), b.DirtyCount()*viewport.InstanceSize, "bytes")
+	dl.SetWorld(330, mgl32.Translate3D(33, 3, 0)) // still in cell 2
+	fmt.Println("after one edit:", c.Dirty(), c.DirtyCount()*viewport.InstanceSize, "bytes")
 	// Output:
-	// first upload: [{0 1000}]
-	// after one edit: [{499 500}] 88 bytes
+	// chunks: 7 the third holds 160 cubes of cell [2 0 0] to upload: [{0 160}]
+	// after one edit: [{10 11}] 88 bytes
 }
 
 // An idle viewport renders once, then reuses its image until something it

@@ -1,6 +1,10 @@
 package viewport
 
-import "github.com/go-gl/mathgl/mgl32"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
 
 // Hit is the result of a CPU pick.
 type Hit struct {
@@ -18,25 +22,22 @@ func (d *DrawList) Pick(r Ray) (Hit, bool) {
 	found := false
 	for _, b := range d.batches {
 		local := b.localBounds()
-		for i := range b.Instances {
-			in := &b.Instances[i]
-			t0, ok := r.IntersectAABB(local.Transform(in.World))
-			if !ok || (found && t0 > best.T) {
+		for _, c := range b.chunks {
+			if len(c.Instances) == 0 {
 				continue
 			}
-			inv := in.World.Inv()
-			if inv == (mgl32.Mat4{}) {
+			if _, ok := r.IntersectAABB(c.Bounds()); !ok {
 				continue
 			}
-			lr := r.Transform(inv)
-			var t float32
-			if b.Mesh != nil && len(b.Mesh.Indices) > 0 {
-				t, ok = IntersectMesh(b.Mesh, lr)
-			} else {
-				t, ok = lr.IntersectAABB(local)
-			}
-			if ok && (!found || t < best.T) {
-				best, found = Hit{ID: in.ID, T: t}, true
+			for i := range c.Instances {
+				in := &c.Instances[i]
+				limit := float32(math.Inf(1))
+				if found {
+					limit = best.T
+				}
+				if h, ok := pickInstance(r, b, local, in, limit); ok && (!found || h.T < best.T) {
+					best, found = h, true
+				}
 			}
 		}
 	}
@@ -44,4 +45,25 @@ func (d *DrawList) Pick(r Ray) (Hit, bool) {
 		best.Point = r.At(best.T)
 	}
 	return best, found
+}
+
+// pickInstance tests one instance of batch b (local: its mesh's bounds); it misses when its box is farther than
+// limit.
+func pickInstance(r Ray, b *Batch, local AABB, in *Instance, limit float32) (Hit, bool) {
+	t0, ok := r.IntersectAABB(local.Transform(in.World))
+	if !ok || t0 > limit {
+		return Hit{}, false
+	}
+	inv := in.World.Inv()
+	if inv == (mgl32.Mat4{}) {
+		return Hit{}, false
+	}
+	lr := r.Transform(inv)
+	var t float32
+	if b.Mesh != nil && len(b.Mesh.Indices) > 0 {
+		t, ok = IntersectMesh(b.Mesh, lr)
+	} else {
+		t, ok = lr.IntersectAABB(local)
+	}
+	return Hit{ID: in.ID, T: t}, ok
 }
