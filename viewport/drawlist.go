@@ -219,6 +219,13 @@ func (b *Batch) Bounds() AABB {
 	return bb
 }
 
+// MarkAllDirty marks every instance of every chunk dirty (for a renderer that lost its buffers).
+func (b *Batch) MarkAllDirty() {
+	for _, c := range b.chunks {
+		c.MarkAllDirty()
+	}
+}
+
 // AppendInstances appends the batch's instances (chunk by chunk) to dst and returns it.
 func (b *Batch) AppendInstances(dst []Instance) []Instance {
 	for _, c := range b.chunks {
@@ -260,6 +267,15 @@ type DrawList struct {
 	sel        []byte // sel[id] != 0: selected
 	selN       int
 	selVersion uint64
+	flagged    int // instances with FlagSelected
+	selBox     selBounds
+}
+
+// selBounds caches the box around what is drawn selected.
+type selBounds struct {
+	version, selVersion uint64
+	valid               bool
+	box                 AABB
 }
 
 // Version counts the changes to what the list draws: it grows whenever an
@@ -396,6 +412,9 @@ func (d *DrawList) add(bi int32, in Instance) {
 	if slot == 0 {
 		b.used++
 	}
+	if in.Flags&FlagSelected != 0 {
+		d.flagged++
+	}
 	grow := c.boundsValid
 	c.Instances = append(c.Instances, in)
 	c.markDirty(slot)
@@ -469,6 +488,13 @@ func (d *DrawList) update(at slotRef, f func(*Instance)) {
 	if *p == old {
 		return
 	}
+	if (p.Flags^old.Flags)&FlagSelected != 0 {
+		if p.Flags&FlagSelected != 0 {
+			d.flagged++
+		} else {
+			d.flagged--
+		}
+	}
 	if p.World.Col(3) != old.World.Col(3) && d.cellOf(&p.World) != c.cell {
 		in := *p
 		*p = old
@@ -519,6 +545,9 @@ func (d *DrawList) Remove(id uint32) bool {
 	}
 	d.setSlot(id, slotRef{})
 	c, s := d.at(at)
+	if c.Instances[s].Flags&FlagSelected != 0 {
+		d.flagged--
+	}
 	last := len(c.Instances) - 1
 	if s != last {
 		moved := c.Instances[last]
@@ -557,7 +586,7 @@ func (d *DrawList) Clear() {
 		b.boundsValid = false
 	}
 	clear(d.slots)
-	d.n = 0
+	d.n, d.flagged = 0, 0
 	d.SetSelection(nil)
 }
 
@@ -641,6 +670,31 @@ func (d *DrawList) SelectionLen() int { return d.selN }
 // SelectionVersion changes whenever the selection changes.
 func (d *DrawList) SelectionVersion() uint64 { return d.selVersion }
 
+// Flagged returns the number of instances with [FlagSelected].
+func (d *DrawList) Flagged() int { return d.flagged }
+
+// SelectionBounds returns the world-space box around the instances drawn selected (selected ids and
+// [FlagSelected]); ok is false when there are none. It is cached until the list or the selection changes.
+func (d *DrawList) SelectionBounds() (box AABB, ok bool) {
+	c := &d.selBox
+	if !c.valid || c.version != d.version || c.selVersion != d.selVersion {
+		c.box, c.version, c.selVersion, c.valid = EmptyAABB(), d.version, d.selVersion, true
+		if d.selN > 0 || d.flagged > 0 {
+			for _, b := range d.batches {
+				local := b.localBounds()
+				for _, ch := range b.chunks {
+					for i := range ch.Instances {
+						if in := &ch.Instances[i]; in.Flags&FlagSelected != 0 || d.Selected(in.ID) {
+							c.box = c.box.Union(finiteBox(local.Transform(in.World)))
+						}
+					}
+				}
+			}
+		}
+	}
+	return c.box, !c.box.IsEmpty()
+}
+
 // SelectionBytes returns the selection as one byte per id (non-zero: selected), indexed by id, for a renderer
 // to upload; ids at and past its end are not selected. It must not be modified.
 func (d *DrawList) SelectionBytes() []byte { return d.sel }
@@ -692,6 +746,15 @@ func (d *DrawList) Check() error {
 	}
 	if indexed != n {
 		return fmt.Errorf("viewport: %d instances but %d indexed ids", n, indexed)
+	}
+	flagged := 0
+	d.IDs(func(id uint32) {
+		if in, _, _ := d.Get(id); in.Selected() {
+			flagged++
+		}
+	})
+	if flagged != d.flagged {
+		return fmt.Errorf("viewport: %d instances flagged selected but the list counts %d", flagged, d.flagged)
 	}
 	sel := 0
 	for _, s := range d.sel {

@@ -1,6 +1,9 @@
 package viewport
 
-import "image"
+import (
+	"image"
+	"time"
+)
 
 // Renderer is what the editor's viewport panel needs of a GPU renderer, in the style of ebiten's graphics-driver
 // interface: the panel only sees this interface and plain handles (a texture id), never a GL type. Package
@@ -11,8 +14,11 @@ type Renderer interface {
 	Size() (w, h int)
 	// Resize sets the size of the offscreen image in pixels.
 	Resize(w, h int) error
-	// Render draws dl as cam sees it into the offscreen image.
-	Render(dl *DrawList, cam Camera) error
+	// Draw brings the offscreen image towards dl as cam sees it and reports whether the image shows that now. A
+	// picture that costs more than o.Budget is drawn over several calls (frames) while the image keeps the last
+	// complete picture — never a half-drawn one; a call with another list, camera or size, or after the list
+	// changed, starts a new picture. A change of the list's selection alone only re-tints the image.
+	Draw(dl *DrawList, cam Camera, o DrawOptions) (done bool, err error)
 	// Texture is the offscreen colour image as a texture handle for the UI to draw (its row 0 is at the bottom).
 	Texture() uint32
 	// ReadID returns the id (EntityID) of what covers pixel (x, y) (origin top-left), 0 for nothing.
@@ -23,6 +29,16 @@ type Renderer interface {
 	Stats() RenderStats
 	// Delete frees what the renderer holds; it is not used afterwards.
 	Delete()
+}
+
+// DrawOptions say how much a call of Renderer.Draw may spend and what picture it wants.
+type DrawOptions struct {
+	// Budget is about how long one call may take (GPU work included); 0 draws the whole picture at once.
+	Budget time.Duration
+	// Interactive asks for a picture that fits Budget in one call, drawn more thinly if it must (every n-th
+	// instance of each chunk, the farthest chunks left out): for a view that moves every frame. A later call that
+	// is not interactive replaces a thinned picture with a full one.
+	Interactive bool
 }
 
 // RenderStats describes a renderer's last render and running totals (the viewport's Stats Overlay shows them).
@@ -36,4 +52,11 @@ type RenderStats struct {
 	UploadCalls    int    // buffer uploads (glBufferData/glBufferSubData calls) in the last render
 	TotalUploaded  uint64 // bytes uploaded since the renderer was made
 	MeshesResident int    // meshes with GPU buffers
+	// The picture on screen: instances in the list it shows (Total), chunks culled as out of view, the stride
+	// it was thinned at (1: every instance), the calls (frames) it took, and whether a newer one is being drawn.
+	Total        int
+	CulledChunks int
+	Stride       int
+	Steps        int
+	Pending      bool
 }

@@ -109,14 +109,29 @@ func (bl *baseline) render(r *Renderer, dl *viewport.DrawList, cam viewport.Came
 	if err != nil {
 		return err
 	}
-	f, ok := r.beginScene(dl, cam)
-	if !ok {
+	if r.w == 0 || r.h == 0 {
 		return nil
 	}
+	// A picture begun as Render begins one, its chunks drawn here instance by instance, finished as Render does.
+	r.job = nil
+	r.begin(pictureKey{dl: dl, version: dl.Version(), cam: cam, w: r.w, h: r.h, settings: r.Settings}, viewport.DrawOptions{})
+	pic := r.job
+	pic.items = pic.items[:0]
+	gl.BindFramebuffer(gl.FRAMEBUFFER, r.targets[1-r.front].fbo)
+	gl.Viewport(0, 0, int32(r.w), int32(r.h))
+	gl.Enable(gl.DEPTH_TEST)
+	gl.DepthFunc(gl.LESS)
 	gl.UseProgram(p.id)
-	r.lightUniforms(p, f.vp, f.eye)
-	r.eachVisibleBatch(dl, f, func(st *batchState, b *viewport.Batch) int { return bl.draw(mode, p, st.mesh, b) })
-	return r.endScene(dl, cam, f)
+	r.lightUniforms(p, pic.f.vp, pic.f.eye)
+	calls := 0
+	for i, b := range dl.Batches() {
+		if gm := r.batches[i].mesh; gm != nil && b.Len() > 0 && pic.f.frustum.IntersectsAABB(b.Bounds()) {
+			calls += bl.draw(mode, p, gm, b)
+		}
+	}
+	r.step(0)
+	r.shown.stats.DrawCalls = calls
+	return glError("baseline render")
 }
 
 // draw submits every instance of b with its own draw call and returns the
@@ -133,31 +148,32 @@ func (bl *baseline) draw(mode drawMode, p *program, gm *gpuMesh, b *viewport.Bat
 		bl.vaos[gm] = vao
 	}
 	gl.BindVertexArray(vao)
+	instances := b.AppendInstances(nil)
 	if mode == drawUniforms {
 		lm, lc, li, lf := p.loc("uModel"), p.loc("uColor"), p.loc("uID"), p.loc("uFlags")
-		for i := range b.Instances {
-			in := &b.Instances[i]
+		for i := range instances {
+			in := &instances[i]
 			gl.UniformMatrix4fv(lm, 1, false, &in.World[0])
 			gl.Uniform4fv(lc, 1, &in.Color[0])
 			gl.Uniform1ui(li, in.ID)
 			gl.Uniform1ui(lf, in.Flags)
 			gl.DrawElements(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil)
 		}
-		return len(b.Instances)
+		return len(instances)
 	}
 	gl.BindBufferBase(gl.UNIFORM_BUFFER, entityBinding, bl.ubo)
 	if bl.block == nil {
 		bl.block = make([]uint32, entityBlockSize/4)
 	}
-	for i := range b.Instances {
-		in := &b.Instances[i]
+	for i := range instances {
+		in := &instances[i]
 		// An Instance (mat4, vec4, ID, Flags) is the block's first 22 words.
 		copy(bl.block, (*[viewport.InstanceSize / 4]uint32)(unsafe.Pointer(in))[:])
 		gl.BufferSubData(gl.UNIFORM_BUFFER, 0, entityBlockSize, unsafe.Pointer(&bl.block[0]))
 		gl.BindVertexArray(vao)
 		gl.DrawElements(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil)
 	}
-	return len(b.Instances)
+	return len(instances)
 }
 
 func (bl *baseline) delete() {

@@ -2,59 +2,109 @@ package glrender
 
 import (
 	"math"
+	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// Render draws dl as seen by cam into the framebuffer (the size set by
-// Resize), then outlines the selection if there is one. Only the instance ranges dl
-// marked dirty since the last render are uploaded, so a DrawList must feed
-// one Renderer (Render consumes its dirty ranges); passing a different
-// DrawList re-uploads everything. Each visible batch with a mesh is one
-// instanced draw call. It returns an error if GL reported one.
+// Render draws a new picture of dl as seen by cam at once: when it returns, the image shows it. It is Draw
+// without a budget, and without reusing the picture on screen (for `voltex-editor render`, thumbnails and tests).
 func (r *Renderer) Render(dl *viewport.DrawList, cam viewport.Camera) error {
 	r.check("Render")
-	if dl == nil {
-		panic("glrender: Renderer.Render needs a DrawList: pass viewport.NewDrawList() for an empty scene")
-	}
-	f, ok := r.beginScene(dl, cam)
-	if !ok {
-		return nil
-	}
-	p := r.meshProg
-	gl.UseProgram(p.id)
-	r.lightUniforms(p, f.vp, f.eye)
-	r.eachVisibleBatch(dl, f, func(st *batchState, b *viewport.Batch) int {
-		gl.BindVertexArray(st.vao)
-		gl.DrawElementsInstanced(gl.TRIANGLES, st.mesh.indexCount, gl.UNSIGNED_INT, nil, int32(b.Len()))
-		return 1
-	})
-	return r.endScene(dl, cam, f)
+	r.job, r.have = nil, false
+	_, err := r.Draw(dl, cam, viewport.DrawOptions{})
+	return err
 }
 
-// frame is what the passes of one render share.
+// Draw brings the image towards dl as seen by cam (see viewport.Renderer): the chunks in view are drawn nearest
+// first into the back framebuffer, o.Budget's worth per call (the time measured with the GPU work finished, so
+// that a software renderer's work counts), and the picture becomes the front one — shown and picked from — once
+// complete; meanwhile the last complete picture stays on screen. Only the instances of the chunks drawn are
+// uploaded, and only their dirty ranges, so a DrawList must feed one Renderer (Draw consumes its dirty ranges);
+// passing a different DrawList re-uploads everything. With o.Interactive the picture is thinned to fit the
+// budget and drawn at once. A change of the selection alone re-composes the image without drawing. It returns an
+// error if GL reported one.
+func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.DrawOptions) (bool, error) {
+	r.check("Draw")
+	if dl == nil {
+		panic("glrender: Renderer.Draw needs a DrawList: pass viewport.NewDrawList() for an empty scene")
+	}
+	if r.w == 0 || r.h == 0 {
+		return true, nil
+	}
+	key := pictureKey{dl: dl, version: dl.Version(), cam: cam, w: r.w, h: r.h, settings: r.Settings}
+	if r.job != nil && r.job.key != key {
+		r.job = nil // what it was drawing changed: start again
+	}
+	if r.job == nil {
+		if r.have && r.shown.key == key && (!r.shown.coarse || o.Interactive) {
+			r.compose(dl)
+			return true, glError("composing the picture")
+		}
+		r.begin(key, o)
+	}
+	budget := o.Budget
+	if o.Interactive {
+		budget = 0 // planned to fit: all at once
+	}
+	r.step(budget)
+	if r.job != nil {
+		return false, glError("drawing")
+	}
+	return true, glError("drawing")
+}
+
+// frame is what the passes of one picture share.
 type frame struct {
 	vp      mgl32.Mat4 // projection × view
 	eye     mgl32.Vec3
 	frustum viewport.Frustum
 }
 
-// beginScene starts a render: statistics reset, dl's changes uploaded, the scene framebuffer cleared and set up
-// for the mesh pass. ok is false when there is nothing to draw into (size 0).
-func (r *Renderer) beginScene(dl *viewport.DrawList, cam viewport.Camera) (f frame, ok bool) {
-	s := &r.stats
-	s.DrawCalls, s.Instances, s.Triangles, s.CulledBatches, s.UploadedBytes, s.UploadCalls = 0, 0, 0, 0, 0, 0
-	if r.w == 0 || r.h == 0 {
-		return frame{}, false
+// begin plans a picture of key (the chunks in view, nearest first; thinned to fit o.Budget when interactive) and
+// clears the back framebuffer for it.
+func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
+	dl, cam := key.dl, key.cam
+	r.serial++
+	p := &picture{key: key, stride: 1, serial: r.serial}
+	r.job = p
+	r.syncBatches(dl)
+	p.f.vp = cam.Proj(float32(r.w) / float32(r.h)).Mul4(cam.View())
+	p.f.eye = cam.Eye()
+	p.f.frustum = viewport.NewFrustum(p.f.vp)
+	r.items = dl.Visible(&p.f.frustum, p.f.eye, r.items[:0])
+	p.items = r.items
+	chunks := 0
+	for _, b := range dl.Batches() {
+		for _, c := range b.Chunks() {
+			if c.Len() > 0 && b.Mesh != nil {
+				chunks++
+			}
+		}
 	}
-	r.sync(dl)
-	f.vp = cam.Proj(float32(r.w) / float32(r.h)).Mul4(cam.View())
-	f.eye = cam.Eye()
-	f.frustum = viewport.NewFrustum(f.vp)
+	p.stats.CulledChunks = chunks - len(p.items)
+	if o.Interactive && o.Budget > 0 {
+		var n int
+		p.stride, n = r.pacer.Thin(p.items, o.Budget)
+		p.coarse = p.stride > 1 || n < len(p.items)
+		p.items = p.items[:n]
+	}
+	p.stats.Total, p.stats.Stride = dl.Len(), p.stride
+	// Batches with instances and a mesh of which no chunk is in view.
+	seen := make(map[int32]bool, len(dl.Batches()))
+	for _, it := range p.items {
+		seen[it.Batch] = true
+	}
+	for i, b := range dl.Batches() {
+		if b.Len() > 0 && b.Mesh != nil && !seen[int32(i)] {
+			p.stats.CulledBatches++
+		}
+	}
 
-	gl.BindFramebuffer(gl.FRAMEBUFFER, r.sceneFBO)
+	t := &r.targets[1-r.front]
+	gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
 	gl.Viewport(0, 0, int32(r.w), int32(r.h))
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.ColorMask(true, true, true, true)
@@ -66,48 +116,78 @@ func (r *Renderer) beginScene(dl *viewport.DrawList, cam viewport.Camera) (f fra
 	gl.ClearBufferuiv(gl.COLOR, 1, &noID[0])
 	depth := float32(1)
 	gl.ClearBufferfv(gl.DEPTH, 0, &depth)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+}
 
+// step draws the next chunks of the picture being drawn, about budget's worth (all when 0), and finishes the
+// picture when none are left: the grid, then it becomes the front one and the image is composed.
+func (r *Renderer) step(budget time.Duration) {
+	p := r.job
+	p.stats.Steps++
+	dl := p.key.dl
+	start := time.Now()
+	n := r.pacer.Take(p.items[p.next:], budget, p.stride)
+	t := &r.targets[1-r.front]
+	gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
+	gl.Viewport(0, 0, int32(r.w), int32(r.h))
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
+	gl.DepthMask(true)
 	gl.Disable(gl.BLEND)
-	return f, true
-}
-
-// eachVisibleBatch calls draw for every batch of dl that has instances and a mesh and is not culled by the
-// frustum, counting draw calls (what draw returns), instances, triangles and culled batches.
-func (r *Renderer) eachVisibleBatch(dl *viewport.DrawList, f frame, draw func(st *batchState, b *viewport.Batch) int) {
-	s := &r.stats
-	for i, b := range dl.Batches() {
-		st := &r.batches[i]
-		n := b.Len()
-		if n == 0 || st.mesh == nil {
-			continue
+	prog := r.meshProg
+	gl.UseProgram(prog.id)
+	r.lightUniforms(prog, p.f.vp, p.f.eye)
+	tris := 0
+	batches := dl.Batches()
+	for _, it := range p.items[p.next : p.next+n] {
+		b := batches[it.Batch]
+		c := b.Chunks()[it.Chunk]
+		bs := &r.batches[it.Batch]
+		cs := &bs.chunks[it.Chunk]
+		r.uploadChunk(cs, bs.mesh, c, &p.stats)
+		count := (c.Len() + p.stride - 1) / p.stride
+		if cs.stride != p.stride {
+			gl.BindVertexArray(cs.vao)
+			gl.BindBuffer(gl.ARRAY_BUFFER, cs.vbo)
+			setupInstanceAttribs(p.stride)
+			cs.stride = p.stride
 		}
-		if !f.frustum.IntersectsAABB(b.Bounds()) {
-			s.CulledBatches++
-			continue
-		}
-		s.DrawCalls += draw(st, b)
-		s.Instances += n
-		s.Triangles += n * st.mesh.triangles
+		gl.BindVertexArray(cs.vao)
+		gl.DrawElementsInstanced(gl.TRIANGLES, bs.mesh.indexCount, gl.UNSIGNED_INT, nil, int32(count))
+		p.stats.DrawCalls++
+		p.stats.Instances += count
+		p.stats.Triangles += count * bs.mesh.triangles
+		tris += count * bs.mesh.triangles
 	}
-}
+	gl.BindVertexArray(0)
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	p.next += n
+	if budget > 0 {
+		gl.Finish() // what the GPU (or llvmpipe's threads) did counts
+		r.pacer.Measure(tris, time.Since(start))
+	}
+	if p.next < len(p.items) {
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		return
+	}
 
-// endScene draws the grid and the selection outline over the meshes and finishes the render.
-func (r *Renderer) endScene(dl *viewport.DrawList, cam viewport.Camera, f frame) error {
+	fixed := time.Now()
 	if r.Settings.Grid {
-		r.drawGrid(f.vp, f.eye, cam)
+		r.drawGrid(p.f.vp, p.f.eye, p.key.cam)
 	}
-	if r.Settings.Outline {
-		r.drawOutline(dl, f.vp)
-	}
-
 	gl.BindVertexArray(0)
 	gl.UseProgram(0)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	gl.Disable(gl.DEPTH_TEST)
-	r.stats.Renders++
-	return glError("rendering")
+	r.front = 1 - r.front
+	r.shown, r.have, r.job = *p, true, nil
+	r.shown.items = nil
+	r.renders++
+	r.compose(dl)
+	if budget > 0 {
+		gl.Finish()
+		r.pacer.MeasureFixed(time.Since(fixed))
+	}
 }
 
 func (r *Renderer) lightUniforms(p *program, vp mgl32.Mat4, eye mgl32.Vec3) {
@@ -123,7 +203,6 @@ func (r *Renderer) lightUniforms(p *program, vp mgl32.Mat4, eye mgl32.Vec3) {
 	gl.Uniform3fv(p.loc("uSky"), 1, &st.Sky[0])
 	gl.Uniform3fv(p.loc("uGround"), 1, &st.Ground[0])
 	gl.Uniform3fv(p.loc("uEye"), 1, &eye[0])
-	gl.Uniform3fv(p.loc("uSelectColor"), 1, &st.SelectColor[0])
 }
 
 // How the grid meets the scene: over geometry below the ground its lines keep
@@ -136,7 +215,7 @@ const (
 	gridDepthBias = 5e-4
 )
 
-// drawGrid draws the ground grid over the scene, depth-tested against it,
+// drawGrid draws the ground grid over the scene in the bound framebuffer, depth-tested against it,
 // without touching depth or the id attachment (two passes: see gridFS).
 func (r *Renderer) drawGrid(vp mgl32.Mat4, eye mgl32.Vec3, cam viewport.Camera) {
 	p := r.gridProg
@@ -157,6 +236,7 @@ func (r *Renderer) drawGrid(vp mgl32.Mat4, eye mgl32.Vec3, cam viewport.Camera) 
 	gl.Uniform1f(p.loc("uBias"), gridDepthBias)
 	gl.ColorMaski(1, false, false, false, false)
 	gl.DepthMask(false)
+	gl.Enable(gl.DEPTH_TEST)
 	gl.Enable(gl.BLEND)
 	gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
 	gl.BindVertexArray(r.emptyVAO)
@@ -173,23 +253,68 @@ func (r *Renderer) drawGrid(vp mgl32.Mat4, eye mgl32.Vec3, cam viewport.Camera) 
 	gl.ColorMaski(1, true, true, true, true)
 }
 
-// selectionBox returns the world box around dl's selected instances,
-// recomputed only when dl changed since the last call.
-func (r *Renderer) selectionBox(dl *viewport.DrawList) (viewport.AABB, bool) {
-	if r.sel.dl == dl && r.sel.version == dl.Version() {
-		return r.sel.box, r.sel.any
+// compose makes the image shown from the front picture and dl's selection: the picture itself when nothing is
+// drawn selected; otherwise the picture with selected pixels tinted (a full-screen pass into the output texture)
+// and, with Settings.Outline, outlined (a pass scissored to the selection's screen rectangle).
+func (r *Renderer) compose(dl *viewport.DrawList) {
+	front := &r.targets[r.front]
+	if dl.SelectionLen() == 0 && dl.Flagged() == 0 {
+		r.display = front.color
+		return
 	}
-	box, any := viewport.EmptyAABB(), false
-	for _, b := range dl.Batches() {
-		local := viewport.MeshBounds(b.Mesh)
-		for i := range b.Instances {
-			if in := &b.Instances[i]; in.Selected() {
-				box, any = box.Union(local.Transform(in.World)), true
+	key := composeKey{serial: r.shown.serial, selVersion: dl.SelectionVersion(), dl: dl, settings: r.Settings}
+	if r.display == r.outTex && r.composed == key {
+		return
+	}
+	r.composed = key
+	r.uploadSelection(dl)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, r.outFBO)
+	gl.Viewport(0, 0, int32(r.w), int32(r.h))
+	gl.Disable(gl.DEPTH_TEST)
+	gl.Disable(gl.BLEND)
+	gl.BindVertexArray(r.emptyVAO)
+	gl.ActiveTexture(gl.TEXTURE0)
+	gl.BindTexture(gl.TEXTURE_2D, front.color)
+	gl.ActiveTexture(gl.TEXTURE1)
+	gl.BindTexture(gl.TEXTURE_2D, front.ids)
+	gl.ActiveTexture(gl.TEXTURE2)
+	gl.BindTexture(gl.TEXTURE_2D, r.selTex)
+	for _, p := range []*program{r.composeProg, r.outlineProg} {
+		if p == r.outlineProg {
+			if !r.Settings.Outline {
+				break
 			}
+			box, _ := dl.SelectionBounds()
+			if box.IsEmpty() {
+				break
+			}
+			x, y, w, h := r.scissorFor(box, r.shown.f.vp)
+			if w == 0 || h == 0 {
+				break
+			}
+			gl.Enable(gl.SCISSOR_TEST)
+			gl.Scissor(x, y, w, h)
+			gl.Enable(gl.BLEND)
+			gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
 		}
+		gl.UseProgram(p.id)
+		gl.Uniform1i(p.loc("uColor"), 0)
+		gl.Uniform1i(p.loc("uIDs"), 1)
+		gl.Uniform1i(p.loc("uSel"), 2)
+		gl.Uniform1i(p.loc("uSelRows"), int32(r.selRows))
+		gl.Uniform3fv(p.loc("uSelectColor"), 1, &r.Settings.SelectColor[0])
+		gl.DrawArrays(gl.TRIANGLES, 0, 3)
 	}
-	r.sel.dl, r.sel.version, r.sel.box, r.sel.any = dl, dl.Version(), box, any
-	return box, any
+	gl.Disable(gl.SCISSOR_TEST)
+	gl.Disable(gl.BLEND)
+	for _, u := range []uint32{gl.TEXTURE2, gl.TEXTURE1, gl.TEXTURE0} {
+		gl.ActiveTexture(u)
+		gl.BindTexture(gl.TEXTURE_2D, 0)
+	}
+	gl.BindVertexArray(0)
+	gl.UseProgram(0)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+	r.display = r.outTex
 }
 
 // scissorFor returns the framebuffer rectangle (GL coordinates) covering
@@ -218,35 +343,4 @@ func (r *Renderer) scissorFor(box viewport.AABB, vp mgl32.Mat4) (x, y, w, h int3
 	ix1 := min(int32(math.Ceil(float64(x1)))+pad, int32(r.w))
 	iy1 := min(int32(math.Ceil(float64(y1)))+pad, int32(r.h))
 	return ix0, iy0, max(ix1-ix0, 0), max(iy1-iy0, 0)
-}
-
-// drawOutline outlines the selected entities: a full-screen pass over the
-// id attachment, blended onto the output and scissored to the selection's
-// screen rectangle, skipped when nothing is selected.
-func (r *Renderer) drawOutline(dl *viewport.DrawList, vp mgl32.Mat4) {
-	box, any := r.selectionBox(dl)
-	if !any {
-		return
-	}
-	x, y, w, h := r.scissorFor(box, vp)
-	if w == 0 || h == 0 {
-		return
-	}
-	p := r.outlineProg
-	gl.BindFramebuffer(gl.FRAMEBUFFER, r.outFBO) // the output alone: the id texture is only read
-	gl.Disable(gl.DEPTH_TEST)
-	gl.Enable(gl.SCISSOR_TEST)
-	gl.Scissor(x, y, w, h)
-	gl.Enable(gl.BLEND)
-	gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
-	gl.UseProgram(p.id)
-	gl.ActiveTexture(gl.TEXTURE0)
-	gl.BindTexture(gl.TEXTURE_2D, r.idTex)
-	gl.Uniform1i(p.loc("uIDs"), 0)
-	gl.Uniform3fv(p.loc("uSelectColor"), 1, &r.Settings.SelectColor[0])
-	gl.BindVertexArray(r.emptyVAO)
-	gl.DrawArrays(gl.TRIANGLES, 0, 3)
-	gl.BindTexture(gl.TEXTURE_2D, 0)
-	gl.Disable(gl.BLEND)
-	gl.Disable(gl.SCISSOR_TEST)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 )
 
-// ReadID returns the entity id drawn at pixel (x, y) of the last render
+// ReadID returns the entity id drawn at pixel (x, y) of the picture on screen
 // (top-left origin, as mouse coordinates), or 0 for background, grid, or a
 // pixel outside the framebuffer.
 func (r *Renderer) ReadID(x, y int) uint32 {
@@ -22,7 +22,7 @@ func (r *Renderer) ReadID(x, y int) uint32 {
 }
 
 // ReadIDs returns the distinct entity ids drawn inside rect (top-left
-// origin, clipped to the framebuffer) in the last render, sorted, without 0:
+// origin, clipped to the framebuffer) in the picture on screen, sorted, without 0:
 // box selection.
 func (r *Renderer) ReadIDs(rect image.Rectangle) []uint32 {
 	r.check("ReadIDs")
@@ -47,16 +47,16 @@ func (r *Renderer) ReadIDs(rect image.Rectangle) []uint32 {
 	return slices.Clip(ids)
 }
 
-// readIDs reads a block of the id attachment (GL coordinates, bottom-left).
+// readIDs reads a block of the id attachment of the picture on screen (GL coordinates, bottom-left).
 func (r *Renderer) readIDs(x, y, w, h int, dst unsafe.Pointer) {
-	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, r.sceneFBO)
+	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, r.targets[r.front].fbo)
 	gl.ReadBuffer(gl.COLOR_ATTACHMENT1)
 	gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
 	gl.ReadPixels(int32(x), int32(y), int32(w), int32(h), gl.RED_INTEGER, gl.UNSIGNED_INT, dst)
 	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, 0)
 }
 
-// ReadImage returns the output image of the last render, the right way up
+// ReadImage returns the image on screen (Texture), the right way up
 // (GL's row 0 is the bottom; the image's is the top). Nil before the
 // first Resize.
 func (r *Renderer) ReadImage() *image.RGBA {
@@ -70,7 +70,11 @@ func (r *Renderer) ReadImage() *image.RGBA {
 		r.scratch = make([]byte, len(img.Pix))
 	}
 	buf := r.scratch[:len(img.Pix)]
-	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, r.outFBO)
+	fbo := r.outFBO
+	if r.display != r.outTex {
+		fbo = r.targets[r.front].fbo
+	}
+	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, fbo)
 	gl.ReadBuffer(gl.COLOR_ATTACHMENT0)
 	gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
 	gl.ReadPixels(0, 0, int32(r.w), int32(r.h), gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&buf[0]))

@@ -48,19 +48,14 @@ type Stats = viewport.RenderStats
 var _ viewport.Renderer = (*Renderer)(nil)
 
 // meshUniforms are the uniforms every mesh program variant has.
-var meshUniforms = []string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye", "uSelectColor"}
+var meshUniforms = []string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye"}
 
-// selectedBit marks selected entities in the id attachment (for the
-// outline pass); ReadID and ReadIDs strip it.
+// selectedBit marks instances drawn selected whatever the selection (viewport.FlagSelected) in the id attachment;
+// ReadID and ReadIDs strip it.
 const selectedBit = 0x80000000
 
-// selectionCache remembers the world box of a draw list's selection.
-type selectionCache struct {
-	dl      *viewport.DrawList
-	version uint64
-	box     viewport.AABB
-	any     bool
-}
+// selTexWidth is the width of the selection texture: entity id i is texel (i mod selTexWidth, i / selTexWidth).
+const selTexWidth = 4096
 
 // gpuMesh is one uploaded *assets.Mesh.
 type gpuMesh struct {
@@ -70,18 +65,53 @@ type gpuMesh struct {
 	used       bool
 }
 
-// batchState is the GPU side of one viewport.Batch (same index).
-type batchState struct {
-	vao, ivbo uint32
-	capacity  int // instances the instance buffer holds
-	mesh      *gpuMesh
+// chunkState is the GPU side of one viewport.Chunk: its instance buffer and a vertex array reading the batch's
+// mesh and the buffer (at a stride of `stride` instances).
+type chunkState struct {
+	vao, vbo uint32
+	capacity int      // instances the buffer holds
+	mesh     *gpuMesh // the mesh the vertex array reads
+	stride   int
 }
 
-// Renderer draws a viewport.DrawList into its own framebuffer: an RGBA8
-// colour attachment (the output texture the editor shows,
-// [Renderer.Texture]), an R32UI entity-id attachment and depth; when
-// something is selected, an outline pass follows, scissored to the
-// selection.
+// batchState is the GPU side of one viewport.Batch (same index).
+type batchState struct {
+	mesh   *gpuMesh
+	chunks []chunkState
+}
+
+// target is one set of the framebuffer's attachments: colour (RGBA8), entity ids (R32UI) and depth. The renderer
+// has two: the front one holds the last complete picture (shown, picked from), the back one the picture being
+// drawn.
+type target struct {
+	fbo, color, ids, depth uint32
+}
+
+// pictureKey is what a picture shows: two equal keys draw the same picture.
+type pictureKey struct {
+	dl       *viewport.DrawList
+	version  uint64
+	cam      viewport.Camera
+	w, h     int
+	settings Settings
+}
+
+// picture is a picture being drawn (into the back target) or shown (the front one).
+type picture struct {
+	key    pictureKey
+	f      frame
+	items  []viewport.DrawItem
+	next   int  // items drawn so far
+	stride int  // every stride-th instance of each chunk is drawn
+	coarse bool // thinned, or chunks left out
+	stats  Stats
+	serial uint64 // counts pictures begun
+}
+
+// Renderer draws a viewport.DrawList seen by a viewport.Camera into framebuffers of its own and composes the
+// picture shown ([Renderer.Texture]): the selection tinted and outlined over the last complete picture. Pictures
+// that cost more than a frame can be drawn over several frames ([Renderer.Draw]) while the last complete one
+// stays on screen.
 //
 // All methods must be called on the thread whose GL context was current at
 // [New] (the giu loop thread, or a headless Context's thread via Do);
@@ -92,19 +122,40 @@ type Renderer struct {
 
 	owner int
 
-	meshProg, gridProg, outlineProg *program
-	emptyVAO                        uint32
+	meshProg, gridProg, composeProg, outlineProg *program
+	emptyVAO                                     uint32
 
-	w, h                    int
-	sceneFBO, idTex         uint32
-	depthRB, outFBO, outTex uint32
-	meshes                  map[*assets.Mesh]*gpuMesh
-	batches                 []batchState
-	dl                      *viewport.DrawList
-	stats                   Stats
-	sel                     selectionCache
-	scratch                 []byte
-	deleted                 bool
+	w, h            int
+	targets         [2]target
+	front           int // index of the target with the last complete picture
+	outFBO, outTex  uint32
+	selTex          uint32
+	selRows         int
+	selScratch      []byte
+	meshes          map[*assets.Mesh]*gpuMesh
+	batches         []batchState
+	dl              *viewport.DrawList
+	shown           picture  // the last complete picture (valid when have)
+	have            bool     // a picture is in the front target
+	job             *picture // the picture being drawn
+	serial          uint64
+	composed        composeKey // what outTex shows (when display is outTex)
+	display         uint32     // the texture shown: the front colour, or outTex when something is selected
+	pacer           viewport.Pacer
+	items           []viewport.DrawItem
+	stats           Stats
+	totalUploaded   uint64
+	renders         uint64
+	scratch         []byte
+	deleted         bool
+}
+
+// composeKey is what a composed image shows.
+type composeKey struct {
+	serial     uint64
+	selVersion uint64
+	dl         *viewport.DrawList
+	settings   Settings
 }
 
 // New creates a renderer in the current OpenGL (4.1 core or later) context.
@@ -132,8 +183,12 @@ func (r *Renderer) init() error {
 		"uInvViewProj", "uClipZ", "uClipW", "uEye", "uFade", "uMinor", "uMajor", "uPass", "uDim", "uBias"); err != nil {
 		return err
 	}
-	if r.outlineProg, err = newProgram("outline program", fullscreenVS, outlineFS, nil,
-		"uIDs", "uSelectColor"); err != nil {
+	if r.composeProg, err = newProgram("compose program", fullscreenVS, composeFS, []string{"TINT"},
+		"uColor", "uIDs", "uSel", "uSelRows", "uSelectColor"); err != nil {
+		return err
+	}
+	if r.outlineProg, err = newProgram("outline program", fullscreenVS, composeFS, nil,
+		"uColor", "uIDs", "uSel", "uSelRows", "uSelectColor"); err != nil {
 		return err
 	}
 	gl.GenVertexArrays(1, &r.emptyVAO)
@@ -164,15 +219,22 @@ func glError(what string) error {
 // Size returns the framebuffer size in pixels.
 func (r *Renderer) Size() (w, h int) { return r.w, r.h }
 
-// Texture returns the GL name of the output colour texture (RGBA8, row 0 at
-// the bottom as in all GL textures: show it with flipped V, i.e. UV0 (0,1)
-// and UV1 (1,0)). It changes when Resize reallocates.
-func (r *Renderer) Texture() uint32 { return r.outTex }
+// Texture returns the GL name of the texture to show: the last complete picture, with the selection (RGBA8, row
+// 0 at the bottom as in all GL textures: show it with flipped V, i.e. UV0 (0,1) and UV1 (1,0)). It changes when
+// Resize reallocates and when a picture completes; ask for it every frame.
+func (r *Renderer) Texture() uint32 {
+	if r.display == 0 {
+		return r.outTex
+	}
+	return r.display
+}
 
-// Stats returns the statistics of the last render and the totals.
+// Stats returns the statistics of the picture on screen and the totals.
 func (r *Renderer) Stats() Stats {
-	s := r.stats
+	s := r.shown.stats
+	s.Renders, s.TotalUploaded = r.renders, r.totalUploaded
 	s.MeshesResident = len(r.meshes)
+	s.Pending = r.job != nil
 	return s
 }
 
@@ -189,35 +251,46 @@ func (r *Renderer) Resize(w, h int) error {
 		return fmt.Errorf("glrender: viewport %d×%d exceeds GL_MAX_TEXTURE_SIZE %d", w, h, maxSize)
 	}
 	r.deleteTargets()
+	r.job, r.have, r.display = nil, false, 0
 	r.w, r.h = max(w, 0), max(h, 0)
 	if r.w == 0 || r.h == 0 {
 		r.w, r.h = 0, 0
 		return nil
 	}
-	r.idTex = newTexture(gl.R32UI, gl.RED_INTEGER, gl.UNSIGNED_INT, w, h)
+	var err error
+	for i := range r.targets {
+		t := &r.targets[i]
+		t.ids = newTexture(gl.R32UI, gl.RED_INTEGER, gl.UNSIGNED_INT, w, h)
+		t.color = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
+		gl.GenRenderbuffers(1, &t.depth)
+		gl.BindRenderbuffer(gl.RENDERBUFFER, t.depth)
+		gl.RenderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT24, int32(w), int32(h))
+		gl.BindRenderbuffer(gl.RENDERBUFFER, 0)
+		gl.GenFramebuffers(1, &t.fbo)
+		gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
+		gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, t.color, 0)
+		gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, t.ids, 0)
+		gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, t.depth)
+		bufs := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
+		gl.DrawBuffers(2, &bufs[0])
+		err = errors.Join(err, fboStatus("scene framebuffer"))
+		// An empty picture until the first one is drawn.
+		bg := r.Settings.Background
+		clearColor := [4]float32{bg[0], bg[1], bg[2], 1}
+		gl.ClearBufferfv(gl.COLOR, 0, &clearColor[0])
+		var noID [4]uint32
+		gl.ClearBufferuiv(gl.COLOR, 1, &noID[0])
+	}
 	r.outTex = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
-	gl.GenRenderbuffers(1, &r.depthRB)
-	gl.BindRenderbuffer(gl.RENDERBUFFER, r.depthRB)
-	gl.RenderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT24, int32(w), int32(h))
-	gl.BindRenderbuffer(gl.RENDERBUFFER, 0)
-
-	gl.GenFramebuffers(1, &r.sceneFBO)
-	gl.BindFramebuffer(gl.FRAMEBUFFER, r.sceneFBO)
-	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, r.outTex, 0)
-	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, r.idTex, 0)
-	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, r.depthRB)
-	bufs := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
-	gl.DrawBuffers(2, &bufs[0])
-	err := fboStatus("scene framebuffer")
-
 	gl.GenFramebuffers(1, &r.outFBO)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, r.outFBO)
 	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, r.outTex, 0)
 	err = errors.Join(err, fboStatus("output framebuffer"))
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+	r.display = r.targets[r.front].color
 	if err = errors.Join(err, glError("allocating the framebuffers")); err != nil {
 		r.deleteTargets()
-		r.w, r.h = 0, 0
+		r.w, r.h, r.display = 0, 0, 0
 	}
 	return err
 }
@@ -243,21 +316,28 @@ func fboStatus(name string) error {
 }
 
 func (r *Renderer) deleteTargets() {
-	for _, f := range []*uint32{&r.sceneFBO, &r.outFBO} {
+	fbos := []*uint32{&r.outFBO}
+	texs := []*uint32{&r.outTex}
+	for i := range r.targets {
+		t := &r.targets[i]
+		fbos = append(fbos, &t.fbo)
+		texs = append(texs, &t.color, &t.ids)
+		if t.depth != 0 {
+			gl.DeleteRenderbuffers(1, &t.depth)
+			t.depth = 0
+		}
+	}
+	for _, f := range fbos {
 		if *f != 0 {
 			gl.DeleteFramebuffers(1, f)
 			*f = 0
 		}
 	}
-	for _, t := range []*uint32{&r.idTex, &r.outTex} {
+	for _, t := range texs {
 		if *t != 0 {
 			gl.DeleteTextures(1, t)
 			*t = 0
 		}
-	}
-	if r.depthRB != 0 {
-		gl.DeleteRenderbuffers(1, &r.depthRB)
-		r.depthRB = 0
 	}
 }
 
@@ -274,7 +354,10 @@ func (r *Renderer) Delete() {
 		deleteMesh(gm)
 		delete(r.meshes, m)
 	}
-	for _, p := range []*program{r.meshProg, r.gridProg, r.outlineProg} {
+	if r.selTex != 0 {
+		gl.DeleteTextures(1, &r.selTex)
+	}
+	for _, p := range []*program{r.meshProg, r.gridProg, r.composeProg, r.outlineProg} {
 		p.delete()
 	}
 	if r.emptyVAO != 0 {

@@ -125,51 +125,78 @@ func TestPicking(t *testing.T) {
 	})
 }
 
-// TestIncrementalUpload checks that only changed instances are uploaded and
-// that the incrementally updated buffer draws the same image as a fresh
-// full upload.
+// TestIncrementalUpload checks that only changed instances are uploaded, chunk by chunk, and that the
+// incrementally updated buffers draw the same image as a fresh full upload.
 func TestIncrementalUpload(t *testing.T) {
-	const side = 30 // 900 cubes
+	const side = 30 // 900 cubes, 45 units wide: several chunks
 	const size = viewport.InstanceSize
 	dl := cubesScene(t, side)
 	cube := builtin(t, assets.BuiltinCube)
 	meshBytes := (len(cube.Vertices) + len(cube.Indices)) * 4
 	cam := framed(dl, testW, testH)
+	chunks := func() int {
+		n := 0
+		for _, b := range dl.Batches() {
+			for _, c := range b.Chunks() {
+				if c.Len() > 0 && b.Mesh != nil {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	// The chunk of the cell at the origin, where new cubes go.
+	origin := func() *viewport.Chunk {
+		for _, c := range dl.Batch(assets.BuiltinCube).Chunks() {
+			if c.Cell() == [3]int32{} {
+				return c
+			}
+		}
+		t.Fatal("no chunk at the origin")
+		return nil
+	}
+	in450, _, _ := dl.Get(450)
+	p450 := in450.World.Col(3)
+	n := chunks()
+	if n < 4 {
+		t.Fatalf("%d chunks: the test wants several", n)
+	}
 	withRenderer(t, testW, testH, func(r *Renderer) {
 		steps := []struct {
 			name        string
 			edit        func()
-			bytes       int
+			bytes       func() int
 			calls       int
 			instances   int
 			drawCalls   int
 			meshesAfter int
 		}{
-			{"first render uploads everything", func() {}, side*side*size + meshBytes, 3, side * side, 1, 1},
-			{"nothing changed: nothing uploaded", func() {}, 0, 0, side * side, 1, 1},
-			{"one transform edit: one instance", func() { dl.SetWorld(450, mgl32.Translate3D(0, 3, 0)) }, size, 1, side * side, 1, 1},
-			{"re-setting the same value: nothing", func() { dl.SetWorld(450, mgl32.Translate3D(0, 3, 0)) }, 0, 0, side * side, 1, 1},
-			{"selection of one: one instance", func() { dl.SetSelected(7, true) }, size, 1, side * side, 1, 1},
-			{"two far apart: two ranges", func() { dl.SetColor(3, [4]float32{1, 1, 1, 1}); dl.SetColor(800, [4]float32{0, 0, 0, 1}) }, 2 * size, 2, side * side, 1, 1},
-			{"growing past capacity: full upload", func() {
+			{"first render uploads everything", func() {}, func() int { return side*side*size + meshBytes }, n + 2, side * side, n, 1},
+			{"nothing changed: nothing uploaded", func() {}, func() int { return 0 }, 0, side * side, n, 1},
+			{"one transform edit: one instance", func() { dl.SetWorld(450, mgl32.Translate3D(p450[0], 3, p450[2])) }, func() int { return size }, 1, side * side, n, 1},
+			{"re-setting the same value: nothing", func() { dl.SetWorld(450, mgl32.Translate3D(p450[0], 3, p450[2])) }, func() int { return 0 }, 0, side * side, n, 1},
+			{"selection of one: no instance", func() { dl.SetSelected(7, true) }, func() int { return 0 }, 0, side * side, n, 1},
+			{"two far apart: two ranges", func() { dl.SetColor(3, [4]float32{1, 1, 1, 1}); dl.SetColor(800, [4]float32{0, 0, 0, 1}) }, func() int { return 2 * size }, 2, side * side, n, 1},
+			{"growing past capacity: the chunk's full upload", func() {
 				dl.Set(assets.BuiltinCube, viewport.Instance{ID: 5000, World: mgl32.Translate3D(0, 4, 0), Color: [4]float32{1, 0, 1, 1}})
-			}, (side*side + 1) * size, 1, side*side + 1, 1, 1},
+			}, func() int { return origin().Len() * size }, 1, side*side + 1, n, 1},
 			{"one more fits: one instance", func() {
 				dl.Set(assets.BuiltinCube, viewport.Instance{ID: 5001, World: mgl32.Translate3D(1, 4, 0), Color: [4]float32{1, 1, 0, 1}})
-			}, size, 1, side*side + 2, 1, 1},
-			{"removal: the moved instance", func() { dl.Remove(100) }, size, 1, side*side + 1, 1, 1},
+			}, func() int { return size }, 1, side*side + 2, n, 1},
+			{"removal: the moved instance", func() { dl.Remove(5000) }, func() int { return size }, 1, side*side + 1, n, 1},
 			{"a second mesh: one more draw call", func() {
 				dl.SetMesh(assets.BuiltinSphere, builtin(t, assets.BuiltinSphere))
 				dl.Set(assets.BuiltinSphere, viewport.Instance{ID: 6000, World: mgl32.Translate3D(0, 2, 0), Color: [4]float32{1, 1, 1, 1}})
-			}, size + meshBytesOf(builtin(t, assets.BuiltinSphere)), 3, side*side + 2, 2, 2},
-			{"mesh gone: its buffers freed", func() { dl.Remove(6000); dl.SetMesh(assets.BuiltinSphere, nil) }, 0, 0, side*side + 1, 1, 1},
+			}, func() int { return size + meshBytesOf(builtin(t, assets.BuiltinSphere)) }, 3, side*side + 2, n + 1, 2},
+			{"mesh gone: its buffers freed", func() { dl.Remove(6000); dl.SetMesh(assets.BuiltinSphere, nil) }, func() int { return 0 }, 0, side*side + 1, n, 1},
 		}
 		for _, st := range steps {
 			st.edit()
+			want := st.bytes()
 			render(t, r, dl, cam)
 			s := r.Stats()
-			if s.UploadedBytes != st.bytes || s.UploadCalls != st.calls {
-				t.Errorf("%s: uploaded %d bytes in %d calls, want %d in %d", st.name, s.UploadedBytes, s.UploadCalls, st.bytes, st.calls)
+			if s.UploadedBytes != want || s.UploadCalls != st.calls {
+				t.Errorf("%s: uploaded %d bytes in %d calls, want %d in %d", st.name, s.UploadedBytes, s.UploadCalls, want, st.calls)
 			}
 			if s.Instances != st.instances || s.DrawCalls != st.drawCalls || s.MeshesResident != st.meshesAfter {
 				t.Errorf("%s: %d instances, %d draw calls, %d meshes; want %d, %d, %d", st.name, s.Instances, s.DrawCalls, s.MeshesResident, st.instances, st.drawCalls, st.meshesAfter)

@@ -64,8 +64,8 @@ const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
 // little specular, in linear space (colours are sRGB on the way in and out,
 // with gamma 2 — squares and square roots — which costs a fraction of pow()
 // on a software rasteriser and looks the same).
-// It writes the entity id, with the selected flag in bit 31 for the outline
-// pass, to the R32UI attachment.
+// It writes the entity id, with viewport.FlagSelected in bit 31, to the R32UI
+// attachment; the selection is tinted and outlined afterwards (composeFS).
 const meshFS = `
 in vec3 vNormal;
 in vec3 vWorld;
@@ -78,7 +78,6 @@ uniform vec3 uLightColor;
 uniform vec3 uSky;        // ambient from above
 uniform vec3 uGround;     // ambient from below
 uniform vec3 uEye;
-uniform vec3 uSelectColor;
 
 layout(location = 0) out vec4 oColor;
 layout(location = 1) out uint oID;
@@ -96,10 +95,8 @@ void main() {
 	vec3 h = normalize(uLightDir + v);
 	float spec = pow(max(dot(n, h), 0.0), 48.0) * 0.25 * step(0.0, diff);
 	vec3 c = base * (amb + uLightColor * diff) + uLightColor * spec;
-	bool selected = (vFlags & 1u) != 0u;
-	if (selected) c = mix(c, toLinear(uSelectColor), 0.2);
 	oColor = vec4(toSRGB(c), 1.0);
-	oID = vID | (selected ? 0x80000000u : 0u);
+	oID = vID | ((vFlags & 1u) != 0u ? 0x80000000u : 0u); // drawn selected whatever the selection
 }
 `
 
@@ -193,28 +190,46 @@ void main() {
 }
 `
 
-// outlineFS draws the selection outline over the finished image (blended,
-// scissored to the selection's screen rectangle): a pixel that is not part
-// of a selected entity but has one within two pixels takes the selection
-// colour.
-const outlineFS = `
+// composeFS makes the image shown from a complete picture (uColor, uIDs) and the selection (uSel: a byte per
+// entity id, 4096 ids a row; bit 31 of an id marks an instance drawn selected whatever the selection). With TINT
+// defined it copies the picture with selected pixels tinted towards the selection colour (in linear space);
+// without, it draws the outline: a pixel that has a selected entity other than its own within two pixels takes the
+// selection colour (blended, scissored to the selection's screen rectangle), the others are discarded.
+const composeFS = `
+uniform sampler2D uColor;
 uniform usampler2D uIDs;
+uniform usampler2D uSel;
+uniform int uSelRows;
 uniform vec3 uSelectColor;
 layout(location = 0) out vec4 oColor;
 
+bool selected(uint id) {
+	if ((id & 0x80000000u) != 0u) return true;
+	if (id == 0u) return false;
+	int row = int(id >> 12u);
+	if (row >= uSelRows) return false;
+	return texelFetch(uSel, ivec2(int(id & 4095u), row), 0).r != 0u;
+}
+
 void main() {
 	ivec2 px = ivec2(gl_FragCoord.xy);
-	ivec2 hi = textureSize(uIDs, 0) - 1;
 	uint id = texelFetch(uIDs, px, 0).r;
+#ifdef TINT
+	vec3 c = texelFetch(uColor, px, 0).rgb;
+	if (selected(id)) c = sqrt(mix(c * c, uSelectColor * uSelectColor, 0.2));
+	oColor = vec4(c, 1.0);
+#else
+	ivec2 hi = textureSize(uIDs, 0) - 1;
 	float edge = 0.0;
 	for (int y = -2; y <= 2; y++) {
 		for (int x = -2; x <= 2; x++) {
 			if (x * x + y * y > 5) continue;
 			uint n = texelFetch(uIDs, clamp(px + ivec2(x, y), ivec2(0), hi), 0).r;
-			if ((n & 0x80000000u) != 0u && n != id) edge = 1.0;
+			if (n != id && selected(n)) edge = 1.0;
 		}
 	}
 	if (edge == 0.0) discard;
 	oColor = vec4(uSelectColor, edge);
+#endif
 }
 `

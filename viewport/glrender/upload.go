@@ -21,13 +21,13 @@ func (r *Renderer) mesh(m *assets.Mesh) *gpuMesh {
 	gl.BindBuffer(gl.ARRAY_BUFFER, gm.vbo)
 	if n := len(m.Vertices) * 4; n > 0 {
 		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&m.Vertices[0]), gl.STATIC_DRAW)
-		r.countUpload(n)
+		r.countUpload(r.uploadStats(), n)
 	}
 	gl.GenBuffers(1, &gm.ebo)
 	gl.BindBuffer(gl.ARRAY_BUFFER, gm.ebo)
 	if n := len(m.Indices) * 4; n > 0 {
 		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&m.Indices[0]), gl.STATIC_DRAW)
-		r.countUpload(n)
+		r.countUpload(r.uploadStats(), n)
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	r.meshes[m] = gm
@@ -39,10 +39,12 @@ func deleteMesh(gm *gpuMesh) {
 	gl.DeleteBuffers(1, &gm.ebo)
 }
 
-func (r *Renderer) countUpload(n int) {
-	r.stats.UploadedBytes += n
-	r.stats.UploadCalls++
-	r.stats.TotalUploaded += uint64(n)
+func (r *Renderer) countUpload(st *Stats, n int) {
+	if st != nil {
+		st.UploadedBytes += n
+		st.UploadCalls++
+	}
+	r.totalUploaded += uint64(n)
 }
 
 // setupMeshAttribs points the bound VAO's vertex attributes 0..2 at gm
@@ -67,48 +69,59 @@ var (
 )
 
 // setupInstanceAttribs points the bound VAO's attributes 3..9 at the bound
-// instance buffer, one step per instance.
-func setupInstanceAttribs() {
-	const stride = int32(viewport.InstanceSize)
+// instance buffer, one step per instance, reading every stride-th instance.
+func setupInstanceAttribs(stride int) {
+	st := int32(viewport.InstanceSize * stride)
 	for c := range uint32(4) {
 		gl.EnableVertexAttribArray(locModel + c)
-		gl.VertexAttribPointerWithOffset(locModel+c, 4, gl.FLOAT, false, stride, uintptr(c*16))
+		gl.VertexAttribPointerWithOffset(locModel+c, 4, gl.FLOAT, false, st, uintptr(c*16))
 		gl.VertexAttribDivisor(locModel+c, 1)
 	}
 	gl.EnableVertexAttribArray(locColor)
-	gl.VertexAttribPointerWithOffset(locColor, 4, gl.FLOAT, false, stride, uintptr(offColor))
+	gl.VertexAttribPointerWithOffset(locColor, 4, gl.FLOAT, false, st, uintptr(offColor))
 	gl.VertexAttribDivisor(locColor, 1)
 	gl.EnableVertexAttribArray(locID)
-	gl.VertexAttribIPointerWithOffset(locID, 1, gl.UNSIGNED_INT, stride, uintptr(offID))
+	gl.VertexAttribIPointerWithOffset(locID, 1, gl.UNSIGNED_INT, st, uintptr(offID))
 	gl.VertexAttribDivisor(locID, 1)
 	gl.EnableVertexAttribArray(locFlags)
-	gl.VertexAttribIPointerWithOffset(locFlags, 1, gl.UNSIGNED_INT, stride, uintptr(offFlags))
+	gl.VertexAttribIPointerWithOffset(locFlags, 1, gl.UNSIGNED_INT, st, uintptr(offFlags))
 	gl.VertexAttribDivisor(locFlags, 1)
+}
+
+// deleteChunk frees a chunk's buffer and vertex array.
+func deleteChunk(cs *chunkState) {
+	if cs.vao != 0 {
+		gl.DeleteVertexArrays(1, &cs.vao)
+	}
+	if cs.vbo != 0 {
+		gl.DeleteBuffers(1, &cs.vbo)
+	}
+	*cs = chunkState{}
 }
 
 // resetBatches frees the per-batch GPU state (for a new draw list).
 func (r *Renderer) resetBatches() {
 	for i := range r.batches {
-		st := &r.batches[i]
-		if st.vao != 0 {
-			gl.DeleteVertexArrays(1, &st.vao)
-		}
-		if st.ivbo != 0 {
-			gl.DeleteBuffers(1, &st.ivbo)
+		for j := range r.batches[i].chunks {
+			deleteChunk(&r.batches[i].chunks[j])
 		}
 	}
 	r.batches = r.batches[:0]
 	r.dl = nil
 }
 
-// sync brings the GPU copies of dl up to date: meshes are uploaded once per
-// *assets.Mesh, instance buffers grow by doubling (a full upload) or get
-// only their dirty ranges (glBufferSubData); dirty ranges are then cleared.
-// Meshes no batch refers to any more are freed.
-func (r *Renderer) sync(dl *viewport.DrawList) {
+// syncBatches brings the batch-level GPU state up to date with dl: meshes are uploaded once per *assets.Mesh
+// (and freed when no batch uses them any more), every batch and chunk has its state (the buffers of chunks a
+// list dropped are freed). Instance data is uploaded later, chunk by chunk, when a chunk is drawn.
+func (r *Renderer) syncBatches(dl *viewport.DrawList) {
 	if dl != r.dl {
 		r.resetBatches()
 		r.dl = dl
+		for _, b := range dl.Batches() {
+			for _, c := range b.Chunks() {
+				c.MarkAllDirty() // a new list for this renderer: everything is uploaded
+			}
+		}
 	}
 	for _, gm := range r.meshes {
 		gm.used = false
@@ -117,30 +130,23 @@ func (r *Renderer) sync(dl *viewport.DrawList) {
 		if i == len(r.batches) {
 			r.batches = append(r.batches, batchState{})
 		}
-		st := &r.batches[i]
-		if st.vao == 0 {
-			gl.GenVertexArrays(1, &st.vao)
-			gl.GenBuffers(1, &st.ivbo)
-			gl.BindVertexArray(st.vao)
-			gl.BindBuffer(gl.ARRAY_BUFFER, st.ivbo)
-			setupInstanceAttribs()
-		}
-		var gm *gpuMesh
+		bs := &r.batches[i]
+		bs.mesh = nil
 		if b.Mesh != nil {
-			gm = r.mesh(b.Mesh)
-			gm.used = true
+			bs.mesh = r.mesh(b.Mesh)
+			bs.mesh.used = true
 		}
-		if gm != st.mesh {
-			gl.BindVertexArray(st.vao)
-			if gm != nil {
-				setupMeshAttribs(gm)
-			}
-			st.mesh = gm
+		n := len(b.Chunks())
+		for j := n; j < len(bs.chunks); j++ {
+			deleteChunk(&bs.chunks[j])
 		}
-		r.uploadInstances(st, b)
+		if n < len(bs.chunks) {
+			bs.chunks = bs.chunks[:n]
+		}
+		for len(bs.chunks) < n {
+			bs.chunks = append(bs.chunks, chunkState{})
+		}
 	}
-	gl.BindVertexArray(0)
-	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	for m, gm := range r.meshes {
 		if !gm.used {
 			deleteMesh(gm)
@@ -149,20 +155,72 @@ func (r *Renderer) sync(dl *viewport.DrawList) {
 	}
 }
 
-func (r *Renderer) uploadInstances(st *batchState, b *viewport.Batch) {
-	n := b.Len()
+// uploadChunk makes cs ready to draw chunk c with mesh gm: its vertex array exists and reads gm, and its buffer
+// holds c's instances (grown by doubling, a full upload; else only the dirty ranges, glBufferSubData). The
+// chunk's dirty ranges are then cleared. Uploads are counted in st.
+func (r *Renderer) uploadChunk(cs *chunkState, gm *gpuMesh, c *viewport.Chunk, st *Stats) {
+	if cs.vao == 0 {
+		gl.GenVertexArrays(1, &cs.vao)
+		gl.GenBuffers(1, &cs.vbo)
+		gl.BindVertexArray(cs.vao)
+		gl.BindBuffer(gl.ARRAY_BUFFER, cs.vbo)
+		setupInstanceAttribs(1)
+		cs.stride = 1
+	}
+	if cs.mesh != gm {
+		gl.BindVertexArray(cs.vao)
+		setupMeshAttribs(gm)
+		cs.mesh = gm
+	}
+	n := c.Len()
 	const size = viewport.InstanceSize
-	gl.BindBuffer(gl.ARRAY_BUFFER, st.ivbo)
-	if n > st.capacity {
-		st.capacity = max(n, 2*st.capacity, minInstanceCapacity)
-		gl.BufferData(gl.ARRAY_BUFFER, st.capacity*size, nil, gl.DYNAMIC_DRAW)
-		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&b.Instances[0]))
-		r.countUpload(n * size)
+	gl.BindBuffer(gl.ARRAY_BUFFER, cs.vbo)
+	if n > cs.capacity {
+		cs.capacity = max(n, 2*cs.capacity, minInstanceCapacity)
+		gl.BufferData(gl.ARRAY_BUFFER, cs.capacity*size, nil, gl.DYNAMIC_DRAW)
+		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&c.Instances[0]))
+		r.countUpload(st, n*size)
 	} else {
-		for _, rg := range b.Dirty() {
-			gl.BufferSubData(gl.ARRAY_BUFFER, rg.Start*size, rg.Len()*size, unsafe.Pointer(&b.Instances[rg.Start]))
-			r.countUpload(rg.Len() * size)
+		for _, rg := range c.Dirty() {
+			gl.BufferSubData(gl.ARRAY_BUFFER, rg.Start*size, rg.Len()*size, unsafe.Pointer(&c.Instances[rg.Start]))
+			r.countUpload(st, rg.Len()*size)
 		}
 	}
-	b.ClearDirty()
+	c.ClearDirty()
+}
+
+// uploadSelection sends dl's selection (a byte per id) to the selection texture: selTexWidth ids a row.
+func (r *Renderer) uploadSelection(dl *viewport.DrawList) {
+	sel := dl.SelectionBytes()
+	rows := max(1, (len(sel)+selTexWidth-1)/selTexWidth)
+	if cap(r.selScratch) < rows*selTexWidth {
+		r.selScratch = make([]byte, rows*selTexWidth)
+	}
+	buf := r.selScratch[:rows*selTexWidth]
+	clear(buf[copy(buf, sel):])
+	if r.selTex == 0 {
+		gl.GenTextures(1, &r.selTex)
+		gl.BindTexture(gl.TEXTURE_2D, r.selTex)
+		gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
+		gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
+	}
+	gl.BindTexture(gl.TEXTURE_2D, r.selTex)
+	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
+	if rows != r.selRows {
+		gl.TexImage2D(gl.TEXTURE_2D, 0, gl.R8UI, selTexWidth, int32(rows), 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, unsafe.Pointer(&buf[0]))
+		r.selRows = rows
+	} else {
+		gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, selTexWidth, int32(rows), gl.RED_INTEGER, gl.UNSIGNED_BYTE, unsafe.Pointer(&buf[0]))
+	}
+	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
+	gl.BindTexture(gl.TEXTURE_2D, 0)
+	r.totalUploaded += uint64(len(buf))
+}
+
+// uploadStats are the statistics uploads count into: those of the picture being drawn.
+func (r *Renderer) uploadStats() *Stats {
+	if r.job != nil {
+		return &r.job.stats
+	}
+	return nil
 }
