@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
@@ -273,11 +272,11 @@ type snapBatch struct {
 func snapshotOf(dl *viewport.DrawList, w *ecs.World) *sceneSnapshot {
 	s := &sceneSnapshot{version: dl.Version(), world: w, bounds: dl.Bounds()}
 	for _, b := range dl.Batches() {
-		if len(b.Instances) == 0 {
+		if b.Len() == 0 {
 			continue
 		}
-		s.batches = append(s.batches, snapBatch{ref: b.Ref, mesh: b.Mesh, instances: slices.Clone(b.Instances)})
-		s.n += len(b.Instances)
+		s.batches = append(s.batches, snapBatch{ref: b.Ref, mesh: b.Mesh, instances: b.AppendInstances(nil)})
+		s.n += b.Len()
 	}
 	return s
 }

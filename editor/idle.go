@@ -124,6 +124,7 @@ func nextBlink(anim float32) time.Duration {
 // frameKey sums up what a frame shows, to tell whether it differs from the previous one.
 type frameKey struct {
 	doc, sel, renders uint64
+	pictures          uint64 // viewport pictures completed (one drawn over several frames shows when complete)
 	job               int64
 	console           int
 	modal             string
@@ -132,7 +133,7 @@ type frameKey struct {
 
 func (a *App) frameKey() frameKey {
 	d := a.ws.doc
-	k := frameKey{renders: a.vp.renders(), console: a.console.Added(), modal: a.dialogs.modalName(), doc2: d,
+	k := frameKey{renders: a.vp.renders(), pictures: a.vp.pictures(), console: a.console.Added(), modal: a.dialogs.modalName(), doc2: d,
 		job: a.ws.jobs.progressKey()}
 	k.doc, k.sel = d.Version(), d.SelectionVersion()
 	return k

@@ -114,6 +114,10 @@ type viewportPanel struct {
 	boxing    bool
 	lastFrame time.Time
 	lastStats viewport.RenderStats
+	pending   bool      // a picture is being drawn over several frames
+	lastInput time.Time // the last frame with user input (keys, mouse, text)
+	coarse    bool      // the picture on screen was thinned (the view was moving): a full one follows
+	moved     bool      // the last frame's picture was asked for because the view or the scene changed
 	// currentAt is the newest time (unix ns) at which the picture on screen was known to show everything the
 	// viewport shows: the state it was drawn from was sampled then, and nothing changed since (probe marks).
 	currentAt int64
@@ -233,6 +237,9 @@ func (v *viewportPanel) Build() {
 		!v.overViewCube(mp)
 
 	v.sync()
+	if userActive() || imgui.CurrentContext().InputEventsQueue().Size > 0 {
+		v.lastInput = time.Now()
+	}
 	v.playing = v.doc.Playing() && !v.doc.Paused()
 	cam := v.doc.Camera()
 	if v.frameAll {
@@ -243,6 +250,9 @@ func (v *viewportPanel) Build() {
 	}
 	v.updateCamera(local, w, h)
 	v.render(w, h)
+	if v.probe != nil {
+		v.probe.Picture.Pending = v.pending
+	}
 	// GL textures have row 0 at the bottom: flip V so the image is the right way up.
 	imgui.ImageV(imgui.TextureID(v.r.Texture()), avail, imgui.Vec2{X: 0, Y: 1}, imgui.Vec2{X: 1, Y: 0})
 	v.host.prefabDrop(local, w, h) // a prefab dragged from the Assets panel (prefab.go)
@@ -262,8 +272,21 @@ func (v *viewportPanel) Build() {
 	}
 }
 
-// render re-renders the image when what it shows changed: the draw list (the scene, or the grid dialog's preview),
-// the selection, the camera, the size, the meshes, or play mode.
+// Drawing budgets: how long one frame may spend on the viewport's picture (GPU work included). A picture that
+// costs more is drawn over several frames while the last complete one stays on screen; while the view or the
+// scene changes frame after frame, a thinned picture that fits is drawn instead.
+// While the user gives input (and shortly after), frames stay short so that they are handled at once; without
+// input the picture gets more of each frame and completes in fewer of them (each frame also costs the UI's own
+// drawing, which on a software renderer is a good part of a frame).
+const (
+	drawBudget     = 15 * time.Millisecond
+	idleDrawBudget = 60 * time.Millisecond
+	inputCalm      = 300 * time.Millisecond // how long after the last input the bigger budget applies
+)
+
+// render keeps the image up to date: a new picture when what it shows changed — the draw list (the scene, or the
+// grid dialog's preview), the selection, the camera, the size, the meshes, or play mode — drawn over as many
+// frames as it takes (viewport.Renderer.Draw).
 func (v *viewportPanel) render(w, h int) {
 	dl := v.builder.DrawList()
 	if v.preview != nil {
@@ -279,7 +302,12 @@ func (v *viewportPanel) render(w, h int) {
 		SceneTick: dl.Version(), Selection: v.selVersion, Camera: cam,
 		Width: w, Height: h, Assets: v.assetVersion, Playing: v.playing,
 	}
-	if reason := v.policy.Decide(state); reason == 0 {
+	reason := v.policy.Decide(state)
+	// The view or the scene changing frame after frame (an orbit, a drag, play mode): thinned pictures that fit.
+	moving := reason&(viewport.ReasonCamera|viewport.ReasonScene|viewport.ReasonPlaying) != 0
+	interactive := moving && (v.moved || v.ctl.Mode() != viewport.ModeNone || v.gizmoActive)
+	v.moved = moving
+	if reason == 0 && !v.pending && !v.coarse {
 		v.currentAt = sampled
 		return
 	}
@@ -288,14 +316,28 @@ func (v *viewportPanel) render(w, h int) {
 			v.log.Errorf("viewport: %v", err)
 		}
 	}
-	if err := v.r.Render(dl, cam); err != nil {
+	budget := drawBudget
+	if time.Since(v.lastInput) > inputCalm && !interactive {
+		budget = idleDrawBudget
+	}
+	done, err := v.r.Draw(dl, cam, viewport.DrawOptions{Budget: budget, Interactive: interactive})
+	if err != nil {
 		v.log.Errorf("viewport: %v", err)
 	}
-	v.lastStats = v.r.Stats()
-	v.currentAt = sampled
-	if v.probe != nil {
-		v.probe.Picture = probe.Picture{Drawn: v.lastStats.Instances, Total: dl.Len(), Stride: 1, Steps: 1, Pictures: v.probe.Picture.Pictures + 1,
-			Completed: time.Now().UnixNano()}
+	v.pending = !done
+	if !done {
+		return
+	}
+	st := v.r.Stats()
+	if v.coarse = st.Thinned; !v.coarse {
+		v.currentAt = sampled
+	}
+	if st.Renders != v.lastStats.Renders || st.Steps == 0 {
+		v.lastStats = st
+		if v.probe != nil {
+			v.probe.Picture = probe.Picture{Drawn: st.Instances, Total: st.Total, Stride: st.Stride, Steps: st.Steps,
+				Pictures: st.Renders, Completed: time.Now().UnixNano()}
+		}
 	}
 }
 
@@ -486,7 +528,8 @@ func (v *viewportPanel) buildViewCube() {
 
 // busy reports whether the viewport needs frames without input (a camera drag or fly in progress, play mode).
 func (v *viewportPanel) busy() bool {
-	return v.playing || v.ctl.Mode() != viewport.ModeNone || v.gizmoActive || imguizmo.IsUsingViewManipulate()
+	return v.playing || v.ctl.Mode() != viewport.ModeNone || v.gizmoActive || imguizmo.IsUsingViewManipulate() ||
+		v.pending || v.coarse || v.moved
 }
 
 // delete frees the renderer; call on the loop thread before the GL context goes away.
@@ -507,6 +550,9 @@ func (v *viewportPanel) reloadMeshes() {
 
 // renders counts the renders so far.
 func (v *viewportPanel) renders() uint64 { return v.policy.Renders() }
+
+// pictures counts the pictures completed (a picture drawn over several frames shows when it is complete).
+func (v *viewportPanel) pictures() uint64 { return v.lastStats.Renders }
 
 // buildStatsOverlay draws the statistics overlay in the viewport's top-left corner (View → Stats Overlay).
 func (v *viewportPanel) buildStatsOverlay() {

@@ -33,10 +33,10 @@ func (f *fakeRenderer) Resize(w, h int) error {
 	f.w, f.h = w, h
 	return nil
 }
-func (f *fakeRenderer) Render(dl *viewport.DrawList, cam viewport.Camera) error {
+func (f *fakeRenderer) Draw(dl *viewport.DrawList, cam viewport.Camera, _ viewport.DrawOptions) (bool, error) {
 	f.renders++
 	f.list, f.cam = dl, cam
-	return nil
+	return true, nil
 }
 func (f *fakeRenderer) Texture() uint32 { return 1 }
 func (f *fakeRenderer) ReadID(x, y int) uint32 {

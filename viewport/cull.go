@@ -150,7 +150,8 @@ func (p *Pacer) Thin(items []DrawItem, budget time.Duration) (stride, n int) {
 	for _, it := range items {
 		tris += it.Triangles
 	}
-	avail := float64(budget - p.Fixed())
+	// The passes besides the triangles take their share, but never more than half of the budget.
+	avail := float64(max(budget-p.Fixed(), budget/2))
 	need := float64(p.Estimate(tris))
 	stride = 1
 	if need > avail {
@@ -159,5 +160,5 @@ func (p *Pacer) Thin(items []DrawItem, budget time.Duration) (stride, n int) {
 			stride = min(int(math.Ceil(need/avail)), MaxStride)
 		}
 	}
-	return stride, p.Take(items, max(budget-p.Fixed(), 1), stride)
+	return stride, p.Take(items, time.Duration(avail), stride)
 }

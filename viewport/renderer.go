@@ -59,4 +59,7 @@ type RenderStats struct {
 	Stride       int
 	Steps        int
 	Pending      bool
+	// Thinned is true when the picture on screen was thinned to fit a frame (DrawOptions.Interactive): a
+	// later call that is not interactive draws the full one.
+	Thinned bool
 }

@@ -125,7 +125,7 @@ func (bl *baseline) render(r *Renderer, dl *viewport.DrawList, cam viewport.Came
 	r.lightUniforms(p, pic.f.vp, pic.f.eye)
 	calls := 0
 	for i, b := range dl.Batches() {
-		if gm := r.batches[i].mesh; gm != nil && b.Len() > 0 && pic.f.frustum.IntersectsAABB(b.Bounds()) {
+		if gm := r.list.batches[i].mesh; gm != nil && b.Len() > 0 && pic.f.frustum.IntersectsAABB(b.Bounds()) {
 			calls += bl.draw(mode, p, gm, b)
 		}
 	}

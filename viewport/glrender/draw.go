@@ -125,6 +125,9 @@ func (r *Renderer) step(budget time.Duration) {
 	p := r.job
 	p.stats.Steps++
 	dl := p.key.dl
+	if budget > 0 {
+		gl.Finish() // earlier work (the UI's last frame) is not this step's
+	}
 	start := time.Now()
 	n := r.pacer.Take(p.items[p.next:], budget, p.stride)
 	t := &r.targets[1-r.front]
@@ -142,7 +145,7 @@ func (r *Renderer) step(budget time.Duration) {
 	for _, it := range p.items[p.next : p.next+n] {
 		b := batches[it.Batch]
 		c := b.Chunks()[it.Chunk]
-		bs := &r.batches[it.Batch]
+		bs := &r.list.batches[it.Batch]
 		cs := &bs.chunks[it.Chunk]
 		r.uploadChunk(cs, bs.mesh, c, &p.stats)
 		count := (c.Len() + p.stride - 1) / p.stride
@@ -180,6 +183,7 @@ func (r *Renderer) step(budget time.Duration) {
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	gl.Disable(gl.DEPTH_TEST)
 	r.front = 1 - r.front
+	p.stats.Thinned = p.coarse
 	r.shown, r.have, r.job = *p, true, nil
 	r.shown.items = nil
 	r.renders++

@@ -229,3 +229,31 @@ func renderAll(t *testing.T, r *Renderer, dl *viewport.DrawList, cam viewport.Ca
 	r.step(0)
 	return r.ReadImage()
 }
+
+// TestTwoListsKeepTheirBuffers: switching between the scene's list and a preview's uploads only what changed.
+func TestTwoListsKeepTheirBuffers(t *testing.T) {
+	a, b := spread(t, 10, [4]float32{1, 0, 0, 1}), spread(t, 12, [4]float32{0, 1, 0, 1})
+	cam := framed(b, testW, testH)
+	withRenderer(t, testW, testH, func(r *Renderer) {
+		render(t, r, a, cam)
+		render(t, r, b, cam)
+		render(t, r, a, cam)
+		if s := r.Stats(); s.UploadedBytes != 0 {
+			t.Errorf("back to the first list: %d bytes uploaded, want 0", s.UploadedBytes)
+		}
+		a.SetWorld(5, mgl32.Translate3D(-18, 1.5, -18))
+		render(t, r, b, cam)
+		render(t, r, a, cam)
+		if s := r.Stats(); s.UploadedBytes != viewport.InstanceSize {
+			t.Errorf("after one change in the first list: %d bytes uploaded, want one instance", s.UploadedBytes)
+		}
+		// A third list pushes out the one drawn least recently (b): b is uploaded whole again.
+		c := spread(t, 3, [4]float32{0, 0, 1, 1})
+		render(t, r, c, cam)
+		render(t, r, b, cam)
+		if s := r.Stats(); s.UploadedBytes < b.Len()*viewport.InstanceSize {
+			t.Errorf("a list whose buffers were dropped: %d bytes uploaded, want all %d instances", s.UploadedBytes, b.Len())
+		}
+		sameAsFullUpload(t, r, b, cam)
+	})
+}

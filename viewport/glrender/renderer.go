@@ -125,29 +125,29 @@ type Renderer struct {
 	meshProg, gridProg, composeProg, outlineProg *program
 	emptyVAO                                     uint32
 
-	w, h            int
-	targets         [2]target
-	front           int // index of the target with the last complete picture
-	outFBO, outTex  uint32
-	selTex          uint32
-	selRows         int
-	selScratch      []byte
-	meshes          map[*assets.Mesh]*gpuMesh
-	batches         []batchState
-	dl              *viewport.DrawList
-	shown           picture  // the last complete picture (valid when have)
-	have            bool     // a picture is in the front target
-	job             *picture // the picture being drawn
-	serial          uint64
-	composed        composeKey // what outTex shows (when display is outTex)
-	display         uint32     // the texture shown: the front colour, or outTex when something is selected
-	pacer           viewport.Pacer
-	items           []viewport.DrawItem
-	stats           Stats
-	totalUploaded   uint64
-	renders         uint64
-	scratch         []byte
-	deleted         bool
+	w, h           int
+	targets        [2]target
+	front          int // index of the target with the last complete picture
+	outFBO, outTex uint32
+	selTex         uint32
+	selRows        int
+	selScratch     []byte
+	meshes         map[*assets.Mesh]*gpuMesh
+	lists          []*listState // GPU buffers of the lists drawn last
+	list           *listState   // of the list being drawn
+	shown          picture      // the last complete picture (valid when have)
+	have           bool         // a picture is in the front target
+	job            *picture     // the picture being drawn
+	serial         uint64
+	composed       composeKey // what outTex shows (when display is outTex)
+	display        uint32     // the texture shown: the front colour, or outTex when something is selected
+	pacer          viewport.Pacer
+	items          []viewport.DrawItem
+	stats          Stats
+	totalUploaded  uint64
+	renders        uint64
+	scratch        []byte
+	deleted        bool
 }
 
 // composeKey is what a composed image shows.

@@ -99,38 +99,81 @@ func deleteChunk(cs *chunkState) {
 	*cs = chunkState{}
 }
 
-// resetBatches frees the per-batch GPU state (for a new draw list).
-func (r *Renderer) resetBatches() {
-	for i := range r.batches {
-		for j := range r.batches[i].chunks {
-			deleteChunk(&r.batches[i].chunks[j])
-		}
-	}
-	r.batches = r.batches[:0]
-	r.dl = nil
+// listState is the GPU side of one DrawList: its batches' chunk buffers.
+type listState struct {
+	dl      *viewport.DrawList
+	batches []batchState
+	used    uint64 // the picture serial it was last drawn in
 }
 
-// syncBatches brings the batch-level GPU state up to date with dl: meshes are uploaded once per *assets.Mesh
-// (and freed when no batch uses them any more), every batch and chunk has its state (the buffers of chunks a
-// list dropped are freed). Instance data is uploaded later, chunk by chunk, when a chunk is drawn.
-func (r *Renderer) syncBatches(dl *viewport.DrawList) {
-	if dl != r.dl {
-		r.resetBatches()
-		r.dl = dl
-		for _, b := range dl.Batches() {
-			for _, c := range b.Chunks() {
-				c.MarkAllDirty() // a new list for this renderer: everything is uploaded
-			}
+// maxLists is how many draw lists keep their GPU buffers (the scene's and the grid dialog's preview): switching
+// between them uploads only what changed.
+const maxLists = 2
+
+func (ls *listState) delete() {
+	for i := range ls.batches {
+		for j := range ls.batches[i].chunks {
+			deleteChunk(&ls.batches[i].chunks[j])
 		}
 	}
+	ls.batches = nil
+}
+
+// resetBatches frees the GPU state of every draw list.
+func (r *Renderer) resetBatches() {
+	for _, ls := range r.lists {
+		ls.delete()
+	}
+	r.lists, r.list = nil, nil
+}
+
+// syncBatches makes r.list the GPU state of dl (keeping the states of the maxLists lists drawn last; a list seen
+// for the first time, or again after its state was dropped, is uploaded whole) and brings its batch-level state up
+// to date: meshes are uploaded once per *assets.Mesh (and freed when no list uses them any more), every batch and
+// chunk has its state (the buffers of chunks a list dropped are freed). Instance data is uploaded later, chunk by
+// chunk, when a chunk is drawn.
+func (r *Renderer) syncBatches(dl *viewport.DrawList) {
+	r.list = nil
+	for _, ls := range r.lists {
+		if ls.dl == dl {
+			r.list = ls
+		}
+	}
+	if r.list == nil {
+		if len(r.lists) == maxLists { // drop the one drawn least recently
+			old := 0
+			for i, ls := range r.lists {
+				if ls.used < r.lists[old].used {
+					old = i
+				}
+			}
+			r.lists[old].delete()
+			r.lists = append(r.lists[:old], r.lists[old+1:]...)
+		}
+		r.list = &listState{dl: dl}
+		r.lists = append(r.lists, r.list)
+		for _, b := range dl.Batches() {
+			b.MarkAllDirty() // new to this renderer: everything is uploaded
+		}
+	}
+	r.list.used = r.serial
 	for _, gm := range r.meshes {
 		gm.used = false
 	}
-	for i, b := range dl.Batches() {
-		if i == len(r.batches) {
-			r.batches = append(r.batches, batchState{})
+	for _, ls := range r.lists {
+		for i, b := range ls.dl.Batches() {
+			if i < len(ls.batches) && b.Mesh != nil {
+				if gm, ok := r.meshes[b.Mesh]; ok {
+					gm.used = true
+				}
+			}
 		}
-		bs := &r.batches[i]
+	}
+	for i, b := range dl.Batches() {
+		if i == len(r.list.batches) {
+			r.list.batches = append(r.list.batches, batchState{})
+		}
+		bs := &r.list.batches[i]
 		bs.mesh = nil
 		if b.Mesh != nil {
 			bs.mesh = r.mesh(b.Mesh)

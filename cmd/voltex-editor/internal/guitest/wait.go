@@ -170,12 +170,18 @@ func (e *Editor) Settle() *Probe {
 }
 
 // Presented waits until the screen shows the state of probe p or a later one: the frame that wrote p and the next
-// one (which shows a viewport render caused by p's frame) are presented. It returns the newest probe.
+// one (which shows a viewport render caused by p's frame) are presented, and so is the viewport's picture of them
+// (a big picture is drawn over several frames: Probe.Picture.Pending). It returns the newest probe.
 func (e *Editor) Presented(p *Probe) *Probe {
 	e.t.Helper()
-	return e.WaitProbe(MinWait, fmt.Sprintf("frame %d on screen", p.Frames), func(q *Probe) bool {
-		return q.Frames >= p.Frames+3 || (q.Idle && q.Frames >= p.Frames)
+	what := fmt.Sprintf("frame %d and its picture on screen", p.Frames)
+	q := e.WaitProbe(MinWait, what, func(q *Probe) bool {
+		return (q.Frames >= p.Frames+2 && !q.Picture.Pending) || (q.Idle && q.Frames >= p.Frames)
 	})
+	if q.Idle {
+		return q
+	}
+	return e.WaitProbe(MinWait, what, func(r *Probe) bool { return r.Frames > q.Frames || r.Idle })
 }
 
 // ScreenshotOf captures the screen once it shows probe p's state (see Presented). Use it instead of sleeping
