@@ -146,6 +146,9 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	// Frame everything (F, nothing selected).
 	timeKey(b, e, f, "frame (F)", "f", "frame")
 
+	// Zoomed in (the wheel over the viewport's centre): how many instances the picture draws of all.
+	zoomIn(b, e, f, size.name, vx, vy)
+
 	// One field edit: select an entity in the hierarchy, type a new X position in the inspector, Enter.
 	fieldEdit(b, e, f)
 
@@ -242,6 +245,27 @@ func orbit(b *testing.B, e *guitest.Editor, f figures, x, y int) {
 	f.ms("orbit: release → full picture", time.Duration(max(0, p.Picture.Completed-released.UnixNano())))
 	f.add("picture: instances drawn", float64(p.Picture.Drawn))
 	f.add("picture: instances in the scene", float64(p.Picture.Total))
+}
+
+// zoomIn turns the wheel over the viewport at (x, y) towards the scene and records the instances in the full
+// picture of the zoomed-in view against all of them, and the time from the last notch to that picture.
+func zoomIn(b *testing.B, e *guitest.Editor, f figures, name string, x, y int) {
+	b.Helper()
+	p0 := e.Settle()
+	const notches = 14 // 0.85^14: an eighth of the distance that frames the whole scene
+	e.Xdotool("mousemove", strconv.Itoa(x), strconv.Itoa(y), "click", "--repeat", strconv.Itoa(notches), "--delay", "30", "4")
+	sent := time.Now()
+	p := e.WaitProbe(5*time.Minute, "the full zoomed-in picture", func(p *guitest.Probe) bool {
+		return p.Idle && !p.Picture.Pending && p.Picture.Stride <= 1 && p.Camera.Distance < p0.Camera.Distance/4
+	})
+	f.ms("zoomed in: last notch → full picture", time.Duration(max(0, p.Picture.Completed-sent.UnixNano())))
+	f.add("zoomed in: instances drawn", float64(p.Picture.Drawn))
+	f.add("zoomed in: instances in the scene", float64(p.Picture.Total))
+	look(b, e, name+"-zoomed.png")
+	e.Key("f") // back to everything in view
+	e.WaitProbe(5*time.Minute, "the framed picture", func(p *guitest.Probe) bool {
+		return p.Idle && !p.Picture.Pending && p.Picture.Stride <= 1 && p.Camera.Distance > p0.Camera.Distance/2
+	})
 }
 
 // frameTimes records the median and the longest of the frames between probes p0 and p1.
@@ -435,6 +459,9 @@ var latencyRows = []struct{ key, target string }{
 	{"orbit: pictures per second while dragging", ""},
 	{"orbit: instances in the last picture while dragging", ""},
 	{"orbit: release → full picture", ""},
+	{"zoomed in: instances drawn", "only what is visible"},
+	{"zoomed in: instances in the scene", ""},
+	{"zoomed in: last notch → full picture", ""},
 	{"typing beside a 100k preview: key → UI median (ms)", "≤ 50 ms"},
 	{"typing beside a 100k preview: key → UI longest (ms)", "≤ 50 ms"},
 	{"typing beside a 100k preview: input frame longest (ms)", "≤ 50 ms"},
