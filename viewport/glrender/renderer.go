@@ -143,7 +143,6 @@ type Renderer struct {
 	display        uint32     // the texture shown: the front colour, or outTex when something is selected
 	pacer          viewport.Pacer
 	items          []viewport.DrawItem
-	stats          Stats
 	totalUploaded  uint64
 	renders        uint64
 	scratch        []byte
