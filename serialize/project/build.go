@@ -95,6 +95,7 @@ func (p *parser) structOf(fields []*Field, sf []reflect.StructField) (reflect.Ty
 	for i, f := range fields {
 		v := def.Field(off + i)
 		zeroDefault(f.Type, v)
+		intoRange(f.Type, f.Hints, v)
 		if d, has := p.defs[f]; has {
 			p.decode(&d.v, f.Type, v, f.Hints, d.path)
 		}
@@ -239,6 +240,42 @@ func zeroDefault(t *Type, v reflect.Value) {
 	case Array:
 		for i := range t.Len {
 			zeroDefault(t.Elem, v.Index(i))
+		}
+	}
+}
+
+// intoRange moves the numbers of v (a zero default of type t) into the range of hints h: a range
+// that leaves out the value starts at its nearest end (ints: the nearest int inside it). It works
+// on ints and floats, the channels of vectors and colours, and the items of arrays.
+func intoRange(t *Type, h ecs.Hints, v reflect.Value) {
+	clamp := func(x float64) float64 {
+		if h.HasMin && x < h.Min {
+			x = h.Min
+		}
+		if h.HasMax && x > h.Max {
+			x = h.Max
+		}
+		return x
+	}
+	switch t.Kind {
+	case Int:
+		x0 := float64(v.Int())
+		x := clamp(x0)
+		if x > x0 {
+			x = math.Ceil(x)
+		} else {
+			x = math.Floor(x)
+		}
+		v.SetInt(int64(max(math.MinInt32, min(math.MaxInt32, x))))
+	case Float:
+		v.SetFloat(float64(float32(clamp(v.Float()))))
+	case Vec2, Vec3, Vec4, Color:
+		for i := range v.Len() {
+			v.Index(i).SetFloat(float64(float32(clamp(v.Index(i).Float()))))
+		}
+	case Array:
+		for i := range t.Len {
+			intoRange(t.Elem, h, v.Index(i))
 		}
 	}
 }

@@ -322,3 +322,24 @@ func TestRegisterAgainstGoItemDefaults(t *testing.T) {
 		t.Fatalf("another item default: %v", err)
 	}
 }
+
+// A number with no "default" whose range leaves out 0 starts at the nearest end of its range (so
+// that a new component, and a scene written with it, is valid); so do vectors' channels and
+// arrays' items.
+func TestDefaultWithinRange(t *testing.T) {
+	p, err := project.Parse([]byte(`{"format": "voltex.project", "version": 1, "components": [{"name": "R", "fields": [
+  {"name": "lives", "type": "int", "min": 3}, {"name": "half", "type": "int", "min": 2.5},
+  {"name": "depth", "type": "float", "max": -1}, {"name": "size", "type": "vec3", "min": 0.5, "max": 2},
+  {"name": "levels", "type": "array", "len": 2, "of": "int", "min": 1}, {"name": "tint", "type": "color", "max": 0.5},
+  {"name": "zero", "type": "float", "min": -1, "max": 1}]}]}`), "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := reflect.ValueOf(p.Component("R").Default)
+	for name, want := range map[string]any{"Lives": int32(3), "Half": int32(3), "Depth": float32(-1),
+		"Size": mgl32.Vec3{0.5, 0.5, 0.5}, "Levels": [2]int32{1, 1}, "Tint": mgl32.Vec4{0.5, 0.5, 0.5, 0.5}, "Zero": float32(0)} {
+		if got := d.FieldByName(name).Interface(); got != want {
+			t.Errorf("%s defaults to %v, want %v", name, got, want)
+		}
+	}
+}
