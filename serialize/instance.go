@@ -11,6 +11,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
 
@@ -39,6 +40,11 @@ type prefabState struct {
 	maxEntities int
 	tooMany     bool
 	checked     map[*Template]bool // templates whose component types were checked against the world
+	// byPath holds the template of each prefab path the file instances; charged marks the prefab
+	// files (absolute paths) whose memory the load counted, tplCharged their sum.
+	byPath     map[string]*Template
+	charged    map[string]bool
+	tplCharged int64
 }
 
 // instRec is an entity of the file that instances a prefab.
@@ -209,6 +215,48 @@ func (b *binder) reportBroken(t *Template, u *brokenUse) {
 	}
 }
 
+// useForInstance counts the memory an instance of t takes: its entities, and the prefab files it is
+// made from that the load has not counted yet (each loaded prefab holds a world of its own). It
+// reports false when that goes over the limit.
+func (b *binder) useForInstance(t *Template, in *instRec) bool {
+	cost, own := t.bytes, int64(0)
+	var files []string
+	for _, d := range t.deps {
+		if b.charged[d] {
+			continue
+		}
+		if dt := b.prefabs.loaded(d); dt != nil {
+			own += dt.own
+			files = append(files, d)
+		}
+	}
+	cost += own
+	if b.ds.maxData > 0 && b.ds.data+cost > b.ds.maxData {
+		b.overMemory(in, cost)
+		return false
+	}
+	if b.charged == nil {
+		b.charged = map[string]bool{}
+	}
+	for _, d := range files {
+		b.charged[d] = true
+	}
+	b.tplCharged += own
+	return b.ds.use(cost, in.pos)
+}
+
+// overMemory reports that instance in (taking cost bytes more) does not fit in the memory limit.
+func (b *binder) overMemory(in *instRec, cost int64) {
+	if !b.ds.overData {
+		b.ds.overData = true
+		b.probs.Errorf(in.pos.Line, in.pos.Col, "entities["+strconv.Itoa(in.index)+"].prefab",
+			"with its prefab instances and the prefab files they are made from, the scene takes more than the limit of %s "+
+				"of memory (Limits.MaxWorldBytes)", words.Bytes(b.ds.maxData))
+	}
+	b.ds.use(cost, in.pos)
+	b.ds.failed = true
+}
+
 // prefixOf returns the folder of a prefab path, for rebasing its asset references ("" for the
 // scene's own folder).
 func prefixOf(clean string) string {
@@ -228,7 +276,26 @@ func (b *binder) instance(k int, ovrs []int) *Template {
 	if err != nil {
 		return nil // reported by the reader
 	}
-	t := b.prefabs.template(b.ctx, b.dir, clean, b.chain)
+	if b.ds.overData || b.tooMany {
+		return nil // over a limit already: no more prefab files are read
+	}
+	t := b.byPath[clean]
+	if t == nil {
+		// A prefab not loaded yet is read within what is left of this scene's memory limit.
+		room := int64(0)
+		if b.ds.maxData > 0 {
+			room = max(1, b.ds.maxData-b.ds.data)
+		}
+		t = b.prefabs.template(b.ctx, b.dir, clean, b.chain, room)
+		if b.byPath == nil {
+			b.byPath = map[string]*Template{}
+		}
+		b.byPath[clean] = t
+	}
+	if t.overMemory {
+		b.overMemory(in, 0)
+		return nil
+	}
 	if !slices.Contains(b.templates, t) {
 		b.templates = append(b.templates, t)
 	}
@@ -249,7 +316,7 @@ func (b *binder) instance(k int, ovrs []int) *Template {
 	if spawn && !b.checked[t] && !b.checkTypes(t, in) {
 		spawn = false
 	}
-	if !b.ds.use(t.bytes, in.pos) {
+	if !b.useForInstance(t, in) {
 		return t
 	}
 	if b.maxEntities > 0 && b.recs.n+len(view) > b.maxEntities {

@@ -93,7 +93,7 @@ func newInstWriter(ctx context.Context, sw *sceneWriter, s *Scene, order []ecs.E
 		if err != nil {
 			return nil, fmt.Errorf("saving: entity %d: %w", sw.sids.Get(e).ID, err)
 		}
-		t := prefabs.template(ctx, dir, clean, nil)
+		t := prefabs.template(ctx, dir, clean, nil, 0)
 		if t.err == nil {
 			ri.t, ri.view = t, t.view(prefixOf(clean))
 		}

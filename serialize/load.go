@@ -79,6 +79,9 @@ type LoadOptions struct {
 
 	// chain lists the absolute paths of the prefab files being loaded that lead to this load.
 	chain []string
+	// overMemory, if set, is set to whether the load went over Limits.MaxWorldBytes (a prefab's
+	// load with what is left of its scene's memory limit).
+	overMemory *bool
 }
 
 // LoadFile loads the scene file at path ("-": standard input) into a new
@@ -145,6 +148,9 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	if h != nil {
 		s = b.finish(h)
 	}
+	if opts.overMemory != nil {
+		*opts.overMemory = b.ds.overData
+	}
 	if err := probs.Err(); err != nil {
 		return nil, err
 	}
@@ -156,6 +162,7 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	}
 	s.Warnings = probs.Warnings()
 	s.Prefabs, s.Dir, s.Broken, s.used = b.prefabs, b.dir, b.broken, b.templates
+	s.data = b.ds.data - b.tplCharged
 	return s, nil
 }
 

@@ -61,7 +61,7 @@ func templateOf(s *Scene, root ecs.Entity) (*Template, string, error) {
 	if dir == "" {
 		dir = "."
 	}
-	t := prefabs.template(context.Background(), dir, clean, nil)
+	t := prefabs.template(context.Background(), dir, clean, nil, 0)
 	if t.err != nil {
 		return nil, "", fmt.Errorf("prefab %s cannot be used: %s", pf.Path, t.problem)
 	}

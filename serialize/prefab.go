@@ -31,6 +31,10 @@ func checkPrefabPath(ref string) (string, error) {
 	return c, nil
 }
 
+// tplEntryOverhead is what a template entity takes besides its tplEnt: its entries in the
+// template's two maps.
+const tplEntryOverhead = 96
+
 // cannotBeUsed ends the message of an instance whose prefab cannot be used, before the reason.
 const cannotBeUsed = " cannot be used: "
 
@@ -86,6 +90,11 @@ type Template struct {
 	world    *ecs.World        // the loaded prefab (values refer to its entities)
 	index    map[ecs.Entity]int32
 	bytes    int64       // world memory an instance takes (Limits.MaxWorldBytes), estimated as loads do
+	// own is the memory the template itself holds (its world and entries), counted once by each
+	// load that instances it; overMemory marks a prefab that did not fit in what was left of the
+	// memory limit of the load that read it (such a template is not kept).
+	own        int64
+	overMemory bool
 	enc      encodeState // writes references as template ids
 	mu       sync.Mutex
 	views    map[string][]tplEnt // by asset prefix (ents with asset references rebased)
@@ -140,7 +149,14 @@ func (t *Template) Len() int { return len(t.ents) }
 // that instances it, as the "prefab" key says), loading it if needed. It never returns nil: a
 // prefab that cannot be used comes back with an error (see [Template.Err]).
 func (p *Prefabs) Template(ctx context.Context, dir, path string) *Template {
-	return p.template(ctx, dir, path, nil)
+	return p.template(ctx, dir, path, nil, 0)
+}
+
+// loaded returns the template of the prefab file at abs (an absolute path) if the set holds it.
+func (p *Prefabs) loaded(abs string) *Template {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.byAbs[abs]
 }
 
 func absPath(p string) string {
@@ -151,8 +167,10 @@ func absPath(p string) string {
 }
 
 // template loads the prefab at rel (relative to dir); chain lists the absolute paths of the files
-// being loaded that lead here (for cycles).
-func (p *Prefabs) template(ctx context.Context, dir, rel string, chain []string) *Template {
+// being loaded that lead here (for cycles). A prefab not loaded yet is read with at most room bytes
+// of world memory (0: the set's limit); one that does not fit comes back marked overMemory, and is
+// not kept.
+func (p *Prefabs) template(ctx context.Context, dir, rel string, chain []string, room int64) *Template {
 	file := filepath.Join(dir, filepath.FromSlash(rel))
 	abs := absPath(file)
 	if i := slices.Index(chain, abs); i >= 0 {
@@ -170,9 +188,9 @@ func (p *Prefabs) template(ctx context.Context, dir, rel string, chain []string)
 	if t != nil {
 		return t
 	}
-	t = p.load(ctx, dir, rel, file, abs, chain)
-	if ctx.Err() != nil && errors.Is(t.err, ctx.Err()) {
-		return t // not kept: a cancelled load says nothing about the file
+	t = p.load(ctx, dir, rel, file, abs, chain, room)
+	if ctx.Err() != nil && errors.Is(t.err, ctx.Err()) || t.overMemory {
+		return t // not kept: a cancelled load, or one short of memory, says nothing about the file
 	}
 	p.mu.Lock()
 	if old := p.byAbs[abs]; old != nil {
@@ -185,7 +203,7 @@ func (p *Prefabs) template(ctx context.Context, dir, rel string, chain []string)
 }
 
 // load reads one prefab file into a template.
-func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []string) *Template {
+func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []string, room int64) *Template {
 	t := &Template{file: file, abs: abs, deps: []string{abs}}
 	fail := func(err error) *Template {
 		t.err = err
@@ -214,8 +232,12 @@ func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []
 		}
 	}
 	pdir := filepath.Dir(file)
+	var over bool
 	opts := LoadOptions{File: file, NewWorld: p.opts.NewWorld, Limits: p.opts.Limits, Strict: p.opts.Strict, RefuseConflicts: true,
-		Prefabs: p, Dir: pdir, chain: append(slices.Clip(chain), abs)}
+		Prefabs: p, Dir: pdir, chain: append(slices.Clip(chain), abs), overMemory: &over}
+	if lim := opts.Limits.resolved().MaxWorldBytes; room > 0 && (lim <= 0 || room < lim) {
+		opts.Limits.MaxWorldBytes = room
+	}
 	if ca := p.opts.CheckAsset; ca != nil {
 		opts.CheckAsset = func(ref string) error { return ca(pdir, ref) }
 	}
@@ -233,9 +255,11 @@ func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []
 	defer in.Close()
 	s, err := Load(ctx, in, opts)
 	if err != nil {
+		t.overMemory = over && opts.Limits.MaxWorldBytes != p.opts.Limits.MaxWorldBytes
 		return fail(err)
 	}
 	t.warnings = s.Warnings
+	t.own = s.data
 	for _, u := range s.used {
 		for _, d := range u.deps {
 			if !slices.Contains(t.deps, d) {
@@ -314,9 +338,11 @@ func (t *Template) build(w *ecs.World) error {
 			te.comps = append(te.comps, tplComp{name: c.name, codec: c.codec, val: v, json: string(buf),
 				refs: c.codec.hasRefs(), deep: info.SharesMemory})
 			t.bytes += int64(info.Type.Size()) + componentOverhead
+			t.own += int64(unsafe.Sizeof(tplComp{})) + int64(info.Type.Size()) + int64(len(buf))
 			t.codecs[c.name] = c.codec
 		}
 		t.bytes += entityOverhead
+		t.own += int64(unsafe.Sizeof(tplEnt{})) + tplEntryOverhead + int64(len(te.unknown))*int64(unsafe.Sizeof(scene.RawComponent{}))
 		index[e] = int32(len(t.ents))
 		t.byID[te.id] = int32(len(t.ents))
 		t.ents = append(t.ents, te)
@@ -490,7 +516,7 @@ func (p *Prefabs) Reload(ctx context.Context, files ...string) map[string]Templa
 		if dir == "" {
 			dir = "."
 		}
-		nt := p.template(ctx, dir, base, nil)
+		nt := p.template(ctx, dir, base, nil, 0)
 		out[abs] = TemplateChange{Old: t, New: nt}
 	}
 	return out

@@ -560,3 +560,56 @@ func TestExportRefusesPlaceholders(t *testing.T) {
 		t.Fatalf("export: %v", err)
 	}
 }
+
+// The prefab files a scene instances count against its memory limit (Limits.MaxWorldBytes) with
+// the entities of its instances: each loaded prefab holds a world of its own, so ten levels of
+// nested prefabs around one big prefab took ten times the memory of the big prefab (54 MB of
+// cubes and ten 100-byte files took 3.9 GB to validate, against a 3 GiB budget), each load
+// within its limits. A prefab instanced twice is counted once, and a scene that fits loads.
+func TestPrefabsCountAgainstTheMemoryLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{ "format": "voltex.scene", "version": 2, "entities": [`)
+	for i := 1; i <= 2500; i++ {
+		if i > 1 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{ "id": %d, "name": "Cube %d", "components": { "Color": { "rgba": [1, 0, 0, 1] }, "Mesh": { "asset": "builtin:cube" }, "Transform": { "position": [%d, 0, 0] } } }`, i, i, i)
+	}
+	b.WriteString("] }")
+	files := map[string]string{"base.json": b.String()}
+	instances := func(paths ...string) string {
+		var b strings.Builder
+		b.WriteString(`{ "format": "voltex.scene", "version": 2, "entities": [`)
+		for i, p := range paths {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{ "id": %d, "order": %d, "prefab": %q }`, i+1, i, p)
+		}
+		b.WriteString("] }")
+		return b.String()
+	}
+	prev := "base.json"
+	for level := 1; level <= 10; level++ {
+		name := fmt.Sprintf("level%d.json", level)
+		files[name] = instances(prev)
+		prev = name
+	}
+	files["nested.json"] = instances(prev)
+	files["once.json"] = instances("base.json")
+	files["twice.json"] = instances("base.json", "base.json")
+	dir := writeFiles(t, files)
+	lim := serialize.Limits{MaxWorldBytes: 4 << 20}
+	for _, keep := range []bool{false, true} {
+		_, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "nested.json"), serialize.LoadOptions{Limits: lim, KeepBroken: keep})
+		if err == nil || !strings.Contains(err.Error(), "nested.json:1:") || !strings.Contains(err.Error(), "more than the limit of 4 MiB of memory") {
+			t.Errorf("ten levels of nested prefabs (KeepBroken %v): err = %v", keep, err)
+		}
+	}
+	for _, name := range []string{"once.json", "twice.json", "level1.json"} {
+		s := loadFile(t, filepath.Join(dir, name), serialize.LoadOptions{Limits: lim})
+		if len(s.Broken) > 0 {
+			t.Errorf("%s: broken %v", name, s.Broken)
+		}
+	}
+}

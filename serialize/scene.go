@@ -34,6 +34,7 @@ type Scene struct {
 	Broken []Problem
 
 	used []*Template // templates the load instanced (their files are what the scene depends on)
+	data int64       // world memory the load counted (Limits.MaxWorldBytes), prefab files it instanced left out
 }
 
 // EditorCamera is the editor's orbit camera as scene files store it (the

@@ -46,7 +46,7 @@ func worstWorld() *ecs.World {
 
 // worstCases are the files within (or just past) the limits that take the most memory per byte:
 // each kind fills the file size, the entity count or the world memory limit.
-var worstCases = []string{"strings", "unknown", "values", "cubes", "chain", "big", "refs", "tags", "export-cubes", "export-meshes", "export-components"}
+var worstCases = []string{"strings", "unknown", "values", "cubes", "chain", "big", "refs", "tags", "prefabs", "export-cubes", "export-meshes", "export-components"}
 
 // writeWorstCase writes the worst case kind for the limits lim (scenes) or glim (exports).
 func writeWorstCase(out io.Writer, kind string, lim Limits, glim game.Limits) error {
@@ -113,6 +113,10 @@ func writeWorstCase(out io.Writer, kind string, lim Limits, glim game.Limits) er
 	case "tags":
 		v := list(`""`, perEntity)
 		entities(func(i int) string { return fmt.Sprintf(`{"id": %d, "components": {"tagList": {"l": %s}}}`, i, v) })
+	case "prefabs":
+		// Ten levels of nested prefabs around a prefab of cubes that fills a third of the world
+		// limit (writePrefabChain writes them): every loaded prefab holds a world of its own.
+		put(`{"format": "voltex.scene", "version": 2, "name": "worst", "entities": [{"id": 1, "prefab": "level10.json"}]}` + "\n")
 	case "export-cubes", "export-meshes", "export-components":
 		glim.MaxFileSize = lim.MaxFileSize
 		put(`{"format": "voltex.export", "version": 1, "name": "worst", "meshes": [`)
@@ -147,6 +151,35 @@ func writeWorstCase(out io.Writer, kind string, lim Limits, glim game.Limits) er
 		return fmt.Errorf("no worst case %q", kind)
 	}
 	return w.Flush()
+}
+
+// writePrefabChain writes the prefabs of the "prefabs" worst case into dir: base.json, cubes that
+// take about a third of lim.MaxWorldBytes, and level1.json … level10.json, each an instance of the
+// one before.
+func writePrefabChain(t *testing.T, dir string, lim Limits) {
+	lim = lim.resolved()
+	var b strings.Builder
+	b.WriteString(`{"format": "voltex.scene", "version": 2, "name": "base", "entities": [` + "\n")
+	for i := 1; i <= int(lim.MaxWorldBytes/3/350); i++ {
+		if i > 1 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"id": %d, "name": "Cube %d", "components": {"Color": {"rgba": [0.2, 0.5, 1, 1]}, "Mesh": {"asset": "builtin:cube"}, `+
+			`"Spin": {"axis": [0, 1, 0], "speed": 45}, "Transform": {"position": [%d, 0, 1.5]}}}`, i, i, i)
+	}
+	b.WriteString("\n]}\n")
+	files := map[string]string{"base.json": b.String()}
+	prev := "base.json"
+	for level := 1; level <= 10; level++ {
+		name := fmt.Sprintf("level%d.json", level)
+		files[name] = fmt.Sprintf(`{"format": "voltex.scene", "version": 2, "entities": [{"id": 1, "prefab": %q}]}`, prev)
+		prev = name
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // loadWorstCase loads the file at path as the tools do (a scene is loaded then saved and exported
@@ -185,6 +218,9 @@ func peakRSS(t *testing.T, kind string, lim Limits, glim game.Limits) (mb float6
 	}
 	f.Close()
 	defer os.Remove(path)
+	if kind == "prefabs" {
+		writePrefabChain(t, filepath.Dir(path), lim)
+	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWorstCaseChild$")
 	cmd.Env = append(os.Environ(), "VOLTEX_WORST_CHILD="+path, fmt.Sprintf("VOLTEX_WORST_LIMITS=%d,%d,%d,%d,%d,%d", lim.MaxFileSize,
 		lim.MaxEntities, lim.MaxString, lim.MaxEntityBytes, lim.MaxWorldBytes, glim.MaxWorldBytes))
