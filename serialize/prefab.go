@@ -89,15 +89,15 @@ type Template struct {
 	codecs   map[string]*codec // by component name, for the components it holds
 	world    *ecs.World        // the loaded prefab (values refer to its entities)
 	index    map[ecs.Entity]int32
-	bytes    int64       // world memory an instance takes (Limits.MaxWorldBytes), estimated as loads do
+	bytes    int64 // world memory an instance takes (Limits.MaxWorldBytes), estimated as loads do
 	// own is the memory the template itself holds (its world and entries), counted once by each
 	// load that instances it; overMemory marks a prefab that did not fit in what was left of the
 	// memory limit of the load that read it (such a template is not kept).
 	own        int64
 	overMemory bool
-	enc      encodeState // writes references as template ids
-	mu       sync.Mutex
-	views    map[string][]tplEnt // by asset prefix (ents with asset references rebased)
+	enc        encodeState // writes references as template ids
+	mu         sync.Mutex
+	views      map[string][]tplEnt // by asset prefix (ents with asset references rebased)
 }
 
 // tplEnt is one entity of a template.
