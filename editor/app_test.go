@@ -321,6 +321,37 @@ func TestAppInspectorResolvesConflicts(t *testing.T) {
 	}
 }
 
+// TestAppRevealsNestedConflicts: an entity with merge conflicts deep in the tree (under collapsed parents) gets its
+// marked row when the scene opens, so the hierarchy shows every conflicted entity.
+func TestAppRevealsNestedConflicts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "merged.json")
+	if err := os.WriteFile(path, []byte(nestedConflictScene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := newAppFixture(t, Options{ScenePath: path})
+	if f.st.Conflicts != 1 {
+		t.Fatalf("conflicts %d, console %v", f.st.Conflicts, f.st.Console)
+	}
+	r, ok := f.st.Row("Deep")
+	if !ok || !r.Conflict || r.Depth != 2 {
+		t.Fatalf("the conflicted entity has no marked row: %+v (rows %+v)", r, f.st.Hierarchy)
+	}
+	if _, ok := f.st.Row("Other"); ok {
+		t.Errorf("a parent without conflicts under it was expanded too: %+v", f.st.Hierarchy)
+	}
+}
+
+// nestedConflictScene has a conflicted entity two levels down, and another parent with a child.
+const nestedConflictScene = `{ "format": "voltex.scene", "version": 2, "name": "S", "entities": [
+  { "id": 1, "name": "Root", "order": 1, "components": {} },
+  { "id": 2, "name": "Middle", "parent": 1, "order": 1, "components": {} },
+  { "id": 3, "name": "Deep", "parent": 2, "order": 1, "components": {
+    "MergeConflicts": { "items": [{ "path": "name", "base": "\"D\"", "ours": "\"Deep\"", "theirs": "\"Down\"" }] } } },
+  { "id": 4, "name": "Tree", "order": 2, "components": {} },
+  { "id": 5, "name": "Other", "parent": 4, "order": 1, "components": {} }
+] }
+`
+
 // conflictedScene has a scene-level and an entity-level merge conflict.
 const conflictedScene = `{
   "format": "voltex.scene",

@@ -38,6 +38,7 @@ func (a *App) worldReplaced() {
 }
 
 func (a *App) show(e ecs.Entity)                   { a.hier.show(e) }
+func (a *App) reveal(e ecs.Entity)                 { a.hier.reveal(e) }
 func (a *App) startRename()                        { a.hier.startRename() }
 func (a *App) setGizmo(op gizmoOp)                 { a.vp.setGizmo(op) }
 func (a *App) toggleGizmoSpace()                   { a.vp.toggleGizmoSpace() }

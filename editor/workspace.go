@@ -60,6 +60,8 @@ type ui interface {
 	worldReplaced()
 	// show reveals e in the hierarchy and scrolls to it.
 	show(e ecs.Entity)
+	// reveal expands e's parents in the hierarchy so that it has a row.
+	reveal(e ecs.Entity)
 	// startRename starts renaming the active entity in the hierarchy.
 	startRename()
 	// The viewport: gizmo, framing, stats, the preview a spawn keeps until its cubes are in, meshes, its version.
@@ -136,10 +138,24 @@ func (w *workspace) setDoc(d *doc.Document) {
 		w.log.Warnf("%s", p)
 	}
 	reportConflicts(d, w.log)
+	w.revealConflicts(d)
 	for _, p := range d.Broken() { // prefab instances left as placeholders
 		w.log.Errorf("%s", p.String())
 	}
 	w.syncWatched()
+}
+
+// revealConflicts gives every entity with merge conflicts a row in the hierarchy (its [!] would be hidden under
+// collapsed parents).
+func (w *workspace) revealConflicts(d *doc.Document) {
+	if w.ui == nil {
+		return
+	}
+	for _, c := range d.Conflicts() {
+		if e, ok := d.Entity(c.Entity); ok && c.Entity != 0 {
+			w.ui.reveal(e)
+		}
+	}
 }
 
 func (w *workspace) saveSettings() {

@@ -54,6 +54,7 @@ func (f *fakeUI) openGridDialog(v settings.Grid) {
 func (f *fakeUI) docChanged(d *doc.Document, frame bool) { f.docs, f.framed = f.docs+1, frame }
 func (f *fakeUI) worldReplaced()                         { f.calls = append(f.calls, "worldReplaced") }
 func (f *fakeUI) show(e ecs.Entity)                      { f.shown = append(f.shown, e) }
+func (f *fakeUI) reveal(ecs.Entity)                      {}
 func (f *fakeUI) startRename()                           { f.calls = append(f.calls, "rename") }
 func (f *fakeUI) setGizmo(op gizmoOp)                    { f.calls = append(f.calls, "gizmo "+op.label()) }
 func (f *fakeUI) toggleGizmoSpace()                      { f.calls = append(f.calls, "space") }
