@@ -115,6 +115,8 @@ func (b *binder) record(doc *entityDoc) {
 			} else if m.Kind() != jsonpos.Object && m.Kind() != jsonpos.Null {
 				errAtValue(b.probs, b.ds.path, m, "expected the fields that differ from the prefab (an object), or null "+
 					"(the component is removed), got %s", describeValue(m))
+			} else if b.refuseConflicts && m.Kind() == jsonpos.Object && isConflicts(bd) {
+				b.refuseRecordConflicts(m)
 			}
 			b.ds.path.Truncate(mark)
 		}
@@ -123,6 +125,34 @@ func (b *binder) record(doc *entityDoc) {
 		o.comps = &v
 	}
 	b.ovrs = append(b.ovrs, o)
+}
+
+// refuseRecordConflicts reports the merge conflicts recorded in an override record (both sides
+// overrode the same field of a prefab's entity), checked as the record is read so that they are
+// listed even when the instances are not built (the file has other errors). The reader's path is at
+// the record's MergeConflicts.
+func (b *binder) refuseRecordConflicts(m *jsonpos.Value) {
+	items := m.Get("items")
+	if items == nil || items.Kind() != jsonpos.Array || items.Len() == 0 {
+		return // malformed values are reported when the record is applied
+	}
+	cs := make([]scene.MergeConflict, items.Len())
+	for i := range cs {
+		if p := items.Index(i).Get("path"); p != nil && p.Kind() == jsonpos.String {
+			cs[i].Path = p.Str()
+		}
+	}
+	kp := m.KeyPos()
+	b.probs.Errorf(kp.Line, kp.Col, b.ds.path.String(), "%s", conflictMessage(cs))
+}
+
+// isConflicts tells whether bd binds scene.MergeConflicts.
+func isConflicts(bd *binding) bool {
+	if bd == nil {
+		return false
+	}
+	_, ok := bd.scratch.Interface().(*scene.MergeConflicts)
+	return ok
 }
 
 // instantiate builds every instance of the file from its prefab and applies the file's override
@@ -599,9 +629,6 @@ func (b *binder) apply(o *ovrRec, e ecs.Entity, te *tplEnt) {
 			}
 		}
 		path.Truncate(mark)
-		if !b.ds.failed && b.refuseConflicts {
-			b.refuseConflict(m, bd) // a conflict merged into an override record
-		}
 	}
 	if unknown != nil {
 		uid, _ := ecs.ComponentIDOf[scene.Unknown](w)

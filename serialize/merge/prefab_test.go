@@ -114,22 +114,33 @@ func TestDiffOverrides(t *testing.T) {
 
 // A conflict recorded in an override record (both sides overrode the same field of a prefab's
 // entity) is an unresolved conflict like any other: validate refuses the merged file until it is
-// resolved.
+// resolved, and lists it also beside other conflicts.
 func TestConflictInOverrideRefused(t *testing.T) {
-	base := level("")
-	ours := level(rec(2, `, "components": { "Color": { "rgba": [0, 1, 0, 1] } }`))
-	theirs := level(rec(2, `, "components": { "Color": { "rgba": [1, 1, 0, 1] } }`))
-	out, res, err := mergeInDir(t, base, ours, theirs)
-	if err != nil || len(res.Conflicts) != 1 {
-		t.Fatalf("merge: %v %+v\n%s", err, res.Conflicts, out)
-	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "enemy.json"), []byte(enemy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = serialize.Load(context.Background(), strings.NewReader(out),
-		serialize.LoadOptions{File: filepath.Join(dir, "level.json"), NewWorld: testWorld, RefuseConflicts: true})
-	if err == nil || !strings.Contains(err.Error(), "entities[1].components.MergeConflicts: unresolved merge conflict: components.Color.rgba") {
-		t.Fatalf("validate of a scene with a conflict in an override record: %v\n%s", err, out)
+	const want = "entities[1].components.MergeConflicts: unresolved merge conflict: components.Color.rgba"
+	for _, also := range []bool{false, true} {
+		base := level("")
+		ours := level(rec(2, `, "components": { "Color": { "rgba": [0, 1, 0, 1] } }`))
+		theirs := level(rec(2, `, "components": { "Color": { "rgba": [1, 1, 0, 1] } }`))
+		if also { // the instance renamed two ways too
+			ours = strings.Replace(ours, `"name": "Enemy"`, `"name": "Orc"`, 1)
+			theirs = strings.Replace(theirs, `"name": "Enemy"`, `"name": "Troll"`, 1)
+		}
+		out, res, err := mergeInDir(t, base, ours, theirs)
+		if err != nil || len(res.Conflicts) != 1+btoi(also) {
+			t.Fatalf("merge: %v %+v\n%s", err, res.Conflicts, out)
+		}
+		_, err = serialize.Load(context.Background(), strings.NewReader(out),
+			serialize.LoadOptions{File: filepath.Join(dir, "level.json"), NewWorld: testWorld, RefuseConflicts: true})
+		if err == nil || !strings.Contains(err.Error(), want) || (also && !strings.Contains(err.Error(), "entities[0].components.MergeConflicts: unresolved merge conflict: name")) {
+			t.Fatalf("validate of a scene with a conflict in an override record (and another: %v): %v\n%s", also, err, out)
+		}
+		if strings.Count(err.Error(), "components.Color.rgba") != 1 {
+			t.Errorf("the record's conflict is reported more than once:\n%v", err)
+		}
 	}
 }
+
