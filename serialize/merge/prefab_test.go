@@ -143,4 +143,3 @@ func TestConflictInOverrideRefused(t *testing.T) {
 		}
 	}
 }
-
