@@ -74,6 +74,7 @@ type App struct {
 	dialogs *dialogs
 	help    helpWindows
 	drag    prefabDrag
+	keys    chordKeeper // quick Ctrl chords in text fields
 	probe   *prober
 
 	panels    panelSet
@@ -226,6 +227,7 @@ func (a *App) Run() error {
 	loadGlyphs()
 	a.initContext()
 	mw.SetCloseCallback(a.onCloseRequest)
+	mw.SetAdditionalInputHandlerCallback(a.keys.onKey)
 	mw.SetTargetFPS(targetFPS)
 	// GL objects must be freed on the loop thread while the context still exists: chain onto giu's hook.
 	be := g.Context.Backend()
@@ -281,6 +283,7 @@ func (a *App) frame() {
 	}
 	a.clock.frames++
 	a.clock.start, a.idle.slept = now, 0
+	a.keys.frameStart()
 	a.ws.beginFrame()
 	handleShortcuts(a.ws, a.dialogs.modalOpen(), a.vp.hovered)
 	a.menu.Build()

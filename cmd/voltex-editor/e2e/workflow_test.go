@@ -687,8 +687,9 @@ func TestHierarchyDragReparentRenameSearch(t *testing.T) {
 	e.Key("Return")
 	e.WaitProbe(10*time.Second, "renamed", func(p *guitest.Probe) bool { _, ok := p.Row("Main camera"); return ok && p.Dirty })
 	// Search: "moon" shows the Moon and its ancestors only.
-	h := p.Panels["Hierarchy"]
-	e.Click(h.X+h.W/2, h.Y+35, 1)
+	sx, sy = p.HierarchySearch.Center()
+	e.Click(sx, sy, 1)
+	e.WaitProbe(10*time.Second, "the search field", func(p *guitest.Probe) bool { return p.TextInput })
 	e.Type("moon")
 	p = e.WaitProbe(10*time.Second, "search", func(p *guitest.Probe) bool {
 		_, moon := p.Row("Moon")

@@ -1,0 +1,63 @@
+package editor
+
+import (
+	"testing"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+)
+
+// quickChord sends Ctrl+k as xdotool and fast typists do on a busy machine: Ctrl goes down in one frame, and k's
+// press and Ctrl's release reach the next frame together (ImGui hands a frame one change per key, so both land in
+// it). The backend reports k's press with Ctrl held, as GLFW does.
+func (f *appFixture) quickChord(k imgui.Key) {
+	io := f.ui.io()
+	io.AddKeyEvent(imgui.KeyLeftCtrl, true)
+	io.AddKeyEvent(imgui.Key(imgui.ModCtrl), true)
+	f.frame()
+	f.a.keys.keyEvent(k, true, true)
+	io.AddKeyEvent(k, true)
+	io.AddKeyEvent(imgui.KeyLeftCtrl, false)
+	io.AddKeyEvent(imgui.Key(imgui.ModCtrl), false)
+	f.frame()
+	io.AddKeyEvent(k, false)
+	f.frames(5)
+}
+
+// TestQuickCtrlAInSearchField: a quick Ctrl+A in the focused hierarchy search selects its text, so what is typed
+// next replaces it (it used to be lost: the typing was appended, "SunEarth", and nothing matched).
+func TestQuickCtrlAInSearchField(t *testing.T) {
+	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f.click(t, "the search field", f.st.HierarchySearch)
+	f.frames(2)
+	f.typeText("Sun")
+	if f.a.hier.search != "Sun" || !f.st.TextInput {
+		t.Fatalf("search %q, text input %v", f.a.hier.search, f.st.TextInput)
+	}
+	f.quickChord(imgui.KeyA)
+	f.typeText("Earth")
+	if f.a.hier.search != "Earth" {
+		t.Fatalf("after a quick Ctrl+A and typing Earth the search is %q, want Earth", f.a.hier.search)
+	}
+	if n := f.a.ws.doc.SelectionLen(); n != 0 {
+		t.Fatalf("the quick Ctrl+A in the search field selected %d entities", n)
+	}
+	// A Ctrl+A held the usual way still works, and so does one pressed with Ctrl held throughout.
+	f.key(ctrl | key(imgui.KeyA))
+	f.typeText("Moon")
+	if f.a.hier.search != "Moon" {
+		t.Fatalf("after Ctrl+A and typing Moon the search is %q", f.a.hier.search)
+	}
+}
+
+// TestQuickCtrlAOutsideTextFields: outside a text field the quick Ctrl+A is the editor's shortcut, run once.
+func TestQuickCtrlAOutsideTextFields(t *testing.T) {
+	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f.quickChord(imgui.KeyA)
+	if n := f.a.ws.doc.SelectionLen(); n != 8 {
+		t.Fatalf("a quick Ctrl+A selected %d entities, want all 8", n)
+	}
+	f.quickChord(imgui.KeyD) // Duplicate, once
+	if f.st.Entities != 16 || f.st.UndoDepth != 1 {
+		t.Fatalf("a quick Ctrl+D of 8 entities: %d entities, %d undo steps; want 16 and 1", f.st.Entities, f.st.UndoDepth)
+	}
+}
