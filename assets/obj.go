@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"io"
 	"math"
 	"os"
@@ -438,7 +439,7 @@ func (p *objParser) face(lineNo int, line []byte, i, kwCol int) {
 	}
 	n := len(p.corners)
 	if n < 3 {
-		p.fail(lineNo, kwCol+1, "face has %d vertices, needs at least 3", n)
+		p.fail(lineNo, kwCol+1, "face has %s, needs at least 3", words.Count(n, "vertex", "vertices"))
 		return
 	}
 	if len(p.idx)/3+n-2 > p.lim.MaxTriangles {

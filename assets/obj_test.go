@@ -231,6 +231,7 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"face with 2 vertices", tri + "f 1 2\n", "t.obj:4:1: face has 2 vertices, needs at least 3"},
 		{"empty face", tri + "f\n", "t.obj:4:1: face has 0 vertices, needs at least 3"},
+		{"face with 1 vertex", tri + "f 1\n", "t.obj:4:1: face has 1 vertex, needs at least 3"},
 		{"index 0", tri + "f 0 1 2\n", "t.obj:4:3: vertex index 0 is invalid (OBJ indices start at 1; negative ones count back from the last)"},
 		{"out of range", tri + "f 1 2 4\n", "t.obj:4:7: vertex index 4 out of range (3 defined so far)"},
 		{"negative out of range", tri + "f 1 2 -4\n", "t.obj:4:7: vertex index -4 out of range (3 defined so far)"},

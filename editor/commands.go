@@ -227,7 +227,7 @@ func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
 		} else {
 			w.doc.Select(cubes...)
 		}
-		w.log.Infof("spawned %d cubes", len(cubes))
+		w.log.Infof("spawned %s", words.Count(len(cubes), "cube", "cubes"))
 	}
 	if j.Len() < jobThreshold {
 		finish(j.Run(context.Background(), nil))

@@ -592,7 +592,7 @@ func (d *gridDialog) buildSummary(p scene.GridParams) {
 	case d.err != "":
 		textColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, d.err)
 	case !d.prev.current() && d.changing:
-		textDisabled("outline shown; the cubes follow when you leave the field")
+		textDisabled("outline shown; the cubes follow on Enter or a click outside the fields")
 	case !d.prev.current() && !d.host.playing():
 		textDisabled("computing the preview…")
 	}

@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"os"
 	"path/filepath"
 
@@ -75,7 +76,7 @@ func (w *workspace) useProject(opts doc.Options, st projectState) {
 		return
 	}
 	if changed && st.path != "" {
-		w.log.Infof("project file %s: %d components", st.shown, st.components)
+		w.log.Infof("project file %s: %s", st.shown, words.Count(st.components, "component", "components"))
 	}
 }
 
@@ -107,7 +108,7 @@ func (w *workspace) projectStatus() (string, bool) {
 		case st.kept:
 			st.status, st.bad = fmt.Sprintf("%s changed: components kept as they were (reopen the scene to use it)", filepath.Base(st.path)), true
 		default:
-			st.status, st.bad = fmt.Sprintf("%s: %d components", filepath.Base(st.path), st.components), false
+			st.status, st.bad = fmt.Sprintf("%s: %s", filepath.Base(st.path), words.Count(st.components, "component", "components")), false
 		}
 	}
 	return st.status, st.bad
@@ -149,8 +150,8 @@ func (w *workspace) onProjectFileEvent() {
 		return
 	}
 	probs := serialize.ProblemsOf(err)
-	msg := fmt.Sprintf("After the change of %s, %d values of the open scene no longer fit their components:\n\n",
-		filepath.Base(st.path), len(probs))
+	msg := fmt.Sprintf("After the change of %s, %s of the open scene no longer fit their components:\n\n",
+		filepath.Base(st.path), words.Count(len(probs), "value", "values"))
 	msg += problemLines(probs, serialize.Problem.String)
 	for _, p := range probs {
 		w.log.Warnf("%s", p)
@@ -181,8 +182,8 @@ func (w *workspace) afterRetype(opts doc.Options, st projectState, warnings []se
 	for _, p := range warnings {
 		w.log.Warnf("%s", p)
 	}
-	w.log.Infof("project file %s changed: %d components registered again, scene checked (undo history cleared)",
-		filepath.Base(st.path), st.components)
+	w.log.Infof("project file %s changed: %s registered again, scene checked (undo history cleared)",
+		filepath.Base(st.path), words.Count(st.components, "component", "components"))
 }
 
 // baseDocOptions are the document options without any project file: the built-in and the game's Go

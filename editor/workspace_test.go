@@ -364,6 +364,12 @@ func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	if e, ok := w.doc.Active(); !ok || w.doc.Name(e) != "G" || w.jobs.job != nil {
 		t.Fatal("a small grid with a group: the group is not selected")
 	}
+	// One cube is "1 cube" (issue 12 item 11: counts agree with their numbers).
+	p.Count, p.Group = [3]int{1, 1, 1}, ""
+	w.spawnGrid(p, nil)
+	if lastLog(w) != "info: spawned 1 cube" {
+		t.Errorf("a one-cube grid logs %q", lastLog(w))
+	}
 }
 
 // TestEditCommands: copy, paste (through the clipboard), duplicate, delete, undo, redo, create, rename.
@@ -662,13 +668,13 @@ func TestProjectFileFlow(t *testing.T) {
 	w, f := newTestWorkspace(t, 0)
 	w.openPath(scenePath)
 	waitJob(t, w)
-	if status, bad := w.projectStatus(); status != "voltex.project.json: 1 components" || bad || !w.isProjectPath(w.project.path) {
+	if status, bad := w.projectStatus(); status != "voltex.project.json: 1 component" || bad || !w.isProjectPath(w.project.path) {
 		t.Fatalf("status %q %v", status, bad)
 	}
 	// A new field: the scene is moved over at once.
 	write(pf, strings.ReplaceAll(loot, "%s", `{"name": "gold", "type": "int"}, {"name": "gems", "type": "int", "default": 2}`))
 	w.onProjectFileEvent()
-	if !strings.Contains(lastLog(w), "changed: 1 components registered again") || f.question != nil {
+	if !strings.Contains(lastLog(w), "changed: 1 component registered again") || f.question != nil {
 		t.Fatalf("a new field: %q, question %v", lastLog(w), f.question)
 	}
 	// gold removed: asked; Keep leaves the components as they were.
