@@ -150,8 +150,11 @@ func (w *workspace) onProjectFileEvent() {
 		return
 	}
 	probs := serialize.ProblemsOf(err)
-	msg := fmt.Sprintf("After the change of %s, %s of the open scene no longer fit their components:\n\n",
-		filepath.Base(st.path), words.Count(len(probs), "value", "values"))
+	fit := "values of the open scene no longer fit their components"
+	if len(probs) == 1 {
+		fit = "value of the open scene no longer fits its component"
+	}
+	msg := fmt.Sprintf("After the change of %s, %d %s:\n\n", filepath.Base(st.path), len(probs), fit)
 	msg += problemLines(probs, serialize.Problem.String)
 	for _, p := range probs {
 		w.log.Warnf("%s", p)
