@@ -300,6 +300,7 @@ func TestWorkflowExportForGame(t *testing.T) {
 	e.Key("ctrl+e")
 	e.WaitProbe(10*time.Second, "export dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Export for Game" })
 	out := filepath.Join(filepath.Dir(path), "solar.export.json")
+	e.Settle() // the dialog drawn (a shot right after the probe named it once showed the scene without it)
 	docShot(t, e, "workflow-export.png")
 	e.Key("ctrl+a")
 	e.Type(filepath.Base(out)) // the dialog starts in the scene's folder
