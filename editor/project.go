@@ -121,14 +121,34 @@ type statusKey struct {
 	components   int
 }
 
-func (w *workspace) isProjectPath(p string) bool { return w.project.path != "" && p == w.project.path }
+func (w *workspace) isProjectPath(p string) bool {
+	return p != "" && (p == w.project.path || p == w.projectCandidate())
+}
+
+// projectCandidate is where a project file of the open scene would appear: voltex.project.json in the scene's
+// folder, watched while the scene has none, so that one written while the editor runs is picked up ("" when the
+// scene has a project file or no path).
+func (w *workspace) projectCandidate() string {
+	if w.project.path != "" || w.doc.Path() == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(filepath.Join(filepath.Dir(w.doc.Path()), project.FileName))
+	if err != nil {
+		return ""
+	}
+	return abs
+}
 
 // onProjectFileEvent follows edits of the project file: the new declarations are read and the open
 // scene moves to them (doc.Retype: renames move values over, new fields take their defaults). If that
 // would lose values (a field removed, a type changed, an enum value gone), it asks first; a broken file
 // is reported and the components stay as they were.
 func (w *workspace) onProjectFileEvent() {
-	if _, err := os.Stat(w.project.path); err != nil {
+	if w.project.path == "" { // a project file written next to a scene that had none
+		if _, err := os.Stat(w.projectCandidate()); err != nil {
+			return
+		}
+	} else if _, err := os.Stat(w.project.path); err != nil {
 		w.log.Warnf("project file %s is gone; the components stay as they are until the scene is opened again", w.project.shown)
 		return
 	}

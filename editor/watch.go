@@ -32,6 +32,8 @@ func (w *workspace) syncWatched() {
 	}
 	if w.project.path != "" {
 		want = append(want, w.project.path)
+	} else if c := w.projectCandidate(); c != "" {
+		want = append(want, c) // a project file written while the scene is open is picked up
 	}
 	want = append(want, w.doc.PrefabFiles()...) // prefab files: their instances follow them (prefab.go)
 	slices.Sort(want)
