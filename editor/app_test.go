@@ -3,6 +3,7 @@ package editor
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -340,6 +341,36 @@ func TestAppRevealsNestedConflicts(t *testing.T) {
 		t.Errorf("a parent without conflicts under it was expanded too: %+v", f.st.Hierarchy)
 	}
 }
+
+// TestAppPlaceConflictNamesParents: a "parent and order" conflict names the parents (not bare ids) in the console and
+// the Inspector, and a side that would make a cycle is refused with one plain message.
+func TestAppPlaceConflictNamesParents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "merged.json")
+	if err := os.WriteFile(path, []byte(placeConflictScene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := newAppFixture(t, Options{ScenePath: path})
+	const line = `warning:   "Root" (id 1): parent and order: ours a root, order 1, theirs under "Child" (id 2), order 1.5`
+	if !slices.Contains(f.st.Console, line) {
+		t.Fatalf("the console does not say %q:\n%s", line, strings.Join(f.st.Console, "\n"))
+	}
+	f.a.insp.selectNextConflict()
+	f.frames(2)
+	f.click(t, "Use Theirs", f.st.Inspector["conflict:place:Use Theirs"].Rect)
+	f.frames(2)
+	const refused = "error: Use Theirs parent and order: an entity cannot become a child of itself or of its descendants"
+	if f.st.Conflicts != 1 || !slices.Contains(f.st.Console, refused) {
+		t.Fatalf("Use Theirs on a cycle: %d conflicts, console:\n%s", f.st.Conflicts, strings.Join(f.st.Console, "\n"))
+	}
+}
+
+// placeConflictScene: ours keeps Root a root, theirs put it under its own child.
+const placeConflictScene = `{ "format": "voltex.scene", "version": 2, "name": "S", "entities": [
+  { "id": 1, "name": "Root", "order": 1, "components": {
+    "MergeConflicts": { "items": [{ "path": "place", "base": "{ \"parent\": 0, \"order\": 1 }", "ours": "{ \"parent\": 0, \"order\": 1 }", "theirs": "{ \"parent\": 2, \"order\": 1.5 }" }] } } },
+  { "id": 2, "name": "Child", "parent": 1, "order": 1, "components": {} }
+] }
+`
 
 // nestedConflictScene has a conflicted entity two levels down, and another parent with a child.
 const nestedConflictScene = `{ "format": "voltex.scene", "version": 2, "name": "S", "entities": [

@@ -1,7 +1,9 @@
 package editor
 
 import (
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
@@ -49,7 +51,8 @@ func reportConflicts(d *doc.Document, log logger) {
 	log.Warnf("%d unresolved merge %s (from voltex-editor merge); resolve each in the Inspector (Use Ours / Use Theirs / Keep Edited), then save:",
 		len(cs), plural(len(cs), "conflict", "conflicts"))
 	for _, c := range cs {
-		log.Warnf("  %s: %s: ours %s, theirs %s", conflictOwner(d, c.Entity), conflictLabel(c.Path), orNone(c.Ours), orNone(c.Theirs))
+		log.Warnf("  %s: %s: ours %s, theirs %s", conflictOwner(d, c.Entity), conflictLabel(c.Path),
+			conflictValue(d, c.Path, c.Ours), conflictValue(d, c.Path, c.Theirs))
 	}
 }
 
@@ -67,11 +70,14 @@ func orNone(s string) string {
 	return s
 }
 
-// conflictOwner names what a conflict is on: the scene, or an entity by name and id.
-func conflictOwner(d interface {
+// namer finds entities by scene id and names them (doc.Document).
+type namer interface {
 	Entity(id uint64) (ecs.Entity, bool)
 	Name(e ecs.Entity) string
-}, id uint64) string {
+}
+
+// conflictOwner names what a conflict is on: the scene, or an entity by name and id.
+func conflictOwner(d namer, id uint64) string {
 	if id == 0 {
 		return "scene"
 	}
@@ -79,6 +85,23 @@ func conflictOwner(d interface {
 		return fmt.Sprintf("%q (id %d)", d.Name(e), id)
 	}
 	return fmt.Sprintf("entity %d", id)
+}
+
+// conflictValue is one side of a conflict as people read it: a place names its parent (`under "A" (id 101),
+// order 2`, `a root, order 1`); other values are shown as recorded (JSON, "(none)" when absent).
+func conflictValue(d namer, path, v string) string {
+	var pl struct {
+		Parent uint64  `json:"parent"`
+		Order  float64 `json:"order"`
+	}
+	if path != "place" || json.Unmarshal([]byte(v), &pl) != nil {
+		return orNone(v)
+	}
+	order := "order " + strconv.FormatFloat(pl.Order, 'g', -1, 64)
+	if pl.Parent == 0 {
+		return "a root, " + order
+	}
+	return "under " + conflictOwner(d, pl.Parent) + ", " + order
 }
 
 // conflictLabel is a conflict's path as people read it: "Transform.position", "name", "place", ….
@@ -143,7 +166,7 @@ func (p *inspectorPanel) conflictItem(id uint64, c scene.MergeConflict, editable
 			imgui.TableNextColumn()
 			textDisabled(row[0])
 			imgui.TableNextColumn()
-			textWrapped(*imgui.StyleColorVec4(imgui.ColText), orNone(row[1]))
+			textWrapped(*imgui.StyleColorVec4(imgui.ColText), conflictValue(p.doc, c.Path, row[1]))
 		}
 		imgui.EndTable()
 	}
@@ -154,7 +177,9 @@ func (p *inspectorPanel) conflictItem(id uint64, c scene.MergeConflict, editable
 		}
 		if imgui.Button(how.String()) {
 			if err := p.doc.Resolve(id, c.Path, how); err != nil {
-				p.log.Errorf("%s %s: %v", how, conflictLabel(c.Path), err)
+				// The document's error may already start with what was pressed ("Use Theirs place: …").
+				msg := strings.TrimPrefix(err.Error(), how.String()+" "+c.Path+": ")
+				p.log.Errorf("%s %s: %s", how, conflictLabel(c.Path), msg)
 			} else {
 				p.log.Infof("resolved %s of %s: %s", conflictLabel(c.Path), conflictOwner(p.doc, id), how)
 			}
