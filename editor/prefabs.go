@@ -163,13 +163,26 @@ func (p *prefabFiles) list(root, self string) []string {
 			d.Name() == "voltex.project.json" {
 			return nil
 		}
-		if isSceneFile(path) {
+		if isRegular(path, d) && isSceneFile(path) {
 			p.files = append(p.files, path)
 		}
 		return nil
 	})
 	sort.Strings(p.files)
 	return p.files
+}
+
+// isRegular reports whether the entry d at path is a regular file, or a symlink to one: a named
+// pipe would block the loop thread that opens it, and a device is no scene.
+func isRegular(path string, d fs.DirEntry) bool {
+	if d.Type().IsRegular() {
+		return true
+	}
+	if d.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // isSceneFile reports whether the file at path is a scene (by its first bytes).

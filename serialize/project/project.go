@@ -194,6 +194,15 @@ func FindFor(path string) (string, error) { return Find(filepath.Dir(path)) }
 
 // Load reads and parses the project file at path (see Parse). Problems are reported under path.
 func Load(path string) (*Project, error) {
+	// The project file is found, not named: a named pipe or a device in its place is refused
+	// before it is opened (opening a pipe that nothing writes would block).
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &Error{Problems: []Problem{{File: path, Msg: fmt.Sprintf("not a regular file (%s)", describeMode(st.Mode()))}}}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -208,4 +217,21 @@ func Load(path string) (*Project, error) {
 			Msg: fmt.Sprintf("the project file is larger than the limit of %d bytes", MaxFileSize)}}}
 	}
 	return Parse(data, path)
+}
+
+// describeMode names the type of a file that is not a regular file.
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return m.Type().String()
 }

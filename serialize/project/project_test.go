@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -341,5 +343,35 @@ func TestDefaultWithinRange(t *testing.T) {
 		if got := d.FieldByName(name).Interface(); got != want {
 			t.Errorf("%s defaults to %v, want %v", name, got, want)
 		}
+	}
+}
+
+// A project file that is not a regular file is refused unread: a named pipe (which nothing writes)
+// used to block every load of a scene below it forever, since the project file is found, not named;
+// a symlink to an endless device stops at the size limit.
+func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, project.FileName)
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := project.Load(fifo); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), project.FileName+": not a regular file (named pipe)") {
+			t.Errorf("a FIFO: %v", err)
+		}
+	case <-time.After(time.Minute):
+		// Unblock the load so the test ends, then fail.
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("Load of a FIFO blocked")
+	}
+	link := filepath.Join(t.TempDir(), project.FileName)
+	os.Symlink("/dev/zero", link)
+	if _, err := project.Load(link); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a symlink to /dev/zero: %v", err)
 	}
 }
