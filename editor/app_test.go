@@ -222,6 +222,12 @@ func TestAppGridDialogSpawns(t *testing.T) {
 		f.frame()
 		time.Sleep(time.Millisecond)
 	}
+	// The dialog takes the preview after the viewport drew this frame, and a busy machine may spread the drawing
+	// over frames: wait for it.
+	for f.r.list == f.a.vp.sceneList() && time.Now().Before(deadline) {
+		f.frame()
+		time.Sleep(time.Millisecond)
+	}
 	if f.r.list == f.a.vp.sceneList() {
 		t.Fatal("the viewport does not draw the preview")
 	}
