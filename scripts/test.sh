@@ -88,7 +88,7 @@ step "go test ./..." gotest -count=1 -timeout 20m ./...
 arena() { (cd examples/arena && go vet ./... && go build -o /dev/null ./cmd/arena-editor && gotest -count=1 ./...); }
 step "examples/arena" arena
 step "go test -race (pure packages, inspector, editor)" gotest -count=1 -race -timeout 20m ./ecs/... ./serialize/... \
-  ./assets/... ./viewport ./inspector/... ./editor/... ./internal/pngfile ./internal/treeshape
+  ./assets/... ./viewport ./inspector/... ./editor/... ./internal/pngfile ./internal/treeshape ./internal/assetref ./internal/words
 step "staticcheck" ./scripts/staticcheck.sh
 
 echo
