@@ -3,6 +3,8 @@ package fields_test
 import (
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/inspector/fields"
 	"github.com/voltex-editor/voltex/serialize/project"
@@ -76,12 +78,20 @@ func TestNewItemTakesDefaults(t *testing.T) {
   "structs": [{"name": "Waypoint", "fields": [{"name": "at", "type": "vec3"}, {"name": "wait", "type": "float", "default": 1}]}],
   "components": [{"name": "Patrol", "fields": [
     {"name": "route", "type": "list", "of": "Waypoint"},
-    {"name": "levels", "type": "list", "of": "int", "min": 1}]}]}`, "Patrol")
+    {"name": "levels", "type": "list", "of": "int", "min": 1},
+    {"name": "kinds", "type": "list", "of": {"type": "enum", "values": [{"name": "A", "value": 2}, "B"]}},
+    {"name": "tints", "type": "list", "of": "color"}]}]}`, "Patrol")
 	if got := c.Find("route").NewItem().FieldByName("Wait").Float(); got != 1 {
 		t.Errorf("a new route item waits %v, want the declared default 1", got)
 	}
 	if got := c.Find("levels").NewItem().Int(); got != 1 {
 		t.Errorf("a new level is %v, want 1 (the minimum)", got)
+	}
+	if got := c.Find("kinds").NewItem().Int(); got != 2 {
+		t.Errorf("a new kind is %v, want 2 (A: 0 is not a value)", got)
+	}
+	if got := c.Find("tints").NewItem().Interface(); got != (mgl32.Vec4{1, 1, 1, 1}) {
+		t.Errorf("a new tint is %v, want opaque white (like a new colour field)", got)
 	}
 }
 

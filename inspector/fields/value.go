@@ -123,7 +123,7 @@ func (f *Field) ColorValue(c [4]float32) (v any, ok bool) {
 
 // Sanitize makes a whole component value valid for c, as a paste must be before it reaches the
 // world: floats that are NaN or ±Inf become the nearest valid value to 0, numbers are clamped to
-// their fields' ranges. v must be addressable (reflect.ValueOf(&x).Elem()). It reports whether
+// their fields' ranges, enums that hold none of their values take the first. v must be addressable (reflect.ValueOf(&x).Elem()). It reports whether
 // anything changed.
 func (c *Component) Sanitize(v reflect.Value) bool {
 	changed := false
@@ -141,12 +141,23 @@ func (c *Component) Sanitize(v reflect.Value) bool {
 func (f *Field) Sanitize(v reflect.Value) bool { return sanitize(f, v) }
 
 // NewItem returns a new item for the Array or Slice field f (what its + button appends): the item
-// type's default (ecs Field.Default: a declared struct's defaults), else the zero value, made valid
-// for the item's hints (a zero below a minimum becomes the minimum).
+// type's default (ecs Field.Default: a declared struct's defaults), else the zero value (colours:
+// opaque white), made valid for the item's hints (a zero below a minimum becomes the minimum, an
+// enum's 0 that is not one of its values its first value).
 func (f *Field) NewItem() reflect.Value {
 	v := reflect.New(f.Elem.Type).Elem()
-	if f.Elem.Default != nil {
+	switch {
+	case f.Elem.Default != nil:
 		v.Set(Clone(reflect.ValueOf(f.Elem.Default)))
+	case f.Elem.Kind == Color: // opaque white, as a new colour field starts (not an invisible transparent black)
+		ch := f.Elem.Elem
+		for i := range v.Len() {
+			if ch.Scalar == reflect.Float32 || ch.Scalar == reflect.Float64 {
+				v.Index(i).SetFloat(ch.Max)
+			} else {
+				v.Index(i).SetUint(ch.UMax)
+			}
+		}
 	}
 	f.Elem.Sanitize(v)
 	return v
@@ -172,6 +183,27 @@ func sanitize(f *Field, v reflect.Value) bool {
 			v.SetInt(f.ClampInt(x))
 			return true
 		}
+	case Enum:
+		if len(f.Enum) == 0 {
+			return false
+		}
+		var x int64
+		if v.CanInt() {
+			x = v.Int()
+		} else {
+			x = int64(v.Uint())
+		}
+		for _, ev := range f.Enum {
+			if ev.Value == x {
+				return false
+			}
+		}
+		if v.CanInt() {
+			v.SetInt(f.Enum[0].Value)
+		} else {
+			v.SetUint(uint64(f.Enum[0].Value))
+		}
+		return true
 	case Uint:
 		if x := v.Uint(); f.ClampUint(x) != x {
 			v.SetUint(f.ClampUint(x))
