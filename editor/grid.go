@@ -66,6 +66,7 @@ type gridDialog struct {
 	closed    bool          // Spawn, Cancel or close pressed
 	focus     bool          // give the first field the keyboard next frame
 	active    bool          // an item was active at the end of the last frame
+	focused   bool          // the dialog had the keyboard focus at the end of the last frame
 	err       string        // what is wrong with the values
 	fields    map[string]probe.Rect
 
@@ -414,23 +415,26 @@ func (d *gridDialog) build() bool {
 		imgui.SetNextWindowFocus()
 		imgui.SetNextWindowPosV(imgui.Vec2{X: d.view.corner().X + 16, Y: d.view.corner().Y + 16}, imgui.CondAlways, imgui.Vec2{})
 	}
-	open := true
-	flags := imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoCollapse | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoSavedSettings
-	visible := imgui.BeginV(name, &open, flags)
-	// Enter and Escape are taken before the fields are built: built first, the field that has the keyboard
-	// focus would take Enter as "edit me" and keep the keyboard after the dialog is gone. While a value is being
-	// typed, Enter commits it (the preview then shows it) and Escape reverts it; a field that merely has the
-	// keyboard (the first one, when the dialog opens) does not keep Enter from spawning.
-	keys := imgui.IsWindowFocusedV(imgui.FocusedFlagsRootAndChildWindows) && !(d.active && d.changing)
+	// Enter and Escape are taken before the window is built: built first, the field that has the keyboard
+	// focus would take Enter as "edit me" and keep the keyboard after the dialog is gone, and a window begun
+	// without its fields would show empty for the (long) frame of a big spawn. While a value is being typed,
+	// Enter commits it (the preview then shows it) and Escape reverts it; a field that merely has the keyboard
+	// (the first one, when the dialog opens) does not keep Enter from spawning.
+	keys := d.focused && !(d.active && d.changing)
 	spawn := keys && d.err == "" && (imgui.IsKeyPressedBool(imgui.KeyEnter) || imgui.IsKeyPressedBool(imgui.KeyKeypadEnter))
-	cancel := !open || (keys && imgui.IsKeyPressedBool(imgui.KeyEscape))
-	if visible && !spawn && !cancel {
-		var s, c bool
-		s, c = d.buildFields()
-		spawn, cancel = s && d.err == "", c
+	cancel := keys && imgui.IsKeyPressedBool(imgui.KeyEscape)
+	if !spawn && !cancel {
+		open := true
+		flags := imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoCollapse | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoSavedSettings
+		if imgui.BeginV(name, &open, flags) && open {
+			spawn, cancel = d.buildFields()
+			spawn = spawn && d.err == ""
+		}
+		cancel = cancel || !open
+		d.focused = imgui.IsWindowFocusedV(imgui.FocusedFlagsRootAndChildWindows)
+		d.active = imgui.IsAnyItemActive()
+		imgui.End()
 	}
-	d.active = imgui.IsAnyItemActive()
-	imgui.End()
 	p := d.params()
 	if spawn || cancel {
 		imgui.InternalClearActiveID()          // no field of the closed dialog keeps the keyboard
