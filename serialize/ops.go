@@ -193,6 +193,13 @@ func PrefabValue(s *Scene, e ecs.Entity, name string) (v any, ok bool) {
 	return pv.Elem().Interface(), true
 }
 
+// FromPrefab reports whether e is an entity of a prefab instance whose prefab can be used and has
+// e's entity: [PrefabValue] then answers with the prefab's values (absent components included).
+func FromPrefab(s *Scene, e ecs.Entity) bool {
+	te, _, _ := tplEntOf(s, e)
+	return te != nil
+}
+
 // entitiesUnder maps the scene ids of root's descendants to them.
 func entitiesUnder(w *ecs.World, root ecs.Entity) map[uint64]ecs.Entity {
 	sids := ecs.NewMap[scene.SceneID](w)

@@ -21,6 +21,10 @@ type compChange struct {
 	id            uint64
 	cid           ecs.ComponentID
 	before, after compState
+	// base is the prefab's state of the component when the change was made, for an entity of a
+	// prefab instance (nil for others): undo and redo rebase on the prefab's state now
+	// (prefab_undo.go).
+	base *compState
 }
 
 // compCmd changes component values and presence: field edits, gizmo drags, rename, add, remove,
@@ -31,11 +35,19 @@ type compCmd struct {
 }
 
 func (c *compCmd) label() string { return c.name }
-func (c *compCmd) size() int     { return 2 * len(c.changes) }
+func (c *compCmd) size() int {
+	n := 2 * len(c.changes)
+	for i := range c.changes {
+		if c.changes[i].base != nil {
+			n++
+		}
+	}
+	return n
+}
 
 func (c *compCmd) apply(d *Document) error {
 	for i := range c.changes {
-		if err := d.setState(c.changes[i].id, c.changes[i].cid, c.changes[i].after); err != nil {
+		if err := d.setChangeState(&c.changes[i], c.changes[i].after); err != nil {
 			return err
 		}
 	}
@@ -44,7 +56,7 @@ func (c *compCmd) apply(d *Document) error {
 
 func (c *compCmd) revert(d *Document) error {
 	for i := len(c.changes) - 1; i >= 0; i-- {
-		if err := d.setState(c.changes[i].id, c.changes[i].cid, c.changes[i].before); err != nil {
+		if err := d.setChangeState(&c.changes[i], c.changes[i].before); err != nil {
 			return err
 		}
 	}

@@ -45,6 +45,7 @@ func (d *Document) push(cmd command, selBefore []uint64) {
 		h.size -= st.size
 	}
 	clear(h.steps[h.pos:])
+	d.recordBases(cmd)
 	st := step{cmd: cmd, selBefore: selBefore, selAfter: d.sel.ids()}
 	st.size = cmd.size() + len(st.selBefore) + len(st.selAfter)
 	h.steps = append(h.steps[:h.pos], st)
