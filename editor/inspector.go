@@ -1,6 +1,10 @@
 package editor
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/AllenDang/cimgui-go/imgui"
 	g "github.com/AllenDang/giu"
 
@@ -21,6 +25,7 @@ type inspectorDoc interface {
 	Entity(id uint64) (ecs.Entity, bool)
 	World() *ecs.World
 	Version() uint64
+	Editing() bool
 	Playing() bool
 	AppendSelected(dst []ecs.Entity) []ecs.Entity
 	Active() (ecs.Entity, bool)
@@ -160,16 +165,18 @@ func (n inspNames) ID(e ecs.Entity) uint64   { return n.p.doc.ID(e) }
 // inspOverrides is the inspector's view of prefab overrides (inspector.Overrides).
 type inspOverrides struct{ p *inspectorPanel }
 
-func (o inspOverrides) OverridePaths(e ecs.Entity, comp string) []string {
+func (o inspOverrides) OverridePaths(es []ecs.Entity, comp string) []string {
 	if o.p.doc.Playing() {
 		return nil
 	}
 	var out []string
-	for _, ov := range o.p.prefab.overrides(o.p.doc, e) {
-		if ov.Component != comp || ov.Removed {
-			continue
+	for _, e := range es {
+		for _, ov := range o.p.prefab.overridesOf(o.p.doc, e, len(es)) {
+			if ov.Component != comp || ov.Removed || slices.Contains(out, ov.Path) {
+				continue
+			}
+			out = append(out, ov.Path) // "" for an added component
 		}
-		out = append(out, ov.Path) // "" for an added component
 	}
 	return out
 }
@@ -178,6 +185,14 @@ func (o inspOverrides) RevertOverride(es []ecs.Entity, comp, path string) error 
 	return o.p.cmds.revertOverride(es, comp, path)
 }
 
-func (o inspOverrides) ApplyOverride(e ecs.Entity, comp, path string) error {
-	return o.p.cmds.applyOverride(e, comp, path)
+// ApplyOverride applies the override of the first of es that overrides comp's field path (or adds comp, for "").
+func (o inspOverrides) ApplyOverride(es []ecs.Entity, comp, path string) error {
+	for _, e := range es {
+		for _, ov := range o.p.prefab.overridesOf(o.p.doc, e, len(es)) {
+			if ov.Component == comp && !ov.Removed && (ov.Path == path || ov.Path == "" || strings.HasPrefix(ov.Path, path+".")) {
+				return o.p.cmds.applyOverride(e, comp, path)
+			}
+		}
+	}
+	return fmt.Errorf("apply %s to prefab: none of the selected entities overrides it", strings.Trim(comp+"."+path, "."))
 }

@@ -54,7 +54,37 @@ type prefabView struct {
 	ovEntity  ecs.Entity
 	ovVersion uint64
 	ov        []serialize.Override
-	widgets   map[string]probe.Widget
+	// many: the overrides of each inspected entity of a selection of several (cached until the document changes;
+	// during an edit of more than bigSelection entities, those of its start).
+	many        map[ecs.Entity][]serialize.Override
+	manyVersion uint64
+	widgets     map[string]probe.Widget
+}
+
+// bigSelection is the size of a selection whose override marks are not recomputed during an edit (a drag).
+const bigSelection = 64
+
+// overridesOf returns the overrides of e, one of n inspected entities.
+func (v *prefabView) overridesOf(d inspectorDoc, e ecs.Entity, n int) []serialize.Override {
+	if n <= 1 {
+		return v.overrides(d, e)
+	}
+	if v.manyVersion != d.Version() && !(d.Editing() && n > bigSelection) || len(v.many) > 2*n+bigSelection {
+		v.manyVersion = d.Version()
+		clear(v.many)
+	}
+	if ov, ok := v.many[e]; ok {
+		return ov
+	}
+	if v.many == nil {
+		v.many = map[ecs.Entity][]serialize.Override{}
+	}
+	var ov []serialize.Override
+	if d.IsPart(e) {
+		ov = d.Overrides(e)
+	}
+	v.many[e] = ov
+	return ov
 }
 
 // overrides returns the overrides of e (cached until the document changes).

@@ -14,27 +14,30 @@ import (
 // Unity), and lets it offer Revert and Apply to Prefab on them (right-click a field's label or a
 // component's header).
 type Overrides interface {
-	// OverridePaths returns how component comp of e differs from e's prefab: field paths (JSON
-	// names joined by "." — nested fields separately, arrays whole), "" when the component is
-	// added by the instance as a whole; nil when nothing differs (or e is not part of an instance).
-	OverridePaths(e ecs.Entity, comp string) []string
+	// OverridePaths returns how component comp of the entities es (the inspected ones) differs
+	// from their prefabs — a field is listed when any of them overrides it, as Unity marks a
+	// multi-object selection: field paths (JSON names joined by "." — nested fields separately,
+	// arrays whole), "" when an instance adds the component as a whole; nil when nothing differs
+	// (or none of es is part of an instance).
+	OverridePaths(es []ecs.Entity, comp string) []string
 	// RevertOverride sets the field at path (or, for path "", the whole component) of comp of es
-	// back to their prefab's.
+	// back to their prefab's (those of es that override it).
 	RevertOverride(es []ecs.Entity, comp, path string) error
-	// ApplyOverride makes e's value of the field at path (or the whole component) its prefab's own.
-	ApplyOverride(e ecs.Entity, comp, path string) error
+	// ApplyOverride makes the value of the field at path (or the whole component) of the first of
+	// es that overrides it its prefab's own.
+	ApplyOverride(es []ecs.Entity, comp, path string) error
 }
 
 // overrideColor marks overridden fields.
 var overrideColor = imgui.Vec4{X: 0.45, Y: 0.75, Z: 1, W: 1}
 
-// overridePaths returns the override paths of the component being built, for the primary entity
-// (nil without Overrides or a single entity).
-func (p *Panel) overridePaths(primary ecs.Entity, comp string) []string {
-	if p.opts.Overrides == nil || p.scan.Len() != 1 {
+// overridePaths returns the override paths of the component being built, for the inspected
+// entities (nil without Overrides).
+func (p *Panel) overridePaths(comp string) []string {
+	if p.opts.Overrides == nil {
 		return nil
 	}
-	return p.opts.Overrides.OverridePaths(primary, comp)
+	return p.opts.Overrides.OverridePaths(p.live(), comp)
 }
 
 // overriddenAt returns the override that covers the field at path (the path itself, a struct
@@ -95,7 +98,7 @@ func (p *Panel) overrideMenu(comp, path string) {
 	apply := imgui.MenuItemBool("Apply " + what + " to Prefab")
 	p.recordOption("Apply to Prefab")
 	if apply && len(p.live()) > 0 {
-		p.report(p.opts.Overrides.ApplyOverride(p.live()[0], comp, path))
+		p.report(p.opts.Overrides.ApplyOverride(p.live(), comp, path))
 		p.scan.Invalidate()
 	}
 }

@@ -87,7 +87,7 @@ type Panel struct {
 	primaryFor ecs.Entity
 	primaryID  uint64
 
-	ovPaths []string // the primary entity's overrides of the component being built (see Overrides)
+	ovPaths []string // the inspected entities' overrides of the component being built (see Overrides)
 
 	axis        int // the channel of a vector being built (labelled X, Y, Z, W), -1 otherwise
 	axisFormats map[string][len(axisNames)]string
@@ -285,7 +285,7 @@ func (p *Panel) component(primary ecs.Entity, id ecs.ComponentID, c *fields.Comp
 	if c.Computed || c.Name == "SceneID" {
 		flags = 0 // derived or bookkeeping data: shown on request, folded by default
 	}
-	p.ovPaths = p.overridePaths(primary, c.Name)
+	p.ovPaths = p.overridePaths(c.Name)
 	if len(p.ovPaths) > 0 {
 		imgui.PushStyleColorVec4(imgui.ColText, overrideColor)
 	}

@@ -464,7 +464,12 @@ func (d *Document) RevertOverride(es []ecs.Entity, component, path string) error
 	}
 	var changes []compChange
 	s := d.scene(false)
+	from := 0 // entities of es whose prefab entity is known
 	for _, e := range es {
+		if !serialize.FromPrefab(s, e) {
+			continue // a plain entity (or a placeholder) in a mixed selection: nothing to revert
+		}
+		from++
 		id := d.idOf(e)
 		if component == "" && path == "name" {
 			nameC, _ := ecs.ComponentIDOf[scene.Name](d.world)
@@ -482,6 +487,9 @@ func (d *Document) RevertOverride(es []ecs.Entity, component, path string) error
 			continue
 		}
 		if !inPrefab || !d.world.Has(e, cid) {
+			if len(es) > 1 {
+				continue // this one has no such field to revert
+			}
 			return fmt.Errorf("revert %s.%s of %s: %w: the prefab or the entity has no %s", component, path, d.label(e), ErrPrefab, component)
 		}
 		fv, err := ecs.FieldOf(pv, path)
@@ -496,6 +504,10 @@ func (d *Document) RevertOverride(es []ecs.Entity, component, path string) error
 		}
 		changes = append(changes, d.change(e, id, cid, nv.Interface(), true))
 	}
+	if from == 0 {
+		return fmt.Errorf("revert %s: %w: none of the entities is part of a prefab instance", strings.Trim(component+"."+path, "."), ErrPrefab)
+	}
+	changes = slices.DeleteFunc(changes, func(c compChange) bool { return sameState(c.before, c.after) })
 	return d.pushChanges("Revert "+strings.Trim(component+"."+path, "."), changes)
 }
 
