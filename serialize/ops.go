@@ -167,7 +167,100 @@ func (te *tplEnt) comp(name string) (*tplComp, bool) {
 // name for name "" (as a scene.Name). ok is false if the prefab entity has no such component (or
 // e is not part of an instance).
 func PrefabValue(s *Scene, e ecs.Entity, name string) (v any, ok bool) {
-	te, t, root := tplEntOf(s, e)
+	return SourceOf(s, e).Value(s, e, name)
+}
+
+// PrefabSource is what an entity of a prefab instance is made from: one entity of one version of
+// its prefab file (each change of the file loaded makes a new version). Sources compare with ==:
+// equal sources give the same values. The zero PrefabSource is no source.
+type PrefabSource struct {
+	t  *Template
+	te *tplEnt
+}
+
+// SourceOf returns the source of e, an entity of a prefab instance (the zero PrefabSource if e is
+// not one, is a placeholder, or its prefab cannot be used).
+func SourceOf(s *Scene, e ecs.Entity) PrefabSource {
+	te, t, _ := tplEntOf(s, e)
+	if te == nil {
+		return PrefabSource{}
+	}
+	return PrefabSource{t, te}
+}
+
+// SourcesOf returns the sources of es (see [SourceOf]; dead entities and entities of no instance
+// get the zero PrefabSource), looking each instance's prefab up once.
+func SourcesOf(s *Scene, es []ecs.Entity) []PrefabSource {
+	out := make([]PrefabSource, len(es))
+	w := s.World
+	if _, ok := ecs.ComponentIDOf[scene.PrefabPart](w); !ok {
+		return out
+	}
+	parts, kept := ecs.NewMap[scene.PrefabPart](w), ecs.NewMap[scene.PrefabKept](w)
+	type inst struct {
+		t    *Template
+		view []tplEnt
+	}
+	insts := map[uint64]inst{}  // by instance id
+	byPath := map[string]inst{} // by prefab path
+	prefabs := ecs.NewMap[scene.Prefab](w)
+	for i, e := range es {
+		if !w.Alive(e) {
+			continue
+		}
+		pp, ok := parts.TryGet(e)
+		if !ok {
+			continue
+		}
+		if k, ok := kept.TryGet(e); ok && k.Orphan {
+			continue
+		}
+		in, seen := insts[pp.Instance]
+		if !seen {
+			if root, ok := Instance(w, e); ok {
+				pf := prefabs.Get(root)
+				var found bool
+				if in, found = byPath[pf.Path]; !found || pf.Problem != "" {
+					if t, prefix, err := templateOf(s, root); err == nil {
+						in = inst{t, t.view(prefix)}
+					}
+					if pf.Problem == "" {
+						byPath[pf.Path] = in
+					}
+				}
+			}
+			insts[pp.Instance] = in
+		}
+		if in.t == nil {
+			continue
+		}
+		if k, ok := in.t.byID[pp.Source]; ok {
+			out[i] = PrefabSource{in.t, &in.view[k]}
+		}
+	}
+	return out
+}
+
+// Known reports whether p is a source (not the zero PrefabSource).
+func (p PrefabSource) Known() bool { return p.te != nil }
+
+// Components returns the names of the components of p's prefab entity (sorted).
+func (p PrefabSource) Components() []string {
+	if p.te == nil {
+		return nil
+	}
+	names := make([]string, len(p.te.comps))
+	for i := range p.te.comps {
+		names[i] = p.te.comps[i].name
+	}
+	return names
+}
+
+// Value returns p's value of component name for e, an entity of an instance (references pointing
+// at the instance's entities), or its name for name "" (as a scene.Name): see [PrefabValue]. It
+// answers for the version of the prefab p was taken from, even after the file changed.
+func (p PrefabSource) Value(s *Scene, e ecs.Entity, name string) (v any, ok bool) {
+	te, t := p.te, p.t
 	if te == nil {
 		return nil, false
 	}
@@ -181,6 +274,7 @@ func PrefabValue(s *Scene, e ecs.Entity, name string) (v any, ok bool) {
 	pv := reflect.New(c.codec.typ)
 	pv.Elem().Set(ecs.DeepCopy(reflect.ValueOf(c.val)))
 	if c.refs {
+		root, _ := Instance(s.World, e)
 		rootID := ecs.NewMap[scene.SceneID](s.World).Get(root).ID
 		ids := entitiesUnder(s.World, root)
 		c.codec.remapRefs(pv.UnsafePointer(), func(x ecs.Entity) ecs.Entity {
@@ -191,13 +285,6 @@ func PrefabValue(s *Scene, e ecs.Entity, name string) (v any, ok bool) {
 		})
 	}
 	return pv.Elem().Interface(), true
-}
-
-// FromPrefab reports whether e is an entity of a prefab instance whose prefab can be used and has
-// e's entity: [PrefabValue] then answers with the prefab's values (absent components included).
-func FromPrefab(s *Scene, e ecs.Entity) bool {
-	te, _, _ := tplEntOf(s, e)
-	return te != nil
 }
 
 // entitiesUnder maps the scene ids of root's descendants to them.

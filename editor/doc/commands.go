@@ -27,6 +27,7 @@ func (c *treeCmd) size() int {
 func (c *treeCmd) apply(d *Document) error {
 	if c.insert {
 		d.restoreTrees(c.rm.snaps, nil, nil)
+		d.rebaseSnaps(c.rm.snaps)
 		return nil
 	}
 	return d.removeIDs(c.roots)
@@ -37,6 +38,7 @@ func (c *treeCmd) revert(d *Document) error {
 		return d.removeIDs(c.roots)
 	}
 	d.restoreTrees(c.rm.snaps, c.rm.order, c.rm.holders)
+	d.rebaseSnaps(c.rm.snaps)
 	return nil
 }
 
@@ -92,6 +94,7 @@ func (d *Document) insertTrees(name string, snaps []entSnap) []ecs.Entity {
 	selBefore := d.sel.ids()
 	cmd := &treeCmd{name: name, rm: removal{snaps: snaps}, roots: rootsOf(snaps), insert: true}
 	d.restoreTrees(snaps, nil, nil)
+	d.captureBases(snaps)
 	roots := d.entitiesOf(cmd.roots)
 	d.sel.set(cmd.roots)
 	d.push(cmd, selBefore)

@@ -8,6 +8,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/assetref"
+	"github.com/voltex-editor/voltex/serialize"
 )
 
 // compState is whether an entity has a component, and its value if so.
@@ -21,10 +22,10 @@ type compChange struct {
 	id            uint64
 	cid           ecs.ComponentID
 	before, after compState
-	// base is the prefab's state of the component when the change was made, for an entity of a
-	// prefab instance (nil for others): undo and redo rebase on the prefab's state now
-	// (prefab_undo.go).
-	base *compState
+	// src: for an entity of a prefab instance, what it was made from when the change was made
+	// (the zero PrefabSource for others): undo and redo rebase on the prefab as it is now if it
+	// changed since (prefab_undo.go).
+	src serialize.PrefabSource
 }
 
 // compCmd changes component values and presence: field edits, gizmo drags, rename, add, remove,
@@ -35,15 +36,7 @@ type compCmd struct {
 }
 
 func (c *compCmd) label() string { return c.name }
-func (c *compCmd) size() int {
-	n := 2 * len(c.changes)
-	for i := range c.changes {
-		if c.changes[i].base != nil {
-			n++
-		}
-	}
-	return n
-}
+func (c *compCmd) size() int     { return 2 * len(c.changes) }
 
 func (c *compCmd) apply(d *Document) error {
 	for i := range c.changes {

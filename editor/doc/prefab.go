@@ -336,6 +336,7 @@ func (d *Document) captureSubtrees(roots []ecs.Entity) subtreeState {
 	for i, e := range all {
 		st.rm.snaps[i] = d.snapshot(e)
 	}
+	d.captureBases(st.rm.snaps)
 	st.rm.holders = d.holdersOf(all)
 	seen := map[ecs.Entity]bool{}
 	for _, r := range roots {
@@ -374,6 +375,7 @@ func (d *Document) replaceState(from, to subtreeState) error {
 		return err
 	}
 	d.restoreTrees(to.rm.snaps, to.rm.order, to.rm.holders)
+	d.rebaseSnaps(to.rm.snaps)
 	return nil
 }
 
@@ -466,7 +468,7 @@ func (d *Document) RevertOverride(es []ecs.Entity, component, path string) error
 	s := d.scene(false)
 	from := 0 // entities of es whose prefab entity is known
 	for _, e := range es {
-		if !serialize.FromPrefab(s, e) {
+		if !serialize.SourceOf(s, e).Known() {
 			continue // a plain entity (or a placeholder) in a mixed selection: nothing to revert
 		}
 		from++

@@ -2,21 +2,24 @@ package doc
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/serialize"
 )
 
-// Undo and redo of component edits of prefab instances' entities after the prefab changed.
+// Undo and redo of steps touching prefab instances' entities after the prefab changed.
 //
-// A compChange of an entity of an instance also holds the prefab's state of that component when
-// the change was made (base). Undo and redo after a live update (PrefabsChanged) give the entity
-// the recorded state rebased on the prefab as it is now: what the recorded state did not override
-// takes the prefab's current value, as Unity's undo of a property modification does; a plain
-// restore would turn the prefab's old values into overrides.
+// A step records, for each entity of an instance it holds a state of (a compChange, or an entSnap
+// of a structural step), the prefab source it was made from (serialize.PrefabSource: one entity
+// of one version of the prefab file; cheap, no values copied). Undo and redo give such an entity
+// the recorded state; when its source is no longer the prefab's current one (the file changed on
+// disk since, PrefabsChanged), they rebase the state on the prefab as it is now: what the recorded
+// state does not override takes the prefab's current value, as Unity's undo of a property
+// modification does. A plain restore would turn the prefab's old values into overrides.
 
-// recordBases fills the prefab states of the changes of cmd (a command just pushed) whose
+// recordBases notes the prefab sources of the changes of cmd (a command just pushed) whose
 // entities are entities of instances.
 func (d *Document) recordBases(cmd command) {
 	switch c := cmd.(type) {
@@ -36,40 +39,32 @@ func (d *Document) recordBases(cmd command) {
 			if s == nil {
 				s = d.scene(false)
 			}
-			if base, ok := d.prefabState(s, e, ch.cid); ok {
-				ch.base = &base
-			}
+			ch.src = serialize.SourceOf(s, e)
 		}
 	}
 }
 
-// prefabState returns the prefab's state of component cid of e (ok false if e's prefab entity is
-// not known: not an entity of an instance, a placeholder, a prefab that cannot be used).
-func (d *Document) prefabState(s *serialize.Scene, e ecs.Entity, cid ecs.ComponentID) (compState, bool) {
-	if !serialize.FromPrefab(s, e) {
-		return compState{}, false
-	}
+// sourceState returns src's state of component cid for e.
+func (d *Document) sourceState(s *serialize.Scene, src serialize.PrefabSource, e ecs.Entity, cid ecs.ComponentID) compState {
 	name := ""
 	if cid != d.names.ID() {
 		name = d.world.ComponentInfo(cid).Name
 	}
-	v, has := serialize.PrefabValue(s, e, name)
-	if !has {
-		return compState{}, true
+	v, has := src.Value(s, e, name)
+	if !has || cid == d.names.ID() && v.(scene.Name).Value == "" {
+		return compState{}
 	}
-	if cid == d.names.ID() && v.(scene.Name).Value == "" {
-		return compState{}, true
-	}
-	return compState{has: true, val: d.own(cid, v)}, true
+	return compState{has: true, val: d.own(cid, v)}
 }
 
 // setChangeState gives ch's entity the state st (ch's before or after), rebased on the prefab's
 // current state if the prefab changed since ch was made.
 func (d *Document) setChangeState(ch *compChange, st compState) error {
-	if ch.base != nil {
+	if ch.src.Known() {
 		if e, ok := d.entity(ch.id); ok {
-			if now, ok := d.prefabState(d.scene(false), e, ch.cid); ok {
-				st = rebase(st, *ch.base, now)
+			s := d.scene(false)
+			if now := serialize.SourceOf(s, e); now.Known() && now != ch.src {
+				st = rebase(st, d.sourceState(s, ch.src, e, ch.cid), d.sourceState(s, now, e, ch.cid))
 			}
 		}
 	}
@@ -118,4 +113,77 @@ func merge3(base, ours, theirs reflect.Value) reflect.Value {
 		}
 	}
 	return out
+}
+
+// captureBases notes in snaps (of entities alive in the world) the prefab sources of those that
+// are entities of instances.
+func (d *Document) captureBases(snaps []entSnap) {
+	pc, ok := ecs.ComponentIDOf[scene.PrefabPart](d.world)
+	if !ok {
+		return
+	}
+	var es []ecs.Entity
+	var at []int
+	for i := range snaps {
+		sn := &snaps[i]
+		if !slices.ContainsFunc(sn.comps, func(c compVal) bool { return c.id == pc }) {
+			continue
+		}
+		if e, ok := d.entity(sn.id); ok {
+			es, at = append(es, e), append(at, i)
+		}
+	}
+	if len(es) == 0 {
+		return
+	}
+	for k, src := range serialize.SourcesOf(d.scene(false), es) {
+		snaps[at[k]].src = src
+	}
+}
+
+// rebaseSnaps gives the entities of snaps just restored whose prefab changed since the snapshot
+// their recorded states rebased on the prefab as it is now (see rebase).
+func (d *Document) rebaseSnaps(snaps []entSnap) {
+	var es []ecs.Entity
+	var at []int
+	for i := range snaps {
+		if !snaps[i].src.Known() {
+			continue
+		}
+		if e, ok := d.entity(snaps[i].id); ok {
+			es, at = append(es, e), append(at, i)
+		}
+	}
+	if len(es) == 0 {
+		return
+	}
+	s := d.scene(false)
+	for k, now := range serialize.SourcesOf(s, es) {
+		sn, e := &snaps[at[k]], es[k]
+		if !now.Known() || now == sn.src {
+			continue
+		}
+		cids := []ecs.ComponentID{d.names.ID()}
+		for _, src := range []serialize.PrefabSource{sn.src, now} {
+			for _, n := range src.Components() {
+				if cid, ok := d.world.ComponentByName(n); ok && !slices.Contains(cids, cid) {
+					cids = append(cids, cid)
+				}
+			}
+		}
+		for _, c := range sn.comps {
+			if !slices.Contains(cids, c.id) {
+				cids = append(cids, c.id)
+			}
+		}
+		for _, cid := range cids {
+			var st compState
+			if j := slices.IndexFunc(sn.comps, func(c compVal) bool { return c.id == cid }); j >= 0 {
+				st = compState{has: true, val: sn.comps[j]}
+			}
+			if r := rebase(st, d.sourceState(s, sn.src, e, cid), d.sourceState(s, now, e, cid)); !sameState(r, st) {
+				mustOK(d.setState(sn.id, cid, r))
+			}
+		}
+	}
 }

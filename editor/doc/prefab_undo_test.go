@@ -85,3 +85,50 @@ func sameOverrides[T comparable](a, b []T) bool {
 	}
 	return true
 }
+
+// Structural steps too (delete an entity of an instance, revert or unpack the instance, place one): undone or
+// redone after the prefab changed, the instance's entities take the prefab's new values where they do not override.
+func TestStructuralUndoAfterPrefabChanged(t *testing.T) {
+	edited := strings.Replace(enemyPrefab, `"rgba": [0, 0, 1, 1]`, `"rgba": [1, 1, 0, 1]`, 1) // the weapon turns yellow
+	yellow := [4]float32{1, 1, 0, 1}
+	for _, step := range []string{"delete", "revert instance", "unpack", "instantiate (redo)"} {
+		t.Run(step, func(t *testing.T) {
+			d, dir := openPrefabScene(t)
+			prefab := filepath.Join(dir, "enemy.json")
+			body := part(t, d, 10, 1)
+			must(t, d.SetField([]ecs.Entity{body}, cid[scene.Color](t, d), "rgba", green)) // an override to keep
+			var weapon func() ecs.Entity
+			switch step {
+			case "delete":
+				must(t, d.Delete(part(t, d, 10, 2)))
+			case "revert instance":
+				must(t, d.RevertInstances(ent(t, d, 10)))
+			case "unpack":
+				must(t, d.Unpack(ent(t, d, 10)))
+			case "instantiate (redo)":
+				inst, err := d.Instantiate(context.Background(), prefab, ecs.Entity{}, mgl32.Vec3{})
+				must(t, err)
+				id := d.ID(inst)
+				weapon = func() ecs.Entity { return part(t, d, id, 2) }
+				must(t, d.Undo())
+			}
+			must(t, os.WriteFile(prefab, []byte(edited), 0o644))
+			d.PrefabsChanged(context.Background(), prefab)
+			if step == "instantiate (redo)" {
+				must(t, d.Redo())
+			} else {
+				must(t, d.Undo())
+				weapon = func() ecs.Entity { return part(t, d, 10, 2) }
+			}
+			if got := colorOf(t, d, weapon()); got != yellow {
+				t.Fatalf("the weapon is %v, want the prefab's new yellow", got)
+			}
+			if o := d.Overrides(weapon()); len(o) != 0 {
+				t.Fatalf("the weapon overrides %+v", o)
+			}
+			if step != "instantiate (redo)" && (colorOf(t, d, part(t, d, 10, 1)) != green || len(d.Overrides(part(t, d, 10, 1))) != 1) {
+				t.Fatalf("the body's override: %v %+v", colorOf(t, d, part(t, d, 10, 1)), d.Overrides(part(t, d, 10, 1)))
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/serialize"
 )
 
 // entSnap is an entity held by the history: its scene id, its parent's scene id (0 for a root)
@@ -14,6 +15,10 @@ type entSnap struct {
 	id     uint64
 	parent uint64
 	comps  []compVal
+	// src: for an entity of a prefab instance, what it was made from when the snapshot was taken
+	// (the zero PrefabSource for others): restores rebase on the prefab as it is then if it
+	// changed since (prefab_undo.go).
+	src serialize.PrefabSource
 }
 
 // siblings is the child order of one parent (by scene id) as it was before a removal, so that
@@ -127,6 +132,7 @@ func (d *Document) removeTrees(roots []ecs.Entity, keep bool) removal {
 		for i, e := range all {
 			rm.snaps[i] = d.snapshot(e)
 		}
+		d.captureBases(rm.snaps)
 		rm.holders = d.holdersOf(all)
 	}
 	// Detach the roots from surviving parents first, one rewrite per parent.
