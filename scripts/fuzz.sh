@@ -10,3 +10,6 @@ for pkg in $(go list ./...); do
     go test -run '^$' -fuzz "^${f}\$" -fuzztime "$time" "$pkg"
   done
 done
+# The prefab property test over many more random cases than make test runs (seeds 0..299).
+echo "== serialize TestPrefabProperties (${PREFAB_SEEDS:-20000} more seeds)"
+go test -count=1 -timeout 60m -run '^TestPrefabProperties$' ./serialize/ -args -prefab-seeds "${PREFAB_SEEDS:-20000}" -prefab-seed-from 300

@@ -3,6 +3,7 @@ package serialize_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -197,6 +198,11 @@ func saveWorld(t testing.TB, w *ecs.World) string {
 	return b.String()
 }
 
+var (
+	prefabSeeds    = flag.Uint64("prefab-seeds", 300, "random cases run by TestPrefabProperties")
+	prefabSeedFrom = flag.Uint64("prefab-seed-from", 0, "first seed of TestPrefabProperties")
+)
+
 // TestPrefabProperties checks, for random prefabs, scenes, instance edits and prefab edits, that
 //
 //   - save then load gives back the same file (round trip, byte for byte);
@@ -204,8 +210,11 @@ func saveWorld(t testing.TB, w *ecs.World) string {
 //     loading under the new one gives (UpdateInstances ≡ reload);
 //   - the instances hold what a simple model says they should: the prefab's values with the
 //     file's overrides applied, field by field ("flatten then compare").
+//
+// make test runs seeds 0..299; make fuzz runs 20,000 more (go test ./serialize -run
+// TestPrefabProperties -args -prefab-seeds 20000 -prefab-seed-from 300).
 func TestPrefabProperties(t *testing.T) {
-	for seed := range uint64(300) {
+	for seed := *prefabSeedFrom; seed < *prefabSeedFrom+*prefabSeeds; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) { prefabProperty(t, seed) })
 	}
 }
