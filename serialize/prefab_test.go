@@ -613,3 +613,33 @@ func TestPrefabsCountAgainstTheMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateReportsStructuralChanges: UpdateReport.Structural says whether the update spawned or despawned
+// entities (callers keeping an index of entities rebuild it only then).
+func TestUpdateReportsStructuralChanges(t *testing.T) {
+	dir := t.TempDir()
+	prefab := filepath.Join(dir, "p.json")
+	v0 := `{ "format": "voltex.scene", "version": 2, "entities": [ { "id": 1, "name": "A", "order": 1, "components": { "Color": {} } } ] }`
+	v1 := strings.Replace(v0, `"Color": {}`, `"Color": { "rgba": [1, 0, 0, 1] }`, 1)
+	v2 := strings.Replace(v1, `] }`, `, { "id": 2, "name": "B", "order": 2, "components": {} } ] }`, 1)
+	if err := os.WriteFile(prefab, []byte(v0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := serialize.Load(context.Background(), strings.NewReader(`{ "format": "voltex.scene", "version": 2, "entities": [
+  { "id": 10, "order": 1, "prefab": "p.json", "components": {} } ] }`), serialize.LoadOptions{File: filepath.Join(dir, "s.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text       string
+		structural bool
+	}{{v1, false}, {v2, true}, {v1, true}} {
+		if err := os.WriteFile(prefab, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep := serialize.UpdateInstances(s, s.Prefabs.Reload(context.Background(), prefab))
+		if rep.Instances != 1 || rep.Structural != c.structural {
+			t.Fatalf("%+v, want Structural %v", rep, c.structural)
+		}
+	}
+}

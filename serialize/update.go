@@ -17,6 +17,9 @@ import (
 type UpdateReport struct {
 	// Instances is the number of instances brought up to date.
 	Instances int
+	// Structural: the update spawned or despawned entities (an index of the world's entities
+	// must be rebuilt); false when it only changed values and places.
+	Structural bool
 	// Warnings say what was kept that no longer applies: overrides of entities the prefab no
 	// longer has (kept as placeholders), overridden components the prefab entity no longer has
 	// (kept as added components), and instances whose prefab cannot be used any more.
@@ -205,7 +208,7 @@ func (u *updater) update(root ecs.Entity, clean string, ch TemplateChange) {
 				}
 			}
 			vals := u.b.partValues(nil, te, rootID, scene.InstanceID(rootID, te.id))
-			e = w.Spawn(vals...)
+			e = u.spawn(vals...)
 			u.slots[i] = e
 			_ = w.SetParent(e, parent)
 			u.touched[parent] = true
@@ -260,7 +263,7 @@ func (u *updater) update(root ecs.Entity, clean string, ch TemplateChange) {
 				"kept as a placeholder", u.name(root), g.te.id, g.te.name)
 			continue
 		}
-		w.Despawn(g.e)
+		u.despawn(g.e)
 	}
 	// Entities the instance removed that the prefab no longer has: the removal is kept (a
 	// placeholder), as a reload would keep it.
@@ -306,6 +309,17 @@ func sameTplEnt(t0, t1 *Template, a, b *tplEnt) bool {
 		}
 	}
 	return true
+}
+
+// spawn and despawn change the world's entities, noting it in the report.
+func (u *updater) spawn(vals ...any) ecs.Entity {
+	u.rep.Structural = true
+	return u.w.Spawn(vals...)
+}
+
+func (u *updater) despawn(e ecs.Entity) {
+	u.rep.Structural = true
+	u.w.Despawn(e)
 }
 
 func (u *updater) warn(format string, args ...any) {
@@ -582,8 +596,8 @@ func (u *updater) toOrphan(e, root ecs.Entity, o *override) {
 		name = u.name(e)
 	}
 	kids := w.Children(e)
-	w.Despawn(e)
-	ph := w.Spawn(&scene.SceneID{ID: sid.ID}, &pp, kept, &scene.Name{Value: name})
+	u.despawn(e)
+	ph := u.spawn(&scene.SceneID{ID: sid.ID}, &pp, kept, &scene.Name{Value: name})
 	_ = w.SetParent(ph, root)
 	u.touched[root] = true
 	for _, c := range kids {
@@ -607,7 +621,7 @@ func (u *updater) breakInstance(root ecs.Entity, rootID uint64, v0 []tplEnt) {
 			u.toOrphan(e, root, &o)
 			continue
 		}
-		u.w.Despawn(e)
+		u.despawn(e)
 	}
 	// What was removed from the instance stays removed: placeholders for the removals (not for
 	// entities that have a placeholder already).
@@ -621,7 +635,7 @@ func (u *updater) breakInstance(root ecs.Entity, rootID uint64, v0 []tplEnt) {
 // removedPlaceholder keeps the removal of te from the instance as a placeholder.
 func (u *updater) removedPlaceholder(root ecs.Entity, rootID uint64, te *tplEnt) {
 	id := scene.InstanceID(rootID, te.id)
-	ph := u.w.Spawn(&scene.SceneID{ID: id}, &scene.PrefabPart{Instance: rootID, Source: te.id},
+	ph := u.spawn(&scene.SceneID{ID: id}, &scene.PrefabPart{Instance: rootID, Source: te.id},
 		&scene.PrefabKept{Orphan: true, Removed: true}, &scene.Name{Value: "missing prefab entity " + fmt.Sprint(te.id)})
 	_ = u.w.SetParent(ph, root)
 	u.touched[root] = true
@@ -672,7 +686,7 @@ func (u *updater) rebuild(root ecs.Entity, rootID uint64, t1 *Template, v1 []tpl
 			u.materialize(ph, root, rootID, parent, t1, te, i, refFix)
 			continue
 		}
-		e := w.Spawn(u.b.partValues(nil, te, rootID, scene.InstanceID(rootID, te.id))...)
+		e := u.spawn(u.b.partValues(nil, te, rootID, scene.InstanceID(rootID, te.id))...)
 		u.slots[i] = e
 		_ = w.SetParent(e, parent)
 		u.touched[parent] = true
@@ -697,7 +711,7 @@ func (u *updater) rebuild(root ecs.Entity, rootID uint64, t1 *Template, v1 []tpl
 			for _, c := range w.Children(e) {
 				_ = w.SetParent(c, root)
 			}
-			w.Despawn(e)
+			u.despawn(e)
 		}
 	}
 }
@@ -709,8 +723,8 @@ func (u *updater) materialize(ph, _ ecs.Entity, rootID uint64, parent ecs.Entity
 	w := u.w
 	k := u.kept.Get(ph)
 	kids := w.Children(ph)
-	w.Despawn(ph)
-	e := w.Spawn(u.b.partValues(nil, te, rootID, scene.InstanceID(rootID, te.id))...)
+	u.despawn(ph)
+	e := u.spawn(u.b.partValues(nil, te, rootID, scene.InstanceID(rootID, te.id))...)
 	u.slots[i] = e
 	_ = w.SetParent(e, parent)
 	u.touched[parent] = true

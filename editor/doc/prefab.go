@@ -76,8 +76,10 @@ func (d *Document) PrefabsChanged(ctx context.Context, files ...string) serializ
 	changes := d.prefabs.Reload(ctx, files...)
 	rep := serialize.UpdateInstances(d.scene(false), changes)
 	if rep.Instances > 0 {
-		d.Reindex()
-		d.pruneSelection()
+		if rep.Structural { // only then can ids have come or gone
+			d.Reindex()
+			d.pruneSelection()
+		}
 		d.version++
 	}
 	return rep
