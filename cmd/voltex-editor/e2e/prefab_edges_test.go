@@ -85,7 +85,7 @@ func TestPrefabEdgesInTheEditor(t *testing.T) {
 		t.Fatalf("no Revert button: %v", keys(p.Inspector))
 	}
 	e.Click(x, y, 1)
-	p = e.WaitProbe(10*time.Second, "reverted", func(p *guitest.Probe) bool {
+	e.WaitProbe(10*time.Second, "reverted", func(p *guitest.Probe) bool {
 		return p.Inspector["revert:Color.rgba"].W == 0 && strings.HasPrefix(p.Inspector["Color.rgba"].Shown, "0,0.8,0,")
 	})
 	e.Key("ctrl+z")
