@@ -88,7 +88,7 @@ func (w *workspace) reportProject() {
 	}
 	msg := fmt.Sprintf("The project file %s has problems:\n\n", st.shown)
 	msg += problemLines(st.problems, serialize.Problem.String)
-	msg += "\nOnly the built-in components are registered: the scene's own components are kept as they are\n" +
+	msg += "\nOnly the " + w.baseComponents() + " are registered: the scene's other components are kept as they are\n" +
 		"(read-only) and written back unchanged. Fix the file and save it: the editor picks it up."
 	w.ui.alert("Project file has problems", msg)
 }
@@ -104,7 +104,7 @@ func (w *workspace) projectStatus() (string, bool) {
 		case st.path == "":
 			st.status, st.bad = "", false
 		case len(st.problems) > 0:
-			st.status, st.bad = fmt.Sprintf("%s has problems: built-in components only (see Console)", filepath.Base(st.path)), true
+			st.status, st.bad = fmt.Sprintf("%s has problems: %s only (see Console)", filepath.Base(st.path), w.baseComponents()), true
 		case st.kept:
 			st.status, st.bad = fmt.Sprintf("%s changed: components kept as they were (reopen the scene to use it)", filepath.Base(st.path)), true
 		default:
@@ -112,6 +112,15 @@ func (w *workspace) projectStatus() (string, bool) {
 		}
 	}
 	return st.status, st.bad
+}
+
+// baseComponents names the components registered without a project file: the built-in ones, and a game's
+// own editor's Go ones.
+func (w *workspace) baseComponents() string {
+	if w.opts.NewWorld != nil {
+		return "built-in and Go components"
+	}
+	return "built-in components"
 }
 
 // statusKey is what the status text of a projectState depends on.

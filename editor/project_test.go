@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/serialize"
 )
 
 func TestLoadProject(t *testing.T) {
@@ -36,6 +38,17 @@ func TestLoadProject(t *testing.T) {
 		t.Fatalf("broken project file: %+v", st)
 	}
 	if text, bad := (&workspace{project: st}).projectStatus(); !bad || !strings.Contains(text, "has problems: built-in components only") {
+		t.Fatalf("status %q", text)
+	}
+}
+
+// A game's own editor (Options.NewWorld: its Go components) with a broken project file keeps the game's Go
+// components as well as the built-in ones, and says so: "built-in components only" would be wrong there.
+func TestBrokenProjectWordsForGoGames(t *testing.T) {
+	st := projectState{path: "/p/voltex.project.json", problems: []serialize.Problem{{File: "voltex.project.json", Line: 1, Col: 2, Msg: "x"}}}
+	w := &workspace{project: st}
+	w.opts.NewWorld = scene.NewWorld
+	if text, _ := w.projectStatus(); !strings.Contains(text, "has problems: built-in and Go components only") {
 		t.Fatalf("status %q", text)
 	}
 }
