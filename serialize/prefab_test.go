@@ -643,3 +643,59 @@ func TestUpdateReportsStructuralChanges(t *testing.T) {
 		}
 	}
 }
+
+// A prefab file that grows outside the editor (live updates) cannot take the scene past its limits:
+// fifty instances of a two-entity prefab edited to hold a hundred entities would be 5,000 entities
+// against a limit of 1,000. The instances become placeholders that say why (keeping their
+// overrides), and follow the prefab again once it is small enough.
+func TestLiveUpdateKeepsTheLimits(t *testing.T) {
+	prefab := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`{ "format": "voltex.scene", "version": 2, "entities": [`)
+		for i := 1; i <= n; i++ {
+			if i > 1 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{ "id": %d, "order": %d, "name": "part %d", "components": { "Transform": {} } }`, i, i, i)
+		}
+		b.WriteString("] }")
+		return b.String()
+	}
+	var b strings.Builder
+	b.WriteString(`{ "format": "voltex.scene", "version": 2, "entities": [`)
+	for i := 1; i <= 50; i++ {
+		if i > 1 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{ "id": %d, "order": %d, "prefab": "small.json" }`, i, i)
+	}
+	b.WriteString("] }")
+	dir := writeFiles(t, map[string]string{"small.json": prefab(2), "scene.json": b.String()})
+	s := loadFile(t, filepath.Join(dir, "scene.json"), serialize.LoadOptions{Limits: serialize.Limits{MaxEntities: 1000}})
+	if n := s.World.Len(); n != 150 {
+		t.Fatalf("loaded %d entities", n)
+	}
+	small := filepath.Join(dir, "small.json")
+	write(t, small, prefab(100))
+	rep := serialize.UpdateInstances(s, s.Prefabs.Reload(context.Background(), small))
+	if n := s.World.Len(); n > 1000 {
+		t.Fatalf("after the prefab grew: %d entities, over the limit of 1,000", n)
+	}
+	if len(rep.Warnings) == 0 || !strings.Contains(strings.Join(rep.Warnings, "\n"), "limit of 1000 entities") {
+		t.Errorf("warnings %q", rep.Warnings)
+	}
+	placeholders := 0
+	ecs.NewQuery1[scene.Prefab](s.World).Each(func(e ecs.Entity, pf *scene.Prefab) {
+		if pf.Problem != "" {
+			placeholders++
+		}
+	})
+	if placeholders != 50 {
+		t.Errorf("%d placeholders, want 50", placeholders)
+	}
+	write(t, small, prefab(3))
+	serialize.UpdateInstances(s, s.Prefabs.Reload(context.Background(), small))
+	if n := s.World.Len(); n != 200 {
+		t.Errorf("after the prefab shrank: %d entities, want 200", n)
+	}
+}

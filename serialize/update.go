@@ -9,6 +9,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -53,12 +54,7 @@ func UpdateInstances(s *Scene, changes map[string]TemplateChange) UpdateReport {
 	u.b.probs = &diag.List{File: "prefab update"}
 	u.b.ds.probs, u.b.ds.path = u.b.probs, &diag.Path{}
 	u.b.prefabs = s.Prefabs
-	type job struct {
-		root  ecs.Entity
-		clean string
-		ch    TemplateChange
-	}
-	var jobs []job
+	var jobs []updateJob
 	ecs.NewQuery1[scene.Prefab](w).Each(func(e ecs.Entity, pf *scene.Prefab) {
 		if u.parts.Has(e) {
 			return
@@ -68,9 +64,10 @@ func UpdateInstances(s *Scene, changes map[string]TemplateChange) UpdateReport {
 			return
 		}
 		if ch, ok := changes[absPath(filepath.Join(dir, filepath.FromSlash(clean)))]; ok {
-			jobs = append(jobs, job{e, clean, ch})
+			jobs = append(jobs, updateJob{e, clean, ch})
 		}
 	})
+	overLimits(s, jobs)
 	for _, j := range jobs {
 		u.update(j.root, j.clean, j.ch)
 		rep.Instances++
@@ -86,6 +83,85 @@ func UpdateInstances(s *Scene, changes map[string]TemplateChange) UpdateReport {
 		rep.Warnings = append(rep.Warnings, p.Msg)
 	}
 	return rep
+}
+
+// updateJob is one instance to update: its root, its prefab path (clean) and the change.
+type updateJob struct {
+	root  ecs.Entity
+	clean string
+	ch    TemplateChange
+}
+
+// overLimits keeps live updates within the limits the scene was loaded with (those of its prefab
+// set): if the new versions of the changed prefabs would take the scene past Limits.MaxEntities or
+// Limits.MaxWorldBytes (each prefab file within its limits, instanced many times), the changes that
+// grow the scene make their instances placeholders that say so, as for a prefab that cannot be
+// used.
+func overLimits(s *Scene, jobs []updateJob) {
+	if s.Prefabs == nil {
+		return
+	}
+	lim := s.Prefabs.opts.Limits.resolved()
+	type growth struct {
+		n               int
+		entities, bytes int64
+		own             int64
+		jobs            []int
+	}
+	by := map[string]*growth{}
+	var keys []string
+	for j := range jobs {
+		ch := &jobs[j].ch
+		if ch.New == nil || ch.New.err != nil {
+			continue
+		}
+		k := ch.New.abs
+		g := by[k]
+		if g == nil {
+			g = &growth{own: ch.New.own}
+			oldLen, oldBytes := 0, int64(0)
+			if ch.Old != nil && ch.Old.err == nil {
+				oldLen, oldBytes = ch.Old.Len(), ch.Old.bytes
+				g.own -= ch.Old.own
+			}
+			g.entities, g.bytes = int64(ch.New.Len()-oldLen), ch.New.bytes-oldBytes
+			by[k] = g
+			keys = append(keys, k)
+		}
+		g.n++
+		g.jobs = append(g.jobs, j)
+	}
+	// A scene the editor holds has no count of its own memory (s.data): its entities' bookkeeping is
+	// the floor.
+	ents := int64(s.World.Len())
+	data := max(s.data, ents*entityOverhead)
+	for _, k := range keys {
+		g := by[k]
+		ents += int64(g.n) * g.entities
+		data += int64(g.n)*g.bytes + g.own
+	}
+	var msg string
+	switch {
+	case lim.MaxEntities > 0 && ents > int64(lim.MaxEntities):
+		msg = fmt.Sprintf("its new version would give the scene %d entities, more than the limit of %d entities", ents, lim.MaxEntities)
+	case lim.MaxWorldBytes > 0 && data > lim.MaxWorldBytes:
+		msg = fmt.Sprintf("its new version would take the scene past the limit of %s of memory (Limits.MaxWorldBytes)", words.Bytes(lim.MaxWorldBytes))
+	default:
+		s.data = data
+		return
+	}
+	for _, k := range keys {
+		g := by[k]
+		if g.entities <= 0 && g.bytes+g.own <= 0 {
+			continue
+		}
+		nt := jobs[g.jobs[0]].ch.New
+		err := fmt.Errorf("%s: %s", nt.file, msg)
+		bad := &Template{file: nt.file, abs: nt.abs, deps: nt.deps, err: err, problem: err.Error()}
+		for _, j := range g.jobs {
+			jobs[j].ch.New = bad
+		}
+	}
 }
 
 type updater struct {
