@@ -112,7 +112,8 @@ type Validated struct {
 }
 
 // ValidateInput checks a scene or export (told apart by [Input.Kind])
-// without keeping anything, reading it once. It returns an *[Error] (or an
+// without keeping anything, reading it once; an export's components are
+// also decoded as [SpawnExport] does, into a world from opts.NewWorld. It returns an *[Error] (or an
 // I/O error) if the file does not load or has unresolved merge conflicts
 // (see LoadOptions.RefuseConflicts); warnings of a file that loads are in
 // the result. Project files are checked by package serialize/project.
@@ -126,6 +127,21 @@ func ValidateInput(ctx context.Context, in *Input, opts LoadOptions) (Validated,
 		s, err := game.LoadWith(in, opts.File, game.Limits{})
 		if err != nil {
 			return v, err
+		}
+		// The game components are checked the way a game decodes them: spawned into a world with the
+		// components of opts.NewWorld (the project file's, the game's Go types), references and all.
+		if opts.NewWorld != nil {
+			if _, err := SpawnExport(opts.NewWorld(), s); err != nil {
+				var se *Error
+				if errors.As(err, &se) {
+					for i := range se.Problems {
+						if se.Problems[i].File == "" {
+							se.Problems[i].File = opts.File
+						}
+					}
+				}
+				return v, err
+			}
 		}
 		v.Summary = fmt.Sprintf("export, %s, %s", plural(len(s.Entities), "entity", "entities"), plural(len(s.Meshes), "mesh", "meshes"))
 	case KindProject:

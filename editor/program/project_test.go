@@ -195,3 +195,26 @@ func TestGameComponents(t *testing.T) {
 		t.Fatalf("a disagreeing declaration: code %d, stderr %s", code, errOut.String())
 	}
 }
+
+// validate checks an export's game components the way the game will decode them (serialize.SpawnExport with the
+// project file's components): a value the game would refuse fails validation, naming the file and the field.
+func TestValidateExportWithProjectFile(t *testing.T) {
+	dir := gameDir(t)
+	out := filepath.Join(dir, "level.export.json")
+	if code, _, errOut := runCLI("export", filepath.Join(dir, "level.json"), "-o", out); code != 0 {
+		t.Fatalf("export: %d %s", code, errOut)
+	}
+	if code, stdout, errOut := runCLI("validate", out); code != 0 || !strings.Contains(stdout, "level.export.json: ok: export, 3 entities") {
+		t.Fatalf("a good export: code %d\n%s%s", code, stdout, errOut)
+	}
+	data, _ := os.ReadFile(out)
+	bad := strings.Replace(string(data), `"team": 2`, `"team": 7`, 1)
+	if bad == string(data) {
+		t.Fatalf("no team 2 in the export:\n%s", data)
+	}
+	writeFile(t, out, bad)
+	if code, _, errOut := runCLI("validate", out); code != 1 || !strings.Contains(errOut, out+": entities[") ||
+		!strings.Contains(errOut, ".team: 7 is not a value of") {
+		t.Fatalf("an enum value the game refuses: code %d, stderr:\n%s", code, errOut)
+	}
+}
