@@ -36,6 +36,7 @@ func (w *workspace) instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) 
 		return
 	}
 	w.log.Infof("placed %s (an instance of %s)", w.doc.Name(e), filepath.Base(path))
+	w.ui.show(e) // under a collapsed parent (a drop on its row) too, as Create shows what it made
 	w.syncWatched()
 }
 

@@ -774,3 +774,24 @@ func TestWatcherReloadsMeshes(t *testing.T) {
 		return ok && w.doc.Name(e) == "Tri"
 	})
 }
+
+// TestInstantiateShowsTheInstance: an instance placed under an entity (a prefab dropped on a collapsed hierarchy
+// row) is revealed and scrolled to, as Create does, so the selected new instance has a row.
+func TestInstantiateShowsTheInstance(t *testing.T) {
+	w, f := newTestWorkspace(t, 0)
+	dir := t.TempDir()
+	w.cmdSaveAs()
+	f.choose(t, filepath.Join(dir, "level.json"))
+	w.cmdCreateCube()
+	parent, _ := w.doc.Active()
+	if err := os.WriteFile(filepath.Join(dir, "crate.json"), []byte(`{ "format": "voltex.scene", "version": 2, "entities": [
+  { "id": 1, "name": "Crate", "order": 1, "components": { "Transform": {} } } ] }`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.shown = nil
+	w.instantiate(filepath.Join(dir, "crate.json"), parent, mgl32.Vec3{})
+	inst, _ := w.doc.Active()
+	if w.doc.EditWorld().Parent(inst) != parent || len(f.shown) != 1 || f.shown[0] != inst {
+		t.Fatalf("the new instance (under %v: %v) was not shown: %v (%q)", parent, w.doc.EditWorld().Parent(inst), f.shown, lastLog(w))
+	}
+}
