@@ -226,6 +226,10 @@ func (r *sceneReader) headerMember(key string, keyPos jsonpos.Pos) error {
 	}
 	r.hdr.Set(key, v.Clone())
 	r.hdr.Get(key).SetKeyPos(keyPos)
+	if key == "format" && v.IsStr(ExportFormat) { // a game export: its other keys are not worth a problem each
+		r.errAt(&v, "format", "this is a game export (%s), not a scene; exports cannot be opened, load the scene they came from", ExportFormat)
+		return errStop
+	}
 	if key == "version" {
 		n, err := v.Int()
 		if err == nil && n > CurrentVersion {
@@ -249,8 +253,6 @@ func (r *sceneReader) finishHeader() *header {
 		switch {
 		case format.Kind() != jsonpos.String:
 			r.errAt(format, "format", "must be the string %q, not a %s", SceneFormat, format.Kind())
-		case format.IsStr(ExportFormat):
-			r.errAt(format, "format", "this is a game export (%s), not a scene; exports cannot be opened, load the scene they came from", ExportFormat)
 		case !format.IsStr(SceneFormat):
 			r.errAt(format, "format", "unknown format %q (a scene file says %q)", format.Str(), SceneFormat)
 		}

@@ -59,7 +59,10 @@ func TestReadStructure(t *testing.T) {
 		{"newer after entities", `{"entities": [{"id": 1}], "format": "voltex.scene", "version": 3}`,
 			"f.json:1:64: version: scene version 3 is newer than this editor supports (2)"},
 		{"export", `{"format": "voltex.export", "version": 1}`,
-			"header v1 name=\"\" editor=false\nf.json:1:12: format: this is a game export (voltex.export), not a scene; exports cannot be opened, load the scene they came from"},
+			"f.json:1:12: format: this is a game export (voltex.export), not a scene; exports cannot be opened, load the scene they came from"},
+		{"export with its entities", `{"format": "voltex.export", "version": 1, "meshes": ["builtin:cube"],
+ "entities": [{"name": "a", "parent": -1, "mesh": 0, "world": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]}]}`,
+			"f.json:1:12: format: this is a game export (voltex.export), not a scene; exports cannot be opened, load the scene they came from"},
 		{"entity problems", `{"format": "voltex.scene", "version": 1, "entities": [
   {"id": 1.5, "name": 3, "parent": -1, "components": [], "colour": 1},
   {"name": "x", "id": 2, "id": 3},
