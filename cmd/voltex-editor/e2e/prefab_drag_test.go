@@ -58,7 +58,7 @@ func TestPrefabDragFromAssets(t *testing.T) {
 		r, _ := p.Row("Floor")
 		return r.Center()
 	})
-	p = e.WaitProbe(10*time.Second, "an instance under the Floor", func(p *guitest.Probe) bool {
+	e.WaitProbe(10*time.Second, "an instance under the Floor", func(p *guitest.Probe) bool {
 		if p.Entities != 5 {
 			return false
 		}
