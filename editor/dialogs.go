@@ -11,9 +11,10 @@ import (
 // the file dialog and the Spawn Cube Grid tool window. Commands open them through ask, alert, chooseFile and
 // openGrid; Build draws the open ones and forgets those that are done.
 type dialogs struct {
-	prompt *prompt
-	files  *fileDialog
-	grid   *gridDialog
+	prompt  *prompt   // the question or message shown
+	waiting []*prompt // asked while it was shown: each is shown when those before it are answered
+	files   *fileDialog
+	grid    *gridDialog
 
 	places   func() []string // the file dialog's recent places (the settings')
 	gridHost gridHost
@@ -26,9 +27,20 @@ type dialogs struct {
 var _ g.Widget = (*dialogs)(nil)
 
 // ask shows a modal question; onChoose gets the index of the button pressed (cancel: the one Escape presses, -1
-// for none).
+// for none). Asked while another question or message is open, it waits for that one's answer — a question is never
+// dropped unanswered — unless the same question (title and message) is already open or waiting.
 func (d *dialogs) ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
-	d.prompt = &prompt{title: title, message: message, buttons: buttons, cancel: cancel, onChoose: onChoose}
+	p := &prompt{title: title, message: message, buttons: buttons, cancel: cancel, onChoose: onChoose}
+	if d.prompt == nil {
+		d.prompt = p
+		return
+	}
+	for _, q := range append([]*prompt{d.prompt}, d.waiting...) {
+		if q.title == title && q.message == message && !q.answered {
+			return
+		}
+	}
+	d.waiting = append(d.waiting, p)
 }
 
 // alert tells the user something that needs no decision (a failed save, a broken file): a prompt with one OK
@@ -73,7 +85,7 @@ func (d *dialogs) promptText() string {
 	return d.prompt.message
 }
 
-// Build draws the open dialogs. One that is done is forgotten unless what it ran opened another in its place.
+// Build draws the open dialogs. One that is done is forgotten; the next waiting question or message takes its place.
 func (d *dialogs) Build() {
 	if f := d.files; f != nil {
 		f.Build()
@@ -92,8 +104,11 @@ func (d *dialogs) Build() {
 	}
 	if p := d.prompt; p != nil {
 		p.Build()
-		if p.done() && d.prompt == p {
+		if p.done() {
 			d.prompt = nil
+			if len(d.waiting) > 0 {
+				d.prompt, d.waiting = d.waiting[0], d.waiting[1:]
+			}
 		}
 	}
 }

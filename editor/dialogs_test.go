@@ -1,0 +1,59 @@
+package editor
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+
+	"github.com/voltex-editor/voltex/assets/watch"
+)
+
+// TestAlertWaitsForTheOpenQuestion: a message that comes while a question is open (an export failing in the
+// background while "Scene changed on disk" asks) is shown after the question is answered; it used to replace the
+// question, whose answer (Keep mine: the file on disk is no state of the history) was then never given.
+func TestAlertWaitsForTheOpenQuestion(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../scenes/solar.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "solar.json")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := newAppFixture(t, Options{ScenePath: path})
+	f.key(ctrl | shift | key(imgui.KeyN)) // Create Empty: the scene has unsaved changes
+	f.a.ws.onSceneFileEvent(watch.Event{Path: path, Kind: watch.Changed})
+	f.frames(2)
+	if f.st.Modal != "prompt:Scene changed on disk" {
+		t.Fatalf("modal %q, want the outside-edit question", f.st.Modal)
+	}
+	f.a.ws.ui.alert("Export failed", "Could not export to x.json")
+	f.ui.modifiers(false, false, false)
+	f.frames(2)
+	if f.st.Modal != "prompt:Scene changed on disk" {
+		t.Fatalf("a message came while the question was open: modal %q (the question must stay)", f.st.Modal)
+	}
+	f.a.ws.ui.alert("Export failed", "Could not export to x.json") // the same message again: shown once
+	f.key(key(imgui.KeyEscape))                                    // Keep mine
+	if !strings.Contains(lastConsole(f), "kept your changes") {
+		t.Fatalf("Escape did not answer Keep mine: console %q", lastConsole(f))
+	}
+	if f.st.Modal != "prompt:Export failed" || !strings.Contains(f.st.Prompt, "x.json") {
+		t.Fatalf("after the answer: modal %q %q, want the message that waited", f.st.Modal, f.st.Prompt)
+	}
+	f.key(key(imgui.KeyEnter))
+	if f.st.Modal != "" {
+		t.Fatalf("after OK: modal %q (the same message twice is shown once)", f.st.Modal)
+	}
+}
+
+func lastConsole(f *appFixture) string {
+	if n := len(f.st.Console); n > 0 {
+		return f.st.Console[n-1]
+	}
+	return ""
+}
