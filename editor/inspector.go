@@ -26,8 +26,10 @@ type inspectorDoc interface {
 	World() *ecs.World
 	Version() uint64
 	Editing() bool
+	Len() int
 	Playing() bool
 	AppendSelected(dst []ecs.Entity) []ecs.Entity
+	SelectionVersion() uint64
 	Active() (ecs.Entity, bool)
 	SelectionLen() int
 	Select(es ...ecs.Entity)
@@ -73,6 +75,7 @@ type inspectorPanel struct {
 	insp    *inspector.Panel
 	pending bool // the inspector showed a partial result last frame (a big selection being scanned)
 	sel     []ecs.Entity
+	selKey  selKey // what sel was made from: it is made again only when that changes
 	conf    conflictView
 	prefab  prefabView
 	// mark times an edit for the probe (jobRunner.markNow); nil: not timed.
@@ -98,18 +101,37 @@ func newInspectorPanel(cmds inspectorCommands, ol outline, ms *assets.Registry, 
 	return p
 }
 
+// selKey is what the selected entities depend on: the document, its edits and entity count, the selection.
+type selKey struct {
+	doc         inspectorDoc
+	world       *ecs.World
+	ver, selVer uint64
+	n           int
+}
+
+// selected returns the selected entities, made again only when the document or the selection changed (a
+// selection of 100,000 entities costs a millisecond or more to look up, in every frame).
+func (p *inspectorPanel) selected() []ecs.Entity {
+	d := p.doc
+	k := selKey{doc: d, world: d.World(), ver: d.Version(), selVer: d.SelectionVersion(), n: d.Len()}
+	if k != p.selKey || p.sel == nil {
+		p.sel, p.selKey = d.AppendSelected(p.sel[:0]), k
+	}
+	return p.sel
+}
+
 // setDoc shows another document.
 func (p *inspectorPanel) setDoc(d inspectorDoc) {
 	p.doc = d
 	p.conf = conflictView{}
+	p.sel, p.selKey = nil, selKey{}
 }
 
 // Build draws the panel's contents.
 func (p *inspectorPanel) Build() {
 	p.buildPrefabSection()
 	p.buildConflicts()
-	p.sel = p.doc.AppendSelected(p.sel[:0])
-	p.insp.Inspect(p.doc.World(), p.sel).Build()
+	p.insp.Inspect(p.doc.World(), p.selected()).Build()
 	p.pending = p.insp.Pending()
 }
 
