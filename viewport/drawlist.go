@@ -71,10 +71,16 @@ type Chunk struct {
 	dirty       []Range
 	bounds      AABB
 	boundsValid bool
+	changes     uint64 // counts changes to the instances or their box (Changes)
 }
 
 // Len returns the number of instances.
 func (c *Chunk) Len() int { return len(c.Instances) }
+
+// Changes counts the changes to the chunk's instances (added, removed, moved, recoloured, regrouped) or to its
+// box: a renderer that remembers it knows whether what it drew of the chunk is still what the chunk holds (unlike
+// the dirty ranges, which an upload consumes).
+func (c *Chunk) Changes() uint64 { return c.changes }
 
 // Cell returns the cell of the grid the chunk's instances are in (their position divided by the list's cell
 // size, rounded down).
@@ -82,6 +88,7 @@ func (c *Chunk) Cell() [3]int32 { return c.cell }
 
 func (c *Chunk) markDirty(slot int) {
 	c.boundsValid = false
+	c.changes++
 	c.batch.boundsValid = false
 	if n := len(c.dirty); n > 0 {
 		last := &c.dirty[n-1]
@@ -241,6 +248,7 @@ func (b *Batch) invalidateBounds() {
 	b.boundsValid = false
 	for _, c := range b.chunks {
 		c.boundsValid = false
+		c.changes++
 	}
 }
 
@@ -462,6 +470,7 @@ func (d *DrawList) regroup(size float32) {
 		for _, c := range b.chunks {
 			c.MarkAllDirty()
 			c.boundsValid = false
+			c.changes++
 		}
 		b.boundsValid = false
 	}
@@ -557,6 +566,7 @@ func (d *DrawList) Remove(id uint32) bool {
 	}
 	c.Instances = c.Instances[:last]
 	c.boundsValid = false
+	c.changes++
 	b := c.batch
 	if last == 0 {
 		b.used--
@@ -581,6 +591,7 @@ func (d *DrawList) Clear() {
 			c.Instances = c.Instances[:0]
 			c.dirty = c.dirty[:0]
 			c.boundsValid = false
+			c.changes++
 		}
 		b.n, b.used = 0, 0
 		b.boundsValid = false

@@ -56,6 +56,15 @@ func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.D
 	return true, glError("drawing")
 }
 
+// triangles sums the triangles of items.
+func triangles(items []viewport.DrawItem) int {
+	n := 0
+	for _, it := range items {
+		n += it.Triangles
+	}
+	return n
+}
+
 // frame is what the passes of one picture share.
 type frame struct {
 	vp      mgl32.Mat4 // projection × view
@@ -74,8 +83,17 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
 	p.f.vp = cam.Proj(float32(r.w) / float32(r.h)).Mul4(cam.View())
 	p.f.eye = cam.Eye()
 	p.f.frustum = viewport.NewFrustum(p.f.vp)
+	p.rect, p.patch = r.patchRect(key, &p.f)
 	r.items = dl.Visible(&p.f.frustum, p.f.eye, r.items[:0])
 	p.items = r.items
+	if p.patch {
+		r.patchItems(p)
+		// While the scene changes frame after frame (a drag), a patch that fits the frame is drawn whole; one
+		// that does not is given up for a thinned picture.
+		if o.Interactive && o.Budget > 0 && r.pacer.Estimate(triangles(p.items)) > o.Budget {
+			p.patch, p.items = false, r.items
+		}
+	}
 	chunks := 0
 	for _, b := range dl.Batches() {
 		for _, c := range b.Chunks() {
@@ -85,7 +103,7 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
 		}
 	}
 	p.stats.CulledChunks = chunks - len(p.items)
-	if o.Interactive && o.Budget > 0 {
+	if o.Interactive && o.Budget > 0 && !p.patch {
 		var n int
 		p.stride, n = r.pacer.Thin(p.items, o.Budget)
 		p.coarse = p.stride > 1 || n < len(p.items)
@@ -103,6 +121,10 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
 		}
 	}
 
+	if p.patch {
+		r.beginPatch(p)
+		return
+	}
 	t := &r.targets[1-r.front]
 	gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
 	gl.Viewport(0, 0, int32(r.w), int32(r.h))
@@ -137,6 +159,7 @@ func (r *Renderer) step(budget time.Duration) {
 	gl.DepthFunc(gl.LESS)
 	gl.DepthMask(true)
 	gl.Disable(gl.BLEND)
+	r.scissor(p)
 	prog := r.meshProg
 	gl.UseProgram(prog.id)
 	r.lightUniforms(prog, p.f.vp, p.f.eye)
@@ -170,6 +193,7 @@ func (r *Renderer) step(budget time.Duration) {
 		r.pacer.Measure(tris, time.Since(start))
 	}
 	if p.next < len(p.items) {
+		gl.Disable(gl.SCISSOR_TEST)
 		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 		return
 	}
@@ -180,8 +204,10 @@ func (r *Renderer) step(budget time.Duration) {
 	}
 	gl.BindVertexArray(0)
 	gl.UseProgram(0)
+	gl.Disable(gl.SCISSOR_TEST)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	gl.Disable(gl.DEPTH_TEST)
+	r.commitShown(p)
 	r.front = 1 - r.front
 	p.stats.Thinned = p.coarse
 	r.shown, r.have, r.job = *p, true, nil

@@ -72,6 +72,11 @@ type chunkState struct {
 	capacity int      // instances the buffer holds
 	mesh     *gpuMesh // the mesh the vertex array reads
 	stride   int
+	// What the front picture shows of the chunk (patch.go): the chunk and its Changes when it was drawn, and its
+	// box then; shown is nil when the front picture shows nothing of it.
+	shown        *viewport.Chunk
+	shownChanges uint64
+	shownBox     viewport.AABB
 }
 
 // batchState is the GPU side of one viewport.Batch (same index).
@@ -104,6 +109,8 @@ type picture struct {
 	next   int  // items drawn so far
 	stride int  // every stride-th instance of each chunk is drawn
 	coarse bool // thinned, or chunks left out
+	patch  bool // drawn over a copy of the front picture, only inside rect (patch.go)
+	rect   [4]int32
 	stats  Stats
 	serial uint64 // counts pictures begun
 }
@@ -143,6 +150,7 @@ type Renderer struct {
 	display        uint32     // the texture shown: the front colour, or outTex when something is selected
 	pacer          viewport.Pacer
 	items          []viewport.DrawItem
+	patchBuf       []viewport.DrawItem // a patch's items (patch.go)
 	totalUploaded  uint64
 	renders        uint64
 	scratch        []byte

@@ -104,6 +104,9 @@ type listState struct {
 	dl      *viewport.DrawList
 	batches []batchState
 	used    uint64 // the picture serial it was last drawn in
+	// lost is true when a chunk the front picture shows lost its state (its mesh changed, or the list dropped
+	// it): the next picture cannot be a patch (patch.go).
+	lost bool
 }
 
 // maxLists is how many draw lists keep their GPU buffers (the scene's and the grid dialog's preview): switching
@@ -174,13 +177,20 @@ func (r *Renderer) syncBatches(dl *viewport.DrawList) {
 			r.list.batches = append(r.list.batches, batchState{})
 		}
 		bs := &r.list.batches[i]
+		old := bs.mesh
 		bs.mesh = nil
 		if b.Mesh != nil {
 			bs.mesh = r.mesh(b.Mesh)
 			bs.mesh.used = true
 		}
+		if old != bs.mesh {
+			r.list.lost = true
+		}
 		n := len(b.Chunks())
 		for j := n; j < len(bs.chunks); j++ {
+			if bs.chunks[j].shown != nil {
+				r.list.lost = true
+			}
 			deleteChunk(&bs.chunks[j])
 		}
 		if n < len(bs.chunks) {
