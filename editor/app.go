@@ -389,7 +389,11 @@ func (a *App) writeProbe() {
 	st.Dirty = d.Dirty()
 	st.Playing = d.Playing()
 	st.UndoDepth = d.Undos()
-	st.Selected = d.Selection()
+	if v := d.SelectionVersion(); v != a.probe.selVersion || d != a.probe.selDoc || d.SelectionLen() != st.SelectedCount {
+		ids := d.Selection()
+		st.Selected, st.SelectedCount = ids[:min(len(ids), probe.MaxSelected)], len(ids)
+		a.probe.selVersion, a.probe.selDoc = v, d
+	}
 	st.Modal = a.dialogs.modalName()
 	st.Prompt = a.dialogs.promptText()
 	cam := d.Camera()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
+	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/probe"
 )
 
@@ -21,6 +22,9 @@ type prober struct {
 	path  string
 	state probe.State
 	last  []byte
+	// the selection State.Selected lists (it is listed again only when it changed)
+	selVersion uint64
+	selDoc     *doc.Document
 }
 
 func newProber() *prober {

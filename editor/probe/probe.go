@@ -33,12 +33,16 @@ type State struct {
 	Panels          map[string]Rect `json:"panels"`
 	Viewport        Rect            `json:"viewport"`
 	Entities        int             `json:"entities"`
-	Selected        []uint64        `json:"selected"`
-	Dirty           bool            `json:"dirty"`
-	Modal           string          `json:"modal"`
-	Playing         bool            `json:"playing"`
-	UndoDepth       int             `json:"undoDepth"`
-	ScenePath       string          `json:"scenePath"`
+	// Selected are the scene ids of the selected entities, in selection order: the first MaxSelected of them
+	// (SelectedCount counts them all; a million ids written in every frame would cost the editor more than
+	// what is measured).
+	Selected      []uint64 `json:"selected"`
+	SelectedCount int      `json:"selectedCount"`
+	Dirty         bool     `json:"dirty"`
+	Modal         string   `json:"modal"`
+	Playing       bool     `json:"playing"`
+	UndoDepth     int      `json:"undoDepth"`
+	ScenePath     string   `json:"scenePath"`
 	// Hierarchy lists the hierarchy rows built in the last frame (the visible ones), top to bottom.
 	Hierarchy []Row `json:"hierarchy"`
 	// Gizmo is the screen position of the active entity's gizmo centre (0,0 when there is none).
@@ -195,3 +199,6 @@ func (s *State) Row(name string) (Row, bool) {
 	}
 	return Row{}, false
 }
+
+// MaxSelected is how many selected ids State.Selected lists at most.
+const MaxSelected = 1000

@@ -19,7 +19,7 @@ func TestInspectorCountCatchesUpWithoutInput(t *testing.T) {
 	e := launchOn(t, path)
 	e.WaitProbe(60*time.Second, "the 100k scene", func(p *guitest.Probe) bool { return p.Entities == 100_000 })
 	e.Key("ctrl+a") // the pointer does not move from here on
-	p := e.WaitProbe(60*time.Second, "100000 selected", func(p *guitest.Probe) bool { return len(p.Selected) == 100_000 })
+	p := e.WaitProbe(60*time.Second, "100000 selected", func(p *guitest.Probe) bool { return p.SelectedCount == 100_000 })
 	t.Logf("inspector right after the selection: %q", p.Inspector["id"].Shown)
 	p = e.WaitProbe(120*time.Second, "the inspector to count all 100000 without input", func(p *guitest.Probe) bool {
 		return p.Inspector["id"].Shown == "100000 entities"

@@ -198,8 +198,8 @@ func TestBigSpawnKeepsUIAndCompletes(t *testing.T) {
 		return ok && p.Entities == p0.Entities+1+100_000 && p.Job == nil
 	})
 	uiPresent(t, p, "after the spawn", true)
-	if p.UndoDepth != p0.UndoDepth+2 || len(p.Selected) != 100_000 {
-		t.Errorf("after the spawn: %d undo steps (want %d), %d selected", p.UndoDepth, p0.UndoDepth+2, len(p.Selected))
+	if p.UndoDepth != p0.UndoDepth+2 || p.SelectedCount != 100_000 {
+		t.Errorf("after the spawn: %d undo steps (want %d), %d selected", p.UndoDepth, p0.UndoDepth+2, p.SelectedCount)
 	}
 	e.Key("ctrl+z")
 	e.WaitProbe(60*time.Second, "grid undone", func(p *guitest.Probe) bool { return p.Entities == p0.Entities+1 })
