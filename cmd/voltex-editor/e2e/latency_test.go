@@ -59,6 +59,7 @@ func BenchmarkUI(b *testing.B) {
 	for _, size := range uiSizes {
 		b.Run(size.name, func(b *testing.B) {
 			f := figures{}
+			all[size.name] = f // what was measured is written even if a later scenario fails
 			path := gridScene(b, size)
 			for b.Loop() {
 				b.StopTimer()
@@ -76,7 +77,6 @@ func BenchmarkUI(b *testing.B) {
 				m, _ := f.median(k)
 				b.ReportMetric(m, metricUnit(k))
 			}
-			all[size.name] = f
 		})
 	}
 	if doc := os.Getenv("VOLTEX_PERF_DOC"); doc != "" && len(all) > 0 {
@@ -130,7 +130,7 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	}
 	f.ms("open: launch → scene in the UI", time.Duration(m.Presented-start.UnixNano()))
 	f.ms("open: launch → picture", time.Duration(m.Picture-start.UnixNano()))
-	p := e.Settle()
+	p := settle(e)
 	if p.Entities != n {
 		b.Fatalf("opened %d entities, want %d", p.Entities, n)
 	}
@@ -159,7 +159,7 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	timeKey(b, e, f, "redo (delete)", "ctrl+y", "redo")
 	timeKey(b, e, f, "undo (delete) again", "ctrl+z", "undo")
 	e.Key("Escape") // nothing selected for what follows
-	if p := e.Settle(); p.Entities != n {
+	if p := settle(e); p.Entities != n {
 		b.Fatalf("after delete, undo, redo, undo: %d entities, want %d", p.Entities, n)
 	}
 
@@ -170,7 +170,7 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	// memory before and after.
 	rssBefore := rssMB(b, e)
 	setGrid(e, "100", "10", "100")
-	e.WaitProbe(5*time.Minute, "the grid's preview", func(p *guitest.Probe) bool {
+	e.WaitProbe(10*time.Minute, "the grid's preview", func(p *guitest.Probe) bool {
 		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000
 	})
 	timeKey(b, e, f, "spawn 100k", "Return", "spawn grid")
@@ -202,12 +202,18 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 // result took under name.
 func timeKey(b *testing.B, e *guitest.Editor, f figures, name, key, mark string) {
 	b.Helper()
-	e.Settle()
+	settle(e)
 	sent := time.Now()
 	e.Key(key)
 	m := waitMark(e, mark, sent.UnixNano()-int64(time.Second))
 	f.ms(name+": key → UI", time.Duration(m.Presented-sent.UnixNano()))
 	f.ms(name+": key → picture", time.Duration(m.Picture-sent.UnixNano()))
+}
+
+// settle waits for the editor to go idle, as guitest's Settle does but longer: at 1M cubes a big selection's
+// inspector scan and the viewport's pictures take minutes on a busy machine.
+func settle(e *guitest.Editor) *guitest.Probe {
+	return e.WaitProbe(10*time.Minute, "the editor to go idle", func(p *guitest.Probe) bool { return p.Idle })
 }
 
 // waitMark waits for a new mark named what (newer than after, in editor time) whose picture has been presented.
@@ -224,7 +230,7 @@ func waitMark(e *guitest.Editor, what string, after int64) guitest.Mark {
 // during the drag, and the time from the release to the full picture.
 func orbit(b *testing.B, e *guitest.Editor, f figures, x, y int) {
 	b.Helper()
-	p0 := e.Settle()
+	p0 := settle(e)
 	args := []string{"mousemove", strconv.Itoa(x), strconv.Itoa(y), "mousedown", "2"}
 	const steps = 60
 	for i := 1; i <= steps; i++ {
@@ -239,7 +245,7 @@ func orbit(b *testing.B, e *guitest.Editor, f figures, x, y int) {
 	frameTimes(f, "orbit: UI frame", p0, p1)
 	f.add("orbit: pictures per second while dragging", float64(p1.Picture.Pictures-p0.Picture.Pictures)/dur.Seconds())
 	f.add("orbit: instances in the last picture while dragging", float64(p1.Picture.Drawn))
-	p := e.WaitProbe(5*time.Minute, "the full picture after the orbit", func(p *guitest.Probe) bool {
+	p := e.WaitProbe(10*time.Minute, "the full picture after the orbit", func(p *guitest.Probe) bool {
 		return p.Idle && !p.Picture.Pending && p.Picture.Stride <= 1
 	})
 	f.ms("orbit: release → full picture", time.Duration(max(0, p.Picture.Completed-released.UnixNano())))
@@ -251,11 +257,11 @@ func orbit(b *testing.B, e *guitest.Editor, f figures, x, y int) {
 // picture of the zoomed-in view against all of them, and the time from the last notch to that picture.
 func zoomIn(b *testing.B, e *guitest.Editor, f figures, name string, x, y int) {
 	b.Helper()
-	p0 := e.Settle()
+	p0 := settle(e)
 	const notches = 14 // 0.85^14: an eighth of the distance that frames the whole scene
 	e.Xdotool("mousemove", strconv.Itoa(x), strconv.Itoa(y), "click", "--repeat", strconv.Itoa(notches), "--delay", "30", "4")
 	sent := time.Now()
-	p := e.WaitProbe(5*time.Minute, "the full zoomed-in picture", func(p *guitest.Probe) bool {
+	p := e.WaitProbe(10*time.Minute, "the full zoomed-in picture", func(p *guitest.Probe) bool {
 		return p.Idle && !p.Picture.Pending && p.Picture.Stride <= 1 && p.Camera.Distance < p0.Camera.Distance/4
 	})
 	f.ms("zoomed in: last notch → full picture", time.Duration(max(0, p.Picture.Completed-sent.UnixNano())))
@@ -263,7 +269,7 @@ func zoomIn(b *testing.B, e *guitest.Editor, f figures, name string, x, y int) {
 	f.add("zoomed in: instances in the scene", float64(p.Picture.Total))
 	look(b, e, name+"-zoomed.png")
 	e.Key("f") // back to everything in view
-	e.WaitProbe(5*time.Minute, "the framed picture", func(p *guitest.Probe) bool {
+	e.WaitProbe(10*time.Minute, "the framed picture", func(p *guitest.Probe) bool {
 		return p.Idle && !p.Picture.Pending && p.Picture.Stride <= 1 && p.Camera.Distance > p0.Camera.Distance/2
 	})
 }
@@ -285,7 +291,7 @@ func frameTimes(f figures, name string, p0, p1 *guitest.Probe) {
 // timed.
 func fieldEdit(b *testing.B, e *guitest.Editor, f figures) {
 	b.Helper()
-	p := e.Settle()
+	p := settle(e)
 	var row *guitest.Row
 	for i := range p.Hierarchy {
 		if p.Hierarchy[i].Depth > 0 || i > 0 {
@@ -298,7 +304,7 @@ func fieldEdit(b *testing.B, e *guitest.Editor, f figures) {
 	}
 	x, y := row.Center()
 	e.Click(x, y, 1)
-	p = e.WaitProbe(time.Minute, "an entity selected, its Transform shown", func(p *guitest.Probe) bool {
+	p = e.WaitProbe(10*time.Minute, "an entity selected, its Transform shown", func(p *guitest.Probe) bool {
 		return len(p.Selected) == 1 && p.Inspector["Transform.position[0]"].W > 0
 	})
 	w := p.Inspector["Transform.position[0]"]
@@ -315,12 +321,12 @@ func fieldEdit(b *testing.B, e *guitest.Editor, f figures) {
 func typing(b *testing.B, e *guitest.Editor, f figures) {
 	b.Helper()
 	e.Key("ctrl+g")
-	p := e.WaitProbe(5*time.Minute, "the grid's preview", func(p *guitest.Probe) bool {
+	p := e.WaitProbe(10*time.Minute, "the grid's preview", func(p *guitest.Probe) bool {
 		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000
 	})
 	fld := p.Grid.Fields["count"]
 	e.Click(fld.X+fld.W/6, fld.Y+fld.H/2, 1, "ctrl")
-	e.WaitProbe(time.Minute, "Count X takes text", func(p *guitest.Probe) bool { return p.Grid != nil && p.Grid.Typing })
+	e.WaitProbe(10*time.Minute, "Count X takes text", func(p *guitest.Probe) bool { return p.Grid != nil && p.Grid.Typing })
 	e.Key("ctrl+a")
 	var keys, frames []float64
 	for _, k := range []string{"4", "2", "BackSpace", "7", "BackSpace", "2"} {
@@ -336,16 +342,16 @@ func typing(b *testing.B, e *guitest.Editor, f figures) {
 	f.add("typing beside a 100k preview: key → UI longest (ms)", keys[len(keys)-1])
 	f.add("typing beside a 100k preview: input frame longest (ms)", frames[len(frames)-1])
 	e.Key("Escape", "Escape")
-	e.WaitProbe(time.Minute, "the grid dialog closed", func(p *guitest.Probe) bool { return p.Grid == nil })
+	e.WaitProbe(10*time.Minute, "the grid dialog closed", func(p *guitest.Probe) bool { return p.Grid == nil })
 }
 
 // scroll turns the mouse wheel over the hierarchy and records the frame times meanwhile.
 func scroll(b *testing.B, e *guitest.Editor, f figures) {
 	b.Helper()
-	p0 := e.Settle()
+	p0 := settle(e)
 	h := p0.Panels["Hierarchy"]
 	e.Move(h.X+h.W/2, h.Y+h.H/2)
-	p0 = e.Settle()
+	p0 = settle(e)
 	e.Xdotool("click", "--repeat", "40", "--delay", "40", "5")
 	p1, _ := e.ReadProbe()
 	frameTimes(f, "hierarchy scroll: frame", p0, p1)
@@ -358,7 +364,7 @@ func scroll(b *testing.B, e *guitest.Editor, f figures) {
 // rssMB returns the editor's resident memory in MB (VmRSS), after the editor settled.
 func rssMB(b *testing.B, e *guitest.Editor) float64 {
 	b.Helper()
-	e.Settle()
+	settle(e)
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", e.PID()))
 	if err != nil {
 		b.Fatal(err)
