@@ -146,6 +146,9 @@ func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([
 	tsids := ecs.NewMap[scene.SceneID](tw)
 	tidOf := func(e ecs.Entity) uint64 { v, _ := tsids.TryGet(e); return v.ID }
 	all := preorder(tw, roots)
+	if err := d.checkRoom(len(all)); err != nil {
+		return nil, fmt.Errorf("paste: %w", err)
+	}
 	snaps := make([]entSnap, len(all))
 	remap := make(map[uint64]uint64, len(all))
 	for i, e := range all {

@@ -197,6 +197,9 @@ func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
 	if len(all) == 0 {
 		return nil, nil
 	}
+	if err := d.checkRoom(len(all)); err != nil {
+		return nil, fmt.Errorf("duplicate: %w", err)
+	}
 	snaps := make([]entSnap, len(all))
 	for i, e := range all {
 		snaps[i] = d.snapshot(e)

@@ -314,6 +314,9 @@ func (d *Document) Instantiate(ctx context.Context, path string, parent ecs.Enti
 	if err != nil {
 		return ecs.Entity{}, err
 	}
+	if err := d.checkRoom(len(snaps)); err != nil {
+		return ecs.Entity{}, fmt.Errorf("instantiate %s: %w", name, err)
+	}
 	in := map[uint64]bool{}
 	for i := range snaps {
 		in[snaps[i].id] = true
