@@ -1,21 +1,15 @@
 package editor
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	g "github.com/AllenDang/giu"
 
 	"github.com/voltex-editor/voltex/ecs"
-	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/editor/settings"
-	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/viewport"
 	"github.com/voltex-editor/voltex/viewport/glrender"
 )
@@ -126,7 +120,8 @@ func newApp(opts Options, newRenderer func() (viewport.Renderer, error)) (*App, 
 		st.SaveTo(opts.SettingsDir)
 	}
 	a.wire(st, newRenderer)
-	return a, a.openFirst(opts.ScenePath)
+	a.openAtStart, err = a.ws.openFirst(opts.ScenePath)
+	return a, err
 }
 
 // wire makes the workspace and the panels and connects them: each panel gets the document, the commands and the
@@ -151,34 +146,6 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	a.insp.mark, a.dialogs.mark = ws.jobs.markNow, ws.jobs.markNow
 }
 
-// openFirst opens the scene named on the command line ("" a new scene). A big one opens inside the window, with
-// its progress, once the window exists; a smaller one that does not load is an error here.
-func (a *App) openFirst(path string) error {
-	ws := a.ws
-	popts, pst := loadProject(ws.docOpts, path)
-	switch {
-	case path != "" && bigFile(path):
-		// A big scene opens in the window: it shows at once, with the progress, while a job parses the file
-		// (and reads the project file next to it again).
-		ws.useProject(popts, pst)
-		ws.setDoc(doc.New("", ws.docOpts))
-		a.openAtStart = path
-	case path != "":
-		d, err := doc.Open(context.Background(), path, popts, nil)
-		if err != nil {
-			return loadError(path, err)
-		}
-		ws.useProject(popts, pst)
-		ws.setDoc(d)
-		ws.settings.AddRecent(path)
-		ws.saveSettings()
-	default:
-		ws.useProject(popts, pst)
-		ws.setDoc(doc.New("", ws.docOpts))
-	}
-	return nil
-}
-
 // newGLRenderer makes the viewport's renderer in the window's GL context (current on the loop thread).
 func newGLRenderer() (viewport.Renderer, error) {
 	if err := glrender.InitCurrentContext(); err != nil {
@@ -189,31 +156,6 @@ func newGLRenderer() (viewport.Renderer, error) {
 		return nil, err
 	}
 	return r, nil
-}
-
-// backgroundOpenSize is the file size from which the scene named on the command line opens inside the window
-// (shown at once, with progress) rather than before it. Smaller files (about 7,000 cubes) load in well under a
-// second, and a broken one is reported on the command line without a window.
-const backgroundOpenSize = 2 << 20
-
-func bigFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular() && st.Size() >= backgroundOpenSize
-}
-
-// loadError turns a load failure into one error listing every problem.
-func loadError(path string, err error) error {
-	probs := serialize.ProblemsOf(err)
-	if len(probs) <= 1 {
-		return fmt.Errorf("cannot open scene %s: %w", path, err)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "cannot open scene %s (%d problems):", path, len(probs))
-	for _, p := range probs {
-		b.WriteString("\n  ")
-		b.WriteString(p.String())
-	}
-	return errors.New(b.String())
 }
 
 // Run opens the window and runs the GUI loop until the window closes.

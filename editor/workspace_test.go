@@ -795,3 +795,29 @@ func TestInstantiateShowsTheInstance(t *testing.T) {
 		t.Fatalf("the new instance (under %v: %v) was not shown: %v (%q)", parent, w.doc.EditWorld().Parent(inst), f.shown, lastLog(w))
 	}
 }
+
+// TestOpenFirst: the scene named on the command line opens before any window (and is remembered); a broken one is
+// an error naming each problem, changing nothing; a big one is left for the window to open with its progress.
+func TestOpenFirst(t *testing.T) {
+	w, _ := newTestWorkspace(t, 0)
+	later, err := w.openFirst("../scenes/solar.json")
+	if err != nil || later != "" || w.doc.Len() != 8 || len(w.settings.Recent) == 0 {
+		t.Fatalf("solar.json: later %q, err %v, %d entities, recent %v", later, err, w.doc.Len(), w.settings.Recent)
+	}
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.json")
+	if err := os.WriteFile(broken, []byte(`{"format": "voltex.scene", "version": 1, "entities": [{"components": {"Transform": {"position": [1, 2]}}}, {"components": {"Color": {"rgba": "red"}}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := w.doc
+	if _, err := w.openFirst(broken); err == nil || !strings.Contains(err.Error(), "cannot open scene "+broken) || w.doc != d {
+		t.Fatalf("broken.json: err %v, document replaced %v", err, w.doc != d)
+	}
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, make([]byte, backgroundOpenSize), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if later, err := w.openFirst(big); err != nil || later != big || w.doc.Len() != 0 {
+		t.Fatalf("big.json: later %q, err %v, %d entities (want an empty scene until the window opens it)", later, err, w.doc.Len())
+	}
+}
