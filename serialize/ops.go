@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -468,6 +469,10 @@ func newApplier(ctx context.Context, s *Scene, root ecs.Entity, t *Template) (*a
 	opts := LoadOptions{File: t.file, Prefabs: s.Prefabs, Dir: filepath.Dir(t.file)}
 	if s.Prefabs != nil {
 		opts.NewWorld, opts.Limits = s.Prefabs.opts.NewWorld, s.Prefabs.opts.Limits
+	}
+	// The file may have been replaced since it was loaded: a named pipe would block the read.
+	if st, err := os.Stat(t.file); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("reading the prefab: %s is not a regular file (%s)", t.file, st.Mode().Type())
 	}
 	ps, err := LoadFile(ctx, t.file, opts)
 	if err != nil {

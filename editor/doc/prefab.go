@@ -659,7 +659,7 @@ func (d *Document) ApplyInstanceToPrefab(ctx context.Context, e ecs.Entity) erro
 // applyFile writes data to the prefab file and updates the instances, as one step.
 func (d *Document) applyFile(ctx context.Context, label string, e ecs.Entity, file string, data []byte) error {
 	root, _ := d.PrefabOf(e)
-	old, err := os.ReadFile(file)
+	old, err := readPrefabFile(file, d.opts.Limits.MaxFileSize)
 	if err != nil {
 		return fmt.Errorf("apply to prefab: %w", err)
 	}
@@ -675,6 +675,34 @@ func (d *Document) applyFile(ctx context.Context, label string, e ecs.Entity, fi
 	}
 	d.push(cmd, selBefore)
 	return nil
+}
+
+// readPrefabFile reads the prefab file at path (kept to undo an apply): a regular file of at most
+// maxSize bytes (the default scene file limit if 0).
+func readPrefabFile(path string, maxSize int64) ([]byte, error) {
+	if maxSize <= 0 {
+		maxSize = serialize.DefaultLimits().MaxFileSize
+	}
+	st, err := os.Stat(path) // before opening: opening a named pipe blocks
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxSize {
+		return nil, fmt.Errorf("%s is larger than the limit of %d bytes", path, maxSize)
+	}
+	return data, nil
 }
 
 // applyCmd writes a prefab file (Apply to Prefab) and puts the applying instance in its state.
