@@ -61,3 +61,20 @@ func TestQuickCtrlAOutsideTextFields(t *testing.T) {
 		t.Fatalf("a quick Ctrl+D of 8 entities: %d entities, %d undo steps; want 16 and 1", f.st.Entities, f.st.UndoDepth)
 	}
 }
+
+// TestQuickCtrlBackspaceIsOnlyTheChord: the plain key ImGui sees first is not also acted on: a quick Ctrl+Backspace
+// deletes the word before the caret as a held one does, not a character and then a word.
+func TestQuickCtrlBackspaceIsOnlyTheChord(t *testing.T) {
+	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f.click(t, "the search field", f.st.HierarchySearch)
+	f.frames(2)
+	f.typeText("Sun Earth X")
+	f.key(ctrl | key(imgui.KeyBackspace))
+	held := f.a.hier.search
+	f.key(ctrl | key(imgui.KeyA))
+	f.typeText("Sun Earth X")
+	f.quickChord(imgui.KeyBackspace)
+	if held == "Sun Earth X" || f.a.hier.search != held {
+		t.Fatalf("Ctrl+Backspace held: %q; quick: %q (want the same)", held, f.a.hier.search)
+	}
+}
