@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -240,6 +241,11 @@ func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []
 	}
 	if ca := p.opts.CheckAsset; ca != nil {
 		opts.CheckAsset = func(ref string) error { return ca(pdir, ref) }
+	}
+	// Without CheckAsset too, a named pipe or a device is refused before it is opened (opening a
+	// pipe that nothing writes blocks).
+	if st, err := os.Stat(file); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return fail(fmt.Errorf("%s: not a regular file (%s)", file, st.Mode().Type()))
 	}
 	in, err := OpenInput(file)
 	if err != nil {

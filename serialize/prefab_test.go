@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -697,5 +699,31 @@ func TestLiveUpdateKeepsTheLimits(t *testing.T) {
 	serialize.UpdateInstances(s, s.Prefabs.Reload(context.Background(), small))
 	if n := s.World.Len(); n != 200 {
 		t.Errorf("after the prefab shrank: %d entities, want 200", n)
+	}
+}
+
+// A prefab path that names a named pipe or a device is refused unread by the library's own loads
+// too (without LoadOptions.CheckAsset, which the editor and the tools set): it used to block the
+// load for good.
+func TestPrefabThatIsNotAFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"scene.json": `{ "format": "voltex.scene", "version": 2, "entities": [ { "id": 1, "prefab": "pipe.json" } ] }`})
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "scene.json"), serialize.LoadOptions{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("a prefab that is a named pipe: %v", err)
+		}
+	case <-time.After(time.Minute):
+		if f, err := os.OpenFile(filepath.Join(dir, "pipe.json"), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("a load blocked on a prefab that is a named pipe")
 	}
 }
