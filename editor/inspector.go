@@ -188,17 +188,33 @@ func (n inspNames) ID(e ecs.Entity) uint64   { return n.p.doc.ID(e) }
 type inspOverrides struct{ p *inspectorPanel }
 
 func (o inspOverrides) OverridePaths(es []ecs.Entity, comp string) []string {
-	if o.p.doc.Playing() {
+	d, v := o.p.doc, &o.p.prefab
+	if d.Playing() {
 		return nil
+	}
+	if len(es) > 1 {
+		k := pathsKey{ver: d.Version(), selVer: d.SelectionVersion(), first: &es[0], n: len(es)}
+		if d.Editing() && len(es) > bigSelection {
+			k.ver = v.pathsKey.ver // during an edit of a big selection: the marks of its start (as overridesOf)
+		}
+		if k != v.pathsKey || v.paths == nil {
+			v.pathsKey, v.paths = k, map[string][]string{}
+		}
+		if out, ok := v.paths[comp]; ok {
+			return out
+		}
 	}
 	var out []string
 	for _, e := range es {
-		for _, ov := range o.p.prefab.overridesOf(o.p.doc, e, len(es)) {
+		for _, ov := range v.overridesOf(d, e, len(es)) {
 			if ov.Component != comp || ov.Removed || slices.Contains(out, ov.Path) {
 				continue
 			}
 			out = append(out, ov.Path) // "" for an added component
 		}
+	}
+	if len(es) > 1 {
+		v.paths[comp] = out
 	}
 	return out
 }

@@ -58,7 +58,18 @@ type prefabView struct {
 	// during an edit of more than bigSelection entities, those of its start).
 	many        map[ecs.Entity][]serialize.Override
 	manyVersion uint64
-	widgets     map[string]probe.Widget
+	// paths: the override paths of each component for a selection of several (inspOverrides.OverridePaths), kept
+	// while pathsKey holds: asked for every component in every frame, they cost a look-up per selected entity.
+	paths    map[string][]string
+	pathsKey pathsKey
+	widgets  map[string]probe.Widget
+}
+
+// pathsKey is what the override paths of a selection depend on.
+type pathsKey struct {
+	ver, selVer uint64
+	first       *ecs.Entity
+	n           int
 }
 
 // bigSelection is the size of a selection whose override marks are not recomputed during an edit (a drag).
