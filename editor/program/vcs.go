@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/merge"
 )
@@ -358,7 +359,7 @@ func runGitSetup(args []string, stdout, stderr io.Writer) int {
 // addLines appends "PATTERN merge=voltex diff=voltex" for each pattern that file lacks, creating
 // it (and its folder) if needed; it returns the lines added.
 func addLines(file string, patterns []string) ([]string, error) {
-	old, err := os.ReadFile(file)
+	old, err := readAttributes(file)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -389,6 +390,31 @@ func addLines(file string, patterns []string) ([]string, error) {
 		return nil, err
 	}
 	return added, serialize.ReplaceFile(file, []byte(text))
+}
+
+// maxAttributesSize bounds the attributes file git-setup reads (git ignores bigger ones too).
+const maxAttributesSize = 100 << 20
+
+// readAttributes reads an attributes file: a regular file (a named pipe would block the read) of at
+// most maxAttributesSize bytes.
+func readAttributes(file string) ([]byte, error) {
+	st, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", file, st.Mode().Type())
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxAttributesSize+1))
+	if err == nil && len(data) > maxAttributesSize {
+		err = fmt.Errorf("%s is larger than the limit of %s", file, words.Bytes(maxAttributesSize))
+	}
+	return data, err
 }
 
 // shellQuote quotes s for the POSIX shell git runs drivers with.

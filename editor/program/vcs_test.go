@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -265,5 +266,38 @@ func TestDiffAndMergeReadPipes(t *testing.T) {
 	got, _ := os.ReadFile(p("out.json"))
 	if code != 1 || !strings.Contains(string(got), `"name": "Lamp"`) || !strings.Contains(string(got), `"Spin"`) {
 		t.Errorf("merge from a pipe: code %d, stderr %s\n%s", code, errOut, got)
+	}
+}
+
+// git-setup reads the attributes file it extends as a regular file within a bound: a named pipe
+// called .gitattributes used to block it for good.
+func TestGitSetupRefusesWhatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	attrs := filepath.Join(dir, ".gitattributes")
+	if err := syscall.Mkfifo(attrs, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		code   int
+		errOut string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, _, errOut := runCLI("git-setup", dir)
+		done <- result{code, errOut}
+	}()
+	select {
+	case r := <-done:
+		if r.code != 1 || !strings.Contains(r.errOut, "not a regular file") {
+			t.Errorf("git-setup with a named pipe for .gitattributes: code %d %s", r.code, r.errOut)
+		}
+	case <-time.After(time.Minute):
+		if f, err := os.OpenFile(attrs, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("git-setup blocked on a named pipe")
 	}
 }
