@@ -149,19 +149,15 @@ func handleShortcuts(c commands, modal, overViewport bool) {
 	}
 }
 
-// chordPressed is IsKeyChordPressed with exact modifiers (Ctrl+S must not also fire Ctrl+Shift+S's action) that
-// also counts a modifier released in the same frame as the key press: a quick Ctrl+Q whose Ctrl-up and Q-down
-// arrive together (xdotool does this; so do fast typists on a busy machine) is still Ctrl+Q.
+// chordPressed is IsKeyChordPressed with exact modifiers (Ctrl+S must not also fire Ctrl+Shift+S's action). A quick
+// Ctrl+Q whose Ctrl-up and Q-down reach the same frame (xdotool does this; so do fast typists on a busy machine) is
+// still Ctrl+Q: chordKeeper holds Ctrl for that frame.
 func chordPressed(c imgui.KeyChord) bool {
 	io := imgui.CurrentIO()
-	wantCtrl, wantShift := c&ctrl != 0, c&shift != 0
-	held := func(down bool, l, r imgui.Key) bool { return down || imgui.IsKeyReleased(l) || imgui.IsKeyReleased(r) }
-	if held(io.KeyCtrl(), imgui.KeyLeftCtrl, imgui.KeyRightCtrl) != wantCtrl ||
-		held(io.KeyShift(), imgui.KeyLeftShift, imgui.KeyRightShift) != wantShift || io.KeyAlt() {
+	if io.KeyCtrl() != (c&ctrl != 0) || io.KeyShift() != (c&shift != 0) || io.KeyAlt() {
 		return false
 	}
-	k := imgui.Key(c &^ (ctrl | shift))
-	return imgui.IsKeyPressedBoolV(k, false)
+	return imgui.IsKeyPressedBoolV(imgui.Key(c&^(ctrl|shift)), false)
 }
 
 // runAction runs ac, timing it for the probe when it has a mark (commands.timed).

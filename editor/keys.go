@@ -7,50 +7,62 @@ import (
 	g "github.com/AllenDang/giu"
 )
 
-// chordKeeper keeps quick Ctrl chords. ImGui hands queued input to frames one change per key, but changes of
-// different keys reach the same frame: when Ctrl goes down in one frame and the A's press and Ctrl's release reach
-// the next one together (a quick Ctrl+A on a busy machine, or xdotool's), that frame has A pressed and Ctrl up — a
-// plain A. A text field's own Ctrl+A, Ctrl+C, Ctrl+V, Ctrl+X, Ctrl+Z were lost, and its plain key acted instead (a
-// quick Ctrl+Backspace deleted a character). The backend reports each key press with the modifiers held at that
-// moment (keyEvent); in the frame where a key pressed with Ctrl arrives without it, frameStart holds Ctrl for that
-// frame, so every widget sees the chord that was typed. (The editor's own shortcuts also allow for this:
-// chordPressed counts a modifier released in the frame of the key's press.)
+// chordKeeper keeps quick chords. ImGui hands queued input to frames one change per key, but changes of different
+// keys reach the same frame: when Ctrl goes down in one frame and the A's press and Ctrl's release reach the next one
+// together (a quick Ctrl+A on a busy machine, or xdotool's), that frame has A pressed and Ctrl up — a plain A. A text
+// field's own Ctrl+A, Ctrl+C, Ctrl+V, Ctrl+X, Ctrl+Z were lost, and its plain key acted instead (a quick
+// Ctrl+Backspace deleted a character). The backend reports each key press with the modifiers held at that moment
+// (keyEvent); in the frame where a key pressed with Ctrl or Shift arrives without it, frameStart holds that modifier
+// for the frame, so every widget, and the editor's shortcuts (chordPressed), see the chord that was typed.
 type chordKeeper struct {
-	withCtrl []imgui.Key // keys pressed with Ctrl held that ImGui has not handed to a frame yet
+	pressed []keyPress // key presses with Ctrl or Shift held that ImGui has not handed to a frame yet
 }
 
-// keyEvent records a key press (down) reported by the backend, with whether Ctrl was held when it happened.
-func (k *chordKeeper) keyEvent(key imgui.Key, ctrl, down bool) {
-	if down && ctrl && !isModifier(key) && !slices.Contains(k.withCtrl, key) {
-		k.withCtrl = append(k.withCtrl, key)
+// keyPress is a key pressed with modifiers.
+type keyPress struct {
+	key         imgui.Key
+	ctrl, shift bool
+}
+
+// keyEvent records a key press (down) reported by the backend, with the modifiers held when it happened.
+func (k *chordKeeper) keyEvent(key imgui.Key, ctrl, shift, down bool) {
+	if !down || !(ctrl || shift) || isModifier(key) {
+		return
 	}
+	k.pressed = slices.DeleteFunc(k.pressed, func(p keyPress) bool { return p.key == key })
+	k.pressed = append(k.pressed, keyPress{key: key, ctrl: ctrl, shift: shift})
 }
 
 // onKey is keyEvent as giu's input callback (giu.Key is imgui.Key).
 func (k *chordKeeper) onKey(key g.Key, mods g.Modifier, action g.Action) {
-	k.keyEvent(imgui.Key(key), mods&g.ModControl != 0, action == g.Press)
+	k.keyEvent(imgui.Key(key), mods&g.ModControl != 0, mods&g.ModShift != 0, action == g.Press)
 }
 
 // frameStart runs at the start of each frame, after ImGui took this frame's input and before any widget: a key
-// pressed with Ctrl that reached this frame without it gets Ctrl held for this frame.
+// pressed with Ctrl or Shift that reached this frame without it gets that modifier held for this frame.
 func (k *chordKeeper) frameStart() {
-	if len(k.withCtrl) == 0 {
+	if len(k.pressed) == 0 {
 		return
 	}
 	io := imgui.CurrentIO()
-	lost := false
-	k.withCtrl = slices.DeleteFunc(k.withCtrl, func(key imgui.Key) bool {
-		if !imgui.IsKeyPressedBoolV(key, false) {
+	var ctrl, shift bool
+	k.pressed = slices.DeleteFunc(k.pressed, func(p keyPress) bool {
+		if !imgui.IsKeyPressedBoolV(p.key, false) {
 			// Not handed to a frame yet, unless nothing is left to hand (then it was handed and is gone).
 			return imgui.CurrentContext().InputEventsQueue().Size == 0
 		}
-		lost = lost || !io.KeyCtrl()
+		ctrl = ctrl || p.ctrl && !io.KeyCtrl()
+		shift = shift || p.shift && !io.KeyShift()
 		return true
 	})
-	if lost {
-		// ImGui derives both from the keys at the next frame's start: this lasts one frame.
+	// ImGui derives these from the keys at the next frame's start: they last one frame.
+	if ctrl {
 		io.SetKeyCtrl(true)
 		io.SetKeyMods(io.KeyMods() | imgui.KeyChord(imgui.ModCtrl))
+	}
+	if shift {
+		io.SetKeyShift(true)
+		io.SetKeyMods(io.KeyMods() | imgui.KeyChord(imgui.ModShift))
 	}
 }
 

@@ -9,15 +9,26 @@ import (
 // quickChord sends Ctrl+k as xdotool and fast typists do on a busy machine: Ctrl goes down in one frame, and k's
 // press and Ctrl's release reach the next frame together (ImGui hands a frame one change per key, so both land in
 // it). The backend reports k's press with Ctrl held, as GLFW does.
-func (f *appFixture) quickChord(k imgui.Key) {
+func (f *appFixture) quickChord(k imgui.Key) { f.quickChordMods(k, true, false) }
+
+// quickChordMods is quickChord with Ctrl and/or Shift.
+func (f *appFixture) quickChordMods(k imgui.Key, ctrl, shift bool) {
 	io := f.ui.io()
-	io.AddKeyEvent(imgui.KeyLeftCtrl, true)
-	io.AddKeyEvent(imgui.Key(imgui.ModCtrl), true)
+	mods := func(down bool) {
+		if ctrl {
+			io.AddKeyEvent(imgui.KeyLeftCtrl, down)
+			io.AddKeyEvent(imgui.Key(imgui.ModCtrl), down)
+		}
+		if shift {
+			io.AddKeyEvent(imgui.KeyLeftShift, down)
+			io.AddKeyEvent(imgui.Key(imgui.ModShift), down)
+		}
+	}
+	mods(true)
 	f.frame()
-	f.a.keys.keyEvent(k, true, true)
+	f.a.keys.keyEvent(k, ctrl, shift, true)
 	io.AddKeyEvent(k, true)
-	io.AddKeyEvent(imgui.KeyLeftCtrl, false)
-	io.AddKeyEvent(imgui.Key(imgui.ModCtrl), false)
+	mods(false)
 	f.frame()
 	io.AddKeyEvent(k, false)
 	f.frames(5)
@@ -59,6 +70,10 @@ func TestQuickCtrlAOutsideTextFields(t *testing.T) {
 	f.quickChord(imgui.KeyD) // Duplicate, once
 	if f.st.Entities != 16 || f.st.UndoDepth != 1 {
 		t.Fatalf("a quick Ctrl+D of 8 entities: %d entities, %d undo steps; want 16 and 1", f.st.Entities, f.st.UndoDepth)
+	}
+	f.quickChordMods(imgui.KeyN, true, true) // Create Empty (Ctrl+Shift+N), not New Scene (Ctrl+N)
+	if f.st.Entities != 17 || f.st.UndoDepth != 2 || f.st.Modal != "" {
+		t.Fatalf("a quick Ctrl+Shift+N: %d entities, %d undo steps, modal %q; want 17, 2 and none", f.st.Entities, f.st.UndoDepth, f.st.Modal)
 	}
 }
 
