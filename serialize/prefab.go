@@ -22,6 +22,9 @@ import (
 // checkPrefabPath checks a "prefab" path: a relative path that stays in the scene's folder (the
 // rule of asset paths), not a built-in mesh. It returns the path cleaned (forward slashes).
 func checkPrefabPath(ref string) (string, error) {
+	if ref == "" {
+		return "", errors.New("empty prefab path: a prefab is named by its path relative to this scene's folder")
+	}
 	if assetref.IsBuiltin(ref) {
 		return "", fmt.Errorf("%q is a built-in mesh; a prefab is a scene file, named by its path relative to this scene's folder", ref)
 	}

@@ -727,3 +727,23 @@ func TestPrefabThatIsNotAFile(t *testing.T) {
 		t.Fatal("a load blocked on a prefab that is a named pipe")
 	}
 }
+
+// Prefab paths follow the asset path rule, and each refusal says what is wrong with the path (an
+// empty one used to read "prefab empty asset reference").
+func TestPrefabPathMessages(t *testing.T) {
+	for path, want := range map[string]string{
+		"":                `empty prefab path`,
+		"../outside.json": `prefab path "../outside.json" refused: it climbs out of the scene folder`,
+		"/etc/x.json":     `prefab absolute path "/etc/x.json" refused`,
+		`C:\\x.json`:      `prefab absolute path`,
+		"http://x/y.json": `prefab "http://x/y.json" is a URL`,
+		".":               `prefab path "." names the scene folder itself`,
+		"builtin:cube":    `"builtin:cube" is a built-in mesh; a prefab is a scene file`,
+	} {
+		text := fmt.Sprintf(`{ "format": "voltex.scene", "version": 2, "entities": [ { "id": 1, "prefab": %q } ] }`, path)
+		_, err := serialize.Load(context.Background(), strings.NewReader(text), serialize.LoadOptions{File: "s.json"})
+		if err == nil || !strings.Contains(err.Error(), "s.json:1:") || !strings.Contains(err.Error(), want) {
+			t.Errorf("prefab %q: %v, want %q", path, err, want)
+		}
+	}
+}
