@@ -98,6 +98,10 @@ func DefaultDir() string {
 func Load(dir string) (*Settings, error) {
 	s := Defaults()
 	s.path = filepath.Join(dir, FileName)
+	// A named pipe or a device is refused before it is opened (opening a pipe blocks).
+	if st, err := os.Stat(s.path); err == nil && !st.Mode().IsRegular() {
+		return s, fmt.Errorf("%s: not a regular file (%s); using the default settings", s.path, st.Mode().Type())
+	}
 	f, err := os.Open(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil

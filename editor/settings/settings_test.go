@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestMissingFileGivesDefaults(t *testing.T) {
@@ -129,5 +131,31 @@ func TestGridValues(t *testing.T) {
 		if err != nil || s.Grid != nil {
 			t.Errorf("%s: loaded %+v, %v; want the defaults (nil)", bad, s.Grid, err)
 		}
+	}
+}
+
+// A settings file that is not a regular file gives the defaults and an error, unread: a named
+// pipe called settings.json used to block the editor's start for good.
+func TestSettingsThatAreNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, FileName), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		s   *Settings
+		err error
+	}
+	done := make(chan result, 1)
+	go func() { s, err := Load(dir); done <- result{s, err} }()
+	select {
+	case r := <-done:
+		if r.err == nil || !strings.Contains(r.err.Error(), "not a regular file") || r.s == nil || r.s.SnapRotate != 15 {
+			t.Errorf("a named pipe: %+v, %v", r.s, r.err)
+		}
+	case <-time.After(time.Minute):
+		if f, err := os.OpenFile(filepath.Join(dir, FileName), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("Load blocked on a named pipe")
 	}
 }
