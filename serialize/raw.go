@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/assetref"
 	"io"
 	"slices"
 	"strconv"
@@ -31,6 +32,10 @@ type RawScene struct {
 	Conflicts []scene.MergeConflict
 	// Entities are sorted by ascending ID (ids are unique).
 	Entities []RawEntity
+	// Warnings are the problems of a lossy read (LoadOptions.Lossy) that did not stop it: asset
+	// and prefab paths that break the asset path rule (internal/assetref), which are errors
+	// otherwise.
+	Warnings []Problem
 
 	refs map[string]*codec // component name → codec, for components holding entity references
 }
@@ -130,6 +135,54 @@ func collectRefs(cd *codec, v *jsonpos.Value, out *[]int64) {
 	}
 }
 
+// checkAssets reports the asset references in v (read by cd) that break the asset path rule,
+// as Load does: a raw scene merged or compared must not carry a path that the editor, validate
+// and export refuse (an error, or a warning in a lossy read).
+func (rr *rawReader) checkAssets(cd *codec, v *jsonpos.Value) {
+	path := rr.b.ds.path
+	switch cd.kind {
+	case kString:
+		if !cd.asset || v.Kind() != jsonpos.String {
+			return
+		}
+		if s := v.Str(); cd.noEmpty || s != "" {
+			if _, err := assetref.Check(s); err != nil {
+				rr.pathProblem(v.Pos(), err)
+			}
+		}
+	case kArray, kSlice:
+		if v.Kind() == jsonpos.Array {
+			for i := range v.Len() {
+				mark := path.Index(i)
+				rr.checkAssets(cd.elem, v.Index(i))
+				path.Truncate(mark)
+			}
+		}
+	case kStruct:
+		if v.Kind() != jsonpos.Object {
+			return
+		}
+		for i := range v.Len() {
+			m := v.Index(i)
+			if f := cd.field(m.KeyBytes()); f != nil && f.hasAssets() {
+				mark := path.Key(f.name)
+				rr.checkAssets(f, m)
+				path.Truncate(mark)
+			}
+		}
+	}
+}
+
+// pathProblem reports a path that breaks the asset path rule at p.
+func (rr *rawReader) pathProblem(p jsonpos.Pos, err error) {
+	probs := rr.b.probs
+	if rr.lossy {
+		probs.Warnf(p.Line, p.Col, rr.b.ds.path.String(), "%v", err)
+		return
+	}
+	probs.Errorf(p.Line, p.Col, rr.b.ds.path.String(), "%v", err)
+}
+
 // hasRefs reports whether values of cd can hold entity references.
 func (c *codec) hasRefs() bool {
 	switch c.kind {
@@ -160,7 +213,8 @@ func ReadRawFile(ctx context.Context, path string, opts LoadOptions) (*RawScene,
 // ReadRaw reads a scene file into a [RawScene]. It checks what [Load] checks about the file's
 // structure — JSON syntax, the keys of the header and of entities, unique positive ids, existing
 // parents without cycles, existing targets of entity references, components that may not be
-// stored, the limits — and reports problems the same way (an *[Error] listing them as
+// stored, the limits, asset and prefab paths (the rule of internal/assetref: with
+// LoadOptions.Lossy a broken one is a warning, in RawScene.Warnings) — and reports problems the same way (an *[Error] listing them as
 // "file:line:col: path: message"), but it does not check the values of components against their
 // schemas (validate the scene with [Load] or [ValidateFile] for that). Components are recognised
 // by the world LoadOptions.NewWorld makes (scene.NewWorld by default); Progress is not called. r
@@ -175,13 +229,15 @@ func ReadRaw(ctx context.Context, r io.Reader, opts LoadOptions) (*RawScene, err
 
 // rawReader collects the entities of one file.
 type rawReader struct {
-	b     *binder // for the editor section, the component table and problems
-	s     *RawScene
-	pos   []rawPos // by entity, in file order
-	names map[string]string
-	text  []byte               // current arena chunk for JSON text (never reallocated)
-	comps []scene.RawComponent // current chunk of components (never reallocated)
-	buf   []byte
+	b      *binder // for the editor section, the component table and problems
+	s      *RawScene
+	pos    []rawPos // by entity, in file order
+	names  map[string]string
+	text   []byte               // current arena chunk for JSON text (never reallocated)
+	comps  []scene.RawComponent // current chunk of components (never reallocated)
+	buf    []byte
+	lossy  bool              // asset path problems are warnings
+	assets map[string]*codec // component name → codec, for components holding asset references
 }
 
 // rawPos is where an entity's id and parent are, for problems found at the end.
@@ -220,6 +276,11 @@ func (rr *rawReader) entity(doc *entityDoc) {
 	}
 	if doc.prefab != nil {
 		e.Prefab = rr.str(doc.prefab.Text())
+		if _, err := checkPrefabPath(e.Prefab); err != nil {
+			mark := b.ds.path.Key("prefab")
+			rr.pathProblem(doc.prefab.Pos(), err)
+			b.ds.path.Truncate(mark)
+		}
 	}
 	if doc.isRecord && e.Instance <= 0 && e.Source <= 0 {
 		e.Source = -1 // a broken record (reported) is still a record
@@ -250,6 +311,9 @@ func (rr *rawReader) entity(doc *entityDoc) {
 			} else if m.Kind() != jsonpos.Object && !(doc.isRecord && m.Kind() == jsonpos.Null) {
 				errAtValue(probs, b.ds.path, m, "a component must be an object, not %s", describeValue(m))
 			}
+			if cd := rr.assets[name]; cd != nil {
+				rr.checkAssets(cd, m)
+			}
 			b.ds.path.Truncate(mark)
 			rr.buf = jsonpos.AppendInline(rr.buf[:0], m)
 			rr.comps = append(rr.comps, scene.RawComponent{Name: name, JSON: rr.str(rr.buf)})
@@ -270,10 +334,16 @@ func readRaw(ctx context.Context, in *Input, opts LoadOptions) (*RawScene, error
 		newWorld = scene.NewWorld
 	}
 	b := newBinder(newWorld())
-	rr := &rawReader{b: b, s: &RawScene{refs: map[string]*codec{}}, names: map[string]string{}}
+	rr := &rawReader{b: b, s: &RawScene{refs: map[string]*codec{}}, names: map[string]string{}, lossy: opts.Lossy}
 	for name, bd := range b.byNm {
 		if bd.codec != nil && bd.codec.hasRefs() {
 			rr.s.refs[name] = bd.codec
+		}
+		if bd.codec != nil && bd.codec.hasAssets() {
+			if rr.assets == nil {
+				rr.assets = map[string]*codec{}
+			}
+			rr.assets[name] = bd.codec
 		}
 	}
 	r := newSceneReader(ctx, in, opts.File, opts.Limits, nil, rr.entity)
@@ -294,6 +364,7 @@ func readRaw(ctx context.Context, in *Input, opts LoadOptions) (*RawScene, error
 	if h == nil {
 		return nil, &Error{Problems: []Problem{{File: opts.File, Msg: "scene could not be read"}}}
 	}
+	rr.s.Warnings = r.probs.Warnings()
 	return rr.s, nil
 }
 

@@ -94,6 +94,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	// A side with a path the asset rule refuses (validate, export and the editor do) is still
+	// compared, with a warning: diff writes nothing, and git shows history as it is.
+	opts.Lossy = true
 	names := [2]string{aPath, bPath}
 	if *gitMode {
 		names = [2]string{"a/" + label, "b/" + label}
@@ -107,6 +110,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		printProblems(stderr, names[1], err)
 		return 2
+	}
+	for _, w := range append(a.Warnings, b.Warnings...) {
+		fmt.Fprintln(stderr, w.String())
 	}
 	changes := merge.Diff(a, b)
 	if *asJSON {
