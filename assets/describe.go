@@ -3,6 +3,7 @@ package assets
 import (
 	"bytes"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"io"
 	"strconv"
 	"strings"
@@ -36,7 +37,7 @@ func DescribeOBJFrom(name string, r io.Reader) (string, error) {
 		return "", &ParseError{File: name, Msg: err.Error(), Err: err}
 	}
 	if int64(buf.Len()) > lim.MaxFileBytes {
-		return "", ParseErrors{&ParseError{File: name, Msg: fmt.Sprintf("input is larger than the limit of %d bytes", lim.MaxFileBytes), Err: ErrLimit}}
+		return "", ParseErrors{&ParseError{File: name, Msg: fmt.Sprintf("input is larger than the limit of %s", words.Bytes(lim.MaxFileBytes)), Err: ErrLimit}}
 	}
 	m, st, err := parseOBJ(name, buf.Bytes(), lim)
 	if err != nil {

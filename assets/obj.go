@@ -119,7 +119,7 @@ func readLimited(path string, maxBytes int64) ([]byte, error) {
 }
 
 func tooBig(path string, size, maxBytes int64) *ParseError {
-	return &ParseError{File: path, Msg: fmt.Sprintf("file is %d bytes, limit is %d", size, maxBytes), Err: ErrLimit}
+	return &ParseError{File: path, Msg: fmt.Sprintf("file is %s, larger than the limit of %s", words.Bytes(size), words.Bytes(maxBytes)), Err: ErrLimit}
 }
 
 // ParseOBJ parses Wavefront OBJ text; name is used in error messages (usually the file path).

@@ -299,7 +299,7 @@ func TestLimits(t *testing.T) {
 		lim       Limits
 		want      string
 	}{
-		{"file bytes", tri + "f 1 2 3\n", Limits{MaxFileBytes: 10}, "t.obj: file is 32 bytes, limit is 10"},
+		{"file bytes", tri + "f 1 2 3\n", Limits{MaxFileBytes: 10}, "t.obj: file is 32 bytes, larger than the limit of 10 bytes"},
 		{"positions", tri + "v 1 1 1\n", Limits{MaxVertices: 3}, "t.obj:4:1: too many vertices (limit 3)"},
 		{"texcoords", "vt 0\nvt 0\n", Limits{MaxVertices: 1}, "t.obj:2:1: too many texture coordinates (limit 1)"},
 		{"normals", "vn 0 0 1\nvn 0 0 1\n", Limits{MaxVertices: 1}, "t.obj:2:1: too many normals (limit 1)"},

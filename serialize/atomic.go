@@ -57,6 +57,13 @@ var renameFile = os.Rename
 // ErrReadOnly is wrapped by the refusal to overwrite a read-only file.
 var ErrReadOnly = errors.New("the file is read-only")
 
+// readOnlyError is the refusal to overwrite a read-only file: it says so once, and is
+// [ErrReadOnly].
+type readOnlyError string
+
+func (e readOnlyError) Error() string { return string(e) }
+func (e readOnlyError) Unwrap() error { return ErrReadOnly }
+
 // writeAtomic implements WriteFileFunc and ReplaceFile.
 func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err error) {
 	target, err := resolveLinks(path)
@@ -74,7 +81,7 @@ func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err
 		return fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
 	case statErr == nil:
 		if !writable(target, st) {
-			return fmt.Errorf("%s is read-only (%s): make it writable, or save under another name: %w", path, st.Mode().Perm(), ErrReadOnly)
+			return readOnlyError(fmt.Sprintf("%s is read-only (%s): make it writable, or save under another name", path, st.Mode().Perm()))
 		}
 		mode = st.Mode().Perm()
 	case !errors.Is(statErr, fs.ErrNotExist):

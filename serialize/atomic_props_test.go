@@ -30,8 +30,9 @@ func TestSaveRefusesReadOnly(t *testing.T) {
 	os.WriteFile(path, []byte("old"), 0o444)
 	os.Chmod(path, 0o444)
 	err := WriteFile(path, []byte("new"))
-	if !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), path+" is read-only (-r--r--r--)") {
-		t.Fatalf("got %v", err)
+	want := path + " is read-only (-r--r--r--): make it writable, or save under another name"
+	if !errors.Is(err, ErrReadOnly) || err.Error() != want { // it said "…: the file is read-only" again
+		t.Fatalf("got %v\nwant %s", err, want)
 	}
 	if readFile(t, path) != "old" {
 		t.Fatal("the read-only file changed")

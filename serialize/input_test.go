@@ -107,7 +107,7 @@ func TestEndlessAndOversizedInputs(t *testing.T) {
 	lim := Limits{MaxFileSize: 1 << 20}
 	spaces := &endless{b: ' '}
 	_, err := Load(context.Background(), spaces, LoadOptions{File: "stdin", Limits: lim})
-	if err == nil || !strings.Contains(err.Error(), "larger than the limit of 1048576 bytes") || spaces.n > 2<<20 {
+	if err == nil || !strings.Contains(err.Error(), "larger than the limit of 1 MiB") || spaces.n > 2<<20 {
 		t.Fatalf("endless spaces: %v after %d bytes", err, spaces.n)
 	}
 	zeros := &endless{b: 0}
@@ -117,7 +117,7 @@ func TestEndlessAndOversizedInputs(t *testing.T) {
 	}
 	in := &Input{Name: "big.json", r: failingReader{t}, size: 2 << 20}
 	_, err = Load(context.Background(), in, LoadOptions{Limits: lim})
-	if err == nil || !strings.Contains(err.Error(), "big.json: file is 2097152 bytes, larger than the limit of 1048576 bytes") {
+	if err == nil || !strings.Contains(err.Error(), "big.json: file is 2 MiB, larger than the limit of 1 MiB") {
 		t.Fatalf("oversized: %v", err)
 	}
 	// The kind of an endless input is found within its first MiB.

@@ -806,7 +806,7 @@ func TestLimitsRefuseHostileFiles(t *testing.T) {
 	}{
 		{"values", big, Limits{MaxEntityValues: 1000}, "t.json:1:3089: more than the limit of 1000 values in one entity"},
 		{"depth", deep, Limits{MaxDepth: 20}, "t.json:1:106: nesting is deeper than the limit of 20 levels"},
-		{"string", long, Limits{MaxString: 1000}, "t.json:1:73: string is longer than the limit of 1000 bytes"},
+		{"string", long, Limits{MaxString: 1000}, "t.json:1:73: string is longer than the limit of 1,000 bytes"},
 		{"entities", many.String(), Limits{MaxEntities: 40}, "t.json:1:526: entities: more than the limit of 40 entities"},
 		{"size", many.String(), Limits{MaxFileSize: 100}, "t.json: file is 645 bytes, larger than the limit of 100 bytes"},
 	} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"strconv"
 
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
@@ -199,9 +200,9 @@ func (r *sceneReader) keep(keyPos jsonpos.Pos) error {
 	r.keptKey, r.keptFromStream = keyPos, true
 	var se *jsonpos.SyntaxError
 	if errors.As(err, &se) && se.Limit && se.Pos == r.keptPos {
-		se.Msg = fmt.Sprintf("the entities come before the \"version\", and over %d bytes of them cannot be kept in memory "+
+		se.Msg = fmt.Sprintf("the entities come before the \"version\", and over %s of them cannot be kept in memory "+
 			"while reading the rest of a stream: put \"format\" and \"version\" first (as the editor writes them), or read the file from disk",
-			r.lim.MaxBuffered)
+			words.Bytes(r.lim.MaxBuffered))
 	}
 	return err
 }
@@ -549,7 +550,7 @@ func newSceneReader(ctx context.Context, in *Input, file string, lim Limits,
 // read reads the whole input (see run), checking the size limit first.
 func (r *sceneReader) read() (*header, error) {
 	if r.size > 0 && r.lim.MaxFileSize > 0 && r.size > r.lim.MaxFileSize {
-		r.probs.Errorf(0, 0, "", "file is %d bytes, larger than the limit of %d bytes", r.size, r.lim.MaxFileSize)
+		r.probs.Errorf(0, 0, "", "file is %s, larger than the limit of %s", words.Bytes(r.size), words.Bytes(r.lim.MaxFileSize))
 		return nil, nil
 	}
 	return r.run()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"io"
 	"os"
 	"path/filepath"
@@ -700,7 +701,7 @@ func readPrefabFile(path string, maxSize int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > maxSize {
-		return nil, fmt.Errorf("%s is larger than the limit of %d bytes", path, maxSize)
+		return nil, fmt.Errorf("%s is larger than the limit of %s", path, words.Bytes(maxSize))
 	}
 	return data, nil
 }

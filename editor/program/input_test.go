@@ -86,7 +86,7 @@ func TestEndlessInputStops(t *testing.T) {
 			args = append(args, "-o", big+".out")
 		}
 		code, _, errOut := runCLI(args...)
-		if code != 1 || !strings.Contains(errOut, "big.json: file is 1073741825 bytes, larger than the limit of 1073741824 bytes") {
+		if code != 1 || !strings.Contains(errOut, "big.json: file is 1,073,741,825 bytes, larger than the limit of 1 GiB") {
 			t.Errorf("%s of a file over the limit: code %d %q", cmd, code, errOut)
 		}
 	}

@@ -185,7 +185,7 @@ func readProject(in *serialize.Input) (*project.Project, error) {
 		return nil, err
 	}
 	if len(data) > project.MaxFileSize {
-		return nil, fmt.Errorf("the project file is larger than the limit of %d bytes", project.MaxFileSize)
+		return nil, fmt.Errorf("the project file is larger than the limit of %s", words.Bytes(project.MaxFileSize))
 	}
 	return project.Parse(data, in.Name)
 }

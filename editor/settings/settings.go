@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"io"
 	"io/fs"
 	"os"
@@ -131,7 +132,7 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("file is larger than %d bytes; not a settings file", limit)
+		return nil, fmt.Errorf("file is larger than %s; not a settings file", words.Bytes(limit))
 	}
 	return data, nil
 }

@@ -9,6 +9,7 @@ package assetref
 import (
 	"errors"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"path"
 	"path/filepath"
 	"strings"
@@ -44,7 +45,7 @@ func Check(ref string) (string, error) {
 		return "", errors.New("empty asset reference")
 	}
 	if len(ref) > MaxLen {
-		return "", fmt.Errorf("asset reference of %d bytes is longer than the limit of %d", len(ref), MaxLen)
+		return "", fmt.Errorf("asset reference of %s is longer than the limit of %s", words.Bytes(int64(len(ref))), words.Bytes(MaxLen))
 	}
 	if strings.IndexByte(ref, 0) >= 0 {
 		return "", errors.New("asset reference contains a NUL byte")

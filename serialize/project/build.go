@@ -1,6 +1,7 @@
 package project
 
 import (
+	"github.com/voltex-editor/voltex/internal/words"
 	"math"
 	"reflect"
 	"strconv"
@@ -44,8 +45,8 @@ func (p *parser) build() {
 		t, def, ok := p.structOf(c.Fields, sf)
 		if ok {
 			if t.Size() > MaxTypeSize {
-				p.probs.Errorf(c.Pos.Line, c.Pos.Col, p.path.String(), "component %s takes %d bytes; at most %d (use a list for long sequences)",
-					c.Name, t.Size(), MaxTypeSize)
+				p.probs.Errorf(c.Pos.Line, c.Pos.Col, p.path.String(), "component %s takes %s; at most %s (use a list for long sequences)",
+					c.Name, words.Bytes(int64(t.Size())), words.Bytes(int64(MaxTypeSize)))
 			}
 			c.Type, c.Default = t, def.Interface()
 		}
@@ -135,8 +136,8 @@ func (p *parser) goType(t *Type) reflect.Type {
 			// value is visited when defaults are set).
 			if uintptr(t.Len) > MaxTypeSize/max(e.Size(), 1) || t.Len*valueCount(t.Elem) > MaxTypeSize {
 				if s, ok := p.typePos[t]; ok {
-					p.probs.Errorf(s.pos.Line, s.pos.Col, s.path, "an array of %d %s takes more than %d bytes; use a list",
-						t.Len, describeType(t.Elem), MaxTypeSize)
+					p.probs.Errorf(s.pos.Line, s.pos.Col, s.path, "an array of %d %s takes more than %s; use a list",
+						t.Len, describeType(t.Elem), words.Bytes(int64(MaxTypeSize)))
 				}
 				return nil
 			}
@@ -440,7 +441,7 @@ func valueNames(e *Enum, name string) string {
 			return s
 		}
 	}
-	return " (" + words(names) + ")"
+	return " (" + quotedList(names) + ")"
 }
 
 func indexOf(names []string, n string) int {

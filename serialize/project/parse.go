@@ -119,7 +119,7 @@ func (p *parser) object(v *jsonpos.Value, what string, allowed []string, fn func
 			first := v.Index(j).KeyPos()
 			p.errAtKey(m, "duplicate key (first at %d:%d)", first.Line, first.Col)
 		case !slices.Contains(allowed, m.Key()):
-			p.errAtKey(m, "unknown key%s (%s has %s)", diag.DidYouMean(m.Key(), allowed), what, words(allowed))
+			p.errAtKey(m, "unknown key%s (%s has %s)", diag.DidYouMean(m.Key(), allowed), what, quotedList(allowed))
 		default:
 			fn(m.Key(), m)
 		}
@@ -827,8 +827,8 @@ func goName(name string) string {
 	return b.String()
 }
 
-// words lists names as `"a", "b" and "c"`.
-func words(names []string) string {
+// quotedList lists names as `"a", "b" and "c"`.
+func quotedList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
 		q[i] = strconv.Quote(n)

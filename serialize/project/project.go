@@ -3,6 +3,7 @@ package project
 import (
 	"errors"
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"io"
 	"io/fs"
 	"os"
@@ -214,7 +215,7 @@ func Load(path string) (*Project, error) {
 	}
 	if len(data) > MaxFileSize {
 		return nil, &Error{Problems: []Problem{{File: path, Line: 1, Col: 1,
-			Msg: fmt.Sprintf("the project file is larger than the limit of %d bytes", MaxFileSize)}}}
+			Msg: fmt.Sprintf("the project file is larger than the limit of %s", words.Bytes(MaxFileSize))}}}
 	}
 	return Parse(data, path)
 }

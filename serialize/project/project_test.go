@@ -227,9 +227,9 @@ func TestParseErrors(t *testing.T) {
 			`either editorOnly`},
 		{"empty-struct bomb", `{"format": "voltex.project", "version": 1, "structs": [{"name": "E", "fields": []}], "components": [{"name": "A", "fields": [
 {"name": "a", "type": "array", "len": 1024, "of": {"type": "array", "len": 1024, "of": {"type": "array", "len": 1024, "of": "E"}}}]}]}`,
-			`takes more than 65536 bytes`},
+			`takes more than 64 KiB`},
 		{"too big", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
-{"name": "a", "type": "array", "of": {"type": "array", "of": "vec4", "len": 1024}, "len": 1024}]}]}`, `takes more than 65536 bytes`},
+{"name": "a", "type": "array", "of": {"type": "array", "of": "vec4", "len": 1024}, "len": 1024}]}]}`, `takes more than 64 KiB`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := project.Parse([]byte(c.src), "p.json")

@@ -2,6 +2,7 @@ package jsonpos
 
 import (
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/words"
 	"io"
 	"unicode/utf8"
 )
@@ -82,7 +83,7 @@ func NewDecoder(r io.Reader, lim Limits) *Decoder {
 func NewBytesDecoder(data []byte, lim Limits) *Decoder {
 	d := &Decoder{buf: data, eof: true, lim: lim, line: 1, nread: int64(len(data))}
 	if lim.MaxBytes > 0 && int64(len(data)) > lim.MaxBytes {
-		d.err = &SyntaxError{Pos: Pos{1, 1}, Msg: fmt.Sprintf("input is larger than the limit of %d bytes", lim.MaxBytes), Limit: true}
+		d.err = &SyntaxError{Pos: Pos{1, 1}, Msg: fmt.Sprintf("input is larger than the limit of %s", words.Bytes(lim.MaxBytes)), Limit: true}
 		return d
 	}
 	d.skipBOM()
@@ -164,7 +165,7 @@ func (d *Decoder) more() (shift int, ok bool) {
 		d.nread += int64(n)
 		if d.lim.MaxBytes > 0 && d.nread > d.lim.MaxBytes {
 			d.err = &SyntaxError{Pos: d.posAt(len(d.buf) - n), Offset: d.base + int64(len(d.buf)-n),
-				Msg: fmt.Sprintf("input is larger than the limit of %d bytes", d.lim.MaxBytes), Limit: true}
+				Msg: fmt.Sprintf("input is larger than the limit of %s", words.Bytes(d.lim.MaxBytes)), Limit: true}
 			return shift, false
 		}
 		if err == io.EOF {
@@ -358,7 +359,7 @@ func (d *Decoder) SkipCapture(dst []byte, max int) (raw []byte, start Pos, offse
 	d.capturing, d.capture = false, nil
 	if err == nil && max > 0 && len(raw)-len(dst) > max {
 		err = &SyntaxError{Pos: start, Offset: offset, Limit: true,
-			Msg: fmt.Sprintf("value is longer than the limit of %d bytes that can be kept in memory", max)}
+			Msg: fmt.Sprintf("value is longer than the limit of %s that can be kept in memory", words.Bytes(int64(max)))}
 		d.err = err
 	}
 	return raw, start, offset, err
@@ -629,7 +630,7 @@ func (d *Decoder) checkStringLen(start int, qpos Pos, qoff int64) error {
 	if d.lim.MaxString > 0 && len(d.bytes)-start > d.lim.MaxString {
 		if d.err == nil {
 			d.err = &SyntaxError{Pos: qpos, Offset: qoff, Limit: true,
-				Msg: fmt.Sprintf("string is longer than the limit of %d bytes", d.lim.MaxString)}
+				Msg: fmt.Sprintf("string is longer than the limit of %s", words.Bytes(int64(d.lim.MaxString)))}
 		}
 		return d.err
 	}
@@ -649,7 +650,7 @@ func (d *Decoder) checkArena(p Pos, off int64) error {
 	if d.lim.MaxArenaBytes > 0 && len(d.bytes) > d.lim.MaxArenaBytes {
 		if d.err == nil {
 			d.err = &SyntaxError{Pos: p, Offset: off, Limit: true,
-				Msg: fmt.Sprintf("more than the limit of %d bytes of strings and numbers in one %s", d.lim.MaxArenaBytes, d.unit())}
+				Msg: fmt.Sprintf("more than the limit of %s of strings and numbers in one %s", words.Bytes(int64(d.lim.MaxArenaBytes)), d.unit())}
 		}
 		return d.err
 	}
@@ -763,7 +764,7 @@ func (d *Decoder) scanNumber() ([]byte, error) {
 		return n
 	}
 	tooLong := func() ([]byte, error) {
-		return nil, d.failLimit(d.pos, "number is longer than the limit of %d bytes", d.lim.MaxString)
+		return nil, d.failLimit(d.pos, "number is longer than the limit of %s", words.Bytes(int64(d.lim.MaxString)))
 	}
 	if at() == '-' {
 		i++

@@ -126,7 +126,7 @@ func TestLimits(t *testing.T) {
 	r := &countingReader{r: strings.NewReader("[" + strings.Repeat("1,", 1<<20) + "1]")}
 	_, err := NewDecoder(r, Limits{MaxBytes: 1000}).Value()
 	var se *SyntaxError
-	if !errors.As(err, &se) || !se.Limit || !strings.Contains(se.Msg, "larger than the limit of 1000 bytes") {
+	if !errors.As(err, &se) || !se.Limit || !strings.Contains(se.Msg, "larger than the limit of 1,000 bytes") {
 		t.Errorf("size limit: %v", err)
 	}
 	if r.n > 1000+2*defaultBufSize {
