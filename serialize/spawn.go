@@ -21,10 +21,11 @@ import (
 // component's default, entity references (indices in the export) become the spawned entities.
 // Components w does not know are kept in a scene.Unknown. The spawned entities are returned in
 // export order (so index i of the export is ents[i]). Values that do not fit their types are
-// reported as an *Error naming entities[i].components.Name.field, and then nothing is spawned.
+// reported as an *Error naming entities[i].components.Name.field at its file:line:col (game.Scene.File
+// and Where), and then nothing is spawned.
 func SpawnExport(w *ecs.World, s *game.Scene) (ents []ecs.Entity, err error) {
 	b := newBinder(w)
-	probs := &diag.List{}
+	probs := &diag.List{File: s.File}
 	var path diag.Path
 	b.probs, b.ds.probs, b.ds.path = probs, probs, &path
 	b.ds.indexRefs = true
@@ -70,17 +71,27 @@ func SpawnExport(w *ecs.World, s *game.Scene) (ents []ecs.Entity, err error) {
 			case bd == nil:
 				unknown = append(unknown, scene.RawComponent{Name: name, JSON: string(raw)})
 			case bd.refuse != "":
-				probs.Errorf(0, 0, path.String(), "%s cannot be loaded: %s", name, bd.refuse)
+				line, col := s.Where(i, name, 0)
+				probs.Errorf(line, col, path.String(), "%s cannot be loaded: %s", name, bd.refuse)
 			default:
 				v, perr := jsonpos.Parse(raw, jsonpos.Limits{MaxDepth: DefaultMaxDepth, MaxString: DefaultMaxString})
 				if perr != nil {
-					probs.Errorf(0, 0, path.String(), "%v", perr)
+					line, col := s.Where(i, name, 0)
+					probs.Errorf(line, col, path.String(), "%v", perr)
 					break
 				}
 				bd.reset()
 				b.ds.failed = false
+				first := len(probs.Problems)
 				bd.codec.decode(&b.ds, &v, bd.ptr)
+				// Positions in the component's compact JSON (line 1) become positions in the export.
+				for k := first; k < len(probs.Problems); k++ {
+					p := &probs.Problems[k]
+					p.Line, p.Col = exportPos(s, i, name, p.Line, p.Col)
+				}
 				for _, r := range b.ds.refs {
+					line, col := exportPos(s, i, name, int(r.line), int(r.col))
+					r.line, r.col = int32(line), int32(col)
 					vs.refs = append(vs.refs, refRec{rec: int32(i), comp: bd.id, ref: r})
 				}
 				b.ds.refs = b.ds.refs[:0]
@@ -94,14 +105,11 @@ func SpawnExport(w *ecs.World, s *game.Scene) (ents []ecs.Entity, err error) {
 		}
 		for _, r := range vs.refs {
 			if r.ref.id >= int64(len(s.Entities)) {
-				probs.Errorf(0, 0, r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name), "entity %d does not exist (the export has %d)", r.ref.id, len(s.Entities))
+				probs.Errorf(int(r.ref.line), int(r.ref.col), r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name), "entity %d does not exist (the export has %d)", r.ref.id, len(s.Entities))
 			}
 		}
 	}
 	if err := probs.Err(); err != nil {
-		for k := range probs.Problems { // positions within one component's compact JSON mean nothing in the file
-			probs.Problems[k].Line, probs.Problems[k].Col = 0, 0
-		}
 		return nil, err
 	}
 	ents = make([]ecs.Entity, len(s.Entities))
@@ -123,4 +131,13 @@ func SpawnExport(w *ecs.World, s *game.Scene) (ents []ecs.Entity, err error) {
 		}
 	}
 	return ents, nil
+}
+
+// exportPos maps line:col in the compact JSON of entity i's component name to the export (0, 0
+// where that is not known).
+func exportPos(s *game.Scene, i int, name string, line, col int) (int, int) {
+	if line != 1 || col < 1 {
+		return 0, 0
+	}
+	return s.Where(i, name, col-1)
 }

@@ -2,6 +2,7 @@ package program
 
 import (
 	"bytes"
+	"fmt"
 
 	"os"
 	"path/filepath"
@@ -213,7 +214,10 @@ func TestValidateExportWithProjectFile(t *testing.T) {
 		t.Fatalf("no team 2 in the export:\n%s", data)
 	}
 	writeFile(t, out, bad)
-	if code, _, errOut := runCLI("validate", out); code != 1 || !strings.Contains(errOut, out+": entities[") ||
+	// At the file:line:col of the 7 (before, the game loader had lost the positions of component values).
+	line := strings.Count(bad[:strings.Index(bad, `"team": 7`)], "\n") + 1
+	col := strings.Index(bad, `"team": 7`) - strings.LastIndex(bad[:strings.Index(bad, `"team": 7`)], "\n") + len(`"team": `)
+	if code, _, errOut := runCLI("validate", out); code != 1 || !strings.Contains(errOut, fmt.Sprintf("%s:%d:%d: entities[", out, line, col)) ||
 		!strings.Contains(errOut, ".team: 7 is not a value of") {
 		t.Fatalf("an enum value the game refuses: code %d, stderr:\n%s", code, errOut)
 	}

@@ -7,7 +7,8 @@
 // comes before its children), each with its world matrix already baked from
 // the hierarchy, an index into a table of meshes, a colour, a name and the
 // index of its parent. [Load] reads and checks one, reporting problems as
-// "line:col: path: message"; [Scene] and [Entity] give typed access.
+// "line:col: path: message"; [Scene] and [Entity] give typed access, and
+// [Scene.Where] says where a game component's value was written in the file.
 //
 // Imports: the standard library and the editor's internal, standard-library
 // only JSON parser (serialize/internal/jsonpos, diag).

@@ -1,7 +1,6 @@
 package game
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,12 +24,16 @@ const (
 // Scene is a loaded export.
 type Scene struct {
 	Name string
+	// File is the name the export was read under (LoadFile's path, LoadWith's file): the file of
+	// the positions [Scene.Where] gives.
+	File string
 	// Meshes are the mesh assets: "builtin:cube", "builtin:plane", "builtin:sphere" or
 	// slash-separated paths relative to the export's folder that stay inside it (Load refuses
 	// absolute paths, drive letters, URLs and ".." escapes, so a game can open them safely
 	// below its folder; symlinks are the game's to check).
 	Meshes   []string
 	Entities []Entity // parents before children
+	where    []byte   // where the game components were in the file (see where.go)
 }
 
 // Entity is one exported entity.
@@ -46,6 +49,7 @@ type Entity struct {
 	// the layout of mgl32.Mat4 and of OpenGL): the product of its ancestors'
 	// local transforms and its own.
 	World [16]float32
+	where uint32 // 1 + the offset of the entity's component positions in Scene.where; 0 for none
 	// Transform, Spin and Camera are the built-in components, nil when the
 	// entity does not have them.
 	Transform *Transform
@@ -157,7 +161,7 @@ func Load(r io.Reader) (*Scene, error) { return LoadWith(r, "", Limits{}) }
 // their positions, and how many more there were ([Error.Dropped]).
 func LoadWith(r io.Reader, file string, lim Limits) (*Scene, error) {
 	lim = lim.resolved()
-	l := &loader{probs: &diag.List{File: file}, lim: lim, s: &Scene{}}
+	l := &loader{probs: &diag.List{File: file}, lim: lim, s: &Scene{File: file}}
 	l.d = jsonpos.NewDecoder(r, jsonpos.Limits{MaxBytes: lim.MaxFileSize, MaxDepth: lim.MaxDepth, MaxString: lim.MaxString,
 		MaxValues: 1_000_000, MaxArenaBytes: lim.MaxEntityBytes, Unit: "entity"})
 	if err := l.run(); err != nil {
@@ -188,6 +192,7 @@ type loader struct {
 	meshRefs []meshRef
 	seen     map[string]jsonpos.Pos
 	data     int64 // the memory the Scene takes, estimated (Limits.MaxWorldBytes)
+	compact  compacter
 }
 
 type meshRef struct {
@@ -456,6 +461,7 @@ func (l *loader) entity(v *jsonpos.Value, i int) {
 	if !hasWorld && v.Get("world") == nil {
 		l.errAt(v, "missing \"world\" matrix")
 	}
+	e.where = l.compact.endEntity(l.s)
 	l.s.Entities = append(l.s.Entities, e)
 }
 
@@ -474,6 +480,9 @@ func (l *loader) entitySize(i int) int64 {
 	}
 	if e.Spin != nil || e.Camera != nil {
 		n += 32
+	}
+	if e.where != 0 { // the entity's component positions, the last in Scene.where
+		n += int64(len(l.s.where) - int(e.where-1))
 	}
 	if e.Components != nil {
 		n += 256
@@ -566,9 +575,7 @@ func (l *loader) components(v *jsonpos.Value, e *Entity) {
 			if e.Components == nil {
 				e.Components = map[string][]byte{}
 			}
-			var buf bytes.Buffer
-			compact(&buf, m)
-			e.Components[name] = buf.Bytes()
+			e.Components[name] = l.compact.component(name, m)
 		}
 		l.path.Truncate(km)
 	}
@@ -638,9 +645,4 @@ func (l *loader) fields(v *jsonpos.Value, dst map[string][]float32) bool {
 		l.path.Truncate(km)
 	}
 	return ok
-}
-
-// compact writes v as compact JSON.
-func compact(buf *bytes.Buffer, v *jsonpos.Value) {
-	_ = json.Compact(buf, jsonpos.AppendInline(nil, v))
 }
