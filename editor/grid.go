@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
@@ -405,7 +406,6 @@ func (d *gridDialog) done() bool { return d.closed }
 
 // build draws the dialog; false when it is closed.
 func (d *gridDialog) build() bool {
-	const name = "Spawn Cube Grid###griddialog"
 	if !d.opened {
 		d.place()
 		d.opened = true
@@ -426,7 +426,7 @@ func (d *gridDialog) build() bool {
 	if !spawn && !cancel {
 		open := true
 		flags := imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoCollapse | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoSavedSettings
-		if imgui.BeginV(name, &open, flags) && open {
+		if imgui.BeginV(d.src.title(d.host), &open, flags) && open {
 			spawn, cancel = d.buildFields()
 			spawn = spawn && d.err == ""
 		}
@@ -643,6 +643,7 @@ func (d *gridDialog) updatePreview(p scene.GridParams) {
 	d.view.setPreview(list, box)
 	if d.probe != nil {
 		d.probe.Grid = &probe.GridDialog{
+			Title:   strings.TrimSuffix(d.src.titleStr, gridWindowID),
 			Count:   [3]int{int(d.count[0]), int(d.count[1]), int(d.count[2])},
 			Spacing: d.spacing, Centre: d.centre, Fields: d.fields, Typing: d.active && imgui.CurrentIO().WantTextInput(),
 			Preview: d.prev.mode(valid), PreviewCubes: d.prev.cubes, Edits: d.edits, EditRenders: d.editRender,

@@ -27,6 +27,7 @@ const (
 type gridCopies interface {
 	activeID() uint64                             // the scene id of the active entity (0: none)
 	describeEntity(id uint64) (string, bool)      // "Enemy, with 2 child entities"
+	entityName(id uint64) (string, bool)          // "Enemy"
 	prefabChoices() (files []string, root string) // the scene files that can be repeated, and their folder
 	copySource(kind int32, id uint64, prefab string) (doc.CopySource, bool)
 	copyShape(src doc.CopySource) ([]doc.ShapeItem, error)
@@ -45,6 +46,16 @@ type gridSource struct {
 	shape    []shapeMesh
 	shapeKey string // what shape was computed for
 	shapeErr string
+
+	titleFor titleKey // what title was made for
+	titleStr string
+}
+
+// titleKey is what the dialog's title depends on.
+type titleKey struct {
+	kind         int32
+	name, prefab string // the entity's name (srcEntity), the prefab's path (srcPrefab)
+	found        bool   // the entity exists
 }
 
 // shapeMesh is one drawn part of the copied thing with its mesh resolved.
@@ -66,6 +77,47 @@ func (s *gridSource) key() string {
 		return "prefab:" + s.prefab
 	}
 	return ""
+}
+
+// gridWindowID keeps the dialog the same ImGui window whatever its title says.
+const gridWindowID = "###griddialog"
+
+// title returns the dialog's window name, its title naming what it spawns — "Spawn Cube Grid",
+// "Spawn Grid of Enemy", "Spawn Grid of prefab props/tree.json" — and then gridWindowID. It is
+// made again only when the choice or the entity's name changed (no allocation in other frames).
+func (s *gridSource) title(h gridCopies) string {
+	k := titleKey{kind: s.kind}
+	switch s.kind {
+	case srcEntity:
+		k.name, k.found = h.entityName(s.entity)
+	case srcPrefab:
+		k.prefab = s.prefab
+	}
+	if k == s.titleFor && s.titleStr != "" {
+		return s.titleStr
+	}
+	t := "Spawn Cube Grid"
+	switch {
+	case s.kind == srcEntity && k.found && k.name != "":
+		t = "Spawn Grid of " + k.name
+	case s.kind == srcEntity:
+		t = "Spawn Grid of Selected Entity"
+	case s.kind == srcPrefab && s.prefab != "":
+		_, root := h.prefabChoices()
+		t = "Spawn Grid of prefab " + relSlash(root, s.prefab)
+	case s.kind == srcPrefab:
+		t = "Spawn Grid of Prefab"
+	}
+	s.titleFor, s.titleStr = k, registerText(t)+gridWindowID
+	return s.titleStr
+}
+
+// relSlash returns path p relative to root with slashes (p itself if it is not below root).
+func relSlash(root, p string) string {
+	if rel, err := filepath.Rel(root, p); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return p
 }
 
 // steps returns the per-copy rotation and scale steps for scene.GridParams.
@@ -104,12 +156,7 @@ func (s *gridSource) build(h gridCopies, w float32, field func(string)) {
 		if s.prefab == "" && len(files) > 0 {
 			s.prefab = files[0]
 		}
-		label := func(p string) string {
-			if rel, err := filepath.Rel(root, p); err == nil {
-				return filepath.ToSlash(rel)
-			}
-			return p
-		}
+		label := func(p string) string { return relSlash(root, p) }
 		imgui.SetNextItemWidth(w)
 		combo := imgui.BeginCombo("Prefab##gridprefab", registerText(label(s.prefab)))
 		field("prefab")
@@ -208,6 +255,14 @@ func (w *workspace) describeEntity(id uint64) (string, bool) {
 	}
 	n := len(w.doc.Subtree(e))
 	return fmt.Sprintf("%s, with %s", w.doc.Name(e), words.Count(n-1, "child entity", "child entities")), true
+}
+
+func (w *workspace) entityName(id uint64) (string, bool) {
+	e, ok := w.doc.Entity(id)
+	if !ok {
+		return "", false
+	}
+	return w.doc.Name(e), true
 }
 
 func (w *workspace) prefabChoices() ([]string, string) {

@@ -125,6 +125,9 @@ type Job struct {
 
 // GridDialog is the Spawn Cube Grid dialog: its fields as shown and its preview.
 type GridDialog struct {
+	// Title is the dialog's title, naming what it spawns: "Spawn Cube Grid", "Spawn Grid of Enemy",
+	// "Spawn Grid of prefab tree.json".
+	Title   string     `json:"title"`
 	Count   [3]int     `json:"count"`
 	Spacing [3]float32 `json:"spacing"`
 	Centre  [3]float32 `json:"centre"`
