@@ -280,6 +280,9 @@ func TestGridOfPrefab(t *testing.T) {
 	if p.Entities != 1 {
 		t.Fatalf("the preview changed the scene: %d entities", p.Entities)
 	}
+	if p.Grid.Title != "Spawn Grid of prefab enemy.json" { // it said Spawn Cube Grid whatever it repeated
+		t.Errorf("the dialog is titled %q", p.Grid.Title)
+	}
 	img := e.Screenshot()
 	red := guitest.CountPixels(img, viewportRect(p), func(c color.RGBA) bool { return c.R > 150 && c.G < 80 && c.B < 80 })
 	if red < 300 {
