@@ -51,6 +51,12 @@ func ReplaceFile(path string, data []byte) error {
 	}, false)
 }
 
+// ReplaceFileFunc is [ReplaceFile] with the content streamed by write (as [WriteFileFunc], but
+// with no backup): a big output need not be held in memory.
+func ReplaceFileFunc(path string, write func(io.Writer) error) error {
+	return writeAtomic(path, write, false)
+}
+
 // renameFile is os.Rename (tests make it fail).
 var renameFile = os.Rename
 

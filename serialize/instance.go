@@ -352,7 +352,7 @@ func (b *binder) instance(k int, ovrs []int) *Template {
 	if b.maxEntities > 0 && b.recs.n+len(view) > b.maxEntities {
 		if !b.tooMany {
 			b.probs.Errorf(in.pos.Line, in.pos.Col, "entities["+strconv.Itoa(in.index)+"].prefab",
-				"with the entities of its prefab instances, the scene has more than the limit of %d entities", b.maxEntities)
+				"with the entities of its prefab instances, the scene has more than the limit of %s entities", words.Thousands(int64(b.maxEntities)))
 			b.tooMany = true
 		}
 		return t

@@ -544,7 +544,7 @@ func TestPrefabBombIsRefused(t *testing.T) {
 	}
 	dir := writeFiles(t, files)
 	_, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "l9.json"), serialize.LoadOptions{Limits: serialize.Limits{MaxEntities: 100_000}})
-	if err == nil || !strings.Contains(err.Error(), "more than the limit of 100000 entities") {
+	if err == nil || !strings.Contains(err.Error(), "more than the limit of 100,000 entities") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -683,7 +683,7 @@ func TestLiveUpdateKeepsTheLimits(t *testing.T) {
 	if n := s.World.Len(); n > 1000 {
 		t.Fatalf("after the prefab grew: %d entities, over the limit of 1,000", n)
 	}
-	if len(rep.Warnings) == 0 || !strings.Contains(strings.Join(rep.Warnings, "\n"), "limit of 1000 entities") {
+	if len(rep.Warnings) == 0 || !strings.Contains(strings.Join(rep.Warnings, "\n"), "limit of 1,000 entities") {
 		t.Errorf("warnings %q", rep.Warnings)
 	}
 	placeholders := 0

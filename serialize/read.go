@@ -325,7 +325,7 @@ func (r *sceneReader) readEntities(keyPos jsonpos.Pos) error {
 		}
 		if r.lim.MaxEntities > 0 && i >= r.lim.MaxEntities {
 			_, p, _ := d.Peek()
-			r.probs.Errorf(p.Line, p.Col, "entities", "more than the limit of %d entities", r.lim.MaxEntities)
+			r.probs.Errorf(p.Line, p.Col, "entities", "more than the limit of %s entities", words.Thousands(int64(r.lim.MaxEntities)))
 			return errStop
 		}
 		r.cur, err = d.Value()

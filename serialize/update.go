@@ -143,7 +143,7 @@ func overLimits(s *Scene, jobs []updateJob) {
 	var msg string
 	switch {
 	case lim.MaxEntities > 0 && ents > int64(lim.MaxEntities):
-		msg = fmt.Sprintf("its new version would give the scene %d entities, more than the limit of %d entities", ents, lim.MaxEntities)
+		msg = fmt.Sprintf("its new version would give the scene %s entities, more than the limit of %s entities", words.Thousands(int64(ents)), words.Thousands(int64(lim.MaxEntities)))
 	case lim.MaxWorldBytes > 0 && data > lim.MaxWorldBytes:
 		msg = fmt.Sprintf("its new version would take the scene past the limit of %s of memory (Limits.MaxWorldBytes)", words.Bytes(lim.MaxWorldBytes))
 	default:

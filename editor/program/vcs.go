@@ -1,6 +1,7 @@
 package program
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -33,7 +34,24 @@ func readSide(path, file string, opts serialize.LoadOptions) (*serialize.RawScen
 		return &serialize.RawScene{}, nil
 	}
 	opts.File = file
+	opts.Limits.MaxFileSize, opts.Limits.MaxEntities = merge.SideLimits.MaxFileSize, merge.SideLimits.MaxEntities
 	return serialize.ReadRawFile(context.Background(), path, opts)
+}
+
+// vcsLimitsHelp states the limits of diff and merge for their --help, with what.
+func vcsLimitsHelp(what string) string {
+	return fmt.Sprintf("Each scene is read within %s and %s entities, and\n%s (docs/limits.md).",
+		words.Bytes(merge.SideLimits.MaxFileSize), words.Thousands(int64(merge.SideLimits.MaxEntities)), what)
+}
+
+// sideLimitsNote says, after a side refused for a limit, that diff and merge have lower limits
+// than the other subcommands.
+func sideLimitsNote(w io.Writer, err error) {
+	if strings.Contains(err.Error(), "the limit of") {
+		fmt.Fprintf(w, "(diff and merge read each side within %s and %s, below the scene limits, to stay within "+
+			"their memory budget: see docs/limits.md)\n", words.Bytes(merge.SideLimits.MaxFileSize),
+			words.Thousands(int64(merge.SideLimits.MaxEntities))+" entities")
+	}
 }
 
 // isScene tells whether path holds a scene. A pipe can be read only once: it is taken for a scene
@@ -64,7 +82,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			"(Transform.position: [1, 0, 0] → [1, 2, 0]). Exit 0 if the scenes are the same, 1 if they differ, 2 on\n"+
 			"trouble (like diff). With --git it is git's external diff driver (see 'voltex-editor git-setup'): it takes\n"+
 			"git's seven arguments, prints a header, and exits 0 when it could compare (as git requires); files that are\n"+
-			"not scenes are shown by 'git diff --no-index'.")
+			"not scenes are shown by 'git diff --no-index'. "+vcsLimitsHelp("at most "+words.Thousands(int64(merge.MaxChanges))+" changes are listed"))
 	asJSON := fs.Bool("json", false, "print the changes as JSON: {\"changes\": [{\"op\", \"entity\", \"name\", \"path\", \"from\", \"to\"}, …]}")
 	gitMode := fs.Bool("git", false, "act as git's external diff driver (seven arguments)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
@@ -104,17 +122,24 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	a, err := readSide(aPath, names[0], opts)
 	if err != nil {
 		printProblems(stderr, names[0], err)
+		sideLimitsNote(stderr, err)
 		return 2
 	}
 	b, err := readSide(bPath, names[1], opts)
 	if err != nil {
 		printProblems(stderr, names[1], err)
+		sideLimitsNote(stderr, err)
 		return 2
 	}
 	for _, w := range append(a.Warnings, b.Warnings...) {
 		fmt.Fprintln(stderr, w.String())
 	}
 	changes := merge.Diff(a, b)
+	if len(changes) > merge.MaxChanges {
+		changes = changes[:merge.MaxChanges]
+		defer fmt.Fprintf(stderr, "voltex-editor diff: more than %s changes: only the first %s are shown\n",
+			words.Thousands(int64(merge.MaxChanges)), words.Thousands(int64(merge.MaxChanges)))
+	}
 	if *asJSON {
 		err = merge.WriteJSON(stdout, changes)
 	} else {
@@ -165,6 +190,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			"resolve them, and 'validate' fails until they are resolved. An entity deleted on one side and changed\n"+
 			"on the other is kept, with a conflict.\n"+
 			"Exit 0: merged cleanly; 1: merged with conflicts (listed on stderr); 2: trouble (OUT is not written).\n"+
+			vcsLimitsHelp("more than "+words.Thousands(int64(merge.MaxConflicts))+" conflicts is trouble")+"\n"+
 			"Files that are not scenes are merged by 'git merge-file' (conflict markers, exit 1 on conflicts).")
 	out := fs.String("o", "", "output file (required; may be OURS, as git's %A)")
 	path := fs.String("path", "", "the file's path in the repository (git's %P), for messages and to find the project file")
@@ -197,17 +223,26 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintf(stderr, "voltex-editor merge: cannot read %s (%s); nothing was written:\n", label, p)
 			printProblems(stderr, file, err)
+			sideLimitsNote(stderr, err)
 			return 2
 		}
 		sides[i] = s
 	}
 	res := merge.Merge(sides[0], sides[1], sides[2])
-	var buf bytes.Buffer
-	if err := serialize.WriteRaw(context.Background(), &buf, res.Scene); err != nil {
-		fmt.Fprintf(stderr, "voltex-editor merge: %v\n", err)
+	if res.TooManyConflicts {
+		fmt.Fprintf(stderr, "voltex-editor merge: %s: the sides conflict in more than %s values (the limit of merge); "+
+			"nothing was written: merge this file by hand\n", name, words.Thousands(int64(merge.MaxConflicts)))
 		return 2
 	}
-	if err := serialize.ReplaceFile(*out, buf.Bytes()); err != nil {
+	// Streamed to the file (atomically: OUT may be OURS): the merged scene is not held twice.
+	err = serialize.ReplaceFileFunc(*out, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := serialize.WriteRaw(context.Background(), bw, res.Scene); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+	if err != nil {
 		fmt.Fprintf(stderr, "voltex-editor merge: %v\n", err)
 		return 2
 	}

@@ -383,7 +383,7 @@ func (l *loader) entities() error {
 		}
 		if i >= l.lim.MaxEntities && l.lim.MaxEntities > 0 {
 			_, p, _ := d.Peek()
-			l.probs.Errorf(p.Line, p.Col, l.path.String(), "more than the limit of %d entities", l.lim.MaxEntities)
+			l.probs.Errorf(p.Line, p.Col, l.path.String(), "more than the limit of %s entities", words.Thousands(int64(l.lim.MaxEntities)))
 			return errStop
 		}
 		l.cur, err = d.Value()

@@ -40,7 +40,14 @@ type Change struct {
 	From, To string
 }
 
-// Diff lists the differences from a to b: scene-level ones first, then by entity id.
+// MaxChanges is the most changes Diff lists (each takes about 300 bytes) before it stops, so
+// that a diff stays within the memory budget of docs/limits.md. (A variable so that tests can
+// scale it down.)
+var MaxChanges = 1_000_000
+
+// Diff lists the differences from a to b: scene-level ones first, then by entity id. It stops
+// after the entity that takes the list past MaxChanges: then the list is longer than MaxChanges
+// (by less than the values of one entity) and incomplete.
 func Diff(a, b *serialize.RawScene) []Change {
 	var out []Change
 	if a.Name != b.Name {
@@ -54,7 +61,7 @@ func Diff(a, b *serialize.RawScene) []Change {
 	}
 	as, bs := a.Entities, b.Entities
 	i, j := 0, 0
-	for i < len(as) || j < len(bs) {
+	for (i < len(as) || j < len(bs)) && len(out) <= MaxChanges {
 		switch {
 		case j == len(bs) || (i < len(as) && as[i].ID < bs[j].ID):
 			out = append(out, Change{Op: Removed, Entity: as[i].ID, Name: as[i].Name})

@@ -29,7 +29,21 @@ type Result struct {
 	Scene *serialize.RawScene
 	// Conflicts lists the conflicts recorded, by entity id (scene-level ones first).
 	Conflicts []Conflict
+	// TooManyConflicts is set when the sides conflict in more than MaxConflicts values: Merge
+	// stopped, Scene is nil, and the file is to be merged by hand.
+	TooManyConflicts bool
 }
+
+// SideLimits are the limits each side of a diff or merge is read within (as the voltex-editor
+// diff and merge commands do), below the scene limits: with MaxConflicts and MaxChanges they keep
+// the worst diff and merge within the memory budget of docs/limits.md (3 GiB), holding two and
+// three scenes with the changes or the merged scene and its conflicts.
+var SideLimits = serialize.Limits{MaxFileSize: 160 << 20, MaxEntities: 1_000_000}
+
+// MaxConflicts is the most conflicts Merge records (each takes about 500 bytes): past it, it
+// gives up (Result.TooManyConflicts), so that a merge stays within the memory budget of
+// docs/limits.md. (A variable so that tests can scale it down with SideLimits.)
+var MaxConflicts = 1_000_000
 
 // Merge merges the changes from base to ours and from base to theirs, entity by entity, component
 // by component and field by field (fields of nested objects too; arrays are one value):
@@ -70,7 +84,12 @@ func Merge(base, ours, theirs *serialize.RawScene) *Result {
 		}
 	}
 	m.entities()
-	m.repair()
+	if m.n <= MaxConflicts {
+		m.repair()
+	}
+	if m.n > MaxConflicts {
+		return &Result{TooManyConflicts: true}
+	}
 	m.record()
 	return m.res
 }
@@ -81,10 +100,15 @@ type merger struct {
 	res                *Result
 	sceneConflicts     []scene.MergeConflict
 	pending            map[int64][]scene.MergeConflict // new conflicts by entity id
+	n                  int                             // conflicts found
 	buf                []byte
 }
 
 func (m *merger) conflict(id int64, c scene.MergeConflict) {
+	if m.n++; m.n > MaxConflicts {
+		m.pending = nil // given up: what was kept is garbage
+		return
+	}
 	if m.pending == nil {
 		m.pending = map[int64][]scene.MergeConflict{}
 	}
@@ -116,7 +140,7 @@ func (m *merger) entities() {
 	bs, os, ts := m.base.Entities, m.ours.Entities, m.theirs.Entities
 	out := make([]serialize.RawEntity, 0, max(len(os), len(ts)))
 	i, j, k := 0, 0, 0
-	for i < len(bs) || j < len(os) || k < len(ts) {
+	for (i < len(bs) || j < len(os) || k < len(ts)) && m.n <= MaxConflicts {
 		id := int64(1<<63 - 1)
 		if i < len(bs) {
 			id = min(id, bs[i].ID)
