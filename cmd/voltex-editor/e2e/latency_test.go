@@ -189,6 +189,9 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	// Scrolling the hierarchy with the mouse wheel.
 	scroll(b, e, f)
 
+	// One cube framed (a row clicked, F), as a user looks at a detail: the instances drawn of all.
+	frameOne(b, e, f, size.name, vx, vy)
+
 	e.RequestClose()
 	if p, _ := e.ReadProbe(); p != nil && p.Dirty {
 		e.Key("Tab") // Save / Don't Save / Cancel: nothing to keep
@@ -272,6 +275,26 @@ func zoomIn(b *testing.B, e *guitest.Editor, f figures, name string, x, y int) {
 	e.WaitProbe(10*time.Minute, "the framed picture", func(p *guitest.Probe) bool {
 		return p.Idle && !p.Picture.Pending && p.Picture.Stride <= 1 && p.Camera.Distance > p0.Camera.Distance/2
 	})
+}
+
+// frameOne selects the cube of a hierarchy row, frames it (F over the viewport at x, y) and records the instances in
+// the full picture against all of them.
+func frameOne(b *testing.B, e *guitest.Editor, f figures, name string, x, y int) {
+	b.Helper()
+	p0 := settle(e)
+	if len(p0.Hierarchy) < 2 {
+		b.Fatalf("no hierarchy rows: %+v", p0.Hierarchy)
+	}
+	rx, ry := p0.Hierarchy[len(p0.Hierarchy)/2].Center()
+	e.Click(rx, ry, 1)
+	e.WaitProbe(10*time.Minute, "one entity selected", func(p *guitest.Probe) bool { return p.SelectedCount == 1 })
+	e.Move(x, y)
+	e.Key("f")
+	p := e.WaitProbe(10*time.Minute, "the full picture framed on one cube", func(p *guitest.Probe) bool {
+		return p.Idle && !p.Picture.Pending && p.Picture.Stride <= 1 && p.Camera.Distance < p0.Camera.Distance/10
+	})
+	f.add("framed on one cube: instances drawn", float64(p.Picture.Drawn))
+	look(b, e, name+"-framed-one.png")
 }
 
 // frameTimes records the median and the longest of the frames between probes p0 and p1.
@@ -467,6 +490,7 @@ var latencyRows = []struct{ key, target string }{
 	{"orbit: release → full picture", ""},
 	{"zoomed in: instances drawn", "only what is visible"},
 	{"zoomed in: instances in the scene", ""},
+	{"framed on one cube: instances drawn", "only what is visible"},
 	{"zoomed in: last notch → full picture", ""},
 	{"typing beside a 100k preview: key → UI median (ms)", "≤ 50 ms"},
 	{"typing beside a 100k preview: key → UI longest (ms)", "≤ 50 ms"},
