@@ -59,7 +59,7 @@ bench: deps
 
 ## bench-ui: what a user waits for in the real editor (key or launch → first frame presented with the result), at
 ## 100,000 and 1,000,000 cubes; writes the "UI latency" table of docs/performance.md. UI_RUNS=1 runs each size once
-## (about 5 minutes at 100k and half an hour at 1M on 2 busy cores) instead of 3 times
+## instead of 3 times (a run took 3 minutes at 100k and 4 at 1M on 2 cores, longer when they are busy)
 UI_RUNS ?= 3
 bench-ui: deps
 	VOLTEX_PERF_DOC=$(CURDIR)/docs/performance.md $(GO) test -run '^$$' -bench UI -benchtime $(UI_RUNS)x -timeout 180m ./cmd/voltex-editor/e2e/
