@@ -227,7 +227,7 @@ func (a *App) frame() {
 	a.clock.start, a.idle.slept = now, 0
 	a.keys.frameStart()
 	a.ws.beginFrame()
-	handleShortcuts(a.ws, a.dialogs.modalOpen(), a.vp.hovered)
+	handleShortcuts(a.ws, a.dialogs.modalOpen(), a.vp.overImage)
 	a.menu.Build()
 	a.status.Build()
 	a.buildDockspace()
@@ -278,7 +278,7 @@ func (a *App) buildDockspace() {
 // buildPanels builds each open panel in its dock window.
 func (a *App) buildPanels() {
 	a.panel(panelHierarchy, a.hier, nil)
-	a.vp.hovered = false
+	a.vp.hovered, a.vp.overImage = false, false
 	imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
 	if !a.panel(panelViewport, a.vp, imgui.PopStyleVar) {
 		a.vp.notShown()

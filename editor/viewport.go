@@ -108,6 +108,7 @@ type viewportPanel struct {
 
 	w, h      int
 	hovered   bool
+	overImage bool       // the mouse is over the image (the gizmo and the view cube too): the viewport's keys work
 	origin    imgui.Vec2 // screen position of the image's top-left corner
 	pressing  bool       // left button went down over the image (not on a gizmo)
 	pressAt   imgui.Vec2
@@ -235,6 +236,9 @@ func (v *viewportPanel) Build() {
 	// Over the view cube the mouse belongs to the cube (a click turns the camera): no picking, no camera drags.
 	v.hovered = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsOver() && !imguizmo.IsUsingAny() &&
 		!v.overViewCube(mp)
+	// The viewport's keys (W, E, R, X, F) work wherever the mouse is over the image, the gizmo and the view cube
+	// included (F with the mouse on the selected entity's gizmo framed nothing).
+	v.overImage = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsUsingAny()
 
 	v.sync()
 	if userActive() || imgui.CurrentContext().InputEventsQueue().Size > 0 {

@@ -301,3 +301,29 @@ func TestViewportWithoutRenderer(t *testing.T) {
 		t.Fatal("a renderer that cannot start must leave the panel with its message")
 	}
 }
+
+// TestViewportKeysWorkOverTheGizmo: with the mouse on the selected entity's gizmo the viewport was not "hovered"
+// (right: a click there drags the gizmo, it does not pick), and so F, W, E, R and X did nothing there — F, pressed
+// with the mouse where the selected cube is, framed nothing. The keys now follow the mouse over the image.
+func TestViewportKeysWorkOverTheGizmo(t *testing.T) {
+	f := newVPFixture(t)
+	f.d.Select(f.cubes[1])
+	f.ui.frames(2, f.build)
+	if f.st.Gizmo == ([2]int{}) {
+		t.Fatal("no gizmo on the selected cube")
+	}
+	gx, gy := float32(f.st.Gizmo[0]), float32(f.st.Gizmo[1])
+	f.ui.move(gx, gy, f.build)
+	f.ui.frames(2, f.build)
+	if f.v.hovered {
+		t.Fatal("over the gizmo the viewport picks and drags the camera: the test does not put the mouse on the gizmo")
+	}
+	if !f.v.overImage {
+		t.Error("over the gizmo the viewport's keys do not work")
+	}
+	f.ui.move(gx+2000, gy, f.build) // outside the viewport
+	f.ui.frames(2, f.build)
+	if f.v.overImage {
+		t.Error("outside the viewport its keys work")
+	}
+}
