@@ -626,6 +626,16 @@ type encodeState struct {
 	refID func(ecs.Entity) int64
 }
 
+// items returns the element count and the address of the first element of the array or slice
+// value at p (c.kind is kArray or kSlice); element i is at base + i*c.elem.size.
+func (c *codec) items(p unsafe.Pointer) (n int, base unsafe.Pointer) {
+	if c.kind == kSlice {
+		sv := reflect.NewAt(c.typ, p).Elem()
+		return sv.Len(), sv.UnsafePointer()
+	}
+	return c.length, p
+}
+
 // encode appends the value at p in canonical inline form.
 func (c *codec) encode(s *encodeState, buf []byte, p unsafe.Pointer) ([]byte, error) {
 	switch c.kind {
@@ -647,11 +657,7 @@ func (c *codec) encode(s *encodeState, buf []byte, p unsafe.Pointer) ([]byte, er
 		}
 		return append(buf, " }"...), nil
 	case kArray, kSlice:
-		n, base := c.length, p
-		if c.kind == kSlice {
-			sv := reflect.NewAt(c.typ, p).Elem()
-			n, base = sv.Len(), sv.UnsafePointer()
-		}
+		n, base := c.items(p)
 		if n == 0 {
 			return append(buf, "[]"...), nil
 		}

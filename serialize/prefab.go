@@ -429,11 +429,7 @@ func (c *codec) rebaseAssets(p unsafe.Pointer, prefix string) {
 			*(*string)(p) = path.Join(prefix, s)
 		}
 	case kArray, kSlice:
-		n, base := c.length, p
-		if c.kind == kSlice {
-			sv := reflect.NewAt(c.typ, p).Elem()
-			n, base = sv.Len(), sv.UnsafePointer()
-		}
+		n, base := c.items(p)
 		for i := range n {
 			c.elem.rebaseAssets(unsafe.Add(base, uintptr(i)*c.elem.size), prefix)
 		}
@@ -459,11 +455,7 @@ func (c *codec) unbaseAssets(p unsafe.Pointer, prefix string) bool {
 			}
 		}
 	case kArray, kSlice:
-		n, base := c.length, p
-		if c.kind == kSlice {
-			sv := reflect.NewAt(c.typ, p).Elem()
-			n, base = sv.Len(), sv.UnsafePointer()
-		}
+		n, base := c.items(p)
 		for i := range n {
 			ok = c.elem.unbaseAssets(unsafe.Add(base, uintptr(i)*c.elem.size), prefix) && ok
 		}
@@ -552,11 +544,7 @@ func (c *codec) remapRefs(p unsafe.Pointer, fn func(ecs.Entity) ecs.Entity) {
 			*(*ecs.Entity)(p) = fn(e)
 		}
 	case kArray, kSlice:
-		n, base := c.length, p
-		if c.kind == kSlice {
-			sv := reflect.NewAt(c.typ, p).Elem()
-			n, base = sv.Len(), sv.UnsafePointer()
-		}
+		n, base := c.items(p)
 		for i := range n {
 			c.elem.remapRefs(unsafe.Add(base, uintptr(i)*c.elem.size), fn)
 		}
