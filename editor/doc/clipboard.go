@@ -152,19 +152,10 @@ func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([
 	snaps := make([]entSnap, len(all))
 	remap := make(map[uint64]uint64, len(all))
 	for i, e := range all {
-		s := entSnap{id: tidOf(e), parent: tidOf(tw.Parent(e))}
-		for _, tc := range tw.ComponentsOf(e) {
-			info := tw.ComponentInfo(tc)
-			if info.Computed {
-				continue
-			}
-			cid, ok := d.world.ComponentByName(info.Name)
-			if !ok {
-				panic(fmt.Sprintf("doc: the clipboard world has component %s that the document's world lacks; "+
-					"Options.NewWorld must make worlds with the same components every time", info.Name))
-			}
-			v, _ := tw.Get(e, tc)
-			s.comps = append(s.comps, d.ownIn(cid, v, tidOf))
+		s, missing := d.snapIn(tw, e, tidOf)
+		if missing != "" {
+			panic(fmt.Sprintf("doc: the clipboard world has component %s that the document's world lacks; "+
+				"Options.NewWorld must make worlds with the same components every time", missing))
 		}
 		snaps[i] = s
 		remap[s.id] = d.newID()

@@ -236,18 +236,9 @@ func (d *Document) instancesSnaps(ctx context.Context, rel, name string, ts []ec
 	snaps := make([]entSnap, len(all))
 	remap := make(map[uint64]uint64, len(all))
 	for i, e := range all {
-		sn := entSnap{id: tidOf(e), parent: tidOf(tw.Parent(e))}
-		for _, tc := range tw.ComponentsOf(e) {
-			info := tw.ComponentInfo(tc)
-			if info.Computed {
-				continue
-			}
-			cid, ok := d.world.ComponentByName(info.Name)
-			if !ok {
-				return nil, fmt.Errorf("instantiate %s: the prefab has component %s that the scene's world lacks", rel, info.Name)
-			}
-			v, _ := tw.Get(e, tc)
-			sn.comps = append(sn.comps, d.ownIn(cid, v, tidOf))
+		sn, missing := d.snapIn(tw, e, tidOf)
+		if missing != "" {
+			return nil, fmt.Errorf("instantiate %s: the prefab has component %s that the scene's world lacks", rel, missing)
 		}
 		snaps[i] = sn
 		if sn.parent == 0 {

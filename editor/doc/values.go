@@ -110,6 +110,26 @@ func (d *Document) ownIn(cid ecs.ComponentID, v any, idOf func(ecs.Entity) uint6
 	return c
 }
 
+// snapIn snapshots entity e of another world tw (a pasted or instantiated scene) whose entities
+// have the scene ids idOf returns; missing names the first component tw has and d's world lacks
+// (the snapshot is then incomplete). Computed components are left out.
+func (d *Document) snapIn(tw *ecs.World, e ecs.Entity, idOf func(ecs.Entity) uint64) (s entSnap, missing string) {
+	s = entSnap{id: idOf(e), parent: idOf(tw.Parent(e))}
+	for _, tc := range tw.ComponentsOf(e) {
+		info := tw.ComponentInfo(tc)
+		if info.Computed {
+			continue
+		}
+		cid, ok := d.world.ComponentByName(info.Name)
+		if !ok {
+			return s, info.Name
+		}
+		v, _ := tw.Get(e, tc)
+		s.comps = append(s.comps, d.ownIn(cid, v, idOf))
+	}
+	return s, ""
+}
+
 // capture returns entity e's component cid as a compVal (ok false if e lacks it).
 func (d *Document) capture(e ecs.Entity, cid ecs.ComponentID) (compVal, bool) {
 	v, ok := d.world.Get(e, cid)
