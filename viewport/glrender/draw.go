@@ -131,6 +131,13 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.ColorMask(true, true, true, true)
 	gl.DepthMask(true)
+	r.clearTarget()
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+}
+
+// clearTarget clears the bound target's colour to the background, its id attachment to no entity
+// and its depth to the far plane (within the scissor rectangle when one is on).
+func (r *Renderer) clearTarget() {
 	bg := r.Settings.Background
 	clearColor := [4]float32{bg[0], bg[1], bg[2], 1}
 	gl.ClearBufferfv(gl.COLOR, 0, &clearColor[0])
@@ -138,7 +145,6 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
 	gl.ClearBufferuiv(gl.COLOR, 1, &noID[0])
 	depth := float32(1)
 	gl.ClearBufferfv(gl.DEPTH, 0, &depth)
-	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 }
 
 // step draws the next chunks of the picture being drawn, about budget's worth (all when 0), and finishes the

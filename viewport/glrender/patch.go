@@ -156,13 +156,7 @@ func (r *Renderer) beginPatch(p *picture) {
 	gl.ColorMask(true, true, true, true)
 	gl.DepthMask(true)
 	r.scissor(p)
-	bg := r.Settings.Background
-	clearColor := [4]float32{bg[0], bg[1], bg[2], 1}
-	gl.ClearBufferfv(gl.COLOR, 0, &clearColor[0])
-	var noID [4]uint32
-	gl.ClearBufferuiv(gl.COLOR, 1, &noID[0])
-	depth := float32(1)
-	gl.ClearBufferfv(gl.DEPTH, 0, &depth)
+	r.clearTarget()
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 }
