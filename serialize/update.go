@@ -663,7 +663,6 @@ func (u *updater) patchUnknown(e ecs.Entity, u0, u1 []scene.RawComponent) {
 // toOrphan replaces e, an entity of the instance whose prefab entity (source) is gone, by a
 // placeholder with the same id keeping its override o; its children move to the placeholder.
 func (u *updater) toOrphan(e, root ecs.Entity, o *override) {
-	w := u.w
 	sid := u.sw.sids.Get(e)
 	pp := u.parts.Get(e)
 	kept := &scene.PrefabKept{Orphan: true, Name: o.name, HasName: o.hasName, Components: o.comps}
@@ -671,17 +670,25 @@ func (u *updater) toOrphan(e, root ecs.Entity, o *override) {
 	if !o.hasName {
 		name = u.name(e)
 	}
-	kids := w.Children(e)
-	u.despawn(e)
-	ph := u.spawn(&scene.SceneID{ID: sid.ID}, &pp, kept, &scene.Name{Value: name})
-	_ = w.SetParent(ph, root)
-	u.touched[root] = true
+	u.replace(e, root, &scene.SceneID{ID: sid.ID}, &pp, kept, &scene.Name{Value: name})
+}
+
+// replace despawns old and spawns an entity with vals in its place: under parent, with old's
+// children. It returns the new entity.
+func (u *updater) replace(old, parent ecs.Entity, vals ...any) ecs.Entity {
+	w := u.w
+	kids := w.Children(old)
+	u.despawn(old)
+	e := u.spawn(vals...)
+	_ = w.SetParent(e, parent)
+	u.touched[parent] = true
 	for _, c := range kids {
-		_ = w.SetParent(c, ph)
+		_ = w.SetParent(c, e)
 	}
 	if len(kids) > 0 {
-		u.touched[ph] = true
+		u.touched[e] = true
 	}
+	return e
 }
 
 // breakInstance makes the instance a placeholder: its entities go, except those it changed or
@@ -798,18 +805,8 @@ func (u *updater) materialize(ph, _ ecs.Entity, rootID uint64, parent ecs.Entity
 	refFix func(ecs.Entity) ecs.Entity) {
 	w := u.w
 	k := u.kept.Get(ph)
-	kids := w.Children(ph)
-	u.despawn(ph)
-	e := u.spawn(u.b.partValues(nil, te, rootID, scene.InstanceID(rootID, te.id))...)
+	e := u.replace(ph, parent, u.b.partValues(nil, te, rootID, scene.InstanceID(rootID, te.id))...)
 	u.slots[i] = e
-	_ = w.SetParent(e, parent)
-	u.touched[parent] = true
-	for _, c := range kids {
-		_ = w.SetParent(c, e)
-	}
-	if len(kids) > 0 {
-		u.touched[e] = true
-	}
 	for j := range te.comps {
 		if c := &te.comps[j]; c.refs {
 			setRemapped(w, e, c, refFix)
