@@ -106,10 +106,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	opts, err := worlds.options(cmpOr(label, bPath), stderr)
-	if err != nil {
-		if !errors.Is(err, errProject) {
-			fmt.Fprintf(stderr, "voltex-editor diff: %v\n", err)
-		}
+	if err != nil { // printed by options
 		return 2
 	}
 	// A side with a path the asset rule refuses (validate, export and the editor do) is still
@@ -206,10 +203,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		return mergeFile(basePath, oursPath, theirsPath, *out, name, stderr)
 	}
 	opts, err := worlds.options(name, stderr)
-	if err != nil {
-		if !errors.Is(err, errProject) {
-			fmt.Fprintf(stderr, "voltex-editor merge: %v\n", err)
-		}
+	if err != nil { // printed by options
 		return 2
 	}
 	var sides [3]*serialize.RawScene
