@@ -98,6 +98,7 @@ func btoi(b bool) int {
 func (c *gridCmd) revert(d *Document) error {
 	w := d.world
 	k := 0
+	bulk := d.bulkRemoval(len(c.ids))
 	at := func(e ecs.Entity) (ecs.Entity, error) {
 		id := c.ids[k]
 		if !w.Alive(e) || d.idOf(e) != id {
@@ -106,9 +107,14 @@ func (c *gridCmd) revert(d *Document) error {
 				return e, fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
 			}
 		}
-		delete(d.byID, id)
+		if !bulk {
+			delete(d.byID, id)
+		}
 		k++
 		return e, nil
+	}
+	if bulk {
+		defer d.pruneIndex()
 	}
 	// The group first: despawning it makes all the cubes roots in one pass.
 	if c.grouped {

