@@ -39,7 +39,7 @@ type appFixture struct {
 	st  *probe.State
 }
 
-func newAppFixture(t *testing.T, opts Options) *appFixture {
+func newAppFixture(t testing.TB, opts Options) *appFixture {
 	t.Helper()
 	t.Setenv("VOLTEX_PROBE", filepath.Join(t.TempDir(), "probe.json"))
 	if opts.SettingsDir == "" {

@@ -41,6 +41,7 @@ type inspectorDoc interface {
 	// Prefab instances (prefab.go).
 	PrefabOf(e ecs.Entity) (ecs.Entity, bool)
 	IsPart(e ecs.Entity) bool
+	AppendParts(dst, es []ecs.Entity) []ecs.Entity
 	Overrides(e ecs.Entity) []serialize.Override
 }
 
@@ -199,13 +200,20 @@ func (o inspOverrides) OverridePaths(es []ecs.Entity, comp string) []string {
 		}
 		if k != v.pathsKey || v.paths == nil {
 			v.pathsKey, v.paths = k, map[string][]string{}
+			// Only entities of prefab instances have overrides: found once per selection and scene change, so
+			// that each component's paths cost a look-up per selected part, not per selected entity.
+			v.parts = d.AppendParts(v.parts[:0], es)
 		}
 		if out, ok := v.paths[comp]; ok {
 			return out
 		}
 	}
+	parts := es
+	if len(es) > 1 {
+		parts = v.parts
+	}
 	var out []string
-	for _, e := range es {
+	for _, e := range parts {
 		for _, ov := range v.overridesOf(d, e, len(es)) {
 			if ov.Component != comp || ov.Removed || slices.Contains(out, ov.Path) {
 				continue

@@ -62,6 +62,7 @@ type prefabView struct {
 	// while pathsKey holds: asked for every component in every frame, they cost a look-up per selected entity.
 	paths    map[string][]string
 	pathsKey pathsKey
+	parts    []ecs.Entity // the entities of prefab instances among the selection of pathsKey
 	widgets  map[string]probe.Widget
 }
 

@@ -61,6 +61,21 @@ func (d *Document) IsPart(e ecs.Entity) bool {
 	return pm.Has(e)
 }
 
+// AppendParts appends those of es that are entities of prefab instances (see IsPart) to dst and
+// returns it: one check per entity, none when the scene has no prefab instance.
+func (d *Document) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
+	if len(es) > 1 && ecs.NewQuery1[scene.PrefabPart](d.world).Count() == 0 {
+		return dst
+	}
+	pm := ecs.NewMap[scene.PrefabPart](d.world)
+	for _, e := range es {
+		if pm.Has(e) {
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
 // Overrides lists how e, an entity of a prefab instance, differs from its prefab (nil for other
 // entities): see serialize.Overrides.
 func (d *Document) Overrides(e ecs.Entity) []serialize.Override {

@@ -1,0 +1,55 @@
+package editor
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// BenchmarkSelectAllFrame times Select All (Ctrl+A) in the whole editor — App.frame as the GUI loop runs it, in a
+// windowless ImGui context with a fake renderer and the test probe on — over a root grid of 100,000 and 1,000,000
+// cubes (as `voltex-editor grid` writes one): the frame that selects all (the document's step, the hierarchy, the
+// inspector's multi-selection summary, the viewport's selection, the probe) and the frame after it. Each iteration
+// clears the selection untimed.
+func BenchmarkSelectAllFrame(b *testing.B) {
+	for _, s := range []struct {
+		name  string
+		count [3]int
+	}{{"100k", [3]int{100, 10, 100}}, {"1M", [3]int{100, 100, 100}}} {
+		b.Run(s.name, func(b *testing.B) {
+			f := newAppFixture(b, Options{})
+			d := f.a.ws.doc
+			p := scene.DefaultGrid()
+			p.Count = s.count
+			if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
+				b.Fatal(err)
+			}
+			d.ClearSelection()
+			f.frames(3)
+			n := d.Len()
+			var first, next time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				f.a.ws.cmdSelectAll()
+				f.frame()
+				t1 := time.Now()
+				f.frame()
+				first += t1.Sub(t0)
+				next += time.Since(t1)
+				b.StopTimer()
+				if f.st.SelectedCount != n {
+					b.Fatalf("the probe says %d selected of %d", f.st.SelectedCount, n)
+				}
+				d.ClearSelection()
+				f.frames(2)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "selectall-frame-ms")
+			b.ReportMetric(float64(next.Microseconds())/1000/float64(b.N), "next-frame-ms")
+			b.ReportMetric(float64(first.Nanoseconds())/float64(b.N)/float64(n), "selectall-ns/entity")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
