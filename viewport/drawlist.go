@@ -694,6 +694,10 @@ func (d *DrawList) SelectionBounds() (box AABB, ok bool) {
 			for _, b := range d.batches {
 				local := b.localBounds()
 				for _, ch := range b.chunks {
+					if d.allSelected(ch) { // its box, kept by the chunk (Select All: no instance transformed)
+						c.box = c.box.Union(ch.Bounds())
+						continue
+					}
 					for i := range ch.Instances {
 						if in := &ch.Instances[i]; in.Flags&FlagSelected != 0 || d.Selected(in.ID) {
 							c.box = c.box.Union(finiteBox(local.Transform(in.World)))
@@ -704,6 +708,16 @@ func (d *DrawList) SelectionBounds() (box AABB, ok bool) {
 		}
 	}
 	return c.box, !c.box.IsEmpty()
+}
+
+// allSelected reports whether every instance of ch is drawn selected.
+func (d *DrawList) allSelected(ch *Chunk) bool {
+	for i := range ch.Instances {
+		if in := &ch.Instances[i]; in.Flags&FlagSelected == 0 && !d.Selected(in.ID) {
+			return false
+		}
+	}
+	return len(ch.Instances) > 0
 }
 
 // SelectionBytes returns the selection as one byte per id (non-zero: selected), indexed by id, for a renderer

@@ -96,7 +96,7 @@ func (d *Document) insertTrees(name string, snaps []entSnap) []ecs.Entity {
 	d.restoreTrees(snaps, nil, nil)
 	d.captureBases(snaps)
 	roots := d.entitiesOf(cmd.roots)
-	d.sel.set(cmd.roots)
+	d.setSel(cmd.roots)
 	d.push(cmd, selBefore)
 	return roots
 }

@@ -82,7 +82,9 @@ type Document struct {
 	sids  *ecs.Map[scene.SceneID]
 	names *ecs.Map[scene.Name]
 	byID  map[uint64]ecs.Entity
-	types []compType
+	// structure changes whenever byID does (the selection resolves its ids again after it changed).
+	structure uint64
+	types     []compType
 	// takenSet: the world's scene.IDs generator skips the ids of byID (see idAlloc).
 	takenSet bool
 
@@ -138,7 +140,7 @@ func Open(ctx context.Context, path string, opts Options, progress func(done, to
 			ids = append(ids, id)
 		}
 	}
-	d.sel.set(ids)
+	d.setSel(ids)
 	return d, nil
 }
 
@@ -161,6 +163,7 @@ func (d *Document) setWorld(w *ecs.World) {
 func (d *Document) Reindex() {
 	order := scene.EnsureIDs(d.world)
 	d.byID = make(map[uint64]ecs.Entity, len(order))
+	d.structure++
 	for _, e := range order {
 		d.byID[d.sids.Get(e).ID] = e
 	}

@@ -79,10 +79,12 @@ func (c *gridCmd) apply(d *Document) error {
 	i := 0
 	if c.grouped {
 		d.byID[c.ids[0]] = c.group
+		d.structure++
 		i++
 	}
 	for _, e := range c.cubes {
 		d.byID[c.ids[i]] = e
+		d.structure++
 		i++
 	}
 	return nil
@@ -109,6 +111,7 @@ func (c *gridCmd) revert(d *Document) error {
 		}
 		if !bulk {
 			delete(d.byID, id)
+			d.structure++
 		}
 		k++
 		return e, nil
@@ -246,7 +249,7 @@ func (d *Document) FinishGrid(j *GridJob) (ecs.Entity, []ecs.Entity, error) {
 		return ecs.Entity{}, nil, err
 	}
 	if c.grouped {
-		d.sel.set([]uint64{c.ids[0]})
+		d.setSel([]uint64{c.ids[0]})
 	}
 	d.push(c, selBefore)
 	return c.group, c.cubes, nil

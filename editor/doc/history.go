@@ -122,7 +122,7 @@ func (d *Document) Undo() error {
 		return fmt.Errorf("undo %s: %w", st.cmd.label(), err)
 	}
 	h.pos--
-	d.sel.set(st.selBefore)
+	d.setSel(st.selBefore)
 	d.version++
 	return nil
 }
@@ -143,7 +143,7 @@ func (d *Document) Redo() error {
 		return fmt.Errorf("redo %s: %w", st.cmd.label(), err)
 	}
 	h.pos++
-	d.sel.set(st.selAfter)
+	d.setSel(st.selAfter)
 	d.version++
 	return nil
 }

@@ -610,6 +610,7 @@ func (d *Document) rebuildInstances(roots []ecs.Entity) error {
 		for _, e := range preorder(w, []ecs.Entity{r})[1:] {
 			if pp, ok := parts.TryGet(e); ok && pp.Instance == rid {
 				delete(d.byID, d.idOf(e))
+				d.structure++
 				w.Despawn(e)
 			}
 		}
@@ -819,7 +820,7 @@ func (d *Document) SaveAsPrefab(ctx context.Context, path string, es ...ecs.Enti
 	}
 	inst := es2[0]
 	after := d.captureSubtrees([]ecs.Entity{inst})
-	d.sel.set([]uint64{d.idOf(inst)})
+	d.setSel([]uint64{d.idOf(inst)})
 	d.push(&replaceCmd{name: "Save as Prefab", before: before, after: after}, selBefore)
 	return inst, nil
 }

@@ -60,7 +60,7 @@ func TestRandomCommandSequences(t *testing.T) {
 func cloneDoc(base *Document) *Document {
 	d := &Document{opts: base.opts, path: base.path, name: base.name, camera: base.camera, cameraInFile: base.cameraInFile}
 	d.setWorld(base.world.Clone())
-	d.sel.set(base.sel.ids())
+	d.setSel(base.sel.ids())
 	return d
 }
 

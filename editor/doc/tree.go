@@ -159,6 +159,7 @@ func (d *Document) removeTrees(roots []ecs.Entity, keep bool) removal {
 	for _, e := range all {
 		if !bulk {
 			delete(d.byID, d.idOf(e))
+			d.structure++
 		}
 		w.Despawn(e)
 	}
@@ -184,6 +185,7 @@ func (d *Document) pruneIndex() {
 		}
 	}
 	d.byID = live
+	d.structure++
 }
 
 // holdersOf captures the components of entities outside set that refer to entities of set.
@@ -238,6 +240,7 @@ func (d *Document) restoreTrees(snaps []entSnap, order []siblings, holders []hel
 		}
 		es[i] = w.Spawn(vals...)
 		d.byID[s.id] = es[i]
+		d.structure++
 	}
 	for i := range snaps {
 		for _, c := range snaps[i].comps {
