@@ -332,8 +332,7 @@ func (a *App) writeProbe() {
 	st.Playing = d.Playing()
 	st.UndoDepth = d.Undos()
 	if v := d.SelectionVersion(); v != a.probe.selVersion || d != a.probe.selDoc || d.SelectionLen() != st.SelectedCount {
-		ids := d.Selection()
-		st.Selected, st.SelectedCount = ids[:min(len(ids), probe.MaxSelected)], len(ids)
+		st.Selected, st.SelectedCount = d.AppendSelection(st.Selected[:0:0], probe.MaxSelected), d.SelectionLen()
 		a.probe.selVersion, a.probe.selDoc = v, d
 	}
 	st.Modal = a.dialogs.modalName()

@@ -77,6 +77,7 @@ type inspectorPanel struct {
 	pending bool // the inspector showed a partial result last frame (a big selection being scanned)
 	sel     []ecs.Entity
 	selKey  selKey // what sel was made from: it is made again only when that changes
+	selGen  uint64 // changes whenever sel is made again (inspector.Options.Generation)
 	conf    conflictView
 	prefab  prefabView
 	// mark times an edit for the probe (jobRunner.markNow); nil: not timed.
@@ -95,6 +96,14 @@ func newInspectorPanel(cmds inspectorCommands, ol outline, ms *assets.Registry, 
 			"Prefab", "PrefabPart", "PrefabKept"}, // the prefab section (prefab.go) shows these
 		Overrides: inspOverrides{p},
 		OnError:   func(err error) { log.Errorf("%v", err) },
+		// The selected entities are those of the document's state selKey names (they are made again when it
+		// changes); while playing, the game's systems may despawn them in any frame.
+		Generation: func() uint64 {
+			if p.doc.Playing() {
+				p.selGen++
+			}
+			return p.selGen
+		},
 	})
 	if pr != nil {
 		p.insp.RecordWidgets()
@@ -117,6 +126,7 @@ func (p *inspectorPanel) selected() []ecs.Entity {
 	k := selKey{doc: d, world: d.World(), ver: d.Version(), selVer: d.SelectionVersion(), n: d.Len()}
 	if k != p.selKey || p.sel == nil {
 		p.sel, p.selKey = d.AppendSelected(p.sel[:0]), k
+		p.selGen++
 	}
 	return p.sel
 }
@@ -126,6 +136,7 @@ func (p *inspectorPanel) setDoc(d inspectorDoc) {
 	p.doc = d
 	p.conf = conflictView{}
 	p.sel, p.selKey = nil, selKey{}
+	p.selGen++
 }
 
 // Build draws the panel's contents.

@@ -1,0 +1,311 @@
+package doc
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+// selModel is the selection as the editor promises it, kept the simplest way: the selected scene ids in order of
+// selection (the last is the active one), and the selection each undoable step started and ended with.
+type selModel struct {
+	ids   []uint64
+	steps [][2][]uint64 // per step: before, after
+	pos   int
+}
+
+func (m *selModel) has(id uint64) bool { return slices.Contains(m.ids, id) }
+
+// add appends the ids not selected yet.
+func (m *selModel) add(ids ...uint64) {
+	for _, id := range ids {
+		if !m.has(id) {
+			m.ids = append(m.ids, id)
+		}
+	}
+}
+
+// push records a step that went from before to the model's selection now.
+func (m *selModel) push(before []uint64) {
+	m.steps = append(m.steps[:m.pos], [2][]uint64{before, slices.Clone(m.ids)})
+	m.pos++
+}
+
+// TestSelectionAgainstModel runs random sequences of what users do to the selection — click, Shift-click (add),
+// Ctrl-click (toggle), Select All, select by ids (a search's results), deselect, clear, delete the selection,
+// create, duplicate, undo and redo — on a small tree of entities and compares, after every step, everything the
+// document says of the selection with the model: the ids in order, the active entity, the selected entities, and
+// for every entity whether it is selected.
+func TestSelectionAgainstModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 1))
+	for seq := range 60 {
+		d := New("", Options{})
+		var roots []ecs.Entity
+		for range 6 {
+			r, _ := d.SpawnEmpty(ecs.Entity{})
+			roots = append(roots, r)
+			for range rng.IntN(4) {
+				if _, err := d.SpawnCube(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		d.ClearHistory()
+		d.ClearSelection()
+		m := &selModel{}
+		var log []string
+		live := func() []ecs.Entity {
+			var es []ecs.Entity
+			for _, id := range d.IDs() {
+				e, _ := d.Entity(id)
+				es = append(es, e)
+			}
+			return es
+		}
+		pick := func(n int) []ecs.Entity {
+			es := live()
+			var out []ecs.Entity
+			for range n {
+				if len(es) > 0 {
+					out = append(out, es[rng.IntN(len(es))])
+				}
+			}
+			return out
+		}
+		ids := func(es []ecs.Entity) []uint64 {
+			var out []uint64
+			for _, e := range es {
+				out = append(out, d.ID(e))
+			}
+			return out
+		}
+		for step := range 40 {
+			var what string
+			switch op := rng.IntN(13); op {
+			case 0, 1: // click
+				es := pick(1)
+				what = fmt.Sprintf("click %v", ids(es))
+				d.Select(es...)
+				m.ids = nil
+				m.add(ids(es)...)
+			case 2: // Shift-click: a range of rows added
+				es := pick(1 + rng.IntN(4))
+				what = fmt.Sprintf("add %v", ids(es))
+				d.AddToSelection(es...)
+				m.add(ids(es)...)
+			case 3, 4: // Ctrl-click
+				es := pick(1)
+				if len(es) == 0 {
+					continue
+				}
+				id := d.ID(es[0])
+				what = fmt.Sprintf("toggle %d", id)
+				d.ToggleSelected(es[0])
+				if m.has(id) {
+					m.ids = slices.DeleteFunc(m.ids, func(x uint64) bool { return x == id })
+				} else {
+					m.add(id)
+				}
+			case 5: // Select All
+				what = "select all"
+				d.SelectAll()
+				all := ids(live())
+				slices.Sort(all)
+				m.ids = all
+			case 6: // the rows of a search, and an id that names nothing
+				es := pick(rng.IntN(5))
+				sel := append(ids(es), 1<<60)
+				what = fmt.Sprintf("select ids %v", sel)
+				d.SelectIDs(sel...)
+				m.ids = nil
+				m.add(ids(es)...)
+			case 7:
+				es := pick(1 + rng.IntN(3))
+				what = fmt.Sprintf("deselect %v", ids(es))
+				d.Deselect(es...)
+				m.ids = slices.DeleteFunc(m.ids, func(x uint64) bool { return slices.Contains(ids(es), x) })
+			case 8:
+				what = "delete the selection"
+				before := slices.Clone(m.ids)
+				n := d.Undos()
+				if err := d.DeleteSelection(); err != nil {
+					t.Fatal(err)
+				}
+				m.ids = slices.DeleteFunc(m.ids, func(x uint64) bool { _, ok := d.Entity(x); return !ok })
+				if d.Undos() > n {
+					m.push(before)
+				}
+			case 9:
+				what = "create a cube"
+				before := slices.Clone(m.ids)
+				e, err := d.SpawnCube(ecs.Entity{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.ids = []uint64{d.ID(e)}
+				m.push(before)
+			case 10:
+				what = "duplicate the selection"
+				before := slices.Clone(m.ids)
+				n := d.Undos()
+				copies, err := d.DuplicateSelection()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.Undos() > n {
+					m.ids = ids(copies)
+					m.push(before)
+				}
+			case 11:
+				what = "undo"
+				if err := d.Undo(); err != nil {
+					t.Fatal(err)
+				}
+				if m.pos > 0 {
+					m.pos--
+					m.ids = slices.Clone(m.steps[m.pos][0])
+				}
+			case 12:
+				what = "redo"
+				if err := d.Redo(); err != nil {
+					t.Fatal(err)
+				}
+				if m.pos < len(m.steps) {
+					m.ids = slices.Clone(m.steps[m.pos][1])
+					m.pos++
+				}
+			}
+			log = append(log, what)
+			if err := checkSelection(d, m.ids); err != nil {
+				t.Fatalf("sequence %d, step %d: %v\nsteps:\n  %v", seq, step, err, log)
+			}
+		}
+		_ = roots
+	}
+}
+
+// checkSelection compares what d says of its selection with want (ids in selection order).
+func checkSelection(d *Document, want []uint64) error {
+	if got := d.Selection(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+		return fmt.Errorf("selection %v, want %v", got, want)
+	}
+	if d.SelectionLen() != len(want) {
+		return fmt.Errorf("SelectionLen %d, want %d", d.SelectionLen(), len(want))
+	}
+	var es []ecs.Entity
+	for _, id := range want {
+		e, ok := d.Entity(id)
+		if !ok {
+			return fmt.Errorf("selected id %d names no entity", id)
+		}
+		es = append(es, e)
+	}
+	if got := d.SelectedEntities(); !slices.Equal(got, es) && len(es)+len(got) > 0 {
+		return fmt.Errorf("selected entities %v, want %v", got, es)
+	}
+	if got := d.AppendSelected(nil); !slices.Equal(got, es) && len(es)+len(got) > 0 {
+		return fmt.Errorf("AppendSelected %v, want %v", got, es)
+	}
+	a, ok := d.Active()
+	if ok != (len(es) > 0) || ok && a != es[len(es)-1] {
+		return fmt.Errorf("active %v %v, want the last of %v", a, ok, es)
+	}
+	for _, id := range d.IDs() {
+		e, _ := d.Entity(id)
+		in := slices.Contains(want, id)
+		if d.IsSelected(e) != in || d.IsSelectedID(id) != in {
+			return fmt.Errorf("entity %d: IsSelected %v, IsSelectedID %v, want %v", id, d.IsSelected(e), d.IsSelectedID(id), in)
+		}
+	}
+	if d.IsSelectedID(1<<60) || d.IsSelected(ecs.Entity{}) {
+		return fmt.Errorf("an id or entity that is not there is selected")
+	}
+	return nil
+}
+
+// TestSelectAllOrderAndVersion: Select All selects every entity in ascending scene id order, the active one last;
+// selecting all again changes nothing (the version stays), and the selection survives a delete of others and its
+// undo with the same entities.
+func TestSelectAllOrderAndVersion(t *testing.T) {
+	d := New("", Options{})
+	for range 300 { // more than radixSort's small-input threshold
+		if _, err := d.SpawnCube(ecs.Entity{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.SelectAll()
+	want := d.IDs()
+	if !slices.IsSorted(want) || !slices.Equal(d.Selection(), want) {
+		t.Fatalf("Select All: %d ids, sorted %v, equal to IDs %v", d.SelectionLen(), slices.IsSorted(d.Selection()), slices.Equal(d.Selection(), want))
+	}
+	v := d.SelectionVersion()
+	d.SelectAll()
+	if d.SelectionVersion() != v {
+		t.Error("selecting all again changed the version")
+	}
+	if err := checkSelection(d, want); err != nil {
+		t.Fatal(err)
+	}
+	// Delete a third of them: they leave the selection; undo brings the selection back.
+	es := d.SelectedEntities()
+	if err := d.Delete(es[:100]...); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkSelection(d, want[100:]); err != nil {
+		t.Fatalf("after deleting 100: %v", err)
+	}
+	if err := d.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkSelection(d, want); err != nil {
+		t.Fatalf("after undo: %v", err)
+	}
+}
+
+// TestRadixSort: radixSort orders unique keys as a comparison sort does, moving the values with them.
+func TestRadixSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	w := ecs.NewWorld()
+	ents := make([]ecs.Entity, 5000)
+	for i := range ents {
+		ents[i] = w.Spawn()
+	}
+	for _, n := range []int{0, 1, 2, 255, 256, 1000, 5000} {
+		for _, gen := range []func(i int) uint64{
+			func(int) uint64 { return rng.Uint64() >> 11 },            // random 53-bit ids
+			func(i int) uint64 { return uint64(n - i) },               // descending small ids
+			func(i int) uint64 { return uint64(i%7)<<40 | uint64(i) }, // digits all keys share
+		} {
+			keys := make([]uint64, n)
+			vals := make([]ecs.Entity, n)
+			type kv struct {
+				k uint64
+				v ecs.Entity
+			}
+			want := make([]kv, n)
+			for i := range keys {
+				keys[i] = gen(i)
+				vals[i] = ents[i]
+				want[i] = kv{keys[i], vals[i]}
+			}
+			slices.SortFunc(want, func(a, b kv) int {
+				switch {
+				case a.k < b.k:
+					return -1
+				case a.k > b.k:
+					return 1
+				}
+				return 0
+			})
+			radixSort(keys, vals)
+			for i := range want {
+				if keys[i] != want[i].k || vals[i] != want[i].v {
+					t.Fatalf("n=%d: at %d got %d/%v, want %d/%v", n, i, keys[i], vals[i], want[i].k, want[i].v)
+				}
+			}
+		}
+	}
+}
