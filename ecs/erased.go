@@ -187,12 +187,16 @@ func (w *World) Remove(e Entity, id ComponentID) error {
 }
 
 // ComponentsOf returns the IDs of the components of entity e, sorted by ID (nil for a dead entity).
-func (w *World) ComponentsOf(e Entity) []ComponentID {
+func (w *World) ComponentsOf(e Entity) []ComponentID { return w.AppendComponents(nil, e) }
+
+// AppendComponents appends the component IDs of e (ComponentsOf) to dst and returns it: nothing is
+// allocated when dst has room.
+func (w *World) AppendComponents(dst []ComponentID, e Entity) []ComponentID {
 	if !w.Alive(e) {
-		return nil
+		return dst
 	}
 	t := w.tables[w.records[e.index].table]
-	ids := append([]ComponentID(nil), t.ids...)
+	ids := append(dst, t.ids...)
 	added := false
 	for _, id := range w.sparseIDs {
 		if w.comps[id].sparse.has(e.index) {
@@ -201,7 +205,7 @@ func (w *World) ComponentsOf(e Entity) []ComponentID {
 		}
 	}
 	if added {
-		slices.Sort(ids)
+		slices.Sort(ids[len(dst):])
 	}
 	return ids
 }

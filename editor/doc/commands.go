@@ -11,23 +11,17 @@ import (
 type treeCmd struct {
 	name   string
 	rm     removal  // the entities (preorder), and for a removal what undo needs
-	roots  []uint64 // the top-level entities of rm.snaps
+	roots  []uint64 // the top-level entities of rm.pack
 	insert bool
 }
 
 func (c *treeCmd) label() string { return c.name }
-func (c *treeCmd) size() int {
-	n := len(c.rm.holders) + len(c.rm.order)
-	for _, s := range c.rm.snaps {
-		n += 1 + len(s.comps)
-	}
-	return n
-}
+func (c *treeCmd) size() int     { return c.rm.size() + 8*len(c.roots) }
 
 func (c *treeCmd) apply(d *Document) error {
 	if c.insert {
-		d.restoreTrees(c.rm.snaps, nil, nil)
-		d.rebaseSnaps(c.rm.snaps)
+		d.restorePack(c.rm.pack, nil, nil)
+		d.rebasePack(c.rm.pack)
 		return nil
 	}
 	return d.removeIDs(c.roots)
@@ -37,8 +31,8 @@ func (c *treeCmd) revert(d *Document) error {
 	if c.insert {
 		return d.removeIDs(c.roots)
 	}
-	d.restoreTrees(c.rm.snaps, c.rm.order, c.rm.holders)
-	d.rebaseSnaps(c.rm.snaps)
+	d.restorePack(c.rm.pack, c.rm.order, c.rm.holders)
+	d.rebasePack(c.rm.pack)
 	return nil
 }
 
@@ -92,9 +86,9 @@ func (d *Document) newID() uint64 { return d.idAlloc().New() }
 // insertTrees runs an insert command for snaps (ids already fresh) and selects its roots.
 func (d *Document) insertTrees(name string, snaps []entSnap) []ecs.Entity {
 	selBefore := d.sel.ids()
-	cmd := &treeCmd{name: name, rm: removal{snaps: snaps}, roots: rootsOf(snaps), insert: true}
-	d.restoreTrees(snaps, nil, nil)
-	d.captureBases(snaps)
+	p := d.packSnaps(snaps)
+	cmd := &treeCmd{name: name, rm: removal{pack: p}, roots: p.roots(), insert: true}
+	d.captureBasesPack(p, d.restorePack(p, nil, nil))
 	roots := d.entitiesOf(cmd.roots)
 	d.setSel(cmd.roots)
 	d.push(cmd, selBefore)
@@ -176,7 +170,7 @@ func (d *Document) Delete(es ...ecs.Entity) error {
 	}
 	selBefore := d.sel.ids()
 	rm := d.removeTrees(tops, true)
-	cmd := &treeCmd{name: "Delete", rm: rm, roots: rootsOf(rm.snaps)}
+	cmd := &treeCmd{name: "Delete", rm: rm, roots: rm.pack.roots()}
 	d.pruneSelection()
 	d.push(cmd, selBefore)
 	return nil
@@ -389,7 +383,7 @@ func (d *Document) label(e ecs.Entity) string {
 type sceneNameCmd struct{ from, to string }
 
 func (c *sceneNameCmd) label() string { return "Rename Scene" }
-func (c *sceneNameCmd) size() int     { return 1 }
+func (c *sceneNameCmd) size() int     { return len(c.from) + len(c.to) }
 func (c *sceneNameCmd) apply(d *Document) error {
 	d.name = c.to
 	return nil

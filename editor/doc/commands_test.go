@@ -543,24 +543,25 @@ func TestHistoryLimit(t *testing.T) {
 		t.Fatal("clear history")
 	}
 	// The memory bound drops old steps but keeps the newest, however big.
-	m := New("", Options{MaxHistoryRecords: 100})
+	const budget = 3000
+	m := New("", Options{MaxHistoryBytes: budget})
 	for range 3 {
 		_, err := m.SpawnCube(ecs.Entity{})
 		must(t, err)
 	}
-	if m.Undos() != 3 || m.hist.size > 100 {
-		t.Fatalf("small steps: %d, %d records", m.Undos(), m.hist.size)
+	if m.Undos() != 3 || m.hist.size > budget {
+		t.Fatalf("small steps: %d, %d bytes", m.Undos(), m.hist.size)
 	}
 	for range 4 { // 3 → 48 cubes
 		m.SelectAll()
 		_, err := m.Duplicate(m.SelectedEntities()...)
 		must(t, err)
-		if m.hist.size > 100 && m.Undos() != 1 {
-			t.Fatalf("over the bound with %d steps (%d records)", m.Undos(), m.hist.size)
+		if m.hist.size > budget && m.Undos() != 1 {
+			t.Fatalf("over the bound with %d steps (%d bytes)", m.Undos(), m.hist.size)
 		}
 	}
 	if m.Undos() != 1 || m.Len() != 48 {
-		t.Fatalf("a step over the bound is kept alone: %d steps, %d records", m.Undos(), m.hist.size)
+		t.Fatalf("a step over the bound is kept alone: %d steps, %d bytes", m.Undos(), m.hist.size)
 	}
 	must(t, m.Undo())
 	if m.Len() != 24 || !m.Dirty() {

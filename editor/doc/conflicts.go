@@ -94,7 +94,15 @@ func (d *Document) SceneConflicts() []scene.MergeConflict { return d.sceneConfli
 type sceneConflictsCmd struct{ from, to []scene.MergeConflict }
 
 func (c *sceneConflictsCmd) label() string { return "Resolve Conflict" }
-func (c *sceneConflictsCmd) size() int     { return len(c.from) + len(c.to) }
+func (c *sceneConflictsCmd) size() int {
+	n := 0
+	for _, l := range [][]scene.MergeConflict{c.from, c.to} {
+		for _, m := range l {
+			n += 64 + len(m.Path) + len(m.Base) + len(m.Ours) + len(m.Theirs)
+		}
+	}
+	return n
+}
 func (c *sceneConflictsCmd) apply(d *Document) error {
 	d.sceneConflicts = c.to
 	return nil
@@ -144,7 +152,7 @@ func (d *Document) Resolve(id uint64, path string, how Resolution) error {
 		if val == scene.ConflictDeleted {
 			selBefore := d.sel.ids()
 			rm := d.removeTrees([]ecs.Entity{e}, true)
-			cmd := &treeCmd{name: how.String(), rm: rm, roots: rootsOf(rm.snaps)}
+			cmd := &treeCmd{name: how.String(), rm: rm, roots: rm.pack.roots()}
 			d.pruneSelection()
 			d.push(cmd, selBefore)
 			return nil

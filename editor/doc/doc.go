@@ -37,9 +37,11 @@
 // change of the dragged pivot to the selected entities' Transforms, writing only what the drag
 // changes (a move keeps rotations and scales bit for bit). No edit stores -0.
 //
-// The history keeps at most Options.MaxHistory steps and Options.MaxHistoryRecords entity and
-// component records (the oldest steps go first). A Spawn Cube Grid step holds only its parameters:
-// redo runs the generator again with the same ids.
+// The history keeps at most Options.MaxHistory steps and Options.MaxHistoryBytes bytes (the oldest
+// steps go first, never the newest done one: [Document.TakeDropped] says how many went). Deleted
+// and spawned entities are kept compactly, each component of a group of entities in one column (a
+// cube takes about 140 bytes). A Spawn Cube Grid step holds only its parameters: redo runs the
+// generator again with the same ids.
 //
 // [Document.Dirty] is true when the history position differs from the one at the last save: undoing
 // back to the saved state makes the document clean again; a new command after undoing past the save

@@ -43,10 +43,11 @@ type Options struct {
 	// MaxHistory bounds the undo history (the oldest steps are dropped). Default 1000; negative
 	// means unlimited.
 	MaxHistory int
-	// MaxHistoryRecords bounds the memory of the undo history, counted in entity and component
-	// records held (a deleted entity with 5 components is 6): the oldest steps are dropped, never
-	// the newest. Default 4,000,000 (a few hundred MB); negative means unlimited.
-	MaxHistoryRecords int
+	// MaxHistoryBytes bounds the memory of the undo history, in bytes (what its steps keep of
+	// deleted and spawned entities, values and selections): the oldest steps are dropped, never
+	// the newest done one nor those that can be redone. Default DefaultMaxHistoryBytes (256 MiB);
+	// negative means unlimited.
+	MaxHistoryBytes int
 }
 
 func (o Options) newWorld() *ecs.World {

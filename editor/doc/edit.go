@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -36,7 +37,13 @@ type compCmd struct {
 }
 
 func (c *compCmd) label() string { return c.name }
-func (c *compCmd) size() int     { return 2 * len(c.changes) }
+func (c *compCmd) size() int {
+	n := int(unsafe.Sizeof(compChange{})) * len(c.changes)
+	for i := range c.changes {
+		n += c.changes[i].before.val.bytes() + c.changes[i].after.val.bytes()
+	}
+	return n
+}
 
 func (c *compCmd) apply(d *Document) error {
 	for i := range c.changes {

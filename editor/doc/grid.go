@@ -40,7 +40,7 @@ type gridCmd struct {
 }
 
 func (c *gridCmd) label() string { return "Spawn Cube Grid" }
-func (c *gridCmd) size() int     { return 1 + len(c.cubes)/4 } // handles and ids only
+func (c *gridCmd) size() int     { return 8*cap(c.ids) + 8*cap(c.cubes) } // ids and handles only
 
 func (c *gridCmd) apply(d *Document) error {
 	r := d.idAlloc()

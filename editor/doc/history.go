@@ -8,7 +8,8 @@ type command interface {
 	apply(d *Document) error
 	revert(d *Document) error
 	label() string
-	// size is the number of entity and component records the command holds (its memory cost).
+	// size is the bytes the command holds (its memory cost in the history; estimated where the
+	// values point to other memory).
 	size() int
 }
 
@@ -17,7 +18,7 @@ type step struct {
 	cmd       command
 	selBefore []uint64
 	selAfter  []uint64
-	size      int
+	size      int // bytes: the command's and the selections'
 }
 
 // history is the undo/redo stack: steps[:pos] are done, steps[pos:] can be redone.
@@ -25,14 +26,22 @@ type history struct {
 	steps []step
 	pos   int
 	saved int // pos at the last save; -1 when that state is no longer reachable
-	size  int // records held by all steps
+	size  int // bytes held by all steps
+	// dropped and droppedBytes: the oldest steps dropped to keep within the limits since
+	// TakeDropped last reported them.
+	dropped, droppedBytes int
 }
 
-// Defaults for Options.MaxHistory and Options.MaxHistoryRecords.
+// Defaults for Options.MaxHistory and Options.MaxHistoryBytes. 256 MiB holds a delete of a
+// million cubes (about 140 MB) with room to spare, and keeps the editor of a million-cube scene
+// within 1.5 GB of memory.
 const (
-	DefaultMaxHistory        = 1000
-	DefaultMaxHistoryRecords = 4_000_000
+	DefaultMaxHistory      = 1000
+	DefaultMaxHistoryBytes = 256 << 20
 )
+
+// stepBytes is the bytes of a step besides its command's and its selections'.
+const stepBytes = 96
 
 // push records cmd, which has just been done, with the selection before it (the current selection
 // is the one after it).
@@ -47,23 +56,36 @@ func (d *Document) push(cmd command, selBefore []uint64) {
 	clear(h.steps[h.pos:])
 	d.recordBases(cmd)
 	st := step{cmd: cmd, selBefore: selBefore, selAfter: d.sel.ids()}
-	st.size = cmd.size() + len(st.selBefore) + len(st.selAfter)
+	st.size = stepBytes + cmd.size() + 8*(len(st.selBefore)+len(st.selAfter))
 	h.steps = append(h.steps[:h.pos], st)
 	h.size += st.size
 	h.pos++
-	limit, records := d.opts.MaxHistory, d.opts.MaxHistoryRecords
+	d.trimHistory()
+	d.version++
+}
+
+// trimHistory drops the oldest steps while the history is over Options.MaxHistory steps or
+// Options.MaxHistoryBytes bytes; the newest done step always stays, and so do the steps that can
+// be redone.
+func (d *Document) trimHistory() {
+	h := &d.hist
+	limit, budget := d.opts.MaxHistory, d.opts.MaxHistoryBytes
 	if limit == 0 {
 		limit = DefaultMaxHistory
 	}
-	if records == 0 {
-		records = DefaultMaxHistoryRecords
+	if budget == 0 {
+		budget = DefaultMaxHistoryBytes
 	}
-	drop, size := 0, h.size // drop the oldest steps over the limits; the newest always stays
-	for drop < len(h.steps)-1 && ((limit > 0 && len(h.steps)-drop > limit) || (records > 0 && size > records)) {
+	drop, size := 0, h.size
+	for drop < h.pos-1 && ((limit > 0 && len(h.steps)-drop > limit) || (budget > 0 && size > budget)) {
 		size -= h.steps[drop].size
 		drop++
 	}
 	if drop > 0 {
+		h.dropped += drop
+		for _, st := range h.steps[:drop] {
+			h.droppedBytes += st.size
+		}
 		h.size = size
 		clear(h.steps[:drop])
 		h.steps = append(h.steps[:0], h.steps[drop:]...)
@@ -72,7 +94,6 @@ func (d *Document) push(cmd command, selBefore []uint64) {
 			h.saved = -1
 		}
 	}
-	d.version++
 }
 
 // CanUndo reports whether there is a step to undo (false while playing or inside a transaction).
@@ -158,4 +179,17 @@ func (d *Document) ClearHistory() {
 		d.hist.saved = -1
 	}
 	d.version++
+}
+
+// HistoryBytes returns the bytes the undo history holds (its steps' snapshots and selections; what
+// values point to, such as names, estimated).
+func (d *Document) HistoryBytes() int { return d.hist.size }
+
+// TakeDropped returns how many of the oldest steps were dropped to keep the history within
+// Options.MaxHistory and Options.MaxHistoryBytes since the last call, and the bytes they held, and
+// resets both (the editor says so in its status bar).
+func (d *Document) TakeDropped() (steps, bytes int) {
+	steps, bytes = d.hist.dropped, d.hist.droppedBytes
+	d.hist.dropped, d.hist.droppedBytes = 0, 0
+	return steps, bytes
 }

@@ -86,34 +86,38 @@ func BenchmarkHistory(b *testing.B) {
 				b.Fatal(err)
 			}
 			with := heapInUse()
+			counted := d.HistoryBytes()
 			d.ClearHistory()
 			after := heapInUse()
 			runtime.KeepAlive(d)
 			b.ReportMetric(float64(int64(with)-int64(after))/float64(n), "history-B/entity")
+			b.ReportMetric(float64(counted)/float64(n), "counted-B/entity")
 			_ = before
 			b.ReportMetric(0, "ns/op")
 		})
 	}
 }
 
-// BenchmarkSnapshot times taking the undo snapshot of n cubes and the bytes it allocates and keeps,
-// per entity, without changing the world.
+// BenchmarkSnapshot times taking the undo snapshot of n cubes (what a delete keeps) without
+// changing the world, and reports the bytes and allocations it makes per entity.
 func BenchmarkSnapshot(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			d := cubeScene(b, n)
-			es := d.allEntities()
+			es := byIndex(d.allEntities())
 			var keep any
-			before := heapInUse()
-			b.ReportAllocs()
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
 			for b.Loop() {
 				keep = d.snapshotAll(es)
 			}
 			b.StopTimer()
-			kept := heapInUse()
+			runtime.ReadMemStats(&m1)
 			runtime.KeepAlive(keep)
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
-			b.ReportMetric(float64(int64(kept)-int64(before))/float64(n), "kept-B/entity")
+			per := float64(b.N) * float64(n)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/entity")
+			b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/per, "alloc-B/entity")
+			b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/per, "allocs/entity")
 			b.ReportMetric(0, "ns/op")
 		})
 	}
@@ -128,10 +132,68 @@ func (d *Document) allEntities() []ecs.Entity {
 }
 
 // snapshotAll takes what a delete of es (in preorder) keeps for undo.
-func (d *Document) snapshotAll(es []ecs.Entity) any {
-	snaps := make([]entSnap, len(es))
-	for i, e := range es {
-		snaps[i] = d.snapshot(e)
+func (d *Document) snapshotAll(es []ecs.Entity) any { return d.packOf(es) }
+
+// TestHistoryBudget: over Options.MaxHistoryBytes the oldest steps are dropped (and reported once),
+// never the step just done; the steps left undo and redo as before.
+func TestHistoryBudget(t *testing.T) {
+	d := cubeScene(t, 2000)
+	d.opts.MaxHistoryBytes = 400_000 // about ten deletes of 250 cubes
+	ids := d.IDs()
+	var sizes []int
+	for k := range 4 { // delete 4 × 250 cubes, one step each
+		before := d.HistoryBytes()
+		must(t, d.Delete(d.entitiesOf(ids[k*250:(k+1)*250])...))
+		sizes = append(sizes, d.HistoryBytes()-before)
 	}
-	return snaps
+	if sizes[0] < 250*100 || sizes[0] > 250*400 {
+		t.Fatalf("a delete of 250 cubes counts %d bytes", sizes[0])
+	}
+	if n, _ := d.TakeDropped(); n != 0 || d.Undos() != 4 {
+		t.Fatalf("within the budget: %d dropped, %d undos", n, d.Undos())
+	}
+	d.opts.MaxHistoryBytes = 2*sizes[0] + sizes[0]/2
+	must(t, d.Delete(d.entitiesOf(ids[2000-10:])...)) // a small step: the two oldest go
+	n, bytes := d.TakeDropped()
+	if d.Undos() != 3 || n != 2 || bytes != sizes[0]+sizes[1] || d.HistoryBytes() > d.opts.MaxHistoryBytes {
+		t.Fatalf("over the budget: %d undos left, %d dropped (%d bytes), %d bytes held", d.Undos(), n, bytes, d.HistoryBytes())
+	}
+	if n, _ := d.TakeDropped(); n != 0 {
+		t.Fatal("drops reported twice")
+	}
+	// A step bigger than the budget stays, alone.
+	d.opts.MaxHistoryBytes = 1000
+	must(t, d.Delete(d.entitiesOf(ids[1000:1200])...))
+	if d.Undos() != 1 || d.Len() != 790 {
+		t.Fatalf("the newest step must stay: %d undos, %d entities", d.Undos(), d.Len())
+	}
+	must(t, d.Undo())
+	if d.Len() != 990 || d.Undos() != 0 || d.Redos() != 1 {
+		t.Fatalf("undo of the kept step: %d entities", d.Len())
+	}
+	// Redo steps are never dropped: a new step drops them as always, not the budget.
+	must(t, d.Redo())
+	if d.Len() != 790 {
+		t.Fatal("redo")
+	}
+}
+
+// TestDeleteSnapshotIsCompact: the history keeps a deleted cube in under 200 bytes (it took about
+// 580 as a slice of boxed values per entity), and counts what it keeps within 25 %.
+func TestDeleteSnapshotIsCompact(t *testing.T) {
+	const n = 20_000
+	d := cubeScene(t, n)
+	d.SelectAll()
+	must(t, d.DeleteSelection())
+	with := heapInUse()
+	counted := d.HistoryBytes()
+	d.ClearHistory()
+	kept := int(int64(with) - int64(heapInUse()))
+	runtime.KeepAlive(d)
+	if kept > 200*n {
+		t.Fatalf("the history keeps %d bytes per deleted cube", kept/n)
+	}
+	if counted < kept*3/4 || counted > kept*5/4 {
+		t.Fatalf("the history counts %d bytes, keeps %d", counted, kept)
+	}
 }

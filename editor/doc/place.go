@@ -3,6 +3,7 @@ package doc
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -31,7 +32,7 @@ type placeMove struct {
 }
 
 func (c *placeCmd) label() string { return c.name }
-func (c *placeCmd) size() int     { return len(c.moves) }
+func (c *placeCmd) size() int     { return int(unsafe.Sizeof(placeMove{})) * len(c.moves) }
 
 func (c *placeCmd) apply(d *Document) error  { return d.applyPlace(c.moves, true) }
 func (c *placeCmd) revert(d *Document) error { return d.applyPlace(c.moves, false) }

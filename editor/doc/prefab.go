@@ -344,11 +344,8 @@ type subtreeState struct {
 func (d *Document) captureSubtrees(roots []ecs.Entity) subtreeState {
 	all := preorder(d.world, roots)
 	st := subtreeState{roots: d.idsOf(roots)}
-	st.rm.snaps = make([]entSnap, len(all))
-	for i, e := range all {
-		st.rm.snaps[i] = d.snapshot(e)
-	}
-	d.captureBases(st.rm.snaps)
+	st.rm.pack = d.packOf(all)
+	d.captureBasesPack(st.rm.pack, all)
 	st.rm.holders = d.holdersOf(all)
 	seen := map[ecs.Entity]bool{}
 	for _, r := range roots {
@@ -368,15 +365,7 @@ type replaceCmd struct {
 }
 
 func (c *replaceCmd) label() string { return c.name }
-func (c *replaceCmd) size() int {
-	n := 0
-	for _, s := range [][]entSnap{c.before.rm.snaps, c.after.rm.snaps} {
-		for _, e := range s {
-			n += 1 + len(e.comps)
-		}
-	}
-	return n
-}
+func (c *replaceCmd) size() int     { return c.before.rm.size() + c.after.rm.size() }
 
 func (c *replaceCmd) apply(d *Document) error  { return d.replaceState(c.before, c.after) }
 func (c *replaceCmd) revert(d *Document) error { return d.replaceState(c.after, c.before) }
@@ -386,8 +375,8 @@ func (d *Document) replaceState(from, to subtreeState) error {
 	if err := d.removeIDs(from.roots); err != nil {
 		return err
 	}
-	d.restoreTrees(to.rm.snaps, to.rm.order, to.rm.holders)
-	d.rebaseSnaps(to.rm.snaps)
+	d.restorePack(to.rm.pack, to.rm.order, to.rm.holders)
+	d.rebasePack(to.rm.pack)
 	return nil
 }
 
@@ -426,7 +415,7 @@ func (d *Document) replaceFrom(st subtreeState) error {
 	if err := d.removeIDs(live); err != nil {
 		return err
 	}
-	d.restoreTrees(st.rm.snaps, st.rm.order, st.rm.holders)
+	d.restorePack(st.rm.pack, st.rm.order, st.rm.holders)
 	return nil
 }
 
@@ -722,7 +711,9 @@ type applyCmd struct {
 }
 
 func (c *applyCmd) label() string { return c.name }
-func (c *applyCmd) size() int     { return 1 + len(c.before.rm.snaps) + len(c.after.rm.snaps) }
+func (c *applyCmd) size() int {
+	return len(c.old) + len(c.new) + c.before.rm.size() + c.after.rm.size()
+}
 
 func (c *applyCmd) apply(d *Document) error {
 	if err := c.write(context.Background(), d, c.new); err != nil {

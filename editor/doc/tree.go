@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -44,24 +45,33 @@ func (d *Document) snapshot(e ecs.Entity) entSnap {
 
 // topLevel returns the entities of es that have no ancestor in es, without duplicates, in order.
 // Each ancestor is walked once (what is known about it is remembered), so the cost is linear in
-// the entities and their ancestors whatever the depth.
+// the entities and their ancestors whatever the depth; the entities of es are marked in a bitset
+// by entity index (a million of them cost no map).
 func (d *Document) topLevel(es []ecs.Entity) []ecs.Entity {
 	const (
 		unknown = iota
-		inside  // in es or below an entity of es
+		inside  // below an entity of es
 		outside // neither in es nor below one
 	)
-	state := make(map[ecs.Entity]uint8, len(es))
+	w := d.world
+	var in, seen bitset
 	for _, e := range es {
-		state[e] = inside
+		if w.Alive(e) {
+			in.set(e.Index())
+		}
 	}
+	state := map[ecs.Entity]uint8{} // ancestors not in es
 	var path []ecs.Entity
 	// below reports whether e has an ancestor in es.
 	below := func(e ecs.Entity) bool {
 		path = path[:0]
-		p := d.world.Parent(e)
+		p := w.Parent(e)
 		s := uint8(outside)
-		for ; !p.IsZero(); p = d.world.Parent(p) {
+		for ; !p.IsZero(); p = w.Parent(p) {
+			if in.has(p.Index()) {
+				s = inside
+				break
+			}
 			if st := state[p]; st != unknown {
 				s = st
 				break
@@ -74,18 +84,56 @@ func (d *Document) topLevel(es []ecs.Entity) []ecs.Entity {
 		return s == inside
 	}
 	out := make([]ecs.Entity, 0, len(es))
-	seen := make(map[ecs.Entity]bool, len(es))
 	for _, e := range es {
-		if seen[e] || !d.world.Alive(e) {
+		if !w.Alive(e) || seen.has(e.Index()) {
 			continue
 		}
-		seen[e] = true
+		seen.set(e.Index())
 		if !below(e) {
 			out = append(out, e)
 		}
 	}
 	return out
 }
+
+// byIndex returns es (distinct entities) sorted by entity index: the world stores entities made
+// together near each other, so a million entities (a selection comes in the order of a map) are
+// then read and despawned in memory order, several times quicker than in random order. A counting
+// sort: linear in len(es) and the highest index.
+func byIndex(es []ecs.Entity) []ecs.Entity {
+	if len(es) < 1024 {
+		return slices.SortedFunc(slices.Values(es), func(a, b ecs.Entity) int { return cmp.Compare(a.Index(), b.Index()) })
+	}
+	hi := uint32(0)
+	for _, e := range es {
+		hi = max(hi, e.Index())
+	}
+	at := make([]ecs.Entity, hi+1)
+	var in bitset
+	for _, e := range es {
+		at[e.Index()] = e
+		in.set(e.Index())
+	}
+	out := make([]ecs.Entity, 0, len(es))
+	for i, e := range at {
+		if in.has(uint32(i)) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// bitset is a set of small non-negative integers (entity indices).
+type bitset []uint64
+
+func (b *bitset) set(i uint32) {
+	if k := int(i >> 6); k >= len(*b) {
+		*b = append(*b, make([]uint64, k+1-len(*b)+len(*b)/2)...)
+	}
+	(*b)[i>>6] |= 1 << (i & 63)
+}
+
+func (b bitset) has(i uint32) bool { k := int(i >> 6); return k < len(b) && b[k]&(1<<(i&63)) != 0 }
 
 // preorder lists roots and all their descendants, each parent before its children, children in
 // their order.
@@ -110,7 +158,7 @@ func preorder(w *ecs.World, roots []ecs.Entity) []ecs.Entity {
 // each surviving parent before, and the components of surviving entities that referred to removed
 // ones (restoring them points the references at the restored entities).
 type removal struct {
-	snaps   []entSnap
+	pack    *pack
 	order   []siblings
 	holders []heldRef
 }
@@ -125,23 +173,25 @@ type heldRef struct {
 // keep their other children in order. With keep, it returns what restoreTrees needs to undo it.
 func (d *Document) removeTrees(roots []ecs.Entity, keep bool) removal {
 	w := d.world
+	roots = byIndex(roots)
 	all := preorder(w, roots)
 	var rm removal
 	if keep {
-		rm.snaps = make([]entSnap, len(all))
-		for i, e := range all {
-			rm.snaps[i] = d.snapshot(e)
-		}
-		d.captureBases(rm.snaps)
+		rm.pack = d.packOf(all)
+		d.captureBasesPack(rm.pack, all)
 		rm.holders = d.holdersOf(all)
 	}
 	// Detach the roots from surviving parents first, one rewrite per parent.
-	removed := make(map[ecs.Entity]bool, len(roots))
+	removed := make(map[ecs.Entity]bool) // the roots that have parents
 	var parents []ecs.Entity
 	isParent := make(map[ecs.Entity]bool)
 	for _, r := range roots {
+		p := w.Parent(r)
+		if p.IsZero() {
+			continue
+		}
 		removed[r] = true
-		if p := w.Parent(r); !p.IsZero() && !isParent[p] {
+		if !isParent[p] {
 			isParent[p] = true
 			parents = append(parents, p)
 		}
@@ -221,57 +271,10 @@ func (d *Document) holdersOf(set []ecs.Entity) []heldRef {
 	return out
 }
 
-// restoreTrees spawns the entities of snaps (in preorder, as removeTrees returns them) with their
-// recorded scene ids, links them to their parents and puts the children of each parent in order
-// back in the recorded order (parents not listed in order get their restored children appended),
-// then gives the holders their recorded values back.
-// It returns the new handles, by snap index.
+// restoreTrees spawns the entities of snaps (in preorder, as removeTrees takes them): see
+// restorePack.
 func (d *Document) restoreTrees(snaps []entSnap, order []siblings, holders []heldRef) []ecs.Entity {
-	w := d.world
-	es := make([]ecs.Entity, len(snaps))
-	vals := make([]any, 0, 8)
-	// Reverse order: the free entity slots are reused last-freed first, so entities come back in
-	// the slots they were removed from.
-	for i := len(snaps) - 1; i >= 0; i-- {
-		s := &snaps[i]
-		vals = vals[:0]
-		for _, c := range s.comps {
-			vals = append(vals, d.value(c, false))
-		}
-		es[i] = w.Spawn(vals...)
-		d.byID[s.id] = es[i]
-		d.structure++
-	}
-	for i := range snaps {
-		for _, c := range snaps[i].comps {
-			if len(c.refs) > 0 {
-				mustOK(w.Set(es[i], c.id, d.value(c, true)))
-			}
-		}
-	}
-	ordered := make(map[uint64]bool, len(order))
-	for _, o := range order {
-		ordered[o.parent] = true
-	}
-	var links []ecs.ParentLink
-	for i, s := range snaps {
-		if s.parent == 0 || ordered[s.parent] {
-			continue
-		}
-		if p, ok := d.entity(s.parent); ok {
-			links = append(links, ecs.ParentLink{Child: es[i], Parent: p})
-		}
-	}
-	mustOK(w.SetParents(links))
-	for _, o := range order {
-		if p, ok := d.entity(o.parent); ok {
-			d.setChildren(p, d.entitiesOf(o.children))
-		}
-	}
-	for _, h := range holders {
-		mustOK(d.setState(h.id, h.val.id, compState{has: true, val: h.val}))
-	}
-	return es
+	return d.restorePack(d.packSnaps(snaps), order, holders)
 }
 
 func (d *Document) idsOf(es []ecs.Entity) []uint64 {

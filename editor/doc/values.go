@@ -188,3 +188,13 @@ func sameVal(a, b compVal) bool {
 	}
 	return reflect.DeepEqual(a.v, b.v)
 }
+
+// bytes returns the memory c's value and references take besides c itself (its box, and what the
+// value points to).
+func (c compVal) bytes() int {
+	if c.v == nil {
+		return 0
+	}
+	v := reflect.ValueOf(c.v)
+	return int(v.Type().Size()) + heldBytes(v) + 8*len(c.refs)
+}

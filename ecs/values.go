@@ -1,0 +1,173 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// Values holds the values of one component for several entities outside any world, in order: a
+// column detached from its table, one slice of the component's type with no value boxed (what an
+// editor's undo history keeps of deleted entities). Values made by CopyValues and stored into a
+// world by SpawnValues are private copies (ComponentInfo.SharesMemory types are deep-copied both
+// ways), so a Values can be spawned again and again. The zero Values holds nothing.
+type Values struct {
+	id     ComponentID
+	t      reflect.Type
+	ops    columnOps
+	size   uintptr
+	shares bool
+	ptr    unsafe.Pointer // the first value of a []T of length n (keeps the slice alive)
+	n      int
+}
+
+// NewValues returns n values of component id at the type's zero value (set them with Set).
+func NewValues(w *World, id ComponentID, n int) Values {
+	s := w.store(id)
+	return Values{id: id, t: s.info.Type, ops: s.ops, size: s.size, shares: s.info.SharesMemory,
+		ptr: s.ops.alloc(n), n: n}
+}
+
+// CopyValues returns component id of each entity of es, in order (private copies). Every entity
+// must be alive and have the component; otherwise it returns an error and no values.
+func (w *World) CopyValues(id ComponentID, es []Entity) (Values, error) {
+	if int(id) >= len(w.comps) {
+		return Values{}, fmt.Errorf("ecs: component ID %d: %w", id, ErrUnknownComponent)
+	}
+	v := NewValues(w, id, len(es))
+	for i, e := range es {
+		if !w.Alive(e) {
+			return Values{}, fmt.Errorf("ecs: copy %s of %v: %w", w.comps[id].info.Name, e, ErrDeadEntity)
+		}
+		c, row, ok := w.locate(e, id)
+		if !ok {
+			return Values{}, fmt.Errorf("ecs: copy %s of %v: %w", w.comps[id].info.Name, e, ErrNoComponent)
+		}
+		v.put(v.at(i), c.at(row))
+	}
+	return v, nil
+}
+
+// put copies one value from src to dst (deep if the type shares memory).
+func (v *Values) put(dst, src unsafe.Pointer) {
+	switch {
+	case v.size == 0:
+	case v.shares:
+		v.ops.deepCopy(dst, src, 1, true)
+	default:
+		v.ops.move(dst, src)
+	}
+}
+
+func (v *Values) at(i int) unsafe.Pointer { return unsafe.Add(v.ptr, uintptr(i)*v.size) }
+
+// Component returns the component the values are of.
+func (v Values) Component() ComponentID { return v.id }
+
+// Len returns the number of values.
+func (v Values) Len() int { return v.n }
+
+// Bytes returns the memory the values take in place (len × the type's size; what slices, maps and
+// strings inside them point to is not counted).
+func (v Values) Bytes() int { return v.n * int(v.size) }
+
+// At returns a copy of value i (a T).
+func (v Values) At(i int) any {
+	v.check(i)
+	if v.shares {
+		return deepCopyValue(v.Value(i)).Interface()
+	}
+	return v.ops.load(v.at(i))
+}
+
+// Value returns value i itself as an addressable reflect.Value (changes to it change the Values).
+func (v Values) Value(i int) reflect.Value {
+	v.check(i)
+	return reflect.NewAt(v.t, v.at(i)).Elem()
+}
+
+// Set stores x (a T or *T; a private copy is made) as value i. It reports false, storing nothing,
+// if x has another type.
+func (v Values) Set(i int, x any) bool {
+	v.check(i)
+	if !typeMatches(x, v.t) {
+		return false
+	}
+	if v.size == 0 {
+		return true
+	}
+	if !v.ops.store(v.at(i), x) {
+		return false
+	}
+	if v.shares {
+		v.ops.deepCopy(v.at(i), v.at(i), 1, true)
+	}
+	return true
+}
+
+func (v *Values) check(i int) {
+	if i < 0 || i >= v.n {
+		panic(fmt.Sprintf("ecs: value %d of %d: index out of range", i, v.n))
+	}
+}
+
+// SpawnValues creates one entity for each row lo…hi-1 of cols (all of the same length, each of a
+// different, non-computed component of w) with exactly those components (and their companions at
+// their defaults: Transform brings GlobalTransform), row i's values being cols[k].At(i); it
+// returns the entities by row. They are created last row first: they take the free entity slots
+// last freed first, so entities despawned in row order come back in the slots they had.
+func (w *World) SpawnValues(cols []Values, lo, hi int) []Entity {
+	w.checkStructural("spawn entities")
+	var m, all mask
+	for _, c := range cols {
+		if int(c.id) >= len(w.comps) || w.comps[c.id].info.Type != c.t {
+			panic(fmt.Sprintf("ecs: SpawnValues got values of component %d that are not this world's; make them with this world's CopyValues or NewValues", c.id))
+		}
+		if lo < 0 || hi > c.n || lo > hi {
+			panic(fmt.Sprintf("ecs: SpawnValues rows %d…%d of %d values", lo, hi, c.n))
+		}
+		s := w.comps[c.id]
+		if all.has(c.id) {
+			panic(fmt.Sprintf("ecs: SpawnValues got two columns of component %s; pass each component once", s.info.Name))
+		}
+		if s.info.Computed {
+			panic(fmt.Sprintf("ecs: component %s is computed by the world and cannot be spawned", s.info.Name))
+		}
+		all.set(c.id)
+	}
+	var extra []ComponentID
+	for _, c := range cols {
+		for _, r := range w.comps[c.id].requires {
+			if !all.has(r) {
+				all.set(r)
+				extra = append(extra, r)
+			}
+		}
+	}
+	for _, c := range cols {
+		if w.comps[c.id].sparse == nil {
+			m.set(c.id)
+		}
+	}
+	for _, id := range extra {
+		if w.comps[id].sparse == nil {
+			m.set(id)
+		}
+	}
+	t := w.tableFor(m)
+	t.ensure(hi - lo)
+	out := make([]Entity, hi-lo)
+	for i := hi - 1; i >= lo; i-- {
+		e, row := w.newEntity(t)
+		for k := range cols {
+			c := &cols[k]
+			dst, r := w.place(e, w.comps[c.id], t, row)
+			c.put(dst.at(r), c.at(i))
+		}
+		for _, id := range extra {
+			w.placeDefault(e, w.comps[id], t, row)
+		}
+		out[i-lo] = e
+	}
+	return out
+}

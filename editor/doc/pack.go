@@ -1,0 +1,425 @@
+package doc
+
+import (
+	"errors"
+	"maps"
+	"reflect"
+	"slices"
+	"unsafe"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+// pack is entities held by the history — what undoing a delete restores, what redoing a spawn,
+// paste or duplicate spawns again — compactly: the entities (in preorder) are grouped by their set
+// of components, and each group keeps each component in one column (ecs.Values: one slice of the
+// component's type, nothing boxed), so a cube costs about its components' own bytes plus its two
+// ids; entSnap, a slice of boxed values per entity, cost about 600 bytes a cube.
+type pack struct {
+	ids     []uint64 // scene ids, in preorder
+	parents []uint64 // the parents' scene ids (0: a root)
+	runs    []packRun
+	groups  []packGroup
+	// srcs: for the entities of prefab instances, what they were made from when they were taken
+	// (see entSnap.src), by entity index.
+	srcs map[int]serialize.PrefabSource
+	// bytes is what the pack holds, counted once when it is made (see size).
+	bytes int
+}
+
+// packRun is consecutive entities of one group: entities at…at+n-1 are rows row…row+n-1 of
+// groups[group].
+type packRun struct{ group, at, n, row int }
+
+// packGroup is the entities of a pack having one set of components.
+type packGroup struct {
+	cids []ecs.ComponentID // sorted
+	cols []ecs.Values      // by cids index
+	// refs, by cids index (nil for a component without entity references), by row: the scene ids
+	// of the value's references in walk order (its ecs.Entity fields are zeroed), as compVal.refs.
+	refs [][][]uint64
+	n    int
+}
+
+var errWrongType = errors.New("a snapshot's value has another type than its component")
+
+func (p *pack) len() int { return len(p.ids) }
+
+// group returns the index of the group with components cids (sorted), adding it if need be.
+func (p *pack) group(cids []ecs.ComponentID) int {
+	if k := len(p.groups) - 1; k >= 0 && slices.Equal(p.groups[k].cids, cids) {
+		return k
+	}
+	for k := range p.groups {
+		if slices.Equal(p.groups[k].cids, cids) {
+			return k
+		}
+	}
+	p.groups = append(p.groups, packGroup{cids: slices.Clone(cids)})
+	return len(p.groups) - 1
+}
+
+// add puts entity i (the one after the last added) in group g and returns its row there.
+func (p *pack) add(g, i int) int {
+	gr := &p.groups[g]
+	row := gr.n
+	gr.n++
+	if k := len(p.runs) - 1; k >= 0 && p.runs[k].group == g && p.runs[k].row+p.runs[k].n == row {
+		p.runs[k].n++
+	} else {
+		p.runs = append(p.runs, packRun{group: g, at: i, n: 1, row: row})
+	}
+	return row
+}
+
+// where returns the group and row of entity i.
+func (p *pack) where(i int) (int, int) {
+	k, _ := slices.BinarySearchFunc(p.runs, i, func(r packRun, i int) int {
+		switch {
+		case r.at+r.n <= i:
+			return -1
+		case r.at > i:
+			return 1
+		}
+		return 0
+	})
+	r := p.runs[k]
+	return r.group, r.row + i - r.at
+}
+
+// roots returns the ids of the entities whose parent is not in the pack.
+func (p *pack) roots() []uint64 {
+	var in map[uint64]bool // the pack's ids, made at the first entity that has a parent
+	var roots []uint64
+	for i, id := range p.ids {
+		if pid := p.parents[i]; pid != 0 && in == nil {
+			in = make(map[uint64]bool, len(p.ids))
+			for _, id := range p.ids {
+				in[id] = true
+			}
+		}
+		if p.parents[i] == 0 || !in[p.parents[i]] {
+			roots = append(roots, id)
+		}
+	}
+	return roots
+}
+
+// packOf takes live entities es (in preorder, parents before children) into a pack, without
+// changing them. Computed components are left out.
+func (d *Document) packOf(es []ecs.Entity) *pack {
+	w := d.world
+	p := &pack{ids: make([]uint64, len(es)), parents: make([]uint64, len(es))}
+	var cids []ecs.ComponentID
+	var members [][]ecs.Entity // by group
+	for i, e := range es {
+		p.ids[i], p.parents[i] = d.idOf(e), d.idOf(w.Parent(e))
+		cids = w.AppendComponents(cids[:0], e)
+		cids = slices.DeleteFunc(cids, func(c ecs.ComponentID) bool { return d.compType(c).info.Computed })
+		g := p.group(cids)
+		if g == len(members) {
+			members = append(members, nil)
+		}
+		p.add(g, i)
+		members[g] = append(members[g], e)
+	}
+	for g := range p.groups {
+		gr := &p.groups[g]
+		gr.cols = make([]ecs.Values, len(gr.cids))
+		gr.refs = make([][][]uint64, len(gr.cids))
+		for k, cid := range gr.cids {
+			v, err := w.CopyValues(cid, members[g])
+			mustOK(err)
+			gr.cols[k] = v
+			if d.compType(cid).refs {
+				gr.refs[k] = make([][]uint64, v.Len())
+				for row := range v.Len() {
+					ids := []uint64{}
+					walkRefs(v.Value(row), func(r *ecs.Entity) {
+						ids = append(ids, d.idOf(*r))
+						*r = ecs.Entity{}
+					})
+					gr.refs[k][row] = ids
+				}
+			}
+		}
+	}
+	p.count()
+	return p
+}
+
+// packSnaps puts snapshots (in preorder) into a pack.
+func (d *Document) packSnaps(snaps []entSnap) *pack {
+	p := &pack{ids: make([]uint64, len(snaps)), parents: make([]uint64, len(snaps))}
+	var cids []ecs.ComponentID
+	at := make([]int, len(snaps)) // rows
+	for i := range snaps {
+		s := &snaps[i]
+		p.ids[i], p.parents[i] = s.id, s.parent
+		cids = cids[:0]
+		for _, c := range s.comps {
+			cids = append(cids, c.id)
+		}
+		slices.Sort(cids)
+		at[i] = p.add(p.group(cids), i)
+		if s.src.Known() {
+			if p.srcs == nil {
+				p.srcs = map[int]serialize.PrefabSource{}
+			}
+			p.srcs[i] = s.src
+		}
+	}
+	for g := range p.groups {
+		gr := &p.groups[g]
+		gr.cols = make([]ecs.Values, len(gr.cids))
+		gr.refs = make([][][]uint64, len(gr.cids))
+		for k, cid := range gr.cids {
+			gr.cols[k] = ecs.NewValues(d.world, cid, gr.n)
+			if d.compType(cid).refs {
+				gr.refs[k] = make([][]uint64, gr.n)
+			}
+		}
+	}
+	for _, r := range p.runs {
+		gr := &p.groups[r.group]
+		for i := r.at; i < r.at+r.n; i++ {
+			for _, c := range snaps[i].comps {
+				k, _ := slices.BinarySearch(gr.cids, c.id)
+				if !gr.cols[k].Set(at[i], c.v) {
+					mustOK(errWrongType)
+				}
+				if gr.refs[k] != nil {
+					gr.refs[k][at[i]] = c.refs
+				}
+			}
+		}
+	}
+	p.count()
+	return p
+}
+
+// snap returns entity i of the pack as an entSnap (values boxed: for the few entities that need it).
+func (p *pack) snap(i int) entSnap {
+	g, row := p.where(i)
+	gr := &p.groups[g]
+	s := entSnap{id: p.ids[i], parent: p.parents[i], src: p.srcs[i]}
+	for k, cid := range gr.cids {
+		c := compVal{id: cid, v: gr.cols[k].At(row)}
+		if gr.refs[k] != nil {
+			c.refs = gr.refs[k][row]
+		}
+		s.comps = append(s.comps, c)
+	}
+	return s
+}
+
+// count sets p.bytes: the pack's slices, and what the values point to (strings, slices), estimated
+// from up to 64 values of each column.
+func (p *pack) count() {
+	n := 16*len(p.ids) + int(unsafe.Sizeof(packRun{}))*len(p.runs) + 64*len(p.srcs)
+	for _, gr := range p.groups {
+		for k, col := range gr.cols {
+			n += col.Bytes()
+			if gr.refs[k] != nil {
+				for _, r := range gr.refs[k] {
+					n += 24 + 8*len(r)
+				}
+			}
+			if m := col.Len(); m > 0 && pointsTo(col.Value(0).Type()) {
+				step := max(1, m/64)
+				sum, k := 0, 0
+				for row := 0; row < m; row += step {
+					sum += heldBytes(col.Value(row))
+					k++
+				}
+				n += sum * m / k
+			}
+		}
+	}
+	p.bytes = n
+}
+
+// pointsTo reports whether values of t hold strings, slices or maps (memory outside the value).
+func pointsTo(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String, reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface:
+		return true
+	case reflect.Array:
+		return pointsTo(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if pointsTo(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// heldBytes returns the bytes v's strings, slices and maps point to (each counted where it is
+// reached; memory shared with other values is counted again).
+func heldBytes(v reflect.Value) int {
+	switch v.Kind() {
+	case reflect.String:
+		return v.Len()
+	case reflect.Slice:
+		n := v.Cap() * int(v.Type().Elem().Size())
+		if pointsTo(v.Type().Elem()) {
+			for i := range v.Len() {
+				n += heldBytes(v.Index(i))
+			}
+		}
+		return n
+	case reflect.Map:
+		n := 48 * v.Len()
+		it := v.MapRange()
+		for it.Next() {
+			n += heldBytes(it.Key()) + heldBytes(it.Value())
+		}
+		return n
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return 0
+		}
+		return int(v.Elem().Type().Size()) + heldBytes(v.Elem())
+	case reflect.Array:
+		n := 0
+		if pointsTo(v.Type().Elem()) {
+			for i := range v.Len() {
+				n += heldBytes(v.Index(i))
+			}
+		}
+		return n
+	case reflect.Struct:
+		n := 0
+		for i := range v.NumField() {
+			if pointsTo(v.Type().Field(i).Type) {
+				n += heldBytes(v.Field(i))
+			}
+		}
+		return n
+	}
+	return 0
+}
+
+// restorePack spawns the entities of p with their recorded scene ids, links them to their parents
+// and puts the children of each parent in order back in the recorded order (parents not listed in
+// order get their restored children appended), then gives the holders their recorded values back.
+// It returns the new handles, by entity index.
+func (d *Document) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.Entity {
+	w := d.world
+	es := make([]ecs.Entity, p.len())
+	// Last entity first: the free entity slots are reused last-freed first, so entities come back
+	// in the slots they were removed from.
+	for k := len(p.runs) - 1; k >= 0; k-- {
+		r := p.runs[k]
+		copy(es[r.at:], w.SpawnValues(p.groups[r.group].cols, r.row, r.row+r.n))
+	}
+	if len(p.ids) > len(d.byID) { // one allocation rather than the map growing step by step
+		index := make(map[uint64]ecs.Entity, len(d.byID)+len(p.ids))
+		maps.Copy(index, d.byID)
+		d.byID = index
+	}
+	for i, id := range p.ids {
+		d.byID[id] = es[i]
+	}
+	d.structure++
+	for _, r := range p.runs {
+		gr := &p.groups[r.group]
+		for k, refs := range gr.refs {
+			if refs == nil {
+				continue
+			}
+			for j := range r.n {
+				if row := r.row + j; len(refs[row]) > 0 {
+					c := compVal{id: gr.cids[k], v: gr.cols[k].At(row), refs: refs[row]}
+					mustOK(w.Set(es[r.at+j], c.id, d.value(c, true)))
+				}
+			}
+		}
+	}
+	ordered := make(map[uint64]bool, len(order))
+	for _, o := range order {
+		ordered[o.parent] = true
+	}
+	var links []ecs.ParentLink
+	for i, pid := range p.parents {
+		if pid == 0 || ordered[pid] {
+			continue
+		}
+		if pe, ok := d.entity(pid); ok {
+			links = append(links, ecs.ParentLink{Child: es[i], Parent: pe})
+		}
+	}
+	mustOK(w.SetParents(links))
+	for _, o := range order {
+		if pe, ok := d.entity(o.parent); ok {
+			d.setChildren(pe, d.entitiesOf(o.children))
+		}
+	}
+	for _, h := range holders {
+		mustOK(d.setState(h.id, h.val.id, compState{has: true, val: h.val}))
+	}
+	return es
+}
+
+// size returns the bytes a removal holds.
+func (rm *removal) size() int {
+	n := 0
+	if rm.pack != nil {
+		n = rm.pack.bytes
+	}
+	for _, o := range rm.order {
+		n += 32 + 8*len(o.children)
+	}
+	for _, h := range rm.holders {
+		n += 64 + 8*len(h.val.refs) + heldBytes(reflect.ValueOf(h.val.v))
+	}
+	return n
+}
+
+// captureBasesPack notes in p (entities es, alive in the world, by index) the prefab sources of
+// those that are entities of instances (see captureBases).
+func (d *Document) captureBasesPack(p *pack, es []ecs.Entity) {
+	pc, ok := ecs.ComponentIDOf[scene.PrefabPart](d.world)
+	if !ok {
+		return
+	}
+	var in []ecs.Entity
+	var at []int
+	for _, r := range p.runs {
+		if _, has := slices.BinarySearch(p.groups[r.group].cids, pc); !has {
+			continue
+		}
+		for i := r.at; i < r.at+r.n; i++ {
+			in, at = append(in, es[i]), append(at, i)
+		}
+	}
+	if len(in) == 0 {
+		return
+	}
+	for k, src := range serialize.SourcesOf(d.scene(false), in) {
+		if src.Known() {
+			if p.srcs == nil {
+				p.srcs = map[int]serialize.PrefabSource{}
+			}
+			p.srcs[at[k]] = src
+		}
+	}
+}
+
+// rebasePack rebases the entities of p just restored whose prefab changed since they were taken
+// (see rebaseSnaps).
+func (d *Document) rebasePack(p *pack) {
+	if len(p.srcs) == 0 {
+		return
+	}
+	at := slices.Sorted(maps.Keys(p.srcs))
+	snaps := make([]entSnap, len(at))
+	for k, i := range at {
+		snaps[k] = p.snap(i)
+	}
+	d.rebaseSnaps(snaps)
+}
