@@ -109,6 +109,9 @@ func newWorkspace(opts Options, st *settings.Settings, log *Console, clock *fram
 		log:      log,
 		clock:    clock,
 	}
+	if st != nil {
+		w.docOpts.MaxHistoryBytes = st.UndoMemoryMB << 20 // 0: the default
+	}
 	w.jobs = newJobRunner(log, clock, opts.JobStepDelay)
 	return w
 }
@@ -216,6 +219,30 @@ func (w *workspace) beginFrame() {
 	w.jobs.poll()
 	w.pollWatcher()
 	w.tickPlay()
+	w.noteHistoryDrops()
+}
+
+// noteHistoryDrops says in the console when the undo history dropped its oldest steps to stay
+// within its memory budget (settings' undoMemoryMB).
+func (w *workspace) noteHistoryDrops() {
+	n, bytes := w.doc.TakeDropped()
+	if n == 0 {
+		return
+	}
+	budget := w.docOpts.MaxHistoryBytes
+	if budget == 0 {
+		budget = doc.DefaultMaxHistoryBytes
+	}
+	w.log.Warnf("undo history: %s dropped (the oldest, %s) to stay within its memory budget of %s (settings: undoMemoryMB)",
+		words.Count(n, "step", "steps"), mib(bytes), mib(budget))
+}
+
+// mib formats a memory size in MiB ("140 MiB"), or KiB below 1 MiB ("3 KiB").
+func mib(n int) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KiB", (n+1023)/1024)
+	}
+	return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
 }
 
 // busy reports whether the workspace needs frames without input: play mode running, a job's result or mark

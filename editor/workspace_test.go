@@ -821,3 +821,31 @@ func TestOpenFirst(t *testing.T) {
 		t.Fatalf("big.json: later %q, err %v, %d entities (want an empty scene until the window opens it)", later, err, w.doc.Len())
 	}
 }
+
+// The undo history's memory budget comes from the settings, and the console says when old steps were dropped.
+func TestUndoBudgetFromSettingsAndDropsSaid(t *testing.T) {
+	st := settings.Defaults()
+	st.UndoMemoryMB = 64
+	w := newWorkspace(Options{}, st, NewConsole(100), &frameClock{frames: 5})
+	if w.docOpts.MaxHistoryBytes != 64<<20 {
+		t.Fatalf("budget %d bytes, want 64 MiB", w.docOpts.MaxHistoryBytes)
+	}
+	w.ui = &fakeUI{}
+	w.docOpts.MaxHistoryBytes = 3000
+	w.setDoc(doc.New("", w.docOpts))
+	for range 20 {
+		if _, err := w.doc.SpawnCube(ecs.Entity{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.beginFrame()
+	if got := lastLog(w); !strings.HasPrefix(got, "warning: undo history: ") || !strings.Contains(got, "dropped (the oldest") ||
+		w.doc.Undos() >= 20 || w.doc.Undos() == 0 {
+		t.Fatalf("%d undos, log %q", w.doc.Undos(), got)
+	}
+	n := len(w.log.Messages())
+	w.beginFrame()
+	if len(w.log.Messages()) != n {
+		t.Fatal("the drops were said twice")
+	}
+}

@@ -35,6 +35,10 @@ type Settings struct {
 	SnapScale     float32 `json:"snapScale"`
 	// ShowStats shows the viewport's statistics overlay.
 	ShowStats bool `json:"showStats"`
+	// UndoMemoryMB is the undo history's memory budget in MiB (the oldest steps are dropped over it, as
+	// Blender's Undo Memory Limit): 0 means the default (doc.DefaultMaxHistoryBytes, 256 MiB), otherwise
+	// 16…65536.
+	UndoMemoryMB int `json:"undoMemoryMB,omitempty"`
 	// Grid holds the Spawn Cube Grid dialog's last values (nil until it was first closed).
 	Grid *Grid `json:"grid,omitempty"`
 
@@ -187,7 +191,16 @@ func (s *Settings) sanitize() {
 	if s.Grid != nil && !s.Grid.valid() {
 		s.Grid = nil // the dialog's defaults
 	}
+	if s.UndoMemoryMB != 0 {
+		s.UndoMemoryMB = min(max(s.UndoMemoryMB, MinUndoMemoryMB), MaxUndoMemoryMB)
+	}
 }
+
+// Bounds of UndoMemoryMB (a value outside them is brought within them).
+const (
+	MinUndoMemoryMB = 16
+	MaxUndoMemoryMB = 65536
+)
 
 func dedupe(in []string) []string {
 	out := in[:0]

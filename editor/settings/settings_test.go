@@ -159,3 +159,16 @@ func TestSettingsThatAreNotAFile(t *testing.T) {
 		t.Fatal("Load blocked on a named pipe")
 	}
 }
+
+// The undo memory budget: absent means the default (0); values out of range are brought within it.
+func TestUndoMemory(t *testing.T) {
+	for in, want := range map[string]int{`{}`: 0, `{"undoMemoryMB":1}`: MinUndoMemoryMB, `{"undoMemoryMB":-5}`: MinUndoMemoryMB,
+		`{"undoMemoryMB":512}`: 512, `{"undoMemoryMB":1000000000}`: MaxUndoMemoryMB} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, FileName), []byte(in), 0o644)
+		s, err := Load(dir)
+		if err != nil || s.UndoMemoryMB != want {
+			t.Errorf("%s: %d, %v; want %d", in, s.UndoMemoryMB, err, want)
+		}
+	}
+}
