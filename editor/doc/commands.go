@@ -50,21 +50,6 @@ func (d *Document) removeIDs(ids []uint64) error {
 	return nil
 }
 
-// rootsOf returns the ids of the snaps whose parent is not in snaps.
-func rootsOf(snaps []entSnap) []uint64 {
-	in := make(map[uint64]bool, len(snaps))
-	for _, s := range snaps {
-		in[s.id] = true
-	}
-	var roots []uint64
-	for _, s := range snaps {
-		if !in[s.parent] {
-			roots = append(roots, s.id)
-		}
-	}
-	return roots
-}
-
 // idAlloc returns the world's scene id generator; it skips ids the document already uses.
 func (d *Document) idAlloc() *scene.IDs {
 	r := ecs.Resource[scene.IDs](d.world)

@@ -381,7 +381,7 @@ func (rm *removal) size() int {
 }
 
 // captureBasesPack notes in p (entities es, alive in the world, by index) the prefab sources of
-// those that are entities of instances (see captureBases).
+// those that are entities of instances (as SourcesOf finds them).
 func (d *Document) captureBasesPack(p *pack, es []ecs.Entity) {
 	pc, ok := ecs.ComponentIDOf[scene.PrefabPart](d.world)
 	if !ok {

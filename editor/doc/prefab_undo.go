@@ -115,32 +115,6 @@ func merge3(base, ours, theirs reflect.Value) reflect.Value {
 	return out
 }
 
-// captureBases notes in snaps (of entities alive in the world) the prefab sources of those that
-// are entities of instances.
-func (d *Document) captureBases(snaps []entSnap) {
-	pc, ok := ecs.ComponentIDOf[scene.PrefabPart](d.world)
-	if !ok {
-		return
-	}
-	var es []ecs.Entity
-	var at []int
-	for i := range snaps {
-		sn := &snaps[i]
-		if !slices.ContainsFunc(sn.comps, func(c compVal) bool { return c.id == pc }) {
-			continue
-		}
-		if e, ok := d.entity(sn.id); ok {
-			es, at = append(es, e), append(at, i)
-		}
-	}
-	if len(es) == 0 {
-		return
-	}
-	for k, src := range serialize.SourcesOf(d.scene(false), es) {
-		snaps[at[k]].src = src
-	}
-}
-
 // rebaseSnaps gives the entities of snaps just restored whose prefab changed since the snapshot
 // their recorded states rebased on the prefab as it is now (see rebase).
 func (d *Document) rebaseSnaps(snaps []entSnap) {
