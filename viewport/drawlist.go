@@ -72,6 +72,7 @@ type Chunk struct {
 	bounds      AABB
 	boundsValid bool
 	changes     uint64 // counts changes to the instances or their box (Changes)
+	edits       uint64 // counts those changes that were not an instance appended (Edits)
 }
 
 // Len returns the number of instances.
@@ -82,13 +83,21 @@ func (c *Chunk) Len() int { return len(c.Instances) }
 // the dirty ranges, which an upload consumes).
 func (c *Chunk) Changes() uint64 { return c.changes }
 
+// Edits counts the changes to the chunk (see Changes) other than instances appended at its end: while it stays
+// the same, the instances a renderer drew are still the chunk's first ones, unchanged, and those after them were
+// added since.
+func (c *Chunk) Edits() uint64 { return c.edits }
+
 // Cell returns the cell of the grid the chunk's instances are in (their position divided by the list's cell
 // size, rounded down).
 func (c *Chunk) Cell() [3]int32 { return c.cell }
 
-func (c *Chunk) markDirty(slot int) {
+func (c *Chunk) markDirty(slot int, appended bool) {
 	c.boundsValid = false
 	c.changes++
+	if !appended {
+		c.edits++
+	}
 	c.batch.boundsValid = false
 	if n := len(c.dirty); n > 0 {
 		last := &c.dirty[n-1]
@@ -249,6 +258,7 @@ func (b *Batch) invalidateBounds() {
 	for _, c := range b.chunks {
 		c.boundsValid = false
 		c.changes++
+		c.edits++
 	}
 }
 
@@ -425,7 +435,7 @@ func (d *DrawList) add(bi int32, in Instance) {
 	}
 	grow := c.boundsValid
 	c.Instances = append(c.Instances, in)
-	c.markDirty(slot)
+	c.markDirty(slot, true)
 	if grow { // appending extends the cached box instead of dropping it
 		c.bounds, c.boundsValid = c.bounds.Union(finiteBox(b.localBounds().Transform(in.World))), true
 	}
@@ -471,6 +481,7 @@ func (d *DrawList) regroup(size float32) {
 			c.MarkAllDirty()
 			c.boundsValid = false
 			c.changes++
+			c.edits++
 		}
 		b.boundsValid = false
 	}
@@ -511,7 +522,7 @@ func (d *DrawList) update(at slotRef, f func(*Instance)) {
 		d.add(at.batch-1, in)
 		return
 	}
-	c.markDirty(s)
+	c.markDirty(s, false)
 	d.version++
 }
 
@@ -562,11 +573,12 @@ func (d *DrawList) Remove(id uint32) bool {
 		moved := c.Instances[last]
 		c.Instances[s] = moved
 		d.setSlot(moved.ID, at)
-		c.markDirty(s)
+		c.markDirty(s, false)
 	}
 	c.Instances = c.Instances[:last]
 	c.boundsValid = false
 	c.changes++
+	c.edits++
 	b := c.batch
 	if last == 0 {
 		b.used--
@@ -592,6 +604,7 @@ func (d *DrawList) Clear() {
 			c.dirty = c.dirty[:0]
 			c.boundsValid = false
 			c.changes++
+			c.edits++
 		}
 		b.n, b.used = 0, 0
 		b.boundsValid = false

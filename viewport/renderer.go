@@ -39,6 +39,10 @@ type DrawOptions struct {
 	// instance of each chunk, the farthest chunks left out): for a view that moves every frame. A later call that
 	// is not interactive replaces a thinned picture with a full one.
 	Interactive bool
+	// PatchOnly draws only a change that a patch drawn at once within Budget covers (the image keeps its texture
+	// and shows it when Draw returns true); anything else is left for a later call, and Draw returns false
+	// without starting it. For a second call in a frame, after the scene changed in it.
+	PatchOnly bool
 }
 
 // RenderStats describes a renderer's last render and running totals (the viewport's Stats Overlay shows them).

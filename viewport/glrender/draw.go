@@ -35,6 +35,9 @@ func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.D
 		return true, nil
 	}
 	key := pictureKey{dl: dl, version: dl.Version(), cam: cam, w: r.w, h: r.h, settings: r.Settings}
+	if o.PatchOnly && r.job != nil {
+		return false, nil // a picture is being drawn: it goes on in the next frame
+	}
 	if r.job != nil && r.job.key != key {
 		r.job = nil // what it was drawing changed: start again
 	}
@@ -43,10 +46,12 @@ func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.D
 			r.compose(dl)
 			return true, glError("composing the picture")
 		}
-		r.begin(key, o)
+		if !r.begin(key, o) {
+			return false, glError("planning a patch")
+		}
 	}
 	budget := o.Budget
-	if o.Interactive {
+	if o.Interactive || r.job.inPlace {
 		budget = 0 // planned to fit: all at once
 	}
 	r.step(budget)
@@ -73,8 +78,9 @@ type frame struct {
 }
 
 // begin plans a picture of key (the chunks in view, nearest first; thinned to fit o.Budget when interactive) and
-// clears the back framebuffer for it.
-func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
+// clears the back framebuffer for it. With o.PatchOnly it begins only a patch drawn in place, and reports false
+// (nothing begun) for anything else.
+func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) bool {
 	dl, cam := key.dl, key.cam
 	r.serial++
 	p := &picture{key: key, stride: 1, serial: r.serial}
@@ -83,7 +89,7 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
 	p.f.vp = cam.Proj(float32(r.w) / float32(r.h)).Mul4(cam.View())
 	p.f.eye = cam.Eye()
 	p.f.frustum = viewport.NewFrustum(p.f.vp)
-	p.rect, p.patch = r.patchRect(key, &p.f)
+	p.rect, p.patch, p.additive = r.patchRect(key, &p.f)
 	r.items = dl.Visible(&p.f.frustum, p.f.eye, r.items[:0])
 	p.items = r.items
 	if p.patch {
@@ -91,7 +97,7 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
 		// While the scene changes frame after frame (a drag), a patch that fits the frame is drawn whole; one
 		// that does not is given up for a thinned picture.
 		if o.Interactive && o.Budget > 0 && r.pacer.Estimate(triangles(p.items)) > o.Budget {
-			p.patch, p.items = false, r.items
+			p.patch, p.additive, p.items, p.sub = false, false, r.items, nil
 		}
 	}
 	chunks := 0
@@ -122,8 +128,16 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
 	}
 
 	if p.patch {
+		// A patch that fits the budget is drawn at once, into the picture on screen.
+		p.inPlace = o.Budget <= 0 || r.pacer.Estimate(triangles(p.items)) <= o.Budget
+	}
+	if o.PatchOnly && !p.inPlace {
+		r.job = nil
+		return false
+	}
+	if p.patch {
 		r.beginPatch(p)
-		return
+		return true
 	}
 	t := &r.targets[1-r.front]
 	gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
@@ -133,6 +147,7 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) {
 	gl.DepthMask(true)
 	r.clearTarget()
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+	return true
 }
 
 // clearTarget clears the bound target's colour to the background, its id attachment to no entity
@@ -158,7 +173,7 @@ func (r *Renderer) step(budget time.Duration) {
 	}
 	start := time.Now()
 	n := r.pacer.Take(p.items[p.next:], budget, p.stride)
-	t := &r.targets[1-r.front]
+	t := r.drawTarget(p)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
 	gl.Viewport(0, 0, int32(r.w), int32(r.h))
 	gl.Enable(gl.DEPTH_TEST)
@@ -171,10 +186,29 @@ func (r *Renderer) step(budget time.Duration) {
 	r.lightUniforms(prog, p.f.vp, p.f.eye)
 	tris := 0
 	batches := dl.Batches()
-	for _, it := range p.items[p.next : p.next+n] {
+	for k, it := range p.items[p.next : p.next+n] {
 		b := batches[it.Batch]
 		c := b.Chunks()[it.Chunk]
 		bs := &r.list.batches[it.Batch]
+		if p.sub != nil && p.sub[p.next+k].n >= 0 { // a patch's instances of a chunk reaching partly into it
+			sr := p.sub[p.next+k]
+			if sr.own { // the instances appended to the chunk, from its own buffer
+				cs := &bs.chunks[it.Chunk]
+				r.uploadChunk(cs, bs.mesh, c, &p.stats)
+				gl.BindVertexArray(cs.vao)
+				gl.BindBuffer(gl.ARRAY_BUFFER, cs.vbo)
+				setupInstanceAttribsAt(1, uintptr(int(sr.off)*viewport.InstanceSize))
+				gl.DrawElementsInstanced(gl.TRIANGLES, bs.mesh.indexCount, gl.UNSIGNED_INT, nil, sr.n)
+				setupInstanceAttribs(1)
+				cs.stride = 1
+			} else {
+				r.drawPatchItem(bs.mesh, sr)
+			}
+			p.stats.DrawCalls++
+			p.stats.Instances += int(sr.n)
+			p.stats.Triangles += int(sr.n) * bs.mesh.triangles
+			continue
+		}
 		cs := &bs.chunks[it.Chunk]
 		r.uploadChunk(cs, bs.mesh, c, &p.stats)
 		count := (c.Len() + p.stride - 1) / p.stride
@@ -196,7 +230,9 @@ func (r *Renderer) step(budget time.Duration) {
 	p.next += n
 	if budget > 0 {
 		gl.Finish() // what the GPU (or llvmpipe's threads) did counts
-		r.pacer.Measure(tris, time.Since(start))
+		if !p.patch || p.additive { // a patch's scissored triangles cost less than a whole picture's
+			r.pacer.Measure(tris, time.Since(start))
+		}
 	}
 	if p.next < len(p.items) {
 		gl.Disable(gl.SCISSOR_TEST)
@@ -205,7 +241,7 @@ func (r *Renderer) step(budget time.Duration) {
 	}
 
 	fixed := time.Now()
-	if r.Settings.Grid {
+	if r.Settings.Grid && !p.additive { // an additive patch's picture has the grid, and nothing of it is cleared
 		r.drawGrid(p.f.vp, p.f.eye, p.key.cam)
 	}
 	gl.BindVertexArray(0)
@@ -214,10 +250,12 @@ func (r *Renderer) step(budget time.Duration) {
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	gl.Disable(gl.DEPTH_TEST)
 	r.commitShown(p)
-	r.front = 1 - r.front
+	if !p.inPlace {
+		r.front = 1 - r.front
+	}
 	p.stats.Thinned = p.coarse
 	r.shown, r.have, r.job = *p, true, nil
-	r.shown.items = nil
+	r.shown.items, r.shown.sub = nil, nil
 	r.renders++
 	r.compose(dl)
 	if budget > 0 {

@@ -2,6 +2,7 @@ package glrender
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
@@ -9,14 +10,22 @@ import (
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// Patches: a picture that differs from the one on screen only in a few chunks (a field edit, an entity moved,
-// added or deleted) is drawn over a copy of the front picture, inside the screen rectangle that covers where the
-// changed chunks were and are: there it is cleared and the chunks in view that reach into it are drawn again,
-// nothing else. Each chunk's state remembers what the front picture shows of it (the chunk, its Changes and its
-// box when drawn), so a patch knows what changed even after an abandoned picture consumed the dirty ranges.
+// Patches: a picture that differs from the one on screen only in some chunks (a field edit, an entity moved,
+// added or deleted, a spawn beside the scene or its undo) is drawn over the front picture, inside the screen
+// rectangle that covers where the changed chunks were and are: there it is cleared and the instances in view that
+// reach into it are drawn again, nothing else (of a chunk that reaches only partly into it, just its instances
+// whose box does, in their order: a pixel inside gets the same fragments in the same order as in a whole picture).
+// A patch whose changed chunks were all unseen and only add to the picture (a spawn, the undo of a delete) is
+// additive: nothing is cleared, only the new chunks are drawn over the picture with its depth (exact for opaque
+// instances when their boxes are apart from those on screen and the ground grid cannot be in front of them). A
+// patch that fits the frame's budget is drawn in place, into the front picture, at once (the picture never shows it
+// half-drawn, and the frame that asked shows it); a bigger one over a copy of the front picture, over frames.
+// Each chunk's state remembers what the front picture shows of it (the chunk, its Changes and its box when drawn),
+// so a patch knows what changed even after an abandoned picture consumed the dirty ranges.
 
-// maxPatchShare is the share of the image above which a whole picture is drawn instead of a patch.
-const maxPatchShare = 0.5
+// maxPatchShare is the share of the image above which a whole picture is drawn instead of a patch (a patch that
+// big redraws about what a whole picture does, and copies the front picture too).
+const maxPatchShare = 0.9
 
 // patchMargin widens a patch's rectangle by this many pixels on every side (rasterisation rounding).
 const patchMargin = 2
@@ -68,12 +77,13 @@ func screenRect(b viewport.AABB, vp mgl32.Mat4, w, h int) (rect, bool) {
 // patchRect returns the rectangle a picture of key, seen through f, can be drawn in over the front picture (in
 // whole pixels, clipped to the image), and false when it must be drawn whole: nothing complete on screen, another
 // list, camera, size or look, a chunk state lost, a changed chunk reaching behind the eye, or a patch over
-// maxPatchShare of the image. Call it after syncBatches.
-func (r *Renderer) patchRect(key pictureKey, f *frame) ([4]int32, bool) {
+// maxPatchShare of the image. additive is true when the patch only adds chunks (see additive). Call it after
+// syncBatches.
+func (r *Renderer) patchRect(key pictureKey, f *frame) (rc [4]int32, ok, additive bool) {
 	s := &r.shown.key
 	if !r.have || r.shown.coarse || r.list == nil || r.list.dl != key.dl || r.list.lost || s.dl != key.dl ||
 		s.cam != key.cam || s.w != key.w || s.h != key.h || s.settings != key.settings {
-		return [4]int32{}, false
+		return rc, false, false
 	}
 	area := emptyRect()
 	add := func(b viewport.AABB) bool {
@@ -81,6 +91,7 @@ func (r *Renderer) patchRect(key pictureKey, f *frame) ([4]int32, bool) {
 		area = area.union(sr)
 		return ok
 	}
+	additive = true
 	for i, b := range key.dl.Batches() {
 		bs := &r.list.batches[i]
 		for j, c := range b.Chunks() {
@@ -88,49 +99,241 @@ func (r *Renderer) patchRect(key pictureKey, f *frame) ([4]int32, bool) {
 			if cs.shown == c && cs.shownChanges == c.Changes() {
 				continue
 			}
-			if cs.shown != nil && !add(cs.shownBox) {
-				return [4]int32{}, false
+			if cs.shown != nil {
+				additive = additive && cs.appended(c)
+				if !add(cs.shownBox) {
+					return rc, false, false
+				}
 			}
 			if c.Len() > 0 && bs.mesh != nil {
 				if nb := c.Bounds(); f.frustum.IntersectsAABB(nb) && !add(nb) {
-					return [4]int32{}, false
+					return rc, false, false
 				}
 			}
 		}
 	}
 	if area.empty() {
-		return [4]int32{}, true // nothing in view changed: the picture is the front one, with the new version
+		return rc, true, false // nothing in view changed: the picture is the front one, with the new version
+	}
+	if additive && r.additive(key, f) {
+		return [4]int32{0, 0, int32(key.w), int32(key.h)}, true, true
 	}
 	x0 := max(int32(math.Floor(float64(area.x0)))-patchMargin, 0)
 	y0 := max(int32(math.Floor(float64(area.y0)))-patchMargin, 0)
 	x1 := min(int32(math.Ceil(float64(area.x1)))+patchMargin, int32(key.w))
 	y1 := min(int32(math.Ceil(float64(area.y1)))+patchMargin, int32(key.h))
 	if x1 <= x0 || y1 <= y0 {
-		return [4]int32{}, true
+		return rc, true, false
 	}
 	if float64(x1-x0)*float64(y1-y0) > maxPatchShare*float64(key.w)*float64(key.h) {
-		return [4]int32{}, false
+		return rc, false, false
 	}
-	return [4]int32{x0, y0, x1 - x0, y1 - y0}, true
+	return [4]int32{x0, y0, x1 - x0, y1 - y0}, true, false
 }
 
-// patchItems keeps the items whose chunks may reach into the patch's rectangle.
-func (r *Renderer) patchItems(p *picture) {
-	pr := rect{float32(p.rect[0]), float32(p.rect[1]), float32(p.rect[0] + p.rect[2]), float32(p.rect[1] + p.rect[3])}
-	batches := p.key.dl.Batches()
-	keep := r.patchBuf[:0]
-	for _, it := range p.items {
-		sr, ok := screenRect(batches[it.Batch].Chunks()[it.Chunk].Bounds(), p.f.vp, p.key.w, p.key.h)
-		if !ok || sr.intersects(pr) {
-			keep = append(keep, it)
+// ownedBox is a box and the chunk it is of (its index among the list's chunks).
+type ownedBox struct {
+	box   viewport.AABB
+	owner int
+}
+
+// additive reports whether the changed chunks of a picture of key — each of them unseen in the front picture, or
+// changed only by instances appended to it — can be drawn over it (their new instances) with its depth, nothing
+// cleared, and give the whole picture: the ground grid (already in the picture, blended) cannot be in front of any
+// new instance (they are above the ground and so is the eye), and the box of no chunk's new instances comes near
+// the box of another chunk the picture shows (nearer than the depth buffer resolves there), so that no pixel has
+// two fragments of equal depth whose order a whole picture would decide otherwise (within a chunk, the new
+// instances come after the old ones, as in a whole picture).
+func (r *Renderer) additive(key pictureKey, f *frame) bool {
+	grid := key.settings.Grid
+	if grid && !(f.eye[1] > 0) {
+		return false
+	}
+	// The depth buffer (24 bits) resolves about d²/(near·2²⁴) at distance d; keep eight times that apart.
+	near := float64(max(key.cam.Near, 1e-6))
+	fresh, kept := r.fresh[:0], r.kept[:0]
+	owner := -1
+	for i, b := range key.dl.Batches() {
+		bs := &r.list.batches[i]
+		local := viewport.MeshBounds(b.Mesh)
+		for j, c := range b.Chunks() {
+			owner++
+			cs := &bs.chunks[j]
+			if c.Len() == 0 || bs.mesh == nil {
+				continue
+			}
+			nb := c.Bounds()
+			if !f.frustum.IntersectsAABB(nb) {
+				continue
+			}
+			if cs.shown == c {
+				kept = append(kept, ownedBox{cs.shownBox, owner})
+				if cs.shownChanges == c.Changes() {
+					continue
+				}
+				nb = viewport.EmptyAABB() // the box of the instances appended
+				for k := cs.shownLen; k < c.Len(); k++ {
+					nb = nb.Union(local.Transform(c.Instances[k].World))
+				}
+			}
+			if grid && !(nb.Min[1] >= 0) {
+				return false
+			}
+			far := 0.0
+			for k := range 8 {
+				p := nb.Min
+				for a := range 3 {
+					if k&(1<<a) != 0 {
+						p[a] = nb.Max[a]
+					}
+				}
+				far = max(far, float64(p.Sub(f.eye).Len()))
+			}
+			eps := float32(8*far*far/(near*(1<<24)) + 1e-4)
+			d := mgl32.Vec3{eps, eps, eps}
+			fresh = append(fresh, ownedBox{viewport.AABB{Min: nb.Min.Sub(d), Max: nb.Max.Add(d)}, owner})
 		}
 	}
-	p.items, r.patchBuf = keep, keep
+	r.fresh, r.kept = fresh, kept
+	for _, fa := range fresh {
+		for _, kb := range kept {
+			a, b := &fa.box, &kb.box
+			if fa.owner != kb.owner && a.Min[0] <= b.Max[0] && b.Min[0] <= a.Max[0] && a.Min[1] <= b.Max[1] && b.Min[1] <= a.Max[1] &&
+				a.Min[2] <= b.Max[2] && b.Min[2] <= a.Max[2] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
-// beginPatch makes the back target a copy of the front one (colour, ids and depth) and clears the patch's
-// rectangle in it.
+// subRange is where an item of a patch reads its instances: the chunk itself (n < 0), or n instances of the
+// patch's own buffer from off (those of the chunk that reach into the patch's rectangle).
+type subRange struct {
+	off, n int32
+	own    bool // n instances of the chunk's own buffer from off (those appended to it)
+}
+
+// patchItems keeps the items of p whose chunks may reach into the patch's rectangle; of a chunk that reaches only
+// partly into it, only the instances whose box may (a plane test against the rectangle's frustum: conservative,
+// so every instance with a pixel inside is kept), copied in order into the patch's instance buffer. An additive
+// patch keeps the changed chunks, whole.
+func (r *Renderer) patchItems(p *picture) {
+	batches := p.key.dl.Batches()
+	keep := r.patchBuf[:0]
+	subs := r.patchSub[:0]
+	inst := r.patchInst[:0]
+	if p.additive {
+		for _, it := range p.items {
+			c := batches[it.Batch].Chunks()[it.Chunk]
+			cs := &r.list.batches[it.Batch].chunks[it.Chunk]
+			switch {
+			case cs.shown != c:
+				keep = append(keep, it)
+				subs = append(subs, subRange{n: -1})
+			case cs.shownChanges != c.Changes(): // instances appended: those
+				n := c.Len() - cs.shownLen
+				it.Instances, it.Triangles = int32(n), it.Triangles/c.Len()*n
+				keep = append(keep, it)
+				subs = append(subs, subRange{off: int32(cs.shownLen), n: int32(n), own: true})
+			}
+		}
+		p.items, r.patchBuf, p.sub, r.patchSub = keep, keep, subs, subs
+		return
+	}
+	if p.rect[2] <= 0 || p.rect[3] <= 0 { // nothing in view changed
+		p.items, r.patchBuf, p.sub, r.patchSub, r.patchInst = keep, keep, subs, subs, inst
+		return
+	}
+	pr := rect{float32(p.rect[0]), float32(p.rect[1]), float32(p.rect[0] + p.rect[2]), float32(p.rect[1] + p.rect[3])}
+	// The frustum through the rectangle (half a pixel wider on every side): the view-projection followed by the
+	// map of the rectangle onto the whole of clip space.
+	w, h := float32(p.key.w), float32(p.key.h)
+	x0, x1 := (pr.x0-0.5)/w*2-1, (pr.x1+0.5)/w*2-1
+	y0, y1 := (pr.y0-0.5)/h*2-1, (pr.y1+0.5)/h*2-1
+	sub := mgl32.Scale3D(2/(x1-x0), 2/(y1-y0), 1).Mul4(mgl32.Translate3D(-(x0+x1)/2, -(y0+y1)/2, 0)).Mul4(p.f.vp)
+	fr := viewport.NewFrustum(sub)
+	for _, it := range p.items {
+		b := batches[it.Batch]
+		c := b.Chunks()[it.Chunk]
+		sr, ok := screenRect(c.Bounds(), p.f.vp, p.key.w, p.key.h)
+		if ok && !sr.intersects(pr) {
+			continue
+		}
+		if ok && sr.x0 >= pr.x0 && sr.y0 >= pr.y0 && sr.x1 <= pr.x1 && sr.y1 <= pr.y1 {
+			keep = append(keep, it) // wholly inside: the chunk as it is
+			subs = append(subs, subRange{n: -1})
+			continue
+		}
+		local := viewport.MeshBounds(b.Mesh)
+		off := len(inst)
+		for i := range c.Instances {
+			if fr.IntersectsAABB(local.Transform(c.Instances[i].World)) {
+				inst = append(inst, c.Instances[i])
+			}
+		}
+		n := len(inst) - off
+		if n == 0 {
+			continue
+		}
+		it.Instances, it.Triangles = int32(n), it.Triangles/c.Len()*n
+		keep = append(keep, it)
+		subs = append(subs, subRange{off: int32(off), n: int32(n)})
+	}
+	p.items, r.patchBuf, p.sub, r.patchSub, r.patchInst = keep, keep, subs, subs, inst
+}
+
+// uploadPatch sends the patch's instances (patchItems) to its buffer.
+func (r *Renderer) uploadPatch(p *picture) {
+	if len(r.patchInst) == 0 {
+		return
+	}
+	if r.patchVAO == 0 {
+		gl.GenVertexArrays(1, &r.patchVAO)
+		gl.GenBuffers(1, &r.patchVBO)
+	}
+	const size = viewport.InstanceSize
+	n := len(r.patchInst)
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.patchVBO)
+	if n > r.patchCap {
+		r.patchCap = max(n, 2*r.patchCap, minInstanceCapacity)
+		gl.BufferData(gl.ARRAY_BUFFER, r.patchCap*size, nil, gl.STREAM_DRAW)
+	}
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&r.patchInst[0]))
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	r.countUpload(&p.stats, n*size)
+}
+
+// drawPatchItem draws n instances of the patch's buffer from off with mesh gm.
+func (r *Renderer) drawPatchItem(gm *gpuMesh, sr subRange) {
+	gl.BindVertexArray(r.patchVAO)
+	if r.patchMesh != gm {
+		setupMeshAttribs(gm)
+		r.patchMesh = gm
+	}
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.patchVBO)
+	setupInstanceAttribsAt(1, uintptr(int(sr.off)*viewport.InstanceSize))
+	gl.DrawElementsInstanced(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil, sr.n)
+}
+
+// beginPatch readies the target a patch is drawn into: the front one itself (in place: its rectangle cleared), or
+// the back one made a copy of the front one (colour, ids and depth) with the patch's rectangle cleared in it. An
+// additive patch clears nothing.
 func (r *Renderer) beginPatch(p *picture) {
+	r.uploadPatch(p)
+	if p.inPlace {
+		if !p.additive {
+			gl.BindFramebuffer(gl.FRAMEBUFFER, r.targets[r.front].fbo)
+			gl.Viewport(0, 0, int32(r.w), int32(r.h))
+			gl.ColorMask(true, true, true, true)
+			gl.DepthMask(true)
+			r.scissor(p)
+			r.clearTarget()
+			gl.Disable(gl.SCISSOR_TEST)
+			gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		}
+		return
+	}
 	front, back := &r.targets[r.front], &r.targets[1-r.front]
 	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, front.fbo)
 	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, back.fbo)
@@ -155,10 +358,20 @@ func (r *Renderer) beginPatch(p *picture) {
 	gl.Viewport(0, 0, w, h)
 	gl.ColorMask(true, true, true, true)
 	gl.DepthMask(true)
-	r.scissor(p)
-	r.clearTarget()
+	if !p.additive {
+		r.scissor(p)
+		r.clearTarget()
+	}
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+}
+
+// drawTarget is the target p is drawn into: the back one, or the front one for a patch drawn in place.
+func (r *Renderer) drawTarget(p *picture) *target {
+	if p.inPlace {
+		return &r.targets[r.front]
+	}
+	return &r.targets[1-r.front]
 }
 
 // scissor limits drawing to a patch's rectangle (nothing for a whole picture).
@@ -187,6 +400,7 @@ func (r *Renderer) commitShown(p *picture) {
 		c := batches[it.Batch].Chunks()[it.Chunk]
 		cs := &ls.batches[it.Batch].chunks[it.Chunk]
 		cs.shown, cs.shownChanges, cs.shownBox = c, c.Changes(), c.Bounds()
+		cs.shownEdits, cs.shownLen = c.Edits(), c.Len()
 	}
 	if !p.patch {
 		ls.lost = false

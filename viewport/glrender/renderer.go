@@ -77,6 +77,14 @@ type chunkState struct {
 	shown        *viewport.Chunk
 	shownChanges uint64
 	shownBox     viewport.AABB
+	// Its Edits and length then: while Edits stays, the instances after shownLen were appended since.
+	shownEdits uint64
+	shownLen   int
+}
+
+// appended reports whether c changed since the front picture showed it only by instances appended at its end.
+func (cs *chunkState) appended(c *viewport.Chunk) bool {
+	return cs.shown == c && cs.shownEdits == c.Edits() && c.Len() >= cs.shownLen
 }
 
 // batchState is the GPU side of one viewport.Batch (same index).
@@ -109,8 +117,12 @@ type picture struct {
 	next   int  // items drawn so far
 	stride int  // every stride-th instance of each chunk is drawn
 	coarse bool // thinned, or chunks left out
-	patch  bool // drawn over a copy of the front picture, only inside rect (patch.go)
-	rect   [4]int32
+	patch  bool // drawn over the front picture, only inside rect (patch.go)
+	// additive: a patch that only draws new chunks over the picture, nothing cleared; inPlace: a patch drawn into
+	// the front target at once (patch.go).
+	additive, inPlace bool
+	sub               []subRange // where each item's instances are read (patch.go); nil: from their chunks
+	rect              [4]int32
 	stats  Stats
 	serial uint64 // counts pictures begun
 }
@@ -151,6 +163,13 @@ type Renderer struct {
 	pacer          viewport.Pacer
 	items          []viewport.DrawItem
 	patchBuf       []viewport.DrawItem // a patch's items (patch.go)
+	patchSub       []subRange          // where they read their instances
+	patchInst      []viewport.Instance // the instances of chunks that reach partly into a patch
+	patchVAO       uint32              // reads patchVBO, which holds patchInst
+	patchVBO       uint32
+	patchCap       int      // instances patchVBO holds
+	patchMesh      *gpuMesh // the mesh patchVAO reads
+	fresh, kept    []ownedBox // scratch of additive (patch.go)
 	totalUploaded  uint64
 	renders        uint64
 	scratch        []byte
@@ -369,6 +388,10 @@ func (r *Renderer) Delete() {
 	}
 	if r.emptyVAO != 0 {
 		gl.DeleteVertexArrays(1, &r.emptyVAO)
+	}
+	if r.patchVAO != 0 {
+		gl.DeleteVertexArrays(1, &r.patchVAO)
+		gl.DeleteBuffers(1, &r.patchVBO)
 	}
 	r.w, r.h = 0, 0
 	r.deleted = true

@@ -70,21 +70,24 @@ var (
 
 // setupInstanceAttribs points the bound VAO's attributes 3..9 at the bound
 // instance buffer, one step per instance, reading every stride-th instance.
-func setupInstanceAttribs(stride int) {
+func setupInstanceAttribs(stride int) { setupInstanceAttribsAt(stride, 0) }
+
+// setupInstanceAttribsAt is setupInstanceAttribs reading from byte base of the buffer on.
+func setupInstanceAttribsAt(stride int, base uintptr) {
 	st := int32(viewport.InstanceSize * stride)
 	for c := range uint32(4) {
 		gl.EnableVertexAttribArray(locModel + c)
-		gl.VertexAttribPointerWithOffset(locModel+c, 4, gl.FLOAT, false, st, uintptr(c*16))
+		gl.VertexAttribPointerWithOffset(locModel+c, 4, gl.FLOAT, false, st, base+uintptr(c*16))
 		gl.VertexAttribDivisor(locModel+c, 1)
 	}
 	gl.EnableVertexAttribArray(locColor)
-	gl.VertexAttribPointerWithOffset(locColor, 4, gl.FLOAT, false, st, uintptr(offColor))
+	gl.VertexAttribPointerWithOffset(locColor, 4, gl.FLOAT, false, st, base+uintptr(offColor))
 	gl.VertexAttribDivisor(locColor, 1)
 	gl.EnableVertexAttribArray(locID)
-	gl.VertexAttribIPointerWithOffset(locID, 1, gl.UNSIGNED_INT, st, uintptr(offID))
+	gl.VertexAttribIPointerWithOffset(locID, 1, gl.UNSIGNED_INT, st, base+uintptr(offID))
 	gl.VertexAttribDivisor(locID, 1)
 	gl.EnableVertexAttribArray(locFlags)
-	gl.VertexAttribIPointerWithOffset(locFlags, 1, gl.UNSIGNED_INT, st, uintptr(offFlags))
+	gl.VertexAttribIPointerWithOffset(locFlags, 1, gl.UNSIGNED_INT, st, base+uintptr(offFlags))
 	gl.VertexAttribDivisor(locFlags, 1)
 }
 
