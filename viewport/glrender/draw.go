@@ -229,7 +229,7 @@ func (r *Renderer) step(budget time.Duration) {
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	p.next += n
 	if budget > 0 {
-		gl.Finish() // what the GPU (or llvmpipe's threads) did counts
+		gl.Finish()                 // what the GPU (or llvmpipe's threads) did counts
 		if !p.patch || p.additive { // a patch's scissored triangles cost less than a whole picture's
 			r.pacer.Measure(tris, time.Since(start))
 		}

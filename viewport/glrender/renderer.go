@@ -123,8 +123,8 @@ type picture struct {
 	additive, inPlace bool
 	sub               []subRange // where each item's instances are read (patch.go); nil: from their chunks
 	rect              [4]int32
-	stats  Stats
-	serial uint64 // counts pictures begun
+	stats             Stats
+	serial            uint64 // counts pictures begun
 }
 
 // Renderer draws a viewport.DrawList seen by a viewport.Camera into framebuffers of its own and composes the
@@ -167,8 +167,8 @@ type Renderer struct {
 	patchInst      []viewport.Instance // the instances of chunks that reach partly into a patch
 	patchVAO       uint32              // reads patchVBO, which holds patchInst
 	patchVBO       uint32
-	patchCap       int      // instances patchVBO holds
-	patchMesh      *gpuMesh // the mesh patchVAO reads
+	patchCap       int        // instances patchVBO holds
+	patchMesh      *gpuMesh   // the mesh patchVAO reads
 	fresh, kept    []ownedBox // scratch of additive (patch.go)
 	totalUploaded  uint64
 	renders        uint64
