@@ -119,6 +119,9 @@ type viewportPanel struct {
 	lastInput time.Time // the last frame with user input (keys, mouse, text)
 	coarse    bool      // the picture on screen was thinned (the view was moving): a full one follows
 	moved     bool      // the last frame's picture was asked for because the view or the scene changed
+	built     bool      // the panel was built in this frame (lateRender)
+	inputNow  bool      // this frame has user input (a key or button held, the mouse moving, events)
+	typing    bool      // a text field has the keyboard
 	// currentAt is the newest time (unix ns) at which the picture on screen was known to show everything the
 	// viewport shows: the state it was drawn from was sampled then, and nothing changed since (probe marks).
 	currentAt int64
@@ -241,9 +244,11 @@ func (v *viewportPanel) Build() {
 	v.overImage = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsUsingAny()
 
 	v.sync()
-	if userActive() || imgui.CurrentContext().InputEventsQueue().Size > 0 {
+	v.inputNow = userActive() || imgui.CurrentContext().InputEventsQueue().Size > 0
+	if v.inputNow {
 		v.lastInput = time.Now()
 	}
+	v.typing = imgui.CurrentIO().WantTextInput()
 	v.playing = v.doc.Playing() && !v.doc.Paused()
 	cam := v.doc.Camera()
 	if v.frameAll {
@@ -254,6 +259,7 @@ func (v *viewportPanel) Build() {
 	}
 	v.updateCamera(local, w, h)
 	v.render(w, h)
+	v.built = true
 	if v.probe != nil {
 		v.probe.Picture.Pending = v.pending
 	}
@@ -279,13 +285,14 @@ func (v *viewportPanel) Build() {
 // Drawing budgets: how long one frame may spend on the viewport's picture (GPU work included). A picture that
 // costs more is drawn over several frames while the last complete one stays on screen; while the view or the
 // scene changes frame after frame, a thinned picture that fits is drawn instead.
-// While the user gives input (and shortly after), frames stay short so that they are handled at once; without
-// input the picture gets more of each frame and completes in fewer of them (each frame also costs the UI's own
-// drawing, which on a software renderer is a good part of a frame).
+// While the user gives input (a key or button held, the mouse moving; while typing, also shortly after), frames stay
+// short so that they are handled at once; without input — right after a discrete key such as Ctrl+Z — the picture
+// gets more of each frame and completes in fewer of them (each frame also costs the UI's own drawing, which on a
+// software renderer is a good part of a frame).
 const (
 	drawBudget     = 15 * time.Millisecond
 	idleDrawBudget = 60 * time.Millisecond
-	inputCalm      = 300 * time.Millisecond // how long after the last input the bigger budget applies
+	inputCalm      = 300 * time.Millisecond // how long after the last input (typing) the bigger budget waits
 )
 
 // render keeps the image up to date: a new picture when what it shows changed — the draw list (the scene, or the
@@ -320,11 +327,7 @@ func (v *viewportPanel) render(w, h int) {
 			v.log.Errorf("viewport: %v", err)
 		}
 	}
-	budget := drawBudget
-	if time.Since(v.lastInput) > inputCalm && !interactive {
-		budget = idleDrawBudget
-	}
-	done, err := v.r.Draw(dl, cam, viewport.DrawOptions{Budget: budget, Interactive: interactive})
+	done, err := v.r.Draw(dl, cam, viewport.DrawOptions{Budget: v.budget(interactive), Interactive: interactive})
 	if err != nil {
 		v.log.Errorf("viewport: %v", err)
 	}
@@ -332,16 +335,61 @@ func (v *viewportPanel) render(w, h int) {
 	if !done {
 		return
 	}
-	st := v.r.Stats()
-	if v.coarse = st.Thinned; !v.coarse {
+	if v.coarse = v.r.Stats().Thinned; !v.coarse {
 		v.currentAt = sampled
 	}
+	v.noteStats()
+}
+
+// budget is how long this frame may spend on the picture (see drawBudget): the bigger budget once the input is
+// calm, and at once after a discrete change (a key pressed and released: undo, delete, a spawn) while nothing is
+// held or moving and no text field has the keyboard (typing keeps its frames short).
+func (v *viewportPanel) budget(interactive bool) time.Duration {
+	if !interactive && (time.Since(v.lastInput) > inputCalm || (!v.inputNow && !v.typing)) {
+		return idleDrawBudget
+	}
+	return drawBudget
+}
+
+// noteStats tells the probe about a picture completed.
+func (v *viewportPanel) noteStats() {
+	st := v.r.Stats()
 	if st.Renders != v.lastStats.Renders || st.Steps == 0 {
 		v.lastStats = st
 		if v.probe != nil {
 			v.probe.Picture = probe.Picture{Drawn: st.Instances, Total: st.Total, Stride: st.Stride, Steps: st.Steps,
 				Pictures: st.Renders, Completed: time.Now().UnixNano()}
 		}
+	}
+}
+
+// lateRender runs after the panels that change the scene in a frame were built after this one (the Inspector's
+// field edits, the gizmo, dialogs, merged jobs): a change a patch drawn at once covers is drawn into the image
+// now (viewport.DrawOptions.PatchOnly: the texture shown stays the one the panel gave ImGui), so that this frame
+// shows it instead of the next one; anything bigger is left to the next frame's render.
+func (v *viewportPanel) lateRender() {
+	if !v.built || v.r == nil || v.pending || v.coarse {
+		v.built = false
+		return
+	}
+	v.built = false
+	sampled := time.Now().UnixNano()
+	v.sync()
+	dl := v.builder.DrawList()
+	if v.preview != nil {
+		dl = v.preview
+	}
+	if rw, rh := v.r.Size(); dl != v.shown || rw != v.w || rh != v.h {
+		return
+	}
+	tex := v.r.Texture()
+	done, err := v.r.Draw(dl, *v.doc.Camera(), viewport.DrawOptions{Budget: v.budget(false), PatchOnly: true})
+	if err != nil {
+		v.log.Errorf("viewport: %v", err)
+	}
+	if done && v.r.Texture() == tex {
+		v.currentAt = sampled
+		v.noteStats()
 	}
 }
 

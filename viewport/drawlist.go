@@ -73,7 +73,33 @@ type Chunk struct {
 	boundsValid bool
 	changes     uint64 // counts changes to the instances or their box (Changes)
 	edits       uint64 // counts those changes that were not an instance appended (Edits)
+	damage      AABB   // the boxes of the instances changed since ResetDamage, before and after (Damage)
+	damageBase  uint64 // changes at ResetDamage; unknownDamage when the damage is not known
 }
+
+// unknownDamage is a chunk's damageBase when its damage is not known (regrouped, cleared, its mesh changed).
+const unknownDamage = math.MaxUint64
+
+// Damage returns the box around every instance of the chunk changed, added or removed since [Chunk.ResetDamage]
+// (where they were and where they are), and the chunk's Changes when it was reset; ok is false when the damage is
+// not known (the chunk was regrouped or cleared, or its mesh changed). A renderer that reset it when it drew the
+// chunk, and still finds Changes then, knows that only the pixels inside the box changed.
+func (c *Chunk) Damage() (box AABB, since uint64, ok bool) {
+	return c.damage, c.damageBase, c.damageBase != unknownDamage
+}
+
+// ResetDamage forgets the damage: from here on it counts changes after the chunk's Changes now.
+func (c *Chunk) ResetDamage() { c.damage, c.damageBase = EmptyAABB(), c.changes }
+
+// damaged adds the box of in (with the batch's mesh) to the damage.
+func (c *Chunk) damaged(in *Instance) {
+	if c.damageBase != unknownDamage {
+		c.damage = c.damage.Union(finiteBox(c.batch.localBounds().Transform(in.World)))
+	}
+}
+
+// forgetDamage makes the damage unknown.
+func (c *Chunk) forgetDamage() { c.damageBase = unknownDamage }
 
 // Len returns the number of instances.
 func (c *Chunk) Len() int { return len(c.Instances) }
@@ -259,6 +285,7 @@ func (b *Batch) invalidateBounds() {
 		c.boundsValid = false
 		c.changes++
 		c.edits++
+		c.forgetDamage()
 	}
 }
 
@@ -422,7 +449,7 @@ func (d *DrawList) add(bi int32, in Instance) {
 	ci, ok := b.open[cell]
 	if !ok || len(b.chunks[ci].Instances) >= MaxChunk {
 		ci = int32(len(b.chunks))
-		b.chunks = append(b.chunks, &Chunk{batch: b, cell: cell})
+		b.chunks = append(b.chunks, &Chunk{batch: b, cell: cell, damage: EmptyAABB()})
 		b.open[cell] = ci
 	}
 	c := b.chunks[ci]
@@ -436,6 +463,7 @@ func (d *DrawList) add(bi int32, in Instance) {
 	grow := c.boundsValid
 	c.Instances = append(c.Instances, in)
 	c.markDirty(slot, true)
+	c.damaged(&in)
 	if grow { // appending extends the cached box instead of dropping it
 		c.bounds, c.boundsValid = c.bounds.Union(finiteBox(b.localBounds().Transform(in.World))), true
 	}
@@ -463,7 +491,7 @@ func (d *DrawList) regroup(size float32) {
 			ci, ok := b.open[cell]
 			if !ok || len(b.chunks[ci].Instances) >= MaxChunk {
 				ci = int32(len(b.chunks))
-				c := &Chunk{batch: b}
+				c := &Chunk{batch: b, damageBase: unknownDamage}
 				if int(ci) < len(pool) {
 					c = pool[ci]
 					c.Instances = c.Instances[:0]
@@ -482,6 +510,7 @@ func (d *DrawList) regroup(size float32) {
 			c.boundsValid = false
 			c.changes++
 			c.edits++
+			c.forgetDamage()
 		}
 		b.boundsValid = false
 	}
@@ -523,6 +552,8 @@ func (d *DrawList) update(at slotRef, f func(*Instance)) {
 		return
 	}
 	c.markDirty(s, false)
+	c.damaged(&old)
+	c.damaged(p)
 	d.version++
 }
 
@@ -569,8 +600,10 @@ func (d *DrawList) Remove(id uint32) bool {
 		d.flagged--
 	}
 	last := len(c.Instances) - 1
+	c.damaged(&c.Instances[s])
 	if s != last {
 		moved := c.Instances[last]
+		c.damaged(&moved) // drawn in another place of the chunk's order
 		c.Instances[s] = moved
 		d.setSlot(moved.ID, at)
 		c.markDirty(s, false)
@@ -605,6 +638,7 @@ func (d *DrawList) Clear() {
 			c.boundsValid = false
 			c.changes++
 			c.edits++
+			c.forgetDamage()
 		}
 		b.n, b.used = 0, 0
 		b.boundsValid = false

@@ -99,6 +99,16 @@ func (r *Renderer) patchRect(key pictureKey, f *frame) (rc [4]int32, ok, additiv
 			if cs.shown == c && cs.shownChanges == c.Changes() {
 				continue
 			}
+			if cs.shown == c {
+				// The chunk knows which of its instances changed since it was drawn: only their boxes.
+				if dmg, since, ok := c.Damage(); ok && since == cs.shownChanges {
+					additive = additive && cs.appended(c)
+					if f.frustum.IntersectsAABB(dmg) && !add(dmg) {
+						return rc, false, false
+					}
+					continue
+				}
+			}
 			if cs.shown != nil {
 				additive = additive && cs.appended(c)
 				if !add(cs.shownBox) {
@@ -401,6 +411,7 @@ func (r *Renderer) commitShown(p *picture) {
 		cs := &ls.batches[it.Batch].chunks[it.Chunk]
 		cs.shown, cs.shownChanges, cs.shownBox = c, c.Changes(), c.Bounds()
 		cs.shownEdits, cs.shownLen = c.Edits(), c.Len()
+		c.ResetDamage()
 	}
 	if !p.patch {
 		ls.lost = false

@@ -105,7 +105,7 @@ func TestBigChangesArePatches(t *testing.T) {
 // TestSmallPatchInPlace: a change of one instance in a dense scene whose patch fits the budget is drawn at once
 // into the picture on screen — the texture shown stays the same one, so the frame that asked shows it — and only
 // the instances that reach into its rectangle are drawn (not the whole chunks of 2,048 around it); the picture
-// equals the whole one.
+// equals the whole one. The patch's rectangle is where the cube was and is (the chunk's Damage), not its chunk's.
 func TestSmallPatchInPlace(t *testing.T) {
 	dl := viewport.NewDrawList()
 	dl.SetMesh(assets.BuiltinCube, builtin(t, assets.BuiltinCube))
@@ -127,7 +127,9 @@ func TestSmallPatchInPlace(t *testing.T) {
 		if !done || r.Texture() != tex {
 			t.Errorf("a one-cube patch within the budget: done %v, texture %d (was %d): not drawn in place", done, r.Texture(), tex)
 		}
-		if s := r.Stats(); s.Instances > 1200 { // the whole chunks that reach into its rectangle hold 1,707
+		// The whole chunks that reach into the rectangle of the moved cube's chunk hold 1,707 instances; those whose
+		// box reaches into that rectangle 874; into the rectangle of the cube's old and new place, 259.
+		if s := r.Stats(); s.Instances > 600 {
 			t.Errorf("the one-cube patch drew %d instances of %d", s.Instances, dl.Len())
 		}
 		samePicture(t, "one cube moved", r, dl, cam)
