@@ -120,6 +120,7 @@ type viewportPanel struct {
 	coarse    bool      // the picture on screen was thinned (the view was moving): a full one follows
 	moved     bool      // the last frame's picture was asked for because the view or the scene changed
 	built     bool      // the panel was built in this frame (lateRender)
+	builtAt   [2]uint64 // the list's version and the selection's when it was (lateRender)
 	inputNow  bool      // this frame has user input (a key or button held, the mouse moving, events)
 	typing    bool      // a text field has the keyboard
 	// currentAt is the newest time (unix ns) at which the picture on screen was known to show everything the
@@ -260,6 +261,7 @@ func (v *viewportPanel) Build() {
 	v.updateCamera(local, w, h)
 	v.render(w, h)
 	v.built = true
+	v.builtAt = [2]uint64{v.shown.Version(), v.selVersion}
 	if v.probe != nil {
 		v.probe.Picture.Pending = v.pending
 	}
@@ -379,8 +381,8 @@ func (v *viewportPanel) lateRender() {
 	if v.preview != nil {
 		dl = v.preview
 	}
-	if rw, rh := v.r.Size(); dl != v.shown || rw != v.w || rh != v.h {
-		return
+	if rw, rh := v.r.Size(); dl != v.shown || rw != v.w || rh != v.h || v.builtAt == [2]uint64{dl.Version(), v.selVersion} {
+		return // something else to draw, or nothing changed since the panel was built
 	}
 	tex := v.r.Texture()
 	done, err := v.r.Draw(dl, *v.doc.Camera(), viewport.DrawOptions{Budget: v.budget(false), PatchOnly: true})
