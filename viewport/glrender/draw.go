@@ -181,6 +181,7 @@ func (r *Renderer) step(budget time.Duration) {
 	gl.DepthMask(true)
 	gl.Disable(gl.BLEND)
 	r.scissor(p)
+	stencil(p)
 	prog := r.meshProg
 	gl.UseProgram(prog.id)
 	r.lightUniforms(prog, p.f.vp, p.f.eye)
@@ -236,14 +237,20 @@ func (r *Renderer) step(budget time.Duration) {
 	}
 	if p.next < len(p.items) {
 		gl.Disable(gl.SCISSOR_TEST)
+		gl.Disable(gl.STENCIL_TEST)
 		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 		return
 	}
 
 	fixed := time.Now()
-	if r.Settings.Grid && !p.additive { // an additive patch's picture has the grid, and nothing of it is cleared
+	if r.Settings.Grid {
+		if p.additive { // the rest of the picture has the grid: only over the pixels the new instances won
+			gl.StencilFunc(gl.EQUAL, 1, 0xff)
+			gl.StencilOp(gl.KEEP, gl.KEEP, gl.KEEP)
+		}
 		r.drawGrid(p.f.vp, p.f.eye, p.key.cam)
 	}
+	gl.Disable(gl.STENCIL_TEST)
 	gl.BindVertexArray(0)
 	gl.UseProgram(0)
 	gl.Disable(gl.SCISSOR_TEST)

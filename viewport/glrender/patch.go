@@ -15,9 +15,10 @@ import (
 // rectangle that covers where the changed chunks were and are: there it is cleared and the instances in view that
 // reach into it are drawn again, nothing else (of a chunk that reaches only partly into it, just its instances
 // whose box does, in their order: a pixel inside gets the same fragments in the same order as in a whole picture).
-// A patch whose changed chunks were all unseen and only add to the picture (a spawn, the undo of a delete) is
-// additive: nothing is cleared, only the new chunks are drawn over the picture with its depth (exact for opaque
-// instances when their boxes are apart from those on screen and the ground grid cannot be in front of them). A
+// A patch whose changed chunks were all unseen or only appended to (a spawn, the undo of a delete) is additive:
+// nothing is cleared, only the new instances are drawn over the picture with its depth (exact for opaque instances
+// whose boxes are apart from those on screen), marking the pixels they win in the stencil; the ground grid, already
+// blended into the rest, is blended over those pixels only. A
 // patch that fits the frame's budget is drawn in place, into the front picture, at once (the picture never shows it
 // half-drawn, and the frame that asked shows it); a bigger one over a copy of the front picture, over frames.
 // Each chunk's state remembers what the front picture shows of it (the chunk, its Changes and its box when drawn),
@@ -149,16 +150,11 @@ type ownedBox struct {
 
 // additive reports whether the changed chunks of a picture of key — each of them unseen in the front picture, or
 // changed only by instances appended to it — can be drawn over it (their new instances) with its depth, nothing
-// cleared, and give the whole picture: the ground grid (already in the picture, blended) cannot be in front of any
-// new instance (they are above the ground and so is the eye), and the box of no chunk's new instances comes near
+// cleared, and give the whole picture: the box of no chunk's new instances comes near
 // the box of another chunk the picture shows (nearer than the depth buffer resolves there), so that no pixel has
 // two fragments of equal depth whose order a whole picture would decide otherwise (within a chunk, the new
 // instances come after the old ones, as in a whole picture).
 func (r *Renderer) additive(key pictureKey, f *frame) bool {
-	grid := key.settings.Grid
-	if grid && !(f.eye[1] > 0) {
-		return false
-	}
 	// The depth buffer (24 bits) resolves about d²/(near·2²⁴) at distance d; keep eight times that apart.
 	near := float64(max(key.cam.Near, 1e-6))
 	fresh, kept := r.fresh[:0], r.kept[:0]
@@ -185,9 +181,6 @@ func (r *Renderer) additive(key pictureKey, f *frame) bool {
 				for k := cs.shownLen; k < c.Len(); k++ {
 					nb = nb.Union(local.Transform(c.Instances[k].World))
 				}
-			}
-			if grid && !(nb.Min[1] >= 0) {
-				return false
 			}
 			far := 0.0
 			for k := range 8 {
@@ -332,16 +325,18 @@ func (r *Renderer) drawPatchItem(gm *gpuMesh, sr subRange) {
 func (r *Renderer) beginPatch(p *picture) {
 	r.uploadPatch(p)
 	if p.inPlace {
+		gl.BindFramebuffer(gl.FRAMEBUFFER, r.targets[r.front].fbo)
+		gl.Viewport(0, 0, int32(r.w), int32(r.h))
+		gl.ColorMask(true, true, true, true)
+		gl.DepthMask(true)
 		if !p.additive {
-			gl.BindFramebuffer(gl.FRAMEBUFFER, r.targets[r.front].fbo)
-			gl.Viewport(0, 0, int32(r.w), int32(r.h))
-			gl.ColorMask(true, true, true, true)
-			gl.DepthMask(true)
 			r.scissor(p)
 			r.clearTarget()
 			gl.Disable(gl.SCISSOR_TEST)
-			gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		} else {
+			clearStencil()
 		}
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 		return
 	}
 	front, back := &r.targets[r.front], &r.targets[1-r.front]
@@ -371,9 +366,30 @@ func (r *Renderer) beginPatch(p *picture) {
 	if !p.additive {
 		r.scissor(p)
 		r.clearTarget()
+	} else {
+		clearStencil()
 	}
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+}
+
+// clearStencil clears the bound target's stencil (an additive patch marks the pixels it draws in it).
+func clearStencil() {
+	gl.StencilMask(0xff)
+	var zero int32
+	gl.ClearBufferiv(gl.STENCIL, 0, &zero)
+}
+
+// stencil sets the stencil test for p's instances: an additive patch marks the pixels they win (1), for the grid.
+func stencil(p *picture) {
+	if !p.additive {
+		gl.Disable(gl.STENCIL_TEST)
+		return
+	}
+	gl.Enable(gl.STENCIL_TEST)
+	gl.StencilMask(0xff)
+	gl.StencilFunc(gl.ALWAYS, 1, 0xff)
+	gl.StencilOp(gl.KEEP, gl.KEEP, gl.REPLACE)
 }
 
 // drawTarget is the target p is drawn into: the back one, or the front one for a patch drawn in place.

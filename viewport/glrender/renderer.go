@@ -93,7 +93,8 @@ type batchState struct {
 	chunks []chunkState
 }
 
-// target is one set of the framebuffer's attachments: colour (RGBA8), entity ids (R32UI) and depth. The renderer
+// target is one set of the framebuffer's attachments: colour (RGBA8), entity ids (R32UI) and depth (with a
+// stencil: an additive patch marks the pixels it drew, patch.go). The renderer
 // has two: the front one holds the last complete picture (shown, picked from), the back one the picture being
 // drawn.
 type target struct {
@@ -290,13 +291,13 @@ func (r *Renderer) Resize(w, h int) error {
 		t.color = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
 		gl.GenRenderbuffers(1, &t.depth)
 		gl.BindRenderbuffer(gl.RENDERBUFFER, t.depth)
-		gl.RenderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT24, int32(w), int32(h))
+		gl.RenderbufferStorage(gl.RENDERBUFFER, gl.DEPTH24_STENCIL8, int32(w), int32(h))
 		gl.BindRenderbuffer(gl.RENDERBUFFER, 0)
 		gl.GenFramebuffers(1, &t.fbo)
 		gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
 		gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, t.color, 0)
 		gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, t.ids, 0)
-		gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, t.depth)
+		gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, t.depth)
 		bufs := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
 		gl.DrawBuffers(2, &bufs[0])
 		err = errors.Join(err, fboStatus("scene framebuffer"))
