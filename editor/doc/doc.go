@@ -46,8 +46,8 @@
 // [Document.Dirty] is true when the history position differs from the one at the last save: undoing
 // back to the saved state makes the document clean again; a new command after undoing past the save
 // point makes that state unreachable, so the document stays dirty until saved. [Document.Version]
-// changes whenever the content or the dirty state changes; [Document.SelectionVersion] when the
-// selection does.
+// changes whenever the content, the file or the name changes (not on a save to the same file, which
+// only makes it clean); [Document.SelectionVersion] when the selection does.
 //
 // # Prefabs
 //

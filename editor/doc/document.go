@@ -217,9 +217,10 @@ func (d *Document) CameraInFile() bool { return d.cameraInFile }
 // Warnings returns the problems the last load or reload reported without failing.
 func (d *Document) Warnings() []serialize.Problem { return d.warnings }
 
-// Version is a counter that changes whenever the scene's content or the dirty state changes
-// (commands, undo, redo, edits inside a transaction, reload, save); the UI compares it with the
-// value it last saw to know when to rebuild what it shows.
+// Version is a counter that changes whenever the scene's content changes (commands, undo, redo,
+// edits inside a transaction, reload) or its file or name does (Save As); the UI compares it with the
+// value it last saw to know when to rebuild what it shows. A save to the document's own file, which
+// changes only Dirty, leaves it as it is.
 func (d *Document) Version() uint64 { return d.version }
 
 // Len returns the number of entities in the edit world.

@@ -109,12 +109,18 @@ func (d *Document) Finish(j *WriteJob, err error) {
 		d.restorePrefabPaths(j.rebased)
 		return
 	}
+	// A save of the document's own file under its own name changes only the dirty state: Version stays, so the
+	// panels keyed by it (the hierarchy's rows, the Inspector's override marks) rebuild nothing — at 1,000,000
+	// entities that rebuild took longer than the save itself. A new path or name, or prefab paths rebased for
+	// another folder, change what is shown.
+	if d.path != j.path || d.name != j.scene.Name || len(j.rebased) > 0 {
+		d.version++
+	}
 	d.path = j.path
 	d.name = j.scene.Name
 	d.hist.saved = j.pos
 	d.missing = false
 	d.cameraInFile = true
-	d.version++
 }
 
 // Export writes the scene for games (serialize.Export: world matrices baked, editor data left out)

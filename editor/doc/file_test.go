@@ -225,3 +225,39 @@ func TestOutsideEdits(t *testing.T) {
 	}()
 	d.ReloadFrom(nil)
 }
+
+// A save to the document's own file changes only its dirty state: Version stays, so the panels keyed by it (the
+// hierarchy's rows, the Inspector's override marks over a million selected entities) rebuild nothing after a
+// save. A Save As to a new path, which changes what is shown, changes it.
+func TestSaveKeepsVersionUnlessThePathOrNameChanges(t *testing.T) {
+	d := New("", testOpts)
+	_, err := d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	path := filepath.Join(t.TempDir(), "level1.json")
+	v := d.Version()
+	must(t, d.SaveAs(context.Background(), path, nil))
+	if d.Version() == v {
+		t.Fatal("Save As of a new scene (a path and a name) must change Version")
+	}
+	_, err = d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	v = d.Version()
+	for _, background := range []bool{false, true} {
+		if background {
+			_, err = d.SpawnCube(ecs.Entity{})
+			must(t, err)
+			v = d.Version()
+			j := d.PrepareSave("")
+			d.Finish(j, j.Run(context.Background(), nil))
+		} else {
+			must(t, d.Save(context.Background(), nil))
+		}
+		if d.Dirty() || d.Version() != v {
+			t.Fatalf("background %v: after Save: dirty %v, version %d → %d (want unchanged)", background, d.Dirty(), v, d.Version())
+		}
+	}
+	must(t, d.SaveAs(context.Background(), filepath.Join(t.TempDir(), "level2.json"), nil))
+	if d.Version() == v {
+		t.Fatal("Save As to another file must change Version")
+	}
+}
