@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -182,6 +185,12 @@ func (sw *sceneWriter) write(ctx context.Context, out io.Writer, s *Scene, progr
 		}
 		sw.iw = iw
 	}
+	if iw == nil && len(order) >= parallelMin && saveWorkers() > 1 {
+		if err := sw.entitiesParallel(ctx, order, progress); err != nil {
+			return err
+		}
+		return sw.end(len(order), progress)
+	}
 	total := int64(len(order))
 	step := max(total/100, 1)
 	for i, e := range order {
@@ -221,12 +230,122 @@ func (sw *sceneWriter) write(ctx context.Context, out io.Writer, s *Scene, progr
 	if iw != nil {
 		iw.writeRemovedBefore(scene.MaxID + 1)
 	}
+	return sw.end(len(order), progress)
+}
+
+// end writes what follows the entities and reports the save complete.
+func (sw *sceneWriter) end(n int, progress func(done, total int64)) error {
 	sw.buf = append(sw.buf, "\n  ]\n}\n"...)
 	sw.flush()
 	if sw.err == nil && progress != nil {
-		progress(total, total)
+		progress(int64(n), int64(n))
 	}
 	return sw.err
+}
+
+// Entities are encoded in chunks on saveWorkers goroutines when a scene has at least parallelMin of
+// them (and no prefab instances, whose records are written in one pass): chunks of a 64th of the
+// entities, at least 256 (for the progress bar) and at most chunkEntities.
+const (
+	chunkEntities = 2048 // about 700 KB of JSON for cubes
+	parallelMin   = 2 * chunkEntities
+	chunkCap      = 1 << 20
+)
+
+func chunkSize(n int) int { return min(chunkEntities, max(256, n/64)) }
+
+// saveWorkers returns how many goroutines encode entities at once (tests change it).
+var saveWorkers = func() int { return runtime.GOMAXPROCS(0) }
+
+// entitiesParallel writes the entities of order (a world without prefab instances) exactly as the
+// sequential loop does: workers encode chunks (chunkSize) into pooled buffers, which this goroutine
+// writes in order (one write per chunk) and hands back. At most twice as many chunks as workers are
+// in flight, so the memory it takes is a few MB whatever the scene's size. The first error in entity
+// order is returned, as the sequential loop would return it; progress is reported on this goroutine.
+func (sw *sceneWriter) entitiesParallel(ctx context.Context, order []ecs.Entity, progress func(done, total int64)) error {
+	sw.flush() // what comes before the entities
+	if sw.err != nil {
+		return sw.err
+	}
+	size := chunkSize(len(order))
+	chunks := (len(order) + size - 1) / size
+	workers := min(saveWorkers(), chunks)
+	type encoded struct {
+		buf []byte
+		err error
+	}
+	results := make([]chan encoded, chunks)
+	for k := range results {
+		results[k] = make(chan encoded, 1)
+	}
+	// A worker takes a buffer before it takes a chunk, so every chunk handed out has one: the lowest
+	// chunk not yet written is always being encoded, or waits for a buffer that a written chunk gives back.
+	free := make(chan []byte, 2*workers)
+	for range cap(free) {
+		free <- nil
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait() // no goroutine reads the world once Save returns
+	}()
+	for range workers {
+		ew := newSceneWriter(sw.w)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				var buf []byte
+				select {
+				case buf = <-free:
+				case <-wctx.Done():
+					return
+				}
+				k := int(next.Add(1)) - 1
+				if k >= chunks {
+					return
+				}
+				if buf == nil {
+					buf = make([]byte, 0, chunkCap)
+				}
+				ew.buf, ew.wrote = buf[:0], k > 0
+				var err error
+				for _, e := range order[k*size : min((k+1)*size, len(order))] {
+					if err = ew.entity(e); err != nil {
+						break
+					}
+				}
+				results[k] <- encoded{ew.buf, err}
+			}
+		}()
+	}
+	total := int64(len(order))
+	step := max(total/100, 1)
+	for k := range chunks {
+		var c encoded
+		select {
+		case c = <-results[k]:
+		case <-ctx.Done():
+			return fmt.Errorf("saving: %w", ctx.Err())
+		}
+		if c.err != nil {
+			return c.err
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("saving: %w", err)
+		}
+		if done := int64(k * size); progress != nil && (k == 0 || done/step != (done-int64(size))/step) {
+			progress(done, total)
+		}
+		if _, err := sw.out.Write(c.buf); err != nil {
+			sw.err = err
+			return err
+		}
+		free <- c.buf
+	}
+	return nil
 }
 
 func (sw *sceneWriter) editorSection(b []byte, s *Scene) ([]byte, error) {

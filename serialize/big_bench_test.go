@@ -1,0 +1,141 @@
+package serialize
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// The editor's save and open of a 1,000,000-cube scene (issue 16 item 4: save ≤ 2 s at 1M), as the
+// editor does them: the scene the grid subcommand writes (random ids), opened with LoadFile (so the
+// world holds the entities in file order, as after opening), saved by cloning the world on the loop
+// thread (doc.PrepareSave) and SaveFile on a job (temporary file, fsync, rename, backup, folder
+// sync). Opt-in by size: make bench (about 1.5 GB of memory).
+
+// bigSceneFile writes the 1M-cube grid (as `voltex-editor grid --nx 100 --ny 100 --nz 100` does, with
+// fixed ids) into b's temporary folder and returns its path.
+func bigSceneFile(b *testing.B) string {
+	p := scene.GridParams{Count: [3]int{100, 100, 100}, Spacing: mgl32.Vec3{1.5, 1.5, 1.5},
+		ColorFrom: [4]float32{1, 1, 1, 1}, ColorTo: [4]float32{1, 1, 1, 1}}
+	s, err := GridScene(p, "Cubes", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "grid-1M.json")
+	if err := SaveFile(context.Background(), path, s, SaveOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+func fileSize(b *testing.B, path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st.Size()
+}
+
+// BenchmarkSaveFile1M is the editor's save of an opened 1M-cube scene: World.Clone (the loop thread's
+// part), then SaveFile (the job's). Sub-benchmarks time the parts on their own: clone, encode (Save
+// into io.Discard) and the whole save.
+func BenchmarkSaveFile1M(b *testing.B) {
+	src := bigSceneFile(b)
+	s, err := LoadFile(context.Background(), src, LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := float64(s.World.Len())
+	size := fileSize(b, src)
+	out := filepath.Join(b.TempDir(), "saved.json")
+	// ns/entity is wall-clock time; cpu-ns/entity the process's CPU time (all goroutines, the GC included),
+	// which a busy machine disturbs less.
+	per := func(b *testing.B, cpu0 time.Duration) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entity")
+		b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/n, "cpu-ns/entity")
+	}
+	b.Run("clone", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu := cpuTime()
+		for b.Loop() {
+			if c := s.World.Clone(); c.Len() != s.World.Len() {
+				b.Fatal("clone lost entities")
+			}
+		}
+		per(b, cpu)
+	})
+	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+		old := saveWorkers
+		saveWorkers = func() int { return workers }
+		b.Run(fmt.Sprintf("encode/workers=%d", workers), func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				if err := Save(context.Background(), discard{}, s, SaveOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			per(b, cpu)
+		})
+		b.Run(fmt.Sprintf("savefile/workers=%d", workers), func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				c := *s
+				c.World = s.World.Clone()
+				if err := SaveFile(context.Background(), out, &c, SaveOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			per(b, cpu)
+			if got := fileSize(b, out); got != size {
+				b.Fatalf("saved %d bytes, the file had %d", got, size)
+			}
+		})
+		saveWorkers = old
+	}
+}
+
+// cpuTime returns the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkLoadFile1M is the editor's open of the 1M-cube scene (LoadFile into a new world).
+func BenchmarkLoadFile1M(b *testing.B) {
+	src := bigSceneFile(b)
+	size := fileSize(b, src)
+	runtime.GC()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var n int
+	cpu := cpuTime()
+	for b.Loop() {
+		s, err := LoadFile(context.Background(), src, LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = s.World.Len()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/entity")
+}
+
+// discard is io.Discard without its ReadFrom (Save writes buffers; this keeps the copy honest).
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
