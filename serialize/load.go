@@ -543,7 +543,7 @@ func (b *binder) finish(h *header) *Scene {
 		byID = append(byID, i)
 	}
 	if !sorted {
-		slices.SortStableFunc(byID, func(i, j int32) int { return cmp.Compare(recs.at(i).id, recs.at(j).id) })
+		byID = sortRecs(byID, func(i int32) int64 { return recs.at(i).id })
 	}
 	for k := 1; k < len(byID); k++ {
 		a, c := recs.at(byID[k-1]), recs.at(byID[k])
@@ -660,12 +660,35 @@ func (b *binder) siblingOrder(byID []int32) []int32 {
 	recs := &b.recs
 	for k := 1; k < len(byID); k++ {
 		if recs.at(byID[k-1]).order > recs.at(byID[k]).order {
-			out := slices.Clone(byID)
-			slices.SortStableFunc(out, func(i, j int32) int { return cmp.Compare(recs.at(i).order, recs.at(j).order) })
-			return out
+			return sortRecs(slices.Clone(byID), func(i int32) float64 { return recs.at(i).order })
 		}
 	}
 	return byID
+}
+
+// sortRecs sorts the record indices of list by key, keeping the list's order among equal keys (as a
+// stable sort does): the keys are read once into pairs with their place, sorted by (key, place). A
+// stable sort calling key in every comparison took 0.75 s for a million entities.
+func sortRecs[K cmp.Ordered](list []int32, key func(int32) K) []int32 {
+	type pair struct {
+		k     K
+		place int32
+	}
+	pairs := make([]pair, len(list))
+	for p, i := range list {
+		pairs[p] = pair{key(i), int32(p)}
+	}
+	slices.SortFunc(pairs, func(a, b pair) int {
+		if c := cmp.Compare(a.k, b.k); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.place, b.place)
+	})
+	out := make([]int32, len(list))
+	for p, x := range pairs {
+		out[p] = list[x.place]
+	}
+	return out
 }
 
 // checkWorldMatrices warns, at their "id", about entities whose world matrix
