@@ -191,6 +191,7 @@ func (r *Renderer) step(budget time.Duration) {
 		b := batches[it.Batch]
 		c := b.Chunks()[it.Chunk]
 		bs := &r.list.batches[it.Batch]
+		r.cull(&bs.chunks[it.Chunk], bs.mesh, c)
 		if p.sub != nil && p.sub[p.next+k].n >= 0 { // a patch's instances of a chunk reaching partly into it
 			sr := p.sub[p.next+k]
 			if sr.own { // the instances appended to the chunk, from its own buffer
@@ -228,6 +229,8 @@ func (r *Renderer) step(budget time.Duration) {
 	}
 	gl.BindVertexArray(0)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	gl.Disable(gl.CULL_FACE)
+	r.culling = false
 	p.next += n
 	if budget > 0 {
 		gl.Finish()                 // what the GPU (or llvmpipe's threads) did counts

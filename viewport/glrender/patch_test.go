@@ -11,7 +11,7 @@ import (
 )
 
 // drawDone draws dl through Draw (as the editor does, so the picture on screen may be patched) until complete.
-func drawDone(t *testing.T, r *Renderer, dl *viewport.DrawList, cam viewport.Camera, o viewport.DrawOptions) {
+func drawDone(t testing.TB, r *Renderer, dl *viewport.DrawList, cam viewport.Camera, o viewport.DrawOptions) {
 	t.Helper()
 	for range 10000 {
 		done, err := r.Draw(dl, cam, o)

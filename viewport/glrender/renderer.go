@@ -63,6 +63,7 @@ type gpuMesh struct {
 	indexCount int32
 	triangles  int
 	used       bool
+	closed     bool // a closed surface wound outwards: its back faces are culled (closedMesh)
 }
 
 // chunkState is the GPU side of one viewport.Chunk: its instance buffer and a vertex array reading the batch's
@@ -80,6 +81,9 @@ type chunkState struct {
 	// Its Edits and length then: while Edits stays, the instances after shownLen were appended since.
 	shownEdits uint64
 	shownLen   int
+	// Whether an instance is mirrored (Renderer.cull), as of the chunk's Changes = mirrorAt-1.
+	mirrored bool
+	mirrorAt uint64
 }
 
 // appended reports whether c changed since the front picture showed it only by instances appended at its end.
@@ -171,6 +175,7 @@ type Renderer struct {
 	patchCap       int        // instances patchVBO holds
 	patchMesh      *gpuMesh   // the mesh patchVAO reads
 	fresh, kept    []ownedBox // scratch of additive (patch.go)
+	culling        bool       // GL_CULL_FACE is on (while a picture's instances are drawn)
 	totalUploaded  uint64
 	renders        uint64
 	scratch        []byte

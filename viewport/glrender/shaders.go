@@ -28,6 +28,7 @@ out vec3 vWorld;
 out vec4 vColor;
 flat out uint vID;
 flat out uint vFlags;
+flat out uint vMirror; // 1 when M mirrors (negative determinant): its triangles' winding is turned around
 
 void main() {
 ` + meshInstanceRead + `
@@ -37,6 +38,7 @@ void main() {
 	mat3 m = mat3(M);
 	mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
 	float det = dot(m[0], cof[0]);
+	vMirror = det < 0.0 ? 1u : 0u;
 	vNormal = cof * aNormal * (det < 0.0 ? -1.0 : 1.0);
 	vWorld = w.xyz;
 	gl_Position = uViewProj * w;
@@ -72,6 +74,7 @@ in vec3 vWorld;
 in vec4 vColor;
 flat in uint vID;
 flat in uint vFlags;
+flat in uint vMirror;
 
 uniform vec3 uLightDir;   // unit vector towards the light
 uniform vec3 uLightColor;
@@ -87,7 +90,7 @@ vec3 toSRGB(vec3 c) { return sqrt(max(c, 0.0)); }
 
 void main() {
 	vec3 n = normalize(vNormal);
-	if (!gl_FrontFacing) n = -n; // open meshes: light the inside too
+	if (gl_FrontFacing == (vMirror != 0u)) n = -n; // open meshes: light the inside too (a mirrored one's front is wound clockwise)
 	vec3 base = toLinear(clamp(vColor.rgb, 0.0, 1.0));
 	float diff = max(dot(n, uLightDir), 0.0);
 	vec3 amb = mix(uGround, uSky, n.y * 0.5 + 0.5);

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/viewport"
 )
@@ -30,8 +31,81 @@ func (r *Renderer) mesh(m *assets.Mesh) *gpuMesh {
 		r.countUpload(r.uploadStats(), n)
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	gm.closed = closedMesh(m)
 	r.meshes[m] = gm
 	return gm
+}
+
+// closedMesh reports whether m is a closed surface wound outwards: every edge (between two vertex positions) is
+// shared by exactly two of its triangles, in opposite directions, and the enclosed volume is positive. From outside
+// such a mesh its back faces are always behind its front faces, so they need not be drawn (back-face culling); an
+// open mesh shows its inside, lit (meshFS), and is drawn whole.
+func closedMesh(m *assets.Mesh) bool {
+	if len(m.Indices) == 0 || len(m.Indices)%3 != 0 {
+		return false
+	}
+	const stride = assets.FloatsPerVertex
+	pos := func(i uint32) (mgl32.Vec3, bool) {
+		o := int(i)*stride + assets.OffsetPosition/4
+		if o+3 > len(m.Vertices) {
+			return mgl32.Vec3{}, false
+		}
+		return mgl32.Vec3{m.Vertices[o], m.Vertices[o+1], m.Vertices[o+2]}, true
+	}
+	type edge struct{ a, b mgl32.Vec3 }
+	count := make(map[edge]int, len(m.Indices))
+	var vol float32
+	for t := 0; t < len(m.Indices); t += 3 {
+		var p [3]mgl32.Vec3
+		for k := range 3 {
+			v, ok := pos(m.Indices[t+k])
+			if !ok {
+				return false
+			}
+			p[k] = v
+		}
+		vol += p[0].Dot(p[1].Cross(p[2]))
+		for k := range 3 {
+			a, b := p[k], p[(k+1)%3]
+			if a == b {
+				return false
+			}
+			count[edge{a, b}]++
+		}
+	}
+	for e, n := range count {
+		if n != 1 || count[edge{e.b, e.a}] != 1 {
+			return false
+		}
+	}
+	return vol > 0
+}
+
+// cull turns back-face culling on for the instances of a chunk when its mesh is closed and none of them is
+// mirrored (a negative determinant turns its triangles' winding around); the chunk's state caches the scan.
+func (r *Renderer) cull(cs *chunkState, gm *gpuMesh, c *viewport.Chunk) {
+	on := gm.closed
+	if on {
+		if cs.mirrorAt != c.Changes()+1 {
+			cs.mirrored = false
+			for i := range c.Instances {
+				if c.Instances[i].World.Mat3().Det() < 0 {
+					cs.mirrored = true
+					break
+				}
+			}
+			cs.mirrorAt = c.Changes() + 1
+		}
+		on = !cs.mirrored
+	}
+	if on != r.culling {
+		if on {
+			gl.Enable(gl.CULL_FACE)
+		} else {
+			gl.Disable(gl.CULL_FACE)
+		}
+		r.culling = on
+	}
 }
 
 func deleteMesh(gm *gpuMesh) {
