@@ -126,8 +126,28 @@ func (p *Pacer) Estimate(tris int) time.Duration {
 }
 
 // Take returns how many of items (in order) to draw in a step of about budget: as many as are expected to fit,
-// and at least one (so every step makes progress). A budget of 0 takes them all.
+// and at least one (so every step makes progress); and all of them when the rest would cost at most half a budget
+// more (a frame of its own would cost more than that: the UI's drawing, and a frame later on screen). A budget of
+// 0 takes them all.
 func (p *Pacer) Take(items []DrawItem, budget time.Duration, stride int) int {
+	n := p.take(items, budget, stride)
+	if n < len(items) && p.Estimate(triangles(items[n:]))/time.Duration(max(stride, 1)) <= budget/2 {
+		return len(items)
+	}
+	return n
+}
+
+// triangles sums the triangles of items.
+func triangles(items []DrawItem) int {
+	n := 0
+	for _, it := range items {
+		n += it.Triangles
+	}
+	return n
+}
+
+// take is Take without taking a small rest too.
+func (p *Pacer) take(items []DrawItem, budget time.Duration, stride int) int {
 	if budget <= 0 {
 		return len(items)
 	}
@@ -160,5 +180,5 @@ func (p *Pacer) Thin(items []DrawItem, budget time.Duration) (stride, n int) {
 			stride = min(int(math.Ceil(need/avail)), MaxStride)
 		}
 	}
-	return stride, p.Take(items, time.Duration(avail), stride)
+	return stride, p.take(items, time.Duration(avail), stride)
 }

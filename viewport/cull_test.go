@@ -202,6 +202,13 @@ func TestPacer(t *testing.T) {
 	if n := p.Take(items, 0, 1); n != 4 {
 		t.Errorf("Take(0) = %d, want 4", n)
 	}
+	// 20 ms fits three (18 ms); the fourth (6 ms) is within half a budget more: all four, no frame for it alone.
+	if n := p.Take(items, 20*time.Millisecond, 1); n != 4 {
+		t.Errorf("Take(20 ms) = %d, want 4", n)
+	}
+	if n := p.Take(items, 10*time.Millisecond, 1); n != 1 {
+		t.Errorf("Take(10 ms) = %d, want 1", n)
+	}
 	// Thin: 24 ms of triangles in a 12 ms budget → every second instance, all chunks.
 	if s, n := p.Thin(items, 12*time.Millisecond); s != 2 || n != 4 {
 		t.Errorf("Thin(12 ms) = stride %d, %d items; want 2, 4", s, n)
