@@ -114,8 +114,9 @@ func (v *Values) check(i int) {
 // SpawnValues creates one entity for each row lo…hi-1 of cols (all of the same length, each of a
 // different, non-computed component of w) with exactly those components (and their companions at
 // their defaults: Transform brings GlobalTransform), row i's values being cols[k].At(i); it
-// returns the entities by row. They are created last row first: they take the free entity slots
-// last freed first, so entities despawned in row order come back in the slots they had.
+// returns the entities by row. They take the free entity slots as Spawn would if it were called
+// last row first (the slots last freed go to the last rows), so entities despawned in row order
+// come back in the slots they had; their table holds them in row order.
 func (w *World) SpawnValues(cols []Values, lo, hi int) []Entity {
 	w.checkStructural("spawn entities")
 	var m, all mask
@@ -155,10 +156,24 @@ func (w *World) SpawnValues(cols []Values, lo, hi int) []Entity {
 		}
 	}
 	t := w.tableFor(m)
-	t.ensure(hi - lo)
-	out := make([]Entity, hi-lo)
-	for i := hi - 1; i >= lo; i-- {
-		e, row := w.newEntity(t)
+	n := hi - lo
+	t.ensure(n)
+	reuse := w.free[len(w.free)-min(n, len(w.free)):] // the slots of the last rows, in row order
+	fresh := n - len(reuse)
+	out := make([]Entity, n)
+	for i := lo; i < hi; i++ {
+		var idx uint32
+		if j := i - lo - fresh; j >= 0 {
+			idx = reuse[j]
+		} else {
+			idx = uint32(len(w.records))
+			w.records = append(w.records, record{})
+		}
+		e := Entity{index: idx, gen: w.records[idx].gen}
+		row := t.pushEntity(e)
+		r := &w.records[idx]
+		r.table, r.row = t.index, row
+		w.alive++
 		for k := range cols {
 			c := &cols[k]
 			dst, r := w.place(e, w.comps[c.id], t, row)
@@ -169,5 +184,6 @@ func (w *World) SpawnValues(cols []Values, lo, hi int) []Entity {
 		}
 		out[i-lo] = e
 	}
+	w.free = w.free[:len(w.free)-len(reuse)]
 	return out
 }

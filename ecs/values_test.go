@@ -2,6 +2,7 @@ package ecs_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -41,6 +42,13 @@ func TestValuesRoundTrip(t *testing.T) {
 		w.Despawn(e)
 	}
 	back := w.SpawnValues(cols, 0, 5)
+	var order []ecs.Entity
+	for it := ecs.NewQuery1[Pos](w, ecs.Read[Pos]()).Iter(); it.Next(); {
+		order = append(order, it.Entity())
+	}
+	if !slices.Equal(order, back) {
+		t.Fatalf("the table holds %v, want them in row order %v", order, back)
+	}
 	for i, e := range back {
 		eq(t, "index", e.Index(), es[i].Index())
 		eq(t, "pos", ecs.NewMap[Pos](w).Get(e), Pos{float64(i), 1})

@@ -311,8 +311,8 @@ func heldBytes(v reflect.Value) int {
 func (d *Document) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.Entity {
 	w := d.world
 	es := make([]ecs.Entity, p.len())
-	// Last entity first: the free entity slots are reused last-freed first, so entities come back
-	// in the slots they were removed from.
+	// Last run first: the free entity slots are reused last-freed first, so entities come back in
+	// the slots they were removed from (SpawnValues gives a run's last rows the last freed).
 	for k := len(p.runs) - 1; k >= 0; k-- {
 		r := p.runs[k]
 		copy(es[r.at:], w.SpawnValues(p.groups[r.group].cols, r.row, r.row+r.n))
