@@ -3,6 +3,7 @@ package serialize
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -86,15 +87,11 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 		}
 	}
 	// Components written under "components": not flattened, not editor-only.
-	var comps []savedComp
-	for _, c := range sw.comps {
+	notExported := func(c savedComp) bool {
 		t := w.ComponentInfo(c.id).Type
-		if t == reflect.TypeFor[scene.Mesh]() || t == reflect.TypeFor[scene.Color]() || scene.IsEditorOnly(w.ComponentInfo(c.id)) {
-			continue
-		}
-		comps = append(comps, c)
+		return t == reflect.TypeFor[scene.Mesh]() || t == reflect.TypeFor[scene.Color]() || scene.IsEditorOnly(w.ComponentInfo(c.id))
 	}
-	sw.comps = comps
+	sw.comps = slices.DeleteFunc(sw.comps, notExported)
 	sw.out = out
 	b := append(make([]byte, 0, flushAt+4096), "{\n  \"format\": \"voltex.export\",\n  \"version\": 1,\n  \"name\": "...)
 	b = jsonpos.AppendString(b, s.Name)
@@ -110,14 +107,10 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 		b = append(b, '\n')
 	}
 	sw.buf = b
-	for i, e := range order {
-		if i&1023 == 1023 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("exporting: %w", err)
-			}
-		}
-		b := append(sw.buf, "    {\n      \"name\": "...)
-		name, _ := sw.names.TryGet(e)
+	// One entity of the array (entity i of order), appended to ew.buf; it only reads the world.
+	entity := func(ew *sceneWriter, i int, e ecs.Entity) error {
+		b := append(ew.buf, "    {\n      \"name\": "...)
+		name, _ := ew.names.TryGet(e)
 		b = jsonpos.AppendString(b, name.Value)
 		b = append(b, ",\n      \"parent\": "...)
 		parent := -1
@@ -133,7 +126,8 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 		b = appendInt(b, mesh)
 		if c, ok := colors.TryGet(e); ok {
 			if !allFinite(c.RGBA[:]) {
-				return sw.valueError(e, "Color", &encodeError{path: "rgba", msg: "is not finite; exports cannot hold NaN or infinite numbers"})
+				ew.buf = b
+				return ew.valueError(e, "Color", &encodeError{path: "rgba", msg: "is not finite; exports cannot hold NaN or infinite numbers"})
 			}
 			b = append(b, ",\n      \"color\": ["...)
 			b = appendFloats32(b, c.RGBA[:])
@@ -141,25 +135,55 @@ func Export(ctx context.Context, out io.Writer, s *Scene) error {
 		}
 		m := w.WorldMatrix(e)
 		if !allFinite(m[:]) {
-			return sw.valueError(e, "Transform", &encodeError{msg: "gives a world matrix that is not finite (its Transform, or a parent's, " +
+			ew.buf = b
+			return ew.valueError(e, "Transform", &encodeError{msg: "gives a world matrix that is not finite (its Transform, or a parent's, " +
 				"overflows a 32-bit float; loading the scene warns where)"})
 		}
 		b = append(b, ",\n      \"world\": ["...)
 		b = appendFloats32(b, m[:])
 		b = append(b, ']')
-		sw.buf = b
-		if err := sw.exportComponents(e); err != nil {
+		ew.buf = b
+		if err := ew.exportComponents(e); err != nil {
 			return err
 		}
-		sw.buf = append(sw.buf, "\n    }"...)
+		ew.buf = append(ew.buf, "\n    }"...)
 		if i < len(order)-1 {
-			sw.buf = append(sw.buf, ',')
+			ew.buf = append(ew.buf, ',')
 		}
-		sw.buf = append(sw.buf, '\n')
-		if len(sw.buf) >= flushAt {
-			sw.flush()
-			if sw.err != nil {
-				return sw.err
+		ew.buf = append(ew.buf, '\n')
+		return nil
+	}
+	if len(order) >= parallelMin && saveWorkers() > 1 {
+		if w.TransformsDirty() {
+			w.PropagateTransforms() // WorldMatrix only reads the world from here on
+		}
+		worker := func() *sceneWriter {
+			ew := newSceneWriter(w)
+			ew.exporting, ew.enc.refID = true, sw.enc.refID
+			ew.comps = slices.DeleteFunc(ew.comps, notExported)
+			return ew
+		}
+		if err := sw.entitiesParallel(ctx, order, nil, worker, entity); err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return fmt.Errorf("exporting: %w", ctx.Err())
+			}
+			return err
+		}
+	} else {
+		for i, e := range order {
+			if i&1023 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("exporting: %w", err)
+				}
+			}
+			if err := entity(sw, i, e); err != nil {
+				return err
+			}
+			if len(sw.buf) >= flushAt {
+				sw.flush()
+				if sw.err != nil {
+					return sw.err
+				}
 			}
 		}
 	}

@@ -172,3 +172,52 @@ func TestParallelSaveStops(t *testing.T) {
 		t.Fatalf("failing writer: %v", err)
 	}
 }
+
+// exportWith exports s with the given number of encoding goroutines.
+func exportWith(t testing.TB, ctx context.Context, workers int, s *Scene, out *bytes.Buffer) error {
+	t.Helper()
+	old := saveWorkers
+	saveWorkers = func() int { return workers }
+	defer func() { saveWorkers = old }()
+	return Export(ctx, out, s)
+}
+
+// A game export encoded by several goroutines writes the same bytes as one encoding them in turn,
+// reports the first entity (in export order) it cannot write, and stops when cancelled.
+func TestParallelExportWritesTheSameBytes(t *testing.T) {
+	for i, n := range []int{parallelMin - 1, 3*chunkEntities + 17} {
+		s := parallelScene(t, n, uint64(i+7))
+		var seq bytes.Buffer
+		if err := exportWith(t, context.Background(), 1, s, &seq); err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{2, 3} {
+			var par bytes.Buffer
+			if err := exportWith(t, context.Background(), workers, s, &par); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(seq.Bytes(), par.Bytes()) {
+				t.Fatalf("%d entities, %d workers: the parallel export differs from the sequential one: %s",
+					n, workers, firstDiff(seq.Bytes(), par.Bytes()))
+			}
+		}
+	}
+	s := parallelScene(t, 4*chunkEntities, 11)
+	n := 0
+	ecs.NewQuery1[scene.Color](s.World).Each(func(e ecs.Entity, c *scene.Color) {
+		if n++; n%1500 == 0 {
+			c.RGBA[2] = float32(math.Inf(1))
+		}
+	})
+	var seq, par bytes.Buffer
+	errSeq := exportWith(t, context.Background(), 1, s, &seq)
+	errPar := exportWith(t, context.Background(), 2, s, &par)
+	if errSeq == nil || errPar == nil || errSeq.Error() != errPar.Error() || !strings.Contains(errPar.Error(), "Color.rgba") {
+		t.Fatalf("sequential: %v\nparallel: %v", errSeq, errPar)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := exportWith(t, ctx, 2, parallelScene(t, parallelMin, 12), &bytes.Buffer{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled export: %v", err)
+	}
+}

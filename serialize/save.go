@@ -186,7 +186,9 @@ func (sw *sceneWriter) write(ctx context.Context, out io.Writer, s *Scene, progr
 		sw.iw = iw
 	}
 	if iw == nil && len(order) >= parallelMin && saveWorkers() > 1 {
-		if err := sw.entitiesParallel(ctx, order, progress); err != nil {
+		worker := func() *sceneWriter { return newSceneWriter(sw.w) }
+		entity := func(ew *sceneWriter, _ int, e ecs.Entity) error { return ew.entity(e) }
+		if err := sw.entitiesParallel(ctx, order, progress, worker, entity); err != nil {
 			return err
 		}
 		return sw.end(len(order), progress)
@@ -257,12 +259,15 @@ func chunkSize(n int) int { return min(chunkEntities, max(256, n/64)) }
 // saveWorkers returns how many goroutines encode entities at once (tests change it).
 var saveWorkers = func() int { return runtime.GOMAXPROCS(0) }
 
-// entitiesParallel writes the entities of order (a world without prefab instances) exactly as the
-// sequential loop does: workers encode chunks (chunkSize) into pooled buffers, which this goroutine
-// writes in order (one write per chunk) and hands back. At most twice as many chunks as workers are
-// in flight, so the memory it takes is a few MB whatever the scene's size. The first error in entity
-// order is returned, as the sequential loop would return it; progress is reported on this goroutine.
-func (sw *sceneWriter) entitiesParallel(ctx context.Context, order []ecs.Entity, progress func(done, total int64)) error {
+// entitiesParallel writes the entities of order exactly as a sequential loop calling entity for each
+// (entity i of order, appending to ew.buf; ew.wrote is false for the first only) does: workers, each
+// with its own writer made by worker, encode chunks (chunkSize) into pooled buffers, which this
+// goroutine writes in order (one write per chunk) and hands back. At most twice as many chunks as
+// workers are in flight, so the memory it takes is a few MB whatever the scene's size. The first error
+// in entity order is returned, as the sequential loop would return it; progress is reported on this
+// goroutine (nil: none). entity must only read the world.
+func (sw *sceneWriter) entitiesParallel(ctx context.Context, order []ecs.Entity, progress func(done, total int64),
+	worker func() *sceneWriter, entity func(ew *sceneWriter, i int, e ecs.Entity) error) error {
 	sw.flush() // what comes before the entities
 	if sw.err != nil {
 		return sw.err
@@ -292,7 +297,7 @@ func (sw *sceneWriter) entitiesParallel(ctx context.Context, order []ecs.Entity,
 		wg.Wait() // no goroutine reads the world once Save returns
 	}()
 	for range workers {
-		ew := newSceneWriter(sw.w)
+		ew := worker()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -312,8 +317,8 @@ func (sw *sceneWriter) entitiesParallel(ctx context.Context, order []ecs.Entity,
 				}
 				ew.buf, ew.wrote = buf[:0], k > 0
 				var err error
-				for _, e := range order[k*size : min((k+1)*size, len(order))] {
-					if err = ew.entity(e); err != nil {
+				for i := k * size; i < min((k+1)*size, len(order)); i++ {
+					if err = entity(ew, i, order[i]); err != nil {
 						break
 					}
 				}
