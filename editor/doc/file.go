@@ -37,7 +37,6 @@ type WriteJob struct {
 	export bool
 	scene  *serialize.Scene
 	pos    int
-	sel    []uint64
 	doc    *Document
 	// A save to another folder: the instances' prefab paths as they were (restored if it fails), or
 	// why they cannot be named from there.
@@ -72,7 +71,7 @@ func (d *Document) prepare(path string, clone bool) *WriteJob {
 		s.World = d.world.Clone() // same entity handles: the selection stays valid
 		s.Prefabs = d.prefabs.Snapshot()
 	}
-	return &WriteJob{path: path, scene: s, pos: d.hist.pos, sel: d.sel.ids(), doc: d, rebased: rebased, rebaseEr: rebaseErr}
+	return &WriteJob{path: path, scene: s, pos: d.hist.pos, doc: d, rebased: rebased, rebaseEr: rebaseErr}
 }
 
 // PrepareExport is PrepareSave for a game export (serialize.Export) to path.
