@@ -44,6 +44,8 @@ var actions = []action{
 	{menu: "Edit", label: "Duplicate", keys: []imgui.KeyChord{ctrl | key(imgui.KeyD)}, run: commands.cmdDuplicate, enabled: commands.hasSelection},
 	{menu: "Edit", label: "Delete", keys: []imgui.KeyChord{key(imgui.KeyDelete)}, run: commands.cmdDelete, enabled: commands.hasSelection, mark: "delete"},
 	{menu: "Edit", label: "Select All", keys: []imgui.KeyChord{ctrl | key(imgui.KeyA)}, run: commands.cmdSelectAll, sepBefore: true, mark: "select all"},
+	{menu: "Edit", label: "Deselect All", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyA)}, run: commands.cmdDeselectAll, mark: "deselect all"},
+	{menu: "Edit", label: "Invert Selection", keys: []imgui.KeyChord{ctrl | key(imgui.KeyI)}, run: commands.cmdInvertSelection, mark: "invert selection"},
 	{menu: "Edit", label: "Rename", keys: []imgui.KeyChord{key(imgui.KeyF2)}, run: commands.cmdRename, enabled: commands.hasSelection},
 
 	{menu: "Entity", label: "Create Empty", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyN)}, run: commands.cmdCreateEmpty, enabled: commands.editable},

@@ -34,6 +34,8 @@ type commands interface {
 	cmdDuplicate()
 	cmdDelete()
 	cmdSelectAll()
+	cmdDeselectAll()
+	cmdInvertSelection()
 	cmdRename()
 	// Entity
 	cmdCreateEmpty()
@@ -151,9 +153,12 @@ func deletedText(n, removed int) string {
 }
 
 func (w *workspace) cmdSelectAll()   { w.doc.SelectAll() }
-func (w *workspace) cmdRename()      { w.ui.startRename() }
-func (w *workspace) cmdCreateEmpty() { w.spawnUnder(ecs.Entity{}, false) }
-func (w *workspace) cmdCreateCube()  { w.spawnUnder(ecs.Entity{}, true) }
+func (w *workspace) cmdDeselectAll() { w.doc.ClearSelection() }
+
+func (w *workspace) cmdInvertSelection() { w.doc.InvertSelection() }
+func (w *workspace) cmdRename()          { w.ui.startRename() }
+func (w *workspace) cmdCreateEmpty()     { w.spawnUnder(ecs.Entity{}, false) }
+func (w *workspace) cmdCreateCube()      { w.spawnUnder(ecs.Entity{}, true) }
 
 // spawnUnder creates an empty entity or a cube as a child of parent (zero: a root) and selects it.
 func (w *workspace) spawnUnder(parent ecs.Entity, cube bool) {

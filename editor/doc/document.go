@@ -83,7 +83,8 @@ type Document struct {
 	sids  *ecs.Map[scene.SceneID]
 	names *ecs.Map[scene.Name]
 	byID  map[uint64]ecs.Entity
-	// structure changes whenever byID does (the selection resolves its ids again after it changed).
+	// structure changes whenever byID does: whoever adds, removes or replaces an entry (or the map)
+	// adds one, so that the selection resolves its ids again (see selection).
 	structure uint64
 	types     []compType
 	// takenSet: the world's scene.IDs generator skips the ids of byID (see idAlloc).

@@ -13,16 +13,16 @@ import (
 // Membership is kept without a hash map, so that selecting a million entities costs a few passes over
 // arrays: ents holds the edit world's entity of each selected id, and at, indexed by entity index,
 // the id selected at that index (0: none). Both are resolved from the ids for one state of the
-// document's id index (Document.structure, the world and its entity count) and resolved again, lazily,
-// after it changed (an entity of a selected id deleted or restored, a reload).
+// document's id index (Document.structure, the index's length, the world and its entity count) and
+// resolved again, lazily, after it changed (an entity of a selected id deleted or restored, a reload).
 type selection struct {
 	list []uint64     // selection order; the last is the active one
 	ents []ecs.Entity // ents[i]: the entity of list[i] (zero if it had none when resolved)
 	at   []uint64     // by entity index: the scene id selected there, 0 if none (mirrors ents)
 
-	world     *ecs.World // what ents and at were resolved for
-	structure uint64
-	alive     int
+	world          *ecs.World // what ents and at were resolved for
+	structure      uint64
+	alive, indexed int // the world's entity count, the id index's length
 
 	version uint64
 }
@@ -30,7 +30,7 @@ type selection struct {
 // fresh makes the selection's entities those of the document's current state.
 func (d *Document) fresh() {
 	s := &d.sel
-	if s.world == d.world && s.structure == d.structure && s.alive == d.world.Len() {
+	if s.world == d.world && s.structure == d.structure && s.alive == d.world.Len() && s.indexed == len(d.byID) {
 		return
 	}
 	if s.world != d.world {
@@ -38,7 +38,7 @@ func (d *Document) fresh() {
 	} else {
 		s.unmarkAll()
 	}
-	s.world, s.structure, s.alive = d.world, d.structure, d.world.Len()
+	s.world, s.structure, s.alive, s.indexed = d.world, d.structure, d.world.Len(), len(d.byID)
 	s.ents = s.ents[:0]
 	for _, id := range s.list {
 		e, ok := d.entity(id)
@@ -251,6 +251,26 @@ func (d *Document) ClearSelection() { d.setSel(nil) }
 // columns and sorts them by radix, without looking each one up.
 func (d *Document) SelectAll() {
 	ids, es := d.sortedIDs()
+	d.replaceSel(ids, es)
+}
+
+// InvertSelection selects every entity that is not selected and deselects the others (Blender's
+// Ctrl+I), in ascending scene id order like SelectAll.
+func (d *Document) InvertSelection() {
+	ids, es := d.sortedIDs()
+	d.fresh()
+	k := 0
+	for i, e := range es {
+		if !d.sel.has(e, ids[i]) {
+			ids[k], es[k] = ids[i], e
+			k++
+		}
+	}
+	d.replaceSel(ids[:k], es[:k])
+}
+
+// replaceSel makes ids (with their entities es, all live and distinct) the selection.
+func (d *Document) replaceSel(ids []uint64, es []ecs.Entity) {
 	s := &d.sel
 	if slices.Equal(ids, s.list) {
 		return

@@ -35,10 +35,10 @@ func (m *selModel) push(before []uint64) {
 }
 
 // TestSelectionAgainstModel runs random sequences of what users do to the selection — click, Shift-click (add),
-// Ctrl-click (toggle), Select All, select by ids (a search's results), deselect, clear, delete the selection,
-// create, duplicate, undo and redo — on a small tree of entities and compares, after every step, everything the
-// document says of the selection with the model: the ids in order, the active entity, the selected entities, and
-// for every entity whether it is selected.
+// Ctrl-click (toggle), Select All, Invert Selection, Deselect All, select by ids (a search's results), deselect,
+// delete the selection, create, duplicate, undo and redo — on a small tree of entities and compares, after every
+// step, everything the document says of the selection with the model: the ids in order, the active entity, the
+// selected entities, and for every entity whether it is selected.
 func TestSelectionAgainstModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 1))
 	for seq := range 60 {
@@ -84,7 +84,7 @@ func TestSelectionAgainstModel(t *testing.T) {
 		}
 		for step := range 40 {
 			var what string
-			switch op := rng.IntN(13); op {
+			switch op := rng.IntN(15); op {
 			case 0, 1: // click
 				es := pick(1)
 				what = fmt.Sprintf("click %v", ids(es))
@@ -115,6 +115,20 @@ func TestSelectionAgainstModel(t *testing.T) {
 				all := ids(live())
 				slices.Sort(all)
 				m.ids = all
+			case 13: // Invert Selection
+				what = "invert"
+				var inv []uint64
+				for _, id := range d.IDs() {
+					if !m.has(id) {
+						inv = append(inv, id)
+					}
+				}
+				d.InvertSelection()
+				m.ids = inv
+			case 14: // Deselect All
+				what = "deselect all"
+				d.ClearSelection()
+				m.ids = nil
 			case 6: // the rows of a search, and an id that names nothing
 				es := pick(rng.IntN(5))
 				sel := append(ids(es), 1<<60)
