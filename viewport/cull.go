@@ -126,12 +126,12 @@ func (p *Pacer) Estimate(tris int) time.Duration {
 }
 
 // Take returns how many of items (in order) to draw in a step of about budget: as many as are expected to fit,
-// and at least one (so every step makes progress); and all of them when the rest would cost at most half a budget
-// more (a frame of its own would cost more than that: the UI's drawing, and a frame later on screen). A budget of
-// 0 takes them all.
+// and at least one (so every step makes progress); and all of them when the rest would cost at most a quarter of
+// a budget more (a frame of its own would cost more than that: the UI's drawing, and a frame later on screen). A
+// budget of 0 takes them all.
 func (p *Pacer) Take(items []DrawItem, budget time.Duration, stride int) int {
 	n := p.take(items, budget, stride)
-	if n < len(items) && p.Estimate(triangles(items[n:]))/time.Duration(max(stride, 1)) <= budget/2 {
+	if n < len(items) && p.Estimate(triangles(items[n:]))/time.Duration(max(stride, 1)) <= budget/4 {
 		return len(items)
 	}
 	return n

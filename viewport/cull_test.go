@@ -202,9 +202,14 @@ func TestPacer(t *testing.T) {
 	if n := p.Take(items, 0, 1); n != 4 {
 		t.Errorf("Take(0) = %d, want 4", n)
 	}
-	// 20 ms fits three (18 ms); the fourth (6 ms) is within half a budget more: all four, no frame for it alone.
-	if n := p.Take(items, 20*time.Millisecond, 1); n != 4 {
-		t.Errorf("Take(20 ms) = %d, want 4", n)
+	// 20 ms fits three (18 ms), and a rest of at most a quarter of it (a 1.5 ms chunk) is taken too rather than
+	// left for a frame of its own; a 6 ms rest is not.
+	short := []DrawItem{{Triangles: 12_000}, {Triangles: 12_000}, {Triangles: 12_000}, {Triangles: 3_000}}
+	if n := p.Take(short, 20*time.Millisecond, 1); n != 4 {
+		t.Errorf("Take(20 ms) of 6, 6, 6, 1.5 ms = %d, want 4", n)
+	}
+	if n := p.Take(items, 20*time.Millisecond, 1); n != 3 {
+		t.Errorf("Take(20 ms) of 4 × 6 ms = %d, want 3", n)
 	}
 	if n := p.Take(items, 10*time.Millisecond, 1); n != 1 {
 		t.Errorf("Take(10 ms) = %d, want 1", n)

@@ -90,6 +90,10 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) bool {
 	p.f.eye = cam.Eye()
 	p.f.frustum = viewport.NewFrustum(p.f.vp)
 	p.rect, p.patch, p.additive = r.patchRect(key, &p.f)
+	if o.PatchOnly && (!p.patch || !p.additive && float64(p.rect[2])*float64(p.rect[3]) > maxPatchOnlyShare*float64(r.w*r.h)) {
+		r.job = nil // a whole picture, or a patch too big to be drawn at once: no need to plan it now
+		return false
+	}
 	r.items = dl.Visible(&p.f.frustum, p.f.eye, r.items[:0])
 	p.items = r.items
 	if p.patch {
@@ -149,6 +153,10 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) bool {
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	return true
 }
+
+// maxPatchOnlyShare is the share of the image above which DrawOptions.PatchOnly does not plan a patch (sorting out
+// the instances that reach into a big rectangle costs time, and such a patch seldom fits a frame).
+const maxPatchOnlyShare = 0.25
 
 // clearTarget clears the bound target's colour to the background, its id attachment to no entity
 // and its depth to the far plane (within the scissor rectangle when one is on).
