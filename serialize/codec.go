@@ -364,6 +364,9 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			base = s.UnsafePointer()
 		}
 		for i := range n {
+			if c.elem.kind == kFloat && c.elem.decodeFloat(v.Index(i), unsafe.Add(base, uintptr(i)*c.elem.size)) {
+				continue // a number that fits: nothing to report, so no path to build
+			}
 			mark := d.path.Index(i)
 			rmark := len(d.refPath)
 			d.refPath = append(d.refPath, '[')
@@ -460,6 +463,24 @@ func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
 			d.refs = append(d.refs, entityRef{path: string(d.refPath), id: n, line: int32(v.Pos().Line), col: int32(v.Pos().Col)})
 		}
 	}
+}
+
+// decodeFloat stores v at p and reports true if it is a number that fits the float codec c (its bits
+// and range); otherwise it stores nothing and decode must read v (and report what is wrong with it).
+func (c *codec) decodeFloat(v *jsonpos.Value, p unsafe.Pointer) bool {
+	if v.Kind() != jsonpos.Number {
+		return false
+	}
+	f, err := v.Float(c.bits)
+	if err != nil || (c.hasMin && f < c.min) || (c.hasMax && f > c.max) {
+		return false
+	}
+	if c.bits == 32 {
+		*(*float32)(p) = float32(f)
+	} else {
+		*(*float64)(p) = f
+	}
+	return true
 }
 
 func (c *codec) field(name []byte) *codec {
