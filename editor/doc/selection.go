@@ -39,15 +39,49 @@ func (d *Document) fresh() {
 		s.unmarkAll()
 	}
 	s.world, s.structure, s.alive, s.indexed = d.world, d.structure, d.world.Len(), len(d.byID)
-	s.ents = s.ents[:0]
-	for _, id := range s.list {
-		e, ok := d.entity(id)
-		if ok && s.mark(e, id) {
-			s.ents = append(s.ents, e)
-		} else {
-			s.ents = append(s.ents, ecs.Entity{})
+	s.ents = d.resolveIDs(s.ents[:0], s.list)
+	for i, e := range s.ents {
+		if !e.IsZero() && !s.mark(e, s.list[i]) {
+			s.ents[i] = ecs.Entity{}
 		}
 	}
+}
+
+// bulkResolve reports whether resolveIDs joins n ids with the world's (of size world) sorted ids instead of
+// looking each one up (a variable for tests).
+var bulkResolve = func(n, world int) bool { return n >= 4096 && 8*n >= world }
+
+// resolveIDs appends the entity of each of ids (zero for an id that names none) to dst. Many ids (a selection of a
+// million, restored by undo) are joined with the world's ids sorted by radix: two sorts and a merge instead of a
+// million look-ups in a hash map, each a cache miss.
+func (d *Document) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
+	if !bulkResolve(len(ids), d.world.Len()) {
+		for _, id := range ids {
+			e, _ := d.entity(id)
+			dst = append(dst, e)
+		}
+		return dst
+	}
+	all, es := d.sortedIDs()
+	keys, pos := slices.Clone(ids), make([]int32, len(ids))
+	for i := range pos {
+		pos[i] = int32(i)
+	}
+	radixSort(keys, pos)
+	n := len(dst)
+	dst = slices.Grow(dst, len(ids))[:n+len(ids)]
+	out := dst[n:]
+	clear(out)
+	j := 0
+	for k, id := range keys {
+		for j < len(all) && all[j] < id {
+			j++
+		}
+		if j < len(all) && all[j] == id {
+			out[pos[k]] = es[j]
+		}
+	}
+	return dst
 }
 
 // mark records id as selected at e's index; false if it already is (a duplicate).
@@ -102,8 +136,8 @@ func (d *Document) addSel(ids []uint64) bool {
 	d.fresh()
 	s := &d.sel
 	changed := false
-	for _, id := range ids {
-		if e, ok := d.entity(id); ok && s.mark(e, id) {
+	for i, e := range d.resolveIDs(nil, ids) {
+		if id := ids[i]; !e.IsZero() && s.mark(e, id) {
 			s.list = append(s.list, id)
 			s.ents = append(s.ents, e)
 			changed = true
@@ -301,7 +335,7 @@ func (d *Document) sortedIDs() ([]uint64, []ecs.Entity) {
 
 // radixSort sorts keys ascending, moving vals with them (LSD radix sort by 11-bit digits, skipping
 // digits all keys share; an already sorted input costs one pass).
-func radixSort(keys []uint64, vals []ecs.Entity) {
+func radixSort[V any](keys []uint64, vals []V) {
 	if slices.IsSorted(keys) {
 		return
 	}
@@ -333,7 +367,7 @@ func radixSort(keys []uint64, vals []ecs.Entity) {
 		and &= k
 	}
 	src, srcV := keys, vals
-	dst, dstV := make([]uint64, len(keys)), make([]ecs.Entity, len(vals))
+	dst, dstV := make([]uint64, len(keys)), make([]V, len(vals))
 	var count [buckets]int
 	for shift := uint(0); shift < 64; shift += bits {
 		if (or^and)>>shift&(buckets-1) == 0 {

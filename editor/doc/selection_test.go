@@ -40,7 +40,16 @@ func (m *selModel) push(before []uint64) {
 // step, everything the document says of the selection with the model: the ids in order, the active entity, the
 // selected entities, and for every entity whether it is selected.
 func TestSelectionAgainstModel(t *testing.T) {
-	rng := rand.New(rand.NewPCG(16, 1))
+	t.Run("look-ups", func(t *testing.T) { selectionAgainstModel(t, 1) })
+	// Ids resolved by joining them with the world's sorted ids, as a big selection is (a million restored by undo).
+	bulk := bulkResolve
+	bulkResolve = func(int, int) bool { return true }
+	defer func() { bulkResolve = bulk }()
+	t.Run("joined", func(t *testing.T) { selectionAgainstModel(t, 2) })
+}
+
+func selectionAgainstModel(t *testing.T, seed uint64) {
+	rng := rand.New(rand.NewPCG(16, seed))
 	for seq := range 60 {
 		d := New("", Options{})
 		var roots []ecs.Entity
