@@ -241,7 +241,7 @@ func (r *Renderer) patchItems(p *picture) {
 				subs = append(subs, subRange{off: int32(cs.shownLen), n: int32(n), own: true})
 			}
 		}
-		p.items, r.patchBuf, p.sub, r.patchSub = keep, keep, subs, subs
+		p.items, r.patchBuf, p.sub, r.patchSub, r.patchInst = keep, keep, subs, subs, inst
 		return
 	}
 	if p.rect[2] <= 0 || p.rect[3] <= 0 { // nothing in view changed

@@ -98,6 +98,9 @@ func TestBigChangesArePatches(t *testing.T) {
 			if st.maxDraw >= 0 && s.Instances > st.maxDraw {
 				t.Errorf("%s: the picture drew %d instances, want at most %d (of %d)", st.name, s.Instances, st.maxDraw, dl.Len())
 			}
+			if st.maxDraw >= 0 && s.UploadedBytes > st.maxDraw*viewport.InstanceSize {
+				t.Errorf("%s: the picture uploaded %d bytes, more than the %d instances it may draw", st.name, s.UploadedBytes, st.maxDraw)
+			}
 			samePicture(t, st.name, r, dl, cam)
 		}
 	})

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -59,5 +60,63 @@ func TestFieldEditPictureInSameFrame(t *testing.T) {
 	}
 	if changed == 0 {
 		t.Error("the viewport's picture did not change after the field edit")
+	}
+}
+
+// TestUndoDeletePictureEqualsBefore (issue 16): undoing the delete of every cube draws them back over the empty
+// picture (an additive patch, with the grid blended over the pixels they win), and redoing and undoing again
+// removes and adds them once more; each time the viewport shows exactly the picture it showed before the delete
+// (all selected, as the undo selects them again), pixel for pixel.
+func TestUndoDeletePictureEqualsBefore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cubes.json")
+	if runTool(t, "grid", "--nx", "20", "--ny", "5", "--nz", "20", "-o", path) != 0 {
+		t.Fatal("grid failed")
+	}
+	e := launchOn(t, path)
+	e.WaitProbe(60*time.Second, "the scene drawn", func(p *guitest.Probe) bool {
+		return p.Entities == 2000 && p.Picture.Drawn > 0 && !p.Picture.Pending
+	})
+	step := func(what, key string, entities int) *guitest.Probe {
+		e.Key(key)
+		return e.WaitProbe(60*time.Second, what, func(p *guitest.Probe) bool {
+			return p.Entities == entities && p.SelectedCount == entities && p.Idle && !p.Picture.Pending
+		})
+	}
+	viewport := func(p *guitest.Probe) []byte {
+		img := e.ScreenshotOf(p)
+		v := p.Viewport
+		var px []byte
+		for y := v.Y; y < v.Y+v.H; y++ {
+			px = append(px, img.Pix[y*img.Stride+v.X*4:y*img.Stride+(v.X+v.W)*4]...)
+		}
+		return px
+	}
+	before := viewport(step("all selected", "ctrl+a", 2000))
+	step("deleted", "Delete", 0)
+	for i, k := range []string{"ctrl+z", "ctrl+y", "ctrl+z"} {
+		entities := 2000
+		if k == "ctrl+y" {
+			entities = 0
+		}
+		p := step(fmt.Sprintf("step %d (%s)", i+1, k), k, entities)
+		if entities == 0 {
+			continue
+		}
+		got := viewport(p)
+		diff := 0
+		for j := range min(len(got), len(before)) {
+			if got[j] != before[j] {
+				diff++
+			}
+		}
+		if len(got) != len(before) || diff != 0 {
+			if dir := os.Getenv("VOLTEX_SHOTS"); dir != "" {
+				_ = guitest.WritePNG(filepath.Join(dir, fmt.Sprintf("undo-delete-%d.png", i+1)), e.ScreenshotOf(p))
+			}
+			t.Errorf("step %d (%s): the viewport differs from the picture before the delete in %d bytes", i+1, k, diff)
+		}
+	}
+	if dir := os.Getenv("VOLTEX_SHOTS"); dir != "" {
+		_ = guitest.WritePNG(filepath.Join(dir, "undo-delete.png"), e.ScreenshotNow())
 	}
 }
