@@ -23,7 +23,7 @@ func TestSelectAllTintsEveryCube(t *testing.T) {
 	p := e.Settle()
 	vp := p.Viewport.Image()
 	e.Move(p.Viewport.Center()) // the keys go to the viewport, as a user's would
-	p = e.Settle()
+	e.Settle()
 	before := lookShot(t, e, "selectall-before.png")
 
 	e.Key("ctrl+a")
