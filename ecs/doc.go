@@ -118,5 +118,8 @@
 // # Clone and stats
 //
 // [World.Clone] deep-copies a world with the same entity handles (for play mode); [World.Stats]
-// reports entities, archetypes and bytes per component.
+// reports entities, archetypes and bytes per component. [World.CopyValues] copies one component of
+// many entities into a [Values] (a column outside the world: one slice of the type, nothing boxed) and
+// [World.SpawnValues] spawns entities from such columns again, in their old slots (an editor's undo
+// history keeps deleted entities this way).
 package ecs

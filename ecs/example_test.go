@@ -177,3 +177,22 @@ func ExampleSetResource() {
 	// Output:
 	// 1.635
 }
+
+// Values keep components of entities outside the world (what an undo history keeps of deleted entities) and
+// spawn them again.
+func ExampleWorld_CopyValues() {
+	w := ecs.NewWorld()
+	pos := ecs.Register[Position](w)
+	a, b := w.Spawn(Position{1, 2}), w.Spawn(Position{3, 4})
+
+	kept, err := w.CopyValues(pos, []ecs.Entity{a, b})
+	if err != nil {
+		panic(err)
+	}
+	w.Despawn(a)
+	w.Despawn(b)
+	back := w.SpawnValues([]ecs.Values{kept}, 0, kept.Len())
+	fmt.Println(w.Len(), kept.At(1), back[0].Index() == a.Index(), ecs.NewMap[Position](w).Get(back[1]))
+	// Output:
+	// 2 {3 4} true {3 4}
+}
