@@ -82,16 +82,7 @@ func TestUndoDeletePictureEqualsBefore(t *testing.T) {
 			return p.Entities == entities && p.SelectedCount == entities && p.Idle && !p.Picture.Pending
 		})
 	}
-	viewport := func(p *guitest.Probe) []byte {
-		img := e.ScreenshotOf(p)
-		v := p.Viewport
-		var px []byte
-		for y := v.Y; y < v.Y+v.H; y++ {
-			px = append(px, img.Pix[y*img.Stride+v.X*4:y*img.Stride+(v.X+v.W)*4]...)
-		}
-		return px
-	}
-	before := viewport(step("all selected", "ctrl+a", 2000))
+	before := viewportPixels(e, step("all selected", "ctrl+a", 2000))
 	step("deleted", "Delete", 0)
 	for i, k := range []string{"ctrl+z", "ctrl+y", "ctrl+z"} {
 		entities := 2000
@@ -102,14 +93,7 @@ func TestUndoDeletePictureEqualsBefore(t *testing.T) {
 		if entities == 0 {
 			continue
 		}
-		got := viewport(p)
-		diff := 0
-		for j := range min(len(got), len(before)) {
-			if got[j] != before[j] {
-				diff++
-			}
-		}
-		if len(got) != len(before) || diff != 0 {
+		if diff := differ(viewportPixels(e, p), before); diff != 0 {
 			if dir := os.Getenv("VOLTEX_SHOTS"); dir != "" {
 				_ = guitest.WritePNG(filepath.Join(dir, fmt.Sprintf("undo-delete-%d.png", i+1)), e.ScreenshotOf(p))
 			}
@@ -118,5 +102,73 @@ func TestUndoDeletePictureEqualsBefore(t *testing.T) {
 	}
 	if dir := os.Getenv("VOLTEX_SHOTS"); dir != "" {
 		_ = guitest.WritePNG(filepath.Join(dir, "undo-delete.png"), e.ScreenshotNow())
+	}
+}
+
+// viewportPixels is the viewport's part of a screenshot of the editor showing p.
+func viewportPixels(e *guitest.Editor, p *guitest.Probe) []byte {
+	img := e.ScreenshotOf(p)
+	v := p.Viewport
+	var px []byte
+	for y := v.Y; y < v.Y+v.H; y++ {
+		px = append(px, img.Pix[y*img.Stride+v.X*4:y*img.Stride+(v.X+v.W)*4]...)
+	}
+	return px
+}
+
+// differ counts the bytes in which a and b differ (all of a's when their lengths differ).
+func differ(a, b []byte) int {
+	if len(a) != len(b) {
+		return len(a)
+	}
+	n := 0
+	for i := range a {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSpawnUndoRedoPictures (issue 16): a grid spawned beside the scene is drawn over the picture (only the new
+// cubes), its undo clears and redraws the rectangle they covered, its redo draws them over again: after the undo
+// the viewport equals the picture before the spawn, after the redo the picture after the spawn, pixel for pixel.
+func TestSpawnUndoRedoPictures(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cubes.json")
+	if runTool(t, "grid", "--nx", "20", "--ny", "5", "--nz", "20", "-o", path) != 0 {
+		t.Fatal("grid failed")
+	}
+	e := launchOn(t, path)
+	settled := func(what string, entities int) *guitest.Probe {
+		return e.WaitProbe(60*time.Second, what, func(p *guitest.Probe) bool {
+			return p.Entities == entities && p.Grid == nil && p.Job == nil && p.Idle && !p.Picture.Pending
+		})
+	}
+	before := viewportPixels(e, settled("the scene drawn", 2000))
+	setGrid(e, "20", "5", "20")
+	e.WaitProbe(60*time.Second, "the grid's preview", func(p *guitest.Probe) bool {
+		return p.Grid != nil && p.Grid.PreviewCubes == 2000
+	})
+	e.Key("Return") // spawn
+	settled("spawned", 4000)
+	e.Key("ctrl+shift+a") // deselect all: the redo does not select the cubes again
+	e.WaitProbe(60*time.Second, "nothing selected", func(p *guitest.Probe) bool { return p.SelectedCount == 0 })
+	spawned := viewportPixels(e, settled("spawned, nothing selected", 4000))
+	if differ(spawned, before) == 0 {
+		t.Fatal("the picture did not change after the spawn")
+	}
+	e.Key("ctrl+z")
+	if d := differ(viewportPixels(e, settled("the spawn undone", 2000)), before); d != 0 {
+		t.Errorf("after the undo the viewport differs from the picture before the spawn in %d bytes", d)
+	}
+	e.Key("ctrl+y")
+	p := settled("the spawn redone", 4000)
+	if d := differ(viewportPixels(e, p), spawned); d != 0 {
+		t.Errorf("after the redo the viewport differs from the picture after the spawn in %d bytes", d)
+	}
+	if dir := os.Getenv("VOLTEX_SHOTS"); dir != "" {
+		_ = guitest.WritePNG(filepath.Join(dir, "spawn-redone.png"), e.ScreenshotOf(p))
+		e.Key("ctrl+z")
+		_ = guitest.WritePNG(filepath.Join(dir, "spawn-undone.png"), e.ScreenshotOf(settled("undone again", 2000)))
 	}
 }
