@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -397,5 +398,39 @@ func TestSkipCapture(t *testing.T) {
 	d := NewDecoder(strings.NewReader(`[1, 2, 3, 4, 5]`), testLimits)
 	if _, _, _, err := d.SkipCapture(nil, 6); err == nil || !strings.Contains(err.Error(), "limit of 6 bytes") {
 		t.Fatalf("over the capture limit: %v", err)
+	}
+}
+
+// AppendFloat's fast path for 32-bit floats with at most three decimals writes what strconv's
+// shortest 'g' form writes. A sample of every float32 where the path can apply (0.001 ≤ |f| < 8192),
+// and the decimals of a grid (k/1000); the whole range (386 million values, 16 million of them on the
+// fast path) was compared once, with no difference.
+func TestAppendFloat32FastPathIsStrconv(t *testing.T) {
+	var got, want []byte
+	check := func(f float32) {
+		got = AppendFloat(got[:0], float64(f), 32)
+		want = strconv.AppendFloat(want[:0], float64(f), 'g', -1, 32)
+		if f == float32(math.Trunc(float64(f))) && math.Abs(float64(f)) < 1e6 {
+			want = strconv.AppendInt(want[:0], int64(f), 10)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("%v (bits %#x): AppendFloat wrote %s, strconv %s", f, math.Float32bits(f), got, want)
+		}
+	}
+	fast := 0
+	for u := math.Float32bits(0.0009); u <= math.Float32bits(8300); u += 97 {
+		for _, sign := range []uint32{0, 1 << 31} {
+			check(math.Float32frombits(u | sign))
+		}
+	}
+	for k := -8_300_000; k <= 8_300_000; k += 7 {
+		f := float32(float64(k) / 1000)
+		if _, ok := appendShortFloat32(nil, f); ok {
+			fast++
+		}
+		check(f)
+	}
+	if fast < 1_000_000 {
+		t.Fatalf("only %d of the grid's decimals took the fast path", fast)
 	}
 }

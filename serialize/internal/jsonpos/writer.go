@@ -9,12 +9,69 @@ import (
 // AppendFloat appends the shortest decimal that parses back to f at the
 // given precision (32 or 64 bits): strconv's 'g' format with precision -1,
 // so 1000000 is "1e+06" and 0.1 is "0.1". Integers below a million take a
-// fast path with the same output. f must be finite.
+// fast path with the same output, and so do 32-bit floats below 8192 whose
+// shortest form has at most three decimals (8.25, -0.125: positions of a
+// grid). f must be finite.
 func AppendFloat(buf []byte, f float64, bits int) []byte {
 	if f == math.Trunc(f) && f > -1e6 && f < 1e6 && (f != 0 || !math.Signbit(f)) {
 		return strconv.AppendInt(buf, int64(f), 10)
 	}
+	if bits == 32 {
+		if b, ok := appendShortFloat32(buf, float32(f)); ok {
+			return b
+		}
+	}
 	return strconv.AppendFloat(buf, f, 'g', -1, bits)
+}
+
+var pow10 = [4]float64{1, 10, 100, 1000}
+
+// appendShortFloat32 appends f as strconv's shortest form would and reports true when that form has
+// one to three decimals and 0.001 ≤ |f| < 8192; otherwise it appends nothing. There a float32's
+// spacing is below 0.001, so at most one number with d decimals parses back to f: the one nearest to
+// f·10^d, which is exact in float64 (24 bits of mantissa times 10^d fit in 53), as is its distance
+// to f·10^d, compared with half the spacing on its side (ties go to the even mantissa, as parsing
+// rounds). The first d that gives one is the shortest form; it has no trailing zero (that would be a
+// form with fewer decimals) and, being between 0.001 and 8192, no exponent.
+func appendShortFloat32(buf []byte, f float32) ([]byte, bool) {
+	a := math.Abs(float64(f))
+	if !(a >= 0.001 && a < 8192) || a == math.Trunc(a) { // integers are AppendFloat's other fast path
+		return buf, false
+	}
+	fb := math.Float32bits(f)
+	ulp := math.Ldexp(1, int(fb>>23&0xff)-150)
+	ulpBelow := ulp
+	if fb&(1<<23-1) == 0 { // a power of two: the next float below is half as far
+		ulpBelow = ulp / 2
+	}
+	even := fb&1 == 0
+	for d := 1; d <= 3; d++ {
+		x := a * pow10[d]
+		m := math.Round(x)
+		diff := m - x
+		half := ulp / 2 * pow10[d]
+		if diff < 0 {
+			half = ulpBelow / 2 * pow10[d]
+		}
+		if ad := math.Abs(diff); m > 0 && (ad < half || ad == half && even) {
+			if f < 0 {
+				buf = append(buf, '-')
+			}
+			var digits [8]byte
+			n := strconv.AppendUint(digits[:0], uint64(m), 10)
+			if len(n) <= d { // 0.05: zeros after the point
+				buf = append(buf, '0', '.')
+				for range d - len(n) {
+					buf = append(buf, '0')
+				}
+				return append(buf, n...), true
+			}
+			buf = append(buf, n[:len(n)-d]...)
+			buf = append(buf, '.')
+			return append(buf, n[len(n)-d:]...), true
+		}
+	}
+	return buf, false
 }
 
 const hexDigits = "0123456789abcdef"
