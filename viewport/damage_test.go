@@ -8,7 +8,8 @@ import (
 )
 
 // TestChunkDamage: a chunk's damage is the box of where its changed instances were and are since ResetDamage
-// (moved, added, removed, and the instance a removal moves into the hole); it is unknown after a regroup or Clear.
+// (moved, added, removed, and the instance a removal moves into the hole); it is unknown after a regroup or Clear,
+// or after more than maxDamaged changes.
 func TestChunkDamage(t *testing.T) {
 	dl := NewDrawList()
 	cube, _ := assets.Builtin(assets.BuiltinCube)
@@ -39,6 +40,14 @@ func TestChunkDamage(t *testing.T) {
 	if want := (AABB{Min: mgl32.Vec3{3.5, -0.5, 3.5}, Max: mgl32.Vec3{4.5, 0.5, 4.5}}); box != want {
 		t.Fatalf("cube 9 added: damage %v, want %v", box, want)
 	}
+	c.ResetDamage()
+	for i := range maxDamaged + 1 { // so many changes: the damage gives up (it would be the chunk's box anyway)
+		dl.SetWorld(3, mgl32.Translate3D(4, float32(i%3), 0))
+	}
+	if _, _, ok := c.Damage(); ok {
+		t.Fatalf("after %d changes the damage is still known", maxDamaged+1)
+	}
+	c.ResetDamage()
 	dl.Clear()
 	if _, _, ok := c.Damage(); ok {
 		t.Fatal("after Clear the damage is known")

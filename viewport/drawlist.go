@@ -75,7 +75,12 @@ type Chunk struct {
 	edits       uint64 // counts those changes that were not an instance appended (Edits)
 	damage      AABB   // the boxes of the instances changed since ResetDamage, before and after (Damage)
 	damageBase  uint64 // changes at ResetDamage; unknownDamage when the damage is not known
+	damageN     int    // boxes added to damage since ResetDamage
 }
+
+// maxDamaged is how many instance boxes a chunk's damage takes before it gives up (unknown: the renderer then
+// uses the chunk's whole box, which so many changes mostly cover anyway): it bounds what changes cost.
+const maxDamaged = 64
 
 // unknownDamage is a chunk's damageBase when its damage is not known (regrouped, cleared, its mesh changed).
 const unknownDamage = math.MaxUint64
@@ -89,13 +94,18 @@ func (c *Chunk) Damage() (box AABB, since uint64, ok bool) {
 }
 
 // ResetDamage forgets the damage: from here on it counts changes after the chunk's Changes now.
-func (c *Chunk) ResetDamage() { c.damage, c.damageBase = EmptyAABB(), c.changes }
+func (c *Chunk) ResetDamage() { c.damage, c.damageBase, c.damageN = EmptyAABB(), c.changes, 0 }
 
-// damaged adds the box of in (with the batch's mesh) to the damage.
+// damaged adds the box of in (with the batch's mesh) to the damage (which becomes unknown past maxDamaged).
 func (c *Chunk) damaged(in *Instance) {
-	if c.damageBase != unknownDamage {
-		c.damage = c.damage.Union(finiteBox(c.batch.localBounds().Transform(in.World)))
+	if c.damageBase == unknownDamage {
+		return
 	}
+	if c.damageN++; c.damageN > maxDamaged {
+		c.forgetDamage()
+		return
+	}
+	c.damage = c.damage.Union(finiteBox(c.batch.localBounds().Transform(in.World)))
 }
 
 // forgetDamage makes the damage unknown.
