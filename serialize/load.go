@@ -667,28 +667,25 @@ func (b *binder) siblingOrder(byID []int32) []int32 {
 }
 
 // sortRecs sorts the record indices of list by key, keeping the list's order among equal keys (as a
-// stable sort does): the keys are read once into pairs with their place, sorted by (key, place). A
-// stable sort calling key in every comparison took 0.75 s for a million entities.
+// stable sort does): the keys are read once into an array, and the places in list are sorted by
+// (key, place), then replaced by what list holds there. A stable sort calling key in every comparison
+// took 0.75 s for a million entities; this takes 12 bytes per record besides the list.
 func sortRecs[K cmp.Ordered](list []int32, key func(int32) K) []int32 {
-	type pair struct {
-		k     K
-		place int32
-	}
-	pairs := make([]pair, len(list))
+	keys := make([]K, len(list))
+	places := make([]int32, len(list))
 	for p, i := range list {
-		pairs[p] = pair{key(i), int32(p)}
+		keys[p], places[p] = key(i), int32(p)
 	}
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if c := cmp.Compare(a.k, b.k); c != 0 {
+	slices.SortFunc(places, func(a, b int32) int {
+		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.place, b.place)
+		return cmp.Compare(a, b)
 	})
-	out := make([]int32, len(list))
-	for p, x := range pairs {
-		out[p] = list[x.place]
+	for k, p := range places {
+		places[k] = list[p]
 	}
-	return out
+	return places
 }
 
 // checkWorldMatrices warns, at their "id", about entities whose world matrix
