@@ -18,13 +18,26 @@ type table struct {
 
 func (t *table) len() int { return len(t.entities) }
 
+// bigTable is the capacity in rows from which a table grows by a quarter instead of doubling: a big table's
+// spare rows are memory the world holds (a 100k spawn beside a million rows would double them to two million).
+const bigTable = 1 << 16
+
+// grownCap returns the capacity a table of capacity c grows to when it needs need rows: double while small,
+// a quarter more once big (as Go's append), and never less than need.
+func grownCap(c, need int) int {
+	if c < bigTable {
+		return max(c*2, 8, need)
+	}
+	return max(c+c/4, need)
+}
+
 // ensure makes room for n more rows.
 func (t *table) ensure(n int) {
 	need := len(t.entities) + n
 	if need <= t.cap {
 		return
 	}
-	nc := max(t.cap*2, 8, need)
+	nc := grownCap(t.cap, need)
 	for _, c := range t.cols {
 		c.grow(len(t.entities), nc)
 	}
