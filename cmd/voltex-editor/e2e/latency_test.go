@@ -158,7 +158,8 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	timeKey(b, e, f, "undo (delete)", "ctrl+z", "undo")
 	timeKey(b, e, f, "redo (delete)", "ctrl+y", "redo")
 	timeKey(b, e, f, "undo (delete) again", "ctrl+z", "undo")
-	e.Key("Escape") // nothing selected for what follows
+	e.Key("ctrl+shift+a") // Edit → Deselect All: nothing selected for what follows
+	e.WaitProbe(time.Minute, "nothing selected", func(p *guitest.Probe) bool { return p.SelectedCount == 0 })
 	if p := settle(e); p.Entities != n {
 		b.Fatalf("after delete, undo, redo, undo: %d entities, want %d", p.Entities, n)
 	}
