@@ -515,7 +515,8 @@ const (
 func writeLatencyTable(path string, all map[string]figures, loads []string) error {
 	var t strings.Builder
 	fmt.Fprintf(&t, "%s\nMeasured %s by `make bench-ui` on %s. Load average (1, 5, 15 min) at the start and end of each run: %s — "+
-		"other engineers' builds and tests ran beside it, so single figures vary by a factor of 2 or more from run to run.\n\n",
+		"on this 2-core machine anything else running (a load above about 1.5) shifts single figures, by a factor of 2 "+
+		"or more when builds run beside it.\n\n",
 		tableBegin, time.Now().Format("2006-01-02"), machine(), strings.Join(loads, "; "))
 	t.WriteString("| scenario | target (100k) |")
 	for _, s := range uiSizes {
