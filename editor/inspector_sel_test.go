@@ -23,14 +23,7 @@ func (c *countingDoc) AppendSelected(dst []ecs.Entity) []ecs.Entity {
 // (a third of the editor's time with 100,000 cubes selected); now only when the selection or the scene changed.
 func TestInspectorLooksUpTheSelectionOnlyWhenItChanges(t *testing.T) {
 	d := &countingDoc{Document: doc.New("S", doc.Options{})}
-	var cubes []ecs.Entity
-	for range 3 {
-		e, err := d.SpawnCube(ecs.Entity{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cubes = append(cubes, e)
-	}
+	cubes := spawnCubes(t, d.Document, 3)
 	p := &inspectorPanel{}
 	p.setDoc(d)
 	d.Select(cubes...)
@@ -83,14 +76,7 @@ func (c *partsDoc) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
 // 1,000,000 cubes).
 func TestOverridePathsOfABigSelectionAreKept(t *testing.T) {
 	d := &partsDoc{Document: doc.New("S", doc.Options{})}
-	var cubes []ecs.Entity
-	for range 100 {
-		e, err := d.SpawnCube(ecs.Entity{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cubes = append(cubes, e)
-	}
+	cubes := spawnCubes(t, d.Document, 100)
 	p := &inspectorPanel{}
 	p.setDoc(d)
 	d.Select(cubes...)
@@ -116,4 +102,18 @@ func TestOverridePathsOfABigSelectionAreKept(t *testing.T) {
 	if d.passes != 2 || d.looked != len(cubes)+50 {
 		t.Errorf("after selecting 50: %d passes over %d entities, want 2 over %d", d.passes, d.looked, len(cubes)+50)
 	}
+}
+
+// spawnCubes spawns n cubes at the root of d.
+func spawnCubes(t *testing.T, d *doc.Document, n int) []ecs.Entity {
+	t.Helper()
+	cubes := make([]ecs.Entity, 0, n)
+	for range n {
+		e, err := d.SpawnCube(ecs.Entity{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cubes = append(cubes, e)
+	}
+	return cubes
 }
