@@ -7,7 +7,7 @@ import (
 )
 
 // TestSteadyStateAllocatesNothing checks the per-frame paths: query iteration (plain, Changed,
-// columns), typed access and transform propagation allocate nothing once warmed up.
+// columns, EachTable), typed access and transform propagation allocate nothing once warmed up.
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	w := newTestWorld()
 	m := ecs.NewMap2[Pos, Vel](w)
@@ -36,6 +36,13 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 				ps[i].Y += vs[i].Y
 			}
 		}
+		dy := 0.5 // captured: the closure stays on the stack, EachTable does not keep fn
+		move.EachTable(func(_ []ecs.Entity, ps []Pos, vs []Vel) {
+			vs = vs[:len(ps)]
+			for i := range ps {
+				ps[i].Y += vs[i].Y * dy
+			}
+		})
 		pm.Mut(es[3]).Y++
 		it2 := changed.Iter()
 		for it2.Next() {

@@ -55,7 +55,20 @@
 // Terms: [With], [Without], [Optional] (Get returns nil when absent), [Read] (the component is only
 // read), [Changed] and [Added] (only entities whose component changed / was added since this
 // query's previous run, with Bevy's semantics: a query does not see its own writes, and sees every
-// other write exactly once). NextTable and Columns iterate whole tables as slices for tight loops.
+// other write exactly once).
+//
+// [Query2.EachTable] (on every query type) calls a function once per matching table with its
+// entities and columns as slices: the way to write a system that loops over columns, at the speed
+// of a loop over plain slices:
+//
+//	move.EachTable(func(ents []ecs.Entity, ps []Pos, vs []Vel) {
+//		vs = vs[:len(ps)] // same length: no bounds checks on vs
+//		for i := range ps {
+//			ps[i].X += vs[i].X
+//		}
+//	})
+//
+// (NextTable and Columns do the same as a loop written in place.)
 //
 // A query writes every component it does not declare [Read]: iterating marks them changed for the
 // entities it visits (a whole table in O(1)). A query runs one iteration at a time (starting a

@@ -49,6 +49,32 @@ func ExampleNewQuery2() {
 	// e1v0 {1 1}
 }
 
+// A system that loops over columns: fn runs once per table, with slices the compiler keeps in
+// registers.
+func ExampleQuery2_EachTable() {
+	w := ecs.NewWorld()
+	ecs.Register[Position](w)
+	ecs.Register[Velocity](w)
+	ecs.Register[Frozen](w)
+	w.Spawn(Position{0, 0}, Velocity{1, 1})
+	w.Spawn(Position{5, 5}, Velocity{1, 0})
+	w.Spawn(Position{7, 7}, Velocity{0, 1}, Frozen{}) // another table
+	w.Spawn(Position{9, 9})                           // no Velocity: not visited
+
+	move := ecs.NewQuery2[Position, Velocity](w, ecs.Read[Velocity]())
+	move.EachTable(func(ents []ecs.Entity, ps []Position, vs []Velocity) {
+		vs = vs[:len(ps)] // same length: no bounds checks on vs in the loop
+		for i := range ps {
+			ps[i].X += vs[i].X
+			ps[i].Y += vs[i].Y
+		}
+		fmt.Println(ents, ps)
+	})
+	// Output:
+	// [e1v0 e2v0] [{1 1} {6 5}]
+	// [e3v0] [{7 8}]
+}
+
 func ExampleChanged() {
 	w := ecs.NewWorld()
 	ecs.Register[Position](w)

@@ -51,38 +51,42 @@ func BenchmarkQuery2Comp(b *testing.B) {
 			}
 			perEntity(b, n)
 		})
-		// columns: the loop is written exactly as Ark's table mode (ark-tables in peers_test.go); in
-		// ordinary code, vs = vs[:len(ps)] before the loop would let the compiler drop vs's bounds
-		// check (not inside b.Loop, see BenchmarkColumnLoop).
+		// columns: a column system as it is meant to be written, with EachTable: its function literal
+		// runs once per table, and its loop is exactly Ark's table-mode loop (ark-tables in
+		// peers_test.go). The function's slices stay in registers; the same loop written in the b.Loop
+		// body does not (columns-in-body in BenchmarkColumnLoop).
 		b.Run(fmt.Sprintf("columns/N=%d", n), func(b *testing.B) {
 			_, q := query2Setup(n)
 			for b.Loop() {
-				it := q.Iter()
-				for it.NextTable() {
-					ps, vs := it.Columns()
+				q.EachTable(func(_ []ecs.Entity, ps []Pos, vs []Vel) {
 					for i := range ps {
 						ps[i].X += vs[i].X
 						ps[i].Y += vs[i].Y
 					}
-				}
+				})
 			}
 			perEntity(b, n)
 		})
 	}
 }
 
-// BenchmarkColumnLoop shows where the gap between Query2Comp's column loop and the peers' "slices"
-// variant comes from: the machine code the compiler makes of the loop, not the storage. The compiler
+// BenchmarkColumnLoop shows where the gap between a column loop and the peers' "slices" variant
+// comes from: the machine code the compiler makes of the loop, not the storage. The compiler
 // (Go 1.26) keeps every variable assigned inside a b.Loop body alive by taking its address
 // (-gcflags=-m=2 reports "will be kept alive"), so the slice headers a column API returns there
 // (Columns here, GetColumns in Ark) live in memory and every element access reloads and re-checks
 // them; the "slices" variant makes its slices before b.Loop, so the one it only reads (vs) stays in
-// registers. The variants, all adding Vel to Pos over N rows:
+// registers. In an ordinary function (or a function literal, as EachTable takes) no keep-alive
+// applies. The variants, all adding Vel to Pos over N rows:
 //
 //   - slices: plain slices made before b.Loop (as the peers' "slices");
 //   - slices-in-body: the same slices, assigned inside the b.Loop body as a column API's are;
-//   - slices-func, columns-func: the loop in an ordinary function, as a system is written, where no
-//     keep-alive applies: plain slices, and Query2Comp's query with NextTable and Columns.
+//   - columns-in-body: Query2Comp's query with Iter, NextTable and Columns in the b.Loop body (as
+//     Ark's "ark-tables"; Query2Comp/columns until EachTable);
+//   - slices-func, columns-func: the loop in an ordinary function, as a system is written: plain
+//     slices, and Query2Comp's query with NextTable and Columns;
+//   - eachtable-reslice: Query2Comp/columns (EachTable) with vs = vs[:len(ps)] before the loop, as
+//     EachTable's documentation advises, which drops vs's bounds check.
 func BenchmarkColumnLoop(b *testing.B) {
 	newSlices := func(n int) ([]Pos, []Vel) {
 		ps, vs := make([]Pos, n), make([]Vel, n)
@@ -113,6 +117,20 @@ func BenchmarkColumnLoop(b *testing.B) {
 			}
 			perEntity(b, n)
 		})
+		b.Run(fmt.Sprintf("columns-in-body/N=%d", n), func(b *testing.B) {
+			_, q := query2Setup(n)
+			for b.Loop() {
+				it := q.Iter()
+				for it.NextTable() {
+					ps, vs := it.Columns()
+					for i := range ps {
+						ps[i].X += vs[i].X
+						ps[i].Y += vs[i].Y
+					}
+				}
+			}
+			perEntity(b, n)
+		})
 		b.Run(fmt.Sprintf("slices-func/N=%d", n), func(b *testing.B) {
 			ps, vs := newSlices(n)
 			for b.Loop() {
@@ -124,6 +142,19 @@ func BenchmarkColumnLoop(b *testing.B) {
 			_, q := query2Setup(n)
 			for b.Loop() {
 				addVelColumns(q)
+			}
+			perEntity(b, n)
+		})
+		b.Run(fmt.Sprintf("eachtable-reslice/N=%d", n), func(b *testing.B) {
+			_, q := query2Setup(n)
+			for b.Loop() {
+				q.EachTable(func(_ []ecs.Entity, ps []Pos, vs []Vel) {
+					vs = vs[:len(ps)]
+					for i := range ps {
+						ps[i].X += vs[i].X
+						ps[i].Y += vs[i].Y
+					}
+				})
 			}
 			perEntity(b, n)
 		})
@@ -140,7 +171,7 @@ func addVelSlices(ps []Pos, vs []Vel) {
 	}
 }
 
-// addVelColumns is Query2Comp's column loop in an ordinary function, as a system would be written.
+// addVelColumns is Query2Comp's column loop with NextTable and Columns in an ordinary function.
 //
 //go:noinline
 func addVelColumns(q *ecs.Query2[Pos, Vel]) {

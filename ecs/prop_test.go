@@ -277,10 +277,12 @@ func (h *harness) query() {
 			{ecs.Without[Name](), func(m modelEnt) bool { return !has(m, h.ids[3]) }}},
 	}
 	var fs []func(modelEnt) bool
-	for _, c := range choices {
+	sparse := false // a term on a SparseSet component: no column iteration
+	for k, c := range choices {
 		if i := h.src.intn(4); i < 2 {
 			terms = append(terms, c[i].term)
 			fs = append(fs, c[i].f)
+			sparse = sparse || k == 1 || k == 2 && i == 0
 		}
 	}
 	write := h.src.intn(2) == 0
@@ -289,10 +291,7 @@ func (h *harness) query() {
 	}
 	q := ecs.NewQuery2[Pos, Health](h.w, terms...)
 	got := map[ecs.Entity]bool{}
-	it := q.Iter()
-	for it.Next() {
-		e := it.Entity()
-		p, hp := it.Get()
+	visit := func(e ecs.Entity, p *Pos, hp *Health) {
 		m, ok := h.model[e]
 		if !ok || got[e] {
 			h.fail("query visited %v (known %v, twice %v)", e, ok, got[e])
@@ -306,6 +305,23 @@ func (h *harness) query() {
 			hp.HP++
 			m[h.ids[2]] = *hp
 			h.dirty[e] = true
+		}
+	}
+	if !sparse && h.src.intn(2) == 0 {
+		// by tables: EachTable must visit and mark what Next does
+		q.EachTable(func(ents []ecs.Entity, ps []Pos, hs []Health) {
+			if len(ents) == 0 || len(ps) != len(ents) || len(hs) != len(ents) {
+				h.fail("EachTable: %d entities, %d Pos, %d Health", len(ents), len(ps), len(hs))
+			}
+			h.stats["query tables"]++
+			for i, e := range ents {
+				visit(e, &ps[i], &hs[i])
+			}
+		})
+	} else {
+		for it := q.Iter(); it.Next(); {
+			p, hp := it.Get()
+			visit(it.Entity(), p, hp)
 		}
 	}
 	for e, m := range h.model {

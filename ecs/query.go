@@ -347,7 +347,7 @@ func (c *cursor) nextTable() bool {
 	q := c.q
 	if !q.tableIter {
 		c.closeAt(0)
-		panic("ecs: NextTable/Columns cannot be used with Changed, Added, Without on SparseSet or SparseSet " +
+		panic("ecs: NextTable, Columns and EachTable cannot be used with Changed, Added, Without on SparseSet or SparseSet " +
 			"components in the query: iterate with Next and Get instead")
 	}
 	t, ok := c.nextTableOf()
@@ -609,11 +609,19 @@ func (c *cursor) closeAt(row uintptr) {
 	c.finish()
 }
 
+// closeTable ends an iteration by tables early (EachTable's fn panicked): the whole current table
+// counts as visited, as it does for NextTable.
+func (c *cursor) closeTable() {
+	if c.state == curRunning {
+		c.closeAt(c.end - 1)
+	}
+}
+
 func (c *cursor) entities() []Entity {
 	if c.t == nil {
 		return nil
 	}
-	return c.t.entities[c.start:c.end]
+	return c.t.entities[c.start:c.end:c.end]
 }
 
 // iter is the non-generic part of the typed iterators: the hot state of the current run (the row

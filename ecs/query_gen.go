@@ -41,6 +41,25 @@ func (q *Query1[A]) Each(fn func(ent Entity, a *A)) {
 	}
 }
 
+// EachTable calls fn once for every matching non-empty table, with the table's entities and
+// column. It is the way to write a
+// system that loops over columns: fn is an ordinary function, so the compiler keeps the slices
+// and the loop's index in registers.
+//
+// Components the query writes are marked changed for every entity of the table, as with Columns,
+// also when fn panics. fn must not keep the slices after it returns, nor make structural changes
+// (the world is locked: record them in a Commands buffer). Like NextTable, EachTable panics for
+// queries with per-row conditions (Changed, Added, SparseSet components), and like Iter, it panics
+// if the query is already being iterated.
+func (q *Query1[A]) EachTable(fn func(ents []Entity, a []A)) {
+	it := q.Iter()
+	defer q.s.cur.closeTable()
+	for it.NextTable() {
+		a := it.Columns()
+		fn(it.Entities(), a)
+	}
+}
+
 // Iter1 iterates a Query1: Next (or NextTable), Get, Entity, Close. The zero value is not
 // usable; get one from Query1.Iter.
 type Iter1[A any] struct{ iter }
@@ -96,6 +115,26 @@ func (q *Query2[A, B]) Each(fn func(ent Entity, a *A, b *B)) {
 	for it.Next() {
 		a, b := it.Get()
 		fn(it.Entity(), a, b)
+	}
+}
+
+// EachTable calls fn once for every matching non-empty table, with the table's entities and
+// columns (of the same length; nil for an absent Optional component). It is the way to write a
+// system that loops over columns: fn is an ordinary function, so the compiler keeps the slices
+// and the loop's index in registers. Reslicing the other columns to the first's
+// length before the loop (b = b[:len(a)]) also drops their bounds checks.
+//
+// Components the query writes are marked changed for every entity of the table, as with Columns,
+// also when fn panics. fn must not keep the slices after it returns, nor make structural changes
+// (the world is locked: record them in a Commands buffer). Like NextTable, EachTable panics for
+// queries with per-row conditions (Changed, Added, SparseSet components), and like Iter, it panics
+// if the query is already being iterated.
+func (q *Query2[A, B]) EachTable(fn func(ents []Entity, a []A, b []B)) {
+	it := q.Iter()
+	defer q.s.cur.closeTable()
+	for it.NextTable() {
+		a, b := it.Columns()
+		fn(it.Entities(), a, b)
 	}
 }
 
@@ -160,6 +199,26 @@ func (q *Query3[A, B, C]) Each(fn func(ent Entity, a *A, b *B, c *C)) {
 	}
 }
 
+// EachTable calls fn once for every matching non-empty table, with the table's entities and
+// columns (of the same length; nil for an absent Optional component). It is the way to write a
+// system that loops over columns: fn is an ordinary function, so the compiler keeps the slices
+// and the loop's index in registers. Reslicing the other columns to the first's
+// length before the loop (b = b[:len(a)]) also drops their bounds checks.
+//
+// Components the query writes are marked changed for every entity of the table, as with Columns,
+// also when fn panics. fn must not keep the slices after it returns, nor make structural changes
+// (the world is locked: record them in a Commands buffer). Like NextTable, EachTable panics for
+// queries with per-row conditions (Changed, Added, SparseSet components), and like Iter, it panics
+// if the query is already being iterated.
+func (q *Query3[A, B, C]) EachTable(fn func(ents []Entity, a []A, b []B, c []C)) {
+	it := q.Iter()
+	defer q.s.cur.closeTable()
+	for it.NextTable() {
+		a, b, c := it.Columns()
+		fn(it.Entities(), a, b, c)
+	}
+}
+
 // Iter3 iterates a Query3: Next (or NextTable), Get, Entity, Close. The zero value is not
 // usable; get one from Query3.Iter.
 type Iter3[A, B, C any] struct{ iter }
@@ -219,6 +278,26 @@ func (q *Query4[A, B, C, D]) Each(fn func(ent Entity, a *A, b *B, c *C, d *D)) {
 	for it.Next() {
 		a, b, c, d := it.Get()
 		fn(it.Entity(), a, b, c, d)
+	}
+}
+
+// EachTable calls fn once for every matching non-empty table, with the table's entities and
+// columns (of the same length; nil for an absent Optional component). It is the way to write a
+// system that loops over columns: fn is an ordinary function, so the compiler keeps the slices
+// and the loop's index in registers. Reslicing the other columns to the first's
+// length before the loop (b = b[:len(a)]) also drops their bounds checks.
+//
+// Components the query writes are marked changed for every entity of the table, as with Columns,
+// also when fn panics. fn must not keep the slices after it returns, nor make structural changes
+// (the world is locked: record them in a Commands buffer). Like NextTable, EachTable panics for
+// queries with per-row conditions (Changed, Added, SparseSet components), and like Iter, it panics
+// if the query is already being iterated.
+func (q *Query4[A, B, C, D]) EachTable(fn func(ents []Entity, a []A, b []B, c []C, d []D)) {
+	it := q.Iter()
+	defer q.s.cur.closeTable()
+	for it.NextTable() {
+		a, b, c, d := it.Columns()
+		fn(it.Entities(), a, b, c, d)
 	}
 }
 
@@ -285,6 +364,26 @@ func (q *Query5[A, B, C, D, E]) Each(fn func(ent Entity, a *A, b *B, c *C, d *D,
 	}
 }
 
+// EachTable calls fn once for every matching non-empty table, with the table's entities and
+// columns (of the same length; nil for an absent Optional component). It is the way to write a
+// system that loops over columns: fn is an ordinary function, so the compiler keeps the slices
+// and the loop's index in registers. Reslicing the other columns to the first's
+// length before the loop (b = b[:len(a)]) also drops their bounds checks.
+//
+// Components the query writes are marked changed for every entity of the table, as with Columns,
+// also when fn panics. fn must not keep the slices after it returns, nor make structural changes
+// (the world is locked: record them in a Commands buffer). Like NextTable, EachTable panics for
+// queries with per-row conditions (Changed, Added, SparseSet components), and like Iter, it panics
+// if the query is already being iterated.
+func (q *Query5[A, B, C, D, E]) EachTable(fn func(ents []Entity, a []A, b []B, c []C, d []D, e []E)) {
+	it := q.Iter()
+	defer q.s.cur.closeTable()
+	for it.NextTable() {
+		a, b, c, d, e := it.Columns()
+		fn(it.Entities(), a, b, c, d, e)
+	}
+}
+
 // Iter5 iterates a Query5: Next (or NextTable), Get, Entity, Close. The zero value is not
 // usable; get one from Query5.Iter.
 type Iter5[A, B, C, D, E any] struct{ iter }
@@ -346,6 +445,26 @@ func (q *Query6[A, B, C, D, E, F]) Each(fn func(ent Entity, a *A, b *B, c *C, d 
 	for it.Next() {
 		a, b, c, d, e, f := it.Get()
 		fn(it.Entity(), a, b, c, d, e, f)
+	}
+}
+
+// EachTable calls fn once for every matching non-empty table, with the table's entities and
+// columns (of the same length; nil for an absent Optional component). It is the way to write a
+// system that loops over columns: fn is an ordinary function, so the compiler keeps the slices
+// and the loop's index in registers. Reslicing the other columns to the first's
+// length before the loop (b = b[:len(a)]) also drops their bounds checks.
+//
+// Components the query writes are marked changed for every entity of the table, as with Columns,
+// also when fn panics. fn must not keep the slices after it returns, nor make structural changes
+// (the world is locked: record them in a Commands buffer). Like NextTable, EachTable panics for
+// queries with per-row conditions (Changed, Added, SparseSet components), and like Iter, it panics
+// if the query is already being iterated.
+func (q *Query6[A, B, C, D, E, F]) EachTable(fn func(ents []Entity, a []A, b []B, c []C, d []D, e []E, f []F)) {
+	it := q.Iter()
+	defer q.s.cur.closeTable()
+	for it.NextTable() {
+		a, b, c, d, e, f := it.Columns()
+		fn(it.Entities(), a, b, c, d, e, f)
 	}
 }
 

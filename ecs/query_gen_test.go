@@ -28,7 +28,7 @@ func registerGen(w *ecs.World) {
 }
 
 // TestQuery1Generated: Query1 visits exactly the entities with all 1 components, through Iter/Get/Entity,
-// Each and NextTable/Columns; writes stick; Read and Optional terms work.
+// Each, NextTable/Columns and EachTable; writes stick; Read and Optional terms work.
 func TestQuery1Generated(t *testing.T) {
 	w := ecs.NewWorld()
 	registerGen(w)
@@ -80,6 +80,18 @@ func TestQuery1Generated(t *testing.T) {
 	if rows != 5 {
 		t.Fatalf("NextTable covered %d rows, want 5", rows)
 	}
+	rows = 0
+	q.EachTable(func(ents []ecs.Entity, sA []genA) {
+		rows += len(ents)
+		for r, e := range ents {
+			if sA[r].V != byEntity[e]*10+0+1000 {
+				t.Fatalf("EachTable: %v genA = %d", e, sA[r].V)
+			}
+		}
+	})
+	if rows != 5 {
+		t.Fatalf("EachTable covered %d rows, want 5", rows)
+	}
 	if a := q.Access(); len(a.Writes) != 1 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
@@ -90,7 +102,7 @@ func TestQuery1Generated(t *testing.T) {
 }
 
 // TestQuery2Generated: Query2 visits exactly the entities with all 2 components, through Iter/Get/Entity,
-// Each and NextTable/Columns; writes stick; Read and Optional terms work.
+// Each, NextTable/Columns and EachTable; writes stick; Read and Optional terms work.
 func TestQuery2Generated(t *testing.T) {
 	w := ecs.NewWorld()
 	registerGen(w)
@@ -152,6 +164,21 @@ func TestQuery2Generated(t *testing.T) {
 	if rows != 5 {
 		t.Fatalf("NextTable covered %d rows, want 5", rows)
 	}
+	rows = 0
+	q.EachTable(func(ents []ecs.Entity, sA []genA, sB []genB) {
+		rows += len(ents)
+		for r, e := range ents {
+			if sA[r].V != byEntity[e]*10+0+1000 {
+				t.Fatalf("EachTable: %v genA = %d", e, sA[r].V)
+			}
+			if sB[r].V != byEntity[e]*10+1+1000 {
+				t.Fatalf("EachTable: %v genB = %d", e, sB[r].V)
+			}
+		}
+	})
+	if rows != 5 {
+		t.Fatalf("EachTable covered %d rows, want 5", rows)
+	}
 	if a := q.Access(); len(a.Writes) != 2 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
@@ -171,7 +198,7 @@ func TestQuery2Generated(t *testing.T) {
 }
 
 // TestQuery3Generated: Query3 visits exactly the entities with all 3 components, through Iter/Get/Entity,
-// Each and NextTable/Columns; writes stick; Read and Optional terms work.
+// Each, NextTable/Columns and EachTable; writes stick; Read and Optional terms work.
 func TestQuery3Generated(t *testing.T) {
 	w := ecs.NewWorld()
 	registerGen(w)
@@ -243,6 +270,24 @@ func TestQuery3Generated(t *testing.T) {
 	if rows != 5 {
 		t.Fatalf("NextTable covered %d rows, want 5", rows)
 	}
+	rows = 0
+	q.EachTable(func(ents []ecs.Entity, sA []genA, sB []genB, sC []genC) {
+		rows += len(ents)
+		for r, e := range ents {
+			if sA[r].V != byEntity[e]*10+0+1000 {
+				t.Fatalf("EachTable: %v genA = %d", e, sA[r].V)
+			}
+			if sB[r].V != byEntity[e]*10+1+1000 {
+				t.Fatalf("EachTable: %v genB = %d", e, sB[r].V)
+			}
+			if sC[r].V != byEntity[e]*10+2+1000 {
+				t.Fatalf("EachTable: %v genC = %d", e, sC[r].V)
+			}
+		}
+	})
+	if rows != 5 {
+		t.Fatalf("EachTable covered %d rows, want 5", rows)
+	}
 	if a := q.Access(); len(a.Writes) != 3 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
@@ -262,7 +307,7 @@ func TestQuery3Generated(t *testing.T) {
 }
 
 // TestQuery4Generated: Query4 visits exactly the entities with all 4 components, through Iter/Get/Entity,
-// Each and NextTable/Columns; writes stick; Read and Optional terms work.
+// Each, NextTable/Columns and EachTable; writes stick; Read and Optional terms work.
 func TestQuery4Generated(t *testing.T) {
 	w := ecs.NewWorld()
 	registerGen(w)
@@ -344,6 +389,27 @@ func TestQuery4Generated(t *testing.T) {
 	if rows != 5 {
 		t.Fatalf("NextTable covered %d rows, want 5", rows)
 	}
+	rows = 0
+	q.EachTable(func(ents []ecs.Entity, sA []genA, sB []genB, sC []genC, sD []genD) {
+		rows += len(ents)
+		for r, e := range ents {
+			if sA[r].V != byEntity[e]*10+0+1000 {
+				t.Fatalf("EachTable: %v genA = %d", e, sA[r].V)
+			}
+			if sB[r].V != byEntity[e]*10+1+1000 {
+				t.Fatalf("EachTable: %v genB = %d", e, sB[r].V)
+			}
+			if sC[r].V != byEntity[e]*10+2+1000 {
+				t.Fatalf("EachTable: %v genC = %d", e, sC[r].V)
+			}
+			if sD[r].V != byEntity[e]*10+3+1000 {
+				t.Fatalf("EachTable: %v genD = %d", e, sD[r].V)
+			}
+		}
+	})
+	if rows != 5 {
+		t.Fatalf("EachTable covered %d rows, want 5", rows)
+	}
 	if a := q.Access(); len(a.Writes) != 4 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
@@ -363,7 +429,7 @@ func TestQuery4Generated(t *testing.T) {
 }
 
 // TestQuery5Generated: Query5 visits exactly the entities with all 5 components, through Iter/Get/Entity,
-// Each and NextTable/Columns; writes stick; Read and Optional terms work.
+// Each, NextTable/Columns and EachTable; writes stick; Read and Optional terms work.
 func TestQuery5Generated(t *testing.T) {
 	w := ecs.NewWorld()
 	registerGen(w)
@@ -455,6 +521,30 @@ func TestQuery5Generated(t *testing.T) {
 	if rows != 5 {
 		t.Fatalf("NextTable covered %d rows, want 5", rows)
 	}
+	rows = 0
+	q.EachTable(func(ents []ecs.Entity, sA []genA, sB []genB, sC []genC, sD []genD, sE []genE) {
+		rows += len(ents)
+		for r, e := range ents {
+			if sA[r].V != byEntity[e]*10+0+1000 {
+				t.Fatalf("EachTable: %v genA = %d", e, sA[r].V)
+			}
+			if sB[r].V != byEntity[e]*10+1+1000 {
+				t.Fatalf("EachTable: %v genB = %d", e, sB[r].V)
+			}
+			if sC[r].V != byEntity[e]*10+2+1000 {
+				t.Fatalf("EachTable: %v genC = %d", e, sC[r].V)
+			}
+			if sD[r].V != byEntity[e]*10+3+1000 {
+				t.Fatalf("EachTable: %v genD = %d", e, sD[r].V)
+			}
+			if sE[r].V != byEntity[e]*10+4+1000 {
+				t.Fatalf("EachTable: %v genE = %d", e, sE[r].V)
+			}
+		}
+	})
+	if rows != 5 {
+		t.Fatalf("EachTable covered %d rows, want 5", rows)
+	}
 	if a := q.Access(); len(a.Writes) != 5 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
 	}
@@ -474,7 +564,7 @@ func TestQuery5Generated(t *testing.T) {
 }
 
 // TestQuery6Generated: Query6 visits exactly the entities with all 6 components, through Iter/Get/Entity,
-// Each and NextTable/Columns; writes stick; Read and Optional terms work.
+// Each, NextTable/Columns and EachTable; writes stick; Read and Optional terms work.
 func TestQuery6Generated(t *testing.T) {
 	w := ecs.NewWorld()
 	registerGen(w)
@@ -575,6 +665,33 @@ func TestQuery6Generated(t *testing.T) {
 	}
 	if rows != 5 {
 		t.Fatalf("NextTable covered %d rows, want 5", rows)
+	}
+	rows = 0
+	q.EachTable(func(ents []ecs.Entity, sA []genA, sB []genB, sC []genC, sD []genD, sE []genE, sF []genF) {
+		rows += len(ents)
+		for r, e := range ents {
+			if sA[r].V != byEntity[e]*10+0+1000 {
+				t.Fatalf("EachTable: %v genA = %d", e, sA[r].V)
+			}
+			if sB[r].V != byEntity[e]*10+1+1000 {
+				t.Fatalf("EachTable: %v genB = %d", e, sB[r].V)
+			}
+			if sC[r].V != byEntity[e]*10+2+1000 {
+				t.Fatalf("EachTable: %v genC = %d", e, sC[r].V)
+			}
+			if sD[r].V != byEntity[e]*10+3+1000 {
+				t.Fatalf("EachTable: %v genD = %d", e, sD[r].V)
+			}
+			if sE[r].V != byEntity[e]*10+4+1000 {
+				t.Fatalf("EachTable: %v genE = %d", e, sE[r].V)
+			}
+			if sF[r].V != byEntity[e]*10+5+1000 {
+				t.Fatalf("EachTable: %v genF = %d", e, sF[r].V)
+			}
+		}
+	})
+	if rows != 5 {
+		t.Fatalf("EachTable covered %d rows, want 5", rows)
 	}
 	if a := q.Access(); len(a.Writes) != 6 || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)

@@ -78,6 +78,11 @@ func (a arity) ItPtrs() string {
 	return a.join(func(i int, l string) string { return fmt.Sprintf("(*%s)(it.ptr[%d])", l, i) }, ", ")
 }
 
+// SliceArgs is "a []A, b []B".
+func (a arity) SliceArgs() string {
+	return a.join(func(_ int, l string) string { return strings.ToLower(l) + " []" + l }, ", ")
+}
+
 // NamedPtrs is "aA *A, aB *B" (named so that Get can take their sizes).
 func (a arity) NamedPtrs() string {
 	return a.join(func(_ int, l string) string { return "a" + l + " *" + l }, ", ")
@@ -151,6 +156,11 @@ func (a arity) GenSliceVars() string {
 	return a.join(func(_ int, l string) string { return "s" + l }, ", ")
 }
 
+// GenSliceArgs is "sA []genA, sB []genB".
+func (a arity) GenSliceArgs() string {
+	return a.join(func(_ int, l string) string { return "s" + l + " []gen" + l }, ", ")
+}
+
 // GenPtrArgs is "gA *genA, gB *genB".
 func (a arity) GenPtrArgs() string {
 	return a.join(func(_ int, l string) string { return "g" + l + " *gen" + l }, ", ")
@@ -204,6 +214,26 @@ func (q *Query{{.N}}[{{.Types}}]) Each(fn func(ent Entity, {{.PtrArgs}})) {
 	for it.Next() {
 		{{.ArgNames}} := it.Get()
 		fn(it.Entity(), {{.ArgNames}})
+	}
+}
+
+// EachTable calls fn once for every matching non-empty table, with the table's entities and
+// {{if gt .N 1}}columns (of the same length; nil for an absent Optional component){{else}}column{{end}}. It is the way to write a
+// system that loops over columns: fn is an ordinary function, so the compiler keeps the slices
+// and the loop's index in registers.{{if gt .N 1}} Reslicing the other columns to the first's
+// length before the loop (b = b[:len(a)]) also drops their bounds checks.{{end}}
+//
+// Components the query writes are marked changed for every entity of the table, as with Columns,
+// also when fn panics. fn must not keep the slices after it returns, nor make structural changes
+// (the world is locked: record them in a Commands buffer). Like NextTable, EachTable panics for
+// queries with per-row conditions (Changed, Added, SparseSet components), and like Iter, it panics
+// if the query is already being iterated.
+func (q *Query{{.N}}[{{.Types}}]) EachTable(fn func(ents []Entity, {{.SliceArgs}})) {
+	it := q.Iter()
+	defer q.s.cur.closeTable()
+	for it.NextTable() {
+		{{.ArgNames}} := it.Columns()
+		fn(it.Entities(), {{.ArgNames}})
 	}
 }
 
@@ -317,7 +347,7 @@ func registerGen(w *ecs.World) {
 }
 {{range .}}
 // TestQuery{{.N}}Generated: Query{{.N}} visits exactly the entities with all {{.N}} components, through Iter/Get/Entity,
-// Each and NextTable/Columns; writes stick; Read and Optional terms work.
+// Each, NextTable/Columns and EachTable; writes stick; Read and Optional terms work.
 func TestQuery{{.N}}Generated(t *testing.T) {
 	w := ecs.NewWorld()
 	registerGen(w)
@@ -374,6 +404,20 @@ func TestQuery{{.N}}Generated(t *testing.T) {
 	}
 	if rows != 5 {
 		t.Fatalf("NextTable covered %d rows, want 5", rows)
+	}
+	rows = 0
+	q.EachTable(func(ents []ecs.Entity, {{.GenSliceArgs}}) {
+		rows += len(ents)
+		for r, e := range ents {
+{{- range $k, $l := .Letters}}
+			if s{{$l}}[r].V != byEntity[e]*10+{{$k}}+1000 {
+				t.Fatalf("EachTable: %v gen{{$l}} = %d", e, s{{$l}}[r].V)
+			}
+{{- end}}
+		}
+	})
+	if rows != 5 {
+		t.Fatalf("EachTable covered %d rows, want 5", rows)
 	}
 	if a := q.Access(); len(a.Writes) != {{.N}} || len(a.Reads) != 0 {
 		t.Fatalf("Access of a writing query: %+v", a)
