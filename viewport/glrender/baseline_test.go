@@ -67,7 +67,7 @@ func perEntityVS(inputs, read string) string {
 
 // baseline holds the per-entity programs and the VAOs of meshes without instance attributes, made on first use.
 type baseline struct {
-	uniformProg, uboProg *program
+	uniformProg, uboProg [2]*program // [flat]: with FLAT_NORMAL for flat-shaded meshes (flat.go)
 	ubo                  uint32
 	vaos                 map[*gpuMesh]uint32
 	// block is the Entity block staging area; a separate allocation, since
@@ -75,27 +75,30 @@ type baseline struct {
 	block []uint32
 }
 
-func (bl *baseline) program(mode drawMode) (*program, error) {
+func (bl *baseline) program(mode drawMode, flat int) (*program, error) {
 	var err error
+	defines := [][]string{nil, {"FLAT_NORMAL"}}[flat]
 	switch mode {
 	case drawUniforms:
-		if bl.uniformProg == nil {
-			bl.uniformProg, err = newProgram("per-entity mesh program", perEntityVS(uniformInputs, uniformRead), meshFS, nil,
+		if bl.uniformProg[flat] == nil {
+			bl.uniformProg[flat], err = newProgram("per-entity mesh program", perEntityVS(uniformInputs, uniformRead), meshFS, defines,
 				append(meshUniforms, "uModel", "uColor", "uID", "uFlags")...)
 		}
-		return bl.uniformProg, err
+		return bl.uniformProg[flat], err
 	case drawUBO:
-		if bl.uboProg == nil {
-			if bl.uboProg, err = newProgram("per-entity UBO mesh program", perEntityVS(uboInputs, uboRead), meshFS, nil, meshUniforms...); err != nil {
+		if bl.uboProg[flat] == nil {
+			if bl.uboProg[flat], err = newProgram("per-entity UBO mesh program", perEntityVS(uboInputs, uboRead), meshFS, defines, meshUniforms...); err != nil {
 				return nil, err
 			}
-			gl.UniformBlockBinding(bl.uboProg.id, gl.GetUniformBlockIndex(bl.uboProg.id, gl.Str("Entity\x00")), entityBinding)
-			gl.GenBuffers(1, &bl.ubo)
-			gl.BindBuffer(gl.UNIFORM_BUFFER, bl.ubo)
-			gl.BufferData(gl.UNIFORM_BUFFER, entityBlockSize, nil, gl.DYNAMIC_DRAW)
-			gl.BindBuffer(gl.UNIFORM_BUFFER, 0)
+			gl.UniformBlockBinding(bl.uboProg[flat].id, gl.GetUniformBlockIndex(bl.uboProg[flat].id, gl.Str("Entity\x00")), entityBinding)
+			if bl.ubo == 0 {
+				gl.GenBuffers(1, &bl.ubo)
+				gl.BindBuffer(gl.UNIFORM_BUFFER, bl.ubo)
+				gl.BufferData(gl.UNIFORM_BUFFER, entityBlockSize, nil, gl.DYNAMIC_DRAW)
+				gl.BindBuffer(gl.UNIFORM_BUFFER, 0)
+			}
 		}
-		return bl.uboProg, nil
+		return bl.uboProg[flat], nil
 	}
 	panic("glrender: baseline.program: not a per-entity mode")
 }
@@ -104,10 +107,6 @@ func (bl *baseline) program(mode drawMode) (*program, error) {
 func (bl *baseline) render(r *Renderer, dl *viewport.DrawList, cam viewport.Camera, mode drawMode) error {
 	if mode == drawInstanced {
 		return r.Render(dl, cam)
-	}
-	p, err := bl.program(mode)
-	if err != nil {
-		return err
 	}
 	if r.w == 0 || r.h == 0 {
 		return nil
@@ -121,11 +120,15 @@ func (bl *baseline) render(r *Renderer, dl *viewport.DrawList, cam viewport.Came
 	gl.Viewport(0, 0, int32(r.w), int32(r.h))
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
-	gl.UseProgram(p.id)
-	r.lightUniforms(p, pic.f.vp, pic.f.eye)
 	calls := 0
 	for i, b := range dl.Batches() {
 		if gm := r.list.batches[i].mesh; gm != nil && b.Len() > 0 && pic.f.frustum.IntersectsAABB(b.Bounds()) {
+			p, err := bl.program(mode, b2i(gm.flat))
+			if err != nil {
+				return err
+			}
+			gl.UseProgram(p.id)
+			r.lightUniforms(p, pic.f.vp, pic.f.eye)
 			calls += bl.draw(mode, p, gm, b)
 		}
 	}
@@ -177,8 +180,9 @@ func (bl *baseline) draw(mode drawMode, p *program, gm *gpuMesh, b *viewport.Bat
 }
 
 func (bl *baseline) delete() {
-	bl.uniformProg.delete()
-	bl.uboProg.delete()
+	for _, p := range append(bl.uniformProg[:], bl.uboProg[:]...) {
+		p.delete()
+	}
 	if bl.ubo != 0 {
 		gl.DeleteBuffers(1, &bl.ubo)
 		bl.ubo = 0

@@ -6,7 +6,13 @@
 //
 //   - one instanced draw call per mesh (glDrawElementsInstanced; the
 //     per-instance buffer holds [viewport.Instance] as is: world matrix,
-//     colour, entity id, flags, with attribute divisor 1);
+//     colour, entity id, flags, with attribute divisor 1); the instances of
+//     small meshes (the built-in cube and plane) are drawn without
+//     instancing instead, the vertex shader reading them from the same
+//     buffer as a buffer texture (llvmpipe runs its vertex pipeline once per
+//     instance of an instanced draw), and flat-shaded meshes share their
+//     vertices between faces, the normal taken flat from each triangle's
+//     last vertex (the cube has 8 vertices instead of 24);
 //   - the instance buffers are updated incrementally: only the dirty ranges
 //     the DrawList recorded are sent with glBufferSubData (a batch that
 //     outgrows its buffer is reallocated at double size and sent whole);

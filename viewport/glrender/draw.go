@@ -190,9 +190,13 @@ func (r *Renderer) step(budget time.Duration) {
 	gl.Disable(gl.BLEND)
 	r.scissor(p)
 	stencil(p)
-	prog := r.meshProg
-	gl.UseProgram(prog.id)
-	r.lightUniforms(prog, p.f.vp, p.f.eye)
+	for _, progs := range r.meshProgs {
+		for _, prog := range progs {
+			gl.UseProgram(prog.id)
+			r.lightUniforms(prog, p.f.vp, p.f.eye)
+			r.progInUse = prog
+		}
+	}
 	tris := 0
 	batches := dl.Batches()
 	for k, it := range p.items[p.next : p.next+n] {
@@ -205,12 +209,11 @@ func (r *Renderer) step(budget time.Duration) {
 			if sr.own { // the instances appended to the chunk, from its own buffer
 				cs := &bs.chunks[it.Chunk]
 				r.uploadChunk(cs, bs.mesh, c, &p.stats)
-				gl.BindVertexArray(cs.vao)
-				gl.BindBuffer(gl.ARRAY_BUFFER, cs.vbo)
-				setupInstanceAttribsAt(1, uintptr(int(sr.off)*viewport.InstanceSize))
-				gl.DrawElementsInstanced(gl.TRIANGLES, bs.mesh.indexCount, gl.UNSIGNED_INT, nil, sr.n)
-				setupInstanceAttribs(1)
-				cs.stride = 1
+				if r.useMeshProgram(bs.mesh, cs.capacity) {
+					r.drawPulled(bs.mesh, cs.tex, int(sr.off), 1, int(sr.n))
+				} else {
+					r.drawOwnInstanced(cs, bs.mesh, sr)
+				}
 			} else {
 				r.drawPatchItem(bs.mesh, sr)
 			}
@@ -222,14 +225,11 @@ func (r *Renderer) step(budget time.Duration) {
 		cs := &bs.chunks[it.Chunk]
 		r.uploadChunk(cs, bs.mesh, c, &p.stats)
 		count := (c.Len() + p.stride - 1) / p.stride
-		if cs.stride != p.stride {
-			gl.BindVertexArray(cs.vao)
-			gl.BindBuffer(gl.ARRAY_BUFFER, cs.vbo)
-			setupInstanceAttribs(p.stride)
-			cs.stride = p.stride
+		if r.useMeshProgram(bs.mesh, cs.capacity) {
+			r.drawPulled(bs.mesh, cs.tex, 0, p.stride, count)
+		} else {
+			r.drawInstanced(cs, bs.mesh, p.stride, count)
 		}
-		gl.BindVertexArray(cs.vao)
-		gl.DrawElementsInstanced(gl.TRIANGLES, bs.mesh.indexCount, gl.UNSIGNED_INT, nil, int32(count))
 		p.stats.DrawCalls++
 		p.stats.Instances += count
 		p.stats.Triangles += count * bs.mesh.triangles
@@ -280,6 +280,28 @@ func (r *Renderer) step(budget time.Duration) {
 		gl.Finish()
 		r.pacer.MeasureFixed(time.Since(fixed))
 	}
+}
+
+// drawOwnInstanced draws the instances sr names of the chunk's own buffer (cs), instanced.
+func (r *Renderer) drawOwnInstanced(cs *chunkState, gm *gpuMesh, sr subRange) {
+	gl.BindVertexArray(cs.vao)
+	gl.BindBuffer(gl.ARRAY_BUFFER, cs.vbo)
+	setupInstanceAttribsAt(1, uintptr(int(sr.off)*viewport.InstanceSize))
+	gl.DrawElementsInstanced(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil, sr.n)
+	setupInstanceAttribs(1)
+	cs.stride = 1
+}
+
+// drawInstanced draws count instances of the chunk's buffer (cs), every stride-th, instanced.
+func (r *Renderer) drawInstanced(cs *chunkState, gm *gpuMesh, stride, count int) {
+	if cs.stride != stride {
+		gl.BindVertexArray(cs.vao)
+		gl.BindBuffer(gl.ARRAY_BUFFER, cs.vbo)
+		setupInstanceAttribs(stride)
+		cs.stride = stride
+	}
+	gl.BindVertexArray(cs.vao)
+	gl.DrawElementsInstanced(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil, int32(count))
 }
 
 func (r *Renderer) lightUniforms(p *program, vp mgl32.Mat4, eye mgl32.Vec3) {

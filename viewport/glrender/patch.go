@@ -301,6 +301,9 @@ func (r *Renderer) uploadPatch(p *picture) {
 	if n > r.patchCap {
 		r.patchCap = max(n, 2*r.patchCap, minInstanceCapacity)
 		gl.BufferData(gl.ARRAY_BUFFER, r.patchCap*size, nil, gl.STREAM_DRAW)
+		if r.patchTex == 0 {
+			r.patchTex = bufferTexture(r.patchVBO, gl.RG32UI)
+		}
 	}
 	gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&r.patchInst[0]))
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
@@ -309,6 +312,10 @@ func (r *Renderer) uploadPatch(p *picture) {
 
 // drawPatchItem draws n instances of the patch's buffer from off with mesh gm.
 func (r *Renderer) drawPatchItem(gm *gpuMesh, sr subRange) {
+	if r.useMeshProgram(gm, r.patchCap) {
+		r.drawPulled(gm, r.patchTex, int(sr.off), 1, int(sr.n))
+		return
+	}
 	gl.BindVertexArray(r.patchVAO)
 	if r.patchMesh != gm {
 		setupMeshAttribs(gm)

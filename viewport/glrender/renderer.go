@@ -63,13 +63,16 @@ type gpuMesh struct {
 	indexCount int32
 	triangles  int
 	used       bool
-	closed     bool // a closed surface wound outwards: its back faces are culled (closedMesh)
+	closed     bool        // a closed surface wound outwards: its back faces are culled (closedMesh)
+	pulled     *pulledMesh // how a small mesh is drawn without instancing (pull.go); nil for bigger ones
+	flat       bool        // drawn with FLAT_NORMAL, its vertices shared between faces (flat.go)
 }
 
 // chunkState is the GPU side of one viewport.Chunk: its instance buffer and a vertex array reading the batch's
 // mesh and the buffer (at a stride of `stride` instances).
 type chunkState struct {
 	vao, vbo uint32
+	tex      uint32   // a buffer texture over vbo, for pulled drawing (pull.go)
 	capacity int      // instances the buffer holds
 	mesh     *gpuMesh // the mesh the vertex array reads
 	stride   int
@@ -146,8 +149,12 @@ type Renderer struct {
 
 	owner int
 
-	meshProg, gridProg, composeProg, outlineProg *program
-	emptyVAO                                     uint32
+	// meshProgs draw instances: [pulled][flat], instanced or pulled (pull.go), smooth or with FLAT_NORMAL (flat.go).
+	meshProgs                          [2][2]*program
+	gridProg, composeProg, outlineProg *program
+	progInUse                          *program // the program in use while a picture's instances are drawn
+	maxTexels                          int      // GL_MAX_TEXTURE_BUFFER_SIZE
+	emptyVAO                           uint32
 
 	w, h           int
 	targets        [2]target
@@ -174,12 +181,16 @@ type Renderer struct {
 	patchVBO       uint32
 	patchCap       int        // instances patchVBO holds
 	patchMesh      *gpuMesh   // the mesh patchVAO reads
+	patchTex       uint32     // a buffer texture over patchVBO (pull.go)
 	fresh, kept    []ownedBox // scratch of additive (patch.go)
 	culling        bool       // GL_CULL_FACE is on (while a picture's instances are drawn)
 	totalUploaded  uint64
 	renders        uint64
 	scratch        []byte
 	deleted        bool
+	// noPull and noFlat turn pulled drawing (pull.go) and shared flat vertices (flat.go) off, for tests that
+	// compare them with the plain instanced draw; set them before the first mesh is uploaded.
+	noPull, noFlat bool
 }
 
 // composeKey is what a composed image shows.
@@ -208,9 +219,24 @@ func (r *Renderer) init() error {
 		return err
 	}
 	var err error
-	if r.meshProg, err = newProgram("mesh program", meshVS, meshFS, nil, meshUniforms...); err != nil {
-		return err
+	for flat, defines := range [][]string{nil, {"FLAT_NORMAL"}} {
+		if r.meshProgs[0][flat], err = newProgram("mesh program", meshVS, meshFS, defines, meshUniforms...); err != nil {
+			return err
+		}
+		p, err := newProgram("pulled mesh program", pulledVS, meshFS, append(defines, pulledDefines...),
+			append(meshUniforms, "uInst", "uMesh", "uShift", "uBase", "uStride")...)
+		if err != nil {
+			return err
+		}
+		r.meshProgs[1][flat] = p
+		gl.UseProgram(p.id)
+		gl.Uniform1i(p.loc("uInst"), unitInst)
+		gl.Uniform1i(p.loc("uMesh"), unitMesh)
+		gl.UseProgram(0)
 	}
+	var maxTexels int32
+	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &maxTexels)
+	r.maxTexels = int(maxTexels)
 	if r.gridProg, err = newProgram("grid program", gridVS, gridFS, nil,
 		"uInvViewProj", "uClipZ", "uClipW", "uEye", "uFade", "uMinor", "uMajor", "uPass", "uDim", "uBias"); err != nil {
 		return err
@@ -389,7 +415,7 @@ func (r *Renderer) Delete() {
 	if r.selTex != 0 {
 		gl.DeleteTextures(1, &r.selTex)
 	}
-	for _, p := range []*program{r.meshProg, r.gridProg, r.composeProg, r.outlineProg} {
+	for _, p := range []*program{r.meshProgs[0][0], r.meshProgs[0][1], r.meshProgs[1][0], r.meshProgs[1][1], r.gridProg, r.composeProg, r.outlineProg} {
 		p.delete()
 	}
 	if r.emptyVAO != 0 {
@@ -398,6 +424,9 @@ func (r *Renderer) Delete() {
 	if r.patchVAO != 0 {
 		gl.DeleteVertexArrays(1, &r.patchVAO)
 		gl.DeleteBuffers(1, &r.patchVBO)
+	}
+	if r.patchTex != 0 {
+		gl.DeleteTextures(1, &r.patchTex)
 	}
 	r.w, r.h = 0, 0
 	r.deleted = true

@@ -20,19 +20,53 @@ const (
 const meshVS = `
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
-` + meshInstanceInputs + `
-uniform mat4 uViewProj;
+` + meshInstanceInputs + meshVSOutputs + `
+void main() {
+` + meshInstanceRead + meshVSBody
 
-out vec3 vNormal;
+// pulledVS draws the same as meshVS without instancing (pull.go): one draw of many instances' vertices, vertex
+// gl_VertexID being vertex gl_VertexID mod 2^uShift of the mesh (uMesh, two RGBA32F texels a vertex: position,
+// normal, uv) of instance uBase + (gl_VertexID >> uShift) × uStride of the instance buffer (uInst, a
+// viewport.Instance as INSTANCE_TEXELS RG32UI texels). On llvmpipe an instanced draw runs its vertex pipeline once
+// per instance, which costs more than the few vertices of a small mesh.
+const pulledVS = `
+uniform usamplerBuffer uInst;
+uniform samplerBuffer uMesh;
+uniform int uShift;
+uniform int uBase;
+uniform int uStride;
+` + meshVSOutputs + `
+vec2 instPair(int t) { return uintBitsToFloat(texelFetch(uInst, t).xy); }
+
+void main() {
+	int k = gl_VertexID >> uShift;
+	int v = gl_VertexID - (k << uShift);
+	int t = (uBase + k * uStride) * INSTANCE_TEXELS;
+	mat4 M = mat4(vec4(instPair(t), instPair(t + 1)), vec4(instPair(t + 2), instPair(t + 3)),
+		vec4(instPair(t + 4), instPair(t + 5)), vec4(instPair(t + 6), instPair(t + 7)));
+	vColor = vec4(instPair(t + COLOR_TEXEL), instPair(t + COLOR_TEXEL + 1));
+	uvec2 idFlags = texelFetch(uInst, t + ID_TEXEL).xy;
+	vID = idFlags.x;
+	vFlags = idFlags.y;
+	vec4 m0 = texelFetch(uMesh, 2 * v);
+	vec4 m1 = texelFetch(uMesh, 2 * v + 1);
+	vec3 aPos = m0.xyz;
+	vec3 aNormal = vec3(m0.w, m1.xy);
+` + meshVSBody
+
+// meshVSOutputs declares what meshVS and pulledVS pass on to meshFS.
+const meshVSOutputs = `uniform mat4 uViewProj;
+
+` + normalQualifier + ` out vec3 vNormal;
 out vec3 vWorld;
-out vec4 vColor;
+flat out vec4 vColor;
 flat out uint vID;
 flat out uint vFlags;
 flat out uint vMirror; // 1 when M mirrors (negative determinant): its triangles' winding is turned around
+`
 
-void main() {
-` + meshInstanceRead + `
-	vec4 w = M * vec4(aPos, 1.0);
+// meshVSBody ends meshVS and pulledVS: the vertex aPos, aNormal of an instance with world matrix M.
+const meshVSBody = `	vec4 w = M * vec4(aPos, 1.0);
 	// Normals by the cofactor matrix: det(M)·inverse-transpose, right for
 	// non-uniform scale without an inverse per vertex.
 	mat3 m = mat3(M);
@@ -43,6 +77,13 @@ void main() {
 	vWorld = w.xyz;
 	gl_Position = uViewProj * w;
 }
+`
+
+// normalQualifier makes vNormal flat (the provoking vertex's) for meshes drawn with FLAT_NORMAL defined.
+const normalQualifier = `
+#ifdef FLAT_NORMAL
+flat
+#endif
 `
 
 // meshInstanceInputs declares meshVS's per-instance attributes.
@@ -69,9 +110,9 @@ const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
 // It writes the entity id, with viewport.FlagSelected in bit 31, to the R32UI
 // attachment; the selection is tinted and outlined afterwards (composeFS).
 const meshFS = `
-in vec3 vNormal;
+` + normalQualifier + ` in vec3 vNormal;
 in vec3 vWorld;
-in vec4 vColor;
+flat in vec4 vColor;
 flat in uint vID;
 flat in uint vFlags;
 flat in uint vMirror;

@@ -22,20 +22,27 @@ func (r *Renderer) mesh(m *assets.Mesh) *gpuMesh {
 		return gm
 	}
 	gm := &gpuMesh{indexCount: int32(len(m.Indices)), triangles: m.TriangleCount()}
+	vertices, indices := m.Vertices, m.Indices
+	if v, i, ok := flatVertices(m); ok && !r.noFlat {
+		vertices, indices, gm.flat = v, i, true
+	}
 	gl.GenBuffers(1, &gm.vbo)
 	gl.BindBuffer(gl.ARRAY_BUFFER, gm.vbo)
-	if n := len(m.Vertices) * 4; n > 0 {
-		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&m.Vertices[0]), gl.STATIC_DRAW)
+	if n := len(vertices) * 4; n > 0 {
+		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&vertices[0]), gl.STATIC_DRAW)
 		r.countUpload(r.uploadStats(), n)
 	}
 	gl.GenBuffers(1, &gm.ebo)
 	gl.BindBuffer(gl.ARRAY_BUFFER, gm.ebo)
-	if n := len(m.Indices) * 4; n > 0 {
-		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&m.Indices[0]), gl.STATIC_DRAW)
+	if n := len(indices) * 4; n > 0 {
+		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&indices[0]), gl.STATIC_DRAW)
 		r.countUpload(r.uploadStats(), n)
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	gm.closed = closedMesh(m)
+	if !r.noPull {
+		r.pullMesh(gm, len(vertices)/assets.FloatsPerVertex, indices)
+	}
 	r.meshes[m] = gm
 	return gm
 }
@@ -115,6 +122,9 @@ func (r *Renderer) cull(cs *chunkState, gm *gpuMesh, c *viewport.Chunk) {
 func deleteMesh(gm *gpuMesh) {
 	gl.DeleteBuffers(1, &gm.vbo)
 	gl.DeleteBuffers(1, &gm.ebo)
+	if gm.pulled != nil {
+		gm.pulled.delete()
+	}
 }
 
 func (r *Renderer) countUpload(st *Stats, n int) {
@@ -176,6 +186,9 @@ func deleteChunk(cs *chunkState) {
 	}
 	if cs.vbo != 0 {
 		gl.DeleteBuffers(1, &cs.vbo)
+	}
+	if cs.tex != 0 {
+		gl.DeleteTextures(1, &cs.tex)
 	}
 	*cs = chunkState{}
 }
@@ -314,6 +327,9 @@ func (r *Renderer) uploadChunk(cs *chunkState, gm *gpuMesh, c *viewport.Chunk, s
 		gl.BufferData(gl.ARRAY_BUFFER, cs.capacity*size, nil, gl.DYNAMIC_DRAW)
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&c.Instances[0]))
 		r.countUpload(st, n*size)
+		if cs.tex == 0 {
+			cs.tex = bufferTexture(cs.vbo, gl.RG32UI)
+		}
 	} else if d := c.DirtyCount(); d >= respecifyMin && 2*d >= n {
 		// Most of the chunk changed (the undo of a delete, a regroup): its buffer gets new storage, filled whole.
 		// Writing the ranges into the storage the last pictures drew from made llvmpipe keep several times their
