@@ -120,6 +120,7 @@ type viewportPanel struct {
 	coarse    bool      // the picture on screen was thinned (the view was moving): a full one follows
 	moved     bool      // the last frame's picture was asked for because the view or the scene changed
 	built     bool      // the panel was built in this frame (lateRender)
+	drew      bool      // the panel drew (some of) a picture in this frame (lateRender)
 	builtAt   [2]uint64 // the list's version and the selection's when it was (lateRender)
 	inputNow  bool      // this frame has user input (a key or button held, the mouse moving, events)
 	typing    bool      // a text field has the keyboard
@@ -320,10 +321,12 @@ func (v *viewportPanel) render(w, h int) {
 	moving := reason&(viewport.ReasonCamera|viewport.ReasonScene|viewport.ReasonPlaying) != 0
 	interactive := moving && (v.moved || v.ctl.Mode() != viewport.ModeNone || v.gizmoActive)
 	v.moved = moving
+	v.drew = false
 	if reason == 0 && !v.pending && !v.coarse {
 		v.currentAt = sampled
 		return
 	}
+	v.drew = true
 	if rw, rh := v.r.Size(); rw != w || rh != h {
 		if err := v.r.Resize(w, h); err != nil {
 			v.log.Errorf("viewport: %v", err)
@@ -368,7 +371,9 @@ func (v *viewportPanel) noteStats() {
 // lateRender runs after the panels that change the scene in a frame were built after this one (the Inspector's
 // field edits, the gizmo, dialogs, merged jobs): a change a patch drawn at once covers is drawn into the image
 // now (viewport.DrawOptions.PatchOnly: the texture shown stays the one the panel gave ImGui), so that this frame
-// shows it instead of the next one; anything bigger is left to the next frame's render.
+// shows it instead of the next one. A bigger change (a merged spawn of many, drawn over frames) begins now, with
+// this frame's budget, when the panel drew nothing in this frame and no input is going on (the frame's budget is
+// unspent): its picture is complete a frame earlier. Anything else is left to the next frame's render.
 func (v *viewportPanel) lateRender() {
 	if !v.built || v.r == nil || v.pending || v.coarse {
 		v.built = false
@@ -385,10 +390,15 @@ func (v *viewportPanel) lateRender() {
 		return // something else to draw, or nothing changed since the panel was built
 	}
 	tex := v.r.Texture()
-	done, err := v.r.Draw(dl, *v.doc.Camera(), viewport.DrawOptions{Budget: v.budget(false), PatchOnly: true})
+	o := viewport.DrawOptions{Budget: v.budget(false), PatchOnly: true}
+	if !v.drew && o.Budget == idleDrawBudget && !v.gizmoActive && v.ctl.Mode() == viewport.ModeNone {
+		o.PatchOnly = false // the frame's budget is unspent: a bigger picture begins now
+	}
+	done, err := v.r.Draw(dl, *v.doc.Camera(), o)
 	if err != nil {
 		v.log.Errorf("viewport: %v", err)
 	}
+	v.pending = !done && !o.PatchOnly
 	if done && v.r.Texture() == tex {
 		v.currentAt = sampled
 		v.noteStats()
