@@ -199,7 +199,12 @@ func (r *Renderer) step(budget time.Duration) {
 	}
 	tris := 0
 	batches := dl.Batches()
+	unflushed := 0 // triangles submitted since the last glFlush
 	for k, it := range p.items[p.next : p.next+n] {
+		if unflushed >= flushTriangles {
+			gl.Flush()
+			unflushed = 0
+		}
 		b := batches[it.Batch]
 		c := b.Chunks()[it.Chunk]
 		bs := &r.list.batches[it.Batch]
@@ -220,6 +225,7 @@ func (r *Renderer) step(budget time.Duration) {
 			p.stats.DrawCalls++
 			p.stats.Instances += int(sr.n)
 			p.stats.Triangles += int(sr.n) * bs.mesh.triangles
+			unflushed += int(sr.n) * bs.mesh.triangles
 			continue
 		}
 		cs := &bs.chunks[it.Chunk]
@@ -234,6 +240,7 @@ func (r *Renderer) step(budget time.Duration) {
 		p.stats.Instances += count
 		p.stats.Triangles += count * bs.mesh.triangles
 		tris += count * bs.mesh.triangles
+		unflushed += count * bs.mesh.triangles
 	}
 	gl.BindVertexArray(0)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
@@ -281,6 +288,12 @@ func (r *Renderer) step(budget time.Duration) {
 		r.pacer.MeasureFixed(time.Since(fixed))
 	}
 }
+
+// flushTriangles is how many triangles a step submits between glFlush calls (about a chunk of cubes). Mesa's
+// llvmpipe bins the triangles of a scene on the calling thread and rasterises it on its own threads once flushed:
+// flushed a chunk at a time, the rasterisers work on one part while the next is binned, instead of after all of
+// it (BenchmarkPicture100k: about half the wall time of a whole picture of 100,000 cubes, the same CPU).
+const flushTriangles = 16384
 
 // drawOwnInstanced draws the instances sr names of the chunk's own buffer (cs), instanced.
 func (r *Renderer) drawOwnInstanced(cs *chunkState, gm *gpuMesh, sr subRange) {
