@@ -76,6 +76,7 @@ type Chunk struct {
 	damage      AABB   // the boxes of the instances changed since ResetDamage, before and after (Damage)
 	damageBase  uint64 // changes at ResetDamage; unknownDamage when the damage is not known
 	damageN     int    // boxes added to damage since ResetDamage
+	free        bool   // listed in its batch's free chunks
 }
 
 // maxDamaged is how many instance boxes a chunk's damage takes before it gives up (unknown: the renderer then
@@ -110,6 +111,17 @@ func (c *Chunk) damaged(in *Instance) {
 
 // forgetDamage makes the damage unknown.
 func (c *Chunk) forgetDamage() { c.damageBase = unknownDamage }
+
+// push appends in to the chunk's instances (it has fewer than MaxChunk). Grown, they take about half again as
+// many, never more than MaxChunk (append's growth past it left full chunks a third larger than their instances).
+func (c *Chunk) push(in Instance) {
+	if n := len(c.Instances); n == cap(c.Instances) {
+		grown := make([]Instance, n, min(MaxChunk, max(16, n+n/2)))
+		copy(grown, c.Instances)
+		c.Instances = grown
+	}
+	c.Instances = append(c.Instances, in)
+}
 
 // Len returns the number of instances.
 func (c *Chunk) Len() int { return len(c.Instances) }
@@ -239,7 +251,9 @@ type Batch struct {
 	Mesh *assets.Mesh
 
 	chunks      []*Chunk
-	open        map[[3]int32]int32 // cell → the chunk new instances of that cell go to
+	open        map[[3]int32]int32   // cell → the chunk new instances of that cell go to
+	cells       map[[3]int32][]int32 // cell → its chunks
+	free        []int32              // chunks that were emptied (some may hold instances again: see take)
 	n           int
 	used        int // chunks that hold instances
 	bounds      AABB
@@ -250,8 +264,8 @@ type Batch struct {
 func (b *Batch) Len() int { return b.n }
 
 // Chunks returns the batch's chunks. A chunk keeps its index for the life of the list (an emptied chunk stays,
-// with no instances, and takes instances of its cell again), so a renderer can key its GPU buffers by index. The
-// slice must not be modified.
+// with no instances, and takes instances again: of its cell, or of another cell whose chunks are full), so a
+// renderer can key its GPU buffers by index. The slice must not be modified.
 func (b *Batch) Chunks() []*Chunk { return b.chunks }
 
 // Bounds returns the world-space box around all instances (their geometry
@@ -367,7 +381,7 @@ func (d *DrawList) batchIndex(ref string) int32 {
 		return i
 	}
 	i := int32(len(d.batches))
-	d.batches = append(d.batches, &Batch{Ref: ref, open: map[[3]int32]int32{}})
+	d.batches = append(d.batches, &Batch{Ref: ref, open: map[[3]int32]int32{}, cells: map[[3]int32][]int32{}})
 	d.byMesh[ref] = i
 	return i
 }
@@ -458,8 +472,7 @@ func (d *DrawList) add(bi int32, in Instance) {
 	cell := d.cellOf(&in.World)
 	ci, ok := b.open[cell]
 	if !ok || len(b.chunks[ci].Instances) >= MaxChunk {
-		ci = int32(len(b.chunks))
-		b.chunks = append(b.chunks, &Chunk{batch: b, cell: cell, damage: EmptyAABB()})
+		ci = b.take(cell)
 		b.open[cell] = ci
 	}
 	c := b.chunks[ci]
@@ -471,7 +484,7 @@ func (d *DrawList) add(bi int32, in Instance) {
 		d.flagged++
 	}
 	grow := c.boundsValid
-	c.Instances = append(c.Instances, in)
+	c.push(in)
 	c.markDirty(slot, true)
 	c.damaged(&in)
 	if grow { // appending extends the cached box instead of dropping it
@@ -486,6 +499,51 @@ func (d *DrawList) add(bi int32, in Instance) {
 	}
 }
 
+// take returns a chunk with room for an instance of cell: one of the cell's chunks, else an emptied chunk (of any
+// cell: it becomes the cell's), else a new one. Without the emptied chunks, a cell whose instances were all
+// removed and added again (a delete of many and its undo) would fill one of its chunks and then grow new ones
+// beside its empty ones, keeping their memory (and a renderer's buffers) for nothing.
+func (b *Batch) take(cell [3]int32) int32 {
+	for _, ci := range b.cells[cell] {
+		if len(b.chunks[ci].Instances) < MaxChunk {
+			return ci
+		}
+	}
+	for len(b.free) > 0 {
+		ci := b.free[len(b.free)-1]
+		b.free = b.free[:len(b.free)-1]
+		c := b.chunks[ci]
+		c.free = false
+		if len(c.Instances) > 0 { // its cell filled it again
+			continue
+		}
+		old := c.cell
+		if rest := slices.DeleteFunc(b.cells[old], func(k int32) bool { return k == ci }); len(rest) > 0 {
+			b.cells[old] = rest
+		} else {
+			delete(b.cells, old)
+		}
+		if o, ok := b.open[old]; ok && o == ci {
+			delete(b.open, old)
+		}
+		c.cell = cell
+		b.cells[cell] = append(b.cells[cell], ci)
+		return ci
+	}
+	ci := int32(len(b.chunks))
+	b.chunks = append(b.chunks, &Chunk{batch: b, cell: cell, damage: EmptyAABB()})
+	b.cells[cell] = append(b.cells[cell], ci)
+	return ci
+}
+
+// emptied lists chunk ci, which has no instances now, among the batch's free chunks.
+func (b *Batch) emptied(ci int32) {
+	if c := b.chunks[ci]; !c.free {
+		c.free = true
+		b.free = append(b.free, ci)
+	}
+}
+
 // regroup chunks every instance again with cells of side size. Chunks are handed out again from index 0, and
 // emptied ones at the end are dropped (a renderer drops their buffers).
 func (d *DrawList) regroup(size float32) {
@@ -495,6 +553,8 @@ func (d *DrawList) regroup(size float32) {
 		pool := slices.Clone(b.chunks)
 		b.chunks = b.chunks[:0]
 		clear(b.open)
+		clear(b.cells)
+		b.free = b.free[:0]
 		b.used = 0
 		for _, in := range all {
 			cell := d.cellOf(&in.World)
@@ -505,14 +565,16 @@ func (d *DrawList) regroup(size float32) {
 				if int(ci) < len(pool) {
 					c = pool[ci]
 					c.Instances = c.Instances[:0]
+					c.free = false
 				}
 				c.cell = cell
 				b.chunks = append(b.chunks, c)
 				b.open[cell] = ci
+				b.cells[cell] = append(b.cells[cell], ci)
 				b.used++
 			}
 			c := b.chunks[ci]
-			c.Instances = append(c.Instances, in)
+			c.push(in)
 			d.setSlot(in.ID, slotRef{int32(bi) + 1, ci, int32(len(c.Instances) - 1)})
 		}
 		for _, c := range b.chunks {
@@ -625,6 +687,7 @@ func (d *DrawList) Remove(id uint32) bool {
 	b := c.batch
 	if last == 0 {
 		b.used--
+		b.emptied(at.chunk)
 	}
 	b.boundsValid = false
 	b.n--
@@ -642,7 +705,10 @@ func (d *DrawList) Clear() {
 		d.version++
 	}
 	for _, b := range d.batches {
-		for _, c := range b.chunks {
+		for ci, c := range b.chunks {
+			if len(c.Instances) > 0 {
+				b.emptied(int32(ci))
+			}
 			c.Instances = c.Instances[:0]
 			c.dirty = c.dirty[:0]
 			c.boundsValid = false
@@ -795,6 +861,18 @@ func (d *DrawList) Check() error {
 			if len(c.Instances) > MaxChunk {
 				return fmt.Errorf("viewport: batch %d chunk %d holds %d instances (max %d)", bi, ci, len(c.Instances), MaxChunk)
 			}
+			listed := 0
+			for _, k := range b.cells[c.cell] {
+				if k == int32(ci) {
+					listed++
+				}
+			}
+			if listed != 1 {
+				return fmt.Errorf("viewport: batch %d chunk %d is listed %d times among the chunks of its cell %v", bi, ci, listed, c.cell)
+			}
+			if len(c.Instances) == 0 && !c.free {
+				return fmt.Errorf("viewport: batch %d chunk %d is empty and not among the free chunks", bi, ci)
+			}
 			for si := range c.Instances {
 				in := &c.Instances[si]
 				ref, ok := d.slot(in.ID)
@@ -812,6 +890,28 @@ func (d *DrawList) Check() error {
 		}
 		if bn != b.n {
 			return fmt.Errorf("viewport: batch %d counts %d instances, holds %d", bi, b.n, bn)
+		}
+		listed := 0
+		for _, cs := range b.cells {
+			listed += len(cs)
+		}
+		if listed != len(b.chunks) {
+			return fmt.Errorf("viewport: batch %d has %d chunks, %d listed by cell", bi, len(b.chunks), listed)
+		}
+		freed := 0
+		for _, ci := range b.free {
+			if int(ci) >= len(b.chunks) || !b.chunks[ci].free {
+				return fmt.Errorf("viewport: batch %d lists chunk %d as free, which is not marked so", bi, ci)
+			}
+			freed++
+		}
+		for _, c := range b.chunks {
+			if c.free {
+				freed--
+			}
+		}
+		if freed != 0 {
+			return fmt.Errorf("viewport: batch %d: its free chunks and the chunks marked free differ", bi)
 		}
 		n += bn
 	}

@@ -341,3 +341,67 @@ func TestDrawListVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptiedChunksAreReused: removing every instance and adding them again (a delete of many and its undo), in
+// any order, or adding as many elsewhere, reuses the emptied chunks: the list does not grow new chunks beside
+// them (it did when a cell had several chunks: after a million cubes were deleted and undone, the list held a
+// second set of chunks, about 100 MB more, and a renderer a second set of buffers).
+func TestEmptiedChunksAreReused(t *testing.T) {
+	// 32×16×32 instances one unit apart: cells of 16 hold 4,096 of them, two chunks each.
+	var ins []Instance
+	for x := range 32 {
+		for y := range 16 {
+			for z := range 32 {
+				ins = append(ins, Instance{World: mgl32.Translate3D(float32(x), float32(y), float32(z)), ID: uint32(len(ins) + 1)})
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	d := NewDrawList()
+	rng.Shuffle(len(ins), func(i, j int) { ins[i], ins[j] = ins[j], ins[i] })
+	for _, in := range ins {
+		d.Set("cube", in)
+	}
+	size := func() (chunks, capacity int) {
+		for _, c := range d.Batch("cube").Chunks() {
+			capacity += cap(c.Instances)
+		}
+		return len(d.Batch("cube").Chunks()), capacity
+	}
+	chunks, capacity := size()
+	if chunks < 8 {
+		t.Fatalf("%d chunks: want several per cell for this test", chunks)
+	}
+	for round := range 3 {
+		rng.Shuffle(len(ins), func(i, j int) { ins[i], ins[j] = ins[j], ins[i] })
+		for _, in := range ins {
+			d.Remove(in.ID)
+		}
+		if round == 2 { // elsewhere: the same cubes 1,000 units away
+			for i := range ins {
+				ins[i].World[12] += 1000
+			}
+		}
+		rng.Shuffle(len(ins), func(i, j int) { ins[i], ins[j] = ins[j], ins[i] })
+		for _, in := range ins {
+			d.Set("cube", in)
+		}
+		if err := d.Check(); err != nil {
+			t.Fatal(err)
+		}
+		if n, c := size(); n != chunks || c > capacity {
+			t.Fatalf("round %d: %d chunks with room for %d instances, want %d chunks with room for at most %d", round, n, c,
+				chunks, capacity)
+		}
+	}
+	d.Clear()
+	for _, in := range ins[:100] {
+		d.Set("cube", in)
+	}
+	if err := d.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := size(); n != chunks {
+		t.Fatalf("after Clear and 100 instances: %d chunks, want %d", n, chunks)
+	}
+}
