@@ -331,9 +331,11 @@ func (r *Renderer) uploadChunk(cs *chunkState, gm *gpuMesh, c *viewport.Chunk, s
 			cs.tex = bufferTexture(cs.vbo, gl.RG32UI)
 		}
 	} else if d := c.DirtyCount(); d >= respecifyMin && 2*d >= n {
-		// Most of the chunk changed (the undo of a delete, a regroup): its buffer gets new storage, filled whole.
-		// Writing the ranges into the storage the last pictures drew from made llvmpipe keep several times their
-		// bytes besides (about 360 bytes an instance after undoing a delete of 400,000: TestUndoKeepsNoGLCopies).
+		// Most of the chunk changed (the undo of a delete, a regroup): its buffer gets new storage, filled whole
+		// in one call rather than range by range. (It was made for memory: writing the ranges into the storage
+		// the last pictures drew from seemed to make llvmpipe keep about 370 bytes an instance besides; measured
+		// as the C heap's bytes in use, TestUndoKeepsNoGLCopies finds no such copies on either path — that figure
+		// was a second llvmpipe scene in flight, which the resident memory showed in some runs only.)
 		gl.BufferData(gl.ARRAY_BUFFER, cs.capacity*size, nil, gl.DYNAMIC_DRAW)
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&c.Instances[0]))
 		r.countUpload(st, n*size)
