@@ -74,6 +74,7 @@ type App struct {
 	panels    panelSet
 	dockClass *imgui.WindowClass
 	idle      idleLoop
+	trim      memTrim // gives the memory of big passing work back when the editor goes idle
 
 	missingGlyphs string // characters of the editor's texts its font lacks (checked once, at the third frame)
 }

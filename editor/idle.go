@@ -77,7 +77,12 @@ func (a *App) throttle() {
 				timeout, l.caretWait = d, true
 			}
 			l.waits++
-			a.probe.endFrame(a.clock.frames, true)
+			if a.trim.due() {
+				a.trim.start(wakeLoop)
+			}
+			// The probe calls the editor idle once the memory it gave back is back (a test reading the memory of
+			// an idle editor then reads what it keeps).
+			a.probe.endFrame(a.clock.frames, !a.trim.running.Load())
 			slept := time.Now()
 			l.waiter.wait(timeout)
 			l.slept = time.Since(slept)
