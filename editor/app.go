@@ -109,7 +109,8 @@ func newApp(opts Options, newRenderer func() (viewport.Renderer, error)) (*App, 
 		opts.Height = 1000
 	}
 	a := &App{started: time.Now(), opts: opts, console: NewConsole(1000), probe: newProber(),
-		panels: panelSet{open: map[string]bool{}}, idle: idleLoop{waiter: glfwWaiter{}}}
+		panels: panelSet{open: map[string]bool{}}, idle: idleLoop{waiter: glfwWaiter{}},
+		trim: memTrim{release: glrender.ReleaseFreedMemory}}
 	for _, p := range panelNames {
 		a.panels.open[p] = true
 	}

@@ -15,9 +15,12 @@ const trimAfter = 64 << 20
 // editor allocates nothing, so no collection runs to find that garbage, and the runtime keeps freed pages up to
 // its heap goal (set by the live heap of the last collection, the garbage included). At a million cubes that was a
 // few hundred MB of resident memory after a session of edits. A trim is one collection and a release of the free
-// pages (debug.FreeOSMemory) on a goroutine of its own, at most once per trimAfter bytes allocated: editing a few
-// values never triggers one, and an idle editor costs nothing.
+// pages (debug.FreeOSMemory, and the C heap's: release) on a goroutine of its own, at most once per trimAfter bytes
+// allocated: editing a few values never triggers one, and an idle editor costs nothing.
 type memTrim struct {
+	// release, if set, gives the C heap's free pages back too (glrender.ReleaseFreedMemory: the GL driver's
+	// buffers that the renderer freed).
+	release func()
 	running atomic.Bool
 	at      uint64 // the heap's allocated bytes (/gc/heap/allocs:bytes) when the last trim started
 	sample  [1]metrics.Sample
@@ -41,6 +44,9 @@ func (m *memTrim) start(done func()) {
 	m.running.Store(true)
 	go func() {
 		debug.FreeOSMemory()
+		if m.release != nil {
+			m.release()
+		}
 		m.running.Store(false)
 		done()
 	}()

@@ -3,6 +3,7 @@ package editor
 import (
 	"runtime"
 	"runtime/metrics"
+	"sync/atomic"
 	"testing"
 )
 
@@ -16,9 +17,10 @@ func heapReleased() uint64 {
 var sink [][]byte
 
 // TestMemTrimGivesBackWhatWasDropped: after more than trimAfter bytes were allocated and dropped, a trim is due and
-// gives the dropped memory back to the system; right after it none is due.
+// gives the dropped memory back to the system (and the C heap's, through release); right after it none is due.
 func TestMemTrimGivesBackWhatWasDropped(t *testing.T) {
-	var m memTrim
+	var released atomic.Int32
+	m := memTrim{release: func() { released.Add(1) }}
 	m.due()
 	m.start(func() {})
 	for m.running.Load() {
@@ -44,5 +46,8 @@ func TestMemTrimGivesBackWhatWasDropped(t *testing.T) {
 	}
 	if m.due() {
 		t.Error("a trim is due right after one")
+	}
+	if n := released.Load(); n != 2 {
+		t.Errorf("the C heap was released %d times in two trims", n)
 	}
 }

@@ -680,20 +680,33 @@ func (v *viewportPanel) corner() imgui.Vec2 { return v.origin }
 // setPreview makes the viewport draw list instead of the scene (nil: the scene again) and box's outline over the
 // image (nil: none).
 func (v *viewportPanel) setPreview(list *viewport.DrawList, box *viewport.AABB) {
-	v.preview, v.previewBox = list, box
+	v.showPreview(list)
+	v.previewBox = box
+}
+
+// showPreview makes list the preview drawn (nil: the scene). The renderer forgets the list shown before (a preview
+// replaced by a newer one, or the closed dialog's): it would keep its GPU buffers — at 1M, llvmpipe's copy of a
+// million instances and the grid's, about 100 MB of C heap — and the list itself until it drew another.
+func (v *viewportPanel) showPreview(list *viewport.DrawList) {
+	if old := v.preview; old != nil && old != list {
+		if f, ok := v.r.(interface{ Forget(*viewport.DrawList) }); ok {
+			f.Forget(old)
+		}
+	}
+	v.preview = list
 }
 
 // keepPreview shows list (the grid dialog's preview of a grid being spawned) until dropPreview; nil does nothing.
 func (v *viewportPanel) keepPreview(list *viewport.DrawList) {
 	if list != nil {
-		v.preview = list
+		v.showPreview(list)
 	}
 }
 
 // dropPreview stops showing list if it is the preview shown.
 func (v *viewportPanel) dropPreview(list *viewport.DrawList) {
 	if v.preview == list {
-		v.preview = nil
+		v.showPreview(nil)
 	}
 }
 

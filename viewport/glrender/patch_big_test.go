@@ -167,3 +167,37 @@ func TestSmallPatchInPlace(t *testing.T) {
 		samePicture(t, "one cube moved, PatchOnly", r, dl, cam)
 	})
 }
+
+// TestForgetFreesAList: a list the renderer was told to forget (a closed dialog's preview) loses its GPU state when
+// another list is drawn — only the drawn list keeps buffers — and drawn again later it is uploaded whole and gives
+// the same picture.
+func TestForgetFreesAList(t *testing.T) {
+	red, blue := [4]float32{0.9, 0.1, 0.1, 1}, [4]float32{0.1, 0.2, 0.9, 1}
+	scene := spread(t, 12, red)
+	preview := spread(t, 12, red)
+	block(preview, 6, -40, 44, 1000, blue)
+	cam := framed(preview, testW, testH)
+	withRenderer(t, testW, testH, func(r *Renderer) {
+		drawDone(t, r, scene, cam, viewport.DrawOptions{})
+		drawDone(t, r, preview, cam, viewport.DrawOptions{})
+		if len(r.lists) != 2 {
+			t.Fatalf("%d lists kept after drawing two, want 2", len(r.lists))
+		}
+		r.Forget(preview)
+		drawDone(t, r, preview, cam, viewport.DrawOptions{}) // drawn again: kept
+		if len(r.lists) != 2 {
+			t.Fatalf("%d lists kept after drawing the forgotten list again, want 2", len(r.lists))
+		}
+		r.Forget(preview)
+		drawDone(t, r, scene, cam, viewport.DrawOptions{})
+		if len(r.lists) != 1 || r.lists[0].dl != scene {
+			t.Fatalf("after forgetting the preview and drawing the scene: %d lists kept, want the scene's only", len(r.lists))
+		}
+		uploaded := r.Stats().TotalUploaded
+		drawDone(t, r, preview, cam, viewport.DrawOptions{})
+		if got, want := r.Stats().TotalUploaded-uploaded, uint64(preview.Len()*viewport.InstanceSize); got < want {
+			t.Errorf("the forgotten list drawn again uploaded %d bytes, want its %d instances whole (%d)", got, preview.Len(), want)
+		}
+		samePicture(t, "the forgotten list drawn again", r, preview, cam)
+	})
+}

@@ -201,6 +201,20 @@ type listState struct {
 	// lost is true when a chunk the front picture shows lost its state (its mesh changed, or the list dropped
 	// it): the next picture cannot be a patch (patch.go).
 	lost bool
+	// forgotten: Forget was called for dl; its state is freed at the next picture of another list.
+	forgotten bool
+}
+
+// Forget frees what the renderer keeps for dl — its GPU buffers (in llvmpipe, copies in the C heap) and its
+// reference to the list — when it next draws another list: for a list that will not be drawn again, such as the
+// preview of a dialog that closed (the renderer keeps the states of the last maxLists lists drawn, so switching
+// between the scene and a preview uploads only what changed). Drawing dl again later uploads it whole.
+func (r *Renderer) Forget(dl *viewport.DrawList) {
+	for _, ls := range r.lists {
+		if ls.dl == dl {
+			ls.forgotten = true
+		}
+	}
 }
 
 // maxLists is how many draw lists keep their GPU buffers (the scene's and the grid dialog's preview): switching
@@ -253,6 +267,17 @@ func (r *Renderer) syncBatches(dl *viewport.DrawList) {
 			b.MarkAllDirty() // new to this renderer: everything is uploaded
 		}
 	}
+	r.list.forgotten = false // drawn again
+	kept := r.lists[:0]
+	for _, ls := range r.lists {
+		if ls.forgotten {
+			ls.delete()
+			continue
+		}
+		kept = append(kept, ls)
+	}
+	clear(r.lists[len(kept):])
+	r.lists = kept
 	r.list.used = r.serial
 	for _, gm := range r.meshes {
 		gm.used = false
