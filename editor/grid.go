@@ -427,6 +427,7 @@ func (d *gridDialog) build() bool {
 		open := true
 		flags := imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoCollapse | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoSavedSettings
 		if imgui.BeginV(d.src.title(d.host), &open, flags) && open {
+			d.fields["window"] = rectOf(imgui.WindowPos(), imgui.WindowSize())
 			spawn, cancel = d.buildFields()
 			spawn = spawn && d.err == ""
 		}

@@ -25,6 +25,7 @@ type prober struct {
 	// the selection State.Selected lists (it is listed again only when it changed)
 	selVersion uint64
 	selDoc     *doc.Document
+	windowBg   uint32 // the style colour State.WindowBg spells
 }
 
 func newProber() *prober {

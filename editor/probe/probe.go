@@ -32,7 +32,9 @@ type State struct {
 	ViewportRenders uint64          `json:"viewportRenders"`
 	Panels          map[string]Rect `json:"panels"`
 	Viewport        Rect            `json:"viewport"`
-	Entities        int             `json:"entities"`
+	// WindowBg is the style's window background as "#rrggbb": what the panels' empty space shows.
+	WindowBg string `json:"windowBg"`
+	Entities int    `json:"entities"`
 	// Selected are the scene ids of the selected entities, in selection order: the first MaxSelected of them
 	// (SelectedCount counts them all; a million ids written in every frame would cost the editor more than
 	// what is measured).
@@ -131,7 +133,8 @@ type GridDialog struct {
 	Count   [3]int     `json:"count"`
 	Spacing [3]float32 `json:"spacing"`
 	Centre  [3]float32 `json:"centre"`
-	// Fields maps "count", "spacing", "centre", "spawn", "cancel" to where they are.
+	// Fields maps "count", "spacing", "centre", "spawn", "cancel" to where they are, and "window" to the dialog's
+	// window.
 	Fields map[string]Rect `json:"fields"`
 	// Typing is true while one of its fields takes typed text.
 	Typing bool `json:"typing"`
