@@ -189,6 +189,17 @@ func (a *App) Run() error {
 			prev()
 		}
 	})
+	// The idle wait comes after the frame that decided it is presented (App.sleepIfIdle): after giu's own hook.
+	var prevAfter func()
+	if h, ok := be.(interface{ AfterRenderHook() func() }); ok {
+		prevAfter = h.AfterRenderHook()
+	}
+	be.SetAfterRenderHook(func() {
+		if prevAfter != nil {
+			prevAfter()
+		}
+		a.sleepIfIdle()
+	})
 	a.start()
 	mw.Run(a.frame)
 	if a.ws.watcher != nil {

@@ -2,6 +2,7 @@ package editor
 
 import (
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
@@ -22,8 +23,9 @@ type idleLoop struct {
 	lastKey    frameKey
 	waitReady  bool          // waiter.prepare has run
 	waits      uint64        // times the idle loop slept (the probe reports it)
-	caretWait  bool          // the last wait ended when a text field's caret blinks
-	slept      time.Duration // how long this frame slept in the wait (not part of its frame time)
+	slept      time.Duration // how long the loop slept before this frame (not part of its frame time)
+	sleepFor   time.Duration // the wait throttle decided on, for sleepIfIdle (0: none)
+	wakesAt    uint64        // wakes when it decided
 }
 
 // waiter sleeps until an input event or a wake-up (glfwWaiter: GLFW's event wait; tests never sleep).
@@ -39,14 +41,16 @@ func (glfwWaiter) prepare() bool              { return glfwwait.Prepare() }
 func (glfwWaiter) wait(timeout time.Duration) { glfwwait.Wait(timeout) }
 
 // throttle makes an idle editor cost nothing: after idleAfter without input, and with nothing animating or
-// pending, the frame callback sleeps in GLFW's event wait (see editor/internal/glfwwait) until an input event or a
-// giu.Update() from a background goroutine wakes it; the frame that follows handles that input at the full rate.
+// pending, the loop sleeps in GLFW's event wait (see editor/internal/glfwwait) until an input event or a wakeLoop
+// (giu.Update) from a background goroutine wakes it; the frame that follows handles that input at the full rate.
 // A text field that has the keyboard but gets no input is idle too: the wait then ends when its caret blinks, so
-// it costs a frame or two a second instead of the full rate.
+// it costs a frame a second or two instead of the full rate.
 //
-// The wait happens inside the frame callback, before the frame is presented; so it happens only when this frame
-// shows the same as the previous one (which was presented): nothing in the document, the selection, the viewport
-// image, the console or the dialogs changed. A frame that changed something is presented first.
+// throttle decides at the end of a frame that shows the same as the previous one (nothing in the document, the
+// selection, the viewport image, the console or the dialogs changed); the wait itself (sleepIfIdle) comes after
+// that frame has been presented, from the loop's after-render hook. So the frame that follows the wait is the one
+// that handles the input that ended it: a wait inside the frame callback would end with a whole frame still to draw
+// and present (the same picture again, 10–20 ms of llvmpipe at 1600×1000) before the input's frame could begin.
 func (a *App) throttle() {
 	l := &a.idle
 	now := time.Now()
@@ -55,13 +59,6 @@ func (a *App) throttle() {
 	l.lastKey = key
 	if changed || userActive() || a.busy() {
 		l.lastActive = now
-		a.probe.endFrame(a.clock.frames, false)
-		return
-	}
-	if l.caretWait {
-		// The last wait ended at a caret blink: this frame shows the caret's new phase and must be presented now,
-		// not after the next wait (which would swap the caret's on and off times).
-		l.caretWait = false
 		a.probe.endFrame(a.clock.frames, false)
 		return
 	}
@@ -74,7 +71,7 @@ func (a *App) throttle() {
 		if l.waitReady {
 			timeout := idleWakeEvery
 			if d, ok := caretBlinkIn(); ok {
-				timeout, l.caretWait = d, true
+				timeout = d
 			}
 			l.waits++
 			if a.trim.due() {
@@ -83,14 +80,33 @@ func (a *App) throttle() {
 			// The probe calls the editor idle once the memory it gave back is back (a test reading the memory of
 			// an idle editor then reads what it keeps).
 			a.probe.endFrame(a.clock.frames, !a.trim.running.Load())
-			slept := time.Now()
-			l.waiter.wait(timeout)
-			l.slept = time.Since(slept)
+			l.sleepFor, l.wakesAt = timeout, wakes.Load()
 			return
 		}
 	}
 	a.probe.endFrame(a.clock.frames, false)
 }
+
+// sleepIfIdle is the wait throttle decided on, run once the frame that decided it has been presented (the loop's
+// after-render hook). It does not wait when something arrived meanwhile: input the loop polled while that frame was
+// drawn (it is in ImGui's queue), or a wakeLoop (the loop's poll may have taken its empty event).
+func (a *App) sleepIfIdle() {
+	l := &a.idle
+	d := l.sleepFor
+	if d == 0 {
+		return
+	}
+	l.sleepFor = 0
+	if wakes.Load() != l.wakesAt || imgui.CurrentContext().InputEventsQueue().Size != 0 {
+		return
+	}
+	slept := time.Now()
+	l.waiter.wait(d)
+	l.slept = time.Since(slept)
+}
+
+// wakes counts wakeLoop's calls, so that sleepIfIdle can tell whether one came after throttle decided to wait.
+var wakes atomic.Uint64
 
 // caretBlinkIn returns how long until the caret of the text field that has the keyboard next shows or hides
 // (ImGui's blink: after input it stays on for 0.3 s, then it is on 0.8 s and off 0.4 s of every 1.2 s).

@@ -43,8 +43,12 @@ type job struct {
 	drawn     int  // frames the overlay was drawn (its first lays it out)
 }
 
-// wakeLoop wakes the GUI loop from another goroutine (giu.Update); unit tests, which have no loop, replace it.
-var wakeLoop = g.Update
+// wakeLoop wakes the GUI loop from another goroutine (giu.Update; counted in wakes, see App.sleepIfIdle); unit
+// tests, which have no loop, replace it.
+var wakeLoop = func() {
+	wakes.Add(1)
+	g.Update()
+}
 
 // jobThreshold is the entity count from which saves, exports and spawns run as jobs with a progress bar.
 const jobThreshold = 10_000

@@ -207,8 +207,7 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 func timeKey(b *testing.B, e *guitest.Editor, f figures, name, key, mark string) {
 	b.Helper()
 	settle(e)
-	sent := time.Now()
-	e.Key(key)
+	sent := e.KeyAt(key)
 	m := waitMark(e, mark, sent.UnixNano()-int64(time.Second))
 	f.ms(name+": key → UI", time.Duration(m.Presented-sent.UnixNano()))
 	f.ms(name+": key → picture", time.Duration(m.Picture-sent.UnixNano()))
@@ -354,8 +353,7 @@ func typing(b *testing.B, e *guitest.Editor, f figures) {
 	e.Key("ctrl+a")
 	var keys, frames []float64
 	for _, k := range []string{"4", "2", "BackSpace", "7", "BackSpace", "2"} {
-		sent := time.Now()
-		e.Key(k)
+		sent := e.KeyAt(k)
 		m := waitMark(e, "grid edit", sent.UnixNano()-int64(time.Second))
 		keys = append(keys, float64(time.Duration(m.Presented-sent.UnixNano()).Microseconds())/1000)
 		frames = append(frames, float64(time.Duration(m.Presented-m.Input).Microseconds())/1000)

@@ -73,6 +73,7 @@ type Editor struct {
 	out     *syncBuffer
 	done    chan struct{}
 	exitErr error
+	xp      *xdoPipe // the long-running xdotool of KeyAt, started on first use
 }
 
 // Launch starts the editor binary with args on d, waits for its window and first frames, gives it the keyboard
