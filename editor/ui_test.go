@@ -123,3 +123,45 @@ func BenchmarkUIFrame100k(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 }
+
+// BenchmarkHierarchyRebuild100k: the Hierarchy panel's first frame after a change to a flat scene of 100,000 roots
+// (the benchmark grid as `grid` writes it): its rows rebuilt, roots in sibling order. after-spawn: 100,000 more
+// roots were just spawned beside them (the frame that shows a spawn's result); after-undo: they were just undone.
+func BenchmarkHierarchyRebuild100k(b *testing.B) {
+	for _, undo := range []bool{false, true} {
+		b.Run(map[bool]string{false: "after-spawn", true: "after-undo"}[undo], func(b *testing.B) {
+			d := doc.New("Big", doc.Options{})
+			p := scene.DefaultGrid()
+			p.Count = [3]int{100, 10, 100}
+			if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
+				b.Fatal(err)
+			}
+			h := newUIHarness(b, d)
+			h.frame()
+			p.Origin[0] += 200
+			for b.Loop() {
+				b.StopTimer()
+				if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
+					b.Fatal(err)
+				}
+				if undo {
+					h.frame()
+					if err := d.Undo(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				h.frame()
+				b.StopTimer()
+				if !undo {
+					if err := d.Undo(); err != nil {
+						b.Fatal(err)
+					}
+					h.frame()
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+		})
+	}
+}
