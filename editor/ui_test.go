@@ -126,7 +126,8 @@ func BenchmarkUIFrame100k(b *testing.B) {
 
 // BenchmarkHierarchyRebuild100k: the Hierarchy panel's first frame after a change to a flat scene of 100,000 roots
 // (the benchmark grid as `grid` writes it): its rows rebuilt, roots in sibling order. after-spawn: 100,000 more
-// roots were just spawned beside them (the frame that shows a spawn's result); after-undo: they were just undone.
+// roots were just spawned beside them and selected (the frame that shows a spawn's result); after-undo: they were
+// just undone.
 func BenchmarkHierarchyRebuild100k(b *testing.B) {
 	for _, undo := range []bool{false, true} {
 		b.Run(map[bool]string{false: "after-spawn", true: "after-undo"}[undo], func(b *testing.B) {
@@ -141,9 +142,11 @@ func BenchmarkHierarchyRebuild100k(b *testing.B) {
 			p.Origin[0] += 200
 			for b.Loop() {
 				b.StopTimer()
-				if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
+				_, cubes, err := d.SpawnGrid(context.Background(), p, nil)
+				if err != nil {
 					b.Fatal(err)
 				}
+				d.Select(cubes...) // as the editor's spawn selects them
 				if undo {
 					h.frame()
 					if err := d.Undo(); err != nil {

@@ -17,10 +17,10 @@ import (
 // showing the picture behind it.
 func TestPanelBackgroundsAreTheClear(t *testing.T) {
 	_, e := launchCubes(t)
-	p := e.WaitProbe(60*time.Second, "the scene drawn", func(p *guitest.Probe) bool {
+	e.WaitProbe(60*time.Second, "the scene drawn", func(p *guitest.Probe) bool {
 		return p.Entities > 0 && p.Picture.Drawn > 0 && !p.Picture.Pending && len(p.Panels) >= 5 && p.WindowBg != ""
 	})
-	p = e.Settle()
+	p := e.Settle()
 	var want color.RGBA
 	if _, err := fmt.Sscanf(p.WindowBg, "#%02x%02x%02x", &want.R, &want.G, &want.B); err != nil {
 		t.Fatalf("probe's windowBg %q: %v", p.WindowBg, err)
@@ -45,7 +45,7 @@ func TestPanelBackgroundsAreTheClear(t *testing.T) {
 	}
 	// A floating window over the viewport keeps its own, opaque, background.
 	e.Key("ctrl+g")
-	p = e.WaitProbe(20*time.Second, "the grid dialog", func(p *guitest.Probe) bool {
+	e.WaitProbe(20*time.Second, "the grid dialog", func(p *guitest.Probe) bool {
 		return p.Grid != nil && p.Grid.Fields["window"].W > 0
 	})
 	p = e.Settle()
