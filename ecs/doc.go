@@ -135,4 +135,11 @@
 // many entities into a [Values] (a column outside the world: one slice of the type, nothing boxed) and
 // [World.SpawnValues] spawns entities from such columns again, in their old slots (an editor's undo
 // history keeps deleted entities this way).
+//
+// # Room for a big spawn
+//
+// A [Room] is a table's grown storage made ahead of a big batch spawn: planned on the world's
+// goroutine (Map.PlanRoom), allocated and its pages touched on any other ([Room.Make]), installed
+// just before the spawn ([World.UseRoom]), which then writes into memory already in place instead of
+// growing the table itself. A stale room is ignored.
 package ecs

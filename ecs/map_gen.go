@@ -21,6 +21,10 @@ func (m *Map2[A, B]) Spawn(a A, b B) Entity {
 	return ent
 }
 
+// PlanRoom plans room for n more entities with these components (see Room): nil when their table has room
+// for them already or n is not positive.
+func (m *Map2[A, B]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
+
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
 // start at their defaults.
 func (m *Map2[A, B]) SpawnBatch(n int, fn func(ent Entity, a *A, b *B)) {
@@ -81,6 +85,10 @@ func (m *Map3[A, B, C]) Spawn(a A, b B, c C) Entity {
 	*(*C)(p[2]) = c
 	return ent
 }
+
+// PlanRoom plans room for n more entities with these components (see Room): nil when their table has room
+// for them already or n is not positive.
+func (m *Map3[A, B, C]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
 // start at their defaults.
@@ -145,6 +153,10 @@ func (m *Map4[A, B, C, D]) Spawn(a A, b B, c C, d D) Entity {
 	*(*D)(p[3]) = d
 	return ent
 }
+
+// PlanRoom plans room for n more entities with these components (see Room): nil when their table has room
+// for them already or n is not positive.
+func (m *Map4[A, B, C, D]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
 // start at their defaults.
@@ -212,6 +224,10 @@ func (m *Map5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Entity {
 	*(*E)(p[4]) = e
 	return ent
 }
+
+// PlanRoom plans room for n more entities with these components (see Room): nil when their table has room
+// for them already or n is not positive.
+func (m *Map5[A, B, C, D, E]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
 // start at their defaults.
@@ -282,6 +298,10 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Entity {
 	*(*F)(p[5]) = f
 	return ent
 }
+
+// PlanRoom plans room for n more entities with these components (see Room): nil when their table has room
+// for them already or n is not positive.
+func (m *Map6[A, B, C, D, E, F]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
 // start at their defaults.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/settings"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/viewport"
@@ -199,13 +200,18 @@ func (w *workspace) rememberGrid(v settings.Grid) {
 
 // spawnGrid makes the grid as one undoable command and selects it (its group, or its cubes). From jobThreshold
 // cubes the grid is computed by a background job (progress, Cancel) and added on the loop thread when done;
-// preview, if not nil, is the dialog's preview of exactly this grid, shown until then.
-func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
+// preview, if not nil, is the dialog's preview of exactly this grid, shown until then. ready, if not nil, is the
+// grid's job already run (the dialog's readyGrid, for the open document): the cubes are added at once.
+func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList, ready *doc.GridJob) {
 	m := w.jobs.beginMark("spawn grid")
-	j, err := w.doc.PrepareGrid(p)
-	if err != nil {
-		w.report("spawn grid", err)
-		return
+	j := ready
+	if j == nil || !j.For(w.doc) {
+		var err error
+		if j, err = w.doc.PrepareGrid(p); err != nil {
+			w.report("spawn grid", err)
+			return
+		}
+		ready = nil
 	}
 	d0 := w.doc
 	finish := func(err error) {
@@ -233,6 +239,11 @@ func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList) {
 			w.doc.Select(cubes...)
 		}
 		w.log.Infof("spawned %s", words.Count(len(cubes), "cube", "cubes"))
+	}
+	if ready != nil {
+		finish(nil)
+		w.jobs.markResult(m, false)
+		return
 	}
 	if j.Len() < jobThreshold {
 		finish(j.Run(context.Background(), nil))
@@ -301,7 +312,14 @@ func (w *workspace) canRedo() bool      { return w.doc.CanRedo() }
 func (w *workspace) hasSelection() bool { return w.doc.SelectionLen() > 0 && !w.doc.Playing() }
 func (w *workspace) editable() bool     { return !w.doc.Playing() }
 func (w *workspace) playing() bool      { return w.doc.Playing() }
-func (w *workspace) paused() bool       { return w.doc.Paused() }
+
+// prepareGrid is doc.PrepareGrid on the open document (the grid dialog's readyGrid), with the step delay of the
+// e2e build's background jobs.
+func (w *workspace) prepareGrid(p scene.GridParams) (*doc.GridJob, time.Duration, error) {
+	j, err := w.doc.PrepareGrid(p)
+	return j, w.jobs.stepDelay, err
+}
+func (w *workspace) paused() bool { return w.doc.Paused() }
 
 // pivot is where the view looks (a prefab placed from the Assets panel goes there).
 func (w *workspace) pivot() mgl32.Vec3 { return w.doc.Camera().Pivot }

@@ -330,7 +330,7 @@ func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	p := scene.DefaultGrid()
 	p.Count = [3]int{100, 1, 100}
 	preview := viewport.NewDrawList()
-	w.spawnGrid(p, preview)
+	w.spawnGrid(p, preview, nil)
 	if w.jobs.job == nil || f.preview != preview {
 		t.Fatalf("a big spawn did not run as a job keeping the preview: %q", lastLog(w))
 	}
@@ -360,13 +360,13 @@ func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	// A small grid spawns at once and selects its group.
 	p.Count = [3]int{2, 1, 2}
 	p.Group = "G"
-	w.spawnGrid(p, nil)
+	w.spawnGrid(p, nil, nil)
 	if e, ok := w.doc.Active(); !ok || w.doc.Name(e) != "G" || w.jobs.job != nil {
 		t.Fatal("a small grid with a group: the group is not selected")
 	}
 	// One cube is "1 cube" (issue 12 item 11: counts agree with their numbers).
 	p.Count, p.Group = [3]int{1, 1, 1}, ""
-	w.spawnGrid(p, nil)
+	w.spawnGrid(p, nil, nil)
 	if lastLog(w) != "info: spawned 1 cube" {
 		t.Errorf("a one-cube grid logs %q", lastLog(w))
 	}
@@ -847,5 +847,47 @@ func TestUndoBudgetFromSettingsAndDropsSaid(t *testing.T) {
 	w.beginFrame()
 	if len(w.log.Messages()) != n {
 		t.Fatal("the drops were said twice")
+	}
+}
+
+// TestSpawnOfAReadyGrid: a grid whose job the dialog already ran (readyGrid: planned, the world's table given
+// room) is added in the call, without a job, as the same one undoable step a job's spawn makes, its cubes
+// selected; a ready job of another document is not used (the spawn runs its own).
+func TestSpawnOfAReadyGrid(t *testing.T) {
+	w, _ := newTestWorkspace(t, 0)
+	p := scene.DefaultGrid()
+	p.Count = [3]int{100, 1, 100}
+	j, _, err := w.prepareGrid(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	undos := w.doc.Undos()
+	w.spawnGrid(p, nil, j)
+	if w.jobs.job != nil || w.doc.Len() != p.Len() || w.doc.SelectionLen() != p.Len() || w.doc.Undos() != undos+1 {
+		t.Fatalf("a ready grid: job %v, %d entities, %d selected, %d undo steps (want none, %d, %d, %d)",
+			w.jobs.job != nil, w.doc.Len(), w.doc.SelectionLen(), w.doc.Undos(), p.Len(), p.Len(), undos+1)
+	}
+	if err := w.doc.Undo(); err != nil || w.doc.Len() != 0 {
+		t.Fatalf("undo of the ready grid: %v, %d entities left", err, w.doc.Len())
+	}
+	// Another document's ready job: the spawn prepares and runs its own.
+	other := doc.New("Other", doc.Options{})
+	oj, err := other.PrepareGrid(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := oj.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	w.spawnGrid(p, nil, oj)
+	if w.jobs.job == nil {
+		t.Fatal("another document's ready job was used")
+	}
+	waitJob(t, w)
+	if w.doc.Len() != p.Len() || other.Len() != 0 {
+		t.Fatalf("after the spawn with another document's job: %d entities here, %d there", w.doc.Len(), other.Len())
 	}
 }

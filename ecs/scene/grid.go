@@ -191,7 +191,21 @@ type GridPlan struct {
 	pos    []mgl32.Vec3
 	colors [][4]float32
 	names  []string
-	spawn  bool // Spawn has run
+	spawn  bool      // Spawn has run
+	room   *ecs.Room // see PlanRoom
+}
+
+// PlanRoom plans room in w's table for the plan's cubes (see [ecs.Room]) and keeps it for Spawn: the room's
+// memory can then be made (Room.Make) on any goroutine, beside or after Plan, and Spawn writes the cubes into it
+// instead of growing the table on w's goroutine. Call it on w's goroutine; it returns nil when the table has
+// room already.
+func (g *GridPlan) PlanRoom(w *ecs.World) *ecs.Room {
+	if g.p.Spin != nil {
+		g.room = ecs.NewMap6[ecs.Transform, Name, SceneID, Mesh, Color, Spin](w).PlanRoom(g.Len())
+	} else {
+		g.room = ecs.NewMap5[ecs.Transform, Name, SceneID, Mesh, Color](w).PlanRoom(g.Len())
+	}
+	return g.room
 }
 
 // NewGridPlan returns an empty plan for p, or p's [GridParams.Validate]
@@ -285,6 +299,8 @@ func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 		name.Value, mesh.Asset, color.RGBA = g.names[i], p.Mesh, g.colors[i]
 		cubes = append(cubes, e)
 	}
+	w.UseRoom(g.room) // nil, not made or no longer current: the spawn grows the table itself
+	g.room = nil
 	if p.Spin != nil {
 		ecs.NewMap6[ecs.Transform, Name, SceneID, Mesh, Color, Spin](w).SpawnBatch(len(g.pos),
 			func(e ecs.Entity, tr *ecs.Transform, name *Name, id *SceneID, mesh *Mesh, color *Color, spin *Spin) {

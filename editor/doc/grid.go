@@ -165,8 +165,13 @@ func (d *Document) SpawnGrid(ctx context.Context, p scene.GridParams, progress f
 type GridJob struct {
 	doc  *Document
 	plan *scene.GridPlan
-	done bool // Run returned nil
+	room *ecs.Room // the world's table made ready for the cubes by Run (nil: small, or room enough)
+	done bool      // Run returned nil
 }
+
+// roomFrom is the number of cubes from which a grid job makes the world's table ready for them while it plans
+// (ecs.Room): the memory a big spawn writes to is then in place before FinishGrid, on the loop thread, spawns.
+const roomFrom = 4096
 
 // GridChunk is the number of cubes GridJob.Run computes between two progress reports and checks
 // of its context.
@@ -186,8 +191,14 @@ func (d *Document) PrepareGrid(p scene.GridParams) (*GridJob, error) {
 	if err := d.checkRoom(j.Len()); err != nil {
 		return nil, err
 	}
+	if j.Len() >= roomFrom {
+		j.room = plan.PlanRoom(d.world)
+	}
 	return j, nil
 }
+
+// For reports whether the job was prepared by d (FinishGrid takes only those).
+func (j *GridJob) For(d *Document) bool { return j.doc == d }
 
 // Len returns the number of entities the job makes (cubes, plus the group if any).
 func (j *GridJob) Len() int {
@@ -212,6 +223,12 @@ func (j *GridJob) Run(ctx context.Context, progress func(done, total int64)) err
 		}
 	}
 	report()
+	made := make(chan struct{})
+	go func() { // beside the plan: on two cores both are done in the time of the longer
+		j.room.Make(ctx) // stopped early by ctx: the spawn grows the table itself
+		close(made)
+	}()
+	defer func() { <-made }()
 	for !j.plan.Done() {
 		if err := ctx.Err(); err != nil {
 			return err

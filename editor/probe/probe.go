@@ -142,6 +142,9 @@ type GridDialog struct {
 	// only their outline (while values change, or while the cubes are computed), "" when nothing.
 	Preview      string `json:"preview"`
 	PreviewCubes int    `json:"previewCubes"`
+	// Ready is true when the spawn of the values the preview shows has been made ready in the background (the
+	// cubes planned, the world's table given room): Enter then adds them at once.
+	Ready bool `json:"ready,omitempty"`
 	// Edits counts frames in which a field's value changed; EditRenders those of them that also re-rendered the
 	// viewport (a frame that handles a keystroke must stay cheap, so it never renders a big preview).
 	Edits       uint64 `json:"edits"`

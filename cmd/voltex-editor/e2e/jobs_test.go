@@ -269,3 +269,31 @@ func TestBigBrokenSceneReportsInWindow(t *testing.T) {
 		t.Errorf("after the failed open: %d entities, path %q, dirty %v; want an empty, clean new scene", p.Entities, p.ScenePath, p.Dirty)
 	}
 }
+
+// TestGridSpawnMadeReadyBehindThePreview: while the grid dialog shows the preview of a big grid and its values stay
+// as they are, the editor makes its spawn ready in the background (the probe's Grid.Ready); Enter then adds the
+// cubes in the frame that handles it, without a job (the mark's result in the input's frame), as one undoable
+// step with the cubes selected.
+func TestGridSpawnMadeReadyBehindThePreview(t *testing.T) {
+	_, e := launchCubes(t)
+	p0 := e.Settle()
+	setGrid(e, "100", "1", "100")
+	e.WaitProbe(120*time.Second, "the grid's preview, its spawn ready", func(p *guitest.Probe) bool {
+		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 10_000 && p.Grid.Ready
+	})
+	e.Key("Return")
+	p := e.WaitProbe(120*time.Second, "the cubes added", func(p *guitest.Probe) bool {
+		m, ok := lastMark(p, "spawn grid")
+		return ok && m.Presented != 0 && p.Grid == nil
+	})
+	m, _ := lastMark(p, "spawn grid")
+	if m.Frames != 0 || p.Job != nil {
+		t.Errorf("the ready spawn took %d frames to its result (job %+v): want it in the frame of Enter", m.Frames, p.Job)
+	}
+	if p.Entities != p0.Entities+10_000 || p.SelectedCount != 10_000 || p.UndoDepth != p0.UndoDepth+1 {
+		t.Fatalf("after the spawn: %d entities, %d selected, %d undo steps (want %d, 10000, %d)",
+			p.Entities, p.SelectedCount, p.UndoDepth, p0.Entities+10_000, p0.UndoDepth+1)
+	}
+	e.Key("ctrl+z")
+	e.WaitProbe(60*time.Second, "the spawn undone", func(p *guitest.Probe) bool { return p.Entities == p0.Entities })
+}

@@ -171,8 +171,10 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	// memory before and after.
 	rssBefore := rssMB(b, e)
 	setGrid(e, "100", "10", "100")
-	e.WaitProbe(10*time.Minute, "the grid's preview", func(p *guitest.Probe) bool {
-		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000
+	// Enter once the preview is shown and the spawn made ready behind it (as a user presses Enter after looking at
+	// the preview for a moment: see editor's readyGrid).
+	e.WaitProbe(10*time.Minute, "the grid's preview, its spawn ready", func(p *guitest.Probe) bool {
+		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000 && p.Grid.Ready
 	})
 	timeKey(b, e, f, "spawn 100k", "Return", "spawn grid")
 	look(b, e, size.name+"-spawned.png")

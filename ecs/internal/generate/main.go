@@ -280,6 +280,10 @@ func (m *Map{{.N}}[{{.Types}}]) Spawn({{.Args}}) Entity {
 	return ent
 }
 
+// PlanRoom plans room for n more entities with these components (see Room): nil when their table has room
+// for them already or n is not positive.
+func (m *Map{{.N}}[{{.Types}}]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
+
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
 // start at their defaults.
 func (m *Map{{.N}}[{{.Types}}]) SpawnBatch(n int, fn func(ent Entity, {{.PtrArgs}})) {
