@@ -253,6 +253,7 @@ func (a *App) frame() {
 	a.ws.jobs.Build()
 	a.help.Build()
 	a.vp.lateRender() // a change made after the viewport was built, drawn in this frame when a patch covers it
+	a.keys.frameEnd()
 	if t := a.ws.windowTitle(); t != a.title {
 		a.title = t
 		a.win.SetTitle(t)

@@ -16,6 +16,10 @@ import (
 // for the frame, so every widget, and the editor's shortcuts (chordPressed), see the chord that was typed.
 type chordKeeper struct {
 	pressed []keyPress // key presses with Ctrl or Shift held that ImGui has not handed to a frame yet
+	// held: frameStart held a modifier for this frame; the modifiers as ImGui had them, which frameEnd puts back.
+	held        bool
+	ctrl, shift bool
+	mods        imgui.KeyChord
 }
 
 // keyPress is a key pressed with modifiers.
@@ -55,7 +59,10 @@ func (k *chordKeeper) frameStart() {
 		shift = shift || p.shift && !io.KeyShift()
 		return true
 	})
-	// ImGui derives these from the keys at the next frame's start: they last one frame.
+	// ImGui derives these from the keys at the next frame's start: they last one frame (frameEnd).
+	if ctrl || shift {
+		k.held, k.ctrl, k.shift, k.mods = true, io.KeyCtrl(), io.KeyShift(), io.KeyMods()
+	}
 	if ctrl {
 		io.SetKeyCtrl(true)
 		io.SetKeyMods(io.KeyMods() | imgui.KeyChord(imgui.ModCtrl))
@@ -64,6 +71,20 @@ func (k *chordKeeper) frameStart() {
 		io.SetKeyShift(true)
 		io.SetKeyMods(io.KeyMods() | imgui.KeyChord(imgui.ModShift))
 	}
+}
+
+// frameEnd runs at the end of each frame, after every widget: the modifiers frameStart held go back to what ImGui
+// had (its frame's end checks that io.KeyMods agrees with the modifier keys down, and asserts — the editor
+// crashed — when a chord's Ctrl was held for a key while its Shift was still down).
+func (k *chordKeeper) frameEnd() {
+	if !k.held {
+		return
+	}
+	k.held = false
+	io := imgui.CurrentIO()
+	io.SetKeyCtrl(k.ctrl)
+	io.SetKeyShift(k.shift)
+	io.SetKeyMods(k.mods)
 }
 
 // isModifier reports whether key is a modifier key (or ImGui's merged modifier).

@@ -93,3 +93,32 @@ func TestQuickCtrlBackspaceIsOnlyTheChord(t *testing.T) {
 		t.Fatalf("Ctrl+Backspace held: %q; quick: %q (want the same)", held, f.a.hier.search)
 	}
 }
+
+// TestQuickChordWithAModifierStillDown: Ctrl+Shift+A where Ctrl is released with A's press and Shift stays down
+// (the chord's keys let go one after the other): the frame holds Ctrl for A, and ends with the modifiers ImGui's
+// keys say (ImGui asserts at the frame's end that io.KeyMods matches the modifier keys down; the editor crashed).
+func TestQuickChordWithAModifierStillDown(t *testing.T) {
+	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f.frames(2)
+	f.key(ctrl | key(imgui.KeyA))
+	if f.a.ws.doc.SelectionLen() == 0 {
+		t.Fatal("Ctrl+A selected nothing")
+	}
+	io := f.ui.io()
+	for _, k := range []imgui.Key{imgui.KeyLeftCtrl, imgui.Key(imgui.ModCtrl), imgui.KeyLeftShift, imgui.Key(imgui.ModShift)} {
+		io.AddKeyEvent(k, true)
+	}
+	f.frame()
+	f.a.keys.keyEvent(imgui.KeyA, true, true, true)
+	io.AddKeyEvent(imgui.KeyA, true)
+	io.AddKeyEvent(imgui.KeyLeftCtrl, false)
+	io.AddKeyEvent(imgui.Key(imgui.ModCtrl), false)
+	f.frame()
+	io.AddKeyEvent(imgui.KeyA, false)
+	io.AddKeyEvent(imgui.KeyLeftShift, false)
+	io.AddKeyEvent(imgui.Key(imgui.ModShift), false)
+	f.frames(3)
+	if n := f.a.ws.doc.SelectionLen(); n != 0 {
+		t.Errorf("Ctrl+Shift+A (Deselect All) left %d selected", n)
+	}
+}
