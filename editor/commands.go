@@ -238,6 +238,9 @@ func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 		} else {
 			w.doc.Select(cubes...)
 		}
+		if preview != nil {
+			w.ui.adoptPreview(preview, cubes)
+		}
 		w.log.Infof("spawned %s", words.Count(len(cubes), "cube", "cubes"))
 	}
 	if ready != nil {

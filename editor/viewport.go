@@ -98,6 +98,8 @@ type viewportPanel struct {
 	preview      *viewport.DrawList // drawn instead of the scene while the Spawn Cube Grid dialog previews
 	previewBox   *viewport.AABB     // outline of the grid being set up, drawn over the image (costs no render)
 	shown        *viewport.DrawList // the list drawn last
+	adopt        *adoption          // a spawned grid's preview, whose picture becomes the scene's (adoptPreview)
+	adopted      int                // pictures adopted (the probe's Picture.Adopted)
 	showStats    bool               // View → Stats Overlay
 
 	gizmoOp     gizmoOp
@@ -306,6 +308,9 @@ func (v *viewportPanel) render(w, h int) {
 	if v.preview != nil {
 		dl = v.preview
 	}
+	if v.adopt != nil && v.adoptPicture(dl) {
+		v.policy.Invalidate()
+	}
 	if dl != v.shown {
 		v.shown = dl
 		v.policy.Invalidate()
@@ -363,7 +368,7 @@ func (v *viewportPanel) noteStats() {
 		v.lastStats = st
 		if v.probe != nil {
 			v.probe.Picture = probe.Picture{Drawn: st.Instances, Total: st.Total, Stride: st.Stride, Steps: st.Steps,
-				Pictures: st.Renders, Completed: time.Now().UnixNano()}
+				Pictures: st.Renders, Completed: time.Now().UnixNano(), Adopted: v.adopted}
 		}
 	}
 }
@@ -385,6 +390,10 @@ func (v *viewportPanel) lateRender() {
 	dl := v.builder.DrawList()
 	if v.preview != nil {
 		dl = v.preview
+	}
+	if v.adopt != nil && v.adoptPicture(dl) {
+		v.policy.Invalidate()
+		v.builtAt = [2]uint64{} // the picture changed lists: composed again below
 	}
 	if rw, rh := v.r.Size(); dl != v.shown || rw != v.w || rh != v.h || v.builtAt == [2]uint64{dl.Version(), v.selVersion} {
 		return // something else to draw, or nothing changed since the panel was built
@@ -694,6 +703,55 @@ func (v *viewportPanel) showPreview(list *viewport.DrawList) {
 		}
 	}
 	v.preview = list
+}
+
+// adoption is a grid's preview list and the ids its cubes have in the scene since the grid was spawned.
+type adoption struct {
+	from *viewport.DrawList
+	ids  []uint32 // ids[i]: the id of the preview's cube previewIDBase+i+1
+}
+
+// rename is the id in the scene of an id of the preview (the scene's own instances keep theirs).
+func (a *adoption) rename(id uint32) uint32 {
+	if id > previewIDBase && int(id-previewIDBase) <= len(a.ids) {
+		return a.ids[id-previewIDBase-1]
+	}
+	return id
+}
+
+// adoptPreview says that list, the grid dialog's preview of a grid now spawned as cubes (in the grid's order),
+// drew what the scene's list draws now, but for the cubes' ids: the next picture of the scene takes the
+// preview's picture on screen instead of drawing it again (adoptPicture).
+func (v *viewportPanel) adoptPreview(list *viewport.DrawList, cubes []ecs.Entity) {
+	if list == nil || len(cubes) == 0 {
+		return
+	}
+	ids := make([]uint32, len(cubes))
+	for i, e := range cubes {
+		ids[i] = viewport.EntityID(e)
+	}
+	v.adopt = &adoption{from: list, ids: ids}
+}
+
+// adoptPicture makes the picture on screen, of a spawned grid's preview, the picture of dl (the scene's list, up
+// to date) when the renderer finds that dl draws what the preview drew (glrender.Renderer.Adopt); it reports
+// whether it did. A spawn of 100,000 cubes beside 100,000 is then in the picture in the frame that adds them,
+// instead of after the hundreds of milliseconds its drawing takes on a software renderer.
+func (v *viewportPanel) adoptPicture(dl *viewport.DrawList) bool {
+	a := v.adopt
+	v.adopt = nil
+	if a == nil || v.preview != nil || dl != v.builder.DrawList() || v.pending || v.coarse {
+		return false
+	}
+	r, ok := v.r.(interface {
+		Adopt(from, to *viewport.DrawList, rename func(uint32) uint32) bool
+	})
+	if !ok || !r.Adopt(a.from, dl, a.rename) {
+		return false
+	}
+	v.shown = dl
+	v.adopted++
+	return true
 }
 
 // keepPreview shows list (the grid dialog's preview of a grid being spawned) until dropPreview; nil does nothing.

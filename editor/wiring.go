@@ -46,7 +46,10 @@ func (a *App) frameSelection()                     { a.vp.frameSelection() }
 func (a *App) keepPreview(list *viewport.DrawList) { a.vp.keepPreview(list) }
 func (a *App) dropPreview(list *viewport.DrawList) { a.vp.dropPreview(list) }
 func (a *App) reloadMeshes()                       { a.vp.reloadMeshes() }
-func (a *App) sceneVersion() uint64                { return a.vp.sceneVersion() }
+func (a *App) adoptPreview(list *viewport.DrawList, cubes []ecs.Entity) {
+	a.vp.adoptPreview(list, cubes)
+}
+func (a *App) sceneVersion() uint64 { return a.vp.sceneVersion() }
 
 func (a *App) toggleStats() bool {
 	a.vp.showStats = !a.vp.showStats

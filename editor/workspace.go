@@ -71,6 +71,7 @@ type ui interface {
 	toggleStats() bool
 	keepPreview(list *viewport.DrawList)
 	dropPreview(list *viewport.DrawList)
+	adoptPreview(list *viewport.DrawList, cubes []ecs.Entity)
 	reloadMeshes()
 	sceneVersion() uint64
 	// The window: layout, help windows, closing, the clipboard.

@@ -70,6 +70,9 @@ func (f *fakeUI) dropPreview(l *viewport.DrawList) {
 		f.preview = nil
 	}
 }
+func (f *fakeUI) adoptPreview(l *viewport.DrawList, cubes []ecs.Entity) {
+	f.calls = append(f.calls, "adopt")
+}
 func (f *fakeUI) reloadMeshes()        { f.calls = append(f.calls, "reloadMeshes") }
 func (f *fakeUI) sceneVersion() uint64 { return f.sceneVer }
 func (f *fakeUI) resetLayout()         { f.calls = append(f.calls, "layout") }

@@ -110,6 +110,8 @@ type Picture struct {
 	Pictures uint64 `json:"pictures"`
 	// Completed is when the picture on screen was completed (unix nanoseconds; it was presented with that frame).
 	Completed int64 `json:"completed"`
+	// Adopted counts the pictures of a spawned grid taken from its preview's picture instead of drawn.
+	Adopted int `json:"adopted"`
 }
 
 // Job is a background job as the user sees it: the progress overlay (with Cancel) and the status bar.

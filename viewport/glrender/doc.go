@@ -27,7 +27,13 @@
 //     something is selected);
 //   - the framebuffer has an RGBA8 colour attachment, an R32UI entity-id
 //     attachment (0 = nothing) and depth; [Renderer.ReadID] and
-//     [Renderer.ReadIDs] read it back for click and box picking.
+//     [Renderer.ReadIDs] read it back for click and box picking;
+//   - pictures that cost nothing to show again: the picture a big change
+//     replaced is kept (one for each list drawn, the scene's and a preview's)
+//     and shown again, without drawing, when its list comes back to what it
+//     drew ([viewport.DrawList.ContentHash]: the undo of a delete, a redo);
+//     and [Renderer.Adopt] takes the grid dialog's preview picture as the
+//     scene's once the grid is spawned, renaming its ids.
 //
 // The output texture ([Renderer.Texture]) is what the editor shows with
 // giu; like every GL texture its row 0 is the bottom, so show it with

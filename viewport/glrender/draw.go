@@ -46,6 +46,9 @@ func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.D
 			r.compose(dl)
 			return true, glError("composing the picture")
 		}
+		if r.restore(key) {
+			return true, glError("restoring a kept picture")
+		}
 		if !r.begin(key, o) {
 			return false, glError("planning a patch")
 		}
@@ -83,7 +86,7 @@ type frame struct {
 func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) bool {
 	dl, cam := key.dl, key.cam
 	r.serial++
-	p := &picture{key: key, stride: 1, serial: r.serial}
+	p := &picture{key: key, stride: 1, serial: r.serial, content: dl.ContentHash()}
 	r.job = p
 	r.syncBatches(dl)
 	p.f.vp = cam.Proj(float32(r.w) / float32(r.h)).Mul4(cam.View())
@@ -277,6 +280,7 @@ func (r *Renderer) step(budget time.Duration) {
 	r.commitShown(p)
 	if !p.inPlace {
 		r.front = 1 - r.front
+		r.keep()
 	}
 	p.stats.Thinned = p.coarse
 	r.shown, r.have, r.job = *p, true, nil

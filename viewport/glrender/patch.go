@@ -332,6 +332,9 @@ func (r *Renderer) drawPatchItem(gm *gpuMesh, sr subRange) {
 func (r *Renderer) beginPatch(p *picture) {
 	r.uploadPatch(p)
 	if p.inPlace {
+		if r.bigPatch(p) { // the picture it changes is kept (a copy) for when the change is undone
+			r.keepCopy()
+		}
 		gl.BindFramebuffer(gl.FRAMEBUFFER, r.targets[r.front].fbo)
 		gl.Viewport(0, 0, int32(r.w), int32(r.h))
 		gl.ColorMask(true, true, true, true)
@@ -347,25 +350,8 @@ func (r *Renderer) beginPatch(p *picture) {
 		return
 	}
 	front, back := &r.targets[r.front], &r.targets[1-r.front]
-	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, front.fbo)
-	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, back.fbo)
-	gl.Disable(gl.SCISSOR_TEST)
+	copyTarget(front, back)
 	w, h := int32(r.w), int32(r.h)
-	// One colour attachment at a time: the colour (normalised) and the ids (integer) cannot share a blit.
-	only := func(att uint32) {
-		bufs := [2]uint32{gl.NONE, gl.NONE}
-		bufs[att-gl.COLOR_ATTACHMENT0] = att
-		gl.DrawBuffers(2, &bufs[0])
-		gl.ReadBuffer(att)
-	}
-	only(gl.COLOR_ATTACHMENT0)
-	gl.BlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.COLOR_BUFFER_BIT|gl.DEPTH_BUFFER_BIT, gl.NEAREST)
-	only(gl.COLOR_ATTACHMENT1)
-	gl.BlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.COLOR_BUFFER_BIT, gl.NEAREST)
-	all := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
-	gl.DrawBuffers(2, &all[0])
-	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, front.fbo)
-	gl.ReadBuffer(gl.COLOR_ATTACHMENT0)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, back.fbo)
 	gl.Viewport(0, 0, w, h)
 	gl.ColorMask(true, true, true, true)
@@ -378,6 +364,34 @@ func (r *Renderer) beginPatch(p *picture) {
 	}
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+}
+
+// copyTarget copies src's colour, ids and depth (with the stencil) into dst, whose size is the same. It leaves
+// the read framebuffer src's, with its colour attachment to read.
+func copyTarget(src, dst *target) {
+	var w, h int32
+	gl.BindTexture(gl.TEXTURE_2D, src.color)
+	gl.GetTexLevelParameteriv(gl.TEXTURE_2D, 0, gl.TEXTURE_WIDTH, &w)
+	gl.GetTexLevelParameteriv(gl.TEXTURE_2D, 0, gl.TEXTURE_HEIGHT, &h)
+	gl.BindTexture(gl.TEXTURE_2D, 0)
+	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, src.fbo)
+	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, dst.fbo)
+	gl.Disable(gl.SCISSOR_TEST)
+	// One colour attachment at a time: the colour (normalised) and the ids (integer) cannot share a blit.
+	only := func(att uint32) {
+		bufs := [2]uint32{gl.NONE, gl.NONE}
+		bufs[att-gl.COLOR_ATTACHMENT0] = att
+		gl.DrawBuffers(2, &bufs[0])
+		gl.ReadBuffer(att)
+	}
+	only(gl.COLOR_ATTACHMENT0)
+	gl.BlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.COLOR_BUFFER_BIT|gl.DEPTH_BUFFER_BIT|gl.STENCIL_BUFFER_BIT, gl.NEAREST)
+	only(gl.COLOR_ATTACHMENT1)
+	gl.BlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.COLOR_BUFFER_BIT, gl.NEAREST)
+	all := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
+	gl.DrawBuffers(2, &all[0])
+	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, src.fbo)
+	gl.ReadBuffer(gl.COLOR_ATTACHMENT0)
 }
 
 // clearStencil clears the bound target's stencil (an additive patch marks the pixels it draws in it).

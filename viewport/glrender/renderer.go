@@ -133,6 +133,7 @@ type picture struct {
 	rect              [4]int32
 	stats             Stats
 	serial            uint64 // counts pictures begun
+	content           uint64 // the list's ContentHash when it was begun
 }
 
 // Renderer draws a viewport.DrawList seen by a viewport.Camera into framebuffers of its own and composes the
@@ -157,8 +158,10 @@ type Renderer struct {
 	emptyVAO                           uint32
 
 	w, h           int
-	targets        [2]target
-	front          int // index of the target with the last complete picture
+	targets        [2 + maxLists]target  // the front and the back (front, 1-front), the kept pictures' (keptTargets)
+	front          int                   // index of the target with the last complete picture (0 or 1)
+	restores       int                   // kept pictures shown again (tests)
+	keptPics       [maxLists]keptPicture // pictures replaced, for when their lists draw them again (adopt.go)
 	outFBO, outTex uint32
 	selTex         uint32
 	selRows        int
@@ -309,7 +312,7 @@ func (r *Renderer) Resize(w, h int) error {
 		return fmt.Errorf("glrender: viewport %d×%d exceeds GL_MAX_TEXTURE_SIZE %d", w, h, maxSize)
 	}
 	r.deleteTargets()
-	r.job, r.have, r.display = nil, false, 0
+	r.job, r.have, r.display, r.keptPics = nil, false, 0, [maxLists]keptPicture{}
 	r.w, r.h = max(w, 0), max(h, 0)
 	if r.w == 0 || r.h == 0 {
 		r.w, r.h = 0, 0

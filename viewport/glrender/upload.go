@@ -232,6 +232,7 @@ func (ls *listState) delete() {
 
 // resetBatches frees the GPU state of every draw list.
 func (r *Renderer) resetBatches() {
+	r.keptPics = [maxLists]keptPicture{}
 	for _, ls := range r.lists {
 		ls.delete()
 	}
@@ -258,6 +259,7 @@ func (r *Renderer) syncBatches(dl *viewport.DrawList) {
 					old = i
 				}
 			}
+			r.forgetKept(r.lists[old].dl)
 			r.lists[old].delete()
 			r.lists = append(r.lists[:old], r.lists[old+1:]...)
 		}
@@ -271,6 +273,7 @@ func (r *Renderer) syncBatches(dl *viewport.DrawList) {
 	kept := r.lists[:0]
 	for _, ls := range r.lists {
 		if ls.forgotten {
+			r.forgetKept(ls.dl)
 			ls.delete()
 			continue
 		}

@@ -273,7 +273,8 @@ func TestBigBrokenSceneReportsInWindow(t *testing.T) {
 // TestGridSpawnMadeReadyBehindThePreview: while the grid dialog shows the preview of a big grid and its values stay
 // as they are, the editor makes its spawn ready in the background (the probe's Grid.Ready); Enter then adds the
 // cubes in the frame that handles it, without a job (the mark's result in the input's frame), as one undoable
-// step with the cubes selected.
+// step with the cubes selected; and the picture of the preview, which showed them already, is the scene's
+// picture in that frame (adopted, not drawn again: the probe's Picture.Adopted).
 func TestGridSpawnMadeReadyBehindThePreview(t *testing.T) {
 	_, e := launchCubes(t)
 	p0 := e.Settle()
@@ -281,6 +282,7 @@ func TestGridSpawnMadeReadyBehindThePreview(t *testing.T) {
 	e.WaitProbe(120*time.Second, "the grid's preview, its spawn ready", func(p *guitest.Probe) bool {
 		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 10_000 && p.Grid.Ready
 	})
+	adopted := e.Settle().Picture.Adopted // the preview's picture complete
 	e.Key("Return")
 	p := e.WaitProbe(120*time.Second, "the cubes added", func(p *guitest.Probe) bool {
 		m, ok := lastMark(p, "spawn grid")
@@ -293,6 +295,10 @@ func TestGridSpawnMadeReadyBehindThePreview(t *testing.T) {
 	if p.Entities != p0.Entities+10_000 || p.SelectedCount != 10_000 || p.UndoDepth != p0.UndoDepth+1 {
 		t.Fatalf("after the spawn: %d entities, %d selected, %d undo steps (want %d, 10000, %d)",
 			p.Entities, p.SelectedCount, p.UndoDepth, p0.Entities+10_000, p0.UndoDepth+1)
+	}
+	if m.Picture != m.Presented || p.Picture.Adopted != adopted+1 {
+		t.Errorf("the spawn's picture: presented at %d, picture at %d, %d adopted (was %d); want the preview's picture adopted in the frame that adds the cubes",
+			m.Presented, m.Picture, p.Picture.Adopted, adopted)
 	}
 	e.Key("ctrl+z")
 	e.WaitProbe(60*time.Second, "the spawn undone", func(p *guitest.Probe) bool { return p.Entities == p0.Entities })
