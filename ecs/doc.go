@@ -130,7 +130,9 @@
 //
 // # Clone and stats
 //
-// [World.Clone] deep-copies a world with the same entity handles (for play mode); [World.Stats]
+// [World.Clone] deep-copies a world with the same entity handles (for play mode), a big one's tables on
+// several goroutines; [World.ReadCopy] is a cheaper copy to read on another goroutine (a save: no
+// change ticks, no computed values, so most of its memory is never touched); [World.Stats]
 // reports entities, archetypes and bytes per component. [World.CopyValues] copies one component of
 // many entities into a [Values] (a column outside the world: one slice of the type, nothing boxed) and
 // [World.SpawnValues] spawns entities from such columns again, in their old slots (an editor's undo

@@ -350,3 +350,99 @@ func TestCloneRuntimeTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestBigCloneIsACopy: a world big enough that Clone copies its tables on several goroutines clones as a small
+// one does: the same handles, values, parents and change ticks, and the copy is its own (run it with -race).
+func TestBigCloneIsACopy(t *testing.T) {
+	w := newTestWorld()
+	const n = 80_000
+	es := make([]ecs.Entity, n)
+	for i := range es {
+		if i%3 == 0 {
+			es[i] = w.Spawn(Pos{float64(i), 1}, Vel{2, float64(i)})
+		} else {
+			es[i] = w.Spawn(Pos{float64(i), 2})
+		}
+	}
+	for i := 1; i < n; i += 7 {
+		if err := w.SetParent(es[i], es[i-1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Despawn(es[5])
+	w.Tick()
+	ecs.NewMap[Pos](w).Mut(es[9]).X = -9 // changed after the tick: a Changed query of the clone sees it
+	c := w.Clone()
+	if c.Len() != w.Len() {
+		t.Fatalf("clone has %d entities, want %d", c.Len(), w.Len())
+	}
+	wp, cp := ecs.NewMap[Pos](w), ecs.NewMap[Pos](c)
+	wv, cv := ecs.NewMap[Vel](w), ecs.NewMap[Vel](c)
+	for i, e := range es {
+		if w.Alive(e) != c.Alive(e) {
+			t.Fatalf("entity %d: alive %v in the world, %v in the clone", i, w.Alive(e), c.Alive(e))
+		}
+		if !w.Alive(e) {
+			continue
+		}
+		if wp.Get(e) != cp.Get(e) || wv.Has(e) != cv.Has(e) || wv.Has(e) && wv.Get(e) != cv.Get(e) || w.Parent(e) != c.Parent(e) {
+			t.Fatalf("entity %d differs in the clone", i)
+		}
+	}
+	changed := func(w *ecs.World) int {
+		q := ecs.NewQuery1[Pos](w, ecs.Changed[Pos]())
+		k := 0
+		for it := q.Iter(); it.Next(); {
+			k++
+		}
+		return k
+	}
+	if a, b := changed(w), changed(c); a != b || a == 0 {
+		t.Errorf("changed since the tick: %d in the world, %d in the clone", a, b)
+	}
+	cp.Mut(es[3]).X = 1e9
+	c.Despawn(es[4])
+	if wp.Get(es[3]).X == 1e9 || !w.Alive(es[4]) {
+		t.Fatal("changing the clone changed the world")
+	}
+}
+
+// TestReadCopy: a read copy has the world's entities, values and parents (a big one, copied on several goroutines,
+// and a small one), but no change ticks (nothing Added or Changed) and zero computed components; changing the
+// world afterwards leaves it as it was.
+func TestReadCopy(t *testing.T) {
+	for _, n := range []int{50, 80_000} {
+		w := newTestWorld()
+		es := make([]ecs.Entity, n)
+		for i := range es {
+			es[i] = w.Spawn(Pos{float64(i), 1}, ecs.Transform{}.Default())
+			if i%2 == 1 {
+				w.SetParent(es[i], es[i-1])
+			}
+		}
+		ecs.NewMap[ecs.Transform](w).Mut(es[n-1]).Position[0] = 5
+		w.PropagateTransforms()
+		c := w.ReadCopy()
+		wp, cp := ecs.NewMap[Pos](w), ecs.NewMap[Pos](c)
+		wt, ct := ecs.NewMap[ecs.Transform](w), ecs.NewMap[ecs.Transform](c)
+		cg := ecs.NewMap[ecs.GlobalTransform](c)
+		for i, e := range es {
+			if !c.Alive(e) || cp.Get(e) != wp.Get(e) || ct.Get(e) != wt.Get(e) || c.Parent(e) != w.Parent(e) {
+				t.Fatalf("n=%d: entity %d differs in the read copy", n, i)
+			}
+			if cg.Get(e) != (ecs.GlobalTransform{}) {
+				t.Fatalf("n=%d: entity %d has a world matrix in the read copy", n, i)
+			}
+		}
+		for _, q := range []*ecs.Query1[Pos]{ecs.NewQuery1[Pos](c, ecs.Changed[Pos]()), ecs.NewQuery1[Pos](c, ecs.Added[Pos]())} {
+			for it := q.Iter(); it.Next(); {
+				t.Fatalf("n=%d: %v is added or changed in the read copy", n, it.Entity())
+			}
+		}
+		wp.Mut(es[0]).X = -1
+		w.Despawn(es[1])
+		if cp.Get(es[0]).X != 0 || !c.Alive(es[1]) {
+			t.Fatalf("n=%d: changing the world changed the read copy", n)
+		}
+	}
+}

@@ -221,3 +221,26 @@ func TestParallelExportWritesTheSameBytes(t *testing.T) {
 		t.Fatalf("cancelled export: %v", err)
 	}
 }
+
+// TestSaveOfAReadCopyIsTheSame: a save writes the same bytes from a world's ecs.World.ReadCopy (what the editor's
+// save job writes from: no change ticks, no world matrices) as from the world itself.
+func TestSaveOfAReadCopyIsTheSame(t *testing.T) {
+	solar, err := LoadFile(context.Background(), "../scenes/solar.json", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Scene{"solar": solar, "big": parallelScene(t, 5*chunkEntities, 7)} {
+		var whole, read bytes.Buffer
+		if err := Save(context.Background(), &whole, s, SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		c := *s
+		c.World = s.World.ReadCopy()
+		if err := Save(context.Background(), &read, &c, SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(whole.Bytes(), read.Bytes()) {
+			t.Fatalf("%s: the save of the read copy differs: %s", name, firstDiff(whole.Bytes(), read.Bytes()))
+		}
+	}
+}

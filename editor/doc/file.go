@@ -25,7 +25,7 @@ func (d *Document) Save(ctx context.Context, progress func(done, total int64)) e
 // had a file and still has the default name takes its name from the file name ("level1.json" →
 // "level1").
 func (d *Document) SaveAs(ctx context.Context, path string, progress func(done, total int64)) error {
-	j := d.prepare(path, false) // Run returns before the world can change: no clone needed
+	j := d.prepare(path, noCopy) // Run returns before the world can change: no copy needed
 	err := j.Run(ctx, progress)
 	d.Finish(j, err)
 	return err
@@ -47,13 +47,21 @@ type WriteJob struct {
 // Path returns the file the job writes.
 func (j *WriteJob) Path() string { return j.path }
 
-// PrepareSave takes what a save of the scene to path ("" = the document's path) needs — a clone
-// of the edit world (ecs.World.Clone), the name, camera and selection — so that the job can Run on
-// a background goroutine while the loop thread keeps going. Pass the job to Finish afterwards. An
-// open transaction is committed first.
-func (d *Document) PrepareSave(path string) *WriteJob { return d.prepare(path, true) }
+// PrepareSave takes what a save of the scene to path ("" = the document's path) needs — a copy
+// of the edit world to read (ecs.World.ReadCopy: what a save writes, without change ticks and
+// computed matrices), the name, camera and selection — so that the job can Run on a background
+// goroutine while the loop thread keeps going. Pass the job to Finish afterwards. An open
+// transaction is committed first.
+func (d *Document) PrepareSave(path string) *WriteJob { return d.prepare(path, copyToRead) }
 
-func (d *Document) prepare(path string, clone bool) *WriteJob {
+// How prepare copies the world for a job that runs on another goroutine.
+const (
+	noCopy     = iota // the job runs before the world can change
+	copyToRead        // a save: ecs.World.ReadCopy
+	copyWhole         // an export, which bakes the world matrices: ecs.World.Clone
+)
+
+func (d *Document) prepare(path string, copying int) *WriteJob {
 	d.EndEdit()
 	if path == "" {
 		path = d.path
@@ -67,8 +75,12 @@ func (d *Document) prepare(path string, clone bool) *WriteJob {
 	if d.path == "" && path != "" && (d.name == DefaultName || d.name == "") {
 		s.Name = nameFromPath(path)
 	}
-	if clone {
-		s.World = d.world.Clone() // same entity handles: the selection stays valid
+	if copying != noCopy { // same entity handles: the selection stays valid
+		if copying == copyWhole {
+			s.World = d.world.Clone()
+		} else {
+			s.World = d.world.ReadCopy()
+		}
 		s.Prefabs = d.prefabs.Snapshot()
 	}
 	return &WriteJob{path: path, scene: s, pos: d.hist.pos, doc: d, rebased: rebased, rebaseEr: rebaseErr}
@@ -76,7 +88,7 @@ func (d *Document) prepare(path string, clone bool) *WriteJob {
 
 // PrepareExport is PrepareSave for a game export (serialize.Export) to path.
 func (d *Document) PrepareExport(path string) *WriteJob {
-	j := d.PrepareSave(path)
+	j := d.prepare(path, copyWhole)
 	j.export = true
 	return j
 }
@@ -125,7 +137,7 @@ func (d *Document) Finish(j *WriteJob, err error) {
 // Export writes the scene for games (serialize.Export: world matrices baked, editor data left out)
 // to path atomically. It does not change the document.
 func (d *Document) Export(ctx context.Context, path string) error {
-	j := d.prepare(path, false)
+	j := d.prepare(path, noCopy)
 	j.export = true
 	return j.Run(ctx, nil)
 }
