@@ -92,9 +92,18 @@ func (r *Renderer) keptOf(old *picture) int {
 	return 0
 }
 
-// keepable reports whether the picture shown is one to keep: complete, not thinned.
+// keepable reports whether the picture shown is one to keep: complete, not thinned, of a list the renderer keeps
+// the state of (not one forgotten: a replaced preview will not be drawn again).
 func (r *Renderer) keepable() bool {
-	return r.have && !r.shown.coarse && r.shown.key.dl != nil
+	if !r.have || r.shown.coarse || r.shown.key.dl == nil {
+		return false
+	}
+	for _, ls := range r.lists {
+		if ls.dl == r.shown.key.dl && !ls.forgotten {
+			return true
+		}
+	}
+	return false
 }
 
 // keep keeps the picture just replaced (r.shown, in the back target since the front one flipped), if it is a
@@ -105,6 +114,9 @@ func (r *Renderer) keep() {
 	}
 	old := &r.shown
 	i, back := r.keptOf(old), 1-r.front
+	if !r.keepTarget(i) {
+		return
+	}
 	r.targets[back], r.targets[keptTargets+i] = r.targets[keptTargets+i], r.targets[back]
 	r.keptPics[i] = keptPicture{valid: true, key: old.key, content: old.content, f: old.f, stats: old.stats}
 }
@@ -116,6 +128,9 @@ func (r *Renderer) keepCopy() {
 	}
 	old := &r.shown
 	i := r.keptOf(old)
+	if !r.keepTarget(i) {
+		return
+	}
 	copyTarget(&r.targets[r.front], &r.targets[keptTargets+i])
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	r.keptPics[i] = keptPicture{valid: true, key: old.key, content: old.content, f: old.f, stats: old.stats}
@@ -168,11 +183,26 @@ func (r *Renderer) restore(key pictureKey) bool {
 	return true
 }
 
-// forgetKept drops the kept picture of dl (a list deleted or forgotten: the renderer holds no reference to it).
+// keepTarget makes kept picture slot i's target if it has none yet, and reports whether it has one.
+func (r *Renderer) keepTarget(i int) bool {
+	t := &r.targets[keptTargets+i]
+	if t.fbo != 0 {
+		return true
+	}
+	if err := r.newTarget(t); err != nil || glError("allocating a kept picture") != nil {
+		deleteTarget(t)
+		return false
+	}
+	return true
+}
+
+// forgetKept drops the kept picture of dl (a list deleted or forgotten: the renderer holds no reference to it),
+// and its target: the grid dialog's preview, closed, keeps no picture's memory (a target is 12 bytes a pixel).
 func (r *Renderer) forgetKept(dl *viewport.DrawList) {
 	for i := range r.keptPics {
 		if r.keptPics[i].key.dl == dl {
 			r.keptPics[i] = keptPicture{}
+			deleteTarget(&r.targets[keptTargets+i])
 		}
 	}
 }

@@ -198,11 +198,34 @@ func TestKeptPictureComesBack(t *testing.T) {
 		drawDone(t, r, preview, cam, viewport.DrawOptions{})
 		preview.SetColor(3, [4]float32{0.9, 0.3, 0.2, 1})
 		drawDone(t, r, preview, cam, viewport.DrawOptions{})
+		// The dialog's values changed: a newer preview replaces it (the older one is forgotten, as the editor does).
+		r.Forget(preview)
+		preview = spread(t, 8, [4]float32{0.2, 0.9, 0.3, 1})
+		drawDone(t, r, preview, cam, viewport.DrawOptions{})
 		restores := r.restores
 		drawDone(t, r, dl, cam, viewport.DrawOptions{})
 		if r.restores != restores+1 {
 			t.Error("the scene's picture from before the preview was not restored")
 		}
+		if s := r.Stats(); s.UploadedBytes != 0 {
+			t.Errorf("the scene's buffers were uploaded again (%d bytes): its state was dropped for the previews'", s.UploadedBytes)
+		}
 		same(r, "the scene after the preview")
+		// The preview closed: no picture of it stays kept, nor its target's memory.
+		r.Forget(preview)
+		dl.SetWorld(40, mgl32.Translate3D(2, 6, 0))
+		drawDone(t, r, dl, cam, viewport.DrawOptions{})
+		targets := 0
+		for i, k := range r.keptPics {
+			if k.key.dl == preview {
+				t.Error("a picture of the forgotten preview is still kept")
+			}
+			if r.targets[keptTargets+i].fbo != 0 {
+				targets++
+			}
+		}
+		if targets > 1 {
+			t.Errorf("%d kept pictures' targets after the preview was forgotten, want at most the scene's", targets)
+		}
 	})
 }

@@ -319,28 +319,8 @@ func (r *Renderer) Resize(w, h int) error {
 		return nil
 	}
 	var err error
-	for i := range r.targets {
-		t := &r.targets[i]
-		t.ids = newTexture(gl.R32UI, gl.RED_INTEGER, gl.UNSIGNED_INT, w, h)
-		t.color = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
-		gl.GenRenderbuffers(1, &t.depth)
-		gl.BindRenderbuffer(gl.RENDERBUFFER, t.depth)
-		gl.RenderbufferStorage(gl.RENDERBUFFER, gl.DEPTH24_STENCIL8, int32(w), int32(h))
-		gl.BindRenderbuffer(gl.RENDERBUFFER, 0)
-		gl.GenFramebuffers(1, &t.fbo)
-		gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
-		gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, t.color, 0)
-		gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, t.ids, 0)
-		gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, t.depth)
-		bufs := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
-		gl.DrawBuffers(2, &bufs[0])
-		err = errors.Join(err, fboStatus("scene framebuffer"))
-		// An empty picture until the first one is drawn.
-		bg := r.Settings.Background
-		clearColor := [4]float32{bg[0], bg[1], bg[2], 1}
-		gl.ClearBufferfv(gl.COLOR, 0, &clearColor[0])
-		var noID [4]uint32
-		gl.ClearBufferuiv(gl.COLOR, 1, &noID[0])
+	for i := range 2 { // the kept pictures' targets are made when a picture is kept (keepTarget)
+		err = errors.Join(err, r.newTarget(&r.targets[i]))
 	}
 	r.outTex = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
 	gl.GenFramebuffers(1, &r.outFBO)
@@ -376,18 +356,55 @@ func fboStatus(name string) error {
 	return nil
 }
 
-func (r *Renderer) deleteTargets() {
-	fbos := []*uint32{&r.outFBO}
-	texs := []*uint32{&r.outTex}
-	for i := range r.targets {
-		t := &r.targets[i]
-		fbos = append(fbos, &t.fbo)
-		texs = append(texs, &t.color, &t.ids)
-		if t.depth != 0 {
-			gl.DeleteRenderbuffers(1, &t.depth)
-			t.depth = 0
+// newTarget makes t's attachments at the renderer's size, cleared to an empty picture.
+func (r *Renderer) newTarget(t *target) error {
+	w, h := r.w, r.h
+	t.ids = newTexture(gl.R32UI, gl.RED_INTEGER, gl.UNSIGNED_INT, w, h)
+	t.color = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
+	gl.GenRenderbuffers(1, &t.depth)
+	gl.BindRenderbuffer(gl.RENDERBUFFER, t.depth)
+	gl.RenderbufferStorage(gl.RENDERBUFFER, gl.DEPTH24_STENCIL8, int32(w), int32(h))
+	gl.BindRenderbuffer(gl.RENDERBUFFER, 0)
+	gl.GenFramebuffers(1, &t.fbo)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
+	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, t.color, 0)
+	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, t.ids, 0)
+	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, t.depth)
+	bufs := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
+	gl.DrawBuffers(2, &bufs[0])
+	err := fboStatus("scene framebuffer")
+	// An empty picture until the first one is drawn.
+	bg := r.Settings.Background
+	clearColor := [4]float32{bg[0], bg[1], bg[2], 1}
+	gl.ClearBufferfv(gl.COLOR, 0, &clearColor[0])
+	var noID [4]uint32
+	gl.ClearBufferuiv(gl.COLOR, 1, &noID[0])
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+	return err
+}
+
+// deleteTarget frees t's attachments.
+func deleteTarget(t *target) {
+	if t.depth != 0 {
+		gl.DeleteRenderbuffers(1, &t.depth)
+	}
+	if t.fbo != 0 {
+		gl.DeleteFramebuffers(1, &t.fbo)
+	}
+	for _, tex := range []*uint32{&t.color, &t.ids} {
+		if *tex != 0 {
+			gl.DeleteTextures(1, tex)
 		}
 	}
+	*t = target{}
+}
+
+func (r *Renderer) deleteTargets() {
+	for i := range r.targets {
+		deleteTarget(&r.targets[i])
+	}
+	fbos := []*uint32{&r.outFBO}
+	texs := []*uint32{&r.outTex}
 	for _, f := range fbos {
 		if *f != 0 {
 			gl.DeleteFramebuffers(1, f)

@@ -245,6 +245,19 @@ func (r *Renderer) resetBatches() {
 // chunk has its state (the buffers of chunks a list dropped are freed). Instance data is uploaded later, chunk by
 // chunk, when a chunk is drawn.
 func (r *Renderer) syncBatches(dl *viewport.DrawList) {
+	// The forgotten lists go first (dl, if it is one, is drawn again): a list drawn after a replaced preview does
+	// not push out the scene's, which the least recently used rule below would.
+	kept := r.lists[:0]
+	for _, ls := range r.lists {
+		if ls.forgotten && ls.dl != dl {
+			r.forgetKept(ls.dl)
+			ls.delete()
+			continue
+		}
+		kept = append(kept, ls)
+	}
+	clear(r.lists[len(kept):])
+	r.lists = kept
 	r.list = nil
 	for _, ls := range r.lists {
 		if ls.dl == dl {
@@ -270,17 +283,6 @@ func (r *Renderer) syncBatches(dl *viewport.DrawList) {
 		}
 	}
 	r.list.forgotten = false // drawn again
-	kept := r.lists[:0]
-	for _, ls := range r.lists {
-		if ls.forgotten {
-			r.forgetKept(ls.dl)
-			ls.delete()
-			continue
-		}
-		kept = append(kept, ls)
-	}
-	clear(r.lists[len(kept):])
-	r.lists = kept
 	r.list.used = r.serial
 	for _, gm := range r.meshes {
 		gm.used = false
