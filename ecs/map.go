@@ -170,12 +170,15 @@ func (m *Map[T]) Spawn(v T) Entity {
 	return e
 }
 
-// SpawnBatch creates n entities with component T (at its default), calling fn, if not nil, on each.
+// SpawnBatch creates n entities with component T (at its default), calling fn, if not nil, on each. The
+// entities take the slots freed last in the order they were freed (as [World.SpawnValues] does): a batch
+// despawned in order and spawned again has its old slots, entity for entity (the redo of a spawn).
 func (m *Map[T]) SpawnBatch(n int, fn func(e Entity, v *T)) {
 	w := m.w
 	w.checkStructural("spawn entities")
 	t := m.table()
 	t.ensure(n)
+	w.freeInOrder(n)
 	for range n {
 		e, row := w.newEntity(t)
 		p := m.initRow(e, t, row, nil)
@@ -407,6 +410,7 @@ func (m *mapN) spawnBatch(n int, fn func(Entity, *[maxQ]unsafe.Pointer)) {
 	}
 	t := m.spawnT
 	t.ensure(n)
+	w.freeInOrder(n)
 	for range n {
 		e, row := w.newEntity(t)
 		m.initRow(e, t, row)

@@ -26,7 +26,8 @@ func (m *Map2[A, B]) Spawn(a A, b B) Entity {
 func (m *Map2[A, B]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
-// start at their defaults.
+// start at their defaults. The entities take the slots freed last in the order they were freed (see
+// Map.SpawnBatch).
 func (m *Map2[A, B]) SpawnBatch(n int, fn func(ent Entity, a *A, b *B)) {
 	m.m.spawnBatch(n, func(ent Entity, p *[maxQ]unsafe.Pointer) {
 		if fn != nil {
@@ -91,7 +92,8 @@ func (m *Map3[A, B, C]) Spawn(a A, b B, c C) Entity {
 func (m *Map3[A, B, C]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
-// start at their defaults.
+// start at their defaults. The entities take the slots freed last in the order they were freed (see
+// Map.SpawnBatch).
 func (m *Map3[A, B, C]) SpawnBatch(n int, fn func(ent Entity, a *A, b *B, c *C)) {
 	m.m.spawnBatch(n, func(ent Entity, p *[maxQ]unsafe.Pointer) {
 		if fn != nil {
@@ -159,7 +161,8 @@ func (m *Map4[A, B, C, D]) Spawn(a A, b B, c C, d D) Entity {
 func (m *Map4[A, B, C, D]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
-// start at their defaults.
+// start at their defaults. The entities take the slots freed last in the order they were freed (see
+// Map.SpawnBatch).
 func (m *Map4[A, B, C, D]) SpawnBatch(n int, fn func(ent Entity, a *A, b *B, c *C, d *D)) {
 	m.m.spawnBatch(n, func(ent Entity, p *[maxQ]unsafe.Pointer) {
 		if fn != nil {
@@ -230,7 +233,8 @@ func (m *Map5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Entity {
 func (m *Map5[A, B, C, D, E]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
-// start at their defaults.
+// start at their defaults. The entities take the slots freed last in the order they were freed (see
+// Map.SpawnBatch).
 func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, fn func(ent Entity, a *A, b *B, c *C, d *D, e *E)) {
 	m.m.spawnBatch(n, func(ent Entity, p *[maxQ]unsafe.Pointer) {
 		if fn != nil {
@@ -304,7 +308,8 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Entity {
 func (m *Map6[A, B, C, D, E, F]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
-// start at their defaults.
+// start at their defaults. The entities take the slots freed last in the order they were freed (see
+// Map.SpawnBatch).
 func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, fn func(ent Entity, a *A, b *B, c *C, d *D, e *E, f *F)) {
 	m.m.spawnBatch(n, func(ent Entity, p *[maxQ]unsafe.Pointer) {
 		if fn != nil {

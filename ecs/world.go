@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"slices"
 	"fmt"
 	"reflect"
 )
@@ -111,6 +112,12 @@ func (w *World) newEntity(t *table) (Entity, uint32) {
 	r.row = row
 	w.alive++
 	return e, row
+}
+
+// freeInOrder readies the free list for n spawns that should take the last n slots freed in the order they were
+// freed: newEntity takes the last entry, so that part of the list is turned around.
+func (w *World) freeInOrder(n int) {
+	slices.Reverse(w.free[len(w.free)-min(n, len(w.free)):])
 }
 
 type spawnValue struct {

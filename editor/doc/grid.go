@@ -119,13 +119,16 @@ func (c *gridCmd) revert(d *Document) error {
 	if bulk {
 		defer d.pruneIndex()
 	}
-	// The group first: despawning it makes all the cubes roots in one pass.
+	// The cubes in order, then the group: a redo spawns the group (taking the slot freed last) and then the cubes
+	// as a batch (taking the slots freed before it, in order), so each entity gets its slot back, and so its id in
+	// the viewport's pictures: the picture from before the undo is shown again as it was (glrender's kept
+	// pictures), where other ids would have drawn it anew.
+	var g ecs.Entity
 	if c.grouped {
-		g, err := at(c.group)
-		if err != nil {
+		var err error
+		if g, err = at(c.group); err != nil {
 			return err
 		}
-		w.Despawn(g)
 	}
 	for _, e := range c.cubes {
 		e, err := at(e)
@@ -133,6 +136,9 @@ func (c *gridCmd) revert(d *Document) error {
 			return err
 		}
 		w.Despawn(e)
+	}
+	if c.grouped {
+		w.Despawn(g)
 	}
 	c.cubes = c.cubes[:0]
 	return nil

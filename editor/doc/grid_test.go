@@ -246,3 +246,41 @@ func mustPanic(t *testing.T, what string, f func()) {
 	}()
 	f()
 }
+
+// TestRedoOfAGridGivesItsEntitiesTheirSlots: undone and redone, a grid's group and cubes are the entities in the
+// slots they had (index for index: the viewport's ids, so the picture from before the undo can be shown again),
+// also after a delete elsewhere left other free slots.
+func TestRedoOfAGridGivesItsEntitiesTheirSlots(t *testing.T) {
+	for _, group := range []string{"", "Grid"} {
+		d := openSmall(t)
+		var some []ecs.Entity // two of the scene's entities deleted: free slots below the grid's
+		for it := ecs.NewQuery1[scene.Name](d.World()).Iter(); it.Next(); {
+			if len(some) < 2 {
+				some = append(some, it.Entity())
+			}
+		}
+		must(t, d.Delete(some...))
+		g, cubes, err := d.SpawnGrid(context.Background(), smallGrid(group), nil)
+		must(t, err)
+		slots := func() map[string]uint32 {
+			m := map[string]uint32{}
+			names := ecs.NewMap[scene.Name](d.World())
+			for it := ecs.NewQuery1[scene.Name](d.World()).Iter(); it.Next(); {
+				m[names.Get(it.Entity()).Value] = it.Entity().Index()
+			}
+			return m
+		}
+		before := slots()
+		if !g.IsZero() && before["Grid"] != g.Index() || len(cubes) != 24 {
+			t.Fatalf("group %q: %v, %d cubes", group, g, len(cubes))
+		}
+		must(t, d.Undo())
+		must(t, d.Redo())
+		after := slots()
+		for name, idx := range before {
+			if after[name] != idx {
+				t.Errorf("group %q: %s was in slot %d, after the redo in %d", group, name, idx, after[name])
+			}
+		}
+	}
+}

@@ -285,7 +285,8 @@ func (m *Map{{.N}}[{{.Types}}]) Spawn({{.Args}}) Entity {
 func (m *Map{{.N}}[{{.Types}}]) PlanRoom(n int) *Room { return m.m.planRoom(n) }
 
 // SpawnBatch creates n entities, calling fn (if not nil) to initialise each one's components, which
-// start at their defaults.
+// start at their defaults. The entities take the slots freed last in the order they were freed (see
+// Map.SpawnBatch).
 func (m *Map{{.N}}[{{.Types}}]) SpawnBatch(n int, fn func(ent Entity, {{.PtrArgs}})) {
 	m.m.spawnBatch(n, func(ent Entity, p *[maxQ]unsafe.Pointer) {
 		if fn != nil {
