@@ -1,9 +1,9 @@
 package ecs
 
 import (
-	"slices"
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // World holds entities, their components, resources, events and systems.
