@@ -157,6 +157,11 @@ func (v *viewportPanel) setDoc(d viewportDoc, frame bool) {
 func (v *viewportPanel) sync() {
 	if w := v.doc.World(); v.world != w {
 		v.world = w
+		if v.builder != nil { // the last world's list is not drawn again: its GPU buffers and kept picture go
+			if f, ok := v.r.(interface{ Forget(*viewport.DrawList) }); ok {
+				f.Forget(v.builder.DrawList())
+			}
+		}
 		v.builder = viewport.NewBuilder(w, v.meshes)
 		v.selSynced = 0
 		v.policy.Invalidate()

@@ -106,15 +106,17 @@ func (r *Renderer) keepable() bool {
 	return false
 }
 
-// keep keeps the picture just replaced (r.shown, in the back target since the front one flipped), if it is a
-// complete one, swapping its target with the kept one's (nothing is copied).
-func (r *Renderer) keep() {
+// keep keeps the picture just replaced by p (r.shown, in the back target since the front one flipped), if it is
+// a complete one, swapping its target with the kept one's (nothing is copied). A thinned p (the view moving) does
+// not make a kept picture's target: a new texture costs a frame on llvmpipe (it zeroes it), which an orbit's first
+// frame cannot spare.
+func (r *Renderer) keep(p *picture) {
 	if !r.keepable() {
 		return
 	}
 	old := &r.shown
 	i, back := r.keptOf(old), 1-r.front
-	if !r.keepTarget(i) {
+	if p.coarse && r.targets[keptTargets+i].fbo == 0 || !r.keepTarget(i) {
 		return
 	}
 	r.targets[back], r.targets[keptTargets+i] = r.targets[keptTargets+i], r.targets[back]

@@ -280,7 +280,7 @@ func (r *Renderer) step(budget time.Duration) {
 	r.commitShown(p)
 	if !p.inPlace {
 		r.front = 1 - r.front
-		r.keep()
+		r.keep(p)
 	}
 	p.stats.Thinned = p.coarse
 	r.shown, r.have, r.job = *p, true, nil
