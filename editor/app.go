@@ -170,7 +170,9 @@ func (a *App) Run() error {
 		return errors.New("editor: Run called twice")
 	}
 	a.title = a.ws.windowTitle()
+	a.openScene() // read while the window opens: on two cores the scene is ready sooner
 	mw := g.NewMasterWindow(a.title, a.opts.Width, a.opts.Height, 0)
+	loopReady.Store(true)
 	a.win = mw
 	loadGlyphs()
 	a.initContext()
@@ -217,9 +219,14 @@ func (a *App) initContext() {
 	a.idle.lastActive = time.Now()
 }
 
-// start begins what runs once the window exists: the file watcher and the big scene named on the command line.
+// start begins what runs once the window exists: the file watcher.
 func (a *App) start() {
 	a.ws.startWatcher()
+}
+
+// openScene begins the job that reads the big scene named on the command line; it is merged once the first frame,
+// with its progress, has been presented (openInBackground).
+func (a *App) openScene() {
 	if a.openAtStart != "" {
 		a.ws.openInBackground(a.openAtStart, &mark{Mark: probe.Mark{What: "open", Input: a.started.UnixNano()}}, true)
 	}

@@ -53,6 +53,7 @@ func newAppFixture(t testing.TB, opts Options) *appFixture {
 	f.a, f.st = a, a.probe.st()
 	a.win = f.win
 	a.idle.waiter = noWait{}
+	a.openScene()
 	a.initContext()
 	a.start()
 	t.Cleanup(func() {

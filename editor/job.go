@@ -47,8 +47,14 @@ type job struct {
 // tests, which have no loop, replace it.
 var wakeLoop = func() {
 	wakes.Add(1)
-	g.Update()
+	if loopReady.Load() {
+		g.Update()
+	}
 }
+
+// loopReady is set once the window (giu's context) exists: a job started before it (the scene named on the command
+// line, read while the window opens) wakes nothing until then, and the loop's first frames find what it did.
+var loopReady atomic.Bool
 
 // jobThreshold is the entity count from which saves, exports and spawns run as jobs with a progress bar.
 const jobThreshold = 10_000
