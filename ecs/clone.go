@@ -85,10 +85,11 @@ func (w *World) clone(full bool) *World {
 		// transitions are rebuilt lazily: they point at the original's tables
 		nt := &table{index: t.index, mask: t.mask, ids: t.ids, cap: t.cap, pointers: t.pointers}
 		nt.cols = make([]*column, len(t.cols))
+		big := parallel && t.len() >= parallelCloneRows/16
 		copyTable := func() {
 			nt.entities = append(make([]Entity, 0, t.cap), t.entities...)
 		}
-		if parallel && t.len() >= parallelCloneRows/16 {
+		if big {
 			copies = append(copies, weighed{copyTable, t.len() * int(unsafe.Sizeof(Entity{}))})
 		} else {
 			copyTable()
@@ -99,7 +100,7 @@ func (w *World) clone(full bool) *World {
 				nt.cols[i] = cloneColumn(col, ns, t.len(), t.cap, full)
 				ns.cols[t.index] = nt.cols[i]
 			}
-			if parallel && t.len() >= parallelCloneRows/16 {
+			if big {
 				copies = append(copies, weighed{copyCol, t.len() * (int(col.size) + 8)}) // the value and two ticks
 			} else {
 				copyCol()

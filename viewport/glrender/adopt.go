@@ -68,6 +68,11 @@ type keptPicture struct {
 	stats   Stats
 }
 
+// keptFrom is the kept picture of p.
+func keptFrom(p *picture) keptPicture {
+	return keptPicture{valid: true, key: p.key, content: p.content, f: p.f, stats: p.stats}
+}
+
 // keptOf returns the kept picture slot for the list of the picture old: the one kept of that list, else a free
 // one, else one of a list other than the one shown.
 func (r *Renderer) keptOf(old *picture) int {
@@ -120,7 +125,7 @@ func (r *Renderer) keep(p *picture) {
 		return
 	}
 	r.targets[back], r.targets[keptTargets+i] = r.targets[keptTargets+i], r.targets[back]
-	r.keptPics[i] = keptPicture{valid: true, key: old.key, content: old.content, f: old.f, stats: old.stats}
+	r.keptPics[i] = keptFrom(old)
 }
 
 // keepCopy keeps a copy of the picture on screen (a patch is about to be drawn into it in place).
@@ -133,9 +138,9 @@ func (r *Renderer) keepCopy() {
 	if !r.keepTarget(i) {
 		return
 	}
-	copyTarget(&r.targets[r.front], &r.targets[keptTargets+i])
+	r.copyTarget(&r.targets[r.front], &r.targets[keptTargets+i])
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
-	r.keptPics[i] = keptPicture{valid: true, key: old.key, content: old.content, f: old.f, stats: old.stats}
+	r.keptPics[i] = keptFrom(old)
 }
 
 // bigPatch reports whether patch p changes so much of the picture that the picture before it is worth keeping
@@ -178,7 +183,7 @@ func (r *Renderer) restore(key pictureKey) bool {
 	r.targets[r.front], r.targets[keptTargets+i] = r.targets[keptTargets+i], r.targets[r.front]
 	r.keptPics[i] = keptPicture{}
 	if r.keepable() && old.key.dl == key.dl {
-		r.keptPics[i] = keptPicture{valid: true, key: old.key, content: old.content, f: old.f, stats: old.stats}
+		r.keptPics[i] = keptFrom(&old)
 	}
 	r.takeAsShown(key, k.f, k.stats)
 	r.restores++

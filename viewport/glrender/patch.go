@@ -350,7 +350,7 @@ func (r *Renderer) beginPatch(p *picture) {
 		return
 	}
 	front, back := &r.targets[r.front], &r.targets[1-r.front]
-	copyTarget(front, back)
+	r.copyTarget(front, back)
 	w, h := int32(r.w), int32(r.h)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, back.fbo)
 	gl.Viewport(0, 0, w, h)
@@ -366,14 +366,10 @@ func (r *Renderer) beginPatch(p *picture) {
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 }
 
-// copyTarget copies src's colour, ids and depth (with the stencil) into dst, whose size is the same. It leaves
-// the read framebuffer src's, with its colour attachment to read.
-func copyTarget(src, dst *target) {
-	var w, h int32
-	gl.BindTexture(gl.TEXTURE_2D, src.color)
-	gl.GetTexLevelParameteriv(gl.TEXTURE_2D, 0, gl.TEXTURE_WIDTH, &w)
-	gl.GetTexLevelParameteriv(gl.TEXTURE_2D, 0, gl.TEXTURE_HEIGHT, &h)
-	gl.BindTexture(gl.TEXTURE_2D, 0)
+// copyTarget copies src's colour, ids and depth (with the stencil) into dst (both targets of the renderer's size).
+// It leaves the read framebuffer src's, with its colour attachment to read.
+func (r *Renderer) copyTarget(src, dst *target) {
+	w, h := int32(r.w), int32(r.h)
 	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, src.fbo)
 	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, dst.fbo)
 	gl.Disable(gl.SCISSOR_TEST)
