@@ -158,9 +158,7 @@ func (v *viewportPanel) sync() {
 	if w := v.doc.World(); v.world != w {
 		v.world = w
 		if v.builder != nil { // the last world's list is not drawn again: its GPU buffers and kept picture go
-			if f, ok := v.r.(interface{ Forget(*viewport.DrawList) }); ok {
-				f.Forget(v.builder.DrawList())
-			}
+			v.forget(v.builder.DrawList())
 		}
 		v.builder = viewport.NewBuilder(w, v.meshes)
 		v.selSynced = 0
@@ -718,9 +716,7 @@ func (v *viewportPanel) setPreview(list *viewport.DrawList, box *viewport.AABB) 
 // million instances and the grid's, about 100 MB of C heap — and the list itself until it drew another.
 func (v *viewportPanel) showPreview(list *viewport.DrawList) {
 	if old := v.preview; old != nil && old != list {
-		if f, ok := v.r.(interface{ Forget(*viewport.DrawList) }); ok {
-			f.Forget(old)
-		}
+		v.forget(old)
 	}
 	v.preview = list
 }
@@ -772,6 +768,14 @@ func (v *viewportPanel) adoptPicture(dl *viewport.DrawList) bool {
 	v.shown = dl
 	v.adopted++
 	return true
+}
+
+// forget tells the renderer that dl will not be drawn again (glrender.Renderer.Forget: its GPU state and kept
+// picture are freed).
+func (v *viewportPanel) forget(dl *viewport.DrawList) {
+	if f, ok := v.r.(interface{ Forget(*viewport.DrawList) }); ok {
+		f.Forget(dl)
+	}
 }
 
 // keepPreview shows list (the grid dialog's preview of a grid being spawned) until dropPreview; nil does nothing.
