@@ -71,9 +71,9 @@ func (w *World) clone(full bool) *World {
 	h := &w.hier
 	c.hier = hierarchy{active: h.active}
 	for _, f := range []weighed{
-		{func() { c.records = slices.Clone(w.records) }, len(w.records) * int(unsafe.Sizeof(w.records[0]))},
-		{func() { c.hier.nodes = slices.Clone(h.nodes) }, len(h.nodes) * int(unsafe.Sizeof(h.nodes[0]))},
-		{func() { c.hier.dirty = slices.Clone(h.dirty) }, len(h.dirty) * int(unsafe.Sizeof(h.dirty[0]))},
+		{func() { c.records = cloneInChunks(w.records) }, len(w.records) * int(unsafe.Sizeof(w.records[0]))},
+		{func() { c.hier.nodes = cloneInChunks(h.nodes) }, len(h.nodes) * int(unsafe.Sizeof(h.nodes[0]))},
+		{func() { c.hier.dirty = cloneInChunks(h.dirty) }, len(h.dirty) * int(unsafe.Sizeof(h.dirty[0]))},
 	} {
 		if parallel {
 			copies = append(copies, f)
@@ -87,7 +87,8 @@ func (w *World) clone(full bool) *World {
 		nt.cols = make([]*column, len(t.cols))
 		big := parallel && t.len() >= parallelCloneRows/16
 		copyTable := func() {
-			nt.entities = append(make([]Entity, 0, t.cap), t.entities...)
+			nt.entities = make([]Entity, len(t.entities), t.cap)
+			copyInChunks(nt.entities, t.entities)
 		}
 		if big {
 			copies = append(copies, weighed{copyTable, t.len() * int(unsafe.Sizeof(Entity{}))})
@@ -128,6 +129,32 @@ func (w *World) clone(full bool) *World {
 // a clone of a million entities is some 280 MB of new memory, and on a virtual machine whose page faults cost
 // 13–35 µs most of its time is the kernel's, on the one thread that touches the pages.
 const parallelCloneRows = 1 << 16
+
+// copyChunk is the most bytes one copy of a big clone moves at once. The runtime's memmove cannot be preempted,
+// and on fresh pages (page faults of 13–35 µs on the machine docs/performance.md describes) a copy of a column of
+// tens of MB in one call held a collection's stop-the-world for 100–180 ms while the other goroutines waited.
+const copyChunk = 256 << 10
+
+// copyInChunks copies src into dst (as copy does) at most copyChunk bytes at a time, so that the goroutine can be
+// preempted between chunks.
+func copyInChunks[T any](dst, src []T) {
+	var z T
+	step := max(1, copyChunk/max(int(unsafe.Sizeof(z)), 1))
+	n := min(len(dst), len(src))
+	for i := 0; i < n; i += step {
+		copy(dst[i:min(i+step, n)], src[i:min(i+step, n)])
+	}
+}
+
+// cloneInChunks is slices.Clone made with copyInChunks.
+func cloneInChunks[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	c := make([]T, len(s))
+	copyInChunks(c, s)
+	return c
+}
 
 // weighed is a piece of work and about how many bytes it touches.
 type weighed struct {

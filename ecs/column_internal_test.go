@@ -70,3 +70,35 @@ func TestColumnChangeSummaries(t *testing.T) {
 		}
 	}
 }
+
+// copyInChunks copies as copy does, whatever the length against the chunk (a chunk's worth of values, one
+// more, one less, several chunks and a part), for values of several sizes; cloneInChunks keeps nil nil.
+func TestCopyInChunks(t *testing.T) {
+	check := func(name string, n int, copyOne func(n int) bool) {
+		t.Helper()
+		if !copyOne(n) {
+			t.Fatalf("%s: %d values copied wrong", name, n)
+		}
+	}
+	for _, n := range []int{0, 1, copyChunk - 1, copyChunk, copyChunk + 1, 3*copyChunk + 17} {
+		check("bytes", n, func(n int) bool {
+			src := make([]byte, n)
+			for i := range src {
+				src[i] = byte(i * 7)
+			}
+			dst := make([]byte, n+1)
+			copyInChunks(dst, src)
+			return slices.Equal(dst[:n], src) && dst[n] == 0
+		})
+		check("records", n/5, func(n int) bool {
+			src := make([]record, n)
+			for i := range src {
+				src[i] = record{table: uint32(i), row: uint32(i * 3), gen: uint32(i + 1)}
+			}
+			return slices.Equal(cloneInChunks(src), src)
+		})
+	}
+	if cloneInChunks[int](nil) != nil {
+		t.Fatal("cloneInChunks(nil) is not nil")
+	}
+}

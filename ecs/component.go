@@ -385,7 +385,7 @@ func (o *typedOps[T]) deepCopy(dst, src unsafe.Pointer, n int, shared bool) {
 	d := unsafe.Slice((*T)(dst), n)
 	s := unsafe.Slice((*T)(src), n)
 	if !shared {
-		copy(d, s)
+		copyInChunks(d, s)
 		return
 	}
 	for i := range s {
@@ -470,7 +470,11 @@ func (o *reflectOps) store(p unsafe.Pointer, v any) bool {
 func (o *reflectOps) deepCopy(dst, src unsafe.Pointer, n int, shared bool) {
 	if !shared {
 		if size := int(o.t.Size()) * n; size > 0 {
-			copy(unsafe.Slice((*byte)(dst), size), unsafe.Slice((*byte)(src), size))
+			if o.trivial {
+				copyInChunks(unsafe.Slice((*byte)(dst), size), unsafe.Slice((*byte)(src), size))
+			} else {
+				copy(unsafe.Slice((*byte)(dst), size), unsafe.Slice((*byte)(src), size))
+			}
 		}
 		return
 	}
