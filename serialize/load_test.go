@@ -467,6 +467,7 @@ func TestAtomicWriteFile(t *testing.T) {
 	}
 	got, _ = os.ReadFile(path)
 	bak, _ = os.ReadFile(path + ".bak")
+	removals.Wait() // the backups replaced are removed after the saves
 	entries, _ := os.ReadDir(dir)
 	if string(got) != "v3" || string(bak) != "v2" || len(entries) != 2 {
 		t.Errorf("after a failed write: file %q, backup %q, %d entries", got, bak, len(entries))

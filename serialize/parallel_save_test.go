@@ -244,3 +244,18 @@ func TestSaveOfAReadCopyIsTheSame(t *testing.T) {
 		}
 	}
 }
+
+// SaveOptions.Also gets every byte of the save, in order, as out does: on the parallel path (chunks encoded on
+// several goroutines) and the sequential one.
+func TestSaveAlsoGetsEveryByte(t *testing.T) {
+	for _, n := range []int{10, 3 * parallelMin} {
+		s := parallelScene(t, n, 7)
+		var out, also bytes.Buffer
+		if err := Save(context.Background(), &out, s, SaveOptions{Also: &also}); err != nil {
+			t.Fatal(err)
+		}
+		if out.Len() == 0 || !bytes.Equal(out.Bytes(), also.Bytes()) {
+			t.Fatalf("%d entities: out has %d bytes, Also got %d (equal: %v)", n, out.Len(), also.Len(), bytes.Equal(out.Bytes(), also.Bytes()))
+		}
+	}
+}

@@ -23,6 +23,8 @@ type SaveOptions struct {
 	// Progress, if set, is called now and then with the entities written so
 	// far and their total, on the saving goroutine.
 	Progress func(done, total int64)
+	// Also, if set, gets every byte the save writes, as out does (a hash of the file's content, say).
+	Also io.Writer
 }
 
 // SaveFile saves s to path atomically, keeping the previous file as
@@ -50,6 +52,9 @@ func Save(ctx context.Context, out io.Writer, s *Scene, opts SaveOptions) error 
 		panic("serialize.Save: the scene has no world; load or create one first (scene.NewWorld)")
 	}
 	sw := newSceneWriter(s.World)
+	if opts.Also != nil {
+		out = io.MultiWriter(out, opts.Also)
+	}
 	return sw.write(ctx, out, s, opts.Progress)
 }
 
