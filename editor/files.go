@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -288,12 +289,22 @@ func (w *workspace) save(path string, then, cancelled func()) {
 		return
 	}
 	j := w.doc.PrepareSave(path)
+	var sum hash.Hash64
+	if w.watcher != nil {
+		sum = w.watcher.ContentHash() // what the job writes is known to the watcher without reading it back
+		j.Also = sum
+	}
 	d := w.doc
 	if !w.jobs.start("Saving "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		return j.Run(ctx, progress)
 	}, func(err error) {
 		if w.doc == d {
 			w.doc.Finish(j, err)
+		}
+		if err == nil && sum != nil {
+			if werr := w.watcher.AddKnown(path, sum.Sum64()); werr != nil {
+				w.log.Warnf("watching %s: %v", path, werr)
+			}
 		}
 		done(err)
 	}, jobOptions{}) {

@@ -3,6 +3,7 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"hash"
 	"hash/maphash"
 	"io"
 	"io/fs"
@@ -179,7 +180,26 @@ func abs(path string) (string, error) {
 // Add starts watching the file at path (made absolute). The file need not exist, but its
 // directory must. Add reads the file once to know its current content, so that only later
 // changes are reported. Adding a watched file again does nothing.
-func (w *Watcher) Add(path string) error { return w.serialized(path, w.add) }
+func (w *Watcher) Add(path string) error {
+	return w.serialized(path, func(p string) error { return w.add(p, w.observe) })
+}
+
+// AddKnown is Add for a file whose content the caller has just written through a [Watcher.ContentHash]: sum is
+// that hash's Sum64, and the file is not read again (a save of hundreds of MB would otherwise be read back on
+// the caller's goroutine, to learn what it wrote).
+func (w *Watcher) AddKnown(path string, sum uint64) error {
+	return w.serialized(path, func(p string) error {
+		return w.add(p, func(string) state { return state{exists: true, hash: sum} })
+	})
+}
+
+// ContentHash returns a hash seeded as this watcher's own: the content of a file written to it, in any number
+// of writes, gives the Sum64 that AddKnown takes.
+func (w *Watcher) ContentHash() hash.Hash64 {
+	h := &maphash.Hash{}
+	h.SetSeed(w.seed)
+	return h
+}
 
 // serialized makes path absolute and runs fn with it while holding addMu.
 func (w *Watcher) serialized(path string, fn func(p string) error) error {
@@ -192,7 +212,8 @@ func (w *Watcher) serialized(path string, fn func(p string) error) error {
 	return fn(p)
 }
 
-func (w *Watcher) add(p string) error {
+// add watches p, knowing its content as observe says it is now.
+func (w *Watcher) add(p string, observe func(string) state) error {
 	w.mu.Lock()
 	closed, watched := w.closed, w.files[p] != nil
 	d := w.dirs[filepath.Dir(p)]
@@ -203,7 +224,7 @@ func (w *Watcher) add(p string) error {
 	case watched:
 		return nil
 	}
-	known := w.observe(p)
+	known := observe(p)
 	if d == nil {
 		if err := w.fs.Add(filepath.Dir(p)); errors.Is(err, fsnotify.ErrClosed) {
 			return ErrClosed

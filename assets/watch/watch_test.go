@@ -511,3 +511,33 @@ func TestFsnotifyErrors(t *testing.T) {
 	atomicSave(t, path, "version 2")
 	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
 }
+
+// AddKnown takes the content as the caller hashed it (ContentHash, in any number of writes) instead of reading
+// the file: a rewrite with that content is quiet, another is reported; and the file's content on disk is not
+// what counts — with the hash of other content, the rewrite of what is on disk is a change.
+func TestAddKnownTakesTheHashedContent(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	w := newWatcher(t, Options{})
+	hashOf := func(parts ...string) uint64 {
+		h := w.ContentHash()
+		for _, p := range parts {
+			h.Write([]byte(p))
+		}
+		return h.Sum64()
+	}
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	write(t, a, "saved by editor")
+	write(t, b, "saved by editor")
+	if err := w.AddKnown(a, hashOf("saved ", "by", " editor")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AddKnown(b, hashOf("something else")); err != nil {
+		t.Fatal(err)
+	}
+	atomicSave(t, a, "saved by editor")
+	atomicSave(t, b, "saved by editor")
+	expect(t, collect(t, w, 1), Event{Path: b, Kind: Changed})
+	atomicSave(t, a, "written by another tool")
+	expect(t, collect(t, w, 1), Event{Path: a, Kind: Changed})
+}

@@ -33,6 +33,10 @@ func (d *Document) SaveAs(ctx context.Context, path string, progress func(done, 
 
 // WriteJob is a save or an export prepared on the loop thread and run anywhere (see PrepareSave).
 type WriteJob struct {
+	// Also, if set before Run, gets every byte a save writes (serialize.SaveOptions.Also): the editor hashes the
+	// file as it is written, so that its watcher need not read it back.
+	Also io.Writer
+
 	path   string
 	export bool
 	scene  *serialize.Scene
@@ -105,7 +109,7 @@ func (j *WriteJob) Run(ctx context.Context, progress func(done, total int64)) er
 	if j.export {
 		return serialize.WriteFileFunc(j.path, func(w io.Writer) error { return serialize.Export(ctx, w, j.scene) })
 	}
-	return serialize.SaveFile(ctx, j.path, j.scene, serialize.SaveOptions{Progress: progress})
+	return serialize.SaveFile(ctx, j.path, j.scene, serialize.SaveOptions{Progress: progress, Also: j.Also})
 }
 
 // Finish records the outcome of a job on the loop thread: after a successful save the document's
