@@ -59,6 +59,10 @@ var loopReady atomic.Bool
 // jobThreshold is the entity count from which saves, exports and spawns run as jobs with a progress bar.
 const jobThreshold = 10_000
 
+// progressWakeEvery is how often, at most, a job's progress wakes the loop (the loop's frames follow it while
+// the job is all that changes: see App.throttle).
+const progressWakeEvery = jobFrameEvery
+
 // jobOverlayDelay is how long a job runs before its progress overlay appears (quick jobs don't flash one).
 const jobOverlayDelay = 150 * time.Millisecond
 
@@ -105,7 +109,7 @@ func (r *jobRunner) start(label string, work func(ctx context.Context, progress 
 	progress := func(done, total int64) {
 		j.done.Store(done)
 		j.total.Store(total)
-		if now := time.Now().UnixMilli(); now-lastWake.Load() > 50 {
+		if now := time.Now().UnixMilli(); now-lastWake.Load() >= progressWakeEvery.Milliseconds() {
 			lastWake.Store(now)
 			wakeLoop()
 		}
@@ -124,6 +128,9 @@ func (r *jobRunner) start(label string, work func(ctx context.Context, progress 
 	}()
 	return true
 }
+
+// running reports whether a job's work is still running (its result not yet in).
+func (r *jobRunner) running() bool { return r.job != nil && !r.job.finished }
 
 // poll finishes the job on the loop thread once its goroutine is done (and its result may be merged).
 func (r *jobRunner) poll() {
