@@ -72,7 +72,7 @@ func growSlice[T any](s []T, n int) []T {
 		return s
 	}
 	ns := make([]T, n)
-	copy(ns, s)
+	copyInChunks(ns, s)
 	return ns
 }
 

@@ -354,7 +354,7 @@ func (o *typedOps[T]) grow(p unsafe.Pointer, n, newCap int) unsafe.Pointer {
 	}
 	s := make([]T, newCap)
 	if n > 0 {
-		copy(s, unsafe.Slice((*T)(p), n))
+		copyInChunks(s, unsafe.Slice((*T)(p), n))
 	}
 	return unsafe.Pointer(&s[0])
 }

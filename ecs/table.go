@@ -42,7 +42,7 @@ func (t *table) ensure(n int) {
 		c.grow(len(t.entities), nc)
 	}
 	es := make([]Entity, len(t.entities), nc)
-	copy(es, t.entities)
+	copyInChunks(es, t.entities)
 	t.entities = es
 	t.cap = nc
 }

@@ -66,6 +66,8 @@ type sceneReader struct {
 	progress func(done, total int64)
 	entity   func(*entityDoc) // receives every entity, in file order
 	stop     func() bool      // if set, reports true when reading must stop (a limit was reported)
+	// expect, if set, is told once, after the first expectAfter entities, about how many follow (expectedRest).
+	expect func(n int)
 
 	doc          entityDoc     // reused for every entity
 	cur          jsonpos.Value // the entity being read
@@ -318,6 +320,7 @@ func (r *sceneReader) readEntities(keyPos jsonpos.Pos) error {
 	}
 	mark := r.path.Key("entities")
 	defer r.path.Truncate(mark)
+	start := d.Offset()
 	for i := 0; ; i++ {
 		more, err := d.NextItem()
 		if err != nil || !more {
@@ -335,6 +338,9 @@ func (r *sceneReader) readEntities(keyPos jsonpos.Pos) error {
 		r.readEntity(&r.cur, i)
 		d.ResetArena()
 		r.count++
+		if r.count == expectAfter && r.expect != nil && r.size > 0 && d.Offset() > start {
+			r.expect(r.expectedRest(start))
+		}
 		if r.stop != nil && r.stop() {
 			return errStop
 		}
@@ -348,6 +354,20 @@ func (r *sceneReader) readEntities(keyPos jsonpos.Pos) error {
 			}
 		}
 	}
+}
+
+// expectAfter is how many entities the reader reads before it tells expect how many follow.
+const expectAfter = 4096
+
+// expectedRest estimates how many entities follow the r.count read so far, from the bytes they took since start
+// (the entities array's offset) and the bytes left in the input; never more than the entity limit leaves.
+func (r *sceneReader) expectedRest(start int64) int {
+	off := r.d.Offset()
+	n := int(float64(r.size-off) / float64(off-start) * float64(r.count))
+	if r.lim.MaxEntities > 0 {
+		n = min(n, r.lim.MaxEntities-r.count)
+	}
+	return max(n, 0)
 }
 
 // readEntity migrates and checks one entity object and hands it on.
