@@ -64,6 +64,7 @@ type logger interface {
 type docTree struct{ hierarchyDoc }
 
 func (t docTree) Children(e ecs.Entity) []ecs.Entity { return t.World().Children(e) }
+func (t docTree) ChildCount(e ecs.Entity) int        { return t.World().ChildCount(e) }
 func (t docTree) Parent(e ecs.Entity) ecs.Entity     { return t.World().Parent(e) }
 
 // hierarchyPanel shows the scene as a parent/child tree: the rows of its model (editor/hierarchy), of which an ImGui

@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -10,8 +11,10 @@ import (
 type Tree interface {
 	// Roots returns the entities without a parent, in sibling order.
 	Roots() []ecs.Entity
-	// Children returns e's children in sibling order.
+	// Children returns e's children in sibling order; ChildCount how many there are (asked of every row, so it
+	// must be cheap: a collapsed entity with a million children costs nothing until it is expanded).
 	Children(e ecs.Entity) []ecs.Entity
+	ChildCount(e ecs.Entity) int
 	// Parent returns e's parent (zero for a root).
 	Parent(e ecs.Entity) ecs.Entity
 	// ID returns e's scene id, Entity the entity of a scene id.
@@ -152,16 +155,18 @@ func (m *Model) rebuild(t Tree) {
 			return
 		}
 		id := t.ID(e)
-		kids := t.Children(e)
-		m.rows = append(m.rows, Row{Entity: e, ID: id, Depth: depth, HasKids: len(kids) > 0})
-		if len(kids) == 0 || (search == "" && !m.expanded[id]) {
+		n := t.ChildCount(e)
+		m.rows = append(m.rows, Row{Entity: e, ID: id, Depth: depth, HasKids: n > 0})
+		if n == 0 || (search == "" && !m.expanded[id]) {
 			return
 		}
-		for _, c := range kids {
+		for _, c := range t.Children(e) {
 			visit(c, depth+1)
 		}
 	}
-	for _, e := range t.Roots() {
+	roots := t.Roots()
+	m.rows = slices.Grow(m.rows, len(roots)) // a flat scene of a million roots: its rows grow once
+	for _, e := range roots {
 		visit(e, 0)
 	}
 }
