@@ -261,3 +261,29 @@ func TestSaveKeepsVersionUnlessThePathOrNameChanges(t *testing.T) {
 		t.Fatal("Save As to another file must change Version")
 	}
 }
+
+// Open computes the world matrices on its own goroutine: the loaded world has them (a child's is its parent's
+// times its own) before the frame that shows it asks.
+func TestOpenComputesWorldMatrices(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nested.json")
+	os.WriteFile(path, []byte(`{
+  "format": "voltex.scene",
+  "version": 2,
+  "name": "nested",
+  "entities": [
+    { "id": 1, "order": 1, "components": { "Transform": { "position": [10, 0, 0], "rotation": [0, 0, 0], "scale": [2, 2, 2] } } },
+    { "id": 2, "parent": 1, "order": 1, "components": { "Transform": { "position": [1, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1] } } }
+  ]
+}
+`), 0o644)
+	d, err := Open(context.Background(), path, testOpts, nil)
+	must(t, err)
+	child, ok := d.entity(2)
+	if !ok {
+		t.Fatal("no entity 2")
+	}
+	g := ecs.NewMap[ecs.GlobalTransform](d.world).Get(child)
+	if p := g.Matrix.Col(3); p[0] != 12 || p[1] != 0 || p[2] != 0 {
+		t.Fatalf("the child's world position is %v, want (12, 0, 0)", p.Vec3())
+	}
+}
