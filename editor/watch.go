@@ -36,6 +36,9 @@ func (w *workspace) syncWatched() {
 		want = append(want, c) // a project file written while the scene is open is picked up
 	}
 	want = append(want, w.doc.PrefabFiles()...) // prefab files: their instances follow them (prefab.go)
+	if w.saving != "" {
+		want = slices.DeleteFunc(want, func(p string) bool { return p == w.saving }) // being saved: pauseWatch
+	}
 	slices.Sort(want)
 	if slices.Equal(want, w.watched) {
 		return
@@ -94,17 +97,22 @@ func (w *workspace) isScenePath(p string) bool {
 	return err == nil && abs == p
 }
 
-// pauseWatch stops watching path while the editor writes it; resumeWatch watches it again, taking the file as it
-// is now as known, so the editor's own save produces no event.
+// pauseWatch stops watching path while the editor writes it, until resumeWatch: the watched set leaves it out
+// meanwhile (an edit during a background save syncs the set, and watching the file again then would take the old
+// content as known and report the save as a change on disk). resumeWatch watches it again, taking the file as it
+// is now as known (or as the save hashed it: AddKnown, before resumeWatch), so the editor's own save produces no
+// event.
 func (w *workspace) pauseWatch(path string) {
 	if w.watcher != nil {
 		_ = w.watcher.Remove(path)
+		w.saving, _ = filepath.Abs(path)
 		w.watched = nil
 	}
 }
 
 func (w *workspace) resumeWatch() {
 	if w.watcher != nil {
+		w.saving = ""
 		w.watched = nil
 		w.syncWatched()
 	}

@@ -40,6 +40,7 @@ type workspace struct {
 
 	watcher   *watch.Watcher
 	watched   []string
+	saving    string // the file a save is writing, left out of the watched set until it is done (pauseWatch)
 	watchedAt uint64 // viewport draw-list version the watched set was last synced at
 }
 
