@@ -135,8 +135,8 @@ const parallelCloneRows = 1 << 16
 // tens of MB in one call held a collection's stop-the-world for 100–180 ms while the other goroutines waited.
 const copyChunk = 256 << 10
 
-// copyInChunks copies src into dst (as copy does) at most copyChunk bytes at a time, so that the goroutine can be
-// preempted between chunks.
+// copyInChunks copies src into dst (as copy does, but for slices that do not overlap) at most copyChunk bytes at a
+// time, so that the goroutine can be preempted between chunks.
 func copyInChunks[T any](dst, src []T) {
 	var z T
 	step := max(1, copyChunk/max(int(unsafe.Sizeof(z)), 1))
@@ -203,8 +203,8 @@ func cloneColumn(src *column, s *componentStore, n, capacity int, full bool) *co
 		d.pageOlder, d.pageMask = make([]uint32, len(src.pageOlder)), make([]uint64, len(src.pageMask))
 		return d
 	}
-	d.added = slices.Clone(src.added)
-	d.changed = slices.Clone(src.changed)
+	d.added = cloneInChunks(src.added)
+	d.changed = cloneInChunks(src.changed)
 	d.pageAdded = slices.Clone(src.pageAdded)
 	d.pageChanged = slices.Clone(src.pageChanged)
 	d.pageOlder = slices.Clone(src.pageOlder)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // WriteFile writes data to path atomically, keeping the previous version
@@ -69,6 +70,9 @@ func removeLater(path string) {
 
 // removals are the removeLater calls still running.
 var removals sync.WaitGroup
+
+// oldBackups numbers the backups moved aside, so that a removal still running never takes a later save's.
+var oldBackups atomic.Uint64
 
 // renameFile is os.Rename (tests make it fail).
 var renameFile = os.Rename
@@ -154,12 +158,16 @@ func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err
 		return fmt.Errorf("saving %s: %w", path, osCause(err))
 	}
 	if bakTmp != "" {
-		// The backup it replaces is moved aside and removed after the save has returned: freeing a big file's
-		// blocks took 100 ms of a save of 343 MB. (A removal the process did not live to do is a stale temporary
-		// file, which the next save removes.)
-		old := filepath.Join(dir, tempPrefix(base)+"old")
-		if os.Rename(target+".bak", old) != nil {
-			old = ""
+		// The backup it replaces (a regular file: anything else is left for the rename to refuse, as before) is
+		// moved aside under a name of its own and removed after the save has returned: freeing a big file's blocks
+		// took 100 ms of a save of 343 MB. (A removal the process did not live to do is a stale temporary file,
+		// which the next save by another process removes.)
+		old := ""
+		if fi, err := os.Lstat(target + ".bak"); err == nil && fi.Mode().IsRegular() {
+			old = filepath.Join(dir, tempPrefix(base)+"old"+strconv.FormatUint(oldBackups.Add(1), 10))
+			if os.Rename(target+".bak", old) != nil {
+				old = ""
+			}
 		}
 		if err := os.Rename(bakTmp, target+".bak"); err != nil {
 			os.Remove(bakTmp)

@@ -187,3 +187,21 @@ func TestSaveRefusesReadOnlyForOwner(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// A directory where the backup goes is not moved aside with the backups a save replaces: the save says the
+// previous version could not be kept, and the directory stays where it was, with what it holds.
+func TestBackupPlaceTakenByADirectory(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "scene.json")
+	os.WriteFile(path, []byte("v1"), 0o644)
+	os.Mkdir(path+".bak", 0o755)
+	os.WriteFile(filepath.Join(path+".bak", "mine.txt"), []byte("keep"), 0o644)
+	err := WriteFile(path, []byte("v2"))
+	if err == nil || !strings.Contains(err.Error(), "could not be kept") {
+		t.Fatalf("got %v, want the previous version not kept", err)
+	}
+	removals.Wait()
+	if readFile(t, path) != "v2" || readFile(t, filepath.Join(path+".bak", "mine.txt")) != "keep" {
+		t.Fatalf("file %q; the directory's file %q", readFile(t, path), readFile(t, filepath.Join(path+".bak", "mine.txt")))
+	}
+}

@@ -465,7 +465,8 @@ func (b *binder) entity(doc *entityDoc) {
 // million cubes the growing was half of the load: columns copied into fresh pages again and again).
 // The room is never more than the world-memory limit (Limits.MaxWorldBytes) leaves at the memory the entities
 // so far took each: a file whose first entities are small and whose rest is one huge value reserves no more than a
-// file of alike entities could load.
+// file of alike entities could load. (The room itself is not counted against the limit: with small entities first
+// and big ones after, the estimate is too high and the world may take up to about twice the limit's memory.)
 func (b *binder) expect(n int) {
 	if b.alike < expectAfter/2 {
 		return
