@@ -71,41 +71,46 @@ func (a *App) throttle() {
 		// that changes, or when it ends), not at the full rate, whose drawing would take the job's CPU (at 1600×1000
 		// a frame is 10–20 ms of llvmpipe on both cores).
 		l.lastActive = now
-		if imgui.CurrentContext().InputEventsQueue().Size == 0 {
-			if !l.waitReady {
-				l.waitReady = l.waiter.prepare()
-			}
-			if l.waitReady {
-				l.waits++
-				l.sleepFor, l.wakesAt = jobFrameEvery, wakes.Load()
-			}
+		if l.canWait() {
+			l.waitFor(jobFrameEvery)
 		}
 		a.probe.endFrame(a.clock.frames, false)
 		return
 	}
-	// Input ImGui has received but not handled yet (it hands fast input to frames one event at a time) needs more
-	// frames: sleeping now would hold it until the next event arrives.
-	if now.Sub(l.lastActive) > idleAfter && imgui.CurrentContext().InputEventsQueue().Size == 0 {
-		if !l.waitReady {
-			l.waitReady = l.waiter.prepare()
+	if now.Sub(l.lastActive) > idleAfter && l.canWait() {
+		timeout := idleWakeEvery
+		if d, ok := caretBlinkIn(); ok {
+			timeout = d
 		}
-		if l.waitReady {
-			timeout := idleWakeEvery
-			if d, ok := caretBlinkIn(); ok {
-				timeout = d
-			}
-			l.waits++
-			if a.trim.due() {
-				a.trim.start(wakeLoop)
-			}
-			// The probe calls the editor idle once the memory it gave back is back (a test reading the memory of
-			// an idle editor then reads what it keeps).
-			a.probe.endFrame(a.clock.frames, !a.trim.running.Load())
-			l.sleepFor, l.wakesAt = timeout, wakes.Load()
-			return
+		l.waitFor(timeout)
+		if a.trim.due() {
+			a.trim.start(wakeLoop)
 		}
+		// The probe calls the editor idle once the memory it gave back is back (a test reading the memory of an idle
+		// editor then reads what it keeps).
+		a.probe.endFrame(a.clock.frames, !a.trim.running.Load())
+		return
 	}
 	a.probe.endFrame(a.clock.frames, false)
+}
+
+// canWait reports whether the loop may wait after this frame: no input ImGui has received but not handled yet (it
+// hands fast input to frames one event at a time, and sleeping would hold it until the next event arrives), and a
+// waiter that is ready.
+func (l *idleLoop) canWait() bool {
+	if imgui.CurrentContext().InputEventsQueue().Size != 0 {
+		return false
+	}
+	if !l.waitReady {
+		l.waitReady = l.waiter.prepare()
+	}
+	return l.waitReady
+}
+
+// waitFor decides a wait of at most d, which sleepIfIdle does once this frame has been presented.
+func (l *idleLoop) waitFor(d time.Duration) {
+	l.waits++
+	l.sleepFor, l.wakesAt = d, wakes.Load()
 }
 
 // sleepIfIdle is the wait throttle decided on, run once the frame that decided it has been presented (the loop's
