@@ -94,13 +94,13 @@ func (f *appFixture) menu(t *testing.T, menu, item string) {
 func (f *appFixture) typeText(s string) { f.ui.typeText(s, f.a.frame) }
 
 func TestAppDocksPanelsAndRendersOnce(t *testing.T) {
-	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	for _, p := range []string{panelHierarchy, panelViewport, panelInspector} {
 		if r := f.st.Panels[p]; r.W < 100 || r.H < 100 {
 			t.Errorf("panel %s at %+v", p, r)
 		}
 	}
-	if !f.st.MenuBar || !strings.HasPrefix(f.st.Status, "../scenes/solar.json  |  saved  |  8 entities") || f.win.title != "Voltex Editor — solar.json" {
+	if !f.st.MenuBar || !strings.HasPrefix(f.st.Status, "testdata/solar.json  |  saved  |  8 entities") || f.win.title != "Voltex Editor — solar.json" {
 		t.Fatalf("menu bar %v, status %q, title %q", f.st.MenuBar, f.st.Status, f.win.title)
 	}
 	if len(f.st.Hierarchy) != 2 || f.st.Entities != 8 {
@@ -207,7 +207,7 @@ func TestAppPromptAnswersByKey(t *testing.T) {
 
 // TestAppGridDialogSpawns: Ctrl+G opens the tool window with its fields; Enter spawns the grid as one step.
 func TestAppGridDialogSpawns(t *testing.T) {
-	f := newAppFixture(t, Options{ScenePath: "../scenes/cubes.json"})
+	f := newAppFixture(t, Options{ScenePath: "testdata/cubes.json"})
 	before := f.st.Entities
 	f.key(ctrl | key(imgui.KeyG))
 	f.frames(3)

@@ -16,7 +16,7 @@ import (
 // question, whose answer (Keep mine: the file on disk is no state of the history) was then never given.
 func TestAlertWaitsForTheOpenQuestion(t *testing.T) {
 	dir := t.TempDir()
-	src, err := os.ReadFile("../scenes/solar.json")
+	src, err := os.ReadFile("testdata/solar.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 // dialog. It used to draw its window without its fields: an empty "Spawn Cube Grid" box that stayed on screen for
 // the long frames of a big spawn (about a second under llvmpipe).
 func TestGridDialogGoneInTheFrameOfEnter(t *testing.T) {
-	f := newAppFixture(t, Options{ScenePath: "../scenes/cubes.json"})
+	f := newAppFixture(t, Options{ScenePath: "testdata/cubes.json"})
 	dialog := func() bool {
 		w := imgui.InternalFindWindowByName("Spawn Cube Grid###griddialog")
 		return w != nil && w.Active()

@@ -12,7 +12,7 @@ import (
 // entity (by name, following a rename), a prefab (by its path in the scene's folder) — and stays one ImGui window
 // (###griddialog) as its title changes. It was "Spawn Cube Grid" whatever it repeated.
 func TestGridDialogTitleNamesWhatItSpawns(t *testing.T) {
-	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	d := f.a.ws.doc
 	var sun ecs.Entity
 	for _, id := range d.IDs() {

@@ -37,7 +37,7 @@ func (f *appFixture) quickChordMods(k imgui.Key, ctrl, shift bool) {
 // TestQuickCtrlAInSearchField: a quick Ctrl+A in the focused hierarchy search selects its text, so what is typed
 // next replaces it (it used to be lost: the typing was appended, "SunEarth", and nothing matched).
 func TestQuickCtrlAInSearchField(t *testing.T) {
-	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	f.click(t, "the search field", f.st.HierarchySearch)
 	f.frames(2)
 	f.typeText("Sun")
@@ -62,7 +62,7 @@ func TestQuickCtrlAInSearchField(t *testing.T) {
 
 // TestQuickCtrlAOutsideTextFields: outside a text field the quick Ctrl+A is the editor's shortcut, run once.
 func TestQuickCtrlAOutsideTextFields(t *testing.T) {
-	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	f.quickChord(imgui.KeyA)
 	if n := f.a.ws.doc.SelectionLen(); n != 8 {
 		t.Fatalf("a quick Ctrl+A selected %d entities, want all 8", n)
@@ -80,7 +80,7 @@ func TestQuickCtrlAOutsideTextFields(t *testing.T) {
 // TestQuickCtrlBackspaceIsOnlyTheChord: the plain key ImGui sees first is not also acted on: a quick Ctrl+Backspace
 // deletes the word before the caret as a held one does, not a character and then a word.
 func TestQuickCtrlBackspaceIsOnlyTheChord(t *testing.T) {
-	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	f.click(t, "the search field", f.st.HierarchySearch)
 	f.frames(2)
 	f.typeText("Sun Earth X")
@@ -98,7 +98,7 @@ func TestQuickCtrlBackspaceIsOnlyTheChord(t *testing.T) {
 // (the chord's keys let go one after the other): the frame holds Ctrl for A, and ends with the modifiers ImGui's
 // keys say (ImGui asserts at the frame's end that io.KeyMods matches the modifier keys down; the editor crashed).
 func TestQuickChordWithAModifierStillDown(t *testing.T) {
-	f := newAppFixture(t, Options{ScenePath: "../scenes/solar.json"})
+	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	f.frames(2)
 	f.key(ctrl | key(imgui.KeyA))
 	if f.a.ws.doc.SelectionLen() == 0 {

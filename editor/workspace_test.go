@@ -803,7 +803,7 @@ func TestInstantiateShowsTheInstance(t *testing.T) {
 // an error naming each problem, changing nothing; a big one is left for the window to open with its progress.
 func TestOpenFirst(t *testing.T) {
 	w, _ := newTestWorkspace(t, 0)
-	later, err := w.openFirst("../scenes/solar.json")
+	later, err := w.openFirst("testdata/solar.json")
 	if err != nil || later != "" || w.doc.Len() != 8 || len(w.settings.Recent) == 0 {
 		t.Fatalf("solar.json: later %q, err %v, %d entities, recent %v", later, err, w.doc.Len(), w.settings.Recent)
 	}

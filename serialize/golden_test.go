@@ -13,7 +13,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files (testdata/, ../scenes/, game/testdata/) instead of comparing")
+var update = flag.Bool("update", false, "rewrite the golden files (testdata/, game/testdata/) instead of comparing")
 
 // golden compares got with the file at path, or rewrites it with -update.
 func golden(t *testing.T, path string, got []byte) {
@@ -74,7 +74,7 @@ func exportBytes(t testing.TB, s *Scene) []byte {
 	return buf.Bytes()
 }
 
-// cubesGrid is scenes/cubes.json: the many_cubes demo.
+// cubesGrid is testdata/cubes.json (shipped as scenes/cubes.json): the many_cubes demo.
 func cubesGrid() scene.GridParams {
 	p := scene.DefaultGrid()
 	p.ColorFrom = [4]float32{0.2, 0.5, 1, 1}
@@ -83,7 +83,7 @@ func cubesGrid() scene.GridParams {
 	return p
 }
 
-// solarScene is scenes/solar.json: a small solar system whose orbits are
+// solarScene is testdata/solar.json (shipped as scenes/solar.json): a small solar system whose orbits are
 // spinning pivot entities, so the hierarchy does the orbiting.
 func solarScene() *Scene {
 	w := scene.NewWorld()
@@ -128,18 +128,20 @@ func solarScene() *Scene {
 	return &Scene{Name: "Solar system", World: w, Camera: &EditorCamera{Yaw: 20, Pitch: -30, Distance: 45}}
 }
 
-// TestSceneFiles keeps scenes/ in sync with the code that makes them, and
-// checks that each loads and saves back byte for byte.
+// TestSceneFiles keeps the example scenes in testdata/ in sync with the code
+// that makes them, and checks that each loads and saves back byte for byte.
+// (The scenes/ shipped for users start as copies of them; tests never read
+// scenes/, which users edit.)
 func TestSceneFiles(t *testing.T) {
 	cubes, err := Grid(cubesGrid(), "Cubes", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "../scenes/cubes.json", cubes)
-	golden(t, "../scenes/solar.json", saveBytes(t, solarScene()))
-	golden(t, "../scenes/empty.json", saveBytes(t, &Scene{Name: "Empty", World: scene.NewWorld()}))
+	golden(t, "testdata/cubes.json", cubes)
+	golden(t, "testdata/solar.json", saveBytes(t, solarScene()))
+	golden(t, "testdata/empty.json", saveBytes(t, &Scene{Name: "Empty", World: scene.NewWorld()}))
 	for _, name := range []string{"cubes", "solar", "empty"} {
-		path := "../scenes/" + name + ".json"
+		path := "testdata/" + name + ".json"
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -157,7 +159,7 @@ func TestSceneFiles(t *testing.T) {
 	}
 	// The version 0 example loads through the migration; its canonical form
 	// is a golden file.
-	v0, err := os.ReadFile("../scenes/legacy-v0.json")
+	v0, err := os.ReadFile("testdata/legacy-v0.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,9 +168,9 @@ func TestSceneFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "testdata/legacy-v0.migrated.json", out)
-	// A version 1 file (scenes/solar.json as it was) keeps its ids and gets
-	// order keys that keep its sibling order (v1: by id): exactly today's
-	// scenes/solar.json.
+	// A version 1 file (the solar scene in version 1) keeps its ids and gets
+	// order keys that keep its sibling order (v1: by id): exactly
+	// testdata/solar.json.
 	v1, err := os.ReadFile("testdata/solar-v1.json")
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +183,7 @@ func TestSceneFiles(t *testing.T) {
 		t.Errorf("solar-v1.json migrated differs from the solar scene:\n%s", firstDiff(want, out))
 	}
 	// Exports of the examples; the game package's example reads solar's.
-	s, err := LoadFile(context.Background(), "../scenes/solar.json", LoadOptions{})
+	s, err := LoadFile(context.Background(), "testdata/solar.json", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -238,7 +238,7 @@ func TestNonFiniteWorldMatrix(t *testing.T) {
 // those of the input, also when Peek read more (or less) than sniffing needs, and a read error it
 // met comes back from Read.
 func TestInputPeek(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "scenes", "solar.json"))
+	src, err := os.ReadFile("testdata/solar.json")
 	if err != nil {
 		t.Fatal(err)
 	}

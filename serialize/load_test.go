@@ -207,14 +207,14 @@ func TestEntityReferences(t *testing.T) {
 // TestFailedLoadChangesNothing: a load that fails returns no scene and
 // leaves what the caller holds alone, however far it got.
 func TestFailedLoadChangesNothing(t *testing.T) {
-	current, err := LoadFile(context.Background(), "../scenes/solar.json", LoadOptions{})
+	current, err := LoadFile(context.Background(), "testdata/solar.json", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := saveBytes(t, current)
 	n := current.World.Len()
 	// Broken at the very end, after every entity was read.
-	data, _ := os.ReadFile("../scenes/cubes.json")
+	data, _ := os.ReadFile("testdata/cubes.json")
 	broken := append(bytes.TrimRight(data, "\n}"), ",\n  \"extra\": }"...)
 	calls := 0
 	s, err := Load(context.Background(), bytes.NewReader(broken), LoadOptions{NewWorld: func() *ecs.World {
@@ -230,7 +230,7 @@ func TestFailedLoadChangesNothing(t *testing.T) {
 }
 
 func TestProgressAndCancel(t *testing.T) {
-	data, err := os.ReadFile("../scenes/cubes.json")
+	data, err := os.ReadFile("testdata/cubes.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestFormat(t *testing.T) {
 
 func TestValidateFile(t *testing.T) {
 	ctx := context.Background()
-	for _, f := range []string{"../scenes/cubes.json", "../scenes/solar.json", "../scenes/empty.json", "../scenes/legacy-v0.json", "game/testdata/solar.export.json"} {
+	for _, f := range []string{"testdata/cubes.json", "testdata/solar.json", "testdata/empty.json", "testdata/legacy-v0.json", "game/testdata/solar.export.json"} {
 		if w, err := ValidateFile(ctx, f, LoadOptions{}); err != nil || len(w) > 0 {
 			t.Errorf("%s: %v %v", f, w, err)
 		}
@@ -728,7 +728,7 @@ func TestRoundTripProperty(t *testing.T) {
 // FuzzLoad: any input loads or fails cleanly; what loads saves to a
 // canonical form that loads back and saves to the same bytes.
 func FuzzLoad(f *testing.F) {
-	for _, p := range []string{"../scenes/solar.json", "../scenes/empty.json", "../scenes/legacy-v0.json", "testdata/broken.json", "testdata/export.golden.json"} {
+	for _, p := range []string{"testdata/solar.json", "testdata/empty.json", "testdata/legacy-v0.json", "testdata/broken.json", "testdata/export.golden.json"} {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)
 		}

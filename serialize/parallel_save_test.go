@@ -225,7 +225,7 @@ func TestParallelExportWritesTheSameBytes(t *testing.T) {
 // TestSaveOfAReadCopyIsTheSame: a save writes the same bytes from a world's ecs.World.ReadCopy (what the editor's
 // save job writes from: no change ticks, no world matrices) as from the world itself.
 func TestSaveOfAReadCopyIsTheSame(t *testing.T) {
-	solar, err := LoadFile(context.Background(), "../scenes/solar.json", LoadOptions{})
+	solar, err := LoadFile(context.Background(), "testdata/solar.json", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func writeRawBytes(t testing.TB, s *RawScene) []byte {
 // TestRawRoundTrip: WriteRaw(ReadRaw(f)) is f for files the editor wrote, and a version 1 file
 // comes out migrated exactly as Load + Save migrate it.
 func TestRawRoundTrip(t *testing.T) {
-	for _, f := range []string{"../scenes/cubes.json", "../scenes/solar.json", "../scenes/empty.json", "testdata/declared/level.json"} {
+	for _, f := range []string{"testdata/cubes.json", "testdata/solar.json", "testdata/empty.json", "testdata/declared/level.json"} {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -40,7 +40,7 @@ func TestRawRoundTrip(t *testing.T) {
 			t.Errorf("%s: WriteRaw(ReadRaw(f)) differs:\n%s", f, firstDiff(data, got))
 		}
 	}
-	for _, f := range []string{"testdata/solar-v1.json", "../scenes/legacy-v0.json"} {
+	for _, f := range []string{"testdata/solar-v1.json", "testdata/legacy-v0.json"} {
 		data, _ := os.ReadFile(f)
 		want, err := Format(data, f)
 		if err != nil {

@@ -30,7 +30,7 @@ func withStdin(t *testing.T, data string, fn func()) {
 // A scene piped in is read once: `cat scene.json | voltex-editor validate -` (or a named pipe,
 // like /dev/stdin) says ok, where validate used to read it four times and call it invalid.
 func TestValidateAndFmtFromPipes(t *testing.T) {
-	src, err := os.ReadFile(repoFile("scenes/solar.json"))
+	src, err := os.ReadFile("testdata/solar.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,9 +73,9 @@ func TestBadSizeExitsTwo(t *testing.T) {
 func repoFile(rel string) string { return filepath.Join("..", "..", rel) }
 
 func TestValidateGoodAndBadFiles(t *testing.T) {
-	scenes, _ := filepath.Glob(repoFile("scenes/*.json"))
+	scenes, _ := filepath.Glob("testdata/*.json")
 	if len(scenes) < 4 {
-		t.Fatalf("want the example scenes, found %v", scenes)
+		t.Fatalf("want the example scenes (copies in testdata/), found %v", scenes)
 	}
 	code, out, errOut := runCLI(append([]string{"validate"}, scenes...)...)
 	if code != 0 || strings.Count(out, ": ok: ") != len(scenes) {
@@ -165,7 +165,7 @@ func TestGridExportFmtRoundTrip(t *testing.T) {
 
 func TestRenderWritesPNG(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "cubes.png")
-	code, _, errOut := runCLI("render", repoFile("scenes/cubes.json"), "-o", out, "--size", "320x200")
+	code, _, errOut := runCLI("render", "testdata/cubes.json", "-o", out, "--size", "320x200")
 	if code != 0 {
 		t.Fatalf("render: %d %s", code, errOut)
 	}
@@ -200,7 +200,7 @@ func TestRenderWritesPNG(t *testing.T) {
 func TestNoDisplayIsAClearError(t *testing.T) {
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
-	code, _, errOut := runCLI("--settings", t.TempDir(), repoFile("scenes/empty.json"))
+	code, _, errOut := runCLI("--settings", t.TempDir(), "testdata/empty.json")
 	if code != 1 || !strings.Contains(errOut, "no display") {
 		t.Fatalf("code %d, stderr %q", code, errOut)
 	}

@@ -17,7 +17,7 @@ func TestRenderSizeRange(t *testing.T) {
 		"8192x8192":   "8192x8192 is 67,108,864 pixels, more than the limit of 33,554,432 (8192x4096",
 		"big":         `"big" is not a size like 1600x1000`,
 	} {
-		code, _, stderr := runCLI("render", repoFile("scenes/cubes.json"), "-o", out, "--size", size)
+		code, _, stderr := runCLI("render", "testdata/cubes.json", "-o", out, "--size", size)
 		if code != 2 || !strings.Contains(stderr, want) {
 			t.Errorf("--size %s: code %d %q", size, code, stderr)
 		}
@@ -36,9 +36,9 @@ func TestWritersRefuseReadOnly(t *testing.T) {
 	os.Chmod(ro, 0o444)
 	for _, args := range [][]string{
 		{"fmt", "-w", scene},
-		{"export", repoFile("scenes/solar.json"), "-o", ro},
+		{"export", "testdata/solar.json", "-o", ro},
 		{"grid", "--nx", "2", "--nz", "2", "-o", ro},
-		{"render", repoFile("scenes/cubes.json"), "-o", ro, "--size", "64x64"},
+		{"render", "testdata/cubes.json", "-o", ro, "--size", "64x64"},
 	} {
 		code, _, stderr := runCLI(args...)
 		target := args[len(args)-1]

@@ -32,7 +32,7 @@ func launchCubes(t *testing.T) (*guitest.Display, *guitest.Editor) {
 	t.Helper()
 	t.Parallel() // each test owns its Xvfb
 	d := guitest.StartDisplay(t, 1600, 1000)
-	e := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir(), repoPath("scenes/cubes.json"))
+	e := guitest.Launch(t, d, "--size", "1600x1000", "--settings", t.TempDir(), copyScene(t, "cubes.json"))
 	failShot(t, e, t.Name())
 	return d, e
 }

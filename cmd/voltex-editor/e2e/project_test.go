@@ -20,17 +20,17 @@ import (
 	"github.com/voltex-editor/voltex/serialize/project"
 )
 
-// arenaCopy copies the example game's project file and level (examples/arena) into a fresh folder and returns
-// the level's path.
+// arenaCopy copies the example game's project file (examples/arena) and a copy of its level (testdata/arena.json)
+// into a fresh folder and returns the level's path.
 func arenaCopy(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for src, dst := range map[string]string{"voltex.project.json": "voltex.project.json", "scenes/arena.json": "arena.json"} {
-		data, err := os.ReadFile(repoPath("examples/arena/" + src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, dst), data, 0o644); err != nil {
+	project, err := os.ReadFile(repoPath("examples/arena/voltex.project.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"voltex.project.json": project, "arena.json": fixture(t, "arena.json")} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

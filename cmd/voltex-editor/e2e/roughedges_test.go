@@ -44,12 +44,8 @@ func TestShortcutsWindowFitsAndF1Toggles(t *testing.T) {
 // TestOddFileNameIsShownAsIs: a scene file whose name contains printf verbs is opened and shown as it is (the
 // status bar passed it to ImGui as a format, and the editor crashed).
 func TestOddFileNameIsShownAsIs(t *testing.T) {
-	data, err := os.ReadFile(repoPath("scenes/cubes.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "100%s %n %d.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := os.WriteFile(path, fixture(t, "cubes.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	e := launchOn(t, path)

@@ -21,14 +21,22 @@ import (
 	"github.com/voltex-editor/voltex/serialize/game"
 )
 
-// copyScene copies a scene from scenes/ into a fresh project folder (TEMP/my-game/scenes/NAME), so tests can save
-// over it, and returns its absolute path.
-func copyScene(t testing.TB, name string) string {
+// fixture returns the content of testdata/NAME: the tests' own copies of the example scenes (a user edits the ones
+// in scenes/).
+func fixture(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(repoPath("scenes/" + name))
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return data
+}
+
+// copyScene copies a scene from testdata/ into a fresh project folder (TEMP/my-game/scenes/NAME), so tests can save
+// over it, and returns its absolute path.
+func copyScene(t testing.TB, name string) string {
+	t.Helper()
+	data := fixture(t, name)
 	p := filepath.Join(t.TempDir(), "my-game", "scenes", name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -423,7 +431,7 @@ func TestOutsideEditReloadsOrAsks(t *testing.T) {
 	e.WaitProbe(10*time.Second, "reloaded", func(p *guitest.Probe) bool { return p.Entities == 6 && !p.Dirty })
 	e.Key("ctrl+shift+n")
 	e.WaitProbe(10*time.Second, "modified", func(p *guitest.Probe) bool { return p.Dirty && p.Entities == 7 })
-	orig, _ := os.ReadFile(repoPath("scenes/solar.json"))
+	orig := fixture(t, "solar.json")
 	replace(orig)
 	e.WaitProbe(10*time.Second, "asked", func(p *guitest.Probe) bool { return p.Modal == "prompt:Scene changed on disk" })
 	e.Key("k") // Keep mine

@@ -24,7 +24,7 @@ func TestArenaLevel(t *testing.T) {
 		components.Register(w)
 		return w
 	}
-	if err := serialize.ExportFile(context.Background(), "../../scenes/arena.json", exp, serialize.LoadOptions{NewWorld: newWorld}); err != nil {
+	if err := serialize.ExportFile(context.Background(), "testdata/arena.json", exp, serialize.LoadOptions{NewWorld: newWorld}); err != nil {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
