@@ -20,8 +20,8 @@ import (
 // Scenes in git: `diff` (also git's external diff driver), `merge` (git's merge driver) and
 // `git-setup`, which tells git to use them.
 
-// readSide reads one side of a diff or merge. A missing file (git's /dev/null) or an empty one is
-// an empty scene. A pipe (<(git show REV:level.json)) is read: its size says nothing.
+// readSide reads one side of a diff or merge. A missing file (git's /dev/null) or an empty one (the
+// base of a file added on both branches; diff refuses empty files before) is an empty scene. A pipe (<(git show REV:level.json)) is read: its size says nothing.
 func readSide(path, file string, opts serialize.LoadOptions) (*serialize.RawScene, error) {
 	if path == os.DevNull {
 		return &serialize.RawScene{}, nil
@@ -54,6 +54,12 @@ func sideLimitsNote(w io.Writer, err error) {
 	}
 }
 
+// isEmptyFile tells whether path is a regular file of 0 bytes (not git's /dev/null, which is a device).
+func isEmptyFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && st.Size() == 0
+}
+
 // isScene tells whether path holds a scene. A pipe can be read only once: it is taken for a scene
 // (the reader says so if it is not one).
 func isScene(path string) bool {
@@ -82,7 +88,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			"(Transform.position: [1, 0, 0] → [1, 2, 0]). Exit 0 if the scenes are the same, 1 if they differ, 2 on\n"+
 			"trouble (like diff). With --git it is git's external diff driver (see 'voltex-editor git-setup'): it takes\n"+
 			"git's seven arguments, prints a header, and exits 0 when it could compare (as git requires); files that are\n"+
-			"not scenes are shown by 'git diff --no-index'. "+vcsLimitsHelp("at most "+words.Thousands(int64(merge.MaxChanges))+" changes are listed"))
+			"not scenes (an empty file among them) are shown by 'git diff --no-index'. An empty file is an error (exit 2);\n"+
+			"/dev/null is no scene: diff /dev/null B lists all of B as added.\n"+vcsLimitsHelp("at most "+words.Thousands(int64(merge.MaxChanges))+" changes are listed"))
 	asJSON := fs.Bool("json", false, "print the changes as JSON: {\"changes\": [{\"op\", \"entity\", \"name\", \"path\", \"from\", \"to\"}, …]}")
 	gitMode := fs.Bool("git", false, "act as git's external diff driver (seven arguments)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
@@ -99,10 +106,19 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	default:
 		return usageError(fs, stderr, "voltex-editor diff: need two scene files")
 	}
+	// An empty file is not a scene (diffed as one, it made the other side all added or removed); git passes
+	// /dev/null, not an empty file, for a side that does not exist.
 	if *gitMode {
 		fmt.Fprintf(stdout, "diff --voltex a/%s b/%s\n", label, label)
-		if !isScene(aPath) || !isScene(bPath) {
+		if !isScene(aPath) || !isScene(bPath) || isEmptyFile(aPath) || isEmptyFile(bPath) {
 			return plainGitDiff(aPath, bPath, stdout, stderr)
+		}
+	} else {
+		for _, p := range []string{aPath, bPath} {
+			if isEmptyFile(p) {
+				fmt.Fprintf(stderr, "%s: the file is empty: not a scene (to compare with no scene, give %s)\n", p, os.DevNull)
+				return 2
+			}
 		}
 	}
 	opts, err := worlds.options(cmpOr(label, bPath), stderr)

@@ -86,6 +86,33 @@ func TestDiffCommand(t *testing.T) {
 	}
 }
 
+// An empty file is not a scene: diff says so, naming it (exit 2), instead of listing the other side as all added.
+// /dev/null, which git passes for an added or deleted file, stays an empty scene.
+func TestDiffEmptyFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "empty.json": ""})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, args := range [][]string{{p("empty.json"), p("base.json")}, {p("base.json"), p("empty.json")}, {"--json", p("empty.json"), p("base.json")}} {
+		code, out, errOut := runCLI(append([]string{"diff"}, args...)...)
+		if want := p("empty.json") + ": the file is empty: not a scene"; code != 2 || out != "" || !strings.HasPrefix(errOut, want) {
+			t.Errorf("diff %v: code %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, want)
+		}
+	}
+	if code, out, errOut := runCLI("diff", os.DevNull, p("base.json")); code != 1 || !strings.Contains(out, `+ entity 10 "A": Color, Transform`) {
+		t.Errorf("diff /dev/null base: code %d\n%s\nstderr %s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI("diff", p("base.json"), os.DevNull); code != 1 || !strings.Contains(out, `- entity 10 "A"`) {
+		t.Errorf("diff base /dev/null: code %d\n%s\nstderr %s", code, out, errOut)
+	}
+	// As git's diff driver: a deleted file is /dev/null (every entity removed); an empty file in the repository is
+	// not a scene, so it is shown as git would show it.
+	if code, out, _ := runCLI("diff", "--git", "level.json", p("base.json"), "abc", "100644", os.DevNull, ".", "."); code != 0 || !strings.Contains(out, `- entity 10 "A"`) {
+		t.Errorf("--git deleted file: code %d\n%s", code, out)
+	}
+	if code, out, _ := runCLI("diff", "--git", "level.json", p("empty.json"), "abc", "100644", p("base.json"), "def", "100644"); code != 0 || !strings.Contains(out, `+{"format": "voltex.scene"`) {
+		t.Errorf("--git from an empty file: code %d\n%s", code, out)
+	}
+}
+
 func TestMergeCommand(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs, "theirs.json": vcsTheirs,
 		"bad.json": `{"format": "voltex.scene", "version": 2, "entities": [{"id": 1, "parent": 7}]}`})
