@@ -317,7 +317,9 @@ func runGitSetup(args []string, stdout, stderr io.Writer) int {
 			"and diff.voltex.command in its .git/config to this program. With --global, for every repository of the\n"+
 			"user instead (git config --global, and the global attributes file). Running it again changes nothing.\n"+
 			"Files matching the pattern that are not scenes are merged and shown as git would (git merge-file,\n"+
-			"git diff), so the default pattern *.json is safe.")
+			"git diff), so the default pattern *.json is safe. It also adds PATTERN.bak (*.json.bak) to the\n"+
+			"repository's .gitignore (with --global, git's global ignore file): the previous version that each save\n"+
+			"keeps beside a scene.")
 	global := fs.Bool("global", false, "set up git for all the user's repositories")
 	var patterns multiFlag
 	fs.Var(&patterns, "pattern", "gitattributes pattern of scene files (repeatable; default *.json)")
@@ -353,11 +355,12 @@ func runGitSetup(args []string, stdout, stderr io.Writer) int {
 		return strings.TrimSpace(o.String()), nil
 	}
 	scope := "--local"
-	var attrFile string
+	var attrFile, ignoreFile string
 	if *global {
 		scope = "--global"
 		attrFile, _ = git("config", "--global", "--path", "core.attributesFile")
-		if attrFile == "" {
+		ignoreFile, _ = git("config", "--global", "--path", "core.excludesFile")
+		if attrFile == "" || ignoreFile == "" {
 			cfg := os.Getenv("XDG_CONFIG_HOME")
 			if cfg == "" {
 				home, err := os.UserHomeDir()
@@ -367,7 +370,8 @@ func runGitSetup(args []string, stdout, stderr io.Writer) int {
 				}
 				cfg = filepath.Join(home, ".config")
 			}
-			attrFile = filepath.Join(cfg, "git", "attributes")
+			attrFile = cmpOr(attrFile, filepath.Join(cfg, "git", "attributes"))
+			ignoreFile = cmpOr(ignoreFile, filepath.Join(cfg, "git", "ignore"))
 		}
 	} else {
 		top, err := git("rev-parse", "--show-toplevel")
@@ -375,7 +379,7 @@ func runGitSetup(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "voltex-editor git-setup: %s is not in a git work tree (run 'git init' first, or use --global): %v\n", dir, err)
 			return 1
 		}
-		attrFile = filepath.Join(top, ".gitattributes")
+		attrFile, ignoreFile = filepath.Join(top, ".gitattributes"), filepath.Join(top, ".gitignore")
 	}
 	q := shellQuote(exe)
 	settings := [][2]string{
@@ -390,27 +394,40 @@ func runGitSetup(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "git config %s %s %q\n", scope, kv[0], kv[1])
 	}
-	added, err := addLines(attrFile, patterns)
-	if err != nil {
-		fmt.Fprintf(stderr, "voltex-editor git-setup: %v\n", err)
-		return 1
+	var attrs, backups []string
+	for _, p := range patterns {
+		attrs = append(attrs, p+" merge=voltex diff=voltex")
+		backups = append(backups, p+".bak")
 	}
-	for _, l := range added {
-		fmt.Fprintf(stdout, "%s: added %q\n", attrFile, l)
-	}
-	if len(added) == 0 {
-		fmt.Fprintf(stdout, "%s: already set up\n", attrFile)
+	for _, f := range []struct {
+		file, header string
+		lines        []string
+	}{
+		{attrFile, "# Voltex scenes: merged and diffed by entity, component and field (voltex-editor git-setup)", attrs},
+		{ignoreFile, "# Voltex editor: the previous version each save keeps beside a scene (voltex-editor git-setup)", backups},
+	} {
+		added, err := addLines(f.file, f.lines, f.header)
+		if err != nil {
+			fmt.Fprintf(stderr, "voltex-editor git-setup: %v\n", err)
+			return 1
+		}
+		for _, l := range added {
+			fmt.Fprintf(stdout, "%s: added %q\n", f.file, l)
+		}
+		if len(added) == 0 {
+			fmt.Fprintf(stdout, "%s: already set up\n", f.file)
+		}
 	}
 	if !*global {
-		fmt.Fprintf(stdout, "Commit .gitattributes so that clones know which files are scenes; each clone runs 'voltex-editor git-setup' once.\n")
+		fmt.Fprintf(stdout, "Commit .gitattributes and .gitignore so that clones know which files are scenes; each clone runs 'voltex-editor git-setup' once.\n")
 	}
 	return 0
 }
 
-// addLines appends "PATTERN merge=voltex diff=voltex" for each pattern that file lacks, creating
-// it (and its folder) if needed; it returns the lines added.
-func addLines(file string, patterns []string) ([]string, error) {
-	old, err := readAttributes(file)
+// addLines appends each of lines that file lacks, after header (unless file has it), creating the
+// file (and its folder) if needed; it returns the lines added.
+func addLines(file string, lines []string, header string) ([]string, error) {
+	old, err := readGitFile(file)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -419,8 +436,7 @@ func addLines(file string, patterns []string) ([]string, error) {
 		have[strings.Join(strings.Fields(l), " ")] = true
 	}
 	var added []string
-	for _, p := range patterns {
-		l := p + " merge=voltex diff=voltex"
+	for _, l := range lines {
 		if !have[l] {
 			added = append(added, l)
 			have[l] = true
@@ -433,8 +449,8 @@ func addLines(file string, patterns []string) ([]string, error) {
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	if text == "" || !strings.Contains(text, "# Voltex scenes") {
-		text += "# Voltex scenes: merged and diffed by entity, component and field (voltex-editor git-setup)\n"
+	if !strings.Contains(text, header) {
+		text += header + "\n"
 	}
 	text += strings.Join(added, "\n") + "\n"
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
@@ -443,12 +459,12 @@ func addLines(file string, patterns []string) ([]string, error) {
 	return added, serialize.ReplaceFile(file, []byte(text))
 }
 
-// maxAttributesSize bounds the attributes file git-setup reads (git ignores bigger ones too).
+// maxAttributesSize bounds the attributes and ignore files git-setup reads (git ignores bigger ones too).
 const maxAttributesSize = 100 << 20
 
-// readAttributes reads an attributes file: a regular file (a named pipe would block the read) of at
-// most maxAttributesSize bytes.
-func readAttributes(file string) ([]byte, error) {
+// readGitFile reads an attributes or ignore file: a regular file (a named pipe would block the read) of
+// at most maxAttributesSize bytes.
+func readGitFile(file string) ([]byte, error) {
 	st, err := os.Stat(file)
 	if err != nil {
 		return nil, err

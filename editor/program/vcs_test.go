@@ -213,6 +213,73 @@ func TestGitSetup(t *testing.T) {
 	}
 }
 
+// TestGitSetupIgnoresBackups: each save keeps the previous version as FILE.bak beside the scene; git-setup adds
+// the backups of the scene pattern to the repository's .gitignore (keeping what it holds, creating it if absent,
+// once), so that they stay out of commits while the scenes do not.
+func TestGitSetupIgnoresBackups(t *testing.T) {
+	ignored := func(dir, file string) bool {
+		return exec.Command("git", "-C", dir, "check-ignore", "-q", file).Run() == nil
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	gitignore := filepath.Join(dir, ".gitignore")
+	if err := os.WriteFile(gitignore, []byte("bin/"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	level := filepath.Join(dir, "levels", "level.json")
+	os.MkdirAll(filepath.Dir(level), 0o755)
+	for _, text := range []string{vcsBase, vcsOurs} { // the second save keeps the first as level.json.bak
+		if err := serialize.WriteFile(level, []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(level + ".bak"); err != nil {
+		t.Fatalf("a save kept no backup: %v", err)
+	}
+	code, out, errOut := runCLI("git-setup", dir)
+	if code != 0 || !strings.Contains(out, `.gitignore: added "*.json.bak"`) {
+		t.Fatalf("git-setup: code %d\n%s\nstderr %s", code, out, errOut)
+	}
+	want := "bin/\n# Voltex editor: the previous version each save keeps beside a scene (voltex-editor git-setup)\n*.json.bak\n"
+	if got, _ := os.ReadFile(gitignore); string(got) != want {
+		t.Errorf(".gitignore:\n%s\nwant\n%s", got, want)
+	}
+	if !ignored(dir, level+".bak") || ignored(dir, level) {
+		t.Errorf("git ignores the backup %v (want true), the scene %v (want false)", ignored(dir, level+".bak"), ignored(dir, level))
+	}
+	if code, out, _ := runCLI("git-setup", dir); code != 0 || !strings.Contains(out, ".gitignore: already set up") {
+		t.Errorf("second run: code %d\n%s", code, out)
+	}
+	if got, _ := os.ReadFile(gitignore); string(got) != want {
+		t.Errorf(".gitignore after a second run:\n%s", got)
+	}
+	// No .gitignore yet: made, with one line per scene pattern.
+	dir = t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	if code, out, errOut := runCLI("git-setup", "--pattern", "*.json", "--pattern", "*.scene", dir); code != 0 {
+		t.Fatalf("git-setup: code %d\n%s\nstderr %s", code, out, errOut)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if !strings.HasSuffix(string(got), "\n*.json.bak\n*.scene.bak\n") || !ignored(dir, "a.scene.bak") || ignored(dir, "notes.bak") {
+		t.Errorf("new .gitignore:\n%s", got)
+	}
+	// --global: git's global ignore file (here in a home folder of the test's own).
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	if code, out, errOut := runCLI("git-setup", "--global"); code != 0 {
+		t.Fatalf("git-setup --global: code %d\n%s\nstderr %s", code, out, errOut)
+	}
+	if got, _ := os.ReadFile(filepath.Join(home, ".config", "git", "ignore")); !strings.HasSuffix(string(got), "\n*.json.bak\n") {
+		t.Errorf("global ignore file:\n%s", got)
+	}
+}
+
 // TestAdditionsApartMergeLineByLine: two people each add an entity to the same scene (new random
 // ids): even git's plain line merge (no driver) merges the two files cleanly, because entities are
 // listed by id and random ids land at different places; the result loads with both. With the
