@@ -14,7 +14,8 @@ func shortcutsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# Keyboard shortcuts and mouse controls\n\n")
 	b.WriteString("Generated from the editor's action table (`editor/actions.go`) by `go test ./editor -run Shortcuts -update`;\n")
-	b.WriteString("Help → Shortcuts (F1) shows the same list. Shortcuts do not fire while a text field has the keyboard.\n\n")
+	b.WriteString("Help → Shortcuts (F1) shows the shortcuts and the mouse controls. Shortcuts do not fire while a text field has\n")
+	b.WriteString("the keyboard.\n\n")
 	b.WriteString("| menu | command | keys |\n|---|---|---|\n")
 	for i := range actions {
 		ac := &actions[i]
@@ -31,8 +32,38 @@ func shortcutsMarkdown() string {
 	for _, m := range mouseHelp {
 		b.WriteString("| " + m[0] + " | " + m[1] + " |\n")
 	}
+	b.WriteString("\n## Prefab commands\n\n| where | command | keys |\n|---|---|---|\n")
+	for i := range actions {
+		ac := &actions[i]
+		if strings.Contains(ac.label, "Prefab") || strings.Contains(ac.label, "Instance") {
+			keys := ac.allShortcutText()
+			if keys == "" {
+				keys = "none (menu)"
+			}
+			b.WriteString("| " + ac.menu + " menu | " + ac.label + " | " + keys + " |\n")
+		}
+	}
+	for _, m := range prefabPlaces {
+		b.WriteString("| " + m[0] + " | " + m[1] + " | " + m[2] + " |\n")
+	}
+	b.WriteString("\n" + prefabPlacement)
 	return b.String()
 }
+
+// prefabPlaces are the prefab commands outside the menus (editor/assets.go, the drag and drop of editor/prefab.go,
+// the inspector's prefab section).
+var prefabPlaces = [][3]string{
+	{"Assets panel", "Place (beside each prefab file)", "click"},
+	{"Assets panel", "drag a prefab into the viewport, onto a hierarchy row, or onto the hierarchy's empty space", "left drag"},
+	{"Inspector (an entity of an instance)", "Revert All, Apply All, Unpack; Revert and Apply beside each override", "click, or right-click an overridden field or a component header"},
+}
+
+// prefabPlacement says where each way of placing a prefab puts the instance (workspace.instantiate's callers).
+const prefabPlacement = "Where a new instance goes: **Place** and **Instantiate Prefab...** put it at the centre of the view (the\n" +
+	"point the camera orbits), as a root; a drop on the viewport puts it where the mouse points on the ground plane\n" +
+	"(y = 0), or at the centre of the view when the mouse does not point at the ground; a drop on a hierarchy row makes\n" +
+	"it that entity's child at the entity's origin, and a drop on the hierarchy's empty space a root at the origin. The\n" +
+	"instance is named after the prefab file, with no rotation and a scale of 1.\n"
 
 func TestShortcutsDocIsCurrent(t *testing.T) {
 	const path = "../docs/shortcuts.md"
