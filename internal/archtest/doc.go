@@ -3,5 +3,6 @@
 // so it cannot drift from the code); no library changes process-wide runtime settings (main decides those); and
 // the pure core of the editor (ecs, the scene model, serialize, assets, the viewport's camera and picking math, the
 // inspector's field model, the editor's document model) does not link cgo, OpenGL, GLFW or giu, so that it builds
-// anywhere, tests without a display, and a game can import it. It has no non-test code.
+// anywhere, tests without a display, and a game can import it; and no test reads the example scenes (scenes/,
+// examples/arena/scenes/), which users edit: tests use copies in their testdata/. It has no non-test code.
 package archtest
