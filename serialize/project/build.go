@@ -269,10 +269,10 @@ func intoRange(t *Type, h ecs.Hints, v reflect.Value) {
 		}
 		v.SetInt(int64(max(math.MinInt32, min(math.MaxInt32, x))))
 	case Float:
-		v.SetFloat(float64(float32(clamp(v.Float()))))
+		v.SetFloat(float64(float32In(clamp(v.Float()), h)))
 	case Vec2, Vec3, Vec4, Color:
 		for i := range v.Len() {
-			v.Index(i).SetFloat(float64(float32(clamp(v.Index(i).Float()))))
+			v.Index(i).SetFloat(float64(float32In(clamp(v.Index(i).Float()), h)))
 		}
 	case Array:
 		for i := range t.Len {
@@ -322,7 +322,13 @@ func (p *parser) decode(j *jsonpos.Value, t *Type, v reflect.Value, h ecs.Hints,
 	case Float:
 		f, err := j.Float(32)
 		if j.Kind() != jsonpos.Number || err != nil {
-			bad("expected a number, got %s", j.Describe())
+			bad("expected a number that a float holds (±%g), got %s", float32(math.MaxFloat32), j.Describe())
+			return
+		}
+		if exact, _ := j.Float(64); f != exact && (!h.HasMin || exact >= h.Min) && (!h.HasMax || exact <= h.Max) && ((h.HasMin && f < h.Min) || (h.HasMax && f > h.Max)) {
+			bad("%s is %s as a float, outside the field's range %s..%s (as scenes read it too); write %s",
+				j.Text(), strconv.FormatFloat(f, 'g', -1, 64), bound(h.HasMin, h.Min, "-∞"), bound(h.HasMax, h.Max, "∞"),
+				strconv.FormatFloat(float64(float32In(exact, h)), 'g', -1, 32))
 			return
 		}
 		if inRange(f) {

@@ -37,7 +37,8 @@ var builtinKinds = map[string]Kind{
 // Parse parses a project file held in memory; file names it in problems. On failure it returns an
 // *Error listing every problem found as "file:line:col: path: message" (up to 100).
 func Parse(data []byte, file string) (*Project, error) {
-	p := &parser{probs: &diag.List{File: file}, proj: &Project{File: file}, named: map[string]*named{}}
+	p := &parser{probs: &diag.List{File: file}, proj: &Project{File: file}, named: map[string]*named{},
+		formerAt: map[*Component][]Pos{}}
 	root, err := jsonpos.Parse(data, jsonpos.Limits{MaxBytes: MaxFileSize, MaxDepth: 64, MaxString: 1 << 16, MaxValues: 1 << 20})
 	if err != nil {
 		var se *jsonpos.SyntaxError
@@ -71,6 +72,8 @@ type parser struct {
 	defs    map[*Field]fieldDefault
 	// built tracks named structs while their Go types are built: 1 building, 2 done.
 	built map[*Struct]int
+	// formerAt is where each component's former names are written.
+	formerAt map[*Component][]Pos
 }
 
 // fieldDefault is a field's "default" value and its JSON path.
@@ -166,9 +169,10 @@ func (p *parser) number(v *jsonpos.Value) (float64, bool) {
 	return f, true
 }
 
-// names reads a "formerNames" array.
-func (p *parser) names(v *jsonpos.Value, re *regexp.Regexp, what string) []string {
+// names reads a "formerNames" array: the names and where each is written.
+func (p *parser) names(v *jsonpos.Value, re *regexp.Regexp, what string) ([]string, []Pos) {
 	var out []string
+	var at []Pos
 	p.array(v, "a list of former names", func(_ int, m *jsonpos.Value) {
 		if s, ok := p.str(m, "a former name"); ok {
 			if !re.MatchString(s) {
@@ -176,9 +180,10 @@ func (p *parser) names(v *jsonpos.Value, re *regexp.Regexp, what string) []strin
 				return
 			}
 			out = append(out, s)
+			at = append(at, posOf(m))
 		}
 	})
-	return out
+	return out, at
 }
 
 func posOf(v *jsonpos.Value) Pos { q := v.Pos(); return Pos{q.Line, q.Col} }
@@ -238,6 +243,7 @@ func (p *parser) file(v *jsonpos.Value) {
 	if p.probs.HasErrors() {
 		return
 	}
+	p.checkRenames()
 	// Fields, now that every type name is known.
 	for i, s := range p.proj.Structs {
 		mark := p.path.Key("structs")
@@ -260,6 +266,42 @@ func (p *parser) file(v *jsonpos.Value) {
 		}
 		p.path.Truncate(im)
 		p.path.Truncate(mark)
+	}
+	p.checkNesting()
+}
+
+// checkNesting reports component fields whose values nest more than maxNesting levels of structs,
+// arrays and lists: typeSpec bounds the levels one field declaration writes, but a named struct
+// starts again at 0 (a chain of 100 structs each holding the next makes scenes nobody can read).
+func (p *parser) checkNesting() {
+	levels := map[*Struct]int{}
+	var nest func(t *Type) int
+	nest = func(t *Type) int {
+		switch t.Kind {
+		case Array, List:
+			return 1 + nest(t.Elem)
+		case StructKind:
+			if n, ok := levels[t.Struct]; ok {
+				return n // a struct that contains itself is reported when types are built
+			}
+			levels[t.Struct] = 1
+			n := 1
+			for _, f := range t.Struct.Fields {
+				n = max(n, 1+nest(f.Type))
+			}
+			levels[t.Struct] = n
+			return n
+		}
+		return 0
+	}
+	for _, c := range p.proj.Components {
+		for _, f := range c.Fields {
+			if n := nest(f.Type); n > maxNesting {
+				s := p.typePos[f.Type]
+				p.probs.Errorf(s.pos.Line, s.pos.Col, s.path,
+					"values of this field nest %d levels deep (structs, arrays and lists inside each other); at most %d", n, maxNesting)
+			}
+		}
 	}
 }
 
@@ -410,7 +452,7 @@ func (p *parser) componentDecl(v *jsonpos.Value) {
 			case "description":
 				c.Description, _ = p.str(m, "a description")
 			case "formerNames":
-				c.FormerNames = p.names(m, typeNameRE, "component")
+				c.FormerNames, p.formerAt[c] = p.names(m, typeNameRE, "component")
 			case "storage":
 				switch {
 				case m.IsStr("table"):
@@ -507,7 +549,7 @@ func (p *parser) field(v *jsonpos.Value, owner string) *Field {
 		case "default":
 			defV = m
 		case "formerNames":
-			f.FormerNames = p.names(m, fieldNameRE, "field")
+			f.FormerNames, _ = p.names(m, fieldNameRE, "field")
 		case "description":
 			f.Description, _ = p.str(m, "a description")
 			f.Hints.Tooltip = f.Description
@@ -541,7 +583,8 @@ func (p *parser) field(v *jsonpos.Value, owner string) *Field {
 		return nil
 	}
 	f.GoName = goName(f.Name)
-	if f.Hints.HasMin && f.Hints.HasMax && f.Hints.Min > f.Hints.Max {
+	badRange := f.Hints.HasMin && f.Hints.HasMax && f.Hints.Min > f.Hints.Max
+	if badRange {
 		p.errAt(v, "min %g is more than max %g", f.Hints.Min, f.Hints.Max)
 	}
 	f.Type = p.typeSpec(v, typeV, owner+f.GoName, 0)
@@ -549,6 +592,9 @@ func (p *parser) field(v *jsonpos.Value, owner string) *Field {
 		return nil
 	}
 	p.checkHints(v, f)
+	if !badRange {
+		p.checkRange(v, f)
+	}
 	if defV != nil {
 		f.DefaultJSON = string(jsonpos.AppendInline(nil, defV))
 		dm := p.path.Key("default")
@@ -776,6 +822,79 @@ func (p *parser) checkHints(v *jsonpos.Value, f *Field) {
 	}
 }
 
+// checkRange reports a range that the numbers of the field's type cannot keep to: a bound beyond
+// what the type holds (a float's range cannot start at 1e300: its values, and the default moved
+// into the range, would be infinite), or a range without a value of the type in it (no whole
+// number lies within 0.2..0.8, no float32 within 0.70000001..0.70000002).
+func (p *parser) checkRange(v *jsonpos.Value, f *Field) {
+	h := f.Hints
+	var lo, hi float64
+	var what, holds string
+	switch leaf(f.Type).Kind {
+	case Int:
+		lo, hi, what, holds = math.MinInt32, math.MaxInt32, "an int", "whole number"
+	case Float, Vec2, Vec3, Vec4, Color:
+		lo, hi, what, holds = -math.MaxFloat32, math.MaxFloat32, "a float", "float value"
+	default:
+		return
+	}
+	ok := true
+	for _, b := range []struct {
+		key      string
+		has      bool
+		x        float64
+		lo, high float64
+	}{{"min", h.HasMin, h.Min, lo, hi}, {"max", h.HasMax, h.Max, lo, hi}} {
+		if m := v.Get(b.key); b.has && m != nil && (b.x < b.lo || b.x > b.high) {
+			km := p.path.Key(b.key)
+			if what == "an int" {
+				p.errAt(m, "%s is beyond what %s holds (%d..%d)", m.Text(), what, math.MinInt32, math.MaxInt32)
+			} else {
+				p.errAt(m, "%s is beyond what %s holds (±%g)", m.Text(), what, float32(math.MaxFloat32))
+			}
+			p.path.Truncate(km)
+			ok = false
+		}
+	}
+	if !ok || !h.HasMin || !h.HasMax {
+		return
+	}
+	var empty bool
+	if what == "an int" {
+		empty = math.Ceil(h.Min) > math.Floor(h.Max)
+	} else {
+		empty = floatRangeEmpty(h.Min, h.Max)
+	}
+	if empty {
+		p.errAt(v, "the range %s..%s holds no %s", v.Get("min").Text(), v.Get("max").Text(), holds)
+	}
+}
+
+// float32In returns the float32 nearest x (which lies within the range of h) that lies within
+// it too: float32(0.7) is below 0.7, so a range starting at 0.7 starts at the float32 after it.
+func float32In(x float64, h ecs.Hints) float32 {
+	f := float32(x)
+	if h.HasMin && float64(f) < h.Min {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	if h.HasMax && float64(f) > h.Max {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
+// floatRangeEmpty reports whether no float32 lies within min..max.
+func floatRangeEmpty(min, max float64) bool {
+	lo, hi := float32(min), float32(max)
+	if float64(lo) < min {
+		lo = math.Nextafter32(lo, float32(math.Inf(1)))
+	}
+	if float64(hi) > max {
+		hi = math.Nextafter32(hi, float32(math.Inf(-1)))
+	}
+	return lo > hi
+}
+
 // describeType names a type in messages ("list of vec3").
 func describeType(t *Type) string {
 	switch t.Kind {
@@ -837,4 +956,81 @@ func quotedList(names []string) string {
 		return strings.Join(q, "")
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// checkRenames reports former names that do not say which component a scene's name is: one
+// claimed by two components, or one that is the name of another component (a scene's B is then
+// either B or what B became), the worst case being renames that form a cycle (A was B, B was A).
+func (p *parser) checkRenames() {
+	type claim struct {
+		c   *Component
+		pos Pos
+	}
+	byName := map[string]*Component{}
+	for _, c := range p.proj.Components {
+		byName[c.Name] = c
+	}
+	at := func(ci, fi int) string { return fmt.Sprintf("components[%d].formerNames[%d]", ci, fi) }
+	claimed := map[string]claim{}
+	inCycle := map[[2]*Component]bool{} // renames a reported cycle holds
+	for ci, c := range p.proj.Components {
+		for fi, f := range c.FormerNames {
+			pos := p.formerAt[c][fi]
+			if prev, ok := claimed[f]; ok {
+				if prev.c == c {
+					p.probs.Errorf(pos.Line, pos.Col, at(ci, fi), "former name %q is listed twice", f)
+				} else {
+					p.probs.Errorf(pos.Line, pos.Col, at(ci, fi), "former name %q of %s is also a former name of %s (at %d:%d); a scene's %s would become either",
+						f, c.Name, prev.c.Name, prev.pos.Line, prev.pos.Col, f)
+				}
+				continue
+			}
+			claimed[f] = claim{c, pos}
+			d := byName[f]
+			if d == nil || d == c || inCycle[[2]*Component{c, d}] {
+				continue
+			}
+			if cycle := renamePath(d, c, byName); cycle != nil {
+				cycle = append([]*Component{c}, cycle...)
+				steps := make([]string, len(cycle)-1)
+				for i := range steps {
+					steps[i] = cycle[i].Name + " was " + cycle[i+1].Name
+					inCycle[[2]*Component{cycle[i], cycle[i+1]}] = true
+				}
+				p.probs.Errorf(pos.Line, pos.Col, at(ci, fi), "renames form a cycle: %s; a scene's names cannot say which component they are", strings.Join(steps, ", "))
+				continue
+			}
+			dp := p.named[d.Name].pos
+			p.probs.Errorf(pos.Line, pos.Col, at(ci, fi), "former name %q of %s is the name of component %s (at %d:%d); a scene's %s would be that one",
+				f, c.Name, d.Name, dp.Line, dp.Col, f)
+		}
+	}
+}
+
+// renamePath returns the components from "from" to "to" (both included) following "was" (a
+// component to the one its former name names), or nil when there is no such path.
+func renamePath(from, to *Component, byName map[string]*Component) []*Component {
+	prev := map[*Component]*Component{from: nil}
+	queue := []*Component{from}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == to {
+			var path []*Component
+			for ; c != nil; c = prev[c] {
+				path = append(path, c)
+			}
+			slices.Reverse(path)
+			return path
+		}
+		for _, f := range c.FormerNames {
+			if d := byName[f]; d != nil {
+				if _, seen := prev[d]; !seen {
+					prev[d] = c
+					queue = append(queue, d)
+				}
+			}
+		}
+	}
+	return nil
 }

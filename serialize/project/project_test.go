@@ -2,6 +2,7 @@ package project_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -230,6 +231,30 @@ func TestParseErrors(t *testing.T) {
 			`takes more than 64 KiB`},
 		{"too big", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
 {"name": "a", "type": "array", "of": {"type": "array", "of": "vec4", "len": 1024}, "len": 1024}]}]}`, `takes more than 64 KiB`},
+		{"default rounded out of range", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "float", "min": 0.7, "default": 0.7}]}]}`,
+			`p.json:2:55: components[0].fields[0].default: 0.7 is 0.699999988079071 as a float, outside the field's range 0.7..∞ (as scenes read it too); write 0.70000005`},
+		{"default beyond float32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "float", "default": 1e39}]}]}`, `expected a number that a float holds (±3.4028235e+38), got the number 1e39`},
+		{"former name twice", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "formerNames": ["X"]},
+{"name": "B", "formerNames": ["Y", "X"]}]}`,
+			`p.json:2:36: components[1].formerNames[1]: former name "X" of B is also a former name of A (at 1:89); a scene's X would become either`},
+		{"rename cycle", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "formerNames": ["B"]},
+{"name": "B", "formerNames": ["A"]}]}`, `p.json:1:89: components[0].formerNames[0]: renames form a cycle: A was B, B was A`},
+		{"longer rename cycle", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "formerNames": ["C"]},
+{"name": "B", "formerNames": ["A"]}, {"name": "C", "formerNames": ["B"]}]}`, `renames form a cycle: A was C, C was B, B was A`},
+		{"former name in use", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "formerNames": ["B"]},
+{"name": "B"}]}`, `p.json:1:89: components[0].formerNames[0]: former name "B" of A is the name of component B (at 2:10)`},
+		{"float min beyond float32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "float", "min": 1e300}]}]}`, `p.json:2:39: components[0].fields[0].min: 1e300 is beyond what a float holds (±3.4028235e+38)`},
+		{"vec max beyond float32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "vec3", "max": -4e38}]}]}`, `components[0].fields[0].max: -4e38 is beyond what a float holds`},
+		{"float range without a float32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "float", "min": 0.70000001, "max": 0.70000002}]}]}`, `p.json:2:1: components[0].fields[0]: the range 0.70000001..0.70000002 holds no float value`},
+		{"int range without an integer", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "n", "type": "int", "min": 0.2, "max": 0.8}]}]}`, `p.json:2:1: components[0].fields[0]: the range 0.2..0.8 holds no whole number`},
+		{"int min beyond int32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "n", "type": "array", "len": 2, "of": "int", "min": 3e9}]}]}`, `components[0].fields[0].min: 3e9 is beyond what an int holds (-2147483648..2147483647)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := project.Parse([]byte(c.src), "p.json")
@@ -333,13 +358,16 @@ func TestDefaultWithinRange(t *testing.T) {
   {"name": "lives", "type": "int", "min": 3}, {"name": "half", "type": "int", "min": 2.5},
   {"name": "depth", "type": "float", "max": -1}, {"name": "size", "type": "vec3", "min": 0.5, "max": 2},
   {"name": "levels", "type": "array", "len": 2, "of": "int", "min": 1}, {"name": "tint", "type": "color", "max": 0.5},
-  {"name": "zero", "type": "float", "min": -1, "max": 1}]}]}`), "p.json")
+  {"name": "zero", "type": "float", "min": -1, "max": 1}, {"name": "tenths", "type": "float", "min": 0.7},
+  {"name": "tiny", "type": "float", "min": 1e-50}, {"name": "below", "type": "vec2", "max": -0.3}]}]}`), "p.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := reflect.ValueOf(p.Component("R").Default)
 	for name, want := range map[string]any{"Lives": int32(3), "Half": int32(3), "Depth": float32(-1),
-		"Size": mgl32.Vec3{0.5, 0.5, 0.5}, "Levels": [2]int32{1, 1}, "Tint": mgl32.Vec4{0.5, 0.5, 0.5, 0.5}, "Zero": float32(0)} {
+		"Size": mgl32.Vec3{0.5, 0.5, 0.5}, "Levels": [2]int32{1, 1}, "Tint": mgl32.Vec4{0.5, 0.5, 0.5, 0.5}, "Zero": float32(0),
+		// The nearest float32 inside the range (float32(0.7) is below 0.7, float32(1e-50) is 0).
+		"Tenths": float32(0.70000005), "Tiny": float32(1e-45), "Below": mgl32.Vec2{-0.3, -0.3}} {
 		if got := d.FieldByName(name).Interface(); got != want {
 			t.Errorf("%s defaults to %v, want %v", name, got, want)
 		}
@@ -373,5 +401,57 @@ func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
 	os.Symlink("/dev/zero", link)
 	if _, err := project.Load(link); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a symlink to /dev/zero: %v", err)
+	}
+}
+
+// structChain declares n structs, each holding the next, and a component holding the first: values
+// of its field nest n+1 levels deep (the last struct holds a number).
+func structChain(n int) string {
+	var ss []string
+	for i := range n {
+		ss = append(ss, fmt.Sprintf(`{"name": "S%d", "fields": [{"name": "next", "type": "S%d"}]}`, i, i+1))
+	}
+	ss = append(ss, fmt.Sprintf(`{"name": "S%d", "fields": [{"name": "v", "type": "float"}]}`, n))
+	return `{"format": "voltex.project", "version": 1, "structs": [` + strings.Join(ss, ",\n") +
+		`], "components": [{"name": "A", "fields": [{"name": "s", "type": "S0"}]}]}`
+}
+
+// Values nest at most 16 levels of structs, arrays and lists, however the levels are declared:
+// named structs, inline structs or element types.
+func TestNestingLimit(t *testing.T) {
+	inline := func(n int) string { // n inline structs inside each other
+		s := `{"name": "v", "type": "int"}`
+		for range n {
+			s = `{"name": "in", "type": "struct", "fields": [` + s + `]}`
+		}
+		return `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [` + s + `]}]}`
+	}
+	lists := func(n int) string { // a list of lists … of ints, n levels
+		s := `"int"`
+		for range n - 1 {
+			s = `{"type": "list", "of": ` + s + `}`
+		}
+		return `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [{"name": "l", "type": "list", "of": ` + s + `}]}]}`
+	}
+	for _, c := range []struct {
+		name, src, want string
+	}{
+		{"16 structs", structChain(15), ""},
+		{"17 structs", structChain(16), "p.json:17:125: components[0].fields[0].type: values of this field nest 17 levels deep (structs, arrays and lists inside each other); at most 16"},
+		{"101 structs", structChain(100), "values of this field nest 101 levels deep"},
+		{"16 inline structs", inline(16), ""},
+		{"17 inline structs", inline(17), "values of this field nest 17 levels deep"},
+		{"16 lists", lists(16), ""},
+		{"17 lists", lists(17), "nest at most 16"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := project.Parse([]byte(c.src), "p.json")
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("error %v, want %q", err, c.want)
+			}
+		})
 	}
 }
