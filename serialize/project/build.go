@@ -28,7 +28,7 @@ var (
 
 // markerField is the Go name of the zero-size field that makes each component's type distinct
 // (reflect.StructOf returns one type for equal field lists, and a world registers each type once).
-// Field names never contain "_" after goName, so it cannot clash.
+// Field names end in "_" only as Default_, so it cannot clash.
 const markerField = "Voltex_"
 
 // build makes the Go types and default values of every declaration.

@@ -583,6 +583,9 @@ func (p *parser) field(v *jsonpos.Value, owner string) *Field {
 		return nil
 	}
 	f.GoName = goName(f.Name)
+	if f.GoName == "Default" {
+		f.GoName = "Default_" // the Go types gen writes have a Default method
+	}
 	badRange := f.Hints.HasMin && f.Hints.HasMax && f.Hints.Min > f.Hints.Max
 	if badRange {
 		p.errAt(v, "min %g is more than max %g", f.Hints.Min, f.Hints.Max)

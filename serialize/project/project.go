@@ -92,7 +92,7 @@ type Component struct {
 // Field is one field of a component or struct.
 type Field struct {
 	Name        string // the JSON name, as scene files write it
-	GoName      string // the exported Go name (max_speed and maxSpeed are both MaxSpeed)
+	GoName      string // the exported Go name (max_speed and maxSpeed are both MaxSpeed; default is Default_)
 	FormerNames []string
 	Description string // the tooltip
 	Type        *Type
