@@ -20,7 +20,6 @@ const (
 	MaxArrayLen = 1024 // elements of a fixed array
 	MaxTypeSize = 1 << 16
 	maxNesting  = 16 // arrays, lists and structs inside each other
-	maxValues   = 64
 )
 
 var (
@@ -37,15 +36,20 @@ var builtinKinds = map[string]Kind{
 // Parse parses a project file held in memory; file names it in problems. On failure it returns an
 // *Error listing every problem found as "file:line:col: path: message" (up to 100).
 func Parse(data []byte, file string) (*Project, error) {
+	return parse(jsonpos.NewBytesDecoder(data, jsonLimits), file)
+}
+
+// parse reads a project file from d: the counted limits (MaxComponents …) stop the reading as soon
+// as a count passes its limit.
+func parse(d *jsonpos.Decoder, file string) (*Project, error) {
 	p := &parser{probs: &diag.List{File: file}, proj: &Project{File: file}, named: map[string]*named{},
 		formerAt: map[*Component][]Pos{}}
-	root, err := jsonpos.Parse(data, jsonpos.Limits{MaxBytes: MaxFileSize, MaxDepth: 64, MaxString: 1 << 16, MaxValues: 1 << 20})
+	root, err := (&treeReader{d: d, probs: p.probs}).read()
 	if err != nil {
 		var se *jsonpos.SyntaxError
-		if !errors.As(err, &se) {
+		if !errors.As(err, &se) && !errors.Is(err, errLimit{}) {
 			return nil, err
 		}
-		p.probs.Errorf(se.Pos.Line, se.Pos.Col, "", "%s", se.Msg)
 		return nil, p.probs.Err()
 	}
 	p.file(&root)
@@ -338,10 +342,12 @@ func (p *parser) enumDecl(v *jsonpos.Value) {
 			e.Description, _ = p.str(m, "a description")
 		case "values":
 			valuesV = m
-			e.Values = p.enumValues(m)
 		}
 	}) {
 		return
+	}
+	if valuesV != nil {
+		e.Values = p.enumValues(valuesV)
 	}
 	if nameV == nil || valuesV == nil {
 		p.errAt(v, `an enum needs a "name" and "values"`)
@@ -408,8 +414,8 @@ func (p *parser) enumValues(v *jsonpos.Value) []ecs.EnumValue {
 	if len(out) == 0 && v.Kind() == jsonpos.Array && v.Len() == 0 {
 		p.errAt(v, "an enum needs at least one value")
 	}
-	if len(out) > maxValues*16 {
-		p.errAt(v, "an enum has at most %d values", maxValues*16)
+	if len(out) > MaxEnumValues {
+		p.errAt(v, "an enum has at most %d values", MaxEnumValues)
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
+	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
 
 // FileName is the name of a project file. [Find] looks for it next to a scene and in the
@@ -204,20 +205,21 @@ func Load(path string) (*Project, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &Error{Problems: []Problem{{File: path, Msg: fmt.Sprintf("not a regular file (%s)", describeMode(st.Mode()))}}}
 	}
+	if st.Size() > MaxFileSize {
+		return nil, &Error{Problems: []Problem{{File: path, Line: 1, Col: 1,
+			Msg: fmt.Sprintf("the project file is larger than the limit of %s", words.Bytes(MaxFileSize))}}}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileSize {
-		return nil, &Error{Problems: []Problem{{File: path, Line: 1, Col: 1,
-			Msg: fmt.Sprintf("the project file is larger than the limit of %s", words.Bytes(MaxFileSize))}}}
-	}
-	return Parse(data, path)
+	return read(f, path)
+}
+
+// read reads a project file from r as a stream (see parse), within MaxFileSize.
+func read(r io.Reader, file string) (*Project, error) {
+	return parse(jsonpos.NewDecoder(r, jsonLimits), file)
 }
 
 // describeMode names the type of a file that is not a regular file.

@@ -221,7 +221,7 @@ func TestParseErrors(t *testing.T) {
 		{"values on float", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
 {"name": "s", "type": "float", "values": ["a"]}]}]}`, `"values" does not apply to type "float"`},
 		{"enum dup value", `{"format": "voltex.project", "version": 1, "enums": [{"name": "T", "values": ["A", {"name": "B", "value": 0}]}]}`,
-			`B has the same value (0) as A`},
+			`p.json:1:84: enums[0].values[1]: B has the same value (0) as A`},
 		{"component as type", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
 {"name": "b", "type": "B"}]}, {"name": "B"}]}`, `"B" is a component, not a type`},
 		{"both flags", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "editorOnly": true, "transient": true}]}`,

@@ -327,6 +327,21 @@ func TestMutation(t *testing.T) {
 	}
 }
 
+// AppendMember keeps a repeated key (Set replaces it) and the key's position.
+func TestAppendMember(t *testing.T) {
+	v := NewObject()
+	key := []byte("a")
+	v.AppendMember(key, Pos{2, 3}, NewNumber(1, 64))
+	v.AppendMember(key, Pos{4, 5}, NewNumber(2, 64))
+	key[0] = 'z' // the member keeps its own copy
+	if got := string(AppendInline(nil, &v)); got != `{ "a": 1, "a": 2 }` {
+		t.Errorf("got %s", got)
+	}
+	if v.Index(1).KeyPos() != (Pos{4, 5}) || NewKeyIndex(&v).First(1) != 0 {
+		t.Errorf("key position %v", v.Index(1).KeyPos())
+	}
+}
+
 func TestSkipAndValueLimit(t *testing.T) {
 	// Skip checks syntax without building a tree, so MaxValues does not apply.
 	big := "[" + strings.Repeat("[1, {\"a\": \"b\"}], ", 1000) + "0] x"

@@ -342,6 +342,18 @@ func (v *Value) Set(key string, x Value) {
 	v.kids = append(v.kids, x)
 }
 
+// AppendMember adds a member named key, written at keyPos, after v's other members; unlike
+// [Value.Set] it keeps a member of the same name (a reader that reports repeated keys sees both).
+// It panics if v is not an object.
+func (v *Value) AppendMember(key []byte, keyPos Pos, x Value) {
+	if v.kind != Object {
+		panic("jsonpos.Value.AppendMember on a " + v.kind.String() + "; only objects have members")
+	}
+	x.key = bytes.Clone(key)
+	x.keyLine, x.keyCol = clamp32(keyPos.Line), clamp32(keyPos.Col)
+	v.kids = append(v.kids, x)
+}
+
 // Delete removes every member named key and reports whether there was one.
 func (v *Value) Delete(key string) bool {
 	if v.kind != Object {
