@@ -592,16 +592,14 @@ func (p *parser) field(v *jsonpos.Value, owner string) *Field {
 	if f.GoName == "Default" {
 		f.GoName = "Default_" // the Go types gen writes have a Default method
 	}
-	badRange := f.Hints.HasMin && f.Hints.HasMax && f.Hints.Min > f.Hints.Max
-	if badRange {
-		p.errAt(v, "min %g is more than max %g", f.Hints.Min, f.Hints.Max)
-	}
 	f.Type = p.typeSpec(v, typeV, owner+f.GoName, 0)
 	if f.Type == nil {
 		return nil
 	}
-	p.checkHints(v, f)
-	if !badRange {
+	p.checkHints(v, f) // a colour's range is 0..1 unless it says otherwise
+	if h := f.Hints; h.HasMin && h.HasMax && h.Min > h.Max {
+		p.errAt(v, "min %g is more than max %g", h.Min, h.Max)
+	} else {
 		p.checkRange(v, f)
 	}
 	if defV != nil {
@@ -834,48 +832,56 @@ func (p *parser) checkHints(v *jsonpos.Value, f *Field) {
 // checkRange reports a range that the numbers of the field's type cannot keep to: a bound beyond
 // what the type holds (a float's range cannot start at 1e300: its values, and the default moved
 // into the range, would be infinite), or a range without a value of the type in it (no whole
-// number lies within 0.2..0.8, no float32 within 0.70000001..0.70000002).
+// number lies within 0.2..0.8, no float32 within 0.70000001..0.70000002 or above 3.4028235e38).
 func (p *parser) checkRange(v *jsonpos.Value, f *Field) {
 	h := f.Hints
-	var lo, hi float64
-	var what, holds string
+	isInt := false
 	switch leaf(f.Type).Kind {
 	case Int:
-		lo, hi, what, holds = math.MinInt32, math.MaxInt32, "an int", "whole number"
+		isInt = true
 	case Float, Vec2, Vec3, Vec4, Color:
-		lo, hi, what, holds = -math.MaxFloat32, math.MaxFloat32, "a float", "float value"
 	default:
 		return
 	}
 	ok := true
 	for _, b := range []struct {
-		key      string
-		has      bool
-		x        float64
-		lo, high float64
-	}{{"min", h.HasMin, h.Min, lo, hi}, {"max", h.HasMax, h.Max, lo, hi}} {
-		if m := v.Get(b.key); b.has && m != nil && (b.x < b.lo || b.x > b.high) {
-			km := p.path.Key(b.key)
-			if what == "an int" {
-				p.errAt(m, "%s is beyond what %s holds (%d..%d)", m.Text(), what, math.MinInt32, math.MaxInt32)
-			} else {
-				p.errAt(m, "%s is beyond what %s holds (±%g)", m.Text(), what, float32(math.MaxFloat32))
-			}
-			p.path.Truncate(km)
+		key string
+		has bool
+		x   float64
+	}{{"min", h.HasMin, h.Min}, {"max", h.HasMax, h.Max}} {
+		m := v.Get(b.key)
+		if !b.has || m == nil {
+			continue
+		}
+		km := p.path.Key(b.key)
+		switch {
+		case isInt && (b.x < math.MinInt32 || b.x > math.MaxInt32):
+			p.errAt(m, "%s is beyond what an int holds (%d..%d)", m.Text(), math.MinInt32, math.MaxInt32)
+			ok = false
+		case !isInt && math.IsInf(float64(float32(b.x)), 0): // as scenes read numbers: rounded to a float32
+			p.errAt(m, "%s is beyond what a float holds (±%g)", m.Text(), float32(math.MaxFloat32))
 			ok = false
 		}
+		p.path.Truncate(km)
 	}
-	if !ok || !h.HasMin || !h.HasMax {
+	if !ok {
 		return
 	}
 	var empty bool
-	if what == "an int" {
-		empty = math.Ceil(h.Min) > math.Floor(h.Max)
+	holds := "float value"
+	if isInt {
+		empty, holds = h.HasMin && h.HasMax && math.Ceil(h.Min) > math.Floor(h.Max), "whole number"
 	} else {
-		empty = floatRangeEmpty(h.Min, h.Max)
+		empty = floatRangeEmpty(h)
 	}
 	if empty {
-		p.errAt(v, "the range %s..%s holds no %s", v.Get("min").Text(), v.Get("max").Text(), holds)
+		written := func(key string, has bool, x float64, none string) string {
+			if m := v.Get(key); m != nil {
+				return string(m.Text())
+			}
+			return bound(has, x, none)
+		}
+		p.errAt(v, "the range %s..%s holds no %s", written("min", h.HasMin, h.Min, "-∞"), written("max", h.HasMax, h.Max, "∞"), holds)
 	}
 }
 
@@ -892,16 +898,20 @@ func float32In(x float64, h ecs.Hints) float32 {
 	return f
 }
 
-// floatRangeEmpty reports whether no float32 lies within min..max.
-func floatRangeEmpty(min, max float64) bool {
-	lo, hi := float32(min), float32(max)
-	if float64(lo) < min {
-		lo = math.Nextafter32(lo, float32(math.Inf(1)))
+// floatRangeEmpty reports whether no finite float32 lies within the range of h.
+func floatRangeEmpty(h ecs.Hints) bool {
+	lo, hi := float32(-math.MaxFloat32), float32(math.MaxFloat32)
+	if h.HasMin {
+		if lo = float32(h.Min); float64(lo) < h.Min {
+			lo = math.Nextafter32(lo, float32(math.Inf(1)))
+		}
 	}
-	if float64(hi) > max {
-		hi = math.Nextafter32(hi, float32(math.Inf(-1)))
+	if h.HasMax {
+		if hi = float32(h.Max); float64(hi) > h.Max {
+			hi = math.Nextafter32(hi, float32(math.Inf(-1)))
+		}
 	}
-	return lo > hi
+	return lo > hi || math.IsInf(float64(lo), 0) || math.IsInf(float64(hi), 0)
 }
 
 // describeType names a type in messages ("list of vec3").

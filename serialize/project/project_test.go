@@ -251,6 +251,10 @@ func TestParseErrors(t *testing.T) {
 {"name": "x", "type": "vec3", "max": -4e38}]}]}`, `components[0].fields[0].max: -4e38 is beyond what a float holds`},
 		{"float range without a float32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
 {"name": "x", "type": "float", "min": 0.70000001, "max": 0.70000002}]}]}`, `p.json:2:1: components[0].fields[0]: the range 0.70000001..0.70000002 holds no float value`},
+		{"float range above float32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "float", "min": 3.4028235e38}]}]}`, `p.json:2:1: components[0].fields[0]: the range 3.4028235e38..∞ holds no float value`},
+		{"colour range", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "c", "type": "color", "min": 2}]}]}`, `p.json:2:1: components[0].fields[0]: min 2 is more than max 1`},
 		{"int range without an integer", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
 {"name": "n", "type": "int", "min": 0.2, "max": 0.8}]}]}`, `p.json:2:1: components[0].fields[0]: the range 0.2..0.8 holds no whole number`},
 		{"int min beyond int32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
