@@ -1,11 +1,13 @@
 package program
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 )
@@ -180,5 +182,44 @@ func TestValidateEndlessOBJStops(t *testing.T) {
 	code, out, errOut := runCLI("validate", "-")
 	if code != 1 || out != "" || !strings.Contains(errOut, "stdin") || !strings.Contains(errOut, "limit") {
 		t.Errorf("endless OBJ on stdin: code %d\n%s%s", code, out, errOut)
+	}
+}
+
+// A project file piped in that lists endless components is refused at the first one past the
+// limit: validate reads a few kilobytes of it, not the 16 MiB the file size limit allows.
+func TestValidateEndlessProjectStops(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var written atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer w.Close()
+		n, _ := io.WriteString(w, `{"format": "voltex.project", "version": 1, "components": [`+"\n")
+		written.Add(int64(n))
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			n, err := fmt.Fprintf(w, "{\"name\": \"C%d\"},\n", i)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	}()
+	old := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = old; close(done); r.Close() }()
+	code, out, errOut := runCLI("validate", "-")
+	if code != 1 || out != "" || !strings.Contains(errOut, "stdin:258:1: components[256]: more than 256 components") {
+		t.Errorf("endless components on stdin: code %d\n%s%s", code, out, errOut)
+	}
+	// What was read, the read-ahead of the reader and what the pipe holds.
+	if n := written.Load(); n > 1<<20 {
+		t.Errorf("%d bytes were written before validate stopped", n)
 	}
 }

@@ -178,17 +178,8 @@ func describeOBJ(name string, describe func() (string, error), stdout, stderr io
 	return true
 }
 
-// readProject parses the project file in (within the project file size limit).
-func readProject(in *serialize.Input) (*project.Project, error) {
-	data, err := io.ReadAll(io.LimitReader(in, project.MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > project.MaxFileSize {
-		return nil, fmt.Errorf("the project file is larger than the limit of %s", words.Bytes(project.MaxFileSize))
-	}
-	return project.Parse(data, in.Name)
-}
+// readProject reads the project file in as a stream (within the project file limits).
+func readProject(in *serialize.Input) (*project.Project, error) { return project.Read(in, in.Name) }
 
 func plural(n int, what string) string {
 	if n == 1 {

@@ -214,11 +214,13 @@ func Load(path string) (*Project, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return read(f, path)
+	return Read(f, path)
 }
 
-// read reads a project file from r as a stream (see parse), within MaxFileSize.
-func read(r io.Reader, file string) (*Project, error) {
+// Read reads a project file from r as a stream, within MaxFileSize; file names it in problems.
+// Like Parse, it stops at the first declaration past a counted limit (MaxComponents …), so what
+// follows is never read.
+func Read(r io.Reader, file string) (*Project, error) {
 	return parse(jsonpos.NewDecoder(r, jsonLimits), file)
 }
 

@@ -74,7 +74,7 @@ func TestCountsStopTheReading(t *testing.T) {
 	for _, c := range countCases {
 		t.Run(c.name, func(t *testing.T) {
 			g := &genReader{head: c.head, tail: c.tail, item: c.item, n: c.n}
-			_, err := read(g, "p.json")
+			_, err := Read(g, "p.json")
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("error:\n%v\nwant:\n%s", err, c.want)
 			}
