@@ -325,7 +325,8 @@ func (p *parser) decode(j *jsonpos.Value, t *Type, v reflect.Value, h ecs.Hints,
 			bad("expected a number that a float holds (±%g), got %s", float32(math.MaxFloat32), j.Describe())
 			return
 		}
-		if exact, _ := j.Float(64); f != exact && (!h.HasMin || exact >= h.Min) && (!h.HasMax || exact <= h.Max) && ((h.HasMin && f < h.Min) || (h.HasMax && f > h.Max)) {
+		outside := func(x float64) bool { return (h.HasMin && x < h.Min) || (h.HasMax && x > h.Max) }
+		if exact, _ := j.Float(64); outside(f) && !outside(exact) { // float32(0.7) is below 0.7
 			bad("%s is %s as a float, outside the field's range %s..%s (as scenes read it too); write %s",
 				j.Text(), strconv.FormatFloat(f, 'g', -1, 64), bound(h.HasMin, h.Min, "-∞"), bound(h.HasMax, h.Max, "∞"),
 				strconv.FormatFloat(float64(float32In(exact, h)), 'g', -1, 32))

@@ -829,9 +829,9 @@ func (p *parser) checkHints(v *jsonpos.Value, f *Field) {
 	}
 }
 
-// checkRange reports a range that the numbers of the field's type cannot keep to: a bound beyond
-// what the type holds (a float's range cannot start at 1e300: its values, and the default moved
-// into the range, would be infinite), or a range without a value of the type in it (no whole
+// checkRange reports a range that the numbers of the field's type cannot keep to: a bound (or a
+// step) beyond what the type holds (a float's range cannot start at 1e300: its values, and the
+// default moved into the range, would be infinite), or a range without a value of the type in it (no whole
 // number lies within 0.2..0.8, no float32 within 0.70000001..0.70000002 or above 3.4028235e38).
 func (p *parser) checkRange(v *jsonpos.Value, f *Field) {
 	h := f.Hints
@@ -848,7 +848,7 @@ func (p *parser) checkRange(v *jsonpos.Value, f *Field) {
 		key string
 		has bool
 		x   float64
-	}{{"min", h.HasMin, h.Min}, {"max", h.HasMax, h.Max}} {
+	}{{"min", h.HasMin, h.Min}, {"max", h.HasMax, h.Max}, {"step", h.HasStep, h.Step}} {
 		m := v.Get(b.key)
 		if !b.has || m == nil {
 			continue

@@ -255,6 +255,10 @@ func TestParseErrors(t *testing.T) {
 {"name": "x", "type": "float", "min": 3.4028235e38}]}]}`, `p.json:2:1: components[0].fields[0]: the range 3.4028235e38..∞ holds no float value`},
 		{"colour range", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
 {"name": "c", "type": "color", "min": 2}]}]}`, `p.json:2:1: components[0].fields[0]: min 2 is more than max 1`},
+		{"float step beyond float32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "x", "type": "vec2", "step": 1e39}]}]}`, `p.json:2:39: components[0].fields[0].step: 1e39 is beyond what a float holds`},
+		{"int step beyond int32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
+{"name": "n", "type": "int", "step": 3e9}]}]}`, `p.json:2:38: components[0].fields[0].step: 3e9 is beyond what an int holds`},
 		{"int range without an integer", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
 {"name": "n", "type": "int", "min": 0.2, "max": 0.8}]}]}`, `p.json:2:1: components[0].fields[0]: the range 0.2..0.8 holds no whole number`},
 		{"int min beyond int32", `{"format": "voltex.project", "version": 1, "components": [{"name": "A", "fields": [
