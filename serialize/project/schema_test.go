@@ -48,6 +48,26 @@ func TestJSONSchema(t *testing.T) {
 			t.Errorf("%s: the schema has %v, the parser reads %v", what, got, want)
 		}
 	}
+	// The counted limits.
+	for what, c := range map[string]struct {
+		list *jsonpos.Value
+		want int
+	}{
+		"components":           {s.Get("properties").Get("components"), MaxComponents},
+		"enums":                {s.Get("properties").Get("enums"), MaxEnums},
+		"structs":              {s.Get("properties").Get("structs"), MaxStructs},
+		"enum values":          {defs.Get("enumValues"), MaxEnumValues},
+		"a struct's fields":    {defs.Get("struct").Get("properties").Get("fields"), MaxFields},
+		"a component's fields": {defs.Get("component").Get("properties").Get("fields"), MaxFields},
+	} {
+		var got int64
+		if m := c.list.Get("maxItems"); m != nil {
+			got, _ = m.Int()
+		}
+		if got != int64(c.want) {
+			t.Errorf("%s: the schema's maxItems is %d, the parser's limit %d", what, got, c.want)
+		}
+	}
 	var types []string
 	enum := defs.Get("type").Get("anyOf").Index(0).Get("enum")
 	for i := range enum.Len() {
