@@ -9,7 +9,7 @@ import (
 )
 
 // The counts a project file is refused over as soon as it passes them, while it is read: a file
-// listing 300,000 components is refused at the 257th, not after its whole tree is built.
+// listing 300,000 components is refused at the 257th, a few kilobytes into it.
 const (
 	MaxComponents = ecs.MaxComponents // components (a world holds at most this many types)
 	MaxEnums      = 4096              // named enums
