@@ -35,8 +35,4 @@
 // Meshes are immutable once returned: never write into their slices. A [Registry] is safe for
 // concurrent use, but it is meant for the GUI loop: loading and reloading parse on the calling
 // goroutine. File watching lives in the sub-package assets/watch, which only posts events.
-//
-// # Imports
-//
-// Pure Go: the standard library and github.com/go-gl/mathgl/mgl32. No cgo, no GL, no giu.
 package assets

@@ -3,8 +3,6 @@
 // command buffers, systems with a parallel scheduler, the parent/child hierarchy with Transform
 // propagation, world cloning and statistics.
 //
-// It imports only the standard library and mgl32 (no cgo, GL or giu).
-//
 // # Entities
 //
 // An [Entity] is a slot index plus a generation. [World.Spawn] creates one (with component values),

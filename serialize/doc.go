@@ -70,6 +70,4 @@
 // loads within 3 GiB of peak memory; docs/limits.md states the limits and
 // the budget, TestWorstCaseMemory checks it on the worst files (scaled
 // down), TestPeakRSSWorstCases at full size (make bench).
-//
-// Imports: ecs, ecs/scene, serialize/game, mgl32 and the standard library.
 package serialize

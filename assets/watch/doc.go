@@ -18,6 +18,4 @@
 // a queue; it never touches the world or GL. The GUI loop calls [Watcher.Poll] each frame (it
 // does not block), and may pass [Options.Wake] (e.g. giu.Update) to be woken when events
 // arrive. [Watcher.Close] stops everything and waits for the goroutines to end.
-//
-// Imports: the standard library and github.com/fsnotify/fsnotify only.
 package watch

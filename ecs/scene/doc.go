@@ -35,6 +35,4 @@
 // [GridPlan.Plan] (the cubes as plain data, in chunks, on any goroutine) and
 // [GridPlan.Spawn] (into the world) in one go; [GridParams.Cube] is one
 // cube's position and colour, for previews.
-//
-// Imports: package ecs, mathgl's mgl32 and the standard library.
 package scene

@@ -106,7 +106,4 @@
 // spawn) and, to restore the child order of a long sibling list cheaply, a parent may be respawned
 // in place (same scene id and slot, new generation). Keep UI state (tree nodes open, caches) by
 // scene id ([Document.ID], [Document.Entity]), and re-read handles after any command.
-//
-// Imports: ecs, ecs/scene, serialize and the standard library. No cgo, GL or giu (checked by
-// internal/archtest).
 package doc

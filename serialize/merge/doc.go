@@ -20,6 +20,4 @@
 // Records are keyed by entity id, component name and field path, so the same machinery can merge
 // any keyed records (prefab instance overrides keyed by prefab entity id, for instance) that are
 // expressed as entities and JSON components.
-//
-// Imports: serialize, ecs/scene, the standard library.
 package merge

@@ -18,7 +18,4 @@
 // maker. [Generate] writes the Go source of the same types (json tags, voltex hints, Default
 // methods, enum constants and a Register function), which is what `voltex-editor gen` prints: a
 // game decodes exports and builds its own editor with them, from one source of truth.
-//
-// Imports: ecs, ecs/scene, mgl32, the serializer's internal JSON parser and the standard library
-// (no cgo, GL or GUI).
 package project

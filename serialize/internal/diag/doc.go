@@ -2,6 +2,4 @@
 // (package serialize) and the export loader (package serialize/game): a
 // [Problem] is one finding at a file position with a JSON path, a [List]
 // collects them up to a limit, and [Error] is the error a failed load returns.
-//
-// Imports: the standard library only.
 package diag

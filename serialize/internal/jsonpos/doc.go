@@ -28,7 +28,4 @@
 // range checks belong to whoever converts them (see [Value.Float]).
 // Duplicate object keys are kept in order; it is the caller's business to
 // reject them.
-//
-// Imports: the standard library only (serialize/game, which games import,
-// depends on this package).
 package jsonpos
