@@ -108,11 +108,36 @@ func isStdlib(path string) bool {
 	return path != "C" && !strings.Contains(first, ".")
 }
 
-// pkgImports is what go list says about one package of the module.
-type pkgImports struct {
-	ImportPath                         string
-	GoFiles, CgoFiles                  []string
+// listedPackage is what go list says about one package of the module.
+type listedPackage struct {
+	ImportPath, Dir, Name              string
+	GoFiles, CgoFiles, IgnoredGoFiles  []string
 	Imports, TestImports, XTestImports []string
+	Error                              *struct{ Err string }
+}
+
+// listModule lists the module's packages (go list -json ./...).
+func listModule(t *testing.T) []listedPackage {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json", "./...")
+	cmd.Dir = repoRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listedPackage
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found only %d packages", len(pkgs))
+	}
+	return pkgs
 }
 
 // checkTable compares the packages (path relative to the module → imports) with the table's rules.
@@ -148,27 +173,13 @@ func checkTable(rules map[string]rule, pkgs map[string][]string) []string {
 // or of the tests for a package whose only non-test file is its doc.go (no imports).
 func modulePackages(t *testing.T) map[string][]string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json", "./...")
-	cmd.Dir = repoRoot(t)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
 	pkgs := map[string][]string{}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for dec.More() {
-		var p pkgImports
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range listModule(t) {
 		imps := p.Imports
 		if len(imps) == 0 {
 			imps = append(slices.Clone(p.TestImports), p.XTestImports...)
 		}
 		pkgs[strings.TrimPrefix(p.ImportPath, module+"/")] = imps
-	}
-	if len(pkgs) < 10 {
-		t.Fatalf("go list found only %d packages: %v", len(pkgs), pkgs)
 	}
 	return pkgs
 }

@@ -12,6 +12,5 @@
 //
 // The pure document model (scene, camera, selection, undo history) lives in editor/doc, the Hierarchy panel's model
 // in editor/hierarchy; the viewport draws through the viewport.Renderer interface (viewport/glrender in the editor);
-// the inspector widgets are in package inspector. May import: giu, cimgui-go, and every package of this module
-// except cmd.
+// the inspector widgets are in package inspector.
 package editor
