@@ -186,7 +186,7 @@ func modulePackages(t *testing.T) map[string][]string {
 
 // TestArchitectureTable: every package has a row in docs/architecture.md's table, every row is a package, and each
 // package imports only what its row allows (only glrender imports go-gl, the inspector never imports the editor,
-// serialize/game only the standard library and its parser, …).
+// serialize/game none of the ECS, …).
 func TestArchitectureTable(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "architecture.md"))
 	if err != nil {
