@@ -459,7 +459,7 @@ func glRenderer() string {
 	return "OpenGL renderer unknown"
 }
 
-// latencyRows are the table's rows in order, with the targets of issue 16 (at 100,000 cubes, on a 2-core machine
+// latencyRows are the table's rows in order, with their targets (at 100,000 cubes unless said, on a 2-core machine
 // without a GPU).
 var latencyRows = []struct{ key, target string }{
 	{"open: launch → window", "progress from the first frame"},
