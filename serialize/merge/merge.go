@@ -63,8 +63,9 @@ var MaxConflicts = 1_000_000
 //     with a "place" conflict;
 //   - prefab instances: an instance's "prefab" path is one value; override records (entities of
 //     instances, keyed by the instance and the prefab entity's id) merge like other entities,
-//     field by field; a record that removes its entity on one side and changes it (or is the parent
-//     of an entity added) on the other keeps the entity, with a "removed" conflict.
+//     field by field; a record that removes its entity on one side and changes it (or still needs
+//     it, as the parent of an entity added or the target of a reference) on the other keeps the
+//     entity, with a "removed" conflict.
 //
 // The editor camera is merged as one value (ours if both changed it); the selection is ours.
 // Conflicts already recorded in the inputs are merged like other components.
@@ -413,20 +414,33 @@ func (m *merger) repair() {
 }
 
 // keepChanged undoes the removal of an instance's entity (an override record saying "removed")
-// that the other side changed (the record has overrides) or still needs (as a parent), with a
-// "removed" conflict: like an entity deleted on one side and changed on the other, it is kept.
+// that the other side changed (the record has overrides) or still needs (as a parent or a
+// reference target), with a "removed" conflict: like an entity deleted on one side and changed
+// or needed on the other, it is kept.
 func (m *merger) keepChanged() bool {
 	es := m.out.Entities
-	parents := map[int64]bool{}
+	needed := map[int64]bool{}
+	removals := false
+	for i := range es {
+		removals = removals || es[i].Removed
+	}
+	if !removals {
+		return false
+	}
 	for i := range es {
 		if es[i].Parent != 0 {
-			parents[es[i].Parent] = true
+			needed[es[i].Parent] = true
+		}
+		for _, c := range es[i].Components {
+			for _, r := range m.ours.Refs(c) {
+				needed[r] = true
+			}
 		}
 	}
 	changed := false
 	for i := range es {
 		e := &es[i]
-		if !e.Removed || (len(e.Components) == 0 && !e.HasName && !parents[e.ID]) {
+		if !e.Removed || (len(e.Components) == 0 && !e.HasName && !needed[e.ID]) {
 			continue
 		}
 		rm := func(s *serialize.RawScene) string {

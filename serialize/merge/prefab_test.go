@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -141,5 +142,36 @@ func TestConflictInOverrideRefused(t *testing.T) {
 		if strings.Count(err.Error(), "components.Color.rgba") != 1 {
 			t.Errorf("the record's conflict is reported more than once:\n%v", err)
 		}
+	}
+}
+
+// An entity of an instance that one side refers to (its record is the reference's target) and
+// the other removes from the instance is kept, with a "removed" conflict, as a plain entity
+// deleted on one side and referenced on the other is kept with an "entity" conflict.
+func TestMergeKeepsReferencedEntityOfInstance(t *testing.T) {
+	weapon := strconv.FormatUint(scene.InstanceID(10, 2), 10)
+	follower := `, { "id": 77, "name": "Eye", "order": 2, "components": { "Follow": { "target": ` + weapon + `, "others": [] } } }`
+	for _, tc := range []struct{ name, base, ours, theirs string }{
+		{"referenced by ours, removed by theirs", level(""), level(rec(2, `, "components": {}`) + follower), level(rec(2, `, "removed": true`))},
+		{"referenced by ours, removed with its parent by theirs", level(""), level(rec(2, `, "components": {}`) + follower),
+			level(rec(1, `, "removed": true`) + rec(2, `, "removed": true`))},
+		{"removed by ours, referenced by theirs", level(""), level(rec(2, `, "removed": true`)), level(rec(2, `, "components": {}`) + follower)},
+		// Theirs drops the reference that base had and removes the entity; ours adds another.
+		{"referenced in the merged fields", level(rec(2, `, "components": {}`) + follower),
+			level(rec(2, `, "components": {}`) + strings.Replace(follower, `"others": []`, `"others": [`+weapon+`]`, 1)),
+			level(rec(2, `, "removed": true`) + strings.Replace(follower, weapon, "0", 1))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, res, err := mergeInDir(t, tc.base, tc.ours, tc.theirs)
+			if err != nil {
+				t.Fatalf("the merged scene does not load: %v\n%s", err, out)
+			}
+			if len(res.Conflicts) != 1 || res.Conflicts[0].Path != "removed" || strconv.FormatInt(res.Conflicts[0].Entity, 10) != weapon {
+				t.Fatalf("conflicts %+v, want one \"removed\" conflict on %s\n%s", res.Conflicts, weapon, out)
+			}
+			if read(t, out).Entity(int64(scene.InstanceID(10, 2))).Removed || !regexp.MustCompile(`"Follow": \{[^}]*`+weapon).MatchString(out) {
+				t.Errorf("the referenced entity is not kept with its reference:\n%s", out)
+			}
+		})
 	}
 }
