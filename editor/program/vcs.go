@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/voltex-editor/voltex/internal/words"
@@ -201,58 +203,91 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			"ways is a conflict: OUT keeps ours and records base, ours and theirs in the entity (a MergeConflicts\n"+
 			"component; the scene name's in the editor section), so OUT is a valid scene that the editor opens to\n"+
 			"resolve them, and 'validate' fails until they are resolved. An entity deleted on one side and changed\n"+
-			"on the other is kept, with a conflict.\n"+
-			"Exit 0: merged cleanly; 1: merged with conflicts (listed on stderr); 2: trouble (OUT is not written).\n"+
+			"on the other is kept, with a conflict. OUT is loaded (with its prefabs) before it is written: merge\n"+
+			"never writes a scene that does not load. One side may be - (standard input).\n"+
+			"Exit 0: merged cleanly; 1: merged with conflicts (listed on stderr); 2: trouble (OUT is not written),\n"+
+			"such as a side that is not a scene or holds conflict markers (<<<<<<<) from a merge of lines.\n"+
 			vcsLimitsHelp("more than "+words.Thousands(int64(merge.MaxConflicts))+" conflicts is trouble")+"\n"+
-			"Files that are not scenes are merged by 'git merge-file' (conflict markers, exit 1 on conflicts).")
+			"Files none of whose sides is a scene are merged by 'git merge-file' (conflict markers, exit 1 on conflicts).")
 	out := fs.String("o", "", "output file (required; may be OURS, as git's %A)")
-	path := fs.String("path", "", "the file's path in the repository (git's %P), for messages and to find the project file")
+	path := fs.String("path", "", "the file's path in the repository (git's %P), for messages and to find the project file and prefabs")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() != 3 || *out == "" {
 		return usageError(fs, stderr, "voltex-editor merge: need BASE OURS THEIRS and -o OUT")
 	}
-	basePath, oursPath, theirsPath := fs.Arg(0), fs.Arg(1), fs.Arg(2)
+	if n := slices.Index(fs.Args(), "-"); n >= 0 && slices.Contains(fs.Args()[n+1:], "-") {
+		return usageError(fs, stderr, "voltex-editor merge: standard input (-) can be one side only")
+	}
 	name := cmpOr(*path, *out)
-	if !isScene(basePath) || !isScene(oursPath) || !isScene(theirsPath) {
-		return mergeFile(basePath, oursPath, theirsPath, *out, name, stderr)
+	var sides [3]*mergeSide
+	for i, p := range fs.Args() {
+		sd, err := openSide(p, []string{"base", "ours", "theirs"}[i], *path)
+		if err != nil {
+			fmt.Fprintf(stderr, "voltex-editor merge: cannot read %s (%s); nothing was written: %v\n", sd.label, p, err)
+			return 2
+		}
+		defer sd.close()
+		sides[i] = sd
+	}
+	if !slices.ContainsFunc(sides[:], func(sd *mergeSide) bool { return sd.kind == sideScene || sd.kind == sideMarked }) {
+		for _, sd := range sides {
+			if sd.in != nil && sd.in.Size() == 0 && sd.kind != sideEmpty { // a stream: what was read of it is gone
+				fmt.Fprintf(stderr, "voltex-editor merge: %s (%s) is not a scene, and files that are not scenes are merged by "+
+					"git merge-file, which reads files: give it a file; nothing was written\n", sd.label, sd.path)
+				return 2
+			}
+		}
+		return mergeFile(sides[0].path, sides[1].path, sides[2].path, *out, name, stderr)
 	}
 	opts, err := worlds.options(name, stderr)
 	if err != nil { // printed by options
 		return 2
 	}
-	var sides [3]*serialize.RawScene
-	for i, p := range []string{basePath, oursPath, theirsPath} {
-		label := []string{"base", "ours", "theirs"}[i]
-		file := p
-		if *path != "" {
-			file = *path + " (" + label + ")"
-		}
-		s, err := readSide(p, file, opts)
-		if err != nil {
-			fmt.Fprintf(stderr, "voltex-editor merge: cannot read %s (%s); nothing was written:\n", label, p)
-			printProblems(stderr, file, err)
+	var raws [3]*serialize.RawScene
+	for i, sd := range sides {
+		if raws[i], err = sd.read(opts); err != nil {
+			fmt.Fprintf(stderr, "voltex-editor merge: cannot read %s (%s); nothing was written:\n", sd.label, sd.path)
+			printProblems(stderr, sd.file, err)
+			markerNote(stderr, err)
 			sideLimitsNote(stderr, err)
 			return 2
 		}
-		sides[i] = s
+		sd.close()
 	}
-	res := merge.Merge(sides[0], sides[1], sides[2])
+	res := merge.Merge(raws[0], raws[1], raws[2])
 	if res.TooManyConflicts {
 		fmt.Fprintf(stderr, "voltex-editor merge: %s: the sides conflict in more than %s values (the limit of merge); "+
 			"nothing was written: merge this file by hand\n", name, words.Thousands(int64(merge.MaxConflicts)))
 		return 2
 	}
-	// Streamed to the file (atomically: OUT may be OURS): the merged scene is not held twice.
+	// Streamed to the file (atomically: OUT may be OURS): the merged scene is not held twice. The
+	// file is loaded before it takes OUT's place, with the sides and the merged scene let go.
 	err = serialize.ReplaceFileFunc(*out, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		if err := serialize.WriteRaw(context.Background(), bw, res.Scene); err != nil {
 			return err
 		}
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		f, ok := w.(interface{ Name() string })
+		if !ok {
+			return errors.New("the merged scene cannot be read back to check it")
+		}
+		raws, res.Scene = [3]*serialize.RawScene{}, nil
+		runtime.GC()
+		return checkMerged(f.Name(), name, opts)
 	})
-	if err != nil {
+	var bad *mergedError
+	switch {
+	case errors.As(err, &bad):
+		fmt.Fprintf(stderr, "voltex-editor merge: %s: the merged scene does not load, so nothing was written (merge this "+
+			"file by hand):\n", name)
+		printProblems(stderr, name+" (merged)", bad.err)
+		return 2
+	case err != nil:
 		fmt.Fprintf(stderr, "voltex-editor merge: %v\n", err)
 		return 2
 	}
@@ -272,6 +307,112 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "  %s: %s: ours %s, theirs %s (base %s)\n", where, c.Path, orAbsent(c.Ours), orAbsent(c.Theirs), orAbsent(c.Base))
 	}
 	return 1
+}
+
+// sideKind is what one side of a merge holds.
+type sideKind int
+
+const (
+	sideEmpty  sideKind = iota // missing (git's /dev/null) or empty: an empty scene, or an empty file
+	sideScene                  // a scene (or unreadable: the scene reader says what is wrong)
+	sideOther                  // a file that is not a scene
+	sideMarked                 // a scene wrapped in conflict markers (<<<<<<< … >>>>>>>) by a merge of lines
+)
+
+// mergeSide is one side of a merge, opened once (a pipe or standard input can be read only once):
+// what it is is told from its first bytes, which are kept for the reader.
+type mergeSide struct {
+	path, label string
+	file        string // the name problems are reported under
+	in          *serialize.Input
+	kind        sideKind
+}
+
+// openSide opens the side at path ("-": standard input) and tells what it holds.
+func openSide(path, label, repoPath string) (*mergeSide, error) {
+	sd := &mergeSide{path: path, label: label, file: path}
+	switch {
+	case repoPath != "":
+		sd.file = repoPath + " (" + label + ")"
+	case path == "-":
+		sd.file = serialize.StdinName + " (" + label + ")"
+	}
+	if path == os.DevNull {
+		return sd, nil
+	}
+	in, err := serialize.OpenInput(path)
+	if err != nil {
+		return sd, err
+	}
+	sd.in = in
+	head := bytes.TrimLeft(bytes.TrimPrefix(in.Peek(64<<10), []byte("\ufeff")), " \t\r\n")
+	switch {
+	case len(head) == 0:
+		sd.kind = sideEmpty
+	case bytes.HasPrefix(head, []byte("<<<<<<<")):
+		sd.kind = sideOther
+		if _, rest, ok := bytes.Cut(head, []byte("\n")); ok && serialize.IsScene(bytes.NewReader(rest)) {
+			sd.kind = sideMarked
+		}
+	case in.IsScene():
+		sd.kind = sideScene
+	default:
+		sd.kind = sideOther
+	}
+	return sd, nil
+}
+
+func (sd *mergeSide) close() {
+	if sd.in != nil {
+		sd.in.Close()
+	}
+}
+
+// read reads the side as a scene, within the limits of diff and merge.
+func (sd *mergeSide) read(opts serialize.LoadOptions) (*serialize.RawScene, error) {
+	switch sd.kind {
+	case sideEmpty:
+		return &serialize.RawScene{}, nil
+	case sideOther:
+		return nil, fmt.Errorf("not a scene (the other sides are): merge it by hand")
+	case sideMarked:
+		return nil, fmt.Errorf("a scene with conflict markers (<<<<<<< at its top) left by a merge of lines: " +
+			"resolve them in that file first (or take one side: git checkout --ours/--theirs)")
+	}
+	opts.File = sd.file
+	opts.Limits.MaxFileSize, opts.Limits.MaxEntities = merge.SideLimits.MaxFileSize, merge.SideLimits.MaxEntities
+	return serialize.ReadRaw(context.Background(), sd.in, opts)
+}
+
+// markerNote says, after a side refused at a '<' at the start of a line, that it is most likely
+// a conflict marker left by a merge of lines.
+func markerNote(w io.Writer, err error) {
+	var se *serialize.Error
+	if errors.As(err, &se) && slices.ContainsFunc(se.Problems, func(p serialize.Problem) bool {
+		return p.Col == 1 && strings.HasPrefix(p.Msg, "unexpected '<'")
+	}) {
+		fmt.Fprintln(w, "(a line starting with <<<<<<< is a conflict marker left by a merge of lines: resolve the markers "+
+			"in that file first)")
+	}
+}
+
+// mergedError is a merged scene that does not load.
+type mergedError struct{ err error }
+
+func (e *mergedError) Error() string { return e.err.Error() }
+
+// checkMerged loads the merged scene written to tmp as the editor opens it — prefabs resolved
+// (relative to the folder of name, the file's path), component values against their types,
+// conflicts allowed — keeping nothing.
+func checkMerged(tmp, name string, opts serialize.LoadOptions) error {
+	opts.File, opts.Dir = name+" (merged)", filepath.Dir(name)
+	opts.KeepBroken = true // a prefab missing from the work tree (the merge may bring it) is not the merge's
+	opts.CheckAsset = nil  // nor is a missing asset
+	opts.Prefabs = prefabsFor(opts)
+	if _, err := serialize.LoadFile(context.Background(), tmp, opts); err != nil {
+		return &mergedError{err}
+	}
+	return nil
 }
 
 func pluralWord(n int, one, many string) string {

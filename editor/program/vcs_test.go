@@ -395,3 +395,102 @@ func TestGitSetupRefusesWhatIsNotAFile(t *testing.T) {
 		t.Fatal("git-setup blocked on a named pipe")
 	}
 }
+
+// A side that git left conflicted (a scene wrapped in conflict markers, or markers inside it) is
+// refused with exit 2, naming the side and its file, and nothing is written: it used to be merged
+// as text, and OUT held the markers with exit 0.
+func TestMergeRefusesConflictMarkers(t *testing.T) {
+	wrapped := "<<<<<<< HEAD\n" + vcsOurs + "\n=======\n" + vcsTheirs + "\n>>>>>>> lamps\n"
+	inside := strings.Replace(vcsOurs, ` {"id": 20, "name": "B", "order": 2, "components": {}},`,
+		"<<<<<<< HEAD\n {\"id\": 20, \"name\": \"B\", \"order\": 2, \"components\": {}},\n=======\n {\"id\": 20, \"name\": \"Bee\", \"order\": 2, \"components\": {}},\n>>>>>>> lamps", 1)
+	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs, "theirs.json": vcsTheirs,
+		"wrapped.json": wrapped, "inside.json": inside})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, marked := range []string{"wrapped.json", "inside.json"} {
+		for i, label := range []string{"base", "ours", "theirs"} {
+			args := []string{p("base.json"), p("ours.json"), p("theirs.json")}
+			args[i] = p(marked)
+			out := p("out.json")
+			os.Remove(out)
+			for _, withPath := range []bool{false, true} {
+				cmd := append([]string{"merge"}, append(args, "-o", out)...)
+				file := p(marked)
+				if withPath {
+					cmd, file = append(cmd, "--path", "level.json"), "level.json ("+label+")"
+				}
+				code, _, errOut := runCLI(cmd...)
+				if code != 2 || !strings.Contains(errOut, "cannot read "+label+" ("+p(marked)+")") ||
+					!strings.Contains(errOut, file) || !strings.Contains(errOut, "conflict marker") {
+					t.Errorf("%s as %s (--path %v): code %d, stderr:\n%s", marked, label, withPath, code, errOut)
+				}
+				if _, err := os.Stat(out); err == nil {
+					b, _ := os.ReadFile(out)
+					t.Errorf("%s as %s: OUT was written:\n%s", marked, label, b)
+				}
+			}
+		}
+	}
+}
+
+// A side that is not a scene when the others are is refused (it used to be merged as text, and
+// OUT need not be a scene), naming that side, not OUT.
+func TestMergeRefusesASideThatIsNotAScene(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs, "pkg.json": `{"name": "pkg"}`})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	code, _, errOut := runCLI("merge", p("base.json"), p("ours.json"), p("pkg.json"), "-o", p("out.json"), "--path", "level.json")
+	if code != 2 || !strings.Contains(errOut, "cannot read theirs ("+p("pkg.json")+")") || !strings.Contains(errOut, "not a scene") {
+		t.Errorf("code %d, stderr:\n%s", code, errOut)
+	}
+	if _, err := os.Stat(p("out.json")); err == nil {
+		t.Error("OUT was written")
+	}
+}
+
+// A side given as - is read from standard input, as README says of every file argument.
+func TestMergeReadsStandardInput(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs, "theirs.json": vcsTheirs})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	_, _, want := runCLI("merge", p("base.json"), p("ours.json"), p("theirs.json"), "-o", p("want.json"), "--path", "level.json")
+	wantFile, _ := os.ReadFile(p("want.json"))
+	for i, text := range []string{vcsBase, vcsOurs, vcsTheirs} {
+		args := []string{"merge", p("base.json"), p("ours.json"), p("theirs.json"), "-o", p("out.json"), "--path", "level.json"}
+		args[1+i] = "-"
+		withStdin(t, text, func() {
+			code, _, errOut := runCLI(args...)
+			got, _ := os.ReadFile(p("out.json"))
+			if code != 1 || errOut != want || string(got) != string(wantFile) {
+				t.Errorf("side %d from standard input: code %d, stderr:\n%s\nwant:\n%s\nOUT:\n%s", i, code, errOut, want, got)
+			}
+		})
+	}
+	withStdin(t, "<<<<<<< HEAD\n"+vcsTheirs+"\n=======\n"+vcsOurs+"\n>>>>>>> x\n", func() {
+		code, _, errOut := runCLI("merge", p("base.json"), p("ours.json"), "-", "-o", p("out2.json"))
+		if code != 2 || !strings.Contains(errOut, "cannot read theirs (-)") || !strings.Contains(errOut, "stdin (theirs)") {
+			t.Errorf("conflicted standard input: code %d, stderr:\n%s", code, errOut)
+		}
+	})
+	if code, _, errOut := runCLI("merge", "-", "-", p("theirs.json"), "-o", p("out3.json")); code != 2 || !strings.Contains(errOut, "one side only") {
+		t.Errorf("two sides from standard input: code %d, %s", code, errOut)
+	}
+}
+
+// merge loads what it merged before writing it: a merged scene that does not load (here a side
+// holds a component value of the wrong type, which the sides' reader does not check) is refused
+// with exit 2 and the loader's problems, and OUT is left as it was.
+func TestMergeChecksWhatItWrites(t *testing.T) {
+	bad := strings.Replace(vcsTheirs, `"Spin": {"axis": [0, 1, 0], "speed": 5}`, `"Spin": {"axis": [0, 1, 0], "speed": "fast"}`, 1)
+	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs, "theirs.json": bad})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	before, _ := os.ReadFile(p("ours.json"))
+	code, _, errOut := runCLI("merge", p("base.json"), p("ours.json"), p("theirs.json"), "-o", p("ours.json"), "--path", "level.json")
+	if code != 2 || !strings.Contains(errOut, "level.json: the merged scene does not load") ||
+		!strings.Contains(errOut, "level.json (merged):") || !strings.Contains(errOut, "Spin.speed") {
+		t.Errorf("code %d, stderr:\n%s", code, errOut)
+	}
+	if after, _ := os.ReadFile(p("ours.json")); string(after) != string(before) {
+		t.Errorf("OUT changed:\n%s", after)
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmps) > 0 {
+		t.Errorf("temporary files left: %v", tmps)
+	}
+}
