@@ -262,6 +262,10 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			"nothing was written: merge this file by hand\n", name, words.Thousands(int64(merge.MaxConflicts)))
 		return 2
 	}
+	if res.Unmergeable != "" {
+		fmt.Fprintf(stderr, "voltex-editor merge: %s: %s; nothing was written: merge this file by hand\n", name, res.Unmergeable)
+		return 2
+	}
 	// Streamed to the file (atomically: OUT may be OURS): the merged scene is not held twice. The
 	// file is loaded before it takes OUT's place, with the sides and the merged scene let go.
 	err = serialize.ReplaceFileFunc(*out, func(w io.Writer) error {

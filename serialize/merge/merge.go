@@ -2,6 +2,7 @@ package merge
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,6 +33,11 @@ type Result struct {
 	// TooManyConflicts is set when the sides conflict in more than MaxConflicts values: Merge
 	// stopped, Scene is nil, and the file is to be merged by hand.
 	TooManyConflicts bool
+	// Unmergeable, if set, says why the sides cannot be merged without their prefabs (Scene is
+	// nil, the file is to be merged by hand): an instance unpacked on one side whose entity the
+	// other side needs (as a parent or a reference target), or an instance made again of plain
+	// entities that base has.
+	Unmergeable string
 }
 
 // SideLimits are the limits each side of a diff or merge is read within (as the voltex-editor
@@ -84,12 +90,16 @@ func Merge(base, ours, theirs *serialize.RawScene) *Result {
 			out.Conflicts = append(out.Conflicts, c)
 		}
 	}
+	m.findUnpacked()
 	m.entities()
 	if m.n <= MaxConflicts {
 		m.repair()
 	}
 	if m.n > MaxConflicts {
 		return &Result{TooManyConflicts: true}
+	}
+	if m.unmergeable != "" {
+		return &Result{Unmergeable: m.unmergeable}
 	}
 	m.record()
 	return m.res
@@ -101,6 +111,8 @@ type merger struct {
 	res                *Result
 	sceneConflicts     []scene.MergeConflict
 	pending            map[int64][]scene.MergeConflict // new conflicts by entity id
+	unpacked           map[int64]*unpack               // instances unpacked on one side, by id
+	unmergeable        string                          // see Result.Unmergeable
 	n                  int                             // conflicts found
 	buf                []byte
 }
@@ -165,24 +177,56 @@ func (m *merger) entities() {
 			t = &ts[k]
 			k++
 		}
-		switch {
-		case o == nil && t == nil: // deleted on both sides
-		case o != nil && t != nil && (sameEntity(o, t) || (b != nil && sameEntity(b, t))):
-			out = append(out, *o)
-		case o != nil && t != nil && b != nil && sameEntity(b, o):
-			out = append(out, *t)
-		case o != nil && t != nil:
-			out = append(out, m.entity(b, o, t))
-		case b == nil: // added on one side
-			out = append(out, *cmp.Or(o, t))
-		case o == nil && sameEntity(b, t), t == nil && sameEntity(b, o): // deleted on one side, untouched on the other
-		default: // deleted on one side, changed on the other: keep the changed one
-			kept := cmp.Or(o, t)
-			out = append(out, *kept)
-			m.conflict(id, entityConflict(o != nil, t != nil))
+		if u := m.unpackedOf(b, o, t); u != nil {
+			out = m.unpackedPart(out, u, id, b, o, t)
+			continue
 		}
+		// An override record that a side lacks overrides nothing there (no record is an empty one):
+		// merged as one, the result is dropped again if it overrides nothing and has no conflict.
+		var none *serialize.RawEntity
+		plain := false
+		for _, e := range []*serialize.RawEntity{b, o, t} {
+			switch {
+			case e != nil && e.IsRecord() && e.Instance > 0 && e.Source > 0:
+				none = &serialize.RawEntity{ID: id, Instance: e.Instance, Source: e.Source}
+			case e != nil:
+				plain = true
+			}
+		}
+		if none != nil && !plain && (o == nil || t == nil) {
+			b, o, t = cmp.Or(b, none), cmp.Or(o, none), cmp.Or(t, none)
+			n := len(out)
+			out = m.merged(out, id, b, o, t)
+			if len(out) > n && sameRecord(&out[n], nil) && len(m.pending[id]) == 0 {
+				out = out[:n]
+			}
+			continue
+		}
+		out = m.merged(out, id, b, o, t)
 	}
 	m.out.Entities = out
+	m.unpackConflicts()
+}
+
+// merged appends the merge of entity id (b, o and t its versions, nil where absent) to out.
+func (m *merger) merged(out []serialize.RawEntity, id int64, b, o, t *serialize.RawEntity) []serialize.RawEntity {
+	switch {
+	case o == nil && t == nil: // deleted on both sides
+	case o != nil && t != nil && (sameEntity(o, t) || (b != nil && sameEntity(b, t))):
+		out = append(out, *o)
+	case o != nil && t != nil && b != nil && sameEntity(b, o):
+		out = append(out, *t)
+	case o != nil && t != nil:
+		out = append(out, m.entity(b, o, t))
+	case b == nil: // added on one side
+		out = append(out, *cmp.Or(o, t))
+	case o == nil && sameEntity(b, t), t == nil && sameEntity(b, o): // deleted on one side, untouched on the other
+	default: // deleted on one side, changed on the other: keep the changed one
+		kept := cmp.Or(o, t)
+		out = append(out, *kept)
+		m.conflict(id, entityConflict(o != nil, t != nil))
+	}
+	return out
 }
 
 func entityConflict(ours, theirs bool) scene.MergeConflict {
@@ -209,7 +253,9 @@ func (m *merger) entity(b, o, t *serialize.RawEntity) serialize.RawEntity {
 	// An override record's instance and source make its id: they are the same on both sides.
 	r := serialize.RawEntity{ID: o.ID, Instance: o.Instance, Source: o.Source}
 	// The prefab an instance instances, and whether a record removes its entity.
-	if v := m.pick(o.ID, "prefab", prefabJSON(b), prefabJSON(o), prefabJSON(t)); v == prefabJSON(o) {
+	if u := m.unpacked[o.ID]; u != nil { // the unpacking side's: see unpackConflicts
+		r.Prefab = ""
+	} else if v := m.pick(o.ID, "prefab", prefabJSON(b), prefabJSON(o), prefabJSON(t)); v == prefabJSON(o) {
 		r.Prefab = o.Prefab
 	} else {
 		r.Prefab = t.Prefab
@@ -414,9 +460,9 @@ func (m *merger) repair() {
 }
 
 // keepChanged undoes the removal of an instance's entity (an override record saying "removed")
-// that the other side changed (the record has overrides) or still needs (as a parent or a
-// reference target), with a "removed" conflict: like an entity deleted on one side and changed
-// or needed on the other, it is kept.
+// that the other side changed (the record has overrides or a conflict) or still needs (as a parent
+// or a reference target), with a "removed" conflict: like an entity deleted on one side and
+// changed or needed on the other, it is kept.
 func (m *merger) keepChanged() bool {
 	es := m.out.Entities
 	needed := map[int64]bool{}
@@ -440,7 +486,7 @@ func (m *merger) keepChanged() bool {
 	changed := false
 	for i := range es {
 		e := &es[i]
-		if !e.Removed || (len(e.Components) == 0 && !e.HasName && !needed[e.ID]) {
+		if !e.Removed || (len(e.Components) == 0 && !e.HasName && !needed[e.ID] && len(m.pending[e.ID]) == 0) {
 			continue
 		}
 		rm := func(s *serialize.RawScene) string {
@@ -459,6 +505,13 @@ func (m *merger) keepChanged() bool {
 // version returns the entity id from the side that has it (theirs first: a deleted entity that
 // is needed was deleted by ours or by theirs, and the other side has it).
 func (m *merger) version(id int64) *serialize.RawEntity {
+	if u := m.unpackedOf(m.base.Entity(id), m.ours.Entity(id), m.theirs.Entity(id)); u != nil {
+		if m.unmergeable == "" {
+			m.unmergeable = fmt.Sprintf("entity %d of instance %d is needed (as a parent or a reference target) by "+
+				"the side that kept the instance, and the side that unpacked it does not have it", id, u.id)
+		}
+		return nil
+	}
 	if e := m.theirs.Entity(id); e != nil {
 		return e
 	}
@@ -483,6 +536,10 @@ func (m *merger) restoreNeeded() bool {
 			return // not in any input: the inputs were broken
 		}
 		adding[id] = true
+		if e.IsRecord() { // an entity of an instance, dropped with its empty record: it is there, record or not
+			add = append(add, serialize.RawEntity{ID: id, Instance: e.Instance, Source: e.Source})
+			return
+		}
 		add = append(add, *e)
 		m.conflict(id, entityConflict(m.ours.Entity(id) != nil, m.theirs.Entity(id) != nil))
 	}
@@ -605,4 +662,186 @@ func (m *merger) record() {
 		}
 		e.Components = comps
 	}
+}
+
+// unpack is an instance that one side unpacked (its entity lost "prefab", the prefab's entities
+// became plain entities with the same ids) and the other kept.
+type unpack struct {
+	id      int64
+	ours    bool // ours unpacked it (else theirs)
+	deleted bool // the other side deleted it (its "entity" conflict says so)
+	changed bool // the side that kept it changed its overrides or its prefab since base
+	lost    []scene.MergeConflict
+}
+
+// findUnpacked finds the instances that one side made plain entities (unpacked them) where the
+// other side still has them as instances (or deleted them), base having them as instances or not
+// having them, and
+// whether that other side changed them since base (its prefab, or a record other than an empty
+// one appearing).
+func (m *merger) findUnpacked() {
+	for _, side := range []bool{true, false} {
+		s, other := m.ours, m.theirs
+		if !side {
+			s, other = m.theirs, m.ours
+		}
+		for i := range s.Entities {
+			e := &s.Entities[i]
+			if e.Prefab != "" || e.IsRecord() {
+				continue
+			}
+			// (An instance made again of base's plain entities is not one: the other side's plain
+			// entities cannot be told from those the instance makes without its prefab.)
+			x, b := other.Entity(e.ID), m.base.Entity(e.ID)
+			if x != nil && x.Prefab != "" && b != nil && b.Prefab == "" && m.unmergeable == "" {
+				m.unmergeable = fmt.Sprintf("entity %d is plain in base and an instance of %s on one side (an unpack undone): "+
+					"its entities cannot be told from the other side's plain ones without the prefab", e.ID, x.Prefab)
+			}
+			if x != nil && (x.Prefab == "" || b != nil && b.Prefab == "") || x == nil && (b == nil || b.Prefab == "") {
+				continue
+			}
+			if m.unpacked == nil {
+				m.unpacked = map[int64]*unpack{}
+			}
+			u := &unpack{id: e.ID, ours: side, deleted: x == nil}
+			u.changed = !u.deleted && (b == nil || x.Prefab != b.Prefab)
+			m.unpacked[e.ID] = u
+		}
+	}
+	if len(m.unpacked) == 0 {
+		return
+	}
+	// A kept side's record that differs from base's changes the instance.
+	for _, s := range []*serialize.RawScene{m.base, m.ours, m.theirs} {
+		for i := range s.Entities {
+			e := &s.Entities[i]
+			if u := m.unpacked[e.Instance]; u != nil && e.IsRecord() {
+				_, k := m.sides(u, e.ID)
+				if !u.deleted && !sameRecord(m.base.Entity(e.ID), k) {
+					u.changed = true
+				}
+			}
+		}
+	}
+}
+
+// sides returns the versions of id on the side that unpacked u and on the side that kept it.
+func (m *merger) sides(u *unpack, id int64) (unpacked, kept *serialize.RawEntity) {
+	if u.ours {
+		return m.ours.Entity(id), m.theirs.Entity(id)
+	}
+	return m.theirs.Entity(id), m.ours.Entity(id)
+}
+
+// unpackedOf returns the unpacked instance whose record one of b, o and t is, or nil.
+func (m *merger) unpackedOf(b, o, t *serialize.RawEntity) *unpack {
+	if m.unpacked == nil {
+		return nil
+	}
+	for _, e := range []*serialize.RawEntity{b, o, t} {
+		if e != nil && e.IsRecord() {
+			if u := m.unpacked[e.Instance]; u != nil {
+				return u
+			}
+		}
+	}
+	return nil
+}
+
+// unpackedPart merges an entity of an unpacked instance: the unpacking side's plain entity (if it
+// kept one) is taken. A record the other side changed cannot be applied to it without the prefab
+// (a reverted override goes back to the prefab's value): it is recorded as an "override" conflict,
+// on the entity or, if the unpacking side deleted it, on the instance.
+func (m *merger) unpackedPart(out []serialize.RawEntity, u *unpack, id int64, b, o, t *serialize.RawEntity) []serialize.RawEntity {
+	un, kept := o, t
+	if !u.ours {
+		un, kept = t, o
+	}
+	if un != nil {
+		out = append(out, *un)
+	}
+	if u.deleted || sameRecord(b, kept) {
+		return out
+	}
+	c := scene.MergeConflict{Path: "override", Base: recordJSON(b)}
+	unJSON, keptJSON := recordJSON(un), recordJSON(kept)
+	if u.ours {
+		c.Ours, c.Theirs = unJSON, keptJSON
+	} else {
+		c.Ours, c.Theirs = keptJSON, unJSON
+	}
+	if un != nil {
+		m.conflict(id, c)
+		return out
+	}
+	src := cmp.Or(kept, b)
+	c.Path = "override " + strconv.FormatInt(src.Source, 10)
+	u.lost = append(u.lost, c)
+	return out
+}
+
+// unpackConflicts records, on each unpacked instance that the other side changed, a "prefab"
+// conflict (the instance stays unpacked) and the conflicts of its records that have no entity
+// left.
+func (m *merger) unpackConflicts() {
+	for _, u := range m.unpacked {
+		if e := m.out.Entity(u.id); e != nil {
+			e.Prefab = "" // the unpacking side's entities are there: the instance would make them again
+		}
+		if !u.changed {
+			continue
+		}
+		b := ""
+		if e := m.base.Entity(u.id); e != nil {
+			b = prefabJSON(e)
+		}
+		o, t := prefabJSON(m.ours.Entity(u.id)), prefabJSON(m.theirs.Entity(u.id))
+		m.conflict(u.id, scene.MergeConflict{Path: "prefab", Base: b, Ours: o, Theirs: t})
+		for _, c := range u.lost {
+			m.conflict(u.id, c)
+		}
+	}
+}
+
+// sameRecord reports whether two versions of an override record say the same (nil, or a record
+// that overrides nothing, says nothing).
+func sameRecord(a, b *serialize.RawEntity) bool {
+	empty := func(e *serialize.RawEntity) bool {
+		return e == nil || (e.IsRecord() && !e.HasName && !e.Removed && len(e.Components) == 0)
+	}
+	if empty(a) || empty(b) {
+		return empty(a) && empty(b)
+	}
+	return sameEntity(a, b)
+}
+
+// recordJSON is an entity as an "override" conflict records it: its name, whether it is removed
+// and its components ("" for none).
+func recordJSON(e *serialize.RawEntity) string {
+	if e == nil {
+		return ""
+	}
+	b := []byte("{")
+	if e.HasName {
+		b = append(b, ` "name": `...)
+		b = jsonpos.AppendString(b, e.Name)
+		b = append(b, ',')
+	}
+	if e.Removed {
+		b = append(b, ` "removed": true,`...)
+	}
+	b = append(b, ` "components": {`...)
+	for i, c := range e.Components {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, ' ')
+		b = jsonpos.AppendString(b, c.Name)
+		b = append(b, ": "...)
+		b = append(b, c.JSON...)
+	}
+	if len(e.Components) > 0 {
+		b = append(b, ' ')
+	}
+	return string(append(b, "} }"...))
 }

@@ -151,20 +151,20 @@ func apply(t testing.TB, edits ...func(*serialize.RawScene)) *serialize.RawScene
 
 type edits []func(*serialize.RawScene)
 
-// TestMergeCases: one row per case of the issue (and a few more): the merged file is the expected
-// scene (conflict records aside), loads as a valid scene, and records exactly the expected
-// conflicts ("id path").
-func TestMergeCases(t *testing.T) {
+// mergeCase is a merge of two edits of baseScene: the expected scene and conflicts ("id path").
+type mergeCase struct {
+	name               string
+	ours, theirs, want edits
+	conflicts          []string
+}
+
+// mergeCases are the cases TestMergeCases checks (and TestEveryMergeOutputLoads draws from).
+func mergeCases() []mergeCase {
 	red, green, blue := `{ "rgba": [1, 0, 0, 1] }`, `{ "rgba": [0, 1, 0, 1] }`, `{ "rgba": [0, 0, 1, 1] }`
 	tr := func(x string) string {
 		return `{ "position": [` + x + `, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1] }`
 	}
-	for _, tc := range []struct {
-		name                string
-		ours, theirs, want  edits
-		conflicts           []string
-		sameAsOursWhenNoOps bool
-	}{
+	return []mergeCase{
 		{name: "different fields of one component",
 			ours:   edits{setComp(2, "Transform", `{ "position": [5, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1] }`)},
 			theirs: edits{setComp(2, "Transform", `{ "position": [1, 0, 0], "rotation": [0, 90, 0], "scale": [1, 1, 1] }`)},
@@ -290,7 +290,14 @@ func TestMergeCases(t *testing.T) {
 			ours:   edits{setComp(2, "Color", green)},
 			theirs: edits{sceneName("T"), camera(90)},
 			want:   edits{setComp(2, "Color", green), sceneName("T"), camera(90)}},
-	} {
+	}
+}
+
+// TestMergeCases: one row per case of the issue (and a few more): the merged file is the expected
+// scene (conflict records aside), loads as a valid scene, and records exactly the expected
+// conflicts ("id path").
+func TestMergeCases(t *testing.T) {
+	for _, tc := range mergeCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			base, ours, theirs := apply(t), apply(t, tc.ours...), apply(t, tc.theirs...)
 			res := Merge(base, ours, theirs)

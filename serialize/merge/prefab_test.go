@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/serialize"
 )
@@ -171,6 +173,91 @@ func TestMergeKeepsReferencedEntityOfInstance(t *testing.T) {
 			}
 			if read(t, out).Entity(int64(scene.InstanceID(10, 2))).Removed || !regexp.MustCompile(`"Follow": \{[^}]*`+weapon).MatchString(out) {
 				t.Errorf("the referenced entity is not kept with its reference:\n%s", out)
+			}
+		})
+	}
+}
+
+// unpacked returns src (a level instancing enemy.json as entity 10) with the instance unpacked, as
+// the editor's Unpack Prefab saves it: entity 10 without "prefab", the prefab's entities plain
+// entities with the ids they had in the instance.
+func unpacked(t *testing.T, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "enemy.json"), []byte(enemy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := serialize.Load(context.Background(), strings.NewReader(src),
+		serialize.LoadOptions{File: filepath.Join(dir, "level.json"), NewWorld: testWorld})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sids := ecs.NewMap[scene.SceneID](s.World)
+	for _, e := range scene.EnsureIDs(s.World) {
+		if sids.Get(e).ID == 10 {
+			if err := serialize.Unpack(s, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := serialize.Save(context.Background(), &b, s, serialize.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), `"prefab"`) {
+		t.Fatalf("not unpacked:\n%s", b.String())
+	}
+	return b.String()
+}
+
+// One side unpacks an instance and the other changes its overrides: the unpacked entities are
+// kept (the overrides cannot be applied without the prefab), with a "prefab" conflict on the
+// instance and an "override" conflict holding each changed record; the merged scene loads. An
+// unpack merged with changes that leave the overrides alone is clean.
+func TestMergeUnpackAgainstOverrides(t *testing.T) {
+	weapon := scene.InstanceID(10, 2)
+	green := rec(2, `, "components": { "Color": { "rgba": [0, 1, 0, 1] } }`)
+	child := `, { "id": 77, "name": "Scope", "parent": ` + strconv.FormatUint(weapon, 10) + `, "order": 1, "components": {} }`
+	moved := strings.Replace(level(""), `"order": 1, "prefab"`, `"order": 5, "prefab"`, 1)
+	for _, tc := range []struct {
+		name                 string
+		base, ours, theirs   string
+		conflicts            []string // "entity path"
+		unpackedWeaponIsKept bool
+	}{
+		{name: "ours unpacks, theirs overrides", base: level(""), ours: unpacked(t, level("")), theirs: level(green),
+			conflicts: []string{"10 prefab", strconv.FormatUint(weapon, 10) + " override"}, unpackedWeaponIsKept: true},
+		{name: "theirs unpacks, ours overrides", base: level(""), ours: level(green), theirs: unpacked(t, level("")),
+			conflicts: []string{"10 prefab", strconv.FormatUint(weapon, 10) + " override"}, unpackedWeaponIsKept: true},
+		{name: "ours unpacks, theirs changes an override", base: level(green), ours: unpacked(t, level(green)),
+			theirs:    level(rec(2, `, "components": { "Color": { "rgba": [1, 1, 0, 1] } }`)),
+			conflicts: []string{"10 prefab", strconv.FormatUint(weapon, 10) + " override"}, unpackedWeaponIsKept: true},
+		{name: "ours unpacks, theirs removes the weapon", base: level(""), ours: unpacked(t, level("")),
+			theirs:    level(rec(2, `, "removed": true`)),
+			conflicts: []string{"10 prefab", strconv.FormatUint(weapon, 10) + " override"}, unpackedWeaponIsKept: true},
+		{name: "ours unpacks and deletes the weapon, theirs overrides it", base: level(""),
+			ours: write(t, run(read(t, unpacked(t, level(""))), []edit{{"delete the weapon", del(int64(weapon))}})), theirs: level(green),
+			conflicts: []string{"10 prefab", "10 override 2"}},
+		{name: "ours unpacks, theirs moves the instance", base: level(""), ours: unpacked(t, level("")), theirs: moved,
+			unpackedWeaponIsKept: true},
+		{name: "ours unpacks, theirs hangs an entity under the weapon", base: level(""), ours: unpacked(t, level("")),
+			theirs: level(rec(2, `, "components": {}`) + child), unpackedWeaponIsKept: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, res, err := mergeInDir(t, tc.base, tc.ours, tc.theirs)
+			if err != nil {
+				t.Fatalf("the merged scene does not load: %v\n%s", err, out)
+			}
+			var got []string
+			for _, c := range res.Conflicts {
+				got = append(got, strconv.FormatInt(c.Entity, 10)+" "+c.Path)
+			}
+			if !slices.Equal(got, tc.conflicts) {
+				t.Errorf("conflicts %q, want %q\n%s", got, tc.conflicts, out)
+			}
+			m := read(t, out)
+			if w := m.Entity(int64(weapon)); tc.unpackedWeaponIsKept && (w == nil || w.IsRecord() || m.Entity(10).Prefab != "") {
+				t.Errorf("the unpacked weapon is not kept:\n%s", out)
 			}
 		})
 	}
