@@ -494,3 +494,46 @@ func TestMergeChecksWhatItWrites(t *testing.T) {
 		t.Errorf("temporary files left: %v", tmps)
 	}
 }
+
+// An instance unpacked on one branch and overridden on the other: merge keeps the unpacked
+// entities and records the override as a conflict (exit 1), and the file loads with its prefab
+// (validate lists only the conflicts). An unpack undone on one side (an instance again where base
+// has plain entities) cannot be merged without the prefab: exit 2, nothing written.
+func TestMergeUnpackedInstance(t *testing.T) {
+	body, weapon := scene.InstanceID(10, 1), scene.InstanceID(10, 2)
+	const prefab = `{"format": "voltex.scene", "version": 2, "name": "Enemy", "entities": [
+ {"id": 1, "name": "Body", "order": 1, "components": {"Color": {"rgba": [1, 0, 0, 1]}}},
+ {"id": 2, "name": "Weapon", "parent": 1, "order": 1, "components": {"Color": {"rgba": [0, 0, 1, 1]}}}]}`
+	instance := func(records string) string {
+		return `{"format": "voltex.scene", "version": 2, "name": "L", "entities": [
+ {"id": 10, "name": "Enemy", "order": 1, "prefab": "enemy.json", "components": {}}` + records + `]}`
+	}
+	plain := func(weaponName string) string {
+		return fmt.Sprintf(`{"format": "voltex.scene", "version": 2, "name": "L", "entities": [
+ {"id": 10, "name": "Enemy", "order": 1, "components": {}},
+ {"id": %d, "name": "Body", "parent": 10, "order": 1, "components": {"Color": {"rgba": [1, 0, 0, 1]}}},
+ {"id": %d, "name": %q, "parent": %d, "order": 1, "components": {"Color": {"rgba": [0, 0, 1, 1]}}}]}`, body, weapon, weaponName, body)
+	}
+	green := fmt.Sprintf(`, {"id": %d, "instance": 10, "source": 2, "components": {"Color": {"rgba": [0, 1, 0, 1]}}}`, weapon)
+	dir := writeFiles(t, map[string]string{"enemy.json": prefab, "base.json": instance(""), "ours.json": plain("Weapon"),
+		"theirs.json": instance(green), "plain.json": plain("Weapon"), "renamed.json": plain("Sword")})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	out := p("level.json")
+	code, _, errOut := runCLI("merge", p("base.json"), p("ours.json"), p("theirs.json"), "-o", out)
+	if code != 1 || !strings.Contains(errOut, `entity 10 "Enemy": prefab: ours (absent), theirs "enemy.json" (base "enemy.json")`) ||
+		!strings.Contains(errOut, fmt.Sprintf(`entity %d "Weapon": override: ours { "name": "Weapon", "components": { "Color": { "rgba": [0, 0, 1, 1] } } }, theirs { "components": { "Color": { "rgba": [0, 1, 0, 1] } } } (base (absent))`, weapon)) {
+		t.Fatalf("unpacked against an override: code %d, stderr:\n%s", code, errOut)
+	}
+	code, _, errOut = runCLI("validate", out)
+	if code != 1 || strings.Count(errOut, "unresolved merge conflict") != 2 || strings.Count(errOut, "\n") != 2 {
+		t.Errorf("validate of the merge: code %d, stderr:\n%s", code, errOut)
+	}
+	os.Remove(out)
+	code, _, errOut = runCLI("merge", p("plain.json"), p("base.json"), p("renamed.json"), "-o", out)
+	if code != 2 || !strings.Contains(errOut, "plain in base and an instance of enemy.json on one side") || !strings.Contains(errOut, "merge this file by hand") {
+		t.Errorf("an unpack undone: code %d, stderr:\n%s", code, errOut)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("OUT was written")
+	}
+}
