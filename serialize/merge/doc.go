@@ -15,7 +15,10 @@
 // changed on the other, the changed entity) and records base, ours and theirs in the entity's
 // scene.MergeConflicts component (scene-level ones in the editor section), where the editor shows
 // them and `validate` refuses them until they are resolved. Entities still needed as parents or
-// reference targets come back, and moves that together would make a parent cycle keep ours.
+// reference targets come back, and moves that together would make a parent cycle keep ours. An
+// instance unpacked on one side stays unpacked, the other side's changed overrides recorded as
+// conflicts; sides that could be merged only with their prefabs' contents are refused
+// (Result.Unmergeable).
 //
 // Records are keyed by entity id, component name and field path, so the same machinery can merge
 // any keyed records (prefab instance overrides keyed by prefab entity id, for instance) that are

@@ -71,8 +71,18 @@ var MaxConflicts = 1_000_000
 //     instances, keyed by the instance and the prefab entity's id) merge like other entities,
 //     field by field; a record that removes its entity on one side and changes it (or still needs
 //     it, as the parent of an entity added or the target of a reference) on the other keeps the
-//     entity, with a "removed" conflict.
+//     entity, with a "removed" conflict; a side without a record has an empty one;
+//   - an instance unpacked on one side (plain entities with the ids the instance gave them) and
+//     kept as an instance on the other stays unpacked: records the other side changed cannot be
+//     applied without the prefab, so each is an "override" conflict on its entity (or, if the
+//     unpacking side deleted that entity, an "override SOURCE" conflict on the instance) and the
+//     instance gets a "prefab" conflict; an unpack merged with changes that leave the records alone
+//     is clean;
+//   - sides that cannot be merged without the prefab — an entity of an unpacked instance that the
+//     other side needs as a parent or a reference target and the unpacking side lacks, or an
+//     instance made again of plain entities base has — are refused (Result.Unmergeable).
 //
+// The merged scene loads (prefabs resolved) whenever the inputs do: TestEveryMergeOutputLoads.
 // The editor camera is merged as one value (ours if both changed it); the selection is ours.
 // Conflicts already recorded in the inputs are merged like other components.
 func Merge(base, ours, theirs *serialize.RawScene) *Result {
