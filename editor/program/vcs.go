@@ -369,6 +369,7 @@ func openSide(path, label, repoPath string) (*mergeSide, error) {
 func (sd *mergeSide) close() {
 	if sd.in != nil {
 		sd.in.Close()
+		sd.in = nil
 	}
 }
 
