@@ -15,7 +15,7 @@ import (
 	"github.com/voltex-editor/voltex/serialize"
 )
 
-var loadRuns = flag.Int("load-runs", 1500, "triples of versions of one scene TestEveryMergeOutputLoads merges (all of them if fewer)")
+var loadRuns = flag.Int("load-runs", 800, "triples of versions of one scene TestEveryMergeOutputLoads merges (all of them if fewer)")
 
 // prefabVersions are versions of a level instancing enemy.json as entity 10: overrides, removals
 // from the instance, entities hung under it and references into it, the instance moved, deleted
@@ -90,6 +90,13 @@ func TestEveryMergeOutputLoads(t *testing.T) {
 			b, o, th := versions[k%n], versions[k/n%n], versions[k/n/n]
 			res := Merge(read(t, b), read(t, o), read(t, th))
 			if res.Unmergeable != "" {
+				// Only an unpack (entity 10 without its "prefab") can need the prefab.
+				if !slices.ContainsFunc([]string{b, o, th}, func(v string) bool {
+					e := read(t, v).Entity(10)
+					return e != nil && e.Prefab == ""
+				}) {
+					t.Fatalf("%s: refused without an unpack: %s\nbase:\n%s\nours:\n%s\ntheirs:\n%s", name, res.Unmergeable, b, o, th)
+				}
 				unmergeable++
 				continue
 			}

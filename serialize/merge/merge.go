@@ -82,7 +82,9 @@ var MaxConflicts = 1_000_000
 //     other side needs as a parent or a reference target and the unpacking side lacks, or an
 //     instance made again of plain entities base has — are refused (Result.Unmergeable).
 //
-// The merged scene loads (prefabs resolved) whenever the inputs do: TestEveryMergeOutputLoads.
+// The merged scene loads (prefabs resolved) when the inputs do (TestEveryMergeOutputLoads merges
+// the versions of the test scenes with each other); `voltex-editor merge` checks it anyway.
+//
 // The editor camera is merged as one value (ours if both changed it); the selection is ours.
 // Conflicts already recorded in the inputs are merged like other components.
 func Merge(base, ours, theirs *serialize.RawScene) *Result {
@@ -686,9 +688,8 @@ type unpack struct {
 
 // findUnpacked finds the instances that one side made plain entities (unpacked them) where the
 // other side still has them as instances (or deleted them), base having them as instances or not
-// having them, and
-// whether that other side changed them since base (its prefab, or a record other than an empty
-// one appearing).
+// at all, and whether that other side changed them since base (its prefab, or a record other than
+// an empty one appearing). An instance made again of plain entities that base has is unmergeable.
 func (m *merger) findUnpacked() {
 	for _, side := range []bool{true, false} {
 		s, other := m.ours, m.theirs
@@ -700,8 +701,8 @@ func (m *merger) findUnpacked() {
 			if e.Prefab != "" || e.IsRecord() {
 				continue
 			}
-			// (An instance made again of base's plain entities is not one: the other side's plain
-			// entities cannot be told from those the instance makes without its prefab.)
+			// Base's plain entities made an instance again: the other side's plain entities cannot be
+			// told from those the instance makes without its prefab.
 			x, b := other.Entity(e.ID), m.base.Entity(e.ID)
 			if x != nil && x.Prefab != "" && b != nil && b.Prefab == "" && m.unmergeable == "" {
 				m.unmergeable = fmt.Sprintf("entity %d is plain in base and an instance of %s on one side (an unpack undone): "+
