@@ -23,17 +23,20 @@ import (
 // `git-setup`, which tells git to use them.
 
 // readSide reads one side of a diff or merge. A missing file (git's /dev/null) or an empty one (the
-// base of a file added on both branches; diff refuses empty files before) is an empty scene. A pipe (<(git show REV:level.json)) is read: its size says nothing.
+// base of a file added on both branches; diff refuses empty files before) is an empty scene. A pipe
+// (<(git show REV:level.json)) is read: its size says nothing; so is "-", standard input.
 func readSide(path, file string, opts serialize.LoadOptions) (*serialize.RawScene, error) {
 	if path == os.DevNull {
 		return &serialize.RawScene{}, nil
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.Mode().IsRegular() && st.Size() == 0 {
-		return &serialize.RawScene{}, nil
+	if path != "-" {
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		if st.Mode().IsRegular() && st.Size() == 0 {
+			return &serialize.RawScene{}, nil
+		}
 	}
 	opts.File = file
 	opts.Limits.MaxFileSize, opts.Limits.MaxEntities = merge.SideLimits.MaxFileSize, merge.SideLimits.MaxEntities
@@ -103,6 +106,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		label, aPath, bPath = fs.Arg(0), fs.Arg(1), fs.Arg(4)
 	case *gitMode:
 		return usageError(fs, stderr, fmt.Sprintf("voltex-editor diff --git: git passes 7 arguments, got %d", fs.NArg()))
+	case fs.NArg() == 2 && fs.Arg(0) == "-" && fs.Arg(1) == "-":
+		return usageError(fs, stderr, "voltex-editor diff: standard input (-) can be one side only")
 	case fs.NArg() == 2:
 		aPath, bPath = fs.Arg(0), fs.Arg(1)
 	default:

@@ -537,3 +537,18 @@ func TestMergeUnpackedInstance(t *testing.T) {
 		t.Error("OUT was written")
 	}
 }
+
+// diff reads a side given as - from standard input too.
+func TestDiffReadsStandardInput(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	_, want, _ := runCLI("diff", p("base.json"), p("ours.json"))
+	withStdin(t, vcsOurs, func() {
+		if code, out, errOut := runCLI("diff", p("base.json"), "-"); code != 1 || out != want {
+			t.Errorf("diff from standard input: code %d\n%s\nwant\n%s\nstderr %s", code, out, want, errOut)
+		}
+	})
+	if code, _, errOut := runCLI("diff", "-", "-"); code != 2 || !strings.Contains(errOut, "one side only") {
+		t.Errorf("both sides from standard input: code %d, %s", code, errOut)
+	}
+}
