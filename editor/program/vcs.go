@@ -213,7 +213,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			"Exit 0: merged cleanly; 1: merged with conflicts (listed on stderr); 2: trouble (OUT is not written),\n"+
 			"such as a side that is not a scene or holds conflict markers (<<<<<<<) from a merge of lines.\n"+
 			vcsLimitsHelp("more than "+words.Thousands(int64(merge.MaxConflicts))+" conflicts is trouble")+"\n"+
-			"Files none of whose sides is a scene are merged by 'git merge-file' (conflict markers, exit 1 on conflicts).")
+			"When no side is a scene, the files are merged by 'git merge-file' (conflict markers, exit 1 on conflicts).")
 	out := fs.String("o", "", "output file (required; may be OURS, as git's %A)")
 	path := fs.String("path", "", "the file's path in the repository (git's %P), for messages and to find the project file and prefabs")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
