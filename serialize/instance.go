@@ -32,8 +32,9 @@ type prefabState struct {
 	nFile    int32
 	unlisted []partKey
 	isRecord []bool // by file entity: an override record (its parent comes from the prefab)
-	// removedIDs are the ids of entities the file removes from their instances.
-	removedIDs map[int64]bool
+	// removedIDs are the ids of entities the file removes from their instances, with their records
+	// (indexes in ovrs).
+	removedIDs map[int64]int
 	prefab     scene.Prefab
 	part       scene.PrefabPart
 	// maxEntities is Limits.MaxEntities (negative: none); tooMany is set once instances went over it.
@@ -190,9 +191,9 @@ func (b *binder) instantiate() {
 		}
 		if o.removed {
 			if b.removedIDs == nil {
-				b.removedIDs = map[int64]bool{}
+				b.removedIDs = map[int64]int{}
 			}
-			b.removedIDs[r.id] = true
+			b.removedIDs[r.id] = k
 		}
 		byInst[ii] = append(byInst[ii], k)
 	}
@@ -667,4 +668,13 @@ func (b *binder) partCheck(from, target int32, line, col int, path string, what 
 	b.probs.Errorf(line, col, path, "%s %d is an entity of prefab instance %d that this file does not list; list it: "+
 		"{ \"id\": %d, \"instance\": %d, \"source\": %d }", what, id, k.instance, id, k.instance, k.source)
 	return false
+}
+
+// removedParent reports file entity i whose parent is an entity the file removes from its instance:
+// the entity would lose its place (the prefab entity it hangs under is not made).
+func (b *binder) removedParent(i int32, r *entRec) {
+	o := &b.ovrs[b.removedIDs[r.parent]]
+	b.probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "parent %d is entity %d of prefab instance %d, which this "+
+		"file removes (entities[%d], %d:%d): delete this entity too, or keep the prefab entity (drop its \"removed\")",
+		r.parent, o.source, o.instance, o.index, o.pos.Line, o.pos.Col)
 }

@@ -593,9 +593,10 @@ func (b *binder) finish(h *header) *Scene {
 		if r.parent == 0 {
 			continue
 		}
+		_, removed := b.removedIDs[r.parent]
 		switch p := find(r.parent); {
-		case p < 0 && b.removedIDs[r.parent]:
-			probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "parent %d is removed from its prefab instance", r.parent)
+		case removed:
+			b.removedParent(i, r)
 		case p < 0:
 			probs.Errorf(int(r.parLine), int(r.parCo), entPath(i, "parent"), "parent %d does not exist", r.parent)
 		case r.parent == r.id:
@@ -610,9 +611,10 @@ func (b *binder) finish(h *header) *Scene {
 	targets := make([]ecs.Entity, len(b.refs))
 	for i, r := range b.refs {
 		p := find(r.ref.id)
-		if p < 0 || b.removedIDs[r.ref.id] {
+		_, removed := b.removedIDs[r.ref.id]
+		if p < 0 || removed {
 			jp := r.ref.jsonPath(r.rec, b.w.ComponentInfo(r.comp).Name)
-			if b.removedIDs[r.ref.id] {
+			if removed {
 				probs.Errorf(int(r.ref.line), int(r.ref.col), jp, "entity %d is removed from its prefab instance", r.ref.id)
 			} else {
 				probs.Errorf(int(r.ref.line), int(r.ref.col), jp, "entity %d does not exist", r.ref.id)

@@ -747,3 +747,49 @@ func TestPrefabPathMessages(t *testing.T) {
 		}
 	}
 }
+
+// An entity added under a prefab entity that the file removes from its instance is an error at its
+// "parent", naming the removed entity and where the file removes it: it used to load as a root (and
+// fmt dropped its parent, export made it a root), silently.
+func TestAddedUnderARemovedPrefabEntity(t *testing.T) {
+	weapon := scene.InstanceID(10, 2)
+	body := scene.InstanceID(10, 1)
+	for _, c := range []struct{ name, records, want string }{
+		{"removed parent", `{ "id": ` + itoa(weapon) + `, "instance": 10, "source": 2, "removed": true },
+    { "id": 50, "name": "Added", "parent": ` + itoa(weapon) + `, "order": 1 }`,
+			"level.json:6:44: entities[2].parent: parent " + itoa(weapon) + " is entity 2 of prefab instance 10, which this file " +
+				"removes (entities[1], 5:13)"},
+		{"removed grandparent", `{ "id": ` + itoa(body) + `, "instance": 10, "source": 1, "removed": true },
+    { "id": ` + itoa(weapon) + `, "instance": 10, "source": 2, "components": {} },
+    { "id": 50, "name": "Added", "parent": ` + itoa(weapon) + `, "order": 1 }`,
+			""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			level := `{ "format": "voltex.scene", "version": 2, "entities": [
+    { "id": 10, "name": "Enemy", "order": 1, "prefab": "enemy.json" },
+    ` + c.records + `
+  ] }`
+			level = strings.Replace(level, "{ \"format\"", "{\n  \"format\"", 1)
+			level = strings.Replace(level, "\"entities\": [", "\n  \"entities\": [", 1)
+			dir := writeFiles(t, map[string]string{"enemy.json": enemyPrefab, "level.json": level})
+			s, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "level.json"), serialize.LoadOptions{})
+			if c.want == "" {
+				// The record of an entity under a removed one is kept as a placeholder; what is added
+				// under it stays there.
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p := s.World.Parent(entityByID(t, s.World, 50)); p != entityByID(t, s.World, weapon) {
+					t.Fatalf("Added's parent is %v, want the placeholder of entity 2", p)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("loaded; Added's parent is %v", s.World.Parent(entityByID(t, s.World, 50)))
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v\nwant %s", err, c.want)
+			}
+		})
+	}
+}

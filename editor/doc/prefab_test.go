@@ -105,6 +105,31 @@ func TestPartsKeepTheirPlace(t *testing.T) {
 	}
 }
 
+// Deleting an entity of an instance deletes what was added under it with it, in one step: a file
+// that adds an entity under a removed one is refused by the loader, so the editor never writes one.
+func TestDeletingAPrefabEntityTakesWhatWasAddedUnderIt(t *testing.T) {
+	d, _ := openPrefabScene(t)
+	weapon := part(t, d, 10, 2)
+	c, err := d.SpawnCube(weapon)
+	must(t, err)
+	cube := d.ID(c)
+	before, n := content(t, d), d.Len()
+	must(t, d.Delete(weapon))
+	if d.Len() != n-2 || d.world.Alive(c) {
+		t.Fatalf("%d entities after deleting the weapon with the cube under it, want %d", d.Len(), n-2)
+	}
+	must(t, d.Save(context.Background(), nil))
+	d2, err := Open(context.Background(), d.Path(), testOpts, nil)
+	must(t, err)
+	if _, ok := d2.byID[cube]; ok {
+		t.Fatal("the cube added under the deleted weapon was saved")
+	}
+	must(t, d.Undo())
+	if content(t, d) != before || parentID(t, d, cube) != d.ID(part(t, d, 10, 2)) {
+		t.Fatalf("undo:\n%s", content(t, d))
+	}
+}
+
 func TestRevertAndApply(t *testing.T) {
 	d, dir := openPrefabScene(t)
 	prefabPath := filepath.Join(dir, "enemy.json")
