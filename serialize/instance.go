@@ -197,6 +197,9 @@ func (b *binder) instantiate() {
 		}
 		byInst[ii] = append(byInst[ii], k)
 	}
+	if !b.checkNest() {
+		return
+	}
 	brokenUses := map[*Template]*brokenUse{}
 	var brokenOrder []*Template
 	for k := range b.insts {

@@ -555,6 +555,9 @@ func (b *binder) finish(h *header) *Scene {
 	}
 	if len(b.insts) > 0 || len(b.ovrs) > 0 {
 		b.instantiate()
+		if b.tooMany {
+			return nil // the instances were not built: what refers to their entities cannot be checked
+		}
 	}
 	// Ids: sorted order, duplicates.
 	recs := &b.recs

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -69,6 +70,8 @@ type Prefabs struct {
 	opts  PrefabOptions
 	mu    sync.Mutex
 	byAbs map[string]*Template
+	// shapes holds the shapes of the prefab files read for counting nests (by absolute path).
+	shapes map[string]*prefabShape
 }
 
 // NewPrefabs returns an empty set.
@@ -227,14 +230,11 @@ func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []
 		}
 		return t
 	}
-	if p.opts.CheckAsset != nil {
-		if err := p.opts.CheckAsset(dir, rel); err != nil {
-			if errors.Is(err, assetref.ErrMissing) {
-				return fail(fmt.Errorf("%s: no such prefab file", file))
-			}
-			return fail(fmt.Errorf("%s: %w", file, err))
-		}
+	in, err := p.openPrefab(dir, rel, file)
+	if err != nil {
+		return fail(err)
 	}
+	defer in.Close()
 	pdir := filepath.Dir(file)
 	var over bool
 	opts := LoadOptions{File: file, NewWorld: p.opts.NewWorld, Limits: p.opts.Limits, Strict: p.opts.Strict, RefuseConflicts: true,
@@ -245,23 +245,6 @@ func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []
 	if ca := p.opts.CheckAsset; ca != nil {
 		opts.CheckAsset = func(ref string) error { return ca(pdir, ref) }
 	}
-	// Without CheckAsset too, a named pipe or a device is refused before it is opened (opening a
-	// pipe that nothing writes blocks).
-	if st, err := os.Stat(file); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
-		return fail(fmt.Errorf("%s: not a regular file (%s)", file, st.Mode().Type()))
-	}
-	in, err := OpenInput(file)
-	if err != nil {
-		var pe *Error
-		if errors.As(err, &pe) {
-			return fail(err)
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return fail(fmt.Errorf("%s: no such prefab file", file))
-		}
-		return fail(err)
-	}
-	defer in.Close()
 	s, err := Load(ctx, in, opts)
 	if err != nil {
 		t.overMemory = over && opts.Limits.MaxWorldBytes != p.opts.Limits.MaxWorldBytes
@@ -280,6 +263,33 @@ func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []
 		return fail(fmt.Errorf("%s: %w", file, err))
 	}
 	return t
+}
+
+// openPrefab opens the prefab file at rel (relative to dir; file is the two joined) after the
+// checks every read of a prefab file makes.
+func (p *Prefabs) openPrefab(dir, rel, file string) (*Input, error) {
+	if p.opts.CheckAsset != nil {
+		if err := p.opts.CheckAsset(dir, rel); err != nil {
+			if errors.Is(err, assetref.ErrMissing) {
+				return nil, fmt.Errorf("%s: no such prefab file", file)
+			}
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	// Without CheckAsset too, a named pipe or a device is refused before it is opened (opening a
+	// pipe that nothing writes blocks).
+	if st, err := os.Stat(file); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return nil, fmt.Errorf("%s: not a regular file (%s)", file, st.Mode().Type())
+	}
+	in, err := OpenInput(file)
+	if err != nil {
+		var pe *Error
+		if !errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such prefab file", file)
+		}
+		return nil, err
+	}
+	return in, nil
 }
 
 // build fills the template from the loaded prefab world.
@@ -500,6 +510,9 @@ func (p *Prefabs) Reload(ctx context.Context, files ...string) map[string]Templa
 		changed[absPath(f)] = true
 	}
 	p.mu.Lock()
+	for f := range changed {
+		delete(p.shapes, f)
+	}
 	old := map[string]*Template{}
 	for abs, t := range p.byAbs {
 		for _, d := range t.deps {
@@ -533,6 +546,7 @@ func (p *Prefabs) Snapshot() *Prefabs {
 	for k, v := range p.byAbs {
 		q.byAbs[k] = v
 	}
+	q.shapes = maps.Clone(p.shapes)
 	return q
 }
 

@@ -544,7 +544,7 @@ func TestPrefabBombIsRefused(t *testing.T) {
 	}
 	dir := writeFiles(t, files)
 	_, err := serialize.LoadFile(context.Background(), filepath.Join(dir, "l9.json"), serialize.LoadOptions{Limits: serialize.Limits{MaxEntities: 100_000}})
-	if err == nil || !strings.Contains(err.Error(), "more than the limit of 100,000 entities") {
+	if err == nil || !strings.Contains(err.Error(), "over the limit of 100,000 (Limits.MaxEntities)") {
 		t.Fatalf("err = %v", err)
 	}
 }

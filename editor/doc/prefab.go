@@ -219,7 +219,12 @@ func (d *Document) instancesSnaps(ctx context.Context, rel, name string, ts []ec
 			k+1, quoteJSON(n), k, quoteJSON(rel), vec(t.Position), vec(t.Rotation), vec(t.Scale))
 	}
 	b.WriteString("] }")
-	s, err := serialize.Load(ctx, strings.NewReader(b.String()), serialize.LoadOptions{File: filepath.Join(d.folder(), "instance.json"),
+	// Named as the scene they go into: a refusal names the scene ("level.json ×4 tree.json ×10 …").
+	file := d.path
+	if file == "" {
+		file = filepath.Join(d.folder(), "untitled.json")
+	}
+	s, err := serialize.Load(ctx, strings.NewReader(b.String()), serialize.LoadOptions{File: file,
 		Limits: d.opts.Limits, NewWorld: d.opts.NewWorld, Prefabs: d.prefabs, Dir: d.folder()})
 	if err != nil {
 		var le *serialize.Error
@@ -227,7 +232,7 @@ func (d *Document) instancesSnaps(ctx context.Context, rel, name string, ts []ec
 			// The first problem is about the instance line made here; the rest are the prefab's own.
 			msgs := make([]string, 0, len(le.Problems))
 			for _, p := range le.Problems {
-				if strings.HasSuffix(p.File, "instance.json") {
+				if p.File == file {
 					msgs = append(msgs, p.Msg)
 				} else {
 					msgs = append(msgs, p.String())

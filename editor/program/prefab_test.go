@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/prefabnest"
 )
 
 // An entity added under a prefab entity that the scene removes from its instance is refused by
@@ -35,5 +36,38 @@ func TestAddedUnderARemovedPrefabEntityIsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("export wrote a file")
+	}
+}
+
+// A prefab nest over the entity limit (eight small files that flatten to 10^8 entities) is refused
+// by every subcommand that builds instances, from the shape of the files and without expanding any
+// of it (validate refused it after 22 s and 2.1 GB, export ran for minutes), and nothing is written.
+func TestPrefabNestIsRefusedByEverySubcommand(t *testing.T) {
+	dir := t.TempDir()
+	if err := prefabnest.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	level := filepath.Join(dir, "level.json")
+	before, _ := os.ReadFile(level)
+	want := "level.json:3:38: entities[0].prefab: prefab nest flattens to 111,111,110 entities, over the limit of 4,000,000 " +
+		"(Limits.MaxEntities): level.json ×10 " + prefabnest.Chain
+	out := filepath.Join(dir, "out")
+	for _, args := range [][]string{{"validate", level}, {"export", level, "-o", out}, {"render", level, "-o", out}, {"fmt", level},
+		{"fmt", "-w", level}} {
+		allocs := testing.AllocsPerRun(1, func() {
+			code, stdout, stderr := runCLI(args...)
+			if code != 1 || !strings.Contains(stderr, want) {
+				t.Errorf("%s: code %d\nstdout %s\nstderr %s", args, code, stdout, stderr)
+			}
+		})
+		if allocs > 20000 {
+			t.Errorf("%s: %.0f allocations to refuse the nest", args, allocs)
+		}
+	}
+	if data, _ := os.ReadFile(level); string(data) != string(before) {
+		t.Error("fmt -w changed the file")
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a file was written")
 	}
 }
