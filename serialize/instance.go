@@ -43,6 +43,8 @@ type prefabState struct {
 	checked     map[*Template]bool // templates whose component types were checked against the world
 	// byPath holds the template of each prefab path the file instances; charged marks the prefab
 	// files (absolute paths) whose memory the load counted, tplCharged their sum.
+	// counted receives the files of a nest checkNest refuses (LoadOptions.counted).
+	counted    *[]string
 	byPath     map[string]*Template
 	charged    map[string]bool
 	tplCharged int64
@@ -91,6 +93,7 @@ func (b *binder) setPrefabs(opts *LoadOptions, in *Input) {
 		b.chain = []string{absPath(in.Path)}
 	}
 	b.keepBroken = opts.KeepBroken
+	b.counted = opts.counted
 }
 
 // record keeps an override record until the end of the load, checking its components' names and

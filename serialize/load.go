@@ -82,6 +82,9 @@ type LoadOptions struct {
 	// overMemory, if set, is set to whether the load went over Limits.MaxWorldBytes (a prefab's
 	// load with what is left of its scene's memory limit).
 	overMemory *bool
+	// counted, if set, is set to the prefab files a refused nest was counted from: a change to any
+	// of them can make it fit.
+	counted *[]string
 }
 
 // LoadFile loads the scene file at path ("-": standard input) into a new

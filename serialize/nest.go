@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,6 +88,21 @@ func (c *nestCount) size(dir, rel string) int64 {
 	c.stack = c.stack[:len(c.stack)-1]
 	c.sizes[abs] = n
 	return n
+}
+
+// files returns the absolute paths of the files the count read, and of the files the templates it
+// used were made from.
+func (c *nestCount) files() []string {
+	var out []string
+	for abs := range c.sizes {
+		if t := c.p.loaded(abs); t != nil {
+			out = append(out, t.deps...)
+		} else {
+			out = append(out, abs)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // chain describes the nest from a file that instances the prefab at rel (relative to dir) n times:
@@ -424,6 +440,9 @@ func (b *binder) checkNest() bool {
 	b.probs.Errorf(in.pos.Line, in.pos.Col, "entities["+strconv.Itoa(in.index)+"].prefab",
 		"prefab nest flattens to %s entities, over the limit of %s (Limits.MaxEntities): %s", count,
 		words.Thousands(int64(b.maxEntities)), c.chain(name, u.n, b.dir, most))
+	if b.counted != nil {
+		*b.counted = c.files()
+	}
 	b.tooMany = true
 	return false
 }

@@ -3,6 +3,7 @@ package serialize_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,5 +78,16 @@ func TestLiveUpdateIntoANest(t *testing.T) {
 	}
 	if n := s.World.Len(); n != 10 {
 		t.Errorf("%d entities after the update, want the 10 placeholders", n)
+	}
+	// Every file of the nest is followed: b.json made a prefab of ten entities, the instances of
+	// a.json (ten of b.json) come back.
+	b := filepath.Join(dir, "b.json")
+	if files := s.Prefabs.Files(); !slices.Contains(files, b) || !slices.Contains(files, filepath.Join(dir, "g.json")) {
+		t.Errorf("files followed: %q", files)
+	}
+	write(t, b, prefabnest.File(""))
+	rep = serialize.UpdateInstances(s, s.Prefabs.Reload(context.Background(), b))
+	if n := s.World.Len(); n != 10+10*110 || len(rep.Warnings) > 0 {
+		t.Errorf("%d entities after b.json shrank, want 1,110; warnings %q", n, rep.Warnings)
 	}
 }

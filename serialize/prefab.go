@@ -237,8 +237,9 @@ func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []
 	defer in.Close()
 	pdir := filepath.Dir(file)
 	var over bool
+	var counted []string
 	opts := LoadOptions{File: file, NewWorld: p.opts.NewWorld, Limits: p.opts.Limits, Strict: p.opts.Strict, RefuseConflicts: true,
-		Prefabs: p, Dir: pdir, chain: append(slices.Clip(chain), abs), overMemory: &over}
+		Prefabs: p, Dir: pdir, chain: append(slices.Clip(chain), abs), overMemory: &over, counted: &counted}
 	if lim := opts.Limits.resolved().MaxWorldBytes; room > 0 && (lim <= 0 || room < lim) {
 		opts.Limits.MaxWorldBytes = room
 	}
@@ -248,6 +249,11 @@ func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []
 	s, err := Load(ctx, in, opts)
 	if err != nil {
 		t.overMemory = over && opts.Limits.MaxWorldBytes != p.opts.Limits.MaxWorldBytes
+		for _, d := range counted { // a refused nest follows every file of it (Files, Reload)
+			if !slices.Contains(t.deps, d) {
+				t.deps = append(t.deps, d)
+			}
+		}
 		return fail(err)
 	}
 	t.warnings = s.Warnings
