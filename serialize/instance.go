@@ -41,10 +41,10 @@ type prefabState struct {
 	maxEntities int
 	tooMany     bool
 	checked     map[*Template]bool // templates whose component types were checked against the world
+	// counted receives the files of a nest checkNest refuses (LoadOptions.counted).
+	counted *[]string
 	// byPath holds the template of each prefab path the file instances; charged marks the prefab
 	// files (absolute paths) whose memory the load counted, tplCharged their sum.
-	// counted receives the files of a nest checkNest refuses (LoadOptions.counted).
-	counted    *[]string
 	byPath     map[string]*Template
 	charged    map[string]bool
 	tplCharged int64

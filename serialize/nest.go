@@ -18,7 +18,8 @@ import (
 // 10^n entities from n small files. Before a load builds any instance, it counts what its instances
 // flatten to from the shape of the files (the entities each lists and the prefabs it instances,
 // read without decoding a component), so that a nest over Limits.MaxEntities is refused before any
-// of it is expanded. Removals an instance makes are not subtracted: the count is an upper bound.
+// of it is expanded. Removals an instance makes are not subtracted (the instances are checked
+// against the limit again as they are built).
 
 // prefabShape is what a prefab file says about its size: the entities it lists that are not override
 // records, and the prefabs it instances.
@@ -181,7 +182,7 @@ func (p *Prefabs) shape(ctx context.Context, dir, rel, file, abs string) *prefab
 
 // scanShape reads the shape of a scene file: it counts the entities of its "entities" array that
 // are not override records and collects their "prefab" paths, looking at nothing else. It is a
-// byte scan (strings and nesting only), several times faster than parsing: the load that follows
+// byte scan (strings and nesting only), about five times faster than a load: the load that follows
 // checks the file. It stops at the end of the top-level object, at the entity limit, and where the
 // file is not JSON it understands (what it counted so far stands).
 func scanShape(ctx context.Context, in *Input, lim Limits, sh *prefabShape) error {
