@@ -506,3 +506,19 @@ func TestAppInspectorEditsTheDocument(t *testing.T) {
 		t.Fatalf("the field shows %q", f.st.Inspector["Transform.position[0]"].Shown)
 	}
 }
+
+// TestAppAddComponentLeavesOutUnknown: Add Component offers the scene's components but never Unknown, the loader's
+// holder of components the build does not know (its data is written back as those components, not under its name).
+func TestAppAddComponentLeavesOutUnknown(t *testing.T) {
+	f := newAppFixture(t, Options{})
+	f.menu(t, "Entity", "Create Cube")
+	f.frames(2)
+	f.click(t, "Add Component", f.st.Inspector["add"].Rect)
+	f.frames(2)
+	if f.st.Inspector["add:Spin"].W == 0 {
+		t.Fatalf("Add Component does not offer Spin: %v", f.st.Inspector)
+	}
+	if _, ok := f.st.Inspector["add:Unknown"]; ok {
+		t.Fatal("Add Component offers Unknown")
+	}
+}

@@ -94,8 +94,9 @@ func newInspectorPanel(cmds inspectorCommands, ol outline, ms *assets.Registry, 
 		Assets: ms,
 		Hidden: []string{"Name", "MergeConflicts", // the conflict section (conflicts.go) shows the latter
 			"Prefab", "PrefabPart", "PrefabKept"}, // the prefab section (prefab.go) shows these
-		Overrides: inspOverrides{p},
-		OnError:   func(err error) { log.Errorf("%v", err) },
+		NotAddable: []string{"Unknown"}, // the loader fills it; saving writes its contents, not it
+		Overrides:  inspOverrides{p},
+		OnError:    func(err error) { log.Errorf("%v", err) },
 		// The selected entities are those of the document's state selKey names (they are made again when it
 		// changes); while playing, the game's systems may despawn them in any frame.
 		Generation: func() uint64 {

@@ -26,6 +26,9 @@ type Options struct {
 	// Hidden names components that get no header and are not offered by Add Component (the
 	// component holding the name edited at the top, for instance).
 	Hidden []string
+	// NotAddable names components that are shown but never offered by Add Component (one only the
+	// loader fills, whose data is not saved under its own name).
+	NotAddable []string
 	// OnError receives errors returned by the Editor (they are also shown in the panel).
 	OnError func(error)
 	// Now returns the time in seconds for change highlights (default imgui.Time).
@@ -401,7 +404,7 @@ func (p *Panel) addComponent() {
 	p.addIDs = p.addIDs[:0]
 	for _, id := range w.ComponentIDs() {
 		info := w.ComponentInfo(id)
-		if info.Computed || p.hidden(info.Name) {
+		if info.Computed || p.hidden(info.Name) || slices.Contains(p.opts.NotAddable, info.Name) {
 			continue
 		}
 		if _, all := slices.BinarySearch(shared, id); all && p.scan.Complete() {
