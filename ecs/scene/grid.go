@@ -191,6 +191,7 @@ type GridPlan struct {
 	pos    []mgl32.Vec3
 	colors [][4]float32
 	names  []string
+	group  string    // the group's name as spawned (see uniqueNames)
 	spawn  bool      // Spawn has run
 	room   *ecs.Room // see PlanRoom
 }
@@ -264,7 +265,8 @@ func (g *GridPlan) Plan(n int) bool {
 // current roots for the group, or for the cubes if they are roots), [Mesh],
 // [Color] and optionally [Spin], plus the group entity if the grid has one,
 // and returns the group (the zero Entity if none) and the cubes in plan
-// order. w must have the scene components registered. It panics if the plan
+// order. Whichever become roots (the group, else the cubes) are renamed where
+// a root of w has their name ("Cube 0,0 (1)": [FreeName]). w must have the scene components registered. It panics if the plan
 // is not complete or was spawned already (plan again for another world).
 func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 	if !g.Done() {
@@ -280,8 +282,9 @@ func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 	// Order keys: the group (or the cubes, if they are roots) after the
 	// current roots; cubes in a group 1, 2, 3, ….
 	order := NextOrder(w, ecs.Entity{})
+	g.uniqueNames(w)
 	if p.Group != "" {
-		group = w.Spawn(&ecs.Transform{Position: p.Origin, Scale: mgl32.Vec3{1, 1, 1}}, &Name{Value: p.Group},
+		group = w.Spawn(&ecs.Transform{Position: p.Origin, Scale: mgl32.Vec3{1, 1, 1}}, &Name{Value: g.group},
 			&SceneID{ID: r.New(), Order: order})
 		order = 1
 	}
@@ -320,8 +323,31 @@ func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 	return group, cubes
 }
 
+// uniqueNames gives the entities that become roots — the group, or else the cubes — names no root of w has
+// (FreeName: "Cube 0,0 (1)" beside "Cube 0,0"), as Paste names what it adds.
+func (g *GridPlan) uniqueNames(w *ecs.World) {
+	g.group = g.p.Group
+	taken := rootNames(w)
+	if taken == nil {
+		return
+	}
+	if g.group != "" {
+		if taken[g.group] {
+			g.group = FreeName(g.group, taken)
+		}
+		return
+	}
+	for i, n := range g.names {
+		if taken[n] {
+			g.names[i] = FreeName(n, taken)
+			taken[g.names[i]] = true
+		}
+	}
+}
+
 // SpawnGrid adds a grid of cubes to w, each with a Transform, [Name]
-// ("Cube x,z" for a one-layer grid, "Cube x,y,z" otherwise), [SceneID] (new
+// ("Cube x,z" for a one-layer grid, "Cube x,y,z" otherwise; "Cube x,z (1)"
+// where a root has that name, as in Spawn), [SceneID] (new
 // ids from the world's [IDs]; sibling order in creation order, after the
 // existing roots), [Mesh], [Color] and optionally [Spin], plus the group
 // entity if p.Group is set. Cubes are created in X-fastest, then Z, then Y

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -167,10 +166,7 @@ func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([
 		}
 		return 0
 	})
-	in := make(map[uint64]bool, len(snaps))
-	for i := range snaps {
-		in[snaps[i].id] = true
-	}
+	in := idSet(snaps)
 	next := d.appendKeys(parent)
 	for i := range snaps {
 		if !in[snaps[i].parent] {
@@ -202,6 +198,15 @@ func (d *Document) relativeTo(parent ecs.Entity, s *entSnap) {
 	}
 }
 
+// idSet returns the scene ids of snaps.
+func idSet(snaps []entSnap) map[uint64]bool {
+	in := make(map[uint64]bool, len(snaps))
+	for i := range snaps {
+		in[snaps[i].id] = true
+	}
+	return in
+}
+
 // uniqueNames renames the top-level entities of snaps (those whose parent is not in the set in) whose
 // names a sibling already has, as Unity does: "Cube" becomes "Cube (1)", "Cube (1)" becomes
 // "Cube (2)" — the first number free among the siblings, old and new.
@@ -231,26 +236,10 @@ func (d *Document) uniqueNames(snaps []entSnap, in map[uint64]bool) {
 			}
 			n := c.v.(scene.Name)
 			if names[n.Value] {
-				n.Value = freeName(n.Value, names)
+				n.Value = scene.FreeName(n.Value, names)
 				s.comps[j].v = n
 			}
 			names[n.Value] = true
-		}
-	}
-}
-
-// freeName returns "base (k)" for the smallest k ≥ 1 that is not in names, where base is name
-// without a " (n)" suffix.
-func freeName(name string, names map[string]bool) string {
-	base := name
-	if i := strings.LastIndex(name, " ("); i >= 0 && strings.HasSuffix(name, ")") {
-		if _, err := strconv.Atoi(name[i+2 : len(name)-1]); err == nil {
-			base = name[:i]
-		}
-	}
-	for k := 1; ; k++ {
-		if n := base + " (" + strconv.Itoa(k) + ")"; !names[n] {
-			return n
 		}
 	}
 }

@@ -118,15 +118,6 @@ func TestPasteAndDuplicateGiveUniqueNames(t *testing.T) {
 	}
 }
 
-func TestFreeName(t *testing.T) {
-	taken := map[string]bool{"Cube": true, "Cube (1)": true, "Cube (3)": true, "A (b)": true}
-	for in, want := range map[string]string{"Cube": "Cube (2)", "Cube (1)": "Cube (2)", "Cube (3)": "Cube (2)", "A (b)": "A (b) (1)", "": " (1)"} {
-		if got := freeName(in, taken); got != want {
-			t.Errorf("freeName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func mustID[T any](t *testing.T, w *ecs.World) ecs.ComponentID {
 	t.Helper()
 	id, ok := ecs.ComponentIDOf[T](w)

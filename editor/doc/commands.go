@@ -191,10 +191,7 @@ func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
 	d.renumber(snaps, remap, func(id uint64) uint64 { return id })
 	// The copies of the top-level entities go after their parents' last children.
 	keys := map[uint64]func() float64{}
-	in := make(map[uint64]bool, len(snaps))
-	for i := range snaps {
-		in[snaps[i].id] = true
-	}
+	in := idSet(snaps)
 	for i := range snaps {
 		s := &snaps[i]
 		if in[s.parent] {

@@ -91,6 +91,8 @@ func (d *Document) SpawnCopies(ctx context.Context, p scene.GridParams, src Copy
 	if err := d.checkRoom(len(snaps)); err != nil {
 		return ecs.Entity{}, nil, err
 	}
+	in := idSet(snaps)
+	d.uniqueNames(snaps, in) // the group, or the copies, beside roots of the same names
 	es := d.insertTrees("Spawn Grid", snaps)
 	var group ecs.Entity
 	copies := es

@@ -284,3 +284,57 @@ func TestRedoOfAGridGivesItsEntitiesTheirSlots(t *testing.T) {
 		}
 	}
 }
+
+// rootNames returns the names of d's roots, failing on one two roots share.
+func uniqueRootNames(t *testing.T, d *Document) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	for _, e := range d.Roots() {
+		n := d.Name(e)
+		if names[n] {
+			t.Fatalf("two roots are named %q", n)
+		}
+		names[n] = true
+	}
+	return names
+}
+
+// TestGridsGetNamesNoSiblingHas: a second grid's cubes (or its group, or its copies) get the names Paste gives —
+// "Cube 0,0 (1)" beside "Cube 0,0" — so no two siblings share a name, after undo and redo too.
+func TestGridsGetNamesNoSiblingHas(t *testing.T) {
+	for _, group := range []string{"", "Grid"} {
+		d := New("", Options{})
+		p := smallGrid(group)
+		p.Count = [3]int{2, 1, 2}
+		for range 3 {
+			_, _, err := d.SpawnGrid(context.Background(), p, nil)
+			must(t, err)
+		}
+		names := uniqueRootNames(t, d)
+		want := "Cube 1,1 (2)"
+		if group != "" {
+			want = "Grid (2)"
+		}
+		if !names[want] {
+			t.Fatalf("group %q: no root named %q: %v", group, want, names)
+		}
+		undoAll(t, d)
+		redoAll(t, d)
+		if got := uniqueRootNames(t, d); len(got) != len(names) || !got[want] {
+			t.Fatalf("group %q: after undo and redo the roots are %v", group, got)
+		}
+	}
+	d := New("", Options{})
+	src, err := d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	must(t, d.Rename([]ecs.Entity{src}, "Crate"))
+	p := smallGrid("")
+	p.Count = [3]int{2, 1, 1}
+	for range 2 {
+		_, _, err := d.SpawnCopies(context.Background(), p, CopySource{Entity: src})
+		must(t, err)
+	}
+	if names := uniqueRootNames(t, d); !names["Crate 1,0 (1)"] {
+		t.Fatalf("copies: %v", names)
+	}
+}

@@ -329,10 +329,7 @@ func (d *Document) Instantiate(ctx context.Context, path string, parent ecs.Enti
 	if err := d.checkRoom(len(snaps)); err != nil {
 		return ecs.Entity{}, fmt.Errorf("instantiate %s: %w", name, err)
 	}
-	in := map[uint64]bool{}
-	for i := range snaps {
-		in[snaps[i].id] = true
-	}
+	in := idSet(snaps)
 	d.uniqueNames(snaps, in)
 	es := d.insertTrees("Instantiate "+name, snaps)
 	return es[0], nil

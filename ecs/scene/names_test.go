@@ -1,0 +1,44 @@
+package scene
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+func TestFreeName(t *testing.T) {
+	taken := map[string]bool{"Cube": true, "Cube (1)": true, "Cube (3)": true, "A (b)": true}
+	for in, want := range map[string]string{"Cube": "Cube (2)", "Cube (1)": "Cube (2)", "Cube (3)": "Cube (2)", "A (b)": "A (b) (1)", "": " (1)"} {
+		if got := FreeName(in, taken); got != want {
+			t.Errorf("FreeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSpawnGridNamesNoSiblingHas: a grid spawned where the roots already hold its names gives its cubes (or its
+// group, whose cubes are the only children) the next free "name (k)"; the first grid keeps the plain names.
+func TestSpawnGridNamesNoSiblingHas(t *testing.T) {
+	for _, group := range []string{"", "Grid"} {
+		w := NewWorld()
+		p := GridParams{Count: [3]int{2, 1, 2}, Spacing: mgl32.Vec3{1, 1, 1}, Group: group}
+		var made [][]string
+		for range 3 {
+			g, cubes := SpawnGrid(w, p)
+			var names []string
+			if !g.IsZero() {
+				names = append(names, ecs.NewMap[Name](w).Get(g).Value)
+			}
+			names = append(names, ecs.NewMap[Name](w).Get(cubes[0]).Value, ecs.NewMap[Name](w).Get(cubes[len(cubes)-1]).Value)
+			made = append(made, names)
+		}
+		want := [][]string{{"Cube 0,0", "Cube 1,1"}, {"Cube 0,0 (1)", "Cube 1,1 (1)"}, {"Cube 0,0 (2)", "Cube 1,1 (2)"}}
+		if group != "" {
+			want = [][]string{{"Grid", "Cube 0,0", "Cube 1,1"}, {"Grid (1)", "Cube 0,0", "Cube 1,1"}, {"Grid (2)", "Cube 0,0", "Cube 1,1"}}
+		}
+		if !reflect.DeepEqual(made, want) {
+			t.Fatalf("group %q: names %v, want %v", group, made, want)
+		}
+	}
+}
