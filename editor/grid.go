@@ -63,7 +63,7 @@ type gridDialog struct {
 
 	autoPlace bool          // the centre stays beside the scene's content until the user sets it
 	placedFor [3]mgl32.Vec3 // the size and scene bounds the centre was placed for
-	toward    mgl32.Vec3    // from the content towards the camera when it was placed (the side it goes on)
+	eye       mgl32.Vec3    // the camera's eye when the grid was first placed (the side it goes on)
 	opened    bool          // the window was shown once
 	closed    bool          // Spawn, Cancel or close pressed
 	focus     bool          // give the first field the keyboard next frame
@@ -180,33 +180,6 @@ func gridBounds(p scene.GridParams) viewport.AABB {
 }
 
 func abs32(f float32) float32 { return float32(math.Abs(float64(f))) }
-
-// besideScene is where a new grid goes by default: next to what the scene already holds, with a gap of two
-// units, on the side that faces the camera (toward: from the content towards the eye; of ±X and ±Z, the one it
-// points along most), its bottom level with the content's bottom and centred on it along the other axis — so it
-// never lands on the existing cubes, sits on the same floor, in front of them as seen from the view. Unity and
-// Blender put new objects at the view's pivot or the 3D cursor, which after framing a scene is its middle: exactly
-// on the existing cubes, hence "At pivot" is offered but not the default. In an empty scene the grid sits on the
-// origin. The placed coordinate is rounded outwards to a half unit so the field reads well.
-func besideScene(scene viewport.AABB, p scene.GridParams, toward mgl32.Vec3) mgl32.Vec3 {
-	if scene.IsEmpty() {
-		return mgl32.Vec3{}
-	}
-	half := gridBounds(p).Size().Mul(0.5)
-	const gap = 2
-	c := scene.Center()
-	c[1] = scene.Min[1] + half[1]
-	axis := 0
-	if abs32(toward[2]) > abs32(toward[0]) {
-		axis = 2
-	}
-	if toward[axis] < 0 {
-		c[axis] = float32(math.Floor(float64(scene.Min[axis]-gap-half[axis])*2) / 2)
-	} else {
-		c[axis] = float32(math.Ceil(float64(scene.Max[axis]+gap+half[axis])*2) / 2)
-	}
-	return c
-}
 
 // previewKey says what a preview shows: the grid's parameters and the scene's draw-list version.
 type previewKey struct {
@@ -389,11 +362,13 @@ func (d *gridDialog) place() {
 		return
 	}
 	if d.placedFor == ([3]mgl32.Vec3{}) && !b.IsEmpty() {
-		d.toward = d.view.camera().Eye().Sub(b.Center()) // the side is chosen once; orbiting does not move the grid
+		d.eye = d.view.camera().Eye() // the side is chosen once; orbiting does not move the grid
 	}
 	d.placedFor = key
 	if p.Validate() == nil {
-		d.centre = besideScene(b, p, d.toward)
+		o := p
+		o.Origin = mgl32.Vec3{}
+		d.centre = besideScene(b, gridBounds(o), d.eye)
 	}
 }
 

@@ -37,40 +37,6 @@ func overlaps(a, b viewport.AABB) bool {
 	return true
 }
 
-// TestBesideSceneNeverOverlaps: a grid placed beside the scene never overlaps what it holds, sits on the content's
-// floor, goes on the side the camera looks from (of ±X, ±Z) two units away and is centred on the content along
-// the other axis; in an empty scene it goes to the origin.
-func TestBesideSceneNeverOverlaps(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 1000 {
-		content := gridBounds(randomGrid(r))
-		p := randomGrid(r)
-		toward := mgl32.Vec3{r.Float32()*2 - 1, r.Float32(), r.Float32()*2 - 1}
-		p.Origin = besideScene(content, p, toward)
-		b := gridBounds(p)
-		if overlaps(b, content) {
-			t.Fatalf("grid %v placed at %v overlaps the content %v", b, p.Origin, content)
-		}
-		axis, other := 0, 2
-		if abs32(toward[2]) > abs32(toward[0]) {
-			axis, other = 2, 0
-		}
-		gap := b.Min[axis] - content.Max[axis]
-		if toward[axis] < 0 {
-			gap = content.Min[axis] - b.Max[axis]
-		}
-		if gap < 2 || gap > 2.5 {
-			t.Fatalf("toward %v: gap to the content along %c is %v, want 2..2.5", toward, "XYZ"[axis], gap)
-		}
-		if abs32(b.Min[1]-content.Min[1]) > 1e-3 || abs32(b.Center()[other]-content.Center()[other]) > 1e-3 {
-			t.Fatalf("grid %v not on the floor / centred on the content %v", b, content)
-		}
-	}
-	if c := besideScene(viewport.EmptyAABB(), randomGrid(r), mgl32.Vec3{1, 0, 0}); c != (mgl32.Vec3{}) {
-		t.Fatalf("in an empty scene the grid goes to %v, want the origin", c)
-	}
-}
-
 // TestPreviewListIsTheSpawn: the preview's cubes are where and as coloured as the cubes the spawn makes (same
 // generator, world matrices through the group), after the scene's own instances, drawn selected with ids that
 // cannot be an entity's; a bigger grid previews its first cubes; a cancelled preview gives nothing.
