@@ -6,10 +6,8 @@ import (
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	g "github.com/AllenDang/giu"
-	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/assets"
-	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/probe"
 )
 
@@ -22,12 +20,11 @@ type assetList interface {
 }
 
 // assetsHost is what the Assets panel needs of the editor: the prefab files to list, whether the scene can be
-// edited, where the view looks (Place puts an instance there) and placing one.
+// edited, and placing one beside the scene (Place).
 type assetsHost interface {
 	prefabList() []string
 	editable() bool
-	pivot() mgl32.Vec3
-	instantiate(path string, parent ecs.Entity, pos mgl32.Vec3)
+	placePrefab(path string)
 }
 
 // assetsPanel lists the meshes scenes can use — the built-ins, the files in use and the .obj files found in the
@@ -99,7 +96,7 @@ func (p *assetsPanel) prefabsHeight() float32 {
 }
 
 // buildPrefabs lists the scene files that can be placed as prefabs: drag one into the viewport or onto the
-// hierarchy, or press Place (at the centre of the view).
+// hierarchy, or press Place (beside what the scene holds).
 func (p *assetsPanel) buildPrefabs() {
 	p.drag.endIfIdle()
 	files := p.host.prefabList()
@@ -123,7 +120,7 @@ func (p *assetsPanel) buildPrefabs() {
 		}
 		rel = filepath.ToSlash(rel)
 		if imgui.SmallButton("Place") && p.host.editable() {
-			p.host.instantiate(path, ecs.Entity{}, p.host.pivot())
+			p.host.placePrefab(path)
 		}
 		p.record("place:" + rel)
 		imgui.SameLine()

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
@@ -323,9 +321,6 @@ func (w *workspace) prepareGrid(p scene.GridParams) (*doc.GridJob, time.Duration
 	return j, w.jobs.stepDelay, err
 }
 func (w *workspace) paused() bool { return w.doc.Paused() }
-
-// pivot is where the view looks (a prefab placed from the Assets panel goes there).
-func (w *workspace) pivot() mgl32.Vec3 { return w.doc.Camera().Pivot }
 
 // inInstance reports whether the selection's active entity belongs to a prefab instance.
 func (w *workspace) inInstance() bool {

@@ -2,6 +2,7 @@ package editor
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,31 +14,69 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/viewport"
 )
 
 // The workspace's prefab commands: place an instance of a scene file, save the selection as a prefab, revert,
 // apply and unpack instances, follow prefab files changed on disk. (The hierarchy marks instances, the inspector
 // shows their overrides, the Assets panel lists prefab files: prefab.go.)
 
-// cmdInstantiatePrefab asks for a prefab file (a scene in the scene's folder) and places an instance of it at the
-// centre of the view.
+// cmdInstantiatePrefab asks for a prefab file (a scene in the scene's folder) and places an instance of it beside
+// what the scene holds (placePrefab).
 func (w *workspace) cmdInstantiatePrefab() {
 	w.ui.chooseFile(fileRequest{title: "Instantiate Prefab", dir: w.dialogDir(), okLabel: "Instantiate", exts: []string{".json"},
-		onChoose: func(p string) { w.instantiate(p, ecs.Entity{}, w.doc.Camera().Pivot) }})
+		onChoose: w.placePrefab})
+}
+
+// placePrefab places an instance of the prefab at path as a root beside what the scene holds, on its floor and
+// never between the camera and it (besideScene, as a new grid goes): placing again puts the next one beside that.
+func (w *workspace) placePrefab(path string) {
+	shape, err := w.doc.Shape(context.Background(), doc.CopySource{Prefab: path})
+	if err != nil {
+		w.placeFailed(path, err)
+		return
+	}
+	box := viewport.EmptyAABB()
+	for _, it := range shape {
+		if m, err := w.assets.Mesh(it.Mesh); err == nil && m != nil {
+			box = box.Union(viewport.MeshBounds(m).Transform(it.Matrix))
+		}
+	}
+	if box.IsEmpty() { // nothing drawn: its origin is what is placed
+		box = viewport.AABB{}
+	}
+	w.instantiate(path, ecs.Entity{}, besideScene(w.ui.sceneBounds(), box, w.doc.Camera().Eye()))
 }
 
 // instantiate places an instance of the prefab at path under parent at pos (parent's space).
 func (w *workspace) instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) {
 	e, err := w.doc.Instantiate(context.Background(), path, parent, pos)
 	if err != nil {
-		w.report("instantiate", err)
+		w.placeFailed(path, err)
 		return
 	}
 	w.log.Infof("placed %s (an instance of %s)", w.doc.Name(e), filepath.Base(path))
 	w.ui.show(e) // under a collapsed parent (a drop on its row) too, as Create shows what it made
 	w.syncWatched()
+}
+
+// placeFailed says once, in the console and in a message the user sees, why the prefab at path cannot be placed.
+func (w *workspace) placeFailed(path string, err error) {
+	if errors.Is(err, doc.ErrPlaying) {
+		w.report("place", err)
+		return
+	}
+	name := filepath.Base(path)
+	probs := serialize.ProblemsOf(err)
+	for _, p := range probs {
+		w.log.Errorf("cannot place %s: %s", name, p)
+	}
+	w.ui.alert("Cannot place prefab", "Cannot place "+name+":\n\n"+problemLines(probs, func(p serialize.Problem) string {
+		return problemText(path, p)
+	}))
 }
 
 // cmdSaveAsPrefab asks for a file name and saves the selected entities there as a prefab, replacing them by an

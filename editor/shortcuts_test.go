@@ -59,11 +59,12 @@ var prefabPlaces = [][3]string{
 }
 
 // prefabPlacement says where each way of placing a prefab puts the instance (workspace.instantiate's callers).
-const prefabPlacement = "Where a new instance goes: **Place** and **Instantiate Prefab...** put it at the centre of the view (the\n" +
-	"point the camera orbits), as a root; a drop on the viewport puts it where the mouse points on the ground plane\n" +
-	"(y = 0), or at the centre of the view when the mouse does not point at the ground; a drop on a hierarchy row makes\n" +
-	"it that entity's child at the entity's origin, and a drop on the hierarchy's empty space a root at the origin. The\n" +
-	"instance is named after the prefab file, with no rotation and a scale of 1.\n"
+const prefabPlacement = "Where a new instance goes: **Place** and **Instantiate Prefab...** put it beside what the scene holds, on its\n" +
+	"floor, on the side that faces the view and never between the camera and the scene (as a new grid goes), as a root:\n" +
+	"placing again puts the next one beside that; a drop on the viewport puts it where the mouse points on the ground\n" +
+	"plane (y = 0), or at the centre of the view when the mouse does not point at the ground; a drop on a hierarchy row\n" +
+	"makes it that entity's child at the entity's origin, and a drop on the hierarchy's empty space a root at the origin.\n" +
+	"The instance is named after the prefab file, with no rotation and a scale of 1.\n"
 
 func TestShortcutsDocIsCurrent(t *testing.T) {
 	const path = "../docs/shortcuts.md"

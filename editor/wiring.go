@@ -50,6 +50,12 @@ func (a *App) adoptPreview(list *viewport.DrawList, cubes []ecs.Entity) {
 	a.vp.adoptPreview(list, cubes)
 }
 func (a *App) sceneVersion() uint64 { return a.vp.sceneVersion() }
+func (a *App) sceneBounds() viewport.AABB {
+	if l := a.vp.sceneList(); l != nil {
+		return l.Bounds()
+	}
+	return viewport.EmptyAABB()
+}
 
 func (a *App) toggleStats() bool {
 	a.vp.showStats = !a.vp.showStats

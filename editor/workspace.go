@@ -75,6 +75,8 @@ type ui interface {
 	adoptPreview(list *viewport.DrawList, cubes []ecs.Entity)
 	reloadMeshes()
 	sceneVersion() uint64
+	// sceneBounds is the box of what the viewport draws of the scene (empty when it draws nothing).
+	sceneBounds() viewport.AABB
 	// The window: layout, help windows, closing, the clipboard.
 	resetLayout()
 	toggleShortcuts()

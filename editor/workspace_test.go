@@ -75,11 +75,14 @@ func (f *fakeUI) adoptPreview(l *viewport.DrawList, cubes []ecs.Entity) {
 }
 func (f *fakeUI) reloadMeshes()        { f.calls = append(f.calls, "reloadMeshes") }
 func (f *fakeUI) sceneVersion() uint64 { return f.sceneVer }
-func (f *fakeUI) resetLayout()         { f.calls = append(f.calls, "layout") }
-func (f *fakeUI) toggleShortcuts()     { f.calls = append(f.calls, "shortcuts") }
-func (f *fakeUI) showAbout()           { f.calls = append(f.calls, "about") }
-func (f *fakeUI) close()               { f.closed = true }
-func (f *fakeUI) clipboard() string    { return f.clip }
+func (f *fakeUI) sceneBounds() viewport.AABB {
+	return viewport.EmptyAABB()
+}
+func (f *fakeUI) resetLayout()      { f.calls = append(f.calls, "layout") }
+func (f *fakeUI) toggleShortcuts()  { f.calls = append(f.calls, "shortcuts") }
+func (f *fakeUI) showAbout()        { f.calls = append(f.calls, "about") }
+func (f *fakeUI) close()            { f.closed = true }
+func (f *fakeUI) clipboard() string { return f.clip }
 func (f *fakeUI) setClipboard(s string) {
 	f.clip = s
 }
@@ -892,5 +895,40 @@ func TestSpawnOfAReadyGrid(t *testing.T) {
 	waitJob(t, w)
 	if w.doc.Len() != p.Len() || other.Len() != 0 {
 		t.Fatalf("after the spawn with another document's job: %d entities here, %d there", w.doc.Len(), other.Len())
+	}
+}
+
+// TestPlaceBrokenPrefabSaysItOnce: placing a prefab that cannot be used says why once — one console line per
+// problem, with its position — and in a message the user sees; nothing is added.
+func TestPlaceBrokenPrefabSaysItOnce(t *testing.T) {
+	w, f := newTestWorkspace(t, 0)
+	dir := t.TempDir()
+	level, bad := filepath.Join(dir, "level.json"), filepath.Join(dir, "bad.json")
+	for p, text := range map[string]string{level: `{"format": "voltex.scene", "version": 2, "name": "Level", "entities": []}`,
+		bad: `{"format": "voltex.scene", "version": 2, "name": "Bad", "entities": [{"id": 1, "name": "X", "order": 1, "components": {"Transform": {"position": [0, "a", 0]}}}]}`} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := doc.Open(context.Background(), level, w.docOpts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.setDoc(d)
+	before := len(w.log.Messages())
+	w.placePrefab(bad)
+	var lines []string
+	for _, m := range w.log.Messages()[before:] {
+		lines = append(lines, m.Text)
+	}
+	all := strings.Join(lines, "\n")
+	if strings.Count(all, `expected a number, got the string "a"`) != 1 || !strings.Contains(all, "bad.json:1:") {
+		t.Fatalf("the console says:\n%s", all)
+	}
+	if f.question == nil || f.question.title != "Cannot place prefab" || !strings.Contains(f.question.message, "line 1, column") {
+		t.Fatalf("no message for the user: %+v", f.question)
+	}
+	if strings.Count(f.question.message, "expected a number") != 1 || w.doc.Len() != 0 {
+		t.Fatalf("the message: %q; %d entities", f.question.message, w.doc.Len())
 	}
 }

@@ -229,16 +229,21 @@ func (d *Document) instancesSnaps(ctx context.Context, rel, name string, ts []ec
 	if err != nil {
 		var le *serialize.Error
 		if errors.As(err, &le) && len(le.Problems) > 0 {
-			// The first problem is about the instance line made here; the rest are the prefab's own.
-			msgs := make([]string, 0, len(le.Problems))
+			// The first problem is about the instance line made here ("prefab … cannot be used: " and the
+			// prefab's first problem); the rest are the prefab's own: those, when there are any, say it once.
+			var line []string
+			var own []serialize.Problem
 			for _, p := range le.Problems {
 				if p.File == file {
-					msgs = append(msgs, p.Msg)
+					line = append(line, p.Msg)
 				} else {
-					msgs = append(msgs, p.String())
+					own = append(own, p)
 				}
 			}
-			return nil, fmt.Errorf("instantiate %s: %s", rel, strings.Join(msgs, "\n"))
+			if len(own) > 0 {
+				return nil, fmt.Errorf("instantiate %s: %w", rel, &serialize.Error{Problems: own})
+			}
+			return nil, fmt.Errorf("instantiate %s: %s", rel, strings.Join(line, "\n"))
 		}
 		return nil, fmt.Errorf("instantiate %s: %w", rel, err)
 	}

@@ -1,0 +1,108 @@
+package editor
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// placeFixture is the editor on a level with two cubes (one unit, bottoms at y = 0) beside a prefab file of a
+// crate (a cube with its origin at its bottom), the Assets tab in front.
+func placeFixture(t *testing.T) *appFixture {
+	t.Helper()
+	dir := t.TempDir()
+	cube := func(id int, x float32) string {
+		return `{"id": ` + string(rune('0'+id)) + `, "name": "C` + string(rune('0'+id)) + `", "order": ` + string(rune('0'+id)) +
+			`, "components": {"Transform": {"position": [` + ftoa(x) + `, 0.5, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}, "Mesh": {"asset": "builtin:cube"}}}`
+	}
+	level := `{"format": "voltex.scene", "version": 2, "name": "Level", "entities": [` + cube(1, 0) + `, ` + cube(2, 3) + `]}`
+	crate := `{"format": "voltex.scene", "version": 2, "name": "Crate", "entities": [{"id": 1, "name": "Crate", "order": 1,
+  "components": {"Transform": {"position": [0, 0.5, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}, "Mesh": {"asset": "builtin:cube"}}}]}`
+	for name, text := range map[string]string{"crate.json": crate, "level.json": level} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := newAppFixture(t, Options{ScenePath: filepath.Join(dir, "level.json")})
+	focus := true
+	f.ui.frame(func() {
+		f.a.frame()
+		if focus {
+			imgui.SetWindowFocusStr(panelAssets)
+			focus = false
+		}
+	})
+	f.frames(2)
+	return f
+}
+
+func ftoa(f float32) string {
+	if f == float32(int(f)) {
+		return string(rune('0' + int(f)))
+	}
+	panic("ftoa: whole numbers 0..9 only")
+}
+
+// worldBoxes returns the world bounds of every entity with a mesh (unit meshes), by name.
+func worldBoxes(w *ecs.World) map[string]viewport.AABB {
+	unit := viewport.AABB{Min: [3]float32{-0.5, -0.5, -0.5}, Max: [3]float32{0.5, 0.5, 0.5}}
+	out := map[string]viewport.AABB{}
+	meshes, names := ecs.NewMap[scene.Mesh](w), ecs.NewMap[scene.Name](w)
+	w.EachEntity(func(e ecs.Entity) bool {
+		if meshes.Has(e) {
+			top := e // named by the root: an instance's, not its crate's
+			for !w.Parent(top).IsZero() {
+				top = w.Parent(top)
+			}
+			name, _ := names.TryGet(top)
+			out[name.Value] = unit.Transform(w.WorldMatrix(e))
+		}
+		return true
+	})
+	return out
+}
+
+// TestAppPlacePutsInstancesBesideTheScene: Place puts each instance beside what the scene holds — on its floor,
+// clear of every entity (the ones placed before too), never between the camera and the scene — so pressing it
+// again never stacks instances on one spot.
+func TestAppPlacePutsInstancesBesideTheScene(t *testing.T) {
+	f := placeFixture(t)
+	d := f.a.ws.doc
+	for i := range 3 {
+		f.click(t, "Place", f.st.Inspector["place:crate.json"].Rect)
+		f.frames(2)
+		if d.Len() != 2+2*(i+1) { // an instance and its crate
+			t.Fatalf("after %d Place: %d entities", i+1, d.Len())
+		}
+	}
+	boxes := worldBoxes(d.World())
+	if len(boxes) != 5 {
+		t.Fatalf("boxes %v", boxes)
+	}
+	eye := d.Camera().Eye()
+	content := boxes["C1"].Union(boxes["C2"])
+	for a, ba := range boxes {
+		if abs32(ba.Min[1]) > 1e-4 {
+			t.Errorf("%s is not on the floor: %v", a, ba)
+		}
+		for b, bb := range boxes {
+			if a < b && overlaps(ba, bb) {
+				t.Errorf("%s %v and %s %v overlap", a, ba, b, bb)
+			}
+		}
+		if a == "C1" || a == "C2" {
+			continue
+		}
+		for _, target := range contentPoints(content) {
+			if tHit, ok := (viewport.Ray{Origin: eye, Dir: target.Sub(eye)}).IntersectAABB(ba); ok && tHit < 1 {
+				t.Errorf("%s %v stands between the camera %v and the scene %v", a, ba, eye, content)
+			}
+		}
+	}
+}
