@@ -137,7 +137,7 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	ws := newWorkspace(a.opts, st, a.console, &a.clock)
 	ws.jobs.probe = pr
 	a.ws = ws
-	a.drag.place = ws.instantiate
+	a.drag.place, a.drag.placeMesh = ws.instantiate, ws.placeMesh
 	a.hier = newHierarchyPanel(nil, ws, &a.drag, a.console, pr)
 	a.vp = newViewportPanel(nil, a, ws.assets, newRenderer, a.console, pr)
 	a.vp.showStats = st.ShowStats

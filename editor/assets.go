@@ -28,8 +28,9 @@ type assetsHost interface {
 }
 
 // assetsPanel lists the meshes scenes can use — the built-ins, the files in use and the .obj files found in the
-// scene's folder, with their sizes and any load error — and below them the scene files that can be placed as
-// prefabs (Place, or drag into the viewport or onto the hierarchy).
+// scene's folder, with their sizes and any load error; drag one into the viewport to make an entity with it — and
+// below them the scene files that can be placed as prefabs (Place, or drag into the viewport or onto the
+// hierarchy).
 type assetsPanel struct {
 	reg     assetList
 	host    assetsHost
@@ -70,7 +71,11 @@ func (p *assetsPanel) buildMeshes() {
 	for _, ref := range p.reg.List() {
 		imgui.TableNextRow()
 		imgui.TableNextColumn()
-		text(registerText(ref))
+		imgui.SelectableBool(registerText(ref))
+		p.record("mesh:" + ref)
+		if p.host.editable() {
+			p.drag.source(meshPayload, ref, registerText(ref))
+		}
 		m, err := p.reg.Mesh(ref)
 		imgui.TableNextColumn()
 		if m != nil && !m.Placeholder {
@@ -127,7 +132,7 @@ func (p *assetsPanel) buildPrefabs() {
 		imgui.SelectableBool(registerText(rel))
 		p.record("asset:" + rel)
 		if p.host.editable() {
-			p.drag.source(path, registerText(rel))
+			p.drag.source(prefabPayload, path, registerText(rel))
 		}
 		imgui.PopID()
 	}

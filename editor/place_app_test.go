@@ -106,3 +106,35 @@ func TestAppPlacePutsInstancesBesideTheScene(t *testing.T) {
 		}
 	}
 }
+
+// TestAppMeshDragMakesAnEntity: a mesh dragged from the Assets panel onto the viewport makes an entity with that
+// mesh standing on the ground where it is dropped, selected, as one undo step.
+func TestAppMeshDragMakesAnEntity(t *testing.T) {
+	f := placeFixture(t)
+	d := f.a.ws.doc
+	row := f.st.Inspector["mesh:builtin:sphere"]
+	if row.W == 0 {
+		t.Fatalf("no row for builtin:sphere: %v", f.st.Inspector)
+	}
+	vp := f.st.Viewport
+	undos, n := d.Undos(), d.Len()
+	x0, y0 := centre(row.Rect)
+	x1, y1 := float32(vp.X+vp.W*3/4), float32(vp.Y+vp.H*3/4)
+	f.ui.drag(x0, y0, x1, y1, f.a.frame)
+	f.frames(2)
+	if d.Len() != n+1 || d.Undos() != undos+1 {
+		t.Fatalf("after the drop: %d entities (before %d), %d undo steps (before %d)", d.Len(), n, d.Undos(), undos)
+	}
+	e, ok := d.Active()
+	if !ok || ecs.NewMap[scene.Mesh](d.World()).Get(e).Asset != "builtin:sphere" || d.Name(e) != "Sphere" {
+		t.Fatalf("the new entity (selected %v): %q", ok, d.Name(e))
+	}
+	cam := d.Camera()
+	r := cam.Ray(x1-float32(vp.X), y1-float32(vp.Y), vp.W, vp.H)
+	tHit, _ := r.IntersectPlane([3]float32{0, 1, 0}, 0)
+	want := r.At(tHit)
+	pos := d.World().WorldMatrix(e).Col(3).Vec3()
+	if abs32(pos[0]-want[0]) > 0.05 || abs32(pos[2]-want[2]) > 0.05 || abs32(pos[1]-0.5) > 1e-4 {
+		t.Fatalf("dropped over %v on the ground, the sphere is at %v (its bottom on the ground: y 0.5)", want, pos)
+	}
+}

@@ -17,9 +17,12 @@ import (
 // active entity belongs to and its overrides (the prefab section), the Assets panel lists prefab files to drag
 // into the viewport or onto the hierarchy (prefabDrag). The commands are the workspace's (prefabs.go).
 
-// prefabPayload is the drag-and-drop payload of a prefab dragged from the Assets panel (its path is kept in
-// prefabDrag.dragging).
-const prefabPayload = "VOLTEX_PREFAB"
+// prefabPayload and meshPayload are the drag-and-drop payloads of a prefab and of a mesh dragged from the Assets
+// panel (the path or mesh reference is kept in prefabDrag.dragging).
+const (
+	prefabPayload = "VOLTEX_PREFAB"
+	meshPayload   = "VOLTEX_MESH"
+)
 
 var (
 	prefabBlue     = imgui.Vec4{X: 0.45, Y: 0.75, Z: 1, W: 1}
@@ -223,24 +226,27 @@ func (p *inspectorPanel) prefabButton(label string, run func()) {
 	p.recordPrefab("prefab:" + label)
 }
 
-// prefabDrag is a prefab being dragged from the Assets panel, and its drop targets: a hierarchy row (the prefab is
-// placed as a child of that entity), the hierarchy's empty space (a root) and the viewport image (on the ground
-// where the mouse points).
+// prefabDrag is a prefab or a mesh being dragged from the Assets panel, and its drop targets: a hierarchy row (a
+// prefab is placed as a child of that entity), the hierarchy's empty space (a root) and the viewport image (on the
+// ground where the mouse points; a mesh makes an entity with it there).
 type prefabDrag struct {
-	dragging  string // the prefab being dragged ("" when none)
+	dragging  string // the prefab's path or the mesh's reference ("" when none)
+	payload   string // prefabPayload or meshPayload
 	delivered bool   // the drag was dropped (ImGui may report the delivery in more than one frame)
 	place     func(path string, parent ecs.Entity, pos mgl32.Vec3)
+	placeMesh func(ref string, pos mgl32.Vec3)
 }
 
-// source makes the last item a drag source of the prefab at path.
-func (pd *prefabDrag) source(path, label string) {
+// source makes the last item a drag source of the prefab at path (payload prefabPayload) or of the mesh ref
+// (meshPayload).
+func (pd *prefabDrag) source(payload, what, label string) {
 	if !imgui.BeginDragDropSource() {
 		return
 	}
 	if pd.dragging == "" {
-		pd.dragging = path
+		pd.dragging, pd.payload = what, payload
 	}
-	imgui.SetDragDropPayload(prefabPayload, 0, 0)
+	imgui.SetDragDropPayload(payload, 0, 0)
 	text(label)
 	imgui.EndDragDropSource()
 }
@@ -252,7 +258,7 @@ func (pd *prefabDrag) endIfIdle() {
 	}
 }
 
-// take reports whether a dropped prefab is still to be placed (once per drag).
+// take reports whether a dropped prefab or mesh is still to be placed (once per drag).
 func (pd *prefabDrag) take() bool {
 	if pd.dragging == "" || pd.delivered {
 		return false
@@ -261,12 +267,13 @@ func (pd *prefabDrag) take() bool {
 	return true
 }
 
-// dropped reports whether a prefab was dropped on the last item this frame (once per drag).
-func (pd *prefabDrag) dropped() bool {
-	if !imgui.BeginDragDropTarget() {
+// dropped reports whether what is dragged, of payload kind, was dropped on the last item this frame (once per
+// drag).
+func (pd *prefabDrag) dropped(payload string) bool {
+	if pd.payload != payload || !imgui.BeginDragDropTarget() {
 		return false
 	}
-	p := imgui.AcceptDragDropPayload(prefabPayload)
+	p := imgui.AcceptDragDropPayload(payload)
 	ok := p != nil && p.CData != nil && p.IsDelivery() && pd.take()
 	imgui.EndDragDropTarget()
 	return ok
@@ -274,15 +281,16 @@ func (pd *prefabDrag) dropped() bool {
 
 // acceptPrefabDrop places a prefab dropped on the last item (a hierarchy row) under target (zero: a root).
 func (pd *prefabDrag) acceptPrefabDrop(target ecs.Entity) {
-	if pd.dropped() {
+	if pd.dropped(prefabPayload) {
 		pd.place(pd.dragging, target, mgl32.Vec3{})
 	}
 }
 
-// dropOnView places a prefab dropped on the viewport image where the mouse (local, in the w×h image) points on
-// the ground plane (y = 0), or at the view's centre (the camera's pivot) when it points at the sky.
+// dropOnView places a prefab or mesh dropped on the viewport image where the mouse (local, in the w×h image)
+// points on the ground plane (y = 0), or at the view's centre (the camera's pivot) when it points at the sky.
 func (pd *prefabDrag) dropOnView(cam *viewport.Camera, local imgui.Vec2, w, h int) {
-	if !pd.dropped() {
+	prefab := pd.dropped(prefabPayload)
+	if !prefab && !pd.dropped(meshPayload) {
 		return
 	}
 	pos := cam.Pivot
@@ -290,5 +298,9 @@ func (pd *prefabDrag) dropOnView(cam *viewport.Camera, local imgui.Vec2, w, h in
 	if t, ok := r.IntersectPlane(mgl32.Vec3{0, 1, 0}, 0); ok && t > 0 {
 		pos = r.At(t)
 	}
-	pd.place(pd.dragging, ecs.Entity{}, pos)
+	if prefab {
+		pd.place(pd.dragging, ecs.Entity{}, pos)
+	} else {
+		pd.placeMesh(pd.dragging, pos)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
@@ -61,6 +62,30 @@ func (w *workspace) instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) 
 	w.log.Infof("placed %s (an instance of %s)", w.doc.Name(e), filepath.Base(path))
 	w.ui.show(e) // under a collapsed parent (a drop on its row) too, as Create shows what it made
 	w.syncWatched()
+}
+
+// placeMesh makes an entity with the mesh ref (a mesh dragged from the Assets panel) standing on the ground at pos,
+// named after the mesh, and selects it: one undoable step.
+func (w *workspace) placeMesh(ref string, pos mgl32.Vec3) {
+	if m, err := w.assets.Mesh(ref); err == nil && m != nil {
+		if b := viewport.MeshBounds(m); !b.IsEmpty() {
+			pos[1] -= b.Min[1] // its bottom on the ground
+		}
+	}
+	name := strings.TrimPrefix(ref, "builtin:")
+	name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	if name != "" {
+		name = strings.ToUpper(name[:1]) + name[1:]
+	}
+	t := ecs.Transform{}.Default()
+	t.Position = pos
+	e, err := w.doc.Spawn("Create "+name, ecs.Entity{}, name, t, scene.Mesh{Asset: ref}, scene.Color{}.Default())
+	if err != nil {
+		w.report("create "+name, err)
+		return
+	}
+	w.log.Infof("created %s (mesh %s)", name, ref)
+	w.ui.show(e)
 }
 
 // placeFailed says once, in the console and in a message the user sees, why the prefab at path cannot be placed.
