@@ -19,12 +19,16 @@ func (w *workspace) startWatcher() {
 	w.syncWatched()
 }
 
-// syncWatched makes the watched set the scene file plus the registry's asset files, if that changed.
+// syncWatched makes the watched set the scene file, the registry's asset files and the asset folder's list of
+// files (new .obj and prefab files appear in the Assets panel), if that changed.
 func (w *workspace) syncWatched() {
 	if w.watcher == nil {
 		return
 	}
 	want := w.assets.Files()
+	if dir := w.assetDir(); dir != "" {
+		want = append(want, dir)
+	}
 	if p := w.doc.Path(); p != "" {
 		if abs, err := filepath.Abs(p); err == nil {
 			want = append(want, abs)
@@ -65,6 +69,8 @@ func (w *workspace) pollWatcher() {
 			w.onProjectFileEvent()
 		case w.isPrefabPath(ev.Path):
 			w.onPrefabFileEvent(ev.Path)
+		case ev.Path == w.assetDir():
+			w.onAssetDirEvent()
 		default:
 			ref, ok := w.assets.RefForPath(ev.Path)
 			if !ok {
@@ -87,6 +93,25 @@ func (w *workspace) pollWatcher() {
 		w.watchedAt = v
 		w.syncWatched()
 	}
+}
+
+// assetDir is the absolute path of the folder the Assets panel lists ("" if unknown).
+func (w *workspace) assetDir() string {
+	abs, err := filepath.Abs(w.assets.Root())
+	if err != nil {
+		return ""
+	}
+	return abs
+}
+
+// onAssetDirEvent lists the asset folder's files again: files added, removed or renamed there appear in (or
+// leave) the Assets panel without Rescan.
+func (w *workspace) onAssetDirEvent() {
+	if err := w.assets.Scan(); err != nil {
+		w.log.Warnf("scanning %s: %v", w.assets.Root(), err)
+	}
+	w.prefabs.forget()
+	w.syncWatched()
 }
 
 func (w *workspace) isScenePath(p string) bool {

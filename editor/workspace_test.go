@@ -742,11 +742,7 @@ func TestWatcherReloadsMeshes(t *testing.T) {
   "components": {"Transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}, "Mesh": {"asset": "tri.obj"}}}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w, f := newTestWorkspace(t, 0)
-	w.startWatcher()
-	defer w.watcher.Close()
-	w.openPath(scenePath)
-	waitJob(t, w)
+	w, f := openWatched(t, scenePath)
 	if _, err := w.assets.Mesh("tri.obj"); err != nil { // the viewport loads meshes as it draws them
 		t.Fatal(err)
 	}
@@ -931,4 +927,43 @@ func TestPlaceBrokenPrefabSaysItOnce(t *testing.T) {
 	if strings.Count(f.question.message, "expected a number") != 1 || w.doc.Len() != 0 {
 		t.Fatalf("the message: %q; %d entities", f.question.message, w.doc.Len())
 	}
+}
+
+// TestNewFilesAppearInAssets: an .obj file or a prefab written into the scene's folder while the editor runs is
+// listed by the Assets panel without Rescan (the watcher follows the folder's list of files).
+func TestNewFilesAppearInAssets(t *testing.T) {
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(scenePath, []byte(`{"format": "voltex.scene", "version": 2, "name": "S", "entities": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, _ := openWatched(t, scenePath)
+	if slices.Contains(w.assets.List(), "rock.obj") || len(w.prefabList()) != 0 {
+		t.Fatalf("before: meshes %v, prefabs %v", w.assets.List(), w.prefabList())
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rock.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crate.json"), []byte(`{"format": "voltex.scene", "version": 2, "name": "Crate", "entities": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !slices.Contains(w.assets.List(), "rock.obj") || len(w.prefabList()) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the new files are not listed: meshes %v, prefabs %v", w.assets.List(), w.prefabList())
+		}
+		w.pollWatcher()
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// openWatched is a test workspace on the scene at path with its file watcher running.
+func openWatched(t *testing.T, path string) (*workspace, *fakeUI) {
+	t.Helper()
+	w, f := newTestWorkspace(t, 0)
+	w.startWatcher()
+	t.Cleanup(func() { w.watcher.Close() })
+	w.openPath(path)
+	waitJob(t, w)
+	return w, f
 }

@@ -10,6 +10,8 @@
 //     [Options.Quiet] (100 ms by default), or at the latest [Options.MaxDelay] after the first;
 //   - compares content, not timestamps: a file is reported [Changed] only when its content
 //     hash differs from the last one known, and [Missing] when it no longer exists;
+//   - follows a directory's list of names when a directory is added: [Changed] when files
+//     appear in it, go or are renamed (new assets to list), calm through atomic saves beside it;
 //   - suppresses the editor's own saves: [Watcher.ExpectOwnWrite] declares the content the
 //     editor is about to write, so that save produces no event, while any other content
 //     written by someone else, even right after, still does.

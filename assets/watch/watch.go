@@ -100,13 +100,14 @@ type Watcher struct {
 	suppressed atomic.Int64 // settled bursts that produced no event (content as known); for tests
 }
 
-// file is the state of one watched file.
+// file is the state of one watched file, or of a watched directory's list of names (listing).
 type file struct {
-	dir   string
-	known state     // content last reported, loaded, or declared by ExpectOwnWrite
-	gen   uint64    // bumped by ExpectOwnWrite
-	first time.Time // first raw event of the pending burst
-	due   time.Time // when the pending burst settles; zero when nothing is pending
+	dir     string // the directory fsnotify watches for it: its parent, or a listing's own path
+	listing bool
+	known   state     // content last reported, loaded, or declared by ExpectOwnWrite
+	gen     uint64    // bumped by ExpectOwnWrite
+	first   time.Time // first raw event of the pending burst
+	due     time.Time // when the pending burst settles; zero when nothing is pending
 }
 
 type dir struct {
@@ -117,7 +118,7 @@ type dir struct {
 // state is what the watcher knows of a file's content.
 type state struct {
 	exists bool
-	kind   uint8 // 0 regular file (hash valid), 1 not a regular file, 2 unreadable
+	kind   uint8 // 0 regular file (hash valid), 1 not a regular file, 2 unreadable, 3 a directory (hash of its names)
 	hash   uint64
 }
 
@@ -179,7 +180,10 @@ func abs(path string) (string, error) {
 
 // Add starts watching the file at path (made absolute). The file need not exist, but its
 // directory must. Add reads the file once to know its current content, so that only later
-// changes are reported. Adding a watched file again does nothing.
+// changes are reported. Adding a watched file again does nothing. A path that is a directory
+// when added is watched for its list of names: Changed (its path) when entries appear, go or
+// are renamed, not when a file in it only changes content, and not for a temporary file that
+// comes and goes within one burst (an atomic save beside it).
 func (w *Watcher) Add(path string) error {
 	return w.serialized(path, func(p string) error { return w.add(p, w.observe) })
 }
@@ -214,9 +218,15 @@ func (w *Watcher) serialized(path string, fn func(p string) error) error {
 
 // add watches p, knowing its content as observe says it is now.
 func (w *Watcher) add(p string, observe func(string) state) error {
+	at := filepath.Dir(p)
+	fi, err := os.Stat(p)
+	listing := err == nil && fi.IsDir()
+	if listing {
+		at = p
+	}
 	w.mu.Lock()
 	closed, watched := w.closed, w.files[p] != nil
-	d := w.dirs[filepath.Dir(p)]
+	d := w.dirs[at]
 	w.mu.Unlock()
 	switch {
 	case closed:
@@ -226,7 +236,7 @@ func (w *Watcher) add(p string, observe func(string) state) error {
 	}
 	known := observe(p)
 	if d == nil {
-		if err := w.fs.Add(filepath.Dir(p)); errors.Is(err, fsnotify.ErrClosed) {
+		if err := w.fs.Add(at); errors.Is(err, fsnotify.ErrClosed) {
 			return ErrClosed
 		} else if err != nil {
 			return fmt.Errorf("watch: %s: %w", p, err)
@@ -237,13 +247,13 @@ func (w *Watcher) add(p string, observe func(string) state) error {
 	if w.closed {
 		return ErrClosed
 	}
-	d = w.dirs[filepath.Dir(p)]
+	d = w.dirs[at]
 	if d == nil {
 		d = &dir{}
-		w.dirs[filepath.Dir(p)] = d
+		w.dirs[at] = d
 	}
 	d.files++
-	w.files[p] = &file{dir: filepath.Dir(p), known: known}
+	w.files[p] = &file{dir: at, listing: listing, known: known}
 	return nil
 }
 
@@ -400,6 +410,9 @@ func (w *Watcher) raw(ev fsnotify.Event) {
 	if f := w.files[name]; f != nil {
 		w.pend(f, now)
 	}
+	if f := w.files[filepath.Dir(name)]; f != nil && f.listing && ev.Has(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) {
+		w.pend(f, now)
+	}
 	if d := w.dirs[name]; d != nil && ev.Has(fsnotify.Remove|fsnotify.Rename) {
 		// The directory itself went away (its watch is gone): its files are missing until the
 		// retrier sees it back.
@@ -534,6 +547,9 @@ func (w *Watcher) observe(path string) state {
 	if err != nil {
 		return state{exists: true, kind: 2}
 	}
+	if fi.IsDir() {
+		return w.observeListing(path)
+	}
 	if !fi.Mode().IsRegular() { // never open FIFOs or devices: reading could block forever
 		return state{exists: true, kind: 1, hash: uint64(fi.Mode())}
 	}
@@ -551,6 +567,21 @@ func (w *Watcher) observe(path string) state {
 		return state{exists: true, kind: 2}
 	}
 	return state{exists: true, hash: h.Sum64()}
+}
+
+// observeListing returns the state of the directory at path: the hash of its sorted names.
+func (w *Watcher) observeListing(path string) state {
+	es, err := os.ReadDir(path) // sorted by name
+	if err != nil {
+		return state{exists: true, kind: 2}
+	}
+	var h maphash.Hash
+	h.SetSeed(w.seed)
+	for _, e := range es {
+		h.WriteString(e.Name())
+		h.WriteByte(0)
+	}
+	return state{exists: true, kind: 3, hash: h.Sum64()}
 }
 
 // retrier re-watches directories that went away, once they exist again, and then looks at

@@ -541,3 +541,37 @@ func TestAddKnownTakesTheHashedContent(t *testing.T) {
 	atomicSave(t, a, "written by another tool")
 	expect(t, collect(t, w, 1), Event{Path: a, Kind: Changed})
 }
+
+// TestDirectoryListing: a watched directory reports Changed (its own path) when a file appears in it, is renamed
+// into it or is deleted — once per burst — and nothing when a file in it only changes content or a temporary file
+// comes and goes within one quiet period (its list of names is as it was).
+func TestDirectoryListing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "scene.json"), "v1")
+	w := newWatcher(t, Options{})
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "rock.obj"), "v 0 0 0")
+	expect(t, collect(t, w, 1), Event{Path: dir, Kind: Changed})
+	atomicSave(t, filepath.Join(dir, "crate.json"), "{}")
+	expect(t, collect(t, w, 1), Event{Path: dir, Kind: Changed})
+	write(t, filepath.Join(dir, "scene.json"), "v2") // content only
+	if err := os.Remove(filepath.Join(dir, "rock.obj")); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, collect(t, w, 1), Event{Path: dir, Kind: Changed})
+	if !quickly(testQuiet, func() { atomicSave(t, filepath.Join(dir, "scene.json"), "v3") }) { // a temporary file comes and goes
+		t.Log("the machine stalled the save for longer than the quiet period: its temporary file is not checked")
+		return
+	}
+	waitSuppressed(t, w, 1)
+	time.Sleep(settleTime(w))
+	if ev := w.Poll(); ev != nil {
+		t.Fatalf("events %v for a list of names as it was", ev)
+	}
+	if got := w.Watched(); !slices.Equal(got, []string{dir}) {
+		t.Fatalf("watched %v", got)
+	}
+}
