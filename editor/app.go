@@ -86,7 +86,8 @@ type panelSet struct {
 	open        map[string]bool
 	docked      map[string]bool // docked in the last frame: its background is the window's clear (see clearIsBg)
 	layoutBuilt bool
-	clear       uint32 // the window's clear colour, the style's WindowBg packed as ImGui packs it (0: not set yet)
+	dockSize    imgui.Vec2 // the dockspace's size in the last frame: a resized window scales the panels (scaleDock)
+	clear       uint32     // the window's clear colour, the style's WindowBg packed as ImGui packs it (0: not set yet)
 }
 
 // window is the master window as the App uses it (giu's MasterWindow implements it).
@@ -295,13 +296,30 @@ func (a *App) buildDockspace() {
 		imgui.InternalDockBuilderDockWindow(panelConsole, bottom)
 		imgui.InternalDockBuilderDockWindow(panelAssets, bottom)
 		imgui.InternalDockBuilderFinish(id)
+	} else if last, now := a.panels.dockSize, vp.WorkSize(); last.X > 0 && last.Y > 0 && now.X > 0 && now.Y > 0 && now != last {
+		scaleDock(imgui.InternalDockBuilderGetNode(id), now.X/last.X, now.Y/last.Y)
 	}
+	a.panels.dockSize = vp.WorkSize()
 	if a.clearIsBg() {
 		imgui.SetNextWindowBgAlpha(0) // the dockspace's host window: its background is the clear too
 	}
 	// Each panel's tab has its close button; the dock node's own one (at the right end of the tab bar) would be a
 	// second one that closes whichever tab is in front.
 	imgui.DockSpaceOverViewportV(id, vp, imgui.DockNodeFlags(imgui.DockNodeFlagsNoCloseButton), a.dockClass)
+}
+
+// scaleDock scales the sizes the panels of dock node n ask for by sx, sy: a resized window keeps the panels'
+// proportions. ImGui keeps the side panels' sizes in pixels and gives the rest to the viewport, which in a window
+// made small vanishes (a 1600-pixel layout shrunk to 520 left it 32 pixels wide).
+func scaleDock(n *imgui.DockNode, sx, sy float32) {
+	if n == nil || n.CData == nil {
+		return
+	}
+	s := n.SizeRef()
+	n.SetSizeRef(imgui.Vec2{X: s.X * sx, Y: s.Y * sy})
+	for _, c := range n.ChildNodes() {
+		scaleDock(c, sx, sy)
+	}
 }
 
 // clearIsBg makes the window's clear colour the style's window background, so that the dockspace's host window and

@@ -134,9 +134,10 @@ func (m *mainMenu) buildSnapping() {
 	imgui.EndMenu()
 }
 
-// buildToolbar draws Play / Pause / Step and the gizmo's mode and space in the middle of the menu bar.
+// buildToolbar draws Play / Pause / Step and the gizmo's mode and space in the middle of the menu bar, or right
+// after the menus when the window is too narrow for that (then the bar clips what does not fit).
 func (m *mainMenu) buildToolbar() {
-	imgui.SetCursorPosX(imgui.WindowWidth()/2 - 90)
+	imgui.SetCursorPosX(max(imgui.WindowWidth()/2-90, imgui.CursorPosX()+imgui.CurrentStyle().ItemSpacing().X*2))
 	playing := m.cmds.playing()
 	label := "Play"
 	if playing {
@@ -145,6 +146,7 @@ func (m *mainMenu) buildToolbar() {
 	if imgui.SmallButton(label + "##toolbarplay") {
 		m.cmds.cmdPlayStop()
 	}
+	m.record("toolbar:Play")
 	imgui.BeginDisabledV(!playing)
 	pause := "Pause"
 	if m.cmds.paused() {
@@ -186,6 +188,7 @@ func (m *mainMenu) buildToolbar() {
 	if imgui.SmallButton(space + "##tbspace") {
 		m.cmds.cmdGizmoSpace()
 	}
+	m.record("toolbar:Space")
 }
 
 // record notes the last item (a menu title, or an item of an open menu: "Entity/Unpack Prefab") for the probe.

@@ -285,7 +285,8 @@ func (v *viewportPanel) Build() {
 	v.handlePicking(local, inside)
 	v.buildViewCube()
 	if v.probe != nil {
-		v.probe.ViewCube = rectOf(v.viewCubePos(), imgui.Vec2{X: viewCubeSize, Y: viewCubeSize})
+		side := v.viewCubeSide()
+		v.probe.ViewCube = rectOf(v.viewCubePos(), imgui.Vec2{X: side, Y: side})
 	}
 	if v.showStats {
 		v.buildStatsOverlay()
@@ -591,27 +592,44 @@ func (v *viewportPanel) setGizmo(op gizmoOp) { v.gizmoOp = op }
 // toggleGizmoSpace switches the gizmo between world and local axes (X).
 func (v *viewportPanel) toggleGizmoSpace() { v.gizmoLocal = !v.gizmoLocal }
 
-// viewCubeSize is the side of the view cube's square, in pixels.
+// viewCubeSize is the side of the view cube's square, in pixels, in a viewport big enough for it.
 const viewCubeSize = 96
+
+// viewCubeMin is the smallest view cube drawn: in a viewport with less room there is none.
+const viewCubeMin = 32
+
+// viewCubeSide is the side of the view cube's square: viewCubeSize, less in a small viewport so that it stays
+// inside it with its margin (0: no room for one).
+func (v *viewportPanel) viewCubeSide() float32 {
+	side := min(viewCubeSize, float32(v.w)/3, float32(v.h)-16)
+	if side < viewCubeMin {
+		return 0
+	}
+	return side
+}
 
 // viewCubePos is the top-left corner of the view cube's square (the viewport's top-right corner).
 func (v *viewportPanel) viewCubePos() imgui.Vec2 {
-	return imgui.Vec2{X: v.origin.X + float32(v.w) - viewCubeSize - 8, Y: v.origin.Y + 8}
+	return imgui.Vec2{X: v.origin.X + float32(v.w) - v.viewCubeSide() - 8, Y: v.origin.Y + 8}
 }
 
 // overViewCube reports whether screen point p is on the view cube's square.
 func (v *viewportPanel) overViewCube(p imgui.Vec2) bool {
-	c := v.viewCubePos()
-	return p.X >= c.X && p.Y >= c.Y && p.X < c.X+viewCubeSize && p.Y < c.Y+viewCubeSize
+	c, side := v.viewCubePos(), v.viewCubeSide()
+	return p.X >= c.X && p.Y >= c.Y && p.X < c.X+side && p.Y < c.Y+side
 }
 
 // buildViewCube draws the orientation cube in the top-right corner; clicking a face turns the camera to it.
 func (v *viewportPanel) buildViewCube() {
+	side := v.viewCubeSide()
+	if side == 0 {
+		return
+	}
 	cam := v.doc.Camera()
 	view := cam.View()
 	before := view
 	pos := v.viewCubePos()
-	imguizmo.ViewManipulateFloat(&view[0], cam.Distance, pos, imgui.Vec2{X: viewCubeSize, Y: viewCubeSize}, 0x00000000)
+	imguizmo.ViewManipulateFloat(&view[0], cam.Distance, pos, imgui.Vec2{X: side, Y: side}, 0x00000000)
 	if view != before {
 		*cam = cam.WithView(view)
 	}

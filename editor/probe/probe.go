@@ -11,6 +11,14 @@ func (r Rect) Image() image.Rectangle { return image.Rect(r.X, r.Y, r.X+r.W, r.Y
 // Center returns the rectangle's centre.
 func (r Rect) Center() (x, y int) { return r.X + r.W/2, r.Y + r.H/2 }
 
+// Holds reports whether o lies wholly within r.
+func (r Rect) Holds(o Rect) bool {
+	return o.X >= r.X && o.Y >= r.Y && o.X+o.W <= r.X+r.W && o.Y+o.H <= r.Y+r.H
+}
+
+// Overlaps reports whether r and o share any area.
+func (r Rect) Overlaps(o Rect) bool { return r.Image().Overlaps(o.Image()) }
+
 // State is the editor as a test sees it.
 type State struct {
 	Title string `json:"title"`
