@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
+)
+
+// assetsLevel writes a level with a floor into a new folder and opens it with the Assets tab in front.
+func assetsLevel(t *testing.T) (dir string, e *guitest.Editor, p0 *guitest.Probe) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "my-game", "scenes")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	level := `{ "format": "voltex.scene", "version": 2, "name": "Level",
+  "editor": { "camera": { "pivot": [0, 0, 0], "yaw": 0, "pitch": -30, "distance": 12 } },
+  "entities": [ { "id": 1, "name": "Floor", "order": 1, "components": { "Color": { "rgba": [0.35, 0.4, 0.35, 1] }, "Mesh": { "asset": "builtin:plane" }, "Transform": { "scale": [10, 1, 10] } } } ] }
+`
+	if err := os.WriteFile(filepath.Join(dir, "level.json"), []byte(level), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e = launchOn(t, filepath.Join(dir, "level.json"))
+	p0 = e.WaitProbe(20*time.Second, "the scene", func(p *guitest.Probe) bool { return p.Entities == 1 })
+	// The Assets tab, first in the tab bar at the top of the dock node it shares with the Console.
+	c := p0.Panels["Console"]
+	e.Click(c.X+45, c.Y+10, 1)
+	e.WaitProbe(10*time.Second, "the Assets panel", func(p *guitest.Probe) bool { return p.Inspector["mesh:builtin:sphere"].W > 0 })
+	return dir, e, p0
+}
+
+// TestMeshDragFromAssets: a mesh dragged from the Assets panel into the viewport makes an entity with that mesh,
+// standing on the ground where it is dropped, as one undo step.
+func TestMeshDragFromAssets(t *testing.T) {
+	_, e, p0 := assetsLevel(t)
+	p, _ := e.ReadProbe()
+	x, y := p.Inspector["mesh:builtin:sphere"].Center()
+	vx, vy := p.Viewport.X+p.Viewport.W*3/4, p.Viewport.Y+p.Viewport.H/2
+	e.DragOnto(x, y, 1, func(*guitest.Probe) (int, int) { return vx, vy })
+	p = e.WaitProbe(10*time.Second, "a sphere made", func(p *guitest.Probe) bool {
+		_, ok := p.Row("Sphere")
+		return ok && p.Entities == 2 && p.Inspector["Transform.position[0]"].W > 0
+	})
+	if p.UndoDepth != p0.UndoDepth+1 {
+		t.Errorf("the drop made %d undo steps, want 1", p.UndoDepth-p0.UndoDepth)
+	}
+	px, _ := strconv.ParseFloat(p.Inspector["Transform.position[0]"].Shown, 64)
+	py, _ := strconv.ParseFloat(p.Inspector["Transform.position[1]"].Shown, 64)
+	if px <= 0.5 || py != 0.5 {
+		t.Errorf("dropped right of the centre on the ground, the sphere is at x=%v y=%v (want x > 0.5, y 0.5: its bottom on the ground)", px, py)
+	}
+	shotOf(t, e, p, "mesh-drop-viewport.png")
+	e.Key("ctrl+z")
+	e.WaitProbe(10*time.Second, "the drop undone", func(p *guitest.Probe) bool { return p.Entities == 1 })
+}
+
+// TestNewFilesAppearInAssets: an .obj model and a prefab written into the scene's folder while the editor runs
+// appear in the Assets panel by themselves, without Rescan.
+func TestNewFilesAppearInAssets(t *testing.T) {
+	dir, e, _ := assetsLevel(t)
+	if err := os.WriteFile(filepath.Join(dir, "rock.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crate.json"), []byte(`{"format": "voltex.scene", "version": 2, "name": "Crate", "entities": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := e.WaitProbe(20*time.Second, "the new files listed", func(p *guitest.Probe) bool {
+		return p.Inspector["mesh:rock.obj"].W > 0 && p.Inspector["asset:crate.json"].W > 0
+	})
+	shotOf(t, e, p, "assets-new-files.png")
+}
+
+// shotOf writes the screen once it shows probe p's state to $VOLTEX_SHOTS/name, when VOLTEX_SHOTS is set.
+func shotOf(t *testing.T, e *guitest.Editor, p *guitest.Probe, name string) {
+	t.Helper()
+	if dir := os.Getenv("VOLTEX_SHOTS"); dir != "" {
+		if err := guitest.WritePNG(filepath.Join(dir, name), e.ScreenshotOf(p)); err != nil {
+			t.Error(err)
+		}
+	}
+}
