@@ -73,6 +73,9 @@ func (p *assetsPanel) buildMeshes() {
 		imgui.TableNextColumn()
 		imgui.SelectableBool(registerText(ref))
 		p.record("mesh:" + ref)
+		if imgui.IsItemHovered() && p.host.editable() {
+			tooltip("Drag into the viewport to make an entity with this mesh")
+		}
 		if p.host.editable() {
 			p.drag.source(meshPayload, ref, registerText(ref))
 		}
