@@ -10,7 +10,7 @@ import (
 // BenchmarkHierarchyShapes builds (SetParents), propagates, reorders (SetChildren) and deletes
 // (DespawnRecursive) a 100,000-entity tree of each shape, and reports ns/entity per shape and
 // each shape's time relative to the flat scene measured in the same iterations. Target: every
-// shape within 3× flat (a deep chain used to be quadratic: hundreds of times slower).
+// shape within 3× flat (a quadratic deep chain would be hundreds of times slower).
 func BenchmarkHierarchyShapes(b *testing.B) {
 	const n = 100_000
 	order := make([]int, n)

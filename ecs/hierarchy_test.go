@@ -32,9 +32,9 @@ func linksOf(es []ecs.Entity, ps []int, order []int) []ecs.ParentLink {
 }
 
 // TestHierarchyLinear checks, by counting the links followed (not by timing), that building,
-// propagating, reordering and deleting hierarchies cost O(n) whatever the shape: a deep chain
-// used to cost O(n²) (SetParent walked every ancestor; propagation computed every depth from
-// scratch; detaching scanned the sibling list).
+// propagating, reordering and deleting hierarchies cost O(n) whatever the shape, a deep chain
+// too (O(n²) if SetParent walked every ancestor, propagation computed every depth from scratch
+// or detaching scanned the sibling list).
 func TestHierarchyLinear(t *testing.T) {
 	const n = 20_000
 	const perEntity = 6 // allowed links followed per entity and operation

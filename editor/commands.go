@@ -176,7 +176,7 @@ func (w *workspace) spawnUnder(parent ecs.Entity, cube bool) {
 	w.ui.show(e)
 }
 
-// cmdSpawnGrid opens the grid dialog with its last values (this session's, else the settings', else defaults),
+// cmdSpawnGrid opens the grid dialog with its last values (this run's, else the settings', else defaults),
 // or gives it the keyboard if it is open.
 func (w *workspace) cmdSpawnGrid() {
 	v := defaultGridValues()
@@ -189,7 +189,7 @@ func (w *workspace) cmdSpawnGrid() {
 	w.ui.openGridDialog(v)
 }
 
-// rememberGrid keeps the grid dialog's values for the next time it opens (this session, and the settings).
+// rememberGrid keeps the grid dialog's values for the next time it opens (in this run, and in the settings).
 func (w *workspace) rememberGrid(v settings.Grid) {
 	w.gridValues = &v
 	w.settings.Grid = &v

@@ -12,8 +12,8 @@ import (
 )
 
 // TestAlertWaitsForTheOpenQuestion: a message that comes while a question is open (an export failing in the
-// background while "Scene changed on disk" asks) is shown after the question is answered; it used to replace the
-// question, whose answer (Keep mine: the file on disk is no state of the history) was then never given.
+// background while "Scene changed on disk" asks) is shown after the question is answered, not in its place: the
+// question's answer (Keep mine: the file on disk is no state of the history) must still be given.
 func TestAlertWaitsForTheOpenQuestion(t *testing.T) {
 	dir := t.TempDir()
 	src, err := os.ReadFile("testdata/solar.json")

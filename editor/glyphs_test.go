@@ -15,7 +15,7 @@ import (
 
 // TestUIRunesAreLoaded: every character beyond ASCII in a string literal of the module's code (the editor's texts
 // and the messages of the packages whose errors it shows) is in the glyph ranges the font atlas loads, and in
-// uiRunes, which the editor checks against the font at start (issue 12 item 7: "…" was drawn as '?').
+// uiRunes, which the editor checks against the font at start (a rune it lacks, such as "…", is drawn as '?').
 func TestUIRunesAreLoaded(t *testing.T) {
 	used := map[rune][]string{}
 	fset := token.NewFileSet()

@@ -7,8 +7,8 @@ import (
 )
 
 // TestGridDialogGoneInTheFrameOfEnter: the frame that handles Enter (Spawn) or Escape (Cancel) does not draw the
-// dialog. It used to draw its window without its fields: an empty "Spawn Cube Grid" box that stayed on screen for
-// the long frames of a big spawn (about a second under llvmpipe).
+// dialog, not even its window without its fields: an empty "Spawn Cube Grid" box would stay on screen for the long
+// frames of a big spawn (about a second under llvmpipe).
 func TestGridDialogGoneInTheFrameOfEnter(t *testing.T) {
 	f := newAppFixture(t, Options{ScenePath: "testdata/cubes.json"})
 	dialog := func() bool {

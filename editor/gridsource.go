@@ -35,7 +35,7 @@ type gridCopies interface {
 }
 
 // gridSource is the grid dialog's "Copies of" choice and the per-copy rotation and scale steps
-// (issue 15 item 5: grids of anything), and the drawn shape of what it copies, for the preview.
+// (grids of anything: cubes, an entity, a prefab), and the drawn shape of what it copies, for the preview.
 type gridSource struct {
 	kind      int32
 	entity    uint64 // scene id of the entity copied (the active entity when the dialog opened or the choice was made)

@@ -8,9 +8,9 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 )
 
-// TestGridDialogTitleNamesWhatItSpawns (issue 15): the grid dialog is titled by what it spawns — cubes, the selected
-// entity (by name, following a rename), a prefab (by its path in the scene's folder) — and stays one ImGui window
-// (###griddialog) as its title changes. It was "Spawn Cube Grid" whatever it repeated.
+// TestGridDialogTitleNamesWhatItSpawns: the grid dialog is titled by what it spawns — cubes, the selected entity
+// (by name, following a rename), a prefab (by its path in the scene's folder) — not "Spawn Cube Grid" whatever it
+// repeats, and stays one ImGui window (###griddialog) as its title changes.
 func TestGridDialogTitleNamesWhatItSpawns(t *testing.T) {
 	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	d := f.a.ws.doc

@@ -35,7 +35,7 @@ func (f *appFixture) quickChordMods(k imgui.Key, ctrl, shift bool) {
 }
 
 // TestQuickCtrlAInSearchField: a quick Ctrl+A in the focused hierarchy search selects its text, so what is typed
-// next replaces it (it used to be lost: the typing was appended, "SunEarth", and nothing matched).
+// next replaces it (if the Ctrl+A were lost, the typing would be appended, "SunEarth", and nothing would match).
 func TestQuickCtrlAInSearchField(t *testing.T) {
 	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	f.click(t, "the search field", f.st.HierarchySearch)

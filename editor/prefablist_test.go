@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// The Assets panel lists the scene files of the scene's folder by their first bytes: a named pipe
-// called .json (or a symlink to one) used to block the editor's loop thread forever when it opened
-// it, and a symlink to a device was read. Only regular files (also through symlinks) are read.
+// The Assets panel lists the scene files of the scene's folder by their first bytes. Only regular
+// files (also through symlinks) are read: opening a named pipe called .json (or a symlink to one)
+// would block the editor's loop thread forever, and a symlink to a device is not a scene.
 func TestPrefabListSkipsWhatIsNotAFile(t *testing.T) {
 	dir := t.TempDir()
 	scene := `{"format": "voltex.scene", "version": 2, "entities": []}`

@@ -302,9 +302,9 @@ func TestViewportWithoutRenderer(t *testing.T) {
 	}
 }
 
-// TestViewportKeysWorkOverTheGizmo: with the mouse on the selected entity's gizmo the viewport was not "hovered"
-// (right: a click there drags the gizmo, it does not pick), and so F, W, E, R and X did nothing there — F, pressed
-// with the mouse where the selected cube is, framed nothing. The keys now follow the mouse over the image.
+// TestViewportKeysWorkOverTheGizmo: F, W, E, R and X work with the mouse on the selected entity's gizmo (F pressed
+// with the mouse where the selected cube is frames it), although the viewport is not "hovered" there (a click there
+// drags the gizmo, it does not pick): the keys follow the mouse over the image.
 func TestViewportKeysWorkOverTheGizmo(t *testing.T) {
 	f := newVPFixture(t)
 	f.d.Select(f.cubes[1])

@@ -9,7 +9,7 @@ import (
 	"github.com/voltex-editor/voltex/serialize"
 )
 
-// Issue 12 item 11: counts agree with their numbers, and a delete mentions children only when there were some.
+// Counts agree with their numbers, and a delete mentions children only when there were some.
 func TestDeletedText(t *testing.T) {
 	for _, c := range []struct {
 		n, removed int

@@ -370,7 +370,7 @@ func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	if e, ok := w.doc.Active(); !ok || w.doc.Name(e) != "G" || w.jobs.job != nil {
 		t.Fatal("a small grid with a group: the group is not selected")
 	}
-	// One cube is "1 cube" (issue 12 item 11: counts agree with their numbers).
+	// One cube is "1 cube": counts agree with their numbers.
 	p.Count, p.Group = [3]int{1, 1, 1}, ""
 	w.spawnGrid(p, nil, nil)
 	if lastLog(w) != "info: spawned 1 cube" {

@@ -602,7 +602,7 @@ func TestComputedFollowsOwnEdits(t *testing.T) {
 }
 
 // A big selection is scanned over several frames: Pending says the count shown is not final yet, so
-// the editor keeps drawing frames until it is (issue 12 item 6).
+// the editor keeps drawing frames until it is.
 func TestPendingUntilTheCountIsFinal(t *testing.T) {
 	w := ecs.NewWorld()
 	fieldstest.Register(w)
@@ -645,7 +645,7 @@ type sceneIDs map[ecs.Entity]uint64
 
 func (s sceneIDs) ID(e ecs.Entity) uint64 { return s[e] }
 
-// The header shows the id a user knows (the scene id), not the entity handle (issue 12 item 14).
+// The header shows the id a user knows (the scene id), not the entity handle.
 func TestHeaderShowsSceneID(t *testing.T) {
 	h, s := single(t)
 	if got := h.p.debug.byName["id"].shown; got != "ID "+s.es[0].String() {
@@ -661,7 +661,7 @@ func TestHeaderShowsSceneID(t *testing.T) {
 	}
 }
 
-// Vector channels are labelled X, Y, Z (issue 12 item 12) and typing into one still takes a plain number: the
+// Vector channels are labelled X, Y, Z and typing into one still takes a plain number: the
 // label is a format prefix that typed input leaves out.
 func TestVectorChannelsLabelledAndTypable(t *testing.T) {
 	h, s := single(t)

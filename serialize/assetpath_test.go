@@ -21,7 +21,7 @@ func meshScene(asset string) string {
 
 // Asset references that are absolute, climb out of the scene's folder, are URLs, empty or not a
 // built-in name are errors with their position, in every load (validate, export, render, fmt and
-// the editor all load through here); issue 12.9 and 17.8.
+// the editor all load through here).
 func TestUnsafeAssetPathsRefused(t *testing.T) {
 	for _, ref := range []string{"/etc/passwd", "../../secret.obj", `C:\models\ship.obj`, "http://example.com/a.obj",
 		"", ".", "builtin:../x", `\\server\share\a.obj`} {

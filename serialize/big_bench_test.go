@@ -15,7 +15,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-// The editor's save and open of a 1,000,000-cube scene (issue 16 item 4: save ≤ 2 s at 1M), as the
+// The editor's save and open of a 1,000,000-cube scene (target: save ≤ 2 s at 1M), as the
 // editor does them: the scene the grid subcommand writes (random ids), opened with LoadFile (so the
 // world holds the entities in file order, as after opening), saved by cloning the world on the loop
 // thread (doc.PrepareSave) and SaveFile on a job (temporary file, fsync, rename, backup, folder

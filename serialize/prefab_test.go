@@ -703,8 +703,8 @@ func TestLiveUpdateKeepsTheLimits(t *testing.T) {
 }
 
 // A prefab path that names a named pipe or a device is refused unread by the library's own loads
-// too (without LoadOptions.CheckAsset, which the editor and the tools set): it used to block the
-// load for good.
+// too (without LoadOptions.CheckAsset, which the editor and the tools set): reading it would block
+// the load for good.
 func TestPrefabThatIsNotAFile(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"scene.json": `{ "format": "voltex.scene", "version": 2, "entities": [ { "id": 1, "prefab": "pipe.json" } ] }`})
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o600); err != nil {
@@ -729,7 +729,7 @@ func TestPrefabThatIsNotAFile(t *testing.T) {
 }
 
 // Prefab paths follow the asset path rule, and each refusal says what is wrong with the path (an
-// empty one used to read "prefab empty asset reference").
+// empty one reads "empty prefab path").
 func TestPrefabPathMessages(t *testing.T) {
 	for path, want := range map[string]string{
 		"":                `empty prefab path`,

@@ -20,8 +20,8 @@ func shapeFile(t testing.TB, shape string, n int) []byte {
 	return b.Bytes()
 }
 
-// TestLoadShapes loads, saves and exports scenes of every hierarchy shape (a 20,000-deep chain
-// used to take quadratic time: SetParent walked every ancestor for every entity) and checks the
+// TestLoadShapes loads, saves and exports scenes of every hierarchy shape (a 20,000-deep chain too,
+// which takes quadratic time if SetParent walks every ancestor for every entity) and checks the
 // hierarchy and world matrices that come out.
 func TestLoadShapes(t *testing.T) {
 	const n = 20_000

@@ -118,7 +118,7 @@ func TestController(t *testing.T) {
 			{Input{Hovered: true, Left: true, Alt: true, MouseDY: 300}, ModeOrbit, false},
 			{Input{Hovered: true, Left: true, Alt: true, MouseDY: 10}, ModeOrbit, true},
 		}, nil},
-		{"a press without motion after it does not orbit", []frame{ // issue 12 item 5: the move came before the press
+		{"a press without motion after it does not orbit", []frame{ // the move came before the press
 			{Input{Hovered: true, Middle: true, MouseDX: 700, MouseDY: -200}, ModeOrbit, false},
 			{Input{Hovered: true, Middle: true}, ModeOrbit, false},
 			{Input{Hovered: true}, ModeNone, false},

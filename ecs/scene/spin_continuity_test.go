@@ -7,9 +7,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// TestRotateIsContinuous: a spin turns the Euler angles a little each step — across X = ±90° too, where the
-// spin's own decomposition used to jump to the other triple of the rotation (Y and Z by 180°, so the Inspector's
-// rotation leapt while the entity turned smoothly) — and never gives -0.
+// TestRotateIsContinuous: a spin turns the Euler angles a little each step — across X = ±90° too, where a plain
+// decomposition jumps to the other triple of the rotation (Y and Z by 180°, so the Inspector's rotation would leap
+// while the entity turns smoothly) — and never gives -0.
 func TestRotateIsContinuous(t *testing.T) {
 	for _, c := range []struct{ start, axis mgl32.Vec3 }{
 		{mgl32.Vec3{0, 0, 0}, mgl32.Vec3{1, 0, 0}},

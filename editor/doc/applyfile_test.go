@@ -13,9 +13,9 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-// Apply to Prefab reads the prefab file it replaces (for undo) as a file: a named pipe put in its
-// place since the scene was opened used to block the editor for good, and the read had no bound.
-// Now the apply is refused, changing nothing.
+// Apply to Prefab reads the prefab file it replaces (for undo) only if it is a regular file, within a
+// bound: a named pipe put in its place since the scene was opened would block the editor for good.
+// The apply is refused, changing nothing.
 func TestApplyToPrefabRefusesWhatIsNotAFile(t *testing.T) {
 	d, dir := openPrefabScene(t)
 	prefab := filepath.Join(dir, "enemy.json")

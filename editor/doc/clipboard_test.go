@@ -41,7 +41,7 @@ func sameMatrix(t *testing.T, what string, got, want mgl32.Mat4) {
 	}
 }
 
-// Issue 12 item 13: Ctrl+V of a copied child pastes it where it was in the world, not at its local offset.
+// Ctrl+V of a copied child pastes it where it was in the world, not at its local offset.
 func TestPasteKeepsWorldPlacement(t *testing.T) {
 	d, group, child, _ := placed(t)
 	want := d.World().WorldMatrix(child)

@@ -178,8 +178,8 @@ func TestHistoryBudget(t *testing.T) {
 	}
 }
 
-// TestDeleteSnapshotIsCompact: the history keeps a deleted cube in under 200 bytes (it took about
-// 580 as a slice of boxed values per entity), and counts what it keeps within 25 %.
+// TestDeleteSnapshotIsCompact: the history keeps a deleted cube in under 200 bytes (a slice of boxed
+// values per entity takes about 580), and counts what it keeps within 25 %.
 func TestDeleteSnapshotIsCompact(t *testing.T) {
 	const n = 20_000
 	d := cubeScene(t, n)

@@ -122,8 +122,8 @@ func BenchmarkHierarchyOpsShapes(b *testing.B) {
 }
 
 // TestMoveNextToDeepLeaves moves 5,000 leaves hanging from the bottom of a 5,000-deep chain next
-// to the chain's root (ordering them used to walk every leaf's whole path: quadratic), and back
-// by undo.
+// to the chain's root (ordering them must not walk every leaf's whole path: that is quadratic), and
+// back by undo.
 func TestMoveNextToDeepLeaves(t *testing.T) {
 	const n = 5_000
 	ps := treeshape.Parents("chain", n)
@@ -157,7 +157,7 @@ func TestMoveNextToDeepLeaves(t *testing.T) {
 	}
 }
 
-// Issue 12.9 in the editor: an edit cannot put an unsafe asset path into a scene (the loader,
+// The asset path rule in the editor: an edit cannot put an unsafe asset path into a scene (the loader,
 // the exporter and the game loader would refuse it), and opening a scene with one is an error at
 // its position.
 func TestUnsafeAssetEditsRefused(t *testing.T) {

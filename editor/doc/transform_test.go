@@ -74,7 +74,7 @@ func hasNegZeroT(tr ecs.Transform) bool {
 	return false
 }
 
-// A move-only drag changes the position line and nothing else: no "-0" rotation (issue 12.3).
+// A move-only drag changes the position line and nothing else: no "-0" rotation.
 func TestDragMoveChangesOnlyPosition(t *testing.T) {
 	d := openSmall(t)
 	before := content(t, d)

@@ -21,7 +21,7 @@ func sceneWithMesh(t *testing.T, asset string) string {
 	return path
 }
 
-// Issue 12.9: a mesh path that is absolute or escapes the scene's folder is an error with
+// A mesh path that is absolute or escapes the scene's folder is an error with
 // file:line:col in validate, export and render (and fmt: every subcommand loads through the same
 // check), and never reaches an export.
 func TestUnsafeMeshPathsInEverySubcommand(t *testing.T) {

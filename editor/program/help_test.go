@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Every --help lists each flag's default once at most (issue 12 item 12: grid's --color-to said "(default: same as
-// --color-from) (default 1,1,1,1)"); a flag whose default depends on others says so in words only.
+// Every --help lists each flag's default once at most (not "(default: same as --color-from) (default 1,1,1,1)"
+// for grid's --color-to); a flag whose default depends on others says so in words only.
 func TestHelpShowsOneDefaultPerFlag(t *testing.T) {
 	names := []string{""}
 	for _, c := range commands {
@@ -31,7 +31,7 @@ func TestHelpShowsOneDefaultPerFlag(t *testing.T) {
 	}
 }
 
-// Counts are words that agree with their numbers: "1 cube", "1 entity, 1 mesh" (issue 12 item 11: "1 meshes").
+// Counts are words that agree with their numbers: "1 cube", "1 entity, 1 mesh" (never "1 meshes").
 func TestCountsAgreeWithNumbers(t *testing.T) {
 	dir := t.TempDir()
 	grid, exp := dir+"/one.json", dir+"/one.export.json"

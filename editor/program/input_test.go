@@ -30,7 +30,7 @@ func withStdin(t *testing.T, data string, fn func()) {
 }
 
 // A scene piped in is read once: `cat scene.json | voltex-editor validate -` (or a named pipe,
-// like /dev/stdin) says ok, where validate used to read it four times and call it invalid.
+// like /dev/stdin) says ok: a pipe can be read only once, so validate must not read it again.
 func TestValidateAndFmtFromPipes(t *testing.T) {
 	src, err := os.ReadFile("testdata/solar.json")
 	if err != nil {
@@ -117,7 +117,7 @@ func TestProblemCountBeyondTheList(t *testing.T) {
 }
 
 // An OBJ model piped in is checked as a model: `cat model.obj | voltex-editor validate -` (or
-// /dev/stdin, or a FIFO) says what `validate model.obj` says, where it used to be read as a scene
+// /dev/stdin, or a FIFO) says what `validate model.obj` says, not what a scene's parser says of it
 // ("stdin:1:1: unexpected '#'"). A broken model piped in gets the OBJ parser's problems, and
 // endless text stops at the OBJ size limit.
 func TestValidateOBJFromPipes(t *testing.T) {

@@ -28,7 +28,7 @@ func TestHelpExitsZero(t *testing.T) {
 	}
 }
 
-// The shipped program has no test-only flag (issue 12.12): --test-components exists only in the e2e tests' build
+// The shipped program has no test-only flag: --test-components exists only in the e2e tests' build
 // (-tags voltextest), and the program does not link the inspector's test fixtures.
 func TestHelpListsNoTestFlag(t *testing.T) {
 	_, out, _ := runCLI("--help")

@@ -364,7 +364,7 @@ func TestDiffAndMergeReadPipes(t *testing.T) {
 }
 
 // git-setup reads the attributes file it extends as a regular file within a bound: a named pipe
-// called .gitattributes used to block it for good.
+// called .gitattributes would block it for good.
 func TestGitSetupRefusesWhatIsNotAFile(t *testing.T) {
 	dir := t.TempDir()
 	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {

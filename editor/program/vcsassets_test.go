@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 17 (audit): merge and diff read their sides with the asset path rule that validate,
+// Merge and diff read their sides with the asset path rule that validate,
 // export and the editor apply. merge refuses an input with an unsafe mesh or prefab path
 // (file:line:col, exit 2, nothing written); diff compares and warns.
 func TestDiffAndMergeCheckAssetPaths(t *testing.T) {

@@ -90,7 +90,7 @@ func TestSanitize(t *testing.T) {
 	}
 }
 
-// A folder given relatively and absolutely is one place (issue 12 item 12: the file dialog listed "scenes" twice).
+// A folder given relatively and absolutely is one place: the file dialog lists "scenes" once.
 func TestPlacesAreAbsoluteAndUnique(t *testing.T) {
 	s, _ := Load(t.TempDir())
 	abs, err := filepath.Abs("testdata")
@@ -135,7 +135,7 @@ func TestGridValues(t *testing.T) {
 }
 
 // A settings file that is not a regular file gives the defaults and an error, unread: a named
-// pipe called settings.json used to block the editor's start for good.
+// pipe called settings.json would block the editor's start for good.
 func TestSettingsThatAreNotAFile(t *testing.T) {
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, FileName), 0o600); err != nil {

@@ -383,7 +383,7 @@ func TestDefaultWithinRange(t *testing.T) {
 }
 
 // A project file that is not a regular file is refused unread: a named pipe (which nothing writes)
-// used to block every load of a scene below it forever, since the project file is found, not named;
+// would block every load of a scene below it forever, since the project file is found, not named;
 // a symlink to an endless device stops at the size limit.
 func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
 	dir := t.TempDir()

@@ -51,9 +51,9 @@ func gridDiff(t *testing.T, dl *viewport.DrawList, cam viewport.Camera, id uint3
 	return float64(changed) / float64(n)
 }
 
-// Issue 17.9: a floor lying at y = 0 hides the ground grid instead of z-fighting with it (lines
-// broke up across it), and geometry below the ground is not washed out by the grid's lines (they
-// are dimmed to a quarter over it).
+// A floor lying at y = 0 hides the ground grid instead of z-fighting with it (lines breaking up
+// across it), and geometry below the ground is not washed out by the grid's lines (they are dimmed
+// to a quarter over it).
 func TestGridMeetsGeometry(t *testing.T) {
 	dl := viewport.NewDrawList()
 	dl.SetMesh(assets.BuiltinPlane, builtin(t, assets.BuiltinPlane))

@@ -40,7 +40,7 @@ func processRSS(t *testing.T) int64 {
 // second scene in flight while the first is rasterized, and that scene's pool, which llvmpipe keeps for reuse,
 // shows as about 370 bytes an instance more at 100,000 cubes — in about one run of five on a busy machine, never
 // more than one scene's worth. That pool is the driver's, bounded and not a copy of ours; the threads' timing
-// made the resident memory this test used to measure move by 40 MB from run to run.
+// moves the process's resident memory by 40 MB from run to run.
 func TestUndoKeepsNoGLCopies(t *testing.T) {
 	if os.Getenv("LP_NUM_THREADS") != "0" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestUndoKeepsNoGLCopies$", "-test.v", "-test.count=1")

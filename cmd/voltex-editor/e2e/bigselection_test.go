@@ -8,9 +8,9 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// TestInspectorCountCatchesUpWithoutInput (issue 12 item 6): the inspector scans a big selection over several
-// frames; the editor must keep drawing until the scan is done, even with the mouse and keyboard still. It used to
-// fall asleep with "27060 entities" shown for 100,000 selected, until the mouse moved.
+// TestInspectorCountCatchesUpWithoutInput: the inspector scans a big selection over several frames; the editor
+// must keep drawing until the scan is done, even with the mouse and keyboard still, and not fall asleep with a
+// partial count (such as "27060 entities" for 100,000 selected) until the mouse moves.
 func TestInspectorCountCatchesUpWithoutInput(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.json")
 	if runTool(t, "grid", "--nx", "100", "--ny", "10", "--nz", "100", "-o", path) != 0 {

@@ -7,7 +7,7 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// TestCopyPasteDuplicateNames (issue 12 item 13): Ctrl+C, Ctrl+V of a cube makes "Cube 0,0 (1)" beside it, and
+// TestCopyPasteDuplicateNames: Ctrl+C, Ctrl+V of a cube makes "Cube 0,0 (1)" beside it, and
 // Ctrl+D of that makes "Cube 0,0 (2)"; the new one is selected each time.
 func TestCopyPasteDuplicateNames(t *testing.T) {
 	e := launchOn(t, copyScene(t, "cubes.json"))

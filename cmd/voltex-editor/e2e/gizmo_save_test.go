@@ -9,9 +9,9 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// TestGizmoMoveSavesOnlyThePosition (issue 12.3): a move-only gizmo drag changed the cube's rotation to [-0, 0, 0]
-// in the file and the inspector showed -0.0°. After the drag and Ctrl+S exactly one line of the file differs — the
-// moved cube's Transform — and in it only the position; no widget and no line shows -0.
+// TestGizmoMoveSavesOnlyThePosition: a move-only gizmo drag leaves the cube's rotation alone (not [-0, 0, 0] in the
+// file, not -0.0° in the inspector). After the drag and Ctrl+S exactly one line of the file differs — the moved
+// cube's Transform — and in it only the position; no widget and no line shows -0.
 func TestGizmoMoveSavesOnlyThePosition(t *testing.T) {
 	path := copyScene(t, "cubes.json")
 	orig, err := os.ReadFile(path)

@@ -7,9 +7,9 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// TestGridDialogIdles (issue 12 item 8, the second case): with the grid dialog open — its first field has the
-// keyboard, its preview is shown — and nobody typing, the editor sleeps between caret blinks instead of drawing
-// flat out (it used 170 % CPU). Counted as frames per idle sleep, like TestFocusedTextFieldIdles.
+// TestGridDialogIdles: with the grid dialog open — its first field has the keyboard, its preview is shown — and
+// nobody typing, the editor sleeps between caret blinks instead of drawing flat out (which takes 170 % CPU).
+// Counted as frames per idle sleep, like TestFocusedTextFieldIdles.
 func TestGridDialogIdles(t *testing.T) {
 	e := launchOn(t, copyScene(t, "cubes.json"))
 	e.Key("ctrl+g")

@@ -7,8 +7,8 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// TestRenamedRowStaysInFilteredList (issue 12 item 12): renaming a row of a filtered hierarchy keeps the row
-// (under its new name) until the search changes; it used to vanish as if deleted.
+// TestRenamedRowStaysInFilteredList: renaming a row of a filtered hierarchy keeps the row (under its new name)
+// until the search changes, rather than making it vanish as if deleted.
 func TestRenamedRowStaysInFilteredList(t *testing.T) {
 	e := launchOn(t, copyScene(t, "cubes.json"))
 	p, _ := e.ReadProbe()

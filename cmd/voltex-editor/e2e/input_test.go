@@ -9,10 +9,10 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// Issue 12 items 4, 5, 7 and 8: the view cube, orbit presses, the font's glyphs, an idle focused text field.
+// Input the editor gets right: the view cube, orbit presses, the font's glyphs, an idle focused text field.
 
 // TestViewCubeClickKeepsSelection: clicking a face of the view cube turns the camera and leaves the selection
-// alone (it used to pick what was behind the cube: nothing, so it cleared the selection).
+// alone (it does not pick what is behind the cube: nothing, which would clear the selection).
 func TestViewCubeClickKeepsSelection(t *testing.T) {
 	e := launchOn(t, copyScene(t, "cubes.json"))
 	p := clickCube(t, e)

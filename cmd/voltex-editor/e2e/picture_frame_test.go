@@ -10,7 +10,7 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// TestFieldEditPictureInSameFrame (issue 16): a field edit in the Inspector moves a cube; the viewport's picture
+// TestFieldEditPictureInSameFrame: a field edit in the Inspector moves a cube; the viewport's picture
 // shows it in the very frame that shows the new value (the Inspector is built after the viewport: the change is
 // drawn in place, as a patch, after the panels), not one or more frames later.
 func TestFieldEditPictureInSameFrame(t *testing.T) {
@@ -63,7 +63,7 @@ func TestFieldEditPictureInSameFrame(t *testing.T) {
 	}
 }
 
-// TestUndoDeletePictureEqualsBefore (issue 16): undoing the delete of every cube draws them back over the empty
+// TestUndoDeletePictureEqualsBefore: undoing the delete of every cube draws them back over the empty
 // picture (an additive patch, with the grid blended over the pixels they win), and redoing and undoing again
 // removes and adds them once more; each time the viewport shows exactly the picture it showed before the delete
 // (all selected, as the undo selects them again), pixel for pixel.
@@ -130,7 +130,7 @@ func differ(a, b []byte) int {
 	return n
 }
 
-// TestSpawnUndoRedoPictures (issue 16): a grid spawned beside the scene is drawn over the picture (only the new
+// TestSpawnUndoRedoPictures: a grid spawned beside the scene is drawn over the picture (only the new
 // cubes), its undo clears and redraws the rectangle they covered, its redo draws them over again: after the undo
 // the viewport equals the picture before the spawn, after the redo the picture after the spawn, pixel for pixel.
 func TestSpawnUndoRedoPictures(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// TestPrefabDragFromAssets (issue 15 item 2): a prefab dragged from the Assets panel into the viewport is placed
+// TestPrefabDragFromAssets: a prefab dragged from the Assets panel into the viewport is placed
 // where it is dropped on the ground; dragged onto a hierarchy row, it becomes that entity's child; each is one undo
 // step.
 func TestPrefabDragFromAssets(t *testing.T) {

@@ -37,7 +37,7 @@ var edgeFiles = map[string]string{
 `,
 }
 
-// TestPrefabEdgesInTheEditor (issue 15 items 2-3, as a user meets them): a nested prefab opens with its entities,
+// TestPrefabEdgesInTheEditor (prefab edge cases as a user meets them): a nested prefab opens with its entities,
 // a missing prefab and a cycle are placeholders with their errors (the cycle's chain named) and saving keeps them;
 // an override typed in the Inspector is reverted, applied to the prefab (the file written; undo puts it back) and
 // the instance unpacked (undo makes it an instance again); the prefab edited outside updates the instance.

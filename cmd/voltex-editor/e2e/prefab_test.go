@@ -80,7 +80,7 @@ func search(t *testing.T, e *guitest.Editor, text string) {
 	e.Key("Return")
 }
 
-// TestPrefabWorkflow is issue 15's end-to-end test: make a prefab from a selection, place three
+// TestPrefabWorkflow is the prefab end-to-end test: make a prefab from a selection, place three
 // instances, override a colour on one, edit the prefab in another editor window — the other two
 // instances change and the overridden one keeps its colour — then export and decode in the game.
 func TestPrefabWorkflow(t *testing.T) {
@@ -246,7 +246,7 @@ func typeField(t *testing.T, e *guitest.Editor, name string, values ...string) {
 	e.Key("Return")
 }
 
-// TestGridOfPrefab (issue 15 item 5): Spawn Grid repeats a prefab, each copy an instance turned a
+// TestGridOfPrefab: Spawn Grid repeats a prefab, each copy an instance turned a
 // step more than the one before; the preview shows the copies; the spawn is one undo step.
 func TestGridOfPrefab(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "my-game", "scenes")

@@ -9,8 +9,8 @@ import (
 
 // TestQuickCtrlAInSearchField: a Ctrl+A whose A press and Ctrl release reach the editor together (a fast hand, a
 // slow frame; xdotool's "ctrl+a" on a busy machine) selects the focused search field's text, so what is typed next
-// replaces it. It used to be lost, and the typing appended: "Cube 3,4Cube 3," (TestRenamedRowStaysInFilteredList
-// failed so on busy machines).
+// replaces it. Were the chord lost, the typing would be appended: "Cube 3,4Cube 3," (and
+// TestRenamedRowStaysInFilteredList would fail on busy machines).
 func TestQuickCtrlAInSearchField(t *testing.T) {
 	e := launchOn(t, copyScene(t, "cubes.json"))
 	p, _ := e.ReadProbe()

@@ -11,7 +11,7 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// Issue 12 items 11 and 12: words, titles, dialogs and windows a user notices.
+// Words, titles, dialogs and windows a user notices.
 
 // TestShortcutsWindowFitsAndF1Toggles: Help → Shortcuts (F1) is tall enough for its whole table, and F1 closes it.
 func TestShortcutsWindowFitsAndF1Toggles(t *testing.T) {
