@@ -160,7 +160,7 @@ func mustID[T any](t *testing.T, w *ecs.World) ecs.ComponentID {
 	return id
 }
 
-// TestIdleViewportRendersNothing is the acceptance check without a
+// TestIdleViewportRendersNothing checks the idle rule without a
 // display: an idle editor renders 0 frames over 2 s (120 frames at 60 Hz),
 // and exactly one after a single field edit.
 func TestIdleViewportRendersNothing(t *testing.T) {

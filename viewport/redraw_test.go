@@ -60,7 +60,7 @@ func TestRedrawPolicy(t *testing.T) {
 	}
 }
 
-// TestIdleRendersNothing is the acceptance check at the policy
+// TestIdleRendersNothing checks the idle rule at the policy
 // level: 2 s of idle frames at 60 Hz render 0 times, one field edit renders
 // exactly once.
 func TestIdleRendersNothing(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-// grid100k is the 100×100×10 = 100,000-cube grid, spinning, with a gradient.
+// grid100k is the target 100×100×10 = 100,000-cube grid, spinning, with a gradient.
 func grid100k(group string) scene.GridParams {
 	p := scene.DefaultGrid()
 	p.Count = [3]int{100, 100, 10}

@@ -8,7 +8,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 )
 
-// selectionSizes are the scene sizes the selection benchmarks run at: the 100,000 and 1,000,000 cubes.
+// selectionSizes are the scene sizes the selection benchmarks run at: the target sizes, 100,000 and 1,000,000 cubes.
 var selectionSizes = []struct {
 	name  string
 	count [3]int

@@ -26,16 +26,7 @@ func TestTestsUseTheirOwnFixtures(t *testing.T) {
 		t.Fatalf("found the example scene folders %v, want scenes/ and examples/arena/scenes/", examples)
 	}
 	n := 0
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	err = walkSources(root, func(p string) error {
 		if !isTestSource(root, p) {
 			return nil
 		}
@@ -101,7 +92,7 @@ func exampleSceneDirs(t *testing.T, root string) []string {
 			return err
 		}
 		switch name := d.Name(); {
-		case p != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin"):
+		case p != root && skippedDir(name):
 			return filepath.SkipDir
 		case name == "scenes":
 			dirs = append(dirs, p)
@@ -112,6 +103,26 @@ func exampleSceneDirs(t *testing.T, root string) []string {
 		t.Fatal(err)
 	}
 	return dirs
+}
+
+// walkSources calls fn for each file of the repository at root, outside hidden folders, testdata and bin.
+func walkSources(root string, fn func(p string) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case !d.IsDir():
+			return fn(p)
+		case p != root && skippedDir(d.Name()):
+			return filepath.SkipDir
+		}
+		return nil
+	})
+}
+
+// skippedDir reports whether a folder called name holds no source of the module's own: hidden, testdata, bin.
+func skippedDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "testdata" || name == "bin"
 }
 
 // isTestSource reports whether p is test code: a _test.go file, or a file of the GUI test harness or its tests.

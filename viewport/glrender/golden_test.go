@@ -29,7 +29,7 @@ type goldenScene struct {
 func goldenScenes() []goldenScene {
 	return []goldenScene{
 		{"cube", func(t *testing.T) (*viewport.DrawList, viewport.Camera) {
-			// The acceptance picture: a lit cube on the grid.
+			// The reference picture: a lit cube on the grid.
 			dl := viewport.NewDrawList()
 			dl.SetMesh(assets.BuiltinCube, builtin(t, assets.BuiltinCube))
 			dl.Set(assets.BuiltinCube, viewport.Instance{ID: 1, World: mgl32.Translate3D(0, 0.5, 0), Color: [4]float32{0.85, 0.45, 0.25, 1}})
