@@ -25,7 +25,7 @@ func TestShapeScanAgreesWithTheReader(t *testing.T) {
 		`{ "entities": [], "format": "voltex.scene", "version": 2 }`,
 		`{ "format": "voltex.scene", "version": 2, "entities": [ { "id": 1, "prefab": "a.json" } ] }`,
 	}
-	for _, name := range []string{"testdata/solar-v1.json", "testdata/legacy-v0.migrated.json", "../scenes/cubes.json"} {
+	for _, name := range []string{"testdata/solar-v1.json", "testdata/legacy-v0.migrated.json", "testdata/cubes.json"} {
 		data, err := os.ReadFile(filepath.FromSlash(name))
 		if err != nil {
 			t.Fatal(err)

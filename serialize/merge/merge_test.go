@@ -293,7 +293,7 @@ func mergeCases() []mergeCase {
 	}
 }
 
-// TestMergeCases: one row per case of the issue (and a few more): the merged file is the expected
+// TestMergeCases: one row per merge case the format must handle: the merged file is the expected
 // scene (conflict records aside), loads as a valid scene, and records exactly the expected
 // conflicts ("id path").
 func TestMergeCases(t *testing.T) {

@@ -49,7 +49,7 @@ func saneLayout(p *guitest.Probe, w, h int) string {
 func TestSmallWindowLayout(t *testing.T) {
 	t.Parallel()
 	d := guitest.StartDisplay(t, 1600, 1000)
-	e := guitest.Launch(t, d, "--size", "520x360", "--settings", t.TempDir(), repoPath("scenes/cubes.json"))
+	e := guitest.Launch(t, d, "--size", "520x360", "--settings", t.TempDir(), copyScene(t, "cubes.json"))
 	failShot(t, e, t.Name())
 	p := e.WaitProbe(20*time.Second, "the scene", func(p *guitest.Probe) bool { return p.Entities > 0 && p.Viewport.W > 0 })
 	if what := saneLayout(p, 520, 360); what != "" {
@@ -57,7 +57,7 @@ func TestSmallWindowLayout(t *testing.T) {
 	}
 	lookShot(t, e, "small-window.png")
 
-	e2 := guitest.Launch(t, guitest.StartDisplay(t, 1600, 1000), "--size", "1600x1000", "--settings", t.TempDir(), repoPath("scenes/cubes.json"))
+	e2 := guitest.Launch(t, guitest.StartDisplay(t, 1600, 1000), "--size", "1600x1000", "--settings", t.TempDir(), copyScene(t, "cubes.json"))
 	failShot(t, e2, t.Name()+"-resized")
 	e2.WaitProbe(20*time.Second, "the scene", func(p *guitest.Probe) bool { return p.Entities > 0 && p.Viewport.W > 0 })
 	e2.Resize(520, 360)
