@@ -122,6 +122,7 @@ type viewportPanel struct {
 	lastInput time.Time // the last frame with user input (keys, mouse, text)
 	coarse    bool      // the picture on screen was thinned (the view was moving): a full one follows
 	moved     bool      // the last frame's picture was asked for because the view or the scene changed
+	viewMoved bool      // because the view changed
 	built     bool      // the panel was built in this frame (lateRender)
 	drew      bool      // the panel drew (some of) a picture in this frame (lateRender)
 	builtAt   [2]uint64 // the list's version and the selection's when it was (lateRender)
@@ -341,10 +342,14 @@ func (v *viewportPanel) render(w, h int) {
 		Width: w, Height: h, Assets: v.assetVersion, Playing: v.playing,
 	}
 	reason := v.policy.Decide(state)
-	// The view or the scene changing frame after frame (an orbit, a drag, play mode): thinned pictures that fit.
-	moving := reason&(viewport.ReasonCamera|viewport.ReasonScene|viewport.ReasonPlaying) != 0
-	interactive := moving && (v.moved || v.ctl.Mode() != viewport.ModeNone || v.gizmoActive)
-	v.moved = moving
+	// The view moving frame after frame (an orbit, a fly, the view cube turning): thinned pictures that fit a
+	// frame, replaced by the full one as soon as it stops. The scene changing frame after frame (play mode, a gizmo
+	// drag): complete pictures, each finished before the next is begun.
+	viewMoving := reason&viewport.ReasonCamera != 0
+	sceneMoving := reason&(viewport.ReasonScene|viewport.ReasonPlaying) != 0
+	interactive := viewMoving && (v.viewMoved || v.ctl.Mode() != viewport.ModeNone)
+	changing := sceneMoving && (v.moved || v.gizmoActive)
+	v.moved, v.viewMoved = viewMoving || sceneMoving, viewMoving
 	v.drew = false
 	if reason == 0 && !v.pending && !v.coarse {
 		v.currentAt = sampled
@@ -356,7 +361,7 @@ func (v *viewportPanel) render(w, h int) {
 			v.log.Errorf("viewport: %v", err)
 		}
 	}
-	done, err := v.r.Draw(dl, cam, viewport.DrawOptions{Budget: v.budget(interactive), Interactive: interactive})
+	done, err := v.r.Draw(dl, cam, viewport.DrawOptions{Budget: v.budget(interactive), Interactive: interactive, Changing: changing})
 	if err != nil {
 		v.log.Errorf("viewport: %v", err)
 	}

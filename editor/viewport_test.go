@@ -24,6 +24,7 @@ type fakeRenderer struct {
 	list    *viewport.DrawList
 	cam     viewport.Camera
 	deleted bool
+	opts    []viewport.DrawOptions // of every Draw
 }
 
 var _ viewport.Renderer = (*fakeRenderer)(nil)
@@ -33,8 +34,9 @@ func (f *fakeRenderer) Resize(w, h int) error {
 	f.w, f.h = w, h
 	return nil
 }
-func (f *fakeRenderer) Draw(dl *viewport.DrawList, cam viewport.Camera, _ viewport.DrawOptions) (bool, error) {
+func (f *fakeRenderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.DrawOptions) (bool, error) {
 	f.renders++
+	f.opts = append(f.opts, o)
 	f.list, f.cam = dl, cam
 	return true, nil
 }
@@ -325,5 +327,50 @@ func TestViewportKeysWorkOverTheGizmo(t *testing.T) {
 	f.ui.frames(2, f.build)
 	if f.v.overImage {
 		t.Error("outside the viewport its keys work")
+	}
+}
+
+// TestViewportThinsOnlyWhileTheViewMoves: the panel asks for thinned pictures (DrawOptions.Interactive) only while
+// the camera moves; in play mode and during a gizmo drag, where the scene changes from frame to frame, it asks for
+// complete ones, finished before the next is begun (DrawOptions.Changing).
+func TestViewportThinsOnlyWhileTheViewMoves(t *testing.T) {
+	f := newVPFixture(t)
+	count := func() (interactive, changing int) {
+		for _, o := range f.r.opts {
+			if o.Interactive {
+				interactive++
+			}
+			if o.Changing {
+				changing++
+			}
+		}
+		f.r.opts = nil
+		return interactive, changing
+	}
+	f.d.Play()
+	for range 6 {
+		f.d.Tick(1.0 / 60)
+		f.ui.frame(f.build)
+	}
+	if i, c := count(); i != 0 || c == 0 {
+		t.Errorf("play mode: %d thinned pictures asked for, %d of a changing scene; want none and some", i, c)
+	}
+	f.d.Stop()
+	f.d.Select(f.cubes[1])
+	f.ui.frames(3, f.build)
+	count()
+	gx, gy := float32(f.st.Gizmo[0]), float32(f.st.Gizmo[1])
+	f.ui.drag(gx, gy, gx+80, gy, f.build)
+	if i, c := count(); i != 0 || c == 0 {
+		t.Errorf("a gizmo drag: %d thinned pictures asked for, %d of a changing scene; want none and some", i, c)
+	}
+	f.ui.move(400, 300, f.build)
+	f.ui.press(imgui.MouseButtonMiddle, true, f.build)
+	for i := 1; i <= 5; i++ {
+		f.ui.move(400+float32(20*i), 300, f.build)
+	}
+	f.ui.press(imgui.MouseButtonMiddle, false, f.build)
+	if i, _ := count(); i == 0 {
+		t.Error("an orbit asked for no thinned picture")
 	}
 }

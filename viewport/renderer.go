@@ -36,13 +36,18 @@ type DrawOptions struct {
 	// Budget is about how long one call may take (GPU work included); 0 draws the whole picture at once.
 	Budget time.Duration
 	// Interactive asks for a picture that fits Budget in one call, drawn more thinly if it must (every n-th
-	// instance of each chunk, the farthest chunks left out): for a view that moves every frame. A later call that
-	// is not interactive replaces a thinned picture with a full one.
+	// instance of each chunk, the farthest chunks left out): for a view that moves every frame. The next call that
+	// is not interactive replaces a thinned picture with the full one at once, whatever its budget: a thinned
+	// picture is never left on screen once the view stopped.
 	Interactive bool
 	// PatchOnly draws only a change that a patch drawn at once within Budget covers (the image keeps its texture
 	// and shows it when Draw returns true); anything else is left for a later call, and Draw returns false
 	// without starting it. For a second call in a frame, after the scene changed in it.
 	PatchOnly bool
+	// Changing says that the list changes from call to call (play mode, a gizmo drag): a picture begun of an older
+	// version of it is finished — it shows the list as it was when begun — instead of being begun again at every
+	// change, which would never complete one that costs more than a call. The camera and size still start it again.
+	Changing bool
 }
 
 // RenderStats describes a renderer's last render and running totals (the viewport's Stats Overlay shows them).

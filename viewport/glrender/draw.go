@@ -24,8 +24,10 @@ func (r *Renderer) Render(dl *viewport.DrawList, cam viewport.Camera) error {
 // complete; meanwhile the last complete picture stays on screen. Only the instances of the chunks drawn are
 // uploaded, and only their dirty ranges, so a DrawList must feed one Renderer (Draw consumes its dirty ranges);
 // passing a different DrawList re-uploads everything. With o.Interactive the picture is thinned to fit the
-// budget and drawn at once. A change of the selection alone re-composes the image without drawing. It returns an
-// error if GL reported one.
+// budget and drawn at once; the first call without it draws the full picture at once (a thinned picture is shown
+// only while the view moves). With o.Changing a picture begun of an older version of the list is finished rather
+// than begun again. A change of the selection alone re-composes the image without drawing. It returns an error if
+// GL reported one.
 func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.DrawOptions) (bool, error) {
 	r.check("Draw")
 	if dl == nil {
@@ -38,7 +40,7 @@ func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.D
 	if o.PatchOnly && r.job != nil {
 		return false, nil // a picture is being drawn: it goes on in the next frame
 	}
-	if r.job != nil && r.job.key != key {
+	if r.job != nil && r.job.key != key && !(o.Changing && r.job.uploaded && sameView(r.job.key, key)) {
 		r.job = nil // what it was drawing changed: start again
 	}
 	if r.job == nil {
@@ -57,11 +59,20 @@ func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.D
 	if o.Interactive || r.job.inPlace {
 		budget = 0 // planned to fit: all at once
 	}
+	if r.have && r.shown.coarse && !o.Interactive {
+		budget = 0 // the view stopped: a thinned picture is not left on screen while the full one is drawn
+	}
 	r.step(budget)
 	if r.job != nil {
 		return false, glError("drawing")
 	}
 	return true, glError("drawing")
+}
+
+// sameView reports whether a and b are pictures of the same list (of any version) seen alike.
+func sameView(a, b pictureKey) bool {
+	a.version = b.version
+	return a == b
 }
 
 // triangles sums the triangles of items.
@@ -101,9 +112,10 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) bool {
 	p.items = r.items
 	if p.patch {
 		r.patchItems(p)
-		// While the scene changes frame after frame (a drag), a patch that fits the frame is drawn whole; one
-		// that does not is given up for a thinned picture.
-		if o.Interactive && o.Budget > 0 && r.pacer.Estimate(triangles(p.items)) > o.Budget {
+		// While the view or the scene changes frame after frame, a patch that fits the frame is drawn whole; one
+		// that does not is given up for a thinned picture (the view moves), or a whole one drawn from the
+		// instances as they are now (the scene changes: uploadItems; a patch over frames would read them later).
+		if (o.Interactive || o.Changing) && o.Budget > 0 && r.pacer.Estimate(triangles(p.items)) > o.Budget {
 			p.patch, p.additive, p.items, p.sub = false, false, r.items, nil
 		}
 	}
@@ -146,6 +158,9 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) bool {
 		r.beginPatch(p)
 		return true
 	}
+	if o.Changing {
+		r.uploadItems(p)
+	}
 	t := &r.targets[1-r.front]
 	gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
 	gl.Viewport(0, 0, int32(r.w), int32(r.h))
@@ -155,6 +170,22 @@ func (r *Renderer) begin(key pictureKey, o viewport.DrawOptions) bool {
 	r.clearTarget()
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	return true
+}
+
+// uploadItems uploads the instances of every chunk p draws now, so that p shows the list as it is, however it
+// changes while p is drawn over later calls (DrawOptions.Changing): its steps then draw from the buffers alone.
+func (r *Renderer) uploadItems(p *picture) {
+	batches := p.key.dl.Batches()
+	for _, it := range p.items {
+		bs := &r.list.batches[it.Batch]
+		cs := &bs.chunks[it.Chunk]
+		c := batches[it.Batch].Chunks()[it.Chunk]
+		r.uploadChunk(cs, bs.mesh, c, &p.stats)
+		if bs.mesh.closed {
+			scanMirrored(cs, c)
+		}
+	}
+	p.uploaded = true
 }
 
 // maxPatchOnlyShare is the share of the image above which DrawOptions.PatchOnly does not plan a patch (sorting out
@@ -208,14 +239,24 @@ func (r *Renderer) step(budget time.Duration) {
 			gl.Flush()
 			unflushed = 0
 		}
-		b := batches[it.Batch]
-		c := b.Chunks()[it.Chunk]
 		bs := &r.list.batches[it.Batch]
-		r.cull(&bs.chunks[it.Chunk], bs.mesh, c)
+		cs := &bs.chunks[it.Chunk]
+		if p.uploaded { // its instances are in the buffers: the list may have changed since (uploadItems)
+			r.cull(cs, bs.mesh)
+			count := (int(it.Instances) + p.stride - 1) / p.stride
+			r.drawChunk(p, cs, bs.mesh, count)
+			tris += count * bs.mesh.triangles
+			unflushed += count * bs.mesh.triangles
+			continue
+		}
+		c := batches[it.Batch].Chunks()[it.Chunk]
+		if bs.mesh.closed {
+			scanMirrored(cs, c)
+		}
+		r.cull(cs, bs.mesh)
 		if p.sub != nil && p.sub[p.next+k].n >= 0 { // a patch's instances of a chunk reaching partly into it
 			sr := p.sub[p.next+k]
 			if sr.own { // the instances appended to the chunk, from its own buffer
-				cs := &bs.chunks[it.Chunk]
 				r.uploadChunk(cs, bs.mesh, c, &p.stats)
 				if r.useMeshProgram(bs.mesh, cs.capacity) {
 					r.drawPulled(bs.mesh, cs.tex, int(sr.off), 1, int(sr.n))
@@ -231,17 +272,9 @@ func (r *Renderer) step(budget time.Duration) {
 			unflushed += int(sr.n) * bs.mesh.triangles
 			continue
 		}
-		cs := &bs.chunks[it.Chunk]
 		r.uploadChunk(cs, bs.mesh, c, &p.stats)
 		count := (c.Len() + p.stride - 1) / p.stride
-		if r.useMeshProgram(bs.mesh, cs.capacity) {
-			r.drawPulled(bs.mesh, cs.tex, 0, p.stride, count)
-		} else {
-			r.drawInstanced(cs, bs.mesh, p.stride, count)
-		}
-		p.stats.DrawCalls++
-		p.stats.Instances += count
-		p.stats.Triangles += count * bs.mesh.triangles
+		r.drawChunk(p, cs, bs.mesh, count)
 		tris += count * bs.mesh.triangles
 		unflushed += count * bs.mesh.triangles
 	}
@@ -291,6 +324,18 @@ func (r *Renderer) step(budget time.Duration) {
 		gl.Finish()
 		r.pacer.MeasureFixed(time.Since(fixed))
 	}
+}
+
+// drawChunk draws count instances of a chunk's buffer (cs), every p.stride-th, and counts them in p's stats.
+func (r *Renderer) drawChunk(p *picture, cs *chunkState, gm *gpuMesh, count int) {
+	if r.useMeshProgram(gm, cs.capacity) {
+		r.drawPulled(gm, cs.tex, 0, p.stride, count)
+	} else {
+		r.drawInstanced(cs, gm, p.stride, count)
+	}
+	p.stats.DrawCalls++
+	p.stats.Instances += count
+	p.stats.Triangles += count * gm.triangles
 }
 
 // flushTriangles is how many triangles a step submits between glFlush calls (about a chunk of cubes). Mesa's

@@ -429,6 +429,17 @@ func (r *Renderer) scissor(p *picture) {
 // nothing of the others (a whole picture), or of the changed ones it did not draw (a patch: they left the view).
 func (r *Renderer) commitShown(p *picture) {
 	ls := r.list
+	if p.key.version != p.key.dl.Version() {
+		// The list changed while p was drawn from its buffers (uploadItems): what it shows of each chunk is not
+		// known to the chunks now, so the next picture is whole.
+		for i := range ls.batches {
+			for j := range ls.batches[i].chunks {
+				ls.batches[i].chunks[j].shown = nil
+			}
+		}
+		ls.lost = true
+		return
+	}
 	for i, b := range p.key.dl.Batches() {
 		bs := &ls.batches[i]
 		for j, c := range b.Chunks() {

@@ -129,11 +129,14 @@ type picture struct {
 	// additive: a patch that only draws new chunks over the picture, nothing cleared; inPlace: a patch drawn into
 	// the front target at once (patch.go).
 	additive, inPlace bool
-	sub               []subRange // where each item's instances are read (patch.go); nil: from their chunks
-	rect              [4]int32
-	stats             Stats
-	serial            uint64 // counts pictures begun
-	content           uint64 // the list's ContentHash when it was begun
+	// uploaded: the instances of every item were uploaded when the picture began (uploadItems), and its steps
+	// read the buffers only, not the list, which may have changed since.
+	uploaded bool
+	sub      []subRange // where each item's instances are read (patch.go); nil: from their chunks
+	rect     [4]int32
+	stats    Stats
+	serial   uint64 // counts pictures begun
+	content  uint64 // the list's ContentHash when it was begun
 }
 
 // Renderer draws a viewport.DrawList seen by a viewport.Camera into framebuffers of its own and composes the

@@ -92,23 +92,26 @@ func closedMesh(m *assets.Mesh) bool {
 	return vol > 0
 }
 
-// cull turns back-face culling on for the instances of a chunk when its mesh is closed and none of them is
-// mirrored (a negative determinant turns its triangles' winding around); the chunk's state caches the scan.
-func (r *Renderer) cull(cs *chunkState, gm *gpuMesh, c *viewport.Chunk) {
-	on := gm.closed
-	if on {
-		if cs.mirrorAt != c.Changes()+1 {
-			cs.mirrored = false
-			for i := range c.Instances {
-				if c.Instances[i].World.Mat3().Det() < 0 {
-					cs.mirrored = true
-					break
-				}
-			}
-			cs.mirrorAt = c.Changes() + 1
-		}
-		on = !cs.mirrored
+// scanMirrored brings cs.mirrored up to date with chunk c: whether one of its instances is mirrored (a negative
+// determinant turns its triangles' winding around). The chunk's state caches the scan.
+func scanMirrored(cs *chunkState, c *viewport.Chunk) {
+	if cs.mirrorAt == c.Changes()+1 {
+		return
 	}
+	cs.mirrored = false
+	for i := range c.Instances {
+		if c.Instances[i].World.Mat3().Det() < 0 {
+			cs.mirrored = true
+			break
+		}
+	}
+	cs.mirrorAt = c.Changes() + 1
+}
+
+// cull turns back-face culling on for the instances of a chunk when its mesh is closed and none of them is
+// mirrored (as of the last scanMirrored).
+func (r *Renderer) cull(cs *chunkState, gm *gpuMesh) {
+	on := gm.closed && !cs.mirrored
 	if on != r.culling {
 		if on {
 			gl.Enable(gl.CULL_FACE)
