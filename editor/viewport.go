@@ -342,12 +342,13 @@ func (v *viewportPanel) render(w, h int) {
 		Width: w, Height: h, Assets: v.assetVersion, Playing: v.playing,
 	}
 	reason := v.policy.Decide(state)
-	// The view moving frame after frame (an orbit, a fly, the view cube turning): thinned pictures that fit a
-	// frame, replaced by the full one as soon as it stops. The scene changing frame after frame (play mode, a gizmo
-	// drag): complete pictures, each finished before the next is begun.
+	// The view moving (an orbit, pan or fly while its button is held; the camera changing frame after frame, as
+	// the view cube turns it): thinned pictures that fit a frame, replaced by the full one, drawn at once, in the
+	// first frame after the motion ends. The scene changing frame after frame (play mode, a gizmo drag): complete
+	// pictures, each finished before the next is begun.
 	viewMoving := reason&viewport.ReasonCamera != 0
 	sceneMoving := reason&(viewport.ReasonScene|viewport.ReasonPlaying) != 0
-	interactive := viewMoving && (v.viewMoved || v.ctl.Mode() != viewport.ModeNone)
+	interactive := v.ctl.Mode() != viewport.ModeNone || viewMoving && v.viewMoved
 	changing := sceneMoving && (v.moved || v.gizmoActive)
 	v.moved, v.viewMoved = viewMoving || sceneMoving, viewMoving
 	v.drew = false

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -19,14 +20,7 @@ const fileDialogLeft = (1600 - 820) / 2
 // the last complete one stays on screen — never a thinned one (it showed about a hundred scattered cubes throughout)
 // — and so it does with the Open dialog up over it: the cubes beside the dialog are all there.
 func TestPlayPicturesAreComplete(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "spin.json")
-	if runTool(t, "grid", "--nx", "100", "--ny", "3", "--nz", "100", "--spin", "90", "-o", path) != 0 {
-		t.Fatal("grid failed")
-	}
-	e := launchOn(t, path)
-	p := e.WaitProbe(2*time.Minute, "the scene drawn", func(p *guitest.Probe) bool {
-		return p.Entities == 30000 && p.Picture.Drawn > 0 && !p.Picture.Pending
-	})
+	e, p := launchOnGrid(t, 30000, "--nx", "100", "--ny", "3", "--nz", "100", "--spin", "90")
 	vp := p.Viewport
 	e.Move(vp.X+vp.W/2, vp.Y+vp.H/2)
 	for range 4 { // closer: the cubes reach the viewport's left edge, beside where the dialog opens
@@ -55,6 +49,21 @@ func TestPlayPicturesAreComplete(t *testing.T) {
 	}
 }
 
+// launchOnGrid writes a scene of n cubes with the grid tool's flags and opens it in the editor; it returns once its
+// picture is complete.
+func launchOnGrid(t *testing.T, n int, flags ...string) (*guitest.Editor, *guitest.Probe) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "grid.json")
+	if runTool(t, append(append([]string{"grid"}, flags...), "-o", path)...) != 0 {
+		t.Fatal("grid failed")
+	}
+	e := launchOn(t, path)
+	p := e.WaitProbe(2*time.Minute, "the scene drawn", func(p *guitest.Probe) bool {
+		return p.Entities == n && p.Picture.Drawn > 0 && !p.Picture.Pending
+	})
+	return e, p
+}
+
 // pictures waits for n more pictures completed while playing and fails the test if one on screen meanwhile is
 // thinned; it returns the probe that saw the last.
 func pictures(t *testing.T, e *guitest.Editor, what string, n uint64) *guitest.Probe {
@@ -78,4 +87,40 @@ func pictures(t *testing.T, e *guitest.Editor, what string, n uint64) *guitest.P
 // the grid lines are darker, dimmed by a modal dialog or not).
 func brightPixels(img *image.RGBA, r image.Rectangle) int {
 	return guitest.CountPixels(img, r, func(c color.RGBA) bool { return c.R > 180 && c.G > 180 && c.B > 180 })
+}
+
+// TestOrbitEndsOnTheFullPicture: while an orbit of 100,000 cubes moves the view the pictures are thinned; in the
+// first frame after the release the full picture replaces the thinned one, drawn at once, instead of over the many
+// frames a picture that size takes (the thinned one stayed on screen meanwhile: seconds on a busy machine).
+func TestOrbitEndsOnTheFullPicture(t *testing.T) {
+	e, _ := launchOnGrid(t, 100000, "--nx", "100", "--ny", "10", "--nz", "100")
+	still := settle(e)
+	vp := still.Viewport
+	x, y := vp.X+vp.W/3, vp.Y+vp.H/2
+	e.Move(x, y)
+	e.Xdotool("mousedown", "2")
+	e.Sync()
+	for i := 1; i <= 12; i++ {
+		e.Xdotool("mousemove", strconv.Itoa(x+i*20), strconv.Itoa(y+i*2))
+		e.Sync()
+	}
+	moving, _ := e.ReadProbe()
+	if moving.Picture.Stride <= 1 {
+		t.Fatalf("no thinned picture while the view moved: %+v", moving.Picture)
+	}
+	e.Xdotool("mouseup", "2")
+	e.Sync() // the release's frame, and one after
+	p, _ := e.ReadProbe()
+	if p.Picture.Stride != 1 {
+		t.Errorf("the orbit ended two frames ago and the picture on screen is thinned: %+v", p.Picture)
+	}
+	p = e.WaitProbe(5*time.Minute, "the full picture after the orbit", func(p *guitest.Probe) bool {
+		return p.Picture.Stride == 1
+	})
+	if p.Camera.Yaw == still.Camera.Yaw {
+		t.Fatalf("the middle drag did not orbit: camera %+v", p.Camera)
+	}
+	if p.Picture.Steps != 1 {
+		t.Errorf("the full picture after the orbit took %d frames, the thinned one on screen meanwhile: %+v", p.Picture.Steps, p.Picture)
+	}
 }
