@@ -18,7 +18,7 @@ const fileDialogLeft = (1600 - 820) / 2
 // TestPlayPicturesAreComplete: in play mode, 30,000 spinning cubes change in every frame and a picture of them costs
 // more than a frame; the viewport shows complete pictures only, each finished over as many frames as it takes while
 // the last complete one stays on screen — never a thinned one (it showed about a hundred scattered cubes throughout)
-// — and so it does with the Open dialog up over it: the cubes beside the dialog are all there.
+// — and so it does with the Open dialog up over it (the cubes beside the dialog are all there), and after Stop.
 func TestPlayPicturesAreComplete(t *testing.T) {
 	e, p := launchOnGrid(t, 30000, "--nx", "100", "--ny", "3", "--nz", "100", "--spin", "90")
 	vp := p.Viewport
@@ -47,6 +47,18 @@ func TestPlayPicturesAreComplete(t *testing.T) {
 	if n := brightPixels(shot, beside); n < cubes/3 {
 		t.Errorf("with the Open dialog up in play mode the viewport shows %d cube pixels beside it, %d before play", n, cubes)
 	}
+	// Stop: the edited scene's picture replaces the last one of play once complete; none on screen is thinned.
+	e.Key("Escape")
+	e.WaitProbe(20*time.Second, "the dialog closed", func(p *guitest.Probe) bool { return p.Modal == "" })
+	e.Key("ctrl+p")
+	stopped := false
+	e.WaitProbe(5*time.Minute, "the picture after Stop", func(p *guitest.Probe) bool {
+		if p.Picture.Stride != 1 && !stopped {
+			stopped = true
+			t.Errorf("after Stop the picture on screen is thinned: %+v", p.Picture)
+		}
+		return !p.Playing && !p.Picture.Pending && p.Idle
+	})
 }
 
 // launchOnGrid writes a scene of n cubes with the grid tool's flags and opens it in the editor; it returns once its
