@@ -196,7 +196,7 @@ func (w *workspace) rememberGrid(v settings.Grid) {
 	w.saveSettings()
 }
 
-// spawnGrid makes the grid as one undoable command and selects it (its group, or its cubes). From jobThreshold
+// spawnGrid makes the grid as one undoable command, which selects it (its group, or its cubes). From jobThreshold
 // cubes the grid is computed by a background job (progress, Cancel) and added on the loop thread when done;
 // preview, if not nil, is the dialog's preview of exactly this grid, shown until then. ready, if not nil, is the
 // grid's job already run (the dialog's readyGrid, for the open document): the cubes are added at once.
@@ -218,10 +218,9 @@ func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 			w.log.Warnf("spawn grid: the scene it was made for was closed; nothing was added")
 			return
 		}
-		var group ecs.Entity
 		var cubes []ecs.Entity
 		if err == nil {
-			group, cubes, err = w.doc.FinishGrid(j)
+			_, cubes, err = w.doc.FinishGrid(j)
 		}
 		switch {
 		case errors.Is(err, context.Canceled):
@@ -230,11 +229,6 @@ func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 		case err != nil:
 			w.report("spawn grid", err)
 			return
-		}
-		if !group.IsZero() {
-			w.doc.Select(group)
-		} else {
-			w.doc.Select(cubes...)
 		}
 		if preview != nil {
 			w.ui.adoptPreview(preview, cubes)

@@ -285,17 +285,12 @@ func (w *workspace) copyShape(src doc.CopySource) ([]doc.ShapeItem, error) {
 	return w.doc.Shape(context.Background(), src)
 }
 
-// spawnCopies makes the grid of copies as one undoable step and selects it.
+// spawnCopies makes the grid of copies as one undoable step, which selects it (its group, or its copies).
 func (w *workspace) spawnCopies(p scene.GridParams, src doc.CopySource) {
-	group, copies, err := w.doc.SpawnCopies(context.Background(), p, src)
+	_, copies, err := w.doc.SpawnCopies(context.Background(), p, src)
 	if err != nil {
 		w.report("spawn grid", err)
 		return
-	}
-	if !group.IsZero() {
-		w.doc.Select(group)
-	} else {
-		w.doc.Select(copies...)
 	}
 	w.log.Infof("spawned %s", words.Count(len(copies), "copy", "copies"))
 	w.syncWatched()

@@ -967,3 +967,60 @@ func openWatched(t *testing.T, path string) (*workspace, *fakeUI) {
 	waitJob(t, w)
 	return w, f
 }
+
+// TestRedoOfASpawnRestoresItsSelection: a spawned grid is selected (its cubes, or its group); undo brings back the
+// selection from before, and redo the one the spawn made — whether the grid was added in the call, by a job, or
+// from the dialog's ready job.
+func TestRedoOfASpawnRestoresItsSelection(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		count [3]int
+		group string
+		ready bool
+	}{
+		{"small", [3]int{3, 1, 4}, "", false},
+		{"small group", [3]int{3, 1, 4}, "G", false},
+		{"job", [3]int{100, 1, 100}, "", false},
+		{"ready", [3]int{100, 1, 100}, "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, _ := newTestWorkspace(t, 2)
+			before := w.doc.Selection()
+			p := scene.DefaultGrid()
+			p.Count, p.Group = c.count, c.group
+			var ready *doc.GridJob
+			if c.ready {
+				j, _, err := w.prepareGrid(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := j.Run(context.Background(), nil); err != nil {
+					t.Fatal(err)
+				}
+				ready = j
+			}
+			w.spawnGrid(p, nil, ready)
+			waitJob(t, w)
+			spawned := w.doc.Selection()
+			want := p.Len()
+			if c.group != "" {
+				want = 1
+			}
+			if len(spawned) != want || slices.Equal(spawned, before) {
+				t.Fatalf("after the spawn %d selected (want %d)", len(spawned), want)
+			}
+			if err := w.doc.Undo(); err != nil {
+				t.Fatal(err)
+			}
+			if got := w.doc.Selection(); !slices.Equal(got, before) {
+				t.Fatalf("undo: selection %v, want %v", got, before)
+			}
+			if err := w.doc.Redo(); err != nil {
+				t.Fatal(err)
+			}
+			if got := w.doc.Selection(); !slices.Equal(got, spawned) {
+				t.Fatalf("redo: %d selected (first %v), want the %d the spawn selected", len(got), got[:min(len(got), 3)], len(spawned))
+			}
+		})
+	}
+}

@@ -145,7 +145,8 @@ func (c *gridCmd) revert(d *Document) error {
 }
 
 // SpawnGrid spawns the cube grid p (scene.SpawnGrid: the generator `voltex-editor grid` uses too)
-// as ONE undoable step and selects its group entity if p.Group is set (else the selection is kept).
+// as ONE undoable step and selects its group entity if p.Group is set, else its cubes (undo selects
+// what was selected before, redo the grid again).
 // It returns the group (zero if none) and the cubes. It is PrepareGrid, GridJob.Run and FinishGrid
 // in one go, on the calling goroutine: progress (may be nil) gets the entities planned and their
 // total before the first and after every chunk; if ctx is cancelled before the plan is complete, ctx's error is returned and
@@ -247,7 +248,7 @@ func (j *GridJob) Run(ctx context.Context, progress func(done, total int64)) err
 }
 
 // FinishGrid adds the grid computed by j.Run to the world as ONE undoable step, selecting its group
-// if it has one, and returns the group (zero if none) and the cubes. The scene ids are drawn now,
+// if it has one, else its cubes, and returns the group (zero if none) and the cubes. The scene ids are drawn now,
 // so edits made while the job ran cannot collide with them. It returns ErrPlaying while
 // playing (the job stays usable: finish it after Stop). It panics if j belongs to another document
 // or its Run did not return nil.
@@ -271,8 +272,11 @@ func (d *Document) FinishGrid(j *GridJob) (ecs.Entity, []ecs.Entity, error) {
 	if err := c.apply(d); err != nil {
 		return ecs.Entity{}, nil, err
 	}
+	// Selected before the step is recorded, so that redo selects what the spawn did (undo what was before).
 	if c.grouped {
-		d.setSel([]uint64{c.ids[0]})
+		d.setSel(c.ids[:1])
+	} else {
+		d.setSel(c.ids)
 	}
 	d.push(c, selBefore)
 	return c.group, c.cubes, nil

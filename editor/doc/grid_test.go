@@ -41,7 +41,7 @@ func TestSpawnGridIsOneStep(t *testing.T) {
 		if group != "" && (d.ID(g) <= 8 || !eqIDs(d.Selection(), []uint64{d.ID(g)}) || d.world.Parent(cubes[0]) != g) {
 			t.Fatalf("group id %d, selection %v", d.ID(g), d.Selection())
 		}
-		if group == "" && (!g.IsZero() || !eqIDs(d.Selection(), []uint64{2})) {
+		if group == "" && (!g.IsZero() || len(d.Selection()) != 24 || d.Selection()[0] != d.ID(cubes[0])) {
 			t.Fatalf("ungrouped: selection %v", d.Selection())
 		}
 		// New ids are unique; the grid comes after the existing roots, the cubes in creation order.
@@ -65,14 +65,14 @@ func TestSpawnGridIsOneStep(t *testing.T) {
 		if group == "" && (len(roots) != 27 || roots[3] != cubes[0] || roots[26] != cubes[23]) {
 			t.Fatalf("roots: the cubes should follow the 3 roots in creation order")
 		}
-		end := saved(t, d)
+		end, spawned := saved(t, d), d.Selection()
 		must(t, d.Undo())
-		if saved(t, d) != start || d.Len() != 8 {
-			t.Fatalf("group %q: undo of the grid differs", group)
+		if saved(t, d) != start || d.Len() != 8 || !eqIDs(d.Selection(), []uint64{2}) {
+			t.Fatalf("group %q: undo of the grid differs (selection %v)", group, d.Selection())
 		}
 		must(t, d.Redo())
-		if saved(t, d) != end {
-			t.Fatalf("group %q: redo of the grid differs", group)
+		if saved(t, d) != end || !eqIDs(d.Selection(), spawned) {
+			t.Fatalf("group %q: redo of the grid differs (selection %v, want %v)", group, d.Selection(), spawned)
 		}
 		// Redo made the same ids; the next spawn gets a new one.
 		for id := range ids {
