@@ -87,8 +87,9 @@ func (a *App) throttle() {
 			a.trim.start(wakeLoop)
 		}
 		// The probe calls the editor idle once the memory it gave back is back (a test reading the memory of an idle
-		// editor then reads what it keeps).
-		a.probe.endFrame(a.clock.frames, !a.trim.running.Load())
+		// editor then reads what it keeps), and once the inspector shows all of the selection (sleepIfIdle finishes
+		// its scan first).
+		a.probe.endFrame(a.clock.frames, !a.trim.running.Load() && !a.insp.pending)
 		return
 	}
 	a.probe.endFrame(a.clock.frames, false)
@@ -123,12 +124,35 @@ func (a *App) sleepIfIdle() {
 		return
 	}
 	l.sleepFor = 0
-	if wakes.Load() != l.wakesAt || imgui.CurrentContext().InputEventsQueue().Size != 0 {
+	if l.interrupted() {
 		return
+	}
+	if a.insp.pending {
+		a.scanWhileIdle()
+		return // the next frame shows the scan's result (or handles the input that stopped it)
 	}
 	slept := time.Now()
 	l.waiter.wait(d)
 	l.slept = time.Since(slept)
+}
+
+// interrupted reports whether something arrived since throttle decided to wait: input the loop polled while the
+// frame was drawn (it is in ImGui's queue), or a wakeLoop (the loop's poll may have taken its empty event).
+func (l *idleLoop) interrupted() bool {
+	return wakes.Load() != l.wakesAt || imgui.CurrentContext().InputEventsQueue().Size != 0
+}
+
+// scanWhileIdle finishes the inspector's scan of a big selection between frames, a budget at a time, until it is
+// done or input or a wake-up comes (polled between budgets): frames drawn only to advance it a budget each cost
+// a whole frame of drawing per budget (a million selected entities kept an idle editor drawing for minutes).
+func (a *App) scanWhileIdle() {
+	l := &a.idle
+	for a.insp.insp.Scan() {
+		l.waiter.wait(0) // polls: input that came meanwhile goes into ImGui's queue
+		if l.interrupted() {
+			return
+		}
+	}
 }
 
 // wakes counts wakeLoop's calls, so that sleepIfIdle can tell whether one came after throttle decided to wait.
@@ -192,11 +216,11 @@ func (a *App) frameKey() frameKey {
 	return k
 }
 
-// busy reports whether the editor has work that needs frames without input (play mode, camera motion, an
-// inspector still scanning a big selection — what it shows changes until the scan is done —, marks waiting to be
-// presented). A running job wakes the loop itself (giu.Update) when its progress or result comes.
+// busy reports whether the editor has work that needs frames without input (play mode, camera motion, marks
+// waiting to be presented). A running job wakes the loop itself (giu.Update) when its progress or result comes; an
+// inspector still scanning a big selection finishes between frames once the editor is idle (scanWhileIdle).
 func (a *App) busy() bool {
-	return a.vp.busy() || a.ws.busy() || a.insp.pending
+	return a.vp.busy() || a.ws.busy()
 }
 
 // userActive reports whether the user is doing anything this frame. A text field that merely has the keyboard

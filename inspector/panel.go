@@ -144,6 +144,16 @@ func (p *Panel) Selection() *fields.Selection { return &p.scan }
 // is true, even without input, or the panel stays out of date.
 func (p *Panel) Pending() bool { return p.world != nil && len(p.sel) > 0 && !p.scan.Complete() }
 
+// Scan carries the scan of a big multi-selection on by one budget outside Build, so that a caller with nothing
+// else to do can finish it between frames instead of building frames only to advance it; it reports whether the
+// result is still partial (Pending). The next Build shows what it found.
+func (p *Panel) Scan() bool {
+	if p.world == nil || len(p.sel) == 0 {
+		return false
+	}
+	return p.scan.Continue(&p.cache)
+}
+
 // Build builds the panel into the current ImGui window.
 func (p *Panel) Build() {
 	p.frame++

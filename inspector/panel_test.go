@@ -601,15 +601,16 @@ func TestComputedFollowsOwnEdits(t *testing.T) {
 	}
 }
 
-// A big selection is scanned over several frames: Pending says the count shown is not final yet, so
-// the editor keeps drawing frames until it is.
-func TestPendingUntilTheCountIsFinal(t *testing.T) {
+// A big selection is scanned over several frames (or between them, with Scan): Pending says the shared
+// components and mixed values shown are not final yet; the entity count is right from the first frame.
+func TestPendingUntilTheScanIsDone(t *testing.T) {
 	w := ecs.NewWorld()
 	fieldstest.Register(w)
 	var es []ecs.Entity
 	for range 2000 {
 		es = append(es, w.Spawn(fieldstest.Sample(0)))
 	}
+	w.Despawn(es[1500])
 	h := newHarness(t, w)
 	h.p.scan.Budget = 200
 	h.sel = es
@@ -617,8 +618,8 @@ func TestPendingUntilTheCountIsFinal(t *testing.T) {
 	if !h.p.Pending() {
 		t.Fatal("a 2000-entity selection with a small budget is not pending after one frame")
 	}
-	if got := h.p.debug.byName["id"].shown; got == "2000 entities" {
-		t.Fatalf("the first frame already shows the final count %q", got)
+	if got := h.p.debug.byName["id"].shown; got != "1999 entities" {
+		t.Fatalf("the first frame shows %q, want the live count 1999 entities", got)
 	}
 	n := 1
 	for h.p.Pending() {
@@ -626,17 +627,29 @@ func TestPendingUntilTheCountIsFinal(t *testing.T) {
 			t.Fatal("still pending after 1000 frames")
 		}
 		h.frame()
-	}
-	if got := h.p.debug.byName["id"].shown; got != "2000 entities" {
-		t.Errorf("after %d frames, no longer pending, the header shows %q", n, got)
+		if got := h.p.debug.byName["id"].shown; got != "1999 entities" {
+			t.Fatalf("frame %d shows %q", n, got)
+		}
 	}
 	h.frames(5)
 	if h.p.Pending() {
 		t.Error("a settled selection became pending again in a quiet world")
 	}
+	// Between frames: Scan finishes what frames would have.
+	h.sel = es[:1000]
+	h.frame()
+	scans := 0
+	for h.p.Scan() {
+		if scans++; scans > 1000 {
+			t.Fatal("Scan never finishes")
+		}
+	}
+	if scans == 0 || h.p.Pending() {
+		t.Fatalf("%d scans, pending %v", scans, h.p.Pending())
+	}
 	h.sel = nil
 	h.frame()
-	if h.p.Pending() {
+	if h.p.Pending() || h.p.Scan() {
 		t.Error("an empty selection is pending")
 	}
 }

@@ -46,6 +46,9 @@ type Selection struct {
 	done  bool
 	final result
 
+	// live counts the live selected entities while no pass is complete (Len), counted once per pass; -1: not yet.
+	live int
+
 	passTick    uint32 // world tick when the last pass started
 	passLen     int    // live entities in the world then
 	passUpdates int    // updates the pass in progress has taken so far
@@ -78,6 +81,22 @@ func (s *Selection) Update(w *ecs.World, es []ecs.Entity, cache *Cache) {
 		s.skipped++
 		return
 	}
+	s.step(w, cache)
+}
+
+// Continue carries a scan whose result is not Complete on by one budget, over the world and entities of the last
+// Update (so a caller can finish it between frames, without handing the selection again); it reports whether the
+// result is still not Complete. It does nothing once the result is complete.
+func (s *Selection) Continue(cache *Cache) bool {
+	if s.world == nil || s.done {
+		return false
+	}
+	s.step(s.world, cache)
+	return !s.done
+}
+
+// step does one budget of the pass in progress (starting one if none is).
+func (s *Selection) step(w *ecs.World, cache *Cache) {
 	budget := s.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
@@ -138,6 +157,7 @@ func (s *Selection) quiet(w *ecs.World) bool {
 func (s *Selection) start(w *ecs.World) {
 	s.started = true
 	s.pos = 0
+	s.live = -1
 	s.passTick = w.Tick()
 	s.passLen = w.Len()
 	s.skipped = 0
@@ -220,8 +240,22 @@ func (s *Selection) view() *result {
 // Primary returns the first live selected entity (the zero Entity if none).
 func (s *Selection) Primary() ecs.Entity { return s.primary }
 
-// Len returns the number of live selected entities (as far as scanned when Complete is false).
-func (s *Selection) Len() int { return s.view().alive }
+// Len returns the number of live selected entities. Before the first pass over a selection is complete it is
+// counted apart from the scan (a count of those scanned so far would grow from frame to frame).
+func (s *Selection) Len() int {
+	if s.done || !s.started {
+		return s.view().alive
+	}
+	if s.live < 0 {
+		s.live = 0
+		for _, e := range s.ents {
+			if s.world.Alive(e) {
+				s.live++
+			}
+		}
+	}
+	return s.live
+}
 
 // Complete reports whether the reported result covers the whole selection.
 func (s *Selection) Complete() bool { return s.done }
