@@ -197,9 +197,10 @@ func (w *workspace) rememberGrid(v settings.Grid) {
 }
 
 // spawnGrid makes the grid as one undoable command, which selects it (its group, or its cubes). From jobThreshold
-// cubes the grid is computed by a background job (progress, Cancel) and added on the loop thread when done;
-// preview, if not nil, is the dialog's preview of exactly this grid, shown until then. ready, if not nil, is the
-// grid's job already run (the dialog's readyGrid, for the open document): the cubes are added at once.
+// cubes the grid is computed by a background job (progress, Cancel; the overlay shows from this frame) and added on
+// the loop thread when done; preview, if not nil, is the dialog's preview of exactly this grid, shown until then.
+// ready, if not nil, is the grid's job already run (the dialog's readyGrid, for the open document): the job has
+// nothing left to compute, and the cubes are added in the next frame.
 func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList, ready *doc.GridJob) {
 	m := w.jobs.beginMark("spawn grid")
 	j := ready
@@ -235,20 +236,26 @@ func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 		}
 		w.log.Infof("spawned %s", words.Count(len(cubes), "cube", "cubes"))
 	}
-	if ready != nil {
-		finish(nil)
-		w.jobs.markResult(m, false)
-		return
-	}
 	if j.Len() < jobThreshold {
-		finish(j.Run(context.Background(), nil))
+		var err error
+		if ready == nil {
+			err = j.Run(context.Background(), nil)
+		}
+		finish(err)
 		w.jobs.markResult(m, false)
 		return
 	}
+	// A big grid is a job even when its cubes are planned already: the progress overlay is then on the screen
+	// (drawn in this frame) before the loop thread adds them, in a later frame.
 	w.ui.keepPreview(preview)
-	if !w.jobs.start(fmt.Sprintf("Spawning %d cubes", p.Len()), func(ctx context.Context, progress func(done, total int64)) error {
+	work := func(ctx context.Context, progress func(done, total int64)) error {
+		if ready != nil {
+			progress(int64(j.Len()), int64(j.Len()))
+			return nil
+		}
 		return j.Run(ctx, progress)
-	}, finish, jobOptions{applies: true, mark: m, wait: func() string {
+	}
+	if !w.jobs.start(fmt.Sprintf("Spawning %d cubes", p.Len()), work, finish, jobOptions{applies: true, mark: m, immediate: true, wait: func() string {
 		switch {
 		case w.doc.Playing():
 			return "waiting for Stop (play mode)"

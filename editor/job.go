@@ -40,7 +40,7 @@ type job struct {
 
 	started   time.Time
 	immediate bool // show the progress from the first frame (the scene opened at launch)
-	drawn     int  // frames the overlay was drawn (its first lays it out)
+	drawn     int  // frames the overlay was drawn
 }
 
 // wakeLoop wakes the GUI loop from another goroutine (giu.Update; counted in wakes, see App.sleepIfIdle); unit
@@ -216,11 +216,18 @@ func (r *jobRunner) Build() {
 		return
 	}
 	vp := imgui.MainViewport()
-	const margin = 12
+	const margin, barWidth, cancelWidth = 12, 260, 80
 	corner := imgui.Vec2{X: vp.WorkPos().X + vp.WorkSize().X - margin, Y: vp.WorkPos().Y + vp.WorkSize().Y - margin}
 	imgui.SetNextWindowPosV(corner, imgui.CondAlways, imgui.Vec2{X: 1, Y: 1})
+	// Sized here rather than fitted to its contents: ImGui hides a new window that fits itself for its first frame,
+	// and the frame that starts a job must show it (the loop thread's share of the work may come right after).
+	st := imgui.CurrentStyle()
+	pad, gap := st.WindowPadding(), st.ItemSpacing()
+	width := max(imgui.CalcTextSize(j.label).X, barWidth+gap.X+cancelWidth)
+	height := 2*imgui.TextLineHeight() + imgui.FrameHeight() + 2*gap.Y
+	imgui.SetNextWindowSize(imgui.Vec2{X: width + 2*pad.X, Y: height + 2*pad.Y})
 	imgui.SetNextWindowBgAlpha(0.94)
-	flags := imgui.WindowFlagsNoDecoration | imgui.WindowFlagsAlwaysAutoResize | imgui.WindowFlagsNoSavedSettings |
+	flags := imgui.WindowFlagsNoDecoration | imgui.WindowFlagsNoSavedSettings | imgui.WindowFlagsNoScrollbar |
 		imgui.WindowFlagsNoFocusOnAppearing | imgui.WindowFlagsNoNav | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoMove
 	var cancelRect probe.Rect
 	if imgui.BeginV("##jobprogress", nil, flags) {
@@ -233,9 +240,9 @@ func (r *jobRunner) Build() {
 		} else {
 			overlay = fmt.Sprintf("%.0f %%", 100*frac)
 		}
-		imgui.ProgressBarV(frac, imgui.Vec2{X: 260, Y: 0}, overlay)
+		imgui.ProgressBarV(frac, imgui.Vec2{X: barWidth, Y: 0}, overlay)
 		imgui.SameLine()
-		if imgui.ButtonV("Cancel##job", imgui.Vec2{X: 80}) {
+		if imgui.ButtonV("Cancel##job", imgui.Vec2{X: cancelWidth}) {
 			j.cancel()
 		}
 		cancelRect = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
@@ -247,8 +254,11 @@ func (r *jobRunner) Build() {
 		textDisabled(status)
 	}
 	imgui.End()
+	if m := j.mark; m != nil && j.drawn == 1 {
+		m.progressFrame = r.clock.frames
+	}
 	if r.probe != nil {
-		r.probe.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load(), Shown: j.drawn > 1,
+		r.probe.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load(), Shown: j.drawn > 0,
 			Cancel: cancelRect, Cancelling: j.ctx.Err() != nil, Waiting: j.waiting}
 	}
 }
@@ -259,6 +269,17 @@ type mark struct {
 	inputFrame  uint64 // the frame that handled the input (0: the launch)
 	resultFrame uint64 // the frame in which the result was merged; presented once the next frame starts
 	pending     bool
+	// progressFrame is the frame that first drew the job's progress overlay (0: none yet); presented once the
+	// next frame starts.
+	progressFrame uint64
+}
+
+// presented records that m's progress overlay, drawn in an earlier frame, is on the screen now (at the start of
+// a frame).
+func (m *mark) presented(c *frameClock) {
+	if m.progressFrame != 0 && m.Progress == 0 && m.progressFrame < c.frames {
+		m.Progress, m.ProgressFrames = c.start.UnixNano(), m.progressFrame-m.inputFrame
+	}
 }
 
 // maxMarks is how many finished marks the probe keeps.
@@ -280,8 +301,12 @@ func (r *jobRunner) markResult(m *mark, cancelled bool) {
 // presentMarks completes the marks whose result frame has been presented (Presented) and whose result the
 // viewport's picture on screen shows (Picture); call it at the start of a frame, when the last one is on screen.
 func (r *jobRunner) presentMarks() {
+	if j := r.job; j != nil && j.mark != nil {
+		j.mark.presented(r.clock)
+	}
 	keep := r.marks[:0]
 	for _, m := range r.marks {
+		m.presented(r.clock)
 		if m.pending && m.resultFrame < r.clock.frames {
 			m.Presented, m.pending = r.clock.start.UnixNano(), false
 		}

@@ -853,8 +853,9 @@ func TestUndoBudgetFromSettingsAndDropsSaid(t *testing.T) {
 }
 
 // TestSpawnOfAReadyGrid: a grid whose job the dialog already ran (readyGrid: planned, the world's table given
-// room) is added in the call, without a job, as the same one undoable step a job's spawn makes, its cubes
-// selected; a ready job of another document is not used (the spawn runs its own).
+// room) is still added by a job, one with nothing left to compute (so its overlay shows before the cubes are
+// added, in the next frame), as the same one undoable step a job's spawn makes, its cubes selected; a ready job
+// of another document is not used (the spawn runs its own).
 func TestSpawnOfAReadyGrid(t *testing.T) {
 	w, _ := newTestWorkspace(t, 0)
 	p := scene.DefaultGrid()
@@ -868,8 +869,12 @@ func TestSpawnOfAReadyGrid(t *testing.T) {
 	}
 	undos := w.doc.Undos()
 	w.spawnGrid(p, nil, j)
-	if w.jobs.job != nil || w.doc.Len() != p.Len() || w.doc.SelectionLen() != p.Len() || w.doc.Undos() != undos+1 {
-		t.Fatalf("a ready grid: job %v, %d entities, %d selected, %d undo steps (want none, %d, %d, %d)",
+	if w.jobs.job == nil || !w.jobs.job.immediate || w.doc.Len() != 0 {
+		t.Fatalf("a ready grid: job %v, %d entities; want a job showing its overlay at once, the cubes not added yet", w.jobs.job != nil, w.doc.Len())
+	}
+	waitJob(t, w)
+	if w.doc.Len() != p.Len() || w.doc.SelectionLen() != p.Len() || w.doc.Undos() != undos+1 {
+		t.Fatalf("a ready grid, merged: job %v, %d entities, %d selected, %d undo steps (want none, %d, %d, %d)",
 			w.jobs.job != nil, w.doc.Len(), w.doc.SelectionLen(), w.doc.Undos(), p.Len(), p.Len(), undos+1)
 	}
 	if err := w.doc.Undo(); err != nil || w.doc.Len() != 0 {

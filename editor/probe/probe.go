@@ -178,6 +178,11 @@ type Mark struct {
 	// Picture is when the first frame whose viewport picture shows the result had been presented: Presented, or
 	// later when the viewport's picture took more frames; 0 while pending.
 	Picture int64 `json:"picture,omitempty"`
+	// Progress is when the first frame that showed the action's progress overlay (a background job's) had been
+	// presented; 0 when none showed. ProgressFrames counts the frames begun after the input's frame up to that one
+	// (0: the frame that handled the input showed it).
+	Progress       int64  `json:"progress,omitempty"`
+	ProgressFrames uint64 `json:"progressFrames,omitempty"`
 }
 
 // Camera is the viewport camera's orbit: yaw and pitch in degrees, distance from the pivot.

@@ -270,11 +270,41 @@ func TestBigBrokenSceneReportsInWindow(t *testing.T) {
 	}
 }
 
+// checkProgressFirst checks that the spawn's progress overlay was drawn in the frame that handled Enter and was on
+// the screen before the cubes went into the scene (the loop thread's share of the work comes after it).
+func checkProgressFirst(t *testing.T, m guitest.Mark) {
+	t.Helper()
+	if m.Progress == 0 || m.ProgressFrames != 0 {
+		t.Errorf("the progress overlay: presented at %d, %d frames after the frame of Enter; want it in that frame", m.Progress, m.ProgressFrames)
+	}
+	if m.Frames == 0 || m.Progress > m.Result {
+		t.Errorf("the cubes were added %d frames after Enter, at %d, the overlay presented at %d: want them after it", m.Frames, m.Result, m.Progress)
+	}
+}
+
+// TestBigSpawnShowsProgressAtOnce: Enter in the grid dialog of 100×10×100 cubes shows the progress overlay in the
+// next frame presented (the one that handled Enter), before any of the work on the loop thread.
+func TestBigSpawnShowsProgressAtOnce(t *testing.T) {
+	_, e := launchCubes(t)
+	p0 := e.Settle()
+	setGrid(e, "100", "10", "100")
+	e.Key("Return")
+	p := e.WaitProbe(120*time.Second, "the cubes added", func(p *guitest.Probe) bool {
+		m, ok := lastMark(p, "spawn grid")
+		return ok && m.Presented != 0
+	})
+	if p.Entities != p0.Entities+100_000 {
+		t.Fatalf("after the spawn: %d entities, want %d", p.Entities, p0.Entities+100_000)
+	}
+	m, _ := lastMark(p, "spawn grid")
+	checkProgressFirst(t, m)
+}
+
 // TestGridSpawnMadeReadyBehindThePreview: while the grid dialog shows the preview of a big grid and its values stay
-// as they are, the editor makes its spawn ready in the background (the probe's Grid.Ready); Enter then adds the
-// cubes in the frame that handles it, without a job (the mark's result in the input's frame), as one undoable
-// step with the cubes selected; and the picture of the preview, which showed them already, is the scene's
-// picture in that frame (adopted, not drawn again: the probe's Picture.Adopted).
+// as they are, the editor makes its spawn ready in the background (the probe's Grid.Ready); Enter then shows the
+// progress overlay in the frame that handles it and adds the cubes in a following frame (a job with nothing left
+// to compute), as one undoable step with the cubes selected; and the picture of the preview, which showed them
+// already, is the scene's picture in that frame (adopted, not drawn again: the probe's Picture.Adopted).
 func TestGridSpawnMadeReadyBehindThePreview(t *testing.T) {
 	_, e := launchCubes(t)
 	p0 := e.Settle()
@@ -289,8 +319,9 @@ func TestGridSpawnMadeReadyBehindThePreview(t *testing.T) {
 		return ok && m.Presented != 0 && p.Grid == nil
 	})
 	m, _ := lastMark(p, "spawn grid")
-	if m.Frames != 0 || p.Job != nil {
-		t.Errorf("the ready spawn took %d frames to its result (job %+v): want it in the frame of Enter", m.Frames, p.Job)
+	checkProgressFirst(t, m)
+	if p.Job != nil {
+		t.Errorf("the ready spawn's job is still there: %+v", p.Job)
 	}
 	if p.Entities != p0.Entities+10_000 || p.SelectedCount != 10_000 || p.UndoDepth != p0.UndoDepth+1 {
 		t.Fatalf("after the spawn: %d entities, %d selected, %d undo steps (want %d, 10000, %d)",
