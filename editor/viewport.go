@@ -13,6 +13,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -98,6 +99,7 @@ type viewportPanel struct {
 	preview      *viewport.DrawList // drawn instead of the scene while the Spawn Cube Grid dialog previews
 	previewBox   *viewport.AABB     // outline of the grid being set up, drawn over the image (costs no render)
 	shown        *viewport.DrawList // the list drawn last
+	pictured     *viewport.DrawList // the list the picture on screen is of (nil: none yet)
 	adopt        *adoption          // a spawned grid's preview, whose picture becomes the scene's (adoptPreview)
 	adopted      int                // pictures adopted (the probe's Picture.Adopted)
 	sizeSeen     [2]int             // the panel's size in the last frame it was built (render)
@@ -289,12 +291,50 @@ func (v *viewportPanel) Build() {
 		side := v.viewCubeSide()
 		v.probe.ViewCube = rectOf(v.viewCubePos(), imgui.Vec2{X: side, Y: side})
 	}
+	v.buildDrawingNote()
 	if v.showStats {
 		v.buildStatsOverlay()
 	}
 	if v.probe != nil {
 		v.probe.ViewportRenders = v.policy.Renders()
 	}
+}
+
+// buildDrawingNote says, over the image, that the picture of the scene is being drawn, while the image has no
+// picture of it yet (a big scene just opened is drawn over many frames, and the last picture, of another scene,
+// would look like an empty one meanwhile). A change of the scene on screen keeps its last picture without a word.
+func (v *viewportPanel) buildDrawingNote() {
+	note := ""
+	if dl := v.shown; v.pending && dl != nil && dl == v.builder.DrawList() && v.pictured != dl && dl.Len() > 0 {
+		pct := 0
+		if st := v.r.Stats(); st.Pending && st.PendingOf > 0 {
+			pct = 100 * st.PendingDone / st.PendingOf
+		}
+		noun := "entities"
+		if dl.Len() == 1 {
+			noun = "entity"
+		}
+		note = fmt.Sprintf("Drawing %s %s… %d %%", words.Thousands(int64(dl.Len())), noun, pct)
+		v.drawNote(note, float32(pct)/100)
+	}
+	if v.probe != nil {
+		v.probe.Picture.Drawing = note
+	}
+}
+
+// drawNote draws text and a progress bar (frac of it filled) in a dark box at the centre of the image.
+func (v *viewportPanel) drawNote(text string, frac float32) {
+	const pad, barH = 12, 6
+	ts := imgui.CalcTextSize(text)
+	w, h := ts.X+2*pad, ts.Y+barH+3*pad
+	x := v.origin.X + (float32(v.w)-w)/2
+	y := v.origin.Y + (float32(v.h)-h)/2
+	dl := imgui.WindowDrawList()
+	dl.AddRectFilledV(imgui.Vec2{X: x, Y: y}, imgui.Vec2{X: x + w, Y: y + h}, imgui.ColorU32Vec4(imgui.Vec4{X: 0.08, Y: 0.09, Z: 0.11, W: 0.85}), 6, 0)
+	dl.AddTextVec2(imgui.Vec2{X: x + pad, Y: y + pad}, imgui.ColorU32Vec4(*imgui.StyleColorVec4(imgui.ColText)), text)
+	bar := imgui.Vec2{X: x + pad, Y: y + 2*pad + ts.Y}
+	dl.AddRectFilled(bar, imgui.Vec2{X: bar.X + ts.X, Y: bar.Y + barH}, imgui.ColorU32Vec4(*imgui.StyleColorVec4(imgui.ColFrameBg)))
+	dl.AddRectFilled(bar, imgui.Vec2{X: bar.X + ts.X*frac, Y: bar.Y + barH}, imgui.ColorU32Vec4(*imgui.StyleColorVec4(imgui.ColPlotHistogram)))
 }
 
 // Drawing budgets: how long one frame may spend on the viewport's picture (GPU work included). A picture that
@@ -353,7 +393,7 @@ func (v *viewportPanel) render(w, h int) {
 	v.moved, v.viewMoved = viewMoving || sceneMoving, viewMoving
 	v.drew = false
 	if reason == 0 && !v.pending && !v.coarse {
-		v.currentAt = sampled
+		v.currentAt, v.pictured = sampled, dl
 		return
 	}
 	v.drew = true
@@ -370,6 +410,7 @@ func (v *viewportPanel) render(w, h int) {
 	if !done {
 		return
 	}
+	v.pictured = dl
 	if v.coarse = v.r.Stats().Thinned; !v.coarse {
 		v.currentAt = sampled
 	}
@@ -433,6 +474,9 @@ func (v *viewportPanel) lateRender() {
 		v.log.Errorf("viewport: %v", err)
 	}
 	v.pending = !done && !o.PatchOnly
+	if done {
+		v.pictured = dl
+	}
 	if done && v.r.Texture() == tex {
 		v.currentAt = sampled
 		v.noteStats()

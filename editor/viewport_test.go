@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"context"
 	"errors"
 	"image"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/viewport"
@@ -25,6 +27,14 @@ type fakeRenderer struct {
 	cam     viewport.Camera
 	deleted bool
 	opts    []viewport.DrawOptions // of every Draw
+	// steps, if more than 1, is how many calls of Draw a picture of another list (or of a changed one) takes, as
+	// a big picture does; drawing counts the calls of the picture being drawn.
+	steps   int
+	drawing struct {
+		list    *viewport.DrawList
+		version uint64
+		calls   int
+	}
 }
 
 var _ viewport.Renderer = (*fakeRenderer)(nil)
@@ -35,6 +45,15 @@ func (f *fakeRenderer) Resize(w, h int) error {
 	return nil
 }
 func (f *fakeRenderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.DrawOptions) (bool, error) {
+	if f.steps > 1 && (dl != f.list || dl.Version() != f.drawing.version) {
+		d := &f.drawing
+		if d.list != dl || d.version != dl.Version() {
+			d.list, d.version, d.calls = dl, dl.Version(), 0
+		}
+		if d.calls++; d.calls < f.steps {
+			return false, nil
+		}
+	}
 	f.renders++
 	f.opts = append(f.opts, o)
 	f.list, f.cam = dl, cam
@@ -64,7 +83,11 @@ func (f *fakeRenderer) ReadIDs(r image.Rectangle) []uint32 {
 	return ids
 }
 func (f *fakeRenderer) Stats() viewport.RenderStats {
-	return viewport.RenderStats{Renders: uint64(f.renders)}
+	st := viewport.RenderStats{Renders: uint64(f.renders)}
+	if d := f.drawing; f.steps > 1 && d.calls > 0 && d.calls < f.steps {
+		st.Pending, st.PendingDone, st.PendingOf = true, d.calls, f.steps
+	}
+	return st
 }
 func (f *fakeRenderer) Delete() { f.deleted = true }
 
@@ -372,5 +395,51 @@ func TestViewportThinsOnlyWhileTheViewMoves(t *testing.T) {
 	f.ui.press(imgui.MouseButtonMiddle, false, f.build)
 	if i, _ := count(); i == 0 {
 		t.Error("an orbit asked for no thinned picture")
+	}
+}
+
+// TestViewportShowsDrawingOfANewScene: while the picture of a newly shown scene is drawn over several frames, the
+// viewport, which has no picture of that scene yet, says so over the last picture ("Drawing 10,000 entities…" with
+// the progress); once the picture is there, and while a later change of the same scene is drawn, it says nothing.
+func TestViewportShowsDrawingOfANewScene(t *testing.T) {
+	f := newVPFixture(t)
+	f.r.steps = 4
+	if f.st.Picture.Drawing != "" {
+		t.Fatalf("a viewport with its picture says %q", f.st.Picture.Drawing)
+	}
+	big := doc.New("Big", doc.Options{})
+	p := scene.DefaultGrid()
+	p.Count = [3]int{100, 1, 100}
+	if _, _, err := big.SpawnGrid(context.Background(), p, nil); err != nil {
+		t.Fatal(err)
+	}
+	f.v.setDoc(big, true)
+	var seen []string
+	for range 10 {
+		f.ui.frame(f.build)
+		if !f.v.pending {
+			break
+		}
+		seen = append(seen, f.st.Picture.Drawing)
+	}
+	if f.v.pending {
+		t.Fatal("the picture was never completed")
+	}
+	want := []string{"Drawing 10,000 entities… 25 %", "Drawing 10,000 entities… 50 %", "Drawing 10,000 entities… 75 %"}
+	if !slices.Equal(seen, want) {
+		t.Fatalf("while the picture of the new scene was drawn the viewport said %q, want %q", seen, want)
+	}
+	if f.st.Picture.Drawing != "" {
+		t.Fatalf("with the picture complete the viewport says %q", f.st.Picture.Drawing)
+	}
+	// A change of the scene on screen: its last picture stays until the new one is complete, without a word.
+	if _, err := big.SpawnCube(ecs.Entity{}); err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		f.ui.frame(f.build)
+		if f.st.Picture.Drawing != "" {
+			t.Fatalf("a change of the scene on screen: the viewport says %q", f.st.Picture.Drawing)
+		}
 	}
 }

@@ -68,6 +68,9 @@ type RenderStats struct {
 	Stride       int
 	Steps        int
 	Pending      bool
+	// PendingDone and PendingOf are how far the newer picture being drawn (Pending) is: the parts (chunks of
+	// instances) drawn so far, of how many.
+	PendingDone, PendingOf int
 	// Thinned is true when the picture on screen was thinned to fit a frame (DrawOptions.Interactive): a
 	// later call that is not interactive draws the full one.
 	Thinned bool

@@ -116,6 +116,9 @@ type Picture struct {
 	Completed int64 `json:"completed"`
 	// Adopted counts the pictures of a spawned grid taken from its preview's picture instead of drawn.
 	Adopted int `json:"adopted"`
+	// Drawing is what the viewport says over its image while it has no picture yet of the scene it shows (a scene
+	// just opened, drawn over several frames): "Drawing 1,000,000 entities… 35 %"; "" when it says nothing.
+	Drawing string `json:"drawing,omitempty"`
 }
 
 // Job is a background job as the user sees it: the progress overlay (with Cancel) and the status bar.

@@ -46,7 +46,7 @@ func TestProgressiveKeepsLastPicture(t *testing.T) {
 			a.SetColor(id, blue)
 		}
 		a.Set(assets.BuiltinCube, viewport.Instance{ID: 500, Color: blue, World: mgl32.Translate3D(0, 3, 0)})
-		calls := 0
+		calls, lastDone := 0, -1
 		for {
 			done, err := r.Draw(a, cam, viewport.DrawOptions{Budget: tiny})
 			if err != nil {
@@ -62,9 +62,14 @@ func TestProgressiveKeepsLastPicture(t *testing.T) {
 			if id := r.ReadID(midX, midY); id != idBefore {
 				t.Fatalf("call %d: picking reads %d, the picture on screen shows %d", calls, id, idBefore)
 			}
-			if !r.Stats().Pending {
+			s := r.Stats()
+			if !s.Pending {
 				t.Fatal("Stats does not say a picture is pending")
 			}
+			if s.PendingDone <= lastDone || s.PendingDone >= s.PendingOf {
+				t.Fatalf("call %d: the pending picture's progress %d of %d (the last call's %d)", calls, s.PendingDone, s.PendingOf, lastDone)
+			}
+			lastDone = s.PendingDone
 			if calls > 1000 {
 				t.Fatal("the picture never completes")
 			}

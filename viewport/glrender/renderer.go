@@ -298,7 +298,9 @@ func (r *Renderer) Stats() Stats {
 	s := r.shown.stats
 	s.Renders, s.TotalUploaded = r.renders, r.totalUploaded
 	s.MeshesResident = len(r.meshes)
-	s.Pending = r.job != nil
+	if p := r.job; p != nil {
+		s.Pending, s.PendingDone, s.PendingOf = true, p.next, len(p.items)
+	}
 	return s
 }
 

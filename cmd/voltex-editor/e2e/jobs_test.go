@@ -334,3 +334,27 @@ func TestGridSpawnMadeReadyBehindThePreview(t *testing.T) {
 	e.Key("ctrl+z")
 	e.WaitProbe(60*time.Second, "the spawn undone", func(p *guitest.Probe) bool { return p.Entities == p0.Entities })
 }
+
+// TestBigSceneSaysItIsBeingDrawn: once a 100,000-cube scene is open, its first picture takes several frames; until
+// it is there the viewport says so over the old picture ("Drawing 100,000 entities… n %"), never showing an empty
+// scene without a word. Every probe read while the picture on screen is still the empty scene's is checked (the
+// unit test TestViewportShowsDrawingOfANewScene checks every frame).
+func TestBigSceneSaysItIsBeingDrawn(t *testing.T) {
+	e := launchOn(t, bigScene(t, 100, 10, 100))
+	seen := 0
+	p := e.WaitProbe(180*time.Second, "the scene's picture", func(p *guitest.Probe) bool {
+		if p.Entities == 100_000 && p.Picture.Pending && p.Picture.Total == 0 {
+			if !strings.HasPrefix(p.Picture.Drawing, "Drawing 100,000 entities… ") {
+				t.Fatalf("frame %d: the viewport has no picture of the open scene yet and says %q", p.Frames, p.Picture.Drawing)
+			}
+			if seen++; seen == 3 { // on the screen for a few reads by now
+				lookShot(t, e, "drawing-note.png")
+			}
+		}
+		return p.Entities == 100_000 && !p.Picture.Pending && p.Picture.Total > 0
+	})
+	t.Logf("the note seen in %d probe reads", seen)
+	if p.Picture.Drawing != "" {
+		t.Errorf("with the picture complete the viewport says %q", p.Picture.Drawing)
+	}
+}
