@@ -87,7 +87,11 @@ type panelSet struct {
 	docked      map[string]bool // docked in the last frame: its background is the window's clear (see clearIsBg)
 	layoutBuilt bool
 	dockSize    imgui.Vec2 // the dockspace's size in the last frame: a resized window scales the panels (scaleDock)
-	clear       uint32     // the window's clear colour, the style's WindowBg packed as ImGui packs it (0: not set yet)
+	// hideUntil is the last frame in which the docked panels stay hidden after the layout was built: ImGui lays a
+	// dock node's new tab out a close button too narrow in the first frame it shows it ("Hierarc×"), and that frame
+	// may stay on the screen for long (the loop thread merging a big scene).
+	hideUntil uint64
+	clear     uint32 // the window's clear colour, the style's WindowBg packed as ImGui packs it (0: not set yet)
 }
 
 // window is the master window as the App uses it (giu's MasterWindow implements it).
@@ -283,6 +287,7 @@ func (a *App) buildDockspace() {
 	id := imgui.IDStr("VoltexDockspace")
 	if !a.panels.layoutBuilt {
 		a.panels.layoutBuilt = true
+		a.panels.hideUntil = a.clock.frames + 1
 		imgui.InternalDockBuilderRemoveNode(id)
 		imgui.InternalDockBuilderAddNodeV(id, imgui.DockNodeFlags(imgui.DockNodeFlagsDockSpace))
 		imgui.InternalDockBuilderSetNodeSize(id, vp.WorkSize())
@@ -306,6 +311,14 @@ func (a *App) buildDockspace() {
 	// Each panel's tab has its close button; the dock node's own one (at the right end of the tab bar) would be a
 	// second one that closes whichever tab is in front.
 	imgui.DockSpaceOverViewportV(id, vp, imgui.DockNodeFlags(imgui.DockNodeFlagsNoCloseButton), a.dockClass)
+	if a.clock.frames <= a.panels.hideUntil {
+		// The dock space's window draws the panels' tab bars: not in the frames that lay them out first.
+		if n := imgui.InternalDockBuilderGetNode(id); n != nil && n.CData != nil {
+			if h := n.HostWindow(); h != nil && h.CData != nil {
+				imgui.InternalSetWindowHiddenAndSkipItemsForCurrentFrame(h)
+			}
+		}
+	}
 }
 
 // scaleDock scales the sizes the panels of dock node n ask for by sx, sy: a resized window keeps the panels'
@@ -367,6 +380,11 @@ func (a *App) panel(name string, w g.Widget, after func()) bool {
 		return false
 	}
 	open := true
+	if a.clock.frames <= a.panels.hideUntil {
+		if w := imgui.InternalFindWindowByName(name); w != nil && w.CData != nil { // nil before its first Begin
+			w.SetHiddenFramesCannotSkipItems(2) // Begin counts it down: hidden in this frame (its contents laid out)
+		}
+	}
 	if a.panels.docked[name] && a.panels.clear != 0 {
 		imgui.SetNextWindowBgAlpha(0) // its background is the window's clear (clearIsBg)
 	}

@@ -671,6 +671,9 @@ func (v *viewportPanel) overViewCube(p imgui.Vec2) bool {
 
 // buildViewCube draws the orientation cube in the top-right corner; clicking a face turns the camera to it.
 func (v *viewportPanel) buildViewCube() {
+	if imgui.InternalCurrentWindow().Hidden() {
+		return // ImGuizmo draws it on a list of its own, which a hidden panel (App.panel) does not hide
+	}
 	side := v.viewCubeSide()
 	if side == 0 {
 		return
