@@ -41,6 +41,14 @@ type appFixture struct {
 
 func newAppFixture(t testing.TB, opts Options) *appFixture {
 	t.Helper()
+	f := newAppUnbuilt(t, opts)
+	f.frames(3)
+	return f
+}
+
+// newAppUnbuilt is newAppFixture before its first frame.
+func newAppUnbuilt(t testing.TB, opts Options) *appFixture {
+	t.Helper()
 	t.Setenv("VOLTEX_PROBE", filepath.Join(t.TempDir(), "probe.json"))
 	if opts.SettingsDir == "" {
 		opts.SettingsDir = t.TempDir()
@@ -61,7 +69,6 @@ func newAppFixture(t testing.TB, opts Options) *appFixture {
 			a.ws.watcher.Close()
 		}
 	})
-	f.frames(3)
 	return f
 }
 

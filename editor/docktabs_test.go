@@ -1,12 +1,9 @@
 package editor
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/AllenDang/cimgui-go/imgui"
-
-	"github.com/voltex-editor/voltex/viewport"
 )
 
 // TestPanelTabsAreNeverClipped: in every frame in which a docked panel is on the screen, its tab is as wide as its
@@ -14,16 +11,8 @@ import (
 // time is a close button narrower for one frame ("Hierarc×"), and a frame stays on the screen while the loop thread
 // merges a big scene.
 func TestPanelTabsAreNeverClipped(t *testing.T) {
-	t.Setenv("VOLTEX_PROBE", filepath.Join(t.TempDir(), "probe.json"))
-	f := &appFixture{ui: newUIContext(t), r: &fakeRenderer{}, win: &fakeWindow{}}
-	a, err := newApp(Options{SettingsDir: t.TempDir()}, func() (viewport.Renderer, error) { return f.r, nil })
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.a, f.st = a, a.probe.st()
-	a.win = f.win
-	a.idle.waiter = noWait{}
-	a.initContext()
+	f := newAppUnbuilt(t, Options{})
+	a := f.a
 	check := func(when string) (shown int) {
 		t.Helper()
 		for _, name := range []string{panelHierarchy, panelViewport, panelInspector, panelConsole} {
