@@ -130,9 +130,10 @@ func differ(a, b []byte) int {
 	return n
 }
 
-// TestSpawnUndoRedoPictures: a grid spawned beside the scene is drawn over the picture (only the new
-// cubes), its undo clears and redraws the rectangle they covered, its redo draws them over again: after the undo
-// the viewport equals the picture before the spawn, after the redo the picture after the spawn, pixel for pixel.
+// TestSpawnUndoRedoPictures: a grid spawned beside the scene is drawn over the picture (only the new cubes,
+// selected), its undo clears and redraws the rectangle they covered, its redo draws them over again, selected
+// again: after the undo the viewport equals the picture before the spawn, after the redo the picture after the
+// spawn, pixel for pixel.
 func TestSpawnUndoRedoPictures(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cubes.json")
 	if runTool(t, "grid", "--nx", "20", "--ny", "5", "--nz", "20", "-o", path) != 0 {
@@ -149,11 +150,8 @@ func TestSpawnUndoRedoPictures(t *testing.T) {
 	e.WaitProbe(60*time.Second, "the grid's preview", func(p *guitest.Probe) bool {
 		return p.Grid != nil && p.Grid.PreviewCubes == 2000
 	})
-	e.Key("Return") // spawn
-	settled("spawned", 4000)
-	e.Key("ctrl+shift+a") // deselect all: the redo does not select the cubes again
-	e.WaitProbe(60*time.Second, "nothing selected", func(p *guitest.Probe) bool { return p.SelectedCount == 0 })
-	spawned := viewportPixels(e, settled("spawned, nothing selected", 4000))
+	e.Key("Return") // spawn: the new cubes are selected, and so they are again after the redo
+	spawned := viewportPixels(e, settled("spawned", 4000))
 	if differ(spawned, before) == 0 {
 		t.Fatal("the picture did not change after the spawn")
 	}
