@@ -21,7 +21,7 @@ func TestBigSpawnShowsProgressFirst(t *testing.T) {
 			name = "ready"
 		}
 		t.Run(name, func(t *testing.T) {
-			f := newAppFixture(t, Options{ScenePath: "../scenes/cubes.json"})
+			f := newAppFixture(t, Options{ScenePath: "testdata/cubes.json"})
 			before := f.st.Entities
 			v := defaultGridValues()
 			v.Count = [3]int{100, 1, 100}

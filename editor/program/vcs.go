@@ -354,7 +354,7 @@ func openSide(path, label, repoPath string) (*mergeSide, error) {
 		return sd, err
 	}
 	sd.in = in
-	head := bytes.TrimLeft(bytes.TrimPrefix(in.Peek(64<<10), []byte("\ufeff")), " \t\r\n")
+	head := bytes.TrimLeft(bytes.TrimPrefix(in.Peek(64<<10), []byte{0xEF, 0xBB, 0xBF}), " \t\r\n") // a UTF-8 byte order mark, then space
 	switch {
 	case len(head) == 0:
 		sd.kind = sideEmpty

@@ -20,8 +20,9 @@ func TestShortcutsWindowFitsAndF1Toggles(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := 0
-	for _, l := range strings.Split(string(doc), "\n") {
-		if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| menu") && !strings.HasPrefix(l, "| control") {
+	shown, _, _ := strings.Cut(string(doc), "\n## Prefab commands") // the window shows the shortcuts and the mouse
+	for _, l := range strings.Split(shown, "\n") {
+		if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| menu") && !strings.HasPrefix(l, "| action") {
 			rows++
 		}
 	}
