@@ -27,6 +27,9 @@ type Options struct {
 	// JobStepDelay, if set, pauses background jobs this long after each progress step (between chunks of their
 	// work), so that end-to-end tests can act while a job runs; only the e2e build sets it (--test-job-delay).
 	JobStepDelay time.Duration
+	// FrameDelay, if set, makes every frame last this much longer (a sleep in the frame), as a big scene on a
+	// software renderer does: end-to-end tests of input at a low frame rate set it (--test-frame-delay).
+	FrameDelay time.Duration
 	// NewWorld, if set, makes the worlds of every scene (it must call scene.Register) — to add component types
 	// of a game or of tests (--test-components).
 	NewWorld func() *ecs.World
@@ -71,6 +74,7 @@ type App struct {
 	help    helpWindows
 	drag    prefabDrag
 	keys    chordKeeper // quick Ctrl chords in text fields
+	input   inputGate   // hands queued input to frames no faster than the UI takes it
 	probe   *prober
 
 	panels    panelSet
@@ -184,29 +188,22 @@ func (a *App) Run() error {
 	mw.SetCloseCallback(a.onCloseRequest)
 	mw.SetAdditionalInputHandlerCallback(a.keys.onKey)
 	mw.SetTargetFPS(targetFPS)
-	// GL objects must be freed on the loop thread while the context still exists: chain onto giu's hook.
+	// The editor's hooks run beside giu's own (which the backend still holds).
 	be := g.Context.Backend()
-	var prev func()
-	if h, ok := be.(interface{ BeforeDestroyHook() func() }); ok {
-		prev = h.BeforeDestroyHook()
+	var giuDestroy, giuAfter, giuBefore func()
+	if h, ok := be.(backendHooks); ok {
+		giuDestroy, giuAfter, giuBefore = h.BeforeDestroyHook(), h.AfterRenderHook(), h.BeforeRenderHook()
 	}
-	be.SetBeforeDestroyContextHook(func() {
-		a.vp.delete()
-		if prev != nil {
-			prev()
-		}
-	})
-	// The idle wait comes after the frame that decided it is presented (App.sleepIfIdle): after giu's own hook.
-	var prevAfter func()
-	if h, ok := be.(interface{ AfterRenderHook() func() }); ok {
-		prevAfter = h.AfterRenderHook()
-	}
-	be.SetAfterRenderHook(func() {
-		if prevAfter != nil {
-			prevAfter()
-		}
+	// GL objects must be freed on the loop thread while the context still exists.
+	be.SetBeforeDestroyContextHook(inOrder(a.vp.delete, giuDestroy))
+	// The idle wait comes after the frame that decided it is presented (App.sleepIfIdle); the loop has just polled
+	// the window's events (their presses are timed now).
+	be.SetAfterRenderHook(inOrder(giuAfter, func() {
+		a.input.clock.polled(time.Now())
 		a.sleepIfIdle()
-	})
+	}))
+	// The input gate decides what the next frame's NewFrame takes from ImGui's queue.
+	be.SetBeforeRenderHook(inOrder(giuBefore, a.input.beforeNewFrame))
 	a.start()
 	mw.Run(a.frame)
 	if a.ws.watcher != nil {
@@ -214,6 +211,24 @@ func (a *App) Run() error {
 	}
 	a.ws.saveSettings()
 	return nil
+}
+
+// backendHooks are the loop hooks giu's backend (cimgui-go's GLFW backend) was given.
+type backendHooks interface {
+	BeforeDestroyHook() func()
+	AfterRenderHook() func()
+	BeforeRenderHook() func()
+}
+
+// inOrder returns a hook that runs the given ones (nil ones skipped) in order.
+func inOrder(hooks ...func()) func() {
+	return func() {
+		for _, h := range hooks {
+			if h != nil {
+				h()
+			}
+		}
+	}
 }
 
 // initContext sets up the ImGui context the window made: docking, and the class of the dock's windows.
@@ -254,6 +269,7 @@ func (a *App) frame() {
 	}
 	a.clock.frames++
 	a.clock.start, a.idle.slept = now, 0
+	a.input.afterNewFrame()
 	a.keys.frameStart()
 	a.ws.beginFrame()
 	handleShortcuts(a.ws, a.dialogs.modalOpen(), a.vp.overImage)
@@ -274,6 +290,9 @@ func (a *App) frame() {
 		if a.missingGlyphs = missingGlyphs(); a.missingGlyphs != "" {
 			a.console.Warnf("the font cannot draw %q: they show as '?'", a.missingGlyphs)
 		}
+	}
+	if a.opts.FrameDelay > 0 { // tests only (Options.FrameDelay)
+		time.Sleep(a.opts.FrameDelay)
 	}
 	a.writeProbe()
 	a.throttle()
@@ -358,6 +377,7 @@ func (a *App) clearIsBg() bool {
 
 // buildPanels builds each open panel in its dock window.
 func (a *App) buildPanels() {
+	a.probe.beginPanels()
 	a.panel(panelHierarchy, a.hier, nil)
 	a.vp.hovered, a.vp.overImage = false, false
 	imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
@@ -374,6 +394,7 @@ func (a *App) buildPanels() {
 // style pushed for it) and reports whether it built w.
 func (a *App) panel(name string, w g.Widget, after func()) bool {
 	if !a.panels.open[name] {
+		a.probe.tab(name, false)
 		if after != nil {
 			after()
 		}
@@ -391,6 +412,7 @@ func (a *App) panel(name string, w g.Widget, after func()) bool {
 	visible := imgui.BeginV(name, &open, 0)
 	a.panels.open[name] = open
 	a.panels.docked[name] = imgui.IsWindowDocked()
+	a.probe.tab(name, a.panels.docked[name])
 	if visible {
 		a.probe.panel(name)
 		w.Build()

@@ -112,6 +112,7 @@ func (h *hierarchyPanel) startRename() {
 	h.renaming = h.doc.ID(e)
 	h.renameBuf = h.doc.Name(e)
 	h.renameInit = true
+	takeKeyboardSoon() // what is typed next is the new name: it waits for the field (see inputGate)
 	h.reveal(e)
 	h.scrollTo = h.renaming
 }
@@ -164,7 +165,7 @@ func (h *hierarchyPanel) Build() {
 		h.scrollTo = 0
 	}
 	if h.probe != nil {
-		h.probe.Hierarchy = h.probe.Hierarchy[:0]
+		h.probe.Hierarchy, h.probe.Renaming = h.probe.Hierarchy[:0], ""
 	}
 	h.clipper.Begin(int32(len(rows)))
 	for h.clipper.Step() {
@@ -215,6 +216,9 @@ func (h *hierarchyPanel) buildRow(rows []hierarchy.Row, i int) {
 		name = "(unnamed)"
 	}
 	if h.renaming == r.ID {
+		if h.probe != nil {
+			h.probe.Renaming = name
+		}
 		h.buildRename(r)
 		return
 	}

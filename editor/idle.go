@@ -133,7 +133,9 @@ func (a *App) sleepIfIdle() {
 	}
 	slept := time.Now()
 	l.waiter.wait(d)
-	l.slept = time.Since(slept)
+	now := time.Now()
+	l.slept = now.Sub(slept)
+	a.input.clock.polled(now) // the wait read the events that ended it
 }
 
 // interrupted reports whether something arrived since throttle decided to wait: input the loop polled while the

@@ -50,6 +50,30 @@ func (p *prober) panel(name string) {
 		return
 	}
 	p.state.Panels[name] = rectOf(imgui.WindowPos(), imgui.WindowSize())
+	p.state.Shown = append(p.state.Shown, name)
+}
+
+// beginPanels starts the list of the panels this frame shows.
+func (p *prober) beginPanels() {
+	if p != nil {
+		p.state.Shown = p.state.Shown[:0]
+	}
+}
+
+// tab records where the current window's dock tab is, if it is docked (Begin leaves the tab as the last item).
+// Call right after Begin.
+func (p *prober) tab(name string, docked bool) {
+	if p == nil {
+		return
+	}
+	if p.state.Tabs == nil {
+		p.state.Tabs = map[string]probe.Rect{}
+	}
+	if docked {
+		p.state.Tabs[name] = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
+	} else {
+		delete(p.state.Tabs, name)
+	}
 }
 
 // forget removes name from the panels (a window that was closed).

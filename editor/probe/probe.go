@@ -35,7 +35,11 @@ type State struct {
 	InputPending    int             `json:"inputPending"`
 	ViewportRenders uint64          `json:"viewportRenders"`
 	Panels          map[string]Rect `json:"panels"`
-	Viewport        Rect            `json:"viewport"`
+	// Tabs are where the docked panels' tabs are ("Assets", "Console"); Shown lists the panels whose content the
+	// last frame built (a docked panel behind another's tab is not shown).
+	Tabs     map[string]Rect `json:"tabs,omitempty"`
+	Shown    []string        `json:"shown,omitempty"`
+	Viewport Rect            `json:"viewport"`
 	// WindowBg is the style's window background as "#rrggbb": what the panels' empty space shows.
 	WindowBg string `json:"windowBg"`
 	Entities int    `json:"entities"`
@@ -59,6 +63,8 @@ type State struct {
 	Status string `json:"status"`
 	// Prompt is the text of the open question or message box ("" when none).
 	Prompt string `json:"prompt"`
+	// Renaming is the name of the hierarchy row being renamed inline ("" when none).
+	Renaming string `json:"renaming,omitempty"`
 	// HierarchySearch is where the hierarchy's search field is.
 	HierarchySearch Rect `json:"hierarchySearch"`
 	// Camera is the viewport camera.

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"image"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -106,4 +107,79 @@ func TestFocusedTextFieldIdles(t *testing.T) {
 	e.WaitScreen(15*time.Second, "the caret of the focused search field blink", func(img *image.RGBA) bool {
 		return guitest.DiffPixels(first, img, r, 40) > 0
 	})
+}
+
+// TestInputAtLowFrameRate: at a few frames a second (--test-frame-delay: each frame lasts 0.3 s longer, as a big
+// scene on a software renderer makes it), every press and release still reaches the editor, in order: a click
+// whose press and release come within one frame brings a dock tab to the front and selects a row, a double-click
+// on a row starts its rename and the name typed right after it lands in the field, and digits typed right after
+// Ctrl+G all land in the grid dialog's first field.
+func TestInputAtLowFrameRate(t *testing.T) {
+	e := launchOnWith(t, copyScene(t, "cubes.json"), "--test-frame-delay", "300ms")
+	p := e.Settle()
+	shown := func(p *guitest.Probe, name string) bool { return slices.Contains(p.Shown, name) }
+	if !shown(p, "Console") || shown(p, "Assets") {
+		t.Fatalf("the bottom panels start with %v shown, want the Console in front", p.Shown)
+	}
+	tab := p.Tabs["Assets"]
+	if tab.W == 0 {
+		t.Fatalf("the probe does not report the Assets tab: %+v", p.Tabs)
+	}
+	// A click whose press and release come back to back.
+	quickClick := func(x, y int) {
+		e.Xdotool("mousemove", strconv.Itoa(x), strconv.Itoa(y), "mousedown", "1", "mouseup", "1")
+	}
+	x, y := tab.Center()
+	quickClick(x, y)
+	arrives(t, e, "the Assets tab in front after a quick click on it", func(p *guitest.Probe) bool {
+		return shown(p, "Assets") && !shown(p, "Console")
+	})
+	row, _ := p.Row("Cube 3,0")
+	x, y = row.Center()
+	quickClick(x, y)
+	arrives(t, e, "Cube 3,0 selected after a quick click on its row", func(p *guitest.Probe) bool {
+		r, ok := p.Row("Cube 3,0")
+		return ok && r.Selected
+	})
+
+	// A double-click on a row, and the new name typed and entered right after it.
+	row, _ = p.Row("Cube 5,0")
+	x, y = row.Center()
+	e.Move(x, y)
+	e.Xdotool("click", "--repeat", "2", "--delay", "60", "1", "type", "--delay", "20", "Lamp") // type takes the rest
+	e.Key("Return")
+	arrives(t, e, "Cube 5,0 renamed to Lamp by a double-click and typing", func(p *guitest.Probe) bool {
+		_, lamp := p.Row("Lamp")
+		_, old := p.Row("Cube 5,0")
+		return lamp && !old && p.Renaming == ""
+	})
+
+	// Ctrl+G and the digits typed right after it: they all land in the Count X field, in order.
+	e.Xdotool("key", "--delay", "20", "ctrl+g", "7", "8", "9", "Tab")
+	p = arrives(t, e, "the grid dialog with Count X 789", func(p *guitest.Probe) bool {
+		return p.Grid != nil && p.Grid.Count[0] == 789
+	})
+	docShot(t, e, "input-low-frame-rate.png")
+	if p.Grid != nil {
+		t.Logf("grid dialog counts %v; frame times %v ms", p.Grid.Count, p.FrameMs[max(0, len(p.FrameMs)-5):])
+	}
+}
+
+// arrives waits until cond holds for the editor's probe and returns that probe; unlike WaitProbe it reports a
+// timeout as an error and goes on, so one run tells every input that was lost.
+func arrives(t *testing.T, e *guitest.Editor, what string, cond func(*guitest.Probe) bool) *guitest.Probe {
+	t.Helper()
+	d := guitest.Timeout(10 * time.Second)
+	deadline := time.Now().Add(d)
+	for {
+		p, err := e.ReadProbe()
+		if err == nil && cond(p) {
+			return p
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("lost input: no %s within %v", what, d)
+			return p
+		}
+		time.Sleep(50 * time.Millisecond) // a poll interval: the condition, not this pause, decides
+	}
 }

@@ -53,6 +53,12 @@ func copyScene(t testing.TB, name string) string {
 // dialogs (and the README's screenshots) show what a user sees, not the test's temporary folders.
 func launchOn(t *testing.T, path string) *guitest.Editor {
 	t.Helper()
+	return launchOnWith(t, path)
+}
+
+// launchOnWith is launchOn with more command-line flags for the editor (e.g. the e2e build's --test-frame-delay).
+func launchOnWith(t *testing.T, path string, flags ...string) *guitest.Editor {
+	t.Helper()
 	t.Parallel() // each test owns its Xvfb
 	project := filepath.Dir(path)
 	if filepath.Base(project) == "scenes" {
@@ -64,7 +70,7 @@ func launchOn(t *testing.T, path string) *guitest.Editor {
 	}
 	d := guitest.StartDisplay(t, 1600, 1000)
 	e := guitest.LaunchIn(t, d, project, []string{"HOME=" + filepath.Dir(project)},
-		"--size", "1600x1000", "--settings", t.TempDir(), rel)
+		append([]string{"--size", "1600x1000", "--settings", t.TempDir()}, append(flags, rel)...)...)
 	failShot(t, e, t.Name())
 	return e
 }

@@ -268,8 +268,9 @@ func (e *Editor) Click(x, y, button int, modifiers ...string) {
 	e.Sync()
 }
 
-// DoubleClick double-clicks the left button at (x, y). ImGui measures the double-click interval (0.3 s) in frame
-// time, so on a very slow frame rate it may see two clicks; for entering a number as text prefer Ctrl+click.
+// DoubleClick double-clicks the left button at (x, y) (the editor times the two presses by when they reached it,
+// not by the frames that handle them, so a slow frame rate still sees a double-click); for entering a number as
+// text prefer Ctrl+click.
 func (e *Editor) DoubleClick(x, y int) {
 	e.t.Helper()
 	e.Move(x, y)
