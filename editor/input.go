@@ -23,9 +23,10 @@ import (
 //     or more: at under seven frames a second no double-click was ever seen.
 //
 // So before each frame (the loop's before-render hook) the gate keeps back a press that came with a move, and
-// everything while a field is about to take the keyboard, until the next frame; and it times each press by when
-// it reached the editor (see pressClock). Nothing is dropped or reordered: held events go back in front of the
-// queue once the frame's NewFrame has read it.
+// everything while a field is about to take the keyboard, until the next frame (releases of what is down go on:
+// see frameTakes); and it times each press by when it reached the editor (see pressClock). Nothing is dropped, and
+// each key's and button's events keep their order: held events go back in front of the queue once the frame's
+// NewFrame has read it.
 type inputGate struct {
 	held  inputq.Queue // kept out of this frame's NewFrame; back in front of the queue after it
 	holds int          // frames in a row that held input back
@@ -51,13 +52,13 @@ func (g *inputGate) beforeNewFrame() {
 		g.holds = 0
 		return
 	}
-	n := frameShare(q.Events(), soon || focusMoving())
-	if n == q.Size {
+	take, all := frameTakes(q.Events(), soon || focusMoving())
+	if all {
 		g.holds = 0
 		return
 	}
 	g.holds++
-	front, back := inputq.Split(q, n)
+	front, back := inputq.Split(q, func(i int) bool { return take[i] })
 	setQueue(front)
 	g.held = back
 }
@@ -72,15 +73,50 @@ func (g *inputGate) afterNewFrame() {
 	g.clock.count()
 }
 
-// frameShare returns how many of the queued events (oldest first) the next frame may take: none while a field is
-// about to take the keyboard (focusing), else all up to a mouse button change that comes after a move (the move's
-// frame hovers what the button acts on).
-func frameShare(ev []inputq.Event, focusing bool) int {
-	if focusing {
-		return 0
+// frameTakes marks which of the queued events (oldest first) the next frame may take, and reports whether that is
+// all of them: none while a field is about to take the keyboard (focusing), else all up to a press that comes
+// after a move (the move's frame hovers what the press acts on). A release of a key or button the UI has down
+// always goes: held back, the key would look held for a whole slow frame, past ImGui's key-repeat delay (a quick
+// Tab would move the focus twice).
+func frameTakes(ev []inputq.Event, focusing bool) (take []bool, all bool) {
+	n := 0
+	if !focusing {
+		n = pressAfterMove(ev)
+	}
+	if n == len(ev) {
+		return nil, true
+	}
+	take = make([]bool, len(ev))
+	for i := range n {
+		take[i] = true
 	}
 	io := imgui.CurrentIO()
-	pos := io.MousePos()
+	mouseDown := io.MouseDown()
+	later := map[int32]bool{} // keys (and buttons, as -1-button) with an event held back
+	for i := n; i < len(ev); i++ {
+		var id int32
+		var down, isDown bool
+		switch ev[i].Type {
+		case inputq.TypeKey:
+			id, down = ev[i].Key()
+			isDown = imgui.IsKeyDown(imgui.Key(id))
+		case inputq.TypeMouseButton:
+			var b int
+			b, down = ev[i].MouseButton()
+			id, isDown = int32(-1-b), b >= 0 && b < len(mouseDown) && mouseDown[b]
+		default:
+			continue
+		}
+		take[i] = !later[id] && !down && isDown
+		later[id] = !take[i]
+	}
+	return take, false
+}
+
+// pressAfterMove returns the index of the first press that comes after a move of the pointer (len(ev) if none
+// does, or if a button changes before the pointer moves: ImGui's own trickling then ends the frame's share).
+func pressAfterMove(ev []inputq.Event) int {
+	pos := imgui.CurrentIO().MousePos()
 	moved := false
 	for i := range ev {
 		switch ev[i].Type {
@@ -88,10 +124,10 @@ func frameShare(ev []inputq.Event, focusing bool) int {
 			x, y := ev[i].MousePos()
 			moved = moved || x != pos.X || y != pos.Y
 		case inputq.TypeMouseButton:
-			if moved {
+			if _, down := ev[i].MouseButton(); moved && down {
 				return i
 			}
-			return len(ev) // ImGui itself ends the frame's share at a second change of the same button
+			return len(ev)
 		}
 	}
 	return len(ev)

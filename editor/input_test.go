@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -146,5 +147,40 @@ func TestGateDoubleClickAtLowFrameRate(t *testing.T) {
 	frames(3)
 	if double {
 		t.Error("two clicks 1.2 s apart make a double-click")
+	}
+}
+
+// TestGateQuickTabMovesOnce: at 0.6 s a frame, text typed right after a field asks for the keyboard, a quick Tab
+// and more text put the first text in that field and the rest in the next one. A Tab whose release waited with
+// the held input would look held past the key-repeat delay and move the focus twice.
+func TestGateQuickTabMovesOnce(t *testing.T) {
+	u := newUIContext(t)
+	g := &inputGate{}
+	focus := false
+	fields := []string{"a", "b", "c"}
+	build := func() {
+		inWindow("Form", 0, 0, 400, 200, func() {
+			if focus {
+				imgui.SetKeyboardFocusHere()
+				focus = false
+			}
+			for i := range fields {
+				imgui.InputTextWithHint("##f"+strconv.Itoa(i), "", &fields[i], imgui.InputTextFlagsAutoSelectAll, nil)
+			}
+		})
+	}
+	u.frames(2, build)
+	focus = true
+	u.gatedFrame(g, 0.6, build)
+	io := u.io()
+	io.AddInputCharactersUTF8("7")
+	io.AddKeyEvent(imgui.KeyTab, true)
+	io.AddKeyEvent(imgui.KeyTab, false)
+	io.AddInputCharactersUTF8("8")
+	for range 10 {
+		u.gatedFrame(g, 0.6, build)
+	}
+	if fields[0] != "7" || fields[1] != "8" || fields[2] != "c" {
+		t.Errorf("the fields hold %q, want [7 8 c]", fields)
 	}
 }

@@ -41,6 +41,11 @@ func (e *Event) MousePos() (x, y float32) {
 	return *(*float32)(unsafe.Pointer(&e.data[0])), *(*float32)(unsafe.Pointer(&e.data[4]))
 }
 
+// Key returns the key (ImGuiKey) and its new state of a TypeKey event.
+func (e *Event) Key() (key int32, down bool) {
+	return *(*int32)(unsafe.Pointer(&e.data[0])), e.data[4] != 0
+}
+
 // Char returns the character of a TypeText event.
 func (e *Event) Char() rune { return rune(*(*uint32)(unsafe.Pointer(&e.data[0]))) }
 
@@ -59,17 +64,33 @@ func (q Queue) Events() []Event {
 	return unsafe.Slice((*Event)(q.Data), q.Size)
 }
 
-// Split returns the queue's first n events (in q's buffer) and the others (in a new buffer). q must not be used
-// after.
-func Split(q Queue, n int) (front, back Queue) {
-	if n >= q.Size {
+// Split returns the events for which now(i) holds (in q's buffer) and the others (in a new buffer), each in their
+// order in q. q must not be used after.
+func Split(q Queue, now func(i int) bool) (front, back Queue) {
+	ev := q.Events()
+	n := 0
+	for i := range ev {
+		if !now(i) {
+			n++
+		}
+	}
+	if n == 0 {
 		return q, Queue{}
 	}
-	rest := q.Size - n
-	data := C.igMemAlloc(C.size_t(rest * EventSize))
-	C.memcpy(data, at(q.Data, n), C.size_t(rest*EventSize))
-	q.Size = n
-	return q, Queue{Size: rest, Capacity: rest, Data: data}
+	data := C.igMemAlloc(C.size_t(n * EventSize))
+	rest := unsafe.Slice((*Event)(data), n)
+	f, r := 0, 0
+	for i := range ev { // front events move down within q's buffer, never over one not yet read
+		if now(i) {
+			ev[f] = ev[i]
+			f++
+		} else {
+			rest[r] = ev[i]
+			r++
+		}
+	}
+	q.Size = f
+	return q, Queue{Size: n, Capacity: n, Data: data}
 }
 
 // Join returns a queue of front's events followed by back's, in whichever of the two buffers has room (or in a

@@ -51,6 +51,9 @@ func TestEventLayout(t *testing.T) {
 	if b, down := ev[1].MouseButton(); b != 1 || !down {
 		t.Errorf("press of button %d down=%v, want button 1 down", b, down)
 	}
+	if k, down := ev[2].Key(); k != int32(imgui.KeyA) || !down {
+		t.Errorf("key %d down=%v, want A down", k, down)
+	}
 	if b, down := ev[4].MouseButton(); b != 1 || down {
 		t.Errorf("release of button %d down=%v, want button 1 up", b, down)
 	}
@@ -78,7 +81,7 @@ func TestSplitJoin(t *testing.T) {
 		return s
 	}
 	for _, n := range []int{0, 2, 6} {
-		front, back := Split(queue(), n)
+		front, back := Split(queue(), func(i int) bool { return i < n })
 		if string(ids(front)) != "abcdef"[:n] || string(ids(back)) != "abcdef"[n:] {
 			t.Fatalf("split at %d: %q and %q", n, string(ids(front)), string(ids(back)))
 		}
@@ -98,10 +101,25 @@ func TestSplitJoin(t *testing.T) {
 	if got, want := string(ids(queue())), "abcdefABCDEFGHIJKLMNOPQRST!"; got != want {
 		t.Errorf("joined %q, want %q", got, want)
 	}
-	// Two parts whose buffers are both full join in a new buffer.
+	// A split by any rule keeps each part's order.
 	all := string(ids(queue()))
-	rest, c1 := Split(queue(), 20)
-	head, c2 := Split(rest, 13)
+	odd, even := Split(queue(), func(i int) bool { return i%2 == 1 })
+	var wantOdd, wantEven []rune
+	for i, c := range all {
+		if i%2 == 1 {
+			wantOdd = append(wantOdd, c)
+		} else {
+			wantEven = append(wantEven, c)
+		}
+	}
+	if string(ids(odd)) != string(wantOdd) || string(ids(even)) != string(wantEven) {
+		t.Errorf("split by odd index: %q and %q", string(ids(odd)), string(ids(even)))
+	}
+	setQueue(Join(even, odd))
+	// Two parts whose buffers are both full join in a new buffer.
+	all = string(ids(queue()))
+	rest, c1 := Split(queue(), func(i int) bool { return i < 20 })
+	head, c2 := Split(rest, func(i int) bool { return i < 13 })
 	setQueue(Join(head, Join(c1, c2)))
 	if got, want := string(ids(queue())), all[:13]+all[20:]+all[13:20]; got != want {
 		t.Errorf("joined %q, want %q", got, want)
