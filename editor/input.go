@@ -25,10 +25,10 @@ import (
 // So before each frame (the loop's before-render hook) the gate keeps back a press that came with a move, and
 // everything while a field is about to take the keyboard, until the next frame (releases of what is down go on:
 // see frameTakes); and it times each press by when it reached the editor (see pressClock). Nothing is dropped, and
-// each key's and button's events keep their order: held events go back in front of the queue once the frame's
-// NewFrame has read it.
+// each key's and button's events keep their order: once the frame's NewFrame has read the queue, the held events go
+// back into it, after what the frame left of its share and before anything polled later.
 type inputGate struct {
-	held  inputq.Queue // kept out of this frame's NewFrame; back in front of the queue after it
+	held  inputq.Queue // kept out of this frame's NewFrame; back into the queue after it
 	holds int          // frames in a row that held input back
 	clock pressClock
 }
@@ -63,8 +63,8 @@ func (g *inputGate) beforeNewFrame() {
 	g.held = back
 }
 
-// afterNewFrame runs at the start of the frame, after NewFrame: the held input goes back in front of the queue,
-// and the presses this frame handled are counted by their own times.
+// afterNewFrame runs at the start of the frame, after NewFrame: the held input goes back into the queue, and the
+// presses this frame handled are counted by their own times.
 func (g *inputGate) afterNewFrame() {
 	if g.held.Size > 0 {
 		setQueue(inputq.Join(currentQueue(), g.held))
