@@ -134,8 +134,7 @@ func TestInputAtLowFrameRate(t *testing.T) {
 	arrives(t, e, "the Assets tab in front after a quick click on it", func(p *guitest.Probe) bool {
 		return shown(p, "Assets") && !shown(p, "Console")
 	})
-	row, _ := p.Row("Cube 3,0")
-	x, y = row.Center()
+	x, y = rowCentre(t, p, "Cube 3,0")
 	quickClick(x, y)
 	arrives(t, e, "Cube 3,0 selected after a quick click on its row", func(p *guitest.Probe) bool {
 		r, ok := p.Row("Cube 3,0")
@@ -143,9 +142,7 @@ func TestInputAtLowFrameRate(t *testing.T) {
 	})
 
 	// A double-click on a row, and the new name typed and entered right after it.
-	row, _ = p.Row("Cube 5,0")
-	x, y = row.Center()
-	e.Move(x, y)
+	e.Move(rowCentre(t, p, "Cube 5,0"))
 	e.Xdotool("click", "--repeat", "2", "--delay", "60", "1", "type", "--delay", "20", "Lamp") // type takes the rest
 	e.Key("Return")
 	arrives(t, e, "Cube 5,0 renamed to Lamp by a double-click and typing", func(p *guitest.Probe) bool {
@@ -161,9 +158,19 @@ func TestInputAtLowFrameRate(t *testing.T) {
 		return p.Grid != nil && p.Grid.Count == [3]int{789, 4, 10}
 	})
 	docShot(t, e, "input-low-frame-rate.png")
-	if p.Grid != nil {
+	if p != nil && p.Grid != nil {
 		t.Logf("grid dialog counts %v; frame times %v ms", p.Grid.Count, p.FrameMs[max(0, len(p.FrameMs)-5):])
 	}
+}
+
+// rowCentre returns the centre of the hierarchy row named name.
+func rowCentre(t *testing.T, p *guitest.Probe, name string) (x, y int) {
+	t.Helper()
+	r, ok := p.Row(name)
+	if !ok {
+		t.Fatalf("no hierarchy row %q among %+v", name, p.Hierarchy)
+	}
+	return r.Center()
 }
 
 // arrives waits until cond holds for the editor's probe and returns that probe; unlike WaitProbe it reports a
