@@ -17,9 +17,9 @@
 // [Save] and [SaveFile] write a scene deterministically — entities by id,
 // components by name, fields in schema order, 2-space indent, one line per
 // component, shortest round-trip floats, a final newline — so that saving
-// what was loaded gives the same bytes. [SaveFile] (like [WriteFile] and
-// [WriteFileFunc]) replaces the file atomically and keeps the previous
-// version as FILE.bak. Loads and saves report progress and stop when their
+// what was loaded gives the same bytes. [SaveFile] replaces the file
+// atomically and keeps the previous version as FILE.bak (package
+// internal/atomicfile). Loads and saves report progress and stop when their
 // context is cancelled.
 //
 // Component values are read and written through the ecs schemas of the

@@ -12,17 +12,18 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/assetref"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
 
 // ExportFile loads the scene file in and writes its game export to out
-// atomically (see [Export], [LoadFile] and [WriteFileFunc]).
+// atomically (see [Export], [LoadFile] and [atomicfile.WriteFileFunc]).
 func ExportFile(ctx context.Context, in, out string, opts LoadOptions) error {
 	s, err := LoadFile(ctx, in, opts)
 	if err != nil {
 		return err
 	}
-	return WriteFileFunc(out, func(w io.Writer) error { return Export(ctx, w, s) })
+	return atomicfile.WriteFileFunc(out, func(w io.Writer) error { return Export(ctx, w, s) })
 }
 
 // Export writes s for games, in the voltex.export format (version 1, read

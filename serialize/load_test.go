@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
 
@@ -273,7 +273,7 @@ func TestProgressAndCancel(t *testing.T) {
 	}
 	// A cancelled SaveFile leaves the previous file in place.
 	path := filepath.Join(t.TempDir(), "s.json")
-	if err := WriteFile(path, []byte("old")); err != nil {
+	if err := atomicfile.WriteFile(path, []byte("old")); err != nil {
 		t.Fatal(err)
 	}
 	if err := SaveFile(ctx, path, big, SaveOptions{}); !errors.Is(err, context.Canceled) {
@@ -430,50 +430,6 @@ func TestExport(t *testing.T) {
 	}
 	if got := string(jsonpos.AppendInline(nil, ents.Index(2).Get("components").Get("Kinds").Get("ref"))); got != "1" {
 		t.Errorf("reference to root exported as %s, want its index 1", got)
-	}
-}
-
-func TestAtomicWriteFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "scene.json")
-	if err := WriteFile(path, []byte("v1")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path + ".bak"); !errors.Is(err, os.ErrNotExist) {
-		t.Error("a .bak of nothing")
-	}
-	os.Chmod(path, 0o600)
-	if err := WriteFile(path, []byte("v2")); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFile(path, []byte("v3")); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := os.ReadFile(path)
-	bak, _ := os.ReadFile(path + ".bak")
-	if string(got) != "v3" || string(bak) != "v2" {
-		t.Errorf("file %q, backup %q", got, bak)
-	}
-	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
-		t.Errorf("permissions %v not kept", st.Mode())
-	}
-	// A failing writer leaves everything as it was, with no temporary file.
-	err := WriteFileFunc(path, func(w io.Writer) error {
-		w.Write([]byte("half"))
-		return errors.New("boom")
-	})
-	if err == nil || err.Error() != "boom" {
-		t.Errorf("err %v", err)
-	}
-	got, _ = os.ReadFile(path)
-	bak, _ = os.ReadFile(path + ".bak")
-	removals.Wait() // the backups replaced are removed after the saves
-	entries, _ := os.ReadDir(dir)
-	if string(got) != "v3" || string(bak) != "v2" || len(entries) != 2 {
-		t.Errorf("after a failed write: file %q, backup %q, %d entries", got, bak, len(entries))
-	}
-	if err := WriteFile(dir, []byte("x")); err == nil {
-		t.Error("wrote over a directory")
 	}
 }
 

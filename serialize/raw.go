@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
 
@@ -488,9 +489,9 @@ func (rr *rawReader) finish(h *header) {
 	}
 }
 
-// WriteRawFile writes s to path atomically (see [WriteFileFunc] and [WriteRaw]).
+// WriteRawFile writes s to path atomically (see [atomicfile.WriteFileFunc] and [WriteRaw]).
 func WriteRawFile(ctx context.Context, path string, s *RawScene) error {
-	return WriteFileFunc(path, func(w io.Writer) error { return WriteRaw(ctx, w, s) })
+	return atomicfile.WriteFileFunc(path, func(w io.Writer) error { return WriteRaw(ctx, w, s) })
 }
 
 // WriteRaw writes s in the canonical scene format (as [Save] does; the current version). Its

@@ -14,6 +14,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
 
@@ -28,9 +29,9 @@ type SaveOptions struct {
 }
 
 // SaveFile saves s to path atomically, keeping the previous file as
-// path+".bak" (see [WriteFileFunc] and [Save]).
+// path+".bak" (see [atomicfile.WriteFileFunc] and [Save]).
 func SaveFile(ctx context.Context, path string, s *Scene, opts SaveOptions) error {
-	return WriteFileFunc(path, func(w io.Writer) error { return Save(ctx, w, s, opts) })
+	return atomicfile.WriteFileFunc(path, func(w io.Writer) error { return Save(ctx, w, s, opts) })
 }
 
 // Save writes s in the canonical scene format: entities in ascending id

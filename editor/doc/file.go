@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/serialize"
 )
 
@@ -107,7 +108,7 @@ func (j *WriteJob) Run(ctx context.Context, progress func(done, total int64)) er
 		return j.rebaseEr
 	}
 	if j.export {
-		return serialize.WriteFileFunc(j.path, func(w io.Writer) error { return serialize.Export(ctx, w, j.scene) })
+		return atomicfile.WriteFileFunc(j.path, func(w io.Writer) error { return serialize.Export(ctx, w, j.scene) })
 	}
 	return serialize.SaveFile(ctx, j.path, j.scene, serialize.SaveOptions{Progress: progress, Also: j.Also})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/serialize"
 )
 
@@ -738,7 +739,7 @@ func (c *applyCmd) revert(d *Document) error {
 
 // write writes the prefab file and brings the instances up to date.
 func (c *applyCmd) write(ctx context.Context, d *Document, data []byte) error {
-	if err := serialize.WriteFileFunc(c.file, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+	if err := atomicfile.WriteFileFunc(c.file, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return fmt.Errorf("writing the prefab: %w", err)
 	}
 	d.PrefabsChanged(ctx, c.file)
@@ -794,7 +795,7 @@ func (d *Document) SaveAsPrefab(ctx context.Context, path string, es ...ecs.Enti
 	if err != nil {
 		return ecs.Entity{}, err
 	}
-	if err := serialize.WriteFileFunc(path, func(w io.Writer) error { _, err := w.Write([]byte(text)); return err }); err != nil {
+	if err := atomicfile.WriteFileFunc(path, func(w io.Writer) error { _, err := w.Write([]byte(text)); return err }); err != nil {
 		return ecs.Entity{}, fmt.Errorf("saving the prefab: %w", err)
 	}
 	d.PrefabsChanged(ctx, path) // a file that existed may be a prefab of the scene already

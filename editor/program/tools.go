@@ -18,6 +18,7 @@ import (
 
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/internal/pngfile"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
@@ -231,7 +232,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	printWarnings(stderr, s.Warnings)
-	if err := serialize.WriteFileFunc(*out, func(w io.Writer) error { return serialize.Export(ctx, w, s) }); err != nil {
+	if err := atomicfile.WriteFileFunc(*out, func(w io.Writer) error { return serialize.Export(ctx, w, s) }); err != nil {
 		fmt.Fprintf(stderr, "voltex-editor export: %v\n", err)
 		return 1
 	}
@@ -557,7 +558,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		stdout.Write(src)
 		return 0
 	}
-	if err := serialize.ReplaceFile(*out, src); err != nil {
+	if err := atomicfile.ReplaceFile(*out, src); err != nil {
 		fmt.Fprintf(stderr, "voltex-editor gen: %v\n", err)
 		return 1
 	}

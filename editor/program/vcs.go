@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/merge"
@@ -273,7 +274,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	// Streamed to the file (atomically: OUT may be OURS): the merged scene is not held twice. The
 	// file is loaded before it takes OUT's place, with the sides and the merged scene let go.
-	err = serialize.ReplaceFileFunc(*out, func(w io.Writer) error {
+	err = atomicfile.ReplaceFileFunc(*out, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		if err := serialize.WriteRaw(context.Background(), bw, res.Scene); err != nil {
 			return err
@@ -451,7 +452,7 @@ func mergeFile(base, ours, theirs, out, name string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "voltex-editor merge: %s is not a scene, and git merge-file failed: %v\n", name, err)
 		return 2
 	}
-	if err := serialize.ReplaceFile(out, res.Bytes()); err != nil {
+	if err := atomicfile.ReplaceFile(out, res.Bytes()); err != nil {
 		fmt.Fprintf(stderr, "voltex-editor merge: %v\n", err)
 		return 2
 	}
@@ -607,7 +608,7 @@ func addLines(file string, lines []string, header string) ([]string, error) {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return nil, err
 	}
-	return added, serialize.ReplaceFile(file, []byte(text))
+	return added, atomicfile.ReplaceFile(file, []byte(text))
 }
 
 // maxAttributesSize bounds the attributes and ignore files git-setup reads (git ignores bigger ones too).

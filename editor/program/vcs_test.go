@@ -15,6 +15,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/serialize"
 )
 
@@ -231,7 +232,7 @@ func TestGitSetupIgnoresBackups(t *testing.T) {
 	level := filepath.Join(dir, "levels", "level.json")
 	os.MkdirAll(filepath.Dir(level), 0o755)
 	for _, text := range []string{vcsBase, vcsOurs} { // the second save keeps the first as level.json.bak
-		if err := serialize.WriteFile(level, []byte(text)); err != nil {
+		if err := atomicfile.WriteFile(level, []byte(text)); err != nil {
 			t.Fatal(err)
 		}
 	}

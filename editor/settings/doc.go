@@ -4,5 +4,5 @@
 //
 // A broken or hostile settings file never stops the editor: Load returns defaults plus an error in
 // file:line:col form for the console, and leaves the file untouched until the next save, which is atomic.
-// Pure Go; may import: the standard library and serialize (its atomic file writing).
+// Pure Go; may import: the standard library, internal/atomicfile and internal/words.
 package settings

@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 )
 
 // MaxRecent is how many recent files and places are kept.
@@ -266,5 +266,5 @@ func (s *Settings) Save() error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
 		return err
 	}
-	return serialize.ReplaceFile(s.path, data)
+	return atomicfile.ReplaceFile(s.path, data)
 }

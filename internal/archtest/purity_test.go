@@ -24,6 +24,7 @@ var pure = []struct {
 	{"editor/hierarchy", true},
 	{"editor/settings", true},
 	{"editor/probe", true},
+	{"internal/atomicfile", true},
 }
 
 // forbidden are import-path fragments the pure core may not depend on, directly or indirectly (mathgl's mgl32 is

@@ -7,17 +7,17 @@ import (
 	"image/png"
 	"os"
 
-	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
 )
 
-// Write encodes img as PNG and writes it to path atomically ([serialize.ReplaceFile]): whatever happens, path holds
+// Write encodes img as PNG and writes it to path atomically ([atomicfile.ReplaceFile]): whatever happens, path holds
 // the old or the new image, never a part of one. The folder must exist.
 func Write(path string, img image.Image) error {
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return serialize.ReplaceFile(path, buf.Bytes())
+	return atomicfile.ReplaceFile(path, buf.Bytes())
 }
 
 // Read decodes the PNG image in the file at path; errors name the file.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package serialize
+package atomicfile
 
 import (
 	"errors"
