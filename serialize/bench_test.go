@@ -21,7 +21,7 @@ func benchScene(n int) *Scene {
 		ColorFrom: [4]float32{0.2, 0.5, 1, 1}, ColorTo: [4]float32{1, 0.3, 0.1, 1},
 		Spin: &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: 45}}
 	scene.SpawnGrid(w, p)
-	return &Scene{Name: "Bench", World: w, Camera: &EditorCamera{Yaw: 30, Pitch: -25, Distance: 40}}
+	return &Scene{Name: "Bench", World: w, Camera: &scene.EditorCamera{Yaw: 30, Pitch: -25, Distance: 40}}
 }
 
 func benchFile(b *testing.B, n int) []byte {

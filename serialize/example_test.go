@@ -147,7 +147,7 @@ func ExampleExport() {
 	p.Spacing = mgl32.Vec3{4, 4, 4}
 	p.Group = "Pair"
 	scene.SpawnGrid(w, p)
-	s := &serialize.Scene{Name: "Pair", World: w, Camera: &serialize.EditorCamera{Distance: 10}}
+	s := &serialize.Scene{Name: "Pair", World: w, Camera: &scene.EditorCamera{Distance: 10}}
 	if err := serialize.Export(context.Background(), os.Stdout, s); err != nil {
 		fmt.Println(err)
 	}

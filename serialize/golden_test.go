@@ -125,7 +125,7 @@ func solarScene() *Scene {
 	cam := w.Spawn(tr(mgl32.Vec3{0, 12, 32}, mgl32.Vec3{-20, 0, 0}, 1), &scene.Name{Value: "Game camera"},
 		&scene.Camera{FOV: 50, Near: 0.1, Far: 500})
 	assignID(cam)
-	return &Scene{Name: "Solar system", World: w, Camera: &EditorCamera{Yaw: 20, Pitch: -30, Distance: 45}}
+	return &Scene{Name: "Solar system", World: w, Camera: &scene.EditorCamera{Yaw: 20, Pitch: -30, Distance: 45}}
 }
 
 // TestSceneFiles keeps the example scenes in testdata/ in sync with the code

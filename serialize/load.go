@@ -807,7 +807,7 @@ func (b *binder) checkCycles(parentOf []int32) {
 }
 
 // editorSection reads the "editor" object.
-func (b *binder) editorSection(v *jsonpos.Value) (cam *EditorCamera, sel []int64, selPos []jsonpos.Pos, conflicts []scene.MergeConflict) {
+func (b *binder) editorSection(v *jsonpos.Value) (cam *scene.EditorCamera, sel []int64, selPos []jsonpos.Pos, conflicts []scene.MergeConflict) {
 	path := b.ds.path
 	mark := path.Key("editor")
 	defer path.Truncate(mark)
@@ -891,13 +891,13 @@ func readConflicts(probs *diag.List, path *diag.Path, v *jsonpos.Value) []scene.
 	return out
 }
 
-func (b *binder) editorCamera(v *jsonpos.Value) *EditorCamera {
+func (b *binder) editorCamera(v *jsonpos.Value) *scene.EditorCamera {
 	path, probs := b.ds.path, b.probs
 	if v.Kind() != jsonpos.Object {
 		errAtValue(probs, path, v, "expected an object, got %s", describeValue(v))
 		return nil
 	}
-	cam := &EditorCamera{Distance: 40}
+	cam := &scene.EditorCamera{Distance: 40}
 	num := func(x *jsonpos.Value, dst *float32) {
 		f, err := x.Float(32)
 		if x.Kind() != jsonpos.Number || err != nil {

@@ -121,7 +121,7 @@ func TestLoadEditorStateAndWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "N" || *s.Camera != (EditorCamera{Pivot: mgl32.Vec3{1, 2, 3}, Yaw: 10, Pitch: -5, Distance: 7}) {
+	if s.Name != "N" || *s.Camera != (scene.EditorCamera{Pivot: mgl32.Vec3{1, 2, 3}, Yaw: 10, Pitch: -5, Distance: 7}) {
 		t.Errorf("scene %+v camera %+v", s, s.Camera)
 	}
 	ids := ecs.NewMap[scene.SceneID](s.World)
@@ -293,7 +293,7 @@ func TestSaveRefusesNonFinite(t *testing.T) {
 	if err == nil || err.Error() != `saving: entity 1 ("bad"): Transform.scale[1] is +Inf; scene files cannot hold NaN or infinite numbers` {
 		t.Errorf("got %v", err)
 	}
-	err = Save(context.Background(), &bytes.Buffer{}, &Scene{World: scene.NewWorld(), Camera: &EditorCamera{Yaw: float32(math.NaN())}}, SaveOptions{})
+	err = Save(context.Background(), &bytes.Buffer{}, &Scene{World: scene.NewWorld(), Camera: &scene.EditorCamera{Yaw: float32(math.NaN())}}, SaveOptions{})
 	if err == nil || !strings.Contains(err.Error(), "editor camera") {
 		t.Errorf("camera: %v", err)
 	}
@@ -396,7 +396,7 @@ func TestExport(t *testing.T) {
 	ids.Add(root, scene.SceneID{ID: 30})
 	ids.Add(kid, scene.SceneID{ID: 10})
 	ids.Add(other, scene.SceneID{ID: 20})
-	data := exportBytes(t, &Scene{Name: "E", World: w, Camera: &EditorCamera{Distance: 5}, Selection: []ecs.Entity{root}})
+	data := exportBytes(t, &Scene{Name: "E", World: w, Camera: &scene.EditorCamera{Distance: 5}, Selection: []ecs.Entity{root}})
 	golden(t, "testdata/export.golden.json", data)
 	for _, banned := range []string{"Locked", "Selected", "camera", "selection", "SceneID", "\"id\""} {
 		if bytes.Contains(data, []byte(banned)) {
@@ -542,7 +542,7 @@ func randomWorld(rng *rand.Rand) *Scene {
 	}
 	s := &Scene{Name: str(), World: w}
 	if rng.IntN(2) == 0 {
-		s.Camera = &EditorCamera{Pivot: vec(), Yaw: f32(), Pitch: f32(), Distance: f32()}
+		s.Camera = &scene.EditorCamera{Pivot: vec(), Yaw: f32(), Pitch: f32(), Distance: f32()}
 	}
 	for range rng.IntN(3) {
 		if n > 0 {

@@ -59,7 +59,7 @@ func parallelScene(t testing.TB, n int, seed uint64) *Scene {
 		}
 		ents = append(ents, e)
 	}
-	return &Scene{Name: "Parallel", World: w, Camera: &EditorCamera{Yaw: 30, Pitch: -25, Distance: 40},
+	return &Scene{Name: "Parallel", World: w, Camera: &scene.EditorCamera{Yaw: 30, Pitch: -25, Distance: 40},
 		Selection: ents[:3]}
 }
 

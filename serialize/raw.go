@@ -27,7 +27,7 @@ import (
 // file the editor saved.
 type RawScene struct {
 	Name      string
-	Camera    *EditorCamera
+	Camera    *scene.EditorCamera
 	Selection []int64
 	// Conflicts are scene-level merge conflicts (see Scene.Conflicts).
 	Conflicts []scene.MergeConflict

@@ -373,7 +373,7 @@ func (sw *sceneWriter) editorSection(b []byte, s *Scene) ([]byte, error) {
 
 // appendEditor appends the "editor" member (and its comma and newline), or
 // nothing when there is nothing to say.
-func appendEditor(b []byte, c *EditorCamera, sel []uint64, conflicts []scene.MergeConflict) ([]byte, error) {
+func appendEditor(b []byte, c *scene.EditorCamera, sel []uint64, conflicts []scene.MergeConflict) ([]byte, error) {
 	if c == nil && len(sel) == 0 && len(conflicts) == 0 {
 		return b, nil
 	}

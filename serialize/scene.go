@@ -1,7 +1,6 @@
 package serialize
 
 import (
-	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
@@ -12,7 +11,7 @@ type Scene struct {
 	Name  string
 	World *ecs.World
 	// Camera is the editor camera saved with the scene; nil if none.
-	Camera *EditorCamera
+	Camera *scene.EditorCamera
 	// Selection is the editor selection saved with the scene, in file order.
 	Selection []ecs.Entity
 	// Conflicts are the scene-level conflicts a merge left (the scene's name;
@@ -35,14 +34,4 @@ type Scene struct {
 
 	used []*Template // templates the load instanced (their files are what the scene depends on)
 	data int64       // world memory the load counted (Limits.MaxWorldBytes), prefab files it instanced left out
-}
-
-// EditorCamera is the editor's orbit camera as scene files store it (the
-// first four fields of viewport.Camera): it orbits Pivot at Distance, turned
-// by Yaw and Pitch degrees.
-type EditorCamera struct {
-	Pivot    mgl32.Vec3
-	Yaw      float32
-	Pitch    float32
-	Distance float32
 }

@@ -216,7 +216,7 @@ func GridScene(p scene.GridParams, name string, seed uint64) (*Scene, error) {
 		ext += d * d
 	}
 	dist := float32(math.Round(max(10, math.Sqrt(ext))))
-	return &Scene{Name: name, World: w, Camera: &EditorCamera{Pivot: p.Origin, Yaw: 30, Pitch: -25, Distance: dist}}, nil
+	return &Scene{Name: name, World: w, Camera: &scene.EditorCamera{Pivot: p.Origin, Yaw: 30, Pitch: -25, Distance: dist}}, nil
 }
 
 // ProblemsOf returns the problems of an error returned by this package's

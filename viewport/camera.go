@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // Camera limits and tuning. Angles are in degrees.
@@ -97,14 +97,14 @@ func (c Camera) Normalized() Camera {
 
 // WithSaved returns c placed and turned as a scene file stored it (pivot, yaw, pitch and distance;
 // the lens stays c's), made safe by [Camera.Normalized]. It is the inverse of [Camera.Saved].
-func (c Camera) WithSaved(s serialize.EditorCamera) Camera {
+func (c Camera) WithSaved(s scene.EditorCamera) Camera {
 	c.Pivot, c.Yaw, c.Pitch, c.Distance = s.Pivot, s.Yaw, s.Pitch, s.Distance
 	return c.Normalized()
 }
 
 // Saved returns what a scene file stores of c.
-func (c Camera) Saved() serialize.EditorCamera {
-	return serialize.EditorCamera{Pivot: c.Pivot, Yaw: c.Yaw, Pitch: c.Pitch, Distance: c.Distance}
+func (c Camera) Saved() scene.EditorCamera {
+	return scene.EditorCamera{Pivot: c.Pivot, Yaw: c.Yaw, Pitch: c.Pitch, Distance: c.Distance}
 }
 
 // wrapDegrees maps a into (-180, 180].

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/voltex-editor/voltex/serialize"
+	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 func near(a, b, eps float32) bool { return float32(math.Abs(float64(a-b))) <= eps }
@@ -314,7 +314,7 @@ func TestCameraSavedRoundTrip(t *testing.T) {
 	c := DefaultCamera()
 	c.Pivot, c.Yaw, c.Pitch, c.Distance, c.FovY = mgl32.Vec3{1, 2, 3}, -40, 20, 12, 45
 	s := c.Saved()
-	if s != (serialize.EditorCamera{Pivot: mgl32.Vec3{1, 2, 3}, Yaw: -40, Pitch: 20, Distance: 12}) {
+	if s != (scene.EditorCamera{Pivot: mgl32.Vec3{1, 2, 3}, Yaw: -40, Pitch: 20, Distance: 12}) {
 		t.Fatalf("Saved() = %+v", s)
 	}
 	if got := DefaultCamera().WithSaved(s); got.Pivot != c.Pivot || got.Yaw != c.Yaw || got.Pitch != c.Pitch ||
@@ -322,7 +322,7 @@ func TestCameraSavedRoundTrip(t *testing.T) {
 		t.Fatalf("WithSaved(%+v) = %+v", s, got)
 	}
 	// A stored camera is made safe: yaw wrapped, pitch clamped, a broken distance replaced.
-	got := DefaultCamera().WithSaved(serialize.EditorCamera{Yaw: 370, Pitch: 95, Distance: float32(math.NaN())})
+	got := DefaultCamera().WithSaved(scene.EditorCamera{Yaw: 370, Pitch: 95, Distance: float32(math.NaN())})
 	if got.Yaw != 10 || got.Pitch != MaxPitch || got.Distance != DefaultCamera().Distance {
 		t.Fatalf("normalized: %+v", got)
 	}

@@ -24,6 +24,10 @@
 //   - [Unknown]: components named in a scene file that this build does not
 //     know, kept verbatim so that saving writes them back.
 //
+// [EditorCamera] is not a component: it is the editor's view saved with a
+// scene file (package serialize reads and writes it, package viewport turns
+// it into its camera).
+//
 // Call [Register] on every world that holds a scene. Component types of other
 // packages can mark themselves [EditorOnly] (saved, but stripped from game
 // exports) or [Transient] (never written to a file).

@@ -18,7 +18,7 @@ func TestSaveAsAndBackgroundSave(t *testing.T) {
 	d := New("", testOpts)
 	e, err := d.SpawnCube(ecs.Entity{})
 	must(t, err)
-	*d.Camera() = d.Camera().WithSaved(serialize.EditorCamera{Yaw: 10, Pitch: -5, Distance: 7})
+	*d.Camera() = d.Camera().WithSaved(scene.EditorCamera{Yaw: 10, Pitch: -5, Distance: 7})
 	path := filepath.Join(t.TempDir(), "level1.json")
 	must(t, d.SaveAs(context.Background(), path, nil))
 	if d.Path() != path || d.SceneName() != "level1" || d.Dirty() || d.Title() != "level1 — level1.json" {
@@ -151,7 +151,7 @@ func TestLongWorkProgressAndCancel(t *testing.T) {
 func TestOutsideEdits(t *testing.T) {
 	d := openSmall(t)
 	d.Select(ent(t, d, 3), ent(t, d, 8))
-	*d.Camera() = d.Camera().WithSaved(serialize.EditorCamera{Yaw: 99, Distance: 3})
+	*d.Camera() = d.Camera().WithSaved(scene.EditorCamera{Yaw: 99, Distance: 3})
 	if New("", testOpts).OnDisk(DiskChanged) != ActionNone {
 		t.Fatal("a document without a file ignores disk events")
 	}

@@ -153,7 +153,7 @@ func diffValue(ch func(path, from, to string), path string, a, b *jsonpos.Value)
 	}
 }
 
-func cameraJSON(c *serialize.EditorCamera) string {
+func cameraJSON(c *scene.EditorCamera) string {
 	if c == nil {
 		return ""
 	}

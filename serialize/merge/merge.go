@@ -156,7 +156,7 @@ func (m *merger) sceneName() string {
 
 func quote(s string) string { return string(jsonpos.AppendString(nil, s)) }
 
-func sameCamera(a, b *serialize.EditorCamera) bool {
+func sameCamera(a, b *scene.EditorCamera) bool {
 	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
