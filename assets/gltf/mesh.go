@@ -1,0 +1,222 @@
+package gltf
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+func (im *importer) loadMeshes() error {
+	im.m.Meshes = make([]Mesh, len(im.doc.Meshes))
+	for i, mj := range im.doc.Meshes {
+		if len(mj.Primitives) == 0 {
+			return fmt.Errorf("meshes[%d].primitives: empty (a mesh has at least one)", i)
+		}
+		me := Mesh{Name: mj.Name, Primitives: make([]Primitive, len(mj.Primitives))}
+		for j, pj := range mj.Primitives {
+			p, err := im.primitive(pj, fmt.Sprintf("meshes[%d].primitives[%d]", i, j))
+			if err != nil {
+				return err
+			}
+			me.Primitives[j] = p
+		}
+		im.m.Meshes[i] = me
+	}
+	return nil
+}
+
+func (im *importer) primitive(pj primitiveJSON, at string) (Primitive, error) {
+	p := Primitive{Mode: ModeTriangles, Material: -1}
+	if pj.Mode != nil {
+		p.Mode = *pj.Mode
+	}
+	if pj.Material != nil {
+		if err := index(*pj.Material, len(im.m.Materials), at+".material", "material"); err != nil {
+			return p, err
+		}
+		p.Material = *pj.Material
+	}
+	switch p.Mode {
+	case ModeTriangles, ModeTriangleStrip, ModeTriangleFan:
+	case ModePoints, ModeLines, ModeLineLoop, ModeLineStrip:
+		im.warn("%s: mode %d (points or lines) skipped: only triangles are imported", at, p.Mode)
+		p.Skipped = true
+		return p, nil
+	default:
+		return p, fmt.Errorf("%s.mode: %d is not a glTF primitive mode (0..6)", at, p.Mode)
+	}
+	pos, ok := pj.Attributes["POSITION"]
+	if !ok {
+		return p, fmt.Errorf("%s.attributes: no POSITION", at)
+	}
+	vertsLeft := int64(im.lim.MaxVertices - im.verts)
+	const vertLimit = "vertices (Limits.MaxVertices)"
+	f, _, err := im.floats(pos, at+".attributes.POSITION", vertsLeft, vertLimit, "VEC3")
+	if err != nil {
+		return p, err
+	}
+	n := len(f) / 3
+	im.verts += n
+	p.Positions = vec3s(f)
+	// Every other attribute must have POSITION's count.
+	same := func(name string, nc int, got []float32) error {
+		if len(got) != n*nc {
+			return fmt.Errorf("%s.attributes.%s: accessor %d has %d elements, POSITION has %d", at, name, pj.Attributes[name], len(got)/nc, n)
+		}
+		return nil
+	}
+	if a, ok := pj.Attributes["NORMAL"]; ok {
+		f, _, err := im.floats(a, at+".attributes.NORMAL", int64(n), "the POSITION count", "VEC3")
+		if err == nil {
+			err = same("NORMAL", 3, f)
+		}
+		if err != nil {
+			return p, err
+		}
+		p.Normals = vec3s(f)
+	}
+	for k, dst := range []*[]mgl32.Vec2{&p.UVs, &p.UVs1} {
+		name := fmt.Sprintf("TEXCOORD_%d", k)
+		if a, ok := pj.Attributes[name]; ok {
+			f, _, err := im.floats(a, at+".attributes."+name, int64(n), "the POSITION count", "VEC2")
+			if err == nil {
+				err = same(name, 2, f)
+			}
+			if err != nil {
+				return p, err
+			}
+			*dst = make([]mgl32.Vec2, n)
+			for i := range *dst {
+				(*dst)[i] = mgl32.Vec2{f[2*i], f[2*i+1]}
+			}
+		}
+	}
+	if a, ok := pj.Attributes["COLOR_0"]; ok {
+		f, nc, err := im.floats(a, at+".attributes.COLOR_0", int64(n), "the POSITION count", "VEC3", "VEC4")
+		if err == nil {
+			err = same("COLOR_0", nc, f)
+		}
+		if err != nil {
+			return p, err
+		}
+		p.Colors = make([]mgl32.Vec4, n)
+		for i := range p.Colors {
+			c := mgl32.Vec4{f[nc*i], f[nc*i+1], f[nc*i+2], 1}
+			if nc == 4 {
+				c[3] = f[nc*i+3]
+			}
+			p.Colors[i] = c
+		}
+	}
+	for _, name := range sortedKeys(pj.Attributes) {
+		switch name {
+		case "POSITION", "NORMAL", "TEXCOORD_0", "TEXCOORD_1", "COLOR_0":
+		default:
+			if err := index(pj.Attributes[name], len(im.doc.Accessors), at+".attributes."+name, "accessor"); err != nil {
+				return p, err
+			}
+		}
+	}
+	trisLeft := int64(im.lim.MaxTriangles - im.tris)
+	var idx []uint32
+	if pj.Indices != nil {
+		idx, err = im.indices(*pj.Indices, at+".indices", 3*trisLeft+2, n)
+		if err != nil {
+			return p, err
+		}
+	} else {
+		if int64(n) > 3*trisLeft+2 {
+			return p, fmt.Errorf("%s: %d vertices without indices would take the model past the limit of triangles (Limits.MaxTriangles)", at, n)
+		}
+		idx = make([]uint32, n)
+		for i := range idx {
+			idx[i] = uint32(i)
+		}
+	}
+	if nt := triangleCount(p.Mode, len(idx)); int64(nt) > trisLeft {
+		return p, fmt.Errorf("%s: %d triangles would take the model past the limit of %d (Limits.MaxTriangles)", at, nt, im.lim.MaxTriangles)
+	}
+	p.Indices = triangulate(p.Mode, idx)
+	im.tris += len(p.Indices) / 3
+	if p.Normals == nil {
+		p.Normals = smoothNormals(p.Positions, p.Indices)
+	}
+	return p, nil
+}
+
+func vec3s(f []float32) []mgl32.Vec3 {
+	out := make([]mgl32.Vec3, len(f)/3)
+	for i := range out {
+		out[i] = mgl32.Vec3{f[3*i], f[3*i+1], f[3*i+2]}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// triangleCount is the number of triangles n indices make in mode.
+func triangleCount(mode, n int) int {
+	if mode == ModeTriangles {
+		return n / 3
+	}
+	return max(n-2, 0)
+}
+
+// triangulate turns the indices of a triangle list, strip or fan into a triangle list with
+// counter-clockwise triangles (every other strip triangle flipped back).
+func triangulate(mode int, idx []uint32) []uint32 {
+	switch mode {
+	case ModeTriangleStrip:
+		if len(idx) < 3 {
+			return nil
+		}
+		out := make([]uint32, 0, 3*(len(idx)-2))
+		for i := 0; i+2 < len(idx); i++ {
+			if i%2 == 0 {
+				out = append(out, idx[i], idx[i+1], idx[i+2])
+			} else {
+				out = append(out, idx[i+1], idx[i], idx[i+2])
+			}
+		}
+		return out
+	case ModeTriangleFan:
+		if len(idx) < 3 {
+			return nil
+		}
+		out := make([]uint32, 0, 3*(len(idx)-2))
+		for i := 1; i+1 < len(idx); i++ {
+			out = append(out, idx[0], idx[i], idx[i+1])
+		}
+		return out
+	}
+	return idx[:len(idx)/3*3]
+}
+
+// smoothNormals computes area-weighted vertex normals; a vertex in no triangle (or only in
+// degenerate ones) gets +Z.
+func smoothNormals(pos []mgl32.Vec3, idx []uint32) []mgl32.Vec3 {
+	n := make([]mgl32.Vec3, len(pos))
+	for t := 0; t+2 < len(idx); t += 3 {
+		a, b, c := pos[idx[t]], pos[idx[t+1]], pos[idx[t+2]]
+		f := b.Sub(a).Cross(c.Sub(a))
+		for _, k := range idx[t : t+3] {
+			n[k] = n[k].Add(f)
+		}
+	}
+	for i, v := range n {
+		if l := v.Len(); l > 1e-20 {
+			n[i] = v.Mul(1 / l)
+		} else {
+			n[i] = mgl32.Vec3{0, 0, 1}
+		}
+	}
+	return n
+}
