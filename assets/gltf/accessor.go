@@ -108,19 +108,17 @@ func (im *importer) floats(a int, at string, maxCount int64, what string, types 
 	at = fmt.Sprintf("%s: accessor %d", at, a)
 	cs := compSize(acc.ComponentType)
 	elem := cs * int64(nc)
-	out := make([]float32, acc.Count*int64(nc))
+	// Every extent is checked before the output is allocated.
+	var base, is, vs strided
 	if acc.BufferView != nil {
-		s, err := im.span(*acc.BufferView, acc.ByteOffset, acc.Count, elem, im.stride(*acc.BufferView), at)
-		if err != nil {
+		if base, err = im.span(*acc.BufferView, acc.ByteOffset, acc.Count, elem, im.stride(*acc.BufferView), at); err != nil {
 			return nil, 0, err
-		}
-		for i := range acc.Count {
-			readElem(out[i*int64(nc):(i+1)*int64(nc)], s.at(i), acc.ComponentType, acc.Normalized)
 		}
 	} else if acc.Sparse == nil {
 		return nil, 0, fmt.Errorf("%s: no bufferView and no sparse values", at)
 	}
-	if sp := acc.Sparse; sp != nil {
+	sp := acc.Sparse
+	if sp != nil {
 		at := at + ": sparse"
 		if sp.Count < 1 || sp.Count > acc.Count {
 			return nil, 0, fmt.Errorf("%s.count: %d, must be within 1..%d", at, sp.Count, acc.Count)
@@ -129,14 +127,21 @@ func (im *importer) floats(a int, at string, maxCount int64, what string, types 
 		if sp.Indices.ComponentType != compUByte && sp.Indices.ComponentType != compUShort && sp.Indices.ComponentType != compUInt {
 			return nil, 0, fmt.Errorf("%s.indices.componentType: %d, must be 5121, 5123 or 5125", at, sp.Indices.ComponentType)
 		}
-		is, err := im.span(sp.Indices.BufferView, sp.Indices.ByteOffset, sp.Count, ics, ics, at+".indices")
-		if err != nil {
+		if is, err = im.span(sp.Indices.BufferView, sp.Indices.ByteOffset, sp.Count, ics, ics, at+".indices"); err != nil {
 			return nil, 0, err
 		}
-		vs, err := im.span(sp.Values.BufferView, sp.Values.ByteOffset, sp.Count, elem, elem, at+".values")
-		if err != nil {
+		if vs, err = im.span(sp.Values.BufferView, sp.Values.ByteOffset, sp.Count, elem, elem, at+".values"); err != nil {
 			return nil, 0, err
 		}
+	}
+	out := make([]float32, acc.Count*int64(nc))
+	if base.data != nil {
+		for i := range acc.Count {
+			readElem(out[i*int64(nc):(i+1)*int64(nc)], base.at(i), acc.ComponentType, acc.Normalized)
+		}
+	}
+	if sp != nil {
+		at := at + ": sparse"
 		for i := range sp.Count {
 			k := int64(readUint(is.at(i), sp.Indices.ComponentType))
 			if k >= acc.Count {

@@ -210,10 +210,10 @@ func unmarshal(text []byte, doc *document) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &syn):
-		l, c := lineCol(text, syn.Offset)
+		l, c := lineCol(text, syn.Offset-1) // Offset is just past the bad byte
 		return fmt.Errorf("%d:%d: JSON: %v", l, c, syn)
 	case errors.As(err, &typ):
-		l, c := lineCol(text, typ.Offset)
+		l, c := lineCol(text, typ.Offset-1)
 		return fmt.Errorf("%d:%d: %s: %s where %s belongs", l, c, typ.Field, typ.Value, typ.Type)
 	}
 	return fmt.Errorf("JSON: %w", err)
