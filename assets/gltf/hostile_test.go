@@ -185,3 +185,19 @@ func TestMaxBytesCountsExternalFiles(t *testing.T) {
 		t.Errorf("over the limit: %v", err)
 	}
 }
+
+// Objects are counted before the JSON is decoded: "nodes": [{}, {}, …] of a few bytes each would
+// decode to hundreds of bytes each.
+func TestMaxObjects(t *testing.T) {
+	text := `{"asset":{"version":"2.0"},"nodes":[` + strings.Repeat(`{},`, 20) + `{}], "x": "[[[["}`
+	if _, err := Decode([]byte(text), "", Limits{MaxObjects: 24}); err != nil {
+		t.Errorf("24 objects and arrays: %v", err)
+	}
+	_, err := Decode([]byte(text), "", Limits{MaxObjects: 23})
+	if err == nil || !strings.Contains(err.Error(), "1:97: more than 23 objects and arrays (Limits.MaxObjects)") {
+		t.Errorf("over the limit: %v", err)
+	}
+	if _, err := Decode([]byte(text), "", Limits{MaxJSONBytes: 50}); err == nil || !strings.Contains(err.Error(), "Limits.MaxJSONBytes") {
+		t.Errorf("JSON over its limit: %v", err)
+	}
+}

@@ -18,8 +18,7 @@ import (
 )
 
 // Limits bound what Import accepts, so that a hostile file cannot exhaust memory or time. A zero
-// (or negative) field means its default. With the defaults an import stays within about
-// 3 × MaxBytes plus 100 bytes per vertex (docs/limits.md).
+// (or negative) field means its default. docs/limits.md states the memory the defaults allow.
 type Limits struct {
 	// MaxBytes bounds all the bytes read: the file, its external buffers and its images.
 	// Default 128 MiB (the OBJ reader's file limit).
@@ -31,6 +30,11 @@ type Limits struct {
 	MaxTriangles int
 	// MaxImageSide bounds an image's width and height, in pixels. Default 16,384.
 	MaxImageSide int
+	// MaxJSONBytes bounds the JSON text (a .gltf file, a .glb's JSON chunk). Default 32 MiB.
+	MaxJSONBytes int64
+	// MaxObjects bounds the JSON objects and arrays, counted before the JSON is decoded: each
+	// decodes to a few hundred bytes at most, whatever the few bytes of its text. Default 1,000,000.
+	MaxObjects int
 }
 
 // Default limits (see [Limits]).
@@ -39,6 +43,8 @@ const (
 	DefaultMaxVertices  = 2_000_000
 	DefaultMaxTriangles = 4_000_000
 	DefaultMaxImageSide = 16_384
+	DefaultMaxJSONBytes = 32 << 20
+	DefaultMaxObjects   = 1_000_000
 )
 
 func (l Limits) withDefaults() Limits {
@@ -53,6 +59,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxImageSide <= 0 {
 		l.MaxImageSide = DefaultMaxImageSide
+	}
+	if l.MaxJSONBytes <= 0 {
+		l.MaxJSONBytes = DefaultMaxJSONBytes
+	}
+	if l.MaxObjects <= 0 {
+		l.MaxObjects = DefaultMaxObjects
 	}
 	return l
 }
@@ -152,6 +164,12 @@ func decode(data []byte, dir string, lim Limits) (*Model, error) {
 		}
 		im.glb = true
 	}
+	if n := int64(len(jsonText)); n > lim.MaxJSONBytes {
+		return nil, fmt.Errorf("JSON of %s is over the limit of %s (Limits.MaxJSONBytes)", words.Bytes(n), words.Bytes(lim.MaxJSONBytes))
+	}
+	if err := countObjects(jsonText, lim.MaxObjects); err != nil {
+		return nil, err
+	}
 	if err := unmarshal(jsonText, &im.doc); err != nil {
 		return nil, err
 	}
@@ -199,6 +217,25 @@ func splitGLB(data []byte) (jsonText, bin []byte, err error) {
 		return nil, nil, errors.New("glb: no JSON chunk")
 	}
 	return jsonText, bin, nil
+}
+
+// countObjects refuses a JSON text with more than max objects and arrays, before it is decoded.
+func countObjects(text []byte, max int) error {
+	n, inString := 0, false
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && (c == '{' || c == '['):
+			if n++; n > max {
+				l, col := lineCol(text, int64(i))
+				return fmt.Errorf("%d:%d: more than %s objects and arrays (Limits.MaxObjects)", l, col, words.Thousands(int64(max)))
+			}
+		}
+	}
+	return nil
 }
 
 // unmarshal decodes the JSON, with line:col for syntax and type errors.

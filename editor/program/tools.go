@@ -38,6 +38,7 @@ func init() {
 		{"diff", "what changed between two scenes, by entity, component and field", runDiff},
 		{"merge", "three-way merge of scenes (git's merge driver): merge BASE OURS THEIRS -o OUT", runMerge},
 		{"git-setup", "make git merge and diff scene files with voltex-editor", runGitSetup},
+		{"model", "what a glTF 2.0 model (.gltf, .glb) holds: model [--json] FILE", runModel},
 	}
 }
 
