@@ -148,10 +148,19 @@ type importer struct {
 	verts   int
 	tris    int
 	m       *Model
+	// moreWarnings counts the warnings past maxWarnings.
+	moreWarnings int
 }
 
+// maxWarnings bounds the warnings listed; the rest are counted in a last one.
+const maxWarnings = 100
+
 func (im *importer) warn(format string, args ...any) {
-	im.m.Warnings = append(im.m.Warnings, fmt.Sprintf(format, args...))
+	if len(im.m.Warnings) < maxWarnings {
+		im.m.Warnings = append(im.m.Warnings, fmt.Sprintf(format, args...))
+		return
+	}
+	im.moreWarnings++
 }
 
 func decode(data []byte, dir string, lim Limits) (*Model, error) {
@@ -175,6 +184,9 @@ func decode(data []byte, dir string, lim Limits) (*Model, error) {
 	}
 	if err := im.run(); err != nil {
 		return nil, err
+	}
+	if im.moreWarnings > 0 {
+		im.m.Warnings = append(im.m.Warnings, fmt.Sprintf("… and %s", words.Count(im.moreWarnings, "more warning", "more warnings")))
 	}
 	return im.m, nil
 }

@@ -238,3 +238,37 @@ func TestGLBChunks(t *testing.T) {
 }
 
 func near(a, b mgl32.Vec4) bool { return a.Sub(b).Len() < 1e-5 }
+
+// Buffer views may overlap, and accessors may share one, as long as each stays in bounds.
+func TestOverlappingViews(t *testing.T) {
+	d := square()
+	d["bufferViews"] = append(d["bufferViews"].([]any), map[string]any{"buffer": 0, "byteOffset": 12, "byteLength": 36})
+	d["accessors"] = append(d["accessors"].([]any), map[string]any{"bufferView": 3, "componentType": 5126, "count": 3, "type": "VEC3"})
+	d.get("meshes", 0, "primitives", 0, "attributes")["NORMAL"] = 0
+	d.get("meshes", 0)["primitives"] = append(d.get("meshes", 0)["primitives"].([]any), map[string]any{"attributes": map[string]any{"POSITION": 3}})
+	m, err := Decode(d.bytes(t), "", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p0, p1 := m.Meshes[0].Primitives[0], m.Meshes[0].Primitives[1]
+	if p0.Normals[1] != p0.Positions[1] || p1.Positions[0] != p0.Positions[1] || len(p1.Indices) != 3 {
+		t.Errorf("%v %v %v", p0.Normals, p1.Positions, p1.Indices)
+	}
+}
+
+// Warnings stop at 100; the rest are counted.
+func TestWarningsBounded(t *testing.T) {
+	d := square()
+	prims := []any{}
+	for range 150 {
+		prims = append(prims, map[string]any{"attributes": map[string]any{"POSITION": 0}, "mode": 0})
+	}
+	d.get("meshes", 0)["primitives"] = prims
+	m, err := Decode(d.bytes(t), "", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Warnings) != 101 || m.Warnings[100] != "… and 50 more warnings" || m.Counts().Primitives != 150 {
+		t.Errorf("%d warnings, last %q", len(m.Warnings), m.Warnings[len(m.Warnings)-1])
+	}
+}
