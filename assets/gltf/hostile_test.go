@@ -201,3 +201,21 @@ func TestMaxObjects(t *testing.T) {
 		t.Errorf("JSON over its limit: %v", err)
 	}
 }
+
+// The cheapest objects in the text cost at most 1,200 bytes each decoded (allocated, garbage
+// included): the figure docs/limits.md's budget rests on.
+func TestBytesPerObject(t *testing.T) {
+	const n = 50_000
+	for _, list := range []string{"nodes", "materials", "accessors", "bufferViews", "textures", "samplers", "scenes", "meshes"} {
+		text := `{"asset":{"version":"2.0"},"` + list + `":[` + strings.Repeat(`{},`, n-1) + `{}]}`
+		var before, after runtimeMem
+		before.read()
+		_, err := Decode([]byte(text), "", Limits{})
+		after.read()
+		per := float64(after.total-before.total-uint64(len(text))) / n
+		t.Logf("%s: %.0f bytes an object (%v)", list, per, err)
+		if per > 1200 {
+			t.Errorf("%s: %.0f bytes an object, over the 1,200 docs/limits.md counts", list, per)
+		}
+	}
+}
