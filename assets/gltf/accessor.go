@@ -91,13 +91,14 @@ func (im *importer) accessorHead(a int, at string, maxCount int64, what string) 
 	return acc, nc, nil
 }
 
-// floats reads accessor a as Count × nc floats (normalized integers scaled), after checking that
-// its type is one of types and that Count is at most maxCount.
-func (im *importer) floats(a int, at string, maxCount int64, what string, types ...string) ([]float32, int, error) {
+// floats reads accessor a as Count × nc floats (normalized integers scaled; every integer with
+// normInts), after checking that its type is one of types and that Count is at most maxCount.
+func (im *importer) floats(a int, at string, maxCount int64, what string, normInts bool, types ...string) ([]float32, int, error) {
 	acc, nc, err := im.accessorHead(a, at, maxCount, what)
 	if err != nil {
 		return nil, 0, err
 	}
+	acc.Normalized = acc.Normalized || normInts
 	ok := false
 	for _, t := range types {
 		ok = ok || acc.Type == t

@@ -52,7 +52,7 @@ func (im *importer) primitive(pj primitiveJSON, at string) (Primitive, error) {
 	}
 	vertsLeft := int64(im.lim.MaxVertices - im.verts)
 	const vertLimit = "vertices (Limits.MaxVertices)"
-	f, _, err := im.floats(pos, at+".attributes.POSITION", vertsLeft, vertLimit, "VEC3")
+	f, _, err := im.floats(pos, at+".attributes.POSITION", vertsLeft, vertLimit, false, "VEC3")
 	if err != nil {
 		return p, err
 	}
@@ -67,7 +67,7 @@ func (im *importer) primitive(pj primitiveJSON, at string) (Primitive, error) {
 		return nil
 	}
 	if a, ok := pj.Attributes["NORMAL"]; ok {
-		f, _, err := im.floats(a, at+".attributes.NORMAL", int64(n), "the POSITION count", "VEC3")
+		f, _, err := im.floats(a, at+".attributes.NORMAL", int64(n), "the POSITION count", false, "VEC3")
 		if err == nil {
 			err = same("NORMAL", 3, f)
 		}
@@ -79,7 +79,7 @@ func (im *importer) primitive(pj primitiveJSON, at string) (Primitive, error) {
 	for k, dst := range []*[]mgl32.Vec2{&p.UVs, &p.UVs1} {
 		name := fmt.Sprintf("TEXCOORD_%d", k)
 		if a, ok := pj.Attributes[name]; ok {
-			f, _, err := im.floats(a, at+".attributes."+name, int64(n), "the POSITION count", "VEC2")
+			f, _, err := im.floats(a, at+".attributes."+name, int64(n), "the POSITION count", false, "VEC2")
 			if err == nil {
 				err = same(name, 2, f)
 			}
@@ -93,7 +93,8 @@ func (im *importer) primitive(pj primitiveJSON, at string) (Primitive, error) {
 		}
 	}
 	if a, ok := pj.Attributes["COLOR_0"]; ok {
-		f, nc, err := im.floats(a, at+".attributes.COLOR_0", int64(n), "the POSITION count", "VEC3", "VEC4")
+		// Integer colours are normalized by definition (exporters that forget the flag mean it).
+		f, nc, err := im.floats(a, at+".attributes.COLOR_0", int64(n), "the POSITION count", true, "VEC3", "VEC4")
 		if err == nil {
 			err = same("COLOR_0", nc, f)
 		}

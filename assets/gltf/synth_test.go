@@ -30,6 +30,19 @@ func TestFanAndNormalizedColours(t *testing.T) {
 	}
 }
 
+// Integer colours are normalized whether or not the accessor says so.
+func TestIntegerColoursAlwaysNormalized(t *testing.T) {
+	d := square()
+	delete(d.get("accessors", 2), "normalized")
+	m, err := Decode(d.bytes(t), "", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := m.Meshes[0].Primitives[0].Colors[0]; c != (mgl32.Vec4{1, 0, 0, 1}) {
+		t.Errorf("colour %v, want 1 0 0 1", c)
+	}
+}
+
 func equal(a, b []uint32) bool {
 	if len(a) != len(b) {
 		return false
