@@ -447,7 +447,7 @@ func (im *importer) loadScenes() error {
 				return err
 			}
 		}
-		im.m.Scenes[i] = Scene{Name: sj.Name, Nodes: sj.Nodes}
+		im.m.Scenes[i] = Scene(sj)
 	}
 	if s := im.doc.Scene; s != nil {
 		if err := index(*s, len(im.m.Scenes), "scene", "scene"); err != nil {
