@@ -285,3 +285,26 @@ func TestWarningsBounded(t *testing.T) {
 		t.Errorf("%d warnings, last %q", len(m.Warnings), m.Warnings[len(m.Warnings)-1])
 	}
 }
+
+// A chain of 20,000 nodes, each one step along X from its parent: every world matrix composes
+// its parent's, the last one 20,000 steps out.
+func TestDeepChain(t *testing.T) {
+	const n = 20_000
+	d := square()
+	nodes := make([]any, n)
+	for i := range nodes {
+		nd := map[string]any{"translation": []float32{1, 0, 0}}
+		if i+1 < n {
+			nd["children"] = []any{i + 1}
+		}
+		nodes[i] = nd
+	}
+	d["nodes"] = nodes
+	m, err := Decode(d.bytes(t), "", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := m.Nodes[n-1].World.Col(3).X(); x != n {
+		t.Errorf("last node at x=%v, want %d", x, n)
+	}
+}
