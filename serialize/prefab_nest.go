@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/voltex-editor/voltex/internal/assetref"
 	"github.com/voltex-editor/voltex/internal/words"
 )
 
@@ -234,8 +235,9 @@ func byteSet(s string) (set [256]bool) {
 	return set
 }
 
-// maxKept bounds the strings shapeScan keeps: a prefab path is at most 4,096 bytes.
-const maxKept = 8 << 10
+// maxKept bounds the strings shapeScan keeps: a prefab path is at most assetref.MaxLen bytes, each
+// written in at most 6 (\u0061).
+const maxKept = 6 * assetref.MaxLen
 
 // feed scans a chunk; it reports false once scanning is over.
 func (s *shapeScan) feed(b []byte) bool {
@@ -334,9 +336,9 @@ func (s *shapeScan) endString() {
 	}
 	switch {
 	case len(s.stack) == 1:
-		s.entities = string(s.str) == "entities"
+		s.entities = unquote(s.str) == "entities" // a key may be written with escapes
 	case s.expectKey:
-		s.key = string(s.str)
+		s.key = unquote(s.str)
 		switch s.key {
 		case "instance", "source", "removed":
 			s.record = true
