@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -272,35 +273,95 @@ func (p *parser) file(v *jsonpos.Value) {
 		p.path.Truncate(mark)
 	}
 	p.checkNesting()
+	p.checkTypeText()
+}
+
+// typeFold computes a number over a type, through its lists and arrays (each adds elem to its
+// element's) down to structs (ofStruct) and other types (leaf), each struct once (memo).
+type typeFold[N int | int64] struct {
+	memo       map[*Struct]N
+	leaf, elem N
+	// start is a struct's number while it is computed (one that contains itself is reported
+	// when types are built).
+	start    N
+	ofStruct func(*Struct) N
+}
+
+func (f *typeFold[N]) of(t *Type) N {
+	switch t.Kind {
+	case Array, List:
+		return f.elem + f.of(t.Elem)
+	case StructKind:
+		if n, ok := f.memo[t.Struct]; ok {
+			return n
+		}
+		f.memo[t.Struct] = f.start
+		n := f.ofStruct(t.Struct)
+		f.memo[t.Struct] = n
+		return n
+	}
+	return f.leaf
+}
+
+// maxTypeText bounds the text of the Go types a project's declarations make, together: Go spells
+// a struct type out with every struct inside it, each time it holds it, so structs holding others
+// several times over multiply it (4 fields and 15 levels of structs: 4^14 copies of the last).
+const maxTypeText = 32 << 20
+
+// checkTypeText reports the declaration whose Go type takes the text of the declared types past
+// maxTypeText, before any is built.
+func (p *parser) checkTypeText() {
+	text := typeFold[int64]{memo: map[*Struct]int64{}, leaf: 16, elem: 16}
+	fieldsText := func(fs []*Field) int64 {
+		n := int64(16)
+		for _, f := range fs {
+			n = min(n+int64(len(f.GoName)+len(tagOf(f, true))+8)+text.of(f.Type), maxTypeText+1)
+		}
+		return n
+	}
+	text.ofStruct = func(s *Struct) int64 { return fieldsText(s.Fields) }
+	var total int64
+	over := func(n int64, what string, pos Pos, path string) bool {
+		total = min(total+n, maxTypeText+1)
+		if total <= maxTypeText {
+			return false
+		}
+		if n > maxTypeText {
+			p.probs.Errorf(pos.Line, pos.Col, path, "the Go type of %s is spelt out in more than %s: it holds structs that "+
+				"hold others several times over (Go writes each out every time it is held)", what, words.Bytes(maxTypeText))
+		} else {
+			p.probs.Errorf(pos.Line, pos.Col, path, "the Go types declared up to %s are spelt out in more than %s: they hold "+
+				"structs that hold others several times over (Go writes each out every time it is held)", what, words.Bytes(maxTypeText))
+		}
+		return true
+	}
+	for i, s := range p.proj.Structs {
+		if over(text.of(&Type{Kind: StructKind, Struct: s}), "struct "+s.Name, s.Pos, "structs["+strconv.Itoa(i)+"]") {
+			return
+		}
+	}
+	for i, c := range p.proj.Components {
+		if over(fieldsText(c.Fields), "component "+c.Name, c.Pos, "components["+strconv.Itoa(i)+"]") {
+			return
+		}
+	}
 }
 
 // checkNesting reports component fields whose values nest more than maxNesting levels of structs,
 // arrays and lists: typeSpec bounds the levels one field declaration writes, but a named struct
 // starts again at 0 (a chain of 100 structs each holding the next makes scenes nobody can read).
 func (p *parser) checkNesting() {
-	levels := map[*Struct]int{}
-	var nest func(t *Type) int
-	nest = func(t *Type) int {
-		switch t.Kind {
-		case Array, List:
-			return 1 + nest(t.Elem)
-		case StructKind:
-			if n, ok := levels[t.Struct]; ok {
-				return n // a struct that contains itself is reported when types are built
-			}
-			levels[t.Struct] = 1
-			n := 1
-			for _, f := range t.Struct.Fields {
-				n = max(n, 1+nest(f.Type))
-			}
-			levels[t.Struct] = n
-			return n
+	levels := typeFold[int]{memo: map[*Struct]int{}, elem: 1, start: 1}
+	levels.ofStruct = func(s *Struct) int {
+		n := 1
+		for _, f := range s.Fields {
+			n = max(n, 1+levels.of(f.Type))
 		}
-		return 0
+		return n
 	}
 	for _, c := range p.proj.Components {
 		for _, f := range c.Fields {
-			if n := nest(f.Type); n > maxNesting {
+			if n := levels.of(f.Type); n > maxNesting {
 				s := p.typePos[f.Type]
 				p.probs.Errorf(s.pos.Line, s.pos.Col, s.path,
 					"values of this field nest %d levels deep (structs, arrays and lists inside each other); at most %d", n, maxNesting)

@@ -452,14 +452,58 @@ func TestNestingLimit(t *testing.T) {
 		{"16 lists", lists(16), ""},
 		{"17 lists", lists(17), "nest at most 16"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := project.Parse([]byte(c.src), "p.json")
+		t.Run(c.name, func(t *testing.T) { parseAs(t, c.src, c.want) })
+	}
+}
+
+// parseAs parses src, which must be refused with want in its error, or accepted if want is "".
+func parseAs(t *testing.T, src, want string) {
+	t.Helper()
+	_, err := project.Parse([]byte(src), "p.json")
+	switch {
+	case want == "" && err != nil:
+		t.Fatalf("refused: %v", err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}
+
+// fanOut is a project whose component holds struct S0, each Si holding fields of S(i+1) (as lists
+// when lists is set), the last ints described by desc.
+func fanOut(levels, fields int, lists bool, desc string) string {
+	var ss []string
+	for i := range levels {
+		var fs []string
+		for j := range fields {
 			switch {
-			case c.want == "" && err != nil:
-				t.Fatalf("refused: %v", err)
-			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-				t.Fatalf("error %v, want %q", err, c.want)
+			case i == levels-1:
+				fs = append(fs, fmt.Sprintf(`{"name": "f%d", "type": "int", "description": %q}`, j, desc))
+			case lists:
+				fs = append(fs, fmt.Sprintf(`{"name": "f%d", "type": "list", "of": "S%d"}`, j, i+1))
+			default:
+				fs = append(fs, fmt.Sprintf(`{"name": "f%d", "type": "S%d"}`, j, i+1))
 			}
-		})
+		}
+		ss = append(ss, fmt.Sprintf(`{"name": "S%d", "fields": [%s]}`, i, strings.Join(fs, ", ")))
+	}
+	return `{"format": "voltex.project", "version": 1, "structs": [` + strings.Join(ss, ",\n") +
+		`], "components": [{"name": "A", "fields": [{"name": "s", "type": "S0"}]}]}`
+}
+
+// Go spells a struct type out with every struct inside it, so structs that hold another several
+// times over multiply the text of their types (4 fields, 15 levels: 4^14 copies): such a project
+// is refused before its types are built, which panicked (a type name too long) or took minutes and
+// gigabytes. A project whose types repeat modestly is accepted.
+func TestTypeTextLimit(t *testing.T) {
+	for _, c := range []struct {
+		name, src, want string
+	}{
+		{"structs 4 wide, 15 deep", fanOut(15, 4, false, ""), "structs[0]: the Go type of struct S0 is spelt out in more than 32 MiB"},
+		{"lists 256 wide, 8 deep", fanOut(8, 256, true, ""), "more than 32 MiB"},
+		{"24 lists of a struct described in 1.4 MB", fanOut(2, 24, true, strings.Repeat("d", 60000)), "more than 32 MiB"},
+		{"lists 8 wide, 4 deep", fanOut(4, 8, true, "a field"), ""},
+		{"14 lists of a struct described in 840 kB", fanOut(2, 14, true, strings.Repeat("d", 60000)), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) { parseAs(t, c.src, c.want) })
 	}
 }
