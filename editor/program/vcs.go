@@ -584,7 +584,7 @@ func addLines(file string, lines []string, header string) ([]string, error) {
 		return nil, err
 	}
 	have := map[string]bool{}
-	for _, l := range strings.Split(string(old), "\n") {
+	for _, l := range strings.Split(string(bytes.TrimPrefix(old, []byte{0xEF, 0xBB, 0xBF})), "\n") { // git skips a byte order mark
 		have[strings.Join(strings.Fields(l), " ")] = true
 	}
 	var added []string

@@ -281,6 +281,29 @@ func TestGitSetupIgnoresBackups(t *testing.T) {
 	}
 }
 
+// git reads .gitignore and .gitattributes past a UTF-8 byte order mark: git-setup finds its lines
+// on the first line of such files too, and adds nothing.
+func TestGitSetupReadsAByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	files := map[string]string{".gitignore": "\xEF\xBB\xBF*.json.bak\n", ".gitattributes": "\xEF\xBB\xBF*.json merge=voltex diff=voltex\r\n"}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errOut := runCLI("git-setup", dir); code != 0 || strings.Count(out, "already set up") != 2 {
+		t.Errorf("git-setup: code %d\n%s\nstderr %s", code, out, errOut)
+	}
+	for name, text := range files {
+		if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != text {
+			t.Errorf("%s: %q, want %q", name, got, text)
+		}
+	}
+}
+
 // TestAdditionsApartMergeLineByLine: two people each add an entity to the same scene (new random
 // ids): even git's plain line merge (no driver) merges the two files cleanly, because entities are
 // listed by id and random ids land at different places; the result loads with both. With the
