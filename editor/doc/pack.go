@@ -227,11 +227,11 @@ func (p *pack) count() {
 					n += 24 + 8*len(r)
 				}
 			}
-			if m := col.Len(); m > 0 && pointsTo(col.Value(0).Type()) {
+			if m := col.Len(); m > 0 && ecs.PointsTo(col.Value(0).Type()) {
 				step := max(1, m/64)
 				sum, k := 0, 0
 				for row := 0; row < m; row += step {
-					sum += heldBytes(col.Value(row))
+					sum += ecs.HeldBytes(col.Value(row))
 					k++
 				}
 				n += sum * m / k
@@ -239,69 +239,6 @@ func (p *pack) count() {
 		}
 	}
 	p.bytes = n
-}
-
-// pointsTo reports whether values of t hold strings, slices or maps (memory outside the value).
-func pointsTo(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.String, reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface:
-		return true
-	case reflect.Array:
-		return pointsTo(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if pointsTo(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// heldBytes returns the bytes v's strings, slices and maps point to (each counted where it is
-// reached; memory shared with other values is counted again).
-func heldBytes(v reflect.Value) int {
-	switch v.Kind() {
-	case reflect.String:
-		return v.Len()
-	case reflect.Slice:
-		n := v.Cap() * int(v.Type().Elem().Size())
-		if pointsTo(v.Type().Elem()) {
-			for i := range v.Len() {
-				n += heldBytes(v.Index(i))
-			}
-		}
-		return n
-	case reflect.Map:
-		n := 48 * v.Len()
-		it := v.MapRange()
-		for it.Next() {
-			n += heldBytes(it.Key()) + heldBytes(it.Value())
-		}
-		return n
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return 0
-		}
-		return int(v.Elem().Type().Size()) + heldBytes(v.Elem())
-	case reflect.Array:
-		n := 0
-		if pointsTo(v.Type().Elem()) {
-			for i := range v.Len() {
-				n += heldBytes(v.Index(i))
-			}
-		}
-		return n
-	case reflect.Struct:
-		n := 0
-		for i := range v.NumField() {
-			if pointsTo(v.Type().Field(i).Type) {
-				n += heldBytes(v.Field(i))
-			}
-		}
-		return n
-	}
-	return 0
 }
 
 // restorePack spawns the entities of p with their recorded scene ids, links them to their parents
@@ -375,7 +312,7 @@ func (rm *removal) size() int {
 		n += 32 + 8*len(o.children)
 	}
 	for _, h := range rm.holders {
-		n += 64 + 8*len(h.val.refs) + heldBytes(reflect.ValueOf(h.val.v))
+		n += 64 + 8*len(h.val.refs) + ecs.HeldBytes(reflect.ValueOf(h.val.v))
 	}
 	return n
 }

@@ -196,5 +196,5 @@ func (c compVal) bytes() int {
 		return 0
 	}
 	v := reflect.ValueOf(c.v)
-	return int(v.Type().Size()) + heldBytes(v) + 8*len(c.refs)
+	return int(v.Type().Size()) + ecs.HeldBytes(v) + 8*len(c.refs)
 }

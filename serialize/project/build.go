@@ -93,12 +93,20 @@ func (p *parser) structOf(fields []*Field, sf []reflect.StructField) (reflect.Ty
 	t := reflect.StructOf(sf)
 	def := reflect.New(t).Elem()
 	off := len(sf) - len(fields)
+	held := 0 // what the default's lists and strings hold: every value of the type starts with a copy
 	for i, f := range fields {
 		v := def.Field(off + i)
 		zeroDefault(f.Type, v)
 		intoRange(f.Type, f.Hints, v)
 		if d, has := p.defs[f]; has {
 			p.decode(&d.v, f.Type, v, f.Hints, d.path)
+		}
+		if held += ecs.HeldBytes(v); held > MaxTypeSize {
+			if s, ok := p.typePos[f.Type]; ok {
+				p.probs.Errorf(s.pos.Line, s.pos.Col, s.path, "with this field, the default holds more than %s in its lists "+
+					"and strings (each value of the type starts with a copy of it)", words.Bytes(MaxTypeSize))
+			}
+			return nil, reflect.Value{}, false
 		}
 	}
 	return t, def, true
@@ -386,6 +394,10 @@ func (p *parser) decode(j *jsonpos.Value, t *Type, v reflect.Value, h ecs.Hints,
 			return
 		}
 		if t.Kind == List {
+			if int64(j.Len())*int64(v.Type().Elem().Size()) > MaxTypeSize {
+				bad("a list of %d %s takes more than %s; start it shorter", j.Len(), describeType(t.Elem), words.Bytes(MaxTypeSize))
+				return
+			}
 			v.Set(reflect.MakeSlice(v.Type(), j.Len(), j.Len()))
 		}
 		for i := range j.Len() {

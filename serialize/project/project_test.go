@@ -507,3 +507,27 @@ func TestTypeTextLimit(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { parseAs(t, c.src, c.want) })
 	}
 }
+
+// A component's default holds at most MaxTypeSize in its lists' items too (a list default of
+// "{}" items of a big struct took a gigabyte from 60 KB of project file, and a copy of it went into
+// every entity holding the component), counted where a struct's default is copied as well.
+func TestDefaultHeldLimit(t *testing.T) {
+	big := `{"name": "Big", "fields": [{"name": "a", "type": "array", "len": 400, "of": "vec4"}]}` // 6,400 bytes
+	items := func(n int, item string) string { return strings.TrimSuffix(strings.Repeat(item+", ", n), ", ") }
+	project := func(structs, fields string) string {
+		return `{"format": "voltex.project", "version": 1, "structs": [` + structs + `], "components": [{"name": "A", "fields": [` + fields + `]}]}`
+	}
+	ints := `{"name": "S", "fields": [{"name": "l", "type": "list", "of": "int", "default": [` + items(9000, "1") + `]}]}` // 36,000 bytes
+	for _, c := range []struct {
+		name, src, want string
+	}{
+		{"20 big items", project(big, `{"name": "l", "type": "list", "of": "Big", "default": [`+items(20, "{}")+`]}`),
+			"components[0].fields[0].default: a list of 20 struct Big takes more than 64 KiB; start it shorter"},
+		{"a struct with a list default, twice", project(ints, `{"name": "s", "type": "S"}, {"name": "t", "type": "S"}`),
+			"components[0].fields[1].type: with this field, the default holds more than 64 KiB in its lists and strings"},
+		{"10 big items", project(big, `{"name": "l", "type": "list", "of": "Big", "default": [`+items(10, "{}")+`]}`), ""},
+		{"a struct with a list default, once", project(ints, `{"name": "s", "type": "S"}`), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) { parseAs(t, c.src, c.want) })
+	}
+}
