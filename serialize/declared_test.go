@@ -3,6 +3,7 @@ package serialize_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -339,4 +340,27 @@ func (goWaypoint) Default() goWaypoint { return goWaypoint{Wait: 1} }
 
 type goPatrol struct {
 	Route []goWaypoint `json:"route"`
+}
+
+// What a component's default holds in its lists counts towards the world's memory where a file
+// leaves the list out: each entity holds a copy (100 entities of a default list of 36,000 bytes
+// took 3.6 MB past a limit of 1 MiB, counted at the list's 24-byte header).
+func TestDefaultListCountsInWorldMemory(t *testing.T) {
+	ints := strings.TrimSuffix(strings.Repeat("1, ", 9000), ", ")
+	mk := projectWorld(t)(project.Parse([]byte(`{"format": "voltex.project", "version": 1, "components": [
+		{"name": "Bag", "fields": [{"name": "items", "type": "list", "of": "int", "default": [`+ints+`]}]}]}`), "p.json"))
+	var ents []string
+	for i := 1; i <= 100; i++ {
+		ents = append(ents, fmt.Sprintf(`{"id": %d, "components": {"Bag": {}}}`, i))
+	}
+	src := `{"format": "voltex.scene", "version": 2, "entities": [` + strings.Join(ents, ", ") + `]}`
+	opts := serialize.LoadOptions{NewWorld: mk, Limits: serialize.Limits{MaxWorldBytes: 1 << 20}}
+	if _, err := serialize.Load(context.Background(), strings.NewReader(src), opts); err == nil ||
+		!strings.Contains(err.Error(), "the scene takes more than the limit of 1 MiB of memory") {
+		t.Fatalf("err = %v", err)
+	}
+	opts.Limits.MaxWorldBytes = 8 << 20
+	if _, err := serialize.Load(context.Background(), strings.NewReader(src), opts); err != nil {
+		t.Fatal(err)
+	}
 }

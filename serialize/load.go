@@ -231,6 +231,7 @@ type binding struct {
 	ptr     unsafe.Pointer
 	def     reflect.Value // the schema default (T)
 	deepDef bool          // the default holds slices, maps or pointers: each value gets a copy
+	held    int64         // what the default's lists and strings hold, counted for each value (a copy)
 	refuse  string        // non-empty: the name may not appear in files, and why
 }
 
@@ -325,6 +326,9 @@ func newBinder(w *ecs.World) *binder {
 			bd.ptr = bd.scratch.UnsafePointer()
 			bd.def = reflect.ValueOf(info.Schema.Default)
 			bd.deepDef = info.SharesMemory
+			if bd.deepDef {
+				bd.held = int64(ecs.HeldBytes(bd.def))
+			}
 		}
 		b.byNm[info.Name] = bd
 		if bd.refuse == "" {
@@ -406,7 +410,7 @@ func (b *binder) entity(doc *entityDoc) {
 				b.ds.use(2*int64(unsafe.Sizeof(refRec{}))+int64(len(r.path)+16), m.Pos()) // the list grows by copying
 			}
 			b.ds.refs = b.ds.refs[:0]
-			if !b.ds.failed && b.ds.use(int64(bd.scratch.Elem().Type().Size())+componentOverhead, m.Pos()) {
+			if !b.ds.failed && b.ds.use(int64(bd.scratch.Elem().Type().Size())+componentOverhead+bd.held, m.Pos()) {
 				vals = append(vals, bd.scratch.Interface())
 				if b.refuseConflicts {
 					b.refuseConflict(m, bd)
