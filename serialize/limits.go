@@ -30,7 +30,8 @@ type Limits struct {
 	MaxBuffered int64
 	// MaxWorldBytes bounds an estimate of the memory the loaded world takes
 	// — component values (with their fixed size: a declared component with
-	// a big array costs its size even when the file says "{}"), strings,
+	// a big array costs its size even when the file says "{}", and what
+	// its default's lists hold, copied into each value), strings,
 	// slices, the JSON of unknown components kept verbatim, entity
 	// references, and about 200 bytes of bookkeeping per entity; default 1
 	// GiB (a cube with a name, Transform, Mesh, Color and Spin takes about
