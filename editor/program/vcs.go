@@ -336,6 +336,7 @@ type mergeSide struct {
 	file        string // the name problems are reported under
 	in          *serialize.Input
 	kind        sideKind
+	markers     bool // it starts with a conflict marker (also when what follows is not a scene)
 }
 
 // openSide opens the side at path ("-": standard input) and tells what it holds.
@@ -360,7 +361,7 @@ func openSide(path, label, repoPath string) (*mergeSide, error) {
 	case len(head) == 0:
 		sd.kind = sideEmpty
 	case bytes.HasPrefix(head, []byte("<<<<<<<")):
-		sd.kind = sideOther
+		sd.kind, sd.markers = sideOther, true
 		if _, rest, ok := bytes.Cut(head, []byte("\n")); ok && serialize.IsScene(bytes.NewReader(rest)) {
 			sd.kind = sideMarked
 		}
@@ -385,7 +386,10 @@ func (sd *mergeSide) read(opts serialize.LoadOptions) (*serialize.RawScene, erro
 	case sideEmpty:
 		return &serialize.RawScene{}, nil
 	case sideOther:
-		return nil, fmt.Errorf("not a scene (the other sides are): merge it by hand")
+		if !sd.markers {
+			return nil, fmt.Errorf("not a scene (the other sides are): merge it by hand")
+		}
+		fallthrough
 	case sideMarked:
 		return nil, fmt.Errorf("a scene with conflict markers (<<<<<<< at its top) left by a merge of lines: " +
 			"resolve them in that file first (or take one side: git checkout --ours/--theirs)")

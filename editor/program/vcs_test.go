@@ -427,10 +427,11 @@ func TestMergeRefusesConflictMarkers(t *testing.T) {
 	wrapped := "<<<<<<< HEAD\n" + vcsOurs + "\n=======\n" + vcsTheirs + "\n>>>>>>> lamps\n"
 	inside := strings.Replace(vcsOurs, ` {"id": 20, "name": "B", "order": 2, "components": {}},`,
 		"<<<<<<< HEAD\n {\"id\": 20, \"name\": \"B\", \"order\": 2, \"components\": {}},\n=======\n {\"id\": 20, \"name\": \"Bee\", \"order\": 2, \"components\": {}},\n>>>>>>> lamps", 1)
+	half := "<<<<<<< HEAD\n=======\n" + vcsTheirs + "\n>>>>>>> lamps\n" // one hunk empty: no scene after the first marker
 	dir := writeFiles(t, map[string]string{"base.json": vcsBase, "ours.json": vcsOurs, "theirs.json": vcsTheirs,
-		"wrapped.json": wrapped, "inside.json": inside})
+		"wrapped.json": wrapped, "inside.json": inside, "half.json": half})
 	p := func(n string) string { return filepath.Join(dir, n) }
-	for _, marked := range []string{"wrapped.json", "inside.json"} {
+	for _, marked := range []string{"wrapped.json", "inside.json", "half.json"} {
 		for i, label := range []string{"base", "ours", "theirs"} {
 			args := []string{p("base.json"), p("ours.json"), p("theirs.json")}
 			args[i] = p(marked)
