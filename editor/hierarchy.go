@@ -158,19 +158,25 @@ func (h *hierarchyPanel) Build() {
 	if h.clipper == nil {
 		h.clipper = imgui.NewListClipper()
 	}
+	target := -1 // the row to scroll into view: the clipper builds it wherever it is, to learn where that is
 	if h.scrollTo != 0 {
-		if i := h.model.Index(h.scrollTo); i >= 0 {
-			imgui.SetScrollYFloat(float32(i) * imgui.FrameHeightWithSpacing())
-		}
+		target = h.model.Index(h.scrollTo)
 		h.scrollTo = 0
 	}
 	if h.probe != nil {
-		h.probe.Hierarchy, h.probe.Renaming = h.probe.Hierarchy[:0], ""
+		h.probe.Hierarchy, h.probe.Renaming, h.probe.RenamingRect = h.probe.Hierarchy[:0], "", probe.Rect{}
 	}
 	h.clipper.Begin(int32(len(rows)))
+	if target >= 0 {
+		h.clipper.IncludeItemByIndex(int32(target))
+	}
 	for h.clipper.Step() {
 		for i := h.clipper.DisplayStart(); i < h.clipper.DisplayEnd(); i++ {
+			top := imgui.CursorPosY()
 			h.buildRow(rows, int(i))
+			if int(i) == target {
+				keepInView(top, imgui.CursorPosY()-imgui.CurrentStyle().ItemSpacing().Y)
+			}
 		}
 	}
 	h.clipper.End()
@@ -198,6 +204,18 @@ func (h *hierarchyPanel) Build() {
 	imgui.EndChild()
 }
 
+// keepInView scrolls the current window the least that shows the content from top to bottom (window coordinates,
+// as CursorPosY gives them); it leaves a span already in view where it is.
+func keepInView(top, bottom float32) {
+	scroll, height := imgui.ScrollY(), imgui.WindowHeight()
+	switch {
+	case top < scroll:
+		imgui.SetScrollYFloat(top)
+	case bottom > scroll+height:
+		imgui.SetScrollYFloat(bottom - height)
+	}
+}
+
 // buildRow draws row i: the tree node (or the inline rename field), its drag source, drop target and context menu.
 func (h *hierarchyPanel) buildRow(rows []hierarchy.Row, i int) {
 	r := rows[i]
@@ -220,6 +238,9 @@ func (h *hierarchyPanel) buildRow(rows []hierarchy.Row, i int) {
 			h.probe.Renaming = name
 		}
 		h.buildRename(r)
+		if h.probe != nil {
+			h.probe.RenamingRect = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
+		}
 		return
 	}
 	open, conflict, kind := h.buildNode(r, name)

@@ -2,6 +2,7 @@ package editor
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/AllenDang/cimgui-go/imgui"
@@ -206,5 +207,70 @@ func TestHierarchyPanelDragReparentsAndReorders(t *testing.T) {
 	}
 	if roots := f.d.Roots(); roots[0] != f.ents["A"] {
 		t.Fatal("undo did not put B back after A")
+	}
+}
+
+// TestHierarchyPanelRenameKeepsTheRowInView: a row deep in a long list, shown or renamed (F2, as the editor's
+// command calls startRename), lies within the panel; renaming a row already in view does not scroll.
+func TestHierarchyPanelRenameKeepsTheRowInView(t *testing.T) {
+	ui, d, st := newUIContext(t), doc.New("H", doc.Options{}), &probe.State{}
+	var es []ecs.Entity
+	for i := range 1000 {
+		e, err := d.SpawnEmpty(ecs.Entity{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Rename([]ecs.Entity{e}, "E"+strconv.Itoa(i)); err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, e)
+	}
+	cmds := &fakeHierCmds{}
+	h := newHierarchyPanel(d, cmds, cmds, NewConsole(10), st)
+	build := func() { inWindow(panelHierarchy, 0, 0, 300, 600, h.Build) }
+	ui.frames(2, build)
+	view := probe.Rect{Y: st.HierarchySearch.Y + st.HierarchySearch.H, W: 300}
+	view.H = 600 - int(imgui.CurrentStyle().WindowPadding().Y) - view.Y
+	rowOf := func(name string) (probe.Rect, bool) {
+		for _, r := range st.Hierarchy {
+			if r.Name == name {
+				return r.Rect, true
+			}
+		}
+		return probe.Rect{}, false
+	}
+
+	// Selected and shown: E200's row is in view.
+	d.Select(es[200])
+	h.show(es[200])
+	ui.frames(2, build)
+	shown, ok := rowOf("E200")
+	if !ok || !view.Holds(shown) {
+		t.Fatalf("shown E200: row %v (built %v), want within the panel %v", shown, ok, view)
+	}
+	// F2 on a row in view renames it where it is.
+	above, ok := rowOf("E195")
+	if !ok || !view.Holds(above) {
+		t.Fatalf("E195: row %v (built %v), want within the panel %v", above, ok, view)
+	}
+	d.Select(es[195])
+	h.startRename()
+	ui.frames(2, build)
+	if st.Renaming != "E195" || st.RenamingRect.Y != above.Y {
+		t.Fatalf("F2 on E195 in view: renaming %q at %v, want E195 at y %d (no scroll)", st.Renaming, st.RenamingRect, above.Y)
+	}
+	ui.key(key(imgui.KeyEscape), build)
+	d.Select(es[200])
+
+	// Scrolled away to the top, F2 on E200 brings its row into view.
+	h.show(es[0])
+	ui.frames(2, build)
+	if _, ok := rowOf("E200"); ok {
+		t.Fatal("E200 still built after scrolling to E0")
+	}
+	h.startRename()
+	ui.frames(2, build)
+	if st.Renaming != "E200" || !view.Holds(st.RenamingRect) {
+		t.Fatalf("F2 on E200 out of view: renaming %q at %v, want E200 within the panel %v", st.Renaming, st.RenamingRect, view)
 	}
 }

@@ -65,6 +65,8 @@ type State struct {
 	Prompt string `json:"prompt"`
 	// Renaming is the name of the hierarchy row being renamed inline ("" when none).
 	Renaming string `json:"renaming,omitempty"`
+	// RenamingRect is where that row's rename field is (zero when none is built).
+	RenamingRect Rect `json:"renamingRect"`
 	// HierarchySearch is where the hierarchy's search field is.
 	HierarchySearch Rect `json:"hierarchySearch"`
 	// Camera is the viewport camera.
