@@ -29,7 +29,7 @@ var glyphRanges = [][2]rune{
 
 // uiRunes are the characters beyond ASCII that the editor's own texts use (TestUIRunesAreLoaded keeps this list
 // in step with the string literals of the sources). The test probe reports those the loaded font lacks.
-const uiRunes = "°±·×–—…→∞≤≥\uFFFD"
+const uiRunes = "°±·×π–—…→∞≤≥\uFFFD"
 
 // inGlyphRanges reports whether r is in the ranges loaded at start.
 func inGlyphRanges(r rune) bool {
