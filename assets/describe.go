@@ -31,7 +31,7 @@ func DescribeOBJ(path string) (string, error) {
 // its problems. It reads r once, up to the default size limit: longer (or endless) input is refused
 // with an error at the limit.
 func DescribeOBJFrom(name string, r io.Reader) (string, error) {
-	lim := Limits{}.withDefaults()
+	lim := Limits{}.WithDefaults()
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(io.LimitReader(r, lim.MaxFileBytes+1)); err != nil {
 		return "", &ParseError{File: name, Msg: err.Error(), Err: err}

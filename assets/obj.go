@@ -48,7 +48,8 @@ func DefaultLimits() Limits {
 	}
 }
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults returns l with its zero (or negative) fields set to their defaults.
+func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits()
 	if l.MaxFileBytes <= 0 {
 		l.MaxFileBytes = d.MaxFileBytes
@@ -82,7 +83,7 @@ func LoadOBJ(path string, lim Limits) (*Mesh, error) {
 }
 
 func loadOBJ(path string, lim Limits) (*Mesh, objStats, error) {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	data, err := readLimited(path, lim.MaxFileBytes)
 	if err != nil {
 		return nil, objStats{}, err
@@ -139,7 +140,7 @@ func tooBig(path string, size, maxBytes int64) *ParseError {
 // "name:line:col: message"; the mesh is nil. A file without faces is an error. Limit
 // violations wrap [ErrLimit].
 func ParseOBJ(name string, data []byte, lim Limits) (*Mesh, error) {
-	m, _, err := parseOBJ(name, data, lim.withDefaults())
+	m, _, err := parseOBJ(name, data, lim.WithDefaults())
 	return m, err
 }
 

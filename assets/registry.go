@@ -40,9 +40,9 @@ type entry struct {
 
 // NewRegistry returns a registry for the scene folder root (made absolute). An empty root
 // means the scene has not been saved yet: file references then fail with a clear error.
-// lim bounds the OBJ files it loads (zero fields mean the defaults).
+// lim bounds the mesh files it loads (zero fields mean the defaults).
 func NewRegistry(root string, lim Limits) *Registry {
-	r := &Registry{lim: lim.withDefaults(), version: builtinVersion}
+	r := &Registry{lim: lim.WithDefaults(), version: builtinVersion}
 	r.reset(root)
 	return r
 }
@@ -136,14 +136,16 @@ func (r *Registry) nextVersion() uint64 {
 
 // load checks the path of the file reference norm and parses the file. r.mu must be held.
 func (r *Registry) load(norm string) (*Mesh, error) {
-	if ext := path.Ext(norm); !strings.EqualFold(ext, ".obj") {
-		return nil, fmt.Errorf("unsupported mesh file type %q: only .obj files can be loaded", ext)
+	ext := path.Ext(norm)
+	loadFile, ok := meshLoader(ext)
+	if !ok {
+		return nil, fmt.Errorf("unsupported mesh file type %q: only %s files can be loaded", ext, strings.Join(MeshExtensions(), ", "))
 	}
 	p, err := ResolvePath(r.root, norm)
 	if err != nil {
 		return nil, err
 	}
-	m, err := LoadOBJ(p, r.lim)
+	m, err := loadFile(p, r.lim)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +249,8 @@ const (
 	scanMaxFiles = 1000
 )
 
-// Scan walks the scene folder for .obj files (case-insensitive; at most 8 folders deep and
+// Scan walks the scene folder for mesh files (.obj and the formats added with
+// [RegisterMeshFormat]; extensions case-insensitive; at most 8 folders deep and
 // 1000 files; hidden folders and symlinked folders skipped) and adds them to [Registry.List]
 // without loading them.
 func (r *Registry) Scan() error {
@@ -270,7 +273,7 @@ func (r *Registry) Scan() error {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(p), ".obj") {
+		if _, mesh := meshLoader(filepath.Ext(p)); mesh && d.Type().IsRegular() {
 			found = append(found, filepath.ToSlash(rel))
 			if len(found) >= scanMaxFiles {
 				return filepath.SkipAll
