@@ -3,7 +3,6 @@ package program
 import (
 	"bytes"
 	"fmt"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,15 +168,7 @@ func TestRenderWritesPNG(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("render: %d %s", code, errOut)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, out)
 	if b := img.Bounds(); b.Dx() != 320 || b.Dy() != 200 {
 		t.Fatalf("size %v", b)
 	}

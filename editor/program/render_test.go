@@ -1,6 +1,8 @@
 package program
 
 import (
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,4 +54,65 @@ func TestWritersRefuseReadOnly(t *testing.T) {
 	if b, _ := os.ReadFile(ro); string(b) != "keep" {
 		t.Errorf("the read-only file changed: %q", b)
 	}
+}
+
+// A scene whose entity uses a .glb mesh validates, exports and renders like one with an .obj:
+// no warning, and the box (red from the entity's Color, framed by the default camera) covers
+// the middle of the picture.
+func TestRenderGLBMesh(t *testing.T) {
+	dir := t.TempDir()
+	glb, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "gltf", "BoxVertexColors", "glTF-Binary", "BoxVertexColors.glb"))
+	if err != nil {
+		t.Skipf("skipping: the shared glTF samples are absent: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Box.glb"), glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scene := filepath.Join(dir, "box.json")
+	if err := os.WriteFile(scene, []byte(`{"format": "voltex.scene", "version": 2, "name": "Box", "entities": [
+  {"id": 1, "name": "Box", "order": 0, "components": {
+    "Color": {"rgba": [0.9, 0.1, 0.1, 1]},
+    "Mesh": {"asset": "Box.glb"},
+    "Transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runCLI("validate", scene); code != 0 {
+		t.Fatalf("validate: %d %s %s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("export", scene, "-o", filepath.Join(dir, "box.voltex.export")); code != 0 {
+		t.Fatalf("export: %d %s", code, errOut)
+	}
+	pic := filepath.Join(dir, "box.png")
+	code, _, errOut := runCLI("render", scene, "-o", pic, "--size", "200x200")
+	if code != 0 || errOut != "" {
+		t.Fatalf("render: code %d, stderr %q", code, errOut)
+	}
+	img := readPNG(t, pic)
+	red := 0
+	for y := 70; y < 130; y++ {
+		for x := 70; x < 130; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if r>>8 > max(g, b)>>8+60 {
+				red++
+			}
+		}
+	}
+	if red < 60*60*9/10 {
+		t.Fatalf("only %d of the middle 3,600 pixels show the red box", red)
+	}
+}
+
+// readPNG decodes the PNG file at path.
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }
