@@ -27,7 +27,7 @@ type assetsHost interface {
 	placePrefab(path string)
 }
 
-// assetsPanel lists the meshes scenes can use — the built-ins, the files in use and the .obj files found in the
+// assetsPanel lists the meshes scenes can use — the built-ins, the files in use and the mesh files (.obj, .gltf, .glb) found in the
 // scene's folder, with their sizes and any load error; drag one into the viewport to make an entity with it — and
 // below them the scene files that can be placed as prefabs (Place, or drag into the viewport or onto the
 // hierarchy).

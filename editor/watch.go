@@ -20,7 +20,7 @@ func (w *workspace) startWatcher() {
 }
 
 // syncWatched makes the watched set the scene file, the registry's asset files and the asset folder's list of
-// files (new .obj and prefab files appear in the Assets panel), if that changed.
+// files (new mesh and prefab files appear in the Assets panel), if that changed.
 func (w *workspace) syncWatched() {
 	if w.watcher == nil {
 		return
@@ -53,7 +53,7 @@ func (w *workspace) syncWatched() {
 	}
 }
 
-// pollWatcher handles the file events queued since the last frame: a changed OBJ is re-parsed and its mesh
+// pollWatcher handles the file events queued since the last frame: a changed mesh file is re-read and its mesh
 // replaced (a broken one keeps the previous mesh and says why); the scene file goes to onSceneFileEvent.
 func (w *workspace) pollWatcher() {
 	if w.watcher == nil {
