@@ -58,7 +58,7 @@ func TestMeshDragFromAssets(t *testing.T) {
 	e.WaitProbe(10*time.Second, "the drop undone", func(p *guitest.Probe) bool { return p.Entities == 1 })
 }
 
-// TestNewFilesAppearInAssets: an .obj model and a prefab written into the scene's folder while the editor runs
+// TestNewFilesAppearInAssets: an .obj model, a .glb model and a prefab written into the scene's folder while the editor runs
 // appear in the Assets panel by themselves, without Rescan.
 func TestNewFilesAppearInAssets(t *testing.T) {
 	dir, e, _ := assetsLevel(t)
@@ -68,8 +68,15 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "crate.json"), []byte(`{"format": "voltex.scene", "version": 2, "name": "Crate", "entities": []}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	glb, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "testdata", "gltf", "BoxVertexColors", "glTF-Binary", "BoxVertexColors.glb"))
+	if err != nil {
+		t.Fatalf("the shared glTF sample: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "box.glb"), glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p := e.WaitProbe(20*time.Second, "the new files listed", func(p *guitest.Probe) bool {
-		return p.Inspector["mesh:rock.obj"].W > 0 && p.Inspector["asset:crate.json"].W > 0
+		return p.Inspector["mesh:rock.obj"].W > 0 && p.Inspector["asset:crate.json"].W > 0 && p.Inspector["mesh:box.glb"].W > 0
 	})
 	shotOf(t, e, p, "assets-new-files.png")
 }
