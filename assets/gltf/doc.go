@@ -18,4 +18,7 @@
 // URIs must stay in the model's folder (the asset path rule of package assets: no "..", no
 // absolute path, no symlink out). A refusal says what and where: the file, the JSON path
 // ("meshes[0].primitives[1].attributes.POSITION") and the accessor, buffer view and buffer.
+//
+// Importing the package registers .gltf and .glb as mesh assets of package assets ([LoadMesh]): a
+// scene's Mesh component can name one, drawn as one mesh of its default scene.
 package gltf
