@@ -2,6 +2,7 @@ package gltf_test
 
 import (
 	"encoding/base64"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -168,5 +169,28 @@ func TestBrokenGLBIsARegistryError(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "Box.glb") || !strings.Contains(err.Error(), "truncated") || r.Err("Box.glb") == nil {
 		t.Errorf("error %q should name Box.glb and say it is truncated, Err = %v", err, r.Err("Box.glb"))
+	}
+}
+
+// TestGLBMergedLimit: a mesh used by three nodes counts three times against the registry's
+// MaxTriangles, though the file itself holds one triangle.
+func TestGLBMergedLimit(t *testing.T) {
+	dir := t.TempDir()
+	gltfText := `{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1,2]}],
+"nodes":[{"mesh":0},{"mesh":0,"translation":[2,0,0]},{"mesh":0,"translation":[4,0,0]}],
+"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}],
+"bufferViews":[{"buffer":0,"byteLength":72}],
+"buffers":[{"byteLength":72,"uri":"data:application/octet-stream;base64,` + triangleBase64 + `"}]}`
+	if err := os.WriteFile(filepath.Join(dir, "three.gltf"), []byte(gltfText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := assets.NewRegistry(dir, assets.Limits{MaxTriangles: 3}).Mesh("three.gltf")
+	if err != nil || m.TriangleCount() != 3 || m.Max.X() != 5 {
+		t.Fatalf("within the limit: %d triangles, max %v, err %v; want 3, x 5, nil", m.TriangleCount(), m.Max, err)
+	}
+	_, err = assets.NewRegistry(dir, assets.Limits{MaxTriangles: 2}).Mesh("three.gltf")
+	if !errors.Is(err, assets.ErrLimit) || !strings.Contains(err.Error(), "the scene places 3 triangles, over the limit of 2 (Limits.MaxTriangles)") {
+		t.Fatalf("over the limit: err %v", err)
 	}
 }
