@@ -39,9 +39,14 @@ func readSide(path, file string, opts serialize.LoadOptions) (*serialize.RawScen
 			return &serialize.RawScene{}, nil
 		}
 	}
+	return serialize.ReadRawFile(context.Background(), path, sideOptions(opts, file))
+}
+
+// sideOptions are the load options of a diff or merge side named file: within merge.SideLimits.
+func sideOptions(opts serialize.LoadOptions, file string) serialize.LoadOptions {
 	opts.File = file
 	opts.Limits.MaxFileSize, opts.Limits.MaxEntities = merge.SideLimits.MaxFileSize, merge.SideLimits.MaxEntities
-	return serialize.ReadRawFile(context.Background(), path, opts)
+	return opts
 }
 
 // vcsLimitsHelp states the limits of diff and merge for their --help, with what.
@@ -394,9 +399,7 @@ func (sd *mergeSide) read(opts serialize.LoadOptions) (*serialize.RawScene, erro
 		return nil, fmt.Errorf("a scene with conflict markers (<<<<<<< at its top) left by a merge of lines: " +
 			"resolve them in that file first (or take one side: git checkout --ours/--theirs)")
 	}
-	opts.File = sd.file
-	opts.Limits.MaxFileSize, opts.Limits.MaxEntities = merge.SideLimits.MaxFileSize, merge.SideLimits.MaxEntities
-	return serialize.ReadRaw(context.Background(), sd.in, opts)
+	return serialize.ReadRaw(context.Background(), sd.in, sideOptions(opts, sd.file))
 }
 
 // markerNote says, after a side refused at a '<' at the start of a line, that it is most likely
