@@ -12,7 +12,7 @@ import (
 // agrees with its vertex normals. No triangle may be degenerate.
 func checkOutwardCCW(t *testing.T, m *Mesh) {
 	t.Helper()
-	for tri := 0; tri < m.TriangleCount(); tri++ {
+	for tri := range m.TriangleCount() {
 		i := m.Indices[tri*3 : tri*3+3]
 		a, b, c := m.Position(int(i[0])), m.Position(int(i[1])), m.Position(int(i[2]))
 		n := b.Sub(a).Cross(c.Sub(a))

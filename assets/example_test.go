@@ -60,8 +60,8 @@ func ExampleNormalizeRef() {
 
 func ExampleRegistry() {
 	dir, _ := os.MkdirTemp("", "scene")
-	defer os.RemoveAll(dir)
-	os.WriteFile(filepath.Join(dir, "tri.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644)
+	defer func() { check(os.RemoveAll(dir)) }()
+	check(os.WriteFile(filepath.Join(dir, "tri.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644))
 
 	reg := assets.NewRegistry(dir, assets.Limits{})
 	cube, _ := reg.Mesh(assets.BuiltinCube)
@@ -75,7 +75,7 @@ func ExampleRegistry() {
 	fmt.Println(ph.Placeholder, err)
 
 	// After the file changes (a watcher says so), Reload swaps in a newer version.
-	os.WriteFile(filepath.Join(dir, "tri.obj"), []byte("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n"), 0o644)
+	check(os.WriteFile(filepath.Join(dir, "tri.obj"), []byte("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n"), 0o644))
 	tri2, err := reg.Reload("tri.obj")
 	fmt.Println(tri2.TriangleCount(), tri2.Version > tri.Version, err)
 	fmt.Println(reg.List())
@@ -89,11 +89,18 @@ func ExampleRegistry() {
 
 func ExampleDescribeOBJ() {
 	dir, _ := os.MkdirTemp("", "validate")
-	defer os.RemoveAll(dir)
+	defer func() { check(os.RemoveAll(dir)) }()
 	path := filepath.Join(dir, "box.obj")
-	os.WriteFile(path, []byte("v -1 0 0\nv 1 0 0\nv 1 2 0\nv -1 2 0\nf 1 2 3 4\n"), 0o644)
+	check(os.WriteFile(path, []byte("v -1 0 0\nv 1 0 0\nv 1 2 0\nv -1 2 0\nf 1 2 3 4\n"), 0o644))
 	desc, err := assets.DescribeOBJ(path)
 	fmt.Println(desc, err)
 	// Output:
 	// vertices 4, triangles 2, bounds [-1 0 0] .. [1 2 0] (faces 1, texcoords 0, normals 0, mesh vertices 4) <nil>
+}
+
+// check stops an example whose own setup (writing its input files) failed.
+func check(err error) {
+	if err != nil {
+		panic(err)
+	}
 }

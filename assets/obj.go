@@ -107,7 +107,7 @@ func readLimited(path string, maxBytes int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	var buf bytes.Buffer
 	buf.Grow(int(st.Size()) + bytes.MinRead)
 	if _, err := buf.ReadFrom(io.LimitReader(f, maxBytes+1)); err != nil {

@@ -50,13 +50,13 @@ func ResolvePath(root, ref string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("scene folder: %w", err)
 	}
-	real, err := evalExisting(full)
+	resolved, err := evalExisting(full)
 	if err != nil {
 		return "", err
 	}
-	if !within(realRoot, real) {
+	if !within(realRoot, resolved) {
 		return "", fmt.Errorf("path %q refused: it resolves through a symlink to %s, outside the scene folder %s: %w",
-			ref, real, realRoot, ErrUnsafePath)
+			ref, resolved, realRoot, ErrUnsafePath)
 	}
 	return full, nil
 }
@@ -66,12 +66,12 @@ func ResolvePath(root, ref string) (string, error) {
 func evalExisting(p string) (string, error) {
 	var rest []string
 	for {
-		real, err := filepath.EvalSymlinks(p)
+		resolved, err := filepath.EvalSymlinks(p)
 		if err == nil {
 			for i := len(rest) - 1; i >= 0; i-- {
-				real = filepath.Join(real, rest[i])
+				resolved = filepath.Join(resolved, rest[i])
 			}
-			return real, nil
+			return resolved, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			return "", err

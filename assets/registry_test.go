@@ -173,8 +173,12 @@ func TestRegistryReloadFromPlaceholder(t *testing.T) {
 func TestRegistryPathsAndRoot(t *testing.T) {
 	scene, _ := sceneTree(t)
 	r := NewRegistry(scene, Limits{})
-	r.Mesh("models/b.obj")
-	r.Mesh(BuiltinSphere)
+	if _, err := r.Mesh("models/b.obj"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Mesh(BuiltinSphere); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(scene, "models", "b.obj")
 	if got := r.Files(); !slices.Equal(got, []string{path}) {
 		t.Errorf("Files() = %v", got)
@@ -241,14 +245,20 @@ func TestRegistryConcurrent(t *testing.T) {
 			for i := range 50 {
 				switch (g + i) % 4 {
 				case 0:
-					r.Mesh("a.obj")
+					if _, err := r.Mesh("a.obj"); err != nil {
+						t.Fatal(err)
+					}
 				case 1:
-					r.Reload("models/b.obj")
+					if _, err := r.Reload("models/b.obj"); err != nil {
+						t.Fatal(err)
+					}
 				case 2:
 					r.List()
 					r.Files()
 				case 3:
-					r.Mesh(BuiltinCube)
+					if _, err := r.Mesh(BuiltinCube); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 		})

@@ -19,7 +19,9 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 	}
 	root := tm.Spawn(ecs.Transform{}.Default())
 	child := tm.Spawn(ecs.Transform{}.Default())
-	w.SetParent(child, root)
+	if err := w.SetParent(child, root); err != nil {
+		t.Fatal(err)
+	}
 	move := ecs.NewQuery2[Pos, Vel](w, ecs.Read[Vel]())
 	changed := ecs.NewQuery1[Pos](w, ecs.Changed[Pos](), ecs.Read[Pos]())
 	pm := ecs.NewMap[Pos](w)

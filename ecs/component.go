@@ -368,13 +368,13 @@ func (o *typedOps[T]) setDefault(p unsafe.Pointer) { *(*T)(p) = o.def }
 func (o *typedOps[T]) load(p unsafe.Pointer) any   { return *(*T)(p) }
 func (o *typedOps[T]) store(p unsafe.Pointer, v any) bool {
 	switch x := v.(type) {
-	case T:
-		*(*T)(p) = x
 	case *T:
 		if x == nil {
 			return false
 		}
 		*(*T)(p) = *x
+	case T:
+		*(*T)(p) = x
 	default:
 		return false
 	}

@@ -125,7 +125,9 @@ func changeLog(visit visitTables) []any {
 	visit(write)
 	visit(write)
 	observe("two passes")
-	w.Remove(es[0], pid)
+	if err := w.Remove(es[0], pid); err != nil {
+		panic(err)
+	}
 	w.Spawn(Pos{}, Vel{}, Name{})
 	w.Update()
 	visit(write)

@@ -184,17 +184,18 @@ func convertTo(v any, t reflect.Type) (reflect.Value, error) {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			out := reflect.New(t).Elem()
 			var i int64
-			if isFloat {
+			switch {
+			case isFloat:
 				if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
 					return reflect.Value{}, fmt.Errorf("%w: %v is not an integer of %v", ErrValueType, v, t)
 				}
 				i = int64(f)
-			} else if rv.CanUint() {
+			case rv.CanUint():
 				if rv.Uint() > math.MaxInt64 {
 					return reflect.Value{}, fmt.Errorf("%w: %v overflows %v", ErrValueType, v, t)
 				}
 				i = int64(rv.Uint())
-			} else {
+			default:
 				i = rv.Int()
 			}
 			if out.OverflowInt(i) {

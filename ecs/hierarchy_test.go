@@ -151,7 +151,7 @@ func checkTree(t *testing.T, w *ecs.World, es []ecs.Entity, ps []int) {
 
 // TestHierarchyModel applies random hierarchy operations to a world and to a simple model (a
 // parent per entity and ordered child lists) and compares them after every step.
-func TestHierarchyModel(t *testing.T) {
+func TestHierarchyModel(t *testing.T) { //nolint:gocyclo // one case per random operation, each checked against the model
 	for seed := range uint64(20) {
 		r := rand.New(rand.NewPCG(seed, 99))
 		w := ecs.NewWorld()

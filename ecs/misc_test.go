@@ -49,7 +49,7 @@ func TestCommands(t *testing.T) {
 	it = q.Iter()
 	cmds.Run(func(*ecs.World) {})
 	for it.Next() {
-		expectPanic(t, "command buffer", func() { cmds.Apply() })
+		expectPanic(t, "command buffer", func() { _ = cmds.Apply() })
 	}
 }
 
@@ -108,7 +108,9 @@ func TestHierarchy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w.SetParent(c, a)
+	if err := w.SetParent(c, a); err != nil {
+		t.Fatal(err)
+	}
 	if !slices.Equal(w.Children(root), []ecs.Entity{a, b}) || w.Parent(c) != a {
 		t.Fatal("links")
 	}
@@ -119,12 +121,18 @@ func TestHierarchy(t *testing.T) {
 		t.Fatal("self cycle", err)
 	}
 	// reparent keeps order stable
-	w.SetParent(a, b)
-	w.SetParent(a, root)
+	if err := w.SetParent(a, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetParent(a, root); err != nil {
+		t.Fatal(err)
+	}
 	if !slices.Equal(w.Children(root), []ecs.Entity{b, a}) {
 		t.Fatalf("order %v", w.Children(root))
 	}
-	w.SetParent(b, ecs.Entity{})
+	if err := w.SetParent(b, ecs.Entity{}); err != nil {
+		t.Fatal(err)
+	}
 	if !w.Parent(b).IsZero() || !slices.Equal(w.Children(root), []ecs.Entity{a}) {
 		t.Fatal("detach")
 	}
@@ -133,8 +141,12 @@ func TestHierarchy(t *testing.T) {
 	if !w.Parent(c).IsZero() || len(w.Children(root)) != 0 {
 		t.Fatal("despawn parent")
 	}
-	w.SetParent(c, root)
-	w.SetParent(b, c)
+	if err := w.SetParent(c, root); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetParent(b, c); err != nil {
+		t.Fatal(err)
+	}
 	eq(t, "recursive", w.DespawnRecursive(root), 3)
 	if w.Alive(b) || w.Alive(c) || w.DespawnRecursive(root) != 0 {
 		t.Fatal("recursive despawn")
@@ -186,8 +198,12 @@ func TestPropagation(t *testing.T) {
 	child := tm.Spawn(ecs.Transform{Position: mgl32.Vec3{0, 5, 0}, Scale: mgl32.Vec3{1, 1, 1}})
 	grand := w.Spawn(ecs.Transform{}.Default())
 	other := tm.Spawn(ecs.Transform{Position: mgl32.Vec3{0, 0, 1}, Scale: mgl32.Vec3{1, 1, 1}})
-	w.SetParent(child, root)
-	w.SetParent(grand, child)
+	if err := w.SetParent(child, root); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetParent(grand, child); err != nil {
+		t.Fatal(err)
+	}
 	if !gm.Has(grand) {
 		t.Fatal("GlobalTransform added with Transform")
 	}
@@ -207,9 +223,13 @@ func TestPropagation(t *testing.T) {
 	_, otherTick2, _ := w.Ticks(other, gid)
 	eq(t, "untouched subtree", otherTick2, otherTick)
 	// reparenting moves the subtree
-	w.SetParent(child, other)
+	if err := w.SetParent(child, other); err != nil {
+		t.Fatal(err)
+	}
 	eq(t, "reparented", pos(grand), mgl32.Vec3{0, 5, 1})
-	w.SetParent(child, ecs.Entity{})
+	if err := w.SetParent(child, ecs.Entity{}); err != nil {
+		t.Fatal(err)
+	}
 	eq(t, "root", pos(grand), mgl32.Vec3{0, 5, 0})
 	// removing Transform removes GlobalTransform
 	tm.Remove(other)
@@ -226,7 +246,9 @@ func TestCloneAndStats(t *testing.T) {
 	a := w.Spawn(Pos{1, 1}, Bag{[]int{1, 2}}, Selected{})
 	b := w.Spawn(Pos{2, 2}, ecs.Transform{}.Default())
 	w.Despawn(w.Spawn())
-	w.SetParent(b, a)
+	if err := w.SetParent(b, a); err != nil {
+		t.Fatal(err)
+	}
 	ecs.SetResource(w, Bag{[]int{7}})
 	c := w.Clone()
 	if !c.Alive(a) || !c.Alive(b) || c.Len() != w.Len() || c.Parent(b) != a {
@@ -417,7 +439,9 @@ func TestReadCopy(t *testing.T) {
 		for i := range es {
 			es[i] = w.Spawn(Pos{float64(i), 1}, ecs.Transform{}.Default())
 			if i%2 == 1 {
-				w.SetParent(es[i], es[i-1])
+				if err := w.SetParent(es[i], es[i-1]); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		ecs.NewMap[ecs.Transform](w).Mut(es[n-1]).Position[0] = 5

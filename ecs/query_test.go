@@ -117,8 +117,8 @@ func TestStructuralChangeDuringIterationPanics(t *testing.T) {
 	ops := map[string]func(){
 		"spawn":   func() { w.Spawn() },
 		"despawn": func() { w.Despawn(e) },
-		"add":     func() { w.Add(e, mustID[Vel](t, w), nil) },
-		"remove":  func() { w.Remove(e, pid) },
+		"add":     func() { _ = w.Add(e, mustID[Vel](t, w), nil) },
+		"remove":  func() { _ = w.Remove(e, pid) },
 		"map add": func() { vm.Add(e, Vel{}) },
 	}
 	for name, op := range ops {

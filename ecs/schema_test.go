@@ -161,7 +161,9 @@ func TestFieldAccess(t *testing.T) {
 	}
 	type Small struct{ I int8 }
 	sid := ecs.Register[Small](w)
-	w.Add(e, sid, nil)
+	if err := w.Add(e, sid, nil); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.SetField(e, sid, "i", 300); !errors.Is(err, ecs.ErrValueType) {
 		t.Fatal("overflow accepted", err)
 	}
@@ -169,7 +171,9 @@ func TestFieldAccess(t *testing.T) {
 	eq(t, "changed tick", changed, w.Tick())
 	gid := mustID[ecs.GlobalTransform](t, w)
 	tid := mustID[ecs.Transform](t, w)
-	w.Add(e, tid, nil)
+	if err := w.Add(e, tid, nil); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.SetField(e, gid, "matrix[0]", 2); !errors.Is(err, ecs.ErrComputed) {
 		t.Fatal("computed write", err)
 	}

@@ -240,7 +240,7 @@ func (w *World) Update() {
 	if w.schedule != nil {
 		w.schedule.run(w)
 	}
-	w.Commands().Apply()
+	_ = w.Commands().Apply() // failed operations are skipped, as Apply documents
 	w.PropagateTransforms()
 	w.updateEvents()
 	w.updates++

@@ -68,9 +68,9 @@ func (p *Panel) overrideLabel(f *fields.Field, label string) bool {
 	if !ok {
 		return false
 	}
-	min := imgui.CursorScreenPos()
+	corner := imgui.CursorScreenPos()
 	h := imgui.FrameHeight()
-	imgui.WindowDrawList().AddRectFilled(imgui.Vec2{X: min.X - 4, Y: min.Y}, imgui.Vec2{X: min.X - 1, Y: min.Y + h},
+	imgui.WindowDrawList().AddRectFilled(imgui.Vec2{X: corner.X - 4, Y: corner.Y}, imgui.Vec2{X: corner.X - 1, Y: corner.Y + h},
 		imgui.ColorU32Vec4(overrideColor))
 	imgui.PushStyleColorVec4(imgui.ColText, overrideColor)
 	imgui.TextUnformatted(label)

@@ -510,10 +510,10 @@ func textDisabled(s string) {
 
 // escapePercent makes s safe as a printf format.
 func escapePercent(s string) string {
-	for i := 0; i < len(s); i++ {
+	for i := range len(s) {
 		if s[i] == '%' {
 			out := make([]byte, 0, len(s)+4)
-			for j := 0; j < len(s); j++ {
+			for j := range len(s) {
 				out = append(out, s[j])
 				if s[j] == '%' {
 					out = append(out, '%')
@@ -532,7 +532,7 @@ func containsFold(s, sub string) bool {
 	}
 	for i := 0; i+len(sub) <= len(s); i++ {
 		ok := true
-		for j := 0; j < len(sub); j++ {
+		for j := range len(sub) {
 			if lower(s[i+j]) != lower(sub[j]) {
 				ok = false
 				break

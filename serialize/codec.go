@@ -296,7 +296,7 @@ func (d *decodeState) internString(b []byte) string {
 }
 
 // decode reads v into the value at p, which already holds the defaults.
-func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) {
+func (c *codec) decode(d *decodeState, v *jsonpos.Value, p unsafe.Pointer) { //nolint:gocyclo // one flat case per kind of field
 	switch c.kind {
 	case kStruct:
 		if v.Kind() != jsonpos.Object {
@@ -540,18 +540,18 @@ func (c *codec) integer(d *decodeState, v *jsonpos.Value) (int64, bool) {
 	if c.kind == kUint {
 		var u uint64
 		u, err = v.Uint()
-		max := uint64(math.MaxUint64) >> (64 - c.bits)
-		if err == nil && u > max {
+		top := uint64(math.MaxUint64) >> (64 - c.bits)
+		if err == nil && u > top {
 			err = jsonpos.ErrRange
 		}
-		n, lo, hi = int64(u), "0", strconv.FormatUint(max, 10)
+		n, lo, hi = int64(u), "0", strconv.FormatUint(top, 10)
 	} else {
 		n, err = v.Int()
-		min, max := int64(-1)<<(c.bits-1), int64(uint64(1)<<(c.bits-1)-1)
-		if err == nil && (n < min || n > max) {
+		bottom, top := int64(-1)<<(c.bits-1), int64(uint64(1)<<(c.bits-1)-1)
+		if err == nil && (n < bottom || n > top) {
 			err = jsonpos.ErrRange
 		}
-		lo, hi = strconv.FormatInt(min, 10), strconv.FormatInt(max, 10)
+		lo, hi = strconv.FormatInt(bottom, 10), strconv.FormatInt(top, 10)
 	}
 	switch {
 	case errors.Is(err, jsonpos.ErrNotInteger):

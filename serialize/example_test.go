@@ -21,7 +21,9 @@ func ExampleSave() {
 		&scene.Mesh{Asset: scene.MeshSphere}, &scene.Color{RGBA: [4]float32{1, 0.8, 0.2, 1}}, &scene.SceneID{ID: 1, Order: 1})
 	moon := w.Spawn(&scene.Name{Value: "Moon"}, &ecs.Transform{Position: mgl32.Vec3{3, 0, 0}, Scale: mgl32.Vec3{0.3, 0.3, 0.3}},
 		&scene.Mesh{Asset: scene.MeshSphere}, &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: 90}, &scene.SceneID{ID: 2, Order: 1})
-	w.SetParent(moon, sun)
+	if err := w.SetParent(moon, sun); err != nil {
+		fmt.Println(err)
+	}
 	s := &serialize.Scene{Name: "Tiny", World: w}
 	if err := serialize.Save(context.Background(), os.Stdout, s, serialize.SaveOptions{}); err != nil {
 		fmt.Println(err)

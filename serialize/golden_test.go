@@ -101,7 +101,9 @@ func solarScene() *Scene {
 		e := w.Spawn(tr(pos, mgl32.Vec3{}, size), &scene.Name{Value: name}, &scene.Mesh{Asset: scene.MeshSphere},
 			&scene.Color{RGBA: rgba}, &scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: spin})
 		if !parent.IsZero() {
-			w.SetParent(e, parent)
+			if err := w.SetParent(e, parent); err != nil {
+				panic(err)
+			}
 		}
 		assignID(e)
 		return e
@@ -110,7 +112,9 @@ func solarScene() *Scene {
 		e := w.Spawn(tr(mgl32.Vec3{}, mgl32.Vec3{tilt, 0, 0}, 1), &scene.Name{Value: name},
 			&scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: speed})
 		if !parent.IsZero() {
-			w.SetParent(e, parent)
+			if err := w.SetParent(e, parent); err != nil {
+				panic(err)
+			}
 		}
 		assignID(e)
 		return e

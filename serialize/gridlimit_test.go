@@ -31,7 +31,7 @@ func TestMaxGridLoads(t *testing.T) {
 	}
 	n := int64(p.Len())
 	scale := func(limit int64) int64 { return limit * n / scene.MaxGridCubes }
-	if max := scale(serialize.DefaultMaxFileSize); int64(len(b)) > max {
+	if budget := scale(serialize.DefaultMaxFileSize); int64(len(b)) > budget {
 		t.Errorf("a grid of %d cubes takes %d bytes (%d per cube): %d cubes take more than MaxFileSize",
 			n, len(b), int64(len(b))/n, scene.MaxGridCubes)
 	}

@@ -53,12 +53,12 @@ func OpenInput(path string) (*Input, error) {
 	in := &Input{Name: path, Path: path, r: f, closer: f}
 	st, err := f.Stat()
 	if err != nil {
-		f.Close()
+		_ = f.Close() // read only
 		return nil, err
 	}
 	switch {
 	case st.IsDir():
-		f.Close()
+		_ = f.Close() // read only
 		return nil, fmt.Errorf("%s is a folder, not a file", path)
 	case st.Mode().IsRegular():
 		in.size, in.seeker = st.Size(), f

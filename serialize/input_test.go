@@ -178,7 +178,9 @@ func TestOpenInput(t *testing.T) {
 	if err != nil || in.Size() != int64(len(v1Scene)) || in.Name != path {
 		t.Fatal(in, err)
 	}
-	in.Close()
+	if err := in.Close(); err != nil {
+		t.Fatal(err)
+	}
 	in, err = OpenInput("-")
 	if err != nil || in.Name != StdinName || in.Size() != 0 {
 		t.Fatal(in, err)

@@ -373,7 +373,9 @@ func TestValidateFile(t *testing.T) {
 		t.Error("broken.json is valid")
 	}
 	bad := filepath.Join(t.TempDir(), "bad.export.json")
-	os.WriteFile(bad, []byte(`{"format": "voltex.export", "version": 1, "entities": [{"world": []}]}`), 0o644)
+	if err := os.WriteFile(bad, []byte(`{"format": "voltex.export", "version": 1, "entities": [{"world": []}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := ValidateFile(ctx, bad, LoadOptions{}); err == nil || !strings.Contains(err.Error(), "bad.export.json:1:66: entities[0].world: expected an array of 16 numbers") {
 		t.Errorf("export problems: %v", err)
 	}
@@ -389,7 +391,9 @@ func TestExport(t *testing.T) {
 	kid := w.Spawn(&scene.Name{Value: "kid"}, &ecs.Transform{Position: mgl32.Vec3{1, 0, 0}, Scale: mgl32.Vec3{1, 1, 1}},
 		&scene.Mesh{Asset: scene.MeshCube}, &scene.Color{RGBA: [4]float32{0, 1, 0, 1}}, &kinds{Ref: root})
 	other := w.Spawn(&scene.Name{Value: "other"}, &scene.Mesh{Asset: "ship.obj"})
-	w.SetParent(kid, root)
+	if err := w.SetParent(kid, root); err != nil {
+		t.Fatal(err)
+	}
 	// Ids in the opposite order of creation: the export still lists the
 	// parent first.
 	ids := ecs.NewMap[scene.SceneID](w)
@@ -514,7 +518,9 @@ func randomWorld(rng *rand.Rand) *Scene {
 			ecs.NewMap[scene.SceneID](w).Add(e, scene.SceneID{ID: uint64(1 + rng.IntN(1000))}) // duplicates get renumbered on save
 		}
 		if i > 0 && rng.IntN(2) == 0 {
-			w.SetParent(e, ents[rng.IntN(i)])
+			if err := w.SetParent(e, ents[rng.IntN(i)]); err != nil {
+				panic(err) // a new entity under an older one makes no cycle
+			}
 		}
 		ents = append(ents, e)
 	}

@@ -240,7 +240,7 @@ func byteSet(s string) (set [256]bool) {
 const maxKept = 6 * assetref.MaxLen
 
 // feed scans a chunk; it reports false once scanning is over.
-func (s *shapeScan) feed(b []byte) bool {
+func (s *shapeScan) feed(b []byte) bool { //nolint:gocyclo // a byte-at-a-time JSON state machine: one loop, split it and it slows
 	for i := 0; i < len(b); i++ {
 		// Skip to the next byte that matters: a quote or backslash in a string that is not kept, a
 		// structural character outside strings.
@@ -258,11 +258,12 @@ func (s *shapeScan) feed(b []byte) bool {
 		}
 		c := b[i]
 		if s.inString {
-			if s.escaped {
+			switch {
+			case s.escaped:
 				s.escaped = false
-			} else if c == '\\' {
+			case c == '\\':
 				s.escaped = true
-			} else if c == '"' {
+			case c == '"':
 				s.inString = false
 				s.endString()
 				continue

@@ -722,7 +722,9 @@ func TestPrefabThatIsNotAFile(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		if f, err := os.OpenFile(filepath.Join(dir, "pipe.json"), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		t.Fatal("a load blocked on a prefab that is a named pipe")
 	}

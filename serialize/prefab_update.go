@@ -143,7 +143,7 @@ func overLimits(s *Scene, jobs []updateJob) {
 	var msg string
 	switch {
 	case lim.MaxEntities > 0 && ents > int64(lim.MaxEntities):
-		msg = fmt.Sprintf("its new version would give the scene %s entities, more than the limit of %s entities", words.Thousands(int64(ents)), words.Thousands(int64(lim.MaxEntities)))
+		msg = fmt.Sprintf("its new version would give the scene %s entities, more than the limit of %s entities", words.Thousands(ents), words.Thousands(int64(lim.MaxEntities)))
 	case lim.MaxWorldBytes > 0 && data > lim.MaxWorldBytes:
 		msg = fmt.Sprintf("its new version would take the scene past the limit of %s of memory (Limits.MaxWorldBytes)", words.Bytes(lim.MaxWorldBytes))
 	default:
@@ -801,7 +801,7 @@ func (u *updater) rebuild(root ecs.Entity, rootID uint64, t1 *Template, v1 []tpl
 
 // materialize replaces the placeholder ph by the entity made from te (index i of the template)
 // with what ph kept applied; ph's children move to it.
-func (u *updater) materialize(ph, _ ecs.Entity, rootID uint64, parent ecs.Entity, t1 *Template, te *tplEnt, i int,
+func (u *updater) materialize(ph, _ ecs.Entity, rootID uint64, parent ecs.Entity, _ *Template, te *tplEnt, i int,
 	refFix func(ecs.Entity) ecs.Entity) {
 	w := u.w
 	k := u.kept.Get(ph)

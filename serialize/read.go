@@ -98,7 +98,7 @@ func (r *sceneReader) run() (*header, error) {
 	if err == nil && deferred {
 		if r.keptFromStream {
 			r.d = jsonpos.NewBytesDecoderAt(r.kept, r.lim.json(), r.keptPos, r.keptOffset)
-			if err = r.readEntities(r.keptKey); err == nil {
+			if err = r.readEntities(); err == nil {
 				err = r.d.Finish()
 			}
 			r.kept = nil
@@ -157,7 +157,7 @@ func (r *sceneReader) pass(second bool) (deferred bool, err error) {
 		}
 		if string(key) == "entities" {
 			if second || (!r.sawEntities && r.versionKnown) {
-				if err := r.readEntities(keyPos); err != nil {
+				if err := r.readEntities(); err != nil {
 					return false, err
 				}
 			} else {
@@ -260,7 +260,8 @@ func (r *sceneReader) finishHeader() *header {
 			r.errAt(format, "format", "unknown format %q (a scene file says %q)", format.Str(), SceneFormat)
 		}
 	}
-	if version != nil {
+	switch {
+	case version != nil:
 		n, err := version.Int()
 		switch {
 		case err != nil:
@@ -272,11 +273,11 @@ func (r *sceneReader) finishHeader() *header {
 		default:
 			h.version = int(n)
 		}
-	} else if format != nil {
+	case format != nil:
 		r.probs.Errorf(1, 1, "", "missing \"version\"")
-	} else if !r.sawEntities {
+	case !r.sawEntities:
 		r.probs.Errorf(1, 1, "", "this is not a scene file: it has no \"format\": %q (nor the \"entities\" of a version 0 scene)", SceneFormat)
-	} else {
+	default:
 		h.version = 0 // version 0 files had neither key
 	}
 	if !r.versionKnown {
@@ -305,7 +306,7 @@ func (r *sceneReader) finishHeader() *header {
 }
 
 // readEntities reads the "entities" array one entity at a time.
-func (r *sceneReader) readEntities(keyPos jsonpos.Pos) error {
+func (r *sceneReader) readEntities() error {
 	d := r.d
 	kind, pos, err := d.Peek()
 	if err != nil {

@@ -86,7 +86,9 @@ func TestLongCycleMessage(t *testing.T) {
 	ps := treeshape.Parents("chain", n)
 	ps[0] = n - 1 // the root's parent is the last: one big cycle
 	var b bytes.Buffer
-	treeshape.WriteScene(&b, ps)
+	if err := treeshape.WriteScene(&b, ps); err != nil {
+		t.Fatal(err)
+	}
 	_, err := Load(context.Background(), &b, LoadOptions{File: "c.json"})
 	if err == nil || len(err.Error()) > 300 {
 		t.Fatalf("%d bytes: %.300v", len(err.Error()), err)

@@ -53,7 +53,7 @@ func writeWorstCase(out io.Writer, kind string, lim Limits, glim game.Limits) er
 	lim = lim.resolved()
 	w := bufio.NewWriterSize(out, 1<<20)
 	size := int64(0)
-	put := func(s string) { w.WriteString(s); size += int64(len(s)) }
+	put := func(s string) { _, _ = w.WriteString(s); size += int64(len(s)) } // Flush returns the first error
 	room := func(next int) bool { return size+int64(next)+64 < lim.MaxFileSize }
 	long := strings.Repeat("x", lim.MaxString-16)
 	list := func(item string, n int) string {
@@ -216,8 +216,10 @@ func peakRSS(t *testing.T, kind string, lim Limits, glim game.Limits) (mb float6
 	if err := writeWorstCase(f, kind, lim, glim); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
-	defer os.Remove(path)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = os.Remove(path) }() // in t.TempDir: removed anyway; this frees the space sooner
 	if kind == "prefabs" {
 		writePrefabChain(t, filepath.Dir(path), lim)
 	}

@@ -95,10 +95,11 @@ func glb(jsonText, binChunk []byte) []byte {
 	if binChunk != nil {
 		total += 8 + len(binChunk)
 	}
-	binary.Write(&w, binary.LittleEndian, []uint32{glbMagic, 2, uint32(total), uint32(len(jsonText)), glbChunkJSON})
+	// A bytes.Buffer grows or panics: its writes return no error worth checking.
+	_ = binary.Write(&w, binary.LittleEndian, []uint32{glbMagic, 2, uint32(total), uint32(len(jsonText)), glbChunkJSON})
 	w.Write(jsonText)
 	if binChunk != nil {
-		binary.Write(&w, binary.LittleEndian, []uint32{uint32(len(binChunk)), glbChunkBIN})
+		_ = binary.Write(&w, binary.LittleEndian, []uint32{uint32(len(binChunk)), glbChunkBIN})
 		w.Write(binChunk)
 	}
 	return w.Bytes()

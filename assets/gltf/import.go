@@ -109,13 +109,13 @@ func Decode(data []byte, dir string, lim Limits) (*Model, error) {
 	return decode(data, dir, lim)
 }
 
-// readFile reads a regular file of at most max bytes, refusing a bigger one before reading it.
-func readFile(path string, max int64) ([]byte, error) {
+// readFile reads a regular file of at most limit bytes, refusing a bigger one before reading it.
+func readFile(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -123,15 +123,15 @@ func readFile(path string, max int64) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
 	}
-	if st.Size() > max {
-		return nil, fmt.Errorf("%s: %s is over the limit of %s (Limits.MaxBytes)", path, words.Bytes(st.Size()), words.Bytes(max))
+	if st.Size() > limit {
+		return nil, fmt.Errorf("%s: %s is over the limit of %s (Limits.MaxBytes)", path, words.Bytes(st.Size()), words.Bytes(limit))
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s grew past the limit of %s (Limits.MaxBytes) while read", path, words.Bytes(max))
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s grew past the limit of %s (Limits.MaxBytes) while read", path, words.Bytes(limit))
 	}
 	return data, nil
 }
@@ -231,8 +231,8 @@ func splitGLB(data []byte) (jsonText, bin []byte, err error) {
 	return jsonText, bin, nil
 }
 
-// countObjects refuses a JSON text with more than max objects and arrays, before it is decoded.
-func countObjects(text []byte, max int) error {
+// countObjects refuses a JSON text with more than limit objects and arrays, before it is decoded.
+func countObjects(text []byte, limit int) error {
 	n, inString := 0, false
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
@@ -241,9 +241,9 @@ func countObjects(text []byte, max int) error {
 		case c == '"':
 			inString = !inString
 		case !inString && (c == '{' || c == '['):
-			if n++; n > max {
+			if n++; n > limit {
 				l, col := lineCol(text, int64(i))
-				return fmt.Errorf("%d:%d: more than %s objects and arrays (Limits.MaxObjects)", l, col, words.Thousands(int64(max)))
+				return fmt.Errorf("%d:%d: more than %s objects and arrays (Limits.MaxObjects)", l, col, words.Thousands(int64(limit)))
 			}
 		}
 	}

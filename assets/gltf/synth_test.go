@@ -179,7 +179,9 @@ func TestNodeTRSAndMatrix(t *testing.T) {
 func TestMaterialsLightsAndExtensions(t *testing.T) {
 	d := square()
 	var img bytes.Buffer
-	png.Encode(&img, image.NewRGBA(image.Rect(0, 0, 3, 2)))
+	if err := png.Encode(&img, image.NewRGBA(image.Rect(0, 0, 3, 2))); err != nil {
+		t.Fatal(err)
+	}
 	base := d.get("buffers", 0)
 	var b bin
 	b.b = decodeURI(t, base["uri"].(string))

@@ -13,27 +13,27 @@ import (
 // a change made by another program.
 func Example() {
 	dir, _ := os.MkdirTemp("", "watch-example")
-	defer os.RemoveAll(dir)
+	defer func() { check(os.RemoveAll(dir)) }()
 	scene := filepath.Join(dir, "level.json")
-	os.WriteFile(scene, []byte(`{"v":1}`), 0o644)
+	check(os.WriteFile(scene, []byte(`{"v":1}`), 0o644))
 
 	w, err := watch.New(watch.Options{Quiet: 50 * time.Millisecond /*, Wake: giu.Update */})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer w.Close()
-	w.Add(scene)
+	defer func() { check(w.Close()) }()
+	check(w.Add(scene))
 
 	// The editor saves: declare the content, then write it atomically.
 	saved := []byte(`{"v":2}`)
 	w.ExpectOwnWrite(scene, saved)
-	os.WriteFile(scene+".tmp", saved, 0o644)
-	os.Rename(scene+".tmp", scene)
+	check(os.WriteFile(scene+".tmp", saved, 0o644))
+	check(os.Rename(scene+".tmp", scene))
 
 	// Another program edits the file.
 	time.Sleep(200 * time.Millisecond)
-	os.WriteFile(scene, []byte(`{"v":3}`), 0o644)
+	check(os.WriteFile(scene, []byte(`{"v":3}`), 0o644))
 
 	// The GUI loop polls once per frame; here we wait for the wake-up instead.
 	select {
@@ -46,4 +46,11 @@ func Example() {
 	}
 	// Output:
 	// changed level.json
+}
+
+// check stops an example whose own setup (writing its input files) failed.
+func check(err error) {
+	if err != nil {
+		panic(err)
+	}
 }

@@ -22,12 +22,12 @@ import (
 type Kind uint8
 
 const (
-	// Changed: the file exists and its content differs from the last known content (it was
+	// Changed means the file exists and its content differs from the last known content (it was
 	// written, created, or replaced by a rename).
 	Changed Kind = iota + 1
-	// Missing: the file no longer exists (deleted, or renamed away).
+	// Missing means the file no longer exists (deleted, or renamed away).
 	Missing
-	// Error: the watcher itself had a problem (Event.Err says what); files may be missed.
+	// Error means the watcher itself had a problem (Event.Err says what); files may be missed.
 	Error
 )
 
@@ -560,7 +560,7 @@ func (w *Watcher) observe(path string) state {
 	if err != nil {
 		return state{exists: true, kind: 2}
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	var h maphash.Hash
 	h.SetSeed(w.seed)
 	if _, err := io.Copy(&h, f); err != nil {

@@ -56,7 +56,11 @@ func newWatcher(t *testing.T, opts Options) *Watcher {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { w.Close() })
+	t.Cleanup(func() {
+		if err := w.Close(); err != nil {
+			t.Error(err)
+		}
+	})
 	return w
 }
 
@@ -141,7 +145,9 @@ func TestWrite(t *testing.T) {
 	if _, err := f.WriteAt([]byte("version 2"), 0); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	expect(t, collect(t, w, 1), Event{Path: path, Kind: Changed})
 }
 

@@ -64,7 +64,7 @@ func Rotate(euler, axis mgl32.Vec3, deg float32) mgl32.Vec3 {
 		return mgl32.Vec3{0, float32(wrapDeg(y)), 0}
 	}
 	// Ry·Rx·Rz (Transform.Matrix's rotation) turned about axis, as quaternions: fewer operations than matrices.
-	r := func(d float32) float32 { return mgl32.DegToRad(d) }
+	r := mgl32.DegToRad
 	q := mgl32.QuatRotate(r(deg), axis.Mul(1/l)).Mul(mgl32.AnglesToQuat(r(euler[1]), r(euler[0]), r(euler[2]), mgl32.YXZ))
 	t, ok := ecs.TransformFromMatrix(q.Mat4(), euler)
 	if !ok {

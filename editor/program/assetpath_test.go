@@ -44,7 +44,9 @@ func TestUnsafeMeshPathsInEverySubcommand(t *testing.T) {
 	}
 	// A symlink out of the folder too (that needs the disk).
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "secret.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "secret.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	path := sceneWithMesh(t, "link.obj")
 	if err := os.Symlink(filepath.Join(dir, "secret.obj"), filepath.Join(filepath.Dir(path), "link.obj")); err != nil {
 		t.Skip(err)

@@ -84,7 +84,9 @@ func TestValidateGoodAndBadFiles(t *testing.T) {
 	src := "{\n  \"format\": \"voltex.scene\",\n  \"version\": 1,\n  \"entities\": [\n" +
 		"    {\"id\": 1, \"components\": {\"Transform\": {\"position\": [0, \"a\", 0], \"scale\": [1, 1]}}},\n" +
 		"    {\"id\": 1, \"parent\": 9}\n  ]\n}\n"
-	os.WriteFile(bad, []byte(src), 0o644)
+	if err := os.WriteFile(bad, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, _, errOut = runCLI("validate", scenes[0], bad)
 	if code != 1 {
 		t.Fatalf("validate with a bad file: code %d, want 1", code)
@@ -114,7 +116,9 @@ func TestValidateOBJ(t *testing.T) {
 		t.Fatalf("code %d, out %q", code, out)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.obj")
-	os.WriteFile(bad, []byte("v 0 0 0\nv 1 0 0\nf 1 2 7\n"), 0o644)
+	if err := os.WriteFile(bad, []byte("v 0 0 0\nv 1 0 0\nf 1 2 7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, _, errOut := runCLI("validate", bad)
 	if code != 1 || !strings.Contains(errOut, bad+":3:") {
 		t.Fatalf("bad obj: code %d, stderr %q", code, errOut)
@@ -147,7 +151,9 @@ func TestGridExportFmtRoundTrip(t *testing.T) {
 	// fmt -w normalises a hand-edited file atomically; -l lists it first.
 	data, _ := os.ReadFile(grid)
 	messy := strings.ReplaceAll(string(data), "\n  ", "\n      ")
-	os.WriteFile(grid, []byte(messy), 0o644)
+	if err := os.WriteFile(grid, []byte(messy), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, out, _ := runCLI("fmt", "-l", grid); strings.TrimSpace(out) != grid {
 		t.Fatalf("fmt -l did not list the messy file: %q", out)
 	}
@@ -174,8 +180,8 @@ func TestRenderWritesPNG(t *testing.T) {
 	}
 	// The cubes are saturated colours, the grid and sky grey: count cube pixels.
 	n := 0
-	for y := 0; y < 200; y++ {
-		for x := 0; x < 320; x++ {
+	for y := range 200 {
+		for x := range 320 {
 			r, g, b, _ := img.At(x, y).RGBA()
 			hi, lo := max(r, g, b)>>8, min(r, g, b)>>8
 			if hi-lo > 70 {

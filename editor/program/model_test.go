@@ -54,7 +54,9 @@ func TestModelWarningsAndRefusal(t *testing.T) {
 	"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
 	"meshes":[{"primitives":[{"attributes":{"POSITION":0}},{"attributes":{"POSITION":0},"mode":1}]}]}`
 	p := filepath.Join(dir, "m.gltf")
-	os.WriteFile(p, []byte(tri), 0o644)
+	if err := os.WriteFile(p, []byte(tri), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errOut := runCLI("model", p, "--json")
 	var got modelReport
 	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
@@ -64,7 +66,9 @@ func TestModelWarningsAndRefusal(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 	bad := strings.Replace(tri, `"count":3`, `"count":3000000000`, 1)
-	os.WriteFile(p, []byte(bad), 0o644)
+	if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errOut = runCLI("model", "--json", p)
 	if code != 1 || out != "" || !strings.Contains(errOut, p+": meshes[0].primitives[0].attributes.POSITION: accessor 0: count 3000000000") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)

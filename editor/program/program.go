@@ -15,7 +15,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor"
-	_ "github.com/voltex-editor/voltex/internal/glibcfix"
+	_ "github.com/voltex-editor/voltex/internal/glibcfix" // the glibc symbol cimgui-go needs on Debian 12
 	"github.com/voltex-editor/voltex/serialize"
 )
 
@@ -161,12 +161,12 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
+		_ = f.Close() // the profile is not written: nothing to keep
 		return nil, err
 	}
 	return func() {
 		pprof.StopCPUProfile()
-		f.Close()
+		_ = f.Close() // a profile is a debugging aid: the run's result does not depend on it
 	}, nil
 }
 

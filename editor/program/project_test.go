@@ -215,8 +215,12 @@ func TestValidateExportWithProjectFile(t *testing.T) {
 	}
 	writeFile(t, out, bad)
 	// At the file:line:col of the 7 (before, the game loader had lost the positions of component values).
-	line := strings.Count(bad[:strings.Index(bad, `"team": 7`)], "\n") + 1
-	col := strings.Index(bad, `"team": 7`) - strings.LastIndex(bad[:strings.Index(bad, `"team": 7`)], "\n") + len(`"team": `)
+	at := strings.Index(bad, `"team": 7`)
+	if at < 0 {
+		t.Fatalf("no team 7 in the broken export:\n%s", bad)
+	}
+	line := strings.Count(bad[:at], "\n") + 1
+	col := at - strings.LastIndex(bad[:at], "\n") + len(`"team": `)
 	if code, _, errOut := runCLI("validate", out); code != 1 || !strings.Contains(errOut, fmt.Sprintf("%s:%d:%d: entities[", out, line, col)) ||
 		!strings.Contains(errOut, ".team: 7 is not a value of") {
 		t.Fatalf("an enum value the game refuses: code %d, stderr:\n%s", code, errOut)

@@ -31,11 +31,19 @@ func TestRenderSizeRange(t *testing.T) {
 func TestWritersRefuseReadOnly(t *testing.T) {
 	dir := t.TempDir()
 	scene := filepath.Join(dir, "s.json")
-	os.WriteFile(scene, []byte(`{"format": "voltex.scene", "version": 2, "entities": [{"id": 5}]}`), 0o444)
-	os.Chmod(scene, 0o444)
+	if err := os.WriteFile(scene, []byte(`{"format": "voltex.scene", "version": 2, "entities": [{"id": 5}]}`), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(scene, 0o444); err != nil {
+		t.Fatal(err)
+	}
 	ro := filepath.Join(dir, "ro.out")
-	os.WriteFile(ro, []byte("keep"), 0o444)
-	os.Chmod(ro, 0o444)
+	if err := os.WriteFile(ro, []byte("keep"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(ro, 0o444); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"fmt", "-w", scene},
 		{"export", "testdata/solar.json", "-o", ro},
@@ -109,7 +117,7 @@ func readPNG(t *testing.T, path string) image.Image {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	img, err := png.Decode(f)
 	if err != nil {
 		t.Fatal(err)

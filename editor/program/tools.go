@@ -338,7 +338,7 @@ func parseColor(s string) ([4]float32, error) {
 		if len(h) != 6 && len(h) != 8 {
 			return c, fmt.Errorf("colour %q: want #rrggbb or #rrggbbaa", s)
 		}
-		for i := 0; i < len(h)/2; i++ {
+		for i := range len(h) / 2 {
 			b, err := strconv.ParseUint(h[2*i:2*i+2], 16, 8)
 			if err != nil {
 				return c, fmt.Errorf("colour %q: %q is not hex", s, h[2*i:2*i+2])
@@ -556,7 +556,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *out == "" {
-		stdout.Write(src)
+		_, _ = stdout.Write(src) // like the other commands' output: a closed stdout is not reported
 		return 0
 	}
 	if err := atomicfile.ReplaceFile(*out, src); err != nil {

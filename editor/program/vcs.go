@@ -84,7 +84,7 @@ func isScene(path string) bool {
 	if err != nil {
 		return false
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	st, err := f.Stat()
 	if err == nil && st.Size() == 0 {
 		return true // an empty side (a file added on both branches has an empty base)
@@ -233,13 +233,19 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	name := cmpOr(*path, *out)
 	var sides [3]*mergeSide
+	defer func() {
+		for _, sd := range sides {
+			if sd != nil {
+				sd.close()
+			}
+		}
+	}()
 	for i, p := range fs.Args() {
 		sd, err := openSide(p, []string{"base", "ours", "theirs"}[i], *path)
 		if err != nil {
 			fmt.Fprintf(stderr, "voltex-editor merge: cannot read %s (%s); nothing was written: %v\n", sd.label, p, err)
 			return 2
 		}
-		defer sd.close()
 		sides[i] = sd
 	}
 	if !slices.ContainsFunc(sides[:], func(sd *mergeSide) bool { return sd.kind == sideScene || sd.kind == sideMarked }) {
@@ -380,7 +386,7 @@ func openSide(path, label, repoPath string) (*mergeSide, error) {
 
 func (sd *mergeSide) close() {
 	if sd.in != nil {
-		sd.in.Close()
+		_ = sd.in.Close() // read only
 		sd.in = nil
 	}
 }
@@ -635,7 +641,7 @@ func readGitFile(file string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	data, err := io.ReadAll(io.LimitReader(f, maxAttributesSize+1))
 	if err == nil && len(data) > maxAttributesSize {
 		err = fmt.Errorf("%s is larger than the limit of %s", file, words.Bytes(maxAttributesSize))

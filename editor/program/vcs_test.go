@@ -230,7 +230,9 @@ func TestGitSetupIgnoresBackups(t *testing.T) {
 		t.Fatal(err)
 	}
 	level := filepath.Join(dir, "levels", "level.json")
-	os.MkdirAll(filepath.Dir(level), 0o755)
+	if err := os.MkdirAll(filepath.Dir(level), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, text := range []string{vcsBase, vcsOurs} { // the second save keeps the first as level.json.bak
 		if err := atomicfile.WriteFile(level, []byte(text)); err != nil {
 			t.Fatal(err)
@@ -366,7 +368,7 @@ func fifo(t *testing.T, dir, name, text string) string {
 		if err != nil {
 			return
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // what the reader got is what the test checks
 		_, _ = f.WriteString(text)
 	}()
 	return p
@@ -414,7 +416,9 @@ func TestGitSetupRefusesWhatIsNotAFile(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		if f, err := os.OpenFile(attrs, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		t.Fatal("git-setup blocked on a named pipe")
 	}
@@ -436,7 +440,7 @@ func TestMergeRefusesConflictMarkers(t *testing.T) {
 			args := []string{p("base.json"), p("ours.json"), p("theirs.json")}
 			args[i] = p(marked)
 			out := p("out.json")
-			os.Remove(out)
+			_ = os.Remove(out) // absent already is as good
 			for _, withPath := range []bool{false, true} {
 				cmd := append([]string{"merge"}, append(args, "-o", out)...)
 				file := p(marked)
@@ -553,7 +557,7 @@ func TestMergeUnpackedInstance(t *testing.T) {
 	if code != 1 || strings.Count(errOut, "unresolved merge conflict") != 2 || strings.Count(errOut, "\n") != 2 {
 		t.Errorf("validate of the merge: code %d, stderr:\n%s", code, errOut)
 	}
-	os.Remove(out)
+	_ = os.Remove(out) // absent already is as good
 	code, _, errOut = runCLI("merge", p("plain.json"), p("base.json"), p("renamed.json"), "-o", out)
 	if code != 2 || !strings.Contains(errOut, "plain in base and an instance of enemy.json on one side") || !strings.Contains(errOut, "merge this file by hand") {
 		t.Errorf("an unpack undone: code %d, stderr:\n%s", code, errOut)

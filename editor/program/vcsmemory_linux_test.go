@@ -41,12 +41,12 @@ func writeVCSWorstCase(path, kind string, side, scale int) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // for the early returns: the last line closes it and checks
 	maxSize, maxEntities, maxConflicts := vcsLimits(scale)
 	w := bufio.NewWriterSize(f, 1<<20)
 	size := int64(0)
 	id := 0
-	put := func(s string) { w.WriteString(s); size += int64(len(s)) }
+	put := func(s string) { _, _ = w.WriteString(s); size += int64(len(s)) } // Flush returns the first error
 	entity := func(name, comps string) bool {
 		s := fmt.Sprintf(`{"id": %d, %s"order": %d, "components": {%s}}`, id+1, name, id+1, comps)
 		if size+int64(len(s))+16 >= maxSize || id >= maxEntities {
@@ -156,7 +156,9 @@ func vcsBudgetMB(scale int) float64 { return 3 * 1024 / float64(scale) }
 func checkVCSWorstCases(t *testing.T, scale int) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.json")
-	os.WriteFile(empty, []byte(`{"format": "voltex.scene", "version": 2, "entities": []}`), 0o644)
+	if err := os.WriteFile(empty, []byte(`{"format": "voltex.scene", "version": 2, "entities": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	base, _ := vcsPeakRSS(t, scale, "merge", empty, empty, empty, "-o", filepath.Join(dir, "out.json"))
 	budget := vcsBudgetMB(scale)
 	size, entities, conflicts := vcsLimits(scale)
@@ -189,7 +191,7 @@ func checkVCSWorstCases(t *testing.T, scale int) {
 			}
 		}
 		for _, p := range append(sides[:], out) {
-			os.Remove(p)
+			_ = os.Remove(p) // absent already is as good
 		}
 	}
 }

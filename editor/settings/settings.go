@@ -114,7 +114,7 @@ func Load(dir string) (*Settings, error) {
 	if err != nil {
 		return s, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	data, err := readLimited(f, maxFileSize)
 	if err != nil {
 		return s, fmt.Errorf("%s: %v", s.path, err)

@@ -71,7 +71,9 @@ func TestBrokenFileGivesPositionAndDefaults(t *testing.T) {
 		t.Fatal("Load modified the broken file")
 	}
 	for _, c := range []string{`{"recent": 5}`, `{"bogus": 1}`, `[]`, strings.Repeat(" ", maxFileSize+1)} {
-		os.WriteFile(path, []byte(c), 0o644)
+		if err := os.WriteFile(path, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := Load(dir); err == nil {
 			t.Errorf("Load accepted %.30q", c)
 		}
@@ -80,7 +82,9 @@ func TestBrokenFileGivesPositionAndDefaults(t *testing.T) {
 
 func TestSanitize(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"recent":["","a","a","b"],"snapRotate":-1,"snapScale":1e9}`), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`{"recent":["","a","a","b"],"snapRotate":-1,"snapScale":1e9}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +130,9 @@ func TestGridValues(t *testing.T) {
 		`{"grid":{"count":[1,1,1],"spacing":[1,1,1],"from":[2,0,0,1]}}`,
 		`{"grid":{"count":[1,1,1],"spacing":[1,1,1],"speed":1e9}}`,
 	} {
-		os.WriteFile(filepath.Join(dir, FileName), []byte(bad), 0o644)
+		if err := os.WriteFile(filepath.Join(dir, FileName), []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		s, err := Load(dir)
 		if err != nil || s.Grid != nil {
 			t.Errorf("%s: loaded %+v, %v; want the defaults (nil)", bad, s.Grid, err)
@@ -154,7 +160,9 @@ func TestSettingsThatAreNotAFile(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		if f, err := os.OpenFile(filepath.Join(dir, FileName), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		t.Fatal("Load blocked on a named pipe")
 	}
@@ -165,7 +173,9 @@ func TestUndoMemory(t *testing.T) {
 	for in, want := range map[string]int{`{}`: 0, `{"undoMemoryMB":1}`: MinUndoMemoryMB, `{"undoMemoryMB":-5}`: MinUndoMemoryMB,
 		`{"undoMemoryMB":512}`: 512, `{"undoMemoryMB":1000000000}`: MaxUndoMemoryMB} {
 		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, FileName), []byte(in), 0o644)
+		if err := os.WriteFile(filepath.Join(dir, FileName), []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		s, err := Load(dir)
 		if err != nil || s.UndoMemoryMB != want {
 			t.Errorf("%s: %d, %v; want %d", in, s.UndoMemoryMB, err, want)

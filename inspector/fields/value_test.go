@@ -121,7 +121,7 @@ func TestDiff(t *testing.T) {
 }
 
 func TestEqual(t *testing.T) {
-	v := func(x any) reflect.Value { return reflect.ValueOf(x) }
+	v := reflect.ValueOf
 	for _, tc := range []struct {
 		a, b any
 		want bool

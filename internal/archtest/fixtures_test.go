@@ -75,7 +75,9 @@ func f() {
 	var lines []int
 	for _, g := range got {
 		var line int
-		fmt.Sscanf(g[strings.Index(g, ":")+1:], "%d", &line)
+		if _, err := fmt.Sscanf(g[strings.Index(g, ":")+1:], "%d", &line); err != nil {
+			t.Fatalf("%q: no line number: %v", g, err)
+		}
 		lines = append(lines, line)
 	}
 	if fmt.Sprint(lines) != "[3 4 5 6 7 8]" {

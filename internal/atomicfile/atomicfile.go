@@ -64,7 +64,7 @@ func removeLater(path string) {
 	removals.Add(1)
 	go func() {
 		defer removals.Done()
-		os.Remove(path)
+		_ = os.Remove(path) // gone already is as good
 	}()
 }
 
@@ -120,8 +120,8 @@ func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			_ = tmp.Close() // the save failed already: err says why
+			_ = os.Remove(tmp.Name())
 		}
 	}()
 	if err := write(tmp); err != nil {
@@ -153,7 +153,7 @@ func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err
 	}
 	if err := renameFile(tmp.Name(), target); err != nil {
 		if bakTmp != "" {
-			os.Remove(bakTmp)
+			_ = os.Remove(bakTmp)
 		}
 		return fmt.Errorf("saving %s: %w", path, osCause(err))
 	}
@@ -170,7 +170,7 @@ func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err
 			}
 		}
 		if err := os.Rename(bakTmp, target+".bak"); err != nil {
-			os.Remove(bakTmp)
+			_ = os.Remove(bakTmp)
 			if old != "" {
 				os.Rename(old, target+".bak") //nolint:errcheck // the previous backup back in its place, if it can be
 			}
@@ -234,7 +234,7 @@ func removeStaleTemps(dir, base string) {
 		if !ok || err != nil || pid <= 0 || processAlive(pid) {
 			continue // not ours, or its save may still be running
 		}
-		os.Remove(m)
+		_ = os.Remove(m) // a leftover: another process may have removed it first
 	}
 }
 
@@ -253,10 +253,10 @@ func globEscape(s string) string {
 // hard link, or a copy where links are not possible), to become the backup.
 func keepPrevious(target, dir, base string) (string, error) {
 	name := filepath.Join(dir, tempPrefix(base)+"bak")
-	os.Remove(name)
+	_ = os.Remove(name) // a leftover of an earlier save, if any
 	if err := os.Link(target, name); err != nil {
 		if err := copyFile(target, name); err != nil {
-			os.Remove(name)
+			_ = os.Remove(name)
 			return "", err
 		}
 	}
@@ -268,17 +268,17 @@ func copyFile(from, to string) error {
 	if err != nil {
 		return err
 	}
-	defer in.Close()
+	defer func() { _ = in.Close() }() // read only
 	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
 	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
+		_ = out.Close() // err says what failed
 		return err
 	}
 	if err := out.Sync(); err != nil {
-		out.Close()
+		_ = out.Close() // err says what failed
 		return err
 	}
 	return out.Close()
@@ -289,7 +289,7 @@ func syncDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer func() { _ = d.Close() }() // read only
 	if err := d.Sync(); err != nil && !errors.Is(err, fs.ErrInvalid) {
 		return err
 	}

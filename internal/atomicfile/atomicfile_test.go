@@ -38,7 +38,9 @@ func TestAtomicWriteFile(t *testing.T) {
 	if _, err := os.Stat(path + ".bak"); !errors.Is(err, os.ErrNotExist) {
 		t.Error("a .bak of nothing")
 	}
-	os.Chmod(path, 0o600)
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if err := WriteFile(path, []byte("v2")); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,9 @@ func TestAtomicWriteFile(t *testing.T) {
 	}
 	// A failing writer leaves everything as it was, with no temporary file.
 	err := WriteFileFunc(path, func(w io.Writer) error {
-		w.Write([]byte("half"))
+		if _, err := w.Write([]byte("half")); err != nil {
+			t.Fatal(err)
+		}
 		return errors.New("boom")
 	})
 	if err == nil || err.Error() != "boom" {

@@ -27,8 +27,12 @@ func readFile(t *testing.T, path string) string {
 // write it): editors treat 0444 as "do not change".
 func TestSaveRefusesReadOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "scene.json")
-	os.WriteFile(path, []byte("old"), 0o444)
-	os.Chmod(path, 0o444)
+	if err := os.WriteFile(path, []byte("old"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o444); err != nil {
+		t.Fatal(err)
+	}
 	err := WriteFile(path, []byte("new"))
 	want := path + " is read-only (-r--r--r--): make it writable, or save under another name"
 	if !errors.Is(err, ErrReadOnly) || err.Error() != want { // it said "…: the file is read-only" again
@@ -49,9 +53,13 @@ func TestSaveRefusesReadOnly(t *testing.T) {
 // link with a regular file and left the target old).
 func TestSaveWritesThroughSymlinks(t *testing.T) {
 	dir := t.TempDir()
-	os.Mkdir(filepath.Join(dir, "real"), 0o755)
+	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	target := filepath.Join(dir, "real", "scene.json")
-	os.WriteFile(target, []byte("old"), 0o640)
+	if err := os.WriteFile(target, []byte("old"), 0o640); err != nil {
+		t.Fatal(err)
+	}
 	link := filepath.Join(dir, "link.json")
 	if err := os.Symlink(filepath.Join("real", "scene.json"), link); err != nil {
 		t.Skip(err)
@@ -69,7 +77,9 @@ func TestSaveWritesThroughSymlinks(t *testing.T) {
 		t.Fatalf("mode %v", fi.Mode())
 	}
 	// A link to a file that does not exist yet creates it.
-	os.Symlink(filepath.Join("real", "new.json"), filepath.Join(dir, "dangling.json"))
+	if err := os.Symlink(filepath.Join("real", "new.json"), filepath.Join(dir, "dangling.json")); err != nil {
+		t.Fatal(err)
+	}
 	if err := WriteFile(filepath.Join(dir, "dangling.json"), []byte("x")); err != nil || readFile(t, filepath.Join(dir, "real", "new.json")) != "x" {
 		t.Fatalf("dangling link: %v", err)
 	}
@@ -80,8 +90,12 @@ func TestSaveWritesThroughSymlinks(t *testing.T) {
 func TestFailedSaveKeepsTheBackup(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "scene.json")
-	os.WriteFile(path, []byte("v1"), 0o644)
-	os.WriteFile(path+".bak", []byte("v0"), 0o644)
+	if err := os.WriteFile(path, []byte("v1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".bak", []byte("v0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	renameFile = func(string, string) error {
 		return &os.LinkError{Op: "rename", Old: "x.tmp-1", New: path, Err: syscall.ENOSPC}
 	}
@@ -99,7 +113,9 @@ func TestFailedSaveKeepsTheBackup(t *testing.T) {
 	// A folder nobody may write: the message names the file and the folder.
 	if os.Geteuid() != 0 {
 		ro := filepath.Join(dir, "ro")
-		os.Mkdir(ro, 0o555)
+		if err := os.Mkdir(ro, 0o555); err != nil {
+			t.Fatal(err)
+		}
 		err := WriteFile(filepath.Join(ro, "x.json"), []byte("x"))
 		if err == nil || strings.Contains(err.Error(), "tmp-") || !strings.Contains(err.Error(), "x.json") {
 			t.Fatalf("read-only folder: %v", err)
@@ -121,7 +137,9 @@ func TestStaleTempFilesRemoved(t *testing.T) {
 	live := filepath.Join(dir, ".scene.json.tmp-1-456") // pid 1 runs
 	other := filepath.Join(dir, ".other.json.tmp-"+strconv.Itoa(dead)+"-7")
 	for _, f := range []string{stale, live, other} {
-		os.WriteFile(f, []byte("partial"), 0o644)
+		if err := os.WriteFile(f, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := WriteFile(path, []byte("x")); err != nil {
 		t.Fatal(err)
@@ -139,7 +157,9 @@ func TestSaveKeepsOwner(t *testing.T) {
 		t.Skip("needs root to give a file another owner (the CI runs as root)")
 	}
 	path := filepath.Join(t.TempDir(), "scene.json")
-	os.WriteFile(path, []byte("old"), 0o644)
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Chown(path, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
@@ -164,12 +184,22 @@ func TestSaveRefusesReadOnlyForOwner(t *testing.T) {
 		t.Skip("needs root to run the check as another user (the CI runs as root)")
 	}
 	dir := t.TempDir()
-	os.Chmod(filepath.Dir(dir), 0o755) // t.TempDir's parent is private
-	os.Chmod(dir, 0o777)
+	if err := os.Chmod(filepath.Dir(dir), 0o755); err != nil { // t.TempDir's parent is private
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, "scene.json")
-	os.WriteFile(path, []byte("old"), 0o444)
-	os.Chown(path, 65534, 65534)
-	os.Chmod(path, 0o444)
+	if err := os.WriteFile(path, []byte("old"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o444); err != nil {
+		t.Fatal(err)
+	}
 	bin := filepath.Join(dir, "child.test") // the go build cache is not open to other users
 	data, err := os.ReadFile(os.Args[0])
 	if err != nil || os.WriteFile(bin, data, 0o755) != nil {
@@ -193,9 +223,15 @@ func TestSaveRefusesReadOnlyForOwner(t *testing.T) {
 func TestBackupPlaceTakenByADirectory(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "scene.json")
-	os.WriteFile(path, []byte("v1"), 0o644)
-	os.Mkdir(path+".bak", 0o755)
-	os.WriteFile(filepath.Join(path+".bak", "mine.txt"), []byte("keep"), 0o644)
+	if err := os.WriteFile(path, []byte("v1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path+".bak", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(path+".bak", "mine.txt"), []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	err := WriteFile(path, []byte("v2"))
 	if err == nil || !strings.Contains(err.Error(), "could not be kept") {
 		t.Fatalf("got %v, want the previous version not kept", err)

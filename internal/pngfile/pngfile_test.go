@@ -37,7 +37,9 @@ func TestWriteReadRoundTrip(t *testing.T) {
 func TestErrorsNameTheFile(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.png")
-	os.WriteFile(bad, []byte("not a png"), 0o644)
+	if err := os.WriteFile(bad, []byte("not a png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := pngfile.Read(bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Fatalf("reading a broken file: %v", err)
 	}

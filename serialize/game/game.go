@@ -148,7 +148,7 @@ func LoadFile(path string) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	return LoadWith(f, path, Limits{})
 }
 
@@ -224,7 +224,9 @@ func (l *loader) run() error {
 		l.probs.Errorf(pos.Line, pos.Col, "", "an export must be a JSON object, not a %s", kind)
 		return nil
 	}
-	d.EnterObject()
+	if _, err := d.EnterObject(); err != nil {
+		return err
+	}
 	l.seen = map[string]jsonpos.Pos{}
 	for {
 		key, kp, ok, err := d.NextMember()
@@ -319,7 +321,9 @@ func (l *loader) meshes() error {
 		l.probs.Errorf(pos.Line, pos.Col, l.path.String(), "expected an array of mesh names")
 		return d.Skip()
 	}
-	d.EnterArray()
+	if _, err := d.EnterArray(); err != nil {
+		return err
+	}
 	for i := 0; ; i++ {
 		more, err := d.NextItem()
 		if err != nil || !more {
@@ -375,7 +379,9 @@ func (l *loader) entities() error {
 		l.probs.Errorf(pos.Line, pos.Col, l.path.String(), "expected an array of entities, not a %s", kind)
 		return d.Skip()
 	}
-	d.EnterArray()
+	if _, err := d.EnterArray(); err != nil {
+		return err
+	}
 	for i := 0; ; i++ {
 		more, err := d.NextItem()
 		if err != nil || !more {

@@ -287,11 +287,12 @@ func (m *merger) entity(b, o, t *serialize.RawEntity) serialize.RawEntity {
 		r.Name, r.HasName = t.Name, t.HasName
 	}
 	// Place.
-	if samePlace(o, t) || samePlace(b, t) {
+	switch {
+	case samePlace(o, t) || samePlace(b, t):
 		r.Parent, r.Order = o.Parent, o.Order
-	} else if samePlace(b, o) {
+	case samePlace(b, o):
 		r.Parent, r.Order = t.Parent, t.Order
-	} else {
+	default:
 		r.Parent, r.Order = o.Parent, o.Order
 		m.conflict(o.ID, scene.MergeConflict{Path: "place", Base: placeJSON(b), Ours: placeJSON(o), Theirs: placeJSON(t)})
 	}
@@ -567,7 +568,7 @@ func (m *merger) restoreNeeded() bool {
 	for i := range out.Entities {
 		check(&out.Entities[i])
 	}
-	for k := 0; k < len(add); k++ { // restored entities may need others in turn
+	for k := 0; k < len(add); k++ { //nolint:intrange // check appends to add: restored entities may need others in turn
 		check(&add[k])
 	}
 	if len(add) == 0 {

@@ -299,7 +299,7 @@ func hasValue(e *Enum, n int64) bool {
 }
 
 // decode reads a "default" value j of type t into v, reporting problems at path.
-func (p *parser) decode(j *jsonpos.Value, t *Type, v reflect.Value, h ecs.Hints, path string) {
+func (p *parser) decode(j *jsonpos.Value, t *Type, v reflect.Value, h ecs.Hints, path string) { //nolint:gocyclo // one flat case per field type
 	bad := func(format string, args ...any) {
 		q := j.Pos()
 		p.probs.Errorf(q.Line, q.Col, path, format, args...)

@@ -675,7 +675,7 @@ func (p *parser) field(v *jsonpos.Value, owner string) *Field {
 // typeSpec reads a type: the field object v (its "type", "of", "len", "values", "fields"), or the
 // value of an "of" key (a type name, or an object with those keys). inlineName names inline
 // enums and structs.
-func (p *parser) typeSpec(v, typeV *jsonpos.Value, inlineName string, depth int) *Type {
+func (p *parser) typeSpec(v, typeV *jsonpos.Value, inlineName string, depth int) *Type { //nolint:gocyclo // one check per key of a type
 	if depth > maxNesting {
 		p.errAt(typeV, "types nest at most %d deep", maxNesting)
 		return nil

@@ -213,7 +213,7 @@ func Load(path string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	return Read(f, path)
 }
 

@@ -150,16 +150,22 @@ func TestFind(t *testing.T) {
 		t.Fatalf("Find with none: %q, %v", got, err)
 	}
 	top := filepath.Join(dir, project.FileName)
-	os.WriteFile(top, []byte("{}"), 0o644)
+	if err := os.WriteFile(top, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if got, _ := project.FindFor(filepath.Join(sub, "a.json")); got != top {
 		t.Fatalf("Find from below: %q", got)
 	}
 	near := filepath.Join(dir, "levels", project.FileName)
-	os.WriteFile(near, []byte("{}"), 0o644)
+	if err := os.WriteFile(near, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if got, _ := project.Find(sub); got != near {
 		t.Fatalf("the nearest wins: %q", got)
 	}
-	os.Mkdir(filepath.Join(sub, project.FileName), 0o755) // a folder of that name is not a project file
+	if err := os.Mkdir(filepath.Join(sub, project.FileName), 0o755); err != nil { // a folder of that name is not a project file
+		t.Fatal(err)
+	}
 	if got, _ := project.Find(sub); got != near {
 		t.Fatalf("a folder named like the file: %q", got)
 	}
@@ -170,7 +176,9 @@ func TestFind(t *testing.T) {
 		t.Fatalf("relative: %q", got)
 	}
 	t.Chdir(sub)
-	os.Remove(near)
+	if err := os.Remove(near); err != nil {
+		t.Fatal(err)
+	}
 	if got, _ := project.FindFor("a.json"); got != top {
 		t.Fatalf("above the working folder: %q", got)
 	}
@@ -401,12 +409,16 @@ func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
 	case <-time.After(time.Minute):
 		// Unblock the load so the test ends, then fail.
 		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
-			f.Close()
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		t.Fatal("Load of a FIFO blocked")
 	}
 	link := filepath.Join(t.TempDir(), project.FileName)
-	os.Symlink("/dev/zero", link)
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := project.Load(link); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a symlink to /dev/zero: %v", err)
 	}

@@ -79,7 +79,7 @@ func (r *treeReader) enumDecl() (jsonpos.Value, error) {
 
 // object reads the next value; when it is an object, the members that list says are lists
 // (their limit, the problem past it, and how to read an item) are read as counted lists.
-func (r *treeReader) object(list func(key string) (max int, over string, item func() (jsonpos.Value, error))) (jsonpos.Value, error) {
+func (r *treeReader) object(list func(key string) (limit int, over string, item func() (jsonpos.Value, error))) (jsonpos.Value, error) {
 	if k, _, err := r.d.Peek(); err != nil || k != jsonpos.Object {
 		return r.d.Value()
 	}
@@ -97,8 +97,8 @@ func (r *treeReader) object(list func(key string) (max int, over string, item fu
 		name := string(key)
 		mark := r.path.Key(name)
 		var v jsonpos.Value
-		if max, over, item := list(name); item != nil {
-			v, err = r.list(max, over, item)
+		if limit, over, item := list(name); item != nil {
+			v, err = r.list(limit, over, item)
 		} else {
 			v, err = r.d.Value()
 		}
@@ -111,8 +111,8 @@ func (r *treeReader) object(list func(key string) (max int, over string, item fu
 }
 
 // list reads the next value; when it is an array, its items are read with item and counted, and
-// reading stops with a problem at the first item past max.
-func (r *treeReader) list(max int, over string, item func() (jsonpos.Value, error)) (jsonpos.Value, error) {
+// reading stops with a problem at the first item past limit.
+func (r *treeReader) list(limit int, over string, item func() (jsonpos.Value, error)) (jsonpos.Value, error) {
 	if k, _, err := r.d.Peek(); err != nil || k != jsonpos.Array {
 		return r.d.Value()
 	}
@@ -129,7 +129,7 @@ func (r *treeReader) list(max int, over string, item func() (jsonpos.Value, erro
 			return arr, err
 		}
 		mark := r.path.Index(i)
-		if i == max {
+		if i == limit {
 			_, at, err := r.d.Peek()
 			if err != nil {
 				return jsonpos.Value{}, err

@@ -112,7 +112,7 @@ func editScene(t *testing.T, path string, edit func(s *serialize.RawScene)) {
 	if err := serialize.WriteRawFile(context.Background(), path, s); err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(path + ".bak")
+	_ = os.Remove(path + ".bak") // absent already is as good
 }
 
 func byName(s *serialize.RawScene, name string) *serialize.RawEntity {

@@ -53,7 +53,7 @@ func TestFieldEditPictureInSameFrame(t *testing.T) {
 	changed := 0
 	for yy := vp.Y; yy < vp.Y+vp.H; yy += 2 {
 		for xx := vp.X; xx < vp.X+vp.W; xx += 2 {
-			if before.RGBAAt(int(xx), int(yy)) != after.RGBAAt(int(xx), int(yy)) {
+			if before.RGBAAt(xx, yy) != after.RGBAAt(xx, yy) {
 				changed++
 			}
 		}

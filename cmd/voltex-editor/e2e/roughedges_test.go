@@ -32,8 +32,8 @@ func TestShortcutsWindowFitsAndF1Toggles(t *testing.T) {
 	p = e.Presented(p) // it sizes itself to its table over a frame or two
 	w := p.Panels["Shortcuts"]
 	docShot(t, e, "shortcuts.png")
-	if min := rows * 17; w.H < min {
-		t.Errorf("the shortcuts window is %d px tall for %d rows (want ≥ %d): it needs scrolling", w.H, rows, min)
+	if least := rows * 17; w.H < least {
+		t.Errorf("the shortcuts window is %d px tall for %d rows (want ≥ %d): it needs scrolling", w.H, rows, least)
 	}
 	if w.Y < 0 || w.Y+w.H > 1000 {
 		t.Errorf("the shortcuts window %+v is not on the screen", w)

@@ -501,7 +501,9 @@ func TestOBJHotReload(t *testing.T) {
 			t.Fatal(err)
 		}
 		tmp := dst + ".tmp"
-		os.WriteFile(tmp, data, 0o644)
+		if err := os.WriteFile(tmp, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.Rename(tmp, dst); err != nil { // rename-over, as editors save
 			t.Fatal(err)
 		}
@@ -518,7 +520,9 @@ func TestOBJHotReload(t *testing.T) {
   ]
 }
 `
-	os.WriteFile(scenePath, []byte(scene), 0o644)
+	if err := os.WriteFile(scenePath, []byte(scene), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	e := launchOn(t, scenePath)
 	p := e.WaitProbe(5*time.Second, "ready", func(p *guitest.Probe) bool { return true })
 	box := e.ScreenshotOf(p)
@@ -528,7 +532,9 @@ func TestOBJHotReload(t *testing.T) {
 	if n := guitest.DiffPixels(box, teapot, viewportRect(p), 30); n < 500 {
 		t.Errorf("the viewport did not change after the model changed (%d pixels)", n)
 	}
-	os.WriteFile(filepath.Join(dir, "model.obj"), []byte("v 0 0 0\nv 1 0 0\nf 1 2 9\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "model.obj"), []byte("v 0 0 0\nv 1 0 0\nf 1 2 9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p = e.WaitProbe(10*time.Second, "reload error", func(p *guitest.Probe) bool { return hasMessage(p, "error: reloading model.obj") })
 	if n := guitest.DiffPixels(teapot, e.ScreenshotOf(p), viewportRect(p), 30); n > 50 {
 		t.Errorf("a broken model replaced the previous mesh (%d pixels changed)", n)
@@ -576,7 +582,9 @@ func TestGizmoDragIsOneUndoStep(t *testing.T) {
 func TestOpenBrokenFileKeepsScene(t *testing.T) {
 	path := copyScene(t, "cubes.json")
 	bad := filepath.Join(filepath.Dir(path), "broken.json")
-	os.WriteFile(bad, []byte("{\n  \"format\": \"voltex.scene\",\n  \"version\": 1,\n  \"entities\": [\n    {\"id\": 1, \"parent\": 5}\n  ]\n}\n"), 0o644)
+	if err := os.WriteFile(bad, []byte("{\n  \"format\": \"voltex.scene\",\n  \"version\": 1,\n  \"entities\": [\n    {\"id\": 1, \"parent\": 5}\n  ]\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	e := launchOn(t, path)
 	e.Key("ctrl+o")
 	e.WaitProbe(10*time.Second, "open dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Open Scene" })

@@ -222,7 +222,7 @@ func isIdent(k string) bool {
 	if k == "" {
 		return false
 	}
-	for i := 0; i < len(k); i++ {
+	for i := range len(k) {
 		c := k[i]
 		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
 			continue

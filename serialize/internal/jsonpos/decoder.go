@@ -337,9 +337,9 @@ func (d *Decoder) skipValue(depth int) error {
 
 // SkipCapture is Skip that also returns the raw text of the value (from
 // its first byte; leading whitespace is left out), appended to dst, and the
-// position and offset where it starts. If the value is longer than max
-// bytes it fails with a limit error at its start (max <= 0: no limit).
-func (d *Decoder) SkipCapture(dst []byte, max int) (raw []byte, start Pos, offset int64, err error) {
+// position and offset where it starts. If the value is longer than limit
+// bytes it fails with a limit error at its start (limit <= 0: no limit).
+func (d *Decoder) SkipCapture(dst []byte, limit int) (raw []byte, start Pos, offset int64, err error) {
 	if d.err != nil {
 		return dst, Pos{}, 0, d.err
 	}
@@ -348,8 +348,8 @@ func (d *Decoder) SkipCapture(dst []byte, max int) (raw []byte, start Pos, offse
 	}
 	start, offset = d.posAt(d.pos), d.Offset()
 	d.capturing, d.capture, d.capFrom, d.capMax = true, dst, d.pos, 0
-	if max > 0 {
-		d.capMax = len(dst) + max
+	if limit > 0 {
+		d.capMax = len(dst) + limit
 	}
 	err = d.skipValue(len(d.open))
 	if err == nil {
@@ -357,9 +357,9 @@ func (d *Decoder) SkipCapture(dst []byte, max int) (raw []byte, start Pos, offse
 	}
 	raw = d.capture
 	d.capturing, d.capture = false, nil
-	if err == nil && max > 0 && len(raw)-len(dst) > max {
+	if err == nil && limit > 0 && len(raw)-len(dst) > limit {
 		err = &SyntaxError{Pos: start, Offset: offset, Limit: true,
-			Msg: fmt.Sprintf("value is longer than the limit of %s that can be kept in memory", words.Bytes(int64(max)))}
+			Msg: fmt.Sprintf("value is longer than the limit of %s that can be kept in memory", words.Bytes(int64(limit)))}
 		d.err = err
 	}
 	return raw, start, offset, err
@@ -440,7 +440,7 @@ func (d *Decoder) parseValue(depth int) (Value, error) {
 func (d *Decoder) literal(word string) error {
 	d.ensure(len(word))
 	buf := d.buf[d.pos:]
-	for i := 0; i < len(word); i++ {
+	for i := range len(word) {
 		if i >= len(buf) {
 			return d.failEOF("'" + word + "'")
 		}

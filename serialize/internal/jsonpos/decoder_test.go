@@ -294,8 +294,12 @@ func TestStreamingAPI(t *testing.T) {
 	}
 	// Entering a container past the depth limit fails at its bracket.
 	d = NewDecoder(strings.NewReader(`[[1]]`), Limits{MaxDepth: 1})
-	d.EnterArray()
-	d.NextItem()
+	if _, err := d.EnterArray(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.NextItem(); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := d.EnterArray(); err == nil || err.Error() != "1:2: nesting is deeper than the limit of 1 levels" {
 		t.Errorf("depth: %v", err)
 	}
@@ -385,10 +389,18 @@ func TestSkipCapture(t *testing.T) {
 		func() *Decoder { return NewBytesDecoder([]byte(src), testLimits) },
 	} {
 		d := r()
-		d.EnterObject()
-		d.NextMember()
-		d.Value()
-		d.NextMember()
+		if _, err := d.EnterObject(); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, err := d.NextMember(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Value(); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, err := d.NextMember(); err != nil {
+			t.Fatal(err)
+		}
 		raw, start, off, err := d.SkipCapture([]byte("prefix:"), 0)
 		if err != nil || string(raw) != "prefix:"+want || start != (Pos{2, 10}) || off != int64(strings.Index(src, "[1")) {
 			t.Fatalf("got %q %v %d %v", raw, start, off, err)

@@ -55,7 +55,7 @@ func StartDisplay(t testing.TB, w, h int) *Display {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start Xvfb: %v", err)
 	}
-	wr.Close()
+	_ = wr.Close() // Xvfb holds its own copy
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
 	stop := func() {
@@ -70,7 +70,7 @@ func StartDisplay(t testing.TB, w, h int) *Display {
 	got := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(r).ReadString('\n')
-		r.Close()
+		_ = r.Close()
 		got <- strings.TrimSpace(line)
 	}()
 	var num int
@@ -91,6 +91,6 @@ func StartDisplay(t testing.TB, w, h int) *Display {
 	if err != nil {
 		t.Fatalf("Xvfb :%d is not accepting connections: %v", num, err)
 	}
-	c.Close()
+	_ = c.Close()
 	return d
 }

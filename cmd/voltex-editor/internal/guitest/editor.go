@@ -387,7 +387,7 @@ func (e *Editor) RequestClose() {
 	if err != nil {
 		e.t.Fatalf("x11: %v", err)
 	}
-	defer x.Close()
+	defer func() { _ = x.Close() }()
 	if err := x.sendDeleteWindow(uint32(id)); err != nil {
 		e.t.Fatalf("x11: %v", err)
 	}

@@ -25,21 +25,21 @@ func dialX11(display int) (*x11Conn, error) {
 	// Connection setup: little-endian, protocol 11.0, no authorisation (Xvfb started by the harness has none).
 	setup := []byte{'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 	if _, err := c.Write(setup); err != nil {
-		c.Close()
+		_ = c.Close() // the error returned says what failed
 		return nil, err
 	}
 	head := make([]byte, 8)
 	if _, err := io.ReadFull(c, head); err != nil {
-		c.Close()
+		_ = c.Close() // the error returned says what failed
 		return nil, err
 	}
 	rest := make([]byte, int(binary.LittleEndian.Uint16(head[6:]))*4)
 	if _, err := io.ReadFull(c, rest); err != nil {
-		c.Close()
+		_ = c.Close() // the error returned says what failed
 		return nil, err
 	}
 	if head[0] != 1 {
-		c.Close()
+		_ = c.Close() // the error returned says what failed
 		return nil, errors.New("x11: connection refused by server")
 	}
 	return &x11Conn{c: c}, nil
