@@ -28,14 +28,15 @@ run: build
 	./$(BIN) $(SCENE)
 
 ## test: gofmt, go vet, every unit/GL/GUI test (own Xvfb when DISPLAY is unset), race detector on the pure
-## packages, the inspector and the editor, staticcheck; every step runs, then the skipped tests and each step's
+## packages, the inspector and the editor, golangci-lint; every step runs, then the skipped tests and each step's
 ## result. STRESS=1 keeps every core busy meanwhile.
 test: deps
 	@./scripts/test.sh
 
-## lint: staticcheck alone (pinned in scripts/staticcheck.sh; run with go run, not in go.mod)
+## lint: golangci-lint alone with .golangci.yml (staticcheck, govet, errcheck, gocritic, gocyclo, revive, …; pinned in
+## scripts/lint.sh, which installs it into a cache folder on first use, never into go.mod)
 lint:
-	@./scripts/staticcheck.sh
+	@./scripts/lint.sh
 
 ## screenshot: launch the editor under a private Xvfb and write docs/screenshot.png
 screenshot: build
