@@ -151,226 +151,278 @@ func checkTree(t *testing.T, w *ecs.World, es []ecs.Entity, ps []int) {
 
 // TestHierarchyModel applies random hierarchy operations to a world and to a simple model (a
 // parent per entity and ordered child lists) and compares them after every step.
-func TestHierarchyModel(t *testing.T) { //nolint:gocyclo // one case per random operation, each checked against the model
+func TestHierarchyModel(t *testing.T) {
 	for seed := range uint64(20) {
-		r := rand.New(rand.NewPCG(seed, 99))
-		w := ecs.NewWorld()
-		tm := ecs.NewMap[ecs.Transform](w)
-		type node struct {
-			e      ecs.Entity
-			parent int // -1 root
-			kids   []int
-			alive  bool
-		}
-		var m []node
-		live := func() []int {
-			var out []int
-			for i := range m {
-				if m[i].alive {
-					out = append(out, i)
-				}
-			}
-			return out
-		}
-		isAnc := func(a, b int) bool { // a is b or an ancestor of b
-			for x := b; x >= 0; x = m[x].parent {
-				if x == a {
-					return true
-				}
-			}
-			return false
-		}
-		detach := func(c int) {
-			if p := m[c].parent; p >= 0 {
-				m[p].kids = slices.DeleteFunc(m[p].kids, func(k int) bool { return k == c })
-			}
-			m[c].parent = -1
-		}
-		attach := func(c, p int) {
-			if m[c].parent == p {
-				return
-			}
-			detach(c)
-			if p >= 0 {
-				m[c].parent = p
-				m[p].kids = append(m[p].kids, c)
+		h := &hierModel{t: t, seed: seed, r: rand.New(rand.NewPCG(seed, 99)), w: ecs.NewWorld()}
+		h.tm = ecs.NewMap[ecs.Transform](h.w)
+		for h.step = range 400 {
+			if h.apply() {
+				h.compare()
 			}
 		}
-		pick := func() int {
-			l := live()
-			if len(l) == 0 || r.IntN(8) == 0 {
-				return -1
-			}
-			return l[r.IntN(len(l))]
-		}
-		ent := func(i int) ecs.Entity {
-			if i < 0 {
-				return ecs.Entity{}
-			}
-			return m[i].e
-		}
-		for step := range 400 {
-			switch op := r.IntN(10); {
-			case op < 2 || len(live()) < 3:
-				e := tm.Spawn(ecs.Transform{Position: mgl32.Vec3{float32(r.IntN(5)), 0, 0}, Scale: mgl32.Vec3{1, 1, 1}})
-				m = append(m, node{e: e, parent: -1, alive: true})
-			case op < 4:
-				c, p := pick(), pick()
-				if c < 0 {
-					continue
-				}
-				err := w.SetParent(ent(c), ent(p))
-				if p >= 0 && isAnc(c, p) {
-					if !errors.Is(err, ecs.ErrCycle) {
-						t.Fatalf("seed %d step %d: SetParent(%d, %d) = %v, want a cycle", seed, step, c, p, err)
-					}
-					continue
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				attach(c, p)
-			case op < 6:
-				var links []ecs.ParentLink
-				var pairs [][2]int
-				for range 1 + r.IntN(4) {
-					if c, p := pick(), pick(); c >= 0 {
-						links = append(links, ecs.ParentLink{Child: ent(c), Parent: ent(p)})
-						pairs = append(pairs, [2]int{c, p})
-					}
-				}
-				// The model: apply them all, then look for a cycle (and undo them if there is one).
-				saved := make([]node, len(m))
-				for i := range m {
-					saved[i] = m[i]
-					saved[i].kids = slices.Clone(m[i].kids)
-				}
-				for _, pr := range pairs {
-					attach(pr[0], pr[1])
-				}
-				cycle := false
-				for i := range m {
-					steps := 0
-					for x := i; x >= 0 && !cycle; x = m[x].parent {
-						steps++
-						cycle = steps > len(m)
-					}
-				}
-				if cycle {
-					m = saved
-				}
-				err := w.SetParents(links)
-				if cycle != errors.Is(err, ecs.ErrCycle) || (!cycle && err != nil) {
-					t.Fatalf("seed %d step %d: SetParents(%v) = %v, model cycle %v", seed, step, pairs, err, cycle)
-				}
-			case op < 7:
-				p := pick()
-				if p < 0 {
-					continue
-				}
-				var cs []int
-				for _, c := range live() {
-					if r.IntN(3) == 0 {
-						cs = append(cs, c)
-					}
-				}
-				r.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
-				es := make([]ecs.Entity, len(cs))
-				cycle := false
-				for i, c := range cs {
-					es[i] = ent(c)
-					cycle = cycle || isAnc(c, p)
-				}
-				err := w.SetChildren(ent(p), es)
-				if cycle {
-					if !errors.Is(err, ecs.ErrCycle) {
-						t.Fatalf("seed %d step %d: SetChildren = %v, want a cycle", seed, step, err)
-					}
-					continue
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, k := range slices.Clone(m[p].kids) {
-					if !slices.Contains(cs, k) {
-						detach(k)
-					}
-				}
-				for _, c := range cs {
-					detach(c)
-					m[c].parent = p
-				}
-				m[p].kids = cs
-			case op < 8:
-				c := pick()
-				if c < 0 {
-					continue
-				}
-				w.Despawn(ent(c))
-				detach(c)
-				for _, k := range m[c].kids {
-					m[k].parent = -1
-				}
-				m[c].kids, m[c].alive = nil, false
-			case op < 9:
-				c := pick()
-				if c < 0 {
-					continue
-				}
-				var sub []int
-				var walk func(int)
-				walk = func(x int) {
-					sub = append(sub, x)
-					for _, k := range m[x].kids {
-						walk(k)
-					}
-				}
-				walk(c)
-				eq(t, "despawned", w.DespawnRecursive(ent(c)), len(sub))
-				detach(c)
-				for _, x := range sub {
-					m[x].alive, m[x].kids = false, nil
-				}
-			default:
-				c := pick()
-				if c >= 0 {
-					tm.Mut(ent(c)).Position[2] = float32(r.IntN(9))
-				}
-			}
-			// Compare.
-			w.PropagateTransforms()
-			for i := range m {
-				if m[i].alive != w.Alive(m[i].e) {
-					t.Fatalf("seed %d step %d: alive %d", seed, step, i)
-				}
-				if !m[i].alive {
-					continue
-				}
-				if got := w.Parent(m[i].e); got != ent(m[i].parent) {
-					t.Fatalf("seed %d step %d: parent of %d: %v, want %v", seed, step, i, got, ent(m[i].parent))
-				}
-				want := make([]ecs.Entity, len(m[i].kids))
-				for k, c := range m[i].kids {
-					want[k] = ent(c)
-				}
-				if got := w.Children(m[i].e); !slices.Equal(got, want) {
-					t.Fatalf("seed %d step %d: children of %d: %v, want %v", seed, step, i, got, want)
-				}
-				eq(t, "child count", w.ChildCount(m[i].e), len(want))
-				mat := mgl32.Ident4()
-				for x := i; x >= 0; x = m[x].parent {
-					mat = tm.Get(m[x].e).Matrix().Mul4(mat)
-				}
-				if got := w.WorldMatrix(m[i].e); !got.ApproxEqual(mat) {
-					t.Fatalf("seed %d step %d: world matrix of %d:\n%v\nwant\n%v", seed, step, i, got, mat)
-				}
-			}
-		}
-		c := w.Clone()
-		for i := range m {
-			if m[i].alive && (c.Parent(m[i].e) != w.Parent(m[i].e) || !slices.Equal(c.Children(m[i].e), w.Children(m[i].e))) {
+		c := h.w.Clone()
+		for i, n := range h.m {
+			if n.alive && (c.Parent(n.e) != h.w.Parent(n.e) || !slices.Equal(c.Children(n.e), h.w.Children(n.e))) {
 				t.Fatalf("seed %d: the clone's hierarchy differs at %d", seed, i)
 			}
+		}
+	}
+}
+
+// hierModel is TestHierarchyModel's world and the model it is checked against.
+type hierModel struct {
+	t    *testing.T
+	seed uint64
+	step int
+	r    *rand.Rand
+	w    *ecs.World
+	tm   *ecs.Map[ecs.Transform]
+	m    []hierNode
+}
+
+type hierNode struct {
+	e      ecs.Entity
+	parent int // -1 root
+	kids   []int
+	alive  bool
+}
+
+func (h *hierModel) live() []int {
+	var out []int
+	for i := range h.m {
+		if h.m[i].alive {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// isAnc reports whether a is b or an ancestor of b.
+func (h *hierModel) isAnc(a, b int) bool {
+	for x := b; x >= 0; x = h.m[x].parent {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *hierModel) detach(c int) {
+	if p := h.m[c].parent; p >= 0 {
+		h.m[p].kids = slices.DeleteFunc(h.m[p].kids, func(k int) bool { return k == c })
+	}
+	h.m[c].parent = -1
+}
+
+func (h *hierModel) attach(c, p int) {
+	if h.m[c].parent == p {
+		return
+	}
+	h.detach(c)
+	if p >= 0 {
+		h.m[c].parent = p
+		h.m[p].kids = append(h.m[p].kids, c)
+	}
+}
+
+// pick returns a live node, or -1 (no entity) now and then.
+func (h *hierModel) pick() int {
+	l := h.live()
+	if len(l) == 0 || h.r.IntN(8) == 0 {
+		return -1
+	}
+	return l[h.r.IntN(len(l))]
+}
+
+func (h *hierModel) ent(i int) ecs.Entity {
+	if i < 0 {
+		return ecs.Entity{}
+	}
+	return h.m[i].e
+}
+
+// apply makes one random operation on the world and the model; it reports whether they are to
+// be compared (not after an operation that did nothing or was refused).
+func (h *hierModel) apply() bool {
+	switch op := h.r.IntN(10); {
+	case op < 2 || len(h.live()) < 3:
+		e := h.tm.Spawn(ecs.Transform{Position: mgl32.Vec3{float32(h.r.IntN(5)), 0, 0}, Scale: mgl32.Vec3{1, 1, 1}})
+		h.m = append(h.m, hierNode{e: e, parent: -1, alive: true})
+		return true
+	case op < 4:
+		return h.setParent()
+	case op < 6:
+		h.setParents()
+		return true
+	case op < 7:
+		return h.setChildren()
+	case op < 8:
+		c := h.pick()
+		if c < 0 {
+			return false
+		}
+		h.w.Despawn(h.ent(c))
+		h.detach(c)
+		for _, k := range h.m[c].kids {
+			h.m[k].parent = -1
+		}
+		h.m[c].kids, h.m[c].alive = nil, false
+		return true
+	case op < 9:
+		return h.despawnRecursive()
+	default:
+		if c := h.pick(); c >= 0 {
+			h.tm.Mut(h.ent(c)).Position[2] = float32(h.r.IntN(9))
+		}
+		return true
+	}
+}
+
+func (h *hierModel) setParent() bool {
+	c, p := h.pick(), h.pick()
+	if c < 0 {
+		return false
+	}
+	err := h.w.SetParent(h.ent(c), h.ent(p))
+	if p >= 0 && h.isAnc(c, p) {
+		if !errors.Is(err, ecs.ErrCycle) {
+			h.t.Fatalf("seed %d step %d: SetParent(%d, %d) = %v, want a cycle", h.seed, h.step, c, p, err)
+		}
+		return false
+	}
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.attach(c, p)
+	return true
+}
+
+func (h *hierModel) setParents() {
+	var links []ecs.ParentLink
+	var pairs [][2]int
+	for range 1 + h.r.IntN(4) {
+		if c, p := h.pick(), h.pick(); c >= 0 {
+			links = append(links, ecs.ParentLink{Child: h.ent(c), Parent: h.ent(p)})
+			pairs = append(pairs, [2]int{c, p})
+		}
+	}
+	// The model: apply them all, then look for a cycle (and undo them if there is one).
+	saved := make([]hierNode, len(h.m))
+	for i := range h.m {
+		saved[i] = h.m[i]
+		saved[i].kids = slices.Clone(h.m[i].kids)
+	}
+	for _, pr := range pairs {
+		h.attach(pr[0], pr[1])
+	}
+	cycle := false
+	for i := range h.m {
+		steps := 0
+		for x := i; x >= 0 && !cycle; x = h.m[x].parent {
+			steps++
+			cycle = steps > len(h.m)
+		}
+	}
+	if cycle {
+		h.m = saved
+	}
+	err := h.w.SetParents(links)
+	if cycle != errors.Is(err, ecs.ErrCycle) || (!cycle && err != nil) {
+		h.t.Fatalf("seed %d step %d: SetParents(%v) = %v, model cycle %v", h.seed, h.step, pairs, err, cycle)
+	}
+}
+
+func (h *hierModel) setChildren() bool {
+	p := h.pick()
+	if p < 0 {
+		return false
+	}
+	var cs []int
+	for _, c := range h.live() {
+		if h.r.IntN(3) == 0 {
+			cs = append(cs, c)
+		}
+	}
+	h.r.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+	es := make([]ecs.Entity, len(cs))
+	cycle := false
+	for i, c := range cs {
+		es[i] = h.ent(c)
+		cycle = cycle || h.isAnc(c, p)
+	}
+	err := h.w.SetChildren(h.ent(p), es)
+	if cycle {
+		if !errors.Is(err, ecs.ErrCycle) {
+			h.t.Fatalf("seed %d step %d: SetChildren = %v, want a cycle", h.seed, h.step, err)
+		}
+		return false
+	}
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, k := range slices.Clone(h.m[p].kids) {
+		if !slices.Contains(cs, k) {
+			h.detach(k)
+		}
+	}
+	for _, c := range cs {
+		h.detach(c)
+		h.m[c].parent = p
+	}
+	h.m[p].kids = cs
+	return true
+}
+
+func (h *hierModel) despawnRecursive() bool {
+	c := h.pick()
+	if c < 0 {
+		return false
+	}
+	var sub []int
+	var walk func(int)
+	walk = func(x int) {
+		sub = append(sub, x)
+		for _, k := range h.m[x].kids {
+			walk(k)
+		}
+	}
+	walk(c)
+	eq(h.t, "despawned", h.w.DespawnRecursive(h.ent(c)), len(sub))
+	h.detach(c)
+	for _, x := range sub {
+		h.m[x].alive, h.m[x].kids = false, nil
+	}
+	return true
+}
+
+// compare checks the world against the model: liveness, parents, ordered children, world matrices.
+func (h *hierModel) compare() {
+	t, w, m := h.t, h.w, h.m
+	w.PropagateTransforms()
+	for i := range m {
+		if m[i].alive != w.Alive(m[i].e) {
+			t.Fatalf("seed %d step %d: alive %d", h.seed, h.step, i)
+		}
+		if !m[i].alive {
+			continue
+		}
+		if got := w.Parent(m[i].e); got != h.ent(m[i].parent) {
+			t.Fatalf("seed %d step %d: parent of %d: %v, want %v", h.seed, h.step, i, got, h.ent(m[i].parent))
+		}
+		want := make([]ecs.Entity, len(m[i].kids))
+		for k, c := range m[i].kids {
+			want[k] = h.ent(c)
+		}
+		if got := w.Children(m[i].e); !slices.Equal(got, want) {
+			t.Fatalf("seed %d step %d: children of %d: %v, want %v", h.seed, h.step, i, got, want)
+		}
+		eq(t, "child count", w.ChildCount(m[i].e), len(want))
+		mat := mgl32.Ident4()
+		for x := i; x >= 0; x = m[x].parent {
+			mat = h.tm.Get(m[x].e).Matrix().Mul4(mat)
+		}
+		if got := w.WorldMatrix(m[i].e); !got.ApproxEqual(mat) {
+			t.Fatalf("seed %d step %d: world matrix of %d:\n%v\nwant\n%v", h.seed, h.step, i, got, mat)
 		}
 	}
 }

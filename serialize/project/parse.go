@@ -675,7 +675,7 @@ func (p *parser) field(v *jsonpos.Value, owner string) *Field {
 // typeSpec reads a type: the field object v (its "type", "of", "len", "values", "fields"), or the
 // value of an "of" key (a type name, or an object with those keys). inlineName names inline
 // enums and structs.
-func (p *parser) typeSpec(v, typeV *jsonpos.Value, inlineName string, depth int) *Type { //nolint:gocyclo // one check per key of a type
+func (p *parser) typeSpec(v, typeV *jsonpos.Value, inlineName string, depth int) *Type {
 	if depth > maxNesting {
 		p.errAt(typeV, "types nest at most %d deep", maxNesting)
 		return nil
@@ -698,34 +698,9 @@ func (p *parser) typeSpec(v, typeV *jsonpos.Value, inlineName string, depth int)
 	t := &Type{}
 	p.sites()[t] = site{typeV.Pos(), p.path.String()}
 	kind, builtin := builtinKinds[name]
-	if !builtin {
-		n := p.named[name]
-		switch {
-		case n == nil:
-			cands := slices.Sorted(func(yield func(string) bool) {
-				for k := range builtinKinds {
-					if !yield(k) {
-						return
-					}
-				}
-				for k, nd := range p.named {
-					if nd.comp == nil && !yield(k) {
-						return
-					}
-				}
-			})
-			p.errAt(typeV, "unknown type %q%s", name, diag.DidYouMean(name, cands))
-			return nil
-		case n.comp != nil:
-			p.errAt(typeV, "%q is a component, not a type; declare the shared fields as a struct", name)
-			return nil
-		case n.enum != nil:
-			t.Kind, t.Enum = EnumKind, n.enum
-		default:
-			t.Kind, t.Struct = StructKind, n.st
-		}
-	} else {
-		t.Kind = kind
+	t.Kind = kind
+	if !builtin && !p.namedType(t, typeV, name) {
+		return nil
 	}
 	untype()
 	// The keys that only some kinds take.
@@ -795,22 +770,9 @@ func (p *parser) typeSpec(v, typeV *jsonpos.Value, inlineName string, depth int)
 		}
 		if kind == Array {
 			need["len"] = true
-			lv := get("len")
-			n, err := int64(0), error(nil)
-			if lv != nil {
-				n, err = lv.Int()
-			}
-			switch {
-			case lv == nil:
-				p.errAt(typeV, `an array needs "len" (its length)`)
-				return nil
-			case lv.Kind() != jsonpos.Number || err != nil || n < 1 || n > MaxArrayLen:
-				lm := p.path.Key("len")
-				p.errAt(lv, "expected a length within 1..%d, got %s", MaxArrayLen, lv.Describe())
-				p.path.Truncate(lm)
+			if !p.arrayLen(t, typeV, get("len")) {
 				return nil
 			}
-			t.Len = int(n)
 		}
 	}
 	for _, key := range []string{"values", "fields", "of", "len"} {
@@ -821,6 +783,58 @@ func (p *parser) typeSpec(v, typeV *jsonpos.Value, inlineName string, depth int)
 		}
 	}
 	return t
+}
+
+// namedType makes t the enum or struct declared as name; when name is unknown or a component it
+// reports the problem at typeV and returns false.
+func (p *parser) namedType(t *Type, typeV *jsonpos.Value, name string) bool {
+	n := p.named[name]
+	switch {
+	case n == nil:
+		cands := slices.Sorted(func(yield func(string) bool) {
+			for k := range builtinKinds {
+				if !yield(k) {
+					return
+				}
+			}
+			for k, nd := range p.named {
+				if nd.comp == nil && !yield(k) {
+					return
+				}
+			}
+		})
+		p.errAt(typeV, "unknown type %q%s", name, diag.DidYouMean(name, cands))
+		return false
+	case n.comp != nil:
+		p.errAt(typeV, "%q is a component, not a type; declare the shared fields as a struct", name)
+		return false
+	case n.enum != nil:
+		t.Kind, t.Enum = EnumKind, n.enum
+	default:
+		t.Kind, t.Struct = StructKind, n.st
+	}
+	return true
+}
+
+// arrayLen sets t.Len from an array's "len" member lv (nil when there is none); when it is missing
+// or not a length within 1..MaxArrayLen it reports the problem and returns false.
+func (p *parser) arrayLen(t *Type, typeV, lv *jsonpos.Value) bool {
+	n, err := int64(0), error(nil)
+	if lv != nil {
+		n, err = lv.Int()
+	}
+	switch {
+	case lv == nil:
+		p.errAt(typeV, `an array needs "len" (its length)`)
+		return false
+	case lv.Kind() != jsonpos.Number || err != nil || n < 1 || n > MaxArrayLen:
+		lm := p.path.Key("len")
+		p.errAt(lv, "expected a length within 1..%d, got %s", MaxArrayLen, lv.Describe())
+		p.path.Truncate(lm)
+		return false
+	}
+	t.Len = int(n)
+	return true
 }
 
 func article(k Kind) string {
