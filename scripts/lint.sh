@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
 GOLANGCI_LINT_VERSION=v2.15.0
-bin="${VOLTEX_TOOLS:-$(go env GOCACHE)/../voltex-tools}/golangci-lint-${GOLANGCI_LINT_VERSION}"
+bin="$(go env GOCACHE)/../voltex-tools/golangci-lint-${GOLANGCI_LINT_VERSION}"
 if [ ! -x "$bin/golangci-lint" ]; then
   echo "installing golangci-lint ${GOLANGCI_LINT_VERSION} into $bin"
   (cd / && GOBIN="$bin.tmp" GOFLAGS= go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${GOLANGCI_LINT_VERSION}")
