@@ -20,7 +20,7 @@ type Prefab struct {
 	Problem string `json:"problem" voltex:"readonly"`
 }
 
-// Transient marks Prefab as not a saved component: it is saved as the entity's "prefab" key, never as a component.
+// Transient marks Prefab as never saved as a component: it is the entity's "prefab" key.
 func (Prefab) Transient() {}
 
 // PrefabPart marks an entity that comes from a prefab: one of the descendants of an entity with a
@@ -34,7 +34,7 @@ type PrefabPart struct {
 	Source uint64 `json:"source" voltex:"readonly,tooltip=The entity's id in the prefab file"`
 }
 
-// Transient marks PrefabPart as not a saved component: parts are saved as override records, never as components.
+// Transient marks PrefabPart as never saved as a component: parts are saved as override records.
 func (PrefabPart) Transient() {}
 
 // PrefabKept holds what a scene file says about an entity of a prefab instance that cannot be
@@ -54,7 +54,7 @@ type PrefabKept struct {
 	Components []RawComponent `json:"components" voltex:"readonly"`
 }
 
-// Transient marks PrefabKept as not a saved component: kept records are written back as override records, never as components.
+// Transient marks PrefabKept as never saved as a component: kept records are written back as override records.
 func (PrefabKept) Transient() {}
 
 // registerPrefabs registers Prefab, PrefabPart and PrefabKept.
