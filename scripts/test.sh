@@ -89,7 +89,7 @@ arena() { (cd examples/arena && go vet ./... && go build -o /dev/null ./cmd/aren
 step "examples/arena" arena
 step "go test -race (pure packages, inspector, editor)" gotest -count=1 -race -timeout 20m ./ecs/... ./serialize/... \
   ./assets/... ./viewport ./inspector/... ./editor/... ./internal/pngfile ./internal/treeshape ./internal/assetref ./internal/words
-step "golangci-lint (staticcheck, errcheck, gocritic, …)" ./scripts/lint.sh
+step "golangci-lint (staticcheck among its linters)" ./scripts/lint.sh
 
 echo
 if [ -s "$skips" ]; then
