@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# golangci-lint, pinned, with .golangci.yml (staticcheck runs inside it), over every package and the e2e tests'
-# build tag. It never enters go.mod: the first run installs that version into a cache folder beside the Go build
-# cache (about 2 minutes on 2 cores), later runs reuse it. make test runs it; `make lint` runs it alone.
+# golangci-lint, pinned, with .golangci.yml (staticcheck runs inside it), over every package (examples/arena's
+# too) and the e2e tests' build tag. It never enters go.mod: the first run installs that version into a cache folder
+# beside the Go build cache (about 2 minutes on 2 cores), later runs reuse it. make test runs it; `make lint` runs it
+# alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
@@ -13,3 +14,5 @@ if [ ! -x "$bin/golangci-lint" ]; then
   rm -rf "$bin" && mv "$bin.tmp" "$bin"
 fi
 "$bin/golangci-lint" run ./...
+# examples/arena is a module of its own: its own run, with the same configuration.
+(cd examples/arena && "$bin/golangci-lint" run ./...)

@@ -32,7 +32,9 @@ func TestArenaLevel(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	if *update {
-		os.WriteFile("testdata/arena.golden", out.Bytes(), 0o644)
+		if err := os.WriteFile("testdata/arena.golden", out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	want, err := os.ReadFile("testdata/arena.golden")
 	if err != nil {
@@ -45,7 +47,9 @@ func TestArenaLevel(t *testing.T) {
 
 func TestBadExport(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.json")
-	os.WriteFile(bad, []byte(`{"format": "voltex.export", "version": 1, "entities": [{"name": 3}]}`), 0o644)
+	if err := os.WriteFile(bad, []byte(`{"format": "voltex.export", "version": 1, "entities": [{"name": 3}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var out, errOut bytes.Buffer
 	if code := run([]string{bad}, &out, &errOut); code != 1 || !bytes.Contains(errOut.Bytes(), []byte("bad.json:1:")) {
 		t.Fatalf("exit %d, stderr %s", code, errOut.String())
