@@ -240,7 +240,7 @@ func byteSet(s string) (set [256]bool) {
 const maxKept = 6 * assetref.MaxLen
 
 // feed scans a chunk; it reports false once scanning is over.
-func (s *shapeScan) feed(b []byte) bool { //nolint:gocyclo // a byte-at-a-time JSON state machine: one loop, split it and it slows
+func (s *shapeScan) feed(b []byte) bool {
 	for i := 0; i < len(b); i++ {
 		// Skip to the next byte that matters: a quote or backslash in a string that is not kept, a
 		// structural character outside strings.
@@ -256,66 +256,77 @@ func (s *shapeScan) feed(b []byte) bool { //nolint:gocyclo // a byte-at-a-time J
 				return true
 			}
 		}
-		c := b[i]
 		if s.inString {
-			switch {
-			case s.escaped:
-				s.escaped = false
-			case c == '\\':
-				s.escaped = true
-			case c == '"':
-				s.inString = false
-				s.endString()
-				continue
-			}
-			if s.keep {
-				if len(s.str) == maxKept {
-					s.keep = false // longer than any key or prefab path it looks for
-				} else {
-					s.str = append(s.str, c)
-				}
-			}
-			continue
+			s.stringByte(b[i])
+		} else if !s.structuralByte(b[i]) {
+			return false
 		}
-		depth := len(s.stack)
-		switch c {
-		case '"':
-			s.inString, s.str = true, s.str[:0]
-			// Keys of the top object (depth 1) and of entities (depth 3), and entities' "prefab".
-			s.keep = depth == 1 && s.expectKey || depth == 3 && s.inEntity() && (s.expectKey || s.key == "prefab")
-			if s.expectKey && depth == 1 {
-				s.entities = false
-			} else if s.expectKey && depth == 3 {
-				s.key = ""
-			}
-		case '{', '[':
-			if depth == 0 && c != '{' || depth >= 64 {
-				return false
-			}
-			if depth == 2 && s.inEntities() && c == '{' {
-				s.record, s.prefab = false, ""
-			}
-			s.stack = append(s.stack, c)
-			s.expectKey = c == '{'
-		case '}', ']':
-			if depth == 0 {
-				return false
-			}
-			if depth == 3 && s.inEntity() {
-				s.endEntity()
-			}
-			s.stack = s.stack[:depth-1]
-			if depth == 1 {
-				return false // the end of the top object
-			}
-			s.expectKey = false
-		case ',':
-			if depth > 0 && s.stack[depth-1] == '{' {
-				s.expectKey = true
-			}
-		case ':':
-			s.expectKey = false
+	}
+	return true
+}
+
+// stringByte takes byte c of a string: the end of the string, an escape, or a byte to keep.
+func (s *shapeScan) stringByte(c byte) {
+	switch {
+	case s.escaped:
+		s.escaped = false
+	case c == '\\':
+		s.escaped = true
+	case c == '"':
+		s.inString = false
+		s.endString()
+		return
+	}
+	if s.keep {
+		if len(s.str) == maxKept {
+			s.keep = false // longer than any key or prefab path it looks for
+		} else {
+			s.str = append(s.str, c)
 		}
+	}
+}
+
+// structuralByte takes byte c outside strings; it reports false once scanning is over (the end of
+// the top object, or a file that is not a scene's object).
+func (s *shapeScan) structuralByte(c byte) bool {
+	depth := len(s.stack)
+	switch c {
+	case '"':
+		s.inString, s.str = true, s.str[:0]
+		// Keys of the top object (depth 1) and of entities (depth 3), and entities' "prefab".
+		s.keep = depth == 1 && s.expectKey || depth == 3 && s.inEntity() && (s.expectKey || s.key == "prefab")
+		if s.expectKey && depth == 1 {
+			s.entities = false
+		} else if s.expectKey && depth == 3 {
+			s.key = ""
+		}
+	case '{', '[':
+		if depth == 0 && c != '{' || depth >= 64 {
+			return false
+		}
+		if depth == 2 && s.inEntities() && c == '{' {
+			s.record, s.prefab = false, ""
+		}
+		s.stack = append(s.stack, c)
+		s.expectKey = c == '{'
+	case '}', ']':
+		if depth == 0 {
+			return false
+		}
+		if depth == 3 && s.inEntity() {
+			s.endEntity()
+		}
+		s.stack = s.stack[:depth-1]
+		if depth == 1 {
+			return false // the end of the top object
+		}
+		s.expectKey = false
+	case ',':
+		if depth > 0 && s.stack[depth-1] == '{' {
+			s.expectKey = true
+		}
+	case ':':
+		s.expectKey = false
 	}
 	return true
 }
