@@ -18,7 +18,14 @@ import (
 // references as scene ids, 0 for none).
 func ComponentJSON(w *ecs.World, e ecs.Entity, cid ecs.ComponentID) (string, error) {
 	info := w.ComponentInfo(cid)
-	c, err := newCodec(info)
+	sids := ecs.NewMap[scene.SceneID](w)
+	enc, err := NewComponentEncoder(info, func(r ecs.Entity) int64 {
+		if r.IsZero() || !w.Alive(r) {
+			return 0
+		}
+		s, _ := sids.TryGet(r)
+		return int64(s.ID)
+	})
 	if err != nil {
 		return "", err
 	}
@@ -26,21 +33,45 @@ func ComponentJSON(w *ecs.World, e ecs.Entity, cid ecs.ComponentID) (string, err
 	if !ok {
 		return "", fmt.Errorf("entity has no %s", info.Name)
 	}
-	p := reflect.New(info.Type)
-	p.Elem().Set(reflect.ValueOf(v))
-	sids := ecs.NewMap[scene.SceneID](w)
-	enc := encodeState{refID: func(r ecs.Entity) int64 {
-		if r.IsZero() || !w.Alive(r) {
-			return 0
-		}
-		s, _ := sids.TryGet(r)
-		return int64(s.ID)
-	}}
-	b, err := c.encode(&enc, nil, p.UnsafePointer())
+	p := reflect.New(info.Type).Elem()
+	p.Set(reflect.ValueOf(v))
+	b, err := enc.Append(nil, p)
+	return string(b), err
+}
+
+// ComponentEncoder writes values of one component as scene files write them: one line, fields in
+// schema order, entity references as the numbers its ref function returns. It keeps nothing of
+// the world it was made from, so Append may run on any goroutine, on copies of values (an
+// ecs.Values), while the world goes on.
+type ComponentEncoder struct {
+	c    *codec
+	s    encodeState
+	info *ecs.ComponentInfo
+}
+
+// NewComponentEncoder returns the encoder of a registered component, or an error saying why scene
+// files cannot store it. ref gives the number an entity reference is written as (also for the
+// zero Entity); it is called on the goroutine that calls Append.
+func NewComponentEncoder(info *ecs.ComponentInfo, ref func(ecs.Entity) int64) (*ComponentEncoder, error) {
+	c, err := newCodec(info)
 	if err != nil {
-		return "", fmt.Errorf("%s: %v", info.Name, err)
+		return nil, err
 	}
-	return string(b), nil
+	return &ComponentEncoder{c: c, s: encodeState{refID: ref}, info: info}, nil
+}
+
+// Append appends v, an addressable value of the component's type, to buf. A value JSON cannot hold
+// (NaN, an asset path that breaks the rule) is an error naming the component and field.
+func (enc *ComponentEncoder) Append(buf []byte, v reflect.Value) ([]byte, error) {
+	if v.Type() != enc.info.Type || !v.CanAddr() {
+		panic(fmt.Sprintf("serialize: ComponentEncoder.Append of %s needs an addressable %v, got %v", enc.info.Name, enc.info.Type, v.Type()))
+	}
+	n := len(buf)
+	b, err := enc.c.encode(&enc.s, buf, v.Addr().UnsafePointer())
+	if err != nil {
+		return b[:n], fmt.Errorf("%s: %v", enc.info.Name, err)
+	}
+	return b, nil
 }
 
 // DecodeComponent reads a value of component cid (registered in w) from js, JSON as a scene file
