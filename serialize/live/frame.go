@@ -3,7 +3,6 @@ package live
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"reflect"
 	"strings"
 	"time"
@@ -151,7 +150,7 @@ func (s *Server) Frame() bool {
 			continue
 		}
 		if share >= 1 {
-			l.progress(wt, time.Time{})
+			l.progress(wt, deadlineNever)
 		} else if l.credit > 0 {
 			start := time.Now()
 			l.progress(wt, start.Add(l.credit))
@@ -165,7 +164,10 @@ func (s *Server) Frame() bool {
 	return run
 }
 
-// over reports whether the deadline passed (the zero deadline never does).
+// deadlineNever is the deadline of an unlimited budget.
+var deadlineNever time.Time
+
+// over reports whether the deadline passed (deadlineNever never does).
 func over(deadline time.Time) bool { return !deadline.IsZero() && time.Now().After(deadline) }
 
 // progress prepares delta parts for wt until its writer has enough of them waiting or the
@@ -341,20 +343,20 @@ func (l *loopState) appendIDs(dst []ecs.ComponentID, e ecs.Entity) []ecs.Compone
 	return out
 }
 
-// signature sums up an entity's shape: its components and its parent.
+// signature sums up an entity's shape: its components and its parent (FNV-1a).
 func signature(ids []ecs.ComponentID, parent ecs.Entity) uint32 {
-	h := fnv.New32a()
-	var b [8]byte
+	h := uint32(2166136261)
+	mix := func(x uint64, n int) {
+		for range n {
+			h = (h ^ uint32(x&0xff)) * 16777619
+			x >>= 8
+		}
+	}
 	for _, id := range ids {
-		b[0], b[1] = byte(id), byte(id>>8)
-		h.Write(b[:2])
+		mix(uint64(id), 2)
 	}
-	p := Handle(parent)
-	for i := range b {
-		b[i] = byte(p >> (8 * i))
-	}
-	h.Write(b[:])
-	return h.Sum32()
+	mix(Handle(parent), 8)
+	return h
 }
 
 func (wt *watcher) knownAt(i uint32) *known {
