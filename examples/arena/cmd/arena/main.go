@@ -2,6 +2,10 @@
 // the game's systems for a few ticks and prints what happened.
 //
 //	arena [-ticks 8] [-dt 0.5] LEVEL.export.json
+//
+// With -live ADDR the game serves its world to tools (package serialize/live) on ADDR
+// ("127.0.0.1:0": a port the system picks; "unix:PATH": a Unix socket) and runs -fps frames a
+// second until interrupted (or for -ticks updates if given), printing "live: ADDR token TOKEN".
 package main
 
 import (
@@ -9,6 +13,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
 	"example.com/arena/components"
 	"example.com/arena/systems"
@@ -16,6 +23,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/game"
+	"github.com/voltex-editor/voltex/serialize/live"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -25,13 +33,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	ticks := fs.Int("ticks", 8, "ticks to run")
 	dt := fs.Float64("dt", 0.5, "seconds per tick")
+	liveAddr := fs.String("live", "", "serve the world to tools on this address (127.0.0.1:PORT or unix:PATH)")
+	fps := fs.Float64("fps", 30, "frames a second with -live")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: arena [-ticks N] [-dt SECONDS] LEVEL.export.json")
+	if fs.NArg() != 1 || *fps <= 0 {
+		fmt.Fprintln(stderr, "usage: arena [-ticks N] [-dt SECONDS] [-live ADDR [-fps N]] LEVEL.export.json")
 		return 2
 	}
+	ticksSet := false
+	fs.Visit(func(f *flag.Flag) { ticksSet = ticksSet || f.Name == "ticks" })
 	// The level as the editor exported it: entities in hierarchy order, references as indices.
 	level, err := game.LoadFile(fs.Arg(0))
 	if err != nil {
@@ -52,6 +64,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s: %d entities\n", level.Name, len(ents))
 	report(stdout, w, ents, 0)
+	if *liveAddr != "" {
+		limit := -1 // until interrupted
+		if ticksSet {
+			limit = *ticks
+		}
+		return serveLive(w, *liveAddr, limit, *dt, *fps, stdout, stderr)
+	}
 	for i := 1; i <= *ticks; i++ {
 		ecs.SetResource(w, scene.Time{Delta: float32(*dt), Elapsed: float64(i) * *dt})
 		w.Update()
@@ -89,4 +108,34 @@ func report(out io.Writer, w *ecs.World, ents []ecs.Entity, t float64) {
 		fmt.Fprintf(out, "  %-8s %-4v at (%5.1f, %4.1f, %5.1f) chasing %-7s health %3.0f/%.0f\n",
 			names.Get(e).Value, u.Team, p[0], p[1], p[2], target, h.Current, h.Max)
 	}
+}
+
+// serveLive runs the game with the live link: a frame every 1/fps seconds, the systems running
+// unless a tool paused them, until interrupted or, if limit >= 0, after limit updates.
+func serveLive(w *ecs.World, addr string, limit int, dt, fps float64, stdout, stderr io.Writer) int {
+	srv, err := live.Serve(w, live.Options{Addr: addr})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer srv.Close()
+	fmt.Fprintf(stdout, "live: %s token %s\n", srv.Addr(), srv.Token())
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(stop)
+	tick := time.NewTicker(time.Duration(float64(time.Second) / fps))
+	defer tick.Stop()
+	for n := 0; limit < 0 || n < limit; {
+		select {
+		case <-stop:
+			return 0
+		case <-tick.C:
+		}
+		if srv.Frame() {
+			n++
+			ecs.SetResource(w, scene.Time{Delta: float32(dt), Elapsed: float64(n) * dt})
+			w.Update()
+		}
+	}
+	return 0
 }
