@@ -61,8 +61,9 @@ type watcher struct {
 
 // known is an entity as the client has it: its handle and the signature of its shape.
 type known struct {
-	h   uint64
-	sig uint32
+	h       uint64
+	sig     uint32
+	pending bool // in the watcher's pending list
 }
 
 // cycle is a delta being prepared, over as many frames as its budget needs.
@@ -204,6 +205,9 @@ func (l *loopState) begin(wt *watcher) {
 			}
 		}
 		list = append(list, wt.pending...)
+	}
+	for _, e := range wt.pending {
+		wt.knownAt(e.Index()).pending = false
 	}
 	wt.pending = wt.pending[:0]
 	// one entry per entity (an entity changes in several components)
@@ -359,6 +363,14 @@ func signature(ids []ecs.ComponentID, parent ecs.Entity) uint32 {
 	return h
 }
 
+// addPending notes e for the next delta, once however often it is noted.
+func (wt *watcher) addPending(e ecs.Entity) {
+	if k := wt.knownAt(e.Index()); !k.pending {
+		k.pending = true
+		wt.pending = append(wt.pending, e)
+	}
+}
+
 func (wt *watcher) knownAt(i uint32) *known {
 	if int(i) >= len(wt.known) {
 		wt.known = append(wt.known, make([]known, int(i)+1-len(wt.known)+len(wt.known)/2)...)
@@ -399,7 +411,7 @@ func (l *loopState) sweep(wt *watcher, deadline time.Time) {
 		l.ids = l.appendIDs(l.ids[:0], e)
 		if sig := signature(l.ids, w.Parent(e)); sig != k.sig {
 			k.sig = sig
-			wt.pending = append(wt.pending, e)
+			wt.addPending(e)
 		}
 	}
 }
@@ -409,7 +421,7 @@ func (l *loopState) sweep(wt *watcher, deadline time.Time) {
 func (l *loopState) touch(e ecs.Entity) {
 	for _, wt := range l.watchers {
 		if l.s.w.Alive(e) {
-			wt.pending = append(wt.pending, e)
+			wt.addPending(e)
 		} else if k := wt.knownAt(e.Index()); k.h == Handle(e) {
 			wt.gone = append(wt.gone, k.h)
 			k.h = 0

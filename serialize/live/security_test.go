@@ -132,3 +132,34 @@ func TestUnixSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A client that asks and never reads is disconnected; what waits for it stays bounded.
+func TestDropsClientThatDoesNotRead(t *testing.T) {
+	g := startGame(t, bigWorld(60_000), Options{FrameShare: 1})
+	r := rawDial(t, g)
+	r.Write([]byte(`{"op":"hello","token":"` + g.srv.Token() + `"}` + "\n" + `{"op":"watch"}` + "\n"))
+	go func() {
+		for range 100 {
+			if _, err := r.Write([]byte(strings.Repeat(`{"op":"status"}`+"\n", 10))); err != nil {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	for i := 0; ; i++ {
+		g.srv.mu.Lock()
+		n := len(g.srv.conns)
+		g.srv.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if i == 6000 {
+			t.Fatal("the client that does not read is still served")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c := dial(t, g)
+	if _, err := c.Status(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
+}
