@@ -1,6 +1,7 @@
 package serialize
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -53,5 +54,34 @@ func TestSetJSON(t *testing.T) {
 	}
 	if _, err := SetJSON(`{"a": 1}`, "a.b", "2"); err == nil {
 		t.Error("setting inside a number")
+	}
+}
+
+// A ComponentEncoder writes detached copies of values (ecs.Values), references as its function
+// numbers them, and names the field a value JSON cannot hold.
+func TestComponentEncoder(t *testing.T) {
+	w := testWorld()
+	a := w.Spawn(&scene.SceneID{ID: 11})
+	b := w.Spawn(&ecs.Transform{Position: mgl32.Vec3{1, 2, 3}, Scale: mgl32.Vec3{1, 1, 1}}, &kinds{Ref: a})
+	kc, _ := w.ComponentByName("Kinds")
+	tr, _ := w.ComponentByName("Transform")
+	enc, err := NewComponentEncoder(w.ComponentInfo(kc), func(e ecs.Entity) int64 { return int64(e.Index()) * 1000 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := w.CopyValues(kc, []ecs.Entity{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := enc.Append([]byte("x"), vals.Value(0))
+	if err != nil || !strings.HasPrefix(string(js), `x{ `) || !strings.Contains(string(js), `"ref": 1000`) {
+		t.Fatalf("Append: %s, %v", js, err)
+	}
+	tenc, _ := NewComponentEncoder(w.ComponentInfo(tr), nil)
+	tv, _ := w.CopyValues(tr, []ecs.Entity{b})
+	tv.Value(0).FieldByName("Position").Index(1).SetFloat(math.NaN())
+	if out, err := tenc.Append([]byte("x"), tv.Value(0)); err == nil || string(out) != "x" ||
+		!strings.Contains(err.Error(), "Transform: position[1]: is NaN") {
+		t.Fatalf("NaN: %q, %v", out, err)
 	}
 }
