@@ -48,6 +48,14 @@ type Options struct {
 	Interval time.Duration
 }
 
+// share is FrameShare, or its default.
+func (o Options) share() float64 {
+	if o.FrameShare <= 0 || o.FrameShare > 1 {
+		return 0.015
+	}
+	return o.FrameShare
+}
+
 func (o *Options) defaults() {
 	if o.Addr == "" {
 		o.Addr = "127.0.0.1:0"
@@ -67,9 +75,7 @@ func (o *Options) defaults() {
 	if o.MaxSpawns <= 0 {
 		o.MaxSpawns = 100_000
 	}
-	if o.FrameShare <= 0 || o.FrameShare > 1 {
-		o.FrameShare = 0.015
-	}
+	o.FrameShare = o.share()
 	if o.Interval <= 0 {
 		o.Interval = 20 * time.Millisecond
 	}
