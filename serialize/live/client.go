@@ -53,9 +53,9 @@ type Entity struct {
 // Delta tells what one delta changed in the client's view.
 type Delta struct {
 	Seq     uint64
-	Frame   uint64 // the game's Frame count when the delta began
-	Updates uint64 // the world's Update count then
-	Paused  bool
+	Frame   uint64   // the game's Frame count when the delta began
+	Updates uint64   // the world's Update count then
+	Paused  bool     // whether the game was paused then
 	Changed []uint64 // entities added or changed, by handle
 	Removed []uint64
 }

@@ -70,6 +70,8 @@ type known struct {
 type cycle struct {
 	seq     uint64
 	frame   uint64
+	updates uint64
+	paused  bool
 	cut     uint32
 	list    []ecs.Entity
 	pos     int
@@ -192,7 +194,7 @@ func (l *loopState) begin(wt *watcher) {
 	w := l.s.w
 	wt.seq++
 	wt.started = time.Now()
-	cyc := &cycle{seq: wt.seq, frame: l.frame, cut: w.AdvanceTick(), removed: wt.gone}
+	cyc := &cycle{seq: wt.seq, frame: l.frame, updates: w.Updates(), paused: l.paused, cut: w.AdvanceTick(), removed: wt.gone}
 	wt.gone = nil
 	var list []ecs.Entity
 	if wt.after == 0 {
@@ -257,7 +259,7 @@ func (l *loopState) part(wt *watcher, deadline time.Time) {
 	w := l.s.w
 	cyc := wt.cyc
 	b := &batch{comps: l.comps, colOf: make([]int32, len(l.comps)),
-		d: delta{Seq: cyc.seq, Frame: cyc.frame, Updates: w.Updates(), Paused: l.paused}}
+		d: delta{Seq: cyc.seq, Frame: cyc.frame, Updates: cyc.updates, Paused: cyc.paused}}
 	n := 0
 	for ; cyc.pos < len(cyc.list) && n < batchEntities; cyc.pos++ {
 		if n%32 == 31 && over(deadline) {

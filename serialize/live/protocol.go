@@ -236,9 +236,10 @@ type deltaEntity struct {
 
 // delta is one part of a delta; the last part has End set and lists the entities gone since.
 type delta struct {
-	Op       string        `json:"op"` // "delta"
-	Seq      uint64        `json:"seq"`
-	Frame    uint64        `json:"frame"` // the server's frame when the delta began
+	Op  string `json:"op"` // "delta"
+	Seq uint64 `json:"seq"`
+	// When the delta began: the server's frame, the world's updates, whether it was paused.
+	Frame    uint64        `json:"frame"`
 	Updates  uint64        `json:"updates"`
 	Paused   bool          `json:"paused"`
 	Entities []deltaEntity `json:"entities,omitempty"`
