@@ -128,14 +128,19 @@ func (c *Client) Err() error {
 	return c.err
 }
 
-// Schemas returns the game's components.
-func (c *Client) Schemas() []Schema { return c.schemas }
+// Schemas returns the game's components (registered so far: a game that registers more later
+// sends them again).
+func (c *Client) Schemas() []Schema {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.schemas
+}
 
 // Schema returns the schema of the component name, or nil.
 func (c *Client) Schema(name string) *Schema {
-	for i := range c.schemas {
-		if c.schemas[i].Name == name {
-			return &c.schemas[i]
+	for _, s := range c.Schemas() {
+		if s.Name == name {
+			return &s
 		}
 	}
 	return nil
@@ -219,6 +224,14 @@ func (c *Client) read(br *bufio.Reader) {
 			if ch != nil {
 				ch <- rep
 			}
+		case "hello": // the game registered more components
+			var h hello
+			if err = json.Unmarshal(line, &h); err != nil {
+				break
+			}
+			c.mu.Lock()
+			c.schemas = h.Components
+			c.mu.Unlock()
 		case "delta":
 			var d delta
 			if err = json.Unmarshal(line, &d); err != nil {

@@ -120,6 +120,9 @@ func (l *loopState) refreshComps() {
 	l.comps = comps
 	l.hello, _ = json.Marshal(hello{Op: "hello", Version: Version, Components: schemas})
 	l.hello = append(l.hello, '\n')
+	for c := range l.watchers { // components registered since they connected
+		c.send(l.hello)
+	}
 }
 
 // Frame does the link's work for one frame, on the game's loop, between two updates of the

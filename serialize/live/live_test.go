@@ -300,3 +300,27 @@ func TestBigWorldInParts(t *testing.T) {
 		t.Fatalf("view has %d entities, want %d", n, 3*batchEntities)
 	}
 }
+
+// Late is registered while a client watches.
+type Late struct {
+	N int32 `json:"n"`
+}
+
+// A component the game registers after a client connected reaches it: its schema and values.
+func TestComponentRegisteredLater(t *testing.T) {
+	w := newWorld()
+	_, rock := level(w)
+	g, c, x := watchGame(t, w, Options{})
+	must[Delta](t)(c.Sync(x))
+	if c.Schema("Late") != nil {
+		t.Fatal("Late before it was registered")
+	}
+	g.run(func(w *ecs.World) {
+		ecs.Register[Late](w)
+		ecs.NewMap[Late](w).Add(rock, Late{N: 7})
+	})
+	waitFor(t, c, func() bool {
+		e, _ := c.Entity(Handle(rock))
+		return c.Schema("Late") != nil && e.Components["Late"] == `{ "n": 7 }`
+	})
+}
