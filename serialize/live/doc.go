@@ -8,7 +8,7 @@
 // values a delta sends are copied out of the world in Frame (ecs.Values) and turned into JSON by
 // the connection's writer from those copies, with the scene format's encoders
 // (serialize.ComponentEncoder), so component values read as scene files write them. Frame spends
-// at most a share of the time between two frames (Options.FrameShare, 1.5 % by default) on
+// at most a share of the time between two frames (Options.FrameShare, 1 % by default) on
 // deltas: a big change reaches a watcher over several frames.
 //
 // A client sees entities by handle (index and generation as one number), with their parent,

@@ -41,7 +41,7 @@ type Options struct {
 	// MaxSpawns bounds the entities clients may spawn over the server's life (default 100,000).
 	MaxSpawns int
 	// FrameShare is the share of the time between two Frame calls that Frame may spend on deltas
-	// (default 0.015; 1 lets it finish every delta in the frame it began).
+	// (default 0.01; 1 lets it finish every delta in the frame it began).
 	FrameShare float64
 	// Interval is the shortest time between the starts of two deltas to one client (default
 	// 20 ms): a world that changes every frame is sent at most this often.
@@ -51,7 +51,7 @@ type Options struct {
 // share is FrameShare, or its default.
 func (o Options) share() float64 {
 	if o.FrameShare <= 0 || o.FrameShare > 1 {
-		return 0.015
+		return 0.01
 	}
 	return o.FrameShare
 }
