@@ -24,9 +24,9 @@ func TestApplyToPrefabRefusesWhatIsNotAFile(t *testing.T) {
 	colorC := cid[scene.Color](t, d)
 	wa := part(t, d, 10, 2)
 	must(t, d.SetField([]ecs.Entity{wa}, colorC, "rgba", green))
-	undos := d.Undos()
+	undos := d.History().Undos()
 	done := make(chan error, 1)
-	go func() { done <- d.ApplyToPrefab(context.Background(), wa, "Color", "rgba") }()
+	go func() { done <- d.Prefabs().Apply(context.Background(), wa, "Color", "rgba") }()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
@@ -38,7 +38,7 @@ func TestApplyToPrefabRefusesWhatIsNotAFile(t *testing.T) {
 		}
 		t.Fatal("Apply to Prefab blocked on a named pipe")
 	}
-	if d.Undos() != undos {
+	if d.History().Undos() != undos {
 		t.Errorf("a refused apply added a step")
 	}
 }

@@ -41,7 +41,7 @@ func BenchmarkSpawnGrid100k(b *testing.B) {
 				total += time.Since(t0)
 				n++
 				b.StopTimer()
-				if err := d.Undo(); err != nil {
+				if err := d.History().Undo(); err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
@@ -77,7 +77,7 @@ func BenchmarkFinishGrid100k(b *testing.B) {
 		total += time.Since(t0)
 		n++
 		b.StopTimer()
-		if err := d.Undo(); err != nil {
+		if err := d.History().Undo(); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
@@ -99,13 +99,13 @@ func BenchmarkUndoSpawnGrid100k(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				t0 := time.Now()
-				if err := d.Undo(); err != nil {
+				if err := d.History().Undo(); err != nil {
 					b.Fatal(err)
 				}
 				total += time.Since(t0)
 				n++
 				b.StopTimer()
-				if err := d.Redo(); err != nil {
+				if err := d.History().Redo(); err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
@@ -134,7 +134,7 @@ func BenchmarkDeleteUndo100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		if err := d.Undo(); err != nil {
+		if err := d.History().Undo(); err != nil {
 			b.Fatal(err)
 		}
 		del += t1.Sub(t0)
@@ -155,13 +155,13 @@ func BenchmarkPlay100k(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		t0 := time.Now()
-		d.Play()
+		d.PlayMode().Start()
 		t1 := time.Now()
-		d.Tick(FixedStep)
+		d.PlayMode().Tick(FixedStep)
 		tick += time.Since(t1)
 		play += t1.Sub(t0)
 		n++
-		d.Stop()
+		d.PlayMode().Stop()
 	}
 	b.ReportMetric(float64(play.Microseconds())/1000/float64(n), "play-ms/op")
 	b.ReportMetric(float64(tick.Microseconds())/1000/float64(n), "tick-ms/op")

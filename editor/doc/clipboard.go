@@ -28,7 +28,7 @@ func (d *Document) Copy(es ...ecs.Entity) (string, error) {
 // copyText is Copy of tops (top-level entities) in a scene named name; with local, the top-level
 // entities keep their local Transforms (Save as Prefab of children of one parent); with identity,
 // their Transforms are the identity (Save as Prefab of one entity, whose instance takes its place).
-func (d *Document) copyText(tops []ecs.Entity, local, identity bool, name string) (string, error) {
+func (d *core) copyText(tops []ecs.Entity, local, identity bool, name string) (string, error) {
 	all := preorder(d.world, tops)
 	if len(all) == 0 {
 		return "", nil
@@ -83,7 +83,7 @@ func (d *Document) copyText(tops []ecs.Entity, local, identity bool, name string
 	}
 	plainParts(tw, tall) // entities of instances copied without their instance: plain ones
 	var b strings.Builder
-	if err := serialize.Save(context.Background(), &b, &serialize.Scene{Name: name, World: tw, Prefabs: d.prefabs, Dir: d.folder()},
+	if err := serialize.Save(context.Background(), &b, &serialize.Scene{Name: name, World: tw, Prefabs: d.prefabSet, Dir: d.folder()},
 		serialize.SaveOptions{}); err != nil {
 		return "", fmt.Errorf("copy: %w", err)
 	}
@@ -108,7 +108,7 @@ func worldTransform(w *ecs.World, e ecs.Entity, tw *ecs.World, te ecs.Entity) {
 }
 
 // CopySelection copies the selected entities (see Copy).
-func (d *Document) CopySelection() (string, error) { return d.Copy(d.SelectedEntities()...) }
+func (d *Document) CopySelection() (string, error) { return d.Copy(d.sel.Entities()...) }
 
 // Paste adds the entities of scene JSON text (what Copy returns, or any scene file) under parent
 // (the zero Entity: as roots) as one undoable step: they get fresh scene ids, keep their hierarchy,
@@ -117,7 +117,7 @@ func (d *Document) CopySelection() (string, error) { return d.Copy(d.SelectedEnt
 // that no sibling has ("Cube (1)" beside "Cube"). They are selected and returned. Text that is not a valid scene returns the loader's error (positions as
 // clipboard:line:col) and changes nothing; cancelling ctx stops a long paste the same way.
 func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([]ecs.Entity, error) {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return nil, err
 	}
 	var pid uint64
@@ -127,7 +127,7 @@ func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([
 		}
 	}
 	s, err := serialize.Load(ctx, strings.NewReader(text), serialize.LoadOptions{File: "clipboard", Limits: d.opts.Limits,
-		NewWorld: d.opts.NewWorld, Prefabs: d.prefabs, Dir: d.folder(), KeepBroken: true})
+		NewWorld: d.opts.NewWorld, Prefabs: d.prefabSet, Dir: d.folder(), KeepBroken: true})
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([
 }
 
 // relativeTo turns the Transform of s, a place in the world, into the same place relative to parent.
-func (d *Document) relativeTo(parent ecs.Entity, s *entSnap) {
+func (d *core) relativeTo(parent ecs.Entity, s *entSnap) {
 	tr, ok := ecs.ComponentIDOf[ecs.Transform](d.world)
 	if !ok {
 		return
@@ -210,7 +210,7 @@ func idSet(snaps []entSnap) map[uint64]bool {
 // uniqueNames renames the top-level entities of snaps (those whose parent is not in the set in) whose
 // names a sibling already has, as Unity does: "Cube" becomes "Cube (1)", "Cube (1)" becomes
 // "Cube (2)" — the first number free among the siblings, old and new.
-func (d *Document) uniqueNames(snaps []entSnap, in map[uint64]bool) {
+func (d *core) uniqueNames(snaps []entSnap, in map[uint64]bool) {
 	nameC, ok := ecs.ComponentIDOf[scene.Name](d.world)
 	if !ok {
 		return
@@ -226,7 +226,7 @@ func (d *Document) uniqueNames(snaps []entSnap, in map[uint64]bool) {
 			names = map[string]bool{}
 			p, _ := d.entity(s.parent)
 			for _, c := range d.siblingsOf(p) {
-				names[d.Name(c)] = true
+				names[d.nameOf(c)] = true
 			}
 			taken[s.parent] = names
 		}

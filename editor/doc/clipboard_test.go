@@ -113,7 +113,7 @@ func TestPasteAndDuplicateGiveUniqueNames(t *testing.T) {
 	if got := o.Name(es[0]); got != "Cube 3,4" {
 		t.Errorf("pasted where no sibling has the name: %q", got)
 	}
-	if err := d.Undo(); err != nil || d.Len() != 8 {
+	if err := d.History().Undo(); err != nil || d.Len() != 8 {
 		t.Errorf("undo of the paste: %v, %d entities", err, d.Len())
 	}
 }

@@ -18,7 +18,7 @@ type treeCmd struct {
 func (c *treeCmd) label() string { return c.name }
 func (c *treeCmd) size() int     { return c.rm.size() + 8*len(c.roots) }
 
-func (c *treeCmd) apply(d *Document) error {
+func (c *treeCmd) apply(d *core) error {
 	if c.insert {
 		d.restorePack(c.rm.pack, nil, nil)
 		d.rebasePack(c.rm.pack)
@@ -27,7 +27,7 @@ func (c *treeCmd) apply(d *Document) error {
 	return d.removeIDs(c.roots)
 }
 
-func (c *treeCmd) revert(d *Document) error {
+func (c *treeCmd) revert(d *core) error {
 	if c.insert {
 		return d.removeIDs(c.roots)
 	}
@@ -37,7 +37,7 @@ func (c *treeCmd) revert(d *Document) error {
 }
 
 // removeIDs removes the subtrees of the given top-level entities.
-func (d *Document) removeIDs(ids []uint64) error {
+func (d *core) removeIDs(ids []uint64) error {
 	es := make([]ecs.Entity, len(ids))
 	for i, id := range ids {
 		e, ok := d.entity(id)
@@ -51,7 +51,7 @@ func (d *Document) removeIDs(ids []uint64) error {
 }
 
 // idAlloc returns the world's scene id generator; it skips ids the document already uses.
-func (d *Document) idAlloc() *scene.IDs {
+func (d *core) idAlloc() *scene.IDs {
 	r := ecs.Resource[scene.IDs](d.world)
 	if r == nil {
 		ecs.SetResource(d.world, scene.RandomIDs())
@@ -66,27 +66,18 @@ func (d *Document) idAlloc() *scene.IDs {
 }
 
 // newID hands out a fresh scene id: random (see scene.IDs), never one in use.
-func (d *Document) newID() uint64 { return d.idAlloc().New() }
+func (d *core) newID() uint64 { return d.idAlloc().New() }
 
 // insertTrees runs an insert command for snaps (ids already fresh) and selects its roots.
-func (d *Document) insertTrees(name string, snaps []entSnap) []ecs.Entity {
+func (d *scope) insertTrees(name string, snaps []entSnap) []ecs.Entity {
 	selBefore := d.sel.ids()
 	p := d.packSnaps(snaps)
 	cmd := &treeCmd{name: name, rm: removal{pack: p}, roots: p.roots(), insert: true}
 	d.captureBasesPack(p, d.restorePack(p, nil, nil))
 	roots := d.entitiesOf(cmd.roots)
-	d.setSel(cmd.roots)
-	d.push(cmd, selBefore)
+	d.sel.set(cmd.roots)
+	d.hist.push(cmd, selBefore)
 	return roots
-}
-
-// begin prepares a command: it refuses edits while playing and commits an open transaction.
-func (d *Document) begin() error {
-	if err := d.checkEditable(); err != nil {
-		return err
-	}
-	d.EndEdit()
-	return nil
 }
 
 // Spawn creates one entity under parent (the zero Entity for a root) with the given component
@@ -94,7 +85,7 @@ func (d *Document) begin() error {
 // selects it: one undoable step labelled label. Values referring to other entities keep those
 // references.
 func (d *Document) Spawn(label string, parent ecs.Entity, name string, values ...any) (ecs.Entity, error) {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return ecs.Entity{}, err
 	}
 	var pid uint64
@@ -146,7 +137,7 @@ func (d *Document) SpawnCube(parent ecs.Entity) (ecs.Entity, error) {
 // Delete removes es and all their descendants as one undoable step; undo restores them with the
 // same scene ids, components, parents and child order. Deleted entities leave the selection.
 func (d *Document) Delete(es ...ecs.Entity) error {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	tops := d.topLevel(es)
@@ -156,20 +147,20 @@ func (d *Document) Delete(es ...ecs.Entity) error {
 	selBefore := d.sel.ids()
 	rm := d.removeTrees(tops, true)
 	cmd := &treeCmd{name: "Delete", rm: rm, roots: rm.pack.roots()}
-	d.pruneSelection()
-	d.push(cmd, selBefore)
+	d.sel.prune()
+	d.hist.push(cmd, selBefore)
 	return nil
 }
 
 // DeleteSelection deletes the selected entities (see Delete).
-func (d *Document) DeleteSelection() error { return d.Delete(d.SelectedEntities()...) }
+func (d *Document) DeleteSelection() error { return d.Delete(d.sel.Entities()...) }
 
 // Duplicate copies es with all their descendants as one undoable step: the copies get fresh scene
 // ids, the same parents as the originals (appended after their last child), and references between
 // copied entities point to the copies (references to other entities are kept). The copies of the
 // top-level entities are selected and returned.
 func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return nil, err
 	}
 	all := preorder(d.world, d.topLevel(es))
@@ -209,12 +200,12 @@ func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
 
 // DuplicateSelection duplicates the selected entities (see Duplicate).
 func (d *Document) DuplicateSelection() ([]ecs.Entity, error) {
-	return d.Duplicate(d.SelectedEntities()...)
+	return d.Duplicate(d.sel.Entities()...)
 }
 
 // renumber gives snaps the ids of remap (old id -> new id): their own SceneID, their parents when
 // inside the set, and their references (references to ids outside the set go through outside).
-func (d *Document) renumber(snaps []entSnap, remap map[uint64]uint64, outside func(uint64) uint64) {
+func (d *core) renumber(snaps []entSnap, remap map[uint64]uint64, outside func(uint64) uint64) {
 	sidC, _ := ecs.ComponentIDOf[scene.SceneID](d.world)
 	mapRef := func(id uint64) uint64 {
 		if n, ok := remap[id]; ok {
@@ -242,7 +233,7 @@ func (d *Document) renumber(snaps []entSnap, remap map[uint64]uint64, outside fu
 }
 
 // setSnapOrder sets the order key of a snapshot's SceneID.
-func (d *Document) setSnapOrder(s *entSnap, k float64) {
+func (d *core) setSnapOrder(s *entSnap, k float64) {
 	sidC, _ := ecs.ComponentIDOf[scene.SceneID](d.world)
 	for j, c := range s.comps {
 		if c.id == sidC {
@@ -269,7 +260,7 @@ func (d *Document) ReparentKeepWorld(parent ecs.Entity, es ...ecs.Entity) error 
 }
 
 func (d *Document) reparent(parent ecs.Entity, es []ecs.Entity, keepWorld bool) error {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	w := d.world
@@ -329,7 +320,7 @@ func (c *multiCmd) size() int {
 	return n
 }
 
-func (c *multiCmd) apply(d *Document) error {
+func (c *multiCmd) apply(d *core) error {
 	for _, x := range c.cmds {
 		if err := x.apply(d); err != nil {
 			return err
@@ -338,7 +329,7 @@ func (c *multiCmd) apply(d *Document) error {
 	return nil
 }
 
-func (c *multiCmd) revert(d *Document) error {
+func (c *multiCmd) revert(d *core) error {
 	for i := len(c.cmds) - 1; i >= 0; i-- {
 		if err := c.cmds[i].revert(d); err != nil {
 			return err
@@ -350,12 +341,12 @@ func (c *multiCmd) revert(d *Document) error {
 // ReparentSelection makes the selected entities children of parent (see Reparent and
 // ReparentKeepWorld).
 func (d *Document) ReparentSelection(parent ecs.Entity, keepWorld bool) error {
-	return d.reparent(parent, d.SelectedEntities(), keepWorld)
+	return d.reparent(parent, d.sel.Entities(), keepWorld)
 }
 
 // label names an entity in messages: its name and scene id.
-func (d *Document) label(e ecs.Entity) string {
-	if n := d.Name(e); n != "" {
+func (d *core) label(e ecs.Entity) string {
+	if n := d.nameOf(e); n != "" {
 		return fmt.Sprintf("%q (id %d)", n, d.idOf(e))
 	}
 	return fmt.Sprintf("entity %d", d.idOf(e))
@@ -366,18 +357,18 @@ type sceneNameCmd struct{ from, to string }
 
 func (c *sceneNameCmd) label() string { return "Rename Scene" }
 func (c *sceneNameCmd) size() int     { return len(c.from) + len(c.to) }
-func (c *sceneNameCmd) apply(d *Document) error {
+func (c *sceneNameCmd) apply(d *core) error {
 	d.name = c.to
 	return nil
 }
-func (c *sceneNameCmd) revert(d *Document) error {
+func (c *sceneNameCmd) revert(d *core) error {
 	d.name = c.from
 	return nil
 }
 
 // SetSceneName renames the scene (the file's "name") as an undoable step.
 func (d *Document) SetSceneName(name string) error {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	if name == d.name {
@@ -385,7 +376,7 @@ func (d *Document) SetSceneName(name string) error {
 	}
 	cmd := &sceneNameCmd{from: d.name, to: name}
 	selBefore := d.sel.ids()
-	cmd.apply(d)
-	d.push(cmd, selBefore)
+	cmd.apply(d.core)
+	d.hist.push(cmd, selBefore)
 	return nil
 }

@@ -20,8 +20,8 @@ func TestOpenAndSaveGiveTheFileBack(t *testing.T) {
 	if d.SceneName() != "Small" || !d.CameraInFile() || d.Camera().Distance != 12 || d.Dirty() || d.Len() != 8 {
 		t.Fatalf("name %q camera %v dirty %v len %d", d.SceneName(), d.Camera(), d.Dirty(), d.Len())
 	}
-	if !eqIDs(d.Selection(), []uint64{2}) {
-		t.Fatalf("selection from the file: %v", d.Selection())
+	if !eqIDs(d.Selection().IDs(), []uint64{2}) {
+		t.Fatalf("selection from the file: %v", d.Selection().IDs())
 	}
 	if len(d.Warnings()) != 1 || !strings.Contains(d.Warnings()[0].String(), "FutureThing") {
 		t.Fatalf("warnings: %v", d.Warnings())
@@ -40,15 +40,15 @@ func TestSpawnUndoRedo(t *testing.T) {
 	if k := get[scene.SceneID](t, d, d.world, id).Order; k != 3 {
 		t.Fatalf("the new last child's order key is %v, want 3 (after A 1 and B 2)", k)
 	}
-	if !eqIDs(d.Selection(), []uint64{id}) || d.Name(e) != "Cube" || !d.Dirty() || d.UndoLabel() != "Create Cube" {
-		t.Fatalf("selection %v name %q dirty %v label %q", d.Selection(), d.Name(e), d.Dirty(), d.UndoLabel())
+	if !eqIDs(d.Selection().IDs(), []uint64{id}) || d.Name(e) != "Cube" || !d.Dirty() || d.History().UndoLabel() != "Create Cube" {
+		t.Fatalf("selection %v name %q dirty %v label %q", d.Selection().IDs(), d.Name(e), d.Dirty(), d.History().UndoLabel())
 	}
 	after := saved(t, d)
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if saved(t, d) != start || d.Dirty() || d.Len() != 8 {
 		t.Fatal("undo of spawn did not restore the scene")
 	}
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	if saved(t, d) != after || !d.Dirty() {
 		t.Fatal("redo of spawn differs")
 	}
@@ -71,8 +71,8 @@ func TestDeleteWithChildrenRestoresHierarchyOrderAndReferences(t *testing.T) {
 	d := openSmall(t)
 	start := saved(t, d)
 	must(t, d.Delete(ent(t, d, 2))) // A, with children A1 and A2; Follower refers to A and A1
-	if d.Len() != 5 || !eqIDs(children(t, d, 1), []uint64{3}) || len(d.Selection()) != 0 {
-		t.Fatalf("after delete: %d entities, root children %v, selection %v", d.Len(), children(t, d, 1), d.Selection())
+	if d.Len() != 5 || !eqIDs(children(t, d, 1), []uint64{3}) || len(d.Selection().IDs()) != 0 {
+		t.Fatalf("after delete: %d entities, root children %v, selection %v", d.Len(), children(t, d, 1), d.Selection().IDs())
 	}
 	if f := get[Follow](t, d, d.world, 6); d.world.Alive(f.Target) || d.world.Alive(f.Others[1]) {
 		t.Fatal("references to deleted entities still resolve")
@@ -81,7 +81,7 @@ func TestDeleteWithChildrenRestoresHierarchyOrderAndReferences(t *testing.T) {
 	if !strings.Contains(deleted, `"Follow": { "target": 0, "others": [5, 0] }`) {
 		t.Fatalf("dangling references should save as 0:\n%s", deleted)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if got := saved(t, d); got != start {
 		t.Fatalf("undo of delete is not byte-identical:\n%s", got)
 	}
@@ -91,24 +91,24 @@ func TestDeleteWithChildrenRestoresHierarchyOrderAndReferences(t *testing.T) {
 	if f := get[Follow](t, d, d.world, 6); f.Target != ent(t, d, 2) || f.Others[1] != ent(t, d, 4) {
 		t.Fatal("references not restored to the respawned entities")
 	}
-	if !eqIDs(d.Selection(), []uint64{2}) {
-		t.Fatalf("selection after undo %v", d.Selection())
+	if !eqIDs(d.Selection().IDs(), []uint64{2}) {
+		t.Fatalf("selection after undo %v", d.Selection().IDs())
 	}
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	if content(t, d) != deleted {
 		t.Fatal("redo of delete differs")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	// Deleting the middle child keeps the order of the others, and undo puts it back in the middle.
 	must(t, d.Delete(ent(t, d, 3), ent(t, d, 3), ent(t, d, 4))) // duplicates and nested are fine
 	if !eqIDs(children(t, d, 1), []uint64{2}) || !eqIDs(children(t, d, 2), []uint64{8}) {
 		t.Fatalf("after deleting B and A1: %v %v", children(t, d, 1), children(t, d, 2))
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if saved(t, d) != start || !eqIDs(children(t, d, 2), []uint64{4, 8}) {
 		t.Fatal("undo of a multi-delete differs")
 	}
-	if err := d.Delete(); err != nil || d.Undos() != 0 {
+	if err := d.Delete(); err != nil || d.History().Undos() != 0 {
 		t.Fatal("an empty delete should do nothing")
 	}
 }
@@ -122,8 +122,8 @@ func TestDuplicateRemapsReferencesAndKeepsParents(t *testing.T) {
 		t.Fatalf("%d copies, %d entities", len(copies), d.Len())
 	}
 	a, f := d.ID(copies[0]), d.ID(copies[1])
-	if a <= 8 || f <= 8 || a == f || !eqIDs(d.Selection(), []uint64{a, f}) {
-		t.Fatalf("copy ids %d %d, selection %v", a, f, d.Selection())
+	if a <= 8 || f <= 8 || a == f || !eqIDs(d.Selection().IDs(), []uint64{a, f}) {
+		t.Fatalf("copy ids %d %d, selection %v", a, f, d.Selection().IDs())
 	}
 	kids := children(t, d, a)
 	if parentID(t, d, a) != 1 || !eqIDs(children(t, d, 1), []uint64{2, 3, a}) || len(kids) != 2 {
@@ -143,15 +143,15 @@ func TestDuplicateRemapsReferencesAndKeepsParents(t *testing.T) {
 		t.Fatal("the copy of A2 lost its name or Camera")
 	}
 	end := saved(t, d)
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if saved(t, d) != start {
 		t.Fatal("undo of duplicate differs")
 	}
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	if saved(t, d) != end {
 		t.Fatal("redo of duplicate differs")
 	}
-	d.Select(ent(t, d, 5))
+	d.Selection().Select(ent(t, d, 5))
 	again, err := d.DuplicateSelection()
 	must(t, err)
 	if len(again) != 1 || len(children(t, d, d.ID(again[0]))) != 1 {
@@ -169,7 +169,7 @@ func TestCopyPasteBetweenDocuments(t *testing.T) {
 	if !strings.HasPrefix(text, "{\n  \"format\": \"voltex.scene\"") || !strings.Contains(text, `"name": "Clipboard"`) {
 		t.Fatalf("clipboard text:\n%s", text)
 	}
-	if src.Undos() != 0 || src.Dirty() {
+	if src.History().Undos() != 0 || src.Dirty() {
 		t.Fatal("copy changed the document")
 	}
 	// Another editor process: a new document with other entities.
@@ -195,15 +195,15 @@ func TestCopyPasteBetweenDocuments(t *testing.T) {
 	if fw.Target != ent(t, d, a) || fw.Others[0] != (ecs.Entity{}) || fw.Others[1] != ent(t, d, kids[0]) {
 		t.Fatalf("pasted references %v", fw)
 	}
-	if !eqIDs(d.Selection(), []uint64{a, f}) || d.UndoLabel() != "Paste" {
-		t.Fatalf("selection %v label %q", d.Selection(), d.UndoLabel())
+	if !eqIDs(d.Selection().IDs(), []uint64{a, f}) || d.History().UndoLabel() != "Paste" {
+		t.Fatalf("selection %v label %q", d.Selection().IDs(), d.History().UndoLabel())
 	}
 	end := saved(t, d)
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if saved(t, d) != before {
 		t.Fatal("undo of paste differs")
 	}
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	if saved(t, d) != end {
 		t.Fatal("redo of paste differs")
 	}
@@ -220,9 +220,9 @@ func TestCopyPasteBetweenDocuments(t *testing.T) {
 		t.Fatalf("pasting a scene file: %d roots, %d entities", len(all), d.Len())
 	}
 	// Broken text changes nothing and says where.
-	n, v := d.Undos(), d.Version()
+	n, v := d.History().Undos(), d.Version()
 	_, err = d.Paste(context.Background(), "{\n  \"format\": \"voltex.scene\", \"version\": 1, \"entities\": [ { \"id\": x } ] }", ecs.Entity{})
-	if err == nil || !strings.Contains(err.Error(), "clipboard:2:") || d.Undos() != n || d.Version() != v {
+	if err == nil || !strings.Contains(err.Error(), "clipboard:2:") || d.History().Undos() != n || d.Version() != v {
 		t.Fatalf("broken paste: %v", err)
 	}
 	if txt, err := d.Copy(); txt != "" || err != nil {
@@ -234,7 +234,7 @@ func TestReparentAndCycleRefusal(t *testing.T) {
 	d := openSmall(t)
 	start := saved(t, d)
 	must(t, d.Reparent(ent(t, d, 4), ent(t, d, 3))) // B under A1
-	if parentID(t, d, 3) != 4 || !eqIDs(children(t, d, 1), []uint64{2}) || d.UndoLabel() != "Reparent" {
+	if parentID(t, d, 3) != 4 || !eqIDs(children(t, d, 1), []uint64{2}) || d.History().UndoLabel() != "Reparent" {
 		t.Fatal("reparent")
 	}
 	// The world matrix follows the new parent (local transform kept): A1 is at (1,2,0), scale 0.5.
@@ -242,29 +242,29 @@ func TestReparentAndCycleRefusal(t *testing.T) {
 	if got := d.world.WorldMatrix(ent(t, d, 3)).Col(3).Vec3(); got != (mgl32.Vec3{0.5, 2, 0}) {
 		t.Fatalf("B's world position %v", got)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if saved(t, d) != start || !eqIDs(children(t, d, 1), []uint64{2, 3}) {
 		t.Fatalf("undo of reparent: %v", children(t, d, 1))
 	}
-	must(t, d.Redo())
-	must(t, d.Undo())
+	must(t, d.History().Redo())
+	must(t, d.History().Undo())
 	// Root under its grandchild: refused, nothing recorded.
-	n, v := d.Undos(), d.Version()
+	n, v := d.History().Undos(), d.Version()
 	mustErr(t, d.Reparent(ent(t, d, 4), ent(t, d, 1)), ErrCycle)
 	mustErr(t, d.Reparent(ent(t, d, 2), ent(t, d, 2)), ErrCycle)
-	if d.Undos() != n || d.Version() != v || saved(t, d) != start {
+	if d.History().Undos() != n || d.Version() != v || saved(t, d) != start {
 		t.Fatal("a refused reparent changed something")
 	}
 	// Already there: no step. To the root: the entity becomes a root.
 	must(t, d.Reparent(ent(t, d, 1), ent(t, d, 2)))
-	if d.Undos() != n {
+	if d.History().Undos() != n {
 		t.Fatal("a no-op reparent recorded a step")
 	}
 	must(t, d.Reparent(ecs.Entity{}, ent(t, d, 8), ent(t, d, 4)))
 	if parentID(t, d, 8) != 0 || parentID(t, d, 4) != 0 || len(children(t, d, 2)) != 0 {
 		t.Fatal("reparent to the root")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if !eqIDs(children(t, d, 2), []uint64{4, 8}) || saved(t, d) != start {
 		t.Fatal("undo of reparent to the root")
 	}
@@ -274,19 +274,19 @@ func TestRename(t *testing.T) {
 	d := openSmall(t)
 	e := ent(t, d, 3)
 	must(t, d.Rename([]ecs.Entity{e}, "Bee"))
-	if d.Name(e) != "Bee" || d.UndoLabel() != "Rename" {
+	if d.Name(e) != "Bee" || d.History().UndoLabel() != "Rename" {
 		t.Fatal("rename")
 	}
 	must(t, d.Rename([]ecs.Entity{e}, "Bee"))
-	if d.Undos() != 1 {
+	if d.History().Undos() != 1 {
 		t.Fatal("renaming to the same name recorded a step")
 	}
 	must(t, d.Rename([]ecs.Entity{e}, ""))
 	if d.world.Has(e, cid[scene.Name](t, d)) {
 		t.Fatal("an empty name should remove the Name")
 	}
-	must(t, d.Undo())
-	must(t, d.Undo())
+	must(t, d.History().Undo())
+	must(t, d.History().Undo())
 	if d.Name(e) != "B" || d.Dirty() {
 		t.Fatal("undo of rename")
 	}
@@ -294,7 +294,7 @@ func TestRename(t *testing.T) {
 	if d.SceneName() != "Renamed scene" || !d.Dirty() {
 		t.Fatal("scene rename")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if d.SceneName() != "Small" || d.Dirty() {
 		t.Fatal("undo of scene rename")
 	}
@@ -313,19 +313,19 @@ func TestTransactionIsOneStep(t *testing.T) {
 	if d.Version() == v0 || get[ecs.Transform](t, d, d.world, 3).Position[0] != 5 {
 		t.Fatal("edits inside a transaction must show at once")
 	}
-	if d.CanUndo() {
+	if d.History().CanUndo() {
 		t.Fatal("undo should be disabled during a transaction")
 	}
 	d.EndEdit()
-	if d.Undos() != 1 || d.UndoLabel() != "Drag position" || !d.Dirty() {
-		t.Fatalf("%d steps, label %q", d.Undos(), d.UndoLabel())
+	if d.History().Undos() != 1 || d.History().UndoLabel() != "Drag position" || !d.Dirty() {
+		t.Fatalf("%d steps, label %q", d.History().Undos(), d.History().UndoLabel())
 	}
 	end := saved(t, d)
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if saved(t, d) != start {
 		t.Fatal("undo of the drag")
 	}
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	if saved(t, d) != end {
 		t.Fatal("redo of the drag")
 	}
@@ -340,7 +340,7 @@ func TestTransactionIsOneStep(t *testing.T) {
 	}
 	must(t, d.SetComponent([]ecs.Entity{a}, tr, ecs.Transform{Position: mgl32.Vec3{7, 7, 7}, Scale: one}))
 	d.EndEdit()
-	if d.Undos() != 2 || get[ecs.Transform](t, d, d.world, 2).Position != (mgl32.Vec3{7, 7, 7}) {
+	if d.History().Undos() != 2 || get[ecs.Transform](t, d, d.world, 2).Position != (mgl32.Vec3{7, 7, 7}) {
 		t.Fatal("gizmo transaction")
 	}
 	// A drag that ends where it began records nothing; Cancel puts everything back.
@@ -352,18 +352,18 @@ func TestTransactionIsOneStep(t *testing.T) {
 	d.BeginEdit("Cancelled")
 	must(t, d.SetField([]ecs.Entity{a, b}, tr, "scale", mgl32.Vec3{2, 2, 2}))
 	d.CancelEdit()
-	if d.Undos() != 2 || saved(t, d) != cur || d.Editing() {
+	if d.History().Undos() != 2 || saved(t, d) != cur || d.Editing() {
 		t.Fatal("no-op or cancelled transaction left traces")
 	}
 	// SetField outside a transaction is a step of its own; Undo during a drag commits and undoes it.
 	must(t, d.SetField([]ecs.Entity{b}, cid[scene.Spin](t, d), "speed", 10))
-	if d.Undos() != 3 {
+	if d.History().Undos() != 3 {
 		t.Fatal("a lone SetField is one step")
 	}
 	d.BeginEdit("Drag")
 	must(t, d.SetField([]ecs.Entity{b}, cid[scene.Spin](t, d), "speed", 20))
-	must(t, d.Undo())
-	if d.Editing() || get[scene.Spin](t, d, d.world, 3).Speed != 10 || d.Undos() != 3 {
+	must(t, d.History().Undo())
+	if d.Editing() || get[scene.Spin](t, d, d.world, 3).Speed != 10 || d.History().Undos() != 3 {
 		t.Fatal("Undo during a drag")
 	}
 	// Errors: bad path, wrong type, NaN, entity without the component, SceneID, computed.
@@ -380,7 +380,7 @@ func TestTransactionIsOneStep(t *testing.T) {
 			t.Error("a bad edit was accepted")
 		}
 	}
-	if d.Undos() != 3 {
+	if d.History().Undos() != 3 {
 		t.Fatal("bad edits recorded steps")
 	}
 }
@@ -395,9 +395,9 @@ func TestComponentCommands(t *testing.T) {
 	if c := get[scene.Color](t, d, d.world, 1); c.RGBA != [4]float32{1, 1, 1, 1} || get[scene.Color](t, d, d.world, 2).RGBA[1] != 0 {
 		t.Fatal("add component")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	must(t, d.AddComponentValue([]ecs.Entity{root}, col, &scene.Color{RGBA: [4]float32{0, 0, 1, 1}}))
-	if get[scene.Color](t, d, d.world, 1).RGBA[2] != 1 || d.UndoLabel() != "Add Color" {
+	if get[scene.Color](t, d, d.world, 1).RGBA[2] != 1 || d.History().UndoLabel() != "Add Color" {
 		t.Fatal("add with a value")
 	}
 	// Reset, paste, remove.
@@ -407,7 +407,7 @@ func TestComponentCommands(t *testing.T) {
 	}
 	must(t, d.PasteComponent([]ecs.Entity{a, solo}, col, get[scene.Color](t, d, d.world, 5)))
 	must(t, d.PasteComponent([]ecs.Entity{a, solo}, col, scene.Color{RGBA: [4]float32{0, 1, 0, 1}}))
-	if d.Undos() != 3 {
+	if d.History().Undos() != 3 {
 		t.Fatal("pasting equal values should record nothing the second time")
 	}
 	must(t, d.RemoveComponent([]ecs.Entity{root, a, ent(t, d, 3)}, col))
@@ -437,46 +437,46 @@ func TestComponentCommands(t *testing.T) {
 func TestSelection(t *testing.T) {
 	d := openSmall(t)
 	a, b, c := ent(t, d, 2), ent(t, d, 3), ent(t, d, 5)
-	v := d.SelectionVersion()
-	d.Select(b, a, b)
-	if !eqIDs(d.Selection(), []uint64{3, 2}) || d.SelectionVersion() == v {
+	v := d.Selection().Version()
+	d.Selection().Select(b, a, b)
+	if !eqIDs(d.Selection().IDs(), []uint64{3, 2}) || d.Selection().Version() == v {
 		t.Fatal("select")
 	}
-	d.AddToSelection(c, a)
-	d.ToggleSelected(b)
-	if !eqIDs(d.Selection(), []uint64{2, 5}) || !d.IsSelected(c) || d.IsSelected(b) {
-		t.Fatalf("add/toggle: %v", d.Selection())
+	d.Selection().Add(c, a)
+	d.Selection().Toggle(b)
+	if !eqIDs(d.Selection().IDs(), []uint64{2, 5}) || !d.Selection().IsSelected(c) || d.Selection().IsSelected(b) {
+		t.Fatalf("add/toggle: %v", d.Selection().IDs())
 	}
-	if act, ok := d.Active(); !ok || act != c {
+	if act, ok := d.Selection().Active(); !ok || act != c {
 		t.Fatal("active is the last selected")
 	}
-	d.ToggleSelected(b)
-	d.Deselect(a)
-	if !eqIDs(d.Selection(), []uint64{5, 3}) || d.SelectionLen() != 2 {
-		t.Fatalf("deselect: %v", d.Selection())
+	d.Selection().Toggle(b)
+	d.Selection().Deselect(a)
+	if !eqIDs(d.Selection().IDs(), []uint64{5, 3}) || d.Selection().Len() != 2 {
+		t.Fatalf("deselect: %v", d.Selection().IDs())
 	}
-	d.SelectAll()
-	if len(d.SelectedEntities()) != 8 || d.Selection()[0] != 1 {
+	d.Selection().SelectAll()
+	if len(d.Selection().Entities()) != 8 || d.Selection().IDs()[0] != 1 {
 		t.Fatal("select all")
 	}
-	d.SelectIDs(4, 99)
-	if !eqIDs(d.Selection(), []uint64{4}) || !d.IsSelectedID(4) {
+	d.Selection().SelectIDs(4, 99)
+	if !eqIDs(d.Selection().IDs(), []uint64{4}) || !d.Selection().IsSelectedID(4) {
 		t.Fatal("select ids")
 	}
-	d.ClearSelection()
-	if _, ok := d.Active(); ok || d.SelectionLen() != 0 {
+	d.Selection().Clear()
+	if _, ok := d.Selection().Active(); ok || d.Selection().Len() != 0 {
 		t.Fatal("clear")
 	}
 	// Selection is kept by id across undo and redo of a delete.
-	d.Select(a, c)
+	d.Selection().Select(a, c)
 	must(t, d.DeleteSelection())
-	d.Select(b)
-	must(t, d.Undo())
-	if !eqIDs(d.Selection(), []uint64{2, 5}) || d.SelectedEntities()[0] != ent(t, d, 2) {
-		t.Fatalf("selection after undo: %v", d.Selection())
+	d.Selection().Select(b)
+	must(t, d.History().Undo())
+	if !eqIDs(d.Selection().IDs(), []uint64{2, 5}) || d.Selection().Entities()[0] != ent(t, d, 2) {
+		t.Fatalf("selection after undo: %v", d.Selection().IDs())
 	}
-	must(t, d.Redo())
-	if len(d.Selection()) != 0 {
+	must(t, d.History().Redo())
+	if len(d.Selection().IDs()) != 0 {
 		t.Fatal("selection after redo")
 	}
 }
@@ -490,18 +490,18 @@ func TestDirtyFollowsTheSavePoint(t *testing.T) {
 	if d.Dirty() {
 		t.Fatal("dirty after save")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if !d.Dirty() {
 		t.Fatal("undo past the save point must be dirty")
 	}
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	if d.Dirty() {
 		t.Fatal("redo back to the save point must be clean")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	must(t, d.Rename([]ecs.Entity{e}, "3")) // the saved state is now unreachable
-	must(t, d.Undo())
-	must(t, d.Undo())
+	must(t, d.History().Undo())
+	must(t, d.History().Undo())
 	if !d.Dirty() {
 		t.Fatal("the save point was dropped: dirty until saved")
 	}
@@ -531,15 +531,15 @@ func TestHistoryLimit(t *testing.T) {
 		_, err := d.SpawnEmpty(ecs.Entity{})
 		must(t, err)
 	}
-	if d.Undos() != 3 || !d.Dirty() {
+	if d.History().Undos() != 3 || !d.Dirty() {
 		t.Fatal("history limit")
 	}
 	undoAll(t, d)
 	if d.Len() != 2 || !d.Dirty() {
 		t.Fatal("the clean state fell off the history: dirty")
 	}
-	d.ClearHistory()
-	if d.Undos() != 0 || d.Redos() != 0 || !d.Dirty() {
+	d.History().Clear()
+	if d.History().Undos() != 0 || d.History().Redos() != 0 || !d.Dirty() {
 		t.Fatal("clear history")
 	}
 	// The memory bound drops old steps but keeps the newest, however big.
@@ -549,21 +549,21 @@ func TestHistoryLimit(t *testing.T) {
 		_, err := m.SpawnCube(ecs.Entity{})
 		must(t, err)
 	}
-	if m.Undos() != 3 || m.hist.size > budget {
-		t.Fatalf("small steps: %d, %d bytes", m.Undos(), m.hist.size)
+	if m.History().Undos() != 3 || m.hist.size > budget {
+		t.Fatalf("small steps: %d, %d bytes", m.History().Undos(), m.hist.size)
 	}
 	for range 4 { // 3 → 48 cubes
-		m.SelectAll()
-		_, err := m.Duplicate(m.SelectedEntities()...)
+		m.Selection().SelectAll()
+		_, err := m.Duplicate(m.Selection().Entities()...)
 		must(t, err)
-		if m.hist.size > budget && m.Undos() != 1 {
-			t.Fatalf("over the bound with %d steps (%d bytes)", m.Undos(), m.hist.size)
+		if m.hist.size > budget && m.History().Undos() != 1 {
+			t.Fatalf("over the bound with %d steps (%d bytes)", m.History().Undos(), m.hist.size)
 		}
 	}
-	if m.Undos() != 1 || m.Len() != 48 {
-		t.Fatalf("a step over the bound is kept alone: %d steps, %d bytes", m.Undos(), m.hist.size)
+	if m.History().Undos() != 1 || m.Len() != 48 {
+		t.Fatalf("a step over the bound is kept alone: %d steps, %d bytes", m.History().Undos(), m.hist.size)
 	}
-	must(t, m.Undo())
+	must(t, m.History().Undo())
 	if m.Len() != 24 || !m.Dirty() {
 		t.Fatal("undo of the kept step")
 	}

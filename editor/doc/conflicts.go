@@ -50,8 +50,11 @@ type Conflict struct {
 	scene.MergeConflict
 }
 
-// Conflicts returns the unresolved merge conflicts: the scene's first, then by entity id.
-func (d *Document) Conflicts() []Conflict {
+// Conflicts lists and resolves the document's merge conflicts.
+type Conflicts struct{ scope }
+
+// List returns the unresolved merge conflicts: the scene's first, then by entity id.
+func (d *Conflicts) List() []Conflict {
 	var out []Conflict
 	for _, c := range d.sceneConflicts {
 		out = append(out, Conflict{MergeConflict: c})
@@ -71,24 +74,24 @@ func (d *Document) Conflicts() []Conflict {
 	return out
 }
 
-// EntityConflicts returns the unresolved merge conflicts recorded on e (nil if none).
-func (d *Document) EntityConflicts(e ecs.Entity) []scene.MergeConflict {
-	if !d.HasConflicts(e) {
+// Of returns the unresolved merge conflicts recorded on e (nil if none).
+func (d *Conflicts) Of(e ecs.Entity) []scene.MergeConflict {
+	if !d.Has(e) {
 		return nil
 	}
 	v, _ := ecs.NewMap[scene.MergeConflicts](d.world).TryGet(e)
 	return v.Items
 }
 
-// HasConflicts reports whether e carries unresolved merge conflicts (cheap: for every row of the
+// Has reports whether e carries unresolved merge conflicts (cheap: for every row of the
 // hierarchy).
-func (d *Document) HasConflicts(e ecs.Entity) bool {
+func (d *Conflicts) Has(e ecs.Entity) bool {
 	cid, ok := ecs.ComponentIDOf[scene.MergeConflicts](d.world)
 	return ok && d.world.Alive(e) && d.world.Has(e, cid)
 }
 
-// SceneConflicts returns the scene-level merge conflicts (the scene's name).
-func (d *Document) SceneConflicts() []scene.MergeConflict { return d.sceneConflicts }
+// Scene returns the scene-level merge conflicts (the scene's name).
+func (d *Conflicts) Scene() []scene.MergeConflict { return d.sceneConflicts }
 
 // sceneConflictsCmd changes the scene-level conflict records.
 type sceneConflictsCmd struct{ from, to []scene.MergeConflict }
@@ -103,11 +106,11 @@ func (c *sceneConflictsCmd) size() int {
 	}
 	return n
 }
-func (c *sceneConflictsCmd) apply(d *Document) error {
+func (c *sceneConflictsCmd) apply(d *core) error {
 	d.sceneConflicts = c.to
 	return nil
 }
-func (c *sceneConflictsCmd) revert(d *Document) error {
+func (c *sceneConflictsCmd) revert(d *core) error {
 	d.sceneConflicts = c.from
 	return nil
 }
@@ -129,8 +132,8 @@ func chosen(c scene.MergeConflict, how Resolution) (string, bool) {
 // its last record does. Use … on an "entity" conflict whose side deleted the entity deletes it (with
 // its descendants). A value that cannot be applied (its parent is gone, say) returns an error and
 // changes nothing.
-func (d *Document) Resolve(id uint64, path string, how Resolution) error {
-	if err := d.begin(); err != nil {
+func (d *Conflicts) Resolve(id uint64, path string, how Resolution) error {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	if id == 0 {
@@ -140,7 +143,7 @@ func (d *Document) Resolve(id uint64, path string, how Resolution) error {
 	if !ok {
 		return fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
 	}
-	items := d.EntityConflicts(e)
+	items := d.Of(e)
 	at := slices.IndexFunc(items, func(c scene.MergeConflict) bool { return c.Path == path })
 	if at < 0 {
 		return fmt.Errorf("%w: %s of entity %d", ErrNoConflict, path, id)
@@ -153,8 +156,8 @@ func (d *Document) Resolve(id uint64, path string, how Resolution) error {
 			selBefore := d.sel.ids()
 			rm := d.removeTrees([]ecs.Entity{e}, true)
 			cmd := &treeCmd{name: how.String(), rm: rm, roots: rm.pack.roots()}
-			d.pruneSelection()
-			d.push(cmd, selBefore)
+			d.sel.prune()
+			d.hist.push(cmd, selBefore)
 			return nil
 		}
 		apply = false // keep it: only the record goes
@@ -178,14 +181,14 @@ func (d *Document) Resolve(id uint64, path string, how Resolution) error {
 	cmds = append(cmds, &compCmd{name: how.String(), changes: []compChange{{id: id, cid: rc, before: d.state(e, rc), after: after}}})
 	var cmd command = &multiCmd{name: how.String(), cmds: cmds}
 	selBefore := d.sel.ids()
-	if err := cmd.apply(d); err != nil {
+	if err := cmd.apply(d.core); err != nil {
 		return err
 	}
-	d.push(cmd, selBefore)
+	d.hist.push(cmd, selBefore)
 	return nil
 }
 
-func (d *Document) resolveScene(path string, how Resolution) error {
+func (d *Conflicts) resolveScene(path string, how Resolution) error {
 	at := slices.IndexFunc(d.sceneConflicts, func(c scene.MergeConflict) bool { return c.Path == path })
 	if at < 0 {
 		return fmt.Errorf("%w: %s of the scene", ErrNoConflict, path)
@@ -207,16 +210,16 @@ func (d *Document) resolveScene(path string, how Resolution) error {
 	}
 	cmd := &multiCmd{name: how.String(), cmds: cmds}
 	selBefore := d.sel.ids()
-	if err := cmd.apply(d); err != nil {
+	if err := cmd.apply(d.core); err != nil {
 		return err
 	}
-	d.push(cmd, selBefore)
+	d.hist.push(cmd, selBefore)
 	return nil
 }
 
 // valueCommand returns the command that gives e the value val ("" = absent) at a conflict's path,
 // or nil if e has it already.
-func (d *Document) valueCommand(e ecs.Entity, path, val string) (command, error) {
+func (d *core) valueCommand(e ecs.Entity, path, val string) (command, error) {
 	id := d.idOf(e)
 	switch {
 	case path == "name":
@@ -287,7 +290,7 @@ func (d *Document) valueCommand(e ecs.Entity, path, val string) (command, error)
 }
 
 // changeCommand returns a command giving e the component state after (nil if it has it already).
-func (d *Document) changeCommand(e ecs.Entity, cid ecs.ComponentID, after compState) command {
+func (d *core) changeCommand(e ecs.Entity, cid ecs.ComponentID, after compState) command {
 	before := d.state(e, cid)
 	if before.has == after.has && (!before.has || sameVal(before.val, after.val)) {
 		return nil
@@ -297,7 +300,7 @@ func (d *Document) changeCommand(e ecs.Entity, cid ecs.ComponentID, after compSt
 
 // rawCommand applies a value to a component this build does not know (kept as JSON in
 // scene.Unknown).
-func (d *Document) rawCommand(e ecs.Entity, comp, field, val string) (command, error) {
+func (d *core) rawCommand(e ecs.Entity, comp, field, val string) (command, error) {
 	uc, _ := ecs.ComponentIDOf[scene.Unknown](d.world)
 	u, _ := ecs.NewMap[scene.Unknown](d.world).TryGet(e)
 	raws := slices.Clone(u.Components)

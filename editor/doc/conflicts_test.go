@@ -86,11 +86,11 @@ func TestResolveConflicts(t *testing.T) {
 	if start != conflictedScene {
 		t.Fatalf("the conflicted scene does not round-trip:\n%s", start)
 	}
-	all := d.Conflicts()
+	all := d.Conflicts().List()
 	if len(all) != 8 || all[0].Entity != 0 || all[0].Path != "scene.name" || all[1].Entity != 1 || all[7].Entity != 5 {
 		t.Fatalf("conflicts %+v", all)
 	}
-	if !d.HasConflicts(ent(t, d, 1)) || len(d.EntityConflicts(ent(t, d, 4))) != 2 {
+	if !d.Conflicts().Has(ent(t, d, 1)) || len(d.Conflicts().Of(ent(t, d, 4))) != 2 {
 		t.Fatal("HasConflicts / EntityConflicts")
 	}
 	steps := []struct {
@@ -100,9 +100,9 @@ func TestResolveConflicts(t *testing.T) {
 		check func() bool
 	}{
 		{1, "components.Transform.position", UseTheirs, func() bool {
-			return get[ecs.Transform](t, d, d.world, 1).Position == mgl32.Vec3{2, 0, 0} && len(d.EntityConflicts(ent(t, d, 1))) == 1
+			return get[ecs.Transform](t, d, d.world, 1).Position == mgl32.Vec3{2, 0, 0} && len(d.Conflicts().Of(ent(t, d, 1))) == 1
 		}},
-		{1, "name", KeepEdited, func() bool { return d.Name(ent(t, d, 1)) == "Root" && !d.HasConflicts(ent(t, d, 1)) }},
+		{1, "name", KeepEdited, func() bool { return d.Name(ent(t, d, 1)) == "Root" && !d.Conflicts().Has(ent(t, d, 1)) }},
 		{2, "place", UseTheirs, func() bool { return parentID(t, d, 2) == 0 && get[scene.SceneID](t, d, d.world, 2).Order == 5 }},
 		{4, "components.Spin", UseTheirs, func() bool { return get[scene.Spin](t, d, d.world, 4).Speed == 7 }},
 		{4, "components.Follow.target", UseTheirs, func() bool { return get[Follow](t, d, d.world, 4).Target == ent(t, d, 2) }},
@@ -110,26 +110,26 @@ func TestResolveConflicts(t *testing.T) {
 			u := get[scene.Unknown](t, d, d.world, 5)
 			return len(u.Components) == 1 && u.Components[0].JSON == `{ "level": 2, "mode": "a" }`
 		}},
-		{0, "scene.name", UseTheirs, func() bool { return d.SceneName() == "Theirs" && len(d.SceneConflicts()) == 0 }},
+		{0, "scene.name", UseTheirs, func() bool { return d.SceneName() == "Theirs" && len(d.Conflicts().Scene()) == 0 }},
 		{3, "entity", UseOurs, func() bool { _, ok := d.Entity(3); return !ok }},
 	}
 	for i, s := range steps {
 		before := content(t, d)
-		must(t, d.Resolve(s.id, s.path, s.how))
-		if !s.check() || d.UndoLabel() != s.how.String() {
-			t.Fatalf("step %d (%d %s %v): wrong result, label %q\n%s", i, s.id, s.path, s.how, d.UndoLabel(), content(t, d))
+		must(t, d.Conflicts().Resolve(s.id, s.path, s.how))
+		if !s.check() || d.History().UndoLabel() != s.how.String() {
+			t.Fatalf("step %d (%d %s %v): wrong result, label %q\n%s", i, s.id, s.path, s.how, d.History().UndoLabel(), content(t, d))
 		}
 		after := content(t, d)
-		must(t, d.Undo())
+		must(t, d.History().Undo())
 		if content(t, d) != before {
 			t.Fatalf("step %d: undo differs", i)
 		}
-		must(t, d.Redo())
+		must(t, d.History().Redo())
 		if content(t, d) != after {
 			t.Fatalf("step %d: redo differs", i)
 		}
 	}
-	if n := len(d.Conflicts()); n != 0 {
+	if n := len(d.Conflicts().List()); n != 0 {
 		t.Fatalf("%d conflicts left", n)
 	}
 	must(t, d.Save(context.Background(), nil))
@@ -145,10 +145,10 @@ func TestResolveConflicts(t *testing.T) {
 		t.Fatal("undo all does not give the conflicted scene back")
 	}
 	// Errors change nothing.
-	n := d.Undos()
-	mustErr(t, d.Resolve(1, "no such path", UseOurs), ErrNoConflict)
-	mustErr(t, d.Resolve(99, "name", UseOurs), ErrNoEntity)
-	if d.Undos() != n {
+	n := d.History().Undos()
+	mustErr(t, d.Conflicts().Resolve(1, "no such path", UseOurs), ErrNoConflict)
+	mustErr(t, d.Conflicts().Resolve(99, "name", UseOurs), ErrNoEntity)
+	if d.History().Undos() != n {
 		t.Fatal("a failed resolve made a step")
 	}
 }
@@ -157,10 +157,10 @@ func TestResolveConflicts(t *testing.T) {
 func TestResolveRefusesWhatCannotBeApplied(t *testing.T) {
 	d := openText(t, strings.Replace(conflictedScene, `\"parent\": 0, \"order\": 5`, `\"parent\": 77, \"order\": 5`, 1))
 	before := content(t, d)
-	if err := d.Resolve(2, "place", UseTheirs); err == nil || !strings.Contains(err.Error(), "parent 77 is not in the scene") {
+	if err := d.Conflicts().Resolve(2, "place", UseTheirs); err == nil || !strings.Contains(err.Error(), "parent 77 is not in the scene") {
 		t.Fatalf("got %v", err)
 	}
-	if content(t, d) != before || d.Undos() != 0 {
+	if content(t, d) != before || d.History().Undos() != 0 {
 		t.Fatal("a refused resolve changed the scene")
 	}
 }

@@ -32,7 +32,7 @@ const MaxCopyEntities = 2_000_000
 // step; the group (if any) or the copies are selected. It returns the group (zero if none) and the
 // copies.
 func (d *Document) SpawnCopies(ctx context.Context, p scene.GridParams, src CopySource) (ecs.Entity, []ecs.Entity, error) {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return ecs.Entity{}, nil, err
 	}
 	if err := p.Validate(); err != nil {
@@ -104,7 +104,7 @@ func (d *Document) SpawnCopies(ctx context.Context, p scene.GridParams, src Copy
 }
 
 // addComp appends component value v (a registered type) to s.
-func (d *Document) addComp(s *entSnap, v any) {
+func (d *core) addComp(s *entSnap, v any) {
 	cid, err := d.componentOf(v)
 	if err != nil {
 		panic(err)
@@ -113,7 +113,7 @@ func (d *Document) addComp(s *entSnap, v any) {
 }
 
 // entityCopies returns the snaps of the copies of e (with its subtree) for the grid p.
-func (d *Document) entityCopies(e ecs.Entity, p scene.GridParams, parent uint64, orders []float64) ([]entSnap, error) {
+func (d *core) entityCopies(e ecs.Entity, p scene.GridParams, parent uint64, orders []float64) ([]entSnap, error) {
 	if !d.world.Alive(e) || d.idOf(e) == 0 {
 		return nil, fmt.Errorf("spawn grid of %v: %w", e, ErrNoEntity)
 	}
@@ -132,7 +132,7 @@ func (d *Document) entityCopies(e ecs.Entity, p scene.GridParams, parent uint64,
 	if t, ok := ecs.NewMap[ecs.Transform](d.world).TryGet(e); ok {
 		own = t
 	}
-	name := d.Name(e)
+	name := d.nameOf(e)
 	if name == "" {
 		name = "Copy"
 	}
@@ -176,7 +176,7 @@ func (d *Document) entityCopies(e ecs.Entity, p scene.GridParams, parent uint64,
 }
 
 // instancesNamed is instancesSnaps with a name per instance.
-func (d *Document) instancesNamed(ctx context.Context, rel string, names []string, ts []ecs.Transform, parent uint64, orders []float64) ([]entSnap, error) {
+func (d *core) instancesNamed(ctx context.Context, rel string, names []string, ts []ecs.Transform, parent uint64, orders []float64) ([]entSnap, error) {
 	snaps, err := d.instancesSnaps(ctx, rel, "", ts, parent, orders)
 	if err != nil {
 		return nil, err

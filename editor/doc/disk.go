@@ -92,16 +92,14 @@ func (d *Document) ReloadFrom(nd *Document) {
 	if nd == nil || nd == d {
 		panic(errors.New("doc.ReloadFrom: pass a newly opened document (doc.Open of this document's Path)"))
 	}
-	d.play = nil
-	d.edit = nil
+	d.play.off()
 	d.setWorld(nd.world)
 	d.name = nd.name
 	d.warnings = nd.warnings
-	d.prefabs, d.dir, d.broken = nd.prefabs, nd.dir, nd.broken
+	d.prefabSet, d.dir, d.broken = nd.prefabSet, nd.dir, nd.broken
 	d.sceneConflicts = nd.sceneConflicts
 	d.missing = false
-	clear(d.hist.steps)
-	d.hist = history{}
-	d.pruneSelection()
+	d.hist.reset()
+	d.sel.prune()
 	d.version++
 }

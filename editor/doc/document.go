@@ -67,41 +67,19 @@ const DefaultName = "Untitled"
 // history (see the package documentation). A Document is not safe for concurrent use: only the GUI
 // loop thread touches it (Open and WriteJob.Run are the exceptions documented as such).
 type Document struct {
-	opts  Options
-	world *ecs.World
-	path  string
-	name  string
+	scope // the scene, and the selection and history its steps record to
 	// camera is the editor camera: the one copy of the view. The viewport panel moves it in place (Camera); saves
 	// write it; reloads and retypes keep it.
 	camera       viewport.Camera
 	cameraInFile bool // the file had a camera (a scene without one is framed when it opens)
 	warnings     []serialize.Problem
-	// sceneConflicts are the scene-level merge conflicts (see Conflicts).
-	sceneConflicts []scene.MergeConflict
-	missing        bool // the file was deleted on disk since it was loaded or saved
+	missing      bool // the file was deleted on disk since it was loaded or saved
 
-	sids  *ecs.Map[scene.SceneID]
-	names *ecs.Map[scene.Name]
-	byID  map[uint64]ecs.Entity
-	// structure changes whenever byID does: whoever adds, removes or replaces an entry (or the map)
-	// adds one, so that the selection resolves its ids again (see selection).
-	structure uint64
-	types     []compType
-	// takenSet: the world's scene.IDs generator skips the ids of byID (see idAlloc).
-	takenSet bool
-
-	// Prefabs: the prefab files the scene's instances are built from (kept for saving and live
-	// updates), the folder their paths are relative to, and the problems of instances left as
-	// placeholders (editor/doc/prefab.go).
-	prefabs *serialize.Prefabs
-	dir     string
-	broken  []serialize.Problem
-
-	hist    history
-	sel     selection
-	edit    *transaction
-	play    *playState
-	version uint64
+	sel       Selection
+	hist      History
+	play      Play
+	conflicts Conflicts
+	prefabs   Prefabs
 }
 
 // New returns an empty, clean document named name (DefaultName if empty) without a file.
@@ -109,7 +87,8 @@ func New(name string, opts Options) *Document {
 	if name == "" {
 		name = DefaultName
 	}
-	d := &Document{opts: opts, camera: viewport.DefaultCamera(), prefabs: opts.newPrefabs()}
+	d := &Document{camera: viewport.DefaultCamera()}
+	d.wire(&core{opts: opts, prefabSet: opts.newPrefabs()})
 	d.setWorld(opts.newWorld())
 	d.name = name
 	return d
@@ -130,7 +109,8 @@ func Open(ctx context.Context, path string, opts Options, progress func(done, to
 	// The world matrices are computed here, on the goroutine that loaded the scene, not in the frame that first
 	// shows it (at a million cubes 0.4 s of that frame).
 	s.World.PropagateTransforms()
-	d := &Document{opts: opts, camera: viewport.DefaultCamera(), prefabs: prefabs, dir: s.Dir, broken: s.Broken}
+	d := &Document{camera: viewport.DefaultCamera()}
+	d.wire(&core{opts: opts, prefabSet: prefabs, dir: s.Dir, broken: s.Broken})
 	d.setWorld(s.World)
 	d.path = path
 	d.name = s.Name
@@ -145,38 +125,43 @@ func Open(ctx context.Context, path string, opts Options, progress func(done, to
 			ids = append(ids, id)
 		}
 	}
-	d.setSel(ids)
+	d.sel.set(ids)
 	return d, nil
 }
 
-// setWorld makes w the edit world and indexes its entities by scene id.
-func (d *Document) setWorld(w *ecs.World) {
-	if d.prefabs == nil {
-		d.prefabs = d.opts.newPrefabs()
-	}
-	d.world = w
-	d.takenSet = false
-	d.sids = ecs.NewMap[scene.SceneID](w)
-	d.names = ecs.NewMap[scene.Name](w)
-	d.types = d.types[:0]
-	d.Reindex()
+// wire points the sub-objects at the document's core and at each other.
+func (d *Document) wire(c *core) {
+	d.scope = scope{c, &d.sel, &d.hist}
+	d.sel.c = c
+	d.hist = History{c: c, sel: &d.sel, play: &d.play}
+	d.play = Play{c: c, h: &d.hist}
+	d.conflicts = Conflicts{scope{c, &d.sel, &d.hist}}
+	d.prefabs = Prefabs{scope{c, &d.sel, &d.hist}}
 }
+
+// Selection returns the document's selection.
+func (d *Document) Selection() *Selection { return &d.sel }
+
+// History returns the document's undo/redo history.
+func (d *Document) History() *History { return &d.hist }
+
+// PlayMode returns the document's play mode.
+func (d *Document) PlayMode() *Play { return &d.play }
+
+// Conflicts returns the document's merge conflicts.
+func (d *Document) Conflicts() *Conflicts { return &d.conflicts }
+
+// Prefabs returns the document's prefab instances and the prefab files they are built from.
+func (d *Document) Prefabs() *Prefabs { return &d.prefabs }
 
 // Reindex rebuilds the scene-id index of the edit world. Call it only if the world was changed
 // structurally without going through the document (which keeps the index up to date itself);
 // entities without a scene id get one.
-func (d *Document) Reindex() {
-	order := scene.EnsureIDs(d.world)
-	d.byID = make(map[uint64]ecs.Entity, len(order))
-	d.structure++
-	for _, e := range order {
-		d.byID[d.sids.Get(e).ID] = e
-	}
-}
+func (d *Document) Reindex() { d.reindex() }
 
 // World returns the world to show: the play world while playing, else the edit world.
 func (d *Document) World() *ecs.World {
-	if d.play != nil {
+	if d.play.Playing() {
 		return d.play.world
 	}
 	return d.world
@@ -236,7 +221,7 @@ func (d *Document) Entity(id uint64) (ecs.Entity, bool) { return d.entity(id) }
 // ID returns the scene id of entity e (0 if e is dead or has none).
 func (d *Document) ID(e ecs.Entity) uint64 { return d.idOf(e) }
 
-func (d *Document) entity(id uint64) (ecs.Entity, bool) {
+func (d *core) entity(id uint64) (ecs.Entity, bool) {
 	e, ok := d.byID[id]
 	if !ok || !d.world.Alive(e) {
 		return ecs.Entity{}, false
@@ -244,17 +229,14 @@ func (d *Document) entity(id uint64) (ecs.Entity, bool) {
 	return e, true
 }
 
-func (d *Document) idOf(e ecs.Entity) uint64 {
+func (d *core) idOf(e ecs.Entity) uint64 {
 	v, _ := d.sids.TryGet(e)
 	return v.ID
 }
 
 // Name returns entity e's name ("" if it has none). (With it the document implements the
 // inspector's Names interface.)
-func (d *Document) Name(e ecs.Entity) string {
-	n, _ := d.names.TryGet(e)
-	return n.Value
-}
+func (d *Document) Name(e ecs.Entity) string { return d.nameOf(e) }
 
 // IDs returns the scene ids of all entities in ascending order.
 func (d *Document) IDs() []uint64 {
@@ -268,14 +250,14 @@ func (d *Document) IDs() []uint64 {
 
 // checkEditable returns ErrPlaying while playing.
 func (d *Document) checkEditable() error {
-	if d.play != nil {
+	if d.play.Playing() {
 		return ErrPlaying
 	}
 	return nil
 }
 
 // resolve maps handles of the edit world to scene ids, refusing dead ones.
-func (d *Document) resolve(es []ecs.Entity) ([]uint64, error) {
+func (d *core) resolve(es []ecs.Entity) ([]uint64, error) {
 	ids := make([]uint64, len(es))
 	for i, e := range es {
 		id := d.idOf(e)
@@ -295,13 +277,11 @@ func (d *Document) Dirty() bool {
 	return d.hist.pos != d.hist.saved || d.missing
 }
 
-// scene returns the serialize view of the edit world (selection included).
-func (d *Document) scene(withSelection bool) *serialize.Scene {
+// fileScene returns the serialize view of the edit world with the editor camera (what a save writes).
+func (d *Document) fileScene() *serialize.Scene {
+	s := d.scene()
 	c := d.camera.Saved()
-	s := &serialize.Scene{Name: d.name, World: d.world, Conflicts: d.sceneConflicts, Camera: &c, Prefabs: d.prefabs, Dir: d.folder()}
-	if withSelection {
-		s.Selection = d.SelectedEntities()
-	}
+	s.Camera = &c
 	return s
 }
 

@@ -45,7 +45,7 @@ func (c *compCmd) size() int {
 	return n
 }
 
-func (c *compCmd) apply(d *Document) error {
+func (c *compCmd) apply(d *core) error {
 	for i := range c.changes {
 		if err := d.setChangeState(&c.changes[i], c.changes[i].after); err != nil {
 			return err
@@ -54,7 +54,7 @@ func (c *compCmd) apply(d *Document) error {
 	return nil
 }
 
-func (c *compCmd) revert(d *Document) error {
+func (c *compCmd) revert(d *core) error {
 	for i := len(c.changes) - 1; i >= 0; i-- {
 		if err := d.setChangeState(&c.changes[i], c.changes[i].before); err != nil {
 			return err
@@ -64,13 +64,13 @@ func (c *compCmd) revert(d *Document) error {
 }
 
 // state returns entity e's component cid as a compState.
-func (d *Document) state(e ecs.Entity, cid ecs.ComponentID) compState {
+func (d *core) state(e ecs.Entity, cid ecs.ComponentID) compState {
 	v, ok := d.capture(e, cid)
 	return compState{has: ok, val: v}
 }
 
 // setState gives the entity with scene id id the component state st.
-func (d *Document) setState(id uint64, cid ecs.ComponentID, st compState) error {
+func (d *core) setState(id uint64, cid ecs.ComponentID, st compState) error {
 	e, ok := d.entity(id)
 	if !ok {
 		return fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
@@ -105,35 +105,38 @@ type transaction struct {
 // Calls nest: only the outermost EndEdit commits. Any other command (and Undo, Redo, Save) commits
 // an open transaction first. While playing it does nothing (the edits return ErrPlaying).
 func (d *Document) BeginEdit(label string) {
-	if d.play != nil {
+	if d.play.Playing() {
 		return
 	}
-	if d.edit != nil {
-		d.edit.depth++
+	if d.hist.edit != nil {
+		d.hist.edit.depth++
 		return
 	}
-	d.edit = &transaction{name: label, depth: 1, sel: d.sel.ids(), touched: map[ecs.ComponentID][]bool{}}
+	d.hist.edit = &transaction{name: label, depth: 1, sel: d.sel.ids(), touched: map[ecs.ComponentID][]bool{}}
 }
 
 // Editing reports whether a transaction is open.
-func (d *Document) Editing() bool { return d.edit != nil }
+func (d *Document) Editing() bool { return d.hist.edit != nil }
 
 // EndEdit closes the transaction opened by the matching BeginEdit. The outermost one records the
 // edits as one step, unless they left every value as it was (then there is no step). Without an
 // open transaction it does nothing.
-func (d *Document) EndEdit() {
-	t := d.edit
+func (d *Document) EndEdit() { d.hist.endEdit() }
+
+// endEdit is Document.EndEdit.
+func (h *History) endEdit() {
+	t := h.edit
 	if t == nil {
 		return
 	}
 	if t.depth--; t.depth > 0 {
 		return
 	}
-	d.edit = nil
+	h.edit = nil
 	var kept []compChange
 	for _, ch := range t.changes {
-		if e, ok := d.entity(ch.id); ok {
-			ch.after = d.state(e, ch.cid)
+		if e, ok := h.c.entity(ch.id); ok {
+			ch.after = h.c.state(e, ch.cid)
 		}
 		if ch.after.has != ch.before.has || (ch.after.has && !sameVal(ch.before.val, ch.after.val)) {
 			kept = append(kept, ch)
@@ -142,17 +145,17 @@ func (d *Document) EndEdit() {
 	if len(kept) == 0 {
 		return
 	}
-	d.push(&compCmd{name: t.name, changes: kept}, t.sel)
+	h.push(&compCmd{name: t.name, changes: kept}, t.sel)
 }
 
 // CancelEdit closes the open transaction (all nesting levels) and puts back every value it changed
 // (Escape during a drag). No step is recorded.
 func (d *Document) CancelEdit() {
-	t := d.edit
+	t := d.hist.edit
 	if t == nil {
 		return
 	}
-	d.edit = nil
+	d.hist.edit = nil
 	for i := len(t.changes) - 1; i >= 0; i-- {
 		mustOK(d.setState(t.changes[i].id, t.changes[i].cid, t.changes[i].before))
 	}
@@ -163,7 +166,7 @@ func (d *Document) CancelEdit() {
 
 // touch records the state of es's component cid before the transaction first changes it.
 func (d *Document) touch(es []ecs.Entity, cid ecs.ComponentID) {
-	t := d.edit
+	t := d.hist.edit
 	marks := t.touched[cid]
 	for _, e := range es {
 		i := int(e.Index())
@@ -195,7 +198,7 @@ func (d *Document) inEdit(label string, fn func() error) error {
 
 // checkTargets checks that es are live entities having component cid (if need) and that cid may be
 // edited; it returns the component's info.
-func (d *Document) checkTargets(es []ecs.Entity, cid ecs.ComponentID, need bool) (*ecs.ComponentInfo, error) {
+func (d *core) checkTargets(es []ecs.Entity, cid ecs.ComponentID, need bool) (*ecs.ComponentInfo, error) {
 	if int(cid) >= len(d.world.ComponentIDs()) {
 		return nil, fmt.Errorf("component %d: %w (not registered)", cid, ErrComponent)
 	}
@@ -312,10 +315,10 @@ func (d *Document) changeComponents(label string, es []ecs.Entity, cid ecs.Compo
 		return nil
 	}
 	selBefore := d.sel.ids()
-	if err := cmd.apply(d); err != nil {
+	if err := cmd.apply(d.core); err != nil {
 		return err
 	}
-	d.push(cmd, selBefore)
+	d.hist.push(cmd, selBefore)
 	return nil
 }
 
@@ -333,7 +336,7 @@ var opVerbs = [...]string{"Add", "Remove", "Reset", "Paste"}
 
 // componentOp runs op on component cid of es as one step (no step if nothing changes).
 func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, v any) error {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	info, err := d.checkTargets(es, cid, false)
@@ -396,7 +399,7 @@ func (d *Document) PasteComponent(es []ecs.Entity, cid ecs.ComponentID, v any) e
 
 // Rename sets the name of every entity of es as one step; an empty name removes it.
 func (d *Document) Rename(es []ecs.Entity, name string) error {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	if _, err := d.resolve(es); err != nil {
@@ -410,7 +413,7 @@ func (d *Document) Rename(es []ecs.Entity, name string) error {
 }
 
 // componentOf returns the component ID of a value's type (T or *T).
-func (d *Document) componentOf(v any) (ecs.ComponentID, error) {
+func (d *core) componentOf(v any) (ecs.ComponentID, error) {
 	t := reflect.TypeOf(v)
 	if t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -424,7 +427,7 @@ func (d *Document) componentOf(v any) (ecs.ComponentID, error) {
 }
 
 // checkValue checks that v is a T or non-nil *T of component cid holding only finite numbers.
-func (d *Document) checkValue(cid ecs.ComponentID, v any) error {
+func (d *core) checkValue(cid ecs.ComponentID, v any) error {
 	info := d.compType(cid).info
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && !rv.IsNil() {

@@ -17,10 +17,10 @@ func Example() {
 	d := doc.New("Demo", doc.Options{})
 	cube, _ := d.SpawnCube(ecs.Entity{})
 	_ = d.Rename([]ecs.Entity{cube}, "Box")
-	fmt.Println(d.Title(), d.Len(), d.Name(cube), d.UndoLabel())
-	_ = d.Undo()
-	fmt.Println(d.Name(cube), d.Dirty(), d.RedoLabel())
-	_ = d.Undo()
+	fmt.Println(d.Title(), d.Len(), d.Name(cube), d.History().UndoLabel())
+	_ = d.History().Undo()
+	fmt.Println(d.Name(cube), d.Dirty(), d.History().RedoLabel())
+	_ = d.History().Undo()
 	fmt.Println(d.Title(), d.Len(), d.Dirty())
 	// Output:
 	// *Demo 1 Box Rename
@@ -41,9 +41,9 @@ func ExampleDocument_BeginEdit() {
 		_ = d.SetField([]ecs.Entity{cube}, tr, "position[0]", float32(x)/10)
 	}
 	d.EndEdit()
-	fmt.Println(transforms.Get(cube).Position, d.Undos(), d.UndoLabel())
-	_ = d.Undo()
-	fmt.Println(transforms.Get(cube).Position, d.Undos())
+	fmt.Println(transforms.Get(cube).Position, d.History().Undos(), d.History().UndoLabel())
+	_ = d.History().Undo()
+	fmt.Println(transforms.Get(cube).Position, d.History().Undos())
 	// Output:
 	// [3 0 0] 2 Move X
 	// [0 0 0] 1
@@ -61,23 +61,23 @@ func ExampleDocument_Paste() {
 	pasted, _ := b.Paste(context.Background(), text, ecs.Entity{})
 	kids := b.EditWorld().Children(pasted[0])
 	fmt.Println(b.Name(pasted[0]), "holds", b.Name(kids[0]))
-	fmt.Println(b.Selection()[0] == b.ID(pasted[0]), b.UndoLabel())
+	fmt.Println(b.Selection().IDs()[0] == b.ID(pasted[0]), b.History().UndoLabel())
 	// Output:
 	// Empty (1) holds Cube
 	// true Paste
 }
 
 // Play mode runs the Spin system on a clone; Stop leaves the edit world as it was.
-func ExampleDocument_Play() {
+func ExamplePlay() {
 	d := doc.New("", doc.Options{})
 	e, _ := d.Spawn("Create Spinner", ecs.Entity{}, "Spinner", ecs.Transform{}.Default(),
 		scene.Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: 90})
-	d.Play()
+	d.PlayMode().Start()
 	for range 10 {
-		d.Tick(0.05)
+		d.PlayMode().Tick(0.05)
 	}
 	fmt.Println(ecs.NewMap[ecs.Transform](d.World()).Get(e).Rotation)
-	d.Stop()
+	d.PlayMode().Stop()
 	fmt.Println(ecs.NewMap[ecs.Transform](d.World()).Get(e).Rotation)
 	// Output:
 	// [0 45 0]
@@ -91,8 +91,8 @@ func ExampleDocument_SpawnGrid() {
 	p.Count = [3]int{30, 1, 30}
 	p.Group = "Grid"
 	group, cubes, _ := d.SpawnGrid(context.Background(), p, nil)
-	fmt.Println(d.Name(group), len(cubes), d.Len(), d.Undos())
-	_ = d.Undo()
+	fmt.Println(d.Name(group), len(cubes), d.Len(), d.History().Undos())
+	_ = d.History().Undo()
 	fmt.Println(d.Len())
 	// Output:
 	// Grid 900 901 1

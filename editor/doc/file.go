@@ -76,7 +76,7 @@ func (d *Document) prepare(path string, copying int) *WriteJob {
 	if path != "" && path != d.path {
 		rebased, rebaseErr = d.rebasePrefabs(filepath.Dir(path)) // prefab paths are relative to the scene's folder
 	}
-	s := d.scene(false) // the selection is editor state: saving it would change the file on every click
+	s := d.fileScene() // the selection is editor state: saving it would change the file on every click
 	if d.path == "" && path != "" && (d.name == DefaultName || d.name == "") {
 		s.Name = nameFromPath(path)
 	}
@@ -86,7 +86,7 @@ func (d *Document) prepare(path string, copying int) *WriteJob {
 		} else {
 			s.World = d.world.ReadCopy()
 		}
-		s.Prefabs = d.prefabs.Snapshot()
+		s.Prefabs = d.prefabSet.Snapshot()
 	}
 	return &WriteJob{path: path, scene: s, pos: d.hist.pos, doc: d, rebased: rebased, rebaseEr: rebaseErr}
 }

@@ -27,7 +27,7 @@ func TestSaveAsAndBackgroundSave(t *testing.T) {
 	// Reopening gives the same scene and camera; the selection is editor state and is not saved.
 	o, err := Open(context.Background(), path, testOpts, nil)
 	must(t, err)
-	if content(t, o) != content(t, d) || o.Camera().Yaw != 10 || len(o.Selection()) != 0 {
+	if content(t, o) != content(t, d) || o.Camera().Yaw != 10 || len(o.Selection().IDs()) != 0 {
 		t.Fatal("reopened scene differs")
 	}
 	// A background save: prepared, run elsewhere, finished; edits meanwhile keep the document dirty.
@@ -40,7 +40,7 @@ func TestSaveAsAndBackgroundSave(t *testing.T) {
 	if !d.Dirty() {
 		t.Fatal("edits made during a background save must keep the document dirty")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if d.Dirty() {
 		t.Fatal("undoing back to the state the job saved is clean")
 	}
@@ -56,7 +56,7 @@ func TestSaveAsAndBackgroundSave(t *testing.T) {
 	must(t, d.Export(context.Background(), out))
 	g, err := game.LoadFile(out)
 	must(t, err)
-	if len(g.Entities) != 1 || d.Undos() == 0 {
+	if len(g.Entities) != 1 || d.History().Undos() == 0 {
 		t.Fatal("export")
 	}
 	ej := d.PrepareExport(filepath.Join(t.TempDir(), "bg.export.json"))
@@ -70,7 +70,7 @@ func TestSaveAsAndBackgroundSave(t *testing.T) {
 		t.Fatal("an export must not change the document's file")
 	}
 	// A failed save (folder missing) leaves the document as it was.
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	err = d.SaveAs(context.Background(), filepath.Join(t.TempDir(), "no", "such", "dir.json"), nil)
 	if err == nil || d.Path() != path || !d.Dirty() {
 		t.Fatalf("failed save: %v", err)
@@ -79,7 +79,7 @@ func TestSaveAsAndBackgroundSave(t *testing.T) {
 	d.BeginEdit("drag")
 	must(t, d.SetField([]ecs.Entity{e}, cid[scene.Color](t, d), "rgba[0]", 0.5))
 	must(t, d.Save(context.Background(), nil))
-	if d.Editing() || d.Dirty() || d.UndoLabel() != "drag" {
+	if d.Editing() || d.Dirty() || d.History().UndoLabel() != "drag" {
 		t.Fatal("save during a drag")
 	}
 	defer func() {
@@ -136,10 +136,10 @@ func TestLongWorkProgressAndCancel(t *testing.T) {
 		t.Fatalf("save progress: %d calls, last %v", calls, last)
 	}
 	// Paste of many entities cancelled: nothing changes.
-	text, err := d.Copy(d.SelectedEntities()...)
+	text, err := d.Copy(d.Selection().Entities()...)
 	must(t, err)
 	_ = text
-	d.SelectAll()
+	d.Selection().SelectAll()
 	text, err = d.CopySelection()
 	must(t, err)
 	n := d.Len()
@@ -150,7 +150,7 @@ func TestLongWorkProgressAndCancel(t *testing.T) {
 
 func TestOutsideEdits(t *testing.T) {
 	d := openSmall(t)
-	d.Select(ent(t, d, 3), ent(t, d, 8))
+	d.Selection().Select(ent(t, d, 3), ent(t, d, 8))
 	*d.Camera() = d.Camera().WithSaved(scene.EditorCamera{Yaw: 99, Distance: 3})
 	if New("", testOpts).OnDisk(DiskChanged) != ActionNone {
 		t.Fatal("a document without a file ignores disk events")
@@ -165,14 +165,14 @@ func TestOutsideEdits(t *testing.T) {
 	s = s[:i-2] + "\n  ]\n}\n" // drop the last entity
 	s = strings.Replace(s, `"selection": [2]`, `"selection": [1]`, 1)
 	must(t, os.WriteFile(d.Path(), []byte(s), 0o644))
-	d.Play()
+	d.PlayMode().Start()
 	mustErr(t, d.Rename(nil, "x"), ErrPlaying)
 	must(t, d.Reload(context.Background(), nil))
-	if d.Playing() || d.Len() != 7 || d.Name(ent(t, d, 3)) != "Bee" || d.Undos() != 0 || d.Dirty() {
+	if d.PlayMode().Playing() || d.Len() != 7 || d.Name(ent(t, d, 3)) != "Bee" || d.History().Undos() != 0 || d.Dirty() {
 		t.Fatal("reload")
 	}
-	if !eqIDs(d.Selection(), []uint64{3}) || d.Camera().Yaw != 99 {
-		t.Fatalf("reload keeps selection %v and camera %v", d.Selection(), d.Camera())
+	if !eqIDs(d.Selection().IDs(), []uint64{3}) || d.Camera().Yaw != 99 {
+		t.Fatalf("reload keeps selection %v and camera %v", d.Selection().IDs(), d.Camera())
 	}
 	// Dirty: ask. Keep mine: dirty even after undoing everything.
 	must(t, d.Rename([]ecs.Entity{ent(t, d, 3)}, "Mine"))
@@ -180,14 +180,14 @@ func TestOutsideEdits(t *testing.T) {
 		t.Fatalf("dirty document: %v", a)
 	}
 	d.KeepMine()
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if !d.Dirty() {
 		t.Fatal("after Keep mine the document stays dirty")
 	}
 	// A failed reload (broken file) changes nothing.
 	must(t, os.WriteFile(d.Path(), []byte("{ broken"), 0o644))
 	before := saved(t, d)
-	if err := d.Reload(context.Background(), nil); err == nil || saved(t, d) != before || d.Redos() != 1 {
+	if err := d.Reload(context.Background(), nil); err == nil || saved(t, d) != before || d.History().Redos() != 1 {
 		t.Fatalf("broken reload: %v", err)
 	}
 	// Removed: warn, dirty until saved; Save writes it back.
@@ -203,7 +203,7 @@ func TestOutsideEdits(t *testing.T) {
 	mustErr(t, New("", testOpts).Reload(context.Background(), nil), ErrNoPath)
 
 	// The background way: Open on another goroutine, ReloadFrom on the loop thread.
-	d.Select(ent(t, d, 4))
+	d.Selection().Select(ent(t, d, 4))
 	res := make(chan *Document)
 	go func() {
 		nd, err := Open(context.Background(), d.Path(), d.Options(), nil)
@@ -215,7 +215,7 @@ func TestOutsideEdits(t *testing.T) {
 	nd := <-res
 	must(t, d.Rename([]ecs.Entity{ent(t, d, 4)}, "changed"))
 	d.ReloadFrom(nd)
-	if d.Name(ent(t, d, 4)) != "A1" || d.Dirty() || !eqIDs(d.Selection(), []uint64{4}) {
+	if d.Name(ent(t, d, 4)) != "A1" || d.Dirty() || !eqIDs(d.Selection().IDs(), []uint64{4}) {
 		t.Fatal("ReloadFrom")
 	}
 	defer func() {

@@ -17,7 +17,7 @@ var maxSceneEntities = serialize.DefaultMaxEntities
 
 // checkRoom reports an error if adding n entities would make the scene hold more than a scene
 // file may.
-func (d *Document) checkRoom(n int) error {
+func (d *core) checkRoom(n int) error {
 	if have := d.world.Len(); have+n > maxSceneEntities {
 		return fmt.Errorf("the scene would hold %s entities, more than a scene file may hold (%s)",
 			words.Thousands(int64(have+n)), words.Thousands(int64(maxSceneEntities)))
@@ -42,7 +42,7 @@ type gridCmd struct {
 func (c *gridCmd) label() string { return "Spawn Cube Grid" }
 func (c *gridCmd) size() int     { return 8*cap(c.ids) + 8*cap(c.cubes) } // ids and handles only
 
-func (c *gridCmd) apply(d *Document) error {
+func (c *gridCmd) apply(d *core) error {
 	r := d.idAlloc()
 	saved := *r
 	first := c.ids == nil
@@ -97,7 +97,7 @@ func btoi(b bool) int {
 	return 0
 }
 
-func (c *gridCmd) revert(d *Document) error {
+func (c *gridCmd) revert(d *core) error {
 	w := d.world
 	k := 0
 	bulk := d.bulkRemoval(len(c.ids))
@@ -259,7 +259,7 @@ func (d *Document) FinishGrid(j *GridJob) (ecs.Entity, []ecs.Entity, error) {
 	if !j.done || j.plan == nil {
 		panic("doc.FinishGrid: the job's Run has not completed (or FinishGrid ran already); finish a job once, after Run returned nil")
 	}
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return ecs.Entity{}, nil, err
 	}
 	if err := d.checkRoom(j.Len()); err != nil { // the scene may have grown while the job ran
@@ -269,15 +269,15 @@ func (d *Document) FinishGrid(j *GridJob) (ecs.Entity, []ecs.Entity, error) {
 	c := &gridCmd{p: p, n: j.Len(), grouped: p.Group != "", plan: j.plan}
 	j.plan = nil
 	selBefore := d.sel.ids()
-	if err := c.apply(d); err != nil {
+	if err := c.apply(d.core); err != nil {
 		return ecs.Entity{}, nil, err
 	}
 	// Selected before the step is recorded, so that redo selects what the spawn did (undo what was before).
 	if c.grouped {
-		d.setSel(c.ids[:1])
+		d.sel.set(c.ids[:1])
 	} else {
-		d.setSel(c.ids)
+		d.sel.set(c.ids)
 	}
-	d.push(c, selBefore)
+	d.hist.push(c, selBefore)
 	return c.group, c.cubes, nil
 }

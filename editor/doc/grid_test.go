@@ -32,17 +32,17 @@ func TestSpawnGridIsOneStep(t *testing.T) {
 		if group != "" {
 			n++
 		}
-		if len(cubes) != 24 || d.Len() != 8+int(n) || d.Undos() != 1 || d.UndoLabel() != "Spawn Cube Grid" {
-			t.Fatalf("%d cubes, %d entities, %d steps", len(cubes), d.Len(), d.Undos())
+		if len(cubes) != 24 || d.Len() != 8+int(n) || d.History().Undos() != 1 || d.History().UndoLabel() != "Spawn Cube Grid" {
+			t.Fatalf("%d cubes, %d entities, %d steps", len(cubes), d.Len(), d.History().Undos())
 		}
 		if len(calls) != 2 || calls[0] != [2]int64{0, n} || calls[1] != [2]int64{n, n} {
 			t.Fatalf("progress %v", calls)
 		}
-		if group != "" && (d.ID(g) <= 8 || !eqIDs(d.Selection(), []uint64{d.ID(g)}) || d.world.Parent(cubes[0]) != g) {
-			t.Fatalf("group id %d, selection %v", d.ID(g), d.Selection())
+		if group != "" && (d.ID(g) <= 8 || !eqIDs(d.Selection().IDs(), []uint64{d.ID(g)}) || d.world.Parent(cubes[0]) != g) {
+			t.Fatalf("group id %d, selection %v", d.ID(g), d.Selection().IDs())
 		}
-		if group == "" && (!g.IsZero() || len(d.Selection()) != 24 || d.Selection()[0] != d.ID(cubes[0])) {
-			t.Fatalf("ungrouped: selection %v", d.Selection())
+		if group == "" && (!g.IsZero() || len(d.Selection().IDs()) != 24 || d.Selection().IDs()[0] != d.ID(cubes[0])) {
+			t.Fatalf("ungrouped: selection %v", d.Selection().IDs())
 		}
 		// New ids are unique; the grid comes after the existing roots, the cubes in creation order.
 		ids := map[uint64]bool{}
@@ -65,14 +65,14 @@ func TestSpawnGridIsOneStep(t *testing.T) {
 		if group == "" && (len(roots) != 27 || roots[3] != cubes[0] || roots[26] != cubes[23]) {
 			t.Fatalf("roots: the cubes should follow the 3 roots in creation order")
 		}
-		end, spawned := saved(t, d), d.Selection()
-		must(t, d.Undo())
-		if saved(t, d) != start || d.Len() != 8 || !eqIDs(d.Selection(), []uint64{2}) {
-			t.Fatalf("group %q: undo of the grid differs (selection %v)", group, d.Selection())
+		end, spawned := saved(t, d), d.Selection().IDs()
+		must(t, d.History().Undo())
+		if saved(t, d) != start || d.Len() != 8 || !eqIDs(d.Selection().IDs(), []uint64{2}) {
+			t.Fatalf("group %q: undo of the grid differs (selection %v)", group, d.Selection().IDs())
 		}
-		must(t, d.Redo())
-		if saved(t, d) != end || !eqIDs(d.Selection(), spawned) {
-			t.Fatalf("group %q: redo of the grid differs (selection %v, want %v)", group, d.Selection(), spawned)
+		must(t, d.History().Redo())
+		if saved(t, d) != end || !eqIDs(d.Selection().IDs(), spawned) {
+			t.Fatalf("group %q: redo of the grid differs (selection %v, want %v)", group, d.Selection().IDs(), spawned)
 		}
 		// Redo made the same ids; the next spawn gets a new one.
 		for id := range ids {
@@ -103,8 +103,8 @@ func TestSpawnGridCancel(t *testing.T) {
 			cancel()
 		}
 	})
-	if err != context.Canceled || saved(t, d) != start || d.Undos() != 0 || d.Len() != 8 {
-		t.Fatalf("cancelled during: %v, %d steps", err, d.Undos())
+	if err != context.Canceled || saved(t, d) != start || d.History().Undos() != 0 || d.Len() != 8 {
+		t.Fatalf("cancelled during: %v, %d steps", err, d.History().Undos())
 	}
 	if e, _ := d.SpawnEmpty(ecs.Entity{}); d.ID(e) == 0 || d.Len() != 9 {
 		t.Fatalf("spawn after a cancelled grid: id %d, %d entities", d.ID(e), d.Len())
@@ -160,8 +160,8 @@ func TestGridJobBuildsDetachedAndMerges(t *testing.T) {
 		}
 		g, cubes, err := d.FinishGrid(j)
 		must(t, err)
-		if len(cubes) != 20500 || d.Len() != 9+int(total) || d.Undos() != 3 {
-			t.Fatalf("group %q: %d cubes, %d entities, %d steps", group, len(cubes), d.Len(), d.Undos())
+		if len(cubes) != 20500 || d.Len() != 9+int(total) || d.History().Undos() != 3 {
+			t.Fatalf("group %q: %d cubes, %d entities, %d steps", group, len(cubes), d.Len(), d.History().Undos())
 		}
 		seen := map[uint64]bool{d.ID(e): true}
 		for i := 1; i <= 8; i++ {
@@ -173,11 +173,11 @@ func TestGridJobBuildsDetachedAndMerges(t *testing.T) {
 			}
 			seen[d.ID(c)] = true
 		}
-		must(t, d.Undo())
+		must(t, d.History().Undo())
 		if saved(t, d) != afterEdits {
 			t.Fatalf("group %q: undoing the grid does not give the state after the edits", group)
 		}
-		must(t, d.Redo())
+		must(t, d.History().Redo())
 		if d.Len() != 9+int(total) {
 			t.Fatalf("group %q: redo made %d entities", group, d.Len())
 		}
@@ -206,7 +206,7 @@ func TestGridJobCancelMidway(t *testing.T) {
 	if last[0] == 0 || last[0] >= last[1] {
 		t.Fatalf("the job stopped at %d of %d: not mid-way", last[0], last[1])
 	}
-	if saved(t, d) != before || d.Undos() != 0 || d.Dirty() {
+	if saved(t, d) != before || d.History().Undos() != 0 || d.Dirty() {
 		t.Fatal("a cancelled grid job changed the document")
 	}
 	mustPanic(t, "FinishGrid of a cancelled job", func() { _, _, _ = d.FinishGrid(j) })
@@ -219,14 +219,14 @@ func TestGridJobWhilePlaying(t *testing.T) {
 	j, err := d.PrepareGrid(smallGrid(""))
 	must(t, err)
 	must(t, j.Run(context.Background(), nil))
-	d.Play()
+	d.PlayMode().Start()
 	if _, _, err := d.FinishGrid(j); !errors.Is(err, ErrPlaying) {
 		t.Fatalf("FinishGrid while playing: %v", err)
 	}
 	if _, err := d.PrepareGrid(smallGrid("")); !errors.Is(err, ErrPlaying) {
 		t.Fatalf("PrepareGrid while playing: %v", err)
 	}
-	d.Stop()
+	d.PlayMode().Stop()
 	if _, cubes, err := d.FinishGrid(j); err != nil || len(cubes) != 24 {
 		t.Fatalf("FinishGrid after Stop: %d cubes, %v", len(cubes), err)
 	}
@@ -274,8 +274,8 @@ func TestRedoOfAGridGivesItsEntitiesTheirSlots(t *testing.T) {
 		if !g.IsZero() && before["Grid"] != g.Index() || len(cubes) != 24 {
 			t.Fatalf("group %q: %v, %d cubes", group, g, len(cubes))
 		}
-		must(t, d.Undo())
-		must(t, d.Redo())
+		must(t, d.History().Undo())
+		must(t, d.History().Redo())
 		after := slots()
 		for name, idx := range before {
 			if after[name] != idx {

@@ -34,13 +34,13 @@ func TestGridKeepsSceneLoadable(t *testing.T) {
 			t.Errorf("a grid past the limit: err = %v", err)
 		}
 	}
-	e, undos := d.Len(), d.Undos()
+	e, undos := d.Len(), d.History().Undos()
 	if _, _, err := d.SpawnCopies(context.Background(), smallGrid(""), CopySource{Entity: ent(t, d, 1)}); err == nil ||
 		!strings.Contains(err.Error(), "more than a scene file may hold") {
 		t.Errorf("copies past the limit: err = %v", err)
 	}
-	if d.Len() != e || d.Undos() != undos {
-		t.Errorf("a refused grid changed the scene: %d entities, %d steps, want %d, %d", d.Len(), d.Undos(), e, undos)
+	if d.Len() != e || d.History().Undos() != undos {
+		t.Errorf("a refused grid changed the scene: %d entities, %d steps, want %d, %d", d.Len(), d.History().Undos(), e, undos)
 	}
 }
 
@@ -52,20 +52,20 @@ func TestInstantiateKeepsSceneLoadable(t *testing.T) {
 	d, dir := openPrefabScene(t)
 	prefab := filepath.Join(dir, "enemy.json")
 	n0 := d.Len()
-	if _, err := d.Instantiate(context.Background(), prefab, ecs.Entity{}, mgl32.Vec3{}); err != nil {
+	if _, err := d.Prefabs().Instantiate(context.Background(), prefab, ecs.Entity{}, mgl32.Vec3{}); err != nil {
 		t.Fatal(err)
 	}
 	maxSceneEntities = 2*d.Len() - n0 // room for one more instance
-	if _, err := d.Instantiate(context.Background(), prefab, ecs.Entity{}, mgl32.Vec3{}); err != nil {
+	if _, err := d.Prefabs().Instantiate(context.Background(), prefab, ecs.Entity{}, mgl32.Vec3{}); err != nil {
 		t.Fatalf("an instance that fits: %v", err)
 	}
-	e, undos := d.Len(), d.Undos()
-	if _, err := d.Instantiate(context.Background(), prefab, ecs.Entity{}, mgl32.Vec3{}); err == nil ||
+	e, undos := d.Len(), d.History().Undos()
+	if _, err := d.Prefabs().Instantiate(context.Background(), prefab, ecs.Entity{}, mgl32.Vec3{}); err == nil ||
 		!strings.Contains(err.Error(), "more than a scene file may hold") {
 		t.Errorf("an instance past the limit: err = %v", err)
 	}
-	if d.Len() != e || d.Undos() != undos {
-		t.Errorf("a refused instance changed the scene: %d entities, %d steps, want %d, %d", d.Len(), d.Undos(), e, undos)
+	if d.Len() != e || d.History().Undos() != undos {
+		t.Errorf("a refused instance changed the scene: %d entities, %d steps, want %d, %d", d.Len(), d.History().Undos(), e, undos)
 	}
 }
 
@@ -77,15 +77,15 @@ func TestPasteAndDuplicateKeepSceneLoadable(t *testing.T) {
 	text, err := d.Copy(e1)
 	must(t, err)
 	maxSceneEntities = d.Len()
-	e, undos := d.Len(), d.Undos()
+	e, undos := d.Len(), d.History().Undos()
 	if _, err := d.Paste(context.Background(), text, ecs.Entity{}); err == nil || !strings.Contains(err.Error(), "more than a scene file may hold") {
 		t.Errorf("a paste past the limit: err = %v", err)
 	}
 	if _, err := d.Duplicate(e1); err == nil || !strings.Contains(err.Error(), "more than a scene file may hold") {
 		t.Errorf("a duplicate past the limit: err = %v", err)
 	}
-	if d.Len() != e || d.Undos() != undos {
-		t.Errorf("refused copies changed the scene: %d entities, %d steps, want %d, %d", d.Len(), d.Undos(), e, undos)
+	if d.Len() != e || d.History().Undos() != undos {
+		t.Errorf("refused copies changed the scene: %d entities, %d steps, want %d, %d", d.Len(), d.History().Undos(), e, undos)
 	}
 	maxSceneEntities = serialize.DefaultMaxEntities
 	if _, err := d.Paste(context.Background(), text, ecs.Entity{}); err != nil {

@@ -56,7 +56,11 @@ func saved(t testing.TB, d *Document) string { return encode(t, d, true) }
 func encode(t testing.TB, d *Document, withSelection bool) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := serialize.Save(context.Background(), &b, d.scene(withSelection), serialize.SaveOptions{}); err != nil {
+	s := d.fileScene()
+	if withSelection {
+		s.Selection = d.sel.Entities()
+	}
+	if err := serialize.Save(context.Background(), &b, s, serialize.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -118,15 +122,15 @@ func mustErr(t testing.TB, err, want error) {
 // undoAll undoes every step, redoAll redoes them.
 func undoAll(t testing.TB, d *Document) {
 	t.Helper()
-	for d.CanUndo() {
-		must(t, d.Undo())
+	for d.History().CanUndo() {
+		must(t, d.History().Undo())
 	}
 }
 
 func redoAll(t testing.TB, d *Document) {
 	t.Helper()
-	for d.CanRedo() {
-		must(t, d.Redo())
+	for d.History().CanRedo() {
+		must(t, d.History().Redo())
 	}
 }
 

@@ -5,8 +5,8 @@ import "fmt"
 // command is one undoable change of the scene. It refers to entities only by scene id. apply
 // redoes it on the state it was first done in; revert undoes it on the state right after it.
 type command interface {
-	apply(d *Document) error
-	revert(d *Document) error
+	apply(d *core) error
+	revert(d *core) error
 	label() string
 	// size is the bytes the command holds (its memory cost in the history; estimated where the
 	// values point to other memory).
@@ -21,8 +21,15 @@ type step struct {
 	size      int // bytes: the command's and the selections'
 }
 
-// history is the undo/redo stack: steps[:pos] are done, steps[pos:] can be redone.
-type history struct {
+// History is the document's undo/redo stack of commands: steps[:pos] are done, steps[pos:] can be
+// redone. It keeps at most Options.MaxHistory steps and Options.MaxHistoryBytes bytes, and holds the
+// open transaction (Document.BeginEdit), which it commits before undoing or redoing.
+type History struct {
+	c    *core
+	sel  *Selection
+	play *Play
+	edit *transaction
+
 	steps []step
 	pos   int
 	saved int // pos at the last save; -1 when that state is no longer reachable
@@ -43,10 +50,18 @@ const (
 // stepBytes is the bytes of a step besides its command's and its selections'.
 const stepBytes = 96
 
+// begin prepares a command: it refuses edits while playing and commits an open transaction.
+func (h *History) begin() error {
+	if h.play.Playing() {
+		return ErrPlaying
+	}
+	h.endEdit()
+	return nil
+}
+
 // push records cmd, which has just been done, with the selection before it (the current selection
 // is the one after it).
-func (d *Document) push(cmd command, selBefore []uint64) {
-	h := &d.hist
+func (h *History) push(cmd command, selBefore []uint64) {
 	if h.saved > h.pos {
 		h.saved = -1 // the saved state was in the redo branch that is now dropped
 	}
@@ -54,22 +69,21 @@ func (d *Document) push(cmd command, selBefore []uint64) {
 		h.size -= st.size
 	}
 	clear(h.steps[h.pos:])
-	d.recordBases(cmd)
-	st := step{cmd: cmd, selBefore: selBefore, selAfter: d.sel.ids()}
+	h.c.recordBases(cmd)
+	st := step{cmd: cmd, selBefore: selBefore, selAfter: h.sel.ids()}
 	st.size = stepBytes + cmd.size() + 8*(len(st.selBefore)+len(st.selAfter))
 	h.steps = append(h.steps[:h.pos], st)
 	h.size += st.size
 	h.pos++
-	d.trimHistory()
-	d.version++
+	h.trim()
+	h.c.version++
 }
 
-// trimHistory drops the oldest steps while the history is over Options.MaxHistory steps or
+// trim drops the oldest steps while the history is over Options.MaxHistory steps or
 // Options.MaxHistoryBytes bytes; the newest done step always stays, and so do the steps that can
 // be redone.
-func (d *Document) trimHistory() {
-	h := &d.hist
-	limit, budget := d.opts.MaxHistory, d.opts.MaxHistoryBytes
+func (h *History) trim() {
+	limit, budget := h.c.opts.MaxHistory, h.c.opts.MaxHistoryBytes
 	if limit == 0 {
 		limit = DefaultMaxHistory
 	}
@@ -97,99 +111,102 @@ func (d *Document) trimHistory() {
 }
 
 // CanUndo reports whether there is a step to undo (false while playing or inside a transaction).
-func (d *Document) CanUndo() bool { return d.hist.pos > 0 && d.play == nil && d.edit == nil }
+func (h *History) CanUndo() bool { return h.pos > 0 && !h.play.Playing() && h.edit == nil }
 
 // CanRedo reports whether there is a step to redo (false while playing or inside a transaction).
-func (d *Document) CanRedo() bool {
-	return d.hist.pos < len(d.hist.steps) && d.play == nil && d.edit == nil
+func (h *History) CanRedo() bool {
+	return h.pos < len(h.steps) && !h.play.Playing() && h.edit == nil
 }
 
 // UndoLabel returns what Undo would undo ("" if nothing), for the Edit menu ("Undo Delete").
-func (d *Document) UndoLabel() string {
-	if d.hist.pos == 0 {
+func (h *History) UndoLabel() string {
+	if h.pos == 0 {
 		return ""
 	}
-	return d.hist.steps[d.hist.pos-1].cmd.label()
+	return h.steps[h.pos-1].cmd.label()
 }
 
 // RedoLabel returns what Redo would redo ("" if nothing).
-func (d *Document) RedoLabel() string {
-	if d.hist.pos == len(d.hist.steps) {
+func (h *History) RedoLabel() string {
+	if h.pos == len(h.steps) {
 		return ""
 	}
-	return d.hist.steps[d.hist.pos].cmd.label()
+	return h.steps[h.pos].cmd.label()
 }
 
 // Undos returns how many steps can be undone; Redos how many can be redone.
-func (d *Document) Undos() int { return d.hist.pos }
+func (h *History) Undos() int { return h.pos }
 
 // Redos returns how many steps can be redone.
-func (d *Document) Redos() int { return len(d.hist.steps) - d.hist.pos }
+func (h *History) Redos() int { return len(h.steps) - h.pos }
 
 // Undo undoes the last step and restores the selection it started with. It does nothing (nil) when
 // there is nothing to undo, and returns ErrPlaying while playing. An open transaction is committed
 // first, so Ctrl+Z during a drag undoes the drag.
-func (d *Document) Undo() error {
-	if err := d.checkEditable(); err != nil {
+func (h *History) Undo() error {
+	if err := h.begin(); err != nil {
 		return err
 	}
-	d.EndEdit()
-	h := &d.hist
 	if h.pos == 0 {
 		return nil
 	}
 	st := &h.steps[h.pos-1]
-	if err := st.cmd.revert(d); err != nil {
+	if err := st.cmd.revert(h.c); err != nil {
 		return fmt.Errorf("undo %s: %w", st.cmd.label(), err)
 	}
 	h.pos--
-	d.setSel(st.selBefore)
-	d.version++
+	h.sel.set(st.selBefore)
+	h.c.version++
 	return nil
 }
 
 // Redo redoes the next step and restores the selection it ended with. It does nothing (nil) when
 // there is nothing to redo, and returns ErrPlaying while playing.
-func (d *Document) Redo() error {
-	if err := d.checkEditable(); err != nil {
+func (h *History) Redo() error {
+	if err := h.begin(); err != nil {
 		return err
 	}
-	d.EndEdit()
-	h := &d.hist
 	if h.pos == len(h.steps) {
 		return nil
 	}
 	st := &h.steps[h.pos]
-	if err := st.cmd.apply(d); err != nil {
+	if err := st.cmd.apply(h.c); err != nil {
 		return fmt.Errorf("redo %s: %w", st.cmd.label(), err)
 	}
 	h.pos++
-	d.setSel(st.selAfter)
-	d.version++
+	h.sel.set(st.selAfter)
+	h.c.version++
 	return nil
 }
 
-// ClearHistory forgets every undo and redo step; the current state counts as saved only if it was
+// Clear forgets every undo and redo step; the current state counts as saved only if it was
 // clean.
-func (d *Document) ClearHistory() {
-	dirty := d.hist.pos != d.hist.saved
-	clear(d.hist.steps)
-	d.hist = history{steps: d.hist.steps[:0]}
+func (h *History) Clear() {
+	dirty := h.pos != h.saved
+	steps := h.steps[:0]
+	h.reset()
+	h.steps = steps
 	if dirty {
-		d.hist.saved = -1
+		h.saved = -1
 	}
-	d.version++
+	h.c.version++
 }
 
-// HistoryBytes returns the bytes the undo history holds (its steps' snapshots and selections; what
+// Bytes returns the bytes the undo history holds (its steps' snapshots and selections; what
 // values point to, such as names, estimated).
-func (d *Document) HistoryBytes() int { return d.hist.size }
+func (h *History) Bytes() int { return h.size }
 
 // TakeDropped returns how many of the oldest steps were dropped to keep the history within
 // Options.MaxHistory and Options.MaxHistoryBytes since the last call, and the bytes they held, and
 // resets both (the editor says so in its status bar).
-func (d *Document) TakeDropped() (steps, bytes int) {
-	steps, bytes = d.hist.dropped, d.hist.droppedBytes
-	d.hist.dropped, d.hist.droppedBytes = 0, 0
+func (h *History) TakeDropped() (steps, bytes int) {
+	steps, bytes = h.dropped, h.droppedBytes
+	h.dropped, h.droppedBytes = 0, 0
 	return steps, bytes
+}
+
+// reset forgets every step and the open transaction (a new world: reload, retype).
+func (h *History) reset() {
+	clear(h.steps)
+	*h = History{c: h.c, sel: h.sel, play: h.play}
 }

@@ -29,7 +29,7 @@ func cubeScene(tb testing.TB, n int) *Document {
 	if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
 		tb.Fatal(err)
 	}
-	d.ClearHistory()
+	d.History().Clear()
 	return d
 }
 
@@ -53,21 +53,21 @@ func BenchmarkHistory(b *testing.B) {
 			var del, undo, redo time.Duration
 			k := 0
 			for b.Loop() {
-				d.SelectAll()
+				d.Selection().SelectAll()
 				t0 := time.Now()
 				if err := d.DeleteSelection(); err != nil {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				if err := d.Undo(); err != nil {
+				if err := d.History().Undo(); err != nil {
 					b.Fatal(err)
 				}
 				t2 := time.Now()
-				if err := d.Redo(); err != nil {
+				if err := d.History().Redo(); err != nil {
 					b.Fatal(err)
 				}
 				t3 := time.Now()
-				if err := d.Undo(); err != nil {
+				if err := d.History().Undo(); err != nil {
 					b.Fatal(err)
 				}
 				del, undo, redo = del+t1.Sub(t0), undo+t2.Sub(t1), redo+t3.Sub(t2)
@@ -79,15 +79,15 @@ func BenchmarkHistory(b *testing.B) {
 			b.ReportMetric(per(undo), "undo-ns/entity")
 			b.ReportMetric(per(redo), "redo-ns/entity")
 			// The history's bytes for one delete of everything.
-			d.ClearHistory()
+			d.History().Clear()
 			before := heapInUse()
-			d.SelectAll()
+			d.Selection().SelectAll()
 			if err := d.DeleteSelection(); err != nil {
 				b.Fatal(err)
 			}
 			with := heapInUse()
-			counted := d.HistoryBytes()
-			d.ClearHistory()
+			counted := d.History().Bytes()
+			d.History().Clear()
 			after := heapInUse()
 			runtime.KeepAlive(d)
 			b.ReportMetric(float64(int64(with)-int64(after))/float64(n), "history-B/entity")
@@ -125,9 +125,9 @@ func BenchmarkSnapshot(b *testing.B) {
 
 // allEntities returns every entity of the document, parents first.
 func (d *Document) allEntities() []ecs.Entity {
-	d.SelectAll()
-	es := preorder(d.world, d.topLevel(d.SelectedEntities()))
-	d.ClearSelection()
+	d.Selection().SelectAll()
+	es := preorder(d.world, d.topLevel(d.Selection().Entities()))
+	d.Selection().Clear()
 	return es
 }
 
@@ -142,37 +142,37 @@ func TestHistoryBudget(t *testing.T) {
 	ids := d.IDs()
 	var sizes []int
 	for k := range 4 { // delete 4 × 250 cubes, one step each
-		before := d.HistoryBytes()
+		before := d.History().Bytes()
 		must(t, d.Delete(d.entitiesOf(ids[k*250:(k+1)*250])...))
-		sizes = append(sizes, d.HistoryBytes()-before)
+		sizes = append(sizes, d.History().Bytes()-before)
 	}
 	if sizes[0] < 250*100 || sizes[0] > 250*400 {
 		t.Fatalf("a delete of 250 cubes counts %d bytes", sizes[0])
 	}
-	if n, _ := d.TakeDropped(); n != 0 || d.Undos() != 4 {
-		t.Fatalf("within the budget: %d dropped, %d undos", n, d.Undos())
+	if n, _ := d.History().TakeDropped(); n != 0 || d.History().Undos() != 4 {
+		t.Fatalf("within the budget: %d dropped, %d undos", n, d.History().Undos())
 	}
 	d.opts.MaxHistoryBytes = 2*sizes[0] + sizes[0]/2
 	must(t, d.Delete(d.entitiesOf(ids[2000-10:])...)) // a small step: the two oldest go
-	n, bytes := d.TakeDropped()
-	if d.Undos() != 3 || n != 2 || bytes != sizes[0]+sizes[1] || d.HistoryBytes() > d.opts.MaxHistoryBytes {
-		t.Fatalf("over the budget: %d undos left, %d dropped (%d bytes), %d bytes held", d.Undos(), n, bytes, d.HistoryBytes())
+	n, bytes := d.History().TakeDropped()
+	if d.History().Undos() != 3 || n != 2 || bytes != sizes[0]+sizes[1] || d.History().Bytes() > d.opts.MaxHistoryBytes {
+		t.Fatalf("over the budget: %d undos left, %d dropped (%d bytes), %d bytes held", d.History().Undos(), n, bytes, d.History().Bytes())
 	}
-	if n, _ := d.TakeDropped(); n != 0 {
+	if n, _ := d.History().TakeDropped(); n != 0 {
 		t.Fatal("drops reported twice")
 	}
 	// A step bigger than the budget stays, alone.
 	d.opts.MaxHistoryBytes = 1000
 	must(t, d.Delete(d.entitiesOf(ids[1000:1200])...))
-	if d.Undos() != 1 || d.Len() != 790 {
-		t.Fatalf("the newest step must stay: %d undos, %d entities", d.Undos(), d.Len())
+	if d.History().Undos() != 1 || d.Len() != 790 {
+		t.Fatalf("the newest step must stay: %d undos, %d entities", d.History().Undos(), d.Len())
 	}
-	must(t, d.Undo())
-	if d.Len() != 990 || d.Undos() != 0 || d.Redos() != 1 {
+	must(t, d.History().Undo())
+	if d.Len() != 990 || d.History().Undos() != 0 || d.History().Redos() != 1 {
 		t.Fatalf("undo of the kept step: %d entities", d.Len())
 	}
 	// Redo steps are never dropped: a new step drops them as always, not the budget.
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	if d.Len() != 790 {
 		t.Fatal("redo")
 	}
@@ -183,11 +183,11 @@ func TestHistoryBudget(t *testing.T) {
 func TestDeleteSnapshotIsCompact(t *testing.T) {
 	const n = 20_000
 	d := cubeScene(t, n)
-	d.SelectAll()
+	d.Selection().SelectAll()
 	must(t, d.DeleteSelection())
 	with := heapInUse()
-	counted := d.HistoryBytes()
-	d.ClearHistory()
+	counted := d.History().Bytes()
+	d.History().Clear()
 	kept := int(int64(with) - int64(heapInUse()))
 	runtime.KeepAlive(d)
 	if kept > 200*n {

@@ -43,7 +43,7 @@ func TestPrefabNestInTheEditor(t *testing.T) {
 	must(t, err)
 	var placeErr error
 	allocs := prefabnest.Mallocs(func() {
-		_, placeErr = e.Instantiate(context.Background(), filepath.Join(dir, "nest.json"), ecs.Entity{}, mgl32.Vec3{})
+		_, placeErr = e.Prefabs().Instantiate(context.Background(), filepath.Join(dir, "nest.json"), ecs.Entity{}, mgl32.Vec3{})
 	})
 	check("instantiate", allocs, placeErr.Error(), "instantiate nest.json: prefab nest flattens to 11,111,111"+over+"nest.json ×10 b.json ×10 c.json")
 	p := scene.GridParams{Count: [3]int{2, 1, 2}, Spacing: mgl32.Vec3{1, 1, 1}}
@@ -51,7 +51,7 @@ func TestPrefabNestInTheEditor(t *testing.T) {
 		_, _, placeErr = e.SpawnCopies(context.Background(), p, CopySource{Prefab: filepath.Join(dir, "b.json")})
 	})
 	check("grid of copies", allocs, placeErr.Error(), "instantiate b.json: prefab nest flattens to 4,444,444"+over+"empty.json ×4 b.json ×10 c.json")
-	if e.Len() != 0 || e.CanUndo() {
+	if e.Len() != 0 || e.History().CanUndo() {
 		t.Errorf("%d entities after placing the nest", e.Len())
 	}
 
@@ -63,7 +63,7 @@ func TestPrefabNestInTheEditor(t *testing.T) {
 	n := d.Len()
 	must(t, os.WriteFile(a, []byte(nest), 0o644))
 	var warnings []string
-	allocs = prefabnest.Mallocs(func() { warnings = d.PrefabsChanged(context.Background(), a).Warnings })
+	allocs = prefabnest.Mallocs(func() { warnings = d.Prefabs().Changed(context.Background(), a).Warnings })
 	check("live update", allocs, strings.Join(warnings, "\n"), aRefusal)
 	if d.Len() >= n || !d.world.Alive(c) {
 		t.Errorf("%d entities after the update (%d before), the cube alive: %v", d.Len(), n, d.world.Alive(c))
@@ -79,7 +79,7 @@ func TestPrefabNestInTheEditor(t *testing.T) {
 	}
 
 	// Placing the changed prefab.
-	allocs = prefabnest.Mallocs(func() { _, err = d.Instantiate(context.Background(), a, ecs.Entity{}, mgl32.Vec3{}) })
+	allocs = prefabnest.Mallocs(func() { _, err = d.Prefabs().Instantiate(context.Background(), a, ecs.Entity{}, mgl32.Vec3{}) })
 	check("instantiate after the change", allocs, err.Error(), aRefusal)
 
 	// Opening a scene of the nest.

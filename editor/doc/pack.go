@@ -109,7 +109,7 @@ func (p *pack) roots() []uint64 {
 
 // packOf takes live entities es (in preorder, parents before children) into a pack, without
 // changing them. Computed components are left out.
-func (d *Document) packOf(es []ecs.Entity) *pack {
+func (d *core) packOf(es []ecs.Entity) *pack {
 	w := d.world
 	p := &pack{ids: make([]uint64, len(es)), parents: make([]uint64, len(es))}
 	var cids []ecs.ComponentID
@@ -151,7 +151,7 @@ func (d *Document) packOf(es []ecs.Entity) *pack {
 }
 
 // packSnaps puts snapshots (in preorder) into a pack.
-func (d *Document) packSnaps(snaps []entSnap) *pack {
+func (d *core) packSnaps(snaps []entSnap) *pack {
 	p := &pack{ids: make([]uint64, len(snaps)), parents: make([]uint64, len(snaps))}
 	var cids []ecs.ComponentID
 	at := make([]int, len(snaps)) // rows
@@ -245,7 +245,7 @@ func (p *pack) count() {
 // and puts the children of each parent in order back in the recorded order (parents not listed in
 // order get their restored children appended), then gives the holders their recorded values back.
 // It returns the new handles, by entity index.
-func (d *Document) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.Entity {
+func (d *core) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.Entity {
 	w := d.world
 	es := make([]ecs.Entity, p.len())
 	// Last run first: the free entity slots are reused last-freed first, so entities come back in
@@ -319,7 +319,7 @@ func (rm *removal) size() int {
 
 // captureBasesPack notes in p (entities es, alive in the world, by index) the prefab sources of
 // those that are entities of instances (as SourcesOf finds them).
-func (d *Document) captureBasesPack(p *pack, es []ecs.Entity) {
+func (d *core) captureBasesPack(p *pack, es []ecs.Entity) {
 	pc, ok := ecs.ComponentIDOf[scene.PrefabPart](d.world)
 	if !ok {
 		return
@@ -337,7 +337,7 @@ func (d *Document) captureBasesPack(p *pack, es []ecs.Entity) {
 	if len(in) == 0 {
 		return
 	}
-	for k, src := range serialize.SourcesOf(d.scene(false), in) {
+	for k, src := range serialize.SourcesOf(d.scene(), in) {
 		if src.Known() {
 			if p.srcs == nil {
 				p.srcs = map[int]serialize.PrefabSource{}
@@ -349,7 +349,7 @@ func (d *Document) captureBasesPack(p *pack, es []ecs.Entity) {
 
 // rebasePack rebases the entities of p just restored whose prefab changed since they were taken
 // (see rebaseSnaps).
-func (d *Document) rebasePack(p *pack) {
+func (d *core) rebasePack(p *pack) {
 	if len(p.srcs) == 0 {
 		return
 	}

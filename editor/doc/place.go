@@ -34,12 +34,12 @@ type placeMove struct {
 func (c *placeCmd) label() string { return c.name }
 func (c *placeCmd) size() int     { return int(unsafe.Sizeof(placeMove{})) * len(c.moves) }
 
-func (c *placeCmd) apply(d *Document) error  { return d.applyPlace(c.moves, true) }
-func (c *placeCmd) revert(d *Document) error { return d.applyPlace(c.moves, false) }
+func (c *placeCmd) apply(d *core) error  { return d.applyPlace(c.moves, true) }
+func (c *placeCmd) revert(d *core) error { return d.applyPlace(c.moves, false) }
 
 // applyPlace gives each moved entity its parent and key (after, or before when forward is false),
 // then sorts the child list of every parent that changed.
-func (d *Document) applyPlace(ms []placeMove, forward bool) error {
+func (d *core) applyPlace(ms []placeMove, forward bool) error {
 	w := d.world
 	es := make([]ecs.Entity, len(ms))
 	parents := make([]ecs.Entity, len(ms))
@@ -106,7 +106,7 @@ func (d *Document) applyPlace(ms []placeMove, forward bool) error {
 }
 
 // sortChildren puts p's child list in sibling order (if it is not already).
-func (d *Document) sortChildren(p ecs.Entity) {
+func (d *core) sortChildren(p ecs.Entity) {
 	cs := d.world.Children(p)
 	sorted := slices.Clone(cs)
 	scene.SortSiblings(d.world, sorted)
@@ -116,15 +116,15 @@ func (d *Document) sortChildren(p ecs.Entity) {
 }
 
 // keyOf returns e's sibling order key.
-func (d *Document) keyOf(e ecs.Entity) float64 {
+func (d *core) keyOf(e ecs.Entity) float64 {
 	v, _ := d.sids.TryGet(e)
 	return v.Order
 }
 
 // siblingsOf returns the children of parent (the roots if zero) in sibling order.
-func (d *Document) siblingsOf(parent ecs.Entity) []ecs.Entity {
+func (d *core) siblingsOf(parent ecs.Entity) []ecs.Entity {
 	if parent.IsZero() {
-		return d.Roots()
+		return scene.Roots(d.world)
 	}
 	return d.world.Children(parent) // kept in sibling order
 }
@@ -135,7 +135,7 @@ func (d *Document) Roots() []ecs.Entity { return scene.Roots(d.world) }
 
 // appendKeys returns a function that hands out order keys placing entities after the current
 // children of parent, one after the other.
-func (d *Document) appendKeys(parent ecs.Entity) func() float64 {
+func (d *core) appendKeys(parent ecs.Entity) func() float64 {
 	next := scene.NextOrder(d.world, parent)
 	return func() float64 {
 		k := next
@@ -152,7 +152,7 @@ func (d *Document) appendKeys(parent ecs.Entity) func() float64 {
 // new ones (then the siblings are renumbered 1, 2, … in the same step). Moving an entity next to
 // itself or its own descendant is refused with ErrCycle; a move that changes nothing is no step.
 func (d *Document) MoveNextTo(anchor ecs.Entity, after, keepWorld bool, es ...ecs.Entity) error {
-	if err := d.begin(); err != nil {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	w := d.world
@@ -258,16 +258,16 @@ func (d *Document) runPlace(cmd *placeCmd, parent ecs.Entity, keepWorld []ecs.En
 		}
 	}
 	selBefore := d.sel.ids()
-	if err := c.apply(d); err != nil {
+	if err := c.apply(d.core); err != nil {
 		return err
 	}
-	d.push(c, selBefore)
+	d.hist.push(c, selBefore)
 	return nil
 }
 
 // sortByHierarchy sorts es (entities none of which is an ancestor of another) into the order the
 // hierarchy shows them in: depth first, siblings in order.
-func (d *Document) sortByHierarchy(es []ecs.Entity) {
+func (d *core) sortByHierarchy(es []ecs.Entity) {
 	if len(es) < 2 {
 		return
 	}
@@ -284,7 +284,7 @@ func (d *Document) sortByHierarchy(es []ecs.Entity) {
 		for _, e := range es {
 			rank[e] = -1
 		}
-		for i, e := range preorder(d.world, d.Roots()) {
+		for i, e := range preorder(d.world, scene.Roots(d.world)) {
 			if _, ok := rank[e]; ok {
 				rank[e] = i
 			}

@@ -15,17 +15,17 @@ func TestMoveNextToReorders(t *testing.T) {
 	d := openSmall(t) // Root(1): A(2) [A1(4), A2(8)], B(3); Solo(5) [Mystery(7)]; Follower(6)
 	start := content(t, d)
 	must(t, d.MoveNextTo(ent(t, d, 2), false, false, ent(t, d, 3))) // B above A
-	if !eqIDs(children(t, d, 1), []uint64{3, 2}) || d.UndoLabel() != "Reorder" || d.Undos() != 1 {
-		t.Fatalf("children %v, label %q", children(t, d, 1), d.UndoLabel())
+	if !eqIDs(children(t, d, 1), []uint64{3, 2}) || d.History().UndoLabel() != "Reorder" || d.History().Undos() != 1 {
+		t.Fatalf("children %v, label %q", children(t, d, 1), d.History().UndoLabel())
 	}
 	if ch := changedLines(t, start, content(t, d)); len(ch) != 1 || ch[0] != `"order": 0,` {
 		t.Fatalf("changed lines %q; want only B's order", ch)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if content(t, d) != start || !eqIDs(children(t, d, 1), []uint64{2, 3}) {
 		t.Fatal("undo of the reorder")
 	}
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	if !eqIDs(children(t, d, 1), []uint64{3, 2}) {
 		t.Fatal("redo of the reorder")
 	}
@@ -35,10 +35,10 @@ func TestMoveNextToReorders(t *testing.T) {
 		t.Fatalf("roots %v", rootIDs(d))
 	}
 	// No change: B is already above A.
-	n := d.Undos()
+	n := d.History().Undos()
 	must(t, d.MoveNextTo(ent(t, d, 2), false, false, ent(t, d, 3)))
 	must(t, d.MoveNextTo(ent(t, d, 3), true, false, ent(t, d, 3)))
-	if d.Undos() != n {
+	if d.History().Undos() != n {
 		t.Fatal("a move that changes nothing made a step")
 	}
 	// Next to its own descendant: refused.
@@ -54,14 +54,14 @@ func TestMoveNextToReparentsKeepingWorld(t *testing.T) {
 	before := d.world.WorldMatrix(ent(t, d, 4))
 	must(t, d.MoveNextTo(ent(t, d, 2), true, true, ent(t, d, 4), ent(t, d, 7))) // A1 and Mystery below A
 	if !eqIDs(children(t, d, 1), []uint64{2, 4, 7, 3}) || !eqIDs(children(t, d, 2), []uint64{8}) ||
-		len(children(t, d, 5)) != 0 || d.UndoLabel() != "Reparent" || d.Undos() != 1 {
-		t.Fatalf("root %v, A %v, label %q", children(t, d, 1), children(t, d, 2), d.UndoLabel())
+		len(children(t, d, 5)) != 0 || d.History().UndoLabel() != "Reparent" || d.History().Undos() != 1 {
+		t.Fatalf("root %v, A %v, label %q", children(t, d, 1), children(t, d, 2), d.History().UndoLabel())
 	}
 	d.world.PropagateTransforms()
 	if after := d.world.WorldMatrix(ent(t, d, 4)); !after.ApproxEqualThreshold(before, 1e-5) {
 		t.Fatalf("A1 moved in the world:\n%v\n%v", before, after)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if content(t, d) != start {
 		t.Fatal("undo of the reparenting move")
 	}
@@ -102,7 +102,7 @@ func TestMoveNextToRenumbersWhenKeysAreTooClose(t *testing.T) {
 			t.Errorf("child %d key %v, want %d", i, k, i+1)
 		}
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if content(t, d) != start {
 		t.Fatal("undo of a renumbering move")
 	}

@@ -12,26 +12,29 @@ const FixedStep = float32(1) / 60
 // the scene jump.
 const MaxTick = float32(0.1)
 
-// playState is the play world and its clock.
-type playState struct {
-	world   *ecs.World
+// Play is the document's play mode: a copy of the edit world that the play systems run on, and its
+// clock. While it is on, edits are refused with ErrPlaying and Document.World shows the copy.
+type Play struct {
+	c       *core
+	h       *History // its open transaction is committed by Start
+	world   *ecs.World // nil when not playing
 	paused  bool
 	ticks   uint64
 	elapsed float64
 }
 
-// Play starts play mode: it clones the edit world (ecs.World.Clone: same entity handles, so the
+// Start starts play mode: it clones the edit world (ecs.World.Clone: same entity handles, so the
 // selection and the inspector keep working), adds the play systems (Options.Systems, default
 // scene.SpinSystem) to the clone and makes World return it. Edits are refused with ErrPlaying until
-// Stop; the selection can still change. An open transaction is committed first. Play while playing
-// does nothing.
-func (d *Document) Play() {
-	if d.play != nil {
+// Stop; the selection can still change. An open transaction is committed first. Start while
+// playing does nothing.
+func (p *Play) Start() {
+	if p.world != nil {
 		return
 	}
-	d.EndEdit()
-	w := d.world.Clone()
-	systems := d.opts.Systems
+	p.h.endEdit()
+	w := p.c.world.Clone()
+	systems := p.c.opts.Systems
 	if systems == nil {
 		systems = []func(*ecs.World) ecs.System{scene.SpinSystem}
 	}
@@ -39,67 +42,69 @@ func (d *Document) Play() {
 		w.AddSystem(mk(w))
 	}
 	ecs.SetResource(w, scene.Time{})
-	d.play = &playState{world: w}
-	d.version++
+	*p = Play{c: p.c, h: p.h, world: w}
+	p.c.version++
 }
 
 // Stop ends play mode and throws the play world away: the edit world is exactly as it was before
-// Play. Stop when not playing does nothing.
-func (d *Document) Stop() {
-	if d.play != nil {
-		d.play = nil
-		d.version++
+// Start. Stop when not playing does nothing.
+func (p *Play) Stop() {
+	if p.world != nil {
+		p.off()
+		p.c.version++
 	}
 }
 
+// off drops the play world and its clock.
+func (p *Play) off() { *p = Play{c: p.c, h: p.h} }
+
 // Playing reports whether play mode is on (paused or not).
-func (d *Document) Playing() bool { return d.play != nil }
+func (p *Play) Playing() bool { return p.world != nil }
 
 // Paused reports whether play mode is on and paused.
-func (d *Document) Paused() bool { return d.play != nil && d.play.paused }
+func (p *Play) Paused() bool { return p.world != nil && p.paused }
 
 // SetPaused pauses or resumes play mode (no effect when not playing).
-func (d *Document) SetPaused(paused bool) {
-	if d.play != nil && d.play.paused != paused {
-		d.play.paused = paused
-		d.version++
+func (p *Play) SetPaused(paused bool) {
+	if p.world != nil && p.paused != paused {
+		p.paused = paused
+		p.c.version++
 	}
 }
 
 // Tick advances play mode by dt seconds (at most MaxTick): it sets the scene.Time resource and runs
 // one ecs.World.Update of the play world. It does nothing when not playing, when paused, or for
 // dt <= 0, and reports whether it ran.
-func (d *Document) Tick(dt float32) bool {
-	if d.play == nil || d.play.paused || !(dt > 0) {
+func (p *Play) Tick(dt float32) bool {
+	if p.world == nil || p.paused || !(dt > 0) {
 		return false
 	}
-	d.tick(min(dt, MaxTick))
+	p.tick(min(dt, MaxTick))
 	return true
 }
 
 // Step pauses play mode and advances it by exactly one tick of FixedStep (no effect when not
 // playing).
-func (d *Document) Step() {
-	if d.play == nil {
+func (p *Play) Step() {
+	if p.world == nil {
 		return
 	}
-	d.play.paused = true
-	d.tick(FixedStep)
+	p.paused = true
+	p.tick(FixedStep)
 }
 
-func (d *Document) tick(dt float32) {
-	p := d.play
+func (p *Play) tick(dt float32) {
 	p.elapsed += float64(dt)
 	p.ticks++
 	ecs.SetResource(p.world, scene.Time{Delta: dt, Elapsed: p.elapsed})
 	p.world.Update()
-	d.version++
+	p.c.version++
 }
 
-// PlayTime returns the ticks run and the simulated seconds since Play (zeros when not playing).
-func (d *Document) PlayTime() (ticks uint64, seconds float64) {
-	if d.play == nil {
+// Time returns the ticks run and the simulated seconds since Start (zeros when not playing).
+func (p *Play) Time() (ticks uint64, seconds float64) {
+	if p.world == nil {
 		return 0, 0
 	}
-	return d.play.ticks, d.play.elapsed
+	return p.ticks, p.elapsed
 }

@@ -11,20 +11,20 @@ import (
 
 func TestPlayRunsOnACloneAndStopRestores(t *testing.T) {
 	d := openSmall(t)
-	d.Select(ent(t, d, 3))
+	d.Selection().Select(ent(t, d, 3))
 	start := saved(t, d)
-	if d.World() != d.EditWorld() || d.Playing() || d.Tick(0.1) {
+	if d.World() != d.EditWorld() || d.PlayMode().Playing() || d.PlayMode().Tick(0.1) {
 		t.Fatal("not playing yet")
 	}
-	d.Play()
-	d.Play() // no-op
+	d.PlayMode().Start()
+	d.PlayMode().Start() // no-op
 	pw := d.World()
-	if pw == d.EditWorld() || !d.Playing() || d.Paused() {
+	if pw == d.EditWorld() || !d.PlayMode().Playing() || d.PlayMode().Paused() {
 		t.Fatal("play world")
 	}
 	// B spins at 90°/s.
 	for range 5 {
-		if !d.Tick(0.1) {
+		if !d.PlayMode().Tick(0.1) {
 			t.Fatal("tick did not run")
 		}
 	}
@@ -35,7 +35,7 @@ func TestPlayRunsOnACloneAndStopRestores(t *testing.T) {
 		t.Fatalf("the edit world moved: %v", r)
 	}
 	// The selection works on the play world (same handles) and can change.
-	if sel := d.SelectedEntities(); len(sel) != 1 || !pw.Alive(sel[0]) {
+	if sel := d.Selection().Entities(); len(sel) != 1 || !pw.Alive(sel[0]) {
 		t.Fatal("selection in play")
 	}
 	// Edits are refused.
@@ -43,37 +43,37 @@ func TestPlayRunsOnACloneAndStopRestores(t *testing.T) {
 	_, err := d.SpawnCube(ecs.Entity{})
 	mustErr(t, err, ErrPlaying)
 	mustErr(t, d.Delete(ent(t, d, 3)), ErrPlaying)
-	mustErr(t, d.Undo(), ErrPlaying)
+	mustErr(t, d.History().Undo(), ErrPlaying)
 	d.BeginEdit("x")
-	if d.Editing() || d.CanUndo() {
+	if d.Editing() || d.History().CanUndo() {
 		t.Fatal("transactions while playing")
 	}
 	// Pause, Step.
-	d.SetPaused(true)
-	if d.Tick(0.1) || !d.Paused() {
+	d.PlayMode().SetPaused(true)
+	if d.PlayMode().Tick(0.1) || !d.PlayMode().Paused() {
 		t.Fatal("paused tick ran")
 	}
-	d.Step()
-	if ticks, secs := d.PlayTime(); ticks != 6 || !near(float32(secs), 0.5+FixedStep) {
+	d.PlayMode().Step()
+	if ticks, secs := d.PlayMode().Time(); ticks != 6 || !near(float32(secs), 0.5+FixedStep) {
 		t.Fatalf("play time %d %v", ticks, secs)
 	}
 	if r := get[ecs.Transform](t, d, pw, 3).Rotation; !near(r[1], 45+90*FixedStep) {
 		t.Fatalf("after a step: %v", r)
 	}
-	d.SetPaused(false)
-	d.Tick(10) // clamped to MaxTick
-	if _, secs := d.PlayTime(); !near(float32(secs), 0.5+FixedStep+MaxTick) {
+	d.PlayMode().SetPaused(false)
+	d.PlayMode().Tick(10) // clamped to MaxTick
+	if _, secs := d.PlayMode().Time(); !near(float32(secs), 0.5+FixedStep+MaxTick) {
 		t.Fatalf("tick not clamped: %v", secs)
 	}
 	// Saving while playing saves the edit world.
 	must(t, d.SaveAs(context.Background(), t.TempDir()+"/p.json", nil))
-	d.Stop()
-	if d.Playing() || d.World() != d.EditWorld() || saved(t, d) != start {
+	d.PlayMode().Stop()
+	if d.PlayMode().Playing() || d.World() != d.EditWorld() || saved(t, d) != start {
 		t.Fatal("stop did not restore the edit world")
 	}
-	d.Stop()
-	d.Step()
-	if d.Playing() {
+	d.PlayMode().Stop()
+	d.PlayMode().Step()
+	if d.PlayMode().Playing() {
 		t.Fatal("step outside play mode")
 	}
 }

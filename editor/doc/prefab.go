@@ -30,7 +30,7 @@ func (o Options) newPrefabs() *serialize.Prefabs {
 
 // folder returns the folder the scene's prefab paths are relative to: the scene file's, or the
 // working folder for a scene never saved.
-func (d *Document) folder() string {
+func (d *core) folder() string {
 	if d.path != "" {
 		return filepath.Dir(d.path)
 	}
@@ -42,29 +42,33 @@ func (d *Document) folder() string {
 
 // Broken returns the problems of instances whose prefab could not be used when the scene was
 // opened (they are placeholders; saving keeps what the file says about them).
-func (d *Document) Broken() []serialize.Problem { return d.broken }
+func (d *Prefabs) Broken() []serialize.Problem { return d.broken }
 
-// Prefabs returns the prefab set of the document (the prefabs its instances are built from).
-func (d *Document) Prefabs() *serialize.Prefabs { return d.prefabs }
+// Prefabs works with the document's prefab instances: the prefab files they are built from, their
+// overrides, and the steps that instantiate, revert, apply, unpack and save prefabs.
+type Prefabs struct{ scope }
 
-// PrefabFiles returns the absolute paths of the prefab files the scene's instances read (for a
+// Set returns the prefab set of the document (the prefabs its instances are built from).
+func (d *Prefabs) Set() *serialize.Prefabs { return d.prefabSet }
+
+// Files returns the absolute paths of the prefab files the scene's instances read (for a
 // watcher; missing ones too).
-func (d *Document) PrefabFiles() []string { return d.prefabs.Files() }
+func (d *Prefabs) Files() []string { return d.prefabSet.Files() }
 
-// PrefabOf returns the instance e belongs to (its root, e itself for a root) and whether it
+// InstanceOf returns the instance e belongs to (its root, e itself for a root) and whether it
 // belongs to one.
-func (d *Document) PrefabOf(e ecs.Entity) (ecs.Entity, bool) { return serialize.Instance(d.world, e) }
+func (d *Prefabs) InstanceOf(e ecs.Entity) (ecs.Entity, bool) { return serialize.Instance(d.world, e) }
 
 // IsPart reports whether e is an entity of a prefab instance (made from the prefab, not the
 // instance itself and not an entity the instance adds).
-func (d *Document) IsPart(e ecs.Entity) bool {
+func (d *Prefabs) IsPart(e ecs.Entity) bool {
 	pm := ecs.NewMap[scene.PrefabPart](d.world)
 	return pm.Has(e)
 }
 
 // AppendParts appends those of es that are entities of prefab instances (see IsPart) to dst and
 // returns it: one check per entity, none when the scene has no prefab instance.
-func (d *Document) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
+func (d *Prefabs) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
 	if len(es) > 1 && ecs.NewQuery1[scene.PrefabPart](d.world).Count() == 0 {
 		return dst
 	}
@@ -79,23 +83,32 @@ func (d *Document) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
 
 // Overrides lists how e, an entity of a prefab instance, differs from its prefab (nil for other
 // entities): see serialize.Overrides.
-func (d *Document) Overrides(e ecs.Entity) []serialize.Override {
-	return serialize.Overrides(d.scene(false), e)
+func (d *Prefabs) Overrides(e ecs.Entity) []serialize.Override {
+	return serialize.Overrides(d.scene(), e)
 }
 
-// PrefabsChanged brings the scene's instances up to date after prefab files changed on disk
+// Changed brings the scene's instances up to date after prefab files changed on disk
 // (files: their paths; another editor window saved one, say): each instance takes the prefab's new
 // values except those it overrides (serialize.UpdateInstances). It is not an undoable step, and it
 // leaves the document's dirty state alone (the scene's own file says the same as before). It
 // returns what the update did, and whether any instance changed.
-func (d *Document) PrefabsChanged(ctx context.Context, files ...string) serialize.UpdateReport {
-	d.EndEdit()
-	changes := d.prefabs.Reload(ctx, files...)
-	rep := serialize.UpdateInstances(d.scene(false), changes)
+func (d *Prefabs) Changed(ctx context.Context, files ...string) serialize.UpdateReport {
+	d.hist.endEdit()
+	rep := d.updateInstances(ctx, files...)
+	if rep.Instances > 0 && rep.Structural {
+		d.sel.prune()
+	}
+	return rep
+}
+
+// updateInstances reads the prefab files again and brings the instances up to date in place
+// (serialize.UpdateInstances): the one way instances follow a changed prefab file.
+func (d *core) updateInstances(ctx context.Context, files ...string) serialize.UpdateReport {
+	changes := d.prefabSet.Reload(ctx, files...)
+	rep := serialize.UpdateInstances(d.scene(), changes)
 	if rep.Instances > 0 {
 		if rep.Structural { // only then can ids have come or gone
-			d.Reindex()
-			d.pruneSelection()
+			d.reindex()
 		}
 		d.version++
 	}
@@ -104,7 +117,7 @@ func (d *Document) PrefabsChanged(ctx context.Context, files ...string) serializ
 
 // refuseParts returns ErrPrefab if one of es is an entity of an instance (not a placeholder):
 // they keep the place their prefab gives them (Unity's "restructuring a prefab instance").
-func (d *Document) refuseParts(verb string, es []ecs.Entity) error {
+func (d *core) refuseParts(verb string, es []ecs.Entity) error {
 	parts := ecs.NewMap[scene.PrefabPart](d.world)
 	for _, e := range es {
 		if parts.Has(e) {
@@ -118,7 +131,7 @@ func (d *Document) refuseParts(verb string, es []ecs.Entity) error {
 // rekeyInstances prepares copies (snaps of Duplicate and Paste, remap: old → new scene ids) of
 // prefab instances: the entities of a copied instance get the ids of the copy's instance
 // (scene.InstanceID); entities of instances copied without their instance become plain entities.
-func (d *Document) rekeyInstances(snaps []entSnap, remap map[uint64]uint64) {
+func (d *core) rekeyInstances(snaps []entSnap, remap map[uint64]uint64) {
 	partC, ok := ecs.ComponentIDOf[scene.PrefabPart](d.world)
 	if !ok {
 		return
@@ -167,7 +180,7 @@ func plainParts(tw *ecs.World, all []ecs.Entity) {
 
 // prefabRel returns the path of the prefab file at path (absolute, or relative to the working
 // folder) as the scene names it: relative to its folder, which it must be in.
-func (d *Document) prefabRel(path string) (string, error) {
+func (d *core) prefabRel(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
@@ -199,13 +212,13 @@ func mustAbs(p string) string {
 // scene's folder) named name, with Transform t, under the entity with scene id parent (0: a root):
 // they are loaded through the scene loader, so the instance is exactly what reopening the scene
 // would give.
-func (d *Document) instanceSnaps(ctx context.Context, rel, name string, t ecs.Transform, parent uint64, order float64) ([]entSnap, error) {
+func (d *core) instanceSnaps(ctx context.Context, rel, name string, t ecs.Transform, parent uint64, order float64) ([]entSnap, error) {
 	return d.instancesSnaps(ctx, rel, name, []ecs.Transform{t}, parent, []float64{order})
 }
 
 // instancesSnaps builds len(ts) instances of the prefab at rel (see instanceSnaps); instance k
 // has Transform ts[k] and order key orders[k], and is named name, or "name k" with several.
-func (d *Document) instancesSnaps(ctx context.Context, rel, name string, ts []ecs.Transform, parent uint64, orders []float64) ([]entSnap, error) {
+func (d *core) instancesSnaps(ctx context.Context, rel, name string, ts []ecs.Transform, parent uint64, orders []float64) ([]entSnap, error) {
 	var b strings.Builder
 	b.WriteString(`{ "format": "voltex.scene", "version": 2, "entities": [`)
 	for k, t := range ts {
@@ -226,7 +239,7 @@ func (d *Document) instancesSnaps(ctx context.Context, rel, name string, ts []ec
 		file = filepath.Join(d.folder(), "untitled.json")
 	}
 	s, err := serialize.Load(ctx, strings.NewReader(b.String()), serialize.LoadOptions{File: file,
-		Limits: d.opts.Limits, NewWorld: d.opts.NewWorld, Prefabs: d.prefabs, Dir: d.folder()})
+		Limits: d.opts.Limits, NewWorld: d.opts.NewWorld, Prefabs: d.prefabSet, Dir: d.folder()})
 	if err != nil {
 		var le *serialize.Error
 		if errors.As(err, &le) && len(le.Problems) > 0 {
@@ -311,8 +324,8 @@ func num(f float32) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0
 // Instantiate adds an instance of the prefab file at path (absolute, or relative to the working
 // folder; it must be in the scene's folder or below) under parent (zero: a root), at position pos
 // in parent's space, named after the file, and selects it: one undoable step.
-func (d *Document) Instantiate(ctx context.Context, path string, parent ecs.Entity, pos mgl32.Vec3) (ecs.Entity, error) {
-	if err := d.begin(); err != nil {
+func (d *Prefabs) Instantiate(ctx context.Context, path string, parent ecs.Entity, pos mgl32.Vec3) (ecs.Entity, error) {
+	if err := d.hist.begin(); err != nil {
 		return ecs.Entity{}, err
 	}
 	rel, err := d.prefabRel(path)
@@ -349,7 +362,7 @@ type subtreeState struct {
 }
 
 // captureSubtrees captures roots (top-level entities) and their descendants without changing them.
-func (d *Document) captureSubtrees(roots []ecs.Entity) subtreeState {
+func (d *core) captureSubtrees(roots []ecs.Entity) subtreeState {
 	all := preorder(d.world, roots)
 	st := subtreeState{roots: d.idsOf(roots)}
 	st.rm.pack = d.packOf(all)
@@ -375,11 +388,11 @@ type replaceCmd struct {
 func (c *replaceCmd) label() string { return c.name }
 func (c *replaceCmd) size() int     { return c.before.rm.size() + c.after.rm.size() }
 
-func (c *replaceCmd) apply(d *Document) error  { return d.replaceState(c.before, c.after) }
-func (c *replaceCmd) revert(d *Document) error { return d.replaceState(c.after, c.before) }
+func (c *replaceCmd) apply(d *core) error  { return d.replaceState(c.before, c.after) }
+func (c *replaceCmd) revert(d *core) error { return d.replaceState(c.after, c.before) }
 
 // replaceState removes the subtrees of from and restores those of to.
-func (d *Document) replaceState(from, to subtreeState) error {
+func (d *core) replaceState(from, to subtreeState) error {
 	if err := d.removeIDs(from.roots); err != nil {
 		return err
 	}
@@ -391,11 +404,11 @@ func (d *Document) replaceState(from, to subtreeState) error {
 // changeSubtrees runs change, which changes the subtrees of roots in the world directly (a
 // serialize prefab operation) and returns the roots of the result (nil: the same), and records it
 // as one undoable step. If change fails, the subtrees are put back as they were.
-func (d *Document) changeSubtrees(label string, roots []ecs.Entity, change func() ([]ecs.Entity, error)) error {
+func (d *Prefabs) changeSubtrees(label string, roots []ecs.Entity, change func() ([]ecs.Entity, error)) error {
 	selBefore := d.sel.ids()
 	before := d.captureSubtrees(roots)
 	after, err := change()
-	d.Reindex()
+	d.reindex()
 	if err != nil {
 		if rerr := d.replaceFrom(before); rerr != nil {
 			return errors.Join(err, rerr)
@@ -406,14 +419,14 @@ func (d *Document) changeSubtrees(label string, roots []ecs.Entity, change func(
 		after = d.entitiesOf(before.roots)
 	}
 	cmd := &replaceCmd{name: label, before: before, after: d.captureSubtrees(after)}
-	d.pruneSelection()
-	d.push(cmd, selBefore)
+	d.sel.prune()
+	d.hist.push(cmd, selBefore)
 	return nil
 }
 
 // replaceFrom puts the subtrees of st back after a failed change: whatever carries their root ids
 // goes first.
-func (d *Document) replaceFrom(st subtreeState) error {
+func (d *core) replaceFrom(st subtreeState) error {
 	var live []uint64
 	for _, id := range st.roots {
 		if _, ok := d.entity(id); ok {
@@ -428,8 +441,8 @@ func (d *Document) replaceFrom(st subtreeState) error {
 }
 
 // Unpack turns the instances es into plain entities (see serialize.Unpack), as one undoable step.
-func (d *Document) Unpack(es ...ecs.Entity) error {
-	if err := d.begin(); err != nil {
+func (d *Prefabs) Unpack(es ...ecs.Entity) error {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	roots, err := d.instanceRoots(es)
@@ -437,7 +450,7 @@ func (d *Document) Unpack(es ...ecs.Entity) error {
 		return err
 	}
 	return d.changeSubtrees("Unpack Prefab", roots, func() ([]ecs.Entity, error) {
-		s := d.scene(false)
+		s := d.scene()
 		for _, r := range roots {
 			if err := serialize.Unpack(s, r); err != nil {
 				return nil, fmt.Errorf("unpack %s: %w", d.label(r), err)
@@ -448,10 +461,10 @@ func (d *Document) Unpack(es ...ecs.Entity) error {
 }
 
 // instanceRoots returns the instances es belong to (each once, top-level ones only).
-func (d *Document) instanceRoots(es []ecs.Entity) ([]ecs.Entity, error) {
+func (d *core) instanceRoots(es []ecs.Entity) ([]ecs.Entity, error) {
 	var roots []ecs.Entity
 	for _, e := range es {
-		r, ok := d.PrefabOf(e)
+		r, ok := serialize.Instance(d.world, e)
 		if !ok {
 			return nil, fmt.Errorf("%s: %w: not part of a prefab instance", d.label(e), ErrPrefab)
 		}
@@ -469,12 +482,12 @@ func (d *Document) instanceRoots(es []ecs.Entity) ([]ecs.Entity, error) {
 // component "" and path "name": the name; component C with path "": the whole component (added back
 // if the instance removed it, removed if the instance added it); component C and a field path: that
 // field. One undoable step.
-func (d *Document) RevertOverride(es []ecs.Entity, component, path string) error {
-	if err := d.begin(); err != nil {
+func (d *Prefabs) RevertOverride(es []ecs.Entity, component, path string) error {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	var changes []compChange
-	s := d.scene(false)
+	s := d.scene()
 	from := 0 // entities of es whose prefab entity is known
 	for _, e := range es {
 		if !serialize.SourceOf(s, e).Known() {
@@ -523,7 +536,7 @@ func (d *Document) RevertOverride(es []ecs.Entity, component, path string) error
 }
 
 // change builds the change of e's component cid to v (present or not).
-func (d *Document) change(e ecs.Entity, id uint64, cid ecs.ComponentID, v any, has bool) compChange {
+func (d *core) change(e ecs.Entity, id uint64, cid ecs.ComponentID, v any, has bool) compChange {
 	c := compChange{id: id, cid: cid}
 	if cur, ok := d.capture(e, cid); ok {
 		c.before = compState{has: true, val: cur}
@@ -535,25 +548,25 @@ func (d *Document) change(e ecs.Entity, id uint64, cid ecs.ComponentID, v any, h
 }
 
 // pushChanges applies changes and records them as one step (none if they change nothing).
-func (d *Document) pushChanges(label string, changes []compChange) error {
+func (d *Prefabs) pushChanges(label string, changes []compChange) error {
 	if len(changes) == 0 {
 		return nil
 	}
 	selBefore := d.sel.ids()
 	cmd := &compCmd{name: label, changes: changes}
-	if err := cmd.apply(d); err != nil {
-		_ = cmd.revert(d)
+	if err := cmd.apply(d.core); err != nil {
+		_ = cmd.revert(d.core)
 		return err
 	}
-	d.push(cmd, selBefore)
+	d.hist.push(cmd, selBefore)
 	return nil
 }
 
 // RevertInstances sets the instances es belong to back to their prefabs: every override of their
 // entities is dropped, the entities they removed come back, placeholders of entities their prefab no
 // longer has go; entities the instances add stay. One undoable step.
-func (d *Document) RevertInstances(es ...ecs.Entity) error {
-	if err := d.begin(); err != nil {
+func (d *Prefabs) RevertInstances(es ...ecs.Entity) error {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	roots, err := d.instanceRoots(es)
@@ -568,7 +581,7 @@ func (d *Document) RevertInstances(es ...ecs.Entity) error {
 // rebuildInstances builds the instances roots again from their prefabs, keeping the roots' own
 // components and the entities they add (moved to the same parents when those still exist, else to
 // the instance).
-func (d *Document) rebuildInstances(roots []ecs.Entity) error {
+func (d *core) rebuildInstances(roots []ecs.Entity) error {
 	w := d.world
 	parts := ecs.NewMap[scene.PrefabPart](w)
 	for _, r := range roots {
@@ -582,7 +595,7 @@ func (d *Document) rebuildInstances(roots []ecs.Entity) error {
 		if v, ok := t.TryGet(r); ok {
 			tr = v
 		}
-		fresh, err := d.instanceSnaps(context.Background(), pf.Path, d.Name(r), tr, 0, 0)
+		fresh, err := d.instanceSnaps(context.Background(), pf.Path, d.nameOf(r), tr, 0, 0)
 		if err != nil {
 			return err
 		}
@@ -629,32 +642,32 @@ func (d *Document) rebuildInstances(roots []ecs.Entity) error {
 	return nil
 }
 
-// ApplyToPrefab makes overrides of e (an entity of a prefab instance) its prefab's own (see
+// Apply makes overrides of e (an entity of a prefab instance) its prefab's own (see
 // serialize.ApplyToPrefab for component and path: "" and "" apply all of e's), writes the prefab
 // file and brings every instance of the scene up to date. One undoable step: undo writes the prefab
 // file back as it was and puts the instance back.
-func (d *Document) ApplyToPrefab(ctx context.Context, e ecs.Entity, component, path string) error {
-	if err := d.begin(); err != nil {
+func (d *Prefabs) Apply(ctx context.Context, e ecs.Entity, component, path string) error {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
-	file, data, err := serialize.ApplyToPrefab(ctx, d.scene(false), e, component, path)
+	file, data, err := serialize.ApplyToPrefab(ctx, d.scene(), e, component, path)
 	if err != nil {
 		return fmt.Errorf("apply to prefab: %w", err)
 	}
 	return d.applyFile(ctx, "Apply to Prefab", e, file, data)
 }
 
-// ApplyInstanceToPrefab applies every override of the instance e belongs to (see
+// ApplyInstance applies every override of the instance e belongs to (see
 // serialize.ApplyInstanceToPrefab). One undoable step.
-func (d *Document) ApplyInstanceToPrefab(ctx context.Context, e ecs.Entity) error {
-	if err := d.begin(); err != nil {
+func (d *Prefabs) ApplyInstance(ctx context.Context, e ecs.Entity) error {
+	if err := d.hist.begin(); err != nil {
 		return err
 	}
-	root, ok := d.PrefabOf(e)
+	root, ok := serialize.Instance(d.world, e)
 	if !ok {
 		return fmt.Errorf("%s: %w: not part of a prefab instance", d.label(e), ErrPrefab)
 	}
-	file, data, err := serialize.ApplyInstanceToPrefab(ctx, d.scene(false), root)
+	file, data, err := serialize.ApplyInstanceToPrefab(ctx, d.scene(), root)
 	if err != nil {
 		return fmt.Errorf("apply to prefab: %w", err)
 	}
@@ -662,8 +675,8 @@ func (d *Document) ApplyInstanceToPrefab(ctx context.Context, e ecs.Entity) erro
 }
 
 // applyFile writes data to the prefab file and updates the instances, as one step.
-func (d *Document) applyFile(ctx context.Context, label string, e ecs.Entity, file string, data []byte) error {
-	root, _ := d.PrefabOf(e)
+func (d *Prefabs) applyFile(ctx context.Context, label string, e ecs.Entity, file string, data []byte) error {
+	root, _ := serialize.Instance(d.world, e)
 	old, err := readPrefabFile(file, d.opts.Limits.MaxFileSize)
 	if err != nil {
 		return fmt.Errorf("apply to prefab: %w", err)
@@ -671,14 +684,15 @@ func (d *Document) applyFile(ctx context.Context, label string, e ecs.Entity, fi
 	selBefore := d.sel.ids()
 	before := d.captureSubtrees([]ecs.Entity{root})
 	cmd := &applyCmd{name: label, file: file, old: old, new: data, before: before}
-	if err := cmd.write(ctx, d, data); err != nil {
+	if err := cmd.write(ctx, d.core, data); err != nil {
 		return err
 	}
+	d.sel.prune() // the update may have taken selected entities away
 	if r, ok := d.entity(before.roots[0]); ok {
 		serialize.ForgetKeptRemovals(d.world, preorder(d.world, []ecs.Entity{r})...)
 		cmd.after = d.captureSubtrees([]ecs.Entity{r})
 	}
-	d.push(cmd, selBefore)
+	d.hist.push(cmd, selBefore)
 	return nil
 }
 
@@ -723,14 +737,14 @@ func (c *applyCmd) size() int {
 	return len(c.old) + len(c.new) + c.before.rm.size() + c.after.rm.size()
 }
 
-func (c *applyCmd) apply(d *Document) error {
+func (c *applyCmd) apply(d *core) error {
 	if err := c.write(context.Background(), d, c.new); err != nil {
 		return err
 	}
 	return d.replaceState(c.after, c.after)
 }
 
-func (c *applyCmd) revert(d *Document) error {
+func (c *applyCmd) revert(d *core) error {
 	if err := c.write(context.Background(), d, c.old); err != nil {
 		return err
 	}
@@ -738,21 +752,21 @@ func (c *applyCmd) revert(d *Document) error {
 }
 
 // write writes the prefab file and brings the instances up to date.
-func (c *applyCmd) write(ctx context.Context, d *Document, data []byte) error {
+func (c *applyCmd) write(ctx context.Context, d *core, data []byte) error {
 	if err := atomicfile.WriteFileFunc(c.file, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return fmt.Errorf("writing the prefab: %w", err)
 	}
-	d.PrefabsChanged(ctx, c.file)
+	d.updateInstances(ctx, c.file)
 	return nil
 }
 
-// SaveAsPrefab writes es (with their descendants) as a new scene file at path, and replaces them by
+// SaveAs writes es (with their descendants) as a new scene file at path, and replaces them by
 // an instance of it (named after the file, at the place of the first of them): one undoable step
 // (undo puts the entities back; the file stays, as in Unity). The entities keep their ids and their
 // places relative to their parent in the file; entities under different parents keep their places
 // in the world. path must be in the scene's folder (or below) and not be the scene itself.
-func (d *Document) SaveAsPrefab(ctx context.Context, path string, es ...ecs.Entity) (ecs.Entity, error) {
-	if err := d.begin(); err != nil {
+func (d *Prefabs) SaveAs(ctx context.Context, path string, es ...ecs.Entity) (ecs.Entity, error) {
+	if err := d.hist.begin(); err != nil {
 		return ecs.Entity{}, err
 	}
 	tops := d.topLevel(es)
@@ -786,7 +800,7 @@ func (d *Document) SaveAsPrefab(ctx context.Context, path string, es ...ecs.Enti
 	if len(tops) == 1 {
 		if t, ok := ecs.NewMap[ecs.Transform](w).TryGet(tops[0]); ok {
 			single, instT = true, t
-			if n := d.Name(tops[0]); n != "" {
+			if n := d.nameOf(tops[0]); n != "" {
 				instName = n
 			}
 		}
@@ -798,7 +812,7 @@ func (d *Document) SaveAsPrefab(ctx context.Context, path string, es ...ecs.Enti
 	if err := atomicfile.WriteFileFunc(path, func(w io.Writer) error { _, err := w.Write([]byte(text)); return err }); err != nil {
 		return ecs.Entity{}, fmt.Errorf("saving the prefab: %w", err)
 	}
-	d.PrefabsChanged(ctx, path) // a file that existed may be a prefab of the scene already
+	d.Changed(ctx, path) // a file that existed may be a prefab of the scene already
 	order := d.keyOf(tops[0])
 	var pid uint64
 	if !parent.IsZero() {
@@ -819,14 +833,14 @@ func (d *Document) SaveAsPrefab(ctx context.Context, path string, es ...ecs.Enti
 	}
 	inst := es2[0]
 	after := d.captureSubtrees([]ecs.Entity{inst})
-	d.setSel([]uint64{d.idOf(inst)})
-	d.push(&replaceCmd{name: "Save as Prefab", before: before, after: after}, selBefore)
+	d.sel.set([]uint64{d.idOf(inst)})
+	d.hist.push(&replaceCmd{name: "Save as Prefab", before: before, after: after}, selBefore)
 	return inst, nil
 }
 
 // usesFiles returns an error if the subtrees of tops name files relative to the scene's folder
 // (meshes, prefabs): a prefab saved in another folder could not name them.
-func (d *Document) usesFiles(tops []ecs.Entity) error {
+func (d *core) usesFiles(tops []ecs.Entity) error {
 	meshes := ecs.NewMap[scene.Mesh](d.world)
 	prefabs := ecs.NewMap[scene.Prefab](d.world)
 	for _, e := range preorder(d.world, tops) {
@@ -849,7 +863,7 @@ type rebasedPath struct {
 // rebasePrefabs makes the prefab paths of the scene's instances relative to dir (a save to another
 // folder), returning the old ones; it changes nothing and returns an error if a prefab is not in
 // dir or below it.
-func (d *Document) rebasePrefabs(dir string) ([]rebasedPath, error) {
+func (d *core) rebasePrefabs(dir string) ([]rebasedPath, error) {
 	from, err1 := filepath.Abs(d.folder())
 	to, err2 := filepath.Abs(dir)
 	if err1 != nil || err2 != nil || from == to {
@@ -890,7 +904,7 @@ func (d *Document) rebasePrefabs(dir string) ([]rebasedPath, error) {
 }
 
 // restorePrefabPaths puts back what rebasePrefabs changed (the save failed).
-func (d *Document) restorePrefabPaths(old []rebasedPath) {
+func (d *core) restorePrefabPaths(old []rebasedPath) {
 	pm := ecs.NewMap[scene.Prefab](d.world)
 	for _, r := range old {
 		if e, ok := d.entity(r.id); ok && pm.Has(e) {

@@ -57,7 +57,7 @@ func BenchmarkPrefabsChanged10kInstances(b *testing.B) {
 		must(b, os.WriteFile(prefab, []byte(versions[i%2]), 0o644))
 		b.StartTimer()
 		t0 := time.Now()
-		if rep := d.PrefabsChanged(context.Background(), prefab); rep.Instances != 10_000 {
+		if rep := d.Prefabs().Changed(context.Background(), prefab); rep.Instances != 10_000 {
 			b.Fatalf("%+v", rep)
 		}
 		total += time.Since(t0)

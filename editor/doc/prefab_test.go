@@ -49,7 +49,7 @@ var green = [4]float32{0, 1, 0, 1}
 func TestInstantiateOverrideUndo(t *testing.T) {
 	d, dir := openPrefabScene(t)
 	before := content(t, d)
-	e, err := d.Instantiate(context.Background(), filepath.Join(dir, "enemy.json"), ecs.Entity{}, mgl32.Vec3{0, 0, 7})
+	e, err := d.Prefabs().Instantiate(context.Background(), filepath.Join(dir, "enemy.json"), ecs.Entity{}, mgl32.Vec3{0, 0, 7})
 	must(t, err)
 	if d.Name(e) != "enemy" || d.Len() != 9 {
 		t.Fatalf("instance %q, %d entities", d.Name(e), d.Len())
@@ -60,7 +60,7 @@ func TestInstantiateOverrideUndo(t *testing.T) {
 		t.Fatalf("weapon z %v, want 7", got)
 	}
 	must(t, d.SetField([]ecs.Entity{weapon}, cid[scene.Color](t, d), "rgba", green))
-	if ov := d.Overrides(weapon); len(ov) != 1 || ov[0].Component != "Color" {
+	if ov := d.Prefabs().Overrides(weapon); len(ov) != 1 || ov[0].Component != "Color" {
 		t.Fatalf("overrides %+v", ov)
 	}
 	out := content(t, d)
@@ -99,7 +99,7 @@ func TestPartsKeepTheirPlace(t *testing.T) {
 	if out := content(t, d); !strings.Contains(out, `"removed": true`) {
 		t.Fatalf("removal not saved:\n%s", out)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if content(t, d) != before {
 		t.Fatal("undo delete")
 	}
@@ -124,7 +124,7 @@ func TestDeletingAPrefabEntityTakesWhatWasAddedUnderIt(t *testing.T) {
 	if _, ok := d2.byID[cube]; ok {
 		t.Fatal("the cube added under the deleted weapon was saved")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if content(t, d) != before || parentID(t, d, cube) != d.ID(part(t, d, 10, 2)) {
 		t.Fatalf("undo:\n%s", content(t, d))
 	}
@@ -138,15 +138,15 @@ func TestRevertAndApply(t *testing.T) {
 	start := content(t, d)
 	// Revert a field.
 	must(t, d.SetField([]ecs.Entity{wa}, colorC, "rgba", green))
-	must(t, d.RevertOverride([]ecs.Entity{wa}, "Color", "rgba"))
-	if colorOf(t, d, wa) != [4]float32{0, 0, 1, 1} || len(d.Overrides(wa)) != 0 {
+	must(t, d.Prefabs().RevertOverride([]ecs.Entity{wa}, "Color", "rgba"))
+	if colorOf(t, d, wa) != [4]float32{0, 0, 1, 1} || len(d.Prefabs().Overrides(wa)) != 0 {
 		t.Fatal("revert field")
 	}
 	// Revert a removed component: it comes back with the prefab's value.
 	spinC := cid[scene.Spin](t, d)
 	must(t, d.RemoveComponent([]ecs.Entity{wa}, spinC))
-	must(t, d.RevertOverride([]ecs.Entity{wa}, "Spin", ""))
-	if !d.world.Has(wa, spinC) || len(d.Overrides(wa)) != 0 {
+	must(t, d.Prefabs().RevertOverride([]ecs.Entity{wa}, "Spin", ""))
+	if !d.world.Has(wa, spinC) || len(d.Prefabs().Overrides(wa)) != 0 {
 		t.Fatal("revert component")
 	}
 	// Revert the whole instance: a removed entity comes back, an entity of its own stays.
@@ -155,14 +155,14 @@ func TestRevertAndApply(t *testing.T) {
 	must(t, err)
 	ownID := d.ID(own)
 	must(t, d.Rename([]ecs.Entity{part(t, d, 10, 1)}, "Boss"))
-	must(t, d.RevertInstances(ent(t, d, 10)))
+	must(t, d.Prefabs().RevertInstances(ent(t, d, 10)))
 	if d.Name(part(t, d, 10, 1)) != "Body" || d.Name(part(t, d, 10, 2)) != "Weapon" {
 		t.Fatal("revert instance")
 	}
 	if p := parentID(t, d, ownID); p != scene.InstanceID(10, 1) {
 		t.Fatalf("the instance's own entity moved to %d", p)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if _, ok := d.Entity(scene.InstanceID(10, 2)); ok || d.Name(part(t, d, 10, 1)) != "Boss" {
 		t.Fatal("undo revert instance")
 	}
@@ -175,21 +175,21 @@ func TestRevertAndApply(t *testing.T) {
 	must(t, err)
 	wa = part(t, d, 10, 2)
 	must(t, d.SetField([]ecs.Entity{wa}, colorC, "rgba", green))
-	must(t, d.ApplyToPrefab(context.Background(), wa, "Color", "rgba"))
-	if colorOf(t, d, part(t, d, 11, 2)) != green || len(d.Overrides(part(t, d, 10, 2))) != 0 {
+	must(t, d.Prefabs().Apply(context.Background(), wa, "Color", "rgba"))
+	if colorOf(t, d, part(t, d, 11, 2)) != green || len(d.Prefabs().Overrides(part(t, d, 10, 2))) != 0 {
 		t.Fatal("apply: the other instance did not follow, or the override stayed")
 	}
 	if b, _ := os.ReadFile(prefabPath); !strings.Contains(string(b), `"rgba": [0, 1, 0, 1]`) {
 		t.Fatalf("prefab file:\n%s", b)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if b, _ := os.ReadFile(prefabPath); string(b) != string(prefabBefore) {
 		t.Fatalf("undo apply: prefab file\n%s", b)
 	}
 	if colorOf(t, d, part(t, d, 10, 2)) != green || colorOf(t, d, part(t, d, 11, 2)) != [4]float32{0, 0, 1, 1} {
 		t.Fatal("undo apply: instances")
 	}
-	must(t, d.Redo())
+	must(t, d.History().Redo())
 	if colorOf(t, d, part(t, d, 11, 2)) != green {
 		t.Fatal("redo apply")
 	}
@@ -214,19 +214,19 @@ func TestUnpackDuplicatePaste(t *testing.T) {
 	must(t, err)
 	pasted, err := d.Paste(context.Background(), text, ecs.Entity{})
 	must(t, err)
-	if _, ok := d.PrefabOf(pasted[0]); !ok {
+	if _, ok := d.Prefabs().InstanceOf(pasted[0]); !ok {
 		t.Fatal("the pasted instance is no instance")
 	}
 	text, err = d.Copy(part(t, d, 11, 2))
 	must(t, err)
 	pasted, err = d.Paste(context.Background(), text, ecs.Entity{})
 	must(t, err)
-	if _, ok := d.PrefabOf(pasted[0]); ok || d.Name(pasted[0]) != "Weapon" {
+	if _, ok := d.Prefabs().InstanceOf(pasted[0]); ok || d.Name(pasted[0]) != "Weapon" {
 		t.Fatal("a pasted entity of an instance should be a plain entity")
 	}
 	// Unpack: plain entities; undo: the instance again.
-	must(t, d.Unpack(ent(t, d, 10)))
-	if _, ok := d.PrefabOf(part(t, d, 10, 2)); ok {
+	must(t, d.Prefabs().Unpack(ent(t, d, 10)))
+	if _, ok := d.Prefabs().InstanceOf(part(t, d, 10, 2)); ok {
 		t.Fatal("unpacked entity still in an instance")
 	}
 	if out := content(t, d); strings.Count(out, `"prefab"`) != 3 {
@@ -252,7 +252,7 @@ func TestSaveAsPrefab(t *testing.T) {
 	must(t, d.SetField([]ecs.Entity{group}, cid[ecs.Transform](t, d), "position", mgl32.Vec3{0, 3, 0}))
 	before := content(t, d)
 	bWorld := d.world.WorldMatrix(b)
-	inst, err := d.SaveAsPrefab(context.Background(), filepath.Join(dir, "pair.json"), a, b)
+	inst, err := d.Prefabs().SaveAs(context.Background(), filepath.Join(dir, "pair.json"), a, b)
 	must(t, err)
 	if data, err := os.ReadFile(filepath.Join(dir, "pair.json")); err != nil || strings.Count(string(data), `"builtin:cube"`) != 2 {
 		t.Fatalf("prefab file: %v\n%s", err, data)
@@ -269,12 +269,12 @@ func TestSaveAsPrefab(t *testing.T) {
 	if cube.IsZero() || d.world.WorldMatrix(cube) != bWorld {
 		t.Fatal("the cubes moved")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if content(t, d) != before {
 		t.Fatal("undo save as prefab")
 	}
-	must(t, d.Redo())
-	if _, ok := d.PrefabOf(d.SelectedEntities()[0]); !ok {
+	must(t, d.History().Redo())
+	if _, ok := d.Prefabs().InstanceOf(d.Selection().Entities()[0]); !ok {
 		t.Fatal("redo")
 	}
 }
@@ -284,7 +284,7 @@ func TestPrefabChangedOnDisk(t *testing.T) {
 	must(t, d.SetField([]ecs.Entity{part(t, d, 10, 2)}, cid[scene.Color](t, d), "rgba", green))
 	edited := strings.Replace(enemyPrefab, `"rgba": [0, 0, 1, 1]`, `"rgba": [1, 1, 0, 1]`, 1)
 	must(t, os.WriteFile(filepath.Join(dir, "enemy.json"), []byte(edited), 0o644))
-	rep := d.PrefabsChanged(context.Background(), filepath.Join(dir, "enemy.json"))
+	rep := d.Prefabs().Changed(context.Background(), filepath.Join(dir, "enemy.json"))
 	if rep.Instances != 2 {
 		t.Fatalf("report %+v", rep)
 	}
@@ -294,7 +294,7 @@ func TestPrefabChangedOnDisk(t *testing.T) {
 	// The prefab goes: placeholders, and saving keeps the reference and the override.
 	out := content(t, d)
 	must(t, os.Remove(filepath.Join(dir, "enemy.json")))
-	d.PrefabsChanged(context.Background(), filepath.Join(dir, "enemy.json"))
+	d.Prefabs().Changed(context.Background(), filepath.Join(dir, "enemy.json"))
 	if pf := ecs.NewMap[scene.Prefab](d.world).Get(ent(t, d, 10)); !strings.Contains(pf.Problem, "no such prefab file") {
 		t.Fatalf("problem %q", pf.Problem)
 	}
@@ -303,7 +303,7 @@ func TestPrefabChangedOnDisk(t *testing.T) {
 	}
 	// And comes back.
 	must(t, os.WriteFile(filepath.Join(dir, "enemy.json"), []byte(edited), 0o644))
-	d.PrefabsChanged(context.Background(), filepath.Join(dir, "enemy.json"))
+	d.Prefabs().Changed(context.Background(), filepath.Join(dir, "enemy.json"))
 	if colorOf(t, d, part(t, d, 10, 2)) != green || colorOf(t, d, part(t, d, 11, 2)) != [4]float32{1, 1, 0, 1} {
 		t.Fatal("after the prefab came back")
 	}
@@ -324,7 +324,7 @@ func TestSpawnCopies(t *testing.T) {
 		t.Fatalf("group %q, %d copies, the fifth %q", d.Name(group), len(copies), d.Name(copies[4]))
 	}
 	for _, c := range copies {
-		if _, ok := d.PrefabOf(c); !ok {
+		if _, ok := d.Prefabs().InstanceOf(c); !ok {
 			t.Fatal("a copy is not an instance")
 		}
 	}
@@ -336,13 +336,13 @@ func TestSpawnCopies(t *testing.T) {
 	if strings.Count(out, `"prefab": "enemy.json"`) != 8 {
 		t.Fatalf("saved:\n%s", out)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if content(t, d) != before {
 		t.Fatal("undo the prefab grid")
 	}
 	// A grid of an entity with its child: duplicates keep the entity's own turn and scale.
 	body := part(t, d, 10, 1)
-	must(t, d.Unpack(ent(t, d, 10)))
+	must(t, d.Prefabs().Unpack(ent(t, d, 10)))
 	must(t, d.SetField([]ecs.Entity{body}, cid[ecs.Transform](t, d), "scale", mgl32.Vec3{2, 2, 2}))
 	p.Group = ""
 	_, copies, err = d.SpawnCopies(context.Background(), p, CopySource{Entity: body})
@@ -355,7 +355,7 @@ func TestSpawnCopies(t *testing.T) {
 		t.Fatalf("copy 1: %+v", tr)
 	}
 	n := d.Len()
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if d.Len() != n-12 {
 		t.Fatalf("undo: %d entities, want %d", d.Len(), n-12)
 	}
@@ -377,7 +377,7 @@ func TestSaveAsElsewhereRebasesPrefabs(t *testing.T) {
 	must(t, d.SaveAs(context.Background(), filepath.Join(dir, "levels", "l.json"), nil))
 	d2, err := Open(context.Background(), filepath.Join(dir, "levels", "l.json"), testOpts, nil)
 	must(t, err)
-	if d2.Len() != 6 || len(d2.Broken()) != 0 {
-		t.Fatalf("saved elsewhere: %d entities, broken %v", d2.Len(), d2.Broken())
+	if d2.Len() != 6 || len(d2.Prefabs().Broken()) != 0 {
+		t.Fatalf("saved elsewhere: %d entities, broken %v", d2.Len(), d2.Prefabs().Broken())
 	}
 }

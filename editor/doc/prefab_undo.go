@@ -21,7 +21,7 @@ import (
 
 // recordBases notes the prefab sources of the changes of cmd (a command just pushed) whose
 // entities are entities of instances.
-func (d *Document) recordBases(cmd command) {
+func (d *core) recordBases(cmd command) {
 	switch c := cmd.(type) {
 	case *multiCmd:
 		for _, sub := range c.cmds {
@@ -37,7 +37,7 @@ func (d *Document) recordBases(cmd command) {
 				continue
 			}
 			if s == nil {
-				s = d.scene(false)
+				s = d.scene()
 			}
 			ch.src = serialize.SourceOf(s, e)
 		}
@@ -45,7 +45,7 @@ func (d *Document) recordBases(cmd command) {
 }
 
 // sourceState returns src's state of component cid for e.
-func (d *Document) sourceState(s *serialize.Scene, src serialize.PrefabSource, e ecs.Entity, cid ecs.ComponentID) compState {
+func (d *core) sourceState(s *serialize.Scene, src serialize.PrefabSource, e ecs.Entity, cid ecs.ComponentID) compState {
 	name := ""
 	if cid != d.names.ID() {
 		name = d.world.ComponentInfo(cid).Name
@@ -59,10 +59,10 @@ func (d *Document) sourceState(s *serialize.Scene, src serialize.PrefabSource, e
 
 // setChangeState gives ch's entity the state st (ch's before or after), rebased on the prefab's
 // current state if the prefab changed since ch was made.
-func (d *Document) setChangeState(ch *compChange, st compState) error {
+func (d *core) setChangeState(ch *compChange, st compState) error {
 	if ch.src.Known() {
 		if e, ok := d.entity(ch.id); ok {
-			s := d.scene(false)
+			s := d.scene()
 			if now := serialize.SourceOf(s, e); now.Known() && now != ch.src {
 				st = rebase(st, d.sourceState(s, ch.src, e, ch.cid), d.sourceState(s, now, e, ch.cid))
 			}
@@ -117,7 +117,7 @@ func merge3(base, ours, theirs reflect.Value) reflect.Value {
 
 // rebaseSnaps gives the entities of snaps just restored whose prefab changed since the snapshot
 // their recorded states rebased on the prefab as it is now (see rebase).
-func (d *Document) rebaseSnaps(snaps []entSnap) {
+func (d *core) rebaseSnaps(snaps []entSnap) {
 	var es []ecs.Entity
 	var at []int
 	for i := range snaps {
@@ -131,7 +131,7 @@ func (d *Document) rebaseSnaps(snaps []entSnap) {
 	if len(es) == 0 {
 		return
 	}
-	s := d.scene(false)
+	s := d.scene()
 	for k, now := range serialize.SourcesOf(s, es) {
 		sn, e := &snaps[at[k]], es[k]
 		if !now.Known() || now == sn.src {

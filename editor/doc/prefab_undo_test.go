@@ -31,31 +31,31 @@ func TestUndoAfterPrefabChangedKeepsThePrefabsNewValues(t *testing.T) {
 		t.Fatal("the edit did not apply")
 	}
 	must(t, os.WriteFile(filepath.Join(dir, "enemy.json"), []byte(edited), 0o644))
-	if rep := d.PrefabsChanged(context.Background(), filepath.Join(dir, "enemy.json")); rep.Instances != 2 {
+	if rep := d.Prefabs().Changed(context.Background(), filepath.Join(dir, "enemy.json")); rep.Instances != 2 {
 		t.Fatalf("report %+v", rep)
 	}
 	tm := ecs.NewMap[ecs.Transform](d.world)
 	if got := tm.Get(w); got.Position != (mgl32.Vec3{3, 0, 0}) || got.Scale != (mgl32.Vec3{2, 2, 2}) {
 		t.Fatalf("after the update: %+v", got)
 	}
-	overridesAfter := d.Overrides(w)
+	overridesAfter := d.Prefabs().Overrides(w)
 
 	// Undo the rename: the name the prefab has now.
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if n := d.Name(w); n != "Gun" {
 		t.Fatalf("undo rename: name %q, want the prefab's new name Gun", n)
 	}
 	// Undo the removal: the Spin comes back as the prefab has it now.
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if s, ok := ecs.NewMap[scene.Spin](d.world).TryGet(w); !ok || s.Speed != 90 {
 		t.Fatalf("undo remove: Spin %+v %v, want the prefab's new speed 90", s, ok)
 	}
 	// Undo the move: the prefab's position, and the prefab's new scale kept.
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if got := tm.Get(w); got.Position != (mgl32.Vec3{1, 0, 0}) || got.Scale != (mgl32.Vec3{2, 2, 2}) {
 		t.Fatalf("undo move: Transform %+v, want position [1 0 0] and the prefab's new scale [2 2 2]", got)
 	}
-	if o := d.Overrides(w); len(o) != 0 {
+	if o := d.Prefabs().Overrides(w); len(o) != 0 {
 		t.Fatalf("after undoing every edit the entity still overrides %+v", o)
 	}
 	// Redo all: the edits again, over the prefab's new values.
@@ -63,12 +63,12 @@ func TestUndoAfterPrefabChangedKeepsThePrefabsNewValues(t *testing.T) {
 	if got := tm.Get(w); got.Position != (mgl32.Vec3{3, 0, 0}) || got.Scale != (mgl32.Vec3{2, 2, 2}) || d.Name(w) != "Sword" {
 		t.Fatalf("redo: %+v %q", got, d.Name(w))
 	}
-	if got := d.Overrides(w); !sameOverrides(got, overridesAfter) {
+	if got := d.Prefabs().Overrides(w); !sameOverrides(got, overridesAfter) {
 		t.Fatalf("redo: overrides %+v, want %+v", got, overridesAfter)
 	}
 	// With the prefab back as it was, undo and redo give the file of before.
 	must(t, os.WriteFile(filepath.Join(dir, "enemy.json"), []byte(enemyPrefab), 0o644))
-	d.PrefabsChanged(context.Background(), filepath.Join(dir, "enemy.json"))
+	d.Prefabs().Changed(context.Background(), filepath.Join(dir, "enemy.json"))
 	if got := content(t, d); got != clean {
 		t.Fatalf("prefab back:\n%s\nwant\n%s", got, clean)
 	}
@@ -102,32 +102,32 @@ func TestStructuralUndoAfterPrefabChanged(t *testing.T) {
 			case "delete":
 				must(t, d.Delete(part(t, d, 10, 2)))
 			case "revert instance":
-				must(t, d.RevertInstances(ent(t, d, 10)))
+				must(t, d.Prefabs().RevertInstances(ent(t, d, 10)))
 			case "unpack":
-				must(t, d.Unpack(ent(t, d, 10)))
+				must(t, d.Prefabs().Unpack(ent(t, d, 10)))
 			case "instantiate (redo)":
-				inst, err := d.Instantiate(context.Background(), prefab, ecs.Entity{}, mgl32.Vec3{})
+				inst, err := d.Prefabs().Instantiate(context.Background(), prefab, ecs.Entity{}, mgl32.Vec3{})
 				must(t, err)
 				id := d.ID(inst)
 				weapon = func() ecs.Entity { return part(t, d, id, 2) }
-				must(t, d.Undo())
+				must(t, d.History().Undo())
 			}
 			must(t, os.WriteFile(prefab, []byte(edited), 0o644))
-			d.PrefabsChanged(context.Background(), prefab)
+			d.Prefabs().Changed(context.Background(), prefab)
 			if step == "instantiate (redo)" {
-				must(t, d.Redo())
+				must(t, d.History().Redo())
 			} else {
-				must(t, d.Undo())
+				must(t, d.History().Undo())
 				weapon = func() ecs.Entity { return part(t, d, 10, 2) }
 			}
 			if got := colorOf(t, d, weapon()); got != yellow {
 				t.Fatalf("the weapon is %v, want the prefab's new yellow", got)
 			}
-			if o := d.Overrides(weapon()); len(o) != 0 {
+			if o := d.Prefabs().Overrides(weapon()); len(o) != 0 {
 				t.Fatalf("the weapon overrides %+v", o)
 			}
-			if step != "instantiate (redo)" && (colorOf(t, d, part(t, d, 10, 1)) != green || len(d.Overrides(part(t, d, 10, 1))) != 1) {
-				t.Fatalf("the body's override: %v %+v", colorOf(t, d, part(t, d, 10, 1)), d.Overrides(part(t, d, 10, 1)))
+			if step != "instantiate (redo)" && (colorOf(t, d, part(t, d, 10, 1)) != green || len(d.Prefabs().Overrides(part(t, d, 10, 1))) != 1) {
+				t.Fatalf("the body's override: %v %+v", colorOf(t, d, part(t, d, 10, 1)), d.Prefabs().Overrides(part(t, d, 10, 1)))
 			}
 		})
 	}

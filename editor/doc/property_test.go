@@ -58,9 +58,10 @@ func TestRandomCommandSequences(t *testing.T) {
 
 // cloneDoc is a fresh copy of an unedited document (cheaper than opening the file again).
 func cloneDoc(base *Document) *Document {
-	d := &Document{opts: base.opts, path: base.path, name: base.name, camera: base.camera, cameraInFile: base.cameraInFile}
+	d := &Document{camera: base.camera, cameraInFile: base.cameraInFile}
+	d.wire(&core{opts: base.opts, path: base.path, name: base.name})
 	d.setWorld(base.world.Clone())
-	d.setSel(base.sel.ids())
+	d.sel.set(base.sel.ids())
 	return d
 }
 
@@ -84,26 +85,26 @@ func joinLines(s []string) string {
 // started from), then redoes everything (the newest state, byte for byte, and its selection).
 func (r *propRun) check(name, start string) {
 	d, t := r.d, r.t
-	undid := d.Undos() > 0
+	undid := d.History().Undos() > 0
 	undoAll(t, d)
 	if got := content(t, d); got != start {
 		r.fail("%s: undo-all differs from the start:\n%s", name, got)
 	}
-	if undid && !slices.Equal(d.Selection(), r.firstSel) {
-		r.fail("%s: undo-all selection %v, want %v", name, d.Selection(), r.firstSel)
+	if undid && !slices.Equal(d.Selection().IDs(), r.firstSel) {
+		r.fail("%s: undo-all selection %v, want %v", name, d.Selection().IDs(), r.firstSel)
 	}
 	if d.Dirty() != (r.saved != 0) {
 		r.fail("%s: dirty %v after undo-all with the save point at %d", name, d.Dirty(), r.saved)
 	}
-	redid := d.Redos() > 0
+	redid := d.History().Redos() > 0
 	redoAll(t, d)
 	if got := content(t, d); got != r.top {
 		r.fail("%s: redo-all differs from the newest state:\n%s\nwant:\n%s", name, got, r.top)
 	}
-	if redid && !slices.Equal(d.Selection(), r.topSel) {
-		r.fail("%s: redo-all selection %v, want %v", name, d.Selection(), r.topSel)
+	if redid && !slices.Equal(d.Selection().IDs(), r.topSel) {
+		r.fail("%s: redo-all selection %v, want %v", name, d.Selection().IDs(), r.topSel)
 	}
-	if d.Dirty() != (r.saved != d.Undos()) {
+	if d.Dirty() != (r.saved != d.History().Undos()) {
 		r.fail("%s: dirty %v after redo-all", name, d.Dirty())
 	}
 }
@@ -185,7 +186,7 @@ func (r *propRun) edit() (string, error) {
 func (r *propRun) step() {
 	d, rng := r.d, r.rng
 	before := r.cur
-	undos, sel := d.Undos(), d.Selection()
+	undos, sel := d.History().Undos(), d.Selection().IDs()
 	var what string
 	var err error
 	command := true
@@ -296,19 +297,19 @@ func (r *propRun) step() {
 		command = false
 		es := r.some()
 		what = fmt.Sprintf("Select %v", d.idsOf(es))
-		d.Select(es...)
+		d.Selection().Select(es...)
 	case 19:
 		command = false
 		what = "Undo"
-		err = d.Undo()
+		err = d.History().Undo()
 		if undos > 0 {
 			r.pos--
 		}
 	case 20:
 		command = false
 		what = "Redo"
-		err = d.Redo()
-		if d.Undos() > undos {
+		err = d.History().Redo()
+		if d.History().Undos() > undos {
 			r.pos++
 		}
 	default:
@@ -327,9 +328,9 @@ func (r *propRun) step() {
 	after := content(r.t, d)
 	r.cur = after
 	if command {
-		stepped := d.Undos() == undos+1 && d.Redos() == 0
-		if !stepped && d.Undos() != undos {
-			r.fail("%s: history went from %d to %d steps", what, undos, d.Undos())
+		stepped := d.History().Undos() == undos+1 && d.History().Redos() == 0
+		if !stepped && d.History().Undos() != undos {
+			r.fail("%s: history went from %d to %d steps", what, undos, d.History().Undos())
 		}
 		if stepped != (after != before) {
 			r.fail("%s: recorded a step: %v, changed the scene: %v\n%s", what, stepped, after != before, after)
@@ -342,11 +343,11 @@ func (r *propRun) step() {
 				r.firstSel = sel
 			}
 			r.pos++
-			r.top, r.topSel = after, d.Selection()
+			r.top, r.topSel = after, d.Selection().IDs()
 		}
 	}
-	if d.Undos() != r.pos {
-		r.fail("%s: %d steps done, model says %d", what, d.Undos(), r.pos)
+	if d.History().Undos() != r.pos {
+		r.fail("%s: %d steps done, model says %d", what, d.History().Undos(), r.pos)
 	}
 	if d.Dirty() != (r.pos != r.saved) {
 		r.fail("%s: dirty %v, model: position %d, saved %d", what, d.Dirty(), r.pos, r.saved)

@@ -20,7 +20,7 @@ import (
 func (d *Document) Retype(ctx context.Context, opts Options, lossy bool) ([]serialize.Problem, error) {
 	d.EndEdit()
 	var before bytes.Buffer
-	if err := serialize.Save(ctx, &before, d.scene(false), serialize.SaveOptions{}); err != nil {
+	if err := serialize.Save(ctx, &before, d.fileScene(), serialize.SaveOptions{}); err != nil {
 		return nil, err
 	}
 	file := d.path // positions are those of the scene as saved: the file's own when it is unchanged
@@ -38,16 +38,14 @@ func (d *Document) Retype(ctx context.Context, opts Options, lossy bool) ([]seri
 	}
 	dirty := d.Dirty() || !bytes.Equal(before.Bytes(), after.Bytes())
 	d.opts = opts
-	d.play = nil
-	d.edit = nil
+	d.play.off()
 	d.setWorld(s.World)
 	d.warnings = s.Warnings
-	clear(d.hist.steps)
-	d.hist = history{}
+	d.hist.reset()
 	if dirty {
 		d.hist.saved = -1
 	}
-	d.pruneSelection()
+	d.sel.prune()
 	d.version++
 	return s.Warnings, nil
 }

@@ -38,7 +38,7 @@ func TestRetype(t *testing.T) {
 	d, err := Open(context.Background(), path, optsOf(t, retypeV1), nil)
 	must(t, err)
 	hero, _ := d.Entity(1)
-	d.Select(hero)
+	d.Selection().Select(hero)
 
 	// The same declarations again: nothing changes, the document stays clean.
 	if _, err := d.Retype(context.Background(), optsOf(t, retypeV1), false); err != nil || d.Dirty() {
@@ -54,8 +54,8 @@ func TestRetype(t *testing.T) {
 	w := d.World()
 	vit, ok := w.ComponentByName("Vitality")
 	hero, _ = d.Entity(1)
-	if !ok || !d.Dirty() || len(d.Selection()) != 1 || d.Selection()[0] != 1 {
-		t.Fatalf("after the rename: registered %v, dirty %v, selection %v", ok, d.Dirty(), d.Selection())
+	if !ok || !d.Dirty() || len(d.Selection().IDs()) != 1 || d.Selection().IDs()[0] != 1 {
+		t.Fatalf("after the rename: registered %v, dirty %v, selection %v", ok, d.Dirty(), d.Selection().IDs())
 	}
 	for field, want := range map[string]float32{"current": 80, "max": 120, "regen": 2} {
 		if v, _ := w.GetField(hero, vit, field); v != want {
@@ -83,7 +83,7 @@ func TestRetype(t *testing.T) {
 	if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0].String(), "Vitality.max: unknown field") {
 		t.Fatalf("lossy: %v %v", err, warnings)
 	}
-	if d.CanUndo() {
+	if d.History().CanUndo() {
 		t.Fatal("the history holds values of the old types: it is cleared")
 	}
 }
@@ -119,7 +119,7 @@ func TestCopyPasteDeclared(t *testing.T) {
 	if ta != pb || sb != float32(7) {
 		t.Fatalf("pasted: target %v (want the pasted %v), speed %v", ta, pb, sb)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if d.Len() != 2 {
 		t.Fatalf("undoing the paste left %d entities", d.Len())
 	}

@@ -7,15 +7,19 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-// selection is an ordered set of scene ids: the order is the order of selection, the last one is
-// the active entity.
+// IDs is the document's selection: an ordered set of scene ids, the order is the order of
+// selection, the last one is the active entity. Selecting is not an undoable step, but every step
+// restores the selection it was done with on undo and redo. Being kept by id, it survives undo, redo
+// and reload.
 //
 // Membership is kept without a hash map, so that selecting a million entities costs a few passes over
 // arrays: ents holds the edit world's entity of each selected id, and at, indexed by entity index,
 // the id selected at that index (0: none). Both are resolved from the ids for one state of the
-// document's id index (Document.structure, the index's length, the world and its entity count) and
+// document's id index (core.structure, the index's length, the world and its entity count) and
 // resolved again, lazily, after it changed (an entity of a selected id deleted or restored, a reload).
-type selection struct {
+type Selection struct {
+	c *core
+
 	list []uint64     // selection order; the last is the active one
 	ents []ecs.Entity // ents[i]: the entity of list[i] (zero if it had none when resolved)
 	at   []uint64     // by entity index: the scene id selected there, 0 if none (mirrors ents)
@@ -28,18 +32,17 @@ type selection struct {
 }
 
 // fresh makes the selection's entities those of the document's current state.
-func (d *Document) fresh() {
-	s := &d.sel
-	if s.world == d.world && s.structure == d.structure && s.alive == d.world.Len() && s.indexed == len(d.byID) {
+func (s *Selection) fresh() {
+	if s.world == s.c.world && s.structure == s.c.structure && s.alive == s.c.world.Len() && s.indexed == len(s.c.byID) {
 		return
 	}
-	if s.world != d.world {
+	if s.world != s.c.world {
 		clear(s.at)
 	} else {
 		s.unmarkAll()
 	}
-	s.world, s.structure, s.alive, s.indexed = d.world, d.structure, d.world.Len(), len(d.byID)
-	s.ents = d.resolveIDs(s.ents[:0], s.list)
+	s.world, s.structure, s.alive, s.indexed = s.c.world, s.c.structure, s.c.world.Len(), len(s.c.byID)
+	s.ents = s.c.resolveIDs(s.ents[:0], s.list)
 	for i, e := range s.ents {
 		if !e.IsZero() && !s.mark(e, s.list[i]) {
 			s.ents[i] = ecs.Entity{}
@@ -54,7 +57,7 @@ var bulkResolve = func(n, world int) bool { return n >= 4096 && 8*n >= world }
 // resolveIDs appends the entity of each of ids (zero for an id that names none) to dst. Many ids (a selection of a
 // million, restored by undo) are joined with the world's ids sorted by radix: two sorts and a merge instead of a
 // million look-ups in a hash map, each a cache miss.
-func (d *Document) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
+func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
 	if !bulkResolve(len(ids), d.world.Len()) {
 		for _, id := range ids {
 			e, _ := d.entity(id)
@@ -85,7 +88,7 @@ func (d *Document) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
 }
 
 // mark records id as selected at e's index; false if it already is (a duplicate).
-func (s *selection) mark(e ecs.Entity, id uint64) bool {
+func (s *Selection) mark(e ecs.Entity, id uint64) bool {
 	i := int(e.Index())
 	if i >= len(s.at) {
 		n, old := max(i+1, 2*len(s.at)), len(s.at)
@@ -100,7 +103,7 @@ func (s *selection) mark(e ecs.Entity, id uint64) bool {
 }
 
 // unmarkAll clears the marks of the selected entities (not the list).
-func (s *selection) unmarkAll() {
+func (s *Selection) unmarkAll() {
 	for _, e := range s.ents {
 		if !e.IsZero() {
 			s.at[e.Index()] = 0
@@ -109,34 +112,32 @@ func (s *selection) unmarkAll() {
 }
 
 // has reports whether e, with scene id id, is selected (after fresh).
-func (s *selection) has(e ecs.Entity, id uint64) bool {
+func (s *Selection) has(e ecs.Entity, id uint64) bool {
 	i := int(e.Index())
 	return id != 0 && i < len(s.at) && s.at[i] == id
 }
 
 // ids returns a copy of the selected ids in selection order.
-func (s *selection) ids() []uint64 { return slices.Clone(s.list) }
+func (s *Selection) ids() []uint64 { return slices.Clone(s.list) }
 
 // set replaces the selection with the ids that name an entity (duplicates are dropped, the first
 // occurrence kept).
-func (d *Document) setSel(ids []uint64) {
-	s := &d.sel
+func (s *Selection) set(ids []uint64) {
 	if slices.Equal(ids, s.list) {
 		return
 	}
-	d.fresh()
+	s.fresh()
 	s.unmarkAll()
 	s.list, s.ents = s.list[:0], s.ents[:0]
-	d.addSel(ids)
+	s.add(ids)
 	s.version++
 }
 
-// addSel appends the ids that name an entity and are not selected yet; it reports whether any was.
-func (d *Document) addSel(ids []uint64) bool {
-	d.fresh()
-	s := &d.sel
+// add appends the ids that name an entity and are not selected yet; it reports whether any was.
+func (s *Selection) add(ids []uint64) bool {
+	s.fresh()
 	changed := false
-	for i, e := range d.resolveIDs(nil, ids) {
+	for i, e := range s.c.resolveIDs(nil, ids) {
 		if id := ids[i]; !e.IsZero() && s.mark(e, id) {
 			s.list = append(s.list, id)
 			s.ents = append(s.ents, e)
@@ -146,13 +147,12 @@ func (d *Document) addSel(ids []uint64) bool {
 	return changed
 }
 
-// removeSel deselects the given ids.
-func (d *Document) removeSel(ids []uint64) {
-	d.fresh()
-	s := &d.sel
+// remove deselects the given ids.
+func (s *Selection) remove(ids []uint64) {
+	s.fresh()
 	n := 0
 	for _, id := range ids {
-		if e, ok := d.entity(id); ok && s.has(e, id) {
+		if e, ok := s.c.entity(id); ok && s.has(e, id) {
 			s.at[e.Index()] = 0
 			n++
 		}
@@ -160,12 +160,11 @@ func (d *Document) removeSel(ids []uint64) {
 	if n == 0 {
 		return
 	}
-	d.keepSel(func(i int) bool { e := s.ents[i]; return e.IsZero() || s.at[e.Index()] == s.list[i] })
+	s.keep(func(i int) bool { e := s.ents[i]; return e.IsZero() || s.at[e.Index()] == s.list[i] })
 }
 
-// keepSel keeps the selected ids at positions where keep is true, in order.
-func (d *Document) keepSel(keep func(i int) bool) {
-	s := &d.sel
+// keep keeps the selected ids at positions where keep is true, in order.
+func (s *Selection) keep(keep func(i int) bool) {
 	k := 0
 	for i := range s.list {
 		if keep(i) {
@@ -180,34 +179,34 @@ func (d *Document) keepSel(keep func(i int) bool) {
 	s.version++
 }
 
-// Selection returns the selected scene ids in selection order (the last is the active one). The
+// IDs returns the selected scene ids in selection order (the last is the active one). The
 // slice is a copy.
-func (d *Document) Selection() []uint64 { return d.sel.ids() }
+func (s *Selection) IDs() []uint64 { return s.ids() }
 
-// AppendSelection appends at most n of the selected scene ids, in selection order, to dst and
+// AppendIDs appends at most n of the selected scene ids, in selection order, to dst and
 // returns it (the probe shows the first ones of a big selection).
-func (d *Document) AppendSelection(dst []uint64, n int) []uint64 {
-	return append(dst, d.sel.list[:min(n, len(d.sel.list))]...)
+func (s *Selection) AppendIDs(dst []uint64, n int) []uint64 {
+	return append(dst, s.list[:min(n, len(s.list))]...)
 }
 
-// SelectionLen returns the number of selected entities.
-func (d *Document) SelectionLen() int { return len(d.sel.list) }
+// Len returns the number of selected entities.
+func (s *Selection) Len() int { return len(s.list) }
 
-// SelectionVersion changes whenever the selection changes.
-func (d *Document) SelectionVersion() uint64 { return d.sel.version }
+// Version changes whenever the selection changes.
+func (s *Selection) Version() uint64 { return s.version }
 
-// SelectedEntities returns the edit world's handles of the selected entities, in selection order
+// Entities returns the edit world's handles of the selected entities, in selection order
 // (the play world has the same handles for them).
-func (d *Document) SelectedEntities() []ecs.Entity {
-	d.fresh()
-	return d.AppendSelected(make([]ecs.Entity, 0, len(d.sel.ents)))
+func (s *Selection) Entities() []ecs.Entity {
+	s.fresh()
+	return s.AppendEntities(make([]ecs.Entity, 0, len(s.ents)))
 }
 
-// AppendSelected appends the selected entities to dst and returns it (for per-frame use without
+// AppendEntities appends the selected entities to dst and returns it (for per-frame use without
 // allocation).
-func (d *Document) AppendSelected(dst []ecs.Entity) []ecs.Entity {
-	d.fresh()
-	for _, e := range d.sel.ents {
+func (s *Selection) AppendEntities(dst []ecs.Entity) []ecs.Entity {
+	s.fresh()
+	for _, e := range s.ents {
 		if !e.IsZero() {
 			dst = append(dst, e)
 		}
@@ -216,100 +215,99 @@ func (d *Document) AppendSelected(dst []ecs.Entity) []ecs.Entity {
 }
 
 // Active returns the active entity: the one selected last (ok false if nothing is selected).
-func (d *Document) Active() (ecs.Entity, bool) {
-	d.fresh()
-	if n := len(d.sel.ents); n > 0 && !d.sel.ents[n-1].IsZero() {
-		return d.sel.ents[n-1], true
+func (s *Selection) Active() (ecs.Entity, bool) {
+	s.fresh()
+	if n := len(s.ents); n > 0 && !s.ents[n-1].IsZero() {
+		return s.ents[n-1], true
 	}
 	return ecs.Entity{}, false
 }
 
 // IsSelected reports whether e is selected.
-func (d *Document) IsSelected(e ecs.Entity) bool {
-	if len(d.sel.list) == 0 || !d.world.Alive(e) {
+func (s *Selection) IsSelected(e ecs.Entity) bool {
+	if len(s.list) == 0 || !s.c.world.Alive(e) {
 		return false
 	}
-	d.fresh()
-	return d.sel.has(e, d.idOf(e))
+	s.fresh()
+	return s.has(e, s.c.idOf(e))
 }
 
 // IsSelectedID reports whether the entity with scene id id is selected.
-func (d *Document) IsSelectedID(id uint64) bool {
-	if len(d.sel.list) == 0 {
+func (s *Selection) IsSelectedID(id uint64) bool {
+	if len(s.list) == 0 {
 		return false
 	}
-	e, ok := d.entity(id)
+	e, ok := s.c.entity(id)
 	if !ok {
 		return false
 	}
-	d.fresh()
-	return d.sel.has(e, id)
+	s.fresh()
+	return s.has(e, id)
 }
 
 // Select replaces the selection with es (a click). Selecting is not an undoable step, but every
 // step restores the selection it was done with on undo and redo.
-func (d *Document) Select(es ...ecs.Entity) { d.setSel(d.liveIDs(es)) }
+func (s *Selection) Select(es ...ecs.Entity) { s.set(s.c.liveIDs(es)) }
 
 // SelectIDs replaces the selection with the entities of the given scene ids (unknown ids are
 // ignored).
-func (d *Document) SelectIDs(ids ...uint64) { d.setSel(ids) }
+func (s *Selection) SelectIDs(ids ...uint64) { s.set(ids) }
 
-// AddToSelection adds es at the end of the selection (Shift-click); the last becomes active.
+// Add adds es at the end of the selection (Shift-click); the last becomes active.
 // Entities already selected keep their place.
-func (d *Document) AddToSelection(es ...ecs.Entity) {
-	if d.addSel(d.liveIDs(es)) {
-		d.sel.version++
+func (s *Selection) Add(es ...ecs.Entity) {
+	if s.add(s.c.liveIDs(es)) {
+		s.version++
 	}
 }
 
 // Deselect removes es from the selection.
-func (d *Document) Deselect(es ...ecs.Entity) { d.removeSel(d.liveIDs(es)) }
+func (s *Selection) Deselect(es ...ecs.Entity) { s.remove(s.c.liveIDs(es)) }
 
-// ToggleSelected selects e if it is not selected and deselects it otherwise (Ctrl-click).
-func (d *Document) ToggleSelected(e ecs.Entity) {
-	id := d.idOf(e)
+// Toggle selects e if it is not selected and deselects it otherwise (Ctrl-click).
+func (s *Selection) Toggle(e ecs.Entity) {
+	id := s.c.idOf(e)
 	if id == 0 {
 		return
 	}
-	if d.IsSelectedID(id) {
-		d.removeSel([]uint64{id})
+	if s.IsSelectedID(id) {
+		s.remove([]uint64{id})
 	} else {
-		d.AddToSelection(e)
+		s.Add(e)
 	}
 }
 
-// ClearSelection deselects everything.
-func (d *Document) ClearSelection() { d.setSel(nil) }
+// Clear deselects everything.
+func (s *Selection) Clear() { s.set(nil) }
 
 // SelectAll selects every entity, in ascending scene id order. It reads the ids from the world's
 // columns and sorts them by radix, without looking each one up.
-func (d *Document) SelectAll() {
-	ids, es := d.sortedIDs()
-	d.replaceSel(ids, es)
+func (s *Selection) SelectAll() {
+	ids, es := s.c.sortedIDs()
+	s.replace(ids, es)
 }
 
-// InvertSelection selects every entity that is not selected and deselects the others (Blender's
+// Invert selects every entity that is not selected and deselects the others (Blender's
 // Ctrl+I), in ascending scene id order like SelectAll.
-func (d *Document) InvertSelection() {
-	ids, es := d.sortedIDs()
-	d.fresh()
+func (s *Selection) Invert() {
+	ids, es := s.c.sortedIDs()
+	s.fresh()
 	k := 0
 	for i, e := range es {
-		if !d.sel.has(e, ids[i]) {
+		if !s.has(e, ids[i]) {
 			ids[k], es[k] = ids[i], e
 			k++
 		}
 	}
-	d.replaceSel(ids[:k], es[:k])
+	s.replace(ids[:k], es[:k])
 }
 
-// replaceSel makes ids (with their entities es, all live and distinct) the selection.
-func (d *Document) replaceSel(ids []uint64, es []ecs.Entity) {
-	s := &d.sel
+// replace makes ids (with their entities es, all live and distinct) the selection.
+func (s *Selection) replace(ids []uint64, es []ecs.Entity) {
 	if slices.Equal(ids, s.list) {
 		return
 	}
-	d.fresh()
+	s.fresh()
 	s.unmarkAll()
 	s.list, s.ents = ids, es
 	for i, e := range es {
@@ -319,7 +317,7 @@ func (d *Document) replaceSel(ids []uint64, es []ecs.Entity) {
 }
 
 // sortedIDs returns the scene ids of all entities in ascending order, and their entities.
-func (d *Document) sortedIDs() ([]uint64, []ecs.Entity) {
+func (d *core) sortedIDs() ([]uint64, []ecs.Entity) {
 	q := ecs.NewQuery1[scene.SceneID](d.world)
 	n := q.Count()
 	ids, es := make([]uint64, 0, n), make([]ecs.Entity, 0, n)
@@ -395,7 +393,7 @@ func radixSort[V any](keys []uint64, vals []V) {
 }
 
 // liveIDs returns the scene ids of the live entities among es.
-func (d *Document) liveIDs(es []ecs.Entity) []uint64 {
+func (d *core) liveIDs(es []ecs.Entity) []uint64 {
 	ids := make([]uint64, 0, len(es))
 	for _, e := range es {
 		if id := d.idOf(e); id != 0 {
@@ -405,10 +403,10 @@ func (d *Document) liveIDs(es []ecs.Entity) []uint64 {
 	return ids
 }
 
-// pruneSelection drops selected ids that name no entity.
-func (d *Document) pruneSelection() {
-	d.fresh()
-	d.keepSel(func(i int) bool { return !d.sel.ents[i].IsZero() })
+// prune drops selected ids that name no entity.
+func (s *Selection) prune() {
+	s.fresh()
+	s.keep(func(i int) bool { return !s.ents[i].IsZero() })
 }
 
 func sortIDs(ids []uint64) { slices.Sort(ids) }

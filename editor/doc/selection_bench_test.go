@@ -23,7 +23,7 @@ func bigSelectGrid(b *testing.B, count [3]int) *Document {
 	if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
 		b.Fatal(err)
 	}
-	d.ClearSelection()
+	d.Selection().Clear()
 	return d
 }
 
@@ -39,19 +39,19 @@ func BenchmarkSelectAll(b *testing.B) {
 			var buf []ecs.Entity
 			for b.Loop() {
 				t0 := time.Now()
-				d.SelectAll()
+				d.Selection().SelectAll()
 				t1 := time.Now()
-				if d.SelectionLen() != n {
-					b.Fatalf("%d selected of %d", d.SelectionLen(), n)
+				if d.Selection().Len() != n {
+					b.Fatalf("%d selected of %d", d.Selection().Len(), n)
 				}
-				buf = d.AppendSelected(buf[:0])
-				if _, ok := d.Active(); !ok || !d.IsSelected(buf[n/2]) {
+				buf = d.Selection().AppendEntities(buf[:0])
+				if _, ok := d.Selection().Active(); !ok || !d.Selection().IsSelected(buf[n/2]) {
 					b.Fatal("nothing active")
 				}
 				read += time.Since(t1)
 				sel += t1.Sub(t0)
 				b.StopTimer()
-				d.ClearSelection()
+				d.Selection().Clear()
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(sel.Nanoseconds())/float64(b.N)/float64(n), "selectall-ns/entity")

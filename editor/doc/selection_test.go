@@ -62,8 +62,8 @@ func selectionAgainstModel(t *testing.T, seed uint64) {
 				}
 			}
 		}
-		d.ClearHistory()
-		d.ClearSelection()
+		d.History().Clear()
+		d.Selection().Clear()
 		m := &selModel{}
 		var log []string
 		live := func() []ecs.Entity {
@@ -97,13 +97,13 @@ func selectionAgainstModel(t *testing.T, seed uint64) {
 			case 0, 1: // click
 				es := pick(1)
 				what = fmt.Sprintf("click %v", ids(es))
-				d.Select(es...)
+				d.Selection().Select(es...)
 				m.ids = nil
 				m.add(ids(es)...)
 			case 2: // Shift-click: a range of rows added
 				es := pick(1 + rng.IntN(4))
 				what = fmt.Sprintf("add %v", ids(es))
-				d.AddToSelection(es...)
+				d.Selection().Add(es...)
 				m.add(ids(es)...)
 			case 3, 4: // Ctrl-click
 				es := pick(1)
@@ -112,7 +112,7 @@ func selectionAgainstModel(t *testing.T, seed uint64) {
 				}
 				id := d.ID(es[0])
 				what = fmt.Sprintf("toggle %d", id)
-				d.ToggleSelected(es[0])
+				d.Selection().Toggle(es[0])
 				if m.has(id) {
 					m.ids = slices.DeleteFunc(m.ids, func(x uint64) bool { return x == id })
 				} else {
@@ -120,7 +120,7 @@ func selectionAgainstModel(t *testing.T, seed uint64) {
 				}
 			case 5: // Select All
 				what = "select all"
-				d.SelectAll()
+				d.Selection().SelectAll()
 				all := ids(live())
 				slices.Sort(all)
 				m.ids = all
@@ -132,33 +132,33 @@ func selectionAgainstModel(t *testing.T, seed uint64) {
 						inv = append(inv, id)
 					}
 				}
-				d.InvertSelection()
+				d.Selection().Invert()
 				m.ids = inv
 			case 14: // Deselect All
 				what = "deselect all"
-				d.ClearSelection()
+				d.Selection().Clear()
 				m.ids = nil
 			case 6: // the rows of a search, and an id that names nothing
 				es := pick(rng.IntN(5))
 				sel := append(ids(es), 1<<60)
 				what = fmt.Sprintf("select ids %v", sel)
-				d.SelectIDs(sel...)
+				d.Selection().SelectIDs(sel...)
 				m.ids = nil
 				m.add(ids(es)...)
 			case 7:
 				es := pick(1 + rng.IntN(3))
 				what = fmt.Sprintf("deselect %v", ids(es))
-				d.Deselect(es...)
+				d.Selection().Deselect(es...)
 				m.ids = slices.DeleteFunc(m.ids, func(x uint64) bool { return slices.Contains(ids(es), x) })
 			case 8:
 				what = "delete the selection"
 				before := slices.Clone(m.ids)
-				n := d.Undos()
+				n := d.History().Undos()
 				if err := d.DeleteSelection(); err != nil {
 					t.Fatal(err)
 				}
 				m.ids = slices.DeleteFunc(m.ids, func(x uint64) bool { _, ok := d.Entity(x); return !ok })
-				if d.Undos() > n {
+				if d.History().Undos() > n {
 					m.push(before)
 				}
 			case 9:
@@ -173,18 +173,18 @@ func selectionAgainstModel(t *testing.T, seed uint64) {
 			case 10:
 				what = "duplicate the selection"
 				before := slices.Clone(m.ids)
-				n := d.Undos()
+				n := d.History().Undos()
 				copies, err := d.DuplicateSelection()
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d.Undos() > n {
+				if d.History().Undos() > n {
 					m.ids = ids(copies)
 					m.push(before)
 				}
 			case 11:
 				what = "undo"
-				if err := d.Undo(); err != nil {
+				if err := d.History().Undo(); err != nil {
 					t.Fatal(err)
 				}
 				if m.pos > 0 {
@@ -193,7 +193,7 @@ func selectionAgainstModel(t *testing.T, seed uint64) {
 				}
 			case 12:
 				what = "redo"
-				if err := d.Redo(); err != nil {
+				if err := d.History().Redo(); err != nil {
 					t.Fatal(err)
 				}
 				if m.pos < len(m.steps) {
@@ -212,11 +212,11 @@ func selectionAgainstModel(t *testing.T, seed uint64) {
 
 // checkSelection compares what d says of its selection with want (ids in selection order).
 func checkSelection(d *Document, want []uint64) error {
-	if got := d.Selection(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+	if got := d.Selection().IDs(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
 		return fmt.Errorf("selection %v, want %v", got, want)
 	}
-	if d.SelectionLen() != len(want) {
-		return fmt.Errorf("SelectionLen %d, want %d", d.SelectionLen(), len(want))
+	if d.Selection().Len() != len(want) {
+		return fmt.Errorf("SelectionLen %d, want %d", d.Selection().Len(), len(want))
 	}
 	var es []ecs.Entity
 	for _, id := range want {
@@ -226,24 +226,24 @@ func checkSelection(d *Document, want []uint64) error {
 		}
 		es = append(es, e)
 	}
-	if got := d.SelectedEntities(); !slices.Equal(got, es) && len(es)+len(got) > 0 {
+	if got := d.Selection().Entities(); !slices.Equal(got, es) && len(es)+len(got) > 0 {
 		return fmt.Errorf("selected entities %v, want %v", got, es)
 	}
-	if got := d.AppendSelected(nil); !slices.Equal(got, es) && len(es)+len(got) > 0 {
+	if got := d.Selection().AppendEntities(nil); !slices.Equal(got, es) && len(es)+len(got) > 0 {
 		return fmt.Errorf("AppendSelected %v, want %v", got, es)
 	}
-	a, ok := d.Active()
+	a, ok := d.Selection().Active()
 	if ok != (len(es) > 0) || ok && a != es[len(es)-1] {
 		return fmt.Errorf("active %v %v, want the last of %v", a, ok, es)
 	}
 	for _, id := range d.IDs() {
 		e, _ := d.Entity(id)
 		in := slices.Contains(want, id)
-		if d.IsSelected(e) != in || d.IsSelectedID(id) != in {
-			return fmt.Errorf("entity %d: IsSelected %v, IsSelectedID %v, want %v", id, d.IsSelected(e), d.IsSelectedID(id), in)
+		if d.Selection().IsSelected(e) != in || d.Selection().IsSelectedID(id) != in {
+			return fmt.Errorf("entity %d: IsSelected %v, IsSelectedID %v, want %v", id, d.Selection().IsSelected(e), d.Selection().IsSelectedID(id), in)
 		}
 	}
-	if d.IsSelectedID(1<<60) || d.IsSelected(ecs.Entity{}) {
+	if d.Selection().IsSelectedID(1<<60) || d.Selection().IsSelected(ecs.Entity{}) {
 		return fmt.Errorf("an id or entity that is not there is selected")
 	}
 	return nil
@@ -259,28 +259,28 @@ func TestSelectAllOrderAndVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d.SelectAll()
+	d.Selection().SelectAll()
 	want := d.IDs()
-	if !slices.IsSorted(want) || !slices.Equal(d.Selection(), want) {
-		t.Fatalf("Select All: %d ids, sorted %v, equal to IDs %v", d.SelectionLen(), slices.IsSorted(d.Selection()), slices.Equal(d.Selection(), want))
+	if !slices.IsSorted(want) || !slices.Equal(d.Selection().IDs(), want) {
+		t.Fatalf("Select All: %d ids, sorted %v, equal to IDs %v", d.Selection().Len(), slices.IsSorted(d.Selection().IDs()), slices.Equal(d.Selection().IDs(), want))
 	}
-	v := d.SelectionVersion()
-	d.SelectAll()
-	if d.SelectionVersion() != v {
+	v := d.Selection().Version()
+	d.Selection().SelectAll()
+	if d.Selection().Version() != v {
 		t.Error("selecting all again changed the version")
 	}
 	if err := checkSelection(d, want); err != nil {
 		t.Fatal(err)
 	}
 	// Delete a third of them: they leave the selection; undo brings the selection back.
-	es := d.SelectedEntities()
+	es := d.Selection().Entities()
 	if err := d.Delete(es[:100]...); err != nil {
 		t.Fatal(err)
 	}
 	if err := checkSelection(d, want[100:]); err != nil {
 		t.Fatalf("after deleting 100: %v", err)
 	}
-	if err := d.Undo(); err != nil {
+	if err := d.History().Undo(); err != nil {
 		t.Fatal(err)
 	}
 	if err := checkSelection(d, want); err != nil {

@@ -72,7 +72,7 @@ func TestHierarchyOpsShapes(t *testing.T) {
 					continue
 				}
 				must(t, err)
-				must(t, d.Undo())
+				must(t, d.History().Undo())
 				if content(t, d) != before {
 					t.Fatalf("%s: undo did not give the scene back", op.name)
 				}
@@ -96,7 +96,7 @@ func TestHierarchyOpsShapes(t *testing.T) {
 				}
 			}
 			undoAll(t, d)
-			must(t, d.Undo())
+			must(t, d.History().Undo())
 			if content(t, d) != before {
 				t.Fatal("undoing ReparentKeepWorld")
 			}
@@ -114,7 +114,7 @@ func BenchmarkHierarchyOpsShapes(b *testing.B) {
 			if err := op.do(d, allEntities(d)); err != nil {
 				b.Fatal(err)
 			}
-			if err := d.Undo(); err != nil {
+			if err := d.History().Undo(); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -151,7 +151,7 @@ func TestMoveNextToDeepLeaves(t *testing.T) {
 	if r := d.Roots(); r[0] != root || r[1] != leaves[0] || r[n] != leaves[n-1] {
 		t.Fatal("the leaves are not right after the root, in order")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if content(t, d) != before {
 		t.Fatal("undo")
 	}

@@ -10,7 +10,7 @@ import (
 
 // keepWorld returns the Transform changes that keep the world matrices of es (moving under
 // parent) as they are now.
-func (d *Document) keepWorld(parent ecs.Entity, es []ecs.Entity) []compChange {
+func (d *core) keepWorld(parent ecs.Entity, es []ecs.Entity) []compChange {
 	w := d.world
 	tr, _ := ecs.ComponentIDOf[ecs.Transform](w)
 	inv := mgl32.Ident4()
@@ -74,7 +74,7 @@ type transformDrag struct {
 // their Transforms. Only the entities of es that have a Transform and no ancestor in es take part
 // (a selected child follows its selected parent). While playing it does nothing.
 func (d *Document) BeginTransformDrag(label string, kind DragKind, es []ecs.Entity) {
-	if d.play != nil {
+	if d.play.Playing() {
 		return
 	}
 	d.BeginEdit(label)
@@ -95,7 +95,7 @@ func (d *Document) BeginTransformDrag(label string, kind DragKind, es []ecs.Enti
 		g.world = append(g.world, w.WorldMatrix(e))
 		g.parent = append(g.parent, inv)
 	}
-	d.edit.drag = g
+	d.hist.edit.drag = g
 }
 
 // DragWorld makes the world matrix of every entity of the open drag (BeginTransformDrag) delta ×
@@ -109,10 +109,10 @@ func (d *Document) BeginTransformDrag(label string, kind DragKind, es []ecs.Enti
 // so the saved file changes only where the user changed the scene. Without an open drag it does
 // nothing.
 func (d *Document) DragWorld(delta mgl32.Mat4) error {
-	if d.edit == nil || d.edit.drag == nil {
+	if d.hist.edit == nil || d.hist.edit.drag == nil {
 		return nil
 	}
-	g := d.edit.drag
+	g := d.hist.edit.drag
 	g.vals = g.vals[:0]
 	for i := range g.ents {
 		t0 := g.start[i]

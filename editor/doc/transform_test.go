@@ -28,13 +28,13 @@ func TestReparentKeepWorld(t *testing.T) {
 		ecs.Transform{Position: mgl32.Vec3{1, 0, 0}, Rotation: mgl32.Vec3{0, 90, 0}, Scale: mgl32.Vec3{2, 2, 2}}))
 	before := d.world.WorldMatrix(b)
 	must(t, d.ReparentKeepWorld(a1, b))
-	if parentID(t, d, 3) != 4 || !nearMat(d.world.WorldMatrix(b), before, 1e-5) || d.Undos() != 2 {
+	if parentID(t, d, 3) != 4 || !nearMat(d.world.WorldMatrix(b), before, 1e-5) || d.History().Undos() != 2 {
 		t.Fatalf("B moved in the world: %v vs %v", d.world.WorldMatrix(b), before)
 	}
 	if get[ecs.Transform](t, d, d.world, 3).Scale[0] != 1 {
 		t.Fatalf("local scale under a parent scaled 2×0.5: %v", get[ecs.Transform](t, d, d.world, 3))
 	}
-	d.Select(b)
+	d.Selection().Select(b)
 	must(t, d.ReparentSelection(ecs.Entity{}, true))
 	if !nearMat(d.world.WorldMatrix(b), before, 1e-5) || d.world.Parent(b) != (ecs.Entity{}) {
 		t.Fatal("back to the root")
@@ -84,8 +84,8 @@ func TestDragMoveChangesOnlyPosition(t *testing.T) {
 		must(t, d.DragWorld(mgl32.Translate3D(float32(i)*0.2, 0, 0.5)))
 	}
 	d.EndEdit()
-	if d.Undos() != 1 || d.UndoLabel() != "Move" {
-		t.Fatalf("%d steps, %q", d.Undos(), d.UndoLabel())
+	if d.History().Undos() != 1 || d.History().UndoLabel() != "Move" {
+		t.Fatalf("%d steps, %q", d.History().Undos(), d.History().UndoLabel())
 	}
 	got := get[ecs.Transform](t, d, d.world, 5)
 	if got.Position != (mgl32.Vec3{6.8, 0, 0.5}) || got.Rotation != (mgl32.Vec3{0, 45, 0}) || got.Scale != one {
@@ -94,7 +94,7 @@ func TestDragMoveChangesOnlyPosition(t *testing.T) {
 	if ch := changedLines(t, before, content(t, d)); len(ch) != 1 || !strings.HasPrefix(ch[0], `"Transform": { "position": [6.8, 0, 0.5], "rotation": [0, 45, 0], "scale": [1, 1, 1] }`) {
 		t.Fatalf("changed lines: %q", ch)
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if content(t, d) != before {
 		t.Fatal("undo did not restore the file")
 	}
@@ -186,7 +186,7 @@ func TestDragSeveralAroundPivot(t *testing.T) {
 		t.Fatalf("the selected child was moved itself: %v", got)
 	}
 	d.CancelEdit()
-	if content(t, d) != before || d.Undos() != 0 {
+	if content(t, d) != before || d.History().Undos() != 0 {
 		t.Fatal("cancel did not put the scene back")
 	}
 	if err := d.DragWorld(turn); err != nil || content(t, d) != before {

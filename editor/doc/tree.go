@@ -30,7 +30,7 @@ type siblings struct {
 }
 
 // snapshot captures entity e.
-func (d *Document) snapshot(e ecs.Entity) entSnap {
+func (d *core) snapshot(e ecs.Entity) entSnap {
 	s := entSnap{id: d.idOf(e), parent: d.idOf(d.world.Parent(e))}
 	for _, cid := range d.world.ComponentsOf(e) {
 		if d.compType(cid).info.Computed {
@@ -47,7 +47,7 @@ func (d *Document) snapshot(e ecs.Entity) entSnap {
 // Each ancestor is walked once (what is known about it is remembered), so the cost is linear in
 // the entities and their ancestors whatever the depth; the entities of es are marked in a bitset
 // by entity index (a million of them cost no map).
-func (d *Document) topLevel(es []ecs.Entity) []ecs.Entity {
+func (d *core) topLevel(es []ecs.Entity) []ecs.Entity {
 	const (
 		unknown = iota
 		inside  // below an entity of es
@@ -171,7 +171,7 @@ type heldRef struct {
 
 // removeTrees despawns roots (top-level entities) with all their descendants. Surviving parents
 // keep their other children in order. With keep, it returns what restoreTrees needs to undo it.
-func (d *Document) removeTrees(roots []ecs.Entity, keep bool) removal {
+func (d *core) removeTrees(roots []ecs.Entity, keep bool) removal {
 	w := d.world
 	roots = byIndex(roots)
 	all := preorder(w, roots)
@@ -221,13 +221,13 @@ func (d *Document) removeTrees(roots []ecs.Entity, keep bool) removal {
 
 // bulkRemoval reports whether removing n entities should rebuild the scene-id index rather than
 // delete its keys one by one (pruneIndex after despawning them).
-func (d *Document) bulkRemoval(n int) bool { return n >= 1024 && 4*n >= len(d.byID) }
+func (d *core) bulkRemoval(n int) bool { return n >= 1024 && 4*n >= len(d.byID) }
 
 // pruneIndex rebuilds the scene-id index without the entities that are no longer alive. A Go map
 // marks each deleted key with a tombstone and does not shrink: after deleting most of its keys,
 // lookups, inserts and deletes probe long runs of tombstones (deleting 100,000 of 100,000 entities
 // key by key and restoring them cost about 3 µs per entity in map probes).
-func (d *Document) pruneIndex() {
+func (d *core) pruneIndex() {
 	live := make(map[uint64]ecs.Entity, d.world.Len())
 	for id, e := range d.byID {
 		if d.world.Alive(e) {
@@ -239,7 +239,7 @@ func (d *Document) pruneIndex() {
 }
 
 // holdersOf captures the components of entities outside set that refer to entities of set.
-func (d *Document) holdersOf(set []ecs.Entity) []heldRef {
+func (d *core) holdersOf(set []ecs.Entity) []heldRef {
 	types := d.refTypes()
 	if len(types) == 0 {
 		return nil
@@ -273,11 +273,11 @@ func (d *Document) holdersOf(set []ecs.Entity) []heldRef {
 
 // restoreTrees spawns the entities of snaps (in preorder, as removeTrees takes them): see
 // restorePack.
-func (d *Document) restoreTrees(snaps []entSnap, order []siblings, holders []heldRef) []ecs.Entity {
+func (d *core) restoreTrees(snaps []entSnap, order []siblings, holders []heldRef) []ecs.Entity {
 	return d.restorePack(d.packSnaps(snaps), order, holders)
 }
 
-func (d *Document) idsOf(es []ecs.Entity) []uint64 {
+func (d *core) idsOf(es []ecs.Entity) []uint64 {
 	ids := make([]uint64, len(es))
 	for i, e := range es {
 		ids[i] = d.idOf(e)
@@ -286,7 +286,7 @@ func (d *Document) idsOf(es []ecs.Entity) []uint64 {
 }
 
 // entitiesOf resolves scene ids, skipping those that name no entity.
-func (d *Document) entitiesOf(ids []uint64) []ecs.Entity {
+func (d *core) entitiesOf(ids []uint64) []ecs.Entity {
 	es := make([]ecs.Entity, 0, len(ids))
 	for _, id := range ids {
 		if e, ok := d.entity(id); ok {
@@ -298,12 +298,12 @@ func (d *Document) entitiesOf(ids []uint64) []ecs.Entity {
 
 // setChildren makes want (live entities) exactly the children of p, in that order; p's other
 // children become roots (ecs.World.SetChildren: linear in the old and new children).
-func (d *Document) setChildren(p ecs.Entity, want []ecs.Entity) {
+func (d *core) setChildren(p ecs.Entity, want []ecs.Entity) {
 	mustOK(d.world.SetChildren(p, want))
 }
 
 // refTypes returns the components of the world whose values hold entity references.
-func (d *Document) refTypes() []ecs.ComponentID {
+func (d *core) refTypes() []ecs.ComponentID {
 	var out []ecs.ComponentID
 	for _, cid := range d.world.ComponentIDs() {
 		if ct := d.compType(cid); ct.refs && !ct.info.Computed {

@@ -29,7 +29,7 @@ func TestLongSiblingListsKeepOrder(t *testing.T) {
 	if len(children(t, d, gid)) != len(cubes)-3 {
 		t.Fatal("delete from the middle")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if !slices.Equal(children(t, d, gid), order) {
 		t.Fatal("order after undoing a delete from the middle")
 	}
@@ -41,13 +41,13 @@ func TestLongSiblingListsKeepOrder(t *testing.T) {
 	if len(children(t, d, gid)) != len(cubes)/2 || !d.world.Parent(cubes[0]).IsZero() {
 		t.Fatal("reparent half")
 	}
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if !slices.Equal(children(t, d, gid), order) || saved(t, d) != start {
 		t.Fatal("order after undoing the reparent")
 	}
 	// Delete every cube (all children of one parent), undo.
 	must(t, d.Delete(cubes...))
-	must(t, d.Undo())
+	must(t, d.History().Undo())
 	if !slices.Equal(children(t, d, gid), order) || saved(t, d) != start {
 		t.Fatal("order after undoing deleting all children")
 	}

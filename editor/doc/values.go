@@ -74,7 +74,7 @@ func walkRefs(v reflect.Value, fn func(*ecs.Entity)) {
 }
 
 // compType returns the cached description of component cid of the document's world.
-func (d *Document) compType(cid ecs.ComponentID) *compType {
+func (d *core) compType(cid ecs.ComponentID) *compType {
 	if int(cid) < len(d.types) && d.types[cid].info != nil {
 		return &d.types[cid]
 	}
@@ -88,10 +88,10 @@ func (d *Document) compType(cid ecs.ComponentID) *compType {
 
 // own turns a value read from (or destined for) the world into a compVal: a deep copy whose entity
 // references are recorded as scene ids and zeroed.
-func (d *Document) own(cid ecs.ComponentID, v any) compVal { return d.ownIn(cid, v, d.idOf) }
+func (d *core) own(cid ecs.ComponentID, v any) compVal { return d.ownIn(cid, v, d.idOf) }
 
 // ownIn is own for a value of another world whose entities have the scene ids idOf returns.
-func (d *Document) ownIn(cid ecs.ComponentID, v any, idOf func(ecs.Entity) uint64) compVal {
+func (d *core) ownIn(cid ecs.ComponentID, v any, idOf func(ecs.Entity) uint64) compVal {
 	ct := d.compType(cid)
 	c := compVal{id: cid, v: v}
 	if ct.pointers {
@@ -113,7 +113,7 @@ func (d *Document) ownIn(cid ecs.ComponentID, v any, idOf func(ecs.Entity) uint6
 // snapIn snapshots entity e of another world tw (a pasted or instantiated scene) whose entities
 // have the scene ids idOf returns; missing names the first component tw has and d's world lacks
 // (the snapshot is then incomplete). Computed components are left out.
-func (d *Document) snapIn(tw *ecs.World, e ecs.Entity, idOf func(ecs.Entity) uint64) (s entSnap, missing string) {
+func (d *core) snapIn(tw *ecs.World, e ecs.Entity, idOf func(ecs.Entity) uint64) (s entSnap, missing string) {
 	s = entSnap{id: idOf(e), parent: idOf(tw.Parent(e))}
 	for _, tc := range tw.ComponentsOf(e) {
 		info := tw.ComponentInfo(tc)
@@ -131,7 +131,7 @@ func (d *Document) snapIn(tw *ecs.World, e ecs.Entity, idOf func(ecs.Entity) uin
 }
 
 // capture returns entity e's component cid as a compVal (ok false if e lacks it).
-func (d *Document) capture(e ecs.Entity, cid ecs.ComponentID) (compVal, bool) {
+func (d *core) capture(e ecs.Entity, cid ecs.ComponentID) (compVal, bool) {
 	v, ok := d.world.Get(e, cid)
 	if !ok {
 		return compVal{}, false
@@ -142,7 +142,7 @@ func (d *Document) capture(e ecs.Entity, cid ecs.ComponentID) (compVal, bool) {
 // value returns a fresh value for the world from c (a T, or a *T when references were resolved):
 // a deep copy with its references resolved to the entities that now carry those scene ids (the
 // zero Entity for ids that name no entity). With resolve false the references stay zero.
-func (d *Document) value(c compVal, resolve bool) any {
+func (d *core) value(c compVal, resolve bool) any {
 	ct := d.compType(c.id)
 	v := c.v
 	if ct.pointers {

@@ -1,0 +1,82 @@
+package doc
+
+import (
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+// core is the scene being edited, what every command changes: the edit world with its scene-id
+// index, the scene's name, file and scene-level merge conflicts, and the prefab files its
+// instances are built from. The sub-objects of a Document (Selection, History, Play, Conflicts,
+// Prefabs) share it; commands apply and revert on it.
+type core struct {
+	opts  Options
+	world *ecs.World
+	path  string
+	name  string
+	// sceneConflicts are the scene-level merge conflicts (see Conflicts).
+	sceneConflicts []scene.MergeConflict
+
+	sids  *ecs.Map[scene.SceneID]
+	names *ecs.Map[scene.Name]
+	byID  map[uint64]ecs.Entity
+	// structure changes whenever byID does: whoever adds, removes or replaces an entry (or the map)
+	// adds one, so that the selection resolves its ids again (see Selection).
+	structure uint64
+	types     []compType
+	// takenSet: the world's scene.IDs generator skips the ids of byID (see idAlloc).
+	takenSet bool
+
+	// The prefab files the scene's instances are built from (kept for saving and live updates),
+	// the folder their paths are relative to, and the problems of instances left as placeholders
+	// (editor/doc/prefab.go).
+	prefabSet *serialize.Prefabs
+	dir       string
+	broken    []serialize.Problem
+
+	// version: see Document.Version.
+	version uint64
+}
+
+// setWorld makes w the edit world and indexes its entities by scene id.
+func (d *core) setWorld(w *ecs.World) {
+	if d.prefabSet == nil {
+		d.prefabSet = d.opts.newPrefabs()
+	}
+	d.world = w
+	d.takenSet = false
+	d.sids = ecs.NewMap[scene.SceneID](w)
+	d.names = ecs.NewMap[scene.Name](w)
+	d.types = d.types[:0]
+	d.reindex()
+}
+
+// reindex rebuilds the scene-id index of the edit world; entities without a scene id get one.
+func (d *core) reindex() {
+	order := scene.EnsureIDs(d.world)
+	d.byID = make(map[uint64]ecs.Entity, len(order))
+	d.structure++
+	for _, e := range order {
+		d.byID[d.sids.Get(e).ID] = e
+	}
+}
+
+// nameOf returns entity e's name ("" if it has none).
+func (d *core) nameOf(e ecs.Entity) string {
+	n, _ := d.names.TryGet(e)
+	return n.Value
+}
+
+// scene returns the serialize view of the edit world, without the editor camera and selection.
+func (d *core) scene() *serialize.Scene {
+	return &serialize.Scene{Name: d.name, World: d.world, Conflicts: d.sceneConflicts, Prefabs: d.prefabSet, Dir: d.folder()}
+}
+
+// scope is what the sub-objects that make undoable steps share: the scene, the selection each step
+// records, and the history the steps go to.
+type scope struct {
+	*core
+	sel  *Selection
+	hist *History
+}
