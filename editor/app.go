@@ -444,10 +444,10 @@ func (a *App) writeProbe() {
 	st.ScenePath = d.Path()
 	st.Entities = d.Len()
 	st.Dirty = d.Dirty()
-	st.Playing = d.Playing()
-	st.UndoDepth = d.Undos()
-	if v := d.SelectionVersion(); v != a.probe.selVersion || d != a.probe.selDoc || d.SelectionLen() != st.SelectedCount {
-		st.Selected, st.SelectedCount = d.AppendSelection(st.Selected[:0:0], probe.MaxSelected), d.SelectionLen()
+	st.Playing = d.PlayMode().Playing()
+	st.UndoDepth = d.History().Undos()
+	if v := d.Selection().Version(); v != a.probe.selVersion || d != a.probe.selDoc || d.Selection().Len() != st.SelectedCount {
+		st.Selected, st.SelectedCount = d.Selection().AppendIDs(st.Selected[:0:0], probe.MaxSelected), d.Selection().Len()
 		a.probe.selVersion, a.probe.selDoc = v, d
 	}
 	st.Modal = a.dialogs.modalName()

@@ -505,7 +505,7 @@ func TestAppInspectorEditsTheDocument(t *testing.T) {
 	f.typeText("4.5")
 	f.key(key(imgui.KeyEnter))
 	f.frames(2)
-	e, _ := f.a.ws.doc.Active()
+	e, _ := f.a.ws.doc.Selection().Active()
 	if pos := f.a.ws.doc.World().WorldMatrix(e).Col(3).X(); pos != 4.5 || f.st.UndoDepth != undos+1 {
 		t.Fatalf("typed 4.5: x = %v, %d undo steps (before %d)", pos, f.st.UndoDepth, undos)
 	}

@@ -81,8 +81,8 @@ func (w *workspace) report(what string, err error) {
 }
 
 func (w *workspace) cmdUndo() {
-	label := w.doc.UndoLabel()
-	if err := w.doc.Undo(); err != nil {
+	label := w.doc.History().UndoLabel()
+	if err := w.doc.History().Undo(); err != nil {
 		w.report("undo", err)
 		return
 	}
@@ -90,8 +90,8 @@ func (w *workspace) cmdUndo() {
 }
 
 func (w *workspace) cmdRedo() {
-	label := w.doc.RedoLabel()
-	if err := w.doc.Redo(); err != nil {
+	label := w.doc.History().RedoLabel()
+	if err := w.doc.History().Redo(); err != nil {
 		w.report("redo", err)
 		return
 	}
@@ -105,7 +105,7 @@ func (w *workspace) cmdCopy() {
 		return
 	}
 	w.ui.setClipboard(text)
-	w.log.Infof("copied %s", words.Count(w.doc.SelectionLen(), "entity", "entities"))
+	w.log.Infof("copied %s", words.Count(w.doc.Selection().Len(), "entity", "entities"))
 }
 
 func (w *workspace) cmdPaste() {
@@ -119,7 +119,7 @@ func (w *workspace) cmdPaste() {
 		w.report("paste", err)
 		return
 	}
-	w.doc.Select(es...)
+	w.doc.Selection().Select(es...)
 	w.log.Infof("pasted %s", words.Count(len(es), "entity", "entities"))
 }
 
@@ -129,11 +129,11 @@ func (w *workspace) cmdDuplicate() {
 		w.report("duplicate", err)
 		return
 	}
-	w.doc.Select(es...)
+	w.doc.Selection().Select(es...)
 }
 
 func (w *workspace) cmdDelete() {
-	n, before := w.doc.SelectionLen(), w.doc.Len()
+	n, before := w.doc.Selection().Len(), w.doc.Len()
 	if err := w.doc.DeleteSelection(); err != nil {
 		w.report("delete", err)
 		return
@@ -151,10 +151,10 @@ func deletedText(n, removed int) string {
 	return s
 }
 
-func (w *workspace) cmdSelectAll()   { w.doc.SelectAll() }
-func (w *workspace) cmdDeselectAll() { w.doc.ClearSelection() }
+func (w *workspace) cmdSelectAll()   { w.doc.Selection().SelectAll() }
+func (w *workspace) cmdDeselectAll() { w.doc.Selection().Clear() }
 
-func (w *workspace) cmdInvertSelection() { w.doc.InvertSelection() }
+func (w *workspace) cmdInvertSelection() { w.doc.Selection().Invert() }
 func (w *workspace) cmdRename()          { w.ui.startRename() }
 func (w *workspace) cmdCreateEmpty()     { w.spawnUnder(ecs.Entity{}, false) }
 func (w *workspace) cmdCreateCube()      { w.spawnUnder(ecs.Entity{}, true) }
@@ -172,7 +172,7 @@ func (w *workspace) spawnUnder(parent ecs.Entity, cube bool) {
 		w.report("create", err)
 		return
 	}
-	w.doc.Select(e)
+	w.doc.Selection().Select(e)
 	w.ui.show(e)
 }
 
@@ -257,7 +257,7 @@ func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 	}
 	if !w.jobs.start(fmt.Sprintf("Spawning %d cubes", p.Len()), work, finish, jobOptions{applies: true, mark: m, immediate: true, wait: func() string {
 		switch {
-		case w.doc.Playing():
+		case w.doc.PlayMode().Playing():
 			return "waiting for Stop (play mode)"
 		case w.doc.Editing():
 			return "waiting for the edit to end"
@@ -271,11 +271,11 @@ func (w *workspace) spawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 // Play mode: the systems run on a clone of the edit world; Stop throws the clone away.
 
 func (w *workspace) cmdPlayStop() {
-	if w.doc.Playing() {
-		w.doc.Stop()
+	if w.doc.PlayMode().Playing() {
+		w.doc.PlayMode().Stop()
 		w.log.Infof("stopped: the scene is as it was before Play")
 	} else {
-		w.doc.Play()
+		w.doc.PlayMode().Start()
 		w.lastTick = time.Now()
 		w.log.Infof("playing")
 	}
@@ -283,15 +283,15 @@ func (w *workspace) cmdPlayStop() {
 }
 
 func (w *workspace) cmdPause() {
-	w.doc.SetPaused(!w.doc.Paused())
+	w.doc.PlayMode().SetPaused(!w.doc.PlayMode().Paused())
 	w.lastTick = time.Now()
 }
 
 func (w *workspace) cmdStep() {
-	if !w.doc.Paused() {
-		w.doc.SetPaused(true)
+	if !w.doc.PlayMode().Paused() {
+		w.doc.PlayMode().SetPaused(true)
 	}
-	w.doc.Step()
+	w.doc.PlayMode().Step()
 }
 
 func (w *workspace) cmdGizmoTranslate() { w.ui.setGizmo(gizmoTranslate) }
@@ -309,11 +309,13 @@ func (w *workspace) cmdResetLayout()   { w.ui.resetLayout() }
 func (w *workspace) cmdShowShortcuts() { w.ui.toggleShortcuts() } // F1 opens and closes it
 func (w *workspace) cmdAbout()         { w.ui.showAbout() }
 
-func (w *workspace) canUndo() bool      { return w.doc.CanUndo() }
-func (w *workspace) canRedo() bool      { return w.doc.CanRedo() }
-func (w *workspace) hasSelection() bool { return w.doc.SelectionLen() > 0 && !w.doc.Playing() }
-func (w *workspace) editable() bool     { return !w.doc.Playing() }
-func (w *workspace) playing() bool      { return w.doc.Playing() }
+func (w *workspace) canUndo() bool { return w.doc.History().CanUndo() }
+func (w *workspace) canRedo() bool { return w.doc.History().CanRedo() }
+func (w *workspace) hasSelection() bool {
+	return w.doc.Selection().Len() > 0 && !w.doc.PlayMode().Playing()
+}
+func (w *workspace) editable() bool { return !w.doc.PlayMode().Playing() }
+func (w *workspace) playing() bool  { return w.doc.PlayMode().Playing() }
 
 // prepareGrid is doc.PrepareGrid on the open document (the grid dialog's readyGrid), with the step delay of the
 // e2e build's background jobs.
@@ -321,14 +323,14 @@ func (w *workspace) prepareGrid(p scene.GridParams) (*doc.GridJob, time.Duration
 	j, err := w.doc.PrepareGrid(p)
 	return j, w.jobs.stepDelay, err
 }
-func (w *workspace) paused() bool { return w.doc.Paused() }
+func (w *workspace) paused() bool { return w.doc.PlayMode().Paused() }
 
 // inInstance reports whether the selection's active entity belongs to a prefab instance.
 func (w *workspace) inInstance() bool {
-	e, ok := w.doc.Active()
-	if !ok || w.doc.Playing() {
+	e, ok := w.doc.Selection().Active()
+	if !ok || w.doc.PlayMode().Playing() {
 		return false
 	}
-	_, in := w.doc.PrefabOf(e)
+	_, in := w.doc.Prefabs().InstanceOf(e)
 	return in
 }

@@ -36,7 +36,7 @@ var conflictRed = imgui.Vec4{X: 1, Y: 0.35, Z: 0.3, W: 1}
 func (v *conflictView) total(d inspectorDoc) (n int, allResolved bool) {
 	if !v.counted || v.version != d.Version() {
 		had := v.count
-		v.counted, v.version, v.count = true, d.Version(), len(d.Conflicts())
+		v.counted, v.version, v.count = true, d.Version(), len(d.Conflicts().List())
 		allResolved = had > 0 && v.count == 0
 	}
 	return v.count, allResolved
@@ -44,7 +44,7 @@ func (v *conflictView) total(d inspectorDoc) (n int, allResolved bool) {
 
 // reportConflicts lists the merge conflicts of a document that was just opened in the console.
 func reportConflicts(d *doc.Document, log logger) {
-	cs := d.Conflicts()
+	cs := d.Conflicts().List()
 	if len(cs) == 0 {
 		return
 	}
@@ -131,10 +131,10 @@ func (p *inspectorPanel) buildConflicts() {
 	}
 	var e ecs.Entity
 	var items []scene.MergeConflict
-	if act, ok := p.doc.Active(); ok {
-		e, items = act, p.doc.EntityConflicts(act)
+	if act, ok := p.doc.Selection().Active(); ok {
+		e, items = act, p.doc.Conflicts().Of(act)
 	}
-	sceneItems := p.doc.SceneConflicts()
+	sceneItems := p.doc.Conflicts().Scene()
 	textWrapped(conflictRed, fmt.Sprintf("%d unresolved merge %s in this scene", n, plural(n, "conflict", "conflicts")))
 	if len(items) == 0 && len(sceneItems) == 0 {
 		textDisabled("Select an entity marked [!] in the hierarchy.")
@@ -142,7 +142,7 @@ func (p *inspectorPanel) buildConflicts() {
 	if imgui.SmallButton("Select next conflicted entity") {
 		p.selectNextConflict()
 	}
-	editable := !p.doc.Playing()
+	editable := !p.doc.PlayMode().Playing()
 	for _, c := range sceneItems {
 		p.conflictItem(0, c, editable)
 	}
@@ -176,7 +176,7 @@ func (p *inspectorPanel) conflictItem(id uint64, c scene.MergeConflict, editable
 			imgui.SameLine()
 		}
 		if imgui.Button(how.String()) {
-			if err := p.doc.Resolve(id, c.Path, how); err != nil {
+			if err := p.doc.Conflicts().Resolve(id, c.Path, how); err != nil {
 				// The document's error may already start with what was pressed ("Use Theirs place: …").
 				msg := strings.TrimPrefix(err.Error(), how.String()+" "+c.Path+": ")
 				p.log.Errorf("%s %s: %s", how, conflictLabel(c.Path), msg)
@@ -201,11 +201,11 @@ func (v *conflictView) record(key, shown string) {
 // selectNextConflict selects the next entity (by id, after the active one) that has conflicts.
 func (p *inspectorPanel) selectNextConflict() {
 	cur := uint64(0)
-	if e, ok := p.doc.Active(); ok {
+	if e, ok := p.doc.Selection().Active(); ok {
 		cur = p.doc.ID(e)
 	}
 	var first uint64
-	for _, c := range p.doc.Conflicts() {
+	for _, c := range p.doc.Conflicts().List() {
 		if c.Entity == 0 {
 			continue
 		}
@@ -218,7 +218,7 @@ func (p *inspectorPanel) selectNextConflict() {
 		}
 	}
 	if e, ok := p.doc.Entity(first); ok {
-		p.doc.Select(e)
+		p.doc.Selection().Select(e)
 		p.outline.show(e)
 	}
 }

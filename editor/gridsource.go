@@ -242,7 +242,7 @@ func (s *gridSource) shapeFor(h gridCopies, ms meshes, sceneVer uint64) []shapeM
 // The workspace's side of grids of copies (gridCopies).
 
 func (w *workspace) activeID() uint64 {
-	if e, ok := w.doc.Active(); ok {
+	if e, ok := w.doc.Selection().Active(); ok {
 		return w.doc.ID(e)
 	}
 	return 0

@@ -23,7 +23,7 @@ func TestGridDialogTitleNamesWhatItSpawns(t *testing.T) {
 	if sun.IsZero() {
 		t.Fatal("no Sun in solar.json")
 	}
-	d.Select(sun)
+	d.Selection().Select(sun)
 	f.frame()
 	f.key(ctrl | key(imgui.KeyG))
 	f.frames(3)

@@ -7,6 +7,7 @@ import (
 	g "github.com/AllenDang/giu"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/hierarchy"
 	"github.com/voltex-editor/voltex/editor/probe"
 )
@@ -21,18 +22,10 @@ type hierarchyDoc interface {
 	Entity(id uint64) (ecs.Entity, bool)
 	ID(e ecs.Entity) uint64
 	Name(e ecs.Entity) string
-	Playing() bool
-	HasConflicts(e ecs.Entity) bool
-	IsPart(e ecs.Entity) bool // of a prefab instance
-	// The selection.
-	Active() (ecs.Entity, bool)
-	IsSelectedID(id uint64) bool
-	SelectionLen() int
-	SelectedEntities() []ecs.Entity
-	Select(es ...ecs.Entity)
-	AddToSelection(es ...ecs.Entity)
-	ToggleSelected(e ecs.Entity)
-	ClearSelection()
+	PlayMode() *doc.Play
+	Conflicts() *doc.Conflicts
+	Prefabs() *doc.Prefabs // which entities are of a prefab instance
+	Selection() *doc.Selection
 	// Edits.
 	Rename(es []ecs.Entity, name string) error
 	MoveNextTo(target ecs.Entity, after, keepWorld bool, es ...ecs.Entity) error
@@ -105,7 +98,7 @@ func (h *hierarchyPanel) invalidate() { h.model.Invalidate() }
 
 // startRename begins inline renaming of the active entity (F2).
 func (h *hierarchyPanel) startRename() {
-	e, ok := h.doc.Active()
+	e, ok := h.doc.Selection().Active()
 	if !ok {
 		return
 	}
@@ -186,8 +179,8 @@ func (h *hierarchyPanel) Build() {
 		avail.Y = 24
 	}
 	imgui.InvisibleButton("##hierroot", imgui.Vec2{X: max(avail.X, 1), Y: avail.Y})
-	if imgui.IsItemClicked() && !h.doc.Playing() {
-		h.doc.ClearSelection()
+	if imgui.IsItemClicked() && !h.doc.PlayMode().Playing() {
+		h.doc.Selection().Clear()
 	}
 	h.dropTarget(ecs.Entity{})
 	h.drops.acceptPrefabDrop(ecs.Entity{})
@@ -247,7 +240,7 @@ func (h *hierarchyPanel) buildRow(rows []hierarchy.Row, i int) {
 	if h.probe != nil {
 		h.probe.Hierarchy = append(h.probe.Hierarchy, probe.Row{
 			Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()),
-			Name: name, Depth: int(r.Depth), Selected: h.doc.IsSelectedID(r.ID), Conflict: conflict, Prefab: kind,
+			Name: name, Depth: int(r.Depth), Selected: h.doc.Selection().IsSelectedID(r.ID), Conflict: conflict, Prefab: kind,
 		})
 	}
 	if r.HasKids && !h.model.Searching() {
@@ -257,15 +250,15 @@ func (h *hierarchyPanel) buildRow(rows []hierarchy.Row, i int) {
 		h.click(i)
 	}
 	if imgui.IsItemHovered() && imgui.IsMouseDoubleClicked(imgui.MouseButtonLeft) && !r.HasKids {
-		h.doc.Select(r.Entity)
+		h.doc.Selection().Select(r.Entity)
 		h.startRename()
 	}
 	// Drag this entity (or the selection, if it is selected) onto another row to reparent.
-	if !h.doc.Playing() && imgui.BeginDragDropSource() {
+	if !h.doc.PlayMode().Playing() && imgui.BeginDragDropSource() {
 		h.dragID = r.ID // the payload only marks the drag; the id stays here
 		imgui.SetDragDropPayload(dragPayload, 0, 0)
-		if h.doc.IsSelectedID(r.ID) && h.doc.SelectionLen() > 1 {
-			text(strconv.Itoa(h.doc.SelectionLen()) + " entities")
+		if h.doc.Selection().IsSelectedID(r.ID) && h.doc.Selection().Len() > 1 {
+			text(strconv.Itoa(h.doc.Selection().Len()) + " entities")
 		} else {
 			text(name)
 		}
@@ -284,13 +277,13 @@ func (h *hierarchyPanel) buildNode(r hierarchy.Row, name string) (open, conflict
 	if !r.HasKids {
 		flags |= imgui.TreeNodeFlagsLeaf
 	}
-	if h.doc.IsSelectedID(r.ID) {
+	if h.doc.Selection().IsSelectedID(r.ID) {
 		flags |= imgui.TreeNodeFlagsSelected
 	}
 	if r.HasKids {
 		imgui.SetNextItemOpen(h.model.Searching() || h.model.Expanded(r.ID))
 	}
-	conflict = h.doc.HasConflicts(r.Entity) // unresolved merge conflicts: marked [!] in red (see conflicts.go)
+	conflict = h.doc.Conflicts().Has(r.Entity) // unresolved merge conflicts: marked [!] in red (see conflicts.go)
 	label := name
 	kind, pcol, isPrefab := prefabRowStyle(h.doc, r.Entity) // prefab instances and their entities (prefab.go)
 	if isPrefab && !conflict {
@@ -336,10 +329,10 @@ func (h *hierarchyPanel) buildRowMenu(r hierarchy.Row) {
 	if !imgui.BeginPopupContextItem() {
 		return
 	}
-	if !h.doc.IsSelectedID(r.ID) {
-		h.doc.Select(r.Entity)
+	if !h.doc.Selection().IsSelectedID(r.ID) {
+		h.doc.Selection().Select(r.Entity)
 	}
-	editable := !h.doc.Playing()
+	editable := !h.doc.PlayMode().Playing()
 	if imgui.MenuItemBoolV("Create Child", "", false, editable) {
 		h.cmds.spawnUnder(r.Entity, false)
 	}
@@ -400,8 +393,8 @@ func (h *hierarchyPanel) drop(target ecs.Entity, zone hierarchy.Zone) {
 		return
 	}
 	es := []ecs.Entity{e}
-	if h.doc.IsSelectedID(id) {
-		es = h.doc.SelectedEntities()
+	if h.doc.Selection().IsSelectedID(id) {
+		es = h.doc.Selection().Entities()
 	}
 	if zone != hierarchy.Onto {
 		if err := h.doc.MoveNextTo(target, zone == hierarchy.Below, true, es...); err != nil {
@@ -422,10 +415,10 @@ func (h *hierarchyPanel) click(i int) {
 	es, how := h.model.Click(i, io.KeyShift(), io.KeyCtrl())
 	switch how {
 	case hierarchy.Add:
-		h.doc.AddToSelection(es...)
+		h.doc.Selection().Add(es...)
 	case hierarchy.Toggle:
-		h.doc.ToggleSelected(es[0])
+		h.doc.Selection().Toggle(es[0])
 	default:
-		h.doc.Select(es...)
+		h.doc.Selection().Select(es...)
 	}
 }

@@ -58,7 +58,7 @@ func newHierFixture(t *testing.T) *hierFixture {
 	spawn("A2", a)
 	spawn("B", ecs.Entity{})
 	spawn("C", ecs.Entity{})
-	f.d.ClearSelection()
+	f.d.Selection().Clear()
 	f.h = newHierarchyPanel(f.d, f.cmds, f.cmds, f.log, f.st)
 	f.build = func() { inWindow(panelHierarchy, 0, 0, 300, 600, f.h.Build) }
 	f.ui.frames(2, f.build)
@@ -93,7 +93,7 @@ func (f *hierFixture) clickRow(t *testing.T, name string) {
 
 func (f *hierFixture) selected() []string {
 	var names []string
-	for _, e := range f.d.SelectedEntities() {
+	for _, e := range f.d.Selection().Entities() {
 		names = append(names, f.d.Name(e))
 	}
 	slices.Sort(names)
@@ -202,7 +202,7 @@ func TestHierarchyPanelDragReparentsAndReorders(t *testing.T) {
 	if roots := f.d.Roots(); len(roots) != 2 || roots[0] != f.ents["B"] {
 		t.Fatalf("roots after dropping B above A: %v", roots)
 	}
-	if err := f.d.Undo(); err != nil {
+	if err := f.d.History().Undo(); err != nil {
 		t.Fatal(err)
 	}
 	if roots := f.d.Roots(); roots[0] != f.ents["A"] {
@@ -241,7 +241,7 @@ func TestHierarchyPanelRenameKeepsTheRowInView(t *testing.T) {
 	}
 
 	// Selected and shown: E200's row is in view.
-	d.Select(es[200])
+	d.Selection().Select(es[200])
 	h.show(es[200])
 	ui.frames(2, build)
 	shown, ok := rowOf("E200")
@@ -253,14 +253,14 @@ func TestHierarchyPanelRenameKeepsTheRowInView(t *testing.T) {
 	if !ok || !view.Holds(above) {
 		t.Fatalf("E195: row %v (built %v), want within the panel %v", above, ok, view)
 	}
-	d.Select(es[195])
+	d.Selection().Select(es[195])
 	h.startRename()
 	ui.frames(2, build)
 	if st.Renaming != "E195" || st.RenamingRect.Y != above.Y {
 		t.Fatalf("F2 on E195 in view: renaming %q at %v, want E195 at y %d (no scroll)", st.Renaming, st.RenamingRect, above.Y)
 	}
 	ui.key(key(imgui.KeyEscape), build)
-	d.Select(es[200])
+	d.Selection().Select(es[200])
 
 	// Scrolled away to the top, F2 on E200 brings its row into view.
 	h.show(es[0])

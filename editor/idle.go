@@ -214,7 +214,7 @@ func (a *App) frameKey() frameKey {
 	d := a.ws.doc
 	k := frameKey{renders: a.vp.renders(), pictures: a.vp.pictures(), console: a.console.Added(), modal: a.dialogs.modalName(), doc2: d,
 		job: a.ws.jobs.progressKey()}
-	k.doc, k.sel = d.Version(), d.SelectionVersion()
+	k.doc, k.sel = d.Version(), d.Selection().Version()
 	return k
 }
 

@@ -26,7 +26,7 @@ func TestBigSelectionIdles(t *testing.T) {
 			f.frames(3)
 			w := &countingWait{}
 			f.a.idle.waiter, f.a.idle.waitReady = w, false
-			f.a.ws.doc.SelectAll()
+			f.a.ws.doc.Selection().SelectAll()
 			want := strconv.Itoa(n) + " entities"
 			const idleWithin = 4
 			for i := range idleWithin + 1 {

@@ -10,14 +10,12 @@ import (
 
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
-	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/inspector"
-	"github.com/voltex-editor/voltex/serialize"
 )
 
-// inspectorDoc is what the Inspector panel reads and changes of the open document (doc.Document implements it).
+// inspectorDoc is what the Inspector panel reads and changes of the open document (inspected implements it).
 type inspectorDoc interface {
 	inspector.Editor // field edits (one undo step per drag), rename, add, remove, reset and paste components
 	Name(e ecs.Entity) string
@@ -27,22 +25,26 @@ type inspectorDoc interface {
 	Version() uint64
 	Editing() bool
 	Len() int
-	Playing() bool
+	PlayMode() *doc.Play
+	Selection() *doc.Selection
+	Conflicts() *doc.Conflicts // merge conflicts (conflicts.go)
+	Prefabs() *doc.Prefabs     // prefab instances (prefab.go)
+	// The look-ups of a big selection the panel caches (tests count them).
 	AppendSelected(dst []ecs.Entity) []ecs.Entity
-	SelectionVersion() uint64
-	Active() (ecs.Entity, bool)
-	SelectionLen() int
-	Select(es ...ecs.Entity)
-	// Merge conflicts (conflicts.go).
-	Conflicts() []doc.Conflict
-	SceneConflicts() []scene.MergeConflict
-	EntityConflicts(e ecs.Entity) []scene.MergeConflict
-	Resolve(id uint64, path string, how doc.Resolution) error
-	// Prefab instances (prefab.go).
-	PrefabOf(e ecs.Entity) (ecs.Entity, bool)
-	IsPart(e ecs.Entity) bool
 	AppendParts(dst, es []ecs.Entity) []ecs.Entity
-	Overrides(e ecs.Entity) []serialize.Override
+}
+
+// inspected is the open document as the Inspector panel reads it.
+type inspected struct{ *doc.Document }
+
+// AppendSelected appends the selected entities to dst.
+func (d inspected) AppendSelected(dst []ecs.Entity) []ecs.Entity {
+	return d.Selection().AppendEntities(dst)
+}
+
+// AppendParts appends those of es that are entities of prefab instances to dst.
+func (d inspected) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
+	return d.Prefabs().AppendParts(dst, es)
 }
 
 // inspectorCommands are the editor commands the prefab section's buttons run.
@@ -100,7 +102,7 @@ func newInspectorPanel(cmds inspectorCommands, ol outline, ms *assets.Registry, 
 		// The selected entities are those of the document's state selKey names (they are made again when it
 		// changes); while playing, the game's systems may despawn them in any frame.
 		Generation: func() uint64 {
-			if p.doc.Playing() {
+			if p.doc.PlayMode().Playing() {
 				p.selGen++
 			}
 			return p.selGen
@@ -124,7 +126,7 @@ type selKey struct {
 // selection of 100,000 entities costs a millisecond or more to look up, in every frame).
 func (p *inspectorPanel) selected() []ecs.Entity {
 	d := p.doc
-	k := selKey{doc: d, world: d.World(), ver: d.Version(), selVer: d.SelectionVersion(), n: d.Len()}
+	k := selKey{doc: d, world: d.World(), ver: d.Version(), selVer: d.Selection().Version(), n: d.Len()}
 	if k != p.selKey || p.sel == nil {
 		p.sel, p.selKey = d.AppendSelected(p.sel[:0]), k
 		p.selGen++
@@ -202,11 +204,11 @@ type inspOverrides struct{ p *inspectorPanel }
 
 func (o inspOverrides) OverridePaths(es []ecs.Entity, comp string) []string {
 	d, v := o.p.doc, &o.p.prefab
-	if d.Playing() {
+	if d.PlayMode().Playing() {
 		return nil
 	}
 	if len(es) > 1 {
-		k := pathsKey{ver: d.Version(), selVer: d.SelectionVersion(), first: &es[0], n: len(es)}
+		k := pathsKey{ver: d.Version(), selVer: d.Selection().Version(), first: &es[0], n: len(es)}
 		if d.Editing() && len(es) > bigSelection {
 			k.ver = v.pathsKey.ver // during an edit of a big selection: the marks of its start (as overridesOf)
 		}

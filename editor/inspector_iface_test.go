@@ -16,5 +16,5 @@ var (
 	_ inspector.Overrides = inspOverrides{}
 	_ hierarchyDoc        = (*doc.Document)(nil)
 	_ viewportDoc         = (*doc.Document)(nil)
-	_ inspectorDoc        = (*doc.Document)(nil)
+	_ inspectorDoc        = inspected{}
 )

@@ -10,23 +10,23 @@ import (
 
 // countingDoc counts the look-ups of the selected entities.
 type countingDoc struct {
-	*doc.Document
+	inspected
 	appends int
 }
 
 func (c *countingDoc) AppendSelected(dst []ecs.Entity) []ecs.Entity {
 	c.appends++
-	return c.Document.AppendSelected(dst)
+	return c.Selection().AppendEntities(dst)
 }
 
 // TestInspectorLooksUpTheSelectionOnlyWhenItChanges: a big selection is looked up entity by entity only when the
 // selection or the scene changed, not in every frame (a third of the editor's time with 100,000 cubes selected).
 func TestInspectorLooksUpTheSelectionOnlyWhenItChanges(t *testing.T) {
-	d := &countingDoc{Document: doc.New("S", doc.Options{})}
+	d := &countingDoc{inspected: inspected{doc.New("S", doc.Options{})}}
 	cubes := spawnCubes(t, d.Document, 3)
 	p := &inspectorPanel{}
 	p.setDoc(d)
-	d.Select(cubes...)
+	d.Selection().Select(cubes...)
 	for range 5 {
 		if got := p.selected(); !slices.Equal(got, cubes) {
 			t.Fatalf("selected %v, want %v", got, cubes)
@@ -35,18 +35,18 @@ func TestInspectorLooksUpTheSelectionOnlyWhenItChanges(t *testing.T) {
 	if d.appends != 1 {
 		t.Errorf("5 frames with the same selection looked it up %d times, want 1", d.appends)
 	}
-	d.Select(cubes[0])
+	d.Selection().Select(cubes[0])
 	if got := p.selected(); !slices.Equal(got, cubes[:1]) {
 		t.Errorf("after selecting one: %v", got)
 	}
-	d.Select(cubes...)
+	d.Selection().Select(cubes...)
 	if err := d.Delete(cubes[1]); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := p.selected(), []ecs.Entity{cubes[0], cubes[2]}; !slices.Equal(got, want) {
 		t.Errorf("after deleting a selected entity: %v, want %v", got, want)
 	}
-	if err := d.Undo(); err != nil {
+	if err := d.History().Undo(); err != nil {
 		t.Fatal(err)
 	}
 	if got := p.selected(); len(got) != 3 {
@@ -59,14 +59,14 @@ func TestInspectorLooksUpTheSelectionOnlyWhenItChanges(t *testing.T) {
 
 // partsDoc counts the passes over a selection for the entities of prefab instances.
 type partsDoc struct {
-	*doc.Document
+	inspected
 	passes, looked int
 }
 
 func (c *partsDoc) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
 	c.passes++
 	c.looked += len(es)
-	return c.Document.AppendParts(dst, es)
+	return c.Prefabs().AppendParts(dst, es)
 }
 
 // TestOverridePathsOfABigSelectionAreKept: the override marks of a selection of several entities are gathered once
@@ -74,11 +74,11 @@ func (c *partsDoc) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
 // 100,000 cubes selected). And only the entities of prefab instances are looked at for each component (looking every
 // selected entity up in a map for each component's marks is 60 % of Select All's frame with 1,000,000 cubes).
 func TestOverridePathsOfABigSelectionAreKept(t *testing.T) {
-	d := &partsDoc{Document: doc.New("S", doc.Options{})}
+	d := &partsDoc{inspected: inspected{doc.New("S", doc.Options{})}}
 	cubes := spawnCubes(t, d.Document, 100)
 	p := &inspectorPanel{}
 	p.setDoc(d)
-	d.Select(cubes...)
+	d.Selection().Select(cubes...)
 	o := inspOverrides{p}
 	es := p.selected()
 	for _, comp := range []string{"Transform", "Color", "Mesh"} {
@@ -96,7 +96,7 @@ func TestOverridePathsOfABigSelectionAreKept(t *testing.T) {
 	if d.passes != 1 {
 		t.Errorf("frames with the same selection made %d passes", d.passes)
 	}
-	d.Select(cubes[:50]...)
+	d.Selection().Select(cubes[:50]...)
 	o.OverridePaths(p.selected(), "Transform")
 	if d.passes != 2 || d.looked != len(cubes)+50 {
 		t.Errorf("after selecting 50: %d passes over %d entities, want 2 over %d", d.passes, d.looked, len(cubes)+50)

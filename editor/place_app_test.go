@@ -117,15 +117,15 @@ func TestAppMeshDragMakesAnEntity(t *testing.T) {
 		t.Fatalf("no row for builtin:sphere: %v", f.st.Inspector)
 	}
 	vp := f.st.Viewport
-	undos, n := d.Undos(), d.Len()
+	undos, n := d.History().Undos(), d.Len()
 	x0, y0 := centre(row.Rect)
 	x1, y1 := float32(vp.X+vp.W*3/4), float32(vp.Y+vp.H*3/4)
 	f.ui.drag(x0, y0, x1, y1, f.a.frame)
 	f.frames(2)
-	if d.Len() != n+1 || d.Undos() != undos+1 {
-		t.Fatalf("after the drop: %d entities (before %d), %d undo steps (before %d)", d.Len(), n, d.Undos(), undos)
+	if d.Len() != n+1 || d.History().Undos() != undos+1 {
+		t.Fatalf("after the drop: %d entities (before %d), %d undo steps (before %d)", d.Len(), n, d.History().Undos(), undos)
 	}
-	e, ok := d.Active()
+	e, ok := d.Selection().Active()
 	if !ok || ecs.NewMap[scene.Mesh](d.World()).Get(e).Asset != "builtin:sphere" || d.Name(e) != "Sphere" {
 		t.Fatalf("the new entity (selected %v): %q", ok, d.Name(e))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/viewport"
@@ -33,10 +34,10 @@ var (
 // instances whose prefab cannot be used in red, placeholders grey.
 func prefabRowStyle(d interface {
 	World() *ecs.World
-	IsPart(e ecs.Entity) bool
+	Prefabs() *doc.Prefabs
 }, e ecs.Entity) (kind string, col imgui.Vec4, ok bool) {
 	w := d.World()
-	if pf, isRoot := ecs.NewMap[scene.Prefab](w).TryGet(e); isRoot && !d.IsPart(e) {
+	if pf, isRoot := ecs.NewMap[scene.Prefab](w).TryGet(e); isRoot && !d.Prefabs().IsPart(e) {
 		if pf.Problem != "" {
 			return "broken", errorColor, true
 		}
@@ -45,7 +46,7 @@ func prefabRowStyle(d interface {
 	if k, kept := ecs.NewMap[scene.PrefabKept](w).TryGet(e); kept && k.Orphan {
 		return "placeholder", imgui.Vec4{X: 0.55, Y: 0.55, Z: 0.55, W: 1}, true
 	}
-	if d.IsPart(e) {
+	if d.Prefabs().IsPart(e) {
 		return "part", prefabPartBlue, true
 	}
 	return "", imgui.Vec4{}, false
@@ -95,8 +96,8 @@ func (v *prefabView) overridesOf(d inspectorDoc, e ecs.Entity, n int) []serializ
 		v.many = map[ecs.Entity][]serialize.Override{}
 	}
 	var ov []serialize.Override
-	if d.IsPart(e) {
-		ov = d.Overrides(e)
+	if d.Prefabs().IsPart(e) {
+		ov = d.Prefabs().Overrides(e)
 	}
 	v.many[e] = ov
 	return ov
@@ -107,8 +108,8 @@ func (v *prefabView) overrides(d inspectorDoc, e ecs.Entity) []serialize.Overrid
 	if v.ovEntity != e || v.ovVersion != d.Version() {
 		v.ovEntity, v.ovVersion = e, d.Version()
 		v.ov = nil
-		if d.IsPart(e) {
-			v.ov = d.Overrides(e)
+		if d.Prefabs().IsPart(e) {
+			v.ov = d.Prefabs().Overrides(e)
 		}
 	}
 	return v.ov
@@ -126,11 +127,11 @@ func (v *prefabView) record(name string) {
 // Revert All, Apply All and Unpack, and the active entity's overrides, each with Revert and Apply.
 func (p *inspectorPanel) buildPrefabSection() {
 	clear(p.prefab.widgets)
-	e, ok := p.doc.Active()
-	if !ok || p.doc.SelectionLen() != 1 {
+	e, ok := p.doc.Selection().Active()
+	if !ok || p.doc.Selection().Len() != 1 {
 		return
 	}
-	root, in := p.doc.PrefabOf(e)
+	root, in := p.doc.Prefabs().InstanceOf(e)
 	if !in {
 		return
 	}
@@ -144,10 +145,10 @@ func (p *inspectorPanel) buildPrefabSection() {
 	if pf.Problem != "" {
 		textWrapped(errorColor, "Cannot be used: "+pf.Problem+". Its overrides are kept and saved as they are.")
 	}
-	editable := !p.doc.Playing()
+	editable := !p.doc.PlayMode().Playing()
 	if editable {
 		if root != e && imgui.SmallButton("Select Instance") {
-			p.doc.Select(root)
+			p.doc.Selection().Select(root)
 		}
 		if root != e {
 			imgui.SameLine()
@@ -163,7 +164,7 @@ func (p *inspectorPanel) buildPrefabSection() {
 	}
 	ovs := p.prefab.overrides(p.doc, e)
 	if len(ovs) == 0 {
-		if p.doc.IsPart(e) {
+		if p.doc.Prefabs().IsPart(e) {
 			textDisabled("No overrides: this entity is as its prefab has it.")
 		}
 		imgui.Separator()

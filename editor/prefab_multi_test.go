@@ -39,7 +39,7 @@ func TestAppOverridesOfSeveralSelected(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sel := range [][]ecs.Entity{{a, b}, {b, a}, {plain, a, b}} {
-		d.Select(sel...)
+		d.Selection().Select(sel...)
 		f.frames(2)
 		if f.st.Inspector["override:Color.rgba"].W == 0 {
 			t.Fatalf("selection of %d: the overridden colour is not marked: %v", len(sel), keys(f.st.Inspector))

@@ -54,7 +54,7 @@ func (w *workspace) placePrefab(path string) {
 
 // instantiate places an instance of the prefab at path under parent at pos (parent's space).
 func (w *workspace) instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) {
-	e, err := w.doc.Instantiate(context.Background(), path, parent, pos)
+	e, err := w.doc.Prefabs().Instantiate(context.Background(), path, parent, pos)
 	if err != nil {
 		w.placeFailed(path, err)
 		return
@@ -107,7 +107,7 @@ func (w *workspace) placeFailed(path string, err error) {
 // cmdSaveAsPrefab asks for a file name and saves the selected entities there as a prefab, replacing them by an
 // instance of it.
 func (w *workspace) cmdSaveAsPrefab() {
-	sel := w.doc.SelectedEntities()
+	sel := w.doc.Selection().Entities()
 	if len(sel) == 0 {
 		return
 	}
@@ -117,7 +117,7 @@ func (w *workspace) cmdSaveAsPrefab() {
 	}
 	w.ui.chooseFile(fileRequest{save: true, title: "Save Selection as Prefab", dir: w.dialogDir(), name: fileNameFor(name),
 		okLabel: "Save", exts: []string{".json"}, onChoose: func(p string) {
-			inst, err := w.doc.SaveAsPrefab(context.Background(), p, sel...)
+			inst, err := w.doc.Prefabs().SaveAs(context.Background(), p, sel...)
 			if err != nil {
 				w.report("save as prefab", err)
 				return
@@ -129,7 +129,7 @@ func (w *workspace) cmdSaveAsPrefab() {
 }
 
 func (w *workspace) cmdUnpackPrefab() {
-	if err := w.doc.Unpack(w.doc.SelectedEntities()...); err != nil {
+	if err := w.doc.Prefabs().Unpack(w.doc.Selection().Entities()...); err != nil {
 		w.report("unpack", err)
 		return
 	}
@@ -137,7 +137,7 @@ func (w *workspace) cmdUnpackPrefab() {
 }
 
 func (w *workspace) cmdRevertInstance() {
-	if err := w.doc.RevertInstances(w.doc.SelectedEntities()...); err != nil {
+	if err := w.doc.Prefabs().RevertInstances(w.doc.Selection().Entities()...); err != nil {
 		w.report("revert", err)
 		return
 	}
@@ -145,11 +145,11 @@ func (w *workspace) cmdRevertInstance() {
 }
 
 func (w *workspace) cmdApplyInstance() {
-	e, ok := w.doc.Active()
+	e, ok := w.doc.Selection().Active()
 	if !ok {
 		return
 	}
-	if err := w.doc.ApplyInstanceToPrefab(context.Background(), e); err != nil {
+	if err := w.doc.Prefabs().ApplyInstance(context.Background(), e); err != nil {
 		w.report("apply", err)
 		return
 	}
@@ -158,12 +158,12 @@ func (w *workspace) cmdApplyInstance() {
 
 // revertOverride reverts one override of the entities (the inspector's Revert).
 func (w *workspace) revertOverride(es []ecs.Entity, comp, path string) error {
-	return w.doc.RevertOverride(es, comp, path)
+	return w.doc.Prefabs().RevertOverride(es, comp, path)
 }
 
 // applyOverride writes one override of e into its prefab file (the inspector's Apply).
 func (w *workspace) applyOverride(e ecs.Entity, comp, path string) error {
-	if err := w.doc.ApplyToPrefab(context.Background(), e, comp, path); err != nil {
+	if err := w.doc.Prefabs().Apply(context.Background(), e, comp, path); err != nil {
 		return err
 	}
 	w.log.Infof("applied %s to its prefab", strings.Trim(comp+"."+path, "."))
@@ -173,7 +173,7 @@ func (w *workspace) applyOverride(e ecs.Entity, comp, path string) error {
 // onPrefabFileEvent follows a prefab file changed on disk (another editor window saved it, or another program):
 // the instances take its new values, keeping their overrides.
 func (w *workspace) onPrefabFileEvent(path string) {
-	rep := w.doc.PrefabsChanged(context.Background(), path)
+	rep := w.doc.Prefabs().Changed(context.Background(), path)
 	if rep.Instances > 0 {
 		w.log.Infof("%s changed: %s updated", filepath.Base(path), words.Count(rep.Instances, "instance", "instances"))
 	}
@@ -184,7 +184,7 @@ func (w *workspace) onPrefabFileEvent(path string) {
 }
 
 // isPrefabPath reports whether p (absolute) is a prefab file the scene's instances read.
-func (w *workspace) isPrefabPath(p string) bool { return slices.Contains(w.doc.PrefabFiles(), p) }
+func (w *workspace) isPrefabPath(p string) bool { return slices.Contains(w.doc.Prefabs().Files(), p) }
 
 // prefabList lists the scene files that can be placed as prefabs (the Assets panel).
 func (w *workspace) prefabList() []string { return w.prefabs.list(w.assets.Root(), w.doc.Path()) }

@@ -161,8 +161,8 @@ func (w *workspace) onProjectFileEvent() {
 		w.log.Warnf("project file %s is gone; the components stay as they are until the scene is opened again", w.project.shown)
 		return
 	}
-	if w.doc.Playing() {
-		w.doc.Stop()
+	if w.doc.PlayMode().Playing() {
+		w.doc.PlayMode().Stop()
 		w.log.Infof("play mode stopped: the project file changed")
 	}
 	opts, st := loadProject(w.baseDocOptions(), w.doc.Path())

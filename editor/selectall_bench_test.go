@@ -27,7 +27,7 @@ func BenchmarkSelectAllFrame(b *testing.B) {
 			if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
 				b.Fatal(err)
 			}
-			d.ClearSelection()
+			d.Selection().Clear()
 			f.frames(3)
 			n := d.Len()
 			var first, next, steady, idle time.Duration
@@ -51,7 +51,7 @@ func BenchmarkSelectAllFrame(b *testing.B) {
 				if f.st.SelectedCount != n {
 					b.Fatalf("the probe says %d selected of %d", f.st.SelectedCount, n)
 				}
-				d.ClearSelection()
+				d.Selection().Clear()
 				f.frames(2)
 				t2 := time.Now()
 				f.frame()

@@ -28,7 +28,7 @@ func newUIHarness(tb testing.TB, d *doc.Document) *uiHarness {
 	ws.doc = d
 	h.hier = newHierarchyPanel(d, ws, &prefabDrag{}, log, nil)
 	h.insp = newInspectorPanel(ws, h.hier, ws.assets, log, nil)
-	h.insp.setDoc(d)
+	h.insp.setDoc(inspected{d})
 	return h
 }
 
@@ -99,7 +99,7 @@ func TestHierarchyFollowsCommands(t *testing.T) {
 	if rows := h.hier.rows(); len(rows) != 2 || rows[1].Depth != 0 {
 		t.Fatalf("after reparenting to the root: %+v", rows)
 	}
-	if err := d.Undo(); err != nil {
+	if err := d.History().Undo(); err != nil {
 		t.Fatal(err)
 	}
 	h.frame()
@@ -115,7 +115,7 @@ func BenchmarkUIFrame100k(b *testing.B) {
 	d, group, cubes := bigDoc(b)
 	h := newUIHarness(b, d)
 	h.hier.model.SetExpanded(d.ID(group), true)
-	d.Select(cubes[50_000])
+	d.Selection().Select(cubes[50_000])
 	h.frame()
 	h.frame()
 	for b.Loop() {
@@ -146,10 +146,10 @@ func BenchmarkHierarchyRebuild100k(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				d.Select(cubes...) // as the editor's spawn selects them
+				d.Selection().Select(cubes...) // as the editor's spawn selects them
 				if undo {
 					h.frame()
-					if err := d.Undo(); err != nil {
+					if err := d.History().Undo(); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -157,7 +157,7 @@ func BenchmarkHierarchyRebuild100k(b *testing.B) {
 				h.frame()
 				b.StopTimer()
 				if !undo {
-					if err := d.Undo(); err != nil {
+					if err := d.History().Undo(); err != nil {
 						b.Fatal(err)
 					}
 					h.frame()

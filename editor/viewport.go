@@ -47,14 +47,8 @@ func (o gizmoOp) dragKind() doc.DragKind {
 type viewportDoc interface {
 	World() *ecs.World
 	Camera() *viewport.Camera
-	Playing() bool
-	Paused() bool
-	SelectionVersion() uint64
-	SelectedEntities() []ecs.Entity
-	Active() (ecs.Entity, bool)
-	Select(es ...ecs.Entity)
-	AddToSelection(es ...ecs.Entity)
-	ToggleSelected(e ecs.Entity)
+	PlayMode() *doc.Play
+	Selection() *doc.Selection
 	BeginTransformDrag(label string, kind doc.DragKind, es []ecs.Entity)
 	DragWorld(delta mgl32.Mat4) error
 	EndEdit()
@@ -167,9 +161,9 @@ func (v *viewportPanel) sync() {
 		v.selSynced = 0
 		v.policy.Invalidate()
 	}
-	if sv := v.doc.SelectionVersion(); sv != v.selSynced {
+	if sv := v.doc.Selection().Version(); sv != v.selSynced {
 		v.selSynced = sv
-		v.builder.SetSelection(v.doc.SelectedEntities())
+		v.builder.SetSelection(v.doc.Selection().Entities())
 		v.selVersion++
 	}
 	v.builder.Update()
@@ -206,7 +200,7 @@ func (v *viewportPanel) frameSelection() {
 	}
 	dl := v.builder.DrawList()
 	var b viewport.AABB
-	if sel := v.doc.SelectedEntities(); len(sel) > 0 {
+	if sel := v.doc.Selection().Entities(); len(sel) > 0 {
 		ids := make([]uint32, 0, len(sel))
 		for _, e := range sel {
 			ids = append(ids, viewport.EntityID(e))
@@ -260,7 +254,7 @@ func (v *viewportPanel) Build() {
 		v.lastInput = time.Now()
 	}
 	v.typing = imgui.CurrentIO().WantTextInput()
-	v.playing = v.doc.Playing() && !v.doc.Paused()
+	v.playing = v.doc.PlayMode().Playing() && !v.doc.PlayMode().Paused()
 	cam := v.doc.Camera()
 	if v.frameAll {
 		v.frameAll = false
@@ -560,12 +554,12 @@ func (v *viewportPanel) handlePicking(local imgui.Vec2, inside bool) {
 	ctrl := io.KeyCtrl()
 	switch {
 	case ctrl && v.boxing:
-		v.doc.AddToSelection(es...)
+		v.doc.Selection().Add(es...)
 	case ctrl && len(es) == 1:
-		v.doc.ToggleSelected(es[0])
+		v.doc.Selection().Toggle(es[0])
 	case ctrl:
 	default:
-		v.doc.Select(es...)
+		v.doc.Selection().Select(es...)
 	}
 	v.host.picked(es)
 }
@@ -573,10 +567,10 @@ func (v *viewportPanel) handlePicking(local imgui.Vec2, inside bool) {
 // buildGizmo draws the transform gizmo on the active entity and turns a drag into ONE undoable edit of the
 // selected entities' Transforms (Ctrl snaps to the steps in the settings).
 func (v *viewportPanel) buildGizmo() {
-	active, ok := v.doc.Active()
+	active, ok := v.doc.Selection().Active()
 	w := v.doc.World()
 	tid, hasT := ecs.ComponentIDOf[ecs.Transform](w)
-	if !ok || !hasT || !w.Has(active, tid) || v.doc.Playing() {
+	if !ok || !hasT || !w.Has(active, tid) || v.doc.PlayMode().Playing() {
 		v.endGizmo()
 		if v.probe != nil {
 			v.probe.Gizmo = [2]int{}
@@ -614,7 +608,7 @@ func (v *viewportPanel) buildGizmo() {
 	if using && !v.gizmoActive {
 		v.gizmoActive = true
 		v.gizmoFrom = w.WorldMatrix(active)
-		v.doc.BeginTransformDrag(v.gizmoOp.label(), v.gizmoOp.dragKind(), v.doc.SelectedEntities())
+		v.doc.BeginTransformDrag(v.gizmoOp.label(), v.gizmoOp.dragKind(), v.doc.Selection().Entities())
 	}
 	if v.gizmoActive {
 		v.gizmoCur = m

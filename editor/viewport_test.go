@@ -134,7 +134,7 @@ func newVPFixture(t *testing.T) *vpFixture {
 		}
 		f.cubes = append(f.cubes, e)
 	}
-	f.d.ClearSelection()
+	f.d.Selection().Clear()
 	meshes := assets.NewRegistry(".", assets.DefaultLimits())
 	f.v = newViewportPanel(nil, f.host, meshes, func() (viewport.Renderer, error) { return f.r, nil }, f.log, f.st)
 	f.v.setDoc(f.d, true) // no camera in a file: framed on the first frame
@@ -214,7 +214,7 @@ func TestViewportPicksClickBoxAndCtrl(t *testing.T) {
 	f := newVPFixture(t)
 	x, y := f.pixelOf(t, f.cubes[1])
 	f.ui.click(imgui.MouseButtonLeft, x, y, f.build)
-	if got := f.d.SelectedEntities(); !slices.Equal(got, f.cubes[1:2]) {
+	if got := f.d.Selection().Entities(); !slices.Equal(got, f.cubes[1:2]) {
 		t.Fatalf("click on the middle cube selected %v", got)
 	}
 	if len(f.host.picks) != 1 || !slices.Equal(f.host.picks[0], f.cubes[1:2]) {
@@ -227,23 +227,23 @@ func TestViewportPicksClickBoxAndCtrl(t *testing.T) {
 	f.ui.click(imgui.MouseButtonLeft, x, y, f.build)
 	f.ui.modifiers(false, false, false)
 	f.ui.frame(f.build)
-	if got := f.d.SelectedEntities(); !slices.Equal(got, f.cubes[2:3]) {
+	if got := f.d.Selection().Entities(); !slices.Equal(got, f.cubes[2:3]) {
 		t.Fatalf("after ctrl-clicks: %v, want the right cube", got)
 	}
 	// A click on nothing clears the selection; a box around everything selects the three.
 	f.ui.click(imgui.MouseButtonLeft, 20, 580, f.build)
-	if n := f.d.SelectionLen(); n != 0 {
+	if n := f.d.Selection().Len(); n != 0 {
 		t.Fatalf("a click on the background left %d selected", n)
 	}
 	x0, _ := f.pixelOf(t, f.cubes[0])
 	f.ui.drag(x0-80, y-80, x2+80, y+80, f.build)
-	if got := f.d.SelectedEntities(); len(got) != 3 {
+	if got := f.d.Selection().Entities(); len(got) != 3 {
 		t.Fatalf("box selection: %v", got)
 	}
 	// While a dialog is open the viewport does not pick.
 	f.host.modal = true
 	f.ui.click(imgui.MouseButtonLeft, 20, 580, f.build)
-	if n := f.d.SelectionLen(); n != 3 {
+	if n := f.d.Selection().Len(); n != 3 {
 		t.Fatal("a click went through an open dialog")
 	}
 }
@@ -270,7 +270,7 @@ func TestViewportCameraOrbitZoomAndFrame(t *testing.T) {
 		t.Fatalf("wheel: distance %v → %v", after.Distance, d)
 	}
 	// F frames the selection: the camera looks at the selected cube.
-	f.d.Select(f.cubes[2])
+	f.d.Selection().Select(f.cubes[2])
 	f.v.frameSelection()
 	if p := f.d.Camera().Pivot; p.Sub(mgl32.Vec3{3, 0, 0}).Len() > 1e-3 {
 		t.Fatalf("frame selection: pivot %v, want the right cube at 3,0,0", p)
@@ -279,19 +279,19 @@ func TestViewportCameraOrbitZoomAndFrame(t *testing.T) {
 
 func TestViewportGizmoDragIsOneUndoStep(t *testing.T) {
 	f := newVPFixture(t)
-	f.d.Select(f.cubes[1])
+	f.d.Selection().Select(f.cubes[1])
 	f.ui.frames(2, f.build)
 	if f.st.Gizmo == ([2]int{}) {
 		t.Fatal("no gizmo on the selected cube")
 	}
-	undos := f.d.Undos()
+	undos := f.d.History().Undos()
 	gx, gy := float32(f.st.Gizmo[0]), float32(f.st.Gizmo[1])
 	f.ui.drag(gx, gy, gx+60, gy, f.build) // the centre of the move gizmo: in the view plane
 	pos := f.d.World().WorldMatrix(f.cubes[1]).Col(3).Vec3()
-	if pos.X() < 0.5 || f.d.Undos() != undos+1 {
-		t.Fatalf("after dragging the gizmo 60 px right: position %v, %d undo steps (want 1 more than %d)", pos, f.d.Undos(), undos)
+	if pos.X() < 0.5 || f.d.History().Undos() != undos+1 {
+		t.Fatalf("after dragging the gizmo 60 px right: position %v, %d undo steps (want 1 more than %d)", pos, f.d.History().Undos(), undos)
 	}
-	if err := f.d.Undo(); err != nil {
+	if err := f.d.History().Undo(); err != nil {
 		t.Fatal(err)
 	}
 	if pos := f.d.World().WorldMatrix(f.cubes[1]).Col(3).Vec3(); pos.Len() > 1e-5 {
@@ -307,7 +307,7 @@ func TestViewportGizmoDragIsOneUndoStep(t *testing.T) {
 		t.Fatalf("a Ctrl drag: steps asked for %v, position %v (want whole units)", f.host.stepOp, pos)
 	}
 	// No gizmo in play mode.
-	f.d.Play()
+	f.d.PlayMode().Start()
 	f.ui.frames(2, f.build)
 	if f.st.Gizmo != ([2]int{}) {
 		t.Fatal("a gizmo in play mode")
@@ -332,7 +332,7 @@ func TestViewportWithoutRenderer(t *testing.T) {
 // drags the gizmo, it does not pick): the keys follow the mouse over the image.
 func TestViewportKeysWorkOverTheGizmo(t *testing.T) {
 	f := newVPFixture(t)
-	f.d.Select(f.cubes[1])
+	f.d.Selection().Select(f.cubes[1])
 	f.ui.frames(2, f.build)
 	if f.st.Gizmo == ([2]int{}) {
 		t.Fatal("no gizmo on the selected cube")
@@ -370,16 +370,16 @@ func TestViewportThinsOnlyWhileTheViewMoves(t *testing.T) {
 		f.r.opts = nil
 		return interactive, changing
 	}
-	f.d.Play()
+	f.d.PlayMode().Start()
 	for range 6 {
-		f.d.Tick(1.0 / 60)
+		f.d.PlayMode().Tick(1.0 / 60)
 		f.ui.frame(f.build)
 	}
 	if i, c := count(); i != 0 || c == 0 {
 		t.Errorf("play mode: %d thinned pictures asked for, %d of a changing scene; want none and some", i, c)
 	}
-	f.d.Stop()
-	f.d.Select(f.cubes[1])
+	f.d.PlayMode().Stop()
+	f.d.Selection().Select(f.cubes[1])
 	f.ui.frames(3, f.build)
 	count()
 	gx, gy := float32(f.st.Gizmo[0]), float32(f.st.Gizmo[1])

@@ -28,7 +28,7 @@ func (a *App) openGridDialog(values settings.Grid) { a.dialogs.openGrid(values) 
 func (a *App) docChanged(d *doc.Document, frame bool) {
 	a.hier.setDoc(d)
 	a.vp.setDoc(d, frame)
-	a.insp.setDoc(d)
+	a.insp.setDoc(inspected{d})
 }
 
 // worldReplaced tells the panels that the document's world is another one (reload, play, a new project file).

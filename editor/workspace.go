@@ -146,7 +146,7 @@ func (w *workspace) setDoc(d *doc.Document) {
 	}
 	reportConflicts(d, w.log)
 	w.revealConflicts(d)
-	for _, p := range d.Broken() { // prefab instances left as placeholders
+	for _, p := range d.Prefabs().Broken() { // prefab instances left as placeholders
 		w.log.Errorf("%s", p.String())
 	}
 	w.syncWatched()
@@ -158,7 +158,7 @@ func (w *workspace) revealConflicts(d *doc.Document) {
 	if w.ui == nil {
 		return
 	}
-	for _, c := range d.Conflicts() {
+	for _, c := range d.Conflicts().List() {
 		if e, ok := d.Entity(c.Entity); ok && c.Entity != 0 {
 			w.ui.reveal(e)
 		}
@@ -203,9 +203,9 @@ func (w *workspace) statusText(fps float32, renders uint64) string {
 		state = path + "  |  saved"
 	}
 	mode := ""
-	if w.doc.Playing() {
+	if w.doc.PlayMode().Playing() {
 		mode = "  |  PLAYING"
-		if w.doc.Paused() {
+		if w.doc.PlayMode().Paused() {
 			mode = "  |  PAUSED"
 		}
 	}
@@ -213,7 +213,7 @@ func (w *workspace) statusText(fps float32, renders uint64) string {
 		mode += "  |  " + j.statusText()
 	}
 	return fmt.Sprintf("%s  |  %s  |  %d selected  |  %.0f FPS  |  %s%s", state, words.Count(w.doc.Len(), "entity", "entities"),
-		w.doc.SelectionLen(), fps, words.Count(int(renders), "viewport render", "viewport renders"), mode)
+		w.doc.Selection().Len(), fps, words.Count(int(renders), "viewport render", "viewport renders"), mode)
 }
 
 // beginFrame runs what the loop does at the start of a frame, before any panel is built: background results are
@@ -229,7 +229,7 @@ func (w *workspace) beginFrame() {
 // noteHistoryDrops says in the console when the undo history dropped its oldest steps to stay
 // within its memory budget (settings' undoMemoryMB).
 func (w *workspace) noteHistoryDrops() {
-	n, bytes := w.doc.TakeDropped()
+	n, bytes := w.doc.History().TakeDropped()
 	if n == 0 {
 		return
 	}
@@ -252,16 +252,16 @@ func mib(n int) string {
 // busy reports whether the workspace needs frames without input: play mode running, a job's result or mark
 // waiting.
 func (w *workspace) busy() bool {
-	return (w.doc.Playing() && !w.doc.Paused()) || w.jobs.busy()
+	return (w.doc.PlayMode().Playing() && !w.doc.PlayMode().Paused()) || w.jobs.busy()
 }
 
 // tickPlay advances play mode by the real time since the last frame.
 func (w *workspace) tickPlay() {
-	if !w.doc.Playing() || w.doc.Paused() {
+	if !w.doc.PlayMode().Playing() || w.doc.PlayMode().Paused() {
 		return
 	}
 	now := time.Now()
 	dt := float32(now.Sub(w.lastTick).Seconds())
 	w.lastTick = now
-	w.doc.Tick(min(dt, 0.1))
+	w.doc.PlayMode().Tick(min(dt, 0.1))
 }

@@ -351,8 +351,8 @@ func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	}
 	w.cmdPlayStop()
 	waitJob(t, w)
-	if w.doc.Len() != p.Len() || f.preview != nil || w.doc.SelectionLen() != p.Len() {
-		t.Fatalf("after Stop: %d entities, preview %v, %d selected", w.doc.Len(), f.preview, w.doc.SelectionLen())
+	if w.doc.Len() != p.Len() || f.preview != nil || w.doc.Selection().Len() != p.Len() {
+		t.Fatalf("after Stop: %d entities, preview %v, %d selected", w.doc.Len(), f.preview, w.doc.Selection().Len())
 	}
 	path := filepath.Join(t.TempDir(), "big.json")
 	w.save(path, nil, nil)
@@ -367,7 +367,7 @@ func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	p.Count = [3]int{2, 1, 2}
 	p.Group = "G"
 	w.spawnGrid(p, nil, nil)
-	if e, ok := w.doc.Active(); !ok || w.doc.Name(e) != "G" || w.jobs.job != nil {
+	if e, ok := w.doc.Selection().Active(); !ok || w.doc.Name(e) != "G" || w.jobs.job != nil {
 		t.Fatal("a small grid with a group: the group is not selected")
 	}
 	// One cube is "1 cube": counts agree with their numbers.
@@ -387,8 +387,8 @@ func TestEditCommands(t *testing.T) {
 		t.Fatalf("copy: clipboard %q, log %q", f.clip, lastLog(w))
 	}
 	w.cmdPaste()
-	if w.doc.Len() != 4 || w.doc.SelectionLen() != 2 {
-		t.Fatalf("paste: %d entities, %d selected", w.doc.Len(), w.doc.SelectionLen())
+	if w.doc.Len() != 4 || w.doc.Selection().Len() != 2 {
+		t.Fatalf("paste: %d entities, %d selected", w.doc.Len(), w.doc.Selection().Len())
 	}
 	w.cmdDuplicate()
 	if w.doc.Len() != 6 {
@@ -446,25 +446,25 @@ func TestEditCommands(t *testing.T) {
 func TestPlayCommands(t *testing.T) {
 	w, f := newTestWorkspace(t, 1)
 	w.cmdPlayStop()
-	if !w.doc.Playing() || !slices.Contains(f.calls, "worldReplaced") || !w.busy() {
+	if !w.doc.PlayMode().Playing() || !slices.Contains(f.calls, "worldReplaced") || !w.busy() {
 		t.Fatal("Play")
 	}
 	w.lastTick = time.Now().Add(-50 * time.Millisecond)
 	w.beginFrame()
 	w.cmdPause()
-	if !w.doc.Paused() || w.busy() {
+	if !w.doc.PlayMode().Paused() || w.busy() {
 		t.Fatal("Pause")
 	}
 	w.cmdPause()
 	w.cmdStep()
-	if !w.doc.Paused() {
+	if !w.doc.PlayMode().Paused() {
 		t.Fatal("Step pauses")
 	}
 	if !strings.Contains(w.statusText(60, 3), "PAUSED") {
 		t.Fatalf("status %q", w.statusText(60, 3))
 	}
 	w.cmdPlayStop()
-	if w.doc.Playing() {
+	if w.doc.PlayMode().Playing() {
 		t.Fatal("Stop")
 	}
 }
@@ -472,20 +472,20 @@ func TestPlayCommands(t *testing.T) {
 // TestActionTableEnabledAndShortcuts: what each state allows, and which action a chord runs where.
 func TestActionTableEnabledAndShortcuts(t *testing.T) {
 	w, _ := newTestWorkspace(t, 1)
-	w.doc.ClearSelection()
+	w.doc.Selection().Clear()
 	enabled := func(label string) bool { return actionByLabel(label).isEnabled(w) }
 	if enabled("Copy") || enabled("Delete") || !enabled("Undo") || enabled("Redo") || !enabled("Paste") || enabled("Unpack Prefab") {
 		t.Fatal("nothing selected, one step done")
 	}
-	w.doc.SelectAll()
+	w.doc.Selection().SelectAll()
 	if !enabled("Copy") || !enabled("Delete") || !enabled("Rename") || enabled("Pause / Resume") {
 		t.Fatal("selected")
 	}
-	w.doc.Play()
+	w.doc.PlayMode().Start()
 	if enabled("Copy") || enabled("Paste") || enabled("Create Empty") || !enabled("Pause / Resume") || !enabled("Step") {
 		t.Fatal("playing")
 	}
-	w.doc.Stop()
+	w.doc.PlayMode().Stop()
 	pressed := func(want imgui.KeyChord) func(imgui.KeyChord) bool {
 		return func(c imgui.KeyChord) bool { return c == want }
 	}
@@ -785,14 +785,14 @@ func TestInstantiateShowsTheInstance(t *testing.T) {
 	w.cmdSaveAs()
 	f.choose(t, filepath.Join(dir, "level.json"))
 	w.cmdCreateCube()
-	parent, _ := w.doc.Active()
+	parent, _ := w.doc.Selection().Active()
 	if err := os.WriteFile(filepath.Join(dir, "crate.json"), []byte(`{ "format": "voltex.scene", "version": 2, "entities": [
   { "id": 1, "name": "Crate", "order": 1, "components": { "Transform": {} } } ] }`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f.shown = nil
 	w.instantiate(filepath.Join(dir, "crate.json"), parent, mgl32.Vec3{})
-	inst, _ := w.doc.Active()
+	inst, _ := w.doc.Selection().Active()
 	if w.doc.EditWorld().Parent(inst) != parent || len(f.shown) != 1 || f.shown[0] != inst {
 		t.Fatalf("the new instance (under %v: %v) was not shown: %v (%q)", parent, w.doc.EditWorld().Parent(inst), f.shown, lastLog(w))
 	}
@@ -842,8 +842,8 @@ func TestUndoBudgetFromSettingsAndDropsSaid(t *testing.T) {
 	}
 	w.beginFrame()
 	if got := lastLog(w); !strings.HasPrefix(got, "warning: undo history: ") || !strings.Contains(got, "dropped (the oldest") ||
-		w.doc.Undos() >= 20 || w.doc.Undos() == 0 {
-		t.Fatalf("%d undos, log %q", w.doc.Undos(), got)
+		w.doc.History().Undos() >= 20 || w.doc.History().Undos() == 0 {
+		t.Fatalf("%d undos, log %q", w.doc.History().Undos(), got)
 	}
 	n := len(w.log.Messages())
 	w.beginFrame()
@@ -867,17 +867,17 @@ func TestSpawnOfAReadyGrid(t *testing.T) {
 	if err := j.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	undos := w.doc.Undos()
+	undos := w.doc.History().Undos()
 	w.spawnGrid(p, nil, j)
 	if w.jobs.job == nil || !w.jobs.job.immediate || w.doc.Len() != 0 {
 		t.Fatalf("a ready grid: job %v, %d entities; want a job showing its overlay at once, the cubes not added yet", w.jobs.job != nil, w.doc.Len())
 	}
 	waitJob(t, w)
-	if w.doc.Len() != p.Len() || w.doc.SelectionLen() != p.Len() || w.doc.Undos() != undos+1 {
+	if w.doc.Len() != p.Len() || w.doc.Selection().Len() != p.Len() || w.doc.History().Undos() != undos+1 {
 		t.Fatalf("a ready grid, merged: job %v, %d entities, %d selected, %d undo steps (want none, %d, %d, %d)",
-			w.jobs.job != nil, w.doc.Len(), w.doc.SelectionLen(), w.doc.Undos(), p.Len(), p.Len(), undos+1)
+			w.jobs.job != nil, w.doc.Len(), w.doc.Selection().Len(), w.doc.History().Undos(), p.Len(), p.Len(), undos+1)
 	}
-	if err := w.doc.Undo(); err != nil || w.doc.Len() != 0 {
+	if err := w.doc.History().Undo(); err != nil || w.doc.Len() != 0 {
 		t.Fatalf("undo of the ready grid: %v, %d entities left", err, w.doc.Len())
 	}
 	// Another document's ready job: the spawn prepares and runs its own.
@@ -990,7 +990,7 @@ func TestRedoOfASpawnRestoresItsSelection(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w, _ := newTestWorkspace(t, 2)
-			before := w.doc.Selection()
+			before := w.doc.Selection().IDs()
 			p := scene.DefaultGrid()
 			p.Count, p.Group = c.count, c.group
 			var ready *doc.GridJob
@@ -1006,7 +1006,7 @@ func TestRedoOfASpawnRestoresItsSelection(t *testing.T) {
 			}
 			w.spawnGrid(p, nil, ready)
 			waitJob(t, w)
-			spawned := w.doc.Selection()
+			spawned := w.doc.Selection().IDs()
 			want := p.Len()
 			if c.group != "" {
 				want = 1
@@ -1014,16 +1014,16 @@ func TestRedoOfASpawnRestoresItsSelection(t *testing.T) {
 			if len(spawned) != want || slices.Equal(spawned, before) {
 				t.Fatalf("after the spawn %d selected (want %d)", len(spawned), want)
 			}
-			if err := w.doc.Undo(); err != nil {
+			if err := w.doc.History().Undo(); err != nil {
 				t.Fatal(err)
 			}
-			if got := w.doc.Selection(); !slices.Equal(got, before) {
+			if got := w.doc.Selection().IDs(); !slices.Equal(got, before) {
 				t.Fatalf("undo: selection %v, want %v", got, before)
 			}
-			if err := w.doc.Redo(); err != nil {
+			if err := w.doc.History().Redo(); err != nil {
 				t.Fatal(err)
 			}
-			if got := w.doc.Selection(); !slices.Equal(got, spawned) {
+			if got := w.doc.Selection().IDs(); !slices.Equal(got, spawned) {
 				t.Fatalf("redo: %d selected (first %v), want the %d the spawn selected", len(got), got[:min(len(got), 3)], len(spawned))
 			}
 		})

@@ -16,7 +16,7 @@ const MaxTick = float32(0.1)
 // clock. While it is on, edits are refused with ErrPlaying and Document.World shows the copy.
 type Play struct {
 	c       *core
-	h       *History // its open transaction is committed by Start
+	h       *History   // its open transaction is committed by Start
 	world   *ecs.World // nil when not playing
 	paused  bool
 	ticks   uint64
