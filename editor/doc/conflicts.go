@@ -93,28 +93,6 @@ func (d *Conflicts) Has(e ecs.Entity) bool {
 // Scene returns the scene-level merge conflicts (the scene's name).
 func (d *Conflicts) Scene() []scene.MergeConflict { return d.sceneConflicts }
 
-// sceneConflictsCmd changes the scene-level conflict records.
-type sceneConflictsCmd struct{ from, to []scene.MergeConflict }
-
-func (c *sceneConflictsCmd) label() string { return "Resolve Conflict" }
-func (c *sceneConflictsCmd) size() int {
-	n := 0
-	for _, l := range [][]scene.MergeConflict{c.from, c.to} {
-		for _, m := range l {
-			n += 64 + len(m.Path) + len(m.Base) + len(m.Ours) + len(m.Theirs)
-		}
-	}
-	return n
-}
-func (c *sceneConflictsCmd) apply(d *core) error {
-	d.sceneConflicts = c.to
-	return nil
-}
-func (c *sceneConflictsCmd) revert(d *core) error {
-	d.sceneConflicts = c.from
-	return nil
-}
-
 // chosen returns the value a resolution picks ("" = absent), and whether it applies one at all.
 func chosen(c scene.MergeConflict, how Resolution) (string, bool) {
 	switch how {

@@ -4,64 +4,11 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/assetref"
-	"github.com/voltex-editor/voltex/serialize"
 )
-
-// compState is whether an entity has a component, and its value if so.
-type compState struct {
-	has bool
-	val compVal
-}
-
-// compChange is one entity's component before and after a command.
-type compChange struct {
-	id            uint64
-	cid           ecs.ComponentID
-	before, after compState
-	// src: for an entity of a prefab instance, what it was made from when the change was made
-	// (the zero PrefabSource for others): undo and redo rebase on the prefab as it is now if it
-	// changed since (prefab_undo.go).
-	src serialize.PrefabSource
-}
-
-// compCmd changes component values and presence: field edits, gizmo drags, rename, add, remove,
-// reset and paste.
-type compCmd struct {
-	name    string
-	changes []compChange
-}
-
-func (c *compCmd) label() string { return c.name }
-func (c *compCmd) size() int {
-	n := int(unsafe.Sizeof(compChange{})) * len(c.changes)
-	for i := range c.changes {
-		n += c.changes[i].before.val.bytes() + c.changes[i].after.val.bytes()
-	}
-	return n
-}
-
-func (c *compCmd) apply(d *core) error {
-	for i := range c.changes {
-		if err := d.setChangeState(&c.changes[i], c.changes[i].after); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (c *compCmd) revert(d *core) error {
-	for i := len(c.changes) - 1; i >= 0; i-- {
-		if err := d.setChangeState(&c.changes[i], c.changes[i].before); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // state returns entity e's component cid as a compState.
 func (d *core) state(e ecs.Entity, cid ecs.ComponentID) compState {
@@ -87,18 +34,6 @@ func (d *core) setState(id uint64, cid ecs.ComponentID, st compState) error {
 	return nil
 }
 
-// transaction collects the edits between BeginEdit and EndEdit into one step.
-type transaction struct {
-	name    string
-	depth   int
-	sel     []uint64
-	changes []compChange
-	// touched marks, per component, the entity indices whose state before is recorded (no
-	// entity is despawned while a transaction is open: every structural command commits it).
-	touched map[ecs.ComponentID][]bool
-	drag    *transformDrag // set by BeginTransformDrag
-}
-
 // BeginEdit opens a transaction: every SetField, SetComponent and SetComponents call until the
 // matching EndEdit changes the world at once (so the viewport and the inspector show it live) and
 // all of them together become ONE undoable step labelled label — a whole slider drag or gizmo drag.
@@ -122,31 +57,6 @@ func (d *Document) Editing() bool { return d.hist.edit != nil }
 // edits as one step, unless they left every value as it was (then there is no step). Without an
 // open transaction it does nothing.
 func (d *Document) EndEdit() { d.hist.endEdit() }
-
-// endEdit is Document.EndEdit.
-func (h *History) endEdit() {
-	t := h.edit
-	if t == nil {
-		return
-	}
-	if t.depth--; t.depth > 0 {
-		return
-	}
-	h.edit = nil
-	var kept []compChange
-	for _, ch := range t.changes {
-		if e, ok := h.c.entity(ch.id); ok {
-			ch.after = h.c.state(e, ch.cid)
-		}
-		if ch.after.has != ch.before.has || (ch.after.has && !sameVal(ch.before.val, ch.after.val)) {
-			kept = append(kept, ch)
-		}
-	}
-	if len(kept) == 0 {
-		return
-	}
-	h.push(&compCmd{name: t.name, changes: kept}, t.sel)
-}
 
 // CancelEdit closes the open transaction (all nesting levels) and puts back every value it changed
 // (Escape during a drag). No step is recorded.

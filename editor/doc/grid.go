@@ -25,123 +25,13 @@ func (d *core) checkRoom(n int) error {
 	return nil
 }
 
-// gridCmd is one Spawn Cube Grid. It keeps the parameters, the state of the id generator before
-// the first spawn and the ids made: redo runs scene.SpawnGrid again from the same generator state
-// (it is deterministic, so the entities get the same ids), undo despawns by id.
-type gridCmd struct {
-	p       scene.GridParams
-	plan    *scene.GridPlan // the first apply's plan, made by a GridJob; nil afterwards
-	gen     scene.IDs       // the world's id generator before the first spawn
-	ids     []uint64        // scene ids made: the group (if any) first, then the cubes; nil before the first spawn
-	n       int             // entities made (cubes + group)
-	group   ecs.Entity
-	cubes   []ecs.Entity // handles of the last spawn, checked before use
-	grouped bool
-}
-
-func (c *gridCmd) label() string { return "Spawn Cube Grid" }
-func (c *gridCmd) size() int     { return 8*cap(c.ids) + 8*cap(c.cubes) } // ids and handles only
-
-func (c *gridCmd) apply(d *core) error {
-	r := d.idAlloc()
-	saved := *r
-	first := c.ids == nil
-	if first {
-		c.gen = saved
-	} else {
-		taken := r.Taken
-		*r = c.gen
-		r.Taken = taken
-	}
-	plan := c.plan
-	c.plan = nil // a redo plans again: the history keeps only the parameters and ids
-	if plan == nil {
-		var err error
-		if plan, err = scene.NewGridPlan(c.p); err != nil {
-			return err
-		}
-		plan.Plan(plan.Len())
-	}
-	c.group, c.cubes = plan.Spawn(d.world)
-	if !first {
-		*r = saved // the generator had moved past these ids already
-	}
-	if len(c.cubes)+btoi(c.grouped) != c.n {
-		panic(fmt.Sprintf("doc: scene.SpawnGrid made %d entities, expected %d", len(c.cubes)+btoi(c.grouped), c.n))
-	}
-	c.ids = c.ids[:0]
-	if c.grouped {
-		c.ids = append(c.ids, d.idOf(c.group))
-	}
-	for _, e := range c.cubes {
-		c.ids = append(c.ids, d.idOf(e))
-	}
-	i := 0
-	if c.grouped {
-		d.byID[c.ids[0]] = c.group
-		d.structure++
-		i++
-	}
-	for _, e := range c.cubes {
-		d.byID[c.ids[i]] = e
-		d.structure++
-		i++
-	}
-	return nil
-}
+// ids and handles only
 
 func btoi(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
-}
-
-func (c *gridCmd) revert(d *core) error {
-	w := d.world
-	k := 0
-	bulk := d.bulkRemoval(len(c.ids))
-	at := func(e ecs.Entity) (ecs.Entity, error) {
-		id := c.ids[k]
-		if !w.Alive(e) || d.idOf(e) != id {
-			var ok bool
-			if e, ok = d.entity(id); !ok {
-				return e, fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
-			}
-		}
-		if !bulk {
-			delete(d.byID, id)
-			d.structure++
-		}
-		k++
-		return e, nil
-	}
-	if bulk {
-		defer d.pruneIndex()
-	}
-	// The cubes in order, then the group: a redo spawns the group (taking the slot freed last) and then the cubes
-	// as a batch (taking the slots freed before it, in order), so each entity gets its slot back, and so its id in
-	// the viewport's pictures: the picture from before the undo is shown again as it was (glrender's kept
-	// pictures), where other ids would have drawn it anew.
-	var g ecs.Entity
-	if c.grouped {
-		var err error
-		if g, err = at(c.group); err != nil {
-			return err
-		}
-	}
-	for _, e := range c.cubes {
-		e, err := at(e)
-		if err != nil {
-			return err
-		}
-		w.Despawn(e)
-	}
-	if c.grouped {
-		w.Despawn(g)
-	}
-	c.cubes = c.cubes[:0]
-	return nil
 }
 
 // SpawnGrid spawns the cube grid p (scene.SpawnGrid: the generator `voltex-editor grid` uses too)

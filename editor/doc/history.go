@@ -1,17 +1,10 @@
 package doc
 
-import "fmt"
+import (
+	"github.com/voltex-editor/voltex/ecs"
+)
 
-// command is one undoable change of the scene. It refers to entities only by scene id. apply
-// redoes it on the state it was first done in; revert undoes it on the state right after it.
-type command interface {
-	apply(d *core) error
-	revert(d *core) error
-	label() string
-	// size is the bytes the command holds (its memory cost in the history; estimated where the
-	// values point to other memory).
-	size() int
-}
+import "fmt"
 
 // step is a command in the history with the selection before and after it.
 type step struct {
@@ -209,4 +202,41 @@ func (h *History) TakeDropped() (steps, bytes int) {
 func (h *History) reset() {
 	clear(h.steps)
 	*h = History{c: h.c, sel: h.sel, play: h.play}
+}
+
+// transaction collects the edits between BeginEdit and EndEdit into one step.
+type transaction struct {
+	name    string
+	depth   int
+	sel     []uint64
+	changes []compChange
+	// touched marks, per component, the entity indices whose state before is recorded (no
+	// entity is despawned while a transaction is open: every structural command commits it).
+	touched map[ecs.ComponentID][]bool
+	drag    *transformDrag // set by BeginTransformDrag
+}
+
+// endEdit is Document.EndEdit.
+func (h *History) endEdit() {
+	t := h.edit
+	if t == nil {
+		return
+	}
+	if t.depth--; t.depth > 0 {
+		return
+	}
+	h.edit = nil
+	var kept []compChange
+	for _, ch := range t.changes {
+		if e, ok := h.c.entity(ch.id); ok {
+			ch.after = h.c.state(e, ch.cid)
+		}
+		if ch.after.has != ch.before.has || (ch.after.has && !sameVal(ch.before.val, ch.after.val)) {
+			kept = append(kept, ch)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	h.push(&compCmd{name: t.name, changes: kept}, t.sel)
 }

@@ -3,7 +3,6 @@ package doc
 import (
 	"fmt"
 	"slices"
-	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -17,25 +16,6 @@ import (
 // (scene.NextOrder), entities dropped between two rows a key between theirs (scene.OrderBetween) —
 // so one move changes one entity's key, and two people adding or moving different entities on two
 // branches change different lines of the file.
-
-// placeCmd moves entities to new parents and/or new places among their siblings.
-type placeCmd struct {
-	name  string
-	moves []placeMove
-}
-
-// placeMove is one entity's parent and order key before and after.
-type placeMove struct {
-	id             uint64
-	from, to       uint64 // parent scene ids (0: root)
-	fromKey, toKey float64
-}
-
-func (c *placeCmd) label() string { return c.name }
-func (c *placeCmd) size() int     { return int(unsafe.Sizeof(placeMove{})) * len(c.moves) }
-
-func (c *placeCmd) apply(d *core) error  { return d.applyPlace(c.moves, true) }
-func (c *placeCmd) revert(d *core) error { return d.applyPlace(c.moves, false) }
 
 // applyPlace gives each moved entity its parent and key (after, or before when forward is false),
 // then sorts the child list of every parent that changed.

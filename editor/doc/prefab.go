@@ -354,13 +354,6 @@ func (d *Prefabs) Instantiate(ctx context.Context, path string, parent ecs.Entit
 	return es[0], nil
 }
 
-// subtreeState is the entities of some subtrees as the history holds them (see removeTrees), to
-// replace them by another state of the same subtrees.
-type subtreeState struct {
-	rm    removal
-	roots []uint64
-}
-
 // captureSubtrees captures roots (top-level entities) and their descendants without changing them.
 func (d *core) captureSubtrees(roots []ecs.Entity) subtreeState {
 	all := preorder(d.world, roots)
@@ -377,19 +370,6 @@ func (d *core) captureSubtrees(roots []ecs.Entity) subtreeState {
 	}
 	return st
 }
-
-// replaceCmd replaces some subtrees by another state of them (a prefab operation that changes an
-// instance structurally: revert all, unpack, save as prefab).
-type replaceCmd struct {
-	name          string
-	before, after subtreeState
-}
-
-func (c *replaceCmd) label() string { return c.name }
-func (c *replaceCmd) size() int     { return c.before.rm.size() + c.after.rm.size() }
-
-func (c *replaceCmd) apply(d *core) error  { return d.replaceState(c.before, c.after) }
-func (c *replaceCmd) revert(d *core) error { return d.replaceState(c.after, c.before) }
 
 // replaceState removes the subtrees of from and restores those of to.
 func (d *core) replaceState(from, to subtreeState) error {
@@ -722,42 +702,6 @@ func readPrefabFile(path string, maxSize int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than the limit of %s", path, words.Bytes(maxSize))
 	}
 	return data, nil
-}
-
-// applyCmd writes a prefab file (Apply to Prefab) and puts the applying instance in its state.
-type applyCmd struct {
-	name          string
-	file          string
-	old, new      []byte
-	before, after subtreeState
-}
-
-func (c *applyCmd) label() string { return c.name }
-func (c *applyCmd) size() int {
-	return len(c.old) + len(c.new) + c.before.rm.size() + c.after.rm.size()
-}
-
-func (c *applyCmd) apply(d *core) error {
-	if err := c.write(context.Background(), d, c.new); err != nil {
-		return err
-	}
-	return d.replaceState(c.after, c.after)
-}
-
-func (c *applyCmd) revert(d *core) error {
-	if err := c.write(context.Background(), d, c.old); err != nil {
-		return err
-	}
-	return d.replaceState(c.after, c.before)
-}
-
-// write writes the prefab file and brings the instances up to date.
-func (c *applyCmd) write(ctx context.Context, d *core, data []byte) error {
-	if err := atomicfile.WriteFileFunc(c.file, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
-		return fmt.Errorf("writing the prefab: %w", err)
-	}
-	d.updateInstances(ctx, c.file)
-	return nil
 }
 
 // SaveAs writes es (with their descendants) as a new scene file at path, and replaces them by
