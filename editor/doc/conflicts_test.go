@@ -91,7 +91,7 @@ func TestResolveConflicts(t *testing.T) {
 		t.Fatalf("conflicts %+v", all)
 	}
 	if !d.Conflicts().Has(ent(t, d, 1)) || len(d.Conflicts().Of(ent(t, d, 4))) != 2 {
-		t.Fatal("HasConflicts / EntityConflicts")
+		t.Fatal("Conflicts.Has / Conflicts.Of")
 	}
 	steps := []struct {
 		id    uint64

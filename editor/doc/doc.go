@@ -3,6 +3,18 @@
 // mode, and what to do when the file changes on disk. It is what the giu editor (package editor)
 // drives; everything here is testable without a window.
 //
+// # Shape
+//
+// A [Document] is the scene's file, world and camera with the edits of the scene itself (spawn,
+// delete, duplicate, reparent, component edits, copy and paste, grids, open, save, reload). It
+// composes sub-objects that own their state and methods, each reached by an accessor:
+// [Document.Selection] ([Selection]), [Document.History] ([History]: the undo/redo stack of
+// commands, its memory budget, the open transaction), [Document.PlayMode] ([Play]: the play copy of
+// the world), [Document.Conflicts] ([Conflicts]: merge conflicts) and [Document.Prefabs] ([Prefabs]:
+// instances, apply, revert, unpack, live updates). They share the scene state (the world, its
+// scene-id index, name, conflicts and prefab files) and never the whole Document. Every undoable edit
+// is a command value with apply and revert on that scene state alone (commands_*.go, by domain).
+//
 // # Documents
 //
 // [New] makes an empty scene, [Open] loads a file (any goroutine: it touches nothing shared).
@@ -22,11 +34,11 @@
 // another parent),
 // [Document.Rename], [Document.SetField], [Document.SetComponent], [Document.SetComponents],
 // [Document.AddComponent], [Document.RemoveComponent], [Document.ResetComponent],
-// [Document.PasteComponent], [Document.SpawnGrid], [Document.SetSceneName] and [Document.Resolve] (a merge
-// conflict: Use Ours, Use Theirs or Keep Edited; see [Document.Conflicts]). Commands take the edit
+// [Document.PasteComponent], [Document.SpawnGrid], [Document.SetSceneName] and [Conflicts.Resolve] (a merge
+// conflict: Use Ours, Use Theirs or Keep Edited; see [Conflicts.List]). Commands take the edit
 // world's entity handles but store scene ids (scene.SceneID), never handles, so undoing a delete
 // brings the entities back with the same ids, components, parents and child order, and the saved
-// file is byte-identical to the one before. [Document.Undo] and [Document.Redo] also restore the
+// file is byte-identical to the one before. [History.Undo] and [History.Redo] also restore the
 // selection each step was done with.
 //
 // A transaction groups edits into one step: [Document.BeginEdit], any number of SetField /
@@ -38,7 +50,7 @@
 // changes (a move keeps rotations and scales bit for bit). No edit stores -0.
 //
 // The history keeps at most Options.MaxHistory steps and Options.MaxHistoryBytes bytes (the oldest
-// steps go first, never the newest done one: [Document.TakeDropped] says how many went). Deleted
+// steps go first, never the newest done one: [History.TakeDropped] says how many went). Deleted
 // and spawned entities are kept compactly, each component of a group of entities in one column (a
 // cube takes about 140 bytes). A Spawn Cube Grid step holds only its parameters: redo runs the
 // generator again with the same ids.
@@ -47,17 +59,18 @@
 // back to the saved state makes the document clean again; a new command after undoing past the save
 // point makes that state unreachable, so the document stays dirty until saved. [Document.Version]
 // changes whenever the content, the file or the name changes (not on a save to the same file, which
-// only makes it clean); [Document.SelectionVersion] when the selection does.
+// only makes it clean); [Selection.Version] when the selection does.
 //
 // # Prefabs
 //
 // Instances of prefabs (other scene files) are opened with the scene (placeholders when a prefab
-// cannot be used: [Document.Broken]) and saved as overrides (package serialize). [Document.Instantiate],
-// [Document.SaveAsPrefab], [Document.RevertOverride], [Document.RevertInstances],
-// [Document.ApplyToPrefab] (undo writes the prefab file back), [Document.ApplyInstanceToPrefab],
-// [Document.Unpack] and [Document.SpawnCopies] (a grid of copies of an entity or of a prefab) are
-// commands; [Document.PrefabsChanged] brings the instances up to date when prefab files change on
-// disk (not a step). Entities of an instance keep the place their prefab gives them (ErrPrefab);
+// cannot be used: [Prefabs.Broken]) and saved as overrides (package serialize). [Prefabs.Instantiate],
+// [Prefabs.SaveAs], [Prefabs.RevertOverride], [Prefabs.RevertInstances],
+// [Prefabs.Apply] (undo writes the prefab file back), [Prefabs.ApplyInstance],
+// [Prefabs.Unpack] and [Document.SpawnCopies] (a grid of copies of an entity or of a prefab) are
+// commands; [Prefabs.Changed] brings the instances up to date in place when prefab files change on
+// disk (serialize.UpdateInstances, the one update path, which Apply's writes go through too; not a
+// step). Entities of an instance keep the place their prefab gives them (ErrPrefab);
 // duplicates and pastes of an instance are instances with ids of their own; Save As into another
 // folder names the prefabs relative to it.
 //
@@ -70,16 +83,16 @@
 //
 // # Selection
 //
-// The selection is an ordered set of scene ids (the last one is active): [Document.Select],
-// [Document.AddToSelection], [Document.ToggleSelected], [Document.Deselect],
-// [Document.ClearSelection], [Document.SelectAll], [Document.SelectedEntities]. Being kept by id,
-// it survives undo, redo and reload.
+// The selection is an ordered set of scene ids (the last one is active): [Selection.Select],
+// [Selection.Add], [Selection.Toggle], [Selection.Deselect], [Selection.Clear],
+// [Selection.SelectAll], [Selection.Invert], [Selection.Entities]. Being kept by id, it survives
+// undo, redo and reload.
 //
 // # Play mode
 //
-// [Document.Play] clones the edit world (ecs.World.Clone keeps the entity handles) and runs the
-// play systems (scene.SpinSystem by default) on the clone at every [Document.Tick];
-// [Document.SetPaused], [Document.Step] (one tick of [FixedStep]), [Document.Stop] throws the clone
+// [Play.Start] clones the edit world (ecs.World.Clone keeps the entity handles) and runs the
+// play systems (scene.SpinSystem by default) on the clone at every [Play.Tick];
+// [Play.SetPaused], [Play.Step] (one tick of [FixedStep]), [Play.Stop] throws the clone
 // away, leaving the edit world exactly as it was. [Document.World] is the world to show. While
 // playing, every command returns [ErrPlaying].
 //

@@ -44,7 +44,7 @@ func heapInUse() uint64 {
 
 // BenchmarkHistory times deleting every cube of a root grid (select all, Delete: the step keeps
 // what undo needs), undoing the delete and redoing it, per entity, and measures the bytes the
-// history keeps for the delete step (live heap with the step minus live heap after ClearHistory),
+// history keeps for the delete step (live heap with the step minus live heap after History.Clear),
 // per entity. The editor's 1M session deletes, undoes and redoes a million entities this way.
 func BenchmarkHistory(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {

@@ -26,7 +26,7 @@ func benchPrefab10(shade string) string {
 
 // BenchmarkPrefabsChanged10kInstances is the editor's side of the target "updating all instances after a prefab
 // edit ≤ 100 ms": a scene of 10,000 instances of a 10-entity prefab open in a Document, the prefab file changed on
-// disk (every entity's colour), Document.PrefabsChanged (reload, update in place, reindex). The file write is not
+// disk (every entity's colour), Prefabs.Changed (reload, update in place, reindex). The file write is not
 // timed.
 func BenchmarkPrefabsChanged10kInstances(b *testing.B) {
 	dir := b.TempDir()

@@ -15,7 +15,7 @@ import (
 // of a structural step), the prefab source it was made from (serialize.PrefabSource: one entity
 // of one version of the prefab file; cheap, no values copied). Undo and redo give such an entity
 // the recorded state; when its source is no longer the prefab's current one (the file changed on
-// disk since, PrefabsChanged), they rebase the state on the prefab as it is now: what the recorded
+// disk since, Prefabs.Changed), they rebase the state on the prefab as it is now: what the recorded
 // state does not override takes the prefab's current value, as Unity's undo of a property
 // modification does. A plain restore would turn the prefab's old values into overrides.
 

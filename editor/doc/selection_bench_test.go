@@ -27,7 +27,7 @@ func bigSelectGrid(b *testing.B, count [3]int) *Document {
 	return d
 }
 
-// BenchmarkSelectAll times Document.SelectAll with nothing selected before (Ctrl+A), and what the panels read of
+// BenchmarkSelectAll times Selection.SelectAll with nothing selected before (Ctrl+A), and what the panels read of
 // it once: the selection's length, the active entity, whether an entity is selected, the selected entities.
 // Each iteration clears the selection untimed. ns/entity is per entity of the scene.
 func BenchmarkSelectAll(b *testing.B) {

@@ -216,7 +216,7 @@ func checkSelection(d *Document, want []uint64) error {
 		return fmt.Errorf("selection %v, want %v", got, want)
 	}
 	if d.Selection().Len() != len(want) {
-		return fmt.Errorf("SelectionLen %d, want %d", d.Selection().Len(), len(want))
+		return fmt.Errorf("Selection.Len %d, want %d", d.Selection().Len(), len(want))
 	}
 	var es []ecs.Entity
 	for _, id := range want {
