@@ -50,7 +50,7 @@ type Conflict struct {
 	scene.MergeConflict
 }
 
-// Conflicts lists and resolves the document's merge conflicts.
+// Conflicts lists and resolves the document's merge conflicts (Document.Conflicts).
 type Conflicts struct{ scope }
 
 // List returns the unresolved merge conflicts: the scene's first, then by entity id.

@@ -61,13 +61,16 @@ func (o Options) newWorld() *ecs.World {
 const DefaultName = "Untitled"
 
 // Document is one open scene in the editor: the ECS world being edited, its file path and scene
-// name, the editor camera saved with it, the selection, the undo/redo history and the play state.
+// name, the editor camera saved with it, and the sub-objects it composes: the Selection, the
+// History, Play mode, the merge Conflicts and the Prefabs.
 //
-// Every change to the scene goes through a Document method, which records it as a command in the
-// history (see the package documentation). A Document is not safe for concurrent use: only the GUI
+// Every change to the scene goes through a method of the Document or of a sub-object, which
+// records it as a command in the history (see the package documentation). A Document is not safe for concurrent use: only the GUI
 // loop thread touches it (Open and WriteJob.Run are the exceptions documented as such).
 type Document struct {
-	scope // the scene, and the selection and history its steps record to
+	// scope points at the scene state (core) and at sel and hist below, as it does for Conflicts and
+	// Prefabs: the steps of all of them go through the same selection and history.
+	scope
 	// camera is the editor camera: the one copy of the view. The viewport panel moves it in place (Camera); saves
 	// write it; reloads and retypes keep it.
 	camera       viewport.Camera

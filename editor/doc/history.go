@@ -16,7 +16,8 @@ type step struct {
 
 // History is the document's undo/redo stack of commands: steps[:pos] are done, steps[pos:] can be
 // redone. It keeps at most Options.MaxHistory steps and Options.MaxHistoryBytes bytes, and holds the
-// open transaction (Document.BeginEdit), which it commits before undoing or redoing.
+// open transaction (Document.BeginEdit), which it commits before undoing or redoing. A Document
+// has one (Document.History).
 type History struct {
 	c    *core
 	sel  *Selection

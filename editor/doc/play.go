@@ -13,7 +13,8 @@ const FixedStep = float32(1) / 60
 const MaxTick = float32(0.1)
 
 // Play is the document's play mode: a copy of the edit world that the play systems run on, and its
-// clock. While it is on, edits are refused with ErrPlaying and Document.World shows the copy.
+// clock. While it is on, edits are refused with ErrPlaying and Document.World shows the copy. A
+// Document has one (Document.PlayMode).
 type Play struct {
 	c       *core
 	h       *History   // its open transaction is committed by Start

@@ -45,7 +45,8 @@ func (d *core) folder() string {
 func (d *Prefabs) Broken() []serialize.Problem { return d.broken }
 
 // Prefabs works with the document's prefab instances: the prefab files they are built from, their
-// overrides, and the steps that instantiate, revert, apply, unpack and save prefabs.
+// overrides, and the steps that instantiate, revert, apply, unpack and save prefabs
+// (Document.Prefabs).
 type Prefabs struct{ scope }
 
 // Set returns the prefab set of the document (the prefabs its instances are built from).

@@ -7,10 +7,10 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-// IDs is the document's selection: an ordered set of scene ids, the order is the order of
+// Selection is the document's selection: an ordered set of scene ids, the order is the order of
 // selection, the last one is the active entity. Selecting is not an undoable step, but every step
 // restores the selection it was done with on undo and redo. Being kept by id, it survives undo, redo
-// and reload.
+// and reload. A Document has one (Document.Selection).
 //
 // Membership is kept without a hash map, so that selecting a million entities costs a few passes over
 // arrays: ents holds the edit world's entity of each selected id, and at, indexed by entity index,
