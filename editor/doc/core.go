@@ -29,11 +29,9 @@ type core struct {
 	takenSet bool
 
 	// The prefab files the scene's instances are built from (kept for saving and live updates),
-	// the folder their paths are relative to, and the problems of instances left as placeholders
-	// (editor/doc/prefab.go).
+	// and the folder their paths are relative to (editor/doc/prefab.go).
 	prefabSet *serialize.Prefabs
 	dir       string
-	broken    []serialize.Problem
 
 	// version: see Document.Version.
 	version uint64

@@ -96,7 +96,7 @@ func (d *Document) ReloadFrom(nd *Document) {
 	d.setWorld(nd.world)
 	d.name = nd.name
 	d.warnings = nd.warnings
-	d.prefabSet, d.dir, d.broken = nd.prefabSet, nd.dir, nd.broken
+	d.prefabSet, d.dir, d.prefabs.broken = nd.prefabSet, nd.dir, nd.prefabs.broken
 	d.sceneConflicts = nd.sceneConflicts
 	d.missing = false
 	d.hist.reset()

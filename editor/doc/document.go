@@ -113,7 +113,8 @@ func Open(ctx context.Context, path string, opts Options, progress func(done, to
 	// shows it (at a million cubes 0.4 s of that frame).
 	s.World.PropagateTransforms()
 	d := &Document{camera: viewport.DefaultCamera()}
-	d.wire(&core{opts: opts, prefabSet: prefabs, dir: s.Dir, broken: s.Broken})
+	d.wire(&core{opts: opts, prefabSet: prefabs, dir: s.Dir})
+	d.prefabs.broken = s.Broken
 	d.setWorld(s.World)
 	d.path = path
 	d.name = s.Name
@@ -139,7 +140,7 @@ func (d *Document) wire(c *core) {
 	d.hist = History{c: c, sel: &d.sel, play: &d.play}
 	d.play = Play{c: c, h: &d.hist}
 	d.conflicts = Conflicts{scope{c, &d.sel, &d.hist}}
-	d.prefabs = Prefabs{scope{c, &d.sel, &d.hist}}
+	d.prefabs = Prefabs{scope: scope{c, &d.sel, &d.hist}}
 }
 
 // Selection returns the document's selection.

@@ -47,7 +47,10 @@ func (d *Prefabs) Broken() []serialize.Problem { return d.broken }
 // Prefabs works with the document's prefab instances: the prefab files they are built from, their
 // overrides, and the steps that instantiate, revert, apply, unpack and save prefabs
 // (Document.Prefabs).
-type Prefabs struct{ scope }
+type Prefabs struct {
+	scope
+	broken []serialize.Problem // instances left as placeholders when the scene was opened
+}
 
 // Set returns the prefab set of the document (the prefabs its instances are built from).
 func (d *Prefabs) Set() *serialize.Prefabs { return d.prefabSet }
