@@ -1,6 +1,9 @@
 package doc
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -61,5 +64,23 @@ func TestSubObjectsShareTheDocumentsState(t *testing.T) {
 	}
 	if d.Len() != 0 || d.Selection().Len() != 0 || d.History().Redos() != 1 {
 		t.Fatalf("after undo: %d entities, %d selected, %d redos", d.Len(), d.Selection().Len(), d.History().Redos())
+	}
+}
+
+// TestPrefabsBrokenFollowOpenAndReload: the problems of instances left as placeholders are the
+// Prefabs' of the document that opened them, and a reload replaces them.
+func TestPrefabsBrokenFollowOpenAndReload(t *testing.T) {
+	dir := t.TempDir()
+	level := filepath.Join(dir, "level.json")
+	must(t, os.WriteFile(level, []byte(levelWithTwo), 0o644)) // enemy.json is missing
+	d, err := Open(context.Background(), level, testOpts, nil)
+	must(t, err)
+	if len(d.Prefabs().Broken()) == 0 {
+		t.Fatal("opened without its prefab: no broken instances")
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "enemy.json"), []byte(enemyPrefab), 0o644))
+	must(t, d.Reload(context.Background(), nil))
+	if b := d.Prefabs().Broken(); len(b) != 0 {
+		t.Fatalf("reloaded with its prefab: broken %v", b)
 	}
 }
