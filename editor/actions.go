@@ -30,48 +30,48 @@ func key(k imgui.Key) imgui.KeyChord { return imgui.KeyChord(k) }
 
 // actions is the editor's command table, in menu order.
 var actions = []action{
-	{menu: "File", label: "New", keys: []imgui.KeyChord{ctrl | key(imgui.KeyN)}, run: commands.cmdNew},
-	{menu: "File", label: "Open...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyO)}, run: commands.cmdOpen},
-	{menu: "File", label: "Save", keys: []imgui.KeyChord{ctrl | key(imgui.KeyS)}, run: commands.cmdSave, sepBefore: true, mark: "save"},
-	{menu: "File", label: "Save As...", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyS)}, run: commands.cmdSaveAs},
-	{menu: "File", label: "Export for Game...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyE)}, run: commands.cmdExport},
-	{menu: "File", label: "Quit", keys: []imgui.KeyChord{ctrl | key(imgui.KeyQ)}, run: commands.cmdQuit, sepBefore: true},
+	{menu: "File", label: "New", keys: []imgui.KeyChord{ctrl | key(imgui.KeyN)}, run: commands.CmdNew},
+	{menu: "File", label: "Open...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyO)}, run: commands.CmdOpen},
+	{menu: "File", label: "Save", keys: []imgui.KeyChord{ctrl | key(imgui.KeyS)}, run: commands.CmdSave, sepBefore: true, mark: "save"},
+	{menu: "File", label: "Save As...", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyS)}, run: commands.CmdSaveAs},
+	{menu: "File", label: "Export for Game...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyE)}, run: commands.CmdExport},
+	{menu: "File", label: "Quit", keys: []imgui.KeyChord{ctrl | key(imgui.KeyQ)}, run: commands.CmdQuit, sepBefore: true},
 
-	{menu: "Edit", label: "Undo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyZ)}, run: commands.cmdUndo, enabled: commands.canUndo, mark: "undo"},
-	{menu: "Edit", label: "Redo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyY), ctrl | shift | key(imgui.KeyZ)}, run: commands.cmdRedo, enabled: commands.canRedo, mark: "redo"},
-	{menu: "Edit", label: "Copy", keys: []imgui.KeyChord{ctrl | key(imgui.KeyC)}, run: commands.cmdCopy, enabled: commands.hasSelection, sepBefore: true},
-	{menu: "Edit", label: "Paste", keys: []imgui.KeyChord{ctrl | key(imgui.KeyV)}, run: commands.cmdPaste, enabled: commands.editable},
-	{menu: "Edit", label: "Duplicate", keys: []imgui.KeyChord{ctrl | key(imgui.KeyD)}, run: commands.cmdDuplicate, enabled: commands.hasSelection},
-	{menu: "Edit", label: "Delete", keys: []imgui.KeyChord{key(imgui.KeyDelete)}, run: commands.cmdDelete, enabled: commands.hasSelection, mark: "delete"},
-	{menu: "Edit", label: "Select All", keys: []imgui.KeyChord{ctrl | key(imgui.KeyA)}, run: commands.cmdSelectAll, sepBefore: true, mark: "select all"},
-	{menu: "Edit", label: "Deselect All", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyA)}, run: commands.cmdDeselectAll, mark: "deselect all"},
-	{menu: "Edit", label: "Invert Selection", keys: []imgui.KeyChord{ctrl | key(imgui.KeyI)}, run: commands.cmdInvertSelection, mark: "invert selection"},
-	{menu: "Edit", label: "Rename", keys: []imgui.KeyChord{key(imgui.KeyF2)}, run: commands.cmdRename, enabled: commands.hasSelection},
+	{menu: "Edit", label: "Undo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyZ)}, run: commands.CmdUndo, enabled: commands.CanUndo, mark: "undo"},
+	{menu: "Edit", label: "Redo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyY), ctrl | shift | key(imgui.KeyZ)}, run: commands.CmdRedo, enabled: commands.CanRedo, mark: "redo"},
+	{menu: "Edit", label: "Copy", keys: []imgui.KeyChord{ctrl | key(imgui.KeyC)}, run: commands.CmdCopy, enabled: commands.HasSelection, sepBefore: true},
+	{menu: "Edit", label: "Paste", keys: []imgui.KeyChord{ctrl | key(imgui.KeyV)}, run: commands.CmdPaste, enabled: commands.Editable},
+	{menu: "Edit", label: "Duplicate", keys: []imgui.KeyChord{ctrl | key(imgui.KeyD)}, run: commands.CmdDuplicate, enabled: commands.HasSelection},
+	{menu: "Edit", label: "Delete", keys: []imgui.KeyChord{key(imgui.KeyDelete)}, run: commands.CmdDelete, enabled: commands.HasSelection, mark: "delete"},
+	{menu: "Edit", label: "Select All", keys: []imgui.KeyChord{ctrl | key(imgui.KeyA)}, run: commands.CmdSelectAll, sepBefore: true, mark: "select all"},
+	{menu: "Edit", label: "Deselect All", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyA)}, run: commands.CmdDeselectAll, mark: "deselect all"},
+	{menu: "Edit", label: "Invert Selection", keys: []imgui.KeyChord{ctrl | key(imgui.KeyI)}, run: commands.CmdInvertSelection, mark: "invert selection"},
+	{menu: "Edit", label: "Rename", keys: []imgui.KeyChord{key(imgui.KeyF2)}, run: commands.CmdRename, enabled: commands.HasSelection},
 
-	{menu: "Entity", label: "Create Empty", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyN)}, run: commands.cmdCreateEmpty, enabled: commands.editable},
-	{menu: "Entity", label: "Create Cube", run: commands.cmdCreateCube, enabled: commands.editable},
-	{menu: "Entity", label: "Spawn Cube Grid...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyG)}, run: commands.cmdSpawnGrid, enabled: commands.editable},
-	{menu: "Entity", label: "Instantiate Prefab...", run: commands.cmdInstantiatePrefab, enabled: commands.editable, sepBefore: true},
-	{menu: "Entity", label: "Save Selection as Prefab...", run: commands.cmdSaveAsPrefab, enabled: commands.hasSelection},
-	{menu: "Entity", label: "Revert Prefab Instance", run: commands.cmdRevertInstance, enabled: commands.inInstance},
-	{menu: "Entity", label: "Apply Instance to Prefab", run: commands.cmdApplyInstance, enabled: commands.inInstance},
-	{menu: "Entity", label: "Unpack Prefab", run: commands.cmdUnpackPrefab, enabled: commands.inInstance},
+	{menu: "Entity", label: "Create Empty", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyN)}, run: commands.CmdCreateEmpty, enabled: commands.Editable},
+	{menu: "Entity", label: "Create Cube", run: commands.CmdCreateCube, enabled: commands.Editable},
+	{menu: "Entity", label: "Spawn Cube Grid...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyG)}, run: commands.CmdSpawnGrid, enabled: commands.Editable},
+	{menu: "Entity", label: "Instantiate Prefab...", run: commands.CmdInstantiatePrefab, enabled: commands.Editable, sepBefore: true},
+	{menu: "Entity", label: "Save Selection as Prefab...", run: commands.CmdSaveAsPrefab, enabled: commands.HasSelection},
+	{menu: "Entity", label: "Revert Prefab Instance", run: commands.CmdRevertInstance, enabled: commands.InInstance},
+	{menu: "Entity", label: "Apply Instance to Prefab", run: commands.CmdApplyInstance, enabled: commands.InInstance},
+	{menu: "Entity", label: "Unpack Prefab", run: commands.CmdUnpackPrefab, enabled: commands.InInstance},
 
-	{menu: "Play", label: "Play / Stop", keys: []imgui.KeyChord{ctrl | key(imgui.KeyP)}, run: commands.cmdPlayStop},
-	{menu: "Play", label: "Pause / Resume", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyP)}, run: commands.cmdPause, enabled: commands.playing},
-	{menu: "Play", label: "Step", keys: []imgui.KeyChord{key(imgui.KeyF10)}, run: commands.cmdStep, enabled: commands.playing},
+	{menu: "Play", label: "Play / Stop", keys: []imgui.KeyChord{ctrl | key(imgui.KeyP)}, run: commands.CmdPlayStop},
+	{menu: "Play", label: "Pause / Resume", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyP)}, run: commands.CmdPause, enabled: commands.Playing},
+	{menu: "Play", label: "Step", keys: []imgui.KeyChord{key(imgui.KeyF10)}, run: commands.CmdStep, enabled: commands.Playing},
 
-	{label: "Translate gizmo", keys: []imgui.KeyChord{key(imgui.KeyW)}, run: commands.cmdGizmoTranslate, viewportOnly: true},
-	{label: "Rotate gizmo", keys: []imgui.KeyChord{key(imgui.KeyE)}, run: commands.cmdGizmoRotate, viewportOnly: true},
-	{label: "Scale gizmo", keys: []imgui.KeyChord{key(imgui.KeyR)}, run: commands.cmdGizmoScale, viewportOnly: true},
-	{label: "Toggle local/world gizmo", keys: []imgui.KeyChord{key(imgui.KeyX)}, run: commands.cmdGizmoSpace, viewportOnly: true},
-	{label: "Frame selection", keys: []imgui.KeyChord{key(imgui.KeyF)}, run: commands.cmdFrame, viewportOnly: true, mark: "frame"},
+	{label: "Translate gizmo", keys: []imgui.KeyChord{key(imgui.KeyW)}, run: commands.CmdGizmoTranslate, viewportOnly: true},
+	{label: "Rotate gizmo", keys: []imgui.KeyChord{key(imgui.KeyE)}, run: commands.CmdGizmoRotate, viewportOnly: true},
+	{label: "Scale gizmo", keys: []imgui.KeyChord{key(imgui.KeyR)}, run: commands.CmdGizmoScale, viewportOnly: true},
+	{label: "Toggle local/world gizmo", keys: []imgui.KeyChord{key(imgui.KeyX)}, run: commands.CmdGizmoSpace, viewportOnly: true},
+	{label: "Frame selection", keys: []imgui.KeyChord{key(imgui.KeyF)}, run: commands.CmdFrame, viewportOnly: true, mark: "frame"},
 
-	{menu: "View", label: "Stats Overlay", run: commands.cmdToggleStats},
-	{menu: "View", label: "Reset Layout", run: commands.cmdResetLayout, sepBefore: true},
+	{menu: "View", label: "Stats Overlay", run: commands.CmdToggleStats},
+	{menu: "View", label: "Reset Layout", run: commands.CmdResetLayout, sepBefore: true},
 
-	{menu: "Help", label: "Shortcuts", keys: []imgui.KeyChord{key(imgui.KeyF1)}, run: commands.cmdShowShortcuts},
-	{menu: "Help", label: "About Voltex Editor", run: commands.cmdAbout},
+	{menu: "Help", label: "Shortcuts", keys: []imgui.KeyChord{key(imgui.KeyF1)}, run: commands.CmdShowShortcuts},
+	{menu: "Help", label: "About Voltex Editor", run: commands.CmdAbout},
 }
 
 // menus lists the top-level menus in order.
@@ -162,11 +162,11 @@ func chordPressed(c imgui.KeyChord) bool {
 	return imgui.IsKeyPressedBoolV(imgui.Key(c&^(ctrl|shift)), false)
 }
 
-// runAction runs ac, timing it for the probe when it has a mark (commands.timed).
+// runAction runs ac, timing it for the probe when it has a mark (commands.Timed).
 func runAction(c commands, ac *action) {
 	if ac.mark == "" {
 		ac.run(c)
 		return
 	}
-	c.timed(ac.mark, func() { ac.run(c) })
+	c.Timed(ac.mark, func() { ac.run(c) })
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/editor/workspace"
 	"github.com/voltex-editor/voltex/viewport"
 	"github.com/voltex-editor/voltex/viewport/glrender"
 )
@@ -60,9 +61,10 @@ type App struct {
 	started     time.Time // when New ran: the launch, for the probe's timing of the first open
 	openAtStart string    // a big scene named on the command line, opened by a job once the window exists
 	title       string
-	clock       frameClock
+	clock       workspace.Clock
 
-	ws      *workspace
+	ws      *workspace.Workspace
+	cmds    appCommands // the workspace's commands and the window's
 	console *Console
 	hier    *hierarchyPanel
 	vp      *viewportPanel
@@ -71,6 +73,7 @@ type App struct {
 	menu    *mainMenu
 	status  *statusBar
 	dialogs *dialogs
+	jobs    jobOverlay
 	help    helpWindows
 	drag    prefabDrag
 	keys    chordKeeper // quick Ctrl chords in text fields
@@ -135,7 +138,7 @@ func newApp(opts Options, newRenderer func() (viewport.Renderer, error)) (*App, 
 		st.SaveTo(opts.SettingsDir)
 	}
 	a.wire(st, newRenderer)
-	a.openAtStart, err = a.ws.openFirst(opts.ScenePath)
+	a.openAtStart, err = a.ws.OpenFirst(opts.ScenePath)
 	return a, err
 }
 
@@ -143,22 +146,25 @@ func newApp(opts Options, newRenderer func() (viewport.Renderer, error)) (*App, 
 // parts of the rest it uses, as interfaces.
 func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer, error)) {
 	pr := a.probe.st()
-	ws := newWorkspace(a.opts, st, a.console, &a.clock)
-	ws.jobs.probe = pr
-	a.ws = ws
-	a.drag.place, a.drag.placeMesh = ws.instantiate, ws.placeMesh
+	ws := workspace.New(workspace.Options{NewWorld: a.opts.NewWorld, Systems: a.opts.Systems, JobStepDelay: a.opts.JobStepDelay,
+		Wake: func() { wakeLoop() }}, st, a.console, &a.clock)
+	jobs := ws.Jobs()
+	jobs.Probe = pr
+	a.ws, a.cmds = ws, appCommands{ws, a}
+	a.drag.place, a.drag.placeMesh = ws.Instantiate, ws.PlaceMesh
 	a.hier = newHierarchyPanel(nil, ws, &a.drag, a.console, pr)
-	a.vp = newViewportPanel(nil, a, ws.assets, newRenderer, a.console, pr)
+	a.vp = newViewportPanel(nil, a, ws.Assets(), newRenderer, a.console, pr)
 	a.vp.showStats = st.ShowStats
-	a.insp = newInspectorPanel(ws, a.hier, ws.assets, a.console, pr)
-	a.assets = &assetsPanel{reg: ws.assets, host: ws, drag: &a.drag, log: a.console, probe: pr}
-	a.menu = &mainMenu{cmds: ws, settings: st, panels: &a.panels, view: a.vp, probe: pr}
+	a.insp = newInspectorPanel(ws, a.hier, ws.Assets(), a.console, pr)
+	a.assets = &assetsPanel{reg: ws.Assets(), host: ws, drag: &a.drag, log: a.console, probe: pr}
+	a.menu = &mainMenu{cmds: a.cmds, settings: st, panels: &a.panels, view: a.vp, probe: pr}
 	a.status = &statusBar{src: ws, renders: a.vp.renders, probe: pr}
-	a.dialogs = &dialogs{places: func() []string { return st.Places }, gridHost: ws, gridView: a.vp, meshes: ws.assets, probe: pr}
+	a.dialogs = &dialogs{places: func() []string { return st.Places }, gridHost: ws, gridView: a.vp, meshes: ws.Assets(), probe: pr}
+	a.jobs = jobOverlay{jobs: jobs, probe: pr}
 	a.help.probe = a.probe
-	ws.ui = a
-	ws.jobs.pictureShows = a.vp.pictureShows
-	a.insp.mark, a.dialogs.mark = ws.jobs.markNow, ws.jobs.markNow
+	ws.SetUI(appUI{a})
+	jobs.PictureShows = a.vp.pictureShows
+	a.insp.mark, a.dialogs.mark = jobs.MarkNow, jobs.MarkNow
 }
 
 // newGLRenderer makes the viewport's renderer in the window's GL context (current on the loop thread).
@@ -178,7 +184,7 @@ func (a *App) Run() error {
 	if a.win != nil {
 		return errors.New("editor: Run called twice")
 	}
-	a.title = a.ws.windowTitle()
+	a.title = a.ws.WindowTitle()
 	a.openScene() // read while the window opens: on two cores the scene is ready sooner
 	mw := g.NewMasterWindow(a.title, a.opts.Width, a.opts.Height, 0)
 	loopReady.Store(true)
@@ -206,10 +212,7 @@ func (a *App) Run() error {
 	be.SetBeforeRenderHook(inOrder(giuBefore, a.input.beforeNewFrame))
 	a.start()
 	mw.Run(a.frame)
-	if a.ws.watcher != nil {
-		a.ws.watcher.Close()
-	}
-	a.ws.saveSettings()
+	a.ws.Close()
 	return nil
 }
 
@@ -241,21 +244,21 @@ func (a *App) initContext() {
 
 // start begins what runs once the window exists: the file watcher.
 func (a *App) start() {
-	a.ws.startWatcher()
+	a.ws.StartWatcher()
 }
 
 // openScene begins the job that reads the big scene named on the command line; it is merged once the first frame,
-// with its progress, has been presented (openInBackground).
+// with its progress, has been presented (workspace.OpenAtLaunch).
 func (a *App) openScene() {
 	if a.openAtStart != "" {
-		a.ws.openInBackground(a.openAtStart, &mark{Mark: probe.Mark{What: "open", Input: a.started.UnixNano()}}, true)
+		a.ws.OpenAtLaunch(a.openAtStart, a.started)
 	}
 }
 
 // onCloseRequest is called when the user closes the window (window manager or Ctrl+Q); true lets it close. With
-// unsaved changes it asks first, and closes later if the user says so (workspace.requestClose).
+// unsaved changes it asks first, and closes later if the user says so (workspace.RequestClose).
 func (a *App) onCloseRequest() bool {
-	ok := a.ws.requestClose()
+	ok := a.ws.RequestClose()
 	wakeLoop()
 	return ok
 }
@@ -264,29 +267,29 @@ func (a *App) onCloseRequest() bool {
 // and its world: background jobs hand their results to the workspace, which merges them here.
 func (a *App) frame() {
 	now := time.Now()
-	if !a.clock.start.IsZero() {
-		a.probe.frameTime(now.Sub(a.clock.start) - a.idle.slept)
+	if !a.clock.Start.IsZero() {
+		a.probe.frameTime(now.Sub(a.clock.Start) - a.idle.slept)
 	}
-	a.clock.frames++
-	a.clock.start, a.idle.slept = now, 0
+	a.clock.Frames++
+	a.clock.Start, a.idle.slept = now, 0
 	a.input.afterNewFrame()
 	a.keys.frameStart()
-	a.ws.beginFrame()
-	handleShortcuts(a.ws, a.dialogs.modalOpen(), a.vp.overImage)
+	a.ws.BeginFrame()
+	handleShortcuts(a.cmds, a.dialogs.modalOpen(), a.vp.overImage)
 	a.menu.Build()
 	a.status.Build()
 	a.buildDockspace()
 	a.buildPanels()
 	a.dialogs.Build()
-	a.ws.jobs.Build()
+	a.jobs.Build()
 	a.help.Build()
 	a.vp.lateRender() // a change made after the viewport was built, drawn in this frame when a patch covers it
 	a.keys.frameEnd()
-	if t := a.ws.windowTitle(); t != a.title {
+	if t := a.ws.WindowTitle(); t != a.title {
 		a.title = t
 		a.win.SetTitle(t)
 	}
-	if a.clock.frames == 3 { // the font atlas with the glyph ranges is built before the second frame
+	if a.clock.Frames == 3 { // the font atlas with the glyph ranges is built before the second frame
 		if a.missingGlyphs = missingGlyphs(); a.missingGlyphs != "" {
 			a.console.Warnf("the font cannot draw %q: they show as '?'", a.missingGlyphs)
 		}
@@ -306,7 +309,7 @@ func (a *App) buildDockspace() {
 	id := imgui.IDStr("VoltexDockspace")
 	if !a.panels.layoutBuilt {
 		a.panels.layoutBuilt = true
-		a.panels.hideUntil = a.clock.frames + 1
+		a.panels.hideUntil = a.clock.Frames + 1
 		imgui.InternalDockBuilderRemoveNode(id)
 		imgui.InternalDockBuilderAddNodeV(id, imgui.DockNodeFlags(imgui.DockNodeFlagsDockSpace))
 		imgui.InternalDockBuilderSetNodeSize(id, vp.WorkSize())
@@ -330,7 +333,7 @@ func (a *App) buildDockspace() {
 	// Each panel's tab has its close button; the dock node's own one (at the right end of the tab bar) would be a
 	// second one that closes whichever tab is in front.
 	imgui.DockSpaceOverViewportV(id, vp, imgui.DockNodeFlags(imgui.DockNodeFlagsNoCloseButton), a.dockClass)
-	if a.clock.frames <= a.panels.hideUntil {
+	if a.clock.Frames <= a.panels.hideUntil {
 		// The dock space's window draws the panels' tab bars: not in the frames that lay them out first.
 		if n := imgui.InternalDockBuilderGetNode(id); n != nil && n.CData != nil {
 			if h := n.HostWindow(); h != nil && h.CData != nil {
@@ -401,7 +404,7 @@ func (a *App) panel(name string, w g.Widget, after func()) bool {
 		return false
 	}
 	open := true
-	if a.clock.frames <= a.panels.hideUntil {
+	if a.clock.Frames <= a.panels.hideUntil {
 		if w := imgui.InternalFindWindowByName(name); w != nil && w.CData != nil { // nil before its first Begin
 			w.SetHiddenFramesCannotSkipItems(2) // Begin counts it down: hidden in this frame (its contents laid out)
 		}
@@ -430,12 +433,12 @@ func (a *App) writeProbe() {
 	if a.probe == nil {
 		return
 	}
-	d := a.ws.doc
+	d := a.ws.Doc()
 	st := &a.probe.state
 	st.Title = a.title
-	st.Frames = a.clock.frames
-	st.FrameStart = a.clock.start.UnixNano()
-	if a.clock.frames == 2 {
+	st.Frames = a.clock.Frames
+	st.FrameStart = a.clock.Start.UnixNano()
+	if a.clock.Frames == 2 {
 		st.FirstFrame = st.FrameStart
 	}
 	if c := imgui.ColorConvertFloat4ToU32(*imgui.StyleColorVec4(imgui.ColWindowBg)); st.WindowBg == "" || c != a.probe.windowBg {

@@ -11,6 +11,7 @@ import (
 	"github.com/AllenDang/cimgui-go/imgui"
 
 	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/editor/workspace"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -65,15 +66,26 @@ func newAppUnbuilt(t testing.TB, opts Options) *appFixture {
 	a.initContext()
 	a.start()
 	t.Cleanup(func() {
-		if a.ws.watcher != nil {
-			a.ws.watcher.Close()
-		}
+		a.ws.Close()
 	})
 	return f
 }
 
 func (f *appFixture) frame()       { f.ui.frame(f.a.frame) }
 func (f *appFixture) frames(n int) { f.ui.frames(n, f.a.frame) }
+
+// frameUntil runs frames until cond holds (what a background goroutine does reaches the loop in some frame).
+func (f *appFixture) frameUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		f.frame()
+		time.Sleep(time.Millisecond)
+	}
+}
 
 // key presses a chord.
 func (f *appFixture) key(c imgui.KeyChord) { f.ui.key(c, f.a.frame) }
@@ -125,7 +137,7 @@ func TestAppDocksPanelsAndRendersOnce(t *testing.T) {
 	f.ui.click(imgui.MouseButtonLeft, float32(f.st.Menus["View/Reset Layout"].X+20), float32(f.st.Menus["View/Reset Layout"].Y+f.st.Menus["View/Reset Layout"].H*3), f.a.frame)
 	f.frames(2)
 	f.menu(t, "View", "Stats Overlay")
-	if !f.a.vp.showStats || !f.a.ws.settings.ShowStats {
+	if !f.a.vp.showStats || !f.a.ws.Settings().ShowStats {
 		t.Fatal("View → Stats Overlay")
 	}
 }
@@ -244,7 +256,7 @@ func TestAppGridDialogSpawns(t *testing.T) {
 	if f.st.Grid != nil || f.st.Entities != before+100 || f.st.UndoDepth != 1 {
 		t.Fatalf("Spawn: grid %+v, %d entities (before %d), %d undo steps", f.st.Grid, f.st.Entities, before, f.st.UndoDepth)
 	}
-	if v := f.a.ws.settings.Grid; v == nil || v.Count != [3]int{10, 1, 10} {
+	if v := f.a.ws.Settings().Grid; v == nil || v.Count != [3]int{10, 1, 10} {
 		t.Fatalf("the dialog's values are not remembered: %+v", v)
 	}
 	// Escape closes it without spawning.
@@ -272,9 +284,9 @@ func TestAppHelpAndJobOverlay(t *testing.T) {
 	if !f.a.help.about {
 		t.Fatal("Help → About")
 	}
-	v := defaultGridValues()
+	v := workspace.DefaultGrid()
 	v.Count = [3]int{100, 5, 100}
-	f.a.ws.gridValues = &v // the dialog opens with the values it was last closed with
+	f.a.ws.RememberGrid(v) // the dialog opens with the values it was last closed with
 	f.key(ctrl | key(imgui.KeyG))
 	deadline := time.Now().Add(10 * time.Second)
 	for f.st.Grid == nil || f.st.Grid.Preview != "cubes" { // the button moves up once the preview is in
@@ -505,8 +517,8 @@ func TestAppInspectorEditsTheDocument(t *testing.T) {
 	f.typeText("4.5")
 	f.key(key(imgui.KeyEnter))
 	f.frames(2)
-	e, _ := f.a.ws.doc.Selection().Active()
-	if pos := f.a.ws.doc.World().WorldMatrix(e).Col(3).X(); pos != 4.5 || f.st.UndoDepth != undos+1 {
+	e, _ := f.a.ws.Doc().Selection().Active()
+	if pos := f.a.ws.Doc().World().WorldMatrix(e).Col(3).X(); pos != 4.5 || f.st.UndoDepth != undos+1 {
 		t.Fatalf("typed 4.5: x = %v, %d undo steps (before %d)", pos, f.st.UndoDepth, undos)
 	}
 	if f.st.Inspector["Transform.position[0]"].Shown != "4.5" && !strings.HasPrefix(f.st.Inspector["Transform.position[0]"].Shown, "4.5") {

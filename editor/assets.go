@@ -22,9 +22,9 @@ type assetList interface {
 // assetsHost is what the Assets panel needs of the editor: the prefab files to list, whether the scene can be
 // edited, and placing one beside the scene (Place).
 type assetsHost interface {
-	prefabList() []string
-	editable() bool
-	placePrefab(path string)
+	PrefabList() []string
+	Editable() bool
+	PlacePrefab(path string)
 }
 
 // assetsPanel lists the meshes scenes can use — the built-ins, the files in use and the mesh files (.obj, .gltf, .glb) found in the
@@ -73,10 +73,10 @@ func (p *assetsPanel) buildMeshes() {
 		imgui.TableNextColumn()
 		imgui.SelectableBool(registerText(ref))
 		p.record("mesh:" + ref)
-		if imgui.IsItemHovered() && p.host.editable() {
+		if imgui.IsItemHovered() && p.host.Editable() {
 			tooltip("Drag into the viewport to make an entity with this mesh")
 		}
-		if p.host.editable() {
+		if p.host.Editable() {
 			p.drag.source(meshPayload, ref, registerText(ref))
 		}
 		m, err := p.reg.Mesh(ref)
@@ -99,7 +99,7 @@ func (p *assetsPanel) buildMeshes() {
 
 // prefabsHeight is the height the prefab list takes (up to 8 rows; more scroll).
 func (p *assetsPanel) prefabsHeight() float32 {
-	n := min(max(len(p.host.prefabList()), 1), 8)
+	n := min(max(len(p.host.PrefabList()), 1), 8)
 	return float32(n+1)*imgui.FrameHeightWithSpacing() + imgui.CurrentStyle().ItemSpacing().Y*2
 }
 
@@ -107,7 +107,7 @@ func (p *assetsPanel) prefabsHeight() float32 {
 // hierarchy, or press Place (beside what the scene holds).
 func (p *assetsPanel) buildPrefabs() {
 	p.drag.endIfIdle()
-	files := p.host.prefabList()
+	files := p.host.PrefabList()
 	imgui.Spacing()
 	textDisabled("Prefabs (scene files): drag into the viewport or the hierarchy, or Place")
 	if len(files) == 0 {
@@ -127,14 +127,14 @@ func (p *assetsPanel) buildPrefabs() {
 			rel = path
 		}
 		rel = filepath.ToSlash(rel)
-		if imgui.SmallButton("Place") && p.host.editable() {
-			p.host.placePrefab(path)
+		if imgui.SmallButton("Place") && p.host.Editable() {
+			p.host.PlacePrefab(path)
 		}
 		p.record("place:" + rel)
 		imgui.SameLine()
 		imgui.SelectableBool(registerText(rel))
 		p.record("asset:" + rel)
-		if p.host.editable() {
+		if p.host.Editable() {
 			p.drag.source(prefabPayload, path, registerText(rel))
 		}
 		imgui.PopID()

@@ -1,9 +1,7 @@
 package editor
 
 import (
-	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
@@ -12,6 +10,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/editor/workspace"
 )
 
 // Merge conflicts in the editor: a scene `voltex-editor merge` could not merge cleanly keeps ours and
@@ -42,79 +41,11 @@ func (v *conflictView) total(d inspectorDoc) (n int, allResolved bool) {
 	return v.count, allResolved
 }
 
-// reportConflicts lists the merge conflicts of a document that was just opened in the console.
-func reportConflicts(d *doc.Document, log logger) {
-	cs := d.Conflicts().List()
-	if len(cs) == 0 {
-		return
-	}
-	log.Warnf("%d unresolved merge %s (from voltex-editor merge); resolve each in the Inspector (Use Ours / Use Theirs / Keep Edited), then save:",
-		len(cs), plural(len(cs), "conflict", "conflicts"))
-	for _, c := range cs {
-		log.Warnf("  %s: %s: ours %s, theirs %s", conflictOwner(d, c.Entity), conflictLabel(c.Path),
-			conflictValue(d, c.Path, c.Ours), conflictValue(d, c.Path, c.Theirs))
-	}
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return s
-}
-
-// namer finds entities by scene id and names them (doc.Document).
-type namer interface {
-	Entity(id uint64) (ecs.Entity, bool)
-	Name(e ecs.Entity) string
-}
-
-// conflictOwner names what a conflict is on: the scene, or an entity by name and id.
-func conflictOwner(d namer, id uint64) string {
-	if id == 0 {
-		return "scene"
-	}
-	if e, ok := d.Entity(id); ok && d.Name(e) != "" {
-		return fmt.Sprintf("%q (id %d)", d.Name(e), id)
-	}
-	return fmt.Sprintf("entity %d", id)
-}
-
-// conflictValue is one side of a conflict as people read it: a place names its parent (`under "A" (id 101),
-// order 2`, `a root, order 1`); other values are shown as recorded (JSON, "(none)" when absent).
-func conflictValue(d namer, path, v string) string {
-	var pl struct {
-		Parent uint64  `json:"parent"`
-		Order  float64 `json:"order"`
-	}
-	if path != "place" || json.Unmarshal([]byte(v), &pl) != nil {
-		return orNone(v)
-	}
-	order := "order " + strconv.FormatFloat(pl.Order, 'g', -1, 64)
-	if pl.Parent == 0 {
-		return "a root, " + order
-	}
-	return "under " + conflictOwner(d, pl.Parent) + ", " + order
-}
-
-// conflictLabel is a conflict's path as people read it: "Transform.position", "name", "place", ….
-func conflictLabel(path string) string {
-	switch path {
-	case "entity":
-		return "deleted on one side"
-	case "place":
-		return "parent and order"
-	case "scene.name":
-		return "scene name"
-	}
-	return strings.TrimPrefix(path, "components.")
 }
 
 // buildConflicts draws the conflict section at the top of the Inspector: the scene's conflicts and
@@ -156,7 +87,7 @@ func (p *inspectorPanel) buildConflicts() {
 func (p *inspectorPanel) conflictItem(id uint64, c scene.MergeConflict, editable bool) {
 	imgui.PushIDStr(fmt.Sprintf("conflict%d:%s", id, c.Path))
 	defer imgui.PopID()
-	textColored(conflictRed, "[!] "+conflictLabel(c.Path))
+	textColored(conflictRed, "[!] "+workspace.ConflictLabel(c.Path))
 	p.conf.record("conflict:"+c.Path, c.Path)
 	if imgui.BeginTableV("##values", 2, imgui.TableFlagsSizingStretchProp, imgui.Vec2{}, 0) {
 		imgui.TableSetupColumnV("##side", imgui.TableColumnFlagsWidthFixed, 60, 0)
@@ -166,7 +97,7 @@ func (p *inspectorPanel) conflictItem(id uint64, c scene.MergeConflict, editable
 			imgui.TableNextColumn()
 			textDisabled(row[0])
 			imgui.TableNextColumn()
-			textWrapped(*imgui.StyleColorVec4(imgui.ColText), conflictValue(p.doc, c.Path, row[1]))
+			textWrapped(*imgui.StyleColorVec4(imgui.ColText), workspace.ConflictValue(p.doc, c.Path, row[1]))
 		}
 		imgui.EndTable()
 	}
@@ -179,9 +110,9 @@ func (p *inspectorPanel) conflictItem(id uint64, c scene.MergeConflict, editable
 			if err := p.doc.Conflicts().Resolve(id, c.Path, how); err != nil {
 				// The document's error may already start with what was pressed ("Use Theirs place: …").
 				msg := strings.TrimPrefix(err.Error(), how.String()+" "+c.Path+": ")
-				p.log.Errorf("%s %s: %s", how, conflictLabel(c.Path), msg)
+				p.log.Errorf("%s %s: %s", how, workspace.ConflictLabel(c.Path), msg)
 			} else {
-				p.log.Infof("resolved %s of %s: %s", conflictLabel(c.Path), conflictOwner(p.doc, id), how)
+				p.log.Infof("resolved %s of %s: %s", workspace.ConflictLabel(c.Path), workspace.ConflictOwner(p.doc, id), how)
 			}
 		}
 		p.conf.record("conflict:"+c.Path+":"+how.String(), "")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/editor/workspace"
 )
 
 // dialogs is the host of the windows that open over the dock: the prompt (questions and messages, one at a time),
@@ -48,7 +49,7 @@ func (d *dialogs) ask(title, message string, cancel int, onChoose func(int), but
 func (d *dialogs) alert(title, message string) { d.ask(title, message, 0, func(int) {}, "OK") }
 
 // chooseFile shows a file dialog.
-func (d *dialogs) chooseFile(req fileRequest) { d.files = newFileDialog(req, d.places()) }
+func (d *dialogs) chooseFile(req workspace.FileRequest) { d.files = newFileDialog(req, d.places()) }
 
 // openGrid opens the Spawn Cube Grid dialog with values, or gives it the keyboard if it is open.
 func (d *dialogs) openGrid(values settings.Grid) {

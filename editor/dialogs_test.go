@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/AllenDang/cimgui-go/imgui"
-
-	"github.com/voltex-editor/voltex/assets/watch"
 )
 
 // TestAlertWaitsForTheOpenQuestion: a message that comes while a question is open (an export failing in the
@@ -25,20 +23,19 @@ func TestAlertWaitsForTheOpenQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newAppFixture(t, Options{ScenePath: path})
-	f.key(ctrl | shift | key(imgui.KeyN)) // Create Empty: the scene has unsaved changes
-	f.a.ws.onSceneFileEvent(watch.Event{Path: path, Kind: watch.Changed})
-	f.frames(2)
-	if f.st.Modal != "prompt:Scene changed on disk" {
-		t.Fatalf("modal %q, want the outside-edit question", f.st.Modal)
+	f.key(ctrl | shift | key(imgui.KeyN))                                // Create Empty: the scene has unsaved changes
+	if err := os.WriteFile(path, append(src, '\n'), 0o644); err != nil { // another program changes the file
+		t.Fatal(err)
 	}
-	f.a.ws.ui.alert("Export failed", "Could not export to x.json")
+	f.frameUntil(t, "the outside-edit question", func() bool { return f.st.Modal == "prompt:Scene changed on disk" })
+	appUI{f.a}.Alert("Export failed", "Could not export to x.json")
 	f.ui.modifiers(false, false, false)
 	f.frames(2)
 	if f.st.Modal != "prompt:Scene changed on disk" {
 		t.Fatalf("a message came while the question was open: modal %q (the question must stay)", f.st.Modal)
 	}
-	f.a.ws.ui.alert("Export failed", "Could not export to x.json") // the same message again: shown once
-	f.key(key(imgui.KeyEscape))                                    // Keep mine
+	appUI{f.a}.Alert("Export failed", "Could not export to x.json") // the same message again: shown once
+	f.key(key(imgui.KeyEscape))                                     // Keep mine
 	if !strings.Contains(lastConsole(f), "kept your changes") {
 		t.Fatalf("Escape did not answer Keep mine: console %q", lastConsole(f))
 	}

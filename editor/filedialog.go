@@ -11,6 +11,7 @@ import (
 	g "github.com/AllenDang/giu"
 
 	"github.com/voltex-editor/voltex/editor/filedialog"
+	"github.com/voltex-editor/voltex/editor/workspace"
 )
 
 // fileDialog shows a filedialog.Dialog (the pure model: listing, breadcrumbs, what a name means) as a modal popup:
@@ -18,7 +19,7 @@ import (
 // When the user confirms, the request's onChoose gets the path; closed without one, its onCancel runs.
 type fileDialog struct {
 	d           *filedialog.Dialog
-	req         fileRequest
+	req         workspace.FileRequest
 	places      []string
 	placeLabels []string // the places' names: base names, with parents where two are alike
 	open        bool
@@ -32,17 +33,17 @@ type fileDialog struct {
 
 var _ g.Widget = (*fileDialog)(nil)
 
-func newFileDialog(req fileRequest, places []string) *fileDialog {
+func newFileDialog(req workspace.FileRequest, places []string) *fileDialog {
 	mode := filedialog.Open
-	if req.save {
+	if req.Save {
 		mode = filedialog.Save
 	}
-	d := filedialog.New(mode, req.title, req.dir, req.exts...)
+	d := filedialog.New(mode, req.Title, req.Dir, req.Exts...)
 	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
 		d.Home = filepath.Clean(home)
 	}
-	if req.name != "" {
-		d.Name = req.name
+	if req.Name != "" {
+		d.Name = req.Name
 	}
 	return &fileDialog{d: d, req: req, places: places, open: true, selected: -1}
 }
@@ -56,8 +57,8 @@ func (f *fileDialog) done() bool { return f.finished }
 // okLabel is the confirm button's label.
 func (f *fileDialog) okLabel() string {
 	switch {
-	case f.req.okLabel != "":
-		return f.req.okLabel
+	case f.req.OKLabel != "":
+		return f.req.OKLabel
 	case f.d.Mode == filedialog.Save:
 		return "Save"
 	}
@@ -71,8 +72,8 @@ func (f *fileDialog) Build() {
 	}
 	if !f.build() {
 		f.finished = true
-		if !f.chosen && f.req.onCancel != nil {
-			f.req.onCancel()
+		if !f.chosen && f.req.OnCancel != nil {
+			f.req.OnCancel()
 		}
 	}
 }
@@ -263,8 +264,8 @@ func (f *fileDialog) choose() {
 func (f *fileDialog) finish(path string) {
 	f.close()
 	f.chosen = true
-	if f.req.onChoose != nil {
-		f.req.onChoose(path)
+	if f.req.OnChoose != nil {
+		f.req.OnChoose(path)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/editor/workspace"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -40,7 +41,7 @@ const (
 // on a background goroutine from plain data (scene.GridParams.Cube, a copy of the scene's instances), and a big
 // preview replaces the viewport's picture only when no field is being edited, because rendering it can take a
 // long frame; meanwhile the grid's outline is drawn over the viewport, which costs nothing. Spawn runs
-// doc.PrepareGrid / GridJob.Run (a background job from jobThreshold cubes, with progress and Cancel) /
+// doc.PrepareGrid / GridJob.Run (a background job from workspace.JobThreshold cubes, with progress and Cancel) /
 // doc.FinishGrid on the loop thread: ONE undoable step.
 type gridDialog struct {
 	host   gridHost
@@ -85,25 +86,16 @@ type gridDialog struct {
 	editRender uint64 // … and the viewport rendered
 }
 
-// defaultGridValues are the dialog's values on first use.
-func defaultGridValues() settings.Grid {
-	return settings.Grid{
-		Count: [3]int{10, 1, 10}, Spacing: [3]float32{1.5, 1.5, 1.5}, Mesh: scene.MeshCube,
-		Gradient: true, From: [4]float32{1, 0.55, 0.2, 1}, To: [4]float32{0.2, 0.5, 1, 1},
-		GroupName: "Grid", Speed: 45,
-	}
-}
-
 // gridHost is what the grid dialog needs of the editor: Spawn, remembering its values, play mode.
 type gridHost interface {
 	gridCopies // grids of an entity or a prefab (gridsource.go)
-	// spawnGrid spawns the grid p; ready, if not nil, is its job already run (readyGrid).
-	spawnGrid(p scene.GridParams, preview *viewport.DrawList, ready *doc.GridJob)
-	// prepareGrid is doc.PrepareGrid on the open document, with the pause background jobs make after each step
+	// SpawnGrid spawns the grid p; ready, if not nil, is its job already run (readyGrid).
+	SpawnGrid(p scene.GridParams, preview *viewport.DrawList, ready *doc.GridJob)
+	// PrepareGrid is doc.PrepareGrid on the open document, with the pause background jobs make after each step
 	// (Options.JobStepDelay: e2e tests only, 0 otherwise).
-	prepareGrid(p scene.GridParams) (*doc.GridJob, time.Duration, error)
-	rememberGrid(v settings.Grid)
-	playing() bool
+	PrepareGrid(p scene.GridParams) (*doc.GridJob, time.Duration, error)
+	RememberGrid(v settings.Grid)
+	Playing() bool
 }
 
 // gridView is the grid dialog's view of the viewport: the scene it places the grid beside, the camera (At pivot,
@@ -368,7 +360,7 @@ func (d *gridDialog) place() {
 	if p.Validate() == nil {
 		o := p
 		o.Origin = mgl32.Vec3{}
-		d.centre = besideScene(b, gridBounds(o), d.eye)
+		d.centre = workspace.BesideScene(b, gridBounds(o), d.eye)
 	}
 }
 
@@ -392,7 +384,7 @@ func (d *gridDialog) build() bool {
 	if !d.opened {
 		d.place()
 		d.opened = true
-		if id := d.host.activeID(); id != 0 { // "Selected entity" copies what was selected when the dialog opened
+		if id := d.host.ActiveID(); id != 0 { // "Selected entity" copies what was selected when the dialog opened
 			d.src.entity = id
 		}
 		imgui.SetNextWindowFocus()
@@ -431,14 +423,14 @@ func (d *gridDialog) build() bool {
 		}
 		d.close()
 		if src, ok := d.src.source(d.host); ok {
-			d.host.spawnCopies(p, src)
+			d.host.SpawnCopies(p, src)
 			return false
 		}
 		var keep *viewport.DrawList
 		if d.prev.current() && d.prev.cubes == p.Len() {
 			keep = d.prev.list // exactly what the spawn makes: shown until the cubes are in the scene
 		}
-		d.host.spawnGrid(p, keep, ready)
+		d.host.SpawnGrid(p, keep, ready)
 		return false
 	}
 	if cancel {
@@ -585,7 +577,7 @@ func (d *gridDialog) buildSummary(p scene.GridParams) {
 		textColored(imgui.Vec4{X: 1, Y: 0.45, Z: 0.4, W: 1}, d.err)
 	case !d.prev.current() && d.changing:
 		textDisabled("outline shown; the cubes follow on Enter or a click outside the fields")
-	case !d.prev.current() && !d.host.playing():
+	case !d.prev.current() && !d.host.Playing():
 		textDisabled("computing the preview…")
 	}
 }
@@ -594,7 +586,7 @@ func (d *gridDialog) buildSummary(p scene.GridParams) {
 func (d *gridDialog) close() {
 	d.stop()
 	d.view.setPreview(nil, nil)
-	d.host.rememberGrid(d.values())
+	d.host.RememberGrid(d.values())
 }
 
 // updatePreview keeps the viewport's preview in step with the values: the outline at once, the cubes when they
@@ -606,7 +598,7 @@ func (d *gridDialog) updatePreview(p scene.GridParams) {
 	k.src = d.src.key()
 	d.countEdit(k, now)
 	d.prev.setWant(k)
-	playing := d.host.playing()
+	playing := d.host.Playing()
 	d.collect(k, playing)
 	// Editing: a field is active and its value has changed since (a field that merely has the keyboard, as the
 	// first one has when the dialog opens, lets a big preview show).
@@ -696,10 +688,10 @@ func (d *gridDialog) prepare(p scene.GridParams, want bool) {
 		d.ready.stop()
 		d.ready = nil
 	}
-	if !want || d.ready != nil || p.Len() < jobThreshold {
+	if !want || d.ready != nil || p.Len() < workspace.JobThreshold {
 		return
 	}
-	j, delay, err := d.host.prepareGrid(p)
+	j, delay, err := d.host.PrepareGrid(p)
 	if err != nil {
 		return // Spawn reports it
 	}

@@ -25,13 +25,13 @@ const (
 // gridCopies is what the grid dialog needs of the editor to repeat an entity or a prefab instead of cubes (the
 // workspace implements it).
 type gridCopies interface {
-	activeID() uint64                             // the scene id of the active entity (0: none)
-	describeEntity(id uint64) (string, bool)      // "Enemy, with 2 child entities"
-	entityName(id uint64) (string, bool)          // "Enemy"
-	prefabChoices() (files []string, root string) // the scene files that can be repeated, and their folder
-	copySource(kind int32, id uint64, prefab string) (doc.CopySource, bool)
-	copyShape(src doc.CopySource) ([]doc.ShapeItem, error)
-	spawnCopies(p scene.GridParams, src doc.CopySource)
+	ActiveID() uint64                              // the scene id of the active entity (0: none)
+	DescribeEntity(id uint64) (string, bool)       // "Enemy, with 2 child entities"
+	EntityName(id uint64) (string, bool)           // "Enemy"
+	PrefabChoices() (files []string, root string)  // the scene files that can be repeated, and their folder
+	EntitySource(id uint64) (doc.CopySource, bool) // the entity with scene id id, if it exists
+	CopyShape(src doc.CopySource) ([]doc.ShapeItem, error)
+	SpawnCopies(p scene.GridParams, src doc.CopySource)
 }
 
 // gridSource is the grid dialog's "Copies of" choice and the per-copy rotation and scale steps
@@ -89,7 +89,7 @@ func (s *gridSource) title(h gridCopies) string {
 	k := titleKey{kind: s.kind}
 	switch s.kind {
 	case srcEntity:
-		k.name, k.found = h.entityName(s.entity)
+		k.name, k.found = h.EntityName(s.entity)
 	case srcPrefab:
 		k.prefab = s.prefab
 	}
@@ -103,7 +103,7 @@ func (s *gridSource) title(h gridCopies) string {
 	case s.kind == srcEntity:
 		t = "Spawn Grid of Selected Entity"
 	case s.kind == srcPrefab && s.prefab != "":
-		_, root := h.prefabChoices()
+		_, root := h.PrefabChoices()
 		t = "Spawn Grid of prefab " + relSlash(root, s.prefab)
 	case s.kind == srcPrefab:
 		t = "Spawn Grid of Prefab"
@@ -135,7 +135,7 @@ func (s *gridSource) build(h gridCopies, w float32, field func(string)) {
 	field("source:cubes")
 	imgui.SameLine()
 	if imgui.RadioButtonIntPtr("Selected entity", &s.kind, srcEntity) {
-		if id := h.activeID(); id != 0 {
+		if id := h.ActiveID(); id != 0 {
 			s.entity = id
 		}
 	}
@@ -145,14 +145,14 @@ func (s *gridSource) build(h gridCopies, w float32, field func(string)) {
 	field("source:prefab")
 	switch s.kind {
 	case srcEntity:
-		desc, ok := h.describeEntity(s.entity)
+		desc, ok := h.DescribeEntity(s.entity)
 		if !ok {
 			textColored(errorColor, "select an entity first (it is copied with its children)")
 			break
 		}
 		textDisabled(registerText(desc))
 	case srcPrefab:
-		files, root := h.prefabChoices()
+		files, root := h.PrefabChoices()
 		if s.prefab == "" && len(files) > 0 {
 			s.prefab = files[0]
 		}
@@ -203,10 +203,13 @@ func (s *gridSource) copyWord(n int) string {
 
 // source returns what SpawnCopies copies, and whether it is set.
 func (s *gridSource) source(h gridCopies) (doc.CopySource, bool) {
-	if s.kind == srcCubes {
-		return doc.CopySource{}, false
+	switch s.kind {
+	case srcEntity:
+		return h.EntitySource(s.entity)
+	case srcPrefab:
+		return doc.CopySource{Prefab: s.prefab}, s.prefab != ""
 	}
-	return h.copySource(s.kind, s.entity, s.prefab)
+	return doc.CopySource{}, false
 }
 
 // shapeFor returns the drawn parts of what the source copies (nil for cubes), computed again when
@@ -224,7 +227,7 @@ func (s *gridSource) shapeFor(h gridCopies, ms meshes, sceneVer uint64) []shapeM
 	if !ok {
 		return nil
 	}
-	items, err := h.copyShape(src)
+	items, err := h.CopyShape(src)
 	if err != nil {
 		s.shapeErr = err.Error()
 		return nil
@@ -237,63 +240,6 @@ func (s *gridSource) shapeFor(h gridCopies, ms meshes, sceneVer uint64) []shapeM
 		s.shape = append(s.shape, shapeMesh{ref: it.Mesh, mesh: m, m: it.Matrix, rgba: it.Color})
 	}
 	return s.shape
-}
-
-// The workspace's side of grids of copies (gridCopies).
-
-func (w *workspace) activeID() uint64 {
-	if e, ok := w.doc.Selection().Active(); ok {
-		return w.doc.ID(e)
-	}
-	return 0
-}
-
-func (w *workspace) describeEntity(id uint64) (string, bool) {
-	e, ok := w.doc.Entity(id)
-	if !ok {
-		return "", false
-	}
-	n := len(w.doc.Subtree(e))
-	return fmt.Sprintf("%s, with %s", w.doc.Name(e), words.Count(n-1, "child entity", "child entities")), true
-}
-
-func (w *workspace) entityName(id uint64) (string, bool) {
-	e, ok := w.doc.Entity(id)
-	if !ok {
-		return "", false
-	}
-	return w.doc.Name(e), true
-}
-
-func (w *workspace) prefabChoices() ([]string, string) {
-	root, _ := filepath.Abs(w.assets.Root())
-	return w.prefabList(), root
-}
-
-func (w *workspace) copySource(kind int32, id uint64, prefab string) (doc.CopySource, bool) {
-	switch kind {
-	case srcEntity:
-		e, ok := w.doc.Entity(id)
-		return doc.CopySource{Entity: e}, ok
-	case srcPrefab:
-		return doc.CopySource{Prefab: prefab}, prefab != ""
-	}
-	return doc.CopySource{}, false
-}
-
-func (w *workspace) copyShape(src doc.CopySource) ([]doc.ShapeItem, error) {
-	return w.doc.Shape(context.Background(), src)
-}
-
-// spawnCopies makes the grid of copies as one undoable step, which selects it (its group, or its copies).
-func (w *workspace) spawnCopies(p scene.GridParams, src doc.CopySource) {
-	_, copies, err := w.doc.SpawnCopies(context.Background(), p, src)
-	if err != nil {
-		w.report("spawn grid", err)
-		return
-	}
-	w.log.Infof("spawned %s", words.Count(len(copies), "copy", "copies"))
-	w.syncWatched()
 }
 
 // previewShapes appends to dl the copies of shape laid out by p (at most max instances), drawn

@@ -13,7 +13,7 @@ import (
 // repeats, and stays one ImGui window (###griddialog) as its title changes.
 func TestGridDialogTitleNamesWhatItSpawns(t *testing.T) {
 	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
-	d := f.a.ws.doc
+	d := f.a.ws.Doc()
 	var sun ecs.Entity
 	for _, id := range d.IDs() {
 		if e, _ := d.Entity(id); d.Name(e) == "Sun" {
@@ -51,7 +51,7 @@ func TestGridDialogTitleNamesWhatItSpawns(t *testing.T) {
 	title("Spawn Grid of Star")
 	f.click(t, "Prefab", f.st.Grid.Fields["source:prefab"])
 	f.frames(2)
-	files, root := f.a.ws.prefabChoices()
+	files, root := f.a.ws.PrefabChoices()
 	if len(files) == 0 {
 		t.Fatal("no prefab to choose in ../scenes")
 	}

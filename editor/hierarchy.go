@@ -10,6 +10,7 @@ import (
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/hierarchy"
 	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/editor/workspace"
 )
 
 // hierarchyDoc is what the Hierarchy panel reads and changes of the open document (doc.Document implements it).
@@ -35,9 +36,9 @@ type hierarchyDoc interface {
 // hierarchyCommands are the editor commands the panel's context menus run (the same as the menu bar's, so they log
 // and select alike).
 type hierarchyCommands interface {
-	spawnUnder(parent ecs.Entity, cube bool)
-	cmdDuplicate()
-	cmdDelete()
+	SpawnUnder(parent ecs.Entity, cube bool)
+	CmdDuplicate()
+	CmdDelete()
 }
 
 // prefabDropTarget takes prefabs dragged from the Assets panel (prefabDrag implements it).
@@ -46,12 +47,8 @@ type prefabDropTarget interface {
 	acceptPrefabDrop(target ecs.Entity)
 }
 
-// logger is the console as panels write to it.
-type logger interface {
-	Infof(format string, args ...any)
-	Warnf(format string, args ...any)
-	Errorf(format string, args ...any)
-}
+// logger is the console as panels write to it (the workspace's Logger).
+type logger = workspace.Logger
 
 // docTree adapts the document to the hierarchy model's Tree.
 type docTree struct{ hierarchyDoc }
@@ -186,10 +183,10 @@ func (h *hierarchyPanel) Build() {
 	h.drops.acceptPrefabDrop(ecs.Entity{})
 	if imgui.BeginPopupContextItemV("##hierbg", imgui.PopupFlagsMouseButtonRight) {
 		if imgui.MenuItemBool("Create Empty") {
-			h.cmds.spawnUnder(ecs.Entity{}, false)
+			h.cmds.SpawnUnder(ecs.Entity{}, false)
 		}
 		if imgui.MenuItemBool("Create Cube") {
-			h.cmds.spawnUnder(ecs.Entity{}, true)
+			h.cmds.SpawnUnder(ecs.Entity{}, true)
 		}
 		imgui.EndPopup()
 	}
@@ -334,20 +331,20 @@ func (h *hierarchyPanel) buildRowMenu(r hierarchy.Row) {
 	}
 	editable := !h.doc.PlayMode().Playing()
 	if imgui.MenuItemBoolV("Create Child", "", false, editable) {
-		h.cmds.spawnUnder(r.Entity, false)
+		h.cmds.SpawnUnder(r.Entity, false)
 	}
 	if imgui.MenuItemBoolV("Create Child Cube", "", false, editable) {
-		h.cmds.spawnUnder(r.Entity, true)
+		h.cmds.SpawnUnder(r.Entity, true)
 	}
 	if imgui.MenuItemBoolV("Duplicate", "Ctrl+D", false, editable) {
-		h.cmds.cmdDuplicate()
+		h.cmds.CmdDuplicate()
 	}
 	if imgui.MenuItemBoolV("Rename", "F2", false, editable) {
 		h.startRename()
 	}
 	imgui.Separator()
 	if imgui.MenuItemBoolV("Delete", "Del", false, editable) {
-		h.cmds.cmdDelete()
+		h.cmds.CmdDelete()
 	}
 	imgui.EndPopup()
 }

@@ -20,11 +20,11 @@ type fakeHierCmds struct {
 	del     int
 }
 
-func (f *fakeHierCmds) spawnUnder(parent ecs.Entity, cube bool) {
+func (f *fakeHierCmds) SpawnUnder(parent ecs.Entity, cube bool) {
 	f.spawned, f.cubes = append(f.spawned, parent), append(f.cubes, cube)
 }
-func (f *fakeHierCmds) cmdDuplicate()               { f.dup++ }
-func (f *fakeHierCmds) cmdDelete()                  { f.del++ }
+func (f *fakeHierCmds) CmdDuplicate()               { f.dup++ }
+func (f *fakeHierCmds) CmdDelete()                  { f.del++ }
 func (f *fakeHierCmds) acceptPrefabDrop(ecs.Entity) {}
 
 // hierFixture is a Hierarchy panel in a windowless UI over a small document: roots A (children A1, A2), B, C.

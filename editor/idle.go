@@ -6,17 +6,20 @@ import (
 	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+	g "github.com/AllenDang/giu"
 
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/internal/glfwwait"
+	"github.com/voltex-editor/voltex/editor/workspace"
 )
 
 const (
 	idleAfter     = 1500 * time.Millisecond // tooltips and hover effects settle within this
 	idleWakeEvery = 10 * time.Second        // a safety net: an idle editor wakes itself this rarely
 	// jobFrameEvery is the longest a frame waits while a background job's progress is all that changes: the
-	// progress bar moves about ten times a second (an indeterminate one animates at that rate).
-	jobFrameEvery = 100 * time.Millisecond
+	// progress bar moves about ten times a second (an indeterminate one animates at that rate), as often as a job's
+	// progress wakes the loop.
+	jobFrameEvery = workspace.ProgressEvery
 )
 
 // idleLoop is the state of the loop's idling (see App.throttle).
@@ -63,10 +66,10 @@ func (a *App) throttle() {
 	l.lastKey = key
 	if (changed && !progressOnly) || userActive() || a.busy() {
 		l.lastActive = now
-		a.probe.endFrame(a.clock.frames, false)
+		a.probe.endFrame(a.clock.Frames, false)
 		return
 	}
-	if a.ws.jobs.running() {
+	if a.ws.Jobs().Running() {
 		// A job runs and only its progress changes: frames at the pace of its progress (it wakes the loop when
 		// that changes, or when it ends), not at the full rate, whose drawing would take the job's CPU (at 1600×1000
 		// a frame is 10–20 ms of llvmpipe on both cores).
@@ -74,7 +77,7 @@ func (a *App) throttle() {
 		if l.canWait() {
 			l.waitFor(jobFrameEvery)
 		}
-		a.probe.endFrame(a.clock.frames, false)
+		a.probe.endFrame(a.clock.Frames, false)
 		return
 	}
 	if now.Sub(l.lastActive) > idleAfter && l.canWait() {
@@ -89,10 +92,10 @@ func (a *App) throttle() {
 		// The probe calls the editor idle once the memory it gave back is back (a test reading the memory of an idle
 		// editor then reads what it keeps), and once the inspector shows all of the selection (sleepIfIdle finishes
 		// its scan first).
-		a.probe.endFrame(a.clock.frames, !a.trim.running.Load() && !a.insp.pending)
+		a.probe.endFrame(a.clock.Frames, !a.trim.running.Load() && !a.insp.pending)
 		return
 	}
-	a.probe.endFrame(a.clock.frames, false)
+	a.probe.endFrame(a.clock.Frames, false)
 }
 
 // canWait reports whether the loop may wait after this frame: no input ImGui has received but not handled yet (it
@@ -157,6 +160,19 @@ func (a *App) scanWhileIdle() {
 	}
 }
 
+// wakeLoop wakes the GUI loop from another goroutine (giu.Update; counted in wakes, see App.sleepIfIdle); unit
+// tests, which have no loop, replace it.
+var wakeLoop = func() {
+	wakes.Add(1)
+	if loopReady.Load() {
+		g.Update()
+	}
+}
+
+// loopReady is set once the window (giu's context) exists: a job started before it (the scene named on the command
+// line, read while the window opens) wakes nothing until then, and the loop's first frames find what it did.
+var loopReady atomic.Bool
+
 // wakes counts wakeLoop's calls, so that sleepIfIdle can tell whether one came after throttle decided to wait.
 var wakes atomic.Uint64
 
@@ -211,9 +227,9 @@ func (k frameKey) butJob() frameKey {
 }
 
 func (a *App) frameKey() frameKey {
-	d := a.ws.doc
+	d := a.ws.Doc()
 	k := frameKey{renders: a.vp.renders(), pictures: a.vp.pictures(), console: a.console.Added(), modal: a.dialogs.modalName(), doc2: d,
-		job: a.ws.jobs.progressKey()}
+		job: a.ws.Jobs().ProgressKey()}
 	k.doc, k.sel = d.Version(), d.Selection().Version()
 	return k
 }
@@ -222,7 +238,7 @@ func (a *App) frameKey() frameKey {
 // waiting to be presented). A running job wakes the loop itself (giu.Update) when its progress or result comes; an
 // inspector still scanning a big selection finishes between frames once the editor is idle (scanWhileIdle).
 func (a *App) busy() bool {
-	return a.vp.busy() || a.ws.busy()
+	return a.vp.busy() || a.ws.Busy()
 }
 
 // userActive reports whether the user is doing anything this frame. A text field that merely has the keyboard

@@ -20,13 +20,13 @@ func TestBigSelectionIdles(t *testing.T) {
 			f := newAppFixture(t, Options{})
 			p := scene.DefaultGrid()
 			p.Count = [3]int{n / 100, 1, 100}
-			if _, _, err := f.a.ws.doc.SpawnGrid(context.Background(), p, nil); err != nil {
+			if _, _, err := f.a.ws.Doc().SpawnGrid(context.Background(), p, nil); err != nil {
 				t.Fatal(err)
 			}
 			f.frames(3)
 			w := &countingWait{}
 			f.a.idle.waiter, f.a.idle.waitReady = w, false
-			f.a.ws.doc.Selection().SelectAll()
+			f.a.ws.Doc().Selection().SelectAll()
 			want := strconv.Itoa(n) + " entities"
 			const idleWithin = 4
 			for i := range idleWithin + 1 {

@@ -8,6 +8,7 @@ import (
 	"github.com/AllenDang/cimgui-go/imgui"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/workspace"
 )
 
 // countingWait is an idle loop's waiter that records its waits instead of sleeping.
@@ -77,13 +78,13 @@ func TestJobProgressPacesTheFrames(t *testing.T) {
 	w := &countingWait{}
 	f.a.idle.waiter, f.a.idle.waitReady = w, false
 	steps, ack := make(chan int64), make(chan struct{})
-	if !f.a.ws.jobs.start("Working", func(ctx context.Context, progress func(done, total int64)) error {
+	if !f.a.ws.Jobs().Start("Working", func(ctx context.Context, progress func(done, total int64)) error {
 		for d := range steps {
 			progress(d, 100)
 			ack <- struct{}{}
 		}
 		return nil
-	}, func(error) {}, jobOptions{}) {
+	}, func(error) {}, workspace.JobOptions{}) {
 		t.Fatal("the job was refused")
 	}
 	f.frames(2)
@@ -101,7 +102,7 @@ func TestJobProgressPacesTheFrames(t *testing.T) {
 		}
 	}
 	// The document changes while the job runs: no wait.
-	if _, err := f.a.ws.doc.SpawnCube(ecs.Entity{}); err != nil {
+	if _, err := f.a.ws.Doc().SpawnCube(ecs.Entity{}); err != nil {
 		t.Fatal(err)
 	}
 	f.frame()
@@ -110,7 +111,7 @@ func TestJobProgressPacesTheFrames(t *testing.T) {
 	}
 	close(steps)
 	deadline := time.Now().Add(30 * time.Second)
-	for f.a.ws.jobs.job != nil {
+	for f.a.ws.Jobs().Current() != nil {
 		if time.Now().After(deadline) {
 			t.Fatal("the job was never merged")
 		}

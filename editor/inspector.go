@@ -49,12 +49,12 @@ func (d inspected) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
 
 // inspectorCommands are the editor commands the prefab section's buttons run.
 type inspectorCommands interface {
-	cmdRevertInstance()
-	cmdApplyInstance()
-	cmdUnpackPrefab()
-	revertOverride(es []ecs.Entity, comp, path string) error
-	applyOverride(e ecs.Entity, comp, path string) error
-	report(what string, err error)
+	CmdRevertInstance()
+	CmdApplyInstance()
+	CmdUnpackPrefab()
+	RevertOverride(es []ecs.Entity, comp, path string) error
+	ApplyOverride(e ecs.Entity, comp, path string) error
+	Report(what string, err error)
 }
 
 // outline is the hierarchy as other panels steer it (hierarchyPanel implements it).
@@ -242,7 +242,7 @@ func (o inspOverrides) OverridePaths(es []ecs.Entity, comp string) []string {
 }
 
 func (o inspOverrides) RevertOverride(es []ecs.Entity, comp, path string) error {
-	return o.p.cmds.revertOverride(es, comp, path)
+	return o.p.cmds.RevertOverride(es, comp, path)
 }
 
 // ApplyOverride applies the override of the first of es that overrides comp's field path (or adds comp, for "").
@@ -250,7 +250,7 @@ func (o inspOverrides) ApplyOverride(es []ecs.Entity, comp, path string) error {
 	for _, e := range es {
 		for _, ov := range o.p.prefab.overridesOf(o.p.doc, e, len(es)) {
 			if ov.Component == comp && !ov.Removed && (ov.Path == path || ov.Path == "" || strings.HasPrefix(ov.Path, path+".")) {
-				return o.p.cmds.applyOverride(e, comp, path)
+				return o.p.cmds.ApplyOverride(e, comp, path)
 			}
 		}
 	}

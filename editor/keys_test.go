@@ -49,7 +49,7 @@ func TestQuickCtrlAInSearchField(t *testing.T) {
 	if f.a.hier.search != "Earth" {
 		t.Fatalf("after a quick Ctrl+A and typing Earth the search is %q, want Earth", f.a.hier.search)
 	}
-	if n := f.a.ws.doc.Selection().Len(); n != 0 {
+	if n := f.a.ws.Doc().Selection().Len(); n != 0 {
 		t.Fatalf("the quick Ctrl+A in the search field selected %d entities", n)
 	}
 	// A Ctrl+A held the usual way still works, and so does one pressed with Ctrl held throughout.
@@ -64,7 +64,7 @@ func TestQuickCtrlAInSearchField(t *testing.T) {
 func TestQuickCtrlAOutsideTextFields(t *testing.T) {
 	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	f.quickChord(imgui.KeyA)
-	if n := f.a.ws.doc.Selection().Len(); n != 8 {
+	if n := f.a.ws.Doc().Selection().Len(); n != 8 {
 		t.Fatalf("a quick Ctrl+A selected %d entities, want all 8", n)
 	}
 	f.quickChord(imgui.KeyD) // Duplicate, once
@@ -101,7 +101,7 @@ func TestQuickChordWithAModifierStillDown(t *testing.T) {
 	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	f.frames(2)
 	f.key(ctrl | key(imgui.KeyA))
-	if f.a.ws.doc.Selection().Len() == 0 {
+	if f.a.ws.Doc().Selection().Len() == 0 {
 		t.Fatal("Ctrl+A selected nothing")
 	}
 	io := f.ui.io()
@@ -118,7 +118,7 @@ func TestQuickChordWithAModifierStillDown(t *testing.T) {
 	io.AddKeyEvent(imgui.KeyLeftShift, false)
 	io.AddKeyEvent(imgui.Key(imgui.ModShift), false)
 	f.frames(3)
-	if n := f.a.ws.doc.Selection().Len(); n != 0 {
+	if n := f.a.ws.Doc().Selection().Len(); n != 0 {
 		t.Errorf("Ctrl+Shift+A (Deselect All) left %d selected", n)
 	}
 }

@@ -11,10 +11,10 @@ import (
 // menuCommands are the commands the menu bar and the toolbar run besides the action table's.
 type menuCommands interface {
 	commands
-	openRecent(path string)
-	clearRecent()
-	paused() bool
-	saveSettings()
+	OpenRecent(path string)
+	ClearRecent()
+	Paused() bool
+	SaveSettings()
 }
 
 // toolbarView is the viewport as the toolbar and the View menu show it (viewportPanel implements it).
@@ -45,7 +45,7 @@ func (m *mainMenu) Build() {
 	}
 	if m.snapDirty && !imgui.IsAnyItemActive() { // the snap steps were changed (View menu): persist them
 		m.snapDirty = false
-		m.cmds.saveSettings()
+		m.cmds.SaveSettings()
 	}
 	if !imgui.BeginMainMenuBar() {
 		return
@@ -105,12 +105,12 @@ func (m *mainMenu) buildRecent() {
 	}
 	for _, p := range m.settings.Recent {
 		if imgui.MenuItemBool(registerText(p)) {
-			m.cmds.openRecent(p)
+			m.cmds.OpenRecent(p)
 		}
 	}
 	imgui.Separator()
 	if imgui.MenuItemBool("Clear Recent") {
-		m.cmds.clearRecent()
+		m.cmds.ClearRecent()
 	}
 	imgui.EndMenu()
 }
@@ -138,27 +138,27 @@ func (m *mainMenu) buildSnapping() {
 // after the menus when the window is too narrow for that (then the bar clips what does not fit).
 func (m *mainMenu) buildToolbar() {
 	imgui.SetCursorPosX(max(imgui.WindowWidth()/2-90, imgui.CursorPosX()+imgui.CurrentStyle().ItemSpacing().X*2))
-	playing := m.cmds.playing()
+	playing := m.cmds.Playing()
 	label := "Play"
 	if playing {
 		label = "Stop"
 	}
 	if imgui.SmallButton(label + "##toolbarplay") {
-		m.cmds.cmdPlayStop()
+		m.cmds.CmdPlayStop()
 	}
 	m.record("toolbar:Play")
 	imgui.BeginDisabledV(!playing)
 	pause := "Pause"
-	if m.cmds.paused() {
+	if m.cmds.Paused() {
 		pause = "Resume"
 	}
 	imgui.SameLine()
 	if imgui.SmallButton(pause + "##toolbarpause") {
-		m.cmds.cmdPause()
+		m.cmds.CmdPause()
 	}
 	imgui.SameLine()
 	if imgui.SmallButton("Step##toolbarstep") {
-		m.cmds.cmdStep()
+		m.cmds.CmdStep()
 	}
 	imgui.EndDisabled()
 	imgui.SameLine()
@@ -186,7 +186,7 @@ func (m *mainMenu) buildToolbar() {
 		space = "Local"
 	}
 	if imgui.SmallButton(space + "##tbspace") {
-		m.cmds.cmdGizmoSpace()
+		m.cmds.CmdGizmoSpace()
 	}
 	m.record("toolbar:Space")
 }
@@ -204,8 +204,8 @@ func (m *mainMenu) record(name string) {
 
 // statusSource is what the status bar shows (the workspace implements it).
 type statusSource interface {
-	statusText(fps float32, renders uint64) string
-	projectStatus() (text string, bad bool)
+	StatusText(fps float32, renders uint64) string
+	ProjectStatus() (text string, bad bool)
 }
 
 // statusBar is the bar at the bottom of the window: where the scene is and whether it is saved, counts, speed,
@@ -234,11 +234,11 @@ func (s *statusBar) Build() {
 
 func (s *statusBar) buildLine() {
 	renders := s.renders()
-	text(s.src.statusText(imgui.CurrentIO().Framerate(), renders))
+	text(registerText(s.src.StatusText(imgui.CurrentIO().Framerate(), renders))) // the path may have any characters
 	if s.probe != nil {
-		s.probe.Status = s.src.statusText(0, renders) // the frame rate changes every frame: not in the probe
+		s.probe.Status = s.src.StatusText(0, renders) // the frame rate changes every frame: not in the probe
 	}
-	st, bad := s.src.projectStatus()
+	st, bad := s.src.ProjectStatus()
 	if st == "" {
 		return
 	}

@@ -73,7 +73,7 @@ func worldBoxes(w *ecs.World) map[string]viewport.AABB {
 // again never stacks instances on one spot.
 func TestAppPlacePutsInstancesBesideTheScene(t *testing.T) {
 	f := placeFixture(t)
-	d := f.a.ws.doc
+	d := f.a.ws.Doc()
 	for i := range 3 {
 		f.click(t, "Place", f.st.Inspector["place:crate.json"].Rect)
 		f.frames(2)
@@ -111,7 +111,7 @@ func TestAppPlacePutsInstancesBesideTheScene(t *testing.T) {
 // mesh standing on the ground where it is dropped, selected, as one undo step.
 func TestAppMeshDragMakesAnEntity(t *testing.T) {
 	f := placeFixture(t)
-	d := f.a.ws.doc
+	d := f.a.ws.Doc()
 	row := f.st.Inspector["mesh:builtin:sphere"]
 	if row.W == 0 {
 		t.Fatalf("no row for builtin:sphere: %v", f.st.Inspector)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/voltex-editor/voltex/editor/workspace"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -28,7 +29,7 @@ func TestBesideSceneNeverBetweenCameraAndScene(t *testing.T) {
 			continue
 		}
 		eye := content.Center().Add(dir.Normalize().Mul(content.Size().Len()/2 + 1 + 30*r.Float32()))
-		pos := besideScene(content, box, eye)
+		pos := workspace.BesideScene(content, box, eye)
 		b := viewport.AABB{Min: box.Min.Add(pos), Max: box.Max.Add(pos)}
 		if overlaps(b, content) {
 			t.Fatalf("box %v placed at %v overlaps the content %v", b, pos, content)
@@ -55,7 +56,7 @@ func TestBesideSceneNeverBetweenCameraAndScene(t *testing.T) {
 			}
 		}
 	}
-	if c := besideScene(viewport.EmptyAABB(), gridBounds(randomGrid(r)), mgl32.Vec3{1, 0, 0}); c != (mgl32.Vec3{}) {
+	if c := workspace.BesideScene(viewport.EmptyAABB(), gridBounds(randomGrid(r)), mgl32.Vec3{1, 0, 0}); c != (mgl32.Vec3{}) {
 		t.Fatalf("in an empty scene the box goes to %v, want the origin", c)
 	}
 }

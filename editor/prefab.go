@@ -153,11 +153,11 @@ func (p *inspectorPanel) buildPrefabSection() {
 		if root != e {
 			imgui.SameLine()
 		}
-		p.prefabButton("Revert All", p.cmds.cmdRevertInstance)
+		p.prefabButton("Revert All", p.cmds.CmdRevertInstance)
 		imgui.SameLine()
-		p.prefabButton("Apply All", p.cmds.cmdApplyInstance)
+		p.prefabButton("Apply All", p.cmds.CmdApplyInstance)
 		imgui.SameLine()
-		p.prefabButton("Unpack", p.cmds.cmdUnpackPrefab)
+		p.prefabButton("Unpack", p.cmds.CmdUnpackPrefab)
 	}
 	if k, kept := ecs.NewMap[scene.PrefabKept](w).TryGet(e); kept && k.Orphan {
 		textWrapped(errorColor, "The prefab has no such entity (any more). What the scene file says about it is kept and written back.")
@@ -203,12 +203,12 @@ func (p *inspectorPanel) buildOverride(i int, e ecs.Entity, ov serialize.Overrid
 	}
 	imgui.SameLine()
 	if imgui.SmallButton("Revert") {
-		p.cmds.report("revert", p.cmds.revertOverride([]ecs.Entity{e}, ov.Component, path))
+		p.cmds.Report("revert", p.cmds.RevertOverride([]ecs.Entity{e}, ov.Component, path))
 	}
 	p.recordPrefab("revert:" + what)
 	imgui.SameLine()
 	if imgui.SmallButton("Apply") {
-		p.cmds.report("apply", p.cmds.applyOverride(e, ov.Component, path))
+		p.cmds.Report("apply", p.cmds.ApplyOverride(e, ov.Component, path))
 	}
 	p.recordPrefab("apply:" + what)
 }

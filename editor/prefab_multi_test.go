@@ -25,7 +25,7 @@ func TestAppOverridesOfSeveralSelected(t *testing.T) {
 		}
 	}
 	f := newAppFixture(t, Options{ScenePath: filepath.Join(dir, "level.json")})
-	d := f.a.ws.doc
+	d := f.a.ws.Doc()
 	ent := func(id uint64) ecs.Entity {
 		e, ok := d.Entity(id)
 		if !ok {
@@ -49,7 +49,7 @@ func TestAppOverridesOfSeveralSelected(t *testing.T) {
 		}
 	}
 	// Revert (the selection holds a plain entity and an instance's entity that does not override it).
-	if err := f.a.ws.revertOverride([]ecs.Entity{plain, a, b}, "Color", "rgba"); err != nil {
+	if err := f.a.ws.RevertOverride([]ecs.Entity{plain, a, b}, "Color", "rgba"); err != nil {
 		t.Fatal(err)
 	}
 	cm := ecs.NewMap[scene.Color](d.EditWorld())

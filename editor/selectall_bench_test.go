@@ -21,7 +21,7 @@ func BenchmarkSelectAllFrame(b *testing.B) {
 	}{{"100k", [3]int{100, 10, 100}}, {"1M", [3]int{100, 100, 100}}} {
 		b.Run(s.name, func(b *testing.B) {
 			f := newAppFixture(b, Options{})
-			d := f.a.ws.doc
+			d := f.a.ws.Doc()
 			p := scene.DefaultGrid()
 			p.Count = s.count
 			if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
@@ -34,7 +34,7 @@ func BenchmarkSelectAllFrame(b *testing.B) {
 			scanFrames := 0
 			for b.Loop() {
 				t0 := time.Now()
-				f.a.ws.cmdSelectAll()
+				f.a.ws.CmdSelectAll()
 				f.frame()
 				t1 := time.Now()
 				f.frame()

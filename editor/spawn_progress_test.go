@@ -8,6 +8,7 @@ import (
 	"github.com/AllenDang/cimgui-go/imgui"
 
 	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/editor/workspace"
 )
 
 // TestBigSpawnShowsProgressFirst: Enter in the grid dialog of a big grid draws the progress overlay in the frame
@@ -23,9 +24,9 @@ func TestBigSpawnShowsProgressFirst(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newAppFixture(t, Options{ScenePath: "testdata/cubes.json"})
 			before := f.st.Entities
-			v := defaultGridValues()
+			v := workspace.DefaultGrid()
 			v.Count = [3]int{100, 1, 100}
-			f.a.ws.gridValues = &v
+			f.a.ws.RememberGrid(v)
 			f.key(ctrl | key(imgui.KeyG))
 			deadline := time.Now().Add(30 * time.Second)
 			for ready && (f.st.Grid == nil || !f.st.Grid.Ready) {
@@ -69,10 +70,10 @@ func TestJobOverlayShowsInItsFirstFrame(t *testing.T) {
 	f := newAppFixture(t, Options{})
 	stop := make(chan struct{})
 	defer close(stop)
-	if !f.a.ws.jobs.start("Working", func(ctx context.Context, progress func(done, total int64)) error {
+	if !f.a.ws.Jobs().Start("Working", func(ctx context.Context, progress func(done, total int64)) error {
 		<-stop
 		return nil
-	}, func(error) {}, jobOptions{immediate: true}) {
+	}, func(error) {}, workspace.JobOptions{Immediate: true}) {
 		t.Fatal("the job was refused")
 	}
 	f.frame()

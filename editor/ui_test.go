@@ -10,6 +10,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/editor/workspace"
 )
 
 // uiHarness builds the hierarchy and the inspector panels in a windowless UI, as the editor docks them.
@@ -24,10 +25,10 @@ func newUIHarness(tb testing.TB, d *doc.Document) *uiHarness {
 	tb.Helper()
 	log := NewConsole(100)
 	h := &uiHarness{ui: newUIContext(tb), d: d}
-	ws := newWorkspace(Options{}, settings.Defaults(), log, &frameClock{})
-	ws.doc = d
+	ws := workspace.New(workspace.Options{}, settings.Defaults(), log, &workspace.Clock{})
+	ws.SetDoc(d)
 	h.hier = newHierarchyPanel(d, ws, &prefabDrag{}, log, nil)
-	h.insp = newInspectorPanel(ws, h.hier, ws.assets, log, nil)
+	h.insp = newInspectorPanel(ws, h.hier, ws.Assets(), log, nil)
 	h.insp.setDoc(inspected{d})
 	return h
 }

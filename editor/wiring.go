@@ -6,61 +6,60 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/editor/workspace"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// The wiring: App hands each request of the workspace (its ui) and of the viewport panel (its host) to the panel
+// The wiring: App hands each request of the workspace (its UI, appUI) and of the viewport panel (its host) to the panel
 // or dialog that owns what is asked. Nothing here decides anything.
 
 var (
-	_ ui           = (*App)(nil)
+	_ workspace.UI = appUI{}
 	_ viewportHost = (*App)(nil)
 )
 
-func (a *App) ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
-	a.dialogs.ask(title, message, cancel, onChoose, buttons...)
-}
-func (a *App) alert(title, message string)         { a.dialogs.alert(title, message) }
-func (a *App) chooseFile(req fileRequest)          { a.dialogs.chooseFile(req) }
-func (a *App) openGridDialog(values settings.Grid) { a.dialogs.openGrid(values) }
+// appUI is the window as the workspace sees it (workspace.UI).
+type appUI struct{ a *App }
 
-// docChanged points the panels at a new document.
-func (a *App) docChanged(d *doc.Document, frame bool) {
-	a.hier.setDoc(d)
-	a.vp.setDoc(d, frame)
-	a.insp.setDoc(inspected{d})
+func (u appUI) Ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
+	u.a.dialogs.ask(title, message, cancel, onChoose, buttons...)
 }
+func (u appUI) Alert(title, message string)          { u.a.dialogs.alert(title, message) }
+func (u appUI) ChooseFile(req workspace.FileRequest) { u.a.dialogs.chooseFile(req) }
+func (u appUI) OpenGridDialog(values settings.Grid)  { u.a.dialogs.openGrid(values) }
 
-// worldReplaced tells the panels that the document's world is another one (reload, play, a new project file).
-func (a *App) worldReplaced() {
-	a.vp.sync()
-	a.hier.invalidate()
+// DocChanged points the panels at a new document.
+func (u appUI) DocChanged(d *doc.Document, frame bool) {
+	u.a.hier.setDoc(d)
+	u.a.vp.setDoc(d, frame)
+	u.a.insp.setDoc(inspected{d})
 }
 
-func (a *App) show(e ecs.Entity)                   { a.hier.show(e) }
-func (a *App) reveal(e ecs.Entity)                 { a.hier.reveal(e) }
-func (a *App) startRename()                        { a.hier.startRename() }
-func (a *App) setGizmo(op gizmoOp)                 { a.vp.setGizmo(op) }
-func (a *App) toggleGizmoSpace()                   { a.vp.toggleGizmoSpace() }
-func (a *App) frameSelection()                     { a.vp.frameSelection() }
-func (a *App) keepPreview(list *viewport.DrawList) { a.vp.keepPreview(list) }
-func (a *App) dropPreview(list *viewport.DrawList) { a.vp.dropPreview(list) }
-func (a *App) reloadMeshes()                       { a.vp.reloadMeshes() }
-func (a *App) adoptPreview(list *viewport.DrawList, cubes []ecs.Entity) {
-	a.vp.adoptPreview(list, cubes)
+// WorldReplaced tells the panels that the document's world is another one (reload, play, a new project file).
+func (u appUI) WorldReplaced() {
+	u.a.vp.sync()
+	u.a.hier.invalidate()
 }
-func (a *App) sceneVersion() uint64 { return a.vp.sceneVersion() }
-func (a *App) sceneBounds() viewport.AABB {
-	if l := a.vp.sceneList(); l != nil {
+
+func (u appUI) Show(e ecs.Entity)                   { u.a.hier.show(e) }
+func (u appUI) Reveal(e ecs.Entity)                 { u.a.hier.reveal(e) }
+func (u appUI) KeepPreview(list *viewport.DrawList) { u.a.vp.keepPreview(list) }
+func (u appUI) DropPreview(list *viewport.DrawList) { u.a.vp.dropPreview(list) }
+func (u appUI) ReloadMeshes()                       { u.a.vp.reloadMeshes() }
+func (u appUI) AdoptPreview(list *viewport.DrawList, cubes []ecs.Entity) {
+	u.a.vp.adoptPreview(list, cubes)
+}
+func (u appUI) SceneVersion() uint64 { return u.a.vp.sceneVersion() }
+func (u appUI) SceneBounds() viewport.AABB {
+	if l := u.a.vp.sceneList(); l != nil {
 		return l.Bounds()
 	}
 	return viewport.EmptyAABB()
 }
 
-func (a *App) toggleStats() bool {
-	a.vp.showStats = !a.vp.showStats
-	return a.vp.showStats
-}
+func (u appUI) Close()                   { u.a.win.SetShouldClose(true) }
+func (u appUI) Clipboard() string        { return imgui.ClipboardText() }
+func (u appUI) SetClipboard(text string) { imgui.SetClipboardText(text) }
 
 // resetLayout docks every panel where it starts, all of them open (View → Reset Layout).
 func (a *App) resetLayout() {
@@ -69,14 +68,6 @@ func (a *App) resetLayout() {
 		a.panels.open[p] = true
 	}
 }
-
-func (a *App) toggleShortcuts() { a.help.shortcuts = !a.help.shortcuts } // F1 opens and closes it
-func (a *App) showAbout()       { a.help.about = true }
-func (a *App) close()           { a.win.SetShouldClose(true) }
-func (a *App) clipboard() string {
-	return imgui.ClipboardText()
-}
-func (a *App) setClipboard(text string) { imgui.SetClipboardText(text) }
 
 // The viewport panel's host.
 
@@ -94,7 +85,7 @@ func (a *App) picked(es []ecs.Entity) {
 
 // snapStep is the gizmo's snapping step for op.
 func (a *App) snapStep(op gizmoOp) float32 {
-	st := a.ws.settings
+	st := a.ws.Settings()
 	switch op {
 	case gizmoRotate:
 		return st.SnapRotate
@@ -106,5 +97,5 @@ func (a *App) snapStep(op gizmoOp) float32 {
 
 // prefabDrop places a prefab dragged from the Assets panel and dropped on the viewport image.
 func (a *App) prefabDrop(local imgui.Vec2, w, h int) {
-	a.drag.dropOnView(a.ws.doc.Camera(), local, w, h)
+	a.drag.dropOnView(a.ws.Doc().Camera(), local, w, h)
 }

@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"context"
@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
 )
@@ -18,15 +20,15 @@ import (
 // The workspace's file commands: New, Open, Save, Save As, Export. Big scenes open, save and export in the
 // background (job.go); the unsaved-changes question comes first where the open scene would be dropped (flows.go).
 
-func (w *workspace) cmdNew() {
+func (w *Workspace) CmdNew() {
 	w.confirmDiscard("create a new scene", func() {
-		w.setDoc(doc.New("", w.docOpts))
+		w.SetDoc(doc.New("", w.docOpts))
 		w.log.Infof("new scene")
 	})
 }
 
 // dialogDir is where file dialogs start: the open scene's folder, else the most recent place.
-func (w *workspace) dialogDir() string {
+func (w *Workspace) dialogDir() string {
 	if p := w.doc.Path(); p != "" {
 		return filepath.Dir(p)
 	}
@@ -36,34 +38,34 @@ func (w *workspace) dialogDir() string {
 	return ""
 }
 
-func (w *workspace) cmdOpen() {
+func (w *Workspace) CmdOpen() {
 	w.confirmDiscard("open another scene", func() {
-		w.ui.chooseFile(fileRequest{title: "Open Scene", dir: w.dialogDir(), exts: []string{".json"}, onChoose: w.openPath})
+		w.ui.ChooseFile(FileRequest{Title: "Open Scene", Dir: w.dialogDir(), Exts: []string{".json"}, OnChoose: w.openPath})
 	})
 }
 
-// openRecent opens a file of File → Open Recent.
-func (w *workspace) openRecent(path string) {
+// OpenRecent opens a file of File → Open Recent.
+func (w *Workspace) OpenRecent(path string) {
 	w.confirmDiscard("open another scene", func() { w.openPath(path) })
 }
 
-// clearRecent empties File → Open Recent.
-func (w *workspace) clearRecent() {
+// ClearRecent empties File → Open Recent.
+func (w *Workspace) ClearRecent() {
 	w.settings.Recent = nil
-	w.saveSettings()
+	w.SaveSettings()
 }
 
-// openFirst opens the scene named on the command line ("" a new scene). A big one is only set up for (returned as
+// OpenFirst opens the scene named on the command line ("" a new scene). A big one is only set up for (returned as
 // later): it opens inside the window, with its progress, once the window exists (openInBackground); a smaller one
 // that does not load is an error here.
-func (w *workspace) openFirst(path string) (later string, err error) {
+func (w *Workspace) OpenFirst(path string) (later string, err error) {
 	popts, pst := loadProject(w.docOpts, path)
 	switch {
 	case path != "" && bigFile(path):
 		// A big scene opens in the window: it shows at once, with the progress, while a job parses the file
 		// (and reads the project file next to it again).
 		w.useProject(popts, pst)
-		w.setDoc(doc.New("", w.docOpts))
+		w.SetDoc(doc.New("", w.docOpts))
 		return path, nil
 	case path != "":
 		d, err := doc.Open(context.Background(), path, popts, nil)
@@ -71,12 +73,12 @@ func (w *workspace) openFirst(path string) (later string, err error) {
 			return "", loadError(path, err)
 		}
 		w.useProject(popts, pst)
-		w.setDoc(d)
+		w.SetDoc(d)
 		w.settings.AddRecent(path)
-		w.saveSettings()
+		w.SaveSettings()
 	default:
 		w.useProject(popts, pst)
-		w.setDoc(doc.New("", w.docOpts))
+		w.SetDoc(doc.New("", w.docOpts))
 	}
 	return "", nil
 }
@@ -108,18 +110,24 @@ func loadError(path string, err error) error {
 
 // openPath loads a scene in the background and shows it when done. A file that does not load leaves the open
 // scene as it was and lists every problem in the console.
-func (w *workspace) openPath(path string) { w.openInBackground(path, w.jobs.beginMark("open"), false) }
+func (w *Workspace) openPath(path string) { w.openInBackground(path, w.jobs.beginMark("open"), false) }
+
+// OpenAtLaunch opens the big scene named on the command line (OpenFirst left it for later) in the background,
+// its progress shown from the first frame; its timing mark starts at the launch.
+func (w *Workspace) OpenAtLaunch(path string, launched time.Time) {
+	w.openInBackground(path, &Mark{Mark: probe.Mark{What: "open", Input: launched.UnixNano()}}, true)
+}
 
 // openInBackground parses the file and builds a new document on a background goroutine — touching nothing of the
 // open one, which stays usable — with the progress (bytes read) in the overlay, then swaps it in on the loop.
 // If the open scene was changed meanwhile, the usual Save / Don't Save / Cancel question comes first. immediate
 // shows the progress from the first frame (a big scene named on the command line).
-func (w *workspace) openInBackground(path string, m *mark, immediate bool) {
+func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 	var nd *doc.Document
 	base := w.baseDocOptions()
 	var popts doc.Options
 	var pst projectState
-	w.jobs.start("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
+	w.jobs.Start("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		popts, pst = loadProject(base, path) // the components of the project file next to the scene
 		d, err := doc.Open(ctx, path, popts, progress)
 		nd = d
@@ -129,18 +137,18 @@ func (w *workspace) openInBackground(path string, m *mark, immediate bool) {
 			w.reportLoadError(path, err)
 			if errors.Is(err, os.ErrNotExist) {
 				w.settings.RemoveRecent(path)
-				w.saveSettings()
+				w.SaveSettings()
 			}
 			return
 		}
 		w.confirmDiscard("open "+filepath.Base(path), func() {
 			w.useProject(popts, pst)
-			w.setDoc(nd)
+			w.SetDoc(nd)
 			w.settings.AddRecent(path)
-			w.saveSettings()
+			w.SaveSettings()
 		})
-	}, jobOptions{applies: true, mark: m, immediate: immediate, wait: func() string {
-		if immediate && w.clock.frames < 2 {
+	}, JobOptions{Applies: true, Mark: m, Immediate: immediate, Wait: func() string {
+		if immediate && w.clock.Frames < 2 {
 			return "showing the window first" // the first frame, with the progress, is presented before the scene
 		}
 		return ""
@@ -148,7 +156,7 @@ func (w *workspace) openInBackground(path string, m *mark, immediate bool) {
 }
 
 // reportLoadError puts every problem of a failed load in the console and says so in a dialog.
-func (w *workspace) reportLoadError(path string, err error) {
+func (w *Workspace) reportLoadError(path string, err error) {
 	if errors.Is(err, context.Canceled) {
 		w.log.Infof("opening %s cancelled", path)
 		return
@@ -168,7 +176,7 @@ func (w *workspace) reportLoadError(path string, err error) {
 		return problemText(path, p)
 	})
 	msg += "\nThe open scene was not changed."
-	w.ui.alert("Cannot open scene", msg)
+	w.ui.Alert("Cannot open scene", msg)
 }
 
 // maxListedProblems is how many problems a dialog lists; the console has them all.
@@ -218,18 +226,18 @@ func errText(path string, err error) string {
 	return strings.TrimPrefix(err.Error(), path+": ")
 }
 
-func (w *workspace) cmdSave()   { w.saveThen(nil) }
-func (w *workspace) cmdSaveAs() { w.saveAsThen(nil, nil) }
+func (w *Workspace) CmdSave()   { w.saveThen(nil) }
+func (w *Workspace) CmdSaveAs() { w.saveAsThen(nil, nil) }
 
 // saveAsThen asks for a file name and saves there; then runs after a successful save, cancelled when there is
 // none (the dialog closed, the save failed or was cancelled).
-func (w *workspace) saveAsThen(then, cancelled func()) {
+func (w *Workspace) saveAsThen(then, cancelled func()) {
 	name := fileNameFor(w.doc.SceneName())
 	if w.doc.Path() != "" {
 		name = filepath.Base(w.doc.Path())
 	}
-	w.ui.chooseFile(fileRequest{save: true, title: "Save Scene As", dir: w.dialogDir(), name: name, exts: []string{".json"},
-		onChoose: func(p string) { w.save(p, then, cancelled) }, onCancel: cancelled})
+	w.ui.ChooseFile(FileRequest{Save: true, Title: "Save Scene As", Dir: w.dialogDir(), Name: name, Exts: []string{".json"},
+		OnChoose: func(p string) { w.save(p, then, cancelled) }, OnCancel: cancelled})
 }
 
 // fileNameFor makes a file name from a scene name.
@@ -247,10 +255,10 @@ func fileNameFor(name string) string {
 }
 
 // saveThen saves (asking for a file name if the scene has none) and runs then after a successful save.
-func (w *workspace) saveThen(then func()) { w.saveOr(then, nil) }
+func (w *Workspace) saveThen(then func()) { w.saveOr(then, nil) }
 
 // saveOr is saveThen that runs cancelled when the scene was not saved.
-func (w *workspace) saveOr(then, cancelled func()) {
+func (w *Workspace) saveOr(then, cancelled func()) {
 	if w.doc.Path() == "" {
 		w.saveAsThen(then, cancelled)
 		return
@@ -261,7 +269,7 @@ func (w *workspace) saveOr(then, cancelled func()) {
 // save writes the scene (with the document's camera) atomically to path; big scenes save in the background with
 // a progress bar. The file watcher is told, so the editor's own save is not reported as an outside change. then
 // runs after a successful save, cancelled (if not nil) after a failed or cancelled one.
-func (w *workspace) save(path string, then, cancelled func()) {
+func (w *Workspace) save(path string, then, cancelled func()) {
 	done := func(err error) {
 		w.resumeWatch() // after a Save As this also follows the new path
 		if err != nil {
@@ -269,7 +277,7 @@ func (w *workspace) save(path string, then, cancelled func()) {
 				w.log.Infof("save cancelled; %s was not changed", path)
 			} else {
 				w.log.Errorf("saving %s: %v", path, err)
-				w.ui.alert("Save failed", "Could not save "+path+":\n\n"+errText(path, err)+"\n\nThe file on disk was not changed.")
+				w.ui.Alert("Save failed", "Could not save "+path+":\n\n"+errText(path, err)+"\n\nThe file on disk was not changed.")
 			}
 			if cancelled != nil {
 				cancelled()
@@ -278,13 +286,13 @@ func (w *workspace) save(path string, then, cancelled func()) {
 		}
 		w.log.Infof("saved %s", path)
 		w.settings.AddRecent(path)
-		w.saveSettings()
+		w.SaveSettings()
 		if then != nil {
 			then()
 		}
 	}
 	w.pauseWatch(path)
-	if w.doc.Len() < jobThreshold {
+	if w.doc.Len() < JobThreshold {
 		done(w.doc.SaveAs(context.Background(), path, nil))
 		return
 	}
@@ -295,7 +303,7 @@ func (w *workspace) save(path string, then, cancelled func()) {
 		j.Also = sum
 	}
 	d := w.doc
-	if !w.jobs.start("Saving "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
+	if !w.jobs.Start("Saving "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		return j.Run(ctx, progress)
 	}, func(err error) {
 		if w.doc == d {
@@ -307,7 +315,7 @@ func (w *workspace) save(path string, then, cancelled func()) {
 			}
 		}
 		done(err)
-	}, jobOptions{}) {
+	}, JobOptions{}) {
 		w.resumeWatch()
 		if cancelled != nil {
 			cancelled()
@@ -315,32 +323,32 @@ func (w *workspace) save(path string, then, cancelled func()) {
 	}
 }
 
-func (w *workspace) cmdExport() {
+func (w *Workspace) CmdExport() {
 	name := strings.TrimSuffix(fileNameFor(w.doc.SceneName()), ".json") + ".export.json"
 	if p := w.doc.Path(); p != "" {
 		name = strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) + ".export.json"
 	}
-	w.ui.chooseFile(fileRequest{save: true, title: "Export for Game", dir: w.dialogDir(), name: name, okLabel: "Export",
-		exts: []string{".json"}, onChoose: w.export})
+	w.ui.ChooseFile(FileRequest{Save: true, Title: "Export for Game", Dir: w.dialogDir(), Name: name, OKLabel: "Export",
+		Exts: []string{".json"}, OnChoose: w.export})
 }
 
 // export writes the game export (world matrices baked, editor data stripped) atomically.
-func (w *workspace) export(path string) {
+func (w *Workspace) export(path string) {
 	j := w.doc.PrepareExport(path)
 	finish := func(err error) {
 		if err != nil {
 			w.log.Errorf("export to %s: %v", path, err)
-			w.ui.alert("Export failed", "Could not export to "+path+":\n\n"+errText(path, err))
+			w.ui.Alert("Export failed", "Could not export to "+path+":\n\n"+errText(path, err))
 			return
 		}
 		w.log.Infof("exported %s to %s", words.Count(w.doc.Len(), "entity", "entities"), path)
 		w.settings.AddPlace(filepath.Dir(path))
 	}
-	if w.doc.Len() < jobThreshold {
+	if w.doc.Len() < JobThreshold {
 		finish(j.Run(context.Background(), nil))
 		return
 	}
-	w.jobs.start("Exporting "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
+	w.jobs.Start("Exporting "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		return j.Run(ctx, progress)
-	}, finish, jobOptions{})
+	}, finish, JobOptions{})
 }

@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 )
 
 // The flows that ask before they act, as small state machines: the unsaved-changes question in front of New, Open
-// and Quit (discardFlow), quitting (requestClose) and a scene changed on disk by another program (outside edits).
+// and Quit (discardFlow), quitting (RequestClose) and a scene changed on disk by another program (outside edits).
 
 // flowState is where a discardFlow is.
 type flowState uint8
@@ -83,12 +83,12 @@ func (f *discardFlow) finish(ok bool) {
 
 // confirmDiscard runs then at once if the scene has no unsaved changes; otherwise it asks "Save / Don't Save /
 // Cancel" first (what is about to happen is named by action: "quit", "open another scene"…).
-func (w *workspace) confirmDiscard(action string, then func()) *discardFlow {
+func (w *Workspace) confirmDiscard(action string, then func()) *discardFlow {
 	f := startDiscard(w.doc.Dirty(), then)
 	if f.state != flowAsking {
 		return f
 	}
-	w.ui.ask("Unsaved changes", "Save changes to \""+w.docLabel()+"\" before you "+action+"?\nYour changes will be lost if you don't save them.",
+	w.ui.Ask("Unsaved changes", "Save changes to \""+w.docLabel()+"\" before you "+action+"?\nYour changes will be lost if you don't save them.",
 		answerCancel, func(i int) {
 			if f.answer(i) {
 				w.saveOr(func() { f.saved(true) }, func() { f.saved(false) })
@@ -97,10 +97,10 @@ func (w *workspace) confirmDiscard(action string, then func()) *discardFlow {
 	return f
 }
 
-// requestClose is the window's close request (the window manager's close button, Ctrl+Q, File → Quit); true
+// RequestClose is the window's close request (the window manager's close button, Ctrl+Q, File → Quit); true
 // lets the window close now. While a job runs it is refused (the job says what to wait for); with unsaved changes
 // it asks first, and closes later (ui.close) if the user says so.
-func (w *workspace) requestClose() bool {
+func (w *Workspace) RequestClose() bool {
 	if w.jobs.job != nil && !w.closing {
 		w.log.Warnf("wait for %s to finish, or cancel it, before closing", w.jobs.job.label)
 		return false
@@ -110,23 +110,23 @@ func (w *workspace) requestClose() bool {
 	}
 	w.confirmDiscard("quit", func() {
 		w.closing = true
-		w.ui.close()
+		w.ui.Close()
 	})
 	return false
 }
 
-// cmdQuit closes the window as if the user had closed it.
-func (w *workspace) cmdQuit() {
-	if w.requestClose() {
+// CmdQuit closes the window as if the user had closed it.
+func (w *Workspace) CmdQuit() {
+	if w.RequestClose() {
 		w.closing = true
-		w.ui.close()
+		w.ui.Close()
 	}
 }
 
 // onSceneFileEvent reacts to the open scene file changing on disk (the document decides: doc.Document.OnDisk): a
 // clean scene reloads (keeping the selection and the camera), a modified one asks, a deleted one is reported
 // (Save writes it back).
-func (w *workspace) onSceneFileEvent(ev watch.Event) {
+func (w *Workspace) onSceneFileEvent(ev watch.Event) {
 	de := doc.DiskChanged
 	if ev.Kind == watch.Missing {
 		de = doc.DiskRemoved
@@ -135,7 +135,7 @@ func (w *workspace) onSceneFileEvent(ev watch.Event) {
 	case doc.ActionReload:
 		w.reloadFromDisk()
 	case doc.ActionAsk:
-		w.ui.ask("Scene changed on disk", w.doc.Path()+" was changed by another program,\nand you have unsaved changes here.", 1,
+		w.ui.Ask("Scene changed on disk", w.doc.Path()+" was changed by another program,\nand you have unsaved changes here.", 1,
 			func(i int) {
 				if i == 0 {
 					w.reloadFromDisk()
@@ -150,7 +150,7 @@ func (w *workspace) onSceneFileEvent(ev watch.Event) {
 }
 
 // reloadFromDisk reads the open scene's file again; the document keeps the selection and the camera.
-func (w *workspace) reloadFromDisk() {
+func (w *Workspace) reloadFromDisk() {
 	if err := w.doc.Reload(context.Background(), nil); err != nil {
 		w.log.Errorf("reloading %s failed; keeping the scene as it is", w.doc.Path())
 		for _, p := range serialize.ProblemsOf(err) {
@@ -158,6 +158,6 @@ func (w *workspace) reloadFromDisk() {
 		}
 		return
 	}
-	w.ui.worldReplaced()
+	w.ui.WorldReplaced()
 	w.log.Infof("reloaded %s (changed on disk)", w.doc.Path())
 }

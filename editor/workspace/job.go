@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"context"
@@ -7,19 +7,16 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/AllenDang/cimgui-go/imgui"
-	g "github.com/AllenDang/giu"
-
 	"github.com/voltex-editor/voltex/editor/probe"
 )
 
-// job is long work (open, save, export, a big spawn) running on a background goroutine while the whole UI stays
+// Job is long work (open, save, export, a big spawn) running on a background goroutine while the whole UI stays
 // usable: a small overlay in the bottom-right corner (and the status bar) shows its progress with a Cancel button.
 //
 // The work function never touches the document or its world — only the loop thread does (docs/architecture.md):
 // it computes into data of its own (a new document, a clone being written, a grid computed as plain data), and
 // finish, on the loop thread, merges the result.
-type job struct {
+type Job struct {
 	label  string
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -36,82 +33,81 @@ type job struct {
 	waiting  string
 	finished bool  // the work function returned
 	err      error // what it returned
-	mark     *mark // the timed user action this job completes, if any
+	mark     *Mark // the timed user action this job completes, if any
 
 	started   time.Time
 	immediate bool // show the progress from the first frame (the scene opened at launch)
 	drawn     int  // frames the overlay was drawn
+	clock     *Clock
 }
 
-// wakeLoop wakes the GUI loop from another goroutine (giu.Update; counted in wakes, see App.sleepIfIdle); unit
-// tests, which have no loop, replace it.
-var wakeLoop = func() {
-	wakes.Add(1)
-	if loopReady.Load() {
-		g.Update()
-	}
+// JobThreshold is the entity count from which saves, exports and spawns run as jobs with a progress bar.
+const JobThreshold = 10_000
+
+// ProgressEvery is how often, at most, a job's progress wakes the loop (the loop's frames follow it while the
+// job is all that changes).
+const ProgressEvery = 100 * time.Millisecond
+
+// overlayDelay is how long a job runs before its progress overlay appears (quick jobs don't flash one).
+const overlayDelay = 150 * time.Millisecond
+
+// JobOptions are the optional parts of a job.
+type JobOptions struct {
+	// Applies is true when the job's finish changes the document: a Cancel pressed after the work ended but
+	// before its result was merged still cancels.
+	Applies bool
+	// Wait, if set, says why a finished result cannot be merged yet ("" when it can): it is kept until then.
+	Wait func() string
+	// Mark is the timed user action the job completes, if any.
+	Mark *Mark
+	// Immediate shows the progress from the first frame (the scene opened at launch).
+	Immediate bool
 }
 
-// loopReady is set once the window (giu's context) exists: a job started before it (the scene named on the command
-// line, read while the window opens) wakes nothing until then, and the loop's first frames find what it did.
-var loopReady atomic.Bool
-
-// jobThreshold is the entity count from which saves, exports and spawns run as jobs with a progress bar.
-const jobThreshold = 10_000
-
-// progressWakeEvery is how often, at most, a job's progress wakes the loop (the loop's frames follow it while
-// the job is all that changes: see App.throttle).
-const progressWakeEvery = jobFrameEvery
-
-// jobOverlayDelay is how long a job runs before its progress overlay appears (quick jobs don't flash one).
-const jobOverlayDelay = 150 * time.Millisecond
-
-// jobOptions are the optional parts of a job.
-type jobOptions struct {
-	applies   bool
-	wait      func() string
-	mark      *mark
-	immediate bool
-}
-
-// jobRunner runs one job at a time and shows it: the overlay (Build) and the probe. It also keeps the timed
+// Jobs runs one job at a time (the window's overlay and the probe show it: Current). It also keeps the timed
 // marks of user actions (the probe's marks), which jobs complete.
-type jobRunner struct {
-	log       logger
-	clock     *frameClock
-	stepDelay time.Duration // Options.JobStepDelay (tests only)
-	probe     *probe.State
-	job       *job
-	marks     []*mark // timed user actions waiting for their result to be presented (probe)
-	// pictureShows reports whether the viewport's picture in the last frame showed the state the editor had at a
+type Jobs struct {
+	// Probe, if set, gets the finished marks.
+	Probe *probe.State
+	// PictureShows reports whether the viewport's picture in the last frame showed the state the editor had at a
 	// time (unix ns); nil: no viewport to wait for.
-	pictureShows func(t int64) bool
+	PictureShows func(t int64) bool
+
+	log       Logger
+	clock     *Clock
+	stepDelay time.Duration // Options.JobStepDelay (tests only)
+	wake      func()
+	job       *Job
+	marks     []*Mark // timed user actions waiting for their result to be presented (probe)
 }
 
-var _ g.Widget = (*jobRunner)(nil)
-
-func newJobRunner(log logger, clock *frameClock, stepDelay time.Duration) *jobRunner {
-	return &jobRunner{log: log, clock: clock, stepDelay: stepDelay}
+// NewJobs makes a runner that logs to log, times marks by clock, pauses jobs stepDelay after each progress step
+// (tests only) and wakes the loop with wake (nil: nothing to wake).
+func NewJobs(log Logger, clock *Clock, stepDelay time.Duration, wake func()) *Jobs {
+	if wake == nil {
+		wake = func() {}
+	}
+	return &Jobs{log: log, clock: clock, stepDelay: stepDelay, wake: wake}
 }
 
-// start runs work on a goroutine; finish gets its error on the loop thread. progress may be called from work.
+// Start runs work on a goroutine; finish gets its error on the loop thread. progress may be called from work.
 // It returns false (and warns) when another job is running.
-func (r *jobRunner) start(label string, work func(ctx context.Context, progress func(done, total int64)) error, finish func(error), o jobOptions) bool {
+func (r *Jobs) Start(label string, work func(ctx context.Context, progress func(done, total int64)) error, finish func(error), o JobOptions) bool {
 	if r.job != nil {
 		r.log.Warnf("%s: wait for %s to finish, or cancel it", label, r.job.label)
 		return false
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	j := &job{label: label, ctx: ctx, cancel: cancel, result: make(chan error, 1), finish: finish, started: time.Now(),
-		applies: o.applies, wait: o.wait, mark: o.mark, immediate: o.immediate}
+	j := &Job{label: label, ctx: ctx, cancel: cancel, result: make(chan error, 1), finish: finish, started: time.Now(),
+		applies: o.Applies, wait: o.Wait, mark: o.Mark, immediate: o.Immediate, clock: r.clock}
 	var lastWake atomic.Int64
 	delay := r.stepDelay
 	progress := func(done, total int64) {
 		j.done.Store(done)
 		j.total.Store(total)
-		if now := time.Now().UnixMilli(); now-lastWake.Load() >= progressWakeEvery.Milliseconds() {
+		if now := time.Now().UnixMilli(); now-lastWake.Load() >= ProgressEvery.Milliseconds() {
 			lastWake.Store(now)
-			wakeLoop()
+			r.wake()
 		}
 		if delay > 0 && done < total { // tests only (Options.JobStepDelay)
 			select {
@@ -124,16 +120,16 @@ func (r *jobRunner) start(label string, work func(ctx context.Context, progress 
 	go func() {
 		err := work(ctx, progress)
 		j.result <- err
-		wakeLoop()
+		r.wake()
 	}()
 	return true
 }
 
-// running reports whether a job's work is still running (its result not yet in).
-func (r *jobRunner) running() bool { return r.job != nil && !r.job.finished }
+// Running reports whether a job's work is still running (its result not yet in).
+func (r *Jobs) Running() bool { return r.job != nil && !r.job.finished }
 
-// poll finishes the job on the loop thread once its goroutine is done (and its result may be merged).
-func (r *jobRunner) poll() {
+// Poll finishes the job on the loop thread once its goroutine is done (and its result may be merged).
+func (r *Jobs) Poll() {
 	j := r.job
 	if j == nil {
 		return
@@ -151,7 +147,7 @@ func (r *jobRunner) poll() {
 	}
 	if j.err == nil && j.wait != nil {
 		if j.waiting = j.wait(); j.waiting != "" {
-			return // keep the result until it can be merged (the loop keeps running: jobRunner.busy)
+			return // keep the result until it can be merged (the loop keeps running: Jobs.busy)
 		}
 	}
 	r.job = nil
@@ -162,31 +158,31 @@ func (r *jobRunner) poll() {
 	}
 }
 
-// cancel cancels the running job, if any.
-func (r *jobRunner) cancel() {
+// Cancel cancels the running job, if any.
+func (r *Jobs) Cancel() {
 	if r.job != nil {
 		r.job.cancel()
 	}
 }
 
-// busy reports whether the runner needs frames without input: a finished job's result waiting to be merged, a
+// Busy reports whether the runner needs frames without input: a finished job's result waiting to be merged, a
 // job that shows its overlay at once, marks waiting to be presented. (A running job wakes the loop itself when its
 // progress or result comes.)
-func (r *jobRunner) busy() bool {
+func (r *Jobs) Busy() bool {
 	j := r.job
-	return len(r.marks) > 0 || (j != nil && (j.finished || j.immediate && time.Since(j.started) < jobOverlayDelay))
+	return len(r.marks) > 0 || (j != nil && (j.finished || j.immediate && time.Since(j.started) < overlayDelay))
 }
 
-// progressKey changes when the running job's progress does (the frame differs then).
-func (r *jobRunner) progressKey() int64 {
+// ProgressKey changes when the running job's progress does (the frame differs then).
+func (r *Jobs) ProgressKey() int64 {
 	if r.job == nil {
 		return 0
 	}
 	return r.job.done.Load()
 }
 
-// jobFraction returns the job's progress in 0..1, or -1 when the total is not known yet.
-func (j *job) fraction() float32 {
+// Fraction returns the job's progress in 0..1, or -1 when the total is not known yet.
+func (j *Job) Fraction() float32 {
 	done, total := j.done.Load(), j.total.Load()
 	if total <= 0 {
 		return -1
@@ -194,77 +190,52 @@ func (j *job) fraction() float32 {
 	return float32(done) / float32(total)
 }
 
-// statusText is the job as the status bar shows it: "Spawning 100000 cubes 45 %".
-func (j *job) statusText() string {
-	if f := j.fraction(); f >= 0 {
+// Current is the running job (or the finished one whose result waits to be merged); nil: none.
+func (r *Jobs) Current() *Job { return r.job }
+
+// Label says what the job does: "Saving level.json".
+func (j *Job) Label() string { return j.label }
+
+// Progress is how much of the job's work is done, of total (0: not known yet).
+func (j *Job) Progress() (done, total int64) { return j.done.Load(), j.total.Load() }
+
+// Started is when the job started.
+func (j *Job) Started() time.Time { return j.started }
+
+// Due reports whether the job's progress overlay shows: at once for an immediate job, else once it has run
+// for a moment (quick jobs don't flash one).
+func (j *Job) Due() bool { return j.immediate || time.Since(j.started) >= overlayDelay }
+
+// Cancel cancels the job.
+func (j *Job) Cancel() { j.cancel() }
+
+// Cancelling reports whether the job was cancelled and has not ended yet.
+func (j *Job) Cancelling() bool { return j.ctx.Err() != nil }
+
+// Waiting says why the job's finished result cannot be merged yet ("" when it can or the work runs).
+func (j *Job) Waiting() string { return j.waiting }
+
+// Drawn records that the overlay showed the job in this frame (the first time times its mark's progress).
+func (j *Job) Drawn() {
+	j.drawn++
+	if m := j.mark; m != nil && j.drawn == 1 {
+		m.progressFrame = j.clock.Frames
+	}
+}
+
+// Shown reports whether the overlay has shown the job.
+func (j *Job) Shown() bool { return j.drawn > 0 }
+
+// StatusText is the job as the status bar shows it: "Spawning 100000 cubes 45 %".
+func (j *Job) StatusText() string {
+	if f := j.Fraction(); f >= 0 {
 		return fmt.Sprintf("%s %.0f %%", j.label, 100*f)
 	}
 	return j.label + "…"
 }
 
-// Build shows the running job non-modally: a small window in the bottom-right corner of the work area, above the
-// status bar, with the label, a progress bar and Cancel. Everything else stays usable.
-func (r *jobRunner) Build() {
-	j := r.job
-	if r.probe != nil {
-		r.probe.Job = nil
-	}
-	if j == nil || (!j.immediate && time.Since(j.started) < jobOverlayDelay) {
-		if j != nil && r.probe != nil {
-			r.probe.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load()}
-		}
-		return
-	}
-	vp := imgui.MainViewport()
-	const margin, barWidth, cancelWidth = 12, 260, 80
-	corner := imgui.Vec2{X: vp.WorkPos().X + vp.WorkSize().X - margin, Y: vp.WorkPos().Y + vp.WorkSize().Y - margin}
-	imgui.SetNextWindowPosV(corner, imgui.CondAlways, imgui.Vec2{X: 1, Y: 1})
-	// Sized here rather than fitted to its contents: ImGui hides a new window that fits itself for its first frame,
-	// and the frame that starts a job must show it (the loop thread's share of the work may come right after).
-	st := imgui.CurrentStyle()
-	pad, gap := st.WindowPadding(), st.ItemSpacing()
-	width := max(imgui.CalcTextSize(j.label).X, barWidth+gap.X+cancelWidth)
-	height := 2*imgui.TextLineHeight() + imgui.FrameHeight() + 2*gap.Y
-	imgui.SetNextWindowSize(imgui.Vec2{X: width + 2*pad.X, Y: height + 2*pad.Y})
-	imgui.SetNextWindowBgAlpha(0.94)
-	flags := imgui.WindowFlagsNoDecoration | imgui.WindowFlagsNoSavedSettings | imgui.WindowFlagsNoScrollbar |
-		imgui.WindowFlagsNoFocusOnAppearing | imgui.WindowFlagsNoNav | imgui.WindowFlagsNoDocking | imgui.WindowFlagsNoMove
-	var cancelRect probe.Rect
-	if imgui.BeginV("##jobprogress", nil, flags) {
-		j.drawn++
-		text(j.label)
-		frac := j.fraction()
-		overlay := ""
-		if frac < 0 {
-			frac = -float32(time.Since(j.started).Seconds()) // indeterminate: ImGui animates a negative fraction
-		} else {
-			overlay = fmt.Sprintf("%.0f %%", 100*frac)
-		}
-		imgui.ProgressBarV(frac, imgui.Vec2{X: barWidth, Y: 0}, overlay)
-		imgui.SameLine()
-		if imgui.ButtonV("Cancel##job", imgui.Vec2{X: cancelWidth}) {
-			j.cancel()
-		}
-		cancelRect = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
-		// The status line is always there (the overlay keeps its size and place as the job's state changes).
-		status := j.waiting
-		if j.ctx.Err() != nil {
-			status = "cancelling…"
-		}
-		textDisabled(status)
-	}
-	imgui.End()
-	if m := j.mark; m != nil && j.drawn == 1 {
-		m.progressFrame = r.clock.frames
-	}
-	if r.probe != nil {
-		r.probe.Job = &probe.Job{Label: j.label, Done: j.done.Load(), Total: j.total.Load(), Shown: j.drawn > 0,
-			Cancel: cancelRect, Cancelling: j.ctx.Err() != nil, Waiting: j.waiting}
-	}
-}
-
-// mark is a timed user action in progress (see probe.Mark).
-type mark struct {
+// Mark is a timed user action in progress (see probe.Mark).
+type Mark struct {
 	probe.Mark
 	inputFrame  uint64 // the frame that handled the input (0: the launch)
 	resultFrame uint64 // the frame in which the result was merged; presented once the next frame starts
@@ -276,9 +247,9 @@ type mark struct {
 
 // presented records that m's progress overlay, drawn in an earlier frame, is on the screen now (at the start of
 // a frame).
-func (m *mark) presented(c *frameClock) {
-	if m.progressFrame != 0 && m.Progress == 0 && m.progressFrame < c.frames {
-		m.Progress, m.ProgressFrames = c.start.UnixNano(), m.progressFrame-m.inputFrame
+func (m *Mark) presented(c *Clock) {
+	if m.progressFrame != 0 && m.Progress == 0 && m.progressFrame < c.Frames {
+		m.Progress, m.ProgressFrames = c.Start.UnixNano(), m.progressFrame-m.inputFrame
 	}
 }
 
@@ -286,39 +257,39 @@ func (m *mark) presented(c *frameClock) {
 const maxMarks = 8
 
 // beginMark starts timing a user action handled in this frame.
-func (r *jobRunner) beginMark(what string) *mark {
-	return &mark{Mark: probe.Mark{What: what, Input: r.clock.start.UnixNano()}, inputFrame: r.clock.frames}
+func (r *Jobs) beginMark(what string) *Mark {
+	return &Mark{Mark: probe.Mark{What: what, Input: r.clock.Start.UnixNano()}, inputFrame: r.clock.Frames}
 }
 
 // markResult records that m's result is in the document now (or that it was cancelled); the start of the next
 // frame, after this one is presented, completes it.
-func (r *jobRunner) markResult(m *mark, cancelled bool) {
-	m.Result, m.Cancelled, m.resultFrame, m.pending = time.Now().UnixNano(), cancelled, r.clock.frames, true
+func (r *Jobs) markResult(m *Mark, cancelled bool) {
+	m.Result, m.Cancelled, m.resultFrame, m.pending = time.Now().UnixNano(), cancelled, r.clock.Frames, true
 	m.Frames = m.resultFrame - m.inputFrame
 	r.marks = append(r.marks, m)
 }
 
 // presentMarks completes the marks whose result frame has been presented (Presented) and whose result the
 // viewport's picture on screen shows (Picture); call it at the start of a frame, when the last one is on screen.
-func (r *jobRunner) presentMarks() {
+func (r *Jobs) presentMarks() {
 	if j := r.job; j != nil && j.mark != nil {
 		j.mark.presented(r.clock)
 	}
 	keep := r.marks[:0]
 	for _, m := range r.marks {
 		m.presented(r.clock)
-		if m.pending && m.resultFrame < r.clock.frames {
-			m.Presented, m.pending = r.clock.start.UnixNano(), false
+		if m.pending && m.resultFrame < r.clock.Frames {
+			m.Presented, m.pending = r.clock.Start.UnixNano(), false
 		}
-		if !m.pending && m.Picture == 0 && (m.Cancelled || r.pictureShows == nil || r.pictureShows(m.Result)) {
-			m.Picture = r.clock.start.UnixNano()
+		if !m.pending && m.Picture == 0 && (m.Cancelled || r.PictureShows == nil || r.PictureShows(m.Result)) {
+			m.Picture = r.clock.Start.UnixNano()
 		}
 		if m.pending || m.Picture == 0 {
 			keep = append(keep, m)
 			continue
 		}
-		if r.probe != nil {
-			st := r.probe
+		if r.Probe != nil {
+			st := r.Probe
 			st.Marks = append(st.Marks, m.Mark)
 			if len(st.Marks) > maxMarks {
 				st.Marks = append(st.Marks[:0], st.Marks[len(st.Marks)-maxMarks:]...)
@@ -328,25 +299,25 @@ func (r *jobRunner) presentMarks() {
 	r.marks = keep
 }
 
-// markNow times an action whose result is in the document as it returns (an inspector edit, a grid dialog value):
+// MarkNow times an action whose result is in the document as it returns (an inspector edit, a grid dialog value):
 // one mark per name and frame.
-func (r *jobRunner) markNow(what string) {
-	if r.probe == nil {
+func (r *Jobs) MarkNow(what string) {
+	if r.Probe == nil {
 		return
 	}
 	for _, m := range r.marks {
-		if m.What == what && m.inputFrame == r.clock.frames {
+		if m.What == what && m.inputFrame == r.clock.Frames {
 			return
 		}
 	}
 	r.markResult(r.beginMark(what), false)
 }
 
-// timed runs an action, timing it for the probe under what: its result is in the document when run returns, or
+// Timed runs an action, timing it for the probe under what: its result is in the document when run returns, or
 // when the background job it started is merged.
-func (w *workspace) timed(what string, run func()) {
+func (w *Workspace) Timed(what string, run func()) {
 	r := w.jobs
-	if r.probe == nil {
+	if r.Probe == nil {
 		run()
 		return
 	}

@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"context"
@@ -7,14 +7,12 @@ import (
 	"time"
 )
 
-func init() { wakeLoop = func() {} } // no GUI loop in unit tests
-
 // runJob starts a job whose work returns err once release is closed, and returns what finish receives.
-func runJob(t *testing.T, a *jobRunner, o jobOptions, err error) (release chan struct{}, finished *[]error) {
+func runJob(t *testing.T, a *Jobs, o JobOptions, err error) (release chan struct{}, finished *[]error) {
 	t.Helper()
 	release = make(chan struct{})
 	var got []error
-	if !a.start("test", func(ctx context.Context, progress func(done, total int64)) error {
+	if !a.Start("test", func(ctx context.Context, progress func(done, total int64)) error {
 		progress(1, 2)
 		<-release
 		return err
@@ -25,15 +23,15 @@ func runJob(t *testing.T, a *jobRunner, o jobOptions, err error) (release chan s
 }
 
 // pollUntil polls the job as the loop does, frame by frame, until cond holds.
-func pollUntil(t *testing.T, a *jobRunner, what string, cond func() bool) {
+func pollUntil(t *testing.T, a *Jobs, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		a.clock.frames++
-		a.poll()
+		a.clock.Frames++
+		a.Poll()
 		time.Sleep(time.Millisecond)
 	}
 }
@@ -43,29 +41,29 @@ func pollUntil(t *testing.T, a *jobRunner, what string, cond func() bool) {
 // (a save that has written its file).
 func TestJobResultWaitsAndLateCancel(t *testing.T) {
 	for _, applies := range []bool{true, false} {
-		a := newJobRunner(NewConsole(10), &frameClock{}, 0)
+		a := NewJobs(&testLog{}, &Clock{}, 0, nil)
 		playing := true
-		release, got := runJob(t, a, jobOptions{applies: applies, wait: func() string {
+		release, got := runJob(t, a, JobOptions{Applies: applies, Wait: func() string {
 			if playing {
 				return "waiting for Stop"
 			}
 			return ""
 		}}, nil)
-		if a.start("second", nil, nil, jobOptions{}) {
+		if a.Start("second", nil, nil, JobOptions{}) {
 			t.Fatal("a second job started while one runs")
 		}
 		close(release)
 		pollUntil(t, a, "the work to end", func() bool { return a.job.finished })
 		for range 5 {
-			a.clock.frames++
-			a.poll()
+			a.clock.Frames++
+			a.Poll()
 		}
 		if len(*got) != 0 || a.job == nil || a.job.waiting != "waiting for Stop" {
 			t.Fatalf("applies %v: the result was merged while waiting (finish %v)", applies, *got)
 		}
-		a.cancel()
+		a.Cancel()
 		playing = false
-		a.poll()
+		a.Poll()
 		want := error(nil)
 		if applies {
 			want = context.Canceled
@@ -79,20 +77,20 @@ func TestJobResultWaitsAndLateCancel(t *testing.T) {
 // TestJobCancelMidwayAndMark: Cancel reaches the work through its context; the mark of the action records the
 // result and is presented only once a later frame begins.
 func TestJobCancelMidwayAndMark(t *testing.T) {
-	a := newJobRunner(NewConsole(10), &frameClock{}, 0)
-	a.clock.start = time.Now()
+	a := NewJobs(&testLog{}, &Clock{}, 0, nil)
+	a.clock.Start = time.Now()
 	m := a.beginMark("spawn grid")
 	var got []error
-	a.start("cancel me", func(ctx context.Context, progress func(done, total int64)) error {
+	a.Start("cancel me", func(ctx context.Context, progress func(done, total int64)) error {
 		progress(3, 10)
 		<-ctx.Done()
 		return ctx.Err()
-	}, func(err error) { got = append(got, err) }, jobOptions{applies: true, mark: m})
+	}, func(err error) { got = append(got, err) }, JobOptions{Applies: true, Mark: m})
 	pollUntil(t, a, "progress", func() bool { return a.job.done.Load() == 3 })
-	if f := a.job.fraction(); f < 0.29 || f > 0.31 || a.job.statusText() != "cancel me 30 %" {
-		t.Fatalf("fraction %v, status %q", f, a.job.statusText())
+	if f := a.job.Fraction(); f < 0.29 || f > 0.31 || a.job.StatusText() != "cancel me 30 %" {
+		t.Fatalf("fraction %v, status %q", f, a.job.StatusText())
 	}
-	a.cancel()
+	a.Cancel()
 	pollUntil(t, a, "the job to end", func() bool { return a.job == nil })
 	if len(got) != 1 || !errors.Is(got[0], context.Canceled) {
 		t.Fatalf("finish got %v", got)
@@ -100,8 +98,8 @@ func TestJobCancelMidwayAndMark(t *testing.T) {
 	if !m.Cancelled || m.Result == 0 || m.Presented != 0 || len(a.marks) != 1 {
 		t.Fatalf("mark after the result frame: %+v", m.Mark)
 	}
-	a.clock.frames++
-	a.clock.start = time.Now()
+	a.clock.Frames++
+	a.clock.Start = time.Now()
 	a.presentMarks()
 	if m.Presented == 0 || len(a.marks) != 0 || m.Frames == 0 {
 		t.Fatalf("mark after the next frame began: %+v (%d pending)", m.Mark, len(a.marks))

@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 // placeGap is the distance between what the scene holds and something placed beside it.
 const placeGap = 2
 
-// besideScene is where something new goes by default (a grid, a placed prefab): next to what the scene already
+// BesideScene is where something new goes by default (a grid, a placed prefab): next to what the scene already
 // holds (content), with a gap of two units, its bottom level with the content's bottom and centred on the content
 // along the other horizontal axis — so it never lands on what is there and sits on the same floor — and never
 // between the camera (eye) and the content: of ±X and ±Z it takes the side on the view's right, else its left,
@@ -20,7 +20,7 @@ const placeGap = 2
 // framing a scene is its middle: exactly on the existing objects, hence "At pivot" is offered but not the default.
 // In an empty scene it goes to the origin. The placed coordinate is rounded outwards to a half unit so that a
 // field shows it plainly.
-func besideScene(content, box viewport.AABB, eye mgl32.Vec3) mgl32.Vec3 {
+func BesideScene(content, box viewport.AABB, eye mgl32.Vec3) mgl32.Vec3 {
 	if content.IsEmpty() {
 		return mgl32.Vec3{}
 	}
@@ -102,3 +102,5 @@ func span(a mgl32.Vec2, ps []mgl32.Vec2) (lo, hi float32) {
 	}
 	return lo, hi
 }
+
+func abs32(f float32) float32 { return float32(math.Abs(float64(f))) }

@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"context"
@@ -25,16 +25,16 @@ import (
 // apply and unpack instances, follow prefab files changed on disk. (The hierarchy marks instances, the inspector
 // shows their overrides, the Assets panel lists prefab files: prefab.go.)
 
-// cmdInstantiatePrefab asks for a prefab file (a scene in the scene's folder) and places an instance of it beside
-// what the scene holds (placePrefab).
-func (w *workspace) cmdInstantiatePrefab() {
-	w.ui.chooseFile(fileRequest{title: "Instantiate Prefab", dir: w.dialogDir(), okLabel: "Instantiate", exts: []string{".json"},
-		onChoose: w.placePrefab})
+// CmdInstantiatePrefab asks for a prefab file (a scene in the scene's folder) and places an instance of it beside
+// what the scene holds (PlacePrefab).
+func (w *Workspace) CmdInstantiatePrefab() {
+	w.ui.ChooseFile(FileRequest{Title: "Instantiate Prefab", Dir: w.dialogDir(), OKLabel: "Instantiate", Exts: []string{".json"},
+		OnChoose: w.PlacePrefab})
 }
 
-// placePrefab places an instance of the prefab at path as a root beside what the scene holds, on its floor and
-// never between the camera and it (besideScene, as a new grid goes): placing again puts the next one beside that.
-func (w *workspace) placePrefab(path string) {
+// PlacePrefab places an instance of the prefab at path as a root beside what the scene holds, on its floor and
+// never between the camera and it (BesideScene, as a new grid goes): placing again puts the next one beside that.
+func (w *Workspace) PlacePrefab(path string) {
 	shape, err := w.doc.Shape(context.Background(), doc.CopySource{Prefab: path})
 	if err != nil {
 		w.placeFailed(path, err)
@@ -49,24 +49,24 @@ func (w *workspace) placePrefab(path string) {
 	if box.IsEmpty() { // nothing drawn: its origin is what is placed
 		box = viewport.AABB{}
 	}
-	w.instantiate(path, ecs.Entity{}, besideScene(w.ui.sceneBounds(), box, w.doc.Camera().Eye()))
+	w.Instantiate(path, ecs.Entity{}, BesideScene(w.ui.SceneBounds(), box, w.doc.Camera().Eye()))
 }
 
 // instantiate places an instance of the prefab at path under parent at pos (parent's space).
-func (w *workspace) instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) {
+func (w *Workspace) Instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) {
 	e, err := w.doc.Prefabs().Instantiate(context.Background(), path, parent, pos)
 	if err != nil {
 		w.placeFailed(path, err)
 		return
 	}
 	w.log.Infof("placed %s (an instance of %s)", w.doc.Name(e), filepath.Base(path))
-	w.ui.show(e) // under a collapsed parent (a drop on its row) too, as Create shows what it made
+	w.ui.Show(e) // under a collapsed parent (a drop on its row) too, as Create shows what it made
 	w.syncWatched()
 }
 
-// placeMesh makes an entity with the mesh ref (a mesh dragged from the Assets panel) standing on the ground at pos,
+// PlaceMesh makes an entity with the mesh ref (a mesh dragged from the Assets panel) standing on the ground at pos,
 // named after the mesh, and selects it: one undoable step.
-func (w *workspace) placeMesh(ref string, pos mgl32.Vec3) {
+func (w *Workspace) PlaceMesh(ref string, pos mgl32.Vec3) {
 	if m, err := w.assets.Mesh(ref); err == nil && m != nil {
 		if b := viewport.MeshBounds(m); !b.IsEmpty() {
 			pos[1] -= b.Min[1] // its bottom on the ground
@@ -81,17 +81,17 @@ func (w *workspace) placeMesh(ref string, pos mgl32.Vec3) {
 	t.Position = pos
 	e, err := w.doc.Spawn("Create "+name, ecs.Entity{}, name, t, scene.Mesh{Asset: ref}, scene.Color{}.Default())
 	if err != nil {
-		w.report("create "+name, err)
+		w.Report("create "+name, err)
 		return
 	}
 	w.log.Infof("created %s (mesh %s)", name, ref)
-	w.ui.show(e)
+	w.ui.Show(e)
 }
 
 // placeFailed says once, in the console and in a message the user sees, why the prefab at path cannot be placed.
-func (w *workspace) placeFailed(path string, err error) {
+func (w *Workspace) placeFailed(path string, err error) {
 	if errors.Is(err, doc.ErrPlaying) {
-		w.report("place", err)
+		w.Report("place", err)
 		return
 	}
 	name := filepath.Base(path)
@@ -99,14 +99,14 @@ func (w *workspace) placeFailed(path string, err error) {
 	for _, p := range probs {
 		w.log.Errorf("cannot place %s: %s", name, p)
 	}
-	w.ui.alert("Cannot place prefab", "Cannot place "+name+":\n\n"+problemLines(probs, func(p serialize.Problem) string {
+	w.ui.Alert("Cannot place prefab", "Cannot place "+name+":\n\n"+problemLines(probs, func(p serialize.Problem) string {
 		return problemText(path, p)
 	}))
 }
 
-// cmdSaveAsPrefab asks for a file name and saves the selected entities there as a prefab, replacing them by an
+// CmdSaveAsPrefab asks for a file name and saves the selected entities there as a prefab, replacing them by an
 // instance of it.
-func (w *workspace) cmdSaveAsPrefab() {
+func (w *Workspace) CmdSaveAsPrefab() {
 	sel := w.doc.Selection().Entities()
 	if len(sel) == 0 {
 		return
@@ -115,11 +115,11 @@ func (w *workspace) cmdSaveAsPrefab() {
 	if name == "" {
 		name = "prefab"
 	}
-	w.ui.chooseFile(fileRequest{save: true, title: "Save Selection as Prefab", dir: w.dialogDir(), name: fileNameFor(name),
-		okLabel: "Save", exts: []string{".json"}, onChoose: func(p string) {
+	w.ui.ChooseFile(FileRequest{Save: true, Title: "Save Selection as Prefab", Dir: w.dialogDir(), Name: fileNameFor(name),
+		OKLabel: "Save", Exts: []string{".json"}, OnChoose: func(p string) {
 			inst, err := w.doc.Prefabs().SaveAs(context.Background(), p, sel...)
 			if err != nil {
-				w.report("save as prefab", err)
+				w.Report("save as prefab", err)
 				return
 			}
 			w.log.Infof("saved %s; the selection is now an instance of it (%s)", shortPath(p), w.doc.Name(inst))
@@ -128,41 +128,41 @@ func (w *workspace) cmdSaveAsPrefab() {
 		}})
 }
 
-func (w *workspace) cmdUnpackPrefab() {
+func (w *Workspace) CmdUnpackPrefab() {
 	if err := w.doc.Prefabs().Unpack(w.doc.Selection().Entities()...); err != nil {
-		w.report("unpack", err)
+		w.Report("unpack", err)
 		return
 	}
 	w.log.Infof("unpacked: the entities are plain entities of the scene now")
 }
 
-func (w *workspace) cmdRevertInstance() {
+func (w *Workspace) CmdRevertInstance() {
 	if err := w.doc.Prefabs().RevertInstances(w.doc.Selection().Entities()...); err != nil {
-		w.report("revert", err)
+		w.Report("revert", err)
 		return
 	}
 	w.log.Infof("reverted to the prefab")
 }
 
-func (w *workspace) cmdApplyInstance() {
+func (w *Workspace) CmdApplyInstance() {
 	e, ok := w.doc.Selection().Active()
 	if !ok {
 		return
 	}
 	if err := w.doc.Prefabs().ApplyInstance(context.Background(), e); err != nil {
-		w.report("apply", err)
+		w.Report("apply", err)
 		return
 	}
 	w.log.Infof("applied the instance's overrides to its prefab")
 }
 
-// revertOverride reverts one override of the entities (the inspector's Revert).
-func (w *workspace) revertOverride(es []ecs.Entity, comp, path string) error {
+// RevertOverride reverts one override of the entities (the inspector's Revert).
+func (w *Workspace) RevertOverride(es []ecs.Entity, comp, path string) error {
 	return w.doc.Prefabs().RevertOverride(es, comp, path)
 }
 
-// applyOverride writes one override of e into its prefab file (the inspector's Apply).
-func (w *workspace) applyOverride(e ecs.Entity, comp, path string) error {
+// ApplyOverride writes one override of e into its prefab file (the inspector's Apply).
+func (w *Workspace) ApplyOverride(e ecs.Entity, comp, path string) error {
 	if err := w.doc.Prefabs().Apply(context.Background(), e, comp, path); err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (w *workspace) applyOverride(e ecs.Entity, comp, path string) error {
 
 // onPrefabFileEvent follows a prefab file changed on disk (another editor window saved it, or another program):
 // the instances take its new values, keeping their overrides.
-func (w *workspace) onPrefabFileEvent(path string) {
+func (w *Workspace) onPrefabFileEvent(path string) {
 	rep := w.doc.Prefabs().Changed(context.Background(), path)
 	if rep.Instances > 0 {
 		w.log.Infof("%s changed: %s updated", filepath.Base(path), words.Count(rep.Instances, "instance", "instances"))
@@ -184,10 +184,10 @@ func (w *workspace) onPrefabFileEvent(path string) {
 }
 
 // isPrefabPath reports whether p (absolute) is a prefab file the scene's instances read.
-func (w *workspace) isPrefabPath(p string) bool { return slices.Contains(w.doc.Prefabs().Files(), p) }
+func (w *Workspace) isPrefabPath(p string) bool { return slices.Contains(w.doc.Prefabs().Files(), p) }
 
-// prefabList lists the scene files that can be placed as prefabs (the Assets panel).
-func (w *workspace) prefabList() []string { return w.prefabs.list(w.assets.Root(), w.doc.Path()) }
+// PrefabList lists the scene files that can be placed as prefabs (the Assets panel).
+func (w *Workspace) PrefabList() []string { return w.prefabs.list(w.assets.Root(), w.doc.Path()) }
 
 // prefabFiles lists the scene files in the scene's folder and below, rescanned every few seconds (at most 200, 4
 // folders deep), the scene itself left out.

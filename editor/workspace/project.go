@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"context"
@@ -67,7 +67,7 @@ func loadProject(base doc.Options, scenePath string) (doc.Options, projectState)
 
 // useProject makes st the project of the open document and says what happened in the console (and,
 // for a broken project file, in a dialog).
-func (w *workspace) useProject(opts doc.Options, st projectState) {
+func (w *Workspace) useProject(opts doc.Options, st projectState) {
 	changed := st.path != w.project.path
 	w.docOpts = opts
 	w.project = st
@@ -81,7 +81,7 @@ func (w *workspace) useProject(opts doc.Options, st projectState) {
 }
 
 // reportProject lists a broken project file's problems in the console and in a dialog.
-func (w *workspace) reportProject() {
+func (w *Workspace) reportProject() {
 	st := w.project
 	for _, p := range st.problems {
 		w.log.Errorf("%s", p)
@@ -90,12 +90,12 @@ func (w *workspace) reportProject() {
 	msg += problemLines(st.problems, serialize.Problem.String)
 	msg += "\nOnly the " + w.baseComponents() + " are registered: the scene's other components are kept as they are\n" +
 		"(read-only) and written back unchanged. Fix the file and save it: the editor picks it up."
-	w.ui.alert("Project file has problems", msg)
+	w.ui.Alert("Project file has problems", msg)
 }
 
-// projectStatus is the project's part of the status bar, and whether it is a problem. The text is made when the
+// ProjectStatus is the project's part of the status bar, and whether it is a problem. The text is made when the
 // state changes, not every frame.
-func (w *workspace) projectStatus() (string, bool) {
+func (w *Workspace) ProjectStatus() (string, bool) {
 	st := &w.project
 	key := statusKey{st.path, len(st.problems) > 0, st.kept, st.components}
 	if st.statusFor != key {
@@ -116,7 +116,7 @@ func (w *workspace) projectStatus() (string, bool) {
 
 // baseComponents names the components registered without a project file: the built-in ones, and a game's
 // own editor's Go ones.
-func (w *workspace) baseComponents() string {
+func (w *Workspace) baseComponents() string {
 	if w.opts.NewWorld != nil {
 		return "built-in and Go components"
 	}
@@ -130,14 +130,14 @@ type statusKey struct {
 	components   int
 }
 
-func (w *workspace) isProjectPath(p string) bool {
+func (w *Workspace) isProjectPath(p string) bool {
 	return p != "" && (p == w.project.path || p == w.projectCandidate())
 }
 
 // projectCandidate is where a project file of the open scene would appear: voltex.project.json in the scene's
 // folder, watched while the scene has none, so that one written while the editor runs is picked up ("" when the
 // scene has a project file or no path).
-func (w *workspace) projectCandidate() string {
+func (w *Workspace) projectCandidate() string {
 	if w.project.path != "" || w.doc.Path() == "" {
 		return ""
 	}
@@ -152,7 +152,7 @@ func (w *workspace) projectCandidate() string {
 // scene moves to them (doc.Retype: renames move values over, new fields take their defaults). If that
 // would lose values (a field removed, a type changed, an enum value gone), it asks first; a broken file
 // is reported and the components stay as they were.
-func (w *workspace) onProjectFileEvent() {
+func (w *Workspace) onProjectFileEvent() {
 	if w.project.path == "" { // a project file written next to a scene that had none
 		if _, err := os.Stat(w.projectCandidate()); err != nil {
 			return
@@ -190,7 +190,7 @@ func (w *workspace) onProjectFileEvent() {
 	}
 	msg += "\nKeep leaves the components as they were until the scene is opened again.\n" +
 		"Apply drops these values (the file on disk keeps them until you save)."
-	w.ui.ask("Project file changed", msg, 0, func(i int) {
+	w.ui.Ask("Project file changed", msg, 0, func(i int) {
 		if i != 1 {
 			w.project.kept = true
 			w.log.Warnf("kept the components as they were; %s is not in use until the scene is opened again", st.shown)
@@ -208,9 +208,9 @@ func (w *workspace) onProjectFileEvent() {
 }
 
 // afterRetype points the panels at the document's new world.
-func (w *workspace) afterRetype(opts doc.Options, st projectState, warnings []serialize.Problem) {
+func (w *Workspace) afterRetype(opts doc.Options, st projectState, warnings []serialize.Problem) {
 	w.useProject(opts, st)
-	w.ui.worldReplaced()
+	w.ui.WorldReplaced()
 	for _, p := range warnings {
 		w.log.Warnf("%s", p)
 	}
@@ -220,7 +220,7 @@ func (w *workspace) afterRetype(opts doc.Options, st projectState, warnings []se
 
 // baseDocOptions are the document options without any project file: the built-in and the game's Go
 // components.
-func (w *workspace) baseDocOptions() doc.Options {
+func (w *Workspace) baseDocOptions() doc.Options {
 	o := w.docOpts
 	o.NewWorld = w.opts.NewWorld
 	return o

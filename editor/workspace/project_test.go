@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"os"
@@ -37,7 +37,7 @@ func TestLoadProject(t *testing.T) {
 	if o.NewWorld != nil || len(st.problems) != 1 || !strings.HasPrefix(st.problems[0].String(), pf+":1:68: components[0].name: ") {
 		t.Fatalf("broken project file: %+v", st)
 	}
-	if text, bad := (&workspace{project: st}).projectStatus(); !bad || !strings.Contains(text, "has problems: built-in components only") {
+	if text, bad := (&Workspace{project: st}).ProjectStatus(); !bad || !strings.Contains(text, "has problems: built-in components only") {
 		t.Fatalf("status %q", text)
 	}
 }
@@ -46,9 +46,9 @@ func TestLoadProject(t *testing.T) {
 // components as well as the built-in ones, and says so: "built-in components only" would be wrong there.
 func TestBrokenProjectWordsForGoGames(t *testing.T) {
 	st := projectState{path: "/p/voltex.project.json", problems: []serialize.Problem{{File: "voltex.project.json", Line: 1, Col: 2, Msg: "x"}}}
-	w := &workspace{project: st}
+	w := &Workspace{project: st}
 	w.opts.NewWorld = scene.NewWorld
-	if text, _ := w.projectStatus(); !strings.Contains(text, "has problems: built-in and Go components only") {
+	if text, _ := w.ProjectStatus(); !strings.Contains(text, "has problems: built-in and Go components only") {
 		t.Fatalf("status %q", text)
 	}
 }

@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"path/filepath"
@@ -7,10 +7,10 @@ import (
 	"github.com/voltex-editor/voltex/assets/watch"
 )
 
-// startWatcher follows the open scene file and the asset files it uses. Events reach the loop through the watcher's
-// queue (drained in pollWatcher); wakeLoop (giu.Update) wakes an idle loop.
-func (w *workspace) startWatcher() {
-	wt, err := watch.New(watch.Options{Wake: func() { wakeLoop() }})
+// StartWatcher follows the open scene file and the asset files it uses. Events reach the loop through the watcher's
+// queue (drained in pollWatcher); Options.Wake wakes an idle loop.
+func (w *Workspace) StartWatcher() {
+	wt, err := watch.New(watch.Options{Wake: w.jobs.wake})
 	if err != nil {
 		w.log.Warnf("file watching is off: %v", err)
 		return
@@ -21,7 +21,7 @@ func (w *workspace) startWatcher() {
 
 // syncWatched makes the watched set the scene file, the registry's asset files and the asset folder's list of
 // files (new mesh and prefab files appear in the Assets panel), if that changed.
-func (w *workspace) syncWatched() {
+func (w *Workspace) syncWatched() {
 	if w.watcher == nil {
 		return
 	}
@@ -55,7 +55,7 @@ func (w *workspace) syncWatched() {
 
 // pollWatcher handles the file events queued since the last frame: a changed mesh file is re-read and its mesh
 // replaced (a broken one keeps the previous mesh and says why); the scene file goes to onSceneFileEvent.
-func (w *workspace) pollWatcher() {
+func (w *Workspace) pollWatcher() {
 	if w.watcher == nil {
 		return
 	}
@@ -85,18 +85,18 @@ func (w *workspace) pollWatcher() {
 				continue
 			}
 			w.log.Infof("reloaded %s", ref)
-			w.ui.reloadMeshes()
+			w.ui.ReloadMeshes()
 		}
 	}
 	// Meshes come into use when the viewport draws them: follow the files then.
-	if v := w.ui.sceneVersion(); v != w.watchedAt {
+	if v := w.ui.SceneVersion(); v != w.watchedAt {
 		w.watchedAt = v
 		w.syncWatched()
 	}
 }
 
 // assetDir is the absolute path of the folder the Assets panel lists ("" if unknown).
-func (w *workspace) assetDir() string {
+func (w *Workspace) assetDir() string {
 	abs, err := filepath.Abs(w.assets.Root())
 	if err != nil {
 		return ""
@@ -106,7 +106,7 @@ func (w *workspace) assetDir() string {
 
 // onAssetDirEvent lists the asset folder's files again: files added, removed or renamed there appear in (or
 // leave) the Assets panel without Rescan.
-func (w *workspace) onAssetDirEvent() {
+func (w *Workspace) onAssetDirEvent() {
 	if err := w.assets.Scan(); err != nil {
 		w.log.Warnf("scanning %s: %v", w.assets.Root(), err)
 	}
@@ -114,7 +114,7 @@ func (w *workspace) onAssetDirEvent() {
 	w.syncWatched()
 }
 
-func (w *workspace) isScenePath(p string) bool {
+func (w *Workspace) isScenePath(p string) bool {
 	if w.doc.Path() == "" {
 		return false
 	}
@@ -127,7 +127,7 @@ func (w *workspace) isScenePath(p string) bool {
 // content as known and report the save as a change on disk). resumeWatch watches it again, taking the file as it
 // is now as known (or as the save hashed it: AddKnown, before resumeWatch), so the editor's own save produces no
 // event.
-func (w *workspace) pauseWatch(path string) {
+func (w *Workspace) pauseWatch(path string) {
 	if w.watcher != nil {
 		_ = w.watcher.Remove(path)
 		w.saving, _ = filepath.Abs(path)
@@ -135,7 +135,7 @@ func (w *workspace) pauseWatch(path string) {
 	}
 }
 
-func (w *workspace) resumeWatch() {
+func (w *Workspace) resumeWatch() {
 	if w.watcher != nil {
 		w.saving = ""
 		w.watched = nil

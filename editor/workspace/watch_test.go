@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"context"
@@ -12,11 +12,12 @@ import (
 // would take the old content as known and report the editor's own save as a change on disk. After the save it is
 // watched again.
 func TestWatchLeavesTheFileBeingSavedOut(t *testing.T) {
-	f := newAppFixture(t, Options{})
-	w := f.a.ws
+	w, _ := newTestWorkspace(t, 0)
+	w.StartWatcher()
 	if w.watcher == nil {
 		t.Fatal("the workspace has no watcher")
 	}
+	t.Cleanup(func() { w.watcher.Close() })
 	path := filepath.Join(t.TempDir(), "scene.json")
 	if err := w.doc.SaveAs(context.Background(), path, nil); err != nil {
 		t.Fatal(err)

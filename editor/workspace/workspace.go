@@ -1,4 +1,4 @@
-package editor
+package workspace
 
 import (
 	"fmt"
@@ -14,29 +14,29 @@ import (
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// workspace is the open scene and everything that acts on it as a whole: the document, its project file, the
+// Workspace is the open scene and everything that acts on it as a whole: the document, its project file, the
 // asset registry, the settings, the file watcher, background jobs, and the editor's commands (New, Open, Save,
 // Undo, Play… — the action table runs them) with their flows (the unsaved-changes question, quitting, outside
-// edits). It draws nothing and imports no ImGui (TestWorkspaceFilesImportNoImGui): what it needs of the window goes
-// through ui, which App implements by handing each request to the panel or dialog that owns it, and tests fake.
+// edits). It draws nothing and imports no ImGui (internal/archtest): what it needs of the window goes through UI,
+// which package editor implements by handing each request to the panel or dialog that owns it, and tests fake.
 //
 // Panels never see the workspace whole: each gets the narrow interfaces it uses (a command set, the document).
-type workspace struct {
+type Workspace struct {
 	opts     Options
 	doc      *doc.Document
 	docOpts  doc.Options
 	project  projectState // the project file of the open scene (project.go)
 	assets   *assets.Registry
 	settings *settings.Settings
-	log      *Console
-	ui       ui
-	jobs     *jobRunner
-	clock    *frameClock
+	log      Logger
+	ui       UI
+	jobs     *Jobs
+	clock    *Clock
 
 	gridValues *settings.Grid // the grid dialog's values when it was last closed
 	closing    bool           // the user chose to quit: the next close request closes
 	lastTick   time.Time      // play mode's clock
-	prefabs    prefabFiles    // the scene files listed as prefabs (prefab.go)
+	prefabs    prefabFiles    // the scene files listed as prefabs (prefabs.go)
 
 	watcher   *watch.Watcher
 	watched   []string
@@ -44,68 +44,82 @@ type workspace struct {
 	watchedAt uint64 // viewport draw-list version the watched set was last synced at
 }
 
-// ui is the workspace's view of the window: the dialogs its commands open, the panels they steer and the
-// window itself. App implements it (wiring.go); tests use a fake.
-type ui interface {
-	// ask shows a modal question; onChoose gets the index of the button pressed (cancel: the one Escape presses).
-	ask(title, message string, cancel int, onChoose func(int), buttons ...string)
-	// alert tells the user something that needs no decision: a message with OK.
-	alert(title, message string)
-	// chooseFile shows a file dialog.
-	chooseFile(req fileRequest)
-	// openGridDialog opens Spawn Cube Grid with values, or gives it the keyboard if it is open.
-	openGridDialog(values settings.Grid)
-	// docChanged points every panel at a new document (frame: show its whole scene, it has no saved camera).
-	docChanged(d *doc.Document, frame bool)
-	// worldReplaced tells the panels that the document's world is another (reload, play, a new project file).
-	worldReplaced()
-	// show reveals e in the hierarchy and scrolls to it.
-	show(e ecs.Entity)
-	// reveal expands e's parents in the hierarchy so that it has a row.
-	reveal(e ecs.Entity)
-	// startRename starts renaming the active entity in the hierarchy.
-	startRename()
-	// The viewport: gizmo, framing, stats, the preview a spawn keeps until its cubes are in, meshes, its version.
-	setGizmo(op gizmoOp)
-	toggleGizmoSpace()
-	frameSelection()
-	toggleStats() bool
-	keepPreview(list *viewport.DrawList)
-	dropPreview(list *viewport.DrawList)
-	adoptPreview(list *viewport.DrawList, cubes []ecs.Entity)
-	reloadMeshes()
-	sceneVersion() uint64
-	// sceneBounds is the box of what the viewport draws of the scene (empty when it draws nothing).
-	sceneBounds() viewport.AABB
-	// The window: layout, help windows, closing, the clipboard.
-	resetLayout()
-	toggleShortcuts()
-	showAbout()
-	close()
-	clipboard() string
-	setClipboard(text string)
+// Options configure a workspace.
+type Options struct {
+	// NewWorld, if set, makes the worlds of every scene (it must call scene.Register) — to add component types
+	// of a game or of tests.
+	NewWorld func() *ecs.World
+	// Systems, if set, make the play-mode systems (doc.Options.Systems; default scene.SpinSystem).
+	Systems []func(*ecs.World) ecs.System
+	// JobStepDelay, if set, pauses background jobs this long after each progress step (e2e tests only).
+	JobStepDelay time.Duration
+	// Wake wakes the GUI loop from another goroutine (a job's progress or result, a file event); nil: nothing
+	// to wake.
+	Wake func()
 }
 
-// fileRequest is a file dialog to show: onChoose gets the confirmed path; onCancel (optional) runs when the user
+// Logger is where the workspace and the panels say what happened (the Console).
+type Logger interface {
+	Infof(format string, args ...any)
+	Warnf(format string, args ...any)
+	Errorf(format string, args ...any)
+}
+
+// UI is the workspace's view of the window: the dialogs its commands open, the panels they steer and the
+// window itself. Package editor implements it (wiring.go); tests use a fake.
+type UI interface {
+	// Ask shows a modal question; onChoose gets the index of the button pressed (cancel: the one Escape presses).
+	Ask(title, message string, cancel int, onChoose func(int), buttons ...string)
+	// Alert tells the user something that needs no decision: a message with OK.
+	Alert(title, message string)
+	// ChooseFile shows a file dialog.
+	ChooseFile(req FileRequest)
+	// OpenGridDialog opens Spawn Cube Grid with values, or gives it the keyboard if it is open.
+	OpenGridDialog(values settings.Grid)
+	// DocChanged points every panel at a new document (frame: show its whole scene, it has no saved camera).
+	DocChanged(d *doc.Document, frame bool)
+	// WorldReplaced tells the panels that the document's world is another (reload, play, a new project file).
+	WorldReplaced()
+	// Show reveals e in the hierarchy and scrolls to it.
+	Show(e ecs.Entity)
+	// Reveal expands e's parents in the hierarchy so that it has a row.
+	Reveal(e ecs.Entity)
+	// The viewport: the preview a spawn keeps until its cubes are in, meshes, its version.
+	KeepPreview(list *viewport.DrawList)
+	DropPreview(list *viewport.DrawList)
+	AdoptPreview(list *viewport.DrawList, cubes []ecs.Entity)
+	ReloadMeshes()
+	SceneVersion() uint64
+	// SceneBounds is the box of what the viewport draws of the scene (empty when it draws nothing).
+	SceneBounds() viewport.AABB
+	// The window: closing, the clipboard.
+	Close()
+	Clipboard() string
+	SetClipboard(text string)
+}
+
+// FileRequest is a file dialog to show: OnChoose gets the confirmed path; OnCancel (optional) runs when the user
 // closes the dialog without one.
-type fileRequest struct {
-	save       bool
-	title, dir string
-	name       string // the file name field's initial text
-	okLabel    string // the confirm button ("" = Open or Save)
-	exts       []string
-	onChoose   func(path string)
-	onCancel   func()
+type FileRequest struct {
+	Save       bool
+	Title, Dir string
+	Name       string // the file name field's initial text
+	OKLabel    string // the confirm button ("" = Open or Save)
+	Exts       []string
+	OnChoose   func(path string)
+	OnCancel   func()
 }
 
-// frameClock counts the frames of the loop and when the current one began (for the probe's timing marks).
-type frameClock struct {
-	frames uint64
-	start  time.Time
+// Clock counts the frames of the loop and when the current one began (for the probe's timing marks); the loop
+// advances it.
+type Clock struct {
+	Frames uint64
+	Start  time.Time
 }
 
-func newWorkspace(opts Options, st *settings.Settings, log *Console, clock *frameClock) *workspace {
-	w := &workspace{
+// New makes a workspace with no document yet (OpenFirst opens one); log and clock are shared with the window.
+func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspace {
+	w := &Workspace{
 		opts:     opts,
 		docOpts:  doc.Options{NewWorld: opts.NewWorld, Systems: opts.Systems},
 		assets:   assets.NewRegistry(".", assets.DefaultLimits()),
@@ -116,12 +130,35 @@ func newWorkspace(opts Options, st *settings.Settings, log *Console, clock *fram
 	if st != nil {
 		w.docOpts.MaxHistoryBytes = st.UndoMemoryMB << 20 // 0: the default
 	}
-	w.jobs = newJobRunner(log, clock, opts.JobStepDelay)
+	w.jobs = NewJobs(log, clock, opts.JobStepDelay, opts.Wake)
 	return w
 }
 
-// setDoc makes d the open document: the panels, the asset folder and the watched files follow it.
-func (w *workspace) setDoc(d *doc.Document) {
+// SetUI connects the workspace to its window.
+func (w *Workspace) SetUI(ui UI) { w.ui = ui }
+
+// Doc is the open document.
+func (w *Workspace) Doc() *doc.Document { return w.doc }
+
+// Settings are the editor's persisted preferences.
+func (w *Workspace) Settings() *settings.Settings { return w.settings }
+
+// Assets is the asset registry of the open scene's folder.
+func (w *Workspace) Assets() *assets.Registry { return w.assets }
+
+// Jobs runs the background jobs and keeps the probe's timing marks.
+func (w *Workspace) Jobs() *Jobs { return w.jobs }
+
+// Close stops watching files and saves the settings (the window has closed).
+func (w *Workspace) Close() {
+	if w.watcher != nil {
+		w.watcher.Close()
+	}
+	w.SaveSettings()
+}
+
+// SetDoc makes d the open document: the panels, the asset folder and the watched files follow it.
+func (w *Workspace) SetDoc(d *doc.Document) {
 	if j := w.jobs.job; j != nil && j.applies {
 		j.cancel() // its result was for the scene being closed
 	}
@@ -136,7 +173,7 @@ func (w *workspace) setDoc(d *doc.Document) {
 	_ = w.assets.Scan() // best effort: the Assets panel lists the folder's models
 	w.prefabs.forget()
 	if w.ui != nil {
-		w.ui.docChanged(d, !d.CameraInFile() && d.Len() > 0)
+		w.ui.DocChanged(d, !d.CameraInFile() && d.Len() > 0)
 	}
 	if d.Path() != "" {
 		w.log.Infof("opened %s: %s", d.Path(), words.Count(d.Len(), "entity", "entities"))
@@ -154,26 +191,26 @@ func (w *workspace) setDoc(d *doc.Document) {
 
 // revealConflicts gives every entity with merge conflicts a row in the hierarchy (its [!] would be hidden under
 // collapsed parents).
-func (w *workspace) revealConflicts(d *doc.Document) {
+func (w *Workspace) revealConflicts(d *doc.Document) {
 	if w.ui == nil {
 		return
 	}
 	for _, c := range d.Conflicts().List() {
 		if e, ok := d.Entity(c.Entity); ok && c.Entity != 0 {
-			w.ui.reveal(e)
+			w.ui.Reveal(e)
 		}
 	}
 }
 
-func (w *workspace) saveSettings() {
+func (w *Workspace) SaveSettings() {
 	if err := w.settings.Save(); err != nil {
 		w.log.Warnf("saving settings: %v", err)
 	}
 }
 
-// windowTitle is "Voltex Editor — <file name>" ("Untitled" for a scene never saved), with a leading * while there
+// WindowTitle is "Voltex Editor — <file name>" ("Untitled" for a scene never saved), with a leading * while there
 // are unsaved changes.
-func (w *workspace) windowTitle() string {
+func (w *Workspace) WindowTitle() string {
 	t := "Voltex Editor — " + w.docLabel()
 	if w.doc.Dirty() {
 		t = "*" + t
@@ -182,17 +219,17 @@ func (w *workspace) windowTitle() string {
 }
 
 // docLabel names the open scene as a user knows it: its file name, or "Untitled" before it is first saved.
-func (w *workspace) docLabel() string {
+func (w *Workspace) docLabel() string {
 	if p := w.doc.Path(); p != "" {
 		return filepath.Base(p)
 	}
 	return w.doc.SceneName()
 }
 
-// statusText is the status bar's line: where the scene is and whether it is saved, counts, speed, renders, mode.
-func (w *workspace) statusText(fps float32, renders uint64) string {
+// StatusText is the status bar's line: where the scene is and whether it is saved, counts, speed, renders, mode.
+func (w *Workspace) StatusText(fps float32, renders uint64) string {
 	var state string
-	switch path := registerText(w.doc.Path()); {
+	switch path := w.doc.Path(); {
 	case path == "" && w.doc.Dirty():
 		state = "new scene, not saved yet"
 	case path == "":
@@ -210,17 +247,17 @@ func (w *workspace) statusText(fps float32, renders uint64) string {
 		}
 	}
 	if j := w.jobs.job; j != nil {
-		mode += "  |  " + j.statusText()
+		mode += "  |  " + j.StatusText()
 	}
 	return fmt.Sprintf("%s  |  %s  |  %d selected  |  %.0f FPS  |  %s%s", state, words.Count(w.doc.Len(), "entity", "entities"),
 		w.doc.Selection().Len(), fps, words.Count(int(renders), "viewport render", "viewport renders"), mode)
 }
 
-// beginFrame runs what the loop does at the start of a frame, before any panel is built: background results are
+// BeginFrame runs what the loop does at the start of a frame, before any panel is built: background results are
 // merged (jobs, file events) and play mode advances.
-func (w *workspace) beginFrame() {
+func (w *Workspace) BeginFrame() {
 	w.jobs.presentMarks()
-	w.jobs.poll()
+	w.jobs.Poll()
 	w.pollWatcher()
 	w.tickPlay()
 	w.noteHistoryDrops()
@@ -228,7 +265,7 @@ func (w *workspace) beginFrame() {
 
 // noteHistoryDrops says in the console when the undo history dropped its oldest steps to stay
 // within its memory budget (settings' undoMemoryMB).
-func (w *workspace) noteHistoryDrops() {
+func (w *Workspace) noteHistoryDrops() {
 	n, bytes := w.doc.History().TakeDropped()
 	if n == 0 {
 		return
@@ -251,12 +288,12 @@ func mib(n int) string {
 
 // busy reports whether the workspace needs frames without input: play mode running, a job's result or mark
 // waiting.
-func (w *workspace) busy() bool {
-	return (w.doc.PlayMode().Playing() && !w.doc.PlayMode().Paused()) || w.jobs.busy()
+func (w *Workspace) Busy() bool {
+	return (w.doc.PlayMode().Playing() && !w.doc.PlayMode().Paused()) || w.jobs.Busy()
 }
 
 // tickPlay advances play mode by the real time since the last frame.
-func (w *workspace) tickPlay() {
+func (w *Workspace) tickPlay() {
 	if !w.doc.PlayMode().Playing() || w.doc.PlayMode().Paused() {
 		return
 	}

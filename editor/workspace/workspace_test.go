@@ -1,19 +1,16 @@
-package editor
+package workspace
 
 import (
 	"context"
 	"errors"
-	"go/parser"
-	"go/token"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/assets/watch"
@@ -27,65 +24,76 @@ import (
 // fakeUI is the window as the workspace sees it: it records what the commands ask for, and lets a test answer the
 // question or the file dialog that is open.
 type fakeUI struct {
-	question  *prompt
-	file      *fileRequest
+	question  *question
+	file      *FileRequest
 	grid      *settings.Grid
 	calls     []string
 	docs      int
 	framed    bool
 	preview   *viewport.DrawList
 	clip      string
-	stats     bool
 	closed    bool
 	shown     []ecs.Entity
 	sceneVer  uint64
 	questions []string // titles of every question and alert asked
 }
 
-func (f *fakeUI) ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
-	f.question = &prompt{title: title, message: message, buttons: buttons, cancel: cancel, onChoose: onChoose}
+// question is a question the workspace asked (UI.Ask).
+type question struct {
+	title, message string
+	buttons        []string
+	onChoose       func(int)
+}
+
+func (f *fakeUI) Ask(title, message string, cancel int, onChoose func(int), buttons ...string) {
+	f.question = &question{title: title, message: message, buttons: buttons, onChoose: onChoose}
 	f.questions = append(f.questions, title)
 }
-func (f *fakeUI) alert(title, message string) { f.ask(title, message, 0, func(int) {}, "OK") }
-func (f *fakeUI) chooseFile(req fileRequest)  { f.file = &req }
-func (f *fakeUI) openGridDialog(v settings.Grid) {
+func (f *fakeUI) Alert(title, message string) { f.Ask(title, message, 0, func(int) {}, "OK") }
+func (f *fakeUI) ChooseFile(req FileRequest)  { f.file = &req }
+func (f *fakeUI) OpenGridDialog(v settings.Grid) {
 	f.grid = &v
 }
-func (f *fakeUI) docChanged(d *doc.Document, frame bool) { f.docs, f.framed = f.docs+1, frame }
-func (f *fakeUI) worldReplaced()                         { f.calls = append(f.calls, "worldReplaced") }
-func (f *fakeUI) show(e ecs.Entity)                      { f.shown = append(f.shown, e) }
-func (f *fakeUI) reveal(ecs.Entity)                      {}
-func (f *fakeUI) startRename()                           { f.calls = append(f.calls, "rename") }
-func (f *fakeUI) setGizmo(op gizmoOp)                    { f.calls = append(f.calls, "gizmo "+op.label()) }
-func (f *fakeUI) toggleGizmoSpace()                      { f.calls = append(f.calls, "space") }
-func (f *fakeUI) frameSelection()                        { f.calls = append(f.calls, "frame") }
-func (f *fakeUI) toggleStats() bool                      { f.stats = !f.stats; return f.stats }
-func (f *fakeUI) keepPreview(l *viewport.DrawList) {
+func (f *fakeUI) DocChanged(d *doc.Document, frame bool) { f.docs, f.framed = f.docs+1, frame }
+func (f *fakeUI) WorldReplaced()                         { f.calls = append(f.calls, "worldReplaced") }
+func (f *fakeUI) Show(e ecs.Entity)                      { f.shown = append(f.shown, e) }
+func (f *fakeUI) Reveal(ecs.Entity)                      {}
+func (f *fakeUI) KeepPreview(l *viewport.DrawList) {
 	if l != nil {
 		f.preview = l
 	}
 }
-func (f *fakeUI) dropPreview(l *viewport.DrawList) {
+func (f *fakeUI) DropPreview(l *viewport.DrawList) {
 	if f.preview == l {
 		f.preview = nil
 	}
 }
-func (f *fakeUI) adoptPreview(l *viewport.DrawList, cubes []ecs.Entity) {
+func (f *fakeUI) AdoptPreview(l *viewport.DrawList, cubes []ecs.Entity) {
 	f.calls = append(f.calls, "adopt")
 }
-func (f *fakeUI) reloadMeshes()        { f.calls = append(f.calls, "reloadMeshes") }
-func (f *fakeUI) sceneVersion() uint64 { return f.sceneVer }
-func (f *fakeUI) sceneBounds() viewport.AABB {
+func (f *fakeUI) ReloadMeshes()        { f.calls = append(f.calls, "reloadMeshes") }
+func (f *fakeUI) SceneVersion() uint64 { return f.sceneVer }
+func (f *fakeUI) SceneBounds() viewport.AABB {
 	return viewport.EmptyAABB()
 }
-func (f *fakeUI) resetLayout()      { f.calls = append(f.calls, "layout") }
-func (f *fakeUI) toggleShortcuts()  { f.calls = append(f.calls, "shortcuts") }
-func (f *fakeUI) showAbout()        { f.calls = append(f.calls, "about") }
-func (f *fakeUI) close()            { f.closed = true }
-func (f *fakeUI) clipboard() string { return f.clip }
-func (f *fakeUI) setClipboard(s string) {
+func (f *fakeUI) Close()            { f.closed = true }
+func (f *fakeUI) Clipboard() string { return f.clip }
+func (f *fakeUI) SetClipboard(s string) {
 	f.clip = s
 }
+
+// testLog is the console as tests read it: each line as "level: text".
+type testLog struct{ lines []string }
+
+func (l *testLog) Infof(format string, args ...any)  { l.add("info", format, args) }
+func (l *testLog) Warnf(format string, args ...any)  { l.add("warning", format, args) }
+func (l *testLog) Errorf(format string, args ...any) { l.add("error", format, args) }
+func (l *testLog) add(level, format string, args []any) {
+	l.lines = append(l.lines, level+": "+fmt.Sprintf(format, args...))
+}
+
+// logOf returns the lines w has logged.
+func logOf(w *Workspace) []string { return w.log.(*testLog).lines }
 
 // answer presses button label of the open question.
 func (f *fakeUI) answer(t *testing.T, label string) {
@@ -111,24 +119,24 @@ func (f *fakeUI) choose(t *testing.T, path string) {
 	}
 	f.file = nil
 	if path == "" {
-		if r.onCancel != nil {
-			r.onCancel()
+		if r.OnCancel != nil {
+			r.OnCancel()
 		}
 		return
 	}
-	r.onChoose(path)
+	r.OnChoose(path)
 }
 
 // newTestWorkspace is a workspace with a fake window over a new scene with cubes, its settings in a temporary
 // folder, jobs that finish when polled.
-func newTestWorkspace(t *testing.T, cubes int) (*workspace, *fakeUI) {
+func newTestWorkspace(t *testing.T, cubes int) (*Workspace, *fakeUI) {
 	t.Helper()
 	st, _ := settings.Load(t.TempDir())
 	st.SaveTo(t.TempDir())
-	w := newWorkspace(Options{}, st, NewConsole(100), &frameClock{frames: 5})
+	w := New(Options{}, st, &testLog{}, &Clock{Frames: 5})
 	f := &fakeUI{}
 	w.ui = f
-	w.setDoc(doc.New("", w.docOpts))
+	w.SetDoc(doc.New("", w.docOpts))
 	for range cubes {
 		if _, err := w.doc.SpawnCube(ecs.Entity{}); err != nil {
 			t.Fatal(err)
@@ -138,24 +146,24 @@ func newTestWorkspace(t *testing.T, cubes int) (*workspace, *fakeUI) {
 }
 
 // lastLog returns the console's last line.
-func lastLog(w *workspace) string {
-	m := w.log.Messages()
-	if len(m) == 0 {
+func lastLog(w *Workspace) string {
+	lines := logOf(w)
+	if len(lines) == 0 {
 		return ""
 	}
-	return m[len(m)-1].Level.String() + ": " + m[len(m)-1].Text
+	return lines[len(lines)-1]
 }
 
 // waitJob polls the workspace's job, as the loop does, until it is merged.
-func waitJob(t *testing.T, w *workspace) {
+func waitJob(t *testing.T, w *Workspace) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for w.jobs.job != nil {
 		if time.Now().After(deadline) {
 			t.Fatal("the job did not finish")
 		}
-		w.clock.frames++
-		w.jobs.poll()
+		w.clock.Frames++
+		w.jobs.Poll()
 		time.Sleep(time.Millisecond)
 	}
 }
@@ -203,7 +211,7 @@ func TestDiscardFlowStates(t *testing.T) {
 func TestNewAndOpenAskBeforeDroppingChanges(t *testing.T) {
 	w, f := newTestWorkspace(t, 2)
 	first := w.doc
-	w.cmdNew()
+	w.CmdNew()
 	if f.question == nil || f.question.title != "Unsaved changes" || !strings.Contains(f.question.message, "create a new scene") {
 		t.Fatalf("New on a modified scene: question %+v", f.question)
 	}
@@ -211,16 +219,16 @@ func TestNewAndOpenAskBeforeDroppingChanges(t *testing.T) {
 	if w.doc != first {
 		t.Fatal("Cancel replaced the scene")
 	}
-	w.cmdNew()
+	w.CmdNew()
 	f.answer(t, "Save")
-	if f.file == nil || !f.file.save || f.file.name != "untitled.json" {
+	if f.file == nil || !f.file.Save || f.file.Name != "untitled.json" {
 		t.Fatalf("Save of an untitled scene: file dialog %+v", f.file)
 	}
 	f.choose(t, "") // closed without a name: nothing happens
 	if w.doc != first || f.question != nil {
 		t.Fatal("closing the Save As dialog went on with New")
 	}
-	w.cmdNew()
+	w.CmdNew()
 	f.answer(t, "Save")
 	path := filepath.Join(t.TempDir(), "a.json")
 	f.choose(t, path)
@@ -234,8 +242,8 @@ func TestNewAndOpenAskBeforeDroppingChanges(t *testing.T) {
 		t.Fatalf("recent files %v", w.settings.Recent)
 	}
 	// A clean scene: Open shows the dialog at once (no question) and the chosen file opens in the background.
-	w.cmdOpen()
-	if f.question != nil || f.file == nil || f.file.title != "Open Scene" || f.file.dir != filepath.Dir(path) {
+	w.CmdOpen()
+	if f.question != nil || f.file == nil || f.file.Title != "Open Scene" || f.file.Dir != filepath.Dir(path) {
 		t.Fatalf("Open on a clean scene: question %v, dialog %+v", f.question, f.file)
 	}
 	f.choose(t, path)
@@ -246,13 +254,13 @@ func TestNewAndOpenAskBeforeDroppingChanges(t *testing.T) {
 	// Open Recent of a missing file: the error is shown, the file leaves the list, the scene stays.
 	gone := filepath.Join(t.TempDir(), "gone.json")
 	w.settings.AddRecent(gone)
-	w.openRecent(gone)
+	w.OpenRecent(gone)
 	waitJob(t, w)
 	if f.question == nil || f.question.title != "Cannot open scene" || slices.Contains(w.settings.Recent, gone) || w.doc.Path() != path {
 		t.Fatalf("a missing recent file: question %+v, recent %v", f.question, w.settings.Recent)
 	}
 	f.answer(t, "OK")
-	w.clearRecent()
+	w.ClearRecent()
 	if len(w.settings.Recent) != 0 {
 		t.Fatal("Clear Recent")
 	}
@@ -262,30 +270,30 @@ func TestNewAndOpenAskBeforeDroppingChanges(t *testing.T) {
 func TestQuitFlow(t *testing.T) {
 	w, _ := newTestWorkspace(t, 0)
 	var f *fakeUI
-	if !w.requestClose() {
+	if !w.RequestClose() {
 		t.Fatal("a clean scene did not close")
 	}
 	w, f = newTestWorkspace(t, 1)
-	if w.requestClose() || f.question == nil || !strings.Contains(f.question.message, "before you quit") {
+	if w.RequestClose() || f.question == nil || !strings.Contains(f.question.message, "before you quit") {
 		t.Fatalf("a modified scene closed without asking (question %+v)", f.question)
 	}
 	f.answer(t, "Don't Save")
-	if !f.closed || !w.requestClose() {
+	if !f.closed || !w.RequestClose() {
 		t.Fatal("Don't Save did not close the window, or the next request was refused")
 	}
 	w, f = newTestWorkspace(t, 1)
 	release := make(chan struct{})
-	w.jobs.start("Saving x", func(ctx context.Context, progress func(done, total int64)) error {
+	w.jobs.Start("Saving x", func(ctx context.Context, progress func(done, total int64)) error {
 		<-release
 		return nil
-	}, func(error) {}, jobOptions{})
-	w.cmdQuit()
+	}, func(error) {}, JobOptions{})
+	w.CmdQuit()
 	if f.closed || f.question != nil || !strings.Contains(lastLog(w), "wait for Saving x to finish") {
 		t.Fatalf("quit during a job: closed %v, question %v, log %q", f.closed, f.question, lastLog(w))
 	}
 	close(release)
 	waitJob(t, w)
-	w.cmdQuit()
+	w.CmdQuit()
 	f.answer(t, "Save")
 	f.choose(t, filepath.Join(t.TempDir(), "q.json"))
 	if !f.closed {
@@ -296,17 +304,17 @@ func TestQuitFlow(t *testing.T) {
 // TestSaveFailureAndExport: a save that fails says so and keeps the scene modified; Export writes the game file.
 func TestSaveFailureAndExport(t *testing.T) {
 	w, f := newTestWorkspace(t, 3)
-	w.cmdSaveAs()
+	w.CmdSaveAs()
 	f.choose(t, filepath.Join(t.TempDir(), "no", "such", "dir", "s.json"))
 	if f.question == nil || f.question.title != "Save failed" || !w.doc.Dirty() {
 		t.Fatalf("a failed save: question %+v, dirty %v", f.question, w.doc.Dirty())
 	}
 	f.answer(t, "OK")
 	path := filepath.Join(t.TempDir(), "level.json")
-	w.cmdSaveAs()
+	w.CmdSaveAs()
 	f.choose(t, path)
-	w.cmdExport()
-	if f.file == nil || f.file.name != "level.export.json" || f.file.okLabel != "Export" {
+	w.CmdExport()
+	if f.file == nil || f.file.Name != "level.export.json" || f.file.OKLabel != "Export" {
 		t.Fatalf("export dialog %+v", f.file)
 	}
 	out := filepath.Join(filepath.Dir(path), "level.export.json")
@@ -319,7 +327,7 @@ func TestSaveFailureAndExport(t *testing.T) {
 	}
 	// A save of the saved scene writes to its path (no dialog), and keeps the camera the viewport moved.
 	w.doc.Camera().Yaw = 77
-	w.cmdSave()
+	w.CmdSave()
 	if f.file != nil {
 		t.Fatal("Save of a saved scene asked for a name")
 	}
@@ -329,27 +337,27 @@ func TestSaveFailureAndExport(t *testing.T) {
 	}
 }
 
-// TestBigSaveAndSpawnRunAsJobs: from jobThreshold entities saving runs in the background and merges on the loop;
+// TestBigSaveAndSpawnRunAsJobs: from JobThreshold entities saving runs in the background and merges on the loop;
 // a big spawn keeps the dialog's preview until its cubes are in and waits for Stop in play mode.
 func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	w, f := newTestWorkspace(t, 0)
 	p := scene.DefaultGrid()
 	p.Count = [3]int{100, 1, 100}
 	preview := viewport.NewDrawList()
-	w.spawnGrid(p, preview, nil)
+	w.SpawnGrid(p, preview, nil)
 	if w.jobs.job == nil || f.preview != preview {
 		t.Fatalf("a big spawn did not run as a job keeping the preview: %q", lastLog(w))
 	}
-	w.cmdPlayStop() // Play while it runs: its result waits for Stop
+	w.CmdPlayStop() // Play while it runs: its result waits for Stop
 	for range 20 {
-		w.clock.frames++
-		w.jobs.poll()
+		w.clock.Frames++
+		w.jobs.Poll()
 		time.Sleep(time.Millisecond)
 	}
 	if w.jobs.job == nil {
 		t.Fatal("the spawn's result was merged in play mode")
 	}
-	w.cmdPlayStop()
+	w.CmdPlayStop()
 	waitJob(t, w)
 	if w.doc.Len() != p.Len() || f.preview != nil || w.doc.Selection().Len() != p.Len() {
 		t.Fatalf("after Stop: %d entities, preview %v, %d selected", w.doc.Len(), f.preview, w.doc.Selection().Len())
@@ -366,77 +374,64 @@ func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	// A small grid spawns at once and selects its group.
 	p.Count = [3]int{2, 1, 2}
 	p.Group = "G"
-	w.spawnGrid(p, nil, nil)
+	w.SpawnGrid(p, nil, nil)
 	if e, ok := w.doc.Selection().Active(); !ok || w.doc.Name(e) != "G" || w.jobs.job != nil {
 		t.Fatal("a small grid with a group: the group is not selected")
 	}
 	// One cube is "1 cube": counts agree with their numbers.
 	p.Count, p.Group = [3]int{1, 1, 1}, ""
-	w.spawnGrid(p, nil, nil)
+	w.SpawnGrid(p, nil, nil)
 	if lastLog(w) != "info: spawned 1 cube" {
 		t.Errorf("a one-cube grid logs %q", lastLog(w))
 	}
 }
 
-// TestEditCommands: copy, paste (through the clipboard), duplicate, delete, undo, redo, create, rename.
+// TestEditCommands: copy, paste (through the clipboard), duplicate, delete, undo, redo, create.
 func TestEditCommands(t *testing.T) {
 	w, f := newTestWorkspace(t, 2)
-	w.cmdSelectAll()
-	w.cmdCopy()
+	w.CmdSelectAll()
+	w.CmdCopy()
 	if !strings.Contains(f.clip, "voltex") || lastLog(w) != "info: copied 2 entities" {
 		t.Fatalf("copy: clipboard %q, log %q", f.clip, lastLog(w))
 	}
-	w.cmdPaste()
+	w.CmdPaste()
 	if w.doc.Len() != 4 || w.doc.Selection().Len() != 2 {
 		t.Fatalf("paste: %d entities, %d selected", w.doc.Len(), w.doc.Selection().Len())
 	}
-	w.cmdDuplicate()
+	w.CmdDuplicate()
 	if w.doc.Len() != 6 {
 		t.Fatalf("duplicate: %d entities", w.doc.Len())
 	}
-	w.cmdDelete()
+	w.CmdDelete()
 	if w.doc.Len() != 4 || lastLog(w) != "info: deleted 2 entities" {
 		t.Fatalf("delete: %d entities, log %q", w.doc.Len(), lastLog(w))
 	}
-	w.cmdUndo()
+	w.CmdUndo()
 	if w.doc.Len() != 6 || !strings.HasPrefix(lastLog(w), "info: undo") {
 		t.Fatalf("undo: %d, %q", w.doc.Len(), lastLog(w))
 	}
-	w.cmdRedo()
+	w.CmdRedo()
 	if w.doc.Len() != 4 || !strings.HasPrefix(lastLog(w), "info: redo") {
 		t.Fatalf("redo: %d, %q", w.doc.Len(), lastLog(w))
 	}
 	f.clip = "  "
-	w.cmdPaste()
+	w.CmdPaste()
 	if lastLog(w) != "warning: paste: the clipboard is empty" {
 		t.Fatalf("empty clipboard: %q", lastLog(w))
 	}
 	f.clip = "{ not a scene"
-	w.cmdPaste()
+	w.CmdPaste()
 	if !strings.HasPrefix(lastLog(w), "error: paste:") || w.doc.Len() != 4 {
 		t.Fatalf("bad clipboard: %q", lastLog(w))
 	}
-	w.cmdCreateCube()
-	w.cmdCreateEmpty()
+	w.CmdCreateCube()
+	w.CmdCreateEmpty()
 	if w.doc.Len() != 6 || len(f.shown) != 2 {
 		t.Fatalf("create: %d entities, shown %v", w.doc.Len(), f.shown)
 	}
-	w.cmdRename()
-	for _, c := range []func(){w.cmdGizmoTranslate, w.cmdGizmoRotate, w.cmdGizmoScale, w.cmdGizmoSpace, w.cmdFrame,
-		w.cmdResetLayout, w.cmdShowShortcuts, w.cmdAbout} {
-		c()
-	}
-	want := []string{"rename", "gizmo Move", "gizmo Rotate", "gizmo Scale", "space", "frame", "layout", "shortcuts", "about"}
-	if !slices.Equal(f.calls, want) {
-		t.Fatalf("ui calls %v, want %v", f.calls, want)
-	}
-	w.cmdToggleStats()
-	if !f.stats || !w.settings.ShowStats {
-		t.Fatal("Stats Overlay is not remembered in the settings")
-	}
 	// In play mode edits are refused and say why.
-	w.cmdPlayStop()
-	w.cmdDuplicate()
+	w.CmdPlayStop()
+	w.CmdDuplicate()
 	if !strings.Contains(lastLog(w), "error: duplicate: the scene is playing") {
 		t.Fatalf("duplicate in play mode: %q", lastLog(w))
 	}
@@ -445,79 +440,27 @@ func TestEditCommands(t *testing.T) {
 // TestPlayCommands: Play runs the systems on a clone, Pause and Step, Stop restores the scene.
 func TestPlayCommands(t *testing.T) {
 	w, f := newTestWorkspace(t, 1)
-	w.cmdPlayStop()
-	if !w.doc.PlayMode().Playing() || !slices.Contains(f.calls, "worldReplaced") || !w.busy() {
+	w.CmdPlayStop()
+	if !w.doc.PlayMode().Playing() || !slices.Contains(f.calls, "worldReplaced") || !w.Busy() {
 		t.Fatal("Play")
 	}
 	w.lastTick = time.Now().Add(-50 * time.Millisecond)
-	w.beginFrame()
-	w.cmdPause()
-	if !w.doc.PlayMode().Paused() || w.busy() {
+	w.BeginFrame()
+	w.CmdPause()
+	if !w.doc.PlayMode().Paused() || w.Busy() {
 		t.Fatal("Pause")
 	}
-	w.cmdPause()
-	w.cmdStep()
+	w.CmdPause()
+	w.CmdStep()
 	if !w.doc.PlayMode().Paused() {
 		t.Fatal("Step pauses")
 	}
-	if !strings.Contains(w.statusText(60, 3), "PAUSED") {
-		t.Fatalf("status %q", w.statusText(60, 3))
+	if !strings.Contains(w.StatusText(60, 3), "PAUSED") {
+		t.Fatalf("status %q", w.StatusText(60, 3))
 	}
-	w.cmdPlayStop()
+	w.CmdPlayStop()
 	if w.doc.PlayMode().Playing() {
 		t.Fatal("Stop")
-	}
-}
-
-// TestActionTableEnabledAndShortcuts: what each state allows, and which action a chord runs where.
-func TestActionTableEnabledAndShortcuts(t *testing.T) {
-	w, _ := newTestWorkspace(t, 1)
-	w.doc.Selection().Clear()
-	enabled := func(label string) bool { return actionByLabel(label).isEnabled(w) }
-	if enabled("Copy") || enabled("Delete") || !enabled("Undo") || enabled("Redo") || !enabled("Paste") || enabled("Unpack Prefab") {
-		t.Fatal("nothing selected, one step done")
-	}
-	w.doc.Selection().SelectAll()
-	if !enabled("Copy") || !enabled("Delete") || !enabled("Rename") || enabled("Pause / Resume") {
-		t.Fatal("selected")
-	}
-	w.doc.PlayMode().Start()
-	if enabled("Copy") || enabled("Paste") || enabled("Create Empty") || !enabled("Pause / Resume") || !enabled("Step") {
-		t.Fatal("playing")
-	}
-	w.doc.PlayMode().Stop()
-	pressed := func(want imgui.KeyChord) func(imgui.KeyChord) bool {
-		return func(c imgui.KeyChord) bool { return c == want }
-	}
-	for _, c := range []struct {
-		chord imgui.KeyChord
-		sc    shortcutContext
-		want  string
-	}{
-		{ctrl | key(imgui.KeyS), shortcutContext{}, "Save"},
-		{ctrl | shift | key(imgui.KeyS), shortcutContext{}, "Save As..."},
-		{ctrl | shift | key(imgui.KeyZ), shortcutContext{}, ""}, // Redo: nothing to redo
-		{ctrl | key(imgui.KeyS), shortcutContext{textInput: true}, ""},
-		{ctrl | key(imgui.KeyS), shortcutContext{modal: true}, ""},
-		{key(imgui.KeyW), shortcutContext{}, ""},
-		{key(imgui.KeyW), shortcutContext{viewport: true}, "Translate gizmo"},
-		{key(imgui.KeyW), shortcutContext{viewport: true, flying: true}, ""},
-		{key(imgui.KeyDelete), shortcutContext{}, "Delete"},
-	} {
-		got := ""
-		if ac := shortcutFor(w, c.sc, pressed(c.chord)); ac != nil {
-			got = ac.label
-		}
-		if got != c.want {
-			t.Errorf("%s with %+v runs %q, want %q", chordName(c.chord), c.sc, got, c.want)
-		}
-	}
-	// Every action runs against the workspace without panicking (a fake window takes what they open).
-	for i := range actions {
-		if actions[i].label == "Quit" {
-			continue
-		}
-		actions[i].run(w)
 	}
 }
 
@@ -526,14 +469,14 @@ func TestActionTableEnabledAndShortcuts(t *testing.T) {
 func TestOutsideEdits(t *testing.T) {
 	w, f := newTestWorkspace(t, 2)
 	path := filepath.Join(t.TempDir(), "s.json")
-	w.cmdSaveAs()
+	w.CmdSaveAs()
 	f.choose(t, path)
 	abs, _ := filepath.Abs(path)
 	w.onSceneFileEvent(watch.Event{Path: abs, Kind: watch.Changed})
 	if !slices.Contains(f.calls, "worldReplaced") || !strings.Contains(lastLog(w), "reloaded") {
 		t.Fatalf("a clean scene: calls %v, log %q", f.calls, lastLog(w))
 	}
-	w.cmdCreateEmpty()
+	w.CmdCreateEmpty()
 	w.onSceneFileEvent(watch.Event{Path: abs, Kind: watch.Changed})
 	f.answer(t, "Keep mine")
 	if w.doc.Len() != 3 || !strings.Contains(lastLog(w), "kept your changes") {
@@ -548,7 +491,7 @@ func TestOutsideEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.reloadFromDisk()
-	if !strings.Contains(w.log.Messages()[len(w.log.Messages())-2].Text, "reloading") || w.doc.Len() != 2 {
+	if !strings.Contains(logOf(w)[len(logOf(w))-2], "reloading") || w.doc.Len() != 2 {
 		t.Fatal("a broken reload must keep the scene and say so")
 	}
 	w.onSceneFileEvent(watch.Event{Path: abs, Kind: watch.Missing})
@@ -560,14 +503,14 @@ func TestOutsideEdits(t *testing.T) {
 // TestGridCommandRemembersValues: Spawn Cube Grid opens with the last values (settings, then the session's).
 func TestGridCommandRemembersValues(t *testing.T) {
 	w, f := newTestWorkspace(t, 0)
-	w.cmdSpawnGrid()
-	if f.grid == nil || *f.grid != defaultGridValues() {
+	w.CmdSpawnGrid()
+	if f.grid == nil || *f.grid != DefaultGrid() {
 		t.Fatalf("first open: %+v", f.grid)
 	}
-	v := defaultGridValues()
+	v := DefaultGrid()
 	v.Count = [3]int{3, 3, 3}
-	w.rememberGrid(v)
-	w.cmdSpawnGrid()
+	w.RememberGrid(v)
+	w.CmdSpawnGrid()
 	if f.grid.Count != v.Count || w.settings.Grid.Count != v.Count {
 		t.Fatalf("after closing with 3×3×3: %+v", f.grid)
 	}
@@ -576,18 +519,18 @@ func TestGridCommandRemembersValues(t *testing.T) {
 // TestStatusAndTitle: the status line and the window title follow the scene.
 func TestStatusAndTitle(t *testing.T) {
 	w, _ := newTestWorkspace(t, 0)
-	if got := w.statusText(60, 1); !strings.HasPrefix(got, "new scene  |  0 entities  |  0 selected  |  60 FPS  |  1 viewport render") {
+	if got := w.StatusText(60, 1); !strings.HasPrefix(got, "new scene  |  0 entities  |  0 selected  |  60 FPS  |  1 viewport render") {
 		t.Fatalf("status %q", got)
 	}
-	if w.windowTitle() != "Voltex Editor — Untitled" {
-		t.Fatalf("title %q", w.windowTitle())
+	if w.WindowTitle() != "Voltex Editor — Untitled" {
+		t.Fatalf("title %q", w.WindowTitle())
 	}
-	w.cmdCreateCube()
-	if got := w.statusText(0, 2); !strings.HasPrefix(got, "new scene, not saved yet  |  1 entity  |  1 selected") {
+	w.CmdCreateCube()
+	if got := w.StatusText(0, 2); !strings.HasPrefix(got, "new scene, not saved yet  |  1 entity  |  1 selected") {
 		t.Fatalf("status %q", got)
 	}
-	if w.windowTitle() != "*Voltex Editor — Untitled" {
-		t.Fatalf("title %q", w.windowTitle())
+	if w.WindowTitle() != "*Voltex Editor — Untitled" {
+		t.Fatalf("title %q", w.WindowTitle())
 	}
 }
 
@@ -596,53 +539,36 @@ func TestStatusAndTitle(t *testing.T) {
 func TestPrefabCommands(t *testing.T) {
 	w, f := newTestWorkspace(t, 0)
 	dir := t.TempDir()
-	w.cmdSaveAs()
+	w.CmdSaveAs()
 	f.choose(t, filepath.Join(dir, "level.json"))
 	w.openPath(filepath.Join(dir, "level.json")) // the Assets panel lists the files of the open scene's folder
 	waitJob(t, w)
-	w.cmdCreateCube()
-	w.cmdSaveAsPrefab()
-	if f.file == nil || f.file.title != "Save Selection as Prefab" {
+	w.CmdCreateCube()
+	w.CmdSaveAsPrefab()
+	if f.file == nil || f.file.Title != "Save Selection as Prefab" {
 		t.Fatalf("dialog %+v", f.file)
 	}
 	f.choose(t, filepath.Join(dir, "crate.json"))
-	if !w.inInstance() {
+	if !w.InInstance() {
 		t.Fatalf("the selection is not an instance after Save as Prefab: %q", lastLog(w))
 	}
-	if list := w.prefabList(); len(list) != 1 || filepath.Base(list[0]) != "crate.json" {
+	if list := w.PrefabList(); len(list) != 1 || filepath.Base(list[0]) != "crate.json" {
 		t.Fatalf("prefab list %v", list)
 	}
-	w.instantiate(filepath.Join(dir, "crate.json"), ecs.Entity{}, mgl32.Vec3{5, 0, 0})
+	w.Instantiate(filepath.Join(dir, "crate.json"), ecs.Entity{}, mgl32.Vec3{5, 0, 0})
 	if !strings.HasPrefix(lastLog(w), "info: placed") {
 		t.Fatalf("instantiate: %q", lastLog(w))
 	}
-	w.cmdRevertInstance()
-	w.cmdApplyInstance()
-	w.cmdUnpackPrefab()
-	if w.inInstance() {
+	w.CmdRevertInstance()
+	w.CmdApplyInstance()
+	w.CmdUnpackPrefab()
+	if w.InInstance() {
 		t.Fatal("Unpack left an instance")
 	}
-	w.cmdInstantiatePrefab()
+	w.CmdInstantiatePrefab()
 	f.choose(t, filepath.Join(dir, "crate.json"))
-	if !w.inInstance() && !strings.HasPrefix(lastLog(w), "info: placed") {
+	if !w.InInstance() && !strings.HasPrefix(lastLog(w), "info: placed") {
 		t.Fatalf("Instantiate Prefab: %q", lastLog(w))
-	}
-}
-
-// TestWorkspaceFilesImportNoImGui: the workspace's files (commands, flows, files, project, watcher, prefab
-// commands) draw nothing: they import neither giu nor cimgui-go, so they run in unit tests without a window.
-func TestWorkspaceFilesImportNoImGui(t *testing.T) {
-	for _, name := range []string{"workspace.go", "commands.go", "files.go", "flows.go", "prefabs.go", "project.go", "watch.go"} {
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if strings.Contains(p, "AllenDang/") {
-				t.Errorf("%s imports %s: the workspace draws nothing", name, p)
-			}
-		}
 	}
 }
 
@@ -674,7 +600,7 @@ func TestProjectFileFlow(t *testing.T) {
 	w, f := newTestWorkspace(t, 0)
 	w.openPath(scenePath)
 	waitJob(t, w)
-	if status, bad := w.projectStatus(); status != "voltex.project.json: 1 component" || bad || !w.isProjectPath(w.project.path) {
+	if status, bad := w.ProjectStatus(); status != "voltex.project.json: 1 component" || bad || !w.isProjectPath(w.project.path) {
 		t.Fatalf("status %q %v", status, bad)
 	}
 	// A new field: the scene is moved over at once.
@@ -690,7 +616,7 @@ func TestProjectFileFlow(t *testing.T) {
 		t.Fatalf("a removed field: question %+v", f.question)
 	}
 	f.answer(t, "Keep")
-	if status, bad := w.projectStatus(); !bad || !strings.Contains(status, "components kept as they were") {
+	if status, bad := w.ProjectStatus(); !bad || !strings.Contains(status, "components kept as they were") {
 		t.Fatalf("after Keep: status %q", status)
 	}
 	w.onProjectFileEvent()
@@ -782,16 +708,16 @@ func TestWatcherReloadsMeshes(t *testing.T) {
 func TestInstantiateShowsTheInstance(t *testing.T) {
 	w, f := newTestWorkspace(t, 0)
 	dir := t.TempDir()
-	w.cmdSaveAs()
+	w.CmdSaveAs()
 	f.choose(t, filepath.Join(dir, "level.json"))
-	w.cmdCreateCube()
+	w.CmdCreateCube()
 	parent, _ := w.doc.Selection().Active()
 	if err := os.WriteFile(filepath.Join(dir, "crate.json"), []byte(`{ "format": "voltex.scene", "version": 2, "entities": [
   { "id": 1, "name": "Crate", "order": 1, "components": { "Transform": {} } } ] }`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f.shown = nil
-	w.instantiate(filepath.Join(dir, "crate.json"), parent, mgl32.Vec3{})
+	w.Instantiate(filepath.Join(dir, "crate.json"), parent, mgl32.Vec3{})
 	inst, _ := w.doc.Selection().Active()
 	if w.doc.EditWorld().Parent(inst) != parent || len(f.shown) != 1 || f.shown[0] != inst {
 		t.Fatalf("the new instance (under %v: %v) was not shown: %v (%q)", parent, w.doc.EditWorld().Parent(inst), f.shown, lastLog(w))
@@ -802,7 +728,7 @@ func TestInstantiateShowsTheInstance(t *testing.T) {
 // an error naming each problem, changing nothing; a big one is left for the window to open with its progress.
 func TestOpenFirst(t *testing.T) {
 	w, _ := newTestWorkspace(t, 0)
-	later, err := w.openFirst("testdata/solar.json")
+	later, err := w.OpenFirst("testdata/solar.json")
 	if err != nil || later != "" || w.doc.Len() != 8 || len(w.settings.Recent) == 0 {
 		t.Fatalf("solar.json: later %q, err %v, %d entities, recent %v", later, err, w.doc.Len(), w.settings.Recent)
 	}
@@ -812,14 +738,14 @@ func TestOpenFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := w.doc
-	if _, err := w.openFirst(broken); err == nil || !strings.Contains(err.Error(), "cannot open scene "+broken) || w.doc != d {
+	if _, err := w.OpenFirst(broken); err == nil || !strings.Contains(err.Error(), "cannot open scene "+broken) || w.doc != d {
 		t.Fatalf("broken.json: err %v, document replaced %v", err, w.doc != d)
 	}
 	big := filepath.Join(dir, "big.json")
 	if err := os.WriteFile(big, make([]byte, backgroundOpenSize), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if later, err := w.openFirst(big); err != nil || later != big || w.doc.Len() != 0 {
+	if later, err := w.OpenFirst(big); err != nil || later != big || w.doc.Len() != 0 {
 		t.Fatalf("big.json: later %q, err %v, %d entities (want an empty scene until the window opens it)", later, err, w.doc.Len())
 	}
 }
@@ -828,26 +754,26 @@ func TestOpenFirst(t *testing.T) {
 func TestUndoBudgetFromSettingsAndDropsSaid(t *testing.T) {
 	st := settings.Defaults()
 	st.UndoMemoryMB = 64
-	w := newWorkspace(Options{}, st, NewConsole(100), &frameClock{frames: 5})
+	w := New(Options{}, st, &testLog{}, &Clock{Frames: 5})
 	if w.docOpts.MaxHistoryBytes != 64<<20 {
 		t.Fatalf("budget %d bytes, want 64 MiB", w.docOpts.MaxHistoryBytes)
 	}
 	w.ui = &fakeUI{}
 	w.docOpts.MaxHistoryBytes = 3000
-	w.setDoc(doc.New("", w.docOpts))
+	w.SetDoc(doc.New("", w.docOpts))
 	for range 20 {
 		if _, err := w.doc.SpawnCube(ecs.Entity{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	w.beginFrame()
+	w.BeginFrame()
 	if got := lastLog(w); !strings.HasPrefix(got, "warning: undo history: ") || !strings.Contains(got, "dropped (the oldest") ||
 		w.doc.History().Undos() >= 20 || w.doc.History().Undos() == 0 {
 		t.Fatalf("%d undos, log %q", w.doc.History().Undos(), got)
 	}
-	n := len(w.log.Messages())
-	w.beginFrame()
-	if len(w.log.Messages()) != n {
+	n := len(logOf(w))
+	w.BeginFrame()
+	if len(logOf(w)) != n {
 		t.Fatal("the drops were said twice")
 	}
 }
@@ -860,7 +786,7 @@ func TestSpawnOfAReadyGrid(t *testing.T) {
 	w, _ := newTestWorkspace(t, 0)
 	p := scene.DefaultGrid()
 	p.Count = [3]int{100, 1, 100}
-	j, _, err := w.prepareGrid(p)
+	j, _, err := w.PrepareGrid(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -868,7 +794,7 @@ func TestSpawnOfAReadyGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	undos := w.doc.History().Undos()
-	w.spawnGrid(p, nil, j)
+	w.SpawnGrid(p, nil, j)
 	if w.jobs.job == nil || !w.jobs.job.immediate || w.doc.Len() != 0 {
 		t.Fatalf("a ready grid: job %v, %d entities; want a job showing its overlay at once, the cubes not added yet", w.jobs.job != nil, w.doc.Len())
 	}
@@ -889,7 +815,7 @@ func TestSpawnOfAReadyGrid(t *testing.T) {
 	if err := oj.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	w.spawnGrid(p, nil, oj)
+	w.SpawnGrid(p, nil, oj)
 	if w.jobs.job == nil {
 		t.Fatal("another document's ready job was used")
 	}
@@ -915,12 +841,13 @@ func TestPlaceBrokenPrefabSaysItOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.setDoc(d)
-	before := len(w.log.Messages())
-	w.placePrefab(bad)
+	w.SetDoc(d)
+	before := len(logOf(w))
+	w.PlacePrefab(bad)
 	var lines []string
-	for _, m := range w.log.Messages()[before:] {
-		lines = append(lines, m.Text)
+	for _, l := range logOf(w)[before:] {
+		_, text, _ := strings.Cut(l, ": ")
+		lines = append(lines, text)
 	}
 	all := strings.Join(lines, "\n")
 	if strings.Count(all, `expected a number, got the string "a"`) != 1 || !strings.Contains(all, "bad.json:1:") {
@@ -943,8 +870,8 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, _ := openWatched(t, scenePath)
-	if slices.Contains(w.assets.List(), "rock.obj") || len(w.prefabList()) != 0 {
-		t.Fatalf("before: meshes %v, prefabs %v", w.assets.List(), w.prefabList())
+	if slices.Contains(w.assets.List(), "rock.obj") || len(w.PrefabList()) != 0 {
+		t.Fatalf("before: meshes %v, prefabs %v", w.assets.List(), w.PrefabList())
 	}
 	if err := os.WriteFile(filepath.Join(dir, "rock.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -953,9 +880,9 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(20 * time.Second)
-	for !slices.Contains(w.assets.List(), "rock.obj") || len(w.prefabList()) != 1 {
+	for !slices.Contains(w.assets.List(), "rock.obj") || len(w.PrefabList()) != 1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the new files are not listed: meshes %v, prefabs %v", w.assets.List(), w.prefabList())
+			t.Fatalf("the new files are not listed: meshes %v, prefabs %v", w.assets.List(), w.PrefabList())
 		}
 		w.pollWatcher()
 		time.Sleep(5 * time.Millisecond)
@@ -963,10 +890,10 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 }
 
 // openWatched is a test workspace on the scene at path with its file watcher running.
-func openWatched(t *testing.T, path string) (*workspace, *fakeUI) {
+func openWatched(t *testing.T, path string) (*Workspace, *fakeUI) {
 	t.Helper()
 	w, f := newTestWorkspace(t, 0)
-	w.startWatcher()
+	w.StartWatcher()
 	t.Cleanup(func() { w.watcher.Close() })
 	w.openPath(path)
 	waitJob(t, w)
@@ -995,7 +922,7 @@ func TestRedoOfASpawnRestoresItsSelection(t *testing.T) {
 			p.Count, p.Group = c.count, c.group
 			var ready *doc.GridJob
 			if c.ready {
-				j, _, err := w.prepareGrid(p)
+				j, _, err := w.PrepareGrid(p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -1004,7 +931,7 @@ func TestRedoOfASpawnRestoresItsSelection(t *testing.T) {
 				}
 				ready = j
 			}
-			w.spawnGrid(p, nil, ready)
+			w.SpawnGrid(p, nil, ready)
 			waitJob(t, w)
 			spawned := w.doc.Selection().IDs()
 			want := p.Len()

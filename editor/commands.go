@@ -1,0 +1,86 @@
+package editor
+
+import "github.com/voltex-editor/voltex/editor/workspace"
+
+// commands is what the action table (actions.go) runs and asks: every menu item and shortcut of the editor.
+// appCommands implements it; the menu bar and the shortcut handler see only this.
+type commands interface {
+	// File
+	CmdNew()
+	CmdOpen()
+	CmdSave()
+	CmdSaveAs()
+	CmdExport()
+	CmdQuit()
+	// Edit
+	CmdUndo()
+	CmdRedo()
+	CmdCopy()
+	CmdPaste()
+	CmdDuplicate()
+	CmdDelete()
+	CmdSelectAll()
+	CmdDeselectAll()
+	CmdInvertSelection()
+	CmdRename()
+	// Entity
+	CmdCreateEmpty()
+	CmdCreateCube()
+	CmdSpawnGrid()
+	CmdInstantiatePrefab()
+	CmdSaveAsPrefab()
+	CmdRevertInstance()
+	CmdApplyInstance()
+	CmdUnpackPrefab()
+	// Play
+	CmdPlayStop()
+	CmdPause()
+	CmdStep()
+	// Viewport
+	CmdGizmoTranslate()
+	CmdGizmoRotate()
+	CmdGizmoScale()
+	CmdGizmoSpace()
+	CmdFrame()
+	// View, Help
+	CmdToggleStats()
+	CmdResetLayout()
+	CmdShowShortcuts()
+	CmdAbout()
+	// When items are enabled.
+	CanUndo() bool
+	CanRedo() bool
+	HasSelection() bool
+	Editable() bool
+	Playing() bool
+	InInstance() bool
+	// Timed runs an action, timing it for the probe under what (probe.Mark).
+	Timed(what string, run func())
+}
+
+// appCommands are the editor's commands: the workspace's (the document, files, play mode) and the window's own
+// (the gizmo, framing, the layout, the help windows), which only steer a panel.
+type appCommands struct {
+	*workspace.Workspace
+	a *App
+}
+
+var _ menuCommands = appCommands{}
+
+func (c appCommands) CmdRename()         { c.a.hier.startRename() }
+func (c appCommands) CmdGizmoTranslate() { c.a.vp.setGizmo(gizmoTranslate) }
+func (c appCommands) CmdGizmoRotate()    { c.a.vp.setGizmo(gizmoRotate) }
+func (c appCommands) CmdGizmoScale()     { c.a.vp.setGizmo(gizmoScale) }
+func (c appCommands) CmdGizmoSpace()     { c.a.vp.toggleGizmoSpace() }
+func (c appCommands) CmdFrame()          { c.a.vp.frameSelection() }
+func (c appCommands) CmdResetLayout()    { c.a.resetLayout() }
+func (c appCommands) CmdShowShortcuts()  { c.a.help.shortcuts = !c.a.help.shortcuts } // F1 opens and closes it
+func (c appCommands) CmdAbout()          { c.a.help.about = true }
+
+// CmdToggleStats shows or hides the viewport's stats overlay, and remembers it in the settings.
+func (c appCommands) CmdToggleStats() {
+	vp := c.a.vp
+	vp.showStats = !vp.showStats
+	c.Settings().ShowStats = vp.showStats
+	c.SaveSettings()
+}
