@@ -20,6 +20,7 @@ var pure = []struct {
 	{"viewport", true},
 	{"inspector/fields", true},
 	{"editor/doc", true},
+	{"editor/workspace", true},
 	{"editor/filedialog", true},
 	{"editor/hierarchy", true},
 	{"editor/settings", true},
