@@ -22,7 +22,7 @@ type dialogs struct {
 	gridView gridView
 	meshes   meshes
 	probe    *probe.State
-	mark     func(what string) // times a grid value edit for the probe (jobRunner.markNow); nil: not timed
+	mark     func(what string) // times a grid value edit for the probe (workspace.Jobs.MarkNow); nil: not timed
 }
 
 var _ g.Widget = (*dialogs)(nil)

@@ -48,7 +48,7 @@ type gridDialog struct {
 	view   gridView
 	meshes meshes
 	probe  *probe.State
-	mark   func(what string) // times a value edit for the probe (jobRunner.markNow); nil: not timed
+	mark   func(what string) // times a value edit for the probe (workspace.Jobs.MarkNow); nil: not timed
 
 	count    [3]int32
 	spacing  [3]float32
@@ -732,7 +732,7 @@ func startReady(k readyKey, j *doc.GridJob, delay time.Duration) *readyGrid {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &readyGrid{key: k, job: j, cancel: cancel, done: make(chan error, 1)}
 	var progress func(done, total int64)
-	if delay > 0 { // tests only: as slow as a background job of theirs (jobRunner.start)
+	if delay > 0 { // tests only: as slow as a background job of theirs (workspace.Jobs.Start)
 		progress = func(done, total int64) {
 			if done < total {
 				select {

@@ -82,7 +82,7 @@ type inspectorPanel struct {
 	selGen  uint64 // changes whenever sel is made again (inspector.Options.Generation)
 	conf    conflictView
 	prefab  prefabView
-	// mark times an edit for the probe (jobRunner.markNow); nil: not timed.
+	// mark times an edit for the probe (workspace.Jobs.MarkNow); nil: not timed.
 	mark func(what string)
 }
 

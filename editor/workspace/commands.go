@@ -22,6 +22,7 @@ func (w *Workspace) Report(what string, err error) {
 	}
 }
 
+// CmdUndo undoes the last step (Edit → Undo).
 func (w *Workspace) CmdUndo() {
 	label := w.doc.History().UndoLabel()
 	if err := w.doc.History().Undo(); err != nil {
@@ -31,6 +32,7 @@ func (w *Workspace) CmdUndo() {
 	w.log.Infof("undo %s", label)
 }
 
+// CmdRedo redoes the last undone step.
 func (w *Workspace) CmdRedo() {
 	label := w.doc.History().RedoLabel()
 	if err := w.doc.History().Redo(); err != nil {
@@ -40,6 +42,7 @@ func (w *Workspace) CmdRedo() {
 	w.log.Infof("redo %s", label)
 }
 
+// CmdCopy puts the selected entities on the clipboard as scene JSON.
 func (w *Workspace) CmdCopy() {
 	text, err := w.doc.CopySelection()
 	if err != nil {
@@ -50,6 +53,7 @@ func (w *Workspace) CmdCopy() {
 	w.log.Infof("copied %s", words.Count(w.doc.Selection().Len(), "entity", "entities"))
 }
 
+// CmdPaste adds the entities on the clipboard as roots and selects them.
 func (w *Workspace) CmdPaste() {
 	text := w.ui.Clipboard()
 	if strings.TrimSpace(text) == "" {
@@ -65,6 +69,7 @@ func (w *Workspace) CmdPaste() {
 	w.log.Infof("pasted %s", words.Count(len(es), "entity", "entities"))
 }
 
+// CmdDuplicate duplicates the selected entities and selects the copies.
 func (w *Workspace) CmdDuplicate() {
 	es, err := w.doc.DuplicateSelection()
 	if err != nil {
@@ -74,6 +79,7 @@ func (w *Workspace) CmdDuplicate() {
 	w.doc.Selection().Select(es...)
 }
 
+// CmdDelete deletes the selected entities with their children.
 func (w *Workspace) CmdDelete() {
 	n, before := w.doc.Selection().Len(), w.doc.Len()
 	if err := w.doc.DeleteSelection(); err != nil {
@@ -93,12 +99,20 @@ func deletedText(n, removed int) string {
 	return s
 }
 
-func (w *Workspace) CmdSelectAll()   { w.doc.Selection().SelectAll() }
+// CmdSelectAll selects every entity.
+func (w *Workspace) CmdSelectAll() { w.doc.Selection().SelectAll() }
+
+// CmdDeselectAll clears the selection.
 func (w *Workspace) CmdDeselectAll() { w.doc.Selection().Clear() }
 
+// CmdInvertSelection selects what was not selected.
 func (w *Workspace) CmdInvertSelection() { w.doc.Selection().Invert() }
-func (w *Workspace) CmdCreateEmpty()     { w.SpawnUnder(ecs.Entity{}, false) }
-func (w *Workspace) CmdCreateCube()      { w.SpawnUnder(ecs.Entity{}, true) }
+
+// CmdCreateEmpty creates an empty root entity and selects it.
+func (w *Workspace) CmdCreateEmpty() { w.SpawnUnder(ecs.Entity{}, false) }
+
+// CmdCreateCube creates a cube at the root and selects it.
+func (w *Workspace) CmdCreateCube() { w.SpawnUnder(ecs.Entity{}, true) }
 
 // SpawnUnder creates an empty entity or a cube as a child of parent (zero: a root) and selects it.
 func (w *Workspace) SpawnUnder(parent ecs.Entity, cube bool) {
@@ -220,6 +234,7 @@ func (w *Workspace) SpawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 
 // Play mode: the systems run on a clone of the edit world; Stop throws the clone away.
 
+// CmdPlayStop starts play mode, or stops it and restores the scene.
 func (w *Workspace) CmdPlayStop() {
 	if w.doc.PlayMode().Playing() {
 		w.doc.PlayMode().Stop()
@@ -232,11 +247,13 @@ func (w *Workspace) CmdPlayStop() {
 	w.ui.WorldReplaced()
 }
 
+// CmdPause pauses or resumes play mode.
 func (w *Workspace) CmdPause() {
 	w.doc.PlayMode().SetPaused(!w.doc.PlayMode().Paused())
 	w.lastTick = time.Now()
 }
 
+// CmdStep pauses play mode and advances it by one step.
 func (w *Workspace) CmdStep() {
 	if !w.doc.PlayMode().Paused() {
 		w.doc.PlayMode().SetPaused(true)
@@ -244,13 +261,22 @@ func (w *Workspace) CmdStep() {
 	w.doc.PlayMode().Step()
 }
 
+// CanUndo reports whether there is a step to undo.
 func (w *Workspace) CanUndo() bool { return w.doc.History().CanUndo() }
+
+// CanRedo reports whether there is a step to redo.
 func (w *Workspace) CanRedo() bool { return w.doc.History().CanRedo() }
+
+// HasSelection reports whether entities are selected and may be edited (not in play mode).
 func (w *Workspace) HasSelection() bool {
 	return w.doc.Selection().Len() > 0 && !w.doc.PlayMode().Playing()
 }
+
+// Editable reports whether the scene may be edited (not in play mode).
 func (w *Workspace) Editable() bool { return !w.doc.PlayMode().Playing() }
-func (w *Workspace) Playing() bool  { return w.doc.PlayMode().Playing() }
+
+// Playing reports whether play mode is on.
+func (w *Workspace) Playing() bool { return w.doc.PlayMode().Playing() }
 
 // PrepareGrid is doc.PrepareGrid on the open document (the grid dialog's readyGrid), with the step delay of the
 // e2e build's background jobs.
@@ -258,6 +284,8 @@ func (w *Workspace) PrepareGrid(p scene.GridParams) (*doc.GridJob, time.Duration
 	j, err := w.doc.PrepareGrid(p)
 	return j, w.jobs.stepDelay, err
 }
+
+// Paused reports whether play mode is paused.
 func (w *Workspace) Paused() bool { return w.doc.PlayMode().Paused() }
 
 // InInstance reports whether the selection's active entity belongs to a prefab instance.

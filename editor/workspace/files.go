@@ -20,6 +20,7 @@ import (
 // The workspace's file commands: New, Open, Save, Save As, Export. Big scenes open, save and export in the
 // background (job.go); the unsaved-changes question comes first where the open scene would be dropped (flows.go).
 
+// CmdNew replaces the open scene by a new one (asking first if it has unsaved changes).
 func (w *Workspace) CmdNew() {
 	w.confirmDiscard("create a new scene", func() {
 		w.SetDoc(doc.New("", w.docOpts))
@@ -38,6 +39,7 @@ func (w *Workspace) dialogDir() string {
 	return ""
 }
 
+// CmdOpen asks for a scene file and opens it (asking first if the open scene has unsaved changes).
 func (w *Workspace) CmdOpen() {
 	w.confirmDiscard("open another scene", func() {
 		w.ui.ChooseFile(FileRequest{Title: "Open Scene", Dir: w.dialogDir(), Exts: []string{".json"}, OnChoose: w.openPath})
@@ -226,7 +228,10 @@ func errText(path string, err error) string {
 	return strings.TrimPrefix(err.Error(), path+": ")
 }
 
-func (w *Workspace) CmdSave()   { w.saveThen(nil) }
+// CmdSave saves the scene (asking for a file name if it has none).
+func (w *Workspace) CmdSave() { w.saveThen(nil) }
+
+// CmdSaveAs asks for a file name and saves the scene there.
 func (w *Workspace) CmdSaveAs() { w.saveAsThen(nil, nil) }
 
 // saveAsThen asks for a file name and saves there; then runs after a successful save, cancelled when there is
@@ -323,6 +328,7 @@ func (w *Workspace) save(path string, then, cancelled func()) {
 	}
 }
 
+// CmdExport asks for a file name and writes the game export there.
 func (w *Workspace) CmdExport() {
 	name := strings.TrimSuffix(fileNameFor(w.doc.SceneName()), ".json") + ".export.json"
 	if p := w.doc.Path(); p != "" {

@@ -99,7 +99,7 @@ func (w *Workspace) confirmDiscard(action string, then func()) *discardFlow {
 
 // RequestClose is the window's close request (the window manager's close button, Ctrl+Q, File → Quit); true
 // lets the window close now. While a job runs it is refused (the job says what to wait for); with unsaved changes
-// it asks first, and closes later (ui.close) if the user says so.
+// it asks first, and closes later (UI.Close) if the user says so.
 func (w *Workspace) RequestClose() bool {
 	if w.jobs.job != nil && !w.closing {
 		w.log.Warnf("wait for %s to finish, or cancel it, before closing", w.jobs.job.label)

@@ -12,6 +12,7 @@ import (
 
 // The workspace's side of grids of copies (the grid dialog's gridCopies).
 
+// ActiveID is the scene id of the active entity (0: none).
 func (w *Workspace) ActiveID() uint64 {
 	if e, ok := w.doc.Selection().Active(); ok {
 		return w.doc.ID(e)
@@ -19,6 +20,7 @@ func (w *Workspace) ActiveID() uint64 {
 	return 0
 }
 
+// DescribeEntity describes the entity with scene id id as a grid copies it: "Enemy, with 2 child entities".
 func (w *Workspace) DescribeEntity(id uint64) (string, bool) {
 	e, ok := w.doc.Entity(id)
 	if !ok {
@@ -28,6 +30,7 @@ func (w *Workspace) DescribeEntity(id uint64) (string, bool) {
 	return fmt.Sprintf("%s, with %s", w.doc.Name(e), words.Count(n-1, "child entity", "child entities")), true
 }
 
+// EntityName names the entity with scene id id, if it exists.
 func (w *Workspace) EntityName(id uint64) (string, bool) {
 	e, ok := w.doc.Entity(id)
 	if !ok {
@@ -36,6 +39,7 @@ func (w *Workspace) EntityName(id uint64) (string, bool) {
 	return w.doc.Name(e), true
 }
 
+// PrefabChoices lists the scene files a grid can repeat, and their folder (absolute).
 func (w *Workspace) PrefabChoices() ([]string, string) {
 	root, _ := filepath.Abs(w.assets.Root())
 	return w.PrefabList(), root
@@ -47,6 +51,7 @@ func (w *Workspace) EntitySource(id uint64) (doc.CopySource, bool) {
 	return doc.CopySource{Entity: e}, ok
 }
 
+// CopyShape is what src draws, for the grid dialog's preview.
 func (w *Workspace) CopyShape(src doc.CopySource) ([]doc.ShapeItem, error) {
 	return w.doc.Shape(context.Background(), src)
 }

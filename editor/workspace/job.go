@@ -81,9 +81,9 @@ type Jobs struct {
 	marks     []*Mark // timed user actions waiting for their result to be presented (probe)
 }
 
-// NewJobs makes a runner that logs to log, times marks by clock, pauses jobs stepDelay after each progress step
+// newJobs makes a runner that logs to log, times marks by clock, pauses jobs stepDelay after each progress step
 // (tests only) and wakes the loop with wake (nil: nothing to wake).
-func NewJobs(log Logger, clock *Clock, stepDelay time.Duration, wake func()) *Jobs {
+func newJobs(log Logger, clock *Clock, stepDelay time.Duration, wake func()) *Jobs {
 	if wake == nil {
 		wake = func() {}
 	}
@@ -128,8 +128,8 @@ func (r *Jobs) Start(label string, work func(ctx context.Context, progress func(
 // Running reports whether a job's work is still running (its result not yet in).
 func (r *Jobs) Running() bool { return r.job != nil && !r.job.finished }
 
-// Poll finishes the job on the loop thread once its goroutine is done (and its result may be merged).
-func (r *Jobs) Poll() {
+// poll finishes the job on the loop thread once its goroutine is done (and its result may be merged).
+func (r *Jobs) poll() {
 	j := r.job
 	if j == nil {
 		return
@@ -158,17 +158,17 @@ func (r *Jobs) Poll() {
 	}
 }
 
-// Cancel cancels the running job, if any.
-func (r *Jobs) Cancel() {
+// cancel cancels the running job, if any.
+func (r *Jobs) cancel() {
 	if r.job != nil {
 		r.job.cancel()
 	}
 }
 
-// Busy reports whether the runner needs frames without input: a finished job's result waiting to be merged, a
+// busy reports whether the runner needs frames without input: a finished job's result waiting to be merged, a
 // job that shows its overlay at once, marks waiting to be presented. (A running job wakes the loop itself when its
 // progress or result comes.)
-func (r *Jobs) Busy() bool {
+func (r *Jobs) busy() bool {
 	j := r.job
 	return len(r.marks) > 0 || (j != nil && (j.finished || j.immediate && time.Since(j.started) < overlayDelay))
 }

@@ -31,7 +31,7 @@ func pollUntil(t *testing.T, a *Jobs, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		a.clock.Frames++
-		a.Poll()
+		a.poll()
 		time.Sleep(time.Millisecond)
 	}
 }
@@ -41,7 +41,7 @@ func pollUntil(t *testing.T, a *Jobs, what string, cond func() bool) {
 // (a save that has written its file).
 func TestJobResultWaitsAndLateCancel(t *testing.T) {
 	for _, applies := range []bool{true, false} {
-		a := NewJobs(&testLog{}, &Clock{}, 0, nil)
+		a := newJobs(&testLog{}, &Clock{}, 0, nil)
 		playing := true
 		release, got := runJob(t, a, JobOptions{Applies: applies, Wait: func() string {
 			if playing {
@@ -56,14 +56,14 @@ func TestJobResultWaitsAndLateCancel(t *testing.T) {
 		pollUntil(t, a, "the work to end", func() bool { return a.job.finished })
 		for range 5 {
 			a.clock.Frames++
-			a.Poll()
+			a.poll()
 		}
 		if len(*got) != 0 || a.job == nil || a.job.waiting != "waiting for Stop" {
 			t.Fatalf("applies %v: the result was merged while waiting (finish %v)", applies, *got)
 		}
-		a.Cancel()
+		a.cancel()
 		playing = false
-		a.Poll()
+		a.poll()
 		want := error(nil)
 		if applies {
 			want = context.Canceled
@@ -77,7 +77,7 @@ func TestJobResultWaitsAndLateCancel(t *testing.T) {
 // TestJobCancelMidwayAndMark: Cancel reaches the work through its context; the mark of the action records the
 // result and is presented only once a later frame begins.
 func TestJobCancelMidwayAndMark(t *testing.T) {
-	a := NewJobs(&testLog{}, &Clock{}, 0, nil)
+	a := newJobs(&testLog{}, &Clock{}, 0, nil)
 	a.clock.Start = time.Now()
 	m := a.beginMark("spawn grid")
 	var got []error
@@ -90,7 +90,7 @@ func TestJobCancelMidwayAndMark(t *testing.T) {
 	if f := a.job.Fraction(); f < 0.29 || f > 0.31 || a.job.StatusText() != "cancel me 30 %" {
 		t.Fatalf("fraction %v, status %q", f, a.job.StatusText())
 	}
-	a.Cancel()
+	a.cancel()
 	pollUntil(t, a, "the job to end", func() bool { return a.job == nil })
 	if len(got) != 1 || !errors.Is(got[0], context.Canceled) {
 		t.Fatalf("finish got %v", got)

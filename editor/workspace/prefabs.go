@@ -23,7 +23,7 @@ import (
 
 // The workspace's prefab commands: place an instance of a scene file, save the selection as a prefab, revert,
 // apply and unpack instances, follow prefab files changed on disk. (The hierarchy marks instances, the inspector
-// shows their overrides, the Assets panel lists prefab files: prefab.go.)
+// shows their overrides, the Assets panel lists prefab files: package editor's prefab.go.)
 
 // CmdInstantiatePrefab asks for a prefab file (a scene in the scene's folder) and places an instance of it beside
 // what the scene holds (PlacePrefab).
@@ -128,6 +128,7 @@ func (w *Workspace) CmdSaveAsPrefab() {
 		}})
 }
 
+// CmdUnpackPrefab makes the selected prefab instances plain entities of the scene.
 func (w *Workspace) CmdUnpackPrefab() {
 	if err := w.doc.Prefabs().Unpack(w.doc.Selection().Entities()...); err != nil {
 		w.Report("unpack", err)
@@ -136,6 +137,7 @@ func (w *Workspace) CmdUnpackPrefab() {
 	w.log.Infof("unpacked: the entities are plain entities of the scene now")
 }
 
+// CmdRevertInstance reverts the selected prefab instances to their prefab.
 func (w *Workspace) CmdRevertInstance() {
 	if err := w.doc.Prefabs().RevertInstances(w.doc.Selection().Entities()...); err != nil {
 		w.Report("revert", err)
@@ -144,6 +146,7 @@ func (w *Workspace) CmdRevertInstance() {
 	w.log.Infof("reverted to the prefab")
 }
 
+// CmdApplyInstance writes the active instance's overrides into its prefab file.
 func (w *Workspace) CmdApplyInstance() {
 	e, ok := w.doc.Selection().Active()
 	if !ok {

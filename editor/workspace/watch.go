@@ -39,7 +39,7 @@ func (w *Workspace) syncWatched() {
 	} else if c := w.projectCandidate(); c != "" {
 		want = append(want, c) // a project file written while the scene is open is picked up
 	}
-	want = append(want, w.doc.Prefabs().Files()...) // prefab files: their instances follow them (prefab.go)
+	want = append(want, w.doc.Prefabs().Files()...) // prefab files: their instances follow them (prefabs.go)
 	if w.saving != "" {
 		want = slices.DeleteFunc(want, func(p string) bool { return p == w.saving }) // being saved: pauseWatch
 	}

@@ -130,7 +130,7 @@ func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspa
 	if st != nil {
 		w.docOpts.MaxHistoryBytes = st.UndoMemoryMB << 20 // 0: the default
 	}
-	w.jobs = NewJobs(log, clock, opts.JobStepDelay, opts.Wake)
+	w.jobs = newJobs(log, clock, opts.JobStepDelay, opts.Wake)
 	return w
 }
 
@@ -202,6 +202,7 @@ func (w *Workspace) revealConflicts(d *doc.Document) {
 	}
 }
 
+// SaveSettings writes the settings (a failure is a warning in the console).
 func (w *Workspace) SaveSettings() {
 	if err := w.settings.Save(); err != nil {
 		w.log.Warnf("saving settings: %v", err)
@@ -257,7 +258,7 @@ func (w *Workspace) StatusText(fps float32, renders uint64) string {
 // merged (jobs, file events) and play mode advances.
 func (w *Workspace) BeginFrame() {
 	w.jobs.presentMarks()
-	w.jobs.Poll()
+	w.jobs.poll()
 	w.pollWatcher()
 	w.tickPlay()
 	w.noteHistoryDrops()
@@ -289,7 +290,7 @@ func mib(n int) string {
 // busy reports whether the workspace needs frames without input: play mode running, a job's result or mark
 // waiting.
 func (w *Workspace) Busy() bool {
-	return (w.doc.PlayMode().Playing() && !w.doc.PlayMode().Paused()) || w.jobs.Busy()
+	return (w.doc.PlayMode().Playing() && !w.doc.PlayMode().Paused()) || w.jobs.busy()
 }
 
 // tickPlay advances play mode by the real time since the last frame.

@@ -163,7 +163,7 @@ func waitJob(t *testing.T, w *Workspace) {
 			t.Fatal("the job did not finish")
 		}
 		w.clock.Frames++
-		w.jobs.Poll()
+		w.jobs.poll()
 		time.Sleep(time.Millisecond)
 	}
 }
@@ -351,7 +351,7 @@ func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	w.CmdPlayStop() // Play while it runs: its result waits for Stop
 	for range 20 {
 		w.clock.Frames++
-		w.jobs.Poll()
+		w.jobs.poll()
 		time.Sleep(time.Millisecond)
 	}
 	if w.jobs.job == nil {
