@@ -15,7 +15,7 @@ import (
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// report logs a failed command.
+// Report logs a failed command.
 func (w *Workspace) Report(what string, err error) {
 	if err != nil {
 		w.log.Errorf("%s: %v", what, err)

@@ -52,7 +52,7 @@ func (w *Workspace) PlacePrefab(path string) {
 	w.Instantiate(path, ecs.Entity{}, BesideScene(w.ui.SceneBounds(), box, w.doc.Camera().Eye()))
 }
 
-// instantiate places an instance of the prefab at path under parent at pos (parent's space).
+// Instantiate places an instance of the prefab at path under parent at pos (parent's space).
 func (w *Workspace) Instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) {
 	e, err := w.doc.Prefabs().Instantiate(context.Background(), path, parent, pos)
 	if err != nil {

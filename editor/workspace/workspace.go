@@ -287,7 +287,7 @@ func mib(n int) string {
 	return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
 }
 
-// busy reports whether the workspace needs frames without input: play mode running, a job's result or mark
+// Busy reports whether the workspace needs frames without input: play mode running, a job's result or mark
 // waiting.
 func (w *Workspace) Busy() bool {
 	return (w.doc.PlayMode().Playing() && !w.doc.PlayMode().Paused()) || w.jobs.busy()
