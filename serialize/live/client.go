@@ -78,40 +78,55 @@ func Dial(ctx context.Context, addr, token string) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("live: %w", err)
 	}
-	c := &Client{nc: nc, bw: bufio.NewWriter(nc), deltas: make(chan Delta, 64), done: make(chan struct{}),
-		pending: map[uint64]chan reply{}, view: map[uint64]*Entity{}, ended: make(chan struct{})}
-	if dl, ok := ctx.Deadline(); ok {
-		nc.SetDeadline(dl)
-	}
+	c := newClient(nc)
 	br := bufio.NewReaderSize(nc, 64<<10)
+	if err := c.handshake(ctx, br, addr, token); err != nil {
+		_ = nc.Close() // the error returned says what failed
+		return nil, err
+	}
+	go c.read(br)
+	return c, nil
+}
+
+// newClient is a client on nc before the handshake.
+func newClient(nc net.Conn) *Client {
+	return &Client{nc: nc, bw: bufio.NewWriter(nc), deltas: make(chan Delta, 64), done: make(chan struct{}),
+		pending: map[uint64]chan reply{}, view: map[uint64]*Entity{}, ended: make(chan struct{})}
+}
+
+// handshake presents token and reads the game's hello, within ctx's deadline.
+func (c *Client) handshake(ctx context.Context, br *bufio.Reader, addr, token string) error {
+	if dl, ok := ctx.Deadline(); ok {
+		if err := c.nc.SetDeadline(dl); err != nil {
+			return fmt.Errorf("live: %w", err)
+		}
+	}
 	if err := c.writeJSON(request{Op: "hello", Token: token}); err != nil {
-		nc.Close()
-		return nil, fmt.Errorf("live: %w", err)
+		return fmt.Errorf("live: %w", err)
 	}
 	line, err := readLine(br, maxServerMessage)
 	if err != nil {
-		nc.Close()
-		return nil, fmt.Errorf("live: no hello from %s: %w", addr, err)
+		return fmt.Errorf("live: no hello from %s: %w", addr, err)
 	}
 	var h struct {
 		hello
 		Error string `json:"error"`
 	}
 	if err := json.Unmarshal(line, &h); err != nil || h.Op != "hello" {
-		nc.Close()
 		if h.Error != "" {
-			return nil, fmt.Errorf("live: the game refused the connection: %s", h.Error)
+			return fmt.Errorf("live: the game refused the connection: %s", h.Error)
 		}
-		return nil, fmt.Errorf("live: %s did not answer with a hello", addr)
+		return fmt.Errorf("live: %s did not answer with a hello", addr)
 	}
 	if h.Version != Version {
-		nc.Close()
-		return nil, fmt.Errorf("live: the game speaks protocol version %d, this client %d", h.Version, Version)
+		return fmt.Errorf("live: the game speaks protocol version %d, this client %d", h.Version, Version)
 	}
-	nc.SetDeadline(time.Time{})
+	// Deltas come at the game's pace from now on: a deadline left behind would end the connection.
+	if err := c.nc.SetDeadline(time.Time{}); err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
 	c.schemas = h.Components
-	go c.read(br)
-	return c, nil
+	return nil
 }
 
 // Close ends the connection.
@@ -157,8 +172,9 @@ func (c *Client) writeJSON(r request) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	c.bw.Write(b)
-	c.bw.WriteByte('\n')
+	// A bufio.Writer keeps its first error and Flush returns it.
+	_, _ = c.bw.Write(b)
+	_ = c.bw.WriteByte('\n')
 	return c.bw.Flush()
 }
 
@@ -237,12 +253,12 @@ func (c *Client) read(br *bufio.Reader) {
 			if err = json.Unmarshal(line, &d); err != nil {
 				break
 			}
-			c.apply(&d)
+			err = c.apply(&d)
 		case "error":
 			var e struct {
 				Error string `json:"error"`
 			}
-			json.Unmarshal(line, &e)
+			_ = json.Unmarshal(line, &e) // the connection ends either way; an unreadable reason is left empty
 			err = fmt.Errorf("the game closed the connection: %s", e.Error)
 		default:
 			err = fmt.Errorf("unknown message %q", clip(env.Op))
@@ -251,7 +267,7 @@ func (c *Client) read(br *bufio.Reader) {
 			break
 		}
 	}
-	c.nc.Close()
+	_ = c.nc.Close() // err says why the connection ended
 	c.mu.Lock()
 	if errors.Is(err, net.ErrClosed) {
 		err = errors.New("the connection is closed")
@@ -260,8 +276,9 @@ func (c *Client) read(br *bufio.Reader) {
 	c.mu.Unlock()
 }
 
-// apply merges one delta part into the view; at the end of a delta it acknowledges it.
-func (c *Client) apply(d *delta) {
+// apply merges one delta part into the view; at the end of a delta it acknowledges it. An ack
+// that cannot be sent ends the connection: the game waits for acks before it sends more.
+func (c *Client) apply(d *delta) error {
 	c.mu.Lock()
 	p := &c.part
 	p.Seq, p.Frame, p.Updates, p.Paused = d.Seq, d.Frame, d.Updates, d.Paused
@@ -288,7 +305,7 @@ func (c *Client) apply(d *delta) {
 	}
 	if !d.End {
 		c.mu.Unlock()
-		return
+		return nil
 	}
 	for _, h := range d.Removed {
 		delete(c.view, h)
@@ -300,11 +317,15 @@ func (c *Client) apply(d *delta) {
 	close(c.ended)
 	c.ended = make(chan struct{})
 	c.mu.Unlock()
-	c.writeJSON(request{Op: "ack", Seq: done.Seq})
+	err := c.writeJSON(request{Op: "ack", Seq: done.Seq})
 	select {
 	case c.deltas <- done:
 	default:
 	}
+	if err != nil {
+		return fmt.Errorf("ack: %w", err)
+	}
+	return nil
 }
 
 // Watch asks the game for deltas: the first one holds every entity, the next ones what changed

@@ -395,7 +395,7 @@ func (l *loopState) sweep(wt *watcher, deadline time.Time) {
 	if deadline.IsZero() {
 		limit = len(wt.known) // unlimited budget: one pass
 	}
-	for n := 0; n < limit; n++ {
+	for n := range limit {
 		if n%64 == 63 && over(deadline) {
 			return
 		}

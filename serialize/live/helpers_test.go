@@ -74,7 +74,9 @@ func startGame(t testing.TB, w *ecs.World, opts Options) *game {
 	t.Cleanup(func() {
 		close(g.stop)
 		<-g.done
-		srv.Close()
+		if err := srv.Close(); err != nil {
+			t.Error(err)
+		}
 	})
 	return g
 }
@@ -92,7 +94,7 @@ func dial(t testing.TB, g *game) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
+	t.Cleanup(func() { _ = c.Close() }) // a client the game dropped is closed already
 	return c
 }
 

@@ -1,12 +1,16 @@
 package live
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
+	"net"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -175,8 +179,12 @@ func TestGameSideShapeChanges(t *testing.T) {
 	must[Delta](t)(c.Sync(x))
 	g.run(func(w *ecs.World) {
 		id, _ := w.ComponentByName("Name")
-		w.Remove(rock, id)
-		w.SetParent(rock, mover)
+		if err := w.Remove(rock, id); err != nil {
+			t.Error(err)
+		}
+		if err := w.SetParent(rock, mover); err != nil {
+			t.Error(err)
+		}
 	})
 	waitFor(t, c, func() bool {
 		e, _ := c.Entity(Handle(rock))
@@ -236,8 +244,12 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	w := newWorld()
 	mover, rock := level(w)
 	ecs.NewMap[scene.SceneID](w).Add(rock, scene.SceneID{ID: 42, Order: 3})
-	w.SetParent(mover, rock)
-	w.Add(mover, mustID[Frozen](w), nil)
+	if err := w.SetParent(mover, rock); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Add(mover, mustID[Frozen](w), nil); err != nil {
+		t.Fatal(err)
+	}
 	g, c, x := watchGame(t, w, Options{})
 	must[Status](t)(c.Pause(x))
 	must[Delta](t)(c.Sync(x))
@@ -323,4 +335,24 @@ func TestComponentRegisteredLater(t *testing.T) {
 		e, _ := c.Entity(Handle(rock))
 		return c.Schema("Late") != nil && e.Components["Late"] == `{ "n": 7 }`
 	})
+}
+
+// An ack the client cannot send ends its connection, with the reason: the game sends no more
+// deltas until the last one is acknowledged, so the view would stop following it silently.
+func TestAckNotSentEndsTheConnection(t *testing.T) {
+	gameEnd, nc := net.Pipe()
+	// Every write of the client fails from now on; reads go on.
+	if err := nc.SetWriteDeadline(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(nc)
+	go c.read(bufio.NewReader(nc))
+	if _, err := io.WriteString(gameEnd, `{"op":"delta","seq":1,"frame":1,"end":true}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	_ = gameEnd.Close() // ends the reader if the ack's failure did not
+	<-c.done
+	if err := c.Err(); err == nil || !strings.Contains(err.Error(), "ack") {
+		t.Fatalf("the connection ended with %v, want the ack's failure", err)
+	}
 }

@@ -2,6 +2,7 @@ package live
 
 import (
 	"bufio"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -22,9 +23,19 @@ func rawDial(t *testing.T, g *game) *rawConn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { nc.Close() })
-	nc.SetDeadline(time.Now().Add(time.Minute))
+	t.Cleanup(func() { _ = nc.Close() }) // the test is over: nothing more is read
+	if err := nc.SetDeadline(time.Now().Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
 	return &rawConn{nc, bufio.NewReader(nc)}
+}
+
+// send writes s to the game.
+func (r *rawConn) send(t *testing.T, s string) {
+	t.Helper()
+	if _, err := io.WriteString(r, s); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // closedWith reads until the server closes the connection and returns what it said last.
@@ -49,7 +60,7 @@ func TestRefusesWrongToken(t *testing.T) {
 		t.Fatal("no token was let in")
 	}
 	r := rawDial(t, g)
-	r.Write([]byte(`{"op":"watch"}` + "\n"))
+	r.send(t, `{"op":"watch"}`+"\n")
 	if why := r.closedWith(t); !strings.Contains(why, "hello") {
 		t.Fatalf("a request before the hello: %q", why)
 	}
@@ -61,8 +72,8 @@ func TestRefusesWrongToken(t *testing.T) {
 func TestRefusesLongMessages(t *testing.T) {
 	g := startGame(t, newWorld(), Options{MaxMessage: 1000})
 	r := rawDial(t, g)
-	r.Write([]byte(`{"op":"hello","token":"` + g.srv.Token() + `"}` + "\n"))
-	r.Write([]byte(`{"op":"status","c":"` + strings.Repeat("x", 5000) + `"}` + "\n"))
+	r.send(t, `{"op":"hello","token":"`+g.srv.Token()+`"}`+"\n")
+	r.send(t, `{"op":"status","c":"`+strings.Repeat("x", 5000)+`"}`+"\n")
 	if why := r.closedWith(t); !strings.Contains(why, "longer than 1000 bytes") {
 		t.Fatalf("a long line: %q", why)
 	}
@@ -71,8 +82,8 @@ func TestRefusesLongMessages(t *testing.T) {
 func TestRefusesTooManyRequests(t *testing.T) {
 	g := startGame(t, newWorld(), Options{Rate: 1, Burst: 10})
 	r := rawDial(t, g)
-	r.Write([]byte(`{"op":"hello","token":"` + g.srv.Token() + `"}` + "\n"))
-	r.Write([]byte(strings.Repeat(`{"op":"status"}`+"\n", 50)))
+	r.send(t, `{"op":"hello","token":"`+g.srv.Token()+`"}`+"\n")
+	r.send(t, strings.Repeat(`{"op":"status"}`+"\n", 50))
 	if why := r.closedWith(t); !strings.Contains(why, "too many requests") {
 		t.Fatalf("a flood: %q", why)
 	}
@@ -83,7 +94,7 @@ func TestRefusesBadRequests(t *testing.T) {
 	for _, bad := range []string{`{"op":"explode"}`, `{"op":"set","e":1}`, `[1,2]`, `{"op":"status"} {"op":"status"}`,
 		`{"op":"status","extra":1}`, "{\"op\":\"status\",\"c\":\"\xff\"}", `{"op":"step","n":100000}`} {
 		r := rawDial(t, g)
-		r.Write([]byte(`{"op":"hello","token":"` + g.srv.Token() + `"}` + "\n" + bad + "\n"))
+		r.send(t, `{"op":"hello","token":"`+g.srv.Token()+`"}`+"\n"+bad+"\n")
 		if why := r.closedWith(t); !strings.Contains(why, "protocol error") {
 			t.Errorf("%s: %q", bad, why)
 		}
@@ -98,7 +109,7 @@ func TestRefusesBadRequests(t *testing.T) {
 func TestServesLoopbackOnly(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:0", "example.com:80", "nonsense"} {
 		if s, err := Serve(newWorld(), Options{Addr: addr}); err == nil {
-			s.Close()
+			_ = s.Close() // served where it must not: the error below says so
 			t.Errorf("served on %q", addr)
 		}
 	}
@@ -106,7 +117,9 @@ func TestServesLoopbackOnly(t *testing.T) {
 	if err != nil {
 		t.Skipf("no IPv6 loopback here: %v", err)
 	}
-	s.Close()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestMaxClients(t *testing.T) {
@@ -137,7 +150,7 @@ func TestUnixSocket(t *testing.T) {
 func TestDropsClientThatDoesNotRead(t *testing.T) {
 	g := startGame(t, bigWorld(60_000), Options{FrameShare: 1})
 	r := rawDial(t, g)
-	r.Write([]byte(`{"op":"hello","token":"` + g.srv.Token() + `"}` + "\n" + `{"op":"watch"}` + "\n"))
+	r.send(t, `{"op":"hello","token":"`+g.srv.Token()+`"}`+"\n"+`{"op":"watch"}`+"\n")
 	go func() {
 		for range 100 {
 			if _, err := r.Write([]byte(strings.Repeat(`{"op":"status"}`+"\n", 10))); err != nil {

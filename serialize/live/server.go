@@ -133,7 +133,7 @@ func Serve(w *ecs.World, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("live: %w", err)
 		}
 		if err := os.Chmod(path, 0o600); err != nil {
-			ln.Close()
+			_ = ln.Close() // the error returned says what failed
 			return nil, fmt.Errorf("live: %w", err)
 		}
 		s.ln, s.addr, s.unix = ln, "unix:"+path, path
@@ -190,7 +190,7 @@ func (s *Server) Close() error {
 	s.mu.Unlock()
 	s.wg.Wait()
 	if s.unix != "" {
-		os.Remove(s.unix)
+		_ = os.Remove(s.unix) // closing the listener removes it as a rule: absent already is as good
 	}
 	return err
 }
@@ -210,9 +210,11 @@ func (s *Server) accept() {
 		s.mu.Lock()
 		if s.closed || len(s.conns) >= s.opts.MaxClients {
 			s.mu.Unlock()
-			nc.SetWriteDeadline(time.Now().Add(time.Second))
-			fmt.Fprintf(nc, `{"op":"error","error":"the game serves %d clients at most"}`+"\n", s.opts.MaxClients)
-			nc.Close()
+			// Without a deadline the refusal is not sent: a client that does not read would hold up accepting.
+			if nc.SetWriteDeadline(time.Now().Add(time.Second)) == nil {
+				fmt.Fprintf(nc, `{"op":"error","error":"the game serves %d clients at most"}`+"\n", s.opts.MaxClients)
+			}
+			_ = nc.Close() // refused: closing it loses nothing
 			continue
 		}
 		s.conns[c] = struct{}{}
@@ -265,13 +267,12 @@ func (c *conn) close() {
 	c.once.Do(func() {
 		c.gone.Store(true)
 		close(c.done)
-		if c.why.Load() == nil {
-			c.nc.Close()
-		} else {
-			// the writer sends the reason and closes; a write stuck on a client that does not
-			// read gives up soon
-			c.nc.SetReadDeadline(time.Now())
-			c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+		// The writer sends the reason and closes: the deadlines wake the reader, and a write stuck on
+		// a client that does not read gives up soon. A connection that takes no deadline is closed
+		// now, without the reason, so that Server.Close does not wait on it.
+		if c.why.Load() == nil || c.nc.SetReadDeadline(time.Now()) != nil ||
+			c.nc.SetWriteDeadline(time.Now().Add(time.Second)) != nil {
+			_ = c.nc.Close() // the reader and the writer see it closed; nothing else is lost
 		}
 	})
 }
@@ -290,15 +291,19 @@ func (c *conn) read() {
 	defer c.s.wg.Done()
 	defer c.close()
 	br := bufio.NewReaderSize(c.nc, 4096)
-	max := c.s.opts.MaxMessage
+	limit := c.s.opts.MaxMessage
 	authed := false
 	tokens, last := float64(c.s.opts.Burst), time.Now()
-	c.nc.SetReadDeadline(time.Now().Add(10 * time.Second)) // the hello comes first, and soon
+	// The hello comes first, and soon: a connection without that deadline would hold a client's
+	// place without the token.
+	if err := c.nc.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		return
+	}
 	for {
-		line, err := readLine(br, max)
+		line, err := readLine(br, limit)
 		if err != nil {
 			if errors.Is(err, errTooLong) {
-				c.closeWith(fmt.Sprintf("a request longer than %d bytes", max))
+				c.closeWith(fmt.Sprintf("a request longer than %d bytes", limit))
 			}
 			return
 		}
@@ -321,7 +326,9 @@ func (c *conn) read() {
 				return
 			}
 			authed = true
-			c.nc.SetReadDeadline(time.Time{})
+			if c.nc.SetReadDeadline(time.Time{}) != nil {
+				return // the hello's deadline would end the connection soon
+			}
 			req = request{Op: "join"}
 		} else if req.Op == "hello" {
 			c.closeWith("hello twice")
@@ -337,12 +344,12 @@ func (c *conn) read() {
 
 var errTooLong = errors.New("line too long")
 
-// readLine reads one line of at most max bytes (without its newline).
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
+// readLine reads one line of at most limit bytes (without its newline).
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) > max+1 {
+		if len(line)+len(chunk) > limit+1 {
 			return nil, errTooLong
 		}
 		line = append(line, chunk...)
@@ -363,7 +370,7 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 func (c *conn) write() {
 	defer c.s.wg.Done()
 	defer c.s.drop(c)
-	defer c.nc.Close()
+	defer func() { _ = c.nc.Close() }() // what was not sent failed a Write or Flush below
 	bw := bufio.NewWriterSize(c.nc, 64<<10)
 	var enc encoder
 	for {
@@ -373,8 +380,9 @@ func (c *conn) write() {
 		case <-c.done:
 			if why := c.why.Load(); why != nil {
 				b, _ := json.Marshal(map[string]string{"op": "error", "error": *why})
-				bw.Write(append(b, '\n'))
-				bw.Flush()
+				// The connection ends whether the reason reaches the client or not.
+				_, _ = bw.Write(append(b, '\n'))
+				_ = bw.Flush()
 			}
 			return
 		}
