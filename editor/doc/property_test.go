@@ -182,15 +182,48 @@ func (r *propRun) edit() (string, error) {
 	}
 }
 
-// step runs one random action and checks the dirty flag against the model.
+// step runs one random action and checks the history and the dirty flag against the model.
 func (r *propRun) step() {
-	d, rng := r.d, r.rng
+	d := r.d
 	before := r.cur
 	undos, sel := d.History().Undos(), d.Selection().IDs()
 	var what string
 	var err error
 	command := true
-	switch k := rng.IntN(24); k {
+	switch k := r.rng.IntN(24); {
+	case k <= 7 || k >= 22:
+		what, err = r.entityStep(k)
+	case k <= 17:
+		what, err = r.editStep(k)
+	default:
+		command = false
+		what, err = r.actionStep(k, undos)
+	}
+	r.log = append(r.log, what)
+	if err != nil {
+		if !errors.Is(err, ErrNoEntity) && !errors.Is(err, ErrComponent) && !errors.Is(err, ecs.ErrNoComponent) {
+			r.fail("%s: unexpected error %v", what, err)
+		}
+	}
+	after := content(r.t, d)
+	r.cur = after
+	if command {
+		r.commanded(what, before, after, undos, sel)
+	}
+	if d.History().Undos() != r.pos {
+		r.fail("%s: %d steps done, model says %d", what, d.History().Undos(), r.pos)
+	}
+	if d.Dirty() != (r.pos != r.saved) {
+		r.fail("%s: dirty %v, model: position %d, saved %d", what, d.Dirty(), r.pos, r.saved)
+	}
+	r.consistent(what)
+}
+
+// entityStep runs action k among those that make, remove or move entities: spawn, delete,
+// duplicate, copy and paste, reparent, rename, move next to.
+func (r *propRun) entityStep(k int) (what string, err error) {
+	d, rng := r.d, r.rng
+	switch k {
 	case 22, 23:
 		es, anchor, after := r.some(), r.pick(), rng.IntN(2) == 0
 		what = fmt.Sprintf("MoveNextTo(after=%v, keepWorld=%v) %v next to %d", after, k == 23, d.idsOf(es), d.idOf(anchor))
@@ -235,30 +268,23 @@ func (r *propRun) step() {
 		if errors.Is(err, ErrCycle) {
 			err = nil
 		}
-	case 7:
+	default:
 		es, n := r.some(), propNames[rng.IntN(len(propNames))]
 		what = fmt.Sprintf("Rename %v %q", d.idsOf(es), n)
 		err = d.Rename(es, n)
+	}
+	return what, err
+}
+
+// editStep runs action k among those that edit components, fields or the scene: edits alone or
+// in a transaction, adding, removing, resetting and pasting components, a grid, the scene's name.
+func (r *propRun) editStep(k int) (what string, err error) {
+	d, rng := r.d, r.rng
+	switch k {
 	case 8, 9:
 		what, err = r.edit()
 	case 10, 11:
-		label := "Tx"
-		d.BeginEdit(label)
-		what = "Begin"
-		for range 1 + rng.IntN(4) {
-			w, e := r.edit()
-			what += "; " + w
-			if e != nil {
-				what += fmt.Sprintf(" (%v)", e)
-			}
-		}
-		if rng.IntN(4) == 0 {
-			d.CancelEdit()
-			what += "; Cancel"
-		} else {
-			d.EndEdit()
-			what += "; End"
-		}
+		what = r.transaction()
 	case 12:
 		es, c := r.some(), r.comp()
 		what = fmt.Sprintf("AddComponent %v %d", d.idsOf(es), c)
@@ -289,70 +315,90 @@ func (r *propRun) step() {
 		}
 		what = fmt.Sprintf("SpawnGrid %v %q", p.Count, p.Group)
 		_, _, err = d.SpawnGrid(context.Background(), p, nil)
-	case 17:
+	default:
 		n := propNames[rng.IntN(len(propNames))]
 		what = "SetSceneName " + n
 		err = d.SetSceneName(n)
+	}
+	return what, err
+}
+
+// transaction makes 1..4 edits in one transaction, then ends or cancels it; the edits' errors
+// are part of what it did.
+func (r *propRun) transaction() string {
+	d, rng := r.d, r.rng
+	label := "Tx"
+	d.BeginEdit(label)
+	what := "Begin"
+	for range 1 + rng.IntN(4) {
+		w, e := r.edit()
+		what += "; " + w
+		if e != nil {
+			what += fmt.Sprintf(" (%v)", e)
+		}
+	}
+	if rng.IntN(4) == 0 {
+		d.CancelEdit()
+		what += "; Cancel"
+	} else {
+		d.EndEdit()
+		what += "; End"
+	}
+	return what
+}
+
+// actionStep runs action k among those that are no command: select, undo, redo, save; it moves
+// the model's position and save point as they do (undos: the steps done before).
+func (r *propRun) actionStep(k, undos int) (what string, err error) {
+	d := r.d
+	switch k {
 	case 18:
-		command = false
 		es := r.some()
 		what = fmt.Sprintf("Select %v", d.idsOf(es))
 		d.Selection().Select(es...)
 	case 19:
-		command = false
 		what = "Undo"
 		err = d.History().Undo()
 		if undos > 0 {
 			r.pos--
 		}
 	case 20:
-		command = false
 		what = "Redo"
 		err = d.History().Redo()
 		if d.History().Undos() > undos {
 			r.pos++
 		}
 	default:
-		command = false
 		what = "Save"
 		j := d.PrepareSave(d.Path())
 		d.Finish(j, nil) // the write itself is tested elsewhere
 		r.saved = r.pos
 	}
-	r.log = append(r.log, what)
-	if err != nil {
-		if !errors.Is(err, ErrNoEntity) && !errors.Is(err, ErrComponent) && !errors.Is(err, ecs.ErrNoComponent) {
-			r.fail("%s: unexpected error %v", what, err)
-		}
+	return what, err
+}
+
+// commanded checks a command's effect on the history (one step when it changed the scene, none
+// otherwise) and moves the model: before and after are the scene's content, undos the steps done
+// and sel the selection before it.
+func (r *propRun) commanded(what, before, after string, undos int, sel []uint64) {
+	d := r.d
+	stepped := d.History().Undos() == undos+1 && d.History().Redos() == 0
+	if !stepped && d.History().Undos() != undos {
+		r.fail("%s: history went from %d to %d steps", what, undos, d.History().Undos())
 	}
-	after := content(r.t, d)
-	r.cur = after
-	if command {
-		stepped := d.History().Undos() == undos+1 && d.History().Redos() == 0
-		if !stepped && d.History().Undos() != undos {
-			r.fail("%s: history went from %d to %d steps", what, undos, d.History().Undos())
-		}
-		if stepped != (after != before) {
-			r.fail("%s: recorded a step: %v, changed the scene: %v\n%s", what, stepped, after != before, after)
-		}
-		if stepped {
-			if r.saved > r.pos {
-				r.saved = -1
-			}
-			if r.pos == 0 { // the bottom step: undo-all ends with its selection
-				r.firstSel = sel
-			}
-			r.pos++
-			r.top, r.topSel = after, d.Selection().IDs()
-		}
+	if stepped != (after != before) {
+		r.fail("%s: recorded a step: %v, changed the scene: %v\n%s", what, stepped, after != before, after)
 	}
-	if d.History().Undos() != r.pos {
-		r.fail("%s: %d steps done, model says %d", what, d.History().Undos(), r.pos)
+	if stepped {
+		if r.saved > r.pos {
+			r.saved = -1
+		}
+		if r.pos == 0 { // the bottom step: undo-all ends with its selection
+			r.firstSel = sel
+		}
+		r.pos++
+		r.top, r.topSel = after, d.Selection().IDs()
 	}
-	if d.Dirty() != (r.pos != r.saved) {
-		r.fail("%s: dirty %v, model: position %d, saved %d", what, d.Dirty(), r.pos, r.saved)
-	}
-	r.consistent(what)
 }
 
 // consistent checks the scene-id index against the world.
