@@ -40,7 +40,7 @@ func (r Resolution) String() string {
 	return "Keep Edited"
 }
 
-// ErrNoConflict: the conflict to resolve is not (or no longer) recorded.
+// ErrNoConflict is wrapped by the error of resolving a conflict that is not (or no longer) recorded.
 var ErrNoConflict = errors.New("no such merge conflict")
 
 // Conflict is one unresolved merge conflict of the document: Entity is the scene id of the entity

@@ -300,7 +300,9 @@ func (d *Document) SetSceneName(name string) error {
 	}
 	cmd := &sceneNameCmd{from: d.name, to: name}
 	selBefore := d.sel.ids()
-	cmd.apply(d.core)
+	if err := cmd.apply(d.core); err != nil {
+		return err
+	}
 	d.hist.push(cmd, selBefore)
 	return nil
 }

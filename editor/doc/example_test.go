@@ -102,7 +102,7 @@ func ExampleDocument_SpawnGrid() {
 // What to do when the file watcher reports that the open file changed.
 func ExampleDocument_OnDisk() {
 	dir, _ := os.MkdirTemp("", "doc-example")
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }() // a temporary folder: what is left of it matters to no one
 	d := doc.New("", doc.Options{})
 	fmt.Println(d.OnDisk(doc.DiskChanged)) // no file yet
 	_ = d.SaveAs(context.Background(), filepath.Join(dir, "level.json"), nil)

@@ -266,7 +266,7 @@ func TestSaveKeepsVersionUnlessThePathOrNameChanges(t *testing.T) {
 // times its own) before the frame that shows it asks.
 func TestOpenComputesWorldMatrices(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nested.json")
-	os.WriteFile(path, []byte(`{
+	must(t, os.WriteFile(path, []byte(`{
   "format": "voltex.scene",
   "version": 2,
   "name": "nested",
@@ -275,7 +275,7 @@ func TestOpenComputesWorldMatrices(t *testing.T) {
     { "id": 2, "parent": 1, "order": 1, "components": { "Transform": { "position": [1, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1] } } }
   ]
 }
-`), 0o644)
+`), 0o644))
 	d, err := Open(context.Background(), path, testOpts, nil)
 	must(t, err)
 	child, ok := d.entity(2)

@@ -20,8 +20,9 @@ import (
 	"github.com/voltex-editor/voltex/serialize"
 )
 
-// ErrPrefab: the operation does not apply to prefab instances that way (moving an entity of an
-// instance out of its place, applying an override the prefab cannot hold, …).
+// ErrPrefab is wrapped by the error of an operation that does not apply to prefab instances that
+// way (moving an entity of an instance out of its place, applying an override the prefab cannot
+// hold, …).
 var ErrPrefab = errors.New("prefab instance")
 
 func (o Options) newPrefabs() *serialize.Prefabs {
@@ -697,7 +698,7 @@ func readPrefabFile(path string, maxSize int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing loses nothing
 	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
 	if err != nil {
 		return nil, err

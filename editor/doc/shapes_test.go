@@ -24,7 +24,9 @@ func openShape(t testing.TB, shape string, n int) *Document {
 	if err := treeshape.WriteScene(f, treeshape.Parents(shape, n)); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	d, err := Open(context.Background(), path, testOpts, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +136,7 @@ func TestMoveNextToDeepLeaves(t *testing.T) {
 	f, err := os.Create(path)
 	must(t, err)
 	must(t, treeshape.WriteScene(f, ps))
-	f.Close()
+	must(t, f.Close())
 	d, err := Open(context.Background(), path, testOpts, nil)
 	must(t, err)
 	before := content(t, d)
@@ -171,7 +173,7 @@ func TestUnsafeAssetEditsRefused(t *testing.T) {
 	}
 	must(t, d.SetField([]ecs.Entity{e}, meshC, "asset", "models/ship.obj"))
 	path := filepath.Join(t.TempDir(), "s.json")
-	os.WriteFile(path, []byte(`{"format": "voltex.scene", "version": 2, "entities": [{"id": 1, "components": {"Mesh": {"asset": "/etc/passwd"}}}]}`), 0o644)
+	must(t, os.WriteFile(path, []byte(`{"format": "voltex.scene", "version": 2, "entities": [{"id": 1, "components": {"Mesh": {"asset": "/etc/passwd"}}}]}`), 0o644))
 	if _, err := Open(context.Background(), path, testOpts, nil); err == nil || !strings.Contains(err.Error(), "s.json:1:98: entities[0].components.Mesh.asset: absolute path") {
 		t.Fatalf("open: %v", err)
 	}
