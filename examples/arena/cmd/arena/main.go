@@ -118,7 +118,7 @@ func serveLive(w *ecs.World, addr string, limit int, dt, fps float64, stdout, st
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	defer srv.Close()
+	defer func() { _ = srv.Close() }() // the game ends here: nothing it serves outlives it
 	fmt.Fprintf(stdout, "live: %s token %s\n", srv.Addr(), srv.Token())
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
