@@ -14,13 +14,13 @@ import (
 func TestPrefabListSkipsWhatIsNotAFile(t *testing.T) {
 	dir := t.TempDir()
 	scene := `{"format": "voltex.scene", "version": 2, "entities": []}`
-	os.WriteFile(filepath.Join(dir, "tree.json"), []byte(scene), 0o644)
-	os.Symlink("tree.json", filepath.Join(dir, "link.json"))
+	must(t, os.WriteFile(filepath.Join(dir, "tree.json"), []byte(scene), 0o644))
+	must(t, os.Symlink("tree.json", filepath.Join(dir, "link.json")))
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	os.Symlink("pipe.json", filepath.Join(dir, "pipelink.json"))
-	os.Symlink("/dev/zero", filepath.Join(dir, "zero.json"))
+	must(t, os.Symlink("pipe.json", filepath.Join(dir, "pipelink.json")))
+	must(t, os.Symlink("/dev/zero", filepath.Join(dir, "zero.json")))
 	done := make(chan []string, 1)
 	go func() {
 		var p prefabFiles
@@ -35,9 +35,17 @@ func TestPrefabListSkipsWhatIsNotAFile(t *testing.T) {
 	case <-time.After(time.Minute):
 		for _, name := range []string{"pipe.json", "pipe.json"} { // unblock the listing (the pipe may be opened twice)
 			if f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-				f.Close()
+				_ = f.Close() // only opened to unblock the reader
 			}
 		}
 		t.Fatal("listing a folder with a named pipe blocked")
+	}
+}
+
+// must fails the test on a setup error.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

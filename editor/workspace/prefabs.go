@@ -259,7 +259,7 @@ func isSceneFile(path string) bool {
 	if err != nil {
 		return false
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	return serialize.IsScene(f)
 }
 

@@ -14,7 +14,7 @@ import (
 func TestLoadProject(t *testing.T) {
 	dir := t.TempDir()
 	scene := filepath.Join(dir, "levels", "one.json")
-	os.MkdirAll(filepath.Dir(scene), 0o755)
+	must(t, os.MkdirAll(filepath.Dir(scene), 0o755))
 	base := doc.Options{}
 
 	// No project file: the base options.
@@ -23,7 +23,7 @@ func TestLoadProject(t *testing.T) {
 	}
 	// One in a folder above: its components are registered.
 	pf := filepath.Join(dir, "voltex.project.json")
-	os.WriteFile(pf, []byte(`{"format": "voltex.project", "version": 1, "components": [{"name": "Loot", "fields": [{"name": "gold", "type": "int"}]}]}`), 0o644)
+	must(t, os.WriteFile(pf, []byte(`{"format": "voltex.project", "version": 1, "components": [{"name": "Loot", "fields": [{"name": "gold", "type": "int"}]}]}`), 0o644))
 	o, st := loadProject(base, scene)
 	if st.path != pf || st.components != 1 || len(st.problems) != 0 || o.NewWorld == nil {
 		t.Fatalf("project file: %+v", st)
@@ -32,7 +32,7 @@ func TestLoadProject(t *testing.T) {
 		t.Fatal("Loot is not registered")
 	}
 	// A broken one: the base options and its problems with positions.
-	os.WriteFile(pf, []byte(`{"format": "voltex.project", "version": 1, "components": [{"name": "loot"}]}`), 0o644)
+	must(t, os.WriteFile(pf, []byte(`{"format": "voltex.project", "version": 1, "components": [{"name": "loot"}]}`), 0o644))
 	o, st = loadProject(base, scene)
 	if o.NewWorld != nil || len(st.problems) != 1 || !strings.HasPrefix(st.problems[0].String(), pf+":1:68: components[0].name: ") {
 		t.Fatalf("broken project file: %+v", st)

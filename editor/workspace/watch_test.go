@@ -17,7 +17,7 @@ func TestWatchLeavesTheFileBeingSavedOut(t *testing.T) {
 	if w.watcher == nil {
 		t.Fatal("the workspace has no watcher")
 	}
-	t.Cleanup(func() { w.watcher.Close() })
+	t.Cleanup(func() { _ = w.watcher.Close() }) // the test is over
 	path := filepath.Join(t.TempDir(), "scene.json")
 	if err := w.doc.SaveAs(context.Background(), path, nil); err != nil {
 		t.Fatal(err)

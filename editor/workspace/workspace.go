@@ -152,7 +152,9 @@ func (w *Workspace) Jobs() *Jobs { return w.jobs }
 // Close stops watching files and saves the settings (the window has closed).
 func (w *Workspace) Close() {
 	if w.watcher != nil {
-		w.watcher.Close()
+		if err := w.watcher.Close(); err != nil {
+			w.log.Warnf("stop watching files: %v", err)
+		}
 	}
 	w.SaveSettings()
 }

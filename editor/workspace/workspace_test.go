@@ -894,7 +894,7 @@ func openWatched(t *testing.T, path string) (*Workspace, *fakeUI) {
 	t.Helper()
 	w, f := newTestWorkspace(t, 0)
 	w.StartWatcher()
-	t.Cleanup(func() { w.watcher.Close() })
+	t.Cleanup(func() { _ = w.watcher.Close() }) // the test is over
 	w.openPath(path)
 	waitJob(t, w)
 	return w, f
