@@ -42,7 +42,7 @@ func TestJSONSchemas(t *testing.T) {
 		t.Errorf("top-level keys %s", got)
 	}
 	w := scene.NewWorld()
-	for _, comp := range []string{"Transform", "Mesh", "Color", "Spin", "Camera"} {
+	for _, comp := range []string{"Transform", "Mesh", "Color", "Spin", "Camera", "Material", "Light"} {
 		id, _ := w.ComponentByName(comp)
 		c, err := newCodec(w.ComponentInfo(id))
 		if err != nil {

@@ -62,14 +62,25 @@ type Spin struct {
 // Default returns 45°/s about +Y.
 func (Spin) Default() Spin { return Spin{Axis: mgl32.Vec3{0, 1, 0}, Speed: 45} }
 
-// Camera is a game camera looking down its entity's -Z axis.
+// Camera is a game camera looking down its entity's -Z axis (glTF's cameras). A perspective
+// camera sees FOV degrees vertically, Aspect (width / height) times as wide, or as wide as the
+// view's shape when Aspect is 0. An orthographic one sees YMag up and down (1 when YMag is 0) and
+// XMag to either side (YMag times the view's aspect when XMag is 0). Both see from Near to Far.
+// Scene files written before Projection, Aspect, XMag and YMag existed load as perspective
+// cameras with the view's aspect.
 type Camera struct {
-	FOV  float32 `json:"fov" voltex:"degrees,min=1,max=179,tooltip=Vertical field of view"`
-	Near float32 `json:"near" voltex:"min=0.001"`
-	Far  float32 `json:"far" voltex:"min=0.001"`
+	FOV        float32    `json:"fov" voltex:"degrees,min=1,max=179,tooltip=Vertical field of view (perspective)"`
+	Near       float32    `json:"near" voltex:"min=0.001"`
+	Far        float32    `json:"far" voltex:"min=0.001"`
+	Projection Projection `json:"projection"`
+	Aspect     float32    `json:"aspect" voltex:"min=0,step=0.01,tooltip=Width / height (perspective); 0: the view's"`
+	XMag       float32    `json:"xmag" voltex:"min=0,step=0.1,tooltip=Half the width seen (orthographic); 0: from YMag and the view's shape"`
+	YMag       float32    `json:"ymag" voltex:"min=0,step=0.1,tooltip=Half the height seen (orthographic); 0: 1"`
 }
 
-// Default returns a 60° camera seeing from 0.1 to 1000.
+// Default returns a 60° perspective camera with the view's aspect, seeing from 0.1 to 1000. The
+// fields added for orthographic cameras are zero by default, so that a camera written without
+// them (by an older file, or a Go literal) means the same.
 func (Camera) Default() Camera { return Camera{FOV: 60, Near: 0.1, Far: 1000} }
 
 // RawComponent is one component a scene file named but this build does not
@@ -104,6 +115,8 @@ func Register(w *ecs.World) {
 	ecs.Register[Color](w)
 	ecs.Register[Spin](w)
 	ecs.Register[Camera](w, ecs.WithStorage(ecs.SparseSet))
+	ecs.Register[Material](w)
+	ecs.Register[Light](w, ecs.WithStorage(ecs.SparseSet))
 	ecs.Register[Unknown](w, ecs.WithStorage(ecs.SparseSet))
 	registerConflicts(w)
 	registerPrefabs(w)
@@ -137,12 +150,12 @@ var (
 )
 
 // Builtin reports whether a registered component is one of the built-in scene components
-// (ecs.Transform, Name, SceneID, Mesh, Color, Spin, Camera, Unknown,
+// (ecs.Transform, Name, SceneID, Mesh, Color, Spin, Camera, Material, Light, Unknown,
 // Prefab, PrefabPart, PrefabKept) or computed by the world.
 func Builtin(info *ecs.ComponentInfo) bool {
 	switch info.Type {
 	case reflect.TypeFor[ecs.Transform](), reflect.TypeFor[Name](), reflect.TypeFor[SceneID](), reflect.TypeFor[Mesh](),
-		reflect.TypeFor[Color](), reflect.TypeFor[Spin](), reflect.TypeFor[Camera](), reflect.TypeFor[Unknown](),
+		reflect.TypeFor[Color](), reflect.TypeFor[Spin](), reflect.TypeFor[Camera](), reflect.TypeFor[Material](), reflect.TypeFor[Light](), reflect.TypeFor[Unknown](),
 		reflect.TypeFor[Prefab](), reflect.TypeFor[PrefabPart](), reflect.TypeFor[PrefabKept]():
 		return true
 	}

@@ -20,7 +20,13 @@
 //   - [Color]: RGBA, each channel 0..1.
 //   - [Spin]: rotation about an axis at a speed in degrees per second, run by
 //     [SpinSystem] in play mode.
-//   - [Camera]: a game camera (vertical field of view in degrees, near, far).
+//   - [Camera]: a game camera, perspective (vertical field of view in
+//     degrees, aspect) or orthographic (half width and height), near, far.
+//   - [Material]: a glTF metallic-roughness material: base colour, metallic,
+//     roughness, normal map, occlusion, emissive colour and strength, alpha
+//     mode, double-sided; each map a [Texture] (an image reference, its
+//     sampler and its KHR_texture_transform).
+//   - [Light]: a directional, point or spot light (KHR_lights_punctual).
 //   - [Unknown]: components named in a scene file that this build does not
 //     know, kept verbatim so that saving writes them back.
 //

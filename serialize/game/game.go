@@ -74,11 +74,16 @@ type Spin struct {
 	Speed float32
 }
 
-// Camera is a camera looking down its entity's -Z axis.
+// Camera is a camera looking down its entity's -Z axis, seeing from Near to Far.
 type Camera struct {
-	FOV  float32 // vertical field of view, degrees
-	Near float32
-	Far  float32
+	// Orthographic says which projection: perspective (FOV, Aspect) when false, orthographic
+	// (XMag, YMag) when true.
+	Orthographic bool
+	FOV          float32 // vertical field of view, degrees
+	Aspect       float32 // width / height; 0: the screen's
+	XMag, YMag   float32 // half the width and height seen; XMag 0: YMag × the screen's aspect, YMag 0: 1
+	Near         float32
+	Far          float32
 }
 
 // Decode unmarshals component name (from [Entity.Components]) into v with
@@ -574,8 +579,10 @@ func (l *loader) components(v *jsonpos.Value, e *Entity) {
 			}
 		case "Camera":
 			fov, near, far := [1]float32{60}, [1]float32{0.1}, [1]float32{1000}
-			if l.fields(m, map[string][]float32{"fov": fov[:], "near": near[:], "far": far[:]}) {
-				e.Camera = &Camera{FOV: fov[0], Near: near[0], Far: far[0]}
+			var proj, aspect, xmag, ymag [1]float32
+			if l.fields(m, map[string][]float32{"fov": fov[:], "near": near[:], "far": far[:], "projection": proj[:],
+				"aspect": aspect[:], "xmag": xmag[:], "ymag": ymag[:]}) && l.enum(m, "projection", proj[0], 1) {
+				e.Camera = &Camera{Orthographic: proj[0] == 1, FOV: fov[0], Aspect: aspect[0], XMag: xmag[0], YMag: ymag[0], Near: near[0], Far: far[0]}
 			}
 		default:
 			if e.Components == nil {
@@ -585,6 +592,19 @@ func (l *loader) components(v *jsonpos.Value, e *Entity) {
 		}
 		l.path.Truncate(km)
 	}
+}
+
+// enum reports whether x, the value of member key of v (if v has it), is an integer from 0 to max,
+// reporting it if not.
+func (l *loader) enum(v *jsonpos.Value, key string, x float32, max int) bool {
+	if x == float32(int(x)) && x >= 0 && int(x) <= max {
+		return true
+	}
+	m := v.Get(key)
+	km := l.path.Key(key)
+	l.errAt(m, "expected an integer from 0 to %d, got %s", max, string(jsonpos.AppendInline(nil, m)))
+	l.path.Truncate(km)
+	return false
 }
 
 // duplicate reports member m, whose key repeats that of first.
