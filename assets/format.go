@@ -11,10 +11,15 @@ import (
 // [Registry] resolves references with [ResolvePath] before it calls one.
 type MeshLoader func(path string, lim Limits) (*Mesh, error)
 
+// PartLoader reads one part of the model file at path: part is what follows the "#" of a
+// reference such as "ship.glb#mesh/Hull/0" (see [SplitRef]).
+type PartLoader func(path, part string, lim Limits) (*Mesh, error)
+
 var formats = struct {
 	sync.RWMutex
-	load map[string]MeshLoader // lower-case extension with its dot → loader
-}{load: map[string]MeshLoader{".obj": LoadOBJ}}
+	load  map[string]MeshLoader // lower-case extension with its dot → loader
+	parts map[string]PartLoader
+}{load: map[string]MeshLoader{".obj": LoadOBJ}, parts: map[string]PartLoader{}}
 
 // RegisterMeshFormat makes files whose names end in ext (".glb"; case-insensitive) mesh assets
 // read by load: [Registry.Scan] finds them and [Registry.Mesh] loads them. .obj is built in;
@@ -24,6 +29,22 @@ func RegisterMeshFormat(ext string, load MeshLoader) {
 	formats.Lock()
 	defer formats.Unlock()
 	formats.load[strings.ToLower(ext)] = load
+}
+
+// RegisterMeshPartFormat makes references to parts of files whose names end in ext
+// ("ship.glb#mesh/Hull/0") mesh assets read by load. Package assets/gltf registers .gltf and .glb.
+func RegisterMeshPartFormat(ext string, load PartLoader) {
+	formats.Lock()
+	defer formats.Unlock()
+	formats.parts[strings.ToLower(ext)] = load
+}
+
+// partLoader returns the part loader for files ending in ext.
+func partLoader(ext string) (PartLoader, bool) {
+	formats.RLock()
+	defer formats.RUnlock()
+	l, ok := formats.parts[strings.ToLower(ext)]
+	return l, ok
 }
 
 // MeshExtensions returns the registered mesh file extensions (".obj", …), sorted.

@@ -21,7 +21,13 @@ import (
 // (internal/assetref). Symlinks are checked by [ResolvePath], which needs the disk.
 func NormalizeRef(ref string) (string, error) { return assetref.Check(ref) }
 
-// ResolvePath returns the file path for the file reference ref inside the scene folder root.
+// SplitRef splits a reference to a part of a model file ("models/ship.glb#mesh/Hull/0") into
+// the file's reference and the part, and reports whether it has one: only .gltf and .glb files have
+// parts (meshes "mesh/NAME/PRIMITIVE", images "image/INDEX"); elsewhere "#" is part of the name.
+func SplitRef(ref string) (file, part string, ok bool) { return assetref.Split(ref) }
+
+// ResolvePath returns the file path for the file reference ref inside the scene folder root (the
+// model file's path for a reference to a part of one).
 // It refuses (wrapping [ErrUnsafePath]) absolute paths, ".." escapes and paths that, once
 // symlinks are followed, end up outside root's tree. A reference to a file that does not exist
 // yet is not refused: reading it reports the missing file. A symlink whose target is missing is
@@ -38,6 +44,7 @@ func ResolvePath(root, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	c, _, _ = SplitRef(c) // a part of a model file: the file's path
 	if root == "" {
 		return "", errors.New("the scene has no folder yet (save it first): file references need one")
 	}
@@ -101,6 +108,8 @@ func within(root, p string) bool {
 // do: nil for a built-in mesh that exists or a regular file inside root's tree; an error wrapping
 // [ErrMissing] for an unknown built-in mesh or a file that does not exist (a warning for a scene);
 // any other error (an unsafe path, a symlink out of the folder, a folder or device) is a refusal.
+// A reference to a part of a model file checks the file (what the part names is checked when the
+// model is read).
 func CheckRef(root, ref string) error {
 	if IsBuiltinRef(ref) {
 		if _, err := NormalizeRef(ref); err != nil {

@@ -110,7 +110,8 @@ func (r *Registry) lookup(ref string) *entry {
 		}
 	} else {
 		if r.root != "" {
-			e.path = filepath.Join(r.root, filepath.FromSlash(norm))
+			file, _, _ := SplitRef(norm)
+			e.path = filepath.Join(r.root, filepath.FromSlash(file))
 		}
 		if m, err := r.load(norm); err != nil {
 			r.fail(e, err)
@@ -136,7 +137,8 @@ func (r *Registry) nextVersion() uint64 {
 
 // load checks the path of the file reference norm and parses the file. r.mu must be held.
 func (r *Registry) load(norm string) (*Mesh, error) {
-	ext := path.Ext(norm)
+	file, part, isPart := SplitRef(norm)
+	ext := path.Ext(file)
 	loadFile, ok := meshLoader(ext)
 	if !ok {
 		return nil, fmt.Errorf("unsupported mesh file type %q: only %s files can be loaded", ext, strings.Join(MeshExtensions(), ", "))
@@ -144,6 +146,13 @@ func (r *Registry) load(norm string) (*Mesh, error) {
 	p, err := ResolvePath(r.root, norm)
 	if err != nil {
 		return nil, err
+	}
+	if isPart {
+		loadPart, ok := partLoader(ext)
+		if !ok {
+			return nil, fmt.Errorf("%s files have no parts to name after \"#\"", ext)
+		}
+		loadFile = func(p string, lim Limits) (*Mesh, error) { return loadPart(p, part, lim) }
 	}
 	m, err := loadFile(p, r.lim)
 	if err != nil {
@@ -159,6 +168,8 @@ func (r *Registry) load(norm string) (*Mesh, error) {
 // broken, the previous mesh stays in place and is returned with the error, so the viewport
 // keeps showing the last good geometry. Built-in and refused references have nothing to
 // reload and return what [Registry.Mesh] returns. Reloading a reference not loaded yet loads it.
+// Every other reference loaded from the same file (the parts of one glTF model, and the model as
+// one mesh) is reloaded too.
 func (r *Registry) Reload(ref string) (*Mesh, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -176,6 +187,16 @@ func (r *Registry) Reload(ref string) (*Mesh, error) {
 	if e.path == "" {
 		return e.mesh, e.err
 	}
+	for _, o := range r.entries { // the other references to the same file: parts of one model
+		if o != e && o.path == e.path {
+			_, _ = r.reload(o) // each reports its own error when drawn (Err)
+		}
+	}
+	return r.reload(e)
+}
+
+// reload re-reads the file of e. r.mu must be held.
+func (r *Registry) reload(e *entry) (*Mesh, error) {
 	m, err := r.load(e.ref)
 	if err != nil {
 		err = refError(e.ref, err)

@@ -230,6 +230,9 @@ func (p *Prefabs) load(ctx context.Context, dir, rel, file, abs string, chain []
 		}
 		return t
 	}
+	if load, ok := modelLoader(rel); ok {
+		return p.loadModel(ctx, t, dir, rel, file, load, room, fail)
+	}
 	in, err := p.openPrefab(dir, rel, file)
 	if err != nil {
 		return fail(err)

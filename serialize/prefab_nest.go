@@ -165,7 +165,11 @@ func (p *Prefabs) shape(ctx context.Context, dir, rel, file, abs string) *prefab
 		return sh
 	}
 	sh = &prefabShape{}
-	if in, err := p.openPrefab(dir, rel, file); err == nil {
+	if _, model := modelLoader(rel); model { // a model's entities are known once it is built
+		if t := p.template(ctx, dir, rel, nil, 0); t.err == nil {
+			sh.own = int64(t.Len())
+		}
+	} else if in, err := p.openPrefab(dir, rel, file); err == nil {
 		err = scanShape(ctx, in, p.opts.Limits.resolved(), sh)
 		in.Close()
 		if err != nil && ctx.Err() != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/voltex-editor/voltex/editor"
 	_ "github.com/voltex-editor/voltex/internal/glibcfix" // the glibc symbol cimgui-go needs on Debian 12
 	"github.com/voltex-editor/voltex/serialize"
+	_ "github.com/voltex-editor/voltex/serialize/gltfprefab" // .gltf and .glb files placed as prefabs, in the editor and every subcommand
 )
 
 // Main runs the program on os.Args and exits with its status: the editor, or the subcommand the first

@@ -33,7 +33,8 @@ func IsBuiltin(ref string) bool { return strings.HasPrefix(ref, BuiltinPrefix) }
 // separators so that scenes written on Windows mean the same everywhere) — or why ref is not a
 // reference. Absolute paths, drive letters, URLs and paths that climb out of the folder with ".."
 // wrap [ErrUnsafe]; an empty reference, the folder itself, NUL bytes, built-in names that are
-// not names and references longer than MaxLen are refused too.
+// not names and references longer than MaxLen are refused too. A reference to a part of a glTF
+// file ([Split]) is checked as its file's reference; the part, kept as written, must not be empty.
 func Check(ref string) (string, error) {
 	if ref == "" {
 		return "", errors.New("empty asset reference")
@@ -51,6 +52,17 @@ func Check(ref string) (string, error) {
 		}
 		return ref, nil
 	}
+	file, frag, hasFrag := Split(ref)
+	if hasFrag {
+		c, err := Check(file)
+		if err != nil {
+			return "", err
+		}
+		if frag == "" {
+			return "", fmt.Errorf("%q names nothing inside %s after \"#\"", ref, c)
+		}
+		return c + "#" + frag, nil
+	}
 	s := strings.ReplaceAll(ref, `\`, "/")
 	if scheme := urlScheme(s); scheme != "" {
 		return "", fmt.Errorf("%q is a URL (%s:): asset references are paths relative to the scene folder: %w", ref, scheme, ErrUnsafe)
@@ -66,6 +78,27 @@ func Check(ref string) (string, error) {
 		return "", fmt.Errorf("path %q names the scene folder itself, not a file", ref)
 	}
 	return c, nil
+}
+
+// modelExts are the file types whose references may name a part of the file after a "#".
+var modelExts = []string{".gltf", ".glb"}
+
+// Split splits a reference to a part of a model file ("models/ship.glb#mesh/Hull/0": a mesh
+// primitive, "ship.glb#image/2": an image) into the file's reference and the part, and reports
+// whether ref has one. Only glTF files (.gltf, .glb, any case) have parts: in any other reference
+// a "#" is part of the file name.
+func Split(ref string) (file, part string, ok bool) {
+	i := strings.IndexByte(ref, '#')
+	if i < 0 {
+		return ref, "", false
+	}
+	lower := strings.ToLower(ref[:i])
+	for _, ext := range modelExts {
+		if strings.HasSuffix(lower, ext) {
+			return ref[:i], ref[i+1:], true
+		}
+	}
+	return ref, "", false
 }
 
 func isName(s string) bool {

@@ -38,3 +38,35 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestModelParts: a reference to a part of a glTF file is checked as its file's reference, the part
+// kept as written; a "#" in any other reference is part of the file name.
+func TestModelParts(t *testing.T) {
+	for in, want := range map[string]string{
+		"models/ship.glb#mesh/Hull/0":    "models/ship.glb#mesh/Hull/0",
+		`.\models\ship.GLB#image/2`:      "models/ship.GLB#image/2",
+		"a.gltf#mesh/a/../b/0":           "a.gltf#mesh/a/../b/0", // the part is a name, not a path
+		"notes#1.obj":                    "notes#1.obj",
+		"dir/./tex#2.png":                "dir/tex#2.png",
+		"m.glb#mesh/x#y/0":               "m.glb#mesh/x#y/0",
+		"models/../ship.gltf#image/0":    "ship.gltf#image/0",
+		"models/x.glb.obj#mesh/a/0":      "models/x.glb.obj#mesh/a/0",
+		"deep/er/../model.gltf#mesh/3/1": "deep/model.gltf#mesh/3/1",
+	} {
+		if got, err := Check(in); err != nil || got != want {
+			t.Errorf("Check(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := Check("../ship.glb#mesh/a/0"); !errors.Is(err, ErrUnsafe) {
+		t.Errorf("an unsafe model path with a part: %v", err)
+	}
+	if _, err := Check("ship.glb#"); err == nil || !strings.Contains(err.Error(), "names nothing") {
+		t.Errorf("an empty part: %v", err)
+	}
+	if f, p, ok := Split("a/b.glb#image/0"); !ok || f != "a/b.glb" || p != "image/0" {
+		t.Errorf("Split = %q %q %v", f, p, ok)
+	}
+	if _, _, ok := Split("a#b.png"); ok {
+		t.Error("a png has no parts")
+	}
+}

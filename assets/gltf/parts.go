@@ -1,0 +1,119 @@
+package gltf
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/assets"
+)
+
+func init() {
+	assets.RegisterMeshPartFormat(".gltf", LoadPart)
+	assets.RegisterMeshPartFormat(".glb", LoadPart)
+}
+
+// MeshPart returns the part of a reference ("model.glb#" + MeshPart(m, i, p)) that names primitive
+// p of mesh i: "mesh/NAME/P", NAME being the mesh's name when that is unique in the model, not
+// all digits and free of "/" (so that the reference survives a re-export that reorders meshes),
+// else the mesh's index.
+func MeshPart(m *Model, mesh, prim int) string {
+	return "mesh/" + m.meshKey(mesh) + "/" + strconv.Itoa(prim)
+}
+
+// ImagePart returns the part of a reference that names image i: "image/I".
+func ImagePart(i int) string { return "image/" + strconv.Itoa(i) }
+
+// meshKey is the NAME of MeshPart.
+func (m *Model) meshKey(i int) string {
+	name := m.Meshes[i].Name
+	if !usableName(name) {
+		return strconv.Itoa(i)
+	}
+	for j := range m.Meshes {
+		if j != i && m.Meshes[j].Name == name {
+			return strconv.Itoa(i)
+		}
+	}
+	return name
+}
+
+// usableName reports whether a name can stand in a reference's part: not empty, not all digits
+// (an index), no "/" and no control characters.
+func usableName(s string) bool {
+	if s == "" || len(s) > 256 || strings.ContainsRune(s, '/') {
+		return false
+	}
+	digits := true
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+		digits = digits && r >= '0' && r <= '9'
+	}
+	return !digits
+}
+
+// findMesh resolves the NAME of a mesh part: a mesh of that name, else an index.
+func (m *Model) findMesh(key string) (int, bool) {
+	for i := range m.Meshes {
+		if m.Meshes[i].Name == key && m.meshKey(i) == key {
+			return i, true
+		}
+	}
+	if n, err := strconv.Atoi(key); err == nil && n >= 0 && n < len(m.Meshes) && strconv.Itoa(n) == key {
+		return n, true
+	}
+	return 0, false
+}
+
+// Primitive returns the primitive a mesh part ("mesh/NAME/P", see [MeshPart]) names.
+func (m *Model) Primitive(part string) (*Primitive, error) {
+	rest, ok := strings.CutPrefix(part, "mesh/")
+	slash := strings.LastIndexByte(rest, '/')
+	if !ok || slash < 0 {
+		return nil, fmt.Errorf("%q is not a mesh part (mesh/NAME/PRIMITIVE)", part)
+	}
+	mi, ok := m.findMesh(rest[:slash])
+	if !ok {
+		return nil, fmt.Errorf("no mesh %q in the model (it has %d)", rest[:slash], len(m.Meshes))
+	}
+	p, err := strconv.Atoi(rest[slash+1:])
+	if err != nil || p < 0 || p >= len(m.Meshes[mi].Primitives) {
+		return nil, fmt.Errorf("mesh %q has no primitive %q (it has %d)", rest[:slash], rest[slash+1:], len(m.Meshes[mi].Primitives))
+	}
+	pr := &m.Meshes[mi].Primitives[p]
+	if pr.Skipped {
+		return nil, fmt.Errorf("primitive %d of mesh %q is made of points or lines, which are not drawn", p, rest[:slash])
+	}
+	return pr, nil
+}
+
+// LoadPart imports the .gltf or .glb file at path and returns the primitive a mesh part names
+// ("mesh/NAME/P", see [MeshPart]) as one mesh asset, in its mesh's own space (the entity that
+// uses it places it). lim bounds the file as for [LoadMesh].
+func LoadPart(path, part string, lim assets.Limits) (*assets.Mesh, error) {
+	lim = lim.WithDefaults()
+	m, err := Import(path, Limits{MaxBytes: lim.MaxFileBytes, MaxVertices: lim.MaxVertices, MaxTriangles: lim.MaxTriangles})
+	if err != nil {
+		return nil, err
+	}
+	p, err := m.Primitive(part)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(p.Indices) == 0 {
+		return nil, fmt.Errorf("%s: %s has no triangles", path, part)
+	}
+	vb := make([]float32, 0, len(p.Positions)*assets.FloatsPerVertex)
+	for i, pos := range p.Positions {
+		nrm := p.Normals[i]
+		var uv mgl32.Vec2
+		if i < len(p.UVs) {
+			uv = p.UVs[i]
+		}
+		vb = append(vb, pos[0], pos[1], pos[2], nrm[0], nrm[1], nrm[2], uv[0], uv[1])
+	}
+	return assets.NewMesh(vb, append([]uint32(nil), p.Indices...)), nil
+}
