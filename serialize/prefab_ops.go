@@ -466,6 +466,9 @@ func newApplier(ctx context.Context, s *Scene, root ecs.Entity, t *Template) (*a
 	if err != nil {
 		return nil, err
 	}
+	if _, model := modelLoader(t.file); model {
+		return nil, fmt.Errorf("%s is a model, not a scene file: change it in the program it was made with and export it again, or unpack the instance", filepath.Base(t.file))
+	}
 	opts := LoadOptions{File: t.file, Prefabs: s.Prefabs, Dir: filepath.Dir(t.file)}
 	if s.Prefabs != nil {
 		opts.NewWorld, opts.Limits = s.Prefabs.opts.NewWorld, s.Prefabs.opts.Limits

@@ -211,6 +211,10 @@ func TestModelAsPrefab(t *testing.T) {
 		t.Errorf("reloaded Body material %+v", m)
 	}
 
+	if _, _, err := serialize.ApplyToPrefab(context.Background(), s, body, "Material", ""); err == nil || !strings.Contains(err.Error(), "ship.gltf is a model") {
+		t.Errorf("applying an override to a model: %v", err)
+	}
+
 	if err := serialize.Unpack(s, ents["Ship"]); err != nil {
 		t.Fatal(err)
 	}
