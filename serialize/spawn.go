@@ -16,7 +16,7 @@ import (
 // must have the scene components registered (scene.Register) and the game's own (its Go types,
 // e.g. made by `voltex-editor gen`, or a project file's): it is how a game that runs its systems on
 // an ecs.World starts a level. Each entity gets its Name, Transform (the local transform), Mesh,
-// Color, Spin and Camera, its parent, and every component under "components" that w knows by name
+// Color, Spin, Camera, Material and Light, its parent, and every component under "components" that w knows by name
 // or former name, decoded through the same schema as scene files: fields the export lacks keep the
 // component's default, entity references (indices in the export) become the spawned entities.
 // Components w does not know are kept in a scene.Unknown. The spawned entities are returned in
@@ -51,7 +51,18 @@ func SpawnExport(w *ecs.World, s *game.Scene) (ents []ecs.Entity, err error) {
 			vs.vals = append(vs.vals, &scene.Spin{Axis: sp.Axis, Speed: sp.Speed})
 		}
 		if c := e.Camera; c != nil {
-			vs.vals = append(vs.vals, &scene.Camera{FOV: c.FOV, Near: c.Near, Far: c.Far})
+			cam := scene.Camera{FOV: c.FOV, Near: c.Near, Far: c.Far, Aspect: c.Aspect, XMag: c.XMag, YMag: c.YMag}
+			if c.Orthographic {
+				cam.Projection = scene.Orthographic
+			}
+			vs.vals = append(vs.vals, &cam)
+		}
+		if m := e.Material; m != nil {
+			vs.vals = append(vs.vals, materialOf(m))
+		}
+		if l := e.Light; l != nil {
+			vs.vals = append(vs.vals, &scene.Light{Kind: scene.LightKind(l.Kind), Color: l.Color, Intensity: l.Intensity, Range: l.Range,
+				InnerCone: l.InnerCone, OuterCone: l.OuterCone})
 		}
 		var unknown []scene.RawComponent
 		names := make([]string, 0, len(e.Components))
@@ -140,4 +151,18 @@ func exportPos(s *game.Scene, i int, name string, line, col int) (int, int) {
 		return 0, 0
 	}
 	return s.Where(i, name, col-1)
+}
+
+// materialOf converts an exported material back into the component.
+func materialOf(m *game.Material) *scene.Material {
+	tex := func(t game.Texture) scene.Texture {
+		return scene.Texture{Image: t.Image, UV: uint8(t.UV), WrapS: scene.Wrap(t.WrapS), WrapT: scene.Wrap(t.WrapT),
+			MagFilter: scene.Filter(t.MagFilter), MinFilter: scene.Filter(t.MinFilter), Mipmaps: scene.Mipmaps(t.Mipmaps),
+			Offset: t.Offset, Scale: t.Scale, Rotation: t.Rotation}
+	}
+	return &scene.Material{BaseColor: m.BaseColor, BaseColorTexture: tex(m.BaseColorTexture), Metallic: m.Metallic,
+		Roughness: m.Roughness, MetallicRoughnessTexture: tex(m.MetallicRoughnessTexture), NormalTexture: tex(m.NormalTexture),
+		NormalScale: m.NormalScale, OcclusionTexture: tex(m.OcclusionTexture), OcclusionStrength: m.OcclusionStrength,
+		Emissive: m.Emissive, EmissiveStrength: m.EmissiveStrength, EmissiveTexture: tex(m.EmissiveTexture),
+		AlphaMode: scene.AlphaMode(m.AlphaMode), AlphaCutoff: m.AlphaCutoff, DoubleSided: m.DoubleSided}
 }

@@ -30,7 +30,8 @@ type Scene struct {
 	// Meshes are the mesh assets: "builtin:cube", "builtin:plane", "builtin:sphere" or
 	// slash-separated paths relative to the export's folder that stay inside it (Load refuses
 	// absolute paths, drive letters, URLs and ".." escapes, so a game can open them safely
-	// below its folder; symlinks are the game's to check).
+	// below its folder; symlinks are the game's to check). A reference to a glTF model may name a
+	// part of it: "models/ship.glb#mesh/Hull/0" is primitive 0 of the model's mesh Hull.
 	Meshes   []string
 	Entities []Entity // parents before children
 	where    []byte   // where the game components were in the file (see where.go)
@@ -50,11 +51,13 @@ type Entity struct {
 	// local transforms and its own.
 	World [16]float32
 	where uint32 // 1 + the offset of the entity's component positions in Scene.where; 0 for none
-	// Transform, Spin and Camera are the built-in components, nil when the
+	// Transform, Spin, Camera, Material and Light are the built-in components, nil when the
 	// entity does not have them.
 	Transform *Transform
 	Spin      *Spin
 	Camera    *Camera
+	Material  *Material
+	Light     *Light
 	// Components holds every other component as compact JSON, keyed by
 	// name; decode one with [Entity.Decode]. Entity references inside them
 	// are entity indices (-1 for none).
@@ -492,6 +495,13 @@ func (l *loader) entitySize(i int) int64 {
 	if e.Spin != nil || e.Camera != nil {
 		n += 32
 	}
+	if e.Material != nil {
+		n += int64(unsafe.Sizeof(Material{})) + int64(len(e.Material.BaseColorTexture.Image)+len(e.Material.MetallicRoughnessTexture.Image)+
+			len(e.Material.NormalTexture.Image)+len(e.Material.OcclusionTexture.Image)+len(e.Material.EmissiveTexture.Image))
+	}
+	if e.Light != nil {
+		n += int64(unsafe.Sizeof(Light{}))
+	}
 	if e.where != 0 { // the entity's component positions, the last in Scene.where
 		n += int64(len(l.s.where) - int(e.where-1))
 	}
@@ -583,6 +593,14 @@ func (l *loader) components(v *jsonpos.Value, e *Entity) {
 			if l.fields(m, map[string][]float32{"fov": fov[:], "near": near[:], "far": far[:], "projection": proj[:],
 				"aspect": aspect[:], "xmag": xmag[:], "ymag": ymag[:]}) && l.enum(m, "projection", proj[0], 1) {
 				e.Camera = &Camera{Orthographic: proj[0] == 1, FOV: fov[0], Aspect: aspect[0], XMag: xmag[0], YMag: ymag[0], Near: near[0], Far: far[0]}
+			}
+		case "Material":
+			if mat, ok := l.material(m); ok {
+				e.Material = mat
+			}
+		case "Light":
+			if g, ok := l.light(m); ok {
+				e.Light = g
 			}
 		default:
 			if e.Components == nil {
