@@ -17,7 +17,9 @@
 // to the scene's folder ("models/ship.obj"). [ResolvePath] refuses references that would leave
 // the folder tree: "..", absolute paths, and symlinks that resolve outside it. A refused or broken
 // reference gives the [Placeholder] mesh plus an error for the console; loading a scene never
-// fails because of a mesh.
+// fails because of a mesh. A reference to a glTF model may name one primitive of it
+// ("models/ship.glb#mesh/Hull/0", [SplitRef]): the formats that have parts register a
+// [PartLoader] ([RegisterMeshPartFormat]), and reloading one reference to a file reloads the others.
 //
 // # OBJ
 //
@@ -28,7 +30,8 @@
 // mark and backslash line continuations. UTF-16 files are refused with a message saying so. Missing normals are computed (smooth,
 // area-weighted). Errors read "file:line:col: message". [Limits] bound file size, vertices,
 // triangles and face size so that a hostile file cannot exhaust memory. [DescribeOBJ] is the
-// text behind `voltex-editor validate model.obj`.
+// text behind `voltex-editor validate model.obj`. [ReadOBJMaterial] reads the material an OBJ's
+// faces use from its .mtl library (Kd, d or Tr, map_Kd), every file confined to the scene folder.
 //
 // # Threads
 //
