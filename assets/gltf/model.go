@@ -18,6 +18,9 @@ type Model struct {
 	// Warnings are what was skipped or ignored (points and lines, optional extensions nothing here
 	// reads, images of a type that is not decoded); the model is usable without it.
 	Warnings []string
+
+	meshKeys  []string       // each mesh's NAME in references (MeshPart), made on first use
+	meshByKey map[string]int // the inverse
 }
 
 // Scene lists the root nodes of one scene.

@@ -17,7 +17,8 @@ func init() {
 // MeshPart returns the part of a reference ("model.glb#" + MeshPart(m, i, p)) that names primitive
 // p of mesh i: "mesh/NAME/P", NAME being the mesh's name when that is unique in the model, not
 // all digits and free of "/" (so that the reference survives a re-export that reorders meshes),
-// else the mesh's index.
+// else the mesh's index. The first call on a model indexes its meshes: calls on one Model must
+// not run at the same time.
 func MeshPart(m *Model, mesh, prim int) string {
 	return "mesh/" + m.meshKey(mesh) + "/" + strconv.Itoa(prim)
 }
@@ -27,16 +28,29 @@ func ImagePart(i int) string { return "image/" + strconv.Itoa(i) }
 
 // meshKey is the NAME of MeshPart.
 func (m *Model) meshKey(i int) string {
-	name := m.Meshes[i].Name
-	if !usableName(name) {
-		return strconv.Itoa(i)
+	m.indexMeshes()
+	return m.meshKeys[i]
+}
+
+// indexMeshes computes every mesh's key once (a model may have a million meshes).
+func (m *Model) indexMeshes() {
+	if len(m.meshKeys) == len(m.Meshes) && m.meshByKey != nil {
+		return
 	}
-	for j := range m.Meshes {
-		if j != i && m.Meshes[j].Name == name {
-			return strconv.Itoa(i)
+	count := make(map[string]int, len(m.Meshes))
+	for i := range m.Meshes {
+		count[m.Meshes[i].Name]++
+	}
+	m.meshKeys = make([]string, len(m.Meshes))
+	m.meshByKey = make(map[string]int, len(m.Meshes))
+	for i := range m.Meshes {
+		key := strconv.Itoa(i)
+		if name := m.Meshes[i].Name; usableName(name) && count[name] == 1 {
+			key = name
 		}
+		m.meshKeys[i] = key
+		m.meshByKey[key] = i
 	}
-	return name
 }
 
 // usableName reports whether a name can stand in a reference's part: not empty, not all digits
@@ -55,12 +69,11 @@ func usableName(s string) bool {
 	return !digits
 }
 
-// findMesh resolves the NAME of a mesh part: a mesh of that name, else an index.
+// findMesh resolves the NAME of a mesh part: the mesh whose key it is, else an index.
 func (m *Model) findMesh(key string) (int, bool) {
-	for i := range m.Meshes {
-		if m.Meshes[i].Name == key && m.meshKey(i) == key {
-			return i, true
-		}
+	m.indexMeshes()
+	if i, ok := m.meshByKey[key]; ok {
+		return i, true
 	}
 	if n, err := strconv.Atoi(key); err == nil && n >= 0 && n < len(m.Meshes) && strconv.Itoa(n) == key {
 		return n, true

@@ -2,6 +2,7 @@ package gltfprefab
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -48,17 +49,33 @@ func Load(ctx context.Context, file string, opts serialize.ModelOptions) (*ecs.W
 // Build spawns the entities of model m into w (a world with the scene components registered).
 // base is the model's file name, which its mesh and image references start with. maxEntities
 // (0: no limit) bounds the entities made. It returns warnings about what the entities cannot say
-// (a matrix with shear).
+// (a matrix with shear). The node tree is walked without recursion, whatever its depth.
 func Build(m *gltf.Model, base string, w *ecs.World, maxEntities int) ([]string, error) {
 	b := builder{m: m, base: base, w: w, max: maxEntities, ids: map[uint64]string{}}
 	roots := rootsOf(m)
 	keys := siblingKeys(m, roots)
-	for i, n := range roots {
-		if err := b.node(n, keys[i], "", ecs.Entity{}, float64(i)); err != nil {
+	stack := make([]pending, 0, len(roots))
+	for i := len(roots) - 1; i >= 0; i-- {
+		stack = append(stack, pending{node: roots[i], path: pathHash(0, keys[i]), order: float64(i)})
+	}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		kids, err := b.node(p)
+		if err != nil {
 			return b.warnings, err
 		}
+		stack = append(stack, kids...)
 	}
 	return b.warnings, nil
+}
+
+// pending is a node to spawn: under parent, with the hash of its name path and its order.
+type pending struct {
+	node   int
+	path   uint64
+	parent ecs.Entity
+	order  float64
 }
 
 type builder struct {
@@ -67,7 +84,7 @@ type builder struct {
 	w        *ecs.World
 	max      int
 	n        int
-	ids      map[uint64]string // id → node path, for collisions
+	ids      map[uint64]string // id → node name, for collisions
 	warnings []string
 }
 
@@ -123,24 +140,31 @@ func siblingKeys(m *gltf.Model, nodes []int) []string {
 	return keys
 }
 
-// idOf is the scene id of the entity at a node path: a hash in 1..scene.MaxID.
-func idOf(key string) uint64 {
+// pathHash is the hash of a name path: its parent's path hash (0 for a root) and its key. Hashing
+// link by link keeps the work per node constant, however deep the tree.
+func pathHash(parent uint64, key string) uint64 {
 	h := fnv.New64a()
-	_, _ = h.Write([]byte(key)) // a hash.Hash never fails
-	return h.Sum64()%scene.MaxID + 1
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], parent)
+	_, _ = h.Write(b[:]) // a hash.Hash never fails
+	_, _ = h.Write([]byte(key))
+	return h.Sum64()
 }
 
-// spawn adds an entity with name and id key under parent.
-func (b *builder) spawn(key, name string, parent ecs.Entity, order float64, comps ...any) (ecs.Entity, error) {
+// idOf is the scene id of the entity whose name path hashes to path: in 1..scene.MaxID.
+func idOf(path uint64) uint64 { return path%scene.MaxID + 1 }
+
+// spawn adds an entity named name, with the id of path, under parent.
+func (b *builder) spawn(path uint64, name string, parent ecs.Entity, order float64, comps ...any) (ecs.Entity, error) {
 	b.n++
 	if b.max > 0 && b.n > b.max {
 		return ecs.Entity{}, fmt.Errorf("the model makes more than %d entities (Limits.MaxEntities)", b.max)
 	}
-	id := idOf(key)
+	id := idOf(path)
 	if other, ok := b.ids[id]; ok {
-		return ecs.Entity{}, fmt.Errorf("nodes %q and %q get the same id: rename one", other, key)
+		return ecs.Entity{}, fmt.Errorf("nodes %q and %q get the same id: rename one", other, name)
 	}
-	b.ids[id] = key
+	b.ids[id] = name
 	comps = append(comps, &scene.Name{Value: name}, &scene.SceneID{ID: id, Order: order})
 	e := b.w.Spawn(comps...)
 	if !parent.IsZero() {
@@ -151,15 +175,14 @@ func (b *builder) spawn(key, name string, parent ecs.Entity, order float64, comp
 	return e, nil
 }
 
-// node spawns node n (its path key under the parent's) and its subtree.
-func (b *builder) node(n int, key, parentKey string, parent ecs.Entity, order float64) error {
-	nd := &b.m.Nodes[n]
-	if parentKey != "" {
-		key = parentKey + "/" + key
-	}
+// node spawns a node's entity (and one per primitive when its mesh has several) and returns its
+// children to spawn, last first.
+func (b *builder) node(p pending) ([]pending, error) {
+	nd := &b.m.Nodes[p.node]
+	name := nodeName(b.m, p.node)
 	tr, sheared := transformOf(nd.Local)
 	if sheared {
-		b.warnings = append(b.warnings, fmt.Sprintf("node %q: its matrix shears, which a Transform cannot: drawn without the shear", key))
+		b.warnings = append(b.warnings, fmt.Sprintf("node %q: its matrix shears, which a Transform cannot: drawn without the shear", name))
 	}
 	comps := []any{&tr}
 	if nd.Camera >= 0 {
@@ -172,36 +195,35 @@ func (b *builder) node(n int, key, parentKey string, parent ecs.Entity, order fl
 	}
 	var prims []int
 	if nd.Mesh >= 0 {
-		for p, pr := range b.m.Meshes[nd.Mesh].Primitives {
+		for i, pr := range b.m.Meshes[nd.Mesh].Primitives {
 			if !pr.Skipped {
-				prims = append(prims, p)
+				prims = append(prims, i)
 			}
 		}
 		if len(prims) == 1 {
 			comps = append(comps, b.primitive(nd.Mesh, prims[0])...)
 		}
 	}
-	e, err := b.spawn(key, nodeName(b.m, n), parent, order, comps...)
+	e, err := b.spawn(p.path, name, p.parent, p.order, comps...)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	next := 0.0
 	if len(prims) > 1 {
-		for _, p := range prims {
-			pc := append([]any{&ecs.Transform{Scale: mgl32.Vec3{1, 1, 1}}}, b.primitive(nd.Mesh, p)...)
-			if _, err := b.spawn(key+"/#"+strconv.Itoa(p), "primitive "+strconv.Itoa(p), e, next, pc...); err != nil {
-				return err
+		for _, i := range prims {
+			pc := append([]any{&ecs.Transform{Scale: mgl32.Vec3{1, 1, 1}}}, b.primitive(nd.Mesh, i)...)
+			if _, err := b.spawn(pathHash(p.path, "#"+strconv.Itoa(i)), "primitive "+strconv.Itoa(i), e, next, pc...); err != nil {
+				return nil, err
 			}
 			next++
 		}
 	}
 	keys := siblingKeys(b.m, nd.Children)
-	for i, c := range nd.Children {
-		if err := b.node(c, keys[i], key, e, next+float64(i)); err != nil {
-			return err
-		}
+	kids := make([]pending, 0, len(nd.Children))
+	for i := len(nd.Children) - 1; i >= 0; i-- {
+		kids = append(kids, pending{node: nd.Children[i], path: pathHash(p.path, keys[i]), parent: e, order: next + float64(i)})
 	}
-	return nil
+	return kids, nil
 }
 
 // primitive returns the Mesh and Material of primitive p of mesh mi.
