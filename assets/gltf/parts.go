@@ -2,8 +2,11 @@ package gltf
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/assets"
@@ -105,10 +108,12 @@ func (m *Model) Primitive(part string) (*Primitive, error) {
 
 // LoadPart imports the .gltf or .glb file at path and returns the primitive a mesh part names
 // ("mesh/NAME/P", see [MeshPart]) as one mesh asset, in its mesh's own space (the entity that
-// uses it places it). lim bounds the file as for [LoadMesh].
+// uses it places it). lim bounds the file as for [LoadMesh]. The last model read is kept, so that
+// loading every part of one model reads it once: it is read again when its file's size or
+// modification time changes (a .gltf's external buffers are not looked at).
 func LoadPart(path, part string, lim assets.Limits) (*assets.Mesh, error) {
 	lim = lim.WithDefaults()
-	m, err := Import(path, Limits{MaxBytes: lim.MaxFileBytes, MaxVertices: lim.MaxVertices, MaxTriangles: lim.MaxTriangles})
+	m, err := lastModel.get(path, Limits{MaxBytes: lim.MaxFileBytes, MaxVertices: lim.MaxVertices, MaxTriangles: lim.MaxTriangles})
 	if err != nil {
 		return nil, err
 	}
@@ -129,4 +134,37 @@ func LoadPart(path, part string, lim assets.Limits) (*assets.Mesh, error) {
 		vb = append(vb, pos[0], pos[1], pos[2], nrm[0], nrm[1], nrm[2], uv[0], uv[1])
 	}
 	return assets.NewMesh(vb, append([]uint32(nil), p.Indices...)), nil
+}
+
+// modelCache keeps the last model LoadPart imported.
+type modelCache struct {
+	mu    sync.Mutex
+	path  string
+	size  int64
+	mtime time.Time
+	lim   Limits
+	model *Model
+}
+
+var lastModel modelCache
+
+// get returns the model at path, imported within lim, from the cache if the file has not changed.
+func (c *modelCache) get(path string, lim Limits) (*Model, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.model != nil && c.path == path && c.size == st.Size() && c.mtime.Equal(st.ModTime()) && c.lim == lim {
+		return c.model, nil
+	}
+	c.model = nil // not kept while the next one is read
+	m, err := Import(path, lim)
+	if err != nil {
+		return nil, err
+	}
+	m.indexMeshes() // before it is shared: later lookups only read
+	c.path, c.size, c.mtime, c.lim, c.model = path, st.Size(), st.ModTime(), lim, m
+	return m, nil
 }

@@ -64,3 +64,22 @@ func TestRegistryLoadsMeshParts(t *testing.T) {
 		t.Error("another part of the model was not reloaded")
 	}
 }
+
+// TestPartsFollowTheFile: the model LoadPart keeps is read again when its file changes.
+func TestPartsFollowTheFile(t *testing.T) {
+	dir := t.TempDir()
+	copySample(t, "OrientationTest/glTF-Binary/OrientationTest.glb", dir, "m.glb")
+	r := assets.NewRegistry(dir, assets.DefaultLimits())
+	first, err := r.Mesh("m.glb#mesh/0/0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copySample(t, "BoxVertexColors/glTF-Binary/BoxVertexColors.glb", dir, "m.glb")
+	box, err := r.Reload("m.glb#mesh/0/0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if box.VertexCount() != 24 || box.VertexCount() == first.VertexCount() {
+		t.Errorf("after the file changed: %d vertices (was %d), want the box's 24", box.VertexCount(), first.VertexCount())
+	}
+}

@@ -12,7 +12,7 @@ import (
 )
 
 // TestBuildDeepAndWide: a chain of 200,000 nested nodes builds (paths kept as strings, which grow
-// with the depth, took 40 GB), and 20,000 meshes sharing one name each get a reference of its own.
+// with the depth, would take about 40 GB), and 20,000 meshes sharing one name each get a reference of its own.
 func TestBuildDeepAndWide(t *testing.T) {
 	const deep = 200_000
 	var b strings.Builder
