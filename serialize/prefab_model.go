@@ -9,6 +9,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/words"
 )
 
 // ModelOptions are what a [ModelLoader] is given.
@@ -76,13 +77,14 @@ func (p *Prefabs) loadModel(ctx context.Context, t *Template, dir, rel, file str
 		return fail(fmt.Errorf("%s: %w", file, err))
 	}
 	t.own += t.bytes
-	max := lim.MaxWorldBytes
-	if room > 0 && (max <= 0 || room < max) {
-		max = room
+	limit := lim.MaxWorldBytes
+	if room > 0 && (limit <= 0 || room < limit) {
+		limit = room
 	}
-	if max > 0 && t.own > max {
+	if limit > 0 && t.own > limit {
 		t.overMemory = room > 0 && room < lim.MaxWorldBytes
-		return fail(fmt.Errorf("%s: the model's entities take about %d bytes, over the memory limit of %d (Limits.MaxWorldBytes)", file, t.own, max))
+		return fail(fmt.Errorf("%s: the model's entities take about %s, over the memory limit of %s (Limits.MaxWorldBytes)",
+			file, words.Bytes(t.own), words.Bytes(limit)))
 	}
 	return t
 }

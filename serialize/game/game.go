@@ -612,15 +612,15 @@ func (l *loader) components(v *jsonpos.Value, e *Entity) {
 	}
 }
 
-// enum reports whether x, the value of member key of v (if v has it), is an integer from 0 to max,
+// enum reports whether x, the value of member key of v (if v has it), is an integer from 0 to hi,
 // reporting it if not.
-func (l *loader) enum(v *jsonpos.Value, key string, x float32, max int) bool {
-	if x == float32(int(x)) && x >= 0 && int(x) <= max {
+func (l *loader) enum(v *jsonpos.Value, key string, x float32, hi int) bool {
+	if x == float32(int(x)) && x >= 0 && int(x) <= hi {
 		return true
 	}
 	m := v.Get(key)
 	km := l.path.Key(key)
-	l.errAt(m, "expected an integer from 0 to %d, got %s", max, string(jsonpos.AppendInline(nil, m)))
+	l.errAt(m, "expected an integer from 0 to %d, got %s", hi, string(jsonpos.AppendInline(nil, m)))
 	l.path.Truncate(km)
 	return false
 }

@@ -119,12 +119,12 @@ func (l *loader) numbers(dst []float32, lo, hi float64) fieldReader {
 	return func(v *jsonpos.Value) bool { return l.floats(v, dst, lo, hi) }
 }
 
-// choice reads an integer from 0 to max.
-func (l *loader) choice(dst *int, max int) fieldReader {
+// choice reads an integer from 0 to hi.
+func (l *loader) choice(dst *int, hi int) fieldReader {
 	return func(v *jsonpos.Value) bool {
 		n, err := v.Int()
-		if v.Kind() != jsonpos.Number || err != nil || n < 0 || n > int64(max) {
-			l.errAt(v, "expected an integer from 0 to %d, got %s", max, string(jsonpos.AppendInline(nil, v)))
+		if v.Kind() != jsonpos.Number || err != nil || n < 0 || n > int64(hi) {
+			l.errAt(v, "expected an integer from 0 to %d, got %s", hi, string(jsonpos.AppendInline(nil, v)))
 			return false
 		}
 		*dst = int(n)

@@ -134,38 +134,10 @@ func TestModelAsPrefab(t *testing.T) {
 			t.Fatalf("no entity %q (have %v)", n, ents)
 		}
 	}
+	checkShip(t, w, ents)
 	body := ents["Body"]
-	if w.Parent(body) != ents["Ship"] || w.Parent(ents["Lamp"]) != body || w.Parent(ents["primitive 1"]) != ents["Twin"] {
-		t.Error("the hierarchy is not the model's under the instance")
-	}
 	tr := ecs.NewMap[ecs.Transform](w)
-	if p := tr.Get(body).Position; !near(p, mgl32.Vec3{1, 2, 3}) {
-		t.Errorf("Body at %v", p)
-	}
-	if r := tr.Get(ents["Twin"]).Rotation; !near(r, mgl32.Vec3{0, 90, 0}) {
-		t.Errorf("Twin rotated %v, want 90° about Y", r)
-	}
 	meshes, mats := ecs.NewMap[scene.Mesh](w), ecs.NewMap[scene.Material](w)
-	if m := meshes.Get(body).Asset; m != "models/ship.gltf#mesh/Hull/0" {
-		t.Errorf("Body mesh %q", m)
-	}
-	if m := meshes.Get(ents["primitive 1"]).Asset; m != "models/ship.gltf#mesh/TwinMesh/1" {
-		t.Errorf("Twin's second primitive %q", m)
-	}
-	if m := mats.Get(body); m.BaseColor != [4]float32{1, 0, 0, 1} || m.Roughness != 0.5 || m.Metallic != 0 {
-		t.Errorf("Body material %+v", m)
-	}
-	if m := mats.Get(ents["primitive 0"]); m.AlphaMode != scene.AlphaBlend || !m.DoubleSided {
-		t.Errorf("Glass material %+v", m)
-	}
-	l := ecs.NewMap[scene.Light](w).Get(ents["Lamp"])
-	if l.Kind != scene.LightSpot || l.Intensity != 20 || l.Range != 9 || math.Abs(float64(l.InnerCone-15)) > 1e-3 || math.Abs(float64(l.OuterCone-30)) > 1e-3 {
-		t.Errorf("light %+v", l)
-	}
-	c := ecs.NewMap[scene.Camera](w).Get(ents["Eye"])
-	if c.Projection != scene.Perspective || math.Abs(float64(c.FOV-60)) > 1e-3 || c.Near != 0.5 || c.Far != 80 || c.Aspect != 1.5 {
-		t.Errorf("camera %+v", c)
-	}
 	bodyID := ecs.NewMap[scene.SceneID](w).Get(body).ID
 
 	// Override one material colour: the file stores the reference and that field.
@@ -227,5 +199,42 @@ func TestModelAsPrefab(t *testing.T) {
 	}
 	if !strings.Contains(saved.String(), `"asset": "models/ship.gltf#mesh/Hull/0"`) || strings.Contains(saved.String(), `"prefab"`) {
 		t.Errorf("unpacked scene:\n%s", saved.String())
+	}
+}
+
+// checkShip checks the entities an instance of ship (first version) makes.
+func checkShip(t *testing.T, w *ecs.World, ents map[string]ecs.Entity) {
+	t.Helper()
+	body := ents["Body"]
+	if w.Parent(body) != ents["Ship"] || w.Parent(ents["Lamp"]) != body || w.Parent(ents["primitive 1"]) != ents["Twin"] {
+		t.Error("the hierarchy is not the model's under the instance")
+	}
+	tr := ecs.NewMap[ecs.Transform](w)
+	if p := tr.Get(body).Position; !near(p, mgl32.Vec3{1, 2, 3}) {
+		t.Errorf("Body at %v", p)
+	}
+	if r := tr.Get(ents["Twin"]).Rotation; !near(r, mgl32.Vec3{0, 90, 0}) {
+		t.Errorf("Twin rotated %v, want 90° about Y", r)
+	}
+	meshes, mats := ecs.NewMap[scene.Mesh](w), ecs.NewMap[scene.Material](w)
+	if m := meshes.Get(body).Asset; m != "models/ship.gltf#mesh/Hull/0" {
+		t.Errorf("Body mesh %q", m)
+	}
+	if m := meshes.Get(ents["primitive 1"]).Asset; m != "models/ship.gltf#mesh/TwinMesh/1" {
+		t.Errorf("Twin's second primitive %q", m)
+	}
+	if m := mats.Get(body); m.BaseColor != [4]float32{1, 0, 0, 1} || m.Roughness != 0.5 || m.Metallic != 0 {
+		t.Errorf("Body material %+v", m)
+	}
+	if m := mats.Get(ents["primitive 0"]); m.AlphaMode != scene.AlphaBlend || !m.DoubleSided {
+		t.Errorf("Glass material %+v", m)
+	}
+	l := ecs.NewMap[scene.Light](w).Get(ents["Lamp"])
+	if l.Kind != scene.LightSpot || l.Intensity != 20 || l.Range != 9 || math.Abs(float64(l.InnerCone-15)) > 1e-3 || math.Abs(float64(l.OuterCone-30)) > 1e-3 {
+		t.Errorf("light %+v", l)
+	}
+	c := ecs.NewMap[scene.Camera](w).Get(ents["Eye"])
+	if c.Projection != scene.Perspective || math.Abs(float64(c.FOV-60)) > 1e-3 || c.Near != 0.5 || c.Far != 80 || c.Aspect != 1.5 {
+		t.Errorf("camera %+v", c)
 	}
 }
