@@ -13,11 +13,13 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
+	_ "github.com/voltex-editor/voltex/serialize/gltfprefab" // glTF models placed as prefabs
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -25,11 +27,20 @@ import (
 // apply and unpack instances, follow prefab files changed on disk. (The hierarchy marks instances, the inspector
 // shows their overrides, the Assets panel lists prefab files: package editor's prefab.go.)
 
-// CmdInstantiatePrefab asks for a prefab file (a scene in the scene's folder) and places an instance of it beside
-// what the scene holds (PlacePrefab).
+// CmdInstantiatePrefab asks for a prefab file (a scene, or a glTF model, in the scene's folder) and places an
+// instance of it beside what the scene holds (PlacePrefab).
 func (w *Workspace) CmdInstantiatePrefab() {
-	w.ui.ChooseFile(FileRequest{Title: "Instantiate Prefab", Dir: w.dialogDir(), OKLabel: "Instantiate", Exts: []string{".json"},
-		OnChoose: w.PlacePrefab})
+	w.ui.ChooseFile(FileRequest{Title: "Instantiate Prefab", Dir: w.dialogDir(), OKLabel: "Instantiate",
+		Exts: []string{".json", ".gltf", ".glb"}, OnChoose: w.PlacePrefab})
+}
+
+// isModel reports whether the file or reference p is a glTF model as a whole (not a part of one): placed as a prefab.
+func isModel(p string) bool {
+	if _, _, part := assets.SplitRef(p); part {
+		return false
+	}
+	ext := strings.ToLower(filepath.Ext(p))
+	return ext == ".gltf" || ext == ".glb"
 }
 
 // PlacePrefab places an instance of the prefab at path as a root beside what the scene holds, on its floor and
@@ -65,11 +76,25 @@ func (w *Workspace) Instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) 
 }
 
 // PlaceMesh makes an entity with the mesh ref (a mesh dragged from the Assets panel) standing on the ground at pos,
-// named after the mesh, and selects it: one undoable step.
+// named after the mesh, and selects it: one undoable step. A glTF model is placed as an instance of it (a prefab of
+// its nodes, with their materials, lights and cameras); an OBJ file gets the Material its .mtl gives its faces.
 func (w *Workspace) PlaceMesh(ref string, pos mgl32.Vec3) {
 	if m, err := w.assets.Mesh(ref); err == nil && m != nil {
 		if b := viewport.MeshBounds(m); !b.IsEmpty() {
 			pos[1] -= b.Min[1] // its bottom on the ground
+		}
+	}
+	if isModel(ref) {
+		w.Instantiate(filepath.Join(w.assets.Root(), filepath.FromSlash(ref)), ecs.Entity{}, pos)
+		return
+	}
+	comps := []any{scene.Mesh{Asset: ref}, scene.Color{}.Default()}
+	if strings.EqualFold(filepath.Ext(ref), ".obj") {
+		switch m, ok, err := assets.ReadOBJMaterial(w.assets.Root(), ref, assets.Limits{}); {
+		case err != nil:
+			w.log.Warnf("%s: its material is not used: %v", ref, err)
+		case ok:
+			comps = append(comps, objMaterial(m))
 		}
 	}
 	name := strings.TrimPrefix(ref, "builtin:")
@@ -79,13 +104,26 @@ func (w *Workspace) PlaceMesh(ref string, pos mgl32.Vec3) {
 	}
 	t := ecs.Transform{}.Default()
 	t.Position = pos
-	e, err := w.doc.Spawn("Create "+name, ecs.Entity{}, name, t, scene.Mesh{Asset: ref}, scene.Color{}.Default())
+	e, err := w.doc.Spawn("Create "+name, ecs.Entity{}, name, append([]any{t}, comps...)...)
 	if err != nil {
 		w.Report("create "+name, err)
 		return
 	}
 	w.log.Infof("created %s (mesh %s)", name, ref)
 	w.ui.Show(e)
+}
+
+// objMaterial is the Material an OBJ's .mtl material makes: its diffuse colour and map as the base colour, not
+// metallic, fully rough (what a diffuse-only material looks like), blended when it is not opaque.
+func objMaterial(m assets.OBJMaterial) scene.Material {
+	mat := scene.Material{}.Default()
+	mat.BaseColor = [4]float32{m.Diffuse[0], m.Diffuse[1], m.Diffuse[2], m.Alpha}
+	mat.BaseColorTexture.Image = m.DiffuseMap
+	mat.Metallic = 0
+	if m.Alpha < 1 {
+		mat.AlphaMode = scene.AlphaBlend
+	}
+	return mat
 }
 
 // placeFailed says once, in the console and in a message the user sees, why the prefab at path cannot be placed.
@@ -176,6 +214,13 @@ func (w *Workspace) ApplyOverride(e ecs.Entity, comp, path string) error {
 // onPrefabFileEvent follows a prefab file changed on disk (another editor window saved it, or another program):
 // the instances take its new values, keeping their overrides.
 func (w *Workspace) onPrefabFileEvent(path string) {
+	if ref, ok := w.assets.RefForPath(path); ok { // a model: its meshes come from the same file
+		if _, err := w.assets.Reload(ref); err != nil {
+			w.log.Errorf("reloading %s: %v (keeping the previous mesh)", ref, err)
+		} else {
+			w.ui.ReloadMeshes()
+		}
+	}
 	rep := w.doc.Prefabs().Changed(context.Background(), path)
 	if rep.Instances > 0 {
 		w.log.Infof("%s changed: %s updated", filepath.Base(path), words.Count(rep.Instances, "instance", "instances"))
