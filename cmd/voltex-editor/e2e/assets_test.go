@@ -90,3 +90,30 @@ func shotOf(t *testing.T, e *guitest.Editor, p *guitest.Probe, name string) {
 		}
 	}
 }
+
+// TestModelDragFromAssets: a .glb model dragged from the Assets panel into the viewport is placed as a prefab instance
+// of the model (its nodes entities under it), as one undo step.
+func TestModelDragFromAssets(t *testing.T) {
+	dir, e, p0 := assetsLevel(t)
+	glb, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "testdata", "gltf", "BoxVertexColors", "glTF-Binary", "BoxVertexColors.glb"))
+	if err != nil {
+		t.Fatalf("the shared glTF sample: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "box.glb"), glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := e.WaitProbe(20*time.Second, "the model listed", func(p *guitest.Probe) bool { return p.Inspector["mesh:box.glb"].W > 0 })
+	x, y := p.Inspector["mesh:box.glb"].Center()
+	vx, vy := p.Viewport.X+p.Viewport.W/2, p.Viewport.Y+p.Viewport.H/2
+	e.DragOnto(x, y, 1, func(*guitest.Probe) (int, int) { return vx, vy })
+	p = e.WaitProbe(10*time.Second, "the model placed", func(p *guitest.Probe) bool {
+		_, ok := p.Row("box")
+		return ok && p.Entities == 1+1+4 // the floor, the instance, the model's four nodes
+	})
+	if p.UndoDepth != p0.UndoDepth+1 {
+		t.Errorf("the drop made %d undo steps, want 1", p.UndoDepth-p0.UndoDepth)
+	}
+	shotOf(t, e, p, "model-drop-viewport.png")
+	e.Key("ctrl+z")
+	e.WaitProbe(10*time.Second, "the drop undone", func(p *guitest.Probe) bool { return p.Entities == 1 })
+}
