@@ -11,8 +11,8 @@ import (
 
 // allIDs reads the whole id attachment of the picture on screen, selected bits included.
 func allIDs(r *Renderer) []uint32 {
-	ids := make([]uint32, r.w*r.h)
-	r.readIDs(0, 0, r.w, r.h, unsafe.Pointer(&ids[0]))
+	ids := make([]uint32, r.pics.t.w*r.pics.t.h)
+	r.pics.t.readIDs(0, 0, r.pics.t.w, r.pics.t.h, unsafe.Pointer(&ids[0]))
 	return ids
 }
 
@@ -154,10 +154,10 @@ func TestKeptPictureComesBack(t *testing.T) {
 	step := func(r *Renderer, what string, change func(), restored bool) {
 		t.Helper()
 		change()
-		restores := r.restores
+		restores := r.pics.kept.restores
 		drawDone(t, r, dl, cam, viewport.DrawOptions{Budget: tiny})
 		s := r.Stats()
-		if got := r.restores == restores+1; got != restored || got && s.Instances != 0 {
+		if got := r.pics.kept.restores == restores+1; got != restored || got && s.Instances != 0 {
 			t.Errorf("%s: restored %v (drew %d instances), want %v", what, got, s.Instances, restored)
 		}
 	}
@@ -202,9 +202,9 @@ func TestKeptPictureComesBack(t *testing.T) {
 		r.Forget(preview)
 		preview = spread(t, 8, [4]float32{0.2, 0.9, 0.3, 1})
 		drawDone(t, r, preview, cam, viewport.DrawOptions{})
-		restores := r.restores
+		restores := r.pics.kept.restores
 		drawDone(t, r, dl, cam, viewport.DrawOptions{})
-		if r.restores != restores+1 {
+		if r.pics.kept.restores != restores+1 {
 			t.Error("the scene's picture from before the preview was not restored")
 		}
 		if s := r.Stats(); s.UploadedBytes != 0 {
@@ -216,11 +216,11 @@ func TestKeptPictureComesBack(t *testing.T) {
 		dl.SetWorld(40, mgl32.Translate3D(2, 6, 0))
 		drawDone(t, r, dl, cam, viewport.DrawOptions{})
 		targets := 0
-		for i, k := range r.keptPics {
+		for i, k := range r.pics.kept.pics {
 			if k.key.dl == preview {
 				t.Error("a picture of the forgotten preview is still kept")
 			}
-			if r.targets[keptTargets+i].fbo != 0 {
+			if r.pics.t.kept(i).fbo != 0 {
 				targets++
 			}
 		}

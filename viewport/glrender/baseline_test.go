@@ -108,32 +108,32 @@ func (bl *baseline) render(r *Renderer, dl *viewport.DrawList, cam viewport.Came
 	if mode == drawInstanced {
 		return r.Render(dl, cam)
 	}
-	if r.w == 0 || r.h == 0 {
+	if r.pics.t.w == 0 || r.pics.t.h == 0 {
 		return nil
 	}
 	// A picture begun as Render begins one, its chunks drawn here instance by instance, finished as Render does.
-	r.job = nil
-	r.begin(pictureKey{dl: dl, version: dl.Version(), cam: cam, w: r.w, h: r.h, settings: r.Settings}, viewport.DrawOptions{})
-	pic := r.job
+	r.pics.job = nil
+	r.pics.begin(pictureKey{dl: dl, version: dl.Version(), cam: cam, w: r.pics.t.w, h: r.pics.t.h, settings: r.Settings}, viewport.DrawOptions{})
+	pic := r.pics.job
 	pic.items = pic.items[:0]
-	gl.BindFramebuffer(gl.FRAMEBUFFER, r.targets[1-r.front].fbo)
-	gl.Viewport(0, 0, int32(r.w), int32(r.h))
+	gl.BindFramebuffer(gl.FRAMEBUFFER, r.pics.t.back().fbo)
+	gl.Viewport(0, 0, int32(r.pics.t.w), int32(r.pics.t.h))
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
 	calls := 0
 	for i, b := range dl.Batches() {
-		if gm := r.list.batches[i].mesh; gm != nil && b.Len() > 0 && pic.f.frustum.IntersectsAABB(b.Bounds()) {
+		if gm := r.pics.lists.cur.batches[i].mesh; gm != nil && b.Len() > 0 && pic.f.frustum.IntersectsAABB(b.Bounds()) {
 			p, err := bl.program(mode, b2i(gm.flat))
 			if err != nil {
 				return err
 			}
 			gl.UseProgram(p.id)
-			r.lightUniforms(p, pic.f.vp, pic.f.eye)
+			lightUniforms(p, &r.Settings, pic.f.vp, pic.f.eye)
 			calls += bl.draw(mode, p, gm, b)
 		}
 	}
-	r.step(0)
-	r.shown.stats.DrawCalls = calls
+	r.pics.step(0)
+	r.pics.shown.stats.DrawCalls = calls
 	return glError("baseline render")
 }
 

@@ -23,8 +23,8 @@ func TestThinnedPictureGoesWhenTheViewStops(t *testing.T) {
 	cam := framed(dl, testW, testH)
 	withRenderer(t, testW, testH, func(r *Renderer) {
 		render(t, r, dl, cam)
-		r.pacer = viewport.Pacer{}
-		r.pacer.Measure(12, time.Millisecond) // a cube costs a millisecond: at most a dozen or so fit a frame
+		r.pics.pacer = viewport.Pacer{}
+		r.pics.pacer.Measure(12, time.Millisecond) // a cube costs a millisecond: at most a dozen or so fit a frame
 		for range 3 {
 			cam.Orbit(4, 0)
 			if done, err := r.Draw(dl, cam, viewport.DrawOptions{Budget: 15 * time.Millisecond, Interactive: true}); !done || err != nil {

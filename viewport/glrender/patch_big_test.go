@@ -180,18 +180,18 @@ func TestForgetFreesAList(t *testing.T) {
 	withRenderer(t, testW, testH, func(r *Renderer) {
 		drawDone(t, r, scene, cam, viewport.DrawOptions{})
 		drawDone(t, r, preview, cam, viewport.DrawOptions{})
-		if len(r.lists) != 2 {
-			t.Fatalf("%d lists kept after drawing two, want 2", len(r.lists))
+		if len(r.pics.lists.all) != 2 {
+			t.Fatalf("%d lists kept after drawing two, want 2", len(r.pics.lists.all))
 		}
 		r.Forget(preview)
 		drawDone(t, r, preview, cam, viewport.DrawOptions{}) // drawn again: kept
-		if len(r.lists) != 2 {
-			t.Fatalf("%d lists kept after drawing the forgotten list again, want 2", len(r.lists))
+		if len(r.pics.lists.all) != 2 {
+			t.Fatalf("%d lists kept after drawing the forgotten list again, want 2", len(r.pics.lists.all))
 		}
 		r.Forget(preview)
 		drawDone(t, r, scene, cam, viewport.DrawOptions{})
-		if len(r.lists) != 1 || r.lists[0].dl != scene {
-			t.Fatalf("after forgetting the preview and drawing the scene: %d lists kept, want the scene's only", len(r.lists))
+		if len(r.pics.lists.all) != 1 || r.pics.lists.all[0].dl != scene {
+			t.Fatalf("after forgetting the preview and drawing the scene: %d lists kept, want the scene's only", len(r.pics.lists.all))
 		}
 		uploaded := r.Stats().TotalUploaded
 		drawDone(t, r, preview, cam, viewport.DrawOptions{})

@@ -102,12 +102,12 @@ func TestProgressiveRestartsOnChange(t *testing.T) {
 		if done, _ := r.Draw(dl, cam, viewport.DrawOptions{Budget: tiny}); done {
 			t.Fatal("a many-chunk picture completed in one tiny step")
 		}
-		serial := r.job.serial
+		serial := r.pics.job.serial
 		dl.SetWorld(1, mgl32.Translate3D(0, 5, 0))
 		if done, _ := r.Draw(dl, cam, viewport.DrawOptions{Budget: tiny}); done {
 			t.Fatal("completed in one tiny step")
 		}
-		if r.job.serial == serial {
+		if r.pics.job.serial == serial {
 			t.Error("a change of the list did not start the picture again")
 		}
 		if _, n := diffImages(before, r.ReadImage(), 0); n != 0 {
@@ -167,8 +167,8 @@ func TestInteractiveThins(t *testing.T) {
 	cam := framed(dl, testW, testH)
 	withRenderer(t, testW, testH, func(r *Renderer) {
 		render(t, r, dl, cam)
-		r.pacer = viewport.Pacer{}
-		r.pacer.Measure(1000, time.Millisecond) // pretend a triangle costs 1 µs: 1600 cubes ≈ 19 ms
+		r.pics.pacer = viewport.Pacer{}
+		r.pics.pacer.Measure(1000, time.Millisecond) // pretend a triangle costs 1 µs: 1600 cubes ≈ 19 ms
 		cam.Orbit(10, 0)
 		done, err := r.Draw(dl, cam, viewport.DrawOptions{Budget: 5 * time.Millisecond, Interactive: true})
 		if !done || err != nil {
@@ -220,9 +220,9 @@ func TestZoomedInDrawsWhatIsVisible(t *testing.T) {
 // renderAll draws every instance of dl, culling nothing, and returns the image (the picture on screen then).
 func renderAll(t *testing.T, r *Renderer, dl *viewport.DrawList, cam viewport.Camera) *image.RGBA {
 	t.Helper()
-	r.job, r.have = nil, false
-	r.begin(pictureKey{dl: dl, version: dl.Version(), cam: cam, w: r.w, h: r.h, settings: r.Settings}, viewport.DrawOptions{})
-	p := r.job
+	r.pics.job, r.pics.have = nil, false
+	r.pics.begin(pictureKey{dl: dl, version: dl.Version(), cam: cam, w: r.pics.t.w, h: r.pics.t.h, settings: r.Settings}, viewport.DrawOptions{})
+	p := r.pics.job
 	p.items = p.items[:0]
 	for bi, b := range dl.Batches() {
 		for ci, c := range b.Chunks() {
@@ -231,7 +231,7 @@ func renderAll(t *testing.T, r *Renderer, dl *viewport.DrawList, cam viewport.Ca
 			}
 		}
 	}
-	r.step(0)
+	r.pics.step(0)
 	return r.ReadImage()
 }
 

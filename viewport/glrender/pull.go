@@ -61,7 +61,7 @@ type pulledMesh struct {
 }
 
 // pullMesh readies gm (just uploaded: n vertices, indices) for pulled drawing when it is small enough.
-func (r *Renderer) pullMesh(gm *gpuMesh, n int, indices []uint32) {
+func (d *drawer) pullMesh(gm *gpuMesh, n int, indices []uint32, st *Stats) {
 	if n == 0 || n > pullMaxVertices || len(indices) == 0 {
 		return
 	}
@@ -77,7 +77,7 @@ func (r *Renderer) pullMesh(gm *gpuMesh, n int, indices []uint32) {
 	gl.GenBuffers(1, &pm.ebo)
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, pm.ebo)
 	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(idx)*4, unsafe.Pointer(&idx[0]), gl.STATIC_DRAW)
-	r.countUpload(r.uploadStats(), len(idx)*4)
+	d.countUpload(st, len(idx)*4)
 	gl.BindVertexArray(0)
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, 0)
 	pm.tex = bufferTexture(gm.vbo, gl.RGBA32F)
@@ -103,20 +103,20 @@ func bufferTexture(buf uint32, format uint32) uint32 {
 
 // canPull reports whether n instances from base on at stride of a buffer of capacity instances can be drawn
 // pulled with gm: the mesh is small and the buffer fits the buffer texture size the context allows.
-func (r *Renderer) canPull(gm *gpuMesh, capacity int) bool {
-	return gm.pulled != nil && capacity*instanceTexels <= r.maxTexels
+func (d *drawer) canPull(gm *gpuMesh, capacity int) bool {
+	return gm.pulled != nil && capacity*instanceTexels <= d.maxTexels
 }
 
 // drawPulled draws n instances with gm (pulled: canPull), instance base + k×stride of the instance buffer whose
 // buffer texture is tex, with the pulled program in use.
-func (r *Renderer) drawPulled(gm *gpuMesh, tex uint32, base, stride, n int) {
+func (d *drawer) drawPulled(gm *gpuMesh, tex uint32, base, stride, n int) {
 	pm := gm.pulled
 	gl.ActiveTexture(gl.TEXTURE0 + unitInst)
 	gl.BindTexture(gl.TEXTURE_BUFFER, tex)
 	gl.ActiveTexture(gl.TEXTURE0 + unitMesh)
 	gl.BindTexture(gl.TEXTURE_BUFFER, pm.tex)
 	gl.ActiveTexture(gl.TEXTURE0)
-	prog := r.progInUse
+	prog := d.inUse
 	gl.Uniform1i(prog.loc("uShift"), int32(pm.shift))
 	gl.Uniform1i(prog.loc("uStride"), int32(stride))
 	gl.BindVertexArray(pm.vao)
@@ -131,12 +131,12 @@ func (r *Renderer) drawPulled(gm *gpuMesh, tex uint32, base, stride, n int) {
 
 // useMeshProgram makes the program that draws gm's instances from a buffer of capacity instances the one in use
 // (one of meshProgs), and reports whether they are drawn pulled.
-func (r *Renderer) useMeshProgram(gm *gpuMesh, capacity int) bool {
-	pull := r.canPull(gm, capacity)
-	p := r.meshProgs[b2i(pull)][b2i(gm.flat)]
-	if r.progInUse != p {
+func (d *drawer) useMeshProgram(gm *gpuMesh, capacity int) bool {
+	pull := d.canPull(gm, capacity)
+	p := d.meshProgs[b2i(pull)][b2i(gm.flat)]
+	if d.inUse != p {
 		gl.UseProgram(p.id)
-		r.progInUse = p
+		d.inUse = p
 	}
 	return pull
 }

@@ -91,11 +91,11 @@ func TestPulledEqualsInstanced(t *testing.T) {
 		cam := framed(dl, w, h)
 		c := glContext(t)
 		if err := c.Do(func() {
-			r := &Renderer{Settings: DefaultSettings(), owner: threadID(), meshes: map[*assets.Mesh]*gpuMesh{}}
-			r.noPull, r.noFlat = !opts, !opts
-			if err := r.init(); err != nil {
+			r, err := newRenderer(true)
+			if err != nil {
 				t.Fatal(err)
 			}
+			r.d.pull, r.d.flat = opts, opts
 			defer r.Delete()
 			if err := r.Resize(w, h); err != nil {
 				t.Fatal(err)
@@ -115,8 +115,8 @@ func TestPulledEqualsInstanced(t *testing.T) {
 			render(t, r, dl, cam)
 			grab(0)
 			// Thinned: every few instances of each chunk, as the pacer plans (the same plan for both).
-			r.pacer = viewport.Pacer{}
-			r.pacer.Measure(1000, time.Millisecond)
+			r.pics.pacer = viewport.Pacer{}
+			r.pics.pacer.Measure(1000, time.Millisecond)
 			cam.Orbit(10, 0)
 			if done, err := r.Draw(dl, cam, viewport.DrawOptions{Budget: 5 * time.Millisecond, Interactive: true}); !done || err != nil {
 				t.Fatalf("thinned picture: done %v, %v", done, err)
@@ -133,7 +133,7 @@ func TestPulledEqualsInstanced(t *testing.T) {
 			drawDone(t, r, dl, cam, viewport.DrawOptions{})
 			grab(2)
 			if opts {
-				for m, gm := range r.meshes {
+				for m, gm := range r.d.meshes {
 					if want := m.Ref != assets.BuiltinSphere; (gm.pulled != nil) != want || gm.flat != want {
 						t.Errorf("%s: pulled %v, flat %v; want both %v", m.Ref, gm.pulled != nil, gm.flat, want)
 					}

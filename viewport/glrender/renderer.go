@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -47,102 +46,15 @@ type Stats = viewport.RenderStats
 // Renderer implements the interface the editor's viewport panel draws through.
 var _ viewport.Renderer = (*Renderer)(nil)
 
-// meshUniforms are the uniforms every mesh program variant has.
-var meshUniforms = []string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye"}
-
 // selectedBit marks instances drawn selected whatever the selection (viewport.FlagSelected) in the id attachment;
 // ReadID and ReadIDs strip it.
 const selectedBit = 0x80000000
 
-// selTexWidth is the width of the selection texture: entity id i is texel (i mod selTexWidth, i / selTexWidth).
-const selTexWidth = 4096
-
-// gpuMesh is one uploaded *assets.Mesh.
-type gpuMesh struct {
-	vbo, ebo   uint32
-	indexCount int32
-	triangles  int
-	used       bool
-	closed     bool        // a closed surface wound outwards: its back faces are culled (closedMesh)
-	pulled     *pulledMesh // how a small mesh is drawn without instancing (pull.go); nil for bigger ones
-	flat       bool        // drawn with FLAT_NORMAL, its vertices shared between faces (flat.go)
-}
-
-// chunkState is the GPU side of one viewport.Chunk: its instance buffer and a vertex array reading the batch's
-// mesh and the buffer (at a stride of `stride` instances).
-type chunkState struct {
-	vao, vbo uint32
-	tex      uint32   // a buffer texture over vbo, for pulled drawing (pull.go)
-	capacity int      // instances the buffer holds
-	mesh     *gpuMesh // the mesh the vertex array reads
-	stride   int
-	// What the front picture shows of the chunk (patch.go): the chunk and its Changes when it was drawn, and its
-	// box then; shown is nil when the front picture shows nothing of it.
-	shown        *viewport.Chunk
-	shownChanges uint64
-	shownBox     viewport.AABB
-	// Its Edits and length then: while Edits stays, the instances after shownLen were appended since.
-	shownEdits uint64
-	shownLen   int
-	// Whether an instance is mirrored (Renderer.cull), as of the chunk's Changes = mirrorAt-1.
-	mirrored bool
-	mirrorAt uint64
-}
-
-// appended reports whether c changed since the front picture showed it only by instances appended at its end.
-func (cs *chunkState) appended(c *viewport.Chunk) bool {
-	return cs.shown == c && cs.shownEdits == c.Edits() && c.Len() >= cs.shownLen
-}
-
-// batchState is the GPU side of one viewport.Batch (same index).
-type batchState struct {
-	mesh   *gpuMesh
-	chunks []chunkState
-}
-
-// target is one set of the framebuffer's attachments: colour (RGBA8), entity ids (R32UI) and depth (with a
-// stencil: an additive patch marks the pixels it drew, patch.go). The renderer
-// has two: the front one holds the last complete picture (shown, picked from), the back one the picture being
-// drawn.
-type target struct {
-	fbo, color, ids, depth uint32
-}
-
-// pictureKey is what a picture shows: two equal keys draw the same picture.
-type pictureKey struct {
-	dl       *viewport.DrawList
-	version  uint64
-	cam      viewport.Camera
-	w, h     int
-	settings Settings
-}
-
-// picture is a picture being drawn (into the back target) or shown (the front one).
-type picture struct {
-	key    pictureKey
-	f      frame
-	items  []viewport.DrawItem
-	next   int  // items drawn so far
-	stride int  // every stride-th instance of each chunk is drawn
-	coarse bool // thinned, or chunks left out
-	patch  bool // drawn over the front picture, only inside rect (patch.go)
-	// additive: a patch that only draws new chunks over the picture, nothing cleared; inPlace: a patch drawn into
-	// the front target at once (patch.go).
-	additive, inPlace bool
-	// uploaded: the instances of every item were uploaded when the picture began (uploadItems), and its steps
-	// read the buffers only, not the list, which may have changed since.
-	uploaded bool
-	sub      []subRange // where each item's instances are read (patch.go); nil: from their chunks
-	rect     [4]int32
-	stats    Stats
-	serial   uint64 // counts pictures begun
-	content  uint64 // the list's ContentHash when it was begun
-}
-
 // Renderer draws a viewport.DrawList seen by a viewport.Camera into framebuffers of its own and composes the
-// picture shown ([Renderer.Texture]): the selection tinted and outlined over the last complete picture. Pictures
-// that cost more than a frame can be drawn over several frames ([Renderer.Draw]) while the last complete one
-// stays on screen.
+// picture shown ([Renderer.Texture]): the selection tinted and outlined over the last complete picture. It is
+// three parts: a picture cache (pictureCache, picture*.go) that decides how each picture is had — re-tinted,
+// reused, patched or drawn, over several frames on a software renderer — a drawer (drawer.go) that draws meshes
+// and knows nothing of that, and a composer (compose.go) that makes the image shown.
 //
 // All methods must be called on the thread whose GL context was current at
 // [New] (the giu loop thread, or a headless Context's thread via Do);
@@ -151,68 +63,32 @@ type Renderer struct {
 	// Settings may be changed between renders.
 	Settings Settings
 
-	owner int
-
-	// meshProgs draw instances: [pulled][flat], instanced or pulled (pull.go), smooth or with FLAT_NORMAL (flat.go).
-	meshProgs                          [2][2]*program
-	gridProg, composeProg, outlineProg *program
-	progInUse                          *program // the program in use while a picture's instances are drawn
-	maxTexels                          int      // GL_MAX_TEXTURE_BUFFER_SIZE
-	emptyVAO                           uint32
-
-	w, h           int
-	targets        [2 + maxLists]target  // the front and the back (front, 1-front), the kept pictures' (keptTargets)
-	front          int                   // index of the target with the last complete picture (0 or 1)
-	restores       int                   // kept pictures shown again (tests)
-	keptPics       [maxLists]keptPicture // pictures replaced, for when their lists draw them again (adopt.go)
-	outFBO, outTex uint32
-	selTex         uint32
-	selRows        int
-	selScratch     []byte
-	meshes         map[*assets.Mesh]*gpuMesh
-	lists          []*listState // GPU buffers of the lists drawn last
-	list           *listState   // of the list being drawn
-	shown          picture      // the last complete picture (valid when have)
-	have           bool         // a picture is in the front target
-	job            *picture     // the picture being drawn
-	serial         uint64
-	composed       composeKey // what outTex shows (when display is outTex)
-	display        uint32     // the texture shown: the front colour, or outTex when something is selected
-	pacer          viewport.Pacer
-	items          []viewport.DrawItem
-	patchBuf       []viewport.DrawItem // a patch's items (patch.go)
-	patchSub       []subRange          // where they read their instances
-	patchInst      []viewport.Instance // the instances of chunks that reach partly into a patch
-	patchVAO       uint32              // reads patchVBO, which holds patchInst
-	patchVBO       uint32
-	patchCap       int        // instances patchVBO holds
-	patchMesh      *gpuMesh   // the mesh patchVAO reads
-	patchTex       uint32     // a buffer texture over patchVBO (pull.go)
-	fresh, kept    []ownedBox // scratch of additive (patch.go)
-	culling        bool       // GL_CULL_FACE is on (while a picture's instances are drawn)
-	totalUploaded  uint64
-	renders        uint64
-	scratch        []byte
-	deleted        bool
-	// noPull and noFlat turn pulled drawing (pull.go) and shared flat vertices (flat.go) off, for tests that
-	// compare them with the plain instanced draw; set them before the first mesh is uploaded.
-	noPull, noFlat bool
-}
-
-// composeKey is what a composed image shows.
-type composeKey struct {
-	serial     uint64
-	selVersion uint64
-	dl         *viewport.DrawList
-	settings   Settings
+	owner   int
+	deleted bool
+	// software is the software-renderer switch (software.go), decided once in New.
+	software bool
+	d        drawer
+	out      composer
+	pics     pictureCache
+	scratch  []byte // ReadImage's
 }
 
 // New creates a renderer in the current OpenGL (4.1 core or later) context.
 // go-gl must already be initialised in it ([InitCurrentContext] in the
 // editor; headless contexts from [NewHeadless] are). Call [Renderer.Resize] before the first
-// render.
+// render. Whether the software renderer's paths are taken is decided here (see [SoftwareEnv]).
 func New() (*Renderer, error) {
-	r := &Renderer{Settings: DefaultSettings(), owner: threadID(), meshes: map[*assets.Mesh]*gpuMesh{}}
+	sw, err := softwareSwitch(rendererName())
+	if err != nil {
+		return nil, err
+	}
+	return newRenderer(sw)
+}
+
+// newRenderer is New with the software switch given (tests draw with both positions).
+func newRenderer(software bool) (*Renderer, error) {
+	r := &Renderer{Settings: DefaultSettings(), owner: threadID(), software: software}
+	r.pics.wire(&r.d, &r.out, &r.Settings, software)
 	if err := r.init(); err != nil {
 		r.Delete()
 		return nil, err
@@ -224,40 +100,17 @@ func (r *Renderer) init() error {
 	if err := checkVersion(); err != nil {
 		return err
 	}
-	var err error
-	for flat, defines := range [][]string{nil, {"FLAT_NORMAL"}} {
-		if r.meshProgs[0][flat], err = newProgram("mesh program", meshVS, meshFS, defines, meshUniforms...); err != nil {
-			return err
-		}
-		p, err := newProgram("pulled mesh program", pulledVS, meshFS, append(defines, pulledDefines...),
-			append(meshUniforms, "uInst", "uMesh", "uShift", "uBase", "uStride")...)
-		if err != nil {
-			return err
-		}
-		r.meshProgs[1][flat] = p
-		gl.UseProgram(p.id)
-		gl.Uniform1i(p.loc("uInst"), unitInst)
-		gl.Uniform1i(p.loc("uMesh"), unitMesh)
-		gl.UseProgram(0)
-	}
-	var maxTexels int32
-	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &maxTexels)
-	r.maxTexels = int(maxTexels)
-	if r.gridProg, err = newProgram("grid program", gridVS, gridFS, nil,
-		"uInvViewProj", "uClipZ", "uClipW", "uEye", "uFade", "uMinor", "uMajor", "uPass", "uDim", "uBias"); err != nil {
+	if err := r.d.init(r.software); err != nil {
 		return err
 	}
-	if r.composeProg, err = newProgram("compose program", fullscreenVS, composeFS, []string{"TINT"},
-		"uColor", "uIDs", "uSel", "uSelRows", "uSelectColor"); err != nil {
+	if err := r.out.init(); err != nil {
 		return err
 	}
-	if r.outlineProg, err = newProgram("outline program", fullscreenVS, composeFS, nil,
-		"uColor", "uIDs", "uSel", "uSelRows", "uSelectColor"); err != nil {
-		return err
-	}
-	gl.GenVertexArrays(1, &r.emptyVAO)
 	return glError("creating the renderer")
 }
+
+// Software reports whether the renderer takes the software renderer's paths (see [SoftwareEnv]).
+func (r *Renderer) Software() bool { return r.software }
 
 // check panics on use after Delete or from the wrong thread.
 func (r *Renderer) check(method string) {
@@ -281,26 +134,18 @@ func glError(what string) error {
 }
 
 // Size returns the framebuffer size in pixels.
-func (r *Renderer) Size() (w, h int) { return r.w, r.h }
+func (r *Renderer) Size() (w, h int) { return r.pics.t.w, r.pics.t.h }
 
 // Texture returns the GL name of the texture to show: the last complete picture, with the selection (RGBA8, row
 // 0 at the bottom as in all GL textures: show it with flipped V, i.e. UV0 (0,1) and UV1 (1,0)). It changes when
 // Resize reallocates and when a picture completes; ask for it every frame.
-func (r *Renderer) Texture() uint32 {
-	if r.display == 0 {
-		return r.outTex
-	}
-	return r.display
-}
+func (r *Renderer) Texture() uint32 { return r.out.texture() }
 
 // Stats returns the statistics of the picture on screen and the totals.
 func (r *Renderer) Stats() Stats {
-	s := r.shown.stats
-	s.Renders, s.TotalUploaded = r.renders, r.totalUploaded
-	s.MeshesResident = len(r.meshes)
-	if p := r.job; p != nil {
-		s.Pending, s.PendingDone, s.PendingOf = true, p.next, len(p.items)
-	}
+	s := r.pics.stats()
+	s.TotalUploaded = r.d.uploaded
+	s.MeshesResident = len(r.d.meshes)
 	return s
 }
 
@@ -308,7 +153,7 @@ func (r *Renderer) Stats() Stats {
 // changes. A zero or negative size frees them (Render then does nothing).
 func (r *Renderer) Resize(w, h int) error {
 	r.check("Resize")
-	if w == r.w && h == r.h {
+	if w == r.pics.t.w && h == r.pics.t.h {
 		return nil
 	}
 	var maxSize int32
@@ -316,27 +161,16 @@ func (r *Renderer) Resize(w, h int) error {
 	if w > int(maxSize) || h > int(maxSize) {
 		return fmt.Errorf("glrender: viewport %d×%d exceeds GL_MAX_TEXTURE_SIZE %d", w, h, maxSize)
 	}
-	r.deleteTargets()
-	r.job, r.have, r.display, r.keptPics = nil, false, 0, [maxLists]keptPicture{}
-	r.w, r.h = max(w, 0), max(h, 0)
-	if r.w == 0 || r.h == 0 {
-		r.w, r.h = 0, 0
-		return nil
+	r.pics.reset()
+	r.out.free()
+	err := r.pics.t.resize(w, h, r.Settings.Background)
+	if err == nil && r.pics.t.w > 0 {
+		err = r.out.resize(r.pics.t.w, r.pics.t.h)
+		r.out.show(r.pics.t.front())
 	}
-	var err error
-	for i := range 2 { // the kept pictures' targets are made when a picture is kept (keepTarget)
-		err = errors.Join(err, r.newTarget(&r.targets[i]))
-	}
-	r.outTex = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
-	gl.GenFramebuffers(1, &r.outFBO)
-	gl.BindFramebuffer(gl.FRAMEBUFFER, r.outFBO)
-	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, r.outTex, 0)
-	err = errors.Join(err, fboStatus("output framebuffer"))
-	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
-	r.display = r.targets[r.front].color
 	if err = errors.Join(err, glError("allocating the framebuffers")); err != nil {
-		r.deleteTargets()
-		r.w, r.h, r.display = 0, 0, 0
+		r.pics.t.free()
+		r.out.free()
 	}
 	return err
 }
@@ -361,68 +195,61 @@ func fboStatus(name string) error {
 	return nil
 }
 
-// newTarget makes t's attachments at the renderer's size, cleared to an empty picture.
-func (r *Renderer) newTarget(t *target) error {
-	w, h := r.w, r.h
-	t.ids = newTexture(gl.R32UI, gl.RED_INTEGER, gl.UNSIGNED_INT, w, h)
-	t.color = newTexture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, w, h)
-	gl.GenRenderbuffers(1, &t.depth)
-	gl.BindRenderbuffer(gl.RENDERBUFFER, t.depth)
-	gl.RenderbufferStorage(gl.RENDERBUFFER, gl.DEPTH24_STENCIL8, int32(w), int32(h))
-	gl.BindRenderbuffer(gl.RENDERBUFFER, 0)
-	gl.GenFramebuffers(1, &t.fbo)
-	gl.BindFramebuffer(gl.FRAMEBUFFER, t.fbo)
-	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, t.color, 0)
-	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, t.ids, 0)
-	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, t.depth)
-	bufs := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
-	gl.DrawBuffers(2, &bufs[0])
-	err := fboStatus("scene framebuffer")
-	// An empty picture until the first one is drawn.
-	bg := r.Settings.Background
-	clearColor := [4]float32{bg[0], bg[1], bg[2], 1}
-	gl.ClearBufferfv(gl.COLOR, 0, &clearColor[0])
-	var noID [4]uint32
-	gl.ClearBufferuiv(gl.COLOR, 1, &noID[0])
-	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+// Render draws a new picture of dl as seen by cam at once: when it returns, the image shows it. It is Draw
+// without a budget, and without reusing the picture on screen (for `voltex-editor render`, thumbnails and tests).
+func (r *Renderer) Render(dl *viewport.DrawList, cam viewport.Camera) error {
+	r.check("Render")
+	r.pics.drop()
+	_, err := r.Draw(dl, cam, viewport.DrawOptions{})
 	return err
 }
 
-// deleteTarget frees t's attachments.
-func deleteTarget(t *target) {
-	if t.depth != 0 {
-		gl.DeleteRenderbuffers(1, &t.depth)
+// Draw brings the image towards dl as seen by cam (see viewport.Renderer); the picture cache decides how
+// (pictureCache.show). On a software renderer the chunks in view are drawn nearest first into the back
+// framebuffer, o.Budget's worth per call (the time measured with the GPU work finished, so that the software
+// renderer's work counts), and the picture becomes the front one — shown and picked from — once complete;
+// meanwhile the last complete picture stays on screen. With o.Interactive the picture is thinned to fit the budget
+// and drawn at once; the first call without it draws the full picture at once (a thinned picture is shown only
+// while the view moves). With o.Changing a picture begun of an older version of the list is finished rather than
+// begun again. On a GPU every picture is drawn whole at once, and the options do not matter. Only the instances
+// of the chunks drawn are uploaded, and only their dirty ranges, so a DrawList must feed one Renderer (Draw
+// consumes its dirty ranges); passing a different DrawList re-uploads everything. A change of the selection alone
+// re-composes the image without drawing. It returns an error if GL reported one.
+func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.DrawOptions) (bool, error) {
+	r.check("Draw")
+	if dl == nil {
+		panic("glrender: Renderer.Draw needs a DrawList: pass viewport.NewDrawList() for an empty scene")
 	}
-	if t.fbo != 0 {
-		gl.DeleteFramebuffers(1, &t.fbo)
+	if r.pics.t.w == 0 || r.pics.t.h == 0 {
+		return true, nil
 	}
-	for _, tex := range []*uint32{&t.color, &t.ids} {
-		if *tex != 0 {
-			gl.DeleteTextures(1, tex)
-		}
-	}
-	*t = target{}
+	done := r.pics.show(dl, cam, o)
+	return done, glError("drawing")
 }
 
-func (r *Renderer) deleteTargets() {
-	for i := range r.targets {
-		deleteTarget(&r.targets[i])
-	}
-	fbos := []*uint32{&r.outFBO}
-	texs := []*uint32{&r.outTex}
-	for _, f := range fbos {
-		if *f != 0 {
-			gl.DeleteFramebuffers(1, f)
-			*f = 0
-		}
-	}
-	for _, t := range texs {
-		if *t != 0 {
-			gl.DeleteTextures(1, t)
-			*t = 0
-		}
-	}
+// Adopt makes the complete picture on screen, of from, the picture of to, without drawing, when to draws what
+// from draws once from's ids are renamed by rename ([viewport.DrawList.DrawsAs]): the id attachment's pixels are
+// renamed (and marked selected as to's instances are flagged), and the picture is to's from then on — shown,
+// picked from, and patched by to's later changes as if it had been drawn from to. It reports whether it did;
+// when it did not (the picture on screen is not a complete one of from as it is now, a picture is being drawn,
+// the lists differ, or the renderer is not a software one: the adoption reads the id attachment back, which
+// stalls a GPU longer than it takes to draw the picture), nothing changed and the next Draw of to draws it.
+//
+// It is for the grid dialog's preview: once the grid previewed is spawned, the scene's list draws what the
+// preview drew (the scene's instances and the grid's cubes), the cubes under their entities' ids instead of
+// preview ids; a picture of 100,000 new cubes costs llvmpipe hundreds of milliseconds, the adoption one pass
+// over the id attachment.
+func (r *Renderer) Adopt(from, to *viewport.DrawList, rename func(id uint32) uint32) bool {
+	r.check("Adopt")
+	return r.pics.adopt(from, to, rename) && glError("adopting a picture") == nil
 }
+
+// Forget frees what the renderer keeps for dl — its GPU buffers (in llvmpipe, copies in the C heap), its kept
+// picture and its reference to the list — when it next draws another list: for a list that will not be drawn
+// again, such as the preview of a dialog that closed (the renderer keeps the states of the last maxLists lists
+// drawn, so switching between the scene and a preview uploads only what changed). Drawing dl again later uploads
+// it whole.
+func (r *Renderer) Forget(dl *viewport.DrawList) { r.pics.lists.forget(dl) }
 
 // Delete frees every GL object of the renderer. It must run on the owning
 // thread while the context is still alive; the renderer is unusable after.
@@ -431,28 +258,8 @@ func (r *Renderer) Delete() {
 		return
 	}
 	r.check("Delete")
-	r.deleteTargets()
-	r.resetBatches()
-	for m, gm := range r.meshes {
-		deleteMesh(gm)
-		delete(r.meshes, m)
-	}
-	if r.selTex != 0 {
-		gl.DeleteTextures(1, &r.selTex)
-	}
-	for _, p := range []*program{r.meshProgs[0][0], r.meshProgs[0][1], r.meshProgs[1][0], r.meshProgs[1][1], r.gridProg, r.composeProg, r.outlineProg} {
-		p.delete()
-	}
-	if r.emptyVAO != 0 {
-		gl.DeleteVertexArrays(1, &r.emptyVAO)
-	}
-	if r.patchVAO != 0 {
-		gl.DeleteVertexArrays(1, &r.patchVAO)
-		gl.DeleteBuffers(1, &r.patchVBO)
-	}
-	if r.patchTex != 0 {
-		gl.DeleteTextures(1, &r.patchTex)
-	}
-	r.w, r.h = 0, 0
+	r.pics.free()
+	r.out.delete()
+	r.d.delete()
 	r.deleted = true
 }

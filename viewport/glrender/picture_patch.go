@@ -1,11 +1,9 @@
 package glrender
 
 import (
-	"math"
-	"unsafe"
-
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
+	"math"
 
 	"github.com/voltex-editor/voltex/viewport"
 )
@@ -80,9 +78,10 @@ func screenRect(b viewport.AABB, vp mgl32.Mat4, w, h int) (rect, bool) {
 // list, camera, size or look, a chunk state lost, a changed chunk reaching behind the eye, or a patch over
 // maxPatchShare of the image. additive is true when the patch only adds chunks (see additive). Call it after
 // syncBatches.
-func (r *Renderer) patchRect(key pictureKey, f *frame) (rc [4]int32, ok, additive bool) {
-	s := &r.shown.key
-	if !r.have || r.shown.coarse || r.list == nil || r.list.dl != key.dl || r.list.lost || s.dl != key.dl ||
+func (pc *pictureCache) patchRect(key pictureKey, f *frame) (rc [4]int32, ok, additive bool) {
+	s := &pc.shown.key
+	ls := pc.lists.cur
+	if !pc.have || pc.shown.coarse || ls == nil || ls.dl != key.dl || ls.lost || s.dl != key.dl ||
 		s.cam != key.cam || s.w != key.w || s.h != key.h || s.settings != key.settings {
 		return rc, false, false
 	}
@@ -94,7 +93,7 @@ func (r *Renderer) patchRect(key pictureKey, f *frame) (rc [4]int32, ok, additiv
 	}
 	additive = true
 	for i, b := range key.dl.Batches() {
-		bs := &r.list.batches[i]
+		bs := &ls.batches[i]
 		for j, c := range b.Chunks() {
 			cs := &bs.chunks[j]
 			if cs.shown == c && cs.shownChanges == c.Changes() {
@@ -126,7 +125,7 @@ func (r *Renderer) patchRect(key pictureKey, f *frame) (rc [4]int32, ok, additiv
 	if area.empty() {
 		return rc, true, false // nothing in view changed: the picture is the front one, with the new version
 	}
-	if additive && r.additive(key, f) {
+	if additive && pc.additive(key, f) {
 		return [4]int32{0, 0, int32(key.w), int32(key.h)}, true, true
 	}
 	x0 := max(int32(math.Floor(float64(area.x0)))-patchMargin, 0)
@@ -154,13 +153,14 @@ type ownedBox struct {
 // the box of another chunk the picture shows (nearer than the depth buffer resolves there), so that no pixel has
 // two fragments of equal depth whose order a whole picture would decide otherwise (within a chunk, the new
 // instances come after the old ones, as in a whole picture).
-func (r *Renderer) additive(key pictureKey, f *frame) bool {
+func (pc *pictureCache) additive(key pictureKey, f *frame) bool {
 	// The depth buffer (24 bits) resolves about d²/(near·2²⁴) at distance d; keep eight times that apart.
 	near := float64(max(key.cam.Near, 1e-6))
-	fresh, kept := r.fresh[:0], r.kept[:0]
+	ls := pc.lists.cur
+	fresh, kept := pc.patch.fresh[:0], pc.patch.kept[:0]
 	owner := -1
 	for i, b := range key.dl.Batches() {
-		bs := &r.list.batches[i]
+		bs := &ls.batches[i]
 		local := viewport.MeshBounds(b.Mesh)
 		for j, c := range b.Chunks() {
 			owner++
@@ -197,7 +197,7 @@ func (r *Renderer) additive(key pictureKey, f *frame) bool {
 			fresh = append(fresh, ownedBox{viewport.AABB{Min: nb.Min.Sub(d), Max: nb.Max.Add(d)}, owner})
 		}
 	}
-	r.fresh, r.kept = fresh, kept
+	pc.patch.fresh, pc.patch.kept = fresh, kept
 	for _, fa := range fresh {
 		for _, kb := range kept {
 			a, b := &fa.box, &kb.box
@@ -208,6 +208,23 @@ func (r *Renderer) additive(key pictureKey, f *frame) bool {
 		}
 	}
 	return true
+}
+
+// patchScratch is what patches reuse from one to the next: the items of the patch being planned, where they read
+// their instances, the instances of chunks that reach partly into it and the buffer they are uploaded to, and
+// additive's boxes.
+type patchScratch struct {
+	items       []viewport.DrawItem
+	sub         []subRange
+	inst        []viewport.Instance
+	buf         instanceBuffer
+	fresh, kept []ownedBox
+}
+
+// keepScratch makes keep, subs and inst p's items and the scratch to reuse.
+func (s *patchScratch) keepScratch(p *picture, keep []viewport.DrawItem, subs []subRange, inst []viewport.Instance) {
+	p.items, p.sub = keep, subs
+	s.items, s.sub, s.inst = keep, subs, inst
 }
 
 // subRange is where an item of a patch reads its instances: the chunk itself (n < 0), or n instances of the
@@ -221,31 +238,31 @@ type subRange struct {
 // partly into it, only the instances whose box may (a plane test against the rectangle's frustum: conservative,
 // so every instance with a pixel inside is kept), copied in order into the patch's instance buffer. An additive
 // patch keeps the changed chunks, whole.
-func (r *Renderer) patchItems(p *picture) {
+func (pc *pictureCache) patchItems(p *picture) {
 	batches := p.key.dl.Batches()
-	keep := r.patchBuf[:0]
-	subs := r.patchSub[:0]
-	inst := r.patchInst[:0]
+	keep := pc.patch.items[:0]
+	subs := pc.patch.sub[:0]
+	inst := pc.patch.inst[:0]
 	if p.additive {
 		for _, it := range p.items {
-			c := batches[it.Batch].Chunks()[it.Chunk]
-			cs := &r.list.batches[it.Batch].chunks[it.Chunk]
+			ch := batches[it.Batch].Chunks()[it.Chunk]
+			cs := &pc.lists.cur.batches[it.Batch].chunks[it.Chunk]
 			switch {
-			case cs.shown != c:
+			case cs.shown != ch:
 				keep = append(keep, it)
 				subs = append(subs, subRange{n: -1})
-			case cs.shownChanges != c.Changes(): // instances appended: those
-				n := c.Len() - cs.shownLen
-				it.Instances, it.Triangles = int32(n), it.Triangles/c.Len()*n
+			case cs.shownChanges != ch.Changes(): // instances appended: those
+				n := ch.Len() - cs.shownLen
+				it.Instances, it.Triangles = int32(n), it.Triangles/ch.Len()*n
 				keep = append(keep, it)
 				subs = append(subs, subRange{off: int32(cs.shownLen), n: int32(n), own: true})
 			}
 		}
-		p.items, r.patchBuf, p.sub, r.patchSub, r.patchInst = keep, keep, subs, subs, inst
+		pc.patch.keepScratch(p, keep, subs, inst)
 		return
 	}
 	if p.rect[2] <= 0 || p.rect[3] <= 0 { // nothing in view changed
-		p.items, r.patchBuf, p.sub, r.patchSub, r.patchInst = keep, keep, subs, subs, inst
+		pc.patch.keepScratch(p, keep, subs, inst)
 		return
 	}
 	pr := rect{float32(p.rect[0]), float32(p.rect[1]), float32(p.rect[0] + p.rect[2]), float32(p.rect[1] + p.rect[3])}
@@ -283,111 +300,30 @@ func (r *Renderer) patchItems(p *picture) {
 		keep = append(keep, it)
 		subs = append(subs, subRange{off: int32(off), n: int32(n)})
 	}
-	p.items, r.patchBuf, p.sub, r.patchSub, r.patchInst = keep, keep, subs, subs, inst
-}
-
-// uploadPatch sends the patch's instances (patchItems) to its buffer.
-func (r *Renderer) uploadPatch(p *picture) {
-	if len(r.patchInst) == 0 {
-		return
-	}
-	if r.patchVAO == 0 {
-		gl.GenVertexArrays(1, &r.patchVAO)
-		gl.GenBuffers(1, &r.patchVBO)
-	}
-	const size = viewport.InstanceSize
-	n := len(r.patchInst)
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.patchVBO)
-	if n > r.patchCap {
-		r.patchCap = max(n, 2*r.patchCap, minInstanceCapacity)
-		gl.BufferData(gl.ARRAY_BUFFER, r.patchCap*size, nil, gl.STREAM_DRAW)
-		if r.patchTex == 0 {
-			r.patchTex = bufferTexture(r.patchVBO, gl.RG32UI)
-		}
-	}
-	gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&r.patchInst[0]))
-	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
-	r.countUpload(&p.stats, n*size)
-}
-
-// drawPatchItem draws n instances of the patch's buffer from off with mesh gm.
-func (r *Renderer) drawPatchItem(gm *gpuMesh, sr subRange) {
-	if r.useMeshProgram(gm, r.patchCap) {
-		r.drawPulled(gm, r.patchTex, int(sr.off), 1, int(sr.n))
-		return
-	}
-	gl.BindVertexArray(r.patchVAO)
-	if r.patchMesh != gm {
-		setupMeshAttribs(gm)
-		r.patchMesh = gm
-	}
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.patchVBO)
-	setupInstanceAttribsAt(1, uintptr(int(sr.off)*viewport.InstanceSize))
-	gl.DrawElementsInstanced(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil, sr.n)
+	pc.patch.keepScratch(p, keep, subs, inst)
 }
 
 // beginPatch readies the target a patch is drawn into: the front one itself (in place: its rectangle cleared), or
 // the back one made a copy of the front one (colour, ids and depth) with the patch's rectangle cleared in it. An
 // additive patch clears nothing.
-func (r *Renderer) beginPatch(p *picture) {
-	r.uploadPatch(p)
+func (pc *pictureCache) beginPatch(p *picture) {
+	pc.d.uploadInstances(&pc.patch.buf, pc.patch.inst, &p.stats)
 	if p.inPlace {
-		if r.bigPatch(p) { // the picture it changes is kept (a copy) for when the change is undone
-			r.keepCopy()
+		if pc.bigPatch(p) { // the picture it changes is kept (a copy) for when the change is undone
+			pc.keepCopy()
 		}
-		gl.BindFramebuffer(gl.FRAMEBUFFER, r.targets[r.front].fbo)
-		gl.Viewport(0, 0, int32(r.w), int32(r.h))
-		gl.ColorMask(true, true, true, true)
-		gl.DepthMask(true)
-		if !p.additive {
-			r.scissor(p)
-			r.clearTarget()
-			gl.Disable(gl.SCISSOR_TEST)
-		} else {
-			clearStencil()
-		}
-		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
-		return
+	} else {
+		pc.t.copy(pc.t.front(), pc.t.back())
 	}
-	front, back := &r.targets[r.front], &r.targets[1-r.front]
-	r.copyTarget(front, back)
-	w, h := int32(r.w), int32(r.h)
-	gl.BindFramebuffer(gl.FRAMEBUFFER, back.fbo)
-	gl.Viewport(0, 0, w, h)
-	gl.ColorMask(true, true, true, true)
-	gl.DepthMask(true)
+	pc.t.bind(pc.drawTarget(p))
 	if !p.additive {
-		r.scissor(p)
-		r.clearTarget()
+		pc.scissor(p)
+		clearTarget(pc.set.Background)
+		gl.Disable(gl.SCISSOR_TEST)
 	} else {
 		clearStencil()
 	}
-	gl.Disable(gl.SCISSOR_TEST)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
-}
-
-// copyTarget copies src's colour, ids and depth (with the stencil) into dst (both targets of the renderer's size).
-// It leaves the read framebuffer src's, with its colour attachment to read.
-func (r *Renderer) copyTarget(src, dst *target) {
-	w, h := int32(r.w), int32(r.h)
-	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, src.fbo)
-	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, dst.fbo)
-	gl.Disable(gl.SCISSOR_TEST)
-	// One colour attachment at a time: the colour (normalised) and the ids (integer) cannot share a blit.
-	only := func(att uint32) {
-		bufs := [2]uint32{gl.NONE, gl.NONE}
-		bufs[att-gl.COLOR_ATTACHMENT0] = att
-		gl.DrawBuffers(2, &bufs[0])
-		gl.ReadBuffer(att)
-	}
-	only(gl.COLOR_ATTACHMENT0)
-	gl.BlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.COLOR_BUFFER_BIT|gl.DEPTH_BUFFER_BIT|gl.STENCIL_BUFFER_BIT, gl.NEAREST)
-	only(gl.COLOR_ATTACHMENT1)
-	gl.BlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.COLOR_BUFFER_BIT, gl.NEAREST)
-	all := [2]uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
-	gl.DrawBuffers(2, &all[0])
-	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, src.fbo)
-	gl.ReadBuffer(gl.COLOR_ATTACHMENT0)
 }
 
 // clearStencil clears the bound target's stencil (an additive patch marks the pixels it draws in it).
@@ -409,16 +345,8 @@ func stencil(p *picture) {
 	gl.StencilOp(gl.KEEP, gl.KEEP, gl.REPLACE)
 }
 
-// drawTarget is the target p is drawn into: the back one, or the front one for a patch drawn in place.
-func (r *Renderer) drawTarget(p *picture) *target {
-	if p.inPlace {
-		return &r.targets[r.front]
-	}
-	return &r.targets[1-r.front]
-}
-
 // scissor limits drawing to a patch's rectangle (nothing for a whole picture).
-func (r *Renderer) scissor(p *picture) {
+func (pc *pictureCache) scissor(p *picture) {
 	if p.patch {
 		gl.Enable(gl.SCISSOR_TEST)
 		gl.Scissor(p.rect[0], p.rect[1], p.rect[2], p.rect[3])
@@ -427,8 +355,8 @@ func (r *Renderer) scissor(p *picture) {
 
 // commitShown records what the picture p, now complete, shows of each chunk: the chunks it drew as they are;
 // nothing of the others (a whole picture), or of the changed ones it did not draw (a patch: they left the view).
-func (r *Renderer) commitShown(p *picture) {
-	ls := r.list
+func (pc *pictureCache) commitShown(p *picture) {
+	ls := pc.lists.cur
 	if p.key.version != p.key.dl.Version() {
 		// The list changed while p was drawn from its buffers (uploadItems): what it shows of each chunk is not
 		// known to the chunks now, so the next picture is whole.

@@ -1,0 +1,313 @@
+package glrender
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// drawer draws meshes' instances and the ground grid into the bound framebuffer: the programs and their uniforms,
+// the meshes' buffers, the instance buffers' uploads, the draw calls. It knows nothing of pictures, what they
+// reuse or over how many calls they are drawn (the picture cache decides that): a new way to draw a mesh
+// (materials, textures, lights) is a change of this file, shaders.go, and the mesh's upload (upload.go).
+type drawer struct {
+	// meshProgs draw instances: [pulled][flat], instanced or pulled (pull.go), smooth or with FLAT_NORMAL (flat.go).
+	meshProgs [2][2]*program
+	gridProg  *program
+	inUse     *program // the mesh program in use during a pass
+	maxTexels int      // GL_MAX_TEXTURE_BUFFER_SIZE
+	vao       uint32   // empty: the grid makes its vertices
+	meshes    map[*assets.Mesh]*gpuMesh
+	culling   bool // GL_CULL_FACE is on (during a pass)
+	// pull and flat turn pulled drawing (pull.go: only a software renderer gains by it) and shared flat vertices
+	// (flat.go) on; tests compare them with the plain instanced draw. Set before the first mesh is uploaded.
+	pull, flat bool
+	uploaded   uint64 // bytes uploaded since the renderer was made
+}
+
+// meshUniforms are the uniforms every mesh program variant has.
+var meshUniforms = []string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye"}
+
+// init makes the programs; pull says whether small meshes are drawn pulled.
+func (d *drawer) init(pull bool) error {
+	d.meshes = map[*assets.Mesh]*gpuMesh{}
+	d.pull, d.flat = pull, true
+	var err error
+	for flat, defines := range [][]string{nil, {"FLAT_NORMAL"}} {
+		if d.meshProgs[0][flat], err = newProgram("mesh program", meshVS, meshFS, defines, meshUniforms...); err != nil {
+			return err
+		}
+		p, err := newProgram("pulled mesh program", pulledVS, meshFS, append(defines, pulledDefines...),
+			append(meshUniforms, "uInst", "uMesh", "uShift", "uBase", "uStride")...)
+		if err != nil {
+			return err
+		}
+		d.meshProgs[1][flat] = p
+		gl.UseProgram(p.id)
+		gl.Uniform1i(p.loc("uInst"), unitInst)
+		gl.Uniform1i(p.loc("uMesh"), unitMesh)
+		gl.UseProgram(0)
+	}
+	var maxTexels int32
+	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &maxTexels)
+	d.maxTexels = int(maxTexels)
+	if d.gridProg, err = newProgram("grid program", gridVS, gridFS, nil,
+		"uInvViewProj", "uClipZ", "uClipW", "uEye", "uFade", "uMinor", "uMajor", "uPass", "uDim", "uBias"); err != nil {
+		return err
+	}
+	gl.GenVertexArrays(1, &d.vao)
+	return nil
+}
+
+// delete frees the programs and meshes.
+func (d *drawer) delete() {
+	for m, gm := range d.meshes {
+		deleteMesh(gm)
+		delete(d.meshes, m)
+	}
+	for _, p := range []*program{d.meshProgs[0][0], d.meshProgs[0][1], d.meshProgs[1][0], d.meshProgs[1][1], d.gridProg} {
+		p.delete()
+	}
+	if d.vao != 0 {
+		gl.DeleteVertexArrays(1, &d.vao)
+	}
+}
+
+// frame is what the passes of one picture share.
+type frame struct {
+	vp      mgl32.Mat4 // projection × view
+	eye     mgl32.Vec3
+	frustum viewport.Frustum
+}
+
+// beginPass readies the bound framebuffer for instances seen through f, lit as s says: depth-tested, no blending,
+// the lights' uniforms set in every mesh program.
+func (d *drawer) beginPass(f *frame, s *Settings) {
+	gl.Enable(gl.DEPTH_TEST)
+	gl.DepthFunc(gl.LESS)
+	gl.DepthMask(true)
+	gl.Disable(gl.BLEND)
+	for _, progs := range d.meshProgs {
+		for _, prog := range progs {
+			gl.UseProgram(prog.id)
+			lightUniforms(prog, s, f.vp, f.eye)
+			d.inUse = prog
+		}
+	}
+}
+
+// endPass undoes what the pass's draws bound.
+func (d *drawer) endPass() {
+	gl.BindVertexArray(0)
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	gl.Disable(gl.CULL_FACE)
+	d.culling = false
+}
+
+// drawInstances draws count instances of buf with mesh gm — instance base + k×stride — pulled when it can, else
+// instanced; mirrored says that one of them is mirrored (no back-face culling then). It returns the triangles.
+func (d *drawer) drawInstances(buf *instanceBuffer, gm *gpuMesh, base, stride, count int, mirrored bool) int {
+	d.cull(gm.closed && !mirrored)
+	if d.useMeshProgram(gm, buf.capacity) {
+		d.drawPulled(gm, buf.tex, base, stride, count)
+		return count * gm.triangles
+	}
+	gl.BindVertexArray(buf.vao)
+	if buf.mesh != gm {
+		setupMeshAttribs(gm)
+		buf.mesh = gm
+	}
+	if buf.stride != stride || buf.base != base {
+		gl.BindBuffer(gl.ARRAY_BUFFER, buf.vbo)
+		setupInstanceAttribsAt(stride, uintptr(base*viewport.InstanceSize))
+		buf.stride, buf.base = stride, base
+	}
+	gl.DrawElementsInstanced(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil, int32(count))
+	return count * gm.triangles
+}
+
+// cull turns back-face culling on or off.
+func (d *drawer) cull(on bool) {
+	if on != d.culling {
+		if on {
+			gl.Enable(gl.CULL_FACE)
+		} else {
+			gl.Disable(gl.CULL_FACE)
+		}
+		d.culling = on
+	}
+}
+
+func lightUniforms(p *program, st *Settings, vp mgl32.Mat4, eye mgl32.Vec3) {
+	gl.UniformMatrix4fv(p.loc("uViewProj"), 1, false, &vp[0])
+	l := st.LightDir
+	if l.Len() == 0 {
+		l = mgl32.Vec3{0, 1, 0}
+	}
+	l = l.Normalize()
+	gl.Uniform3fv(p.loc("uLightDir"), 1, &l[0])
+	gl.Uniform3fv(p.loc("uLightColor"), 1, &st.LightColor[0])
+	gl.Uniform3fv(p.loc("uSky"), 1, &st.Sky[0])
+	gl.Uniform3fv(p.loc("uGround"), 1, &st.Ground[0])
+	gl.Uniform3fv(p.loc("uEye"), 1, &eye[0])
+}
+
+// How the grid meets the scene: over geometry below the ground its lines keep
+// gridDimBelow of their strength (the geometry stays clear, as through a
+// glass floor), and its depth is pushed back by gridDepthBias of the distance
+// so that a floor at y = 0 covers it without z-fighting (2 mm at 4 units,
+// 5 cm at 100; 24-bit depth resolves far less at those distances).
+const (
+	gridDimBelow  = 0.25
+	gridDepthBias = 5e-4
+)
+
+// drawGrid draws the ground grid over the scene in the bound framebuffer, depth-tested against it,
+// without touching depth or the id attachment (two passes: see gridFS).
+func (d *drawer) drawGrid(f *frame, cam viewport.Camera, s *Settings) {
+	p := d.gridProg
+	vp, eye := f.vp, f.eye
+	gl.UseProgram(p.id)
+	inv := vp.Inv()
+	gl.UniformMatrix4fv(p.loc("uInvViewProj"), 1, false, &inv[0])
+	rz, rw := vp.Row(2), vp.Row(3)
+	gl.Uniform4fv(p.loc("uClipZ"), 1, &rz[0])
+	gl.Uniform4fv(p.loc("uClipW"), 1, &rw[0])
+	gl.Uniform3fv(p.loc("uEye"), 1, &eye[0])
+	// The grid fades out well before float precision and line aliasing
+	// become visible: a few times the view distance, at least 60 units.
+	fade := max(60, 4*max(cam.Distance, float32(math.Abs(float64(eye[1])))*3))
+	gl.Uniform1f(p.loc("uFade"), min(fade, cam.Far))
+	gl.Uniform3fv(p.loc("uMinor"), 1, &s.GridMinor[0])
+	gl.Uniform3fv(p.loc("uMajor"), 1, &s.GridMajor[0])
+	gl.Uniform1f(p.loc("uDim"), gridDimBelow)
+	gl.Uniform1f(p.loc("uBias"), gridDepthBias)
+	gl.ColorMaski(1, false, false, false, false)
+	gl.DepthMask(false)
+	gl.Enable(gl.DEPTH_TEST)
+	gl.Enable(gl.BLEND)
+	gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
+	gl.BindVertexArray(d.vao)
+	// Pass 0: wherever the plane is in front (background and geometry below the ground), dimmed.
+	gl.Uniform1i(p.loc("uPass"), 0)
+	gl.DrawArrays(gl.TRIANGLES, 0, 3)
+	// Pass 1: only where nothing was drawn (the cleared depth), the rest of the lines' strength.
+	gl.Uniform1i(p.loc("uPass"), 1)
+	gl.DepthFunc(gl.EQUAL)
+	gl.DrawArrays(gl.TRIANGLES, 0, 3)
+	gl.DepthFunc(gl.LESS)
+	gl.Disable(gl.BLEND)
+	gl.DepthMask(true)
+	gl.ColorMaski(1, true, true, true, true)
+	gl.BindVertexArray(0)
+	gl.UseProgram(0)
+}
+
+// instanceBuffer is a buffer of viewport.Instance (a chunk's, or a patch's selection of instances) with the vertex
+// array and buffer texture that read it.
+type instanceBuffer struct {
+	vao, vbo uint32
+	tex      uint32   // a buffer texture over vbo, for pulled drawing (pull.go)
+	capacity int      // instances the buffer holds
+	mesh     *gpuMesh // the mesh the vertex array reads
+	// The instance the vertex array's attributes start at and the stride they read at.
+	base, stride int
+}
+
+// minInstanceCapacity is the smallest instance buffer allocated.
+const minInstanceCapacity = 64
+
+// respecifyMin is the fewest dirty instances for which a chunk that changed mostly gets new buffer storage
+// (uploadChunk); fewer are written into the storage it has.
+const respecifyMin = 64
+
+// ensure makes the buffer's GL objects, and binds its buffer as the array buffer.
+func (b *instanceBuffer) ensure() {
+	if b.vao == 0 {
+		gl.GenVertexArrays(1, &b.vao)
+		gl.GenBuffers(1, &b.vbo)
+		b.stride = -1 // the attributes are set at the first draw
+	}
+	gl.BindBuffer(gl.ARRAY_BUFFER, b.vbo)
+}
+
+// grow gives the buffer room for n instances (new storage of usage, at least double), and reports whether it did.
+func (b *instanceBuffer) grow(n int, usage uint32) bool {
+	if n <= b.capacity {
+		return false
+	}
+	b.capacity = max(n, 2*b.capacity, minInstanceCapacity)
+	gl.BufferData(gl.ARRAY_BUFFER, b.capacity*viewport.InstanceSize, nil, usage)
+	if b.tex == 0 {
+		b.tex = bufferTexture(b.vbo, gl.RG32UI)
+	}
+	return true
+}
+
+// delete frees the buffer's GL objects.
+func (b *instanceBuffer) delete() {
+	if b.vao != 0 {
+		gl.DeleteVertexArrays(1, &b.vao)
+	}
+	if b.vbo != 0 {
+		gl.DeleteBuffers(1, &b.vbo)
+	}
+	if b.tex != 0 {
+		gl.DeleteTextures(1, &b.tex)
+	}
+	*b = instanceBuffer{}
+}
+
+// uploadChunk makes buf hold chunk c's instances (grown by doubling, a full upload; else only the dirty ranges,
+// glBufferSubData) and clears the chunk's dirty ranges. Uploads are counted in st.
+func (d *drawer) uploadChunk(buf *instanceBuffer, c *viewport.Chunk, st *Stats) {
+	buf.ensure()
+	n := c.Len()
+	const size = viewport.InstanceSize
+	if buf.grow(n, gl.DYNAMIC_DRAW) {
+		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&c.Instances[0]))
+		d.countUpload(st, n*size)
+	} else if dc := c.DirtyCount(); dc >= respecifyMin && 2*dc >= n {
+		// Most of the chunk changed (the undo of a delete, a regroup): its buffer gets new storage, filled whole
+		// in one call rather than range by range. (It was made for memory: writing the ranges into the storage
+		// the last pictures drew from seemed to make llvmpipe keep about 370 bytes an instance besides; measured
+		// as the C heap's bytes in use, TestUndoKeepsNoGLCopies finds no such copies on either path — that figure
+		// was a second llvmpipe scene in flight, which the resident memory showed in some runs only.)
+		gl.BufferData(gl.ARRAY_BUFFER, buf.capacity*size, nil, gl.DYNAMIC_DRAW)
+		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&c.Instances[0]))
+		d.countUpload(st, n*size)
+	} else {
+		for _, rg := range c.Dirty() {
+			gl.BufferSubData(gl.ARRAY_BUFFER, rg.Start*size, rg.Len()*size, unsafe.Pointer(&c.Instances[rg.Start]))
+			d.countUpload(st, rg.Len()*size)
+		}
+	}
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	c.ClearDirty()
+}
+
+// uploadInstances makes buf hold inst (a stream: written whole each time). Uploads are counted in st.
+func (d *drawer) uploadInstances(buf *instanceBuffer, inst []viewport.Instance, st *Stats) {
+	if len(inst) == 0 {
+		return
+	}
+	buf.ensure()
+	buf.grow(len(inst), gl.STREAM_DRAW)
+	n := len(inst) * viewport.InstanceSize
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, n, unsafe.Pointer(&inst[0]))
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	d.countUpload(st, n)
+}
+
+// countUpload counts n bytes uploaded, in st too when it is not nil.
+func (d *drawer) countUpload(st *Stats, n int) {
+	if st != nil {
+		st.UploadedBytes += n
+		st.UploadCalls++
+	}
+	d.uploaded += uint64(n)
+}
