@@ -275,7 +275,7 @@ func (a *App) frame() {
 	a.input.afterNewFrame()
 	a.keys.frameStart()
 	a.ws.BeginFrame()
-	handleShortcuts(a.cmds, a.dialogs.modalOpen(), a.vp.overImage)
+	handleShortcuts(a.cmds, a.dialogs.modalOpen(), a.vp.area.overImage)
 	a.menu.Build()
 	a.status.Build()
 	a.buildDockspace()
@@ -382,7 +382,7 @@ func (a *App) clearIsBg() bool {
 func (a *App) buildPanels() {
 	a.probe.beginPanels()
 	a.panel(panelHierarchy, a.hier, nil)
-	a.vp.hovered, a.vp.overImage = false, false
+	a.vp.area.hovered, a.vp.area.overImage = false, false
 	imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
 	if !a.panel(panelViewport, a.vp, imgui.PopStyleVar) {
 		a.vp.notShown()

@@ -24,13 +24,13 @@ func TestWindowCommands(t *testing.T) {
 		want gizmoOp
 	}{{c.CmdGizmoRotate, gizmoRotate}, {c.CmdGizmoScale, gizmoScale}, {c.CmdGizmoTranslate, gizmoTranslate}} {
 		g.run()
-		if f.a.vp.gizmoOp != g.want {
-			t.Fatalf("gizmo %v, want %v", f.a.vp.gizmoOp.label(), g.want.label())
+		if f.a.vp.gz.op != g.want {
+			t.Fatalf("gizmo %v, want %v", f.a.vp.gz.op.label(), g.want.label())
 		}
 	}
-	local := f.a.vp.gizmoLocal
+	local := f.a.vp.gz.local
 	c.CmdGizmoSpace()
-	if f.a.vp.gizmoLocal == local {
+	if f.a.vp.gz.local == local {
 		t.Fatal("Toggle local/world gizmo did not toggle it")
 	}
 	cam := *d.Camera()

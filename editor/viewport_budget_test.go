@@ -9,7 +9,7 @@ import (
 // with nothing held or moving and no text field taking keys, a big picture gets the calm budget at once; while
 // typing, something is held or moving, or the view moves, frames stay short.
 func TestViewportBudgetAfterADiscreteKey(t *testing.T) {
-	v := &viewportPanel{lastInput: time.Now()}
+	v := &inputClock{lastInput: time.Now()}
 	if got := v.budget(false); got != idleDrawBudget {
 		t.Errorf("right after a discrete key: budget %v, want %v", got, idleDrawBudget)
 	}

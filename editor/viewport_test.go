@@ -159,7 +159,7 @@ func mustComponent[T any](t *testing.T, d *doc.Document) ecs.ComponentID {
 // pixelOf is where the centre of e is on the screen (the window starts at 0, 0).
 func (f *vpFixture) pixelOf(t *testing.T, e ecs.Entity) (float32, float32) {
 	t.Helper()
-	x, y, ok := f.d.Camera().WorldToPixel(f.d.World().WorldMatrix(e).Col(3).Vec3(), f.v.w, f.v.h)
+	x, y, ok := f.d.Camera().WorldToPixel(f.d.World().WorldMatrix(e).Col(3).Vec3(), f.v.area.w, f.v.area.h)
 	if !ok {
 		t.Fatalf("%v is not in view", e)
 	}
@@ -340,15 +340,15 @@ func TestViewportKeysWorkOverTheGizmo(t *testing.T) {
 	gx, gy := float32(f.st.Gizmo[0]), float32(f.st.Gizmo[1])
 	f.ui.move(gx, gy, f.build)
 	f.ui.frames(2, f.build)
-	if f.v.hovered {
+	if f.v.area.hovered {
 		t.Fatal("over the gizmo the viewport picks and drags the camera: the test does not put the mouse on the gizmo")
 	}
-	if !f.v.overImage {
+	if !f.v.area.overImage {
 		t.Error("over the gizmo the viewport's keys do not work")
 	}
 	f.ui.move(gx+2000, gy, f.build) // outside the viewport
 	f.ui.frames(2, f.build)
-	if f.v.overImage {
+	if f.v.area.overImage {
 		t.Error("outside the viewport its keys work")
 	}
 }
@@ -417,12 +417,12 @@ func TestViewportShowsDrawingOfANewScene(t *testing.T) {
 	var seen []string
 	for range 10 {
 		f.ui.frame(f.build)
-		if !f.v.pending {
+		if !f.v.pic.pending {
 			break
 		}
 		seen = append(seen, f.st.Picture.Drawing)
 	}
-	if f.v.pending {
+	if f.v.pic.pending {
 		t.Fatal("the picture was never completed")
 	}
 	want := []string{"Drawing 10,000 entities… 25 %", "Drawing 10,000 entities… 50 %", "Drawing 10,000 entities… 75 %"}
