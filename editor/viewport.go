@@ -2,7 +2,6 @@ package editor
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/AllenDang/cimgui-go/imguizmo"
@@ -98,12 +97,7 @@ func (v *viewportPanel) ensureRenderer() bool {
 	return true
 }
 
-func (v *viewportPanel) aspect() float32 {
-	if v.area.h == 0 {
-		return 1
-	}
-	return float32(v.area.w) / float32(v.area.h)
-}
+func (v *viewportPanel) aspect() float32 { return v.area.aspect() }
 
 // Build draws the panel's contents.
 func (v *viewportPanel) Build() {
@@ -128,17 +122,13 @@ func (v *viewportPanel) Build() {
 	inside := local.X >= 0 && local.Y >= 0 && local.X < avail.X && local.Y < avail.Y
 	// Over the view cube the mouse belongs to the cube (a click turns the camera): no picking, no camera drags.
 	v.area.hovered = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsOver() && !imguizmo.IsUsingAny() &&
-		!v.overViewCube(mp)
+		!v.area.overViewCube(mp)
 	// The viewport's keys (W, E, R, X, F) work wherever the mouse is over the image, the gizmo and the view cube
 	// included (F with the mouse on the selected entity's gizmo framed nothing).
 	v.area.overImage = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsUsingAny()
 
 	v.sync()
-	v.clock.inputNow = userActive() || imgui.CurrentContext().InputEventsQueue().Size > 0
-	if v.clock.inputNow {
-		v.clock.lastInput = time.Now()
-	}
-	v.clock.typing = imgui.CurrentIO().WantTextInput()
+	v.clock.note(userActive() || imgui.CurrentContext().InputEventsQueue().Size > 0, imgui.CurrentIO().WantTextInput())
 	v.playing = v.doc.PlayMode().Playing() && !v.doc.PlayMode().Paused()
 	cam := v.doc.Camera()
 	if v.frameAll {
@@ -167,8 +157,8 @@ func (v *viewportPanel) Build() {
 	v.handlePicking(local, inside)
 	v.buildViewCube()
 	if v.probe != nil {
-		side := v.viewCubeSide()
-		v.probe.ViewCube = rectOf(v.viewCubePos(), imgui.Vec2{X: side, Y: side})
+		side := v.area.viewCubeSide()
+		v.probe.ViewCube = rectOf(v.area.viewCubePos(), imgui.Vec2{X: side, Y: side})
 	}
 	v.buildDrawingNote()
 	if v.showStats {

@@ -26,6 +26,14 @@ type gizmoState struct {
 	cur    mgl32.Mat4 // the manipulated matrix now
 }
 
+// mode is the axes the gizmo turns about: the entity's own with local axes, and always for scale.
+func (gs *gizmoState) mode() imguizmo.MODE {
+	if gs.local || gs.op == gizmoScale {
+		return imguizmo.LOCAL
+	}
+	return imguizmo.WORLD
+}
+
 func (o gizmoOp) imguizmo() imguizmo.OPERATION {
 	switch o {
 	case gizmoRotate:
@@ -65,10 +73,7 @@ func (v *viewportPanel) buildGizmo() {
 	if v.gz.active {
 		m = v.gz.cur // continue from the matrix ImGuizmo gave last frame (no decomposition drift)
 	}
-	mode := imguizmo.WORLD
-	if v.gz.local || v.gz.op == gizmoScale {
-		mode = imguizmo.LOCAL
-	}
+	mode := v.gz.mode()
 	var snap *float32
 	var steps [3]float32
 	if imgui.CurrentIO().KeyCtrl() {

@@ -34,14 +34,35 @@ type inputClock struct {
 	typing    bool      // a text field has the keyboard
 }
 
-// updateCamera applies this frame's mouse and keyboard to the camera (orbit, pan, zoom, fly).
-func (v *viewportPanel) updateCamera(local imgui.Vec2, w, h int) {
-	now := time.Now()
-	dt := float32(now.Sub(v.clock.lastFrame).Seconds())
-	if v.clock.lastFrame.IsZero() || dt > 0.25 {
+// frameDt is the seconds since the last frame (a 60th after a pause, or at the first), and now the last frame.
+func (c *inputClock) frameDt(now time.Time) float32 {
+	dt := float32(now.Sub(c.lastFrame).Seconds())
+	if c.lastFrame.IsZero() || dt > 0.25 {
 		dt = 1.0 / 60
 	}
-	v.clock.lastFrame = now
+	c.lastFrame = now
+	return dt
+}
+
+// note records this frame's input: whether there is some (inputNow) and whether a text field has the keyboard.
+func (c *inputClock) note(inputNow, typing bool) {
+	c.inputNow, c.typing = inputNow, typing
+	if inputNow {
+		c.lastInput = time.Now()
+	}
+}
+
+// aspect is the image's width over its height (1 before it has a size).
+func (a *imageArea) aspect() float32 {
+	if a.h == 0 {
+		return 1
+	}
+	return float32(a.w) / float32(a.h)
+}
+
+// updateCamera applies this frame's mouse and keyboard to the camera (orbit, pan, zoom, fly).
+func (v *viewportPanel) updateCamera(local imgui.Vec2, w, h int) {
+	dt := v.clock.frameDt(time.Now())
 	io := imgui.CurrentIO()
 	md := io.MouseDelta()
 	modal := v.host.modalOpen()
@@ -65,6 +86,17 @@ func (v *viewportPanel) updateCamera(local imgui.Vec2, w, h int) {
 	v.ctl.Update(v.doc.Camera(), in, w, h)
 }
 
+// drag follows the pointer at local: a box once it went more than 4 pixels from the press; it returns the
+// rectangle between the press and the pointer (image pixels, both corners inside).
+func (b *boxSelect) drag(local imgui.Vec2) image.Rectangle {
+	dx, dy := local.X-b.pressAt.X, local.Y-b.pressAt.Y
+	if dx*dx+dy*dy > 16 {
+		b.boxing = true
+	}
+	return image.Rect(int(min(b.pressAt.X, local.X)), int(min(b.pressAt.Y, local.Y)),
+		int(max(b.pressAt.X, local.X))+1, int(max(b.pressAt.Y, local.Y))+1)
+}
+
 // handlePicking: a left click selects what is under the cursor (Ctrl toggles), a left drag selects what is
 // inside the box (Ctrl adds) — read from the renderer's entity-ID image.
 func (v *viewportPanel) handlePicking(local imgui.Vec2, inside bool) {
@@ -79,12 +111,7 @@ func (v *viewportPanel) handlePicking(local imgui.Vec2, inside bool) {
 		v.box.pressing = false
 		return
 	}
-	dx, dy := local.X-v.box.pressAt.X, local.Y-v.box.pressAt.Y
-	if dx*dx+dy*dy > 16 {
-		v.box.boxing = true
-	}
-	rect := image.Rect(int(min(v.box.pressAt.X, local.X)), int(min(v.box.pressAt.Y, local.Y)),
-		int(max(v.box.pressAt.X, local.X))+1, int(max(v.box.pressAt.Y, local.Y))+1)
+	rect := v.box.drag(local)
 	if v.box.boxing {
 		dl := imgui.WindowDrawList()
 		p0 := imgui.Vec2{X: v.area.origin.X + float32(rect.Min.X), Y: v.area.origin.Y + float32(rect.Min.Y)}
@@ -129,8 +156,8 @@ const viewCubeMin = 32
 
 // viewCubeSide is the side of the view cube's square: viewCubeSize, less in a small viewport so that it stays
 // inside it with its margin (0: no room for one).
-func (v *viewportPanel) viewCubeSide() float32 {
-	side := min(viewCubeSize, float32(v.area.w)/3, float32(v.area.h)-16)
+func (a *imageArea) viewCubeSide() float32 {
+	side := min(viewCubeSize, float32(a.w)/3, float32(a.h)-16)
 	if side < viewCubeMin {
 		return 0
 	}
@@ -138,13 +165,13 @@ func (v *viewportPanel) viewCubeSide() float32 {
 }
 
 // viewCubePos is the top-left corner of the view cube's square (the viewport's top-right corner).
-func (v *viewportPanel) viewCubePos() imgui.Vec2 {
-	return imgui.Vec2{X: v.area.origin.X + float32(v.area.w) - v.viewCubeSide() - 8, Y: v.area.origin.Y + 8}
+func (a *imageArea) viewCubePos() imgui.Vec2 {
+	return imgui.Vec2{X: a.origin.X + float32(a.w) - a.viewCubeSide() - 8, Y: a.origin.Y + 8}
 }
 
 // overViewCube reports whether screen point p is on the view cube's square.
-func (v *viewportPanel) overViewCube(p imgui.Vec2) bool {
-	c, side := v.viewCubePos(), v.viewCubeSide()
+func (a *imageArea) overViewCube(p imgui.Vec2) bool {
+	c, side := a.viewCubePos(), a.viewCubeSide()
 	return p.X >= c.X && p.Y >= c.Y && p.X < c.X+side && p.Y < c.Y+side
 }
 
@@ -153,14 +180,14 @@ func (v *viewportPanel) buildViewCube() {
 	if imgui.InternalCurrentWindow().Hidden() {
 		return // ImGuizmo draws it on a list of its own, which a hidden panel (App.panel) does not hide
 	}
-	side := v.viewCubeSide()
+	side := v.area.viewCubeSide()
 	if side == 0 {
 		return
 	}
 	cam := v.doc.Camera()
 	view := cam.View()
 	before := view
-	pos := v.viewCubePos()
+	pos := v.area.viewCubePos()
 	imguizmo.ViewManipulateFloat(&view[0], cam.Distance, pos, imgui.Vec2{X: side, Y: side}, 0x00000000)
 	if view != before {
 		*cam = cam.WithView(view)
