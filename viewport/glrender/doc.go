@@ -7,8 +7,8 @@
 //   - one instanced draw call per mesh (glDrawElementsInstanced; the
 //     per-instance buffer holds [viewport.Instance] as is: world matrix,
 //     colour, entity id, flags, with attribute divisor 1); the instances of
-//     small meshes (the built-in cube and plane) are drawn without
-//     instancing instead, the vertex shader reading them from the same
+//     small meshes (the built-in cube and plane) are drawn on a software
+//     renderer without instancing instead, the vertex shader reading them from the same
 //     buffer as a buffer texture (llvmpipe runs its vertex pipeline once per
 //     instance of an instanced draw), and flat-shaded meshes share their
 //     vertices between faces, the normal taken flat from each triangle's
@@ -34,6 +34,37 @@
 //     drew ([viewport.DrawList.ContentHash]: the undo of a delete, a redo);
 //     and [Renderer.Adopt] takes the grid dialog's preview picture as the
 //     scene's once the grid is spawned, renaming its ids.
+//
+// # Parts
+//
+// A [Renderer] is three parts. The picture cache (picture.go, with
+// picture_keep.go for kept and adopted pictures and picture_patch.go for
+// patches) is asked for a list seen by a camera with [viewport.DrawOptions],
+// and decides how the image comes to show it: re-tint the picture on screen
+// (a selection change), show a kept one again, adopt a preview's, patch the
+// one on screen, or draw it whole — over several calls within a budget, or
+// thinned while the view moves. The drawer (drawer.go, upload.go, pull.go,
+// flat.go, shaders.go) draws instances and the grid — programs, uniforms,
+// mesh and instance uploads, draw calls — and knows nothing of pictures: a
+// new way to draw a mesh (materials, textures, lights) changes only it. The
+// composer (compose.go) makes the image shown from the front picture and
+// the selection. The cache's framebuffers are its targets (targets.go); the
+// GPU state of the lists drawn last is lists.go.
+//
+// # Software renderers and GPUs
+//
+// The speed work — pictures drawn over several frames within a budget,
+// thinned pictures, patches, kept and adopted pictures, pulled vertices —
+// is for software renderers (Mesa's llvmpipe draws 100,000 cubes in
+// hundreds of milliseconds). A switch decided once in [New] from the
+// context's GL_RENDERER ([IsSoftwareRenderer]; the environment variable
+// [SoftwareEnv], VOLTEX_SOFTWARE_GL=0 or 1, overrides it;
+// [Renderer.Software] reports it) turns them on. On a GPU every picture is
+// drawn whole, into the picture on screen, in the call that asks for it:
+// no wait for the GPU (the software path's budgeted steps measure their
+// time with fence waits), no readback but for picking. Frustum culling,
+// instancing, shared flat vertices and the re-tint of a selection change
+// serve both.
 //
 // The output texture ([Renderer.Texture]) is what the editor shows with
 // giu; like every GL texture its row 0 is the bottom, so show it with
