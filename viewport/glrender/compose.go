@@ -76,7 +76,7 @@ func (c *composer) texture() uint32 {
 	return c.display
 }
 
-// composed reports whether the image is the output texture (something selected), and then its framebuffer.
+// output reports whether the image is the output texture (something selected), and then its framebuffer.
 func (c *composer) output() (fbo uint32, ok bool) { return c.fbo, c.display == c.tex && c.tex != 0 }
 
 // free frees the output texture (a resize).

@@ -115,7 +115,7 @@ func (c *pictureCache) show(dl *viewport.DrawList, cam viewport.Camera, o viewpo
 			c.compose(dl) // the same picture: the selection may have changed
 			return true
 		}
-		if c.restore(key) {
+		if c.software && c.restore(key) {
 			return true
 		}
 		if !c.begin(key, o) {

@@ -170,6 +170,7 @@ func (r *Renderer) Resize(w, h int) error {
 	}
 	if err = errors.Join(err, glError("allocating the framebuffers")); err != nil {
 		r.pics.t.free()
+		r.pics.t.w, r.pics.t.h = 0, 0
 		r.out.free()
 	}
 	return err

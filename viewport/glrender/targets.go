@@ -26,6 +26,7 @@ type targets struct {
 // of the maxLists lists whose GPU state the renderer keeps (the scene's, the grid dialog's preview).
 const keptTargets = 2
 
+// front is the target of the last complete picture, back the other one; flip swaps them.
 func (ts *targets) front() *target { return &ts.t[ts.cur] }
 func (ts *targets) back() *target  { return &ts.t[1-ts.cur] }
 func (ts *targets) flip()          { ts.cur = 1 - ts.cur }
@@ -119,7 +120,7 @@ func (ts *targets) bind(t *target) {
 	gl.DepthMask(true)
 }
 
-// clear clears the bound target's colour to bg, its id attachment to no entity and its depth to the far plane
+// clearTarget clears the bound target's colour to bg, its id attachment to no entity and its depth to the far plane
 // (within the scissor rectangle when one is on).
 func clearTarget(bg [3]float32) {
 	clearColor := [4]float32{bg[0], bg[1], bg[2], 1}
