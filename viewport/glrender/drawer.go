@@ -123,7 +123,7 @@ func (d *drawer) drawInstances(buf *instanceBuffer, gm *gpuMesh, base, stride, c
 	}
 	if buf.stride != stride || buf.base != base {
 		gl.BindBuffer(gl.ARRAY_BUFFER, buf.vbo)
-		setupInstanceAttribsAt(stride, uintptr(base*viewport.InstanceSize))
+		setupInstanceAttribs(stride, uintptr(base*viewport.InstanceSize))
 		buf.stride, buf.base = stride, base
 	}
 	gl.DrawElementsInstanced(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil, int32(count))

@@ -163,7 +163,7 @@ func (r *Renderer) Resize(w, h int) error {
 	}
 	r.pics.reset()
 	r.out.free()
-	err := r.pics.t.resize(w, h, r.Settings.Background)
+	err := r.pics.t.resize(w, h, r.Settings.Background, r.software)
 	if err == nil && r.pics.t.w > 0 {
 		err = r.out.resize(r.pics.t.w, r.pics.t.h)
 		r.out.show(r.pics.t.front())

@@ -132,7 +132,8 @@ func TestSwitchPositionsDrawAlike(t *testing.T) {
 
 // TestGPUPathWaitsForNothing: on the GPU path every picture is drawn whole in the call that asks for it, whatever
 // the budget and options, without a wait for the GPU (the software path waits at every budgeted step), in place
-// (the texture shown stays), without pulled meshes, and Adopt (which reads the picture back) declines.
+// (the texture shown stays; no back target is made), without pulled meshes, and Adopt (which reads the picture
+// back) declines.
 func TestGPUPathWaitsForNothing(t *testing.T) {
 	waits := [2]int{}
 	for k, sw := range []bool{false, true} {
@@ -165,6 +166,9 @@ func TestGPUPathWaitsForNothing(t *testing.T) {
 				}
 			}
 			if !sw {
+				if r.pics.t.back().fbo != 0 {
+					t.Error("GPU path: a back target was made")
+				}
 				for m, gm := range r.d.meshes {
 					if gm.pulled != nil {
 						t.Errorf("GPU path: mesh %s is drawn pulled", m.Ref)

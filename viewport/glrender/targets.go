@@ -34,18 +34,20 @@ func (ts *targets) flip()          { ts.cur = 1 - ts.cur }
 // kept is kept picture slot i's target (fbo 0: none made yet).
 func (ts *targets) kept(i int) *target { return &ts.t[keptTargets+i] }
 
-// resize frees every target and makes the front and back ones at w×h (none for a zero or negative size), cleared
-// to bg.
-func (ts *targets) resize(w, h int, bg [3]float32) error {
+// resize frees every target and makes the front one at w×h, and the back one when back is true (none for a zero
+// or negative size), cleared to bg. Only the software path draws into a back target: on a GPU every picture is
+// drawn at once into the front one.
+func (ts *targets) resize(w, h int, bg [3]float32, back bool) error {
 	ts.free()
+	ts.cur = 0
 	ts.w, ts.h = max(w, 0), max(h, 0)
 	if ts.w == 0 || ts.h == 0 {
 		ts.w, ts.h = 0, 0
 		return nil
 	}
-	var err error
-	for i := range 2 {
-		err = errors.Join(err, ts.make(&ts.t[i], bg))
+	err := ts.make(ts.front(), bg)
+	if back {
+		err = errors.Join(err, ts.make(ts.back(), bg))
 	}
 	return err
 }

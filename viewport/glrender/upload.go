@@ -115,11 +115,9 @@ var (
 )
 
 // setupInstanceAttribs points the bound VAO's attributes 3..9 at the bound
-// instance buffer, one step per instance, reading every stride-th instance.
-func setupInstanceAttribs(stride int) { setupInstanceAttribsAt(stride, 0) }
-
-// setupInstanceAttribsAt is setupInstanceAttribs reading from byte base of the buffer on.
-func setupInstanceAttribsAt(stride int, base uintptr) {
+// instance buffer from byte base on, one step per instance, reading every
+// stride-th instance.
+func setupInstanceAttribs(stride int, base uintptr) {
 	st := int32(viewport.InstanceSize * stride)
 	for c := range uint32(4) {
 		gl.EnableVertexAttribArray(locModel + c)
@@ -142,7 +140,6 @@ type gpuMesh struct {
 	vbo, ebo   uint32
 	indexCount int32
 	triangles  int
-	used       bool
 	closed     bool        // a closed surface wound outwards: its back faces are culled (closedMesh)
 	pulled     *pulledMesh // how a small mesh is drawn without instancing (pull.go); nil for bigger ones
 	flat       bool        // drawn with FLAT_NORMAL, its vertices shared between faces (flat.go)
