@@ -315,7 +315,7 @@ func (c *pictureCache) drawItems(p *picture, n int) int {
 		switch {
 		case p.uploaded: // its instances are in the buffers: the list may have changed since (uploadItems)
 			count = (int(it.Instances) + p.stride - 1) / p.stride
-		case p.sub != nil && p.sub[p.next+k].n >= 0: // a patch's instances of a chunk reaching partly into it
+		case p.next+k < len(p.sub) && p.sub[p.next+k].n >= 0: // a patch's instances of a chunk reaching partly into it
 			ch := batches[it.Batch].Chunks()[it.Chunk]
 			if bs.mesh.closed {
 				cs.scanMirrored(ch)

@@ -106,8 +106,8 @@ func TestPulledEqualsInstanced(t *testing.T) {
 			}
 			grab := func(k int) {
 				imgs[k] = r.ReadImage()
-				for y := 0; y < h; y++ {
-					for x := 0; x < w; x++ {
+				for y := range h {
+					for x := range w {
 						ids[k] = append(ids[k], r.ReadID(x, y))
 					}
 				}

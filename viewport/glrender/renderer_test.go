@@ -279,13 +279,13 @@ func TestSelectionOutline(t *testing.T) {
 				if in5(x, y) {
 					t.Fatalf("outline drawn over the selected entity at (%d,%d)", x, y)
 				}
-				close := false
-				for dy := -2; dy <= 2 && !close; dy++ {
-					for dx := -2; dx <= 2 && !close; dx++ {
-						close = in5(x+dx, y+dy)
+				adjacent := false
+				for dy := -2; dy <= 2 && !adjacent; dy++ {
+					for dx := -2; dx <= 2 && !adjacent; dx++ {
+						adjacent = in5(x+dx, y+dy)
 					}
 				}
-				if !close {
+				if !adjacent {
 					t.Fatalf("outline pixel (%d,%d) is not next to the selected entity", x, y)
 				}
 			}
