@@ -231,3 +231,10 @@ func mustID[T any](w *ecs.World) ecs.ComponentID {
 	}
 	return id
 }
+
+// State returns the generator's position (its key and next counter value): IDsAt of it hands out
+// the same ids from there (the editor's journal records it to replay a spawn with the same ids).
+func (r *IDs) State() (key, ctr uint64) { return r.key, r.ctr }
+
+// IDsAt returns the generator at a position State returned.
+func IDsAt(key, ctr uint64) IDs { return IDs{key: key, ctr: ctr & MaxID, set: true} }

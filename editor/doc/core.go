@@ -35,6 +35,8 @@ type core struct {
 
 	// version: see Document.Version.
 	version uint64
+	// jr is the session journal (nil: none), which the history tells of its steps.
+	jr *Journal
 }
 
 // setWorld makes w the edit world and indexes its entities by scene id.

@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -102,10 +103,23 @@ func New(name string, opts Options) *Document {
 // background goroutine; cancelling ctx stops it with ctx's error. The selection and editor camera
 // saved in the file are restored; load warnings are in Warnings.
 func Open(ctx context.Context, path string, opts Options, progress func(done, total int64)) (*Document, error) {
+	return openFrom(ctx, path, nil, opts, progress)
+}
+
+// openFrom is Open of the file at path, or of data (scene JSON) as if it were that file's.
+func openFrom(ctx context.Context, path string, data []byte, opts Options, progress func(done, total int64)) (*Document, error) {
 	dir := filepath.Dir(path) // missing meshes are warnings at their reference, symlinks out of the folder errors
 	prefabs := opts.newPrefabs()
-	s, err := serialize.LoadFile(ctx, path, serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress,
-		CheckAsset: func(ref string) error { return assets.CheckRef(dir, ref) }, Prefabs: prefabs, KeepBroken: true})
+	lo := serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress,
+		CheckAsset: func(ref string) error { return assets.CheckRef(dir, ref) }, Prefabs: prefabs, KeepBroken: true}
+	var s *serialize.Scene
+	var err error
+	if data == nil {
+		s, err = serialize.LoadFile(ctx, path, lo)
+	} else {
+		lo.File = path
+		s, err = serialize.Load(ctx, bytes.NewReader(data), lo)
+	}
 	if err != nil {
 		return nil, err
 	}

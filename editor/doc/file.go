@@ -42,6 +42,7 @@ type WriteJob struct {
 	export bool
 	scene  *serialize.Scene
 	pos    int
+	ver    uint64 // the document's Version when prepared
 	doc    *Document
 	// A save to another folder: the instances' prefab paths as they were (restored if it fails), or
 	// why they cannot be named from there.
@@ -88,7 +89,7 @@ func (d *Document) prepare(path string, copying int) *WriteJob {
 		}
 		s.Prefabs = d.prefabSet.Snapshot()
 	}
-	return &WriteJob{path: path, scene: s, pos: d.hist.pos, doc: d, rebased: rebased, rebaseEr: rebaseErr}
+	return &WriteJob{path: path, scene: s, pos: d.hist.pos, ver: d.version, doc: d, rebased: rebased, rebaseEr: rebaseErr}
 }
 
 // PrepareExport is PrepareSave for a game export (serialize.Export) to path.
@@ -137,6 +138,9 @@ func (d *Document) Finish(j *WriteJob, err error) {
 	d.hist.saved = j.pos
 	d.missing = false
 	d.cameraInFile = true
+	if d.jr != nil {
+		d.jr.saved(&d.hist, j.path, d.version != j.ver)
+	}
 }
 
 // Export writes the scene for games (serialize.Export: world matrices baked, editor data left out)

@@ -31,6 +31,8 @@ type History struct {
 	// dropped and droppedBytes: the oldest steps dropped to keep within the limits since
 	// TakeDropped last reported them.
 	dropped, droppedBytes int
+	// trimmed counts every step dropped so far (the journal follows the positions with it).
+	trimmed int
 }
 
 // Defaults for Options.MaxHistory and Options.MaxHistoryBytes. 256 MiB holds a delete of a
@@ -71,6 +73,9 @@ func (h *History) push(cmd command, selBefore []uint64) {
 	h.pos++
 	h.trim()
 	h.c.version++
+	if h.c.jr != nil {
+		h.c.jr.step(h, cmd)
+	}
 }
 
 // trim drops the oldest steps while the history is over Options.MaxHistory steps or
@@ -91,6 +96,7 @@ func (h *History) trim() {
 	}
 	if drop > 0 {
 		h.dropped += drop
+		h.trimmed += drop
 		for _, st := range h.steps[:drop] {
 			h.droppedBytes += st.size
 		}
@@ -151,6 +157,9 @@ func (h *History) Undo() error {
 	h.pos--
 	h.sel.set(st.selBefore)
 	h.c.version++
+	if h.c.jr != nil {
+		h.c.jr.move(h, false)
+	}
 	return nil
 }
 
@@ -170,6 +179,9 @@ func (h *History) Redo() error {
 	h.pos++
 	h.sel.set(st.selAfter)
 	h.c.version++
+	if h.c.jr != nil {
+		h.c.jr.move(h, true)
+	}
 	return nil
 }
 
@@ -202,7 +214,10 @@ func (h *History) TakeDropped() (steps, bytes int) {
 // reset forgets every step and the open transaction (a new world: reload, retype).
 func (h *History) reset() {
 	clear(h.steps)
-	*h = History{c: h.c, sel: h.sel, play: h.play}
+	*h = History{c: h.c, sel: h.sel, play: h.play, trimmed: h.trimmed}
+	if h.c.jr != nil {
+		h.c.jr.snapshot(h)
+	}
 }
 
 // transaction collects the edits between BeginEdit and EndEdit into one step.

@@ -1,0 +1,500 @@
+package doc
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/internal/atomicfile"
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+// The session journal: every step that enters the undo history, and every undo and redo, is
+// appended to a file in the user's state folder (never the scene's folder), so that the work since
+// the last save survives a crash (Recover reads it back). The loop thread only queues the step (the
+// command value, which the history keeps unchanged); a goroutine encodes and writes it, and syncs
+// the file at most JournalOptions.SyncEvery after the first unsynced write.
+//
+// A record is one of:
+//   - base: the scene file's path and the hash of its bytes when the journal began, and the scene
+//     as the session began (scene JSON): what the steps replay on, and the base of a three-way
+//     merge when the file changed since;
+//   - snapshot: the whole scene (scene JSON) after a step the journal has no compact form for, a
+//     compaction, or a reload; the replayed history starts again after it;
+//   - step: a command (its label and the entities it touched, after and, for undo, before, by scene
+//     id; a cube grid as its parameters);
+//   - undo, redo.
+
+// Record kinds.
+const (
+	recBase byte = iota + 1
+	recSnapshot
+	recStep
+	recUndo
+	recRedo
+)
+
+// JournalOptions configure a journal. The zero value is ready to use.
+type JournalOptions struct {
+	// SyncEvery bounds how long a written record waits for its fsync (the work a power loss can
+	// take). Default 500 ms.
+	SyncEvery time.Duration
+	// MaxBytes: past it the journal is compacted (rewritten as its base and one snapshot of the
+	// scene). Default 64 MiB.
+	MaxBytes int64
+
+	// create opens the journal file, which exists, for appending (tests inject a full disk).
+	create func(path string) (journalFile, error)
+}
+
+type journalFile interface {
+	io.Writer
+	Sync() error
+	Close() error
+}
+
+// JournalDir returns the folder of the journals: $XDG_STATE_HOME/voltex/journal, or
+// ~/.local/state/voltex/journal.
+func JournalDir() (string, error) {
+	if s := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(s) {
+		return filepath.Join(s, "voltex", "journal"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no folder for the session journal: %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "voltex", "journal"), nil
+}
+
+// JournalPath returns the journal file of the scene file scenePath: JournalDir/HASH.journal, HASH
+// naming the scene's absolute path.
+func JournalPath(scenePath string) (string, error) {
+	abs, err := filepath.Abs(scenePath)
+	if err != nil {
+		return "", err
+	}
+	dir, err := JournalDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(dir, hex.EncodeToString(sum[:12])+".journal"), nil
+}
+
+// fileHashOf returns the hex SHA-256 of a file's bytes.
+func fileHashOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Journal is a document's session journal (Document.StartJournal).
+type Journal struct {
+	path string
+	opts JournalOptions
+
+	// Loop-thread state: the replayed history mirrors the live one from live position lo on (lo may
+	// be negative once the live history dropped its oldest steps), and holds n steps.
+	lo, n   int
+	trimmed int // History.trimmed when last looked at
+	infos   []*ecs.ComponentInfo
+	snap    func() *serialize.Scene // a copy of the scene for a snapshot
+
+	mu      sync.Mutex
+	queue   []jItem
+	wake    chan struct{}
+	done    chan struct{}
+	closing bool
+	err     error // the first write error: the journal stops there
+	written int64 // bytes in the file
+	compact bool  // the writer asks for a compaction
+	base    []byte
+	synced  chan struct{} // closed and replaced at each sync (Flush waits on it)
+	flushes int           // Flush requests the writer has not served
+}
+
+// jItem is one queued record: a command (with the component infos its values need), an undo or a
+// redo, or a scene to write as a snapshot or as a new base.
+type jItem struct {
+	kind   byte
+	cmd    command
+	infos  []*ecs.ComponentInfo
+	scene  *serialize.Scene
+	file   string // a new base: the scene file (read for its bytes and hash)
+	reset  bool   // the file starts again with this record
+	remove bool   // a clean close: delete the file
+}
+
+// StartJournal starts the document's session journal at path (JournalPath of its file, for the
+// editor): the file is replaced by a base record of the scene as it is now. The document's file
+// names the scene whose hash the base records. Close it with CloseJournal.
+func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, error) {
+	if d.jr != nil {
+		panic("doc.StartJournal: the document has a journal already; CloseJournal first")
+	}
+	if opts.SyncEvery <= 0 {
+		opts.SyncEvery = 500 * time.Millisecond
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = 64 << 20
+	}
+	if opts.create == nil {
+		opts.create = func(p string) (journalFile, error) {
+			return os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o600)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	j := &Journal{path: path, opts: opts, wake: make(chan struct{}, 1), done: make(chan struct{}), synced: make(chan struct{}),
+		snap: d.readCopy}
+	d.EndEdit()
+	j.trimmed = d.hist.trimmed
+	j.lo = d.hist.pos
+	first := jItem{kind: recBase, scene: d.readCopy(), file: d.path, reset: true}
+	if !d.Dirty() && d.path != "" {
+		first.scene = nil // the file is the state: its bytes are the base
+	}
+	j.queue = append(j.queue, first)
+	d.jr = j
+	go j.run(nil)
+	return j, nil
+}
+
+// Journal returns the document's journal (nil if none).
+func (d *Document) Journal() *Journal { return d.jr }
+
+// Path returns the journal's file.
+func (j *Journal) Path() string { return j.path }
+
+// Err returns the first error writing the journal (a full disk, say): the journal stopped there,
+// and holds the work up to the last record written whole.
+func (j *Journal) Err() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}
+
+// Flush waits until everything queued so far is written and synced (or the journal failed).
+func (j *Journal) Flush() error {
+	j.mu.Lock()
+	if j.err != nil || j.closing {
+		err := j.err
+		j.mu.Unlock()
+		return err
+	}
+	j.flushes++
+	ch := j.synced
+	j.mu.Unlock()
+	j.poke()
+	select {
+	case <-ch:
+	case <-j.done:
+	}
+	return j.Err()
+}
+
+// CloseJournal stops the document's journal. With clean (the scene was saved or its changes
+// discarded on purpose) the journal file is deleted; otherwise it is flushed and kept for Recover.
+func (d *Document) CloseJournal(clean bool) error {
+	j := d.jr
+	if j == nil {
+		return nil
+	}
+	d.jr = nil
+	j.mu.Lock()
+	j.closing = true
+	j.queue = append(j.queue, jItem{remove: clean})
+	j.mu.Unlock()
+	j.poke()
+	<-j.done
+	return j.Err()
+}
+
+func (j *Journal) poke() {
+	select {
+	case j.wake <- struct{}{}:
+	default:
+	}
+}
+
+// push queues it (loop thread).
+func (j *Journal) push(it jItem) {
+	j.mu.Lock()
+	if j.err == nil {
+		j.queue = append(j.queue, it)
+	}
+	j.mu.Unlock()
+	j.poke()
+}
+
+// readCopy returns what a snapshot of the scene writes, as a copy the writer may read while the
+// loop goes on.
+func (d *Document) readCopy() *serialize.Scene {
+	s := d.fileScene()
+	s.World = d.world.ReadCopy()
+	s.Prefabs = d.prefabSet.Snapshot()
+	return s
+}
+
+// step records cmd, a step just pushed on h (loop thread).
+func (j *Journal) step(h *History, cmd command) {
+	j.noteTrim(h)
+	if !journaled(cmd) {
+		j.snapshot(h)
+		return
+	}
+	j.n = h.pos - j.lo
+	j.push(jItem{kind: recStep, cmd: cmd, infos: j.infosFor(h.c, cmd)})
+	j.maybeCompact(h)
+}
+
+// move records an undo (forward false) or a redo of h that just happened (loop thread).
+func (j *Journal) move(h *History, forward bool) {
+	j.noteTrim(h)
+	// The step moved through, in live positions: undo went from pos+1 to pos, redo from pos-1.
+	s := h.pos
+	if forward {
+		s--
+	}
+	if s < j.lo || s >= j.lo+j.n {
+		j.snapshot(h)
+		return
+	}
+	kind := recUndo
+	if forward {
+		kind = recRedo
+	}
+	j.push(jItem{kind: kind})
+	j.maybeCompact(h)
+}
+
+// snapshot records the whole scene; the replayed history starts again from it.
+func (j *Journal) snapshot(h *History) {
+	j.noteTrim(h)
+	j.lo, j.n = h.pos, 0
+	j.push(jItem{kind: recSnapshot, scene: j.snap()})
+}
+
+// saved restarts the journal on a save of the scene to file (loop thread): the saved file becomes
+// its base, and a snapshot follows if the scene changed since the save was prepared.
+func (j *Journal) saved(h *History, file string, changed bool) {
+	j.noteTrim(h)
+	j.lo, j.n = h.pos, 0
+	j.push(jItem{kind: recBase, file: file, reset: true})
+	if changed {
+		j.snapshot(h)
+	}
+}
+
+func (j *Journal) noteTrim(h *History) {
+	if dropped := h.trimmed - j.trimmed; dropped > 0 {
+		j.lo -= dropped
+		j.trimmed = h.trimmed
+	}
+}
+
+func (j *Journal) maybeCompact(h *History) {
+	j.mu.Lock()
+	c := j.compact
+	j.compact = false
+	j.mu.Unlock()
+	if c {
+		j.lo, j.n = h.pos, 0
+		j.push(jItem{kind: recSnapshot, scene: j.snap(), reset: true})
+	}
+}
+
+// infosFor returns the component infos of the document's world, grown if cmd holds a component
+// registered since (the slice handed to the writer is never written again).
+func (j *Journal) infosFor(d *core, cmd command) []*ecs.ComponentInfo {
+	maxID := -1
+	eachCID(cmd, func(cid ecs.ComponentID) { maxID = max(maxID, int(cid)) })
+	if maxID >= len(j.infos) {
+		ids := d.world.ComponentIDs()
+		infos := make([]*ecs.ComponentInfo, 0, len(ids))
+		for _, id := range ids {
+			for len(infos) <= int(id) {
+				infos = append(infos, nil)
+			}
+			infos[id] = d.world.ComponentInfo(id)
+		}
+		j.infos = infos
+	}
+	return j.infos
+}
+
+// run is the writer goroutine.
+func (j *Journal) run(f journalFile) {
+	defer close(j.done)
+	var buf []byte
+	var unsynced time.Time // when the first unsynced write happened (zero: all synced)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	fail := func(err error) {
+		j.mu.Lock()
+		if j.err == nil {
+			j.err = err
+		}
+		j.queue = nil
+		j.mu.Unlock()
+	}
+	for {
+		j.mu.Lock()
+		items := j.queue
+		j.queue = nil
+		flush := j.flushes > 0
+		j.mu.Unlock()
+		remove := false
+		closing := false
+		for _, it := range items {
+			if it.kind == 0 {
+				closing, remove = true, it.remove
+				continue
+			}
+			if j.Err() != nil {
+				break
+			}
+			payload, err := j.encode(it)
+			if err != nil {
+				fail(err)
+				break
+			}
+			rec := appendRecord(buf[:0], payload)
+			if it.reset {
+				if it.kind == recBase {
+					j.base = payload
+				} else { // a compaction: the base, then the snapshot
+					rec = appendRecord(appendRecord(buf[:0], j.base), payload)
+				}
+				if err := atomicfile.ReplaceFile(j.path, rec); err != nil {
+					fail(err)
+					break
+				}
+				if f != nil {
+					_ = f.Close()
+				}
+				nf, err := j.opts.create(j.path)
+				if err != nil {
+					fail(err)
+					break
+				}
+				f = nf
+				j.mu.Lock()
+				j.written = int64(len(rec))
+				j.mu.Unlock()
+				buf = rec
+				continue
+			}
+			if _, err := f.Write(rec); err != nil {
+				fail(err)
+				break
+			}
+			buf = rec
+			j.mu.Lock()
+			j.written += int64(len(rec))
+			if j.written > j.opts.MaxBytes {
+				j.compact = true
+			}
+			j.mu.Unlock()
+			if unsynced.IsZero() {
+				unsynced = time.Now()
+			}
+		}
+		if !unsynced.IsZero() && (flush || closing || time.Since(unsynced) >= j.opts.SyncEvery) {
+			if err := f.Sync(); err != nil {
+				fail(err)
+			}
+			unsynced = time.Time{}
+		}
+		if flush || closing {
+			j.mu.Lock()
+			j.flushes = 0
+			close(j.synced)
+			j.synced = make(chan struct{})
+			j.mu.Unlock()
+		}
+		if closing {
+			if f != nil {
+				_ = f.Close()
+			}
+			if remove {
+				_ = os.Remove(j.path)
+			}
+			return
+		}
+		if !unsynced.IsZero() {
+			timer.Reset(j.opts.SyncEvery - time.Since(unsynced))
+		}
+		select {
+		case <-j.wake:
+		case <-timer.C:
+		}
+	}
+}
+
+// encode makes a record's payload (writer goroutine).
+func (j *Journal) encode(it jItem) ([]byte, error) {
+	var e enc
+	e.b = append(e.b, it.kind)
+	switch it.kind {
+	case recBase:
+		var data []byte
+		if it.scene == nil {
+			b, err := os.ReadFile(it.file)
+			if err != nil {
+				return nil, err
+			}
+			data = b
+		} else {
+			b, err := sceneBytes(it.scene)
+			if err != nil {
+				return nil, err
+			}
+			data = b
+		}
+		abs := it.file
+		if abs != "" {
+			abs, _ = filepath.Abs(abs)
+		}
+		e.s(abs)
+		if it.scene == nil {
+			e.s(fileHashOf(data))
+		} else {
+			b, _ := os.ReadFile(it.file)
+			e.s(fileHashOf(b))
+		}
+		e.by(data)
+	case recSnapshot:
+		b, err := sceneBytes(it.scene)
+		if err != nil {
+			return nil, err
+		}
+		e.by(b)
+	case recStep:
+		e.s(it.cmd.label())
+		if err := encodeCmd(&e, it.cmd, it.infos); err != nil {
+			return nil, fmt.Errorf("journal %s: %w", it.cmd.label(), err)
+		}
+	}
+	return e.b, nil
+}
+
+// sceneBytes writes s as a scene file does.
+func sceneBytes(s *serialize.Scene) ([]byte, error) {
+	var b bytes.Buffer
+	if err := serialize.Save(context.Background(), &b, s, serialize.SaveOptions{}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+var errNotJournaled = errors.New("command has no journal form")

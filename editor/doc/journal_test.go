@@ -1,0 +1,299 @@
+package doc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// journalScript does step i of a session that goes through every kind of journaled step, undo and
+// redo (and a redo branch dropped).
+func journalScript(t testing.TB, d *Document, i int) {
+	t.Helper()
+	tr := cid[ecs.Transform](t, d)
+	h := d.History()
+	switch i {
+	case 0:
+		must(t, d.SetField([]ecs.Entity{ent(t, d, 2)}, tr, "position[1]", float32(3)))
+	case 1:
+		must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "Solo Two"))
+	case 2:
+		_, err := d.SpawnCube(ent(t, d, 1))
+		must(t, err)
+	case 3:
+		must(t, d.Delete(ent(t, d, 3)))
+	case 4, 6, 10, 11:
+		must(t, h.Undo())
+	case 5:
+		must(t, h.Redo())
+	case 7:
+		p := scene.DefaultGrid()
+		p.Count, p.Group = [3]int{3, 2, 2}, "Grid"
+		_, _, err := d.SpawnGrid(context.Background(), p, nil)
+		must(t, err)
+	case 8:
+		must(t, d.Reparent(ent(t, d, 1), ent(t, d, 5)))
+	case 9:
+		must(t, d.SetSceneName("Recovered"))
+	case 12:
+		_, err := d.Duplicate(ent(t, d, 2))
+		must(t, err)
+	case 13:
+		d.BeginEdit("Drag")
+		must(t, d.SetField([]ecs.Entity{ent(t, d, 4)}, tr, "scale[0]", float32(2)))
+		must(t, d.SetField([]ecs.Entity{ent(t, d, 4)}, tr, "scale[0]", float32(2.5)))
+		d.EndEdit()
+	}
+}
+
+const journalSteps = 14
+
+// journaledSession opens the small scene, starts its journal and runs the script, returning the
+// document, the journal's path and the scene after each step (states[0]: before the first).
+func journaledSession(t *testing.T, opts JournalOptions) (*Document, string, []string) {
+	t.Helper()
+	d := openSmall(t)
+	jpath := filepath.Join(t.TempDir(), "state", "small.journal")
+	if _, err := d.StartJournal(jpath, opts); err != nil {
+		t.Fatal(err)
+	}
+	states := []string{content(t, d)}
+	for i := range journalSteps {
+		journalScript(t, d, i)
+		states = append(states, content(t, d))
+	}
+	return d, jpath, states
+}
+
+// TestJournalRecoversTheSession: a journal flushed but never closed (a crash) recovers the scene
+// as it was and the history of the session, step by step.
+func TestJournalRecoversTheSession(t *testing.T) {
+	d, jpath, _ := journaledSession(t, JournalOptions{})
+	must(t, d.Journal().Flush())
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.Torn || rc.FileChanged || rc.Merged || !rc.Unsaved {
+		t.Fatalf("torn %v, file changed %v, merged %v, unsaved %v", rc.Torn, rc.FileChanged, rc.Merged, rc.Unsaved)
+	}
+	if got, want := content(t, rc.Doc), content(t, d); got != want {
+		t.Fatalf("recovered scene differs:\n%s\nwant\n%s", got, want)
+	}
+	if rc.Doc.Path() != d.Path() || !rc.Doc.Dirty() {
+		t.Errorf("recovered path %q dirty %v, want %q dirty", rc.Doc.Path(), rc.Doc.Dirty(), d.Path())
+	}
+	// The recovered history is the session's: the same steps, labels and redo branch.
+	for rc.Doc.History().CanUndo() || d.History().CanUndo() {
+		if a, b := rc.Doc.History().UndoLabel(), d.History().UndoLabel(); a != b {
+			t.Fatalf("undo label %q, want %q", a, b)
+		}
+		must(t, rc.Doc.History().Undo())
+		must(t, d.History().Undo())
+		if content(t, rc.Doc) != content(t, d) {
+			t.Fatalf("after undo %q the scenes differ", d.History().RedoLabel())
+		}
+	}
+	if rc.Doc.History().Redos() != d.History().Redos() {
+		t.Errorf("redos %d, want %d", rc.Doc.History().Redos(), d.History().Redos())
+	}
+	must(t, d.CloseJournal(false))
+}
+
+// TestJournalTornTail: a journal cut anywhere (a crash mid-write) recovers the state after its last
+// whole record, never part of the next.
+func TestJournalTornTail(t *testing.T) {
+	d, jpath, states := journaledSession(t, JournalOptions{})
+	must(t, d.CloseJournal(false))
+	data, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := splitRecords(data)
+	if len(recs) != journalSteps+1 {
+		t.Fatalf("%d records, want the base and %d steps", len(recs), journalSteps)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.journal")
+	off := len(recs[0]) + recHeader
+	for k := 1; k < len(recs); k++ {
+		n := len(recs[k]) + recHeader
+		for _, at := range []int{off + 1, off + recHeader, off + n/2, off + n - 1} {
+			must(t, os.WriteFile(cut, data[:at], 0o600))
+			rc, err := Recover(context.Background(), cut, testOpts)
+			if err != nil {
+				t.Fatalf("cut at %d: %v", at, err)
+			}
+			if !rc.Torn {
+				t.Errorf("cut at %d: not reported torn", at)
+			}
+			if got := content(t, rc.Doc); got != states[k-1] {
+				t.Fatalf("cut inside record %d: the scene is not the one after step %d:\n%s\nwant\n%s", k+1, k-1, got, states[k-1])
+			}
+		}
+		// A flipped byte is caught by the checksum.
+		bad := append([]byte(nil), data[:off+n]...)
+		bad[off+n-1] ^= 0x55
+		must(t, os.WriteFile(cut, bad, 0o600))
+		if rc, err := Recover(context.Background(), cut, testOpts); err != nil || content(t, rc.Doc) != states[k-1] {
+			t.Fatalf("record %d corrupted: err %v", k+1, err)
+		}
+		off += n
+	}
+}
+
+// fullDisk is a journal file on a disk with room for n more bytes.
+type fullDisk struct {
+	f *os.File
+	n int
+}
+
+func (f *fullDisk) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		k, _ := f.f.Write(p[:f.n])
+		f.n = 0
+		return k, &os.PathError{Op: "write", Path: f.f.Name(), Err: syscall.ENOSPC}
+	}
+	f.n -= len(p)
+	return f.f.Write(p)
+}
+func (f *fullDisk) Sync() error  { return f.f.Sync() }
+func (f *fullDisk) Close() error { return f.f.Close() }
+
+// TestJournalDiskFull: when the disk fills up mid-record the journal stops with the error, the
+// editing goes on, and recovery gives the state after the last whole record.
+func TestJournalDiskFull(t *testing.T) {
+	for _, room := range []int{0, 30, 200, 700} {
+		var opts JournalOptions
+		opts.create = func(p string) (journalFile, error) {
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o600)
+			return &fullDisk{f: f, n: room}, err
+		}
+		d, jpath, states := journaledSession(t, opts)
+		err := d.Journal().Flush()
+		if !errors.Is(err, syscall.ENOSPC) || !errors.Is(d.Journal().Err(), syscall.ENOSPC) {
+			t.Fatalf("room %d: flush error %v, want ENOSPC", room, err)
+		}
+		if err := d.CloseJournal(false); !errors.Is(err, syscall.ENOSPC) {
+			t.Errorf("close: %v, want the write error", err)
+		}
+		data, _ := os.ReadFile(jpath)
+		recs, _ := splitRecords(data)
+		rc, err := Recover(context.Background(), jpath, testOpts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := content(t, rc.Doc); got != states[len(recs)-1] {
+			t.Fatalf("room %d: recovered scene is not the one after the %d whole steps", room, len(recs)-1)
+		}
+	}
+}
+
+// TestJournalChangedFileMerges: when the file changed since the journal began, the session's work
+// is merged into it, and values both changed are merge conflicts.
+func TestJournalChangedFileMerges(t *testing.T) {
+	d := openSmall(t)
+	jpath := filepath.Join(t.TempDir(), "small.journal")
+	if _, err := d.StartJournal(jpath, JournalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	tr := cid[ecs.Transform](t, d)
+	must(t, d.SetField([]ecs.Entity{ent(t, d, 2)}, tr, "position[1]", float32(3)))
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "Ours"))
+	must(t, d.Journal().Flush())
+
+	other, err := Open(context.Background(), d.Path(), testOpts, nil) // another program edits the file
+	must(t, err)
+	must(t, other.Rename([]ecs.Entity{ent(t, other, 5)}, "Theirs"))
+	must(t, other.Rename([]ecs.Entity{ent(t, other, 4)}, "Theirs too"))
+	must(t, other.Save(context.Background(), nil))
+
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rc.FileChanged || !rc.Merged || len(rc.Conflicts) != 1 {
+		t.Fatalf("file changed %v, merged %v, conflicts %v; want a merge with one conflict", rc.FileChanged, rc.Merged, rc.Conflicts)
+	}
+	m := rc.Doc
+	if got := get[ecs.Transform](t, m, m.EditWorld(), 2).Position[1]; got != 3 {
+		t.Errorf("ours lost: position y %v", got)
+	}
+	if got := get[scene.Name](t, m, m.EditWorld(), 4).Value; got != "Theirs too" {
+		t.Errorf("theirs lost: %q", got)
+	}
+	if got := len(m.Conflicts().List()); got != 1 {
+		t.Errorf("%d conflicts in the scene, want 1", got)
+	}
+	must(t, d.CloseJournal(false))
+}
+
+// TestJournalSaveRestartsAndCleanCloseRemoves: a save makes the saved file the journal's base (the
+// journal then holds no unsaved work), and a clean close deletes it.
+func TestJournalSaveRestartsAndCleanCloseRemoves(t *testing.T) {
+	d, jpath, _ := journaledSession(t, JournalOptions{})
+	must(t, d.Save(context.Background(), nil))
+	must(t, d.Journal().Flush())
+	data, _ := os.ReadFile(jpath)
+	if recs, _ := splitRecords(data); len(recs) != 1 {
+		t.Fatalf("after a save the journal holds %d records, want its base alone", len(recs))
+	}
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	if rc.Unsaved || rc.FileChanged {
+		t.Errorf("after a save: unsaved %v, file changed %v", rc.Unsaved, rc.FileChanged)
+	}
+	must(t, d.SetSceneName("After Save"))
+	must(t, d.Journal().Flush())
+	if rc, err = Recover(context.Background(), jpath, testOpts); err != nil || !rc.Unsaved || content(t, rc.Doc) != content(t, d) {
+		t.Fatalf("an edit after the save: err %v", err)
+	}
+	must(t, d.CloseJournal(true))
+	if _, err := os.Stat(jpath); !os.IsNotExist(err) {
+		t.Errorf("a clean close left the journal: %v", err)
+	}
+}
+
+// TestJournalCompacts: past MaxBytes the journal is rewritten as its base and one snapshot, and
+// still recovers the scene.
+func TestJournalCompacts(t *testing.T) {
+	d, jpath, _ := journaledSession(t, JournalOptions{MaxBytes: 600})
+	must(t, d.Journal().Flush()) // the writer finds the journal too big
+	must(t, d.SetSceneName("Compacted"))
+	must(t, d.Journal().Flush())
+	data, _ := os.ReadFile(jpath)
+	recs, _ := splitRecords(data)
+	if len(recs) >= journalSteps {
+		t.Fatalf("%d records: not compacted", len(recs))
+	}
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	if content(t, rc.Doc) != content(t, d) {
+		t.Fatal("the compacted journal recovers another scene")
+	}
+	must(t, d.CloseJournal(false))
+}
+
+// TestJournalPathIsInTheStateFolder: journals live under $XDG_STATE_HOME, named by the scene's
+// absolute path, never in the scene's folder.
+func TestJournalPathIsInTheStateFolder(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	a, err := JournalPath("scenes/a.json")
+	must(t, err)
+	b, err := JournalPath("scenes/b.json")
+	must(t, err)
+	if filepath.Dir(a) != filepath.Join(state, "voltex", "journal") || a == b || filepath.Ext(a) != ".journal" {
+		t.Errorf("journal paths %s, %s", a, b)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	home, _ := os.UserHomeDir()
+	if c, _ := JournalPath("a.json"); filepath.Dir(c) != filepath.Join(home, ".local", "state", "voltex", "journal") {
+		t.Errorf("without XDG_STATE_HOME: %s", c)
+	}
+}

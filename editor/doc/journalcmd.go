@@ -1,0 +1,378 @@
+package doc
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
+)
+
+// Commands in the journal: each kind that has a compact form is written as what it touched by scene
+// id (component values as scene JSON), a grid as its parameters and id generator. Replaying one
+// rebuilds the command on the replayed scene, applies it and pushes it on the history, so that the
+// recovered session can undo it.
+
+// Command tags.
+const (
+	tagComp byte = iota + 1
+	tagName
+	tagGrid
+	tagPlace
+	tagInsert
+	tagDelete
+	tagMulti
+)
+
+// Forms of a component value.
+const (
+	valJSON byte = iota
+	valName
+	valSceneID
+)
+
+// journaled reports whether cmd has a journal form (the journal writes a snapshot for the others).
+func journaled(cmd command) bool {
+	switch c := cmd.(type) {
+	case *compCmd, *sceneNameCmd, *gridCmd, *placeCmd, *treeCmd:
+		return true
+	case *multiCmd:
+		for _, x := range c.cmds {
+			if !journaled(x) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// eachCID calls fn for the components whose values cmd holds.
+func eachCID(cmd command, fn func(ecs.ComponentID)) {
+	switch c := cmd.(type) {
+	case *compCmd:
+		for i := range c.changes {
+			fn(c.changes[i].cid)
+		}
+	case *treeCmd:
+		if c.insert {
+			for _, g := range c.rm.pack.groups {
+				for _, cid := range g.cids {
+					fn(cid)
+				}
+			}
+		}
+	case *multiCmd:
+		for _, x := range c.cmds {
+			eachCID(x, fn)
+		}
+	}
+}
+
+// valueCodec writes component values as scene JSON (writer goroutine).
+type valueCodec struct {
+	infos []*ecs.ComponentInfo
+	encs  map[*ecs.ComponentInfo]*serialize.ComponentEncoder
+}
+
+func (vc *valueCodec) val(e *enc, v compVal) error {
+	if int(v.id) >= len(vc.infos) || vc.infos[v.id] == nil {
+		return fmt.Errorf("component %d is not registered", v.id)
+	}
+	info := vc.infos[v.id]
+	e.s(info.Name)
+	// The name and the scene id are the entity's own fields in scene files, not components there.
+	switch x := v.v.(type) {
+	case scene.Name:
+		e.b = append(e.b, valName)
+		e.s(x.Value)
+		return nil
+	case scene.SceneID:
+		e.b = append(e.b, valSceneID)
+		e.u(x.ID)
+		e.f(x.Order)
+		return nil
+	}
+	e.b = append(e.b, valJSON)
+	ce := vc.encs[info]
+	if ce == nil {
+		var err error
+		// Entity references are zero in held values; their scene ids are in refs.
+		if ce, err = serialize.NewComponentEncoder(info, func(ecs.Entity) int64 { return 0 }); err != nil {
+			return err
+		}
+		if vc.encs == nil {
+			vc.encs = map[*ecs.ComponentInfo]*serialize.ComponentEncoder{}
+		}
+		vc.encs[info] = ce
+	}
+	p := reflect.New(info.Type).Elem()
+	p.Set(reflect.ValueOf(v.v))
+	js, err := ce.Append(nil, p)
+	if err != nil {
+		return err
+	}
+	e.by(js)
+	e.bo(v.refs != nil)
+	e.ids(v.refs)
+	return nil
+}
+
+func (vc *valueCodec) state(e *enc, s compState) error {
+	e.bo(s.has)
+	if !s.has {
+		return nil
+	}
+	return vc.val(e, s.val)
+}
+
+// encodeCmd writes cmd (journaled(cmd) is true) with the component infos of its world.
+func encodeCmd(e *enc, cmd command, infos []*ecs.ComponentInfo) error {
+	vc := &valueCodec{infos: infos}
+	return vc.cmd(e, cmd)
+}
+
+func (vc *valueCodec) cmd(e *enc, cmd command) error {
+	switch c := cmd.(type) {
+	case *compCmd:
+		e.b = append(e.b, tagComp)
+		e.s(c.name)
+		e.u(uint64(len(c.changes)))
+		for i := range c.changes {
+			ch := &c.changes[i]
+			e.u(ch.id)
+			if err := vc.state(e, ch.before); err != nil {
+				return err
+			}
+			if err := vc.state(e, ch.after); err != nil {
+				return err
+			}
+		}
+	case *sceneNameCmd:
+		e.b = append(e.b, tagName)
+		e.s(c.from)
+		e.s(c.to)
+	case *gridCmd:
+		e.b = append(e.b, tagGrid)
+		p, err := json.Marshal(c.p)
+		if err != nil {
+			return err
+		}
+		e.by(p)
+		key, ctr := c.gen.State()
+		e.u(key)
+		e.u(ctr)
+		e.u(uint64(c.n))
+		e.bo(c.grouped)
+	case *placeCmd:
+		e.b = append(e.b, tagPlace)
+		e.s(c.name)
+		e.u(uint64(len(c.moves)))
+		for _, m := range c.moves {
+			e.u(m.id)
+			e.u(m.from)
+			e.u(m.to)
+			e.f(m.fromKey)
+			e.f(m.toKey)
+		}
+	case *treeCmd:
+		if !c.insert {
+			e.b = append(e.b, tagDelete)
+			e.s(c.name)
+			e.ids(c.roots)
+			return nil
+		}
+		e.b = append(e.b, tagInsert)
+		e.s(c.name)
+		p := c.rm.pack
+		e.u(uint64(p.len()))
+		for i := range p.len() {
+			s := p.snap(i)
+			e.u(s.id)
+			e.u(s.parent)
+			e.u(uint64(len(s.comps)))
+			for _, v := range s.comps {
+				if err := vc.val(e, v); err != nil {
+					return err
+				}
+			}
+		}
+	case *multiCmd:
+		e.b = append(e.b, tagMulti)
+		e.s(c.name)
+		e.u(uint64(len(c.cmds)))
+		for _, x := range c.cmds {
+			if err := vc.cmd(e, x); err != nil {
+				return err
+			}
+		}
+	default:
+		return errNotJournaled
+	}
+	return nil
+}
+
+// replayCmd reads a command from r and does it on d, returning it done (to be pushed on the
+// history).
+func (d *core) replayCmd(r *dec) (command, error) {
+	if r.err != nil || len(r.b) == 0 {
+		return nil, errShortRecord
+	}
+	tag := r.b[0]
+	r.b = r.b[1:]
+	switch tag {
+	case tagComp:
+		c := &compCmd{name: r.s()}
+		n := r.u()
+		if n > uint64(len(r.b)) {
+			return nil, errShortRecord
+		}
+		for range n {
+			ch := compChange{id: r.u()}
+			var err error
+			var cid, cid2 ecs.ComponentID
+			if ch.before, cid, err = d.readState(r); err != nil {
+				return nil, err
+			}
+			if ch.after, cid2, err = d.readState(r); err != nil {
+				return nil, err
+			}
+			ch.cid = max(cid, cid2) // the one that is set (a state without a value has none)
+			c.changes = append(c.changes, ch)
+		}
+		return c, d.doCmd(c, r)
+	case tagName:
+		c := &sceneNameCmd{from: r.s(), to: r.s()}
+		return c, d.doCmd(c, r)
+	case tagGrid:
+		c := &gridCmd{}
+		if err := json.Unmarshal(r.by(), &c.p); err != nil {
+			return nil, err
+		}
+		key, ctr := r.u(), r.u()
+		c.n, c.grouped = int(r.u()), r.bo()
+		if r.err != nil {
+			return nil, r.err
+		}
+		ids := d.idAlloc()
+		taken := ids.Taken
+		*ids = scene.IDsAt(key, ctr)
+		ids.Taken = taken
+		return c, c.apply(d)
+	case tagPlace:
+		c := &placeCmd{name: r.s()}
+		n := r.u()
+		if n > uint64(len(r.b)) {
+			return nil, errShortRecord
+		}
+		for range n {
+			c.moves = append(c.moves, placeMove{id: r.u(), from: r.u(), to: r.u(), fromKey: r.f(), toKey: r.f()})
+		}
+		return c, d.doCmd(c, r)
+	case tagDelete:
+		name, roots := r.s(), r.ids()
+		if r.err != nil {
+			return nil, r.err
+		}
+		es := make([]ecs.Entity, 0, len(roots))
+		for _, id := range roots {
+			e, ok := d.entity(id)
+			if !ok {
+				return nil, fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
+			}
+			es = append(es, e)
+		}
+		rm := d.removeTrees(d.topLevel(es), true)
+		return &treeCmd{name: name, rm: rm, roots: rm.pack.roots()}, nil
+	case tagInsert:
+		name := r.s()
+		n := r.u()
+		if n > uint64(len(r.b)) {
+			return nil, errShortRecord
+		}
+		snaps := make([]entSnap, 0, n)
+		for range n {
+			s := entSnap{id: r.u(), parent: r.u()}
+			k := r.u()
+			if k > uint64(len(r.b)) {
+				return nil, errShortRecord
+			}
+			for range k {
+				v, err := d.readVal(r)
+				if err != nil {
+					return nil, err
+				}
+				s.comps = append(s.comps, v)
+			}
+			snaps = append(snaps, s)
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		p := d.packSnaps(snaps)
+		c := &treeCmd{name: name, rm: removal{pack: p}, roots: p.roots(), insert: true}
+		return c, c.apply(d)
+	case tagMulti:
+		c := &multiCmd{name: r.s()}
+		n := r.u()
+		if n > uint64(len(r.b)) {
+			return nil, errShortRecord
+		}
+		for range n {
+			x, err := d.replayCmd(r)
+			if err != nil {
+				return nil, err
+			}
+			c.cmds = append(c.cmds, x)
+		}
+		return c, nil // each part was done as it was read
+	}
+	return nil, fmt.Errorf("unknown command tag %d", tag)
+}
+
+// doCmd applies c if r was read whole.
+func (d *core) doCmd(c command, r *dec) error {
+	if r.err != nil {
+		return r.err
+	}
+	return c.apply(d)
+}
+
+func (d *core) readState(r *dec) (compState, ecs.ComponentID, error) {
+	if !r.bo() {
+		return compState{}, 0, r.err
+	}
+	v, err := d.readVal(r)
+	return compState{has: true, val: v}, v.id, err
+}
+
+func (d *core) readVal(r *dec) (compVal, error) {
+	name := r.s()
+	cid, ok := d.world.ComponentByName(name)
+	if r.err == nil && !ok {
+		return compVal{}, fmt.Errorf("component %s is not registered", name)
+	}
+	form := r.u()
+	switch form {
+	case uint64(valName):
+		return compVal{id: cid, v: scene.Name{Value: r.s()}}, r.err
+	case uint64(valSceneID):
+		return compVal{id: cid, v: scene.SceneID{ID: r.u(), Order: r.f()}}, r.err
+	}
+	js := r.by()
+	hasRefs, refs := r.bo(), r.ids()
+	if r.err != nil {
+		return compVal{}, r.err
+	}
+	p, err := serialize.DecodeComponent(d.world, cid, string(js), func(uint64) (ecs.Entity, bool) { return ecs.Entity{}, true })
+	if err != nil {
+		return compVal{}, err
+	}
+	v := compVal{id: cid, v: reflect.ValueOf(p).Elem().Interface()}
+	if hasRefs {
+		v.refs = refs
+	}
+	return v, nil
+}

@@ -1,0 +1,109 @@
+package doc
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math"
+)
+
+// The journal file is a sequence of records, each its payload's length (4 bytes, little endian),
+// the payload's CRC-32 (Castagnoli, 4 bytes) and the payload. A record cut short by a crash or a
+// full disk, or one whose checksum does not match, ends the readable journal: it and whatever
+// follows are dropped, never applied in part.
+
+const recHeader = 8
+
+// maxRecord bounds a record's payload: a length past it is a torn or foreign header.
+const maxRecord = 1 << 31
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// appendRecord appends payload framed as a record to buf.
+func appendRecord(buf, payload []byte) []byte {
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(payload)))
+	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(payload, crcTable))
+	return append(buf, payload...)
+}
+
+// splitRecords returns the whole records of data and the offset where the readable journal ends
+// (len(data) when no torn tail follows).
+func splitRecords(data []byte) (recs [][]byte, end int) {
+	for end+recHeader <= len(data) {
+		n := int(binary.LittleEndian.Uint32(data[end:]))
+		sum := binary.LittleEndian.Uint32(data[end+4:])
+		if n >= maxRecord || end+recHeader+n > len(data) {
+			break
+		}
+		p := data[end+recHeader : end+recHeader+n]
+		if crc32.Checksum(p, crcTable) != sum {
+			break
+		}
+		recs = append(recs, p)
+		end += recHeader + n
+	}
+	return recs, end
+}
+
+// enc builds a record's payload.
+type enc struct{ b []byte }
+
+func (e *enc) u(v uint64)  { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) s(v string)  { e.u(uint64(len(v))); e.b = append(e.b, v...) }
+func (e *enc) by(v []byte) { e.u(uint64(len(v))); e.b = append(e.b, v...) }
+func (e *enc) f(v float64) { e.u(math.Float64bits(v)) }
+func (e *enc) bo(v bool)   { e.u(uint64(btoi(v))) }
+func (e *enc) ids(v []uint64) {
+	e.u(uint64(len(v)))
+	for _, x := range v {
+		e.u(x)
+	}
+}
+
+// dec reads a payload; the first error sticks and every read after it returns zero values.
+type dec struct {
+	b   []byte
+	err error
+}
+
+var errShortRecord = errors.New("journal record ends early")
+
+func (d *dec) u() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errShortRecord
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) by() []byte {
+	n := d.u()
+	if d.err != nil || n > uint64(len(d.b)) {
+		d.err = errShortRecord
+		return nil
+	}
+	v := d.b[:n:n]
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) s() string  { return string(d.by()) }
+func (d *dec) f() float64 { return math.Float64frombits(d.u()) }
+func (d *dec) bo() bool   { return d.u() != 0 }
+func (d *dec) ids() []uint64 {
+	n := d.u()
+	if n > uint64(len(d.b)) { // every id takes a byte at least
+		d.err = errShortRecord
+		return nil
+	}
+	v := make([]uint64, n)
+	for i := range v {
+		v[i] = d.u()
+	}
+	return v
+}
