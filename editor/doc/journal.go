@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -117,6 +118,9 @@ type Journal struct {
 	written int64 // bytes in the file
 	compact bool  // the writer asks for a compaction
 	base    []byte
+	vc      valueCodec    // the writer's encoders
+	spare   []jItem       // the queue's last backing array, for reuse
+	hurry   chan struct{} // Flush and Close: write now
 	synced  chan struct{} // closed and replaced at each sync (Flush waits on it)
 	flushes int           // Flush requests the writer has not served
 }
@@ -154,7 +158,7 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	j := &Journal{path: path, opts: opts, wake: make(chan struct{}, 1), done: make(chan struct{}), synced: make(chan struct{}),
+	j := &Journal{path: path, opts: opts, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1), done: make(chan struct{}), synced: make(chan struct{}),
 		snap: d.readCopy}
 	d.EndEdit()
 	j.trimmed = d.hist.trimmed
@@ -194,7 +198,7 @@ func (j *Journal) Flush() error {
 	j.flushes++
 	ch := j.synced
 	j.mu.Unlock()
-	j.poke()
+	j.rush()
 	select {
 	case <-ch:
 	case <-j.done:
@@ -214,7 +218,7 @@ func (d *Document) CloseJournal(clean bool) error {
 	j.closing = true
 	j.queue = append(j.queue, jItem{remove: clean})
 	j.mu.Unlock()
-	j.poke()
+	j.rush()
 	<-j.done
 	return j.Err()
 }
@@ -226,14 +230,25 @@ func (j *Journal) poke() {
 	}
 }
 
+// rush has the writer write (and sync) what is queued now.
+func (j *Journal) rush() {
+	select {
+	case j.hurry <- struct{}{}:
+	default:
+	}
+}
+
 // push queues it (loop thread).
 func (j *Journal) push(it jItem) {
 	j.mu.Lock()
+	first := len(j.queue) == 0
 	if j.err == nil {
 		j.queue = append(j.queue, it)
 	}
 	j.mu.Unlock()
-	j.poke()
+	if first {
+		j.poke()
+	}
 }
 
 // readCopy returns what a snapshot of the scene writes, as a copy the writer may read while the
@@ -316,9 +331,15 @@ func (j *Journal) maybeCompact(h *History) {
 // infosFor returns the component infos of the document's world, grown if cmd holds a component
 // registered since (the slice handed to the writer is never written again).
 func (j *Journal) infosFor(d *core, cmd command) []*ecs.ComponentInfo {
-	maxID := -1
-	eachCID(cmd, func(cid ecs.ComponentID) { maxID = max(maxID, int(cid)) })
-	if maxID >= len(j.infos) {
+	grow := false
+	if c, ok := cmd.(*compCmd); ok { // the common step, without a callback
+		for i := range c.changes {
+			grow = grow || int(c.changes[i].cid) >= len(j.infos)
+		}
+	} else {
+		eachCID(cmd, func(cid ecs.ComponentID) { grow = grow || int(cid) >= len(j.infos) })
+	}
+	if grow {
 		ids := d.world.ComponentIDs()
 		infos := make([]*ecs.ComponentInfo, 0, len(ids))
 		for _, id := range ids {
@@ -332,10 +353,14 @@ func (j *Journal) infosFor(d *core, cmd command) []*ecs.ComponentInfo {
 	return j.infos
 }
 
+// gather is how long the writer lets steps collect after the first of a batch: one wake, one
+// write for a burst of edits.
+const gather = 50 * time.Millisecond
+
 // run is the writer goroutine.
 func (j *Journal) run(f journalFile) {
 	defer close(j.done)
-	var buf []byte
+	var batch, scratch []byte
 	var unsynced time.Time // when the first unsynced write happened (zero: all synced)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -347,69 +372,85 @@ func (j *Journal) run(f journalFile) {
 		j.queue = nil
 		j.mu.Unlock()
 	}
+	// write appends the batch to the file.
+	write := func() {
+		if len(batch) == 0 || j.Err() != nil {
+			batch = batch[:0]
+			return
+		}
+		if _, err := f.Write(batch); err != nil {
+			fail(err)
+		}
+		j.mu.Lock()
+		j.written += int64(len(batch))
+		if j.written > j.opts.MaxBytes {
+			j.compact = true
+		}
+		j.mu.Unlock()
+		if unsynced.IsZero() {
+			unsynced = time.Now()
+		}
+		batch = batch[:0]
+	}
 	for {
 		j.mu.Lock()
 		items := j.queue
-		j.queue = nil
+		j.queue = j.spare[:0]
+		j.spare = nil
 		flush := j.flushes > 0
 		j.mu.Unlock()
-		remove := false
-		closing := false
-		for _, it := range items {
+		closing, remove := false, false
+		for k, it := range items {
+			items[k] = jItem{} // let the command go
 			if it.kind == 0 {
 				closing, remove = true, it.remove
 				continue
 			}
 			if j.Err() != nil {
-				break
-			}
-			payload, err := j.encode(it)
-			if err != nil {
-				fail(err)
-				break
-			}
-			rec := appendRecord(buf[:0], payload)
-			if it.reset {
-				if it.kind == recBase {
-					j.base = payload
-				} else { // a compaction: the base, then the snapshot
-					rec = appendRecord(appendRecord(buf[:0], j.base), payload)
-				}
-				if err := atomicfile.ReplaceFile(j.path, rec); err != nil {
-					fail(err)
-					break
-				}
-				if f != nil {
-					_ = f.Close()
-				}
-				nf, err := j.opts.create(j.path)
-				if err != nil {
-					fail(err)
-					break
-				}
-				f = nf
-				j.mu.Lock()
-				j.written = int64(len(rec))
-				j.mu.Unlock()
-				buf = rec
 				continue
 			}
-			if _, err := f.Write(rec); err != nil {
+			payload, err := j.encode(scratch[:0], it)
+			if err != nil {
 				fail(err)
-				break
+				continue
 			}
-			buf = rec
+			scratch = payload
+			if !it.reset {
+				batch = appendRecord(batch, payload)
+				continue
+			}
+			// A new base, or a compaction (the base, then the snapshot): the file starts again.
+			batch = batch[:0]
+			var rec []byte
+			if it.kind == recBase {
+				j.base = slices.Clone(payload)
+				rec = appendRecord(nil, payload)
+			} else {
+				rec = appendRecord(appendRecord(nil, j.base), payload)
+			}
+			if err := atomicfile.ReplaceFile(j.path, rec); err != nil {
+				fail(err)
+				continue
+			}
+			if f != nil {
+				_ = f.Close()
+			}
+			if f, err = j.opts.create(j.path); err != nil {
+				f = nil
+				fail(err)
+				continue
+			}
 			j.mu.Lock()
-			j.written += int64(len(rec))
-			if j.written > j.opts.MaxBytes {
-				j.compact = true
-			}
+			j.written = int64(len(rec))
 			j.mu.Unlock()
-			if unsynced.IsZero() {
-				unsynced = time.Now()
-			}
 		}
-		if !unsynced.IsZero() && (flush || closing || time.Since(unsynced) >= j.opts.SyncEvery) {
+		j.mu.Lock()
+		if j.spare == nil {
+			j.spare = items[:0]
+		}
+		j.mu.Unlock()
+		write()
+		if !unsynced.IsZero() && f != nil && (flush || closing || time.Since(unsynced) >= j.opts.SyncEvery) {
 			if err := f.Sync(); err != nil {
 				fail(err)
 			}
@@ -436,15 +477,22 @@ func (j *Journal) run(f journalFile) {
 		}
 		select {
 		case <-j.wake:
+			// Let a burst of steps collect, unless someone waits.
+			g := time.NewTimer(gather)
+			select {
+			case <-g.C:
+			case <-j.hurry:
+				g.Stop()
+			}
+		case <-j.hurry:
 		case <-timer.C:
 		}
 	}
 }
 
 // encode makes a record's payload (writer goroutine).
-func (j *Journal) encode(it jItem) ([]byte, error) {
-	var e enc
-	e.b = append(e.b, it.kind)
+func (j *Journal) encode(buf []byte, it jItem) ([]byte, error) {
+	e := enc{b: append(buf, it.kind)}
 	switch it.kind {
 	case recBase:
 		var data []byte
@@ -481,7 +529,8 @@ func (j *Journal) encode(it jItem) ([]byte, error) {
 		e.by(b)
 	case recStep:
 		e.s(it.cmd.label())
-		if err := encodeCmd(&e, it.cmd, it.infos); err != nil {
+		j.vc.infos = it.infos
+		if err := j.vc.cmd(&e, it.cmd); err != nil {
 			return nil, fmt.Errorf("journal %s: %w", it.cmd.label(), err)
 		}
 	}

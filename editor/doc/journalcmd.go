@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync"
+	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -31,7 +33,48 @@ const (
 	valJSON byte = iota
 	valName
 	valSceneID
+	valRaw
 )
+
+// plainTypes memoizes plainMemory per type.
+var plainTypes sync.Map // reflect.Type -> bool
+
+// plainMemory reports whether values of t are their bytes alone: no pointers (strings, slices,
+// maps…) and no entity references.
+func plainMemory(t reflect.Type) bool {
+	if v, ok := plainTypes.Load(t); ok {
+		return v.(bool)
+	}
+	var plain func(t reflect.Type) bool
+	plain = func(t reflect.Type) bool {
+		switch t.Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+			return true
+		case reflect.Array:
+			return plain(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if !plain(t.Field(i).Type) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	r := plain(t) && !hasRefs(t)
+	plainTypes.Store(t, r)
+	return r
+}
+
+// valueBytes returns the memory of x, a boxed value of size bytes without pointers.
+func valueBytes(x any, size uintptr) []byte {
+	if size == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)((*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1]), size)
+}
 
 // journaled reports whether cmd has a journal form (the journal writes a snapshot for the others).
 func journaled(cmd command) bool {
@@ -95,6 +138,13 @@ func (vc *valueCodec) val(e *enc, v compVal) error {
 		e.f(x.Order)
 		return nil
 	}
+	if plainMemory(info.Type) {
+		// Plain memory (no pointers, no references): its bytes are the value, exactly and cheaply.
+		e.b = append(e.b, valRaw)
+		e.s(info.Type.String())
+		e.by(valueBytes(v.v, info.Type.Size()))
+		return nil
+	}
 	e.b = append(e.b, valJSON)
 	ce := vc.encs[info]
 	if ce == nil {
@@ -126,12 +176,6 @@ func (vc *valueCodec) state(e *enc, s compState) error {
 		return nil
 	}
 	return vc.val(e, s.val)
-}
-
-// encodeCmd writes cmd (journaled(cmd) is true) with the component infos of its world.
-func encodeCmd(e *enc, cmd command, infos []*ecs.ComponentInfo) error {
-	vc := &valueCodec{infos: infos}
-	return vc.cmd(e, cmd)
 }
 
 func (vc *valueCodec) cmd(e *enc, cmd command) error {
@@ -225,10 +269,7 @@ func (d *core) replayCmd(r *dec) (command, error) {
 	switch tag {
 	case tagComp:
 		c := &compCmd{name: r.s()}
-		n := r.u()
-		if n > uint64(len(r.b)) {
-			return nil, errShortRecord
-		}
+		n := r.count()
 		for range n {
 			ch := compChange{id: r.u()}
 			var err error
@@ -263,10 +304,7 @@ func (d *core) replayCmd(r *dec) (command, error) {
 		return c, c.apply(d)
 	case tagPlace:
 		c := &placeCmd{name: r.s()}
-		n := r.u()
-		if n > uint64(len(r.b)) {
-			return nil, errShortRecord
-		}
+		n := r.count()
 		for range n {
 			c.moves = append(c.moves, placeMove{id: r.u(), from: r.u(), to: r.u(), fromKey: r.f(), toKey: r.f()})
 		}
@@ -288,17 +326,11 @@ func (d *core) replayCmd(r *dec) (command, error) {
 		return &treeCmd{name: name, rm: rm, roots: rm.pack.roots()}, nil
 	case tagInsert:
 		name := r.s()
-		n := r.u()
-		if n > uint64(len(r.b)) {
-			return nil, errShortRecord
-		}
+		n := r.count()
 		snaps := make([]entSnap, 0, n)
 		for range n {
 			s := entSnap{id: r.u(), parent: r.u()}
-			k := r.u()
-			if k > uint64(len(r.b)) {
-				return nil, errShortRecord
-			}
+			k := r.count()
 			for range k {
 				v, err := d.readVal(r)
 				if err != nil {
@@ -316,10 +348,7 @@ func (d *core) replayCmd(r *dec) (command, error) {
 		return c, c.apply(d)
 	case tagMulti:
 		c := &multiCmd{name: r.s()}
-		n := r.u()
-		if n > uint64(len(r.b)) {
-			return nil, errShortRecord
-		}
+		n := r.count()
 		for range n {
 			x, err := d.replayCmd(r)
 			if err != nil {
@@ -360,6 +389,18 @@ func (d *core) readVal(r *dec) (compVal, error) {
 		return compVal{id: cid, v: scene.Name{Value: r.s()}}, r.err
 	case uint64(valSceneID):
 		return compVal{id: cid, v: scene.SceneID{ID: r.u(), Order: r.f()}}, r.err
+	case uint64(valRaw):
+		tname, b := r.s(), r.by()
+		if r.err != nil {
+			return compVal{}, r.err
+		}
+		info := d.world.ComponentInfo(cid)
+		if !plainMemory(info.Type) || info.Type.String() != tname || uintptr(len(b)) != info.Type.Size() {
+			return compVal{}, fmt.Errorf("%s is no longer the type the journal holds (%s, %d bytes)", name, tname, len(b))
+		}
+		p := reflect.New(info.Type)
+		copy(unsafe.Slice((*byte)(p.UnsafePointer()), len(b)), b)
+		return compVal{id: cid, v: p.Elem().Interface()}, nil
 	}
 	js := r.by()
 	hasRefs, refs := r.bo(), r.ids()

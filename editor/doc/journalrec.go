@@ -92,16 +92,22 @@ func (d *dec) by() []byte {
 	return v
 }
 
+// count reads a number of items that each take a byte at least (a larger one is an error, read
+// as zero).
+func (d *dec) count() uint64 {
+	n := d.u()
+	if n > uint64(len(d.b)) {
+		d.err = errShortRecord
+		return 0
+	}
+	return n
+}
+
 func (d *dec) s() string  { return string(d.by()) }
 func (d *dec) f() float64 { return math.Float64frombits(d.u()) }
 func (d *dec) bo() bool   { return d.u() != 0 }
 func (d *dec) ids() []uint64 {
-	n := d.u()
-	if n > uint64(len(d.b)) { // every id takes a byte at least
-		d.err = errShortRecord
-		return nil
-	}
-	v := make([]uint64, n)
+	v := make([]uint64, d.count())
 	for i := range v {
 		v[i] = d.u()
 	}
