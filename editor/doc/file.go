@@ -89,6 +89,9 @@ func (d *Document) prepare(path string, copying int) *WriteJob {
 		}
 		s.Prefabs = d.prefabSet.Snapshot()
 	}
+	if d.jr != nil && copying != copyWhole {
+		d.jr.saving(&d.hist)
+	}
 	return &WriteJob{path: path, scene: s, pos: d.hist.pos, ver: d.version, doc: d, rebased: rebased, rebaseEr: rebaseErr}
 }
 

@@ -33,7 +33,9 @@ import (
 //     compaction, or a reload; the replayed history starts again after it;
 //   - step: a command (its label and the entities it touched, after and, for undo, before, by scene
 //     id; a cube grid as its parameters);
-//   - undo, redo.
+//   - undo, redo;
+//   - save: a save of the scene began here (if the file turns out changed since the base, recovery
+//     checks whether it is this save before merging).
 
 // Record kinds.
 const (
@@ -42,6 +44,7 @@ const (
 	recStep
 	recUndo
 	recRedo
+	recSave
 )
 
 // JournalOptions configure a journal. The zero value is ready to use.
@@ -121,7 +124,7 @@ type Journal struct {
 	vc      valueCodec    // the writer's encoders
 	spare   []jItem       // the queue's last backing array, for reuse
 	hurry   chan struct{} // Flush and Close: write now
-	synced  chan struct{} // closed and replaced at each sync (Flush waits on it)
+	synced  chan struct{} // closed once the batch after the Flush calls waiting on it is synced
 	flushes int           // Flush requests the writer has not served
 }
 
@@ -132,9 +135,10 @@ type jItem struct {
 	cmd    command
 	infos  []*ecs.ComponentInfo
 	scene  *serialize.Scene
-	file   string // a new base: the scene file (read for its bytes and hash)
-	reset  bool   // the file starts again with this record
-	remove bool   // a clean close: delete the file
+	then   *serialize.Scene // a new base: the snapshot that follows it
+	file   string           // a new base: the scene file (read for its bytes and hash)
+	reset  bool             // the file starts again with this record
+	remove bool             // a clean close: delete the file
 }
 
 // StartJournal starts the document's session journal at path (JournalPath of its file, for the
@@ -299,15 +303,24 @@ func (j *Journal) snapshot(h *History) {
 	j.push(jItem{kind: recSnapshot, scene: j.snap()})
 }
 
+// saving records that a save of the scene's state now began (loop thread). It waits until the
+// record is written: the file must never be newer than the journal knows.
+func (j *Journal) saving(h *History) {
+	j.noteTrim(h)
+	j.push(jItem{kind: recSave})
+	_ = j.Flush() // a failed journal says so in Err
+}
+
 // saved restarts the journal on a save of the scene to file (loop thread): the saved file becomes
 // its base, and a snapshot follows if the scene changed since the save was prepared.
 func (j *Journal) saved(h *History, file string, changed bool) {
 	j.noteTrim(h)
 	j.lo, j.n = h.pos, 0
-	j.push(jItem{kind: recBase, file: file, reset: true})
-	if changed {
-		j.snapshot(h)
+	it := jItem{kind: recBase, file: file, reset: true}
+	if changed { // written with the base in one replace: the steps since the save are never lost
+		it.then = j.snap()
 	}
+	j.push(it)
 }
 
 func (j *Journal) noteTrim(h *History) {
@@ -397,8 +410,14 @@ func (j *Journal) run(f journalFile) {
 		items := j.queue
 		j.queue = j.spare[:0]
 		j.spare = nil
-		flush := j.flushes > 0
+		// The Flush calls made so far wait on synced: they are served by this batch; later ones wait
+		// on a new channel for the next.
+		var served chan struct{}
+		if j.flushes > 0 {
+			served, j.synced, j.flushes = j.synced, make(chan struct{}), 0
+		}
 		j.mu.Unlock()
+		flush := served != nil
 		closing, remove := false, false
 		for k, it := range items {
 			items[k] = jItem{} // let the command go
@@ -425,6 +444,14 @@ func (j *Journal) run(f journalFile) {
 			if it.kind == recBase {
 				j.base = slices.Clone(payload)
 				rec = appendRecord(nil, payload)
+				if it.then != nil {
+					snap, err := j.encode(nil, jItem{kind: recSnapshot, scene: it.then})
+					if err != nil {
+						fail(err)
+						continue
+					}
+					rec = appendRecord(rec, snap)
+				}
 			} else {
 				rec = appendRecord(appendRecord(nil, j.base), payload)
 			}
@@ -456,12 +483,8 @@ func (j *Journal) run(f journalFile) {
 			}
 			unsynced = time.Time{}
 		}
-		if flush || closing {
-			j.mu.Lock()
-			j.flushes = 0
-			close(j.synced)
-			j.synced = make(chan struct{})
-			j.mu.Unlock()
+		if flush {
+			close(served)
 		}
 		if closing {
 			if f != nil {

@@ -61,9 +61,16 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: the journal's base: %w", journalPath, err)
 	}
+	var lastSave []byte // the scene when the last save of the session began
 	for i, rec := range recs[1:] {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if rec[0] == recSave {
+			if lastSave, err = sceneBytes(d.fileScene()); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if d, err = replay(ctx, d, rec, file, replayOpts); err != nil {
 			return nil, fmt.Errorf("%s: record %d: %w", journalPath, i+2, err)
@@ -92,6 +99,18 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 	}
 	if rc.RecoveredRaw, err = raw(ours, file+" (recovered)"); err != nil {
 		return nil, err
+	}
+	if rc.FileChanged && lastSave != nil {
+		// Killed after a save's file took its place, before the journal restarted on it: the file is
+		// that save, not someone else's change.
+		saved, err := raw(lastSave, file)
+		if err != nil {
+			return nil, err
+		}
+		saved.Camera = rc.FileRaw.Camera // camera moves are not journaled
+		if len(merge.Diff(saved, rc.FileRaw)) == 0 {
+			rc.FileChanged = false
+		}
 	}
 	if rc.FileChanged && len(now) > 0 {
 		baseRaw, err := raw(base, file+" (journal base)")
