@@ -110,6 +110,7 @@ type Journal struct {
 	lo, n   int
 	trimmed int // History.trimmed when last looked at
 	infos   []*ecs.ComponentInfo
+	forms   []int8                  // by component: 1 its values have a journal form, -1 not, 0 not known yet
 	snap    func() *serialize.Scene // a copy of the scene for a snapshot
 
 	mu      sync.Mutex
@@ -267,7 +268,7 @@ func (d *Document) readCopy() *serialize.Scene {
 // step records cmd, a step just pushed on h (loop thread).
 func (j *Journal) step(h *History, cmd command) {
 	j.noteTrim(h)
-	if !journaled(cmd) {
+	if !j.journaled(h.c, cmd) {
 		j.snapshot(h)
 		return
 	}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
@@ -296,4 +298,40 @@ func TestJournalPathIsInTheStateFolder(t *testing.T) {
 	if c, _ := JournalPath("a.json"); filepath.Dir(c) != filepath.Join(home, ".local", "state", "voltex", "journal") {
 		t.Errorf("without XDG_STATE_HOME: %s", c)
 	}
+}
+
+// TestJournalPrefabStepsAsSnapshots: steps the journal has no compact form for (an instance of a
+// prefab: its parts are rebased on their prefab) are journaled as the whole scene, and the steps
+// after them replay on it, undo included.
+func TestJournalPrefabStepsAsSnapshots(t *testing.T) {
+	d, dir := openPrefabScene(t)
+	jpath := filepath.Join(t.TempDir(), "level.journal")
+	_, err := d.StartJournal(jpath, JournalOptions{})
+	must(t, err)
+	must(t, d.SetSceneName("Before"))
+	e, err := d.Prefabs().Instantiate(context.Background(), filepath.Join(dir, "enemy.json"), ecs.Entity{}, mgl32.Vec3{0, 0, 7})
+	must(t, err)
+	must(t, d.Rename([]ecs.Entity{e}, "Boss"))
+	tr := cid[ecs.Transform](t, d)
+	must(t, d.SetField([]ecs.Entity{part(t, d, d.ID(e), 2)}, tr, "position[0]", float32(4)))
+	must(t, d.History().Undo())
+	must(t, d.Journal().Flush())
+	data, _ := os.ReadFile(jpath)
+	recs, _ := splitRecords(data)
+	var kinds []byte
+	for _, r := range recs {
+		kinds = append(kinds, r[0])
+	}
+	if !slices.Equal(kinds, []byte{recBase, recStep, recSnapshot, recStep, recStep, recUndo}) {
+		t.Errorf("records %v", kinds)
+	}
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	if content(t, rc.Doc) != content(t, d) {
+		t.Fatalf("recovered:\n%s\nwant\n%s", content(t, rc.Doc), content(t, d))
+	}
+	if rc.Doc.History().UndoLabel() != "Rename" || rc.Doc.History().RedoLabel() != d.History().RedoLabel() {
+		t.Errorf("recovered history: undo %q, redo %q", rc.Doc.History().UndoLabel(), rc.Doc.History().RedoLabel())
+	}
+	must(t, d.CloseJournal(true))
 }

@@ -76,20 +76,57 @@ func valueBytes(x any, size uintptr) []byte {
 	return unsafe.Slice((*byte)((*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1]), size)
 }
 
-// journaled reports whether cmd has a journal form (the journal writes a snapshot for the others).
-func journaled(cmd command) bool {
+// journaled reports whether cmd has a journal form (the journal writes a snapshot for the others):
+// its kind has one, and every value it holds reads back from the form the journal writes it in.
+func (j *Journal) journaled(d *core, cmd command) bool {
 	switch c := cmd.(type) {
-	case *compCmd, *sceneNameCmd, *gridCmd, *placeCmd, *treeCmd:
+	case *compCmd:
+		for i := range c.changes {
+			if !j.valueForm(d, c.changes[i].cid) {
+				return false
+			}
+		}
 		return true
+	case *sceneNameCmd, *gridCmd, *placeCmd:
+		return true
+	case *treeCmd:
+		if !c.insert {
+			return true
+		}
+		if len(c.rm.pack.srcs) > 0 { // parts of prefab instances: rebased on their prefab when restored
+			return false
+		}
+		ok := true
+		eachCID(c, func(cid ecs.ComponentID) { ok = ok && j.valueForm(d, cid) })
+		return ok
 	case *multiCmd:
 		for _, x := range c.cmds {
-			if !journaled(x) {
+			if !j.journaled(d, x) {
 				return false
 			}
 		}
 		return true
 	}
 	return false
+}
+
+// valueForm reports whether values of component cid read back from the journal's form: their
+// bytes, the entity's name or id, or scene JSON that reads back (tried once per component).
+func (j *Journal) valueForm(d *core, cid ecs.ComponentID) bool {
+	if int(cid) < len(j.forms) && j.forms[cid] != 0 {
+		return j.forms[cid] > 0
+	}
+	for len(j.forms) <= int(cid) {
+		j.forms = append(j.forms, 0)
+	}
+	info := d.world.ComponentInfo(cid)
+	ok := plainMemory(info.Type) || info.Type == reflect.TypeFor[scene.Name]() || info.Type == reflect.TypeFor[scene.SceneID]()
+	if !ok { // scene JSON: the component must be one a scene file holds as a component
+		_, err := serialize.DecodeComponent(d.world, cid, "{}", func(uint64) (ecs.Entity, bool) { return ecs.Entity{}, true })
+		ok = err == nil
+	}
+	j.forms[cid] = int8(btoi(ok)*2 - 1)
+	return ok
 }
 
 // eachCID calls fn for the components whose values cmd holds.
