@@ -168,9 +168,9 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 	d.EndEdit()
 	j.trimmed = d.hist.trimmed
 	j.lo = d.hist.pos
-	first := jItem{kind: recBase, scene: d.readCopy(), file: d.path, reset: true}
-	if !d.Dirty() && d.path != "" {
-		first.scene = nil // the file is the state: its bytes are the base
+	first := jItem{kind: recBase, file: d.path, reset: true}
+	if d.Dirty() || d.path == "" { // else the file is the state: its bytes are the base
+		first.scene = d.readCopy()
 	}
 	j.queue = append(j.queue, first)
 	d.jr = j

@@ -335,3 +335,21 @@ func TestJournalPrefabStepsAsSnapshots(t *testing.T) {
 	}
 	must(t, d.CloseJournal(true))
 }
+
+// TestJournalStartedOnUnsavedWork: a journal started on a scene with unsaved changes (or no file)
+// takes the scene as it is for its base, so that the work before it is recovered too.
+func TestJournalStartedOnUnsavedWork(t *testing.T) {
+	d := openSmall(t)
+	must(t, d.SetSceneName("Unsaved"))
+	jpath := filepath.Join(t.TempDir(), "small.journal")
+	_, err := d.StartJournal(jpath, JournalOptions{})
+	must(t, err)
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 2)}, "After"))
+	must(t, d.Journal().Flush())
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	if content(t, rc.Doc) != content(t, d) || !rc.Unsaved {
+		t.Fatalf("recovered (unsaved %v):\n%s\nwant\n%s", rc.Unsaved, content(t, rc.Doc), content(t, d))
+	}
+	must(t, d.CloseJournal(true))
+}
