@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -118,9 +119,9 @@ type Journal struct {
 	wake    chan struct{}
 	done    chan struct{}
 	closing bool
-	err     error // the first write error: the journal stops there
-	written int64 // bytes in the file
-	compact bool  // the writer asks for a compaction
+	err     error       // the first write error: the journal stops there
+	written int64       // bytes in the file
+	compact atomic.Bool // the writer asks for a compaction
 	base    []byte
 	vc      valueCodec    // the writer's encoders
 	spare   []jItem       // the queue's last backing array, for reuse
@@ -332,11 +333,7 @@ func (j *Journal) noteTrim(h *History) {
 }
 
 func (j *Journal) maybeCompact(h *History) {
-	j.mu.Lock()
-	c := j.compact
-	j.compact = false
-	j.mu.Unlock()
-	if c {
+	if j.compact.Load() && j.compact.Swap(false) {
 		j.lo, j.n = h.pos, 0
 		j.push(jItem{kind: recSnapshot, scene: j.snap(), reset: true})
 	}
@@ -398,7 +395,7 @@ func (j *Journal) run(f journalFile) {
 		j.mu.Lock()
 		j.written += int64(len(batch))
 		if j.written > j.opts.MaxBytes {
-			j.compact = true
+			j.compact.Store(true)
 		}
 		j.mu.Unlock()
 		if unsynced.IsZero() {
@@ -408,6 +405,7 @@ func (j *Journal) run(f journalFile) {
 	}
 	for {
 		j.mu.Lock()
+		failed := j.err != nil
 		items := j.queue
 		j.queue = j.spare[:0]
 		j.spare = nil
@@ -426,12 +424,13 @@ func (j *Journal) run(f journalFile) {
 				closing, remove = true, it.remove
 				continue
 			}
-			if j.Err() != nil {
+			if failed {
 				continue
 			}
 			payload, err := j.encode(scratch[:0], it)
 			if err != nil {
 				fail(err)
+				failed = true
 				continue
 			}
 			scratch = payload
@@ -449,6 +448,7 @@ func (j *Journal) run(f journalFile) {
 					snap, err := j.encode(nil, jItem{kind: recSnapshot, scene: it.then})
 					if err != nil {
 						fail(err)
+						failed = true
 						continue
 					}
 					rec = appendRecord(rec, snap)
@@ -458,6 +458,7 @@ func (j *Journal) run(f journalFile) {
 			}
 			if err := atomicfile.ReplaceFile(j.path, rec); err != nil {
 				fail(err)
+				failed = true
 				continue
 			}
 			if f != nil {
@@ -466,6 +467,7 @@ func (j *Journal) run(f journalFile) {
 			if f, err = j.opts.create(j.path); err != nil {
 				f = nil
 				fail(err)
+				failed = true
 				continue
 			}
 			j.mu.Lock()
