@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -350,6 +351,24 @@ func TestJournalStartedOnUnsavedWork(t *testing.T) {
 	must(t, err)
 	if content(t, rc.Doc) != content(t, d) || !rc.Unsaved {
 		t.Fatalf("recovered (unsaved %v):\n%s\nwant\n%s", rc.Unsaved, content(t, rc.Doc), content(t, d))
+	}
+	must(t, d.CloseJournal(true))
+}
+
+// TestRecoveryDiffText: the recovery's changes read as `voltex-editor diff` prints them, cut to a
+// number of lines.
+func TestRecoveryDiffText(t *testing.T) {
+	d, jpath, _ := journaledSession(t, JournalOptions{})
+	must(t, d.Journal().Flush())
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	full := rc.DiffText(1000)
+	if !strings.Contains(full, `entity 5 "Solo Two"`) || strings.Contains(full, "selection") {
+		t.Errorf("diff text:\n%s", full)
+	}
+	cut := strings.Split(rc.DiffText(3), "\n")
+	if len(cut) != 3 || !strings.HasPrefix(cut[2], "… and ") {
+		t.Errorf("cut to 3 lines: %q", cut)
 	}
 	must(t, d.CloseJournal(true))
 }

@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
+	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/merge"
 )
@@ -136,6 +138,7 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 		rc.Merged, rc.Conflicts, rc.RecoveredRaw = true, res.Conflicts, res.Scene
 	}
 	rc.Doc = d
+	rc.RecoveredRaw.Selection = rc.FileRaw.Selection // the selection is not journaled: not work to recover
 	rc.Changes = merge.Diff(rc.FileRaw, rc.RecoveredRaw)
 	rc.Unsaved = len(rc.Changes) > 0
 	return rc, nil
@@ -171,4 +174,19 @@ func replay(ctx context.Context, d *Document, rec []byte, file string, opts Opti
 		return d, d.hist.Redo()
 	}
 	return nil, fmt.Errorf("unknown record kind %d", rec[0])
+}
+
+// DiffText returns the changes from the file to the recovered scene as `voltex-editor diff`
+// prints them, at most maxLines lines (a last line says how many more there are).
+func (rc *Recovery) DiffText(maxLines int) string {
+	var b strings.Builder
+	if err := merge.WriteText(&b, rc.FileRaw, rc.RecoveredRaw, rc.Changes); err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	if len(lines) > maxLines {
+		more := len(lines) - maxLines + 1
+		lines = append(lines[:maxLines-1], fmt.Sprintf("… and %s more", words.Count(more, "line", "lines")))
+	}
+	return strings.Join(lines, "\n")
 }
