@@ -96,7 +96,9 @@ func LaunchBinaryIn(t testing.TB, d *Display, bin, dir string, env []string, arg
 	probe := filepath.Join(t.TempDir(), "probe.json")
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), env...), d.Env(), "VOLTEX_PROBE="+probe)
+	// A state folder of the test's own (the session journals), unless env names one.
+	cmd.Env = append(append(os.Environ(), "XDG_STATE_HOME="+t.TempDir()), env...)
+	cmd.Env = append(cmd.Env, d.Env(), "VOLTEX_PROBE="+probe)
 	out := &syncBuffer{}
 	cmd.Stderr, cmd.Stdout = out, out
 	if err := cmd.Start(); err != nil {
