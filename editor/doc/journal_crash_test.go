@@ -31,13 +31,12 @@ func TestMain(m *testing.M) {
 
 // crashSession is what a driver run edits.
 type crashSession struct {
-	d    *Document
-	big  bool // one step spawns 100,000 cubes and saves them in the background
-	bg   chan error
-	job  *WriteJob
-	rng  *rand.Rand
-	tr   ecs.ComponentID
-	sink func(string) // the driver's progress lines (nil in the test's replay)
+	d   *Document
+	big bool // one step spawns 100,000 cubes and saves them in the background
+	bg  chan error
+	job *WriteJob
+	rng *rand.Rand
+	tr  ecs.ComponentID
 }
 
 func openCrashSession(scenePath string, seed uint64, big bool) (*crashSession, error) {

@@ -338,7 +338,8 @@ func (d *core) replayCmd(r *dec) (command, error) {
 		taken := ids.Taken
 		*ids = scene.IDsAt(key, ctr)
 		ids.Taken = taken
-		return c, c.apply(d)
+		err := c.apply(d)
+		return c, err
 	case tagPlace:
 		c := &placeCmd{name: r.s()}
 		n := r.count()
@@ -382,7 +383,8 @@ func (d *core) replayCmd(r *dec) (command, error) {
 		}
 		p := d.packSnaps(snaps)
 		c := &treeCmd{name: name, rm: removal{pack: p}, roots: p.roots(), insert: true}
-		return c, c.apply(d)
+		err := c.apply(d)
+		return c, err
 	case tagMulti:
 		c := &multiCmd{name: r.s()}
 		n := r.count()
