@@ -290,6 +290,7 @@ func (w *Workspace) save(path string, then, cancelled func()) {
 			return
 		}
 		w.log.Infof("saved %s", path)
+		w.followJournal()
 		w.settings.AddRecent(path)
 		w.SaveSettings()
 		if then != nil {

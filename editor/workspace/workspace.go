@@ -156,6 +156,7 @@ func (w *Workspace) Close() {
 			w.log.Warnf("stop watching files: %v", err)
 		}
 	}
+	w.closeJournal()
 	w.SaveSettings()
 }
 
@@ -163,6 +164,9 @@ func (w *Workspace) Close() {
 func (w *Workspace) SetDoc(d *doc.Document) {
 	if j := w.jobs.job; j != nil && j.applies {
 		j.cancel() // its result was for the scene being closed
+	}
+	if w.doc != d {
+		w.closeJournal() // the scene closes: its work was saved or discarded on purpose
 	}
 	w.doc = d
 	root := "."
@@ -189,6 +193,7 @@ func (w *Workspace) SetDoc(d *doc.Document) {
 		w.log.Errorf("%s", p.String())
 	}
 	w.syncWatched()
+	w.startJournal(d)
 }
 
 // revealConflicts gives every entity with merge conflicts a row in the hierarchy (its [!] would be hidden under

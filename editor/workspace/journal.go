@@ -1,0 +1,105 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/voltex-editor/voltex/editor/doc"
+)
+
+// The session journal of the open scene (doc.Document.StartJournal): started when a scene with a file opens,
+// deleted when it closes cleanly (another scene opened, the editor quit). A journal found when a scene opens holds
+// the work of a session that ended without either (a crash, a kill): the editor offers to recover it.
+
+// recoverLines bounds the changes the recovery question lists.
+const recoverLines = 24
+
+// startJournal starts d's journal, first asking about the work a journal of its scene holds, if any.
+func (w *Workspace) startJournal(d *doc.Document) {
+	if d.Path() == "" || d.Journal() != nil {
+		return
+	}
+	jpath, err := doc.JournalPath(d.Path())
+	if err != nil {
+		w.log.Warnf("no session journal for %s: %v", d.Path(), err)
+		return
+	}
+	if _, err := os.Stat(jpath); err == nil {
+		rc, err := doc.Recover(context.Background(), jpath, d.Options())
+		switch {
+		case err != nil:
+			kept := jpath + ".unreadable"
+			_ = os.Rename(jpath, kept)
+			w.log.Errorf("the session journal of %s cannot be replayed (%v); it is kept as %s", d.Path(), err, kept)
+		case rc.Unsaved:
+			w.askRecover(d, jpath, rc)
+			return
+		}
+	}
+	w.beginJournal(d, jpath)
+}
+
+func (w *Workspace) beginJournal(d *doc.Document, jpath string) {
+	if _, err := d.StartJournal(jpath, doc.JournalOptions{}); err != nil {
+		w.log.Warnf("no session journal for %s: %v", d.Path(), err)
+	}
+}
+
+// askRecover offers the work of a journal: Recover (the default), Discard, or Open both (the recovered scene
+// saved beside the file as NAME.recovered.json, the file staying open).
+func (w *Workspace) askRecover(d *doc.Document, jpath string, rc *doc.Recovery) {
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "%s has work from an editor session that ended without saving it.\n", filepath.Base(d.Path()))
+	if rc.Merged {
+		fmt.Fprintf(&msg, "The file changed since: the work is merged into it (%d conflicts).\n", len(rc.Conflicts))
+	}
+	msg.WriteString("\n" + rc.DiffText(recoverLines))
+	w.ui.Ask("Recover unsaved work", msg.String(), 2, func(i int) {
+		if w.doc != d {
+			return // another scene was opened meanwhile
+		}
+		switch i {
+		case 0:
+			w.beginJournal(rc.Doc, jpath)
+			w.SetDoc(rc.Doc)
+			w.log.Infof("recovered the unsaved work of %s", d.Path())
+		case 1:
+			w.beginJournal(d, jpath)
+			w.log.Infof("discarded the unsaved work of %s", d.Path())
+		default:
+			other := strings.TrimSuffix(d.Path(), filepath.Ext(d.Path())) + ".recovered.json"
+			if err := rc.Doc.SaveAs(context.Background(), other, nil); err != nil {
+				w.log.Errorf("saving the recovered work to %s: %v; the journal is kept", other, err)
+				return
+			}
+			w.beginJournal(d, jpath)
+			w.log.Infof("the recovered work of %s is in %s", d.Path(), other)
+		}
+	}, "Recover", "Discard", "Open both")
+}
+
+// closeJournal ends the journal of the open scene cleanly (its work was saved or discarded on purpose).
+func (w *Workspace) closeJournal() {
+	if w.doc != nil {
+		if err := w.doc.CloseJournal(true); err != nil {
+			w.log.Warnf("session journal: %v", err)
+		}
+	}
+}
+
+// followJournal moves the journal to the open scene's file after a Save As to another path (a journal is found by
+// its scene's path).
+func (w *Workspace) followJournal() {
+	j := w.doc.Journal()
+	if j == nil {
+		w.startJournal(w.doc)
+		return
+	}
+	if want, err := doc.JournalPath(w.doc.Path()); err == nil && want != j.Path() {
+		w.closeJournal()
+		w.startJournal(w.doc)
+	}
+}
