@@ -99,3 +99,30 @@ func mustEntity(t *testing.T, d *doc.Document, id uint64) ecs.Entity {
 	}
 	return e
 }
+
+// TestJournalFollowsSaveAs: a new scene gets its journal at its first save, and a Save As to another file moves
+// the journal to that file's (the old one is deleted).
+func TestJournalFollowsSaveAs(t *testing.T) {
+	w, f := newTestWorkspace(t, 1)
+	if w.doc.Journal() != nil {
+		t.Fatal("a scene without a file has a journal")
+	}
+	dir := t.TempDir()
+	w.CmdSaveAs()
+	f.choose(t, filepath.Join(dir, "a.json"))
+	j := w.doc.Journal()
+	if j == nil {
+		t.Fatal("no journal after the first save")
+	}
+	first := j.Path()
+	w.CmdSaveAs()
+	f.choose(t, filepath.Join(dir, "b.json"))
+	want, _ := doc.JournalPath(filepath.Join(dir, "b.json"))
+	if w.doc.Journal() == nil || w.doc.Journal().Path() != want {
+		t.Fatalf("after Save As: journal %v, want %s", w.doc.Journal(), want)
+	}
+	if _, err := os.Stat(first); !os.IsNotExist(err) {
+		t.Errorf("the old scene's journal is left: %v", err)
+	}
+	w.Close()
+}
