@@ -88,8 +88,7 @@ func chordName(c imgui.KeyChord) string {
 	}
 	k := imgui.Key(c &^ (ctrl | shift | imgui.KeyChord(imgui.ModAlt) | imgui.KeyChord(imgui.ModSuper)))
 	name := imgui.KeyName(k)
-	switch k {
-	case imgui.KeyDelete:
+	if k == imgui.KeyDelete {
 		name = "Del"
 	}
 	parts = append(parts, name)

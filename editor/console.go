@@ -48,9 +48,9 @@ type Console struct {
 	scroll bool
 }
 
-// NewConsole returns a console that keeps at most max messages.
-func NewConsole(max int) *Console {
-	return &Console{max: max, show: [3]bool{true, true, true}}
+// NewConsole returns a console that keeps at most limit messages.
+func NewConsole(limit int) *Console {
+	return &Console{max: limit, show: [3]bool{true, true, true}}
 }
 
 // Add appends a message, dropping the oldest when full.

@@ -62,7 +62,7 @@ func loadGlyphs() {
 // returns s. Text within the loaded ranges costs one pass over its bytes; a new character rebuilds the atlas
 // before the next frame.
 func registerText(s string) string {
-	for i := 0; i < len(s); i++ {
+	for i := range len(s) {
 		if s[i] >= 0x80 {
 			for _, r := range s[i:] {
 				if !inGlyphRanges(r) && g.Context != nil {

@@ -254,10 +254,10 @@ func snapshotOf(dl *viewport.DrawList, w *ecs.World) *sceneSnapshot {
 	return s
 }
 
-// previewList builds the preview's draw list: the scene's instances, then the grid's first cubes (at most max)
+// previewList builds the preview's draw list: the scene's instances, then the grid's first cubes (at most limit)
 // drawn selected, with ids from previewIDBase. It checks ctx every few thousand instances and returns nil when
 // it is cancelled. It touches only its arguments, so it runs on any goroutine.
-func previewList(ctx context.Context, snap *sceneSnapshot, p scene.GridParams, mesh *assets.Mesh, shape []shapeMesh, max int) (*viewport.DrawList, int) {
+func previewList(ctx context.Context, snap *sceneSnapshot, p scene.GridParams, mesh *assets.Mesh, shape []shapeMesh, limit int) (*viewport.DrawList, int) {
 	dl := viewport.NewDrawList()
 	const check = 4096
 	k := 0
@@ -271,7 +271,7 @@ func previewList(ctx context.Context, snap *sceneSnapshot, p scene.GridParams, m
 		}
 	}
 	if shape != nil { // copies of an entity or a prefab (gridsource.go)
-		n := previewShapes(ctx, dl, p, shape, max)
+		n := previewShapes(ctx, dl, p, shape, limit)
 		if n < 0 {
 			return nil, 0
 		}
@@ -282,7 +282,7 @@ func previewList(ctx context.Context, snap *sceneSnapshot, p scene.GridParams, m
 		ref = scene.MeshCube
 	}
 	dl.SetMesh(ref, mesh)
-	n := min(p.Len(), max)
+	n := min(p.Len(), limit)
 	var base mgl32.Vec3
 	if p.Group != "" {
 		base = p.Origin

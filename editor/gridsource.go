@@ -242,10 +242,10 @@ func (s *gridSource) shapeFor(h gridCopies, ms meshes, sceneVer uint64) []shapeM
 	return s.shape
 }
 
-// previewShapes appends to dl the copies of shape laid out by p (at most max instances), drawn
+// previewShapes appends to dl the copies of shape laid out by p (at most limit instances), drawn
 // selected, with ids from previewIDBase. It returns the copies drawn, or -1 when ctx was
 // cancelled.
-func previewShapes(ctx context.Context, dl *viewport.DrawList, p scene.GridParams, shape []shapeMesh, max int) int {
+func previewShapes(ctx context.Context, dl *viewport.DrawList, p scene.GridParams, shape []shapeMesh, limit int) int {
 	if len(shape) == 0 {
 		return 0
 	}
@@ -256,7 +256,7 @@ func previewShapes(ctx context.Context, dl *viewport.DrawList, p scene.GridParam
 	for _, s := range shape {
 		dl.SetMesh(s.ref, s.mesh)
 	}
-	n := min(p.Len(), max/len(shape))
+	n := min(p.Len(), limit/len(shape))
 	id := uint32(previewIDBase)
 	for i := range n {
 		if i%1024 == 0 && ctx.Err() != nil {

@@ -99,11 +99,11 @@ func (u *uiContext) drag(x0, y0, x1, y1 float32, build func()) {
 func (u *uiContext) modifiers(ctrl, shift, alt bool) {
 	io := u.io()
 	io.AddKeyEvent(imgui.KeyLeftCtrl, ctrl)
-	io.AddKeyEvent(imgui.Key(imgui.ModCtrl), ctrl)
+	io.AddKeyEvent(imgui.ModCtrl, ctrl)
 	io.AddKeyEvent(imgui.KeyLeftShift, shift)
-	io.AddKeyEvent(imgui.Key(imgui.ModShift), shift)
+	io.AddKeyEvent(imgui.ModShift, shift)
 	io.AddKeyEvent(imgui.KeyLeftAlt, alt)
-	io.AddKeyEvent(imgui.Key(imgui.ModAlt), alt)
+	io.AddKeyEvent(imgui.ModAlt, alt)
 }
 
 // key presses and releases k (with the modifiers of chord), a frame for each.

@@ -94,5 +94,5 @@ func isModifier(key imgui.Key) bool {
 		imgui.KeyRightAlt, imgui.KeyLeftSuper, imgui.KeyRightSuper:
 		return true
 	}
-	return key&imgui.Key(imgui.ModMask) != 0
+	return key&imgui.ModMask != 0
 }

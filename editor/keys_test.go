@@ -17,11 +17,11 @@ func (f *appFixture) quickChordMods(k imgui.Key, ctrl, shift bool) {
 	mods := func(down bool) {
 		if ctrl {
 			io.AddKeyEvent(imgui.KeyLeftCtrl, down)
-			io.AddKeyEvent(imgui.Key(imgui.ModCtrl), down)
+			io.AddKeyEvent(imgui.ModCtrl, down)
 		}
 		if shift {
 			io.AddKeyEvent(imgui.KeyLeftShift, down)
-			io.AddKeyEvent(imgui.Key(imgui.ModShift), down)
+			io.AddKeyEvent(imgui.ModShift, down)
 		}
 	}
 	mods(true)
@@ -105,18 +105,18 @@ func TestQuickChordWithAModifierStillDown(t *testing.T) {
 		t.Fatal("Ctrl+A selected nothing")
 	}
 	io := f.ui.io()
-	for _, k := range []imgui.Key{imgui.KeyLeftCtrl, imgui.Key(imgui.ModCtrl), imgui.KeyLeftShift, imgui.Key(imgui.ModShift)} {
+	for _, k := range []imgui.Key{imgui.KeyLeftCtrl, imgui.ModCtrl, imgui.KeyLeftShift, imgui.ModShift} {
 		io.AddKeyEvent(k, true)
 	}
 	f.frame()
 	f.a.keys.keyEvent(imgui.KeyA, true, true, true)
 	io.AddKeyEvent(imgui.KeyA, true)
 	io.AddKeyEvent(imgui.KeyLeftCtrl, false)
-	io.AddKeyEvent(imgui.Key(imgui.ModCtrl), false)
+	io.AddKeyEvent(imgui.ModCtrl, false)
 	f.frame()
 	io.AddKeyEvent(imgui.KeyA, false)
 	io.AddKeyEvent(imgui.KeyLeftShift, false)
-	io.AddKeyEvent(imgui.Key(imgui.ModShift), false)
+	io.AddKeyEvent(imgui.ModShift, false)
 	f.frames(3)
 	if n := f.a.ws.Doc().Selection().Len(); n != 0 {
 		t.Errorf("Ctrl+Shift+A (Deselect All) left %d selected", n)
