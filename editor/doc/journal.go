@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -122,7 +121,7 @@ type Journal struct {
 	err     error       // the first write error: the journal stops there
 	written int64       // bytes in the file
 	compact atomic.Bool // the writer asks for a compaction
-	base    []byte
+	baseLen int         // bytes of the base record at the start of the file (re-read to compact)
 	vc      valueCodec    // the writer's encoders
 	spare   []jItem       // the queue's last backing array, for reuse
 	hurry   chan struct{} // Flush and Close: write now
@@ -434,6 +433,9 @@ func (j *Journal) run(f journalFile) {
 				continue
 			}
 			scratch = payload
+			if cap(scratch) > keepScratch { // a base or snapshot of a big scene: not kept for the next step
+				scratch = nil
+			}
 			if !it.reset {
 				batch = appendRecord(batch, payload)
 				continue
@@ -442,8 +444,8 @@ func (j *Journal) run(f journalFile) {
 			batch = batch[:0]
 			var rec []byte
 			if it.kind == recBase {
-				j.base = slices.Clone(payload)
 				rec = appendRecord(nil, payload)
+				j.baseLen = len(rec)
 				if it.then != nil {
 					snap, err := j.encode(nil, jItem{kind: recSnapshot, scene: it.then})
 					if err != nil {
@@ -454,7 +456,13 @@ func (j *Journal) run(f journalFile) {
 					rec = appendRecord(rec, snap)
 				}
 			} else {
-				rec = appendRecord(appendRecord(nil, j.base), payload)
+				base, err := readPrefix(j.path, j.baseLen)
+				if err != nil {
+					fail(err)
+					failed = true
+					continue
+				}
+				rec = appendRecord(base, payload)
 			}
 			if err := atomicfile.ReplaceFile(j.path, rec); err != nil {
 				fail(err)
@@ -480,6 +488,9 @@ func (j *Journal) run(f journalFile) {
 		}
 		j.mu.Unlock()
 		write()
+		if cap(batch) > keepScratch {
+			batch = nil
+		}
 		if !unsynced.IsZero() && f != nil && (flush || closing || time.Since(unsynced) >= j.opts.SyncEvery) {
 			if err := f.Sync(); err != nil {
 				fail(err)
@@ -573,3 +584,21 @@ func sceneBytes(s *serialize.Scene) ([]byte, error) {
 }
 
 var errNotJournaled = errors.New("command has no journal form")
+
+// keepScratch is the most buffer capacity the writer keeps between batches: a scene's base or snapshot
+// (tens of MB for 100k entities) is let go once written, not held for the session.
+const keepScratch = 1 << 20
+
+// readPrefix reads the first n bytes of the file at path (the base record, for a compaction).
+func readPrefix(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }() // read only
+	b := make([]byte, n)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("journal %s: read its base: %w", path, err)
+	}
+	return b, nil
+}
