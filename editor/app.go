@@ -45,9 +45,13 @@ const (
 	panelInspector = "Inspector"
 	panelAssets    = "Assets"
 	panelConsole   = "Console"
+	panelHistory   = "History"
 )
 
-var panelNames = []string{panelHierarchy, panelViewport, panelInspector, panelAssets, panelConsole}
+var panelNames = []string{panelHierarchy, panelViewport, panelInspector, panelAssets, panelConsole, panelHistory}
+
+// panelOpensClosed: the panels that start closed (View opens them).
+func panelOpensClosed(name string) bool { return name == panelHistory }
 
 const targetFPS = 60
 
@@ -70,6 +74,7 @@ type App struct {
 	vp      *viewportPanel
 	insp    *inspectorPanel
 	assets  *assetsPanel
+	history *historyPanel
 	menu    *mainMenu
 	status  *statusBar
 	dialogs *dialogs
@@ -128,7 +133,7 @@ func newApp(opts Options, newRenderer func() (viewport.Renderer, error)) (*App, 
 		panels: panelSet{open: map[string]bool{}, docked: map[string]bool{}}, idle: idleLoop{waiter: glfwWaiter{}},
 		trim: memTrim{release: glrender.ReleaseFreedMemory}}
 	for _, p := range panelNames {
-		a.panels.open[p] = true
+		a.panels.open[p] = !panelOpensClosed(p)
 	}
 	st, err := settings.Load(opts.SettingsDir)
 	if err != nil {
@@ -156,6 +161,7 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	a.vp = newViewportPanel(nil, a, ws.Assets(), newRenderer, a.console, pr)
 	a.vp.showStats = st.ShowStats
 	a.insp = newInspectorPanel(ws, a.hier, ws.Assets(), a.console, pr)
+	a.history = &historyPanel{docs: ws, log: a.console, probe: pr}
 	a.assets = &assetsPanel{reg: ws.Assets(), host: ws, drag: &a.drag, log: a.console, probe: pr}
 	a.menu = &mainMenu{cmds: a.cmds, settings: st, panels: &a.panels, view: a.vp, probe: pr}
 	a.status = &statusBar{src: ws, renders: a.vp.renders, probe: pr}
@@ -322,6 +328,7 @@ func (a *App) buildDockspace() {
 		imgui.InternalDockBuilderDockWindow(panelViewport, centre)
 		imgui.InternalDockBuilderDockWindow(panelConsole, bottom)
 		imgui.InternalDockBuilderDockWindow(panelAssets, bottom)
+		imgui.InternalDockBuilderDockWindow(panelHistory, bottom)
 		imgui.InternalDockBuilderFinish(id)
 	} else if last, now := a.panels.dockSize, vp.WorkSize(); last.X > 0 && last.Y > 0 && now.X > 0 && now.Y > 0 && now != last {
 		scaleDock(imgui.InternalDockBuilderGetNode(id), now.X/last.X, now.Y/last.Y)
@@ -391,6 +398,7 @@ func (a *App) buildPanels() {
 	a.panel(panelInspector, a.insp, nil)
 	a.panel(panelAssets, a.assets, nil)
 	a.panel(panelConsole, a.console, nil)
+	a.panel(panelHistory, a.history, nil)
 }
 
 // panel builds w in the dockable window name if it is open (after begins, once the window has begun, undoes a

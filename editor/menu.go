@@ -94,6 +94,7 @@ func (m *mainMenu) buildMenu(name string) {
 			if imgui.MenuItemBoolV(p, "", open, true) {
 				m.panels.open[p] = !open
 			}
+			m.record("View/" + p)
 		}
 	}
 }

@@ -61,11 +61,11 @@ func (u appUI) Close()                   { u.a.win.SetShouldClose(true) }
 func (u appUI) Clipboard() string        { return imgui.ClipboardText() }
 func (u appUI) SetClipboard(text string) { imgui.SetClipboardText(text) }
 
-// resetLayout docks every panel where it starts, all of them open (View → Reset Layout).
+// resetLayout docks every panel where it starts, open as at the start (View → Reset Layout).
 func (a *App) resetLayout() {
 	a.panels.layoutBuilt = false
 	for _, p := range panelNames {
-		a.panels.open[p] = true
+		a.panels.open[p] = !panelOpensClosed(p)
 	}
 }
 

@@ -11,7 +11,8 @@ type step struct {
 	cmd       command
 	selBefore []uint64
 	selAfter  []uint64
-	size      int // bytes: the command's and the selections'
+	size      int    // bytes: the command's and the selections'
+	what      string // what the command touched, named when it was done (StepInfo.What)
 }
 
 // History is the document's undo/redo stack of commands: steps[:pos] are done, steps[pos:] can be
@@ -66,7 +67,7 @@ func (h *History) push(cmd command, selBefore []uint64) {
 	}
 	clear(h.steps[h.pos:])
 	h.c.recordBases(cmd)
-	st := step{cmd: cmd, selBefore: selBefore, selAfter: h.sel.ids()}
+	st := step{cmd: cmd, selBefore: selBefore, selAfter: h.sel.ids(), what: h.c.touched(cmd)}
 	st.size = stepBytes + cmd.size() + 8*(len(st.selBefore)+len(st.selAfter))
 	h.steps = append(h.steps[:h.pos], st)
 	h.size += st.size
@@ -102,7 +103,9 @@ func (h *History) trim() {
 		}
 		h.size = size
 		clear(h.steps[:drop])
-		h.steps = append(h.steps[:0], h.steps[drop:]...)
+		// Slid, not copied: a full history drops a step at every push, and copying a thousand
+		// steps each time was most of an edit's cost. Append moves them when the array fills.
+		h.steps = h.steps[drop:]
 		h.pos -= drop
 		if h.saved -= drop; h.saved < 0 {
 			h.saved = -1

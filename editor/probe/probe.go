@@ -55,6 +55,10 @@ type State struct {
 	ScenePath     string   `json:"scenePath"`
 	// Hierarchy lists the hierarchy rows built in the last frame (the visible ones), top to bottom.
 	Hierarchy []Row `json:"hierarchy"`
+	// History lists the History panel's rows built in the last frame, top to bottom; HistoryMemory is its line of
+	// the memory the history holds ("History: 1.2 MB of 256.0 MB").
+	History       []HistoryRow `json:"history,omitempty"`
+	HistoryMemory string       `json:"historyMemory,omitempty"`
 	// Gizmo is the screen position of the active entity's gizmo centre (0,0 when there is none).
 	Gizmo [2]int `json:"gizmo"`
 	// Console is the console's last few messages ("error: …", "warning: …", "info: …"), newest last.
