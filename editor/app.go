@@ -144,6 +144,9 @@ func newApp(opts Options, newRenderer func() (viewport.Renderer, error)) (*App, 
 	}
 	a.wire(st, newRenderer)
 	a.openAtStart, err = a.ws.OpenFirst(opts.ScenePath)
+	if err == nil {
+		a.ws.OfferJournals(opts.ScenePath)
+	}
 	return a, err
 }
 

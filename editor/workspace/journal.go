@@ -12,7 +12,8 @@ import (
 
 // The session journal of the open scene (doc.Document.StartJournal): started when a scene with a file opens,
 // deleted when it closes cleanly (another scene opened, the editor quit). A journal found when a scene opens holds
-// the work of a session that ended without either (a crash, a kill): the editor offers to recover it.
+// the work of a session that ended without either (a crash, a kill): the editor offers to recover it. At the start,
+// the journals of other scenes are offered too (journals.go).
 
 // recoverLines bounds the changes the recovery question lists.
 const recoverLines = 24

@@ -60,18 +60,7 @@ func TestRecoverAfterKill(t *testing.T) {
 	path := copyScene(t, "cubes.json")
 	e = launch(path)
 	edit(e)
-	// The journal holds the steps once `recover` finds unsaved work in it (exit 1).
-	guitest.WaitFor(t, 20*time.Second, "the steps journaled", func() error {
-		cmd := exec.Command(guitest.Binary(t), "recover", path)
-		cmd.Env = append(os.Environ(), env...)
-		var ee *exec.ExitError
-		if err := cmd.Run(); errors.As(err, &ee) && ee.ExitCode() == 1 {
-			return nil
-		}
-		return errors.New("recover finds nothing yet")
-	})
-	e.Signal(syscall.SIGKILL)
-	_, _ = e.Wait(15 * time.Second)
+	killJournaled(t, e, path, env)
 
 	e = guitest.LaunchIn(t, d, "", env, "--size", "1600x1000", "--settings", t.TempDir(), path)
 	failShot(t, e, t.Name()+"-restarted")
@@ -95,4 +84,21 @@ func TestRecoverAfterKill(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(state, "voltex", "journal", "*.journal")); len(left) != 0 {
 		t.Errorf("journals left after a clean quit: %v", left)
 	}
+}
+
+// killJournaled kills e with SIGKILL once the journal of the scene at path (in env's state folder) holds its
+// unsaved work: once `recover` finds some (exit 1).
+func killJournaled(t *testing.T, e *guitest.Editor, path string, env []string) {
+	t.Helper()
+	guitest.WaitFor(t, 20*time.Second, "the steps journaled", func() error {
+		cmd := exec.Command(guitest.Binary(t), "recover", path)
+		cmd.Env = append(os.Environ(), env...)
+		var ee *exec.ExitError
+		if err := cmd.Run(); errors.As(err, &ee) && ee.ExitCode() == 1 {
+			return nil
+		}
+		return errors.New("recover finds nothing yet")
+	})
+	e.Signal(syscall.SIGKILL)
+	_, _ = e.Wait(15 * time.Second)
 }
