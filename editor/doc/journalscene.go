@@ -15,7 +15,7 @@ func JournalScene(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	var hdr [recHeader]byte
 	if _, err := io.ReadFull(f, hdr[:]); err != nil {
 		return "", fmt.Errorf("%s: not a session journal (no base record)", path)
