@@ -118,10 +118,10 @@ type Journal struct {
 	wake    chan struct{}
 	done    chan struct{}
 	closing bool
-	err     error       // the first write error: the journal stops there
-	written int64       // bytes in the file
-	compact atomic.Bool // the writer asks for a compaction
-	baseLen int         // bytes of the base record at the start of the file (re-read to compact)
+	err     error         // the first write error: the journal stops there
+	written int64         // bytes in the file
+	compact atomic.Bool   // the writer asks for a compaction
+	baseLen int           // bytes of the base record at the start of the file (re-read to compact)
 	vc      valueCodec    // the writer's encoders
 	spare   []jItem       // the queue's last backing array, for reuse
 	hurry   chan struct{} // Flush and Close: write now
