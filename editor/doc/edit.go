@@ -152,6 +152,9 @@ func (d *Document) SetField(es []ecs.Entity, cid ecs.ComponentID, path string, v
 		}
 	}
 	v = positiveZero(v)
+	if d.play.Playing() {
+		return d.playSetField(es, cid, path, v)
+	}
 	return d.inEdit("Edit "+info.Name, func() error {
 		d.touch(es, cid)
 		for _, e := range es {
@@ -192,6 +195,9 @@ func (d *Document) SetComponents(es []ecs.Entity, cid ecs.ComponentID, vs []any)
 	if len(es) == 0 {
 		return nil
 	}
+	if d.play.Playing() {
+		return d.playSetComponents(es, cid, vs)
+	}
 	return d.inEdit("Edit "+info.Name, func() error {
 		d.touch(es, cid)
 		for i, e := range es {
@@ -221,6 +227,11 @@ func (d *Document) changeComponents(label string, es []ecs.Entity, cid ecs.Compo
 		}
 		cmd.changes = append(cmd.changes, compChange{id: d.idOf(e), cid: cid, before: cur, after: after})
 	}
+	return d.runComp(cmd)
+}
+
+// runComp applies cmd and records it as a step (no step when it changes nothing).
+func (d *Document) runComp(cmd *compCmd) error {
 	if len(cmd.changes) == 0 {
 		return nil
 	}

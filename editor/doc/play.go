@@ -13,7 +13,8 @@ const FixedStep = float32(1) / 60
 const MaxTick = float32(0.1)
 
 // Play is the document's play mode: a copy of the edit world that the play systems run on, and its
-// clock. While it is on, edits are refused with ErrPlaying and Document.World shows the copy. A
+// clock. While it is on, Document.World shows the copy; SetField and SetComponents change the copy
+// (and are recorded as the user's edits, see Stop), other edits are refused with ErrPlaying. A
 // Document has one (Document.PlayMode).
 type Play struct {
 	c       *core
@@ -22,12 +23,14 @@ type Play struct {
 	paused  bool
 	ticks   uint64
 	elapsed float64
+	// user: the fields the user edited while playing (the rest of the changes are the systems').
+	user map[playField]bool
 }
 
 // Start starts play mode: it clones the edit world (ecs.World.Clone: same entity handles, so the
 // selection and the inspector keep working), adds the play systems (Options.Systems, default
-// scene.SpinSystem) to the clone and makes World return it. Edits are refused with ErrPlaying until
-// Stop; the selection can still change. An open transaction is committed first. Start while
+// scene.SpinSystem) to the clone and makes World return it. Until Stop, field and component value
+// edits change the clone and other edits are refused with ErrPlaying; the selection can still change. An open transaction is committed first. Start while
 // playing does nothing.
 func (p *Play) Start() {
 	if p.world != nil {
@@ -48,12 +51,17 @@ func (p *Play) Start() {
 }
 
 // Stop ends play mode and throws the play world away: the edit world is exactly as it was before
-// Start. Stop when not playing does nothing.
-func (p *Play) Stop() {
-	if p.world != nil {
-		p.off()
-		p.c.version++
+// Start. It returns how the play world differed from it, split into the user's edits and the
+// systems' changes; Document.KeepPlayChanges keeps some of them. Stop when not playing does nothing
+// and returns nil.
+func (p *Play) Stop() *PlayChanges {
+	if p.world == nil {
+		return nil
 	}
+	ch := p.diff()
+	p.off()
+	p.c.version++
+	return ch
 }
 
 // off drops the play world and its clock.

@@ -38,8 +38,12 @@ func TestPlayRunsOnACloneAndStopRestores(t *testing.T) {
 	if sel := d.Selection().Entities(); len(sel) != 1 || !pw.Alive(sel[0]) {
 		t.Fatal("selection in play")
 	}
-	// Edits are refused.
-	mustErr(t, d.SetField([]ecs.Entity{ent(t, d, 3)}, cid[scene.Spin](t, d), "speed", 1), ErrPlaying)
+	// Field edits change the play world only; other edits are refused.
+	must(t, d.SetField([]ecs.Entity{ent(t, d, 3)}, cid[ecs.Transform](t, d), "scale[0]", 2))
+	if get[ecs.Transform](t, d, pw, 3).Scale[0] != 2 || get[ecs.Transform](t, d, d.EditWorld(), 3).Scale[0] == 2 {
+		t.Fatal("a field edit while playing")
+	}
+	mustErr(t, d.AddComponent([]ecs.Entity{ent(t, d, 3)}, cid[scene.Spin](t, d)), ErrPlaying)
 	_, err := d.SpawnCube(ecs.Entity{})
 	mustErr(t, err, ErrPlaying)
 	mustErr(t, d.Delete(ent(t, d, 3)), ErrPlaying)

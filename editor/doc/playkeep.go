@@ -1,0 +1,278 @@
+package doc
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// PlayChange is one difference between the play world at Stop and the edit world: a field of a
+// component of an entity that exists in both.
+type PlayChange struct {
+	ID        uint64     // the entity's scene id
+	Entity    ecs.Entity // its handle in the edit world
+	Component string     // the component's name
+	// Field is the component's top-level field (JSON name, "position"); "" when play mode added or
+	// removed the whole component (Old or New is then nil).
+	Field    string
+	Old, New any  // the values before Play and at Stop
+	User     bool // the user edited it while playing; otherwise the systems changed it
+	cid      ecs.ComponentID
+	index    []int // the field's index in the component's struct (nil for a whole component)
+	oldWhole bool  // for a whole component: the entity had it before Play
+}
+
+// PlayChanges are the differences between the play world at Stop and the world from before Play.
+type PlayChanges struct {
+	// Changes are sorted by scene id, then component and field order.
+	Changes []PlayChange
+	// Despawned are the scene ids of entities despawned while playing; Spawned counts the entities
+	// spawned while playing. Neither can be kept.
+	Despawned []uint64
+	Spawned   int
+}
+
+// Empty reports whether play mode changed nothing.
+func (c *PlayChanges) Empty() bool {
+	return c == nil || len(c.Changes) == 0 && len(c.Despawned) == 0 && c.Spawned == 0
+}
+
+// playField is a field the user edited while playing.
+type playField struct {
+	id    uint64
+	cid   ecs.ComponentID
+	field string
+}
+
+// topField returns the top-level field of a field path ("position" of "position[0]").
+func topField(path string) string {
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		return path[:i]
+	}
+	return path
+}
+
+// markUser records that the user edited field (a top-level JSON name, "" for all) of cid on es.
+func (p *Play) markUser(ids []uint64, cid ecs.ComponentID, field string) {
+	if p.user == nil {
+		p.user = map[playField]bool{}
+	}
+	for _, id := range ids {
+		p.user[playField{id, cid, field}] = true
+	}
+}
+
+// isUser reports whether the user edited field of cid on id while playing.
+func (p *Play) isUser(id uint64, cid ecs.ComponentID, field string) bool {
+	return p.user[playField{id, cid, field}] || p.user[playField{id, cid, ""}]
+}
+
+// playCheck checks that es live in the play world and have component cid there.
+func (d *Document) playCheck(es []ecs.Entity, cid ecs.ComponentID) error {
+	w := d.play.world
+	for _, e := range es {
+		if !w.Alive(e) || !w.Has(e, cid) {
+			return fmt.Errorf("%s of %v: %w (not in the playing scene)", d.compType(cid).info.Name, e, ErrNoEntity)
+		}
+	}
+	return nil
+}
+
+// playSetField is SetField while playing: it changes the play world and records the field as the
+// user's.
+func (d *Document) playSetField(es []ecs.Entity, cid ecs.ComponentID, path string, v any) error {
+	if err := d.playCheck(es, cid); err != nil {
+		return err
+	}
+	ids, err := d.resolve(es)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if err := d.play.world.SetField(e, cid, path, v); err != nil {
+			return err
+		}
+	}
+	d.play.markUser(ids, cid, topField(path))
+	d.version++
+	return nil
+}
+
+// playSetComponents is SetComponents while playing: it changes the play world and records the
+// fields each value changes as the user's.
+func (d *Document) playSetComponents(es []ecs.Entity, cid ecs.ComponentID, vs []any) error {
+	if err := d.playCheck(es, cid); err != nil {
+		return err
+	}
+	ids, err := d.resolve(es)
+	if err != nil {
+		return err
+	}
+	fields := d.compType(cid).info.Schema.Fields
+	w := d.play.world
+	for i, e := range es {
+		old, _ := w.Get(e, cid)
+		nv := d.value(d.own(cid, positiveZero(deref(vs[i]))), true)
+		if err := w.Set(e, cid, nv); err != nil {
+			return err
+		}
+		cur, _ := w.Get(e, cid)
+		ov, cv := reflect.ValueOf(old), reflect.ValueOf(cur)
+		if ov.Kind() != reflect.Struct || len(fields) == 0 {
+			d.play.markUser(ids[i:i+1], cid, "")
+			continue
+		}
+		for j := range fields {
+			f := &fields[j]
+			if !reflect.DeepEqual(ov.FieldByIndex(f.Index).Interface(), cv.FieldByIndex(f.Index).Interface()) {
+				d.play.markUser(ids[i:i+1], cid, f.JSONName)
+			}
+		}
+	}
+	d.version++
+	return nil
+}
+
+// diff returns how the play world differs from the edit world.
+func (p *Play) diff() *PlayChanges {
+	d := p.c
+	pw, ew := p.world, d.world
+	out := &PlayChanges{}
+	pw.EachEntity(func(e ecs.Entity) bool {
+		if !ew.Alive(e) {
+			out.Spawned++
+		}
+		return true
+	})
+	// The clone starts with no change ticks: what a system or the user wrote since Start is what
+	// AppendChanged finds; the rest is only compared for presence.
+	var changed []ecs.Entity
+	for _, cid := range ew.ComponentIDs() {
+		changed = pw.AppendChanged(changed, cid, 0)
+	}
+	touched := make(map[ecs.Entity]bool, len(changed))
+	for _, e := range changed {
+		touched[e] = true
+	}
+	ids := make([]uint64, 0, len(d.byID))
+	for id := range d.byID {
+		ids = append(ids, id)
+	}
+	sortIDs(ids)
+	for _, id := range ids {
+		e, _ := d.entity(id)
+		if !pw.Alive(e) {
+			out.Despawned = append(out.Despawned, id)
+			continue
+		}
+		for _, cid := range ew.ComponentIDs() {
+			info := d.compType(cid).info
+			if info.Computed || info.Type == reflect.TypeFor[scene.SceneID]() {
+				continue
+			}
+			had, has := ew.Has(e, cid), pw.Has(e, cid)
+			if had == has && (!has || !touched[e]) {
+				continue
+			}
+			ov, _ := ew.Get(e, cid)
+			nv, _ := pw.Get(e, cid)
+			switch {
+			case had != has:
+				c := PlayChange{ID: id, Entity: e, Component: info.Name, cid: cid, User: p.isUser(id, cid, ""), oldWhole: had}
+				if had {
+					c.Old = ov
+				} else {
+					c.New = copyVal(nv)
+				}
+				out.Changes = append(out.Changes, c)
+				continue
+			}
+			if reflect.DeepEqual(ov, nv) {
+				continue
+			}
+			o, n := reflect.ValueOf(ov), reflect.ValueOf(nv)
+			if o.Kind() != reflect.Struct || len(info.Schema.Fields) == 0 {
+				out.Changes = append(out.Changes, PlayChange{ID: id, Entity: e, Component: info.Name, cid: cid,
+					Old: ov, New: copyVal(nv), User: p.isUser(id, cid, ""), oldWhole: true})
+				continue
+			}
+			for j := range info.Schema.Fields {
+				f := &info.Schema.Fields[j]
+				of, nf := o.FieldByIndex(f.Index).Interface(), n.FieldByIndex(f.Index).Interface()
+				if reflect.DeepEqual(of, nf) {
+					continue
+				}
+				out.Changes = append(out.Changes, PlayChange{ID: id, Entity: e, Component: info.Name, Field: f.JSONName,
+					Old: of, New: copyVal(nf), User: p.isUser(id, cid, f.JSONName), cid: cid, index: f.Index})
+			}
+		}
+	}
+	sort.SliceStable(out.Changes, func(i, j int) bool { return out.Changes[i].ID < out.Changes[j].ID })
+	return out
+}
+
+// copyVal returns a deep copy of a value read from the play world (which is dropped at Stop).
+func copyVal(v any) any {
+	if v == nil {
+		return nil
+	}
+	return ecs.DeepCopy(reflect.ValueOf(v)).Interface()
+}
+
+// KeepPlayChanges applies the chosen changes (of what Stop returned) to the edit world as ONE
+// undoable step, "Keep play changes": each field takes its value from the end of play; a whole
+// component is added or removed. On an entity of a prefab instance a kept change is an edit of the
+// instance like any other, so it becomes an override. Changes whose entity is gone are refused with
+// ErrNoEntity; no step when nothing changes.
+func (d *Document) KeepPlayChanges(cs []PlayChange) error {
+	if err := d.hist.begin(); err != nil {
+		return err
+	}
+	type key struct {
+		id  uint64
+		cid ecs.ComponentID
+	}
+	next := map[key]*compState{}
+	var order []key
+	for i := range cs {
+		c := &cs[i]
+		e, ok := d.entity(c.ID)
+		if !ok {
+			return fmt.Errorf("keep %s of scene id %d: %w", c.Component, c.ID, ErrNoEntity)
+		}
+		k := key{c.ID, c.cid}
+		st := next[k]
+		if st == nil {
+			cur := d.state(e, c.cid)
+			st = &cur
+			next[k] = st
+			order = append(order, k)
+		}
+		switch {
+		case c.index == nil && c.New == nil:
+			*st = compState{val: compVal{id: c.cid}}
+		case c.index == nil:
+			*st = compState{has: true, val: d.own(c.cid, c.New)}
+		case st.has:
+			rv := reflect.New(d.compType(c.cid).info.Type).Elem()
+			rv.Set(reflect.ValueOf(d.value(st.val, true)))
+			rv.FieldByIndex(c.index).Set(reflect.ValueOf(copyVal(c.New)))
+			*st = compState{has: true, val: d.own(c.cid, rv.Interface())}
+		}
+	}
+	cmd := &compCmd{name: "Keep play changes"}
+	for _, k := range order {
+		e, _ := d.entity(k.id)
+		cur := d.state(e, k.cid)
+		after := *next[k]
+		if after.has == cur.has && (!after.has || sameVal(after.val, cur.val)) {
+			continue
+		}
+		cmd.changes = append(cmd.changes, compChange{id: k.id, cid: k.cid, before: cur, after: after})
+	}
+	return d.runComp(cmd)
+}
