@@ -16,6 +16,7 @@ type dialogs struct {
 	waiting []*prompt // asked while it was shown: each is shown when those before it are answered
 	files   *fileDialog
 	grid    *gridDialog
+	keep    *keepDialog // which changes made while playing to keep
 
 	places   func() []string // the file dialog's recent places (the settings')
 	gridHost gridHost
@@ -63,11 +64,13 @@ func (d *dialogs) openGrid(values settings.Grid) {
 
 // modalOpen reports whether a dialog owns the keyboard (shortcuts are off then). The grid dialog and background
 // jobs are not modal: the rest of the UI stays usable beside them.
-func (d *dialogs) modalOpen() bool { return d.prompt != nil || d.files != nil }
+func (d *dialogs) modalOpen() bool { return d.prompt != nil || d.files != nil || d.keep != nil }
 
 // modalName names the open dialog for the test probe.
 func (d *dialogs) modalName() string {
 	switch {
+	case d.keep != nil: // shown before any prompt
+		return "keep:" + keepTitle
 	case d.prompt != nil:
 		return "prompt:" + d.prompt.title
 	case d.files != nil:
@@ -103,7 +106,13 @@ func (d *dialogs) Build() {
 	if d.grid == nil && d.probe != nil {
 		d.probe.Grid = nil
 	}
-	if p := d.prompt; p != nil {
+	if k := d.keep; k != nil {
+		k.Build()
+		if k.done() && d.keep == k {
+			d.keep = nil
+		}
+	}
+	if p := d.prompt; p != nil && d.keep == nil {
 		p.Build()
 		if p.done() {
 			d.prompt = nil

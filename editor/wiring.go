@@ -27,6 +27,9 @@ func (u appUI) Ask(title, message string, cancel int, onChoose func(int), button
 func (u appUI) Alert(title, message string)          { u.a.dialogs.alert(title, message) }
 func (u appUI) ChooseFile(req workspace.FileRequest) { u.a.dialogs.chooseFile(req) }
 func (u appUI) OpenGridDialog(values settings.Grid)  { u.a.dialogs.openGrid(values) }
+func (u appUI) AskKeepPlayChanges(ch *doc.PlayChanges, keepUser bool, keep func([]doc.PlayChange)) {
+	u.a.dialogs.keep = newKeepDialog(ch, keepUser, u.a.ws.Doc().Name, keep)
+}
 
 // DocChanged points the panels at a new document.
 func (u appUI) DocChanged(d *doc.Document, frame bool) {

@@ -93,8 +93,11 @@
 // [Play.Start] clones the edit world (ecs.World.Clone keeps the entity handles) and runs the
 // play systems (scene.SpinSystem by default) on the clone at every [Play.Tick];
 // [Play.SetPaused], [Play.Step] (one tick of [FixedStep]), [Play.Stop] throws the clone
-// away, leaving the edit world exactly as it was. [Document.World] is the world to show. While
-// playing, every command returns [ErrPlaying].
+// away, leaving the edit world exactly as it was, and returns the differences ([PlayChanges]):
+// per entity and component field, those the user made and those the systems made.
+// [Document.KeepPlayChanges] keeps a chosen subset as one step. [Document.World] is the world to
+// show. While playing, SetField and SetComponents change the clone and are recorded as the user's;
+// every other command returns [ErrPlaying].
 //
 // # Outside changes
 //

@@ -41,6 +41,9 @@ type Settings struct {
 	UndoMemoryMB int `json:"undoMemoryMB,omitempty"`
 	// Grid holds the Spawn Cube Grid dialog's last values (nil until it was first closed).
 	Grid *Grid `json:"grid,omitempty"`
+	// KeepPlayEdits is whether the edits the user made while playing are checked to be kept when play
+	// mode stops (nil: yes; see KeepsPlayEdits).
+	KeepPlayEdits *bool `json:"keepPlayEdits,omitempty"`
 
 	path string
 }
@@ -83,6 +86,12 @@ func (g *Grid) valid() bool {
 		}
 	}
 	return in(g.Speed, -MaxGridSpeed, MaxGridSpeed) && len(g.Mesh) <= maxGridText && len(g.GroupName) <= maxGridText
+}
+
+// KeepsPlayEdits reports whether the "Keep changes made while playing?" dialog starts with the user's own edits
+// checked (the default) or with nothing checked.
+func (s *Settings) KeepsPlayEdits() bool {
+	return s == nil || s.KeepPlayEdits == nil || *s.KeepPlayEdits
 }
 
 // Defaults returns the settings of a first run.

@@ -182,3 +182,24 @@ func TestUndoMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepPlayEditsDefaultsToYes: without the key the user's play-mode edits start checked; false is read back.
+func TestKeepPlayEditsDefaultsToYes(t *testing.T) {
+	dir := t.TempDir()
+	if s, err := Load(dir); err != nil || !s.KeepsPlayEdits() {
+		t.Fatalf("first run: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`{"recent": [], "keepPlayEdits": false}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(dir)
+	if err != nil || s.KeepsPlayEdits() {
+		t.Fatalf("keepPlayEdits false: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`{"recent": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := Load(dir); err != nil || !s.KeepsPlayEdits() {
+		t.Fatalf("without the key: %v", err)
+	}
+}

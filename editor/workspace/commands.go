@@ -232,13 +232,17 @@ func (w *Workspace) SpawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 	}
 }
 
-// Play mode: the systems run on a clone of the edit world; Stop throws the clone away.
+// Play mode: the systems run on a clone of the edit world; at Stop the user chooses which of its changes to keep.
 
-// CmdPlayStop starts play mode, or stops it and restores the scene.
+// CmdPlayStop starts play mode, or stops it, restores the scene and asks which changes made while playing to keep.
 func (w *Workspace) CmdPlayStop() {
 	if w.doc.PlayMode().Playing() {
-		w.doc.PlayMode().Stop()
+		ch := w.doc.PlayMode().Stop()
 		w.log.Infof("stopped: the scene is as it was before Play")
+		if len(ch.Changes) > 0 {
+			d := w.doc
+			w.ui.AskKeepPlayChanges(ch, w.settings.KeepsPlayEdits(), func(cs []doc.PlayChange) { w.keepPlayChanges(d, cs) })
+		}
 	} else {
 		w.doc.PlayMode().Start()
 		w.lastTick = time.Now()
@@ -296,4 +300,20 @@ func (w *Workspace) InInstance() bool {
 	}
 	_, in := w.doc.Prefabs().InstanceOf(e)
 	return in
+}
+
+// keepPlayChanges keeps cs (changes made while playing in d) as one undoable step; none: nothing is kept.
+func (w *Workspace) keepPlayChanges(d *doc.Document, cs []doc.PlayChange) {
+	switch {
+	case d != w.doc:
+		w.log.Warnf("the changes made while playing were not kept: another scene is open")
+	case len(cs) == 0:
+		w.log.Infof("discarded the changes made while playing")
+	default:
+		if err := d.KeepPlayChanges(cs); err != nil {
+			w.log.Errorf("keep the changes made while playing: %v", err)
+			return
+		}
+		w.log.Infof("kept %s made while playing", words.Count(len(cs), "change", "changes"))
+	}
 }

@@ -76,6 +76,9 @@ type UI interface {
 	ChooseFile(req FileRequest)
 	// OpenGridDialog opens Spawn Cube Grid with values, or gives it the keyboard if it is open.
 	OpenGridDialog(values settings.Grid)
+	// AskKeepPlayChanges asks which changes made while playing to keep (keepUser: the user's own edits start
+	// checked); keep gets the chosen ones (none: discard all).
+	AskKeepPlayChanges(ch *doc.PlayChanges, keepUser bool, keep func([]doc.PlayChange))
 	// DocChanged points every panel at a new document (frame: show its whole scene, it has no saved camera).
 	DocChanged(d *doc.Document, frame bool)
 	// WorldReplaced tells the panels that the document's world is another (reload, play, a new project file).

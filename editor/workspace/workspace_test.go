@@ -36,6 +36,18 @@ type fakeUI struct {
 	shown     []ecs.Entity
 	sceneVer  uint64
 	questions []string // titles of every question and alert asked
+	keep      *keepRequest
+}
+
+// keepRequest is the question which changes made while playing to keep (UI.AskKeepPlayChanges).
+type keepRequest struct {
+	ch       *doc.PlayChanges
+	keepUser bool
+	keep     func([]doc.PlayChange)
+}
+
+func (f *fakeUI) AskKeepPlayChanges(ch *doc.PlayChanges, keepUser bool, keep func([]doc.PlayChange)) {
+	f.keep = &keepRequest{ch, keepUser, keep}
 }
 
 // question is a question the workspace asked (UI.Ask).
@@ -461,6 +473,47 @@ func TestPlayCommands(t *testing.T) {
 	w.CmdPlayStop()
 	if w.doc.PlayMode().Playing() {
 		t.Fatal("Stop")
+	}
+}
+
+// TestStopAsksWhichPlayChangesToKeep: Stop after a field edit made while playing asks (the user's edits checked by
+// default); keeping them is one undoable step; Stop without changes asks nothing; discarding keeps nothing.
+func TestStopAsksWhichPlayChangesToKeep(t *testing.T) {
+	w, f := newTestWorkspace(t, 1)
+	cube, _ := w.doc.Entity(w.doc.IDs()[0])
+	tr, _ := ecs.ComponentIDOf[ecs.Transform](w.doc.EditWorld())
+	before := w.doc.History().Undos()
+	w.CmdPlayStop()
+	w.CmdPlayStop()
+	if f.keep != nil {
+		t.Fatal("asked with nothing changed")
+	}
+	w.CmdPlayStop()
+	if err := w.doc.SetField([]ecs.Entity{cube}, tr, "position[0]", 3); err != nil {
+		t.Fatal(err)
+	}
+	w.CmdPlayStop()
+	if f.keep == nil || !f.keep.keepUser || len(f.keep.ch.Changes) != 1 || !f.keep.ch.Changes[0].User {
+		t.Fatalf("keep request %+v", f.keep)
+	}
+	f.keep.keep(nil)
+	if w.doc.History().Undos() != before || !strings.Contains(lastLog(w), "discarded") {
+		t.Fatalf("discard: %q", lastLog(w))
+	}
+	f.keep.keep(f.keep.ch.Changes)
+	got, _ := w.doc.EditWorld().Get(cube, tr)
+	if got.(ecs.Transform).Position[0] != 3 || w.doc.History().Undos() != before+1 {
+		t.Fatalf("kept %v, %s", got, lastLog(w))
+	}
+	off := false
+	w.settings.KeepPlayEdits = &off
+	w.CmdPlayStop()
+	if err := w.doc.SetField([]ecs.Entity{cube}, tr, "position[0]", 4); err != nil {
+		t.Fatal(err)
+	}
+	w.CmdPlayStop()
+	if f.keep.keepUser {
+		t.Fatal("the setting is not followed")
 	}
 }
 

@@ -1,0 +1,84 @@
+package editor
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/doc"
+)
+
+func keepChanges() *doc.PlayChanges {
+	return &doc.PlayChanges{Changes: []doc.PlayChange{
+		{ID: 2, Component: "Transform", Field: "position", Old: mgl32.Vec3{1, 0, 0}, New: mgl32.Vec3{7, 0.5, 0}, User: true},
+		{ID: 3, Component: "Transform", Field: "position", Old: mgl32.Vec3{}, New: mgl32.Vec3{0, 4, 0}, User: true},
+		{ID: 3, Component: "Transform", Field: "rotation", Old: mgl32.Vec3{}, New: mgl32.Vec3{0, 36.000004, 0}},
+		{ID: 3, Component: "Color", Old: nil, New: struct{ A int }{1}},
+	}, Despawned: []uint64{9}}
+}
+
+// TestKeepDialogRows: two groups (your edits, the systems'), an entity row above its fields, the user's edits
+// checked by default (or nothing, by the setting); a group's or entity's checkbox toggles all it covers.
+func TestKeepDialogRows(t *testing.T) {
+	var kept []doc.PlayChange
+	answered := false
+	k := newKeepDialog(keepChanges(), true, func(ecs.Entity) string { return "Cube" }, func(cs []doc.PlayChange) {
+		kept, answered = cs, true
+	})
+	var got []string
+	for r, row := range k.rows {
+		got = append(got, fmt.Sprintf("%d %v %s", row.kind, k.rowChecked(r), row.label))
+	}
+	want := []string{
+		"0 true Your edits (2 changes)",
+		"1 true Cube (id 2)",
+		"2 true Transform.position: [1, 0, 0] → [7, 0.5, 0]",
+		"1 true Cube (id 3)",
+		"2 true Transform.position: [0, 0, 0] → [0, 4, 0]",
+		"0 false Changed by systems (2 changes)",
+		"1 false Cube (id 3)",
+		"2 false Transform.rotation: [0, 0, 0] → [0, 36, 0]",
+		"2 false Color: (none) → {1}",
+	}
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Fatalf("rows\n%q\nwant\n%q", got, want)
+	}
+	if k.extra != "While playing 1 entity despawned: these are not kept." {
+		t.Fatalf("extra %q", k.extra)
+	}
+	k.toggle(6) // the systems' changes of entity 3
+	k.toggle(1) // entity 2's edit off
+	k.toggle(8) // Color off again
+	k.answer(0)
+	if !answered || len(kept) != 2 || kept[0].Field != "position" || kept[0].ID != 3 || kept[1].Field != "rotation" {
+		t.Fatalf("kept %+v", kept)
+	}
+	k.answer(1) // answered once
+	if len(kept) != 2 {
+		t.Fatal("answered twice")
+	}
+	k = newKeepDialog(keepChanges(), false, func(ecs.Entity) string { return "" }, func(cs []doc.PlayChange) { kept = cs })
+	if k.rowChecked(0) || k.rows[1].label != "Entity (id 2)" {
+		t.Fatal("the setting off checks nothing")
+	}
+	k.toggle(0)
+	k.answer(1)
+	if kept != nil {
+		t.Fatal("Discard all kept something")
+	}
+}
+
+// TestKeepDialogKeys: Enter and Escape press Keep selected.
+func TestKeepDialogKeys(t *testing.T) {
+	for _, key := range []imgui.Key{imgui.KeyEnter, imgui.KeyKeypadEnter, imgui.KeyEscape} {
+		if c := keepKeyChoice(func(k imgui.Key) bool { return k == key }); c != 0 {
+			t.Fatalf("key %v pressed button %d", key, c)
+		}
+	}
+	if keepKeyChoice(func(imgui.Key) bool { return false }) != -1 {
+		t.Fatal("no key pressed a button")
+	}
+}
