@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -234,12 +235,14 @@ func (w *Workspace) SpawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 
 // Play mode: the systems run on a clone of the edit world; at Stop the user chooses which of its changes to keep.
 
-// CmdPlayStop starts play mode, or stops it, restores the scene and asks which changes made while playing to keep.
+// CmdPlayStop starts play mode, or stops it and restores the scene; when the user edited the scene while playing,
+// it asks which changes made while playing (the user's and the systems') to keep.
 func (w *Workspace) CmdPlayStop() {
 	if w.doc.PlayMode().Playing() {
 		ch := w.doc.PlayMode().Stop()
 		w.log.Infof("stopped: the scene is as it was before Play")
-		if len(ch.Changes) > 0 {
+		// Only the user's own edits make Stop ask: a scene whose systems run would otherwise ask at every Stop.
+		if slices.ContainsFunc(ch.Changes, func(c doc.PlayChange) bool { return c.User }) {
 			d := w.doc
 			w.ui.AskKeepPlayChanges(ch, w.settings.KeepsPlayEdits(), func(cs []doc.PlayChange) { w.keepPlayChanges(d, cs) })
 		}

@@ -477,16 +477,18 @@ func TestPlayCommands(t *testing.T) {
 }
 
 // TestStopAsksWhichPlayChangesToKeep: Stop after a field edit made while playing asks (the user's edits checked by
-// default); keeping them is one undoable step; Stop without changes asks nothing; discarding keeps nothing.
+// default); keeping them is one undoable step; Stop without an edit of the user's asks nothing; discarding keeps
+// nothing.
 func TestStopAsksWhichPlayChangesToKeep(t *testing.T) {
 	w, f := newTestWorkspace(t, 1)
 	cube, _ := w.doc.Entity(w.doc.IDs()[0])
 	tr, _ := ecs.ComponentIDOf[ecs.Transform](w.doc.EditWorld())
 	before := w.doc.History().Undos()
 	w.CmdPlayStop()
+	w.doc.PlayMode().Tick(0.1)
 	w.CmdPlayStop()
 	if f.keep != nil {
-		t.Fatal("asked with nothing changed")
+		t.Fatal("asked with no edit of the user's")
 	}
 	w.CmdPlayStop()
 	if err := w.doc.SetField([]ecs.Entity{cube}, tr, "position[0]", 3); err != nil {
