@@ -1,0 +1,69 @@
+package e2e
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
+)
+
+// TestKeepHandMoveMadeWhilePlaying: while Spin turns the cubes, the user moves one by hand in the inspector; at
+// Stop the editor asks which changes to keep, the hand move checked and the spin not; Enter keeps the move as one
+// undo step and discards the spin, so the saved file differs from the original in that cube's position only.
+func TestKeepHandMoveMadeWhilePlaying(t *testing.T) {
+	path := copyScene(t, "cubes.json")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := launchOn(t, path)
+	p := clickCube(t, e)
+	id := p.Selected[0]
+	r0 := p.Inspector["Transform.rotation[1]"].Shown
+	e.Key("ctrl+p")
+	p = e.WaitProbe(10*time.Second, "the cube spins", func(p *guitest.Probe) bool {
+		return p.Playing && p.Inspector["Transform.rotation[1]"].Shown != r0
+	})
+	typeIntoChannel(e, widget(t, p, "Transform.position[1]"), 0, 1, 0, "4")
+	e.WaitProbe(10*time.Second, "the cube moved by hand while playing", func(p *guitest.Probe) bool {
+		return p.Playing && p.Inspector["Transform.position[1]"].Shown == "4"
+	})
+	e.Key("ctrl+p")
+	p = e.WaitProbe(10*time.Second, "the keep dialog", func(p *guitest.Probe) bool {
+		return !p.Playing && p.Modal == "keep:Keep changes made while playing?"
+	})
+	e.Presented(p)
+	docShot(t, e, "keep-play-changes.png")
+	if p.Dirty || p.UndoDepth != 0 {
+		t.Errorf("before the answer: dirty %v, %d undo steps", p.Dirty, p.UndoDepth)
+	}
+	e.Key("Return")
+	p = e.WaitProbe(10*time.Second, "the hand move kept", func(p *guitest.Probe) bool {
+		return p.Modal == "" && p.Dirty && p.Inspector["Transform.position[1]"].Shown == "4"
+	})
+	if p.UndoDepth != 1 {
+		t.Errorf("keeping made %d undo steps, want 1", p.UndoDepth)
+	}
+	if got := p.Inspector["Transform.rotation[1]"].Shown; got != r0 {
+		t.Errorf("the spin was kept: rotation %s, want %s", got, r0)
+	}
+	e.Key("ctrl+s")
+	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := diffLines(before, after)
+	if len(changed) != 1 || !strings.Contains(changed[0], `"position": [`) || !strings.Contains(changed[0], `, 4, `) {
+		t.Fatalf("want exactly the moved cube's position changed, got %d changed lines:\n%s", len(changed), strings.Join(changed, "\n"))
+	}
+	// The changed line is the selected cube's.
+	_, block, _ := strings.Cut(string(after), `"id": `+strconv.FormatUint(id, 10)+",")
+	block, _, _ = strings.Cut(block, `"id": `)
+	if _, line, _ := strings.Cut(changed[0], " → "); !strings.Contains(block, line) {
+		t.Errorf("the changed line is not cube %d's", id)
+	}
+}
