@@ -23,7 +23,6 @@ type PlayChange struct {
 	User     bool // the user edited it while playing; otherwise the systems changed it
 	cid      ecs.ComponentID
 	index    []int // the field's index in the component's struct (nil for a whole component)
-	oldWhole bool  // for a whole component: the entity had it before Play
 }
 
 // PlayChanges are the differences between the play world at Stop and the world from before Play.
@@ -180,11 +179,10 @@ func (p *Play) diff() *PlayChanges {
 			}
 			ov, _ := ew.Get(e, cid)
 			nv, _ := pw.Get(e, cid)
-			switch {
-			case had != has:
-				c := PlayChange{ID: id, Entity: e, Component: info.Name, cid: cid, User: p.isUser(id, cid, ""), oldWhole: had}
+			if had != has {
+				c := PlayChange{ID: id, Entity: e, Component: info.Name, cid: cid, User: p.isUser(id, cid, "")}
 				if had {
-					c.Old = ov
+					c.Old = copyVal(ov)
 				} else {
 					c.New = copyVal(nv)
 				}
@@ -197,7 +195,7 @@ func (p *Play) diff() *PlayChanges {
 			o, n := reflect.ValueOf(ov), reflect.ValueOf(nv)
 			if o.Kind() != reflect.Struct || len(info.Schema.Fields) == 0 {
 				out.Changes = append(out.Changes, PlayChange{ID: id, Entity: e, Component: info.Name, cid: cid,
-					Old: ov, New: copyVal(nv), User: p.isUser(id, cid, ""), oldWhole: true})
+					Old: copyVal(ov), New: copyVal(nv), User: p.isUser(id, cid, "")})
 				continue
 			}
 			for j := range info.Schema.Fields {
@@ -207,7 +205,7 @@ func (p *Play) diff() *PlayChanges {
 					continue
 				}
 				out.Changes = append(out.Changes, PlayChange{ID: id, Entity: e, Component: info.Name, Field: f.JSONName,
-					Old: of, New: copyVal(nf), User: p.isUser(id, cid, f.JSONName), cid: cid, index: f.Index})
+					Old: copyVal(of), New: copyVal(nf), User: p.isUser(id, cid, f.JSONName), cid: cid, index: f.Index})
 			}
 		}
 	}
