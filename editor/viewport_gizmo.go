@@ -51,12 +51,13 @@ func (o gizmoOp) dragKind() doc.DragKind {
 }
 
 // buildGizmo draws the transform gizmo on the active entity and turns a drag into ONE undoable edit of the
-// selected entities' Transforms (Ctrl snaps to the steps in the settings).
+// selected entities' Transforms (Ctrl snaps to the steps in the settings); while playing, a drag moves them in the
+// playing scene, and Stop offers to keep it.
 func (v *viewportPanel) buildGizmo() {
 	active, ok := v.doc.Selection().Active()
 	w := v.doc.World()
 	tid, hasT := ecs.ComponentIDOf[ecs.Transform](w)
-	if !ok || !hasT || !w.Has(active, tid) || v.doc.PlayMode().Playing() {
+	if !ok || !hasT || !w.Has(active, tid) {
 		v.endGizmo()
 		if v.probe != nil {
 			v.probe.Gizmo = [2]int{}

@@ -306,11 +306,22 @@ func TestViewportGizmoDragIsOneUndoStep(t *testing.T) {
 	if len(f.host.stepOp) == 0 || f.host.stepOp[0] != gizmoTranslate || pos.X() != float32(int(pos.X())) {
 		t.Fatalf("a Ctrl drag: steps asked for %v, position %v (want whole units)", f.host.stepOp, pos)
 	}
-	// No gizmo in play mode.
+	// In play mode a drag moves the cube in the playing scene, with no undo step (Stop offers to keep it).
 	f.d.PlayMode().Start()
 	f.ui.frames(2, f.build)
-	if f.st.Gizmo != ([2]int{}) {
-		t.Fatal("a gizmo in play mode")
+	if f.st.Gizmo == ([2]int{}) {
+		t.Fatal("no gizmo in play mode")
+	}
+	undos = f.d.History().Undos()
+	before := f.d.World().WorldMatrix(f.cubes[1]).Col(3).Vec3()
+	gx, gy = float32(f.st.Gizmo[0]), float32(f.st.Gizmo[1])
+	f.ui.drag(gx, gy, gx+60, gy, f.build)
+	f.d.World().PropagateTransforms()
+	if pos := f.d.World().WorldMatrix(f.cubes[1]).Col(3).Vec3(); pos.X() < before.X()+0.5 || f.d.History().Undos() != undos {
+		t.Fatalf("a drag while playing: position %v (from %v), %d undo steps (want %d)", pos, before, f.d.History().Undos(), undos)
+	}
+	if ch := f.d.PlayMode().Stop(); len(ch.Changes) == 0 || !ch.Changes[0].User {
+		t.Fatalf("the drag while playing is not the user's change: %+v", ch)
 	}
 }
 

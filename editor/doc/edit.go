@@ -66,6 +66,14 @@ func (d *Document) CancelEdit() {
 		return
 	}
 	d.hist.edit = nil
+	if g := t.drag; g != nil && d.play.Playing() {
+		for i, e := range g.ents {
+			if d.play.world.Has(e, g.cid) {
+				mustOK(d.play.world.Set(e, g.cid, g.start[i]))
+			}
+		}
+		d.version++
+	}
 	for i := len(t.changes) - 1; i >= 0; i-- {
 		mustOK(d.setState(t.changes[i].id, t.changes[i].cid, t.changes[i].before))
 	}

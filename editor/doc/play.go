@@ -59,6 +59,7 @@ func (p *Play) Stop() *PlayChanges {
 		return nil
 	}
 	ch := p.diff()
+	p.h.edit = nil // a drag of the play world: it has no step to make
 	p.off()
 	p.c.version++
 	return ch

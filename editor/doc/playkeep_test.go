@@ -189,3 +189,46 @@ func TestPlayChangesListDespawnedAndWholeComponents(t *testing.T) {
 		t.Fatal("removal not kept")
 	}
 }
+
+// TestGizmoDragWhilePlayingIsTheUsers: a transform drag while playing moves the play world, makes no step, is
+// listed at Stop as the user's (only the fields it moved); a cancelled drag puts the entity back.
+func TestGizmoDragWhilePlayingIsTheUsers(t *testing.T) {
+	d := openSmall(t)
+	d.PlayMode().Start()
+	d.PlayMode().Tick(0.1)
+	b := ent(t, d, 3)
+	d.BeginTransformDrag("Move", DragMove, []ecs.Entity{b})
+	must(t, d.DragWorld(mgl32.Translate3D(0, 5, 0)))
+	d.CancelEdit()
+	if p := get[ecs.Transform](t, d, d.World(), 3).Position; p != (mgl32.Vec3{-1, 0, 0}) {
+		t.Fatalf("cancelled drag left %v", p)
+	}
+	d.BeginTransformDrag("Move", DragMove, []ecs.Entity{b})
+	must(t, d.DragWorld(mgl32.Translate3D(0, 1, 0)))
+	d.PlayMode().Tick(0.1) // Spin turns B during the drag: the drag does not turn it back
+	r := get[ecs.Transform](t, d, d.World(), 3).Rotation
+	must(t, d.DragWorld(mgl32.Translate3D(0, 2, 0)))
+	if got := get[ecs.Transform](t, d, d.World(), 3).Rotation; got != r {
+		t.Fatalf("the move turned B back: %v, want %v", got, r)
+	}
+	d.EndEdit()
+	if p := get[ecs.Transform](t, d, d.World(), 3).Position; p != (mgl32.Vec3{-1, 2, 0}) || d.Editing() || d.History().Undos() != 0 {
+		t.Fatalf("drag while playing: %v, editing %v, %d steps", p, d.Editing(), d.History().Undos())
+	}
+	d.PlayMode().Tick(0.1)
+	ch := d.PlayMode().Stop()
+	var got []string
+	for _, c := range ch.Changes {
+		got = append(got, fmt.Sprintf("%d %s.%s user=%v", c.ID, c.Component, c.Field, c.User))
+	}
+	if want := []string{"3 Transform.position user=true", "3 Transform.rotation user=false"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("changes %q, want %q", got, want)
+	}
+	// A drag open at Stop ends with it.
+	d.PlayMode().Start()
+	d.BeginTransformDrag("Move", DragMove, []ecs.Entity{b})
+	d.PlayMode().Stop()
+	if d.Editing() {
+		t.Fatal("a drag of the play world outlived Stop")
+	}
+}

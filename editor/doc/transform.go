@@ -72,13 +72,18 @@ type transformDrag struct {
 // BeginTransformDrag opens a transaction like BeginEdit (close it with EndEdit or CancelEdit) for a
 // drag that moves, turns or scales es in world space (a gizmo): [Document.DragWorld] then sets
 // their Transforms. Only the entities of es that have a Transform and no ancestor in es take part
-// (a selected child follows its selected parent). While playing it does nothing.
+// (a selected child follows its selected parent). While playing the drag moves the entities of
+// the play world (as SetComponents does then) and records no step; CancelEdit puts them back.
 func (d *Document) BeginTransformDrag(label string, kind DragKind, es []ecs.Entity) {
-	if d.play.Playing() {
-		return
+	w := d.World()
+	switch {
+	case !d.play.Playing():
+		d.BeginEdit(label)
+	case d.hist.edit != nil:
+		d.hist.edit.depth++
+	default:
+		d.hist.edit = &transaction{name: label, depth: 1}
 	}
-	d.BeginEdit(label)
-	w := d.world
 	g := &transformDrag{kind: kind}
 	g.cid, _ = ecs.ComponentIDOf[ecs.Transform](w)
 	for _, e := range d.topLevel(es) {
@@ -145,12 +150,35 @@ func (d *Document) DragWorld(delta mgl32.Mat4) error {
 		if !finite32(t) {
 			t = t0
 		}
+		if d.play.Playing() {
+			t = keepUndragged(g.kind, t, d.play.world, g.ents[i], g.cid)
+		}
 		g.vals = append(g.vals, t)
 	}
 	if len(g.ents) == 0 {
 		return nil
 	}
 	return d.SetComponents(g.ents, g.cid, g.vals)
+}
+
+// keepUndragged returns t with what a drag of kind does not change taken from e's Transform in the play world
+// now: the systems may be changing it during the drag (a spin turns a cube being moved), and the drag must not
+// put it back.
+func keepUndragged(kind DragKind, t ecs.Transform, w *ecs.World, e ecs.Entity, cid ecs.ComponentID) ecs.Transform {
+	v, ok := w.Get(e, cid)
+	if !ok {
+		return t
+	}
+	cur := v.(ecs.Transform)
+	switch kind {
+	case DragMove:
+		t.Rotation, t.Scale = cur.Rotation, cur.Scale
+	case DragRotate:
+		t.Scale = cur.Scale
+	case DragScale:
+		t.Rotation = cur.Rotation
+	}
+	return t
 }
 
 // keepNear returns v, except that each component within tol·max(1, |old|) of old's is old's, bit

@@ -67,3 +67,27 @@ func TestKeepHandMoveMadeWhilePlaying(t *testing.T) {
 		t.Errorf("the changed line is not cube %d's", id)
 	}
 }
+
+// TestKeepGizmoMoveMadeWhilePlaying: the move gizmo works while playing; at Stop, Enter keeps the move.
+func TestKeepGizmoMoveMadeWhilePlaying(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	p := clickCube(t, e)
+	x0, z0 := p.Inspector["Transform.position[0]"].Shown, p.Inspector["Transform.position[2]"].Shown
+	e.Key("ctrl+p")
+	p = e.WaitProbe(10*time.Second, "the gizmo while playing", func(p *guitest.Probe) bool { return p.Playing && p.Gizmo != [2]int{} })
+	gx, gy := p.Gizmo[0], p.Gizmo[1]
+	e.Drag(gx, gy, gx+120, gy+40, 1)
+	p = e.WaitProbe(10*time.Second, "moved while playing", func(p *guitest.Probe) bool {
+		return p.Inspector["Transform.position[0]"].Shown != x0 || p.Inspector["Transform.position[2]"].Shown != z0
+	})
+	x1, z1 := p.Inspector["Transform.position[0]"].Shown, p.Inspector["Transform.position[2]"].Shown
+	e.Key("ctrl+p")
+	e.WaitProbe(10*time.Second, "the keep dialog", func(p *guitest.Probe) bool {
+		return !p.Playing && p.Modal == "keep:Keep changes made while playing?"
+	})
+	e.Key("Return")
+	p = e.WaitProbe(10*time.Second, "the move kept", func(p *guitest.Probe) bool { return p.Modal == "" && p.UndoDepth == 1 })
+	if x, z := p.Inspector["Transform.position[0]"].Shown, p.Inspector["Transform.position[2]"].Shown; x != x1 || z != z1 {
+		t.Errorf("kept position %s, %s; want %s, %s", x, z, x1, z1)
+	}
+}
