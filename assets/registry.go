@@ -25,10 +25,11 @@ type Registry struct {
 	mu      sync.Mutex
 	root    string
 	lim     Limits
-	entries map[string]*entry   // normalized reference → entry
-	alias   map[string]*entry   // reference as written → entry (no normalization per lookup)
-	known   map[string]struct{} // file references found by Scan, not necessarily loaded
-	version uint64              // last Version handed out
+	entries map[string]*entry     // normalized reference → entry
+	alias   map[string]*entry     // reference as written → entry (no normalization per lookup)
+	known   map[string]struct{}   // file references found by Scan, not necessarily loaded
+	version uint64                // last Version handed out
+	images  map[string]imageEntry // image reference as written → decoded image (Image)
 }
 
 type entry struct {
@@ -57,6 +58,7 @@ func (r *Registry) reset(root string) {
 	r.entries = make(map[string]*entry)
 	r.alias = make(map[string]*entry)
 	r.known = make(map[string]struct{})
+	r.images = make(map[string]imageEntry)
 }
 
 // Root returns the absolute scene folder ("" when none).
@@ -184,6 +186,7 @@ func (r *Registry) Reload(ref string) (*Mesh, error) {
 		return e.mesh, e.err
 	}
 	r.alias[ref] = e
+	clear(r.images) // decoded again on next use: the file may be a model holding images
 	if e.path == "" {
 		return e.mesh, e.err
 	}

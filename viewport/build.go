@@ -34,7 +34,10 @@ func EntityID(e ecs.Entity) uint32 { return e.Index() }
 
 // Builder keeps a [DrawList] in step with a world: every entity with a
 // Transform (hence a GlobalTransform) and a scene.Mesh is one instance, its
-// colour from scene.Color (white without one), its id [EntityID]. Update
+// colour from scene.Color (white without one), its id [EntityID]. Entities
+// with a scene.Material are batched by mesh and material (each distinct
+// material value is one [Material], its texture resolved when the mesh source
+// is also an [ImageSource]). Update
 // visits only what changed since the previous Update, through change-
 // detection queries (GlobalTransform, Mesh, Color changed), so an idle
 // frame costs a few table checks and uploads nothing. Removed entities are
@@ -51,6 +54,10 @@ type Builder struct {
 	byTransform *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
 	byMesh      *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
 	byColor     *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
+	byMaterial  *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Material]
+	colors      *ecs.Map[scene.Color]
+	mats        *ecs.Map[scene.Material]
+	materials   map[scene.Material]resolvedMaterial // until ReloadMeshes
 	all         *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
 
 	// Instances whose prefab cannot be used (scene.Prefab.Problem) and that have no mesh of
@@ -83,6 +90,10 @@ func NewBuilder(w *ecs.World, src MeshSource) *Builder {
 		byTransform: query(ecs.Changed[ecs.GlobalTransform](), ecs.Optional[scene.Color]()),
 		byMesh:      query(ecs.Changed[scene.Mesh](), ecs.Optional[scene.Color]()),
 		byColor:     query(ecs.Changed[scene.Color]()),
+		byMaterial: ecs.NewQuery3[ecs.GlobalTransform, scene.Mesh, scene.Material](w, ecs.Changed[scene.Material](),
+			ecs.Read[scene.Mesh](), ecs.Read[scene.Material]()),
+		colors: ecs.NewMap[scene.Color](w), mats: ecs.NewMap[scene.Material](w),
+		materials: map[scene.Material]resolvedMaterial{},
 		brokenChanged: ecs.NewQuery2[ecs.GlobalTransform, scene.Prefab](w, ecs.Changed[scene.Prefab](), ecs.Read[ecs.GlobalTransform](),
 			ecs.Read[scene.Prefab]()),
 		brokenMoved: ecs.NewQuery2[ecs.GlobalTransform, scene.Prefab](w, ecs.Changed[ecs.GlobalTransform](), ecs.Read[ecs.GlobalTransform](),
@@ -117,6 +128,15 @@ func (b *Builder) Update() bool {
 	b.visit(b.byMesh, true)
 	b.visit(b.byTransform, false)
 	b.visit(b.byColor, false)
+	for it := b.byMaterial.Iter(); it.Next(); {
+		g, m, _ := it.Get()
+		c, ok := b.colors.TryGet(it.Entity())
+		col := white
+		if ok {
+			col = c.RGBA
+		}
+		b.put(it.Entity(), g.Matrix, m.Asset, col)
+	}
 	b.visitBroken(b.brokenChanged)
 	b.visitBroken(b.brokenMoved)
 	if b.all.Count()+len(b.broken) != b.dl.Len() {
@@ -191,8 +211,16 @@ func (b *Builder) put(e ecs.Entity, world mgl32.Mat4, asset string, col [4]float
 		b.ents = append(b.ents, ecs.Entity{})
 	}
 	b.ents[id] = e
-	b.dl.Set(mesh.Ref, Instance{World: world, Color: col, ID: id})
-	b.dl.SetMesh(mesh.Ref, mesh)
+	ref := mesh.Ref
+	var mat *Material
+	if m, ok := b.mats.TryGet(e); ok {
+		var suffix string
+		mat, suffix = b.material(m)
+		ref += suffix
+	}
+	b.dl.Set(ref, Instance{World: world, Color: col, ID: id})
+	b.dl.SetMesh(ref, mesh)
+	b.dl.SetMaterial(ref, mat)
 }
 
 // mesh resolves a reference once (until ReloadMeshes).
@@ -238,6 +266,7 @@ func (b *Builder) SetSelection(sel []ecs.Entity) {
 // reference now resolves to another mesh move batch.
 func (b *Builder) ReloadMeshes() {
 	clear(b.resolved)
+	clear(b.materials)
 	it := b.all.Iter()
 	for it.Next() {
 		g, m, c := it.Get()

@@ -20,7 +20,7 @@ type DrawItem struct {
 
 // Visible appends to dst the chunks of d that may be seen through f — those holding instances, of a batch with a
 // mesh, whose box intersects f — nearest to eye first (drawing front to back lets a renderer skip hidden pixels
-// early), and returns it. Like all plane tests it is conservative: a chunk near a frustum corner may be listed
+// early), those of blended materials last and farthest first — and returns it. Like all plane tests it is conservative: a chunk near a frustum corner may be listed
 // while none of it shows.
 func (d *DrawList) Visible(f *Frustum, eye mgl32.Vec3, dst []DrawItem) []DrawItem {
 	start := len(dst)
@@ -45,6 +45,15 @@ func (d *DrawList) Visible(f *Frustum, eye mgl32.Vec3, dst []DrawItem) []DrawIte
 		}
 	}
 	slices.SortStableFunc(dst[start:], func(a, b DrawItem) int {
+		// Blended surfaces go after the rest, far to near, so that each is blended over what is behind it.
+		if ba, bb := d.batches[a.Batch].Material.Blended(), d.batches[b.Batch].Material.Blended(); ba != bb {
+			if ba {
+				return 1
+			}
+			return -1
+		} else if ba {
+			a, b = b, a
+		}
 		switch {
 		case a.Dist < b.Dist:
 			return -1

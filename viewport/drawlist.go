@@ -249,6 +249,9 @@ type Batch struct {
 	// a batch without a mesh is not drawn (and counts as a unit cube for
 	// bounds and picking).
 	Mesh *assets.Mesh
+	// Material is the surface the instances share (nil: their colours, the default shading); set
+	// with [DrawList.SetMaterial].
+	Material *Material
 
 	chunks      []*Chunk
 	open        map[[3]int32]int32   // cell → the chunk new instances of that cell go to

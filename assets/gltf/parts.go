@@ -15,6 +15,27 @@ import (
 func init() {
 	assets.RegisterMeshPartFormat(".gltf", LoadPart)
 	assets.RegisterMeshPartFormat(".glb", LoadPart)
+	assets.RegisterImagePartFormat(".gltf", LoadImagePart)
+	assets.RegisterImagePartFormat(".glb", LoadImagePart)
+}
+
+// LoadImagePart returns the encoded bytes (PNG or JPEG) of the image part ("image/N") of the
+// model file at path.
+func LoadImagePart(path, part string, lim assets.Limits) ([]byte, error) {
+	lim = lim.WithDefaults()
+	m, err := lastModel.get(path, Limits{MaxBytes: lim.MaxFileBytes, MaxVertices: lim.MaxVertices, MaxTriangles: lim.MaxTriangles})
+	if err != nil {
+		return nil, err
+	}
+	s, ok := strings.CutPrefix(part, "image/")
+	i, err := strconv.Atoi(s)
+	if !ok || err != nil || i < 0 || i >= len(m.Images) {
+		return nil, fmt.Errorf("%s: no image %q (the model holds %d images: image/0 …)", path, part, len(m.Images))
+	}
+	if len(m.Images[i].Data) == 0 {
+		return nil, fmt.Errorf("%s: %s could not be read (see the import's warnings)", path, part)
+	}
+	return m.Images[i].Data, nil
 }
 
 // MeshPart returns the part of a reference ("model.glb#" + MeshPart(m, i, p)) that names primitive

@@ -22,6 +22,12 @@ type drawer struct {
 	maxTexels int      // GL_MAX_TEXTURE_BUFFER_SIZE
 	vao       uint32   // empty: the grid makes its vertices
 	meshes    map[*assets.Mesh]*gpuMesh
+	texMeshes map[*assets.Mesh]*gpuMesh // meshes whose texture coordinates are read: not welded
+	materials map[*viewport.Material]*gpuMaterial
+	textures  map[textureKey]*sharedTexture // 2D textures of the materials' images
+	matSet    *gpuMaterial                  // the material whose uniforms matProg has (nil: none)
+	matProg   *program
+	blending  bool // a blended material's state is set
 	culling   bool // GL_CULL_FACE is on (during a pass)
 	// pull and flat turn pulled drawing (pull.go: only a software renderer gains by it) and shared flat vertices
 	// (flat.go) on; tests compare them with the plain instanced draw. Set before the first mesh is uploaded.
@@ -30,11 +36,12 @@ type drawer struct {
 }
 
 // meshUniforms are the uniforms every mesh program variant has.
-var meshUniforms = []string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye"}
+var meshUniforms = append([]string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye"}, materialUniforms...)
 
 // init makes the programs; pull says whether small meshes are drawn pulled.
 func (d *drawer) init(pull bool) error {
-	d.meshes = map[*assets.Mesh]*gpuMesh{}
+	d.meshes, d.texMeshes = map[*assets.Mesh]*gpuMesh{}, map[*assets.Mesh]*gpuMesh{}
+	d.materials, d.textures = map[*viewport.Material]*gpuMaterial{}, map[textureKey]*sharedTexture{}
 	d.pull, d.flat = pull, true
 	var err error
 	for flat, defines := range [][]string{nil, {"FLAT_NORMAL"}} {
@@ -50,8 +57,14 @@ func (d *drawer) init(pull bool) error {
 		gl.UseProgram(p.id)
 		gl.Uniform1i(p.loc("uInst"), unitInst)
 		gl.Uniform1i(p.loc("uMesh"), unitMesh)
-		gl.UseProgram(0)
 	}
+	for _, progs := range d.meshProgs {
+		for _, p := range progs {
+			gl.UseProgram(p.id)
+			gl.Uniform1i(p.loc("uBaseTex"), unitBaseColor)
+		}
+	}
+	gl.UseProgram(0)
 	var maxTexels int32
 	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &maxTexels)
 	d.maxTexels = int(maxTexels)
@@ -65,10 +78,8 @@ func (d *drawer) init(pull bool) error {
 
 // delete frees the programs and meshes.
 func (d *drawer) delete() {
-	for m, gm := range d.meshes {
-		deleteMesh(gm)
-		delete(d.meshes, m)
-	}
+	d.keepMeshes(func(*assets.Mesh) bool { return false })
+	d.keepMaterials(func(*viewport.Material) bool { return false })
 	for _, p := range []*program{d.meshProgs[0][0], d.meshProgs[0][1], d.meshProgs[1][0], d.meshProgs[1][1], d.gridProg} {
 		p.delete()
 	}
@@ -95,9 +106,11 @@ func (d *drawer) beginPass(f *frame, s *Settings) {
 		for _, prog := range progs {
 			gl.UseProgram(prog.id)
 			lightUniforms(prog, s, f.vp, f.eye)
+			setMaterial(prog, nil)
 			d.inUse = prog
 		}
 	}
+	d.matSet, d.matProg = nil, nil
 }
 
 // endPass undoes what the pass's draws bound.
@@ -106,13 +119,18 @@ func (d *drawer) endPass() {
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	gl.Disable(gl.CULL_FACE)
 	d.culling = false
+	d.blend(false)
 }
 
-// drawInstances draws count instances of buf with mesh gm — instance base + k×stride — pulled when it can, else
-// instanced; mirrored says that one of them is mirrored (no back-face culling then). It returns the triangles.
-func (d *drawer) drawInstances(buf *instanceBuffer, gm *gpuMesh, base, stride, count int, mirrored bool) int {
-	d.cull(gm.closed && !mirrored)
-	if d.useMeshProgram(gm, buf.capacity) {
+// drawInstances draws count instances of buf with mesh gm and material mat (nil: the instances' colours) —
+// instance base + k×stride — pulled when it can, else instanced; mirrored says that one of them is mirrored (no
+// back-face culling then). It returns the triangles.
+func (d *drawer) drawInstances(buf *instanceBuffer, gm *gpuMesh, mat *gpuMaterial, base, stride, count int, mirrored bool) int {
+	d.cull((gm.closed || mat.singleSided()) && !mirrored)
+	d.blend(mat != nil && mat.blend)
+	pulled := d.useMeshProgram(gm, buf.capacity)
+	d.useMaterial(mat)
+	if pulled {
 		d.drawPulled(gm, buf.tex, base, stride, count)
 		return count * gm.triangles
 	}

@@ -48,6 +48,7 @@ func (cs *chunkState) scanMirrored(c *viewport.Chunk) {
 // batchState is the GPU side of one viewport.Batch (same index).
 type batchState struct {
 	mesh   *gpuMesh
+	mat    *gpuMaterial // nil: the instances' colours
 	chunks []chunkState
 }
 
@@ -146,10 +147,12 @@ func (s *listSet) sync(dl *viewport.DrawList, d *drawer, serial uint64, st *Stat
 	ls.forgotten = false // drawn again
 	ls.used = serial
 	used := map[*assets.Mesh]bool{}
+	usedMats := map[*viewport.Material]bool{}
 	for _, o := range s.all {
 		for i, b := range o.dl.Batches() {
 			if b.Mesh != nil && (i < len(o.batches) || o == ls) {
 				used[b.Mesh] = true
+				usedMats[b.Material] = true
 			}
 		}
 	}
@@ -158,12 +161,12 @@ func (s *listSet) sync(dl *viewport.DrawList, d *drawer, serial uint64, st *Stat
 			ls.batches = append(ls.batches, batchState{})
 		}
 		bs := &ls.batches[i]
-		old := bs.mesh
-		bs.mesh = nil
+		old, oldMat := bs.mesh, bs.mat
+		bs.mesh, bs.mat = nil, d.material(b.Material)
 		if b.Mesh != nil {
-			bs.mesh = d.mesh(b.Mesh, st)
+			bs.mesh = d.mesh(b.Mesh, bs.mat.textured(), st)
 		}
-		if old != bs.mesh {
+		if old != bs.mesh || oldMat != bs.mat {
 			ls.lost = true
 		}
 		n := len(b.Chunks())
@@ -181,4 +184,5 @@ func (s *listSet) sync(dl *viewport.DrawList, d *drawer, serial uint64, st *Stat
 		}
 	}
 	d.keepMeshes(func(m *assets.Mesh) bool { return used[m] })
+	d.keepMaterials(func(m *viewport.Material) bool { return usedMats[m] })
 }

@@ -335,7 +335,7 @@ func (c *pictureCache) drawItems(p *picture, n int) int {
 			c.d.uploadChunk(&cs.buf, ch, &p.stats)
 			count = (ch.Len() + p.stride - 1) / p.stride
 		}
-		t := c.d.drawInstances(buf, bs.mesh, base, stride, count, cs.mirrored)
+		t := c.d.drawInstances(buf, bs.mesh, bs.mat, base, stride, count, cs.mirrored)
 		p.stats.DrawCalls++
 		p.stats.Instances += count
 		p.stats.Triangles += t

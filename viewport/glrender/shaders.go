@@ -20,6 +20,7 @@ const (
 const meshVS = `
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
+layout(location = 2) in vec2 aUV;
 ` + meshInstanceInputs + meshVSOutputs + `
 void main() {
 ` + meshInstanceRead + meshVSBody
@@ -52,6 +53,7 @@ void main() {
 	vec4 m1 = texelFetch(uMesh, 2 * v + 1);
 	vec3 aPos = m0.xyz;
 	vec3 aNormal = vec3(m0.w, m1.xy);
+	vec2 aUV = m1.zw;
 ` + meshVSBody
 
 // meshVSOutputs declares what meshVS and pulledVS pass on to meshFS.
@@ -59,6 +61,7 @@ const meshVSOutputs = `uniform mat4 uViewProj;
 
 ` + normalQualifier + ` out vec3 vNormal;
 out vec3 vWorld;
+out vec2 vUV;
 flat out vec4 vColor;
 flat out uint vID;
 flat out uint vFlags;
@@ -75,6 +78,7 @@ const meshVSBody = `	vec4 w = M * vec4(aPos, 1.0);
 	vMirror = det < 0.0 ? 1u : 0u;
 	vNormal = cof * aNormal * (det < 0.0 ? -1.0 : 1.0);
 	vWorld = w.xyz;
+	vUV = aUV;
 	gl_Position = uViewProj * w;
 }
 `
@@ -107,11 +111,17 @@ const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
 // little specular, in linear space (colours are sRGB on the way in and out,
 // with gamma 2 — squares and square roots — which costs a fraction of pow()
 // on a software rasteriser and looks the same).
+// With a material (uMaterial) the surface is its base colour (factor ×
+// texture, linear) tinted by the instance's colour, cut out (mask) or
+// blended by its alpha, and lit by a simple metallic-roughness model:
+// Lambert diffuse of the non-metal part, a normalised Blinn-Phong lobe whose
+// width follows the roughness, Schlick's Fresnel, plus emission.
 // It writes the entity id, with viewport.FlagSelected in bit 31, to the R32UI
 // attachment; the selection is tinted and outlined afterwards (composeFS).
 const meshFS = `
 ` + normalQualifier + ` in vec3 vNormal;
 in vec3 vWorld;
+in vec2 vUV;
 flat in vec4 vColor;
 flat in uint vID;
 flat in uint vFlags;
@@ -123,6 +133,16 @@ uniform vec3 uSky;        // ambient from above
 uniform vec3 uGround;     // ambient from below
 uniform vec3 uEye;
 
+uniform bool uMaterial;   // false: the instance's colour, the default shading
+uniform vec4 uBaseColor;  // linear RGBA factor
+uniform vec2 uMetalRough; // metallic, roughness
+uniform vec3 uEmissive;   // linear, times its strength
+uniform vec2 uAlpha;      // mode (0 opaque, 1 mask, 2 blend), cutoff
+uniform bool uTexOn;
+uniform sampler2D uBaseTex; // SRGB8_ALPHA8: read linear
+uniform vec3 uUV0;        // the texture transform's rows
+uniform vec3 uUV1;
+
 layout(location = 0) out vec4 oColor;
 layout(location = 1) out uint oID;
 
@@ -132,19 +152,40 @@ vec3 toSRGB(vec3 c) { return sqrt(max(c, 0.0)); }
 void main() {
 	vec3 n = normalize(vNormal);
 	if (gl_FrontFacing == (vMirror != 0u)) n = -n; // open meshes: light the inside too (a mirrored one's front is wound clockwise)
-	vec3 base = toLinear(clamp(vColor.rgb, 0.0, 1.0));
+	vec3 v = normalize(uEye - vWorld);
 	float diff = max(dot(n, uLightDir), 0.0);
 	vec3 amb = mix(uGround, uSky, n.y * 0.5 + 0.5);
-	vec3 v = normalize(uEye - vWorld);
 	vec3 h = normalize(uLightDir + v);
-	float s2 = max(dot(n, h), 0.0);
-	s2 *= s2; // ^48 by squaring: a fraction of pow()'s exp2(log2) on a software rasteriser
-	float s4 = s2 * s2;
-	float s16 = s4 * s4;
-	s16 *= s16;
-	float spec = s16 * s16 * s16 * 0.25 * step(0.0, diff);
-	vec3 c = base * (amb + uLightColor * diff) + uLightColor * spec;
-	oColor = vec4(toSRGB(c), 1.0);
+	vec3 c;
+	float alpha = 1.0;
+	if (uMaterial) {
+		vec4 base = uBaseColor * vec4(toLinear(clamp(vColor.rgb, 0.0, 1.0)), vColor.a);
+		if (uTexOn) base *= texture(uBaseTex, vec2(dot(uUV0, vec3(vUV, 1.0)), dot(uUV1, vec3(vUV, 1.0))));
+		alpha = base.a;
+		if (uAlpha.x == 1.0 && alpha < uAlpha.y) discard;
+		if (uAlpha.x != 2.0) alpha = 1.0;
+		float metal = uMetalRough.x;
+		float r = max(uMetalRough.y, 0.03);
+		vec3 f0 = mix(vec3(0.04), base.rgb, metal);
+		float nv = max(dot(n, v), 0.0);
+		float fw = 1.0 - nv;
+		float fw2 = fw * fw;
+		vec3 fres = f0 + (1.0 - f0) * (fw2 * fw2 * fw) * (1.0 - r);
+		float shin = min(2.0 / (r * r * r * r) - 2.0, 2048.0);
+		float spec = (shin + 2.0) / 4.0 * pow(max(dot(n, h), 0.0), shin) * diff;
+		vec3 kd = base.rgb * (1.0 - metal);
+		c = kd * (amb + uLightColor * diff) + fres * (uLightColor * spec + amb * mix(1.0, 0.6, r)) * mix(0.25, 1.0, metal) + uEmissive;
+	} else {
+		vec3 base = toLinear(clamp(vColor.rgb, 0.0, 1.0));
+		float s2 = max(dot(n, h), 0.0);
+		s2 *= s2; // ^48 by squaring: a fraction of pow()'s exp2(log2) on a software rasteriser
+		float s4 = s2 * s2;
+		float s16 = s4 * s4;
+		s16 *= s16;
+		float spec = s16 * s16 * s16 * 0.25 * step(0.0, diff);
+		c = base * (amb + uLightColor * diff) + uLightColor * spec;
+	}
+	oColor = vec4(toSRGB(c), alpha);
 	oID = vID | ((vFlags & 1u) != 0u ? 0x80000000u : 0u); // drawn selected whatever the selection
 }
 `

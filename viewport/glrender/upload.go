@@ -9,14 +9,19 @@ import (
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// mesh returns the GPU buffers of m, uploading it on first use.
-func (d *drawer) mesh(m *assets.Mesh, st *Stats) *gpuMesh {
-	if gm, ok := d.meshes[m]; ok {
+// mesh returns the GPU buffers of m, uploading it on first use. textured says its texture coordinates are
+// read: then its vertices are not welded (flat.go), which would give faces meeting at a corner one coordinate.
+func (d *drawer) mesh(m *assets.Mesh, textured bool, st *Stats) *gpuMesh {
+	meshes := d.meshes
+	if textured {
+		meshes = d.texMeshes
+	}
+	if gm, ok := meshes[m]; ok {
 		return gm
 	}
 	gm := &gpuMesh{indexCount: int32(len(m.Indices)), triangles: m.TriangleCount()}
 	vertices, indices := m.Vertices, m.Indices
-	if v, i, ok := flatVertices(m); ok && d.flat {
+	if v, i, ok := flatVertices(m); ok && d.flat && !textured {
 		vertices, indices, gm.flat = v, i, true
 	}
 	gl.GenBuffers(1, &gm.vbo)
@@ -36,7 +41,7 @@ func (d *drawer) mesh(m *assets.Mesh, st *Stats) *gpuMesh {
 	if d.pull {
 		d.pullMesh(gm, len(vertices)/assets.FloatsPerVertex, indices, st)
 	}
-	d.meshes[m] = gm
+	meshes[m] = gm
 	return gm
 }
 
@@ -147,10 +152,12 @@ type gpuMesh struct {
 
 // keepMeshes frees the meshes that used does not report used.
 func (d *drawer) keepMeshes(used func(m *assets.Mesh) bool) {
-	for m, gm := range d.meshes {
-		if !used(m) {
-			deleteMesh(gm)
-			delete(d.meshes, m)
+	for _, meshes := range []map[*assets.Mesh]*gpuMesh{d.meshes, d.texMeshes} {
+		for m, gm := range meshes {
+			if !used(m) {
+				deleteMesh(gm)
+				delete(meshes, m)
+			}
 		}
 	}
 }

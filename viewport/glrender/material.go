@@ -1,0 +1,202 @@
+package glrender
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// unitBaseColor is the texture unit of a material's base colour texture.
+const unitBaseColor = 5
+
+// materialUniforms are the mesh programs' material uniforms (meshFS).
+var materialUniforms = []string{"uMaterial", "uBaseColor", "uMetalRough", "uEmissive", "uAlpha", "uTexOn", "uBaseTex", "uUV0", "uUV1"}
+
+// gpuMaterial is a viewport.Material's uniforms and texture.
+type gpuMaterial struct {
+	base       [4]float32
+	metalRough [2]float32
+	emissive   [3]float32
+	alpha      [2]float32 // mode (0 opaque, 1 mask, 2 blend), cutoff
+	uv0, uv1   [3]float32 // rows of the texture transform (a 2×3 affine matrix)
+	tex        uint32     // the base colour texture (0: none)
+	texKey     textureKey
+	blend      bool
+	double     bool
+}
+
+// singleSided reports whether m's back faces are not drawn (nil: the default look, which lights them).
+func (m *gpuMaterial) singleSided() bool { return m != nil && !m.double }
+
+// textured reports whether m reads texture coordinates.
+func (m *gpuMaterial) textured() bool { return m != nil && m.tex != 0 }
+
+// material returns the GPU side of m (nil for nil), uploading its texture on first use.
+func (d *drawer) material(m *viewport.Material) *gpuMaterial {
+	if m == nil {
+		return nil
+	}
+	if gm, ok := d.materials[m]; ok {
+		return gm
+	}
+	gm := &gpuMaterial{
+		base: m.BaseColor, metalRough: [2]float32{clamp01(m.Metallic), clamp01(m.Roughness)},
+		alpha: [2]float32{float32(m.AlphaMode), m.AlphaCutoff},
+		blend: m.AlphaMode == scene.AlphaBlend, double: m.DoubleSided,
+	}
+	for i := range 3 {
+		gm.emissive[i] = m.Emissive[i] * m.EmissiveStrength
+	}
+	t := m.BaseColorTexture
+	if m.BaseColorImage != nil {
+		gm.texKey = textureKey{m.BaseColorImage, t.WrapS, t.WrapT, t.MagFilter, t.MinFilter, t.Mipmaps}
+		gm.tex = d.texture(gm.texKey)
+	}
+	// Offset + R(Rotation) × (Scale ⊙ uv), R counter-clockwise.
+	s, c := math.Sincos(float64(t.Rotation) * math.Pi / 180)
+	sin, cos := float32(s), float32(c)
+	gm.uv0 = [3]float32{cos * t.Scale[0], -sin * t.Scale[1], t.Offset[0]}
+	gm.uv1 = [3]float32{sin * t.Scale[0], cos * t.Scale[1], t.Offset[1]}
+	d.materials[m] = gm
+	return gm
+}
+
+func clamp01(v float32) float32 { return min(max(v, 0), 1) }
+
+// textureKey is what a texture is made from: an image (one per asset reference and version) and its sampling.
+type textureKey struct {
+	img          *assets.Image
+	wrapS, wrapT scene.Wrap
+	mag, min     scene.Filter
+	mips         scene.Mipmaps
+}
+
+// sharedTexture is a texture and the materials using it.
+type sharedTexture struct {
+	id    uint32
+	users int
+}
+
+// texture returns the 2D texture of k (shared by the materials using it), uploading it on first use: sRGB texels
+// (SRGB8_ALPHA8: read in linear space), with mipmaps unless k has none.
+func (d *drawer) texture(k textureKey) uint32 {
+	img := k.img
+	if img.Width <= 0 || img.Height <= 0 || len(img.Pix) < img.Width*img.Height*4 {
+		return 0
+	}
+	if st, ok := d.textures[k]; ok {
+		st.users++
+		return st.id
+	}
+	t := scene.Texture{WrapS: k.wrapS, WrapT: k.wrapT, MagFilter: k.mag, MinFilter: k.min, Mipmaps: k.mips}
+	var tex uint32
+	gl.GenTextures(1, &tex)
+	gl.ActiveTexture(gl.TEXTURE0 + unitBaseColor)
+	gl.BindTexture(gl.TEXTURE_2D, tex)
+	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.SRGB8_ALPHA8, int32(img.Width), int32(img.Height), 0, gl.RGBA, gl.UNSIGNED_BYTE,
+		unsafe.Pointer(&img.Pix[0]))
+	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
+	d.countUpload(nil, len(img.Pix))
+	wrap := func(w scene.Wrap) int32 {
+		switch w {
+		case scene.WrapClamp:
+			return gl.CLAMP_TO_EDGE
+		case scene.WrapMirror:
+			return gl.MIRRORED_REPEAT
+		}
+		return gl.REPEAT
+	}
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, wrap(t.WrapS))
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, wrap(t.WrapT))
+	mag := int32(gl.LINEAR)
+	if t.MagFilter == scene.FilterNearest {
+		mag = gl.NEAREST
+	}
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, mag)
+	near := t.MinFilter == scene.FilterNearest
+	minf := map[[2]int]int32{
+		{0, int(scene.MipmapsLinear)}: gl.LINEAR_MIPMAP_LINEAR, {1, int(scene.MipmapsLinear)}: gl.NEAREST_MIPMAP_LINEAR,
+		{0, int(scene.MipmapsNearest)}: gl.LINEAR_MIPMAP_NEAREST, {1, int(scene.MipmapsNearest)}: gl.NEAREST_MIPMAP_NEAREST,
+		{0, int(scene.MipmapsNone)}: gl.LINEAR, {1, int(scene.MipmapsNone)}: gl.NEAREST,
+	}[[2]int{b2i(near), int(t.Mipmaps)}]
+	if minf == 0 {
+		minf = gl.LINEAR_MIPMAP_LINEAR
+	}
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, minf)
+	if t.Mipmaps != scene.MipmapsNone {
+		gl.GenerateMipmap(gl.TEXTURE_2D)
+	}
+	gl.BindTexture(gl.TEXTURE_2D, 0)
+	gl.ActiveTexture(gl.TEXTURE0)
+	d.textures[k] = &sharedTexture{id: tex, users: 1}
+	return tex
+}
+
+// keepMaterials frees the materials (and their textures) that used does not report used.
+func (d *drawer) keepMaterials(used func(m *viewport.Material) bool) {
+	for m, gm := range d.materials {
+		if !used(m) {
+			if st, ok := d.textures[gm.texKey]; ok && gm.tex != 0 {
+				if st.users--; st.users == 0 {
+					gl.DeleteTextures(1, &st.id)
+					delete(d.textures, gm.texKey)
+				}
+			}
+			delete(d.materials, m)
+		}
+	}
+	if d.matSet != nil {
+		d.matSet, d.matProg = nil, nil
+	}
+}
+
+// useMaterial gives the program in use mat's uniforms and binds its texture.
+func (d *drawer) useMaterial(mat *gpuMaterial) {
+	if d.matSet == mat && d.matProg == d.inUse {
+		return
+	}
+	setMaterial(d.inUse, mat)
+	d.matSet, d.matProg = mat, d.inUse
+}
+
+// setMaterial sets mat's uniforms in p, in use (nil: none, the instances' colours).
+func setMaterial(p *program, mat *gpuMaterial) {
+	if mat == nil {
+		gl.Uniform1i(p.loc("uMaterial"), 0)
+		return
+	}
+	gl.Uniform1i(p.loc("uMaterial"), 1)
+	gl.Uniform4fv(p.loc("uBaseColor"), 1, &mat.base[0])
+	gl.Uniform2fv(p.loc("uMetalRough"), 1, &mat.metalRough[0])
+	gl.Uniform3fv(p.loc("uEmissive"), 1, &mat.emissive[0])
+	gl.Uniform2fv(p.loc("uAlpha"), 1, &mat.alpha[0])
+	gl.Uniform3fv(p.loc("uUV0"), 1, &mat.uv0[0])
+	gl.Uniform3fv(p.loc("uUV1"), 1, &mat.uv1[0])
+	gl.Uniform1i(p.loc("uTexOn"), int32(b2i(mat.tex != 0)))
+	if mat.tex != 0 {
+		gl.ActiveTexture(gl.TEXTURE0 + unitBaseColor)
+		gl.BindTexture(gl.TEXTURE_2D, mat.tex)
+		gl.ActiveTexture(gl.TEXTURE0)
+	}
+}
+
+// blend turns a blended material's state on (blending, no depth writes) or off.
+func (d *drawer) blend(on bool) {
+	if on == d.blending {
+		return
+	}
+	if on {
+		gl.Enable(gl.BLEND)
+		gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
+		gl.DepthMask(false)
+	} else {
+		gl.Disable(gl.BLEND)
+		gl.DepthMask(true)
+	}
+	d.blending = on
+}

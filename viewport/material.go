@@ -1,0 +1,56 @@
+package viewport
+
+import (
+	"strconv"
+
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// Material is what a batch's surface looks like: the entity's scene.Material and its base colour
+// image, resolved (nil: none, or it could not be read). A batch without one is drawn in its
+// instances' colours with the default shading.
+type Material struct {
+	scene.Material
+	BaseColorImage *assets.Image
+}
+
+// Blended reports whether the material's surface is blended over what is behind it (drawn after
+// the opaque ones, far to near).
+func (m *Material) Blended() bool { return m != nil && m.AlphaMode == scene.AlphaBlend }
+
+// ImageSource resolves image references; *assets.Registry is one. A [MeshSource] that is also an
+// ImageSource gives the builder its materials' textures.
+type ImageSource interface {
+	Image(ref string) (*assets.Image, error)
+}
+
+// SetMaterial sets the material drawn for batch ref (nil: the instances' colours).
+func (d *DrawList) SetMaterial(ref string, m *Material) {
+	b := d.Batch(ref)
+	if b.Material != m {
+		b.Material = m
+		d.version++
+		d.meshes++
+	}
+}
+
+// material returns the resolved material for m (one per distinct value, until ReloadMeshes) and
+// the suffix of the batch reference of a mesh drawn with it.
+func (b *Builder) material(m scene.Material) (*Material, string) {
+	if r, ok := b.materials[m]; ok {
+		return r.mat, r.key
+	}
+	mat := &Material{Material: m}
+	if src, ok := b.meshes.(ImageSource); ok && m.BaseColorTexture.Image != "" {
+		mat.BaseColorImage, _ = src.Image(m.BaseColorTexture.Image)
+	}
+	r := resolvedMaterial{mat, "\x00material/" + strconv.Itoa(len(b.materials))}
+	b.materials[m] = r
+	return r.mat, r.key
+}
+
+type resolvedMaterial struct {
+	mat *Material
+	key string
+}
