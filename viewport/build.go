@@ -37,7 +37,8 @@ func EntityID(e ecs.Entity) uint32 { return e.Index() }
 // colour from scene.Color (white without one), its id [EntityID]. Entities
 // with a scene.Material are batched by mesh and material (each distinct
 // material value is one [Material], its texture resolved when the mesh source
-// is also an [ImageSource]). Update
+// is also an [ImageSource]). Entities with a scene.Light are the list's
+// [Light]s, placed by their world transforms. Update
 // visits only what changed since the previous Update, through change-
 // detection queries (GlobalTransform, Mesh, Color changed), so an idle
 // frame costs a few table checks and uploads nothing. Removed entities are
@@ -58,7 +59,11 @@ type Builder struct {
 	colors      *ecs.Map[scene.Color]
 	mats        *ecs.Map[scene.Material]
 	materials   map[scene.Material]resolvedMaterial // until ReloadMeshes
-	all         *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
+
+	allLights, movedLights, editedLights *ecs.Query2[ecs.GlobalTransform, scene.Light]
+	lights                               []Light
+	lightCount                           int
+	all                                  *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
 
 	// Instances whose prefab cannot be used (scene.Prefab.Problem) and that have no mesh of
 	// their own are drawn as the placeholder mesh, magenta, so that they can be seen and picked.
@@ -94,6 +99,8 @@ func NewBuilder(w *ecs.World, src MeshSource) *Builder {
 			ecs.Read[scene.Mesh](), ecs.Read[scene.Material]()),
 		colors: ecs.NewMap[scene.Color](w), mats: ecs.NewMap[scene.Material](w),
 		materials: map[scene.Material]resolvedMaterial{},
+		allLights: newLightQuery(w), movedLights: newLightQuery(w, ecs.Changed[ecs.GlobalTransform]()),
+		editedLights: newLightQuery(w, ecs.Changed[scene.Light]()),
 		brokenChanged: ecs.NewQuery2[ecs.GlobalTransform, scene.Prefab](w, ecs.Changed[scene.Prefab](), ecs.Read[ecs.GlobalTransform](),
 			ecs.Read[scene.Prefab]()),
 		brokenMoved: ecs.NewQuery2[ecs.GlobalTransform, scene.Prefab](w, ecs.Changed[ecs.GlobalTransform](), ecs.Read[ecs.GlobalTransform](),
@@ -142,6 +149,7 @@ func (b *Builder) Update() bool {
 	if b.all.Count()+len(b.broken) != b.dl.Len() {
 		b.sweep()
 	}
+	b.updateLights()
 	return b.dl.Version() != v
 }
 

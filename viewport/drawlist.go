@@ -339,6 +339,7 @@ type DrawList struct {
 	content uint64 // the sum of the instances' hashes (instanceHash)
 	meshes  uint64 // counts the changes of a batch's mesh
 
+	lights     []Light
 	sel        []byte // sel[id] != 0: selected
 	selN       int
 	selVersion uint64

@@ -113,3 +113,40 @@ func TestVisibleDrawsBlendedLastFarFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestBuilderPlacesLights: the world's Light entities become the draw list's lights, placed and aimed by their
+// world transforms (a spot shines down its entity's -Z axis), its cone's cosines from its angles; moving one
+// changes the list's version, an idle update does not; despawning it removes it.
+func TestBuilderPlacesLights(t *testing.T) {
+	w := scene.NewWorld()
+	b := NewBuilder(w, BuiltinMeshes{})
+	spot := scene.Light{}.Default()
+	spot.Kind, spot.InnerCone, spot.OuterCone, spot.Intensity = scene.LightSpot, 10, 30, 5
+	down := mgl32.Vec3{-90, 0, 0} // -Z turned to -Y
+	e := w.Spawn(&ecs.Transform{Position: mgl32.Vec3{1, 4, 2}, Rotation: down, Scale: mgl32.Vec3{1, 1, 1}}, &spot)
+	b.Update()
+	ls := b.DrawList().Lights()
+	if len(ls) != 1 {
+		t.Fatalf("%d lights, want 1", len(ls))
+	}
+	l := ls[0]
+	if !l.Position.ApproxEqual(mgl32.Vec3{1, 4, 2}) || l.Direction.Sub(mgl32.Vec3{0, -1, 0}).Len() > 1e-5 ||
+		l.Color != (mgl32.Vec3{5, 5, 5}) || l.Kind != scene.LightSpot {
+		t.Errorf("light %+v: want a white spot of 5 at (1,4,2) shining down", l)
+	}
+	if cos30 := float32(0.8660254); l.CosOuter < cos30-1e-5 || l.CosOuter > cos30+1e-5 || l.CosInner <= l.CosOuter {
+		t.Errorf("cone cosines inner %v outer %v, want cos 10°, cos 30°", l.CosInner, l.CosOuter)
+	}
+	v := b.DrawList().Version()
+	if b.Update(); b.DrawList().Version() != v {
+		t.Error("an idle update changed the list")
+	}
+	ecs.NewMap[ecs.Transform](w).Set(e, ecs.Transform{Position: mgl32.Vec3{3, 4, 2}, Rotation: down, Scale: mgl32.Vec3{1, 1, 1}})
+	if !b.Update() || b.DrawList().Lights()[0].Position[0] != 3 {
+		t.Errorf("moved light: %+v", b.DrawList().Lights())
+	}
+	w.Despawn(e)
+	if b.Update(); len(b.DrawList().Lights()) != 0 {
+		t.Errorf("despawned light still listed: %+v", b.DrawList().Lights())
+	}
+}

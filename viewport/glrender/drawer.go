@@ -27,7 +27,9 @@ type drawer struct {
 	textures  map[textureKey]*sharedTexture // 2D textures of the materials' images
 	matSet    *gpuMaterial                  // the material whose uniforms matProg has (nil: none)
 	matProg   *program
-	blending  bool // a blended material's state is set
+	blending  bool             // a blended material's state is set
+	lights    []viewport.Light // the scene's (none: the default rig of the Settings)
+	lightSet  lightUniformValues
 	culling   bool // GL_CULL_FACE is on (during a pass)
 	// pull and flat turn pulled drawing (pull.go: only a software renderer gains by it) and shared flat vertices
 	// (flat.go) on; tests compare them with the plain instanced draw. Set before the first mesh is uploaded.
@@ -36,7 +38,8 @@ type drawer struct {
 }
 
 // meshUniforms are the uniforms every mesh program variant has.
-var meshUniforms = append([]string{"uViewProj", "uLightDir", "uLightColor", "uSky", "uGround", "uEye"}, materialUniforms...)
+var meshUniforms = append([]string{"uViewProj", "uSky", "uGround", "uEye", "uLightCount", "uLightPos", "uLightDir",
+	"uLightColor", "uLightCone"}, materialUniforms...)
 
 // init makes the programs; pull says whether small meshes are drawn pulled.
 func (d *drawer) init(pull bool) error {
@@ -102,10 +105,12 @@ func (d *drawer) beginPass(f *frame, s *Settings) {
 	gl.DepthFunc(gl.LESS)
 	gl.DepthMask(true)
 	gl.Disable(gl.BLEND)
+	d.lightSet = d.pickLights(s, f.eye)
 	for _, progs := range d.meshProgs {
 		for _, prog := range progs {
 			gl.UseProgram(prog.id)
 			lightUniforms(prog, s, f.vp, f.eye)
+			d.lightSet.set(prog)
 			setMaterial(prog, nil)
 			d.inUse = prog
 		}
@@ -162,13 +167,6 @@ func (d *drawer) cull(on bool) {
 
 func lightUniforms(p *program, st *Settings, vp mgl32.Mat4, eye mgl32.Vec3) {
 	gl.UniformMatrix4fv(p.loc("uViewProj"), 1, false, &vp[0])
-	l := st.LightDir
-	if l.Len() == 0 {
-		l = mgl32.Vec3{0, 1, 0}
-	}
-	l = l.Normalize()
-	gl.Uniform3fv(p.loc("uLightDir"), 1, &l[0])
-	gl.Uniform3fv(p.loc("uLightColor"), 1, &st.LightColor[0])
 	gl.Uniform3fv(p.loc("uSky"), 1, &st.Sky[0])
 	gl.Uniform3fv(p.loc("uGround"), 1, &st.Ground[0])
 	gl.Uniform3fv(p.loc("uEye"), 1, &eye[0])

@@ -8,7 +8,7 @@ import (
 )
 
 // drawerFiles are the drawing part's files: what a new way to draw a mesh changes.
-var drawerFiles = []string{"drawer.go", "upload.go", "pull.go", "flat.go", "shaders.go", "program.go", "material.go"}
+var drawerFiles = []string{"drawer.go", "upload.go", "pull.go", "flat.go", "shaders.go", "program.go", "material.go", "light.go"}
 
 // cacheNames are the picture cache's types: the drawing part names none of them.
 var cacheNames = map[string]bool{

@@ -144,6 +144,9 @@ func (s *listSet) sync(dl *viewport.DrawList, d *drawer, serial uint64, st *Stat
 		}
 	}
 	ls := s.cur
+	if d.setLights(dl.Lights()) {
+		ls.lost = true // every pixel's light may change
+	}
 	ls.forgotten = false // drawn again
 	ls.used = serial
 	used := map[*assets.Mesh]bool{}

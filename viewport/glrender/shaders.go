@@ -107,8 +107,9 @@ const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
 	vFlags = iFlags;
 `
 
-// meshFS lights with one directional light, a sky/ground ambient and a
-// little specular, in linear space (colours are sRGB on the way in and out,
+// meshFS lights with the scene's lights (uLightCount of them: directional,
+// point and spot, with range and cones; the default rig is one directional
+// light), a sky/ground ambient and a little specular, in linear space (colours are sRGB on the way in and out,
 // with gamma 2 — squares and square roots — which costs a fraction of pow()
 // on a software rasteriser and looks the same).
 // With a material (uMaterial) the surface is its base colour (factor ×
@@ -127,8 +128,11 @@ flat in uint vID;
 flat in uint vFlags;
 flat in uint vMirror;
 
-uniform vec3 uLightDir;   // unit vector towards the light
-uniform vec3 uLightColor;
+uniform int uLightCount;
+uniform vec4 uLightPos[8];   // position, kind (0 directional, 1 point, 2 spot)
+uniform vec3 uLightDir[8];   // unit vector the light shines along
+uniform vec3 uLightColor[8]; // linear colour × intensity
+uniform vec3 uLightCone[8];  // range (0: unlimited), cos inner, cos outer
 uniform vec3 uSky;        // ambient from above
 uniform vec3 uGround;     // ambient from below
 uniform vec3 uEye;
@@ -149,13 +153,32 @@ layout(location = 1) out uint oID;
 vec3 toLinear(vec3 c) { return c * c; }
 vec3 toSRGB(vec3 c) { return sqrt(max(c, 0.0)); }
 
+// light returns the light i sheds on a point at p (its colour, attenuated) and the unit vector towards it.
+vec3 light(int i, vec3 p, out vec3 l) {
+	vec4 lp = uLightPos[i];
+	if (lp.w == 0.0) {
+		l = -uLightDir[i];
+		return uLightColor[i];
+	}
+	vec3 d = lp.xyz - p;
+	float d2 = max(dot(d, d), 1e-4);
+	l = d * inversesqrt(d2);
+	float att = 1.0 / d2;
+	vec3 cone = uLightCone[i];
+	if (cone.x > 0.0) {
+		float q = d2 / (cone.x * cone.x);
+		float w = clamp(1.0 - q * q, 0.0, 1.0);
+		att *= w * w;
+	}
+	if (lp.w == 2.0) att *= smoothstep(cone.z, max(cone.y, cone.z + 1e-4), dot(-l, uLightDir[i]));
+	return uLightColor[i] * att;
+}
+
 void main() {
 	vec3 n = normalize(vNormal);
 	if (gl_FrontFacing == (vMirror != 0u)) n = -n; // open meshes: light the inside too (a mirrored one's front is wound clockwise)
 	vec3 v = normalize(uEye - vWorld);
-	float diff = max(dot(n, uLightDir), 0.0);
 	vec3 amb = mix(uGround, uSky, n.y * 0.5 + 0.5);
-	vec3 h = normalize(uLightDir + v);
 	vec3 c;
 	float alpha = 1.0;
 	if (uMaterial) {
@@ -167,23 +190,34 @@ void main() {
 		float metal = uMetalRough.x;
 		float r = max(uMetalRough.y, 0.03);
 		vec3 f0 = mix(vec3(0.04), base.rgb, metal);
-		float nv = max(dot(n, v), 0.0);
-		float fw = 1.0 - nv;
+		float fw = 1.0 - max(dot(n, v), 0.0);
 		float fw2 = fw * fw;
 		vec3 fres = f0 + (1.0 - f0) * (fw2 * fw2 * fw) * (1.0 - r);
 		float shin = min(2.0 / (r * r * r * r) - 2.0, 2048.0);
-		float spec = (shin + 2.0) / 4.0 * pow(max(dot(n, h), 0.0), shin) * diff;
 		vec3 kd = base.rgb * (1.0 - metal);
-		c = kd * (amb + uLightColor * diff) + fres * (uLightColor * spec + amb * mix(1.0, 0.6, r)) * mix(0.25, 1.0, metal) + uEmissive;
+		float ks = mix(0.25, 1.0, metal);
+		c = (kd + fres * ks * mix(1.0, 0.6, r)) * amb + uEmissive;
+		for (int i = 0; i < uLightCount; i++) {
+			vec3 l;
+			vec3 lc = light(i, vWorld, l);
+			float diff = max(dot(n, l), 0.0);
+			float spec = (shin + 2.0) / 4.0 * pow(max(dot(n, normalize(l + v)), 0.0), shin) * diff;
+			c += lc * (kd * diff + fres * ks * spec);
+		}
 	} else {
 		vec3 base = toLinear(clamp(vColor.rgb, 0.0, 1.0));
-		float s2 = max(dot(n, h), 0.0);
-		s2 *= s2; // ^48 by squaring: a fraction of pow()'s exp2(log2) on a software rasteriser
-		float s4 = s2 * s2;
-		float s16 = s4 * s4;
-		s16 *= s16;
-		float spec = s16 * s16 * s16 * 0.25 * step(0.0, diff);
-		c = base * (amb + uLightColor * diff) + uLightColor * spec;
+		c = base * amb;
+		for (int i = 0; i < uLightCount; i++) {
+			vec3 l;
+			vec3 lc = light(i, vWorld, l);
+			float diff = max(dot(n, l), 0.0);
+			float s2 = max(dot(n, normalize(l + v)), 0.0);
+			s2 *= s2; // ^48 by squaring: a fraction of pow()'s exp2(log2) on a software rasteriser
+			float s4 = s2 * s2;
+			float s16 = s4 * s4;
+			s16 *= s16;
+			c += base * lc * diff + lc * (s16 * s16 * s16 * 0.25);
+		}
 	}
 	oColor = vec4(toSRGB(c), alpha);
 	oID = vID | ((vFlags & 1u) != 0u ? 0x80000000u : 0u); // drawn selected whatever the selection
