@@ -7,12 +7,13 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-// Material is what a batch's surface looks like: the entity's scene.Material and its base colour
-// image, resolved (nil: none, or it could not be read). A batch without one is drawn in its
+// Material is what a batch's surface looks like: the entity's scene.Material and its base colour and
+// metallic-roughness images, resolved (nil: none, or it could not be read). A batch without one is drawn in its
 // instances' colours with the default shading.
 type Material struct {
 	scene.Material
-	BaseColorImage *assets.Image
+	BaseColorImage         *assets.Image
+	MetallicRoughnessImage *assets.Image
 }
 
 // Blended reports whether the material's surface is blended over what is behind it (drawn after
@@ -42,8 +43,13 @@ func (b *Builder) material(m scene.Material) (*Material, string) {
 		return r.mat, r.key
 	}
 	mat := &Material{Material: m}
-	if src, ok := b.meshes.(ImageSource); ok && m.BaseColorTexture.Image != "" {
-		mat.BaseColorImage, _ = src.Image(m.BaseColorTexture.Image)
+	if src, ok := b.meshes.(ImageSource); ok {
+		if m.BaseColorTexture.Image != "" {
+			mat.BaseColorImage, _ = src.Image(m.BaseColorTexture.Image)
+		}
+		if m.MetallicRoughnessTexture.Image != "" {
+			mat.MetallicRoughnessImage, _ = src.Image(m.MetallicRoughnessTexture.Image)
+		}
 	}
 	r := resolvedMaterial{mat, "\x00material/" + strconv.Itoa(len(b.materials))}
 	b.materials[m] = r

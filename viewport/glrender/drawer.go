@@ -65,6 +65,7 @@ func (d *drawer) init(pull bool) error {
 		for _, p := range progs {
 			gl.UseProgram(p.id)
 			gl.Uniform1i(p.loc("uBaseTex"), unitBaseColor)
+			gl.Uniform1i(p.loc("uMRTex"), unitMetalRough)
 		}
 	}
 	gl.UseProgram(0)

@@ -10,11 +10,15 @@ import (
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// unitBaseColor is the texture unit of a material's base colour texture.
-const unitBaseColor = 5
+// Texture units of a material's base colour and metallic-roughness textures.
+const (
+	unitBaseColor  = 5
+	unitMetalRough = 6
+)
 
 // materialUniforms are the mesh programs' material uniforms (meshFS).
-var materialUniforms = []string{"uMaterial", "uBaseColor", "uMetalRough", "uEmissive", "uAlpha", "uTexOn", "uBaseTex", "uUV0", "uUV1"}
+var materialUniforms = []string{"uMaterial", "uBaseColor", "uMetalRough", "uEmissive", "uAlpha", "uTexOn", "uBaseTex", "uUV0", "uUV1",
+	"uMRTexOn", "uMRTex", "uMRUV0", "uMRUV1"}
 
 // gpuMaterial is a viewport.Material's uniforms and texture.
 type gpuMaterial struct {
@@ -22,9 +26,12 @@ type gpuMaterial struct {
 	metalRough [2]float32
 	emissive   [3]float32
 	alpha      [2]float32 // mode (0 opaque, 1 mask, 2 blend), cutoff
-	uv0, uv1   [3]float32 // rows of the texture transform (a 2×3 affine matrix)
+	uv0, uv1   [3]float32 // rows of the base colour texture's transform (a 2×3 affine matrix)
 	tex        uint32     // the base colour texture (0: none)
 	texKey     textureKey
+	mr         uint32 // the metallic-roughness texture (0: none)
+	mrKey      textureKey
+	mr0, mr1   [3]float32 // its transform
 	blend      bool
 	double     bool
 }
@@ -33,7 +40,7 @@ type gpuMaterial struct {
 func (m *gpuMaterial) singleSided() bool { return m != nil && !m.double }
 
 // textured reports whether m reads texture coordinates.
-func (m *gpuMaterial) textured() bool { return m != nil && m.tex != 0 }
+func (m *gpuMaterial) textured() bool { return m != nil && (m.tex != 0 || m.mr != 0) }
 
 // material returns the GPU side of m (nil for nil), uploading its texture on first use.
 func (d *drawer) material(m *viewport.Material) *gpuMaterial {
@@ -51,21 +58,33 @@ func (d *drawer) material(m *viewport.Material) *gpuMaterial {
 	for i := range 3 {
 		gm.emissive[i] = m.Emissive[i] * m.EmissiveStrength
 	}
-	t := m.BaseColorTexture
 	if m.BaseColorImage != nil {
-		gm.texKey = textureKey{m.BaseColorImage, t.WrapS, t.WrapT, t.MagFilter, t.MinFilter, t.Mipmaps}
+		gm.texKey = newTextureKey(m.BaseColorImage, m.BaseColorTexture, false)
 		gm.tex = d.texture(gm.texKey)
 	}
-	// Offset + R(Rotation) × (Scale ⊙ uv), R counter-clockwise.
-	s, c := math.Sincos(float64(t.Rotation) * math.Pi / 180)
-	sin, cos := float32(s), float32(c)
-	gm.uv0 = [3]float32{cos * t.Scale[0], -sin * t.Scale[1], t.Offset[0]}
-	gm.uv1 = [3]float32{sin * t.Scale[0], cos * t.Scale[1], t.Offset[1]}
+	if m.MetallicRoughnessImage != nil {
+		gm.mrKey = newTextureKey(m.MetallicRoughnessImage, m.MetallicRoughnessTexture, true)
+		gm.mr = d.texture(gm.mrKey)
+	}
+	gm.uv0, gm.uv1 = uvTransform(m.BaseColorTexture)
+	gm.mr0, gm.mr1 = uvTransform(m.MetallicRoughnessTexture)
 	d.materials[m] = gm
 	return gm
 }
 
 func clamp01(v float32) float32 { return min(max(v, 0), 1) }
+
+// uvTransform returns the rows of t's transform: Offset + R(Rotation) × (Scale ⊙ uv), R counter-clockwise.
+func uvTransform(t scene.Texture) (row0, row1 [3]float32) {
+	s, c := math.Sincos(float64(t.Rotation) * math.Pi / 180)
+	sin, cos := float32(s), float32(c)
+	return [3]float32{cos * t.Scale[0], -sin * t.Scale[1], t.Offset[0]}, [3]float32{sin * t.Scale[0], cos * t.Scale[1], t.Offset[1]}
+}
+
+// newTextureKey returns the key of img sampled as t says; linear is for data (not colours, which are sRGB).
+func newTextureKey(img *assets.Image, t scene.Texture, linear bool) textureKey {
+	return textureKey{img, t.WrapS, t.WrapT, t.MagFilter, t.MinFilter, t.Mipmaps, linear}
+}
 
 // textureKey is what a texture is made from: an image (one per asset reference and version) and its sampling.
 type textureKey struct {
@@ -73,6 +92,7 @@ type textureKey struct {
 	wrapS, wrapT scene.Wrap
 	mag, min     scene.Filter
 	mips         scene.Mipmaps
+	linear       bool // RGBA8 data, not SRGB8_ALPHA8 colours
 }
 
 // sharedTexture is a texture and the materials using it.
@@ -98,7 +118,11 @@ func (d *drawer) texture(k textureKey) uint32 {
 	gl.ActiveTexture(gl.TEXTURE0 + unitBaseColor)
 	gl.BindTexture(gl.TEXTURE_2D, tex)
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.SRGB8_ALPHA8, int32(img.Width), int32(img.Height), 0, gl.RGBA, gl.UNSIGNED_BYTE,
+	format := int32(gl.SRGB8_ALPHA8)
+	if k.linear {
+		format = gl.RGBA8
+	}
+	gl.TexImage2D(gl.TEXTURE_2D, 0, format, int32(img.Width), int32(img.Height), 0, gl.RGBA, gl.UNSIGNED_BYTE,
 		unsafe.Pointer(&img.Pix[0]))
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
 	d.countUpload(nil, len(img.Pix))
@@ -141,10 +165,12 @@ func (d *drawer) texture(k textureKey) uint32 {
 func (d *drawer) keepMaterials(used func(m *viewport.Material) bool) {
 	for m, gm := range d.materials {
 		if !used(m) {
-			if st, ok := d.textures[gm.texKey]; ok && gm.tex != 0 {
-				if st.users--; st.users == 0 {
-					gl.DeleteTextures(1, &st.id)
-					delete(d.textures, gm.texKey)
+			for _, k := range []textureKey{gm.texKey, gm.mrKey} {
+				if st, ok := d.textures[k]; ok && k.img != nil {
+					if st.users--; st.users == 0 {
+						gl.DeleteTextures(1, &st.id)
+						delete(d.textures, k)
+					}
 				}
 			}
 			delete(d.materials, m)
@@ -178,11 +204,16 @@ func setMaterial(p *program, mat *gpuMaterial) {
 	gl.Uniform3fv(p.loc("uUV0"), 1, &mat.uv0[0])
 	gl.Uniform3fv(p.loc("uUV1"), 1, &mat.uv1[0])
 	gl.Uniform1i(p.loc("uTexOn"), int32(b2i(mat.tex != 0)))
-	if mat.tex != 0 {
-		gl.ActiveTexture(gl.TEXTURE0 + unitBaseColor)
-		gl.BindTexture(gl.TEXTURE_2D, mat.tex)
-		gl.ActiveTexture(gl.TEXTURE0)
+	gl.Uniform1i(p.loc("uMRTexOn"), int32(b2i(mat.mr != 0)))
+	gl.Uniform3fv(p.loc("uMRUV0"), 1, &mat.mr0[0])
+	gl.Uniform3fv(p.loc("uMRUV1"), 1, &mat.mr1[0])
+	for _, t := range [...]struct{ unit, id uint32 }{{unitBaseColor, mat.tex}, {unitMetalRough, mat.mr}} {
+		if t.id != 0 {
+			gl.ActiveTexture(gl.TEXTURE0 + t.unit)
+			gl.BindTexture(gl.TEXTURE_2D, t.id)
+		}
 	}
+	gl.ActiveTexture(gl.TEXTURE0)
 }
 
 // blend turns a blended material's state on (blending, no depth writes) or off.

@@ -30,13 +30,18 @@ func texturedCube(t *testing.T) (*assets.Mesh, *viewport.Material) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mat := &viewport.Material{Material: scene.Material{}.Default(), BaseColorImage: img}
+	mr, err := reg.Image("Cube.gltf#image/1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mat := &viewport.Material{Material: scene.Material{}.Default(), BaseColorImage: img, MetallicRoughnessImage: mr}
 	mat.BaseColorTexture.Image = "Cube.gltf#image/0"
+	mat.MetallicRoughnessTexture.Image = "Cube.gltf#image/1"
 	return m, mat
 }
 
 // TestGoldenTexturedCube: the glTF sample Cube drawn with its base colour texture (sRGB, mipmapped, its
-// texture coordinates) by its default metallic-roughness material; picked by its id; outlined when selected.
+// texture coordinates) and its metallic-roughness texture (linear); picked by its id; outlined when selected.
 func TestGoldenTexturedCube(t *testing.T) {
 	m, mat := texturedCube(t)
 	dl := viewport.NewDrawList()

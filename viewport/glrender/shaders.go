@@ -146,6 +146,10 @@ uniform bool uTexOn;
 uniform sampler2D uBaseTex; // SRGB8_ALPHA8: read linear
 uniform vec3 uUV0;        // the texture transform's rows
 uniform vec3 uUV1;
+uniform bool uMRTexOn;
+uniform sampler2D uMRTex; // roughness in green, metalness in blue
+uniform vec3 uMRUV0;
+uniform vec3 uMRUV1;
 
 layout(location = 0) out vec4 oColor;
 layout(location = 1) out uint oID;
@@ -188,7 +192,13 @@ void main() {
 		if (uAlpha.x == 1.0 && alpha < uAlpha.y) discard;
 		if (uAlpha.x != 2.0) alpha = 1.0;
 		float metal = uMetalRough.x;
-		float r = max(uMetalRough.y, 0.03);
+		float r = uMetalRough.y;
+		if (uMRTexOn) {
+			vec4 mr = texture(uMRTex, vec2(dot(uMRUV0, vec3(vUV, 1.0)), dot(uMRUV1, vec3(vUV, 1.0))));
+			metal *= mr.b;
+			r *= mr.g;
+		}
+		r = max(r, 0.03);
 		vec3 f0 = mix(vec3(0.04), base.rgb, metal);
 		float fw = 1.0 - max(dot(n, v), 0.0);
 		float fw2 = fw * fw;
