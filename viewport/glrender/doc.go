@@ -17,8 +17,17 @@
 //     the DrawList recorded are sent with glBufferSubData (a batch that
 //     outgrows its buffer is reallocated at double size and sent whole);
 //     [Stats] counts the bytes;
-//   - a directional light with a sky/ground ambient and a little specular,
-//     in linear space;
+//   - the scene's lights (directional, point and spot with range and cones;
+//     at most 8 a picture: the directional ones, then the brightest at the
+//     eye), or without any a directional key light, with a sky/ground
+//     ambient, in linear space;
+//   - materials ([viewport.Material]: glTF metallic-roughness): base colour
+//     factor × instance colour × base colour texture (SRGB8_ALPHA8,
+//     mipmapped, the sampler's wrap and filters, the texture transform), the
+//     metallic-roughness texture, emission, alpha mask (cut out) and blend
+//     (drawn after the rest, far to near, without depth writes), single- or
+//     double-sided; batches are by mesh and material, so the instances of
+//     one textured model stay one instanced draw a chunk;
 //   - an infinite ground grid (a full-screen pass that intersects each
 //     pixel's view ray with y = 0) with 1- and 10-unit lines, the X axis red
 //     and the Z axis blue, fading with distance;
@@ -82,5 +91,5 @@
 // [RenderToImage] does all of that for one picture.
 //
 // May import: go-gl (gl v4.1-core, mathgl), cgo through headless (libEGL),
-// viewport, assets and the standard library.
+// viewport, assets, ecs/scene (the material's enums) and the standard library.
 package glrender
