@@ -59,11 +59,12 @@ type viewportPanel struct {
 	frameAll  bool // frame the whole scene at the next frame (a scene without a saved camera)
 	showStats bool // View → Stats Overlay
 
-	pic   viewportPicture // the picture on screen and the one being drawn, the preview, adoption
-	gz    gizmoState      // the transform gizmo
-	area  imageArea       // where the image is and whether the mouse is over it
-	box   boxSelect       // a click or box selection in progress
-	clock inputClock      // the frame's time and input
+	pic     viewportPicture // the picture on screen and the one being drawn, the preview, adoption
+	gz      gizmoState      // the transform gizmo
+	area    imageArea       // where the image is and whether the mouse is over it
+	markers sceneMarkers    // the lights and cameras drawn over the image
+	box     boxSelect       // a click or box selection in progress
+	clock   inputClock      // the frame's time and input
 }
 
 var _ g.Widget = (*viewportPanel)(nil)
@@ -153,6 +154,7 @@ func (v *viewportPanel) Build() {
 	v.host.prefabDrop(local, w, h) // a prefab dragged from the Assets panel (prefab.go)
 
 	v.drawPreviewBox()
+	v.drawMarkers()
 	v.buildGizmo()
 	v.handlePicking(local, inside)
 	v.buildViewCube()

@@ -37,8 +37,8 @@ func (d *DrawList) SetLights(ls []Light) {
 	d.meshes++
 }
 
-// placeLight returns light l of an entity with world matrix m.
-func placeLight(l *scene.Light, m mgl32.Mat4, id uint32) Light {
+// PlaceLight returns light l of an entity with world matrix m.
+func PlaceLight(l *scene.Light, m mgl32.Mat4, id uint32) Light {
 	dir := m.Mul4x1(mgl32.Vec4{0, 0, -1, 0}).Vec3()
 	if n := dir.Len(); n > 0 {
 		dir = dir.Mul(1 / n)
@@ -74,7 +74,7 @@ func (b *Builder) updateLights() {
 	b.lights = b.lights[:0]
 	for it := b.allLights.Iter(); it.Next(); {
 		g, l := it.Get()
-		b.lights = append(b.lights, placeLight(l, g.Matrix, EntityID(it.Entity())))
+		b.lights = append(b.lights, PlaceLight(l, g.Matrix, EntityID(it.Entity())))
 	}
 	b.lightCount = len(b.lights)
 	b.dl.SetLights(b.lights)
