@@ -2,6 +2,7 @@ package glrender
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -15,8 +16,9 @@ import (
 // reuse or over how many calls they are drawn (the picture cache decides that): a new way to draw a mesh
 // (materials, textures, lights) is a change of this file, shaders.go, and the mesh's upload (upload.go).
 type drawer struct {
-	// meshProgs draw instances: [pulled][flat], instanced or pulled (pull.go), smooth or with FLAT_NORMAL (flat.go).
-	meshProgs [2][2]*program
+	// meshProgs draw instances: [material][pulled][flat], in their colours or with a material (MATERIAL defined:
+	// material.go), instanced or pulled (pull.go), smooth or with FLAT_NORMAL (flat.go).
+	meshProgs [2][2][2]*program
 	gridProg  *program
 	inUse     *program // the mesh program in use during a pass
 	maxTexels int      // GL_MAX_TEXTURE_BUFFER_SIZE
@@ -47,26 +49,27 @@ func (d *drawer) init(pull bool) error {
 	d.materials, d.textures = map[*viewport.Material]*gpuMaterial{}, map[textureKey]*sharedTexture{}
 	d.pull, d.flat = pull, true
 	var err error
-	for flat, defines := range [][]string{nil, {"FLAT_NORMAL"}} {
-		if d.meshProgs[0][flat], err = newProgram("mesh program", meshVS, meshFS, defines, meshUniforms...); err != nil {
-			return err
-		}
-		p, err := newProgram("pulled mesh program", pulledVS, meshFS, append(defines, pulledDefines...),
-			append(meshUniforms, "uInst", "uMesh", "uShift", "uBase", "uStride")...)
-		if err != nil {
-			return err
-		}
-		d.meshProgs[1][flat] = p
-		gl.UseProgram(p.id)
-		gl.Uniform1i(p.loc("uInst"), unitInst)
-		gl.Uniform1i(p.loc("uMesh"), unitMesh)
-	}
-	for _, progs := range d.meshProgs {
-		for _, p := range progs {
+	for mat, matDefines := range [][]string{nil, {"MATERIAL"}} {
+		for flat, defines := range [][]string{nil, {"FLAT_NORMAL"}} {
+			defines = append(slices.Clone(matDefines), defines...)
+			if d.meshProgs[mat][0][flat], err = newProgram("mesh program", meshVS, meshFS, defines, meshUniforms...); err != nil {
+				return err
+			}
+			p, err := newProgram("pulled mesh program", pulledVS, meshFS, append(defines, pulledDefines...),
+				append(meshUniforms, "uInst", "uMesh", "uShift", "uBase", "uStride")...)
+			if err != nil {
+				return err
+			}
+			d.meshProgs[mat][1][flat] = p
 			gl.UseProgram(p.id)
-			gl.Uniform1i(p.loc("uBaseTex"), unitBaseColor)
-			gl.Uniform1i(p.loc("uMRTex"), unitMetalRough)
+			gl.Uniform1i(p.loc("uInst"), unitInst)
+			gl.Uniform1i(p.loc("uMesh"), unitMesh)
 		}
+	}
+	for _, p := range d.meshPrograms() {
+		gl.UseProgram(p.id)
+		gl.Uniform1i(p.loc("uBaseTex"), unitBaseColor)
+		gl.Uniform1i(p.loc("uMRTex"), unitMetalRough)
 	}
 	gl.UseProgram(0)
 	var maxTexels int32
@@ -80,11 +83,26 @@ func (d *drawer) init(pull bool) error {
 	return nil
 }
 
+// meshPrograms returns the mesh programs.
+func (d *drawer) meshPrograms() []*program {
+	var ps []*program
+	for _, byPull := range d.meshProgs {
+		for _, byFlat := range byPull {
+			for _, p := range byFlat {
+				if p != nil {
+					ps = append(ps, p)
+				}
+			}
+		}
+	}
+	return ps
+}
+
 // delete frees the programs and meshes.
 func (d *drawer) delete() {
 	d.keepMeshes(func(*assets.Mesh) bool { return false })
 	d.keepMaterials(func(*viewport.Material) bool { return false })
-	for _, p := range []*program{d.meshProgs[0][0], d.meshProgs[0][1], d.meshProgs[1][0], d.meshProgs[1][1], d.gridProg} {
+	for _, p := range append(d.meshPrograms(), d.gridProg) {
 		p.delete()
 	}
 	if d.vao != 0 {
@@ -107,14 +125,11 @@ func (d *drawer) beginPass(f *frame, s *Settings) {
 	gl.DepthMask(true)
 	gl.Disable(gl.BLEND)
 	d.lightSet = d.pickLights(s, f.eye)
-	for _, progs := range d.meshProgs {
-		for _, prog := range progs {
-			gl.UseProgram(prog.id)
-			lightUniforms(prog, s, f.vp, f.eye)
-			d.lightSet.set(prog)
-			setMaterial(prog, nil)
-			d.inUse = prog
-		}
+	for _, prog := range d.meshPrograms() {
+		gl.UseProgram(prog.id)
+		lightUniforms(prog, s, f.vp, f.eye)
+		d.lightSet.set(prog)
+		d.inUse = prog
 	}
 	d.matSet, d.matProg = nil, nil
 }
@@ -134,8 +149,10 @@ func (d *drawer) endPass() {
 func (d *drawer) drawInstances(buf *instanceBuffer, gm *gpuMesh, mat *gpuMaterial, base, stride, count int, mirrored bool) int {
 	d.cull((gm.closed || mat.singleSided()) && !mirrored)
 	d.blend(mat != nil && mat.blend)
-	pulled := d.useMeshProgram(gm, buf.capacity)
-	d.useMaterial(mat)
+	pulled := d.useMeshProgram(gm, buf.capacity, mat != nil)
+	if mat != nil {
+		d.useMaterial(mat)
+	}
 	if pulled {
 		d.drawPulled(gm, buf.tex, base, stride, count)
 		return count * gm.triangles

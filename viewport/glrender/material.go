@@ -17,7 +17,7 @@ const (
 )
 
 // materialUniforms are the mesh programs' material uniforms (meshFS).
-var materialUniforms = []string{"uMaterial", "uBaseColor", "uMetalRough", "uEmissive", "uAlpha", "uTexOn", "uBaseTex", "uUV0", "uUV1",
+var materialUniforms = []string{"uBaseColor", "uMetalRough", "uEmissive", "uAlpha", "uTexOn", "uBaseTex", "uUV0", "uUV1",
 	"uMRTexOn", "uMRTex", "uMRUV0", "uMRUV1"}
 
 // gpuMaterial is a viewport.Material's uniforms and texture.
@@ -190,13 +190,8 @@ func (d *drawer) useMaterial(mat *gpuMaterial) {
 	d.matSet, d.matProg = mat, d.inUse
 }
 
-// setMaterial sets mat's uniforms in p, in use (nil: none, the instances' colours).
+// setMaterial sets mat's uniforms in p, a material program in use.
 func setMaterial(p *program, mat *gpuMaterial) {
-	if mat == nil {
-		gl.Uniform1i(p.loc("uMaterial"), 0)
-		return
-	}
-	gl.Uniform1i(p.loc("uMaterial"), 1)
 	gl.Uniform4fv(p.loc("uBaseColor"), 1, &mat.base[0])
 	gl.Uniform2fv(p.loc("uMetalRough"), 1, &mat.metalRough[0])
 	gl.Uniform3fv(p.loc("uEmissive"), 1, &mat.emissive[0])

@@ -130,10 +130,10 @@ func (d *drawer) drawPulled(gm *gpuMesh, tex uint32, base, stride, n int) {
 }
 
 // useMeshProgram makes the program that draws gm's instances from a buffer of capacity instances the one in use
-// (one of meshProgs), and reports whether they are drawn pulled.
-func (d *drawer) useMeshProgram(gm *gpuMesh, capacity int) bool {
+// (one of meshProgs; with a material or not), and reports whether they are drawn pulled.
+func (d *drawer) useMeshProgram(gm *gpuMesh, capacity int, material bool) bool {
 	pull := d.canPull(gm, capacity)
-	p := d.meshProgs[b2i(pull)][b2i(gm.flat)]
+	p := d.meshProgs[b2i(material)][b2i(pull)][b2i(gm.flat)]
 	if d.inUse != p {
 		gl.UseProgram(p.id)
 		d.inUse = p

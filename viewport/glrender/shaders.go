@@ -112,7 +112,7 @@ const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
 // light), a sky/ground ambient and a little specular, in linear space (colours are sRGB on the way in and out,
 // with gamma 2 — squares and square roots — which costs a fraction of pow()
 // on a software rasteriser and looks the same).
-// With a material (uMaterial) the surface is its base colour (factor ×
+// With a material (MATERIAL defined) the surface is its base colour (factor ×
 // texture, linear) tinted by the instance's colour, cut out (mask) or
 // blended by its alpha, and lit by a simple metallic-roughness model:
 // Lambert diffuse of the non-metal part, a normalised Blinn-Phong lobe whose
@@ -137,7 +137,7 @@ uniform vec3 uSky;        // ambient from above
 uniform vec3 uGround;     // ambient from below
 uniform vec3 uEye;
 
-uniform bool uMaterial;   // false: the instance's colour, the default shading
+#ifdef MATERIAL
 uniform vec4 uBaseColor;  // linear RGBA factor
 uniform vec2 uMetalRough; // metallic, roughness
 uniform vec3 uEmissive;   // linear, times its strength
@@ -150,6 +150,7 @@ uniform bool uMRTexOn;
 uniform sampler2D uMRTex; // roughness in green, metalness in blue
 uniform vec3 uMRUV0;
 uniform vec3 uMRUV1;
+#endif
 
 layout(location = 0) out vec4 oColor;
 layout(location = 1) out uint oID;
@@ -185,7 +186,8 @@ void main() {
 	vec3 amb = mix(uGround, uSky, n.y * 0.5 + 0.5);
 	vec3 c;
 	float alpha = 1.0;
-	if (uMaterial) {
+#ifdef MATERIAL
+	{
 		vec4 base = uBaseColor * vec4(toLinear(clamp(vColor.rgb, 0.0, 1.0)), vColor.a);
 		if (uTexOn) base *= texture(uBaseTex, vec2(dot(uUV0, vec3(vUV, 1.0)), dot(uUV1, vec3(vUV, 1.0))));
 		alpha = base.a;
@@ -214,7 +216,9 @@ void main() {
 			float spec = (shin + 2.0) / 4.0 * pow(max(dot(n, normalize(l + v)), 0.0), shin) * diff;
 			c += lc * (kd * diff + fres * ks * spec);
 		}
-	} else {
+	}
+#else
+	{
 		vec3 base = toLinear(clamp(vColor.rgb, 0.0, 1.0));
 		c = base * amb;
 		for (int i = 0; i < uLightCount; i++) {
@@ -229,6 +233,7 @@ void main() {
 			c += base * lc * diff + lc * (s16 * s16 * s16 * 0.25);
 		}
 	}
+#endif
 	oColor = vec4(toSRGB(c), alpha);
 	oID = vID | ((vFlags & 1u) != 0u ? 0x80000000u : 0u); // drawn selected whatever the selection
 }
