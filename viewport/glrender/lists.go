@@ -155,7 +155,9 @@ func (s *listSet) sync(dl *viewport.DrawList, d *drawer, serial uint64, st *Stat
 		for i, b := range o.dl.Batches() {
 			if b.Mesh != nil && (i < len(o.batches) || o == ls) {
 				used[b.Mesh] = true
-				usedMats[b.Material] = true
+				if b.Len() > 0 { // an emptied batch (a material edited away, as while a colour is dragged) frees its textures
+					usedMats[b.Material] = true
+				}
 			}
 		}
 	}
@@ -165,7 +167,10 @@ func (s *listSet) sync(dl *viewport.DrawList, d *drawer, serial uint64, st *Stat
 		}
 		bs := &ls.batches[i]
 		old, oldMat := bs.mesh, bs.mat
-		bs.mesh, bs.mat = nil, d.material(b.Material)
+		bs.mesh, bs.mat = nil, nil
+		if b.Len() > 0 {
+			bs.mat = d.material(b.Material)
+		}
 		if b.Mesh != nil {
 			bs.mesh = d.mesh(b.Mesh, bs.mat.textured(), st)
 		}

@@ -126,3 +126,35 @@ func TestGoldenAlphaModes(t *testing.T) {
 		}
 	})
 }
+
+// TestEmptiedMaterialFreesItsTexture: once no instance uses a material (its entity moved to another material, as
+// while a colour is dragged in the inspector), its texture is freed; the material in use keeps its one.
+func TestEmptiedMaterialFreesItsTexture(t *testing.T) {
+	dl := viewport.NewDrawList()
+	cube := builtin(t, assets.BuiltinCube)
+	img := checker(8, [4]byte{255, 0, 0, 255}, [4]byte{0, 0, 255, 255})
+	for i, ref := range []string{"a", "b"} {
+		m := scene.Material{}.Default()
+		m.BaseColor[0] = float32(i) / 2
+		dl.SetMesh(ref, cube)
+		dl.SetMaterial(ref, &viewport.Material{Material: m, BaseColorImage: img})
+	}
+	dl.Set("a", viewport.Instance{ID: 1, Color: white, World: mgl32.Ident4()})
+	cam := viewport.DefaultCamera()
+	withRenderer(t, testW, testH, func(r *Renderer) {
+		render(t, r, dl, cam)
+		if n := len(r.d.materials); n != 1 {
+			t.Fatalf("%d materials resident, want 1", n)
+		}
+		dl.Set("b", viewport.Instance{ID: 1, Color: white, World: mgl32.Ident4()})
+		render(t, r, dl, cam)
+		for m := range r.d.materials {
+			if m != dl.Batch("b").Material {
+				t.Errorf("material %v resident, not the one in use", m.BaseColor)
+			}
+		}
+		if len(r.d.textures) != 1 || len(r.d.materials) != 1 {
+			t.Errorf("%d textures, %d materials resident; want 1 each", len(r.d.textures), len(r.d.materials))
+		}
+	})
+}
