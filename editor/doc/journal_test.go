@@ -405,3 +405,22 @@ func TestJournalLetsTheBaseGo(t *testing.T) {
 	}
 	must(t, d.CloseJournal(true))
 }
+
+// TestJournalOfAnUntouchedSceneHoldsNoWork: a session that changed nothing (killed at once) leaves
+// no work to recover, also for a file without an editor camera (the session has one).
+func TestJournalOfAnUntouchedSceneHoldsNoWork(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.json")
+	must(t, os.WriteFile(path, []byte(`{"format": "voltex.scene", "version": 2, "entities": []}`+"\n"), 0o644))
+	d, err := Open(context.Background(), path, testOpts, nil)
+	must(t, err)
+	jpath := filepath.Join(t.TempDir(), "empty.journal")
+	j, err := d.StartJournal(jpath, JournalOptions{})
+	must(t, err)
+	must(t, j.Flush())
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	if rc.Unsaved {
+		t.Errorf("an untouched scene has work to recover:\n%s", rc.DiffText(20))
+	}
+	must(t, d.CloseJournal(true))
+}

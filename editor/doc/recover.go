@@ -139,6 +139,7 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 	}
 	rc.Doc = d
 	rc.RecoveredRaw.Selection = rc.FileRaw.Selection // the selection is not journaled: not work to recover
+	rc.RecoveredRaw.Camera = rc.FileRaw.Camera       // nor are camera moves
 	rc.Changes = merge.Diff(rc.FileRaw, rc.RecoveredRaw)
 	rc.Unsaved = len(rc.Changes) > 0
 	return rc, nil

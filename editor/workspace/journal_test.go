@@ -9,19 +9,11 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/internal/statedir"
 )
 
 // The workspace's tests keep their session journals in a state folder of their own.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "voltex-state-")
-	if err != nil {
-		panic(err)
-	}
-	_ = os.Setenv("XDG_STATE_HOME", dir) // the process's own environment, set before any test runs
-	code := m.Run()
-	_ = os.RemoveAll(dir) // best effort: a temporary folder
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { statedir.Main(m) }
 
 // openInTest makes d the workspace's scene as opening it does.
 func openInTest(t *testing.T, w *Workspace, path string) {
