@@ -9,8 +9,11 @@ import (
 )
 
 func init() {
-	assets.RegisterMeshFormat(".gltf", LoadMesh)
-	assets.RegisterMeshFormat(".glb", LoadMesh)
+	for _, ext := range []string{".gltf", ".glb"} {
+		assets.RegisterMeshFormat(ext, LoadMesh)
+		assets.RegisterMeshPartFormat(ext, LoadPart)
+		assets.RegisterImagePartFormat(ext, LoadImagePart)
+	}
 }
 
 // LoadMesh imports the .gltf or .glb file at path as one mesh asset: every triangle primitive

@@ -12,13 +12,6 @@ import (
 	"github.com/voltex-editor/voltex/assets"
 )
 
-func init() {
-	assets.RegisterMeshPartFormat(".gltf", LoadPart)
-	assets.RegisterMeshPartFormat(".glb", LoadPart)
-	assets.RegisterImagePartFormat(".gltf", LoadImagePart)
-	assets.RegisterImagePartFormat(".glb", LoadImagePart)
-}
-
 // LoadImagePart returns the encoded bytes (PNG or JPEG) of the image part ("image/N") of the
 // model file at path.
 func LoadImagePart(path, part string, lim assets.Limits) ([]byte, error) {

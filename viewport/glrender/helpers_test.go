@@ -35,9 +35,14 @@ func glContext(t testing.TB) *headless.Context {
 // afterwards.
 func withRenderer(t testing.TB, w, h int, f func(r *Renderer)) {
 	t.Helper()
-	c := glContext(t)
-	if err := c.Do(func() {
-		r, err := New()
+	withMade(t, w, h, New, f)
+}
+
+// withMade runs f with a renderer that newR makes (w×h) on the test's GL context, deleting it afterwards.
+func withMade(t testing.TB, w, h int, newR func() (*Renderer, error), f func(r *Renderer)) {
+	t.Helper()
+	if err := glContext(t).Do(func() {
+		r, err := newR()
 		if err != nil {
 			t.Fatal(err)
 		}

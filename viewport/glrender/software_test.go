@@ -15,19 +15,7 @@ import (
 // afterwards.
 func withSwitch(t testing.TB, w, h int, software bool, f func(r *Renderer)) {
 	t.Helper()
-	if err := glContext(t).Do(func() {
-		r, err := newRenderer(software)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Delete()
-		if err := r.Resize(w, h); err != nil {
-			t.Fatal(err)
-		}
-		f(r)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	withMade(t, w, h, func() (*Renderer, error) { return newRenderer(software) }, f)
 }
 
 func TestIsSoftwareRenderer(t *testing.T) {
