@@ -1,12 +1,13 @@
 // Package gltf imports glTF 2.0 models (.gltf with external or data: buffers, and .glb) into plain
 // Go data: the node hierarchy with local and world matrices, meshes as triangle lists (positions,
-// normals, texture coordinates, vertex colours, uint32 indices), metallic-roughness materials,
+// normals, tangents, texture coordinates, vertex colours, uint32 indices), metallic-roughness materials,
 // textures, images (size and encoded bytes), samplers, cameras and KHR_lights_punctual lights.
 //
 // Every primitive mode that makes triangles is read (TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN);
 // points and lines are counted and skipped with a warning. Accessors of every component type are
 // read (normalized integers scaled to [0,1] or [-1,1]), with byte strides and sparse
-// substitution. Missing normals are computed smooth (area-weighted), as the OBJ reader does.
+// substitution. Missing normals are computed smooth (area-weighted), as the OBJ reader does;
+// missing tangents are computed for the primitives whose material has a normal texture.
 //
 // The supported extensions are KHR_lights_punctual, KHR_texture_transform,
 // KHR_materials_emissive_strength and KHR_mesh_quantization. A file that requires another is

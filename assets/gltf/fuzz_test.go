@@ -31,8 +31,8 @@ func FuzzImport(f *testing.F) {
 		}
 		for _, me := range m.Meshes {
 			for _, p := range me.Primitives {
-				if len(p.Normals) != len(p.Positions) {
-					t.Errorf("%d normals for %d positions", len(p.Normals), len(p.Positions))
+				if len(p.Normals) != len(p.Positions) || p.Tangents != nil && len(p.Tangents) != len(p.Positions) {
+					t.Errorf("%d normals and %d tangents for %d positions", len(p.Normals), len(p.Tangents), len(p.Positions))
 				}
 				for _, i := range p.Indices {
 					if int(i) >= len(p.Positions) {

@@ -59,48 +59,43 @@ func (im *importer) primitive(pj primitiveJSON, at string) (Primitive, error) {
 	n := len(f) / 3
 	im.verts += n
 	p.Positions = vec3s(f)
-	// Every other attribute must have POSITION's count.
-	same := func(name string, nc int, got []float32) error {
-		if len(got) != n*nc {
-			return fmt.Errorf("%s.attributes.%s: accessor %d has %d elements, POSITION has %d", at, name, pj.Attributes[name], len(got)/nc, n)
+	// attr reads another attribute (nil if absent), which must have POSITION's count.
+	attr := func(name string, normInts bool, types ...string) ([]float32, int, error) {
+		a, ok := pj.Attributes[name]
+		if !ok {
+			return nil, 0, nil
 		}
-		return nil
+		f, nc, err := im.floats(a, at+".attributes."+name, int64(n), "the POSITION count", normInts, types...)
+		if err == nil && len(f) != n*nc {
+			err = fmt.Errorf("%s.attributes.%s: accessor %d has %d elements, POSITION has %d", at, name, a, len(f)/nc, n)
+		}
+		return f, nc, err
 	}
-	if a, ok := pj.Attributes["NORMAL"]; ok {
-		f, _, err := im.floats(a, at+".attributes.NORMAL", int64(n), "the POSITION count", false, "VEC3")
-		if err == nil {
-			err = same("NORMAL", 3, f)
-		}
-		if err != nil {
-			return p, err
-		}
+	f, _, err = attr("NORMAL", false, "VEC3")
+	if err != nil {
+		return p, err
+	}
+	if f != nil {
 		p.Normals = vec3s(f)
 	}
 	for k, dst := range []*[]mgl32.Vec2{&p.UVs, &p.UVs1} {
-		name := fmt.Sprintf("TEXCOORD_%d", k)
-		if a, ok := pj.Attributes[name]; ok {
-			f, _, err := im.floats(a, at+".attributes."+name, int64(n), "the POSITION count", false, "VEC2")
-			if err == nil {
-				err = same(name, 2, f)
-			}
-			if err != nil {
-				return p, err
-			}
+		f, _, err := attr(fmt.Sprintf("TEXCOORD_%d", k), false, "VEC2")
+		if err != nil {
+			return p, err
+		}
+		if f != nil {
 			*dst = make([]mgl32.Vec2, n)
 			for i := range *dst {
 				(*dst)[i] = mgl32.Vec2{f[2*i], f[2*i+1]}
 			}
 		}
 	}
-	if a, ok := pj.Attributes["COLOR_0"]; ok {
-		// Integer colours are normalized by definition (exporters that forget the flag mean it).
-		f, nc, err := im.floats(a, at+".attributes.COLOR_0", int64(n), "the POSITION count", true, "VEC3", "VEC4")
-		if err == nil {
-			err = same("COLOR_0", nc, f)
-		}
-		if err != nil {
-			return p, err
-		}
+	// Integer colours are normalized by definition (exporters that forget the flag mean it).
+	f, nc, err := attr("COLOR_0", true, "VEC3", "VEC4")
+	if err != nil {
+		return p, err
+	}
+	if f != nil {
 		p.Colors = make([]mgl32.Vec4, n)
 		for i := range p.Colors {
 			c := mgl32.Vec4{f[nc*i], f[nc*i+1], f[nc*i+2], 1}
@@ -110,9 +105,18 @@ func (im *importer) primitive(pj primitiveJSON, at string) (Primitive, error) {
 			p.Colors[i] = c
 		}
 	}
+	if f, _, err = attr("TANGENT", false, "VEC4"); err != nil {
+		return p, err
+	}
+	if f != nil {
+		p.Tangents = make([]mgl32.Vec4, n)
+		for i := range p.Tangents {
+			p.Tangents[i] = mgl32.Vec4{f[4*i], f[4*i+1], f[4*i+2], f[4*i+3]}
+		}
+	}
 	for _, name := range sortedKeys(pj.Attributes) {
 		switch name {
-		case "POSITION", "NORMAL", "TEXCOORD_0", "TEXCOORD_1", "COLOR_0":
+		case "POSITION", "NORMAL", "TEXCOORD_0", "TEXCOORD_1", "COLOR_0", "TANGENT":
 		default:
 			if err := index(pj.Attributes[name], len(im.doc.Accessors), at+".attributes."+name, "accessor"); err != nil {
 				return p, err
@@ -143,7 +147,70 @@ func (im *importer) primitive(pj primitiveJSON, at string) (Primitive, error) {
 	if p.Normals == nil {
 		p.Normals = smoothNormals(p.Positions, p.Indices)
 	}
+	if p.Tangents == nil && p.Material >= 0 {
+		if nt := im.m.Materials[p.Material].NormalTexture; nt != nil {
+			uvs := p.UVs
+			if nt.TexCoord == 1 {
+				uvs = p.UVs1
+			}
+			if len(uvs) == len(p.Positions) {
+				p.Tangents = computeTangents(p.Positions, p.Normals, uvs, p.Indices)
+			}
+		}
+	}
 	return p, nil
+}
+
+// computeTangents returns per-vertex tangents for a normal map read with uvs: the direction of +u
+// on each triangle, area-weighted, made perpendicular to the vertex's normal, with w the sign that
+// turns normal × tangent into +v (−1 where the coordinates are mirrored). A vertex whose triangles
+// have degenerate coordinates gets any tangent perpendicular to its normal.
+func computeTangents(pos, nrm []mgl32.Vec3, uvs []mgl32.Vec2, idx []uint32) []mgl32.Vec4 {
+	tu := make([]mgl32.Vec3, len(pos))
+	tv := make([]mgl32.Vec3, len(pos))
+	for t := 0; t+2 < len(idx); t += 3 {
+		a, b, c := idx[t], idx[t+1], idx[t+2]
+		e1, e2 := pos[b].Sub(pos[a]), pos[c].Sub(pos[a])
+		d1, d2 := uvs[b].Sub(uvs[a]), uvs[c].Sub(uvs[a])
+		det := d1[0]*d2[1] - d2[0]*d1[1]
+		if det == 0 {
+			continue
+		}
+		// Not divided by det's size: bigger triangles (in space over texture) weigh more.
+		s := float32(1)
+		if det < 0 {
+			s = -1
+		}
+		u := e1.Mul(d2[1]).Sub(e2.Mul(d1[1])).Mul(s)
+		v := e2.Mul(d1[0]).Sub(e1.Mul(d2[0])).Mul(s)
+		for _, k := range idx[t : t+3] {
+			tu[k], tv[k] = tu[k].Add(u), tv[k].Add(v)
+		}
+	}
+	out := make([]mgl32.Vec4, len(pos))
+	for i, n := range nrm {
+		t := tu[i].Sub(n.Mul(n.Dot(tu[i])))
+		if l := t.Len(); l > 1e-20 {
+			t = t.Mul(1 / l)
+		} else {
+			t = anyPerpendicular(n)
+		}
+		w := float32(1)
+		if n.Cross(t).Dot(tv[i]) < 0 {
+			w = -1
+		}
+		out[i] = t.Vec4(w)
+	}
+	return out
+}
+
+// anyPerpendicular returns a unit vector perpendicular to unit vector n.
+func anyPerpendicular(n mgl32.Vec3) mgl32.Vec3 {
+	a := mgl32.Vec3{1, 0, 0}
+	if n[0]*n[0] > 0.5 {
+		a = mgl32.Vec3{0, 1, 0}
+	}
+	return a.Sub(n.Mul(n.Dot(a))).Normalize()
 }
 
 func vec3s(f []float32) []mgl32.Vec3 {

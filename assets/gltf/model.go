@@ -62,7 +62,8 @@ const (
 // Primitive is one draw of a mesh, as a triangle list: Indices holds three vertex indices per
 // triangle (strips and fans already unrolled, counter-clockwise front faces). Normals always has
 // one entry per position (computed when the file has none); UVs and Colors are empty when the
-// file has none. A primitive of points or lines (Skipped) has its Mode and no data.
+// file has none. Tangents are the file's, else computed from the normal texture's texture
+// coordinates for a primitive whose material has a normal texture, else empty. A primitive of points or lines (Skipped) has its Mode and no data.
 type Primitive struct {
 	Mode      int
 	Skipped   bool
@@ -72,6 +73,7 @@ type Primitive struct {
 	UVs       []mgl32.Vec2 // TEXCOORD_0
 	UVs1      []mgl32.Vec2 // TEXCOORD_1
 	Colors    []mgl32.Vec4 // COLOR_0 (vec3 colours get alpha 1)
+	Tangents  []mgl32.Vec4 // TANGENT: xyz along +u, w the sign of the bitangent (+v = w × normal × tangent)
 	Indices   []uint32
 }
 
