@@ -30,6 +30,12 @@ type Mesh struct {
 	// Vertices is the interleaved vertex buffer, FloatsPerVertex floats per vertex
 	// (see VertexStride, OffsetPosition, OffsetNormal, OffsetUV).
 	Vertices []float32
+	// Colors is nil or holds a linear RGBA colour per vertex (4 floats), multiplied into the surface's
+	// colour (a glTF primitive's COLOR_0).
+	Colors []float32
+	// Tangents is nil or holds a tangent per vertex (4 floats: xyz along +u of the texture
+	// coordinates, w the sign that turns normal × tangent into +v), for normal maps.
+	Tangents []float32
 	// Indices lists triangles as triples of vertex indices, counter-clockwise when seen from
 	// the front (as written in the file for OBJ meshes).
 	Indices []uint32

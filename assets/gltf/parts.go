@@ -122,7 +122,7 @@ func (m *Model) Primitive(part string) (*Primitive, error) {
 
 // LoadPart imports the .gltf or .glb file at path and returns the primitive a mesh part names
 // ("mesh/NAME/P", see [MeshPart]) as one mesh asset, in its mesh's own space (the entity that
-// uses it places it). lim bounds the file as for [LoadMesh]. The last model read is kept, so that
+// uses it places it), with its vertex colours and tangents. lim bounds the file as for [LoadMesh]. The last model read is kept, so that
 // loading every part of one model reads it once: it is read again when its file's size or
 // modification time changes (a .gltf's external buffers are not looked at).
 func LoadPart(path, part string, lim assets.Limits) (*assets.Mesh, error) {
@@ -147,7 +147,22 @@ func LoadPart(path, part string, lim assets.Limits) (*assets.Mesh, error) {
 		}
 		vb = append(vb, pos[0], pos[1], pos[2], nrm[0], nrm[1], nrm[2], uv[0], uv[1])
 	}
-	return assets.NewMesh(vb, append([]uint32(nil), p.Indices...)), nil
+	mesh := assets.NewMesh(vb, append([]uint32(nil), p.Indices...))
+	mesh.Colors = flatten4(p.Colors)
+	mesh.Tangents = flatten4(p.Tangents)
+	return mesh, nil
+}
+
+// flatten4 returns vs as 4 floats each (nil for none).
+func flatten4(vs []mgl32.Vec4) []float32 {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]float32, 0, 4*len(vs))
+	for _, v := range vs {
+		out = append(out, v[:]...)
+	}
+	return out
 }
 
 // modelCache keeps the last model LoadPart imported.

@@ -1,6 +1,10 @@
 package gltf
 
 import (
+	"os"
+	"path/filepath"
+
+	"github.com/voltex-editor/voltex/assets"
 	"strings"
 	"testing"
 
@@ -94,5 +98,37 @@ func TestTangentsFromTheFile(t *testing.T) {
 	}
 	if tg := m.Meshes[0].Primitives[0].Tangents; tg != nil {
 		t.Errorf("tangents %v for a primitive without a normal map", tg)
+	}
+}
+
+// A mesh part carries its primitive's vertex colours and tangents; one without has neither.
+func TestPartsCarryColoursAndTangents(t *testing.T) {
+	d := normalMapped(t, false)
+	delete(d, "images")
+	d["textures"] = []any{map[string]any{}}
+	path := filepath.Join(t.TempDir(), "m.gltf")
+	if err := os.WriteFile(path, d.bytes(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadPart(path, "mesh/0/0", assets.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Colors) != 16 || m.Colors[0] != 1 || m.Colors[1] != 0 || m.Colors[3] != 1 || m.Colors[5] != 1 {
+		t.Errorf("colours %v, want red, green, blue, white (alpha 1)", m.Colors)
+	}
+	if len(m.Tangents) != 16 || m.Tangents[0] != 1 || m.Tangents[3] != 1 {
+		t.Errorf("tangents %v, want 1 0 0 1 each", m.Tangents)
+	}
+	plain := square()
+	delete(plain.get("meshes", 0, "primitives", 0)["attributes"].(map[string]any), "COLOR_0")
+	if err := os.WriteFile(path, plain.bytes(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = LoadPart(path, "mesh/0/0", assets.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	if m.Colors != nil || m.Tangents != nil {
+		t.Errorf("a plain part has colours %v, tangents %v", m.Colors, m.Tangents)
 	}
 }
