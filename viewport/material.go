@@ -7,13 +7,15 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-// Material is what a batch's surface looks like: the entity's scene.Material and its base colour and
-// metallic-roughness images, resolved (nil: none, or it could not be read). A batch without one is drawn in its
-// instances' colours with the default shading.
+// Material is what a batch's surface looks like: the entity's scene.Material and its images, resolved (nil: none,
+// or it could not be read). A batch without one is drawn in its instances' colours with the default shading.
 type Material struct {
 	scene.Material
 	BaseColorImage         *assets.Image
 	MetallicRoughnessImage *assets.Image
+	NormalImage            *assets.Image
+	OcclusionImage         *assets.Image
+	EmissiveImage          *assets.Image
 }
 
 // Blended reports whether the material's surface is blended over what is behind it (drawn after
@@ -44,11 +46,17 @@ func (b *Builder) material(m scene.Material) (*Material, string) {
 	}
 	mat := &Material{Material: m}
 	if src, ok := b.meshes.(ImageSource); ok {
-		if m.BaseColorTexture.Image != "" {
-			mat.BaseColorImage, _ = src.Image(m.BaseColorTexture.Image)
-		}
-		if m.MetallicRoughnessTexture.Image != "" {
-			mat.MetallicRoughnessImage, _ = src.Image(m.MetallicRoughnessTexture.Image)
+		for _, t := range [...]struct {
+			ref string
+			img **assets.Image
+		}{
+			{m.BaseColorTexture.Image, &mat.BaseColorImage}, {m.MetallicRoughnessTexture.Image, &mat.MetallicRoughnessImage},
+			{m.NormalTexture.Image, &mat.NormalImage}, {m.OcclusionTexture.Image, &mat.OcclusionImage},
+			{m.EmissiveTexture.Image, &mat.EmissiveImage},
+		} {
+			if t.ref != "" {
+				*t.img, _ = src.Image(t.ref)
+			}
 		}
 	}
 	r := resolvedMaterial{mat, "\x00material/" + strconv.Itoa(len(b.materials))}

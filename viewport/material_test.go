@@ -150,3 +150,27 @@ func TestBuilderPlacesLights(t *testing.T) {
 		t.Errorf("despawned light still listed: %+v", b.DrawList().Lights())
 	}
 }
+
+// TestBuilderResolvesEveryTexture: a material's normal, occlusion and emissive textures are resolved beside its
+// base colour and metallic-roughness ones.
+func TestBuilderResolvesEveryTexture(t *testing.T) {
+	w := scene.NewWorld()
+	src := &imageMeshes{}
+	b := NewBuilder(w, src)
+	m := scene.Material{}.Default()
+	m.NormalTexture.Image = "n.png"
+	m.OcclusionTexture.Image = "o.png"
+	m.EmissiveTexture.Image = "e.png"
+	w.Spawn(&ecs.Transform{Scale: mgl32.Vec3{1, 1, 1}}, &scene.Mesh{Asset: assets.BuiltinCube}, &m)
+	b.Update()
+	var got *Material
+	for _, bt := range b.DrawList().Batches() {
+		if bt.Material != nil {
+			got = bt.Material
+		}
+	}
+	if got == nil || got.NormalImage == nil || got.NormalImage.Ref != "n.png" || got.OcclusionImage == nil ||
+		got.OcclusionImage.Ref != "o.png" || got.EmissiveImage == nil || got.EmissiveImage.Ref != "e.png" || got.BaseColorImage != nil {
+		t.Errorf("material %+v; want the normal, occlusion and emissive images and no base colour image", got)
+	}
+}

@@ -24,10 +24,17 @@
 //   - materials ([viewport.Material]: glTF metallic-roughness): base colour
 //     factor × instance colour × base colour texture (SRGB8_ALPHA8,
 //     mipmapped, the sampler's wrap and filters, the texture transform), the
-//     metallic-roughness texture, emission, alpha mask (cut out) and blend
+//     metallic-roughness texture, emission (× the emissive texture), the
+//     normal map (scaled; the mesh's tangents), the occlusion texture (by
+//     its strength, on the ambient light), alpha mask (cut out) and blend
 //     (drawn after the rest, far to near, without depth writes), single- or
 //     double-sided; batches are by mesh and material, so the instances of
 //     one textured model stay one instanced draw a chunk;
+//   - a mesh's vertex colours multiply its colour (instance or material);
+//   - shader variants (variant.go): what only some meshes and materials
+//     have (vertex colours, normal, occlusion and emissive maps) is compiled
+//     in programs of their own, made when first drawn, so that the rest run
+//     the shaders they ran without them;
 //   - an infinite ground grid (a full-screen pass that intersects each
 //     pixel's view ray with y = 0) with 1- and 10-unit lines, the X axis red
 //     and the Z axis blue, fading with distance;

@@ -2,7 +2,6 @@ package glrender
 
 import (
 	"math"
-	"slices"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -16,9 +15,12 @@ import (
 // reuse or over how many calls they are drawn (the picture cache decides that): a new way to draw a mesh
 // (materials, textures, lights) is a change of this file, shaders.go, and the mesh's upload (upload.go).
 type drawer struct {
-	// meshProgs draw instances: [material][pulled][flat], in their colours or with a material (MATERIAL defined:
-	// material.go), instanced or pulled (pull.go), smooth or with FLAT_NORMAL (flat.go).
-	meshProgs [2][2][2]*program
+	// meshProgs draw instances, one program per variant (variant.go): in their colours or with a material,
+	// instanced or pulled (pull.go), smooth or with FLAT_NORMAL (flat.go), and the features a few meshes and
+	// materials have (vertex colours, normal, occlusion and emissive maps). The plain ones are made by init, the
+	// others when first drawn.
+	meshProgs [variantCount]*program
+	pass      *passState // the pass being drawn (nil between passes): what a program made during it is given
 	gridProg  *program
 	inUse     *program // the mesh program in use during a pass
 	maxTexels int      // GL_MAX_TEXTURE_BUFFER_SIZE
@@ -48,33 +50,16 @@ func (d *drawer) init(pull bool) error {
 	d.meshes, d.texMeshes = map[*assets.Mesh]*gpuMesh{}, map[*assets.Mesh]*gpuMesh{}
 	d.materials, d.textures = map[*viewport.Material]*gpuMaterial{}, map[textureKey]*sharedTexture{}
 	d.pull, d.flat = pull, true
-	var err error
-	for mat, matDefines := range [][]string{nil, {"MATERIAL"}} {
-		for flat, defines := range [][]string{nil, {"FLAT_NORMAL"}} {
-			defines = append(slices.Clone(matDefines), defines...)
-			if d.meshProgs[mat][0][flat], err = newProgram("mesh program", meshVS, meshFS, defines, meshUniforms...); err != nil {
-				return err
-			}
-			p, err := newProgram("pulled mesh program", pulledVS, meshFS, append(defines, pulledDefines...),
-				append(meshUniforms, "uInst", "uMesh", "uShift", "uBase", "uStride")...)
-			if err != nil {
-				return err
-			}
-			d.meshProgs[mat][1][flat] = p
-			gl.UseProgram(p.id)
-			gl.Uniform1i(p.loc("uInst"), unitInst)
-			gl.Uniform1i(p.loc("uMesh"), unitMesh)
+	for v := range variantPlain {
+		if _, err := d.program(v); err != nil {
+			return err
 		}
-	}
-	for _, p := range d.meshPrograms() {
-		gl.UseProgram(p.id)
-		gl.Uniform1i(p.loc("uBaseTex"), unitBaseColor)
-		gl.Uniform1i(p.loc("uMRTex"), unitMetalRough)
 	}
 	gl.UseProgram(0)
 	var maxTexels int32
 	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &maxTexels)
 	d.maxTexels = int(maxTexels)
+	var err error
 	if d.gridProg, err = newProgram("grid program", gridVS, gridFS, nil,
 		"uInvViewProj", "uClipZ", "uClipW", "uEye", "uFade", "uMinor", "uMajor", "uPass", "uDim", "uBias"); err != nil {
 		return err
@@ -83,16 +68,12 @@ func (d *drawer) init(pull bool) error {
 	return nil
 }
 
-// meshPrograms returns the mesh programs.
+// meshPrograms returns the mesh programs made so far.
 func (d *drawer) meshPrograms() []*program {
 	var ps []*program
-	for _, byPull := range d.meshProgs {
-		for _, byFlat := range byPull {
-			for _, p := range byFlat {
-				if p != nil {
-					ps = append(ps, p)
-				}
-			}
+	for _, p := range d.meshProgs {
+		if p != nil {
+			ps = append(ps, p)
 		}
 	}
 	return ps
@@ -125,13 +106,25 @@ func (d *drawer) beginPass(f *frame, s *Settings) {
 	gl.DepthMask(true)
 	gl.Disable(gl.BLEND)
 	d.lightSet = d.pickLights(s, f.eye)
+	d.pass = &passState{frame: f, settings: s}
 	for _, prog := range d.meshPrograms() {
 		gl.UseProgram(prog.id)
-		lightUniforms(prog, s, f.vp, f.eye)
-		d.lightSet.set(prog)
+		d.passUniforms(prog)
 		d.inUse = prog
 	}
 	d.matSet, d.matProg = nil, nil
+}
+
+// passState is what the programs of a pass are given.
+type passState struct {
+	frame    *frame
+	settings *Settings
+}
+
+// passUniforms gives prog, in use, the pass's view and lights.
+func (d *drawer) passUniforms(prog *program) {
+	lightUniforms(prog, d.pass.settings, d.pass.frame.vp, d.pass.frame.eye)
+	d.lightSet.set(prog)
 }
 
 // endPass undoes what the pass's draws bound.
@@ -141,6 +134,7 @@ func (d *drawer) endPass() {
 	gl.Disable(gl.CULL_FACE)
 	d.culling = false
 	d.blend(false)
+	d.pass = nil
 }
 
 // drawInstances draws count instances of buf with mesh gm and material mat (nil: the instances' colours) —
@@ -149,7 +143,7 @@ func (d *drawer) endPass() {
 func (d *drawer) drawInstances(buf *instanceBuffer, gm *gpuMesh, mat *gpuMaterial, base, stride, count int, mirrored bool) int {
 	d.cull((gm.closed || mat.singleSided()) && !mirrored)
 	d.blend(mat != nil && mat.blend)
-	pulled := d.useMeshProgram(gm, buf.capacity, mat != nil)
+	pulled := d.useMeshProgram(gm, buf.capacity, mat)
 	if mat != nil {
 		d.useMaterial(mat)
 	}

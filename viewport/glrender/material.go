@@ -10,28 +10,59 @@ import (
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// Texture units of a material's base colour and metallic-roughness textures.
+// A material's textures, by slot: base colour, metallic-roughness, normal, occlusion and emissive.
 const (
-	unitBaseColor  = 5
-	unitMetalRough = 6
+	slotBase = iota
+	slotMetalRough
+	slotNormal
+	slotOcclusion
+	slotEmissive
+	slotCount
 )
 
-// materialUniforms are the mesh programs' material uniforms (meshFS).
-var materialUniforms = []string{"uBaseColor", "uMetalRough", "uEmissive", "uAlpha", "uTexOn", "uBaseTex", "uUV0", "uUV1",
-	"uMRTexOn", "uMRTex", "uMRUV0", "uMRUV1"}
+// materialSlots are each slot's texture unit, its sampler and transform uniforms, and whether its texels are data
+// (RGBA8) rather than sRGB colours.
+var materialSlots = [slotCount]struct {
+	unit            uint32
+	sampler, r0, r1 string
+	linear          bool
+}{
+	{5, "uBaseTex", "uUV0", "uUV1", false},
+	{6, "uMRTex", "uMRUV0", "uMRUV1", true},
+	{7, "uNormTex", "uNormUV0", "uNormUV1", true},
+	{8, "uOccTex", "uOccUV0", "uOccUV1", true},
+	{9, "uEmTex", "uEmUV0", "uEmUV1", false},
+}
 
-// gpuMaterial is a viewport.Material's uniforms and texture.
+// Texture unit a texture is bound to while it is uploaded.
+const unitBaseColor = 5
+
+// materialUniforms are the mesh programs' material uniforms (meshFS).
+var materialUniforms = func() []string {
+	u := []string{"uBaseColor", "uMetalRough", "uEmissive", "uAlpha", "uTexOn", "uMRTexOn", "uNormScale", "uOccStrength"}
+	for _, s := range materialSlots {
+		u = append(u, s.sampler, s.r0, s.r1)
+	}
+	return u
+}()
+
+// gpuTexture is one of a material's textures: its GL texture (0: none), what it is made from, and its transform's
+// rows (a 2×3 affine matrix).
+type gpuTexture struct {
+	id         uint32
+	key        textureKey
+	row0, row1 [3]float32
+}
+
+// gpuMaterial is a viewport.Material's uniforms and textures.
 type gpuMaterial struct {
 	base       [4]float32
 	metalRough [2]float32
 	emissive   [3]float32
 	alpha      [2]float32 // mode (0 opaque, 1 mask, 2 blend), cutoff
-	uv0, uv1   [3]float32 // rows of the base colour texture's transform (a 2×3 affine matrix)
-	tex        uint32     // the base colour texture (0: none)
-	texKey     textureKey
-	mr         uint32 // the metallic-roughness texture (0: none)
-	mrKey      textureKey
-	mr0, mr1   [3]float32 // its transform
+	normScale  float32
+	occlusion  float32 // the occlusion texture's strength
+	texs       [slotCount]gpuTexture
 	blend      bool
 	double     bool
 }
@@ -40,9 +71,21 @@ type gpuMaterial struct {
 func (m *gpuMaterial) singleSided() bool { return m != nil && !m.double }
 
 // textured reports whether m reads texture coordinates.
-func (m *gpuMaterial) textured() bool { return m != nil && (m.tex != 0 || m.mr != 0) }
+func (m *gpuMaterial) textured() bool {
+	if m != nil {
+		for _, t := range m.texs {
+			if t.id != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
 
-// material returns the GPU side of m (nil for nil), uploading its texture on first use.
+// has reports whether m has the texture of slot.
+func (m *gpuMaterial) has(slot int) bool { return m != nil && m.texs[slot].id != 0 }
+
+// material returns the GPU side of m (nil for nil), uploading its textures on first use.
 func (d *drawer) material(m *viewport.Material) *gpuMaterial {
 	if m == nil {
 		return nil
@@ -52,22 +95,27 @@ func (d *drawer) material(m *viewport.Material) *gpuMaterial {
 	}
 	gm := &gpuMaterial{
 		base: m.BaseColor, metalRough: [2]float32{clamp01(m.Metallic), clamp01(m.Roughness)},
-		alpha: [2]float32{float32(m.AlphaMode), m.AlphaCutoff},
+		alpha:     [2]float32{float32(m.AlphaMode), m.AlphaCutoff},
+		normScale: m.NormalScale, occlusion: clamp01(m.OcclusionStrength),
 		blend: m.AlphaMode == scene.AlphaBlend, double: m.DoubleSided,
 	}
 	for i := range 3 {
 		gm.emissive[i] = m.Emissive[i] * m.EmissiveStrength
 	}
-	if m.BaseColorImage != nil {
-		gm.texKey = newTextureKey(m.BaseColorImage, m.BaseColorTexture, false)
-		gm.tex = d.texture(gm.texKey)
+	for slot, src := range [slotCount]struct {
+		img *assets.Image
+		t   scene.Texture
+	}{
+		{m.BaseColorImage, m.BaseColorTexture}, {m.MetallicRoughnessImage, m.MetallicRoughnessTexture},
+		{m.NormalImage, m.NormalTexture}, {m.OcclusionImage, m.OcclusionTexture}, {m.EmissiveImage, m.EmissiveTexture},
+	} {
+		t := &gm.texs[slot]
+		if src.img != nil {
+			t.key = newTextureKey(src.img, src.t, materialSlots[slot].linear)
+			t.id = d.texture(t.key)
+		}
+		t.row0, t.row1 = uvTransform(src.t)
 	}
-	if m.MetallicRoughnessImage != nil {
-		gm.mrKey = newTextureKey(m.MetallicRoughnessImage, m.MetallicRoughnessTexture, true)
-		gm.mr = d.texture(gm.mrKey)
-	}
-	gm.uv0, gm.uv1 = uvTransform(m.BaseColorTexture)
-	gm.mr0, gm.mr1 = uvTransform(m.MetallicRoughnessTexture)
 	d.materials[m] = gm
 	return gm
 }
@@ -165,11 +213,11 @@ func (d *drawer) texture(k textureKey) uint32 {
 func (d *drawer) keepMaterials(used func(m *viewport.Material) bool) {
 	for m, gm := range d.materials {
 		if !used(m) {
-			for _, k := range []textureKey{gm.texKey, gm.mrKey} {
-				if st, ok := d.textures[k]; ok && k.img != nil {
+			for _, t := range gm.texs {
+				if st, ok := d.textures[t.key]; ok && t.key.img != nil {
 					if st.users--; st.users == 0 {
 						gl.DeleteTextures(1, &st.id)
-						delete(d.textures, k)
+						delete(d.textures, t.key)
 					}
 				}
 			}
@@ -190,21 +238,27 @@ func (d *drawer) useMaterial(mat *gpuMaterial) {
 	d.matSet, d.matProg = mat, d.inUse
 }
 
-// setMaterial sets mat's uniforms in p, a material program in use.
+// setMaterial sets mat's uniforms in p, a material program in use, and binds its textures. Uniforms a variant
+// lacks have location -1, which GL ignores.
 func setMaterial(p *program, mat *gpuMaterial) {
 	gl.Uniform4fv(p.loc("uBaseColor"), 1, &mat.base[0])
 	gl.Uniform2fv(p.loc("uMetalRough"), 1, &mat.metalRough[0])
 	gl.Uniform3fv(p.loc("uEmissive"), 1, &mat.emissive[0])
 	gl.Uniform2fv(p.loc("uAlpha"), 1, &mat.alpha[0])
-	gl.Uniform3fv(p.loc("uUV0"), 1, &mat.uv0[0])
-	gl.Uniform3fv(p.loc("uUV1"), 1, &mat.uv1[0])
-	gl.Uniform1i(p.loc("uTexOn"), int32(b2i(mat.tex != 0)))
-	gl.Uniform1i(p.loc("uMRTexOn"), int32(b2i(mat.mr != 0)))
-	gl.Uniform3fv(p.loc("uMRUV0"), 1, &mat.mr0[0])
-	gl.Uniform3fv(p.loc("uMRUV1"), 1, &mat.mr1[0])
-	for _, t := range [...]struct{ unit, id uint32 }{{unitBaseColor, mat.tex}, {unitMetalRough, mat.mr}} {
-		if t.id != 0 {
-			gl.ActiveTexture(gl.TEXTURE0 + t.unit)
+	gl.Uniform1i(p.loc("uTexOn"), int32(b2i(mat.has(slotBase))))
+	gl.Uniform1i(p.loc("uMRTexOn"), int32(b2i(mat.has(slotMetalRough))))
+	if mat.has(slotNormal) {
+		gl.Uniform1f(p.loc("uNormScale"), mat.normScale)
+	}
+	if mat.has(slotOcclusion) {
+		gl.Uniform1f(p.loc("uOccStrength"), mat.occlusion)
+	}
+	for slot, t := range mat.texs {
+		if t.id != 0 { // a texture's transform is read only when it is there
+			s := &materialSlots[slot]
+			gl.Uniform3fv(p.loc(s.r0), 1, &t.row0[0])
+			gl.Uniform3fv(p.loc(s.r1), 1, &t.row1[0])
+			gl.ActiveTexture(gl.TEXTURE0 + s.unit)
 			gl.BindTexture(gl.TEXTURE_2D, t.id)
 		}
 	}

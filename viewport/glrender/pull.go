@@ -129,11 +129,14 @@ func (d *drawer) drawPulled(gm *gpuMesh, tex uint32, base, stride, n int) {
 	}
 }
 
-// useMeshProgram makes the program that draws gm's instances from a buffer of capacity instances the one in use
-// (one of meshProgs; with a material or not), and reports whether they are drawn pulled.
-func (d *drawer) useMeshProgram(gm *gpuMesh, capacity int, material bool) bool {
+// useMeshProgram makes the program that draws gm's instances from a buffer of capacity instances with material mat
+// (nil: in their colours) the one in use, and reports whether they are drawn pulled.
+func (d *drawer) useMeshProgram(gm *gpuMesh, capacity int, mat *gpuMaterial) bool {
 	pull := d.canPull(gm, capacity)
-	p := d.meshProgs[b2i(material)][b2i(pull)][b2i(gm.flat)]
+	p := d.meshProgs[variantOf(gm, mat, pull)]
+	if p == nil {
+		p = d.makeVariant(variantOf(gm, mat, pull))
+	}
 	if d.inUse != p {
 		gl.UseProgram(p.id)
 		d.inUse = p

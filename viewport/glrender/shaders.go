@@ -13,6 +13,9 @@ const (
 	locColor = 7
 	locID    = 8
 	locFlags = 9
+	// Per-vertex, for the meshes that have them (VERTEX_COLOR, NORMAL_MAP).
+	locVertexColor = 10
+	locTangent     = 11
 )
 
 // meshVS draws instances: each one's world matrix, colour, id and flags come from per-instance attributes
@@ -21,6 +24,12 @@ const meshVS = `
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
 layout(location = 2) in vec2 aUV;
+#ifdef VERTEX_COLOR
+layout(location = 10) in vec4 aColor;
+#endif
+#ifdef NORMAL_MAP
+layout(location = 11) in vec4 aTangent;
+#endif
 ` + meshInstanceInputs + meshVSOutputs + `
 void main() {
 ` + meshInstanceRead + meshVSBody
@@ -66,9 +75,16 @@ flat out vec4 vColor;
 flat out uint vID;
 flat out uint vFlags;
 flat out uint vMirror; // 1 when M mirrors (negative determinant): its triangles' winding is turned around
+#ifdef VERTEX_COLOR
+out vec4 vVertColor;
+#endif
+#ifdef NORMAL_MAP
+out vec4 vTangent;
+#endif
 `
 
-// meshVSBody ends meshVS and pulledVS: the vertex aPos, aNormal of an instance with world matrix M.
+// meshVSBody ends meshVS and pulledVS: the vertex aPos, aNormal of an instance with world matrix M (aColor and
+// aTangent only in meshVS: a mesh with them is never pulled).
 const meshVSBody = `	vec4 w = M * vec4(aPos, 1.0);
 	// Normals by the cofactor matrix: det(M)·inverse-transpose, right for
 	// non-uniform scale without an inverse per vertex.
@@ -79,6 +95,12 @@ const meshVSBody = `	vec4 w = M * vec4(aPos, 1.0);
 	vNormal = cof * aNormal * (det < 0.0 ? -1.0 : 1.0);
 	vWorld = w.xyz;
 	vUV = aUV;
+#ifdef VERTEX_COLOR
+	vVertColor = aColor;
+#endif
+#ifdef NORMAL_MAP
+	vTangent = vec4(m * aTangent.xyz, det < 0.0 ? -aTangent.w : aTangent.w); // a mirror turns the bitangent
+#endif
 	gl_Position = uViewProj * w;
 }
 `
@@ -116,7 +138,11 @@ const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
 // texture, linear) tinted by the instance's colour, cut out (mask) or
 // blended by its alpha, and lit by a simple metallic-roughness model:
 // Lambert diffuse of the non-metal part, a normalised Blinn-Phong lobe whose
-// width follows the roughness, Schlick's Fresnel, plus emission.
+// width follows the roughness, Schlick's Fresnel, plus emission. The other defines add what few meshes have:
+// VERTEX_COLOR multiplies the mesh's linear vertex colours into the surface's colour; with a material,
+// NORMAL_MAP bends the normal by a tangent-space normal texture (its X and Y scaled), OCCLUSION_MAP darkens the
+// ambient light by an occlusion texture (red, by its strength), EMISSIVE_MAP multiplies the emission by an
+// emissive texture.
 // It writes the entity id, with viewport.FlagSelected in bit 31, to the R32UI
 // attachment; the selection is tinted and outlined afterwards (composeFS).
 const meshFS = `
@@ -127,6 +153,27 @@ flat in vec4 vColor;
 flat in uint vID;
 flat in uint vFlags;
 flat in uint vMirror;
+#ifdef VERTEX_COLOR
+in vec4 vVertColor;
+#endif
+#ifdef NORMAL_MAP
+in vec4 vTangent;
+uniform sampler2D uNormTex;
+uniform vec3 uNormUV0;
+uniform vec3 uNormUV1;
+uniform float uNormScale;
+#endif
+#ifdef OCCLUSION_MAP
+uniform sampler2D uOccTex;
+uniform vec3 uOccUV0;
+uniform vec3 uOccUV1;
+uniform float uOccStrength;
+#endif
+#ifdef EMISSIVE_MAP
+uniform sampler2D uEmTex; // SRGB8_ALPHA8: read linear
+uniform vec3 uEmUV0;
+uniform vec3 uEmUV1;
+#endif
 
 uniform int uLightCount;
 uniform vec4 uLightPos[8];   // position, kind (0 directional, 1 point, 2 spot)
@@ -179,9 +226,24 @@ vec3 light(int i, vec3 p, out vec3 l) {
 	return uLightColor[i] * att;
 }
 
+// uvOf is vUV through a texture transform's rows.
+vec2 uvOf(vec3 row0, vec3 row1) { return vec2(dot(row0, vec3(vUV, 1.0)), dot(row1, vec3(vUV, 1.0))); }
+
 void main() {
 	vec3 n = normalize(vNormal);
+#ifdef NORMAL_MAP
+	vec3 tan = normalize(vTangent.xyz - n * dot(n, vTangent.xyz));
+	vec3 bitan = cross(n, tan) * vTangent.w;
+#endif
 	if (gl_FrontFacing == (vMirror != 0u)) n = -n; // open meshes: light the inside too (a mirrored one's front is wound clockwise)
+#ifdef NORMAL_MAP
+	{
+		if (gl_FrontFacing == (vMirror != 0u)) { tan = -tan; bitan = -bitan; }
+		vec3 tn = texture(uNormTex, uvOf(uNormUV0, uNormUV1)).xyz * 2.0 - 1.0;
+		tn.xy *= uNormScale;
+		n = normalize(tan * tn.x + bitan * tn.y + n * tn.z);
+	}
+#endif
 	vec3 v = normalize(uEye - vWorld);
 	vec3 amb = mix(uGround, uSky, n.y * 0.5 + 0.5);
 	vec3 c;
@@ -189,6 +251,9 @@ void main() {
 #ifdef MATERIAL
 	{
 		vec4 base = uBaseColor * vec4(toLinear(clamp(vColor.rgb, 0.0, 1.0)), vColor.a);
+#ifdef VERTEX_COLOR
+		base *= vVertColor;
+#endif
 		if (uTexOn) base *= texture(uBaseTex, vec2(dot(uUV0, vec3(vUV, 1.0)), dot(uUV1, vec3(vUV, 1.0))));
 		alpha = base.a;
 		if (uAlpha.x == 1.0 && alpha < uAlpha.y) discard;
@@ -208,7 +273,14 @@ void main() {
 		float shin = min(2.0 / (r * r * r * r) - 2.0, 2048.0);
 		vec3 kd = base.rgb * (1.0 - metal);
 		float ks = mix(0.25, 1.0, metal);
-		c = (kd + fres * ks * mix(1.0, 0.6, r)) * amb + uEmissive;
+#ifdef OCCLUSION_MAP
+		amb *= 1.0 + uOccStrength * (texture(uOccTex, uvOf(uOccUV0, uOccUV1)).r - 1.0);
+#endif
+		vec3 em = uEmissive;
+#ifdef EMISSIVE_MAP
+		em *= texture(uEmTex, uvOf(uEmUV0, uEmUV1)).rgb;
+#endif
+		c = (kd + fres * ks * mix(1.0, 0.6, r)) * amb + em;
 		for (int i = 0; i < uLightCount; i++) {
 			vec3 l;
 			vec3 lc = light(i, vWorld, l);
@@ -220,6 +292,9 @@ void main() {
 #else
 	{
 		vec3 base = toLinear(clamp(vColor.rgb, 0.0, 1.0));
+#ifdef VERTEX_COLOR
+		base *= vVertColor.rgb;
+#endif
 		c = base * amb;
 		for (int i = 0; i < uLightCount; i++) {
 			vec3 l;

@@ -21,8 +21,13 @@ func (d *drawer) mesh(m *assets.Mesh, textured bool, st *Stats) *gpuMesh {
 	}
 	gm := &gpuMesh{indexCount: int32(len(m.Indices)), triangles: m.TriangleCount()}
 	vertices, indices := m.Vertices, m.Indices
-	if v, i, ok := flatVertices(m); ok && d.flat && !textured {
-		vertices, indices, gm.flat = v, i, true
+	// Vertex colours and tangents are per source vertex: such a mesh is drawn as it is, not welded or pulled.
+	n := m.VertexCount()
+	extras := len(m.Colors) == 4*n && n > 0 || len(m.Tangents) == 4*n && n > 0
+	if !extras && !textured && d.flat {
+		if v, i, ok := flatVertices(m); ok {
+			vertices, indices, gm.flat = v, i, true
+		}
 	}
 	gl.GenBuffers(1, &gm.vbo)
 	gl.BindBuffer(gl.ARRAY_BUFFER, gm.vbo)
@@ -36,13 +41,29 @@ func (d *drawer) mesh(m *assets.Mesh, textured bool, st *Stats) *gpuMesh {
 		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&indices[0]), gl.STATIC_DRAW)
 		d.countUpload(st, n)
 	}
+	if n > 0 && len(m.Colors) == 4*n {
+		gm.colors = d.arrayBuffer(m.Colors, st)
+	}
+	if n > 0 && len(m.Tangents) == 4*n {
+		gm.tangents = d.arrayBuffer(m.Tangents, st)
+	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	gm.closed = closedMesh(m)
-	if d.pull {
+	if d.pull && !extras {
 		d.pullMesh(gm, len(vertices)/assets.FloatsPerVertex, indices, st)
 	}
 	meshes[m] = gm
 	return gm
+}
+
+// arrayBuffer uploads data into a new static buffer, left bound as the array buffer.
+func (d *drawer) arrayBuffer(data []float32, st *Stats) uint32 {
+	var b uint32
+	gl.GenBuffers(1, &b)
+	gl.BindBuffer(gl.ARRAY_BUFFER, b)
+	gl.BufferData(gl.ARRAY_BUFFER, len(data)*4, unsafe.Pointer(&data[0]), gl.STATIC_DRAW)
+	d.countUpload(st, len(data)*4)
+	return b
 }
 
 // closedMesh reports whether m is a closed surface wound outwards: every edge (between two vertex positions) is
@@ -93,13 +114,18 @@ func closedMesh(m *assets.Mesh) bool {
 func deleteMesh(gm *gpuMesh) {
 	gl.DeleteBuffers(1, &gm.vbo)
 	gl.DeleteBuffers(1, &gm.ebo)
+	for _, b := range []*uint32{&gm.colors, &gm.tangents} {
+		if *b != 0 {
+			gl.DeleteBuffers(1, b)
+		}
+	}
 	if gm.pulled != nil {
 		gm.pulled.delete()
 	}
 }
 
 // setupMeshAttribs points the bound VAO's vertex attributes 0..2 at gm
-// (interleaved pos3/normal3/uv2) and binds its index buffer.
+// (interleaved pos3/normal3/uv2), its colours and tangents (off for a mesh without), and binds its index buffer.
 func setupMeshAttribs(gm *gpuMesh) {
 	gl.BindBuffer(gl.ARRAY_BUFFER, gm.vbo)
 	for _, a := range [...]struct {
@@ -108,6 +134,18 @@ func setupMeshAttribs(gm *gpuMesh) {
 	}{{locPos, 3, assets.OffsetPosition}, {locNormal, 3, assets.OffsetNormal}, {locUV, 2, assets.OffsetUV}} {
 		gl.EnableVertexAttribArray(a.loc)
 		gl.VertexAttribPointerWithOffset(a.loc, int32(a.size), gl.FLOAT, false, assets.VertexStride, uintptr(a.off))
+	}
+	for _, a := range [...]struct {
+		loc uint32
+		buf uint32
+	}{{locVertexColor, gm.colors}, {locTangent, gm.tangents}} {
+		if a.buf == 0 {
+			gl.DisableVertexAttribArray(a.loc)
+			continue
+		}
+		gl.BindBuffer(gl.ARRAY_BUFFER, a.buf)
+		gl.EnableVertexAttribArray(a.loc)
+		gl.VertexAttribPointerWithOffset(a.loc, 4, gl.FLOAT, false, 16, 0)
 	}
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, gm.ebo)
 }
@@ -148,6 +186,8 @@ type gpuMesh struct {
 	closed     bool        // a closed surface wound outwards: its back faces are culled (closedMesh)
 	pulled     *pulledMesh // how a small mesh is drawn without instancing (pull.go); nil for bigger ones
 	flat       bool        // drawn with FLAT_NORMAL, its vertices shared between faces (flat.go)
+	// Buffers of the vertex colours and tangents (4 floats a vertex), 0 for a mesh without.
+	colors, tangents uint32
 }
 
 // keepMeshes frees the meshes that used does not report used.
