@@ -158,3 +158,64 @@ func TestOcclusionAndEmissiveMaps(t *testing.T) {
 		t.Errorf("emissive white factor on black: %v", p)
 	}
 }
+
+// stripes returns an n×n image of vertical stripes 2 texels wide, colours a and b.
+func stripes(n int, a, b [4]byte) *assets.Image {
+	img := &assets.Image{Ref: fmt.Sprint("stripes", a, b), Width: n, Height: n, Pix: make([]byte, 4*n*n)}
+	for y := range n {
+		for x := range n {
+			c := a
+			if x/2%2 == 1 {
+				c = b
+			}
+			copy(img.Pix[4*(y*n+x):], c[:])
+		}
+	}
+	return img
+}
+
+// TestGoldenMaterialMaps: a floor ridged by a normal map (stripes leaning left and right, repeated by the texture
+// transform), a cube in vertex colours (its corners' positions), a white cube whose occlusion texture darkens
+// its faces in stripes, and an upright black panel glowing through an emissive checker.
+func TestGoldenMaterialMaps(t *testing.T) {
+	dl := viewport.NewDrawList()
+	plane, cube := builtin(t, assets.BuiltinPlane), builtin(t, assets.BuiltinCube)
+	floor := plainMaterial()
+	floor.BaseColor = [4]float32{0.7, 0.7, 0.75, 1}
+	floor.NormalTexture.Scale = mgl32.Vec2{6, 6}
+	dl.SetMesh("floor", withExtras(plane, nil, []float32{1, 0, 0, 1}))
+	dl.SetMaterial("floor", &viewport.Material{Material: floor,
+		NormalImage: stripes(8, [4]byte{218, 128, 202, 255}, [4]byte{38, 128, 202, 255})})
+	dl.Set("floor", viewport.Instance{ID: 1, Color: white, World: mgl32.Scale3D(6, 1, 6)})
+
+	coloured := *cube
+	for i := range cube.VertexCount() {
+		p := cube.Position(i)
+		coloured.Colors = append(coloured.Colors, p[0]+0.5, p[1]+0.5, p[2]+0.5, 1)
+	}
+	dl.SetMesh("coloured", &coloured)
+	dl.Set("coloured", viewport.Instance{ID: 2, Color: white, World: mgl32.Translate3D(-1.2, 0.5, 0.5)})
+
+	occluded := plainMaterial()
+	dl.SetMesh("occluded", cube)
+	dl.SetMaterial("occluded", &viewport.Material{Material: occluded,
+		OcclusionImage: stripes(8, [4]byte{255, 255, 255, 255}, [4]byte{40, 40, 40, 255})})
+	dl.Set("occluded", viewport.Instance{ID: 3, Color: white, World: mgl32.Translate3D(1.2, 0.5, 0.5)})
+
+	glow := plainMaterial()
+	glow.BaseColor = [4]float32{0, 0, 0, 1}
+	glow.Emissive, glow.EmissiveStrength = [3]float32{1, 0.6, 0.2}, 1
+	dl.SetMesh("glow", plane)
+	dl.SetMaterial("glow", &viewport.Material{Material: glow,
+		EmissiveImage: checker(8, [4]byte{255, 255, 255, 255}, [4]byte{0, 0, 0, 255})})
+	dl.Set("glow", viewport.Instance{ID: 4, Color: white,
+		World: mgl32.Translate3D(0, 1.2, -1.5).Mul4(mgl32.HomogRotate3DX(mgl32.DegToRad(90))).Mul4(mgl32.Scale3D(2, 1, 2))})
+
+	cam := viewport.DefaultCamera()
+	cam.Pivot = mgl32.Vec3{0, 0.6, 0}
+	cam.Distance = 7
+	withRenderer(t, testW, testH, func(r *Renderer) {
+		r.Settings.Grid = false
+		compareGolden(t, "material_maps", render(t, r, dl, cam))
+	})
+}
