@@ -124,7 +124,8 @@ func BenchmarkRenderEditorFrame(b *testing.B) {
 // metallic-roughness material (a 256×256 mipmapped sRGB texture) in the same run, a whole picture each frame (the
 // view turns a little), each frame ended by glFinish. Metrics: ms per frame each way and their ratio (the cost
 // of a textured instance against a flat-colour one), and the draw calls of the textured picture (instanced: a
-// few per material, not per entity).
+// few per material, not per entity); and maps/flat, the cost of the same cubes with vertex colours and normal,
+// occlusion and emissive maps besides.
 func BenchmarkRender10kTexturedInstances(b *testing.B) {
 	const n = 10_000
 	const w, h = 512, 512
@@ -143,19 +144,41 @@ func BenchmarkRender10kTexturedInstances(b *testing.B) {
 			}
 		}
 	}
+	// The same cubes with every map and vertex colours: the most a material costs.
+	mapped := viewport.NewDrawList()
+	const mref = "builtin:cube\x00mapped"
+	cube := builtin(b, assets.BuiltinCube)
+	coloured := withExtras(cube, nil, nil)
+	for i := range cube.VertexCount() {
+		p := cube.Position(i)
+		coloured.Colors = append(coloured.Colors, p[0]+0.5, p[1]+0.5, p[2]+0.5, 1)
+		coloured.Tangents = append(coloured.Tangents, 1, 0, 0, 1)
+	}
+	mapped.SetMesh(mref, coloured)
+	maps := mat
+	maps.Emissive = [3]float32{0.2, 0.1, 0}
+	mapped.SetMaterial(mref, &viewport.Material{Material: maps, BaseColorImage: img, NormalImage: stripes(64, [4]byte{218, 128, 202, 255}, [4]byte{38, 128, 202, 255}),
+		OcclusionImage: stripes(64, [4]byte{255, 255, 255, 255}, [4]byte{90, 90, 90, 255}), EmissiveImage: img})
+	for _, bt := range flat.Batches() {
+		for _, ch := range bt.Chunks() {
+			for _, in := range ch.Instances {
+				mapped.Set(mref, in)
+			}
+		}
+	}
 	cam := viewport.DefaultCamera()
 	cam.Frame(flat.Bounds(), 1)
 	withRenderer(b, w, h, func(r *Renderer) {
 		r.Settings.Grid = false
-		lists := []*viewport.DrawList{flat, textured}
+		lists := []*viewport.DrawList{flat, textured, mapped}
 		for _, dl := range lists { // first uploads and shader compiles, untimed
 			if err := r.Render(dl, cam); err != nil {
 				b.Fatal(err)
 			}
 		}
 		gl.Finish()
-		var took [2]time.Duration
-		var calls [2]int
+		var took [3]time.Duration
+		var calls [3]int
 		frames := 0
 		for b.Loop() {
 			frames++
@@ -176,5 +199,6 @@ func BenchmarkRender10kTexturedInstances(b *testing.B) {
 		b.ReportMetric(ms(took[1]), "textured-ms/frame")
 		b.ReportMetric(float64(took[1])/float64(took[0]), "textured/flat")
 		b.ReportMetric(float64(calls[1]), "textured-draws/frame")
+		b.ReportMetric(float64(took[2])/float64(took[0]), "maps/flat")
 	})
 }
