@@ -34,7 +34,7 @@ type Mesh struct {
 	// colour (a glTF primitive's COLOR_0).
 	Colors []float32
 	// Tangents is nil or holds a tangent per vertex (4 floats: xyz along +u of the texture
-	// coordinates, w the sign that turns normal × tangent into +v), for normal maps.
+	// coordinates, w the sign that turns normal × tangent into −v, up the image), for normal maps.
 	Tangents []float32
 	// Indices lists triangles as triples of vertex indices, counter-clockwise when seen from
 	// the front (as written in the file for OBJ meshes).

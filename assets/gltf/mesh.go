@@ -163,7 +163,8 @@ func (im *importer) primitive(pj primitiveJSON, at string) (Primitive, error) {
 
 // computeTangents returns per-vertex tangents for a normal map read with uvs: the direction of +u
 // on each triangle, area-weighted, made perpendicular to the vertex's normal, with w the sign that
-// turns normal × tangent into +v (−1 where the coordinates are mirrored). A vertex whose triangles
+// turns normal × tangent into the image's up, −v (+1 for an image seen as it is, −1 where it is
+// mirrored), as glTF's viewers do. A vertex whose triangles
 // have degenerate coordinates gets any tangent perpendicular to its normal.
 func computeTangents(pos, nrm []mgl32.Vec3, uvs []mgl32.Vec2, idx []uint32) []mgl32.Vec4 {
 	tu := make([]mgl32.Vec3, len(pos))
@@ -196,7 +197,7 @@ func computeTangents(pos, nrm []mgl32.Vec3, uvs []mgl32.Vec2, idx []uint32) []mg
 			t = anyPerpendicular(n)
 		}
 		w := float32(1)
-		if n.Cross(t).Dot(tv[i]) < 0 {
+		if n.Cross(t).Dot(tv[i]) > 0 { // the bitangent is up the image: −v, glTF's v running down
 			w = -1
 		}
 		out[i] = t.Vec4(w)

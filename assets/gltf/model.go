@@ -73,7 +73,7 @@ type Primitive struct {
 	UVs       []mgl32.Vec2 // TEXCOORD_0
 	UVs1      []mgl32.Vec2 // TEXCOORD_1
 	Colors    []mgl32.Vec4 // COLOR_0 (vec3 colours get alpha 1)
-	Tangents  []mgl32.Vec4 // TANGENT: xyz along +u, w the sign of the bitangent (+v = w × normal × tangent)
+	Tangents  []mgl32.Vec4 // TANGENT: xyz along +u, w the sign of the bitangent (up the image, −v = w × normal × tangent)
 	Indices   []uint32
 }
 

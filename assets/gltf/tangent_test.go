@@ -11,16 +11,17 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// normalMapped is the square with texture coordinates (accessor 3: uv = xy, or mirrored in u) and a
-// material with a normal texture (the image is never decoded for tangents).
+// normalMapped is the square with texture coordinates (accessor 3: the image upright, its top row
+// v = 0 at y = 1, or mirrored in u) and a material with a normal texture (the image is never decoded
+// for tangents).
 func normalMapped(t *testing.T, mirrorU bool) doc {
 	d := square()
 	base := d.get("buffers", 0)
 	var b bin
 	b.b = decodeURI(t, base["uri"].(string))
-	uv := []float32{0, 0, 1, 0, 1, 1, 0, 1}
+	uv := []float32{0, 1, 1, 1, 1, 0, 0, 0}
 	if mirrorU {
-		uv = []float32{1, 0, 0, 0, 0, 1, 1, 1}
+		uv = []float32{1, 1, 0, 1, 0, 0, 1, 0}
 	}
 	views := append(d["bufferViews"].([]any), b.add(uv))
 	base["uri"], base["byteLength"] = dataURI(b.b), len(b.b)
@@ -37,7 +38,8 @@ func normalMapped(t *testing.T, mirrorU bool) doc {
 }
 
 // Tangents are computed from positions and texture coordinates when a normal-mapped primitive has
-// none: along +u, with w −1 where the coordinates are mirrored.
+// none: along +u, with w +1 where normal × tangent is up the image (−v: an image seen as it is, as
+// glTF's viewers take it) and −1 where the coordinates are mirrored.
 func TestTangentsComputedForNormalMaps(t *testing.T) {
 	for _, mirror := range []bool{false, true} {
 		d := normalMapped(t, mirror)
