@@ -33,6 +33,9 @@ type Mesh struct {
 	// Colors is nil or holds a linear RGBA colour per vertex (4 floats), multiplied into the surface's
 	// colour (a glTF primitive's COLOR_0).
 	Colors []float32
+	// UVs1 is nil or holds a second texture coordinate per vertex (2 floats: a glTF primitive's
+	// TEXCOORD_1), read by the textures that name it.
+	UVs1 []float32
 	// Tangents is nil or holds a tangent per vertex (4 floats: xyz along +u of the texture
 	// coordinates, w the sign that turns normal × tangent into −v, up the image), for normal maps.
 	Tangents []float32

@@ -122,7 +122,7 @@ func (m *Model) Primitive(part string) (*Primitive, error) {
 
 // LoadPart imports the .gltf or .glb file at path and returns the primitive a mesh part names
 // ("mesh/NAME/P", see [MeshPart]) as one mesh asset, in its mesh's own space (the entity that
-// uses it places it), with its vertex colours and tangents. lim bounds the file as for [LoadMesh]. The last model read is kept, so that
+// uses it places it), with its vertex colours, second texture coordinates and tangents. lim bounds the file as for [LoadMesh]. The last model read is kept, so that
 // loading every part of one model reads it once: it is read again when its file's size or
 // modification time changes (a .gltf's external buffers are not looked at).
 func LoadPart(path, part string, lim assets.Limits) (*assets.Mesh, error) {
@@ -149,6 +149,9 @@ func LoadPart(path, part string, lim assets.Limits) (*assets.Mesh, error) {
 	}
 	mesh := assets.NewMesh(vb, append([]uint32(nil), p.Indices...))
 	mesh.Colors = flatten4(p.Colors)
+	for _, uv := range p.UVs1 {
+		mesh.UVs1 = append(mesh.UVs1, uv[0], uv[1])
+	}
 	mesh.Tangents = flatten4(p.Tangents)
 	return mesh, nil
 }

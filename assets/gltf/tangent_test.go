@@ -103,9 +103,11 @@ func TestTangentsFromTheFile(t *testing.T) {
 	}
 }
 
-// A mesh part carries its primitive's vertex colours and tangents; one without has neither.
+// A mesh part carries its primitive's vertex colours, second texture coordinates and tangents; one
+// without has none.
 func TestPartsCarryColoursAndTangents(t *testing.T) {
 	d := normalMapped(t, false)
+	d.get("meshes", 0, "primitives", 0)["attributes"].(map[string]any)["TEXCOORD_1"] = 3
 	delete(d, "images")
 	d["textures"] = []any{map[string]any{}}
 	path := filepath.Join(t.TempDir(), "m.gltf")
@@ -122,6 +124,9 @@ func TestPartsCarryColoursAndTangents(t *testing.T) {
 	if len(m.Tangents) != 16 || m.Tangents[0] != 1 || m.Tangents[3] != 1 {
 		t.Errorf("tangents %v, want 1 0 0 1 each", m.Tangents)
 	}
+	if len(m.UVs1) != 8 || m.UVs1[1] != 1 || m.UVs1[4] != 1 {
+		t.Errorf("second texture coordinates %v, want the first ones", m.UVs1)
+	}
 	plain := square()
 	delete(plain.get("meshes", 0, "primitives", 0)["attributes"].(map[string]any), "COLOR_0")
 	if err := os.WriteFile(path, plain.bytes(t), 0o644); err != nil {
@@ -130,7 +135,7 @@ func TestPartsCarryColoursAndTangents(t *testing.T) {
 	if m, err = LoadPart(path, "mesh/0/0", assets.Limits{}); err != nil {
 		t.Fatal(err)
 	}
-	if m.Colors != nil || m.Tangents != nil {
-		t.Errorf("a plain part has colours %v, tangents %v", m.Colors, m.Tangents)
+	if m.Colors != nil || m.Tangents != nil || m.UVs1 != nil {
+		t.Errorf("a plain part has colours %v, tangents %v, second texture coordinates %v", m.Colors, m.Tangents, m.UVs1)
 	}
 }

@@ -31,8 +31,11 @@
 //     double-sided; batches are by mesh and material, so the instances of
 //     one textured model stay one instanced draw a chunk;
 //   - a mesh's vertex colours multiply its colour (instance or material);
+//     a texture reads the mesh's first or second texture coordinates, as
+//     it names;
 //   - shader variants (variant.go): what only some meshes and materials
-//     have (vertex colours, normal, occlusion and emissive maps) is compiled
+//     have (vertex colours, normal, occlusion and emissive maps, second
+//     texture coordinates) is compiled
 //     in programs of their own, made when first drawn, so that the rest run
 //     the shaders they ran without them;
 //   - an infinite ground grid (a full-screen pass that intersects each

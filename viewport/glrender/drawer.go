@@ -17,8 +17,8 @@ import (
 type drawer struct {
 	// meshProgs draw instances, one program per variant (variant.go): in their colours or with a material,
 	// instanced or pulled (pull.go), smooth or with FLAT_NORMAL (flat.go), and the features a few meshes and
-	// materials have (vertex colours, normal, occlusion and emissive maps). The plain ones are made by init, the
-	// others when first drawn.
+	// materials have (vertex colours, normal, occlusion and emissive maps, second texture coordinates). The plain
+	// ones are made by init, the others when first drawn.
 	meshProgs [variantCount]*program
 	pass      *passState // the pass being drawn (nil between passes): what a program made during it is given
 	gridProg  *program

@@ -43,9 +43,9 @@ func centre(t *testing.T, m *assets.Mesh, mat *viewport.Material) (px [2]color.R
 		withSwitch(t, 64, 64, software, func(r *Renderer) {
 			r.Settings.Grid = false
 			px[i] = render(t, r, dl, cam).RGBAAt(32, 32)
-			for v := variantPlain; v < variantCount; v++ {
+			for v := int(variantPlain); v < variantCount; v++ {
 				if r.d.meshProgs[v] != nil {
-					made[i] = append(made[i], v&^varPulled)
+					made[i] = append(made[i], variant(v)&^varPulled)
 				}
 			}
 		})
@@ -218,4 +218,34 @@ func TestGoldenMaterialMaps(t *testing.T) {
 		r.Settings.Grid = false
 		compareGolden(t, "material_maps", render(t, r, dl, cam))
 	})
+}
+
+// TestSecondTextureCoordinates: a texture that names the second texture coordinates reads them (here: an
+// occlusion texture, dark where the second coordinates point and bright where the first ones do), through a
+// variant of its own; on a mesh without them it reads the first ones.
+func TestSecondTextureCoordinates(t *testing.T) {
+	plane := builtin(t, assets.BuiltinPlane)
+	twoUVs := *plane
+	twoUVs.Vertices = append([]float32(nil), plane.Vertices...)
+	for i := range plane.VertexCount() {
+		twoUVs.Vertices[i*assets.FloatsPerVertex+6], twoUVs.Vertices[i*assets.FloatsPerVertex+7] = 0.1, 0.5
+		twoUVs.UVs1 = append(twoUVs.UVs1, 0.4, 0.5)
+	}
+	oneUV := twoUVs
+	oneUV.UVs1 = nil
+	lit := func(m *assets.Mesh, uv uint8) (uint8, []variant) {
+		mat := plainMaterial()
+		tex := &mat.OcclusionTexture
+		tex.UV, tex.MagFilter, tex.MinFilter, tex.Mipmaps = uv, scene.FilterNearest, scene.FilterNearest, scene.MipmapsNone
+		px, made := centre(t, m, &viewport.Material{Material: mat, OcclusionImage: stripes(8, [4]byte{255, 255, 255, 255}, [4]byte{0, 0, 0, 255})})
+		return px[0].G, made[0]
+	}
+	first, _ := lit(&twoUVs, 0)
+	second, made := lit(&twoUVs, 1)
+	if second+5 > first || len(made) != 1 || made[0] != varMaterial|varOcclusion|varUV1 {
+		t.Errorf("occlusion by the second coordinates %d (variants %v), by the first %d: want darker, with UV1", second, made, first)
+	}
+	if without, made := lit(&oneUV, 1); without != first || len(made) != 1 || made[0] != varMaterial|varOcclusion {
+		t.Errorf("a mesh without second coordinates: %d (variants %v), want %d as by the first", without, made, first)
+	}
 }

@@ -39,7 +39,7 @@ const unitBaseColor = 5
 
 // materialUniforms are the mesh programs' material uniforms (meshFS).
 var materialUniforms = func() []string {
-	u := []string{"uBaseColor", "uMetalRough", "uEmissive", "uAlpha", "uTexOn", "uMRTexOn", "uNormScale", "uOccStrength"}
+	u := []string{"uBaseColor", "uMetalRough", "uEmissive", "uAlpha", "uTexOn", "uMRTexOn", "uNormScale", "uOccStrength", "uUV1Slots"}
 	for _, s := range materialSlots {
 		u = append(u, s.sampler, s.r0, s.r1)
 	}
@@ -63,6 +63,7 @@ type gpuMaterial struct {
 	normScale  float32
 	occlusion  float32 // the occlusion texture's strength
 	texs       [slotCount]gpuTexture
+	uv1Slots   int32 // bit k: the texture of slot k reads the second texture coordinates
 	blend      bool
 	double     bool
 }
@@ -113,6 +114,9 @@ func (d *drawer) material(m *viewport.Material) *gpuMaterial {
 		if src.img != nil {
 			t.key = newTextureKey(src.img, src.t, materialSlots[slot].linear)
 			t.id = d.texture(t.key)
+			if t.id != 0 && src.t.UV == 1 {
+				gm.uv1Slots |= 1 << slot
+			}
 		}
 		t.row0, t.row1 = uvTransform(src.t)
 	}
@@ -252,6 +256,9 @@ func setMaterial(p *program, mat *gpuMaterial) {
 	}
 	if mat.has(slotOcclusion) {
 		gl.Uniform1f(p.loc("uOccStrength"), mat.occlusion)
+	}
+	if mat.uv1Slots != 0 {
+		gl.Uniform1i(p.loc("uUV1Slots"), mat.uv1Slots)
 	}
 	for slot, t := range mat.texs {
 		if t.id != 0 { // a texture's transform is read only when it is there

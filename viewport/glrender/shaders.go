@@ -16,6 +16,7 @@ const (
 	// Per-vertex, for the meshes that have them (VERTEX_COLOR, NORMAL_MAP).
 	locVertexColor = 10
 	locTangent     = 11
+	locUV1         = 12 // UV1
 )
 
 // meshVS draws instances: each one's world matrix, colour, id and flags come from per-instance attributes
@@ -29,6 +30,9 @@ layout(location = 10) in vec4 aColor;
 #endif
 #ifdef NORMAL_MAP
 layout(location = 11) in vec4 aTangent;
+#endif
+#ifdef UV1
+layout(location = 12) in vec2 aUV1;
 #endif
 ` + meshInstanceInputs + meshVSOutputs + `
 void main() {
@@ -81,10 +85,13 @@ out vec4 vVertColor;
 #ifdef NORMAL_MAP
 out vec4 vTangent;
 #endif
+#ifdef UV1
+out vec2 vUV1;
+#endif
 `
 
-// meshVSBody ends meshVS and pulledVS: the vertex aPos, aNormal of an instance with world matrix M (aColor and
-// aTangent only in meshVS: a mesh with them is never pulled).
+// meshVSBody ends meshVS and pulledVS: the vertex aPos, aNormal of an instance with world matrix M (aColor,
+// aTangent and aUV1 only in meshVS: a mesh with them is never pulled).
 const meshVSBody = `	vec4 w = M * vec4(aPos, 1.0);
 	// Normals by the cofactor matrix: det(M)·inverse-transpose, right for
 	// non-uniform scale without an inverse per vertex.
@@ -100,6 +107,9 @@ const meshVSBody = `	vec4 w = M * vec4(aPos, 1.0);
 #endif
 #ifdef NORMAL_MAP
 	vTangent = vec4(m * aTangent.xyz, det < 0.0 ? -aTangent.w : aTangent.w); // a mirror turns the bitangent
+#endif
+#ifdef UV1
+	vUV1 = aUV1;
 #endif
 	gl_Position = uViewProj * w;
 }
@@ -142,7 +152,8 @@ const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
 // VERTEX_COLOR multiplies the mesh's linear vertex colours into the surface's colour; with a material,
 // NORMAL_MAP bends the normal by a tangent-space normal texture (its X and Y scaled), OCCLUSION_MAP darkens the
 // ambient light by an occlusion texture (red, by its strength), EMISSIVE_MAP multiplies the emission by an
-// emissive texture.
+// emissive texture; UV1 reads the textures of the slots uUV1Slots names with the mesh's second texture
+// coordinates.
 // It writes the entity id, with viewport.FlagSelected in bit 31, to the R32UI
 // attachment; the selection is tinted and outlined afterwards (composeFS).
 const meshFS = `
@@ -173,6 +184,10 @@ uniform float uOccStrength;
 uniform sampler2D uEmTex; // SRGB8_ALPHA8: read linear
 uniform vec3 uEmUV0;
 uniform vec3 uEmUV1;
+#endif
+#ifdef UV1
+in vec2 vUV1;
+uniform int uUV1Slots; // bit k: the texture of slot k reads vUV1
 #endif
 
 uniform int uLightCount;
@@ -226,8 +241,15 @@ vec3 light(int i, vec3 p, out vec3 l) {
 	return uLightColor[i] * att;
 }
 
-// uvOf is vUV through a texture transform's rows.
-vec2 uvOf(vec3 row0, vec3 row1) { return vec2(dot(row0, vec3(vUV, 1.0)), dot(row1, vec3(vUV, 1.0))); }
+// uvOf is the texture coordinates of the texture of slot k through its transform's rows.
+vec2 uvOf(vec3 row0, vec3 row1, int k) {
+#ifdef UV1
+	vec3 uv = vec3((uUV1Slots & (1 << k)) != 0 ? vUV1 : vUV, 1.0);
+#else
+	vec3 uv = vec3(vUV, 1.0);
+#endif
+	return vec2(dot(row0, uv), dot(row1, uv));
+}
 
 void main() {
 	vec3 n = normalize(vNormal);
@@ -239,7 +261,7 @@ void main() {
 #ifdef NORMAL_MAP
 	{
 		if (gl_FrontFacing == (vMirror != 0u)) { tan = -tan; bitan = -bitan; }
-		vec3 tn = texture(uNormTex, uvOf(uNormUV0, uNormUV1)).xyz * 2.0 - 1.0;
+		vec3 tn = texture(uNormTex, uvOf(uNormUV0, uNormUV1, 2)).xyz * 2.0 - 1.0;
 		tn.xy *= uNormScale;
 		n = normalize(tan * tn.x + bitan * tn.y + n * tn.z);
 	}
@@ -254,14 +276,14 @@ void main() {
 #ifdef VERTEX_COLOR
 		base *= vVertColor;
 #endif
-		if (uTexOn) base *= texture(uBaseTex, vec2(dot(uUV0, vec3(vUV, 1.0)), dot(uUV1, vec3(vUV, 1.0))));
+		if (uTexOn) base *= texture(uBaseTex, uvOf(uUV0, uUV1, 0));
 		alpha = base.a;
 		if (uAlpha.x == 1.0 && alpha < uAlpha.y) discard;
 		if (uAlpha.x != 2.0) alpha = 1.0;
 		float metal = uMetalRough.x;
 		float r = uMetalRough.y;
 		if (uMRTexOn) {
-			vec4 mr = texture(uMRTex, vec2(dot(uMRUV0, vec3(vUV, 1.0)), dot(uMRUV1, vec3(vUV, 1.0))));
+			vec4 mr = texture(uMRTex, uvOf(uMRUV0, uMRUV1, 1));
 			metal *= mr.b;
 			r *= mr.g;
 		}
@@ -274,11 +296,11 @@ void main() {
 		vec3 kd = base.rgb * (1.0 - metal);
 		float ks = mix(0.25, 1.0, metal);
 #ifdef OCCLUSION_MAP
-		amb *= 1.0 + uOccStrength * (texture(uOccTex, uvOf(uOccUV0, uOccUV1)).r - 1.0);
+		amb *= 1.0 + uOccStrength * (texture(uOccTex, uvOf(uOccUV0, uOccUV1, 3)).r - 1.0);
 #endif
 		vec3 em = uEmissive;
 #ifdef EMISSIVE_MAP
-		em *= texture(uEmTex, uvOf(uEmUV0, uEmUV1)).rgb;
+		em *= texture(uEmTex, uvOf(uEmUV0, uEmUV1, 4)).rgb;
 #endif
 		c = (kd + fres * ks * mix(1.0, 0.6, r)) * amb + em;
 		for (int i = 0; i < uLightCount; i++) {

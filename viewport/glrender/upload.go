@@ -21,9 +21,10 @@ func (d *drawer) mesh(m *assets.Mesh, textured bool, st *Stats) *gpuMesh {
 	}
 	gm := &gpuMesh{indexCount: int32(len(m.Indices)), triangles: m.TriangleCount()}
 	vertices, indices := m.Vertices, m.Indices
-	// Vertex colours and tangents are per source vertex: such a mesh is drawn as it is, not welded or pulled.
+	// Vertex colours, tangents and second texture coordinates are per source vertex: such a mesh is drawn as it is,
+	// not welded or pulled.
 	n := m.VertexCount()
-	extras := len(m.Colors) == 4*n && n > 0 || len(m.Tangents) == 4*n && n > 0
+	extras := n > 0 && (len(m.Colors) == 4*n || len(m.Tangents) == 4*n || len(m.UVs1) == 2*n)
 	if !extras && !textured && d.flat {
 		if v, i, ok := flatVertices(m); ok {
 			vertices, indices, gm.flat = v, i, true
@@ -46,6 +47,9 @@ func (d *drawer) mesh(m *assets.Mesh, textured bool, st *Stats) *gpuMesh {
 	}
 	if n > 0 && len(m.Tangents) == 4*n {
 		gm.tangents = d.arrayBuffer(m.Tangents, st)
+	}
+	if n > 0 && len(m.UVs1) == 2*n {
+		gm.uvs1 = d.arrayBuffer(m.UVs1, st)
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	gm.closed = closedMesh(m)
@@ -114,7 +118,7 @@ func closedMesh(m *assets.Mesh) bool {
 func deleteMesh(gm *gpuMesh) {
 	gl.DeleteBuffers(1, &gm.vbo)
 	gl.DeleteBuffers(1, &gm.ebo)
-	for _, b := range []*uint32{&gm.colors, &gm.tangents} {
+	for _, b := range []*uint32{&gm.colors, &gm.tangents, &gm.uvs1} {
 		if *b != 0 {
 			gl.DeleteBuffers(1, b)
 		}
@@ -125,7 +129,8 @@ func deleteMesh(gm *gpuMesh) {
 }
 
 // setupMeshAttribs points the bound VAO's vertex attributes 0..2 at gm
-// (interleaved pos3/normal3/uv2), its colours and tangents (off for a mesh without), and binds its index buffer.
+// (interleaved pos3/normal3/uv2), its colours, tangents and second texture coordinates (off for a mesh without),
+// and binds its index buffer.
 func setupMeshAttribs(gm *gpuMesh) {
 	gl.BindBuffer(gl.ARRAY_BUFFER, gm.vbo)
 	for _, a := range [...]struct {
@@ -136,16 +141,16 @@ func setupMeshAttribs(gm *gpuMesh) {
 		gl.VertexAttribPointerWithOffset(a.loc, int32(a.size), gl.FLOAT, false, assets.VertexStride, uintptr(a.off))
 	}
 	for _, a := range [...]struct {
-		loc uint32
-		buf uint32
-	}{{locVertexColor, gm.colors}, {locTangent, gm.tangents}} {
+		loc, buf uint32
+		size     int32
+	}{{locVertexColor, gm.colors, 4}, {locTangent, gm.tangents, 4}, {locUV1, gm.uvs1, 2}} {
 		if a.buf == 0 {
 			gl.DisableVertexAttribArray(a.loc)
 			continue
 		}
 		gl.BindBuffer(gl.ARRAY_BUFFER, a.buf)
 		gl.EnableVertexAttribArray(a.loc)
-		gl.VertexAttribPointerWithOffset(a.loc, 4, gl.FLOAT, false, 16, 0)
+		gl.VertexAttribPointerWithOffset(a.loc, a.size, gl.FLOAT, false, 4*a.size, 0)
 	}
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, gm.ebo)
 }
@@ -186,8 +191,9 @@ type gpuMesh struct {
 	closed     bool        // a closed surface wound outwards: its back faces are culled (closedMesh)
 	pulled     *pulledMesh // how a small mesh is drawn without instancing (pull.go); nil for bigger ones
 	flat       bool        // drawn with FLAT_NORMAL, its vertices shared between faces (flat.go)
-	// Buffers of the vertex colours and tangents (4 floats a vertex), 0 for a mesh without.
-	colors, tangents uint32
+	// Buffers of the vertex colours and tangents (4 floats a vertex) and second texture coordinates (2), 0 for a
+	// mesh without.
+	colors, tangents, uvs1 uint32
 }
 
 // keepMeshes frees the meshes that used does not report used.

@@ -16,16 +16,18 @@ const (
 	varNormalMap                       // NORMAL_MAP: a material's normal texture, with the mesh's tangents
 	varOcclusion                       // OCCLUSION_MAP: a material's occlusion texture darkens the ambient light
 	varEmissiveMap                     // EMISSIVE_MAP: a material's emissive texture multiplies its emission
+	varUV1                             // UV1: some of a material's textures read the mesh's second texture coordinates
 	variantCount   = 1 << iota
 
 	variantPlain = varFlat << 1 // the variants below this one: made by init
 )
 
 // variantDefines are the defines of each variant bit, in bit order.
-var variantDefines = [...]string{"MATERIAL", "", "FLAT_NORMAL", "VERTEX_COLOR", "NORMAL_MAP", "OCCLUSION_MAP", "EMISSIVE_MAP"}
+var variantDefines = [...]string{"MATERIAL", "", "FLAT_NORMAL", "VERTEX_COLOR", "NORMAL_MAP", "OCCLUSION_MAP", "EMISSIVE_MAP", "UV1"}
 
 // variantOf is the variant that draws gm with mat (nil: the instances' colours), pulled or not. A normal map needs
-// the mesh's tangents; without them the mesh is drawn with its own normals.
+// the mesh's tangents; without them the mesh is drawn with its own normals. A texture that names the second
+// texture coordinates reads the first ones on a mesh without.
 func variantOf(gm *gpuMesh, mat *gpuMaterial, pull bool) variant {
 	var v variant
 	if mat != nil {
@@ -38,6 +40,9 @@ func variantOf(gm *gpuMesh, mat *gpuMaterial, pull bool) variant {
 		}
 		if mat.has(slotEmissive) {
 			v |= varEmissiveMap
+		}
+		if mat.uv1Slots != 0 && gm.uvs1 != 0 {
+			v |= varUV1
 		}
 	}
 	if pull {
