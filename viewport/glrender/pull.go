@@ -133,9 +133,10 @@ func (d *drawer) drawPulled(gm *gpuMesh, tex uint32, base, stride, n int) {
 // (nil: in their colours) the one in use, and reports whether they are drawn pulled.
 func (d *drawer) useMeshProgram(gm *gpuMesh, capacity int, mat *gpuMaterial) bool {
 	pull := d.canPull(gm, capacity)
-	p := d.meshProgs[variantOf(gm, mat, pull)]
+	v := variantOf(gm, mat, pull)
+	p := d.meshProgs[v]
 	if p == nil {
-		p = d.makeVariant(variantOf(gm, mat, pull))
+		p = d.makeVariant(v)
 	}
 	if d.inUse != p {
 		gl.UseProgram(p.id)

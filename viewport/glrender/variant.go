@@ -1,6 +1,10 @@
 package glrender
 
-import "github.com/go-gl/gl/v4.1-core/gl"
+import (
+	"slices"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+)
 
 // variant is a mesh program's set of features (its GLSL defines), a bit each. What a flat-coloured or plainly
 // textured mesh needs are the low bits (variantPlain programs, made by init); the rest are made on first use, so
@@ -69,7 +73,7 @@ func (d *drawer) program(v variant) (*program, error) {
 	var err error
 	if v&varPulled != 0 {
 		p, err = newProgram("pulled mesh program", pulledVS, meshFS, append(defines, pulledDefines...),
-			append(meshUniforms, "uInst", "uMesh", "uShift", "uBase", "uStride")...)
+			slices.Concat(meshUniforms, []string{"uInst", "uMesh", "uShift", "uBase", "uStride"})...)
 	} else {
 		p, err = newProgram("mesh program", meshVS, meshFS, defines, meshUniforms...)
 	}
