@@ -62,7 +62,7 @@ type viewportPanel struct {
 	pic     viewportPicture // the picture on screen and the one being drawn, the preview, adoption
 	gz      gizmoState      // the transform gizmo
 	area    imageArea       // where the image is and whether the mouse is over it
-	markers sceneMarkers    // the lights and cameras drawn over the image
+	markers sceneMarkers    // the lights and cameras drawn over the image, the selected camera's preview
 	box     boxSelect       // a click or box selection in progress
 	clock   inputClock      // the frame's time and input
 }
@@ -155,6 +155,7 @@ func (v *viewportPanel) Build() {
 
 	v.drawPreviewBox()
 	v.drawMarkers()
+	v.buildCameraPreview()
 	v.buildGizmo()
 	v.handlePicking(local, inside)
 	v.buildViewCube()
@@ -174,7 +175,7 @@ func (v *viewportPanel) Build() {
 // busy reports whether the viewport needs frames without input (a camera drag or fly in progress, play mode).
 func (v *viewportPanel) busy() bool {
 	return v.playing || v.ctl.Mode() != viewport.ModeNone || v.gz.active || imguizmo.IsUsingViewManipulate() ||
-		v.pic.busy()
+		v.pic.busy() || v.markers.preview.pending
 }
 
 // delete frees the renderer; call on the loop thread before the GL context goes away.
@@ -183,6 +184,7 @@ func (v *viewportPanel) delete() {
 		v.r.Delete()
 		v.r = nil
 	}
+	v.markers.preview.free()
 }
 
 // buildStatsOverlay draws the statistics overlay in the viewport's top-left corner (View → Stats Overlay).

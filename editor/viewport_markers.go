@@ -8,12 +8,14 @@ import (
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// sceneMarkers are the queries that find the lights and cameras the viewport marks, for one world.
+// sceneMarkers are the queries that find the lights and cameras the viewport marks, for one world, and the
+// selected camera's preview.
 type sceneMarkers struct {
 	w       *ecs.World
 	lights  *ecs.Query2[ecs.GlobalTransform, scene.Light]
 	cameras *ecs.Query2[ecs.GlobalTransform, scene.Camera]
 	lines   []viewport.Segment
+	preview cameraPreview // what the selected camera sees
 }
 
 // markerSize is how big a marker is, as a share of its distance from the eye (about the same size on screen
@@ -21,7 +23,8 @@ type sceneMarkers struct {
 const markerSize = 0.08
 
 // drawMarkers draws the scene's lights and cameras over the viewport image (ImGui lines, no render): the
-// selected ones brighter, a selected spot with its cones and a selected point light with its range.
+// selected ones brighter, a selected spot with its cones, a selected point light with its range and a selected
+// camera with its frustum (and, in buildCameraPreview, what it sees).
 func (v *viewportPanel) drawMarkers() {
 	w := v.doc.World()
 	m := &v.markers
@@ -73,6 +76,11 @@ func (v *viewportPanel) drawMarkers() {
 		pos := mgl32.Vec3{g.Matrix[12], g.Matrix[13], g.Matrix[14]}
 		size := markerSize * max(pos.Sub(eye).Len(), 0.1)
 		m.lines = viewport.CameraMarker(m.lines[:0], *c, g.Matrix, size)
-		draw(m.lines, sel.IsSelected(e))
+		selected := sel.IsSelected(e)
+		if selected {
+			m.lines = viewport.CameraFrustum(m.lines, *c, g.Matrix, v.aspect())
+			m.preview.see(*c, g.Matrix)
+		}
+		draw(m.lines, selected)
 	}
 }

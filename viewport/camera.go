@@ -49,6 +49,9 @@ type Camera struct {
 	FovY     float32
 	Near     float32
 	Far      float32
+	// Ortho is half the height an orthographic projection sees; 0 is the perspective one of FovY. The editor's
+	// own camera is always perspective; a scene camera's preview may be orthographic (SceneCameraView).
+	Ortho float32
 }
 
 // DefaultCamera returns the camera a new scene starts with: yaw 30°, pitch
@@ -85,6 +88,9 @@ func (c Camera) Normalized() Camera {
 	}
 	if !finite(c.Near) || c.Near <= 0 {
 		c.Near = d.Near
+	}
+	if !finite(c.Ortho) || c.Ortho < 0 {
+		c.Ortho = 0
 	}
 	if !finite(c.Far) || c.Far <= c.Near {
 		c.Far = max(d.Far, c.Near*1000)
@@ -145,11 +151,14 @@ func (c Camera) View() mgl32.Mat4 {
 	return mgl32.LookAtV(eye, eye.Add(fwd), q.Rotate(worldUp))
 }
 
-// Proj returns the perspective projection for a viewport of the given aspect
-// ratio (width / height).
+// Proj returns the projection (perspective, or orthographic when Ortho is set)
+// for a viewport of the given aspect ratio (width / height).
 func (c Camera) Proj(aspect float32) mgl32.Mat4 {
 	if !(aspect > 0) {
 		aspect = 1
+	}
+	if c.Ortho > 0 {
+		return mgl32.Ortho(-c.Ortho*aspect, c.Ortho*aspect, -c.Ortho, c.Ortho, c.Near, c.Far)
 	}
 	return mgl32.Perspective(mgl32.DegToRad(c.FovY), aspect, c.Near, c.Far)
 }

@@ -65,15 +65,7 @@ func LightMarker(dst []Segment, l Light, size float32, selected bool) []Segment 
 // its position along its -Z axis, size deep, as wide as its field of view and aspect (4:3 when it takes the
 // view's), and a triangle over it pointing up.
 func CameraMarker(dst []Segment, c scene.Camera, m mgl32.Mat4, size float32) []Segment {
-	pos := m.Col(3).Vec3()
-	axis := func(i int) mgl32.Vec3 {
-		a := m.Col(i).Vec3()
-		if n := a.Len(); n > 0 {
-			return a.Mul(1 / n)
-		}
-		return mgl32.Vec3{}
-	}
-	x, y, z := axis(0), axis(1), axis(2)
+	pos, x, y, z := frameAxes(m)
 	aspect := c.Aspect
 	if aspect <= 0 {
 		aspect = 4.0 / 3
@@ -84,10 +76,7 @@ func CameraMarker(dst []Segment, c scene.Camera, m mgl32.Mat4, size float32) []S
 	}
 	w := h * aspect
 	centre := pos.Sub(z.Mul(size))
-	var corners [4]mgl32.Vec3
-	for i, s := range [4][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
-		corners[i] = centre.Add(x.Mul(s[0] * w)).Add(y.Mul(s[1] * h))
-	}
+	corners := rect(centre, x, y, w, h)
 	for i := range 4 {
 		dst = append(dst, Segment{pos, corners[i]}, Segment{corners[i], corners[(i+1)%4]})
 	}
@@ -95,6 +84,79 @@ func CameraMarker(dst []Segment, c scene.Camera, m mgl32.Mat4, size float32) []S
 	peak := centre.Add(y.Mul(h * 1.6))
 	return append(dst, Segment{top.Sub(x.Mul(w / 2)), top.Add(x.Mul(w / 2))},
 		Segment{top.Sub(x.Mul(w / 2)), peak}, Segment{peak, top.Add(x.Mul(w / 2))})
+}
+
+// CameraFrustum appends to dst the lines of what a camera with world matrix m sees: the rectangles of its near
+// and far planes and the four edges between them, from its field of view (or orthographic size), aspect and near
+// and far distances, as SceneCameraView reads them (viewAspect for a camera that takes the view's shape).
+func CameraFrustum(dst []Segment, c scene.Camera, m mgl32.Mat4, viewAspect float32) []Segment {
+	pos, x, y, z := frameAxes(m)
+	cam, aspect := SceneCameraView(c, m, viewAspect)
+	at := func(d float32) [4]mgl32.Vec3 {
+		h := cam.Ortho
+		if h == 0 {
+			h = d * float32(math.Tan(float64(mgl32.DegToRad(cam.FovY)/2)))
+		}
+		return rect(pos.Sub(z.Mul(d)), x, y, h*aspect, h)
+	}
+	near, far := at(cam.Near), at(cam.Far)
+	for i := range 4 {
+		j := (i + 1) % 4
+		dst = append(dst, Segment{near[i], near[j]}, Segment{far[i], far[j]}, Segment{near[i], far[i]})
+	}
+	return dst
+}
+
+// SceneCameraView returns the editor camera that sees what scene camera c with world matrix m sees — placed and
+// turned as m (its roll dropped: the editor camera has none), with c's lens made usable — and the aspect (width /
+// height) of its picture: c's own, or viewAspect for a camera that takes the view's shape.
+func SceneCameraView(c scene.Camera, m mgl32.Mat4, viewAspect float32) (Camera, float32) {
+	if !(viewAspect > 0) || !finite(viewAspect) {
+		viewAspect = 1
+	}
+	cam := Camera{Distance: 1, FovY: c.FOV, Near: c.Near, Far: c.Far}
+	aspect := c.Aspect
+	if c.Projection == scene.Orthographic {
+		h := c.YMag
+		if !(h > 0) || !finite(h) {
+			h = 1
+		}
+		cam.Ortho, aspect = h, viewAspect
+		if c.XMag > 0 && finite(c.XMag) {
+			aspect = c.XMag / h
+		}
+	}
+	if !(aspect > 0) || !finite(aspect) {
+		aspect = viewAspect
+	}
+	pos, _, _, z := frameAxes(m)
+	// WithView keeps the distance and puts the pivot that far in front of the eye.
+	view := mgl32.LookAtV(pos, pos.Sub(z), mgl32.Vec3{0, 1, 0})
+	if math.Abs(float64(z[1])) > 0.999 {
+		view = mgl32.LookAtV(pos, pos.Sub(z), m.Col(1).Vec3())
+	}
+	return cam.Normalized().WithView(view), aspect
+}
+
+// frameAxes returns the position and unit axes of world matrix m (zero for an axis m collapses).
+func frameAxes(m mgl32.Mat4) (pos, x, y, z mgl32.Vec3) {
+	axis := func(i int) mgl32.Vec3 {
+		a := m.Col(i).Vec3()
+		if n := a.Len(); n > 0 {
+			return a.Mul(1 / n)
+		}
+		return mgl32.Vec3{}
+	}
+	return m.Col(3).Vec3(), axis(0), axis(1), axis(2)
+}
+
+// rect returns the corners of the rectangle about centre, w to either side along x and h along y.
+func rect(centre, x, y mgl32.Vec3, w, h float32) [4]mgl32.Vec3 {
+	var corners [4]mgl32.Vec3
+	for i, s := range [4][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+		corners[i] = centre.Add(x.Mul(s[0] * w)).Add(y.Mul(s[1] * h))
+	}
+	return corners
 }
 
 // circle appends a circle of radius r about centre in the plane of unit vectors u, v.

@@ -57,3 +57,69 @@ func TestCameraMarkerLooksDownMinusZ(t *testing.T) {
 		t.Errorf("the pyramid's base at z = %v, want 3 (2 in front of z = 5)", z)
 	}
 }
+
+// TestCameraFrustumReachesNearAndFar: a camera's frustum is its near rectangle, its far rectangle and the four
+// edges between them, each as wide and high as its field of view and aspect make it (an orthographic one's are
+// XMag and YMag to either side at both distances).
+func TestCameraFrustumReachesNearAndFar(t *testing.T) {
+	m := mgl32.Translate3D(0, 1, 5)
+	persp := scene.Camera{FOV: 90, Aspect: 2, Near: 1, Far: 10}
+	ortho := scene.Camera{Projection: scene.Orthographic, XMag: 3, YMag: 2, Near: 1, Far: 10}
+	for _, tc := range []struct {
+		name          string
+		c             scene.Camera
+		near, far     [2]float32 // half width, half height
+		nearZ, farZ   float32
+		wantSegments  int
+		viewAspectArg float32
+	}{
+		{"perspective", persp, [2]float32{2, 1}, [2]float32{20, 10}, 4, -5, 12, 1.5},
+		{"orthographic", ortho, [2]float32{3, 2}, [2]float32{3, 2}, 4, -5, 12, 1.5},
+		{"perspective with the view's aspect", scene.Camera{FOV: 90, Near: 1, Far: 10}, [2]float32{1.5, 1}, [2]float32{15, 10}, 4, -5, 12, 1.5},
+	} {
+		lines := CameraFrustum(nil, tc.c, m, tc.viewAspectArg)
+		if len(lines) != tc.wantSegments {
+			t.Fatalf("%s: %d lines, want %d", tc.name, len(lines), tc.wantSegments)
+		}
+		for _, s := range lines {
+			for _, p := range []mgl32.Vec3{s.A, s.B} {
+				half := tc.near
+				if math.Abs(float64(p[2]-tc.farZ)) < 1e-3 {
+					half = tc.far
+				} else if math.Abs(float64(p[2]-tc.nearZ)) > 1e-3 {
+					t.Fatalf("%s: a corner %v on neither plane (z %v or %v)", tc.name, p, tc.nearZ, tc.farZ)
+				}
+				if math.Abs(math.Abs(float64(p[0]))-float64(half[0])) > 1e-3 || math.Abs(math.Abs(float64(p[1]-1))-float64(half[1])) > 1e-3 {
+					t.Errorf("%s: corner %v, want ±%v, 1±%v", tc.name, p, half[0], half[1])
+				}
+			}
+		}
+	}
+}
+
+// TestSceneCameraViewSeesWhatTheCameraSees: the preview's editor camera stands where the scene camera stands,
+// looks down its -Z axis, and projects the corners of its far plane onto the corners of its picture.
+func TestSceneCameraViewSeesWhatTheCameraSees(t *testing.T) {
+	m := mgl32.Translate3D(3, 2, 1).Mul4(mgl32.HomogRotate3DY(math.Pi / 2)) // looks down -X
+	for _, c := range []scene.Camera{
+		{FOV: 50, Aspect: 1.5, Near: 0.5, Far: 40},
+		{Projection: scene.Orthographic, XMag: 6, YMag: 4, Near: 0.5, Far: 40},
+	} {
+		cam, aspect := SceneCameraView(c, m, 1)
+		if d := cam.Eye().Sub(mgl32.Vec3{3, 2, 1}).Len(); d > 1e-4 {
+			t.Errorf("%v: eye at %v, want the camera's position", c.Projection, cam.Eye())
+		}
+		if f := cam.Forward(); f.Sub(mgl32.Vec3{-1, 0, 0}).Len() > 1e-4 {
+			t.Errorf("%v: looks along %v, want -X", c.Projection, f)
+		}
+		if aspect != 1.5 {
+			t.Errorf("%v: aspect %v, want 1.5", c.Projection, aspect)
+		}
+		w, h := 300, 200
+		corner := CameraFrustum(nil, c, m, 1)[1].A // the far rectangle's first corner: left, bottom
+		x, y, ok := cam.WorldToPixel(corner, w, h)
+		if !ok || math.Abs(float64(x)) > 0.5 || math.Abs(float64(y)-float64(h)) > 0.5 {
+			t.Errorf("%v: the far plane's bottom-left corner at pixel (%v, %v), want (0, %d)", c.Projection, x, y, h)
+		}
+	}
+}

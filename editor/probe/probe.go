@@ -77,6 +77,8 @@ type State struct {
 	Camera Camera `json:"camera"`
 	// ViewCube is where the view cube is drawn (in the viewport's top-right corner).
 	ViewCube Rect `json:"viewCube"`
+	// CameraPreview is where the selected camera's view is drawn (zero while no camera is selected).
+	CameraPreview Rect `json:"cameraPreview"`
 	// Waits counts the times the idle editor slept until input or a timeout (see editor.App's throttle).
 	Waits uint64 `json:"waits"`
 	// TextInput is true while a text field has the keyboard.

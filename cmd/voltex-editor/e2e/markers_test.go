@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"image"
+	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -71,4 +73,69 @@ func markerPixels(img *image.RGBA, p *guitest.Probe) int {
 		}
 	}
 	return n
+}
+
+// TestCameraPreviewFollowsTheCamera: selecting a camera draws its frustum and a picture of what it sees in the
+// viewport's corner; turning the camera (its yaw typed in the inspector) changes that picture; selecting
+// something else takes the preview away.
+func TestCameraPreviewFollowsTheCamera(t *testing.T) {
+	dir := t.TempDir()
+	level := `{ "format": "voltex.scene", "version": 2, "name": "Shot",
+  "editor": { "camera": { "pivot": [0, 1, 0], "yaw": 35, "pitch": -30, "distance": 16 } },
+  "entities": [
+    { "id": 1, "name": "Floor", "order": 1, "components": { "Color": { "rgba": [0.5, 0.55, 0.5, 1] }, "Mesh": { "asset": "builtin:plane" }, "Transform": { "scale": [12, 1, 12] } } },
+    { "id": 2, "name": "Red", "order": 2, "components": { "Color": { "rgba": [0.9, 0.1, 0.1, 1] }, "Mesh": { "asset": "builtin:cube" }, "Transform": { "position": [0, 0.5, 0] } } },
+    { "id": 3, "name": "Blue", "order": 3, "components": { "Color": { "rgba": [0.1, 0.2, 0.9, 1] }, "Mesh": { "asset": "builtin:sphere" }, "Transform": { "position": [-4, 0.5, 4] } } },
+    { "id": 4, "name": "Eye", "order": 4, "components": { "Transform": { "position": [0, 2, 6], "rotation": [-12, 0, 0] },
+      "Camera": { "fov": 50, "near": 0.5, "far": 30, "aspect": 1.6 } } } ] }
+`
+	path := filepath.Join(dir, "shot.json")
+	if err := os.WriteFile(path, []byte(level), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := launchOn(t, path)
+	p := e.WaitProbe(20*time.Second, "the scene", func(p *guitest.Probe) bool { _, ok := p.Row("Eye"); return ok })
+	if p.CameraPreview.W != 0 {
+		t.Fatalf("a camera preview %+v with nothing selected", p.CameraPreview)
+	}
+	before := markerPixels(e.ScreenshotOf(p), p)
+	r, _ := p.Row("Eye")
+	x, y := r.Center()
+	e.Click(x, y, 1)
+	p = e.WaitProbe(10*time.Second, "the camera's preview", func(p *guitest.Probe) bool {
+		return len(p.Selected) == 1 && p.CameraPreview.W > 0 && p.Inspector["Transform.rotation[1]"].W > 0
+	})
+	p = e.Settle()
+	pv := p.CameraPreview
+	if !p.Viewport.Holds(pv) || math.Abs(float64(pv.W)/float64(pv.H)-1.6) > 0.05 {
+		t.Errorf("the preview at %+v in the viewport %+v, want inside it at the camera's aspect 1.6", pv, p.Viewport)
+	}
+	shot := e.ScreenshotOf(p)
+	shotOf(t, e, p, "camera-preview.png")
+	if after := markerPixels(shot, p); after < before+300 {
+		t.Errorf("%d pixels of the selected marker's colour, %d before selecting: want the frustum drawn", after, before)
+	}
+	if n := guitest.CountPixels(shot, pv.Image(), func(c color.RGBA) bool { return c.R > 150 && c.G < 80 && c.B < 80 }); n < 50 {
+		t.Errorf("%d red pixels in the preview: want the red cube in front of the camera", n)
+	}
+	f := p.Inspector["Transform.rotation[1]"]
+	fx, fy := f.Center()
+	e.DoubleClick(fx, fy)
+	e.Key("ctrl+a")
+	e.Type("90")
+	e.Key("Return")
+	p = e.WaitProbe(10*time.Second, "the camera turned", func(p *guitest.Probe) bool { return p.Inspector["Transform.rotation[1]"].Shown == "90" })
+	p = e.Settle()
+	turned := e.ScreenshotOf(p)
+	shotOf(t, e, p, "camera-preview-turned.png")
+	if changed := guitest.DiffPixels(shot, turned, pv.Image(), 30); changed < pv.W*pv.H/10 {
+		t.Errorf("%d of the preview's %d pixels changed when the camera turned 90°: want its picture to follow", changed, pv.W*pv.H)
+	}
+	if n := guitest.CountPixels(turned, p.CameraPreview.Image(), func(c color.RGBA) bool { return c.B > 150 && c.R < 80 && c.G < 120 }); n < 20 {
+		t.Errorf("%d blue pixels in the turned preview: want the blue sphere the camera now faces", n)
+	}
+	r, _ = p.Row("Red")
+	x, y = r.Center()
+	e.Click(x, y, 1)
+	e.WaitProbe(10*time.Second, "the preview gone", func(p *guitest.Probe) bool { return p.CameraPreview.W == 0 })
 }
