@@ -200,6 +200,7 @@ func (a *App) Run() error {
 	a.win = mw
 	loadGlyphs()
 	a.initContext()
+	a.assets.thumbs.newTexture = newGiuTexture
 	mw.SetCloseCallback(a.onCloseRequest)
 	mw.SetAdditionalInputHandlerCallback(a.keys.onKey)
 	mw.SetTargetFPS(targetFPS)

@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"image"
 	"path/filepath"
 	"strconv"
 
@@ -25,6 +26,10 @@ type assetsHost interface {
 	PrefabList() []string
 	Editable() bool
 	PlacePrefab(path string)
+	// MeshThumbnail and PrefabThumbnail return a picture of a mesh reference or a prefab file and its version,
+	// or nil while it is being made (in the background: they never wait) or when there is none.
+	MeshThumbnail(ref string) (*image.RGBA, uint64)
+	PrefabThumbnail(path string) (*image.RGBA, uint64)
 }
 
 // assetsPanel lists the meshes scenes can use — the built-ins, the files in use and the mesh files (.obj, .gltf, .glb) found in the
@@ -38,6 +43,7 @@ type assetsPanel struct {
 	log     logger
 	probe   *probe.State
 	widgets map[string]probe.Widget // the prefab list's items of the last frame, for the probe
+	thumbs  thumbTextures
 }
 
 var _ g.Widget = (*assetsPanel)(nil)
@@ -71,6 +77,7 @@ func (p *assetsPanel) buildMeshes() {
 	for _, ref := range p.reg.List() {
 		imgui.TableNextRow()
 		imgui.TableNextColumn()
+		p.thumb("mesh:"+ref, func() (*image.RGBA, uint64) { return p.host.MeshThumbnail(ref) })
 		imgui.SelectableBool(registerText(ref))
 		p.record("mesh:" + ref)
 		if imgui.IsItemHovered() && p.host.Editable() {
@@ -132,6 +139,7 @@ func (p *assetsPanel) buildPrefabs() {
 		}
 		p.record("place:" + rel)
 		imgui.SameLine()
+		p.thumb("prefab:"+rel, func() (*image.RGBA, uint64) { return p.host.PrefabThumbnail(path) })
 		imgui.SelectableBool(registerText(rel))
 		p.record("asset:" + rel)
 		if p.host.Editable() {
@@ -150,4 +158,23 @@ func (p *assetsPanel) record(name string) {
 		p.widgets = map[string]probe.Widget{}
 	}
 	p.widgets[name] = probe.Widget{Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())}
+}
+
+// thumb draws the thumbnail of an asset as an icon as high as a line of text (the rows keep their height; the
+// picture twice its size in a tooltip) and leaves the cursor beside it; without a picture yet, or without
+// textures (tests), it draws nothing.
+func (p *assetsPanel) thumb(name string, picture func() (*image.RGBA, uint64)) {
+	tex := p.thumbs.get(name, picture)
+	if tex == 0 {
+		return
+	}
+	side := imgui.TextLineHeight()
+	imgui.ImageV(tex, imgui.Vec2{X: side, Y: side}, imgui.Vec2{}, imgui.Vec2{X: 1, Y: 1})
+	p.record("thumb:" + name)
+	if imgui.IsItemHovered() {
+		imgui.BeginTooltip()
+		imgui.Image(tex, imgui.Vec2{X: 2 * workspaceThumbnailSize, Y: 2 * workspaceThumbnailSize})
+		imgui.EndTooltip()
+	}
+	imgui.SameLine()
 }

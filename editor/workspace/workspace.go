@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"image"
 	"path/filepath"
 	"time"
 
@@ -37,6 +38,7 @@ type Workspace struct {
 	closing    bool           // the user chose to quit: the next close request closes
 	lastTick   time.Time      // play mode's clock
 	prefabs    prefabFiles    // the scene files listed as prefabs (prefabs.go)
+	thumbs     *thumbnails    // the Assets panel's pictures (thumbs.go)
 
 	watcher   *watch.Watcher
 	watched   []string
@@ -134,6 +136,7 @@ func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspa
 		w.docOpts.MaxHistoryBytes = st.UndoMemoryMB << 20 // 0: the default
 	}
 	w.jobs = newJobs(log, clock, opts.JobStepDelay, opts.Wake)
+	w.thumbs = &thumbnails{wake: opts.Wake, make: func(src thumbSource) (*image.RGBA, error) { return renderThumbnail(src, opts.NewWorld) }}
 	return w
 }
 

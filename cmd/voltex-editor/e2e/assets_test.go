@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"image"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,16 +60,22 @@ func TestMeshDragFromAssets(t *testing.T) {
 	e.WaitProbe(10*time.Second, "the drop undone", func(p *guitest.Probe) bool { return p.Entities == 1 })
 }
 
-// TestNewFilesAppearInAssets: an .obj model, a .glb model and a prefab written into the scene's folder while the editor runs
-// appear in the Assets panel by themselves, without Rescan.
+// TestNewFilesAppearInAssets: an .obj model, a .glb model and a prefab written into the scene's folder while the
+// editor runs appear in the Assets panel by themselves, without Rescan, each with a thumbnail (made in the
+// background); the prefab's thumbnail follows a change of its file, and the deleted prefab leaves the list.
 func TestNewFilesAppearInAssets(t *testing.T) {
 	dir, e, _ := assetsLevel(t)
 	if err := os.WriteFile(filepath.Join(dir, "rock.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "crate.json"), []byte(`{"format": "voltex.scene", "version": 2, "name": "Crate", "entities": []}`), 0o644); err != nil {
-		t.Fatal(err)
+	crate := func(rgba string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "crate.json"), []byte(`{"format": "voltex.scene", "version": 2, "name": "Crate", "entities": [
+  { "id": 1, "name": "Box", "order": 1, "components": { "Color": { "rgba": `+rgba+` }, "Mesh": { "asset": "builtin:cube" }, "Transform": {} } } ] }`), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
+	crate("[1, 0, 0, 1]")
 	glb, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "testdata", "gltf", "BoxVertexColors", "glTF-Binary", "BoxVertexColors.glb"))
 	if err != nil {
 		t.Fatalf("the shared glTF sample: %v", err)
@@ -75,10 +83,27 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "box.glb"), glb, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := e.WaitProbe(20*time.Second, "the new files listed", func(p *guitest.Probe) bool {
-		return p.Inspector["mesh:rock.obj"].W > 0 && p.Inspector["asset:crate.json"].W > 0 && p.Inspector["mesh:box.glb"].W > 0
+	p := e.WaitProbe(20*time.Second, "the new files listed with thumbnails", func(p *guitest.Probe) bool {
+		return p.Inspector["mesh:rock.obj"].W > 0 && p.Inspector["asset:crate.json"].W > 0 && p.Inspector["mesh:box.glb"].W > 0 &&
+			p.Inspector["thumb:mesh:rock.obj"].W > 0 && p.Inspector["thumb:prefab:crate.json"].W > 0 &&
+			p.Inspector["thumb:mesh:box.glb"].W > 0 && p.Inspector["thumb:mesh:builtin:cube"].W > 0
 	})
 	shotOf(t, e, p, "assets-new-files.png")
+	red := func(c color.RGBA) bool { return c.R > 120 && c.G < 60 && c.B < 60 }
+	blue := func(c color.RGBA) bool { return c.B > 120 && c.R < 60 && c.G < 60 }
+	thumb := func(p *guitest.Probe) image.Rectangle { return p.Inspector["thumb:prefab:crate.json"].Image() }
+	if n := guitest.CountPixels(e.ScreenshotOf(p), thumb(p), red); n < 10 {
+		t.Errorf("%d red pixels in the crate's thumbnail: want its red cube", n)
+	}
+	crate("[0, 0, 1, 1]")
+	e.WaitScreen(20*time.Second, "the crate's thumbnail turned blue", func(img *image.RGBA) bool {
+		p, err := e.ReadProbe()
+		return err == nil && guitest.CountPixels(img, thumb(p), blue) >= 10
+	})
+	if err := os.Remove(filepath.Join(dir, "crate.json")); err != nil {
+		t.Fatal(err)
+	}
+	e.WaitProbe(20*time.Second, "the deleted prefab gone", func(p *guitest.Probe) bool { return p.Inspector["asset:crate.json"].W == 0 })
 }
 
 // shotOf writes the screen once it shows probe p's state to $VOLTEX_SHOTS/name, when VOLTEX_SHOTS is set.
