@@ -36,7 +36,6 @@ type thumbnails struct {
 	queue   []thumbSource
 	running bool   // the goroutine is working through the queue
 	made    uint64 // pictures made: each has its own version
-	log     func(format string, args ...any)
 }
 
 // thumbSource is what a thumbnail shows: a mesh reference of the registry rooted at root, or a scene file (a

@@ -28,10 +28,7 @@ func assetsLevel(t *testing.T) (dir string, e *guitest.Editor, p0 *guitest.Probe
 	}
 	e = launchOn(t, filepath.Join(dir, "level.json"))
 	p0 = e.WaitProbe(20*time.Second, "the scene", func(p *guitest.Probe) bool { return p.Entities == 1 })
-	// The Assets tab, first in the tab bar at the top of the dock node it shares with the Console.
-	c := p0.Panels["Console"]
-	e.Click(c.X+45, c.Y+10, 1)
-	e.WaitProbe(10*time.Second, "the Assets panel", func(p *guitest.Probe) bool { return p.Inspector["mesh:builtin:sphere"].W > 0 })
+	showAssets(e, p0)
 	return dir, e, p0
 }
 

@@ -16,24 +16,8 @@ import (
 // spot (the default rig gone) with the light's marker over it; selecting the light draws its cone out to its
 // range, in the selection's marker colour.
 func TestViewportLightsAndMarkers(t *testing.T) {
-	cube := filepath.Join("..", "..", "..", "..", "shared", "testdata", "gltf", "Cube", "glTF")
-	files, err := os.ReadDir(cube)
-	if err != nil {
-		t.Skipf("skipping: the shared sample models are absent: %v", err)
-	}
 	dir := filepath.Join(t.TempDir(), "scenes")
-	if err := os.MkdirAll(filepath.Join(dir, "models"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join(cube, f.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "models", f.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	copySample(t, filepath.Join(dir, "models"), "Cube", "glTF")
 	level := `{ "format": "voltex.scene", "version": 2, "name": "Lit",
   "editor": { "camera": { "pivot": [0, 1, 0], "yaw": 20, "pitch": -25, "distance": 11 } },
   "entities": [
@@ -102,7 +86,7 @@ func TestCameraPreviewFollowsTheCamera(t *testing.T) {
 	r, _ := p.Row("Eye")
 	x, y := r.Center()
 	e.Click(x, y, 1)
-	p = e.WaitProbe(10*time.Second, "the camera's preview", func(p *guitest.Probe) bool {
+	e.WaitProbe(10*time.Second, "the camera's preview", func(p *guitest.Probe) bool {
 		return len(p.Selected) == 1 && p.CameraPreview.W > 0 && p.Inspector["Transform.rotation[1]"].W > 0
 	})
 	p = e.Settle()
@@ -118,13 +102,8 @@ func TestCameraPreviewFollowsTheCamera(t *testing.T) {
 	if n := guitest.CountPixels(shot, pv.Image(), func(c color.RGBA) bool { return c.R > 150 && c.G < 80 && c.B < 80 }); n < 50 {
 		t.Errorf("%d red pixels in the preview: want the red cube in front of the camera", n)
 	}
-	f := p.Inspector["Transform.rotation[1]"]
-	fx, fy := f.Center()
-	e.DoubleClick(fx, fy)
-	e.Key("ctrl+a")
-	e.Type("90")
-	e.Key("Return")
-	p = e.WaitProbe(10*time.Second, "the camera turned", func(p *guitest.Probe) bool { return p.Inspector["Transform.rotation[1]"].Shown == "90" })
+	typeIntoChannel(e, widget(t, p, "Transform.rotation[1]"), 0, 1, 0, "90")
+	e.WaitProbe(10*time.Second, "the camera turned", func(p *guitest.Probe) bool { return p.Inspector["Transform.rotation[1]"].Shown == "90" })
 	p = e.Settle()
 	turned := e.ScreenshotOf(p)
 	shotOf(t, e, p, "camera-preview-turned.png")
@@ -138,4 +117,27 @@ func TestCameraPreviewFollowsTheCamera(t *testing.T) {
 	x, y = r.Center()
 	e.Click(x, y, 1)
 	e.WaitProbe(10*time.Second, "the preview gone", func(p *guitest.Probe) bool { return p.CameraPreview.W == 0 })
+}
+
+// copySample copies the files of a shared glTF sample model's variant ("Cube", "glTF") into folder dst, or skips
+// the test when the shared samples are absent.
+func copySample(t *testing.T, dst, sample, variant string) {
+	t.Helper()
+	src := filepath.Join("..", "..", "..", "..", "shared", "testdata", "gltf", sample, variant)
+	files, err := os.ReadDir(src)
+	if err != nil {
+		t.Skipf("skipping: the shared sample models are absent: %v", err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(src, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, f.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
-	"github.com/voltex-editor/voltex/serialize/game"
 )
 
 // prefabLevel is a level with an "Enemy": a red body and a blue hat.
@@ -68,7 +67,7 @@ func clickRow(t *testing.T, e *guitest.Editor, name string, n int) *guitest.Prob
 	})
 }
 
-// search types text into the hierarchy's search field (replacing what it had).
+// search types text into the hierarchy's search field (replacing what it had; "" clears it).
 func search(t *testing.T, e *guitest.Editor, text string) {
 	t.Helper()
 	p, _ := e.ReadProbe()
@@ -76,7 +75,11 @@ func search(t *testing.T, e *guitest.Editor, text string) {
 	e.Click(sx, sy, 1)
 	e.WaitProbe(10*time.Second, "the search field", func(p *guitest.Probe) bool { return p.TextInput })
 	e.Key("ctrl+a")
-	e.Type(text)
+	if text == "" {
+		e.Key("BackSpace")
+	} else {
+		e.Type(text)
+	}
 	e.Key("Return")
 }
 
@@ -176,17 +179,7 @@ func TestPrefabWorkflow(t *testing.T) {
 	}
 
 	// Export: the game reads twelve plain entities with their colours.
-	e.Key("ctrl+e")
-	e.WaitProbe(10*time.Second, "export dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Export for Game" })
-	out := filepath.Join(dir, "level.export.json")
-	e.Key("ctrl+a")
-	e.Type(filepath.Base(out))
-	e.Key("Return")
-	var ex *game.Scene
-	guitest.WaitFor(t, 10*time.Second, "the export to be written and load", func() (err error) {
-		ex, err = game.LoadFile(out)
-		return err
-	})
+	ex := exportForGame(t, e, filepath.Join(dir, "level.export.json"))
 	if len(ex.Entities) != 12 {
 		t.Fatalf("the export has %d entities, want 12 (3 instances of an enemy with a body and a hat)", len(ex.Entities))
 	}
