@@ -37,6 +37,8 @@ type core struct {
 	version uint64
 	// jr is the session journal (nil: none), which the history tells of its steps.
 	jr *Journal
+	// live is the mirror of a running game's world (nil: the document is a scene's, see NewLive).
+	live *liveLink
 }
 
 // setWorld makes w the edit world and indexes its entities by scene id.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -40,7 +41,7 @@ func (d *core) setState(id uint64, cid ecs.ComponentID, st compState) error {
 // Calls nest: only the outermost EndEdit commits. Any other command (and Undo, Redo, Save) commits
 // an open transaction first. While playing it does nothing (the edits return ErrPlaying).
 func (d *Document) BeginEdit(label string) {
-	if d.play.Playing() {
+	if d.play.Playing() || d.live != nil {
 		return
 	}
 	if d.hist.edit != nil {
@@ -163,6 +164,9 @@ func (d *Document) SetField(es []ecs.Entity, cid ecs.ComponentID, path string, v
 	if d.play.Playing() {
 		return d.playSetField(es, cid, path, v)
 	}
+	if d.live != nil {
+		return d.liveSetField(es, cid, path, v)
+	}
 	return d.inEdit("Edit "+info.Name, func() error {
 		d.touch(es, cid)
 		for _, e := range es {
@@ -205,6 +209,9 @@ func (d *Document) SetComponents(es []ecs.Entity, cid ecs.ComponentID, vs []any)
 	}
 	if d.play.Playing() {
 		return d.playSetComponents(es, cid, vs)
+	}
+	if d.live != nil {
+		return d.liveSetComponents(es, cid, vs)
 	}
 	return d.inEdit("Edit "+info.Name, func() error {
 		d.touch(es, cid)
@@ -265,6 +272,9 @@ var opVerbs = [...]string{"Add", "Remove", "Reset", "Paste"}
 
 // componentOp runs op on component cid of es as one step (no step if nothing changes).
 func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, v any) error {
+	if d.live != nil {
+		return d.liveComponentOp(op, es, cid)
+	}
 	if err := d.hist.begin(); err != nil {
 		return err
 	}
@@ -328,6 +338,12 @@ func (d *Document) PasteComponent(es []ecs.Entity, cid ecs.ComponentID, v any) e
 
 // Rename sets the name of every entity of es as one step; an empty name removes it.
 func (d *Document) Rename(es []ecs.Entity, name string) error {
+	if d.live != nil {
+		if _, err := d.checkTargets(es, d.names.ID(), true); err != nil || name == "" {
+			return ErrAttached // the game's entities are renamed where they have a name
+		}
+		return d.liveSetComponents(es, d.names.ID(), slices.Repeat([]any{scene.Name{Value: name}}, len(es)))
+	}
 	if err := d.hist.begin(); err != nil {
 		return err
 	}

@@ -56,6 +56,9 @@ func (d *scope) insertTrees(name string, snaps []entSnap) []ecs.Entity {
 // selects it: one undoable step labelled label. Values referring to other entities keep those
 // references.
 func (d *Document) Spawn(label string, parent ecs.Entity, name string, values ...any) (ecs.Entity, error) {
+	if d.live != nil {
+		return ecs.Entity{}, d.liveSpawn(parent, name, values)
+	}
 	if err := d.hist.begin(); err != nil {
 		return ecs.Entity{}, err
 	}
@@ -108,6 +111,9 @@ func (d *Document) SpawnCube(parent ecs.Entity) (ecs.Entity, error) {
 // Delete removes es and all their descendants as one undoable step; undo restores them with the
 // same scene ids, components, parents and child order. Deleted entities leave the selection.
 func (d *Document) Delete(es ...ecs.Entity) error {
+	if d.live != nil {
+		return d.liveDelete(es)
+	}
 	if err := d.hist.begin(); err != nil {
 		return err
 	}

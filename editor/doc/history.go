@@ -52,6 +52,9 @@ func (h *History) begin() error {
 	if h.play.Playing() {
 		return ErrPlaying
 	}
+	if h.c.live != nil {
+		return ErrAttached
+	}
 	h.endEdit()
 	return nil
 }
