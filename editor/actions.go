@@ -35,6 +35,9 @@ var actions = []action{
 	{menu: "File", label: "Save", keys: []imgui.KeyChord{ctrl | key(imgui.KeyS)}, run: commands.CmdSave, sepBefore: true, mark: "save"},
 	{menu: "File", label: "Save As...", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyS)}, run: commands.CmdSaveAs},
 	{menu: "File", label: "Export for Game...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyE)}, run: commands.CmdExport},
+	{menu: "File", label: "Attach to Game...", run: commands.CmdAttach, sepBefore: true},
+	{menu: "File", label: "Snapshot...", run: commands.CmdSnapshot, enabled: commands.Attached},
+	{menu: "File", label: "Detach", run: commands.CmdDetach, enabled: commands.Attached},
 	{menu: "File", label: "Quit", keys: []imgui.KeyChord{ctrl | key(imgui.KeyQ)}, run: commands.CmdQuit, sepBefore: true},
 
 	{menu: "Edit", label: "Undo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyZ)}, run: commands.CmdUndo, enabled: commands.CanUndo, mark: "undo"},

@@ -36,6 +36,9 @@ type Options struct {
 	NewWorld func() *ecs.World
 	// Systems, if set, make the play-mode systems (doc.Options.Systems; default scene.SpinSystem).
 	Systems []func(*ecs.World) ecs.System
+	// AttachAddr, if set, attaches to the game whose live link is at that address once the window is open
+	// (File → Attach to Game), with AttachToken.
+	AttachAddr, AttachToken string
 }
 
 // Panel window names. They double as ImGui window IDs, so they are stable strings.
@@ -260,6 +263,10 @@ func (a *App) start() {
 // openScene begins the job that reads the big scene named on the command line; it is merged once the first frame,
 // with its progress, has been presented (workspace.OpenAtLaunch).
 func (a *App) openScene() {
+	if a.opts.AttachAddr != "" {
+		a.ws.Attach(a.opts.AttachAddr, a.opts.AttachToken)
+		a.opts.AttachAddr = ""
+	}
 	if a.openAtStart != "" {
 		a.ws.OpenAtLaunch(a.openAtStart, a.started)
 	}

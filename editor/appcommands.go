@@ -11,6 +11,9 @@ type commands interface {
 	CmdSave()
 	CmdSaveAs()
 	CmdExport()
+	CmdAttach()
+	CmdSnapshot()
+	CmdDetach()
 	CmdQuit()
 	// Edit
 	CmdUndo()
@@ -54,6 +57,7 @@ type commands interface {
 	Editable() bool
 	Playing() bool
 	InInstance() bool
+	Attached() bool
 	// Timed runs an action, timing it for the probe under what (probe.Mark).
 	Timed(what string, run func())
 }
@@ -68,6 +72,7 @@ type appCommands struct {
 var _ menuCommands = appCommands{}
 
 func (c appCommands) CmdRename()         { c.a.hier.startRename() }
+func (c appCommands) CmdAttach()         { c.a.dialogs.attach = newAttachDialog(c.Attach) }
 func (c appCommands) CmdGizmoTranslate() { c.a.vp.setGizmo(gizmoTranslate) }
 func (c appCommands) CmdGizmoRotate()    { c.a.vp.setGizmo(gizmoRotate) }
 func (c appCommands) CmdGizmoScale()     { c.a.vp.setGizmo(gizmoScale) }

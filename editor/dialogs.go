@@ -17,6 +17,7 @@ type dialogs struct {
 	files   *fileDialog
 	grid    *gridDialog
 	keep    *keepDialog // which changes made while playing to keep
+	attach  *attachDialog
 
 	places   func() []string // the file dialog's recent places (the settings')
 	gridHost gridHost
@@ -64,7 +65,9 @@ func (d *dialogs) openGrid(values settings.Grid) {
 
 // modalOpen reports whether a dialog owns the keyboard (shortcuts are off then). The grid dialog and background
 // jobs are not modal: the rest of the UI stays usable beside them.
-func (d *dialogs) modalOpen() bool { return d.prompt != nil || d.files != nil || d.keep != nil }
+func (d *dialogs) modalOpen() bool {
+	return d.prompt != nil || d.files != nil || d.keep != nil || d.attach != nil
+}
 
 // modalName names the open dialog for the test probe.
 func (d *dialogs) modalName() string {
@@ -75,6 +78,8 @@ func (d *dialogs) modalName() string {
 		return "prompt:" + d.prompt.title
 	case d.files != nil:
 		return "file:" + d.files.d.Title
+	case d.attach != nil:
+		return "attach:" + attachTitle
 	case d.grid != nil:
 		return "grid"
 	}
@@ -105,6 +110,12 @@ func (d *dialogs) Build() {
 	}
 	if d.grid == nil && d.probe != nil {
 		d.probe.Grid = nil
+	}
+	if at := d.attach; at != nil {
+		at.Build()
+		if at.done && d.attach == at {
+			d.attach = nil
+		}
 	}
 	if k := d.keep; k != nil {
 		k.Build()

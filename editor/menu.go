@@ -141,7 +141,10 @@ func (m *mainMenu) buildToolbar() {
 	imgui.SetCursorPosX(max(imgui.WindowWidth()/2-90, imgui.CursorPosX()+imgui.CurrentStyle().ItemSpacing().X*2))
 	playing := m.cmds.Playing()
 	label := "Play"
-	if playing {
+	switch {
+	case m.cmds.Attached():
+		label = "Detach"
+	case playing:
 		label = "Stop"
 	}
 	if imgui.SmallButton(label + "##toolbarplay") {

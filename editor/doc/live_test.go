@@ -22,8 +22,12 @@ func (s *sinkLog) SetField(h uint64, comp, path string, v json.RawMessage) {
 func (s *sinkLog) SetComponent(h uint64, comp, js string) {
 	*s = append(*s, fmt.Sprintf("setc %d %s %s", h, comp, js))
 }
-func (s *sinkLog) AddComponent(h uint64, comp string)    { *s = append(*s, fmt.Sprintf("add %d %s", h, comp)) }
-func (s *sinkLog) RemoveComponent(h uint64, comp string) { *s = append(*s, fmt.Sprintf("remove %d %s", h, comp)) }
+func (s *sinkLog) AddComponent(h uint64, comp string) {
+	*s = append(*s, fmt.Sprintf("add %d %s", h, comp))
+}
+func (s *sinkLog) RemoveComponent(h uint64, comp string) {
+	*s = append(*s, fmt.Sprintf("remove %d %s", h, comp))
+}
 func (s *sinkLog) Spawn(parent uint64, comps map[string]string) {
 	*s = append(*s, fmt.Sprintf("spawn %d %d", parent, len(comps)))
 }

@@ -61,6 +61,9 @@ type command struct {
 	run           func(args []string, stdout, stderr io.Writer) int
 }
 
+// theGame is the Game Run was given (the attach command opens the editor with it).
+var theGame Game
+
 // commands lists the subcommands; the editor itself runs when the first argument names none of them.
 var commands []command
 
@@ -84,6 +87,7 @@ var testFlags func(fs *flag.FlagSet) func(*editor.Options)
 // status: 0 done, 1 failed, 2 wrong command line. Run is not safe for concurrent use.
 func Run(g Game, args []string, stdout, stderr io.Writer) int {
 	worlds = newWorldSource(g.newWorld())
+	theGame = g
 	if len(args) > 0 {
 		for _, c := range commands {
 			if args[0] == c.name {
@@ -126,6 +130,11 @@ func Run(g Game, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 {
 		opts.ScenePath = fs.Arg(0)
 	}
+	return launch(opts, stderr)
+}
+
+// launch opens the editor with opts and runs it until its window closes.
+func launch(opts editor.Options, stderr io.Writer) int {
 	if path := os.Getenv(CPUProfileEnv); path != "" {
 		stop, err := startCPUProfile(path)
 		if err != nil {

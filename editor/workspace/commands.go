@@ -128,6 +128,9 @@ func (w *Workspace) SpawnUnder(parent ecs.Entity, cube bool) {
 		w.Report("create", err)
 		return
 	}
+	if e.IsZero() {
+		return // made by the attached game: its next delta brings it
+	}
 	w.doc.Selection().Select(e)
 	w.ui.Show(e)
 }
@@ -238,6 +241,10 @@ func (w *Workspace) SpawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 // CmdPlayStop starts play mode, or stops it and restores the scene; when the user edited the scene while playing,
 // it asks which changes made while playing (the user's and the systems') to keep.
 func (w *Workspace) CmdPlayStop() {
+	if w.live != nil {
+		w.Detach()
+		return
+	}
 	if w.doc.PlayMode().Playing() {
 		ch := w.doc.PlayMode().Stop()
 		w.log.Infof("stopped: the scene is as it was before Play")
@@ -256,12 +263,24 @@ func (w *Workspace) CmdPlayStop() {
 
 // CmdPause pauses or resumes play mode.
 func (w *Workspace) CmdPause() {
+	if w.live != nil {
+		if w.LivePaused() {
+			w.CmdLiveResume()
+		} else {
+			w.CmdLivePause()
+		}
+		return
+	}
 	w.doc.PlayMode().SetPaused(!w.doc.PlayMode().Paused())
 	w.lastTick = time.Now()
 }
 
 // CmdStep pauses play mode and advances it by one step.
 func (w *Workspace) CmdStep() {
+	if w.live != nil {
+		w.CmdLiveStep()
+		return
+	}
 	if !w.doc.PlayMode().Paused() {
 		w.doc.PlayMode().SetPaused(true)
 	}
@@ -280,10 +299,12 @@ func (w *Workspace) HasSelection() bool {
 }
 
 // Editable reports whether the scene may be edited (not in play mode).
-func (w *Workspace) Editable() bool { return !w.doc.PlayMode().Playing() }
+func (w *Workspace) Editable() bool { return !w.doc.PlayMode().Playing() && !w.doc.LiveReadOnly() }
 
 // Playing reports whether play mode is on.
-func (w *Workspace) Playing() bool { return w.doc.PlayMode().Playing() }
+func (w *Workspace) Playing() bool {
+	return w.doc.PlayMode().Playing() || w.LiveState() == LiveAttached
+}
 
 // PrepareGrid is doc.PrepareGrid on the open document (the grid dialog's readyGrid), with the step delay of the
 // e2e build's background jobs.
@@ -293,7 +314,7 @@ func (w *Workspace) PrepareGrid(p scene.GridParams) (*doc.GridJob, time.Duration
 }
 
 // Paused reports whether play mode is paused.
-func (w *Workspace) Paused() bool { return w.doc.PlayMode().Paused() }
+func (w *Workspace) Paused() bool { return w.doc.PlayMode().Paused() || w.LivePaused() }
 
 // InInstance reports whether the selection's active entity belongs to a prefab instance.
 func (w *Workspace) InInstance() bool {

@@ -229,10 +229,22 @@ func errText(path string, err error) string {
 }
 
 // CmdSave saves the scene (asking for a file name if it has none).
-func (w *Workspace) CmdSave() { w.saveThen(nil) }
+func (w *Workspace) CmdSave() {
+	if w.live != nil {
+		w.CmdSnapshot() // the game's world is not a file
+		return
+	}
+	w.saveThen(nil)
+}
 
 // CmdSaveAs asks for a file name and saves the scene there.
-func (w *Workspace) CmdSaveAs() { w.saveAsThen(nil, nil) }
+func (w *Workspace) CmdSaveAs() {
+	if w.live != nil {
+		w.CmdSnapshot()
+		return
+	}
+	w.saveAsThen(nil, nil)
+}
 
 // saveAsThen asks for a file name and saves there; then runs after a successful save, cancelled when there is
 // none (the dialog closed, the save failed or was cancelled).

@@ -44,6 +44,8 @@ type Workspace struct {
 	watched   []string
 	saving    string // the file a save is writing, left out of the watched set until it is done (pauseWatch)
 	watchedAt uint64 // viewport draw-list version the watched set was last synced at
+
+	live *liveLink // the connection to a game the workspace is attached to (live.go), nil if none
 }
 
 // Options configure a workspace.
@@ -163,6 +165,7 @@ func (w *Workspace) Close() {
 		}
 	}
 	w.closeJournal()
+	w.Detach()
 	w.SaveSettings()
 }
 
@@ -173,6 +176,9 @@ func (w *Workspace) SetDoc(d *doc.Document) {
 	}
 	if w.doc != d {
 		w.closeJournal() // the scene closes: its work was saved or discarded on purpose
+	}
+	if w.live != nil && !d.Attached() {
+		w.dropLive() // another scene replaces the game's world
 	}
 	w.doc = d
 	root := "."
@@ -244,6 +250,8 @@ func (w *Workspace) docLabel() string {
 func (w *Workspace) StatusText(fps float32, renders uint64) string {
 	var state string
 	switch path := w.doc.Path(); {
+	case w.live != nil:
+		state = w.LiveStatusText()
 	case path == "" && w.doc.Dirty():
 		state = "new scene, not saved yet"
 	case path == "":
@@ -274,6 +282,7 @@ func (w *Workspace) BeginFrame() {
 	w.jobs.poll()
 	w.pollWatcher()
 	w.tickPlay()
+	w.pollLive()
 	w.noteHistoryDrops()
 }
 

@@ -1,0 +1,378 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/serialize/live"
+)
+
+// LiveTokenEnv names the environment variable the token of a game's live link is read from when
+// none is given.
+const LiveTokenEnv = "VOLTEX_LIVE_TOKEN"
+
+// liveTimeout bounds connecting and each request to the game.
+const liveTimeout = 10 * time.Second
+
+// LiveState is the state of the connection to a game.
+type LiveState uint8
+
+// The states of the connection to a game.
+const (
+	LiveOff        LiveState = iota // not attached
+	LiveConnecting                  // dialling, or waiting for the first delta
+	LiveAttached
+	LiveLost // the connection ended: the document keeps what it showed, read-only
+)
+
+var liveStateNames = [...]string{"detached", "connecting", "attached", "lost"}
+
+func (s LiveState) String() string { return liveStateNames[s] }
+
+// liveLink is the connection of an attached workspace: the client, what its goroutines gathered
+// for the loop (changed and removed entities, the lag, errors) and the queue of edits to send.
+type liveLink struct {
+	addr   string
+	client *live.Client
+	sends  chan func(ctx context.Context) error
+	stop   chan struct{}
+
+	mu      sync.Mutex
+	state   LiveState
+	err     error
+	changed map[uint64]bool
+	removed []uint64
+	lag     time.Duration
+	status  live.Status
+	fails   []error
+	first   bool // the first delta has arrived
+}
+
+// Attach connects to the live link of a game at addr with token ("" reads LiveTokenEnv) and, once
+// connected, shows the game's world in a document of its own (doc.NewLive) in place of the open
+// scene (after the unsaved-changes question).
+func (w *Workspace) Attach(addr, token string) {
+	w.confirmDiscard("attaching to a game", func() { w.attachNow(addr, token) })
+}
+
+func (w *Workspace) attachNow(addr, token string) {
+	w.Detach()
+	l := &liveLink{addr: addr, state: LiveConnecting, changed: map[uint64]bool{}, stop: make(chan struct{}),
+		sends: make(chan func(context.Context) error, 1024)}
+	w.live = l
+	w.log.Infof("attaching to the game at %s...", addr)
+	go l.connect(token, w.wake)
+}
+
+func (w *Workspace) wake() {
+	if w.opts.Wake != nil {
+		w.opts.Wake()
+	}
+}
+
+// connect dials the game, then follows it: deltas, the lag (a status request's round trip, twice
+// a second) and the edits to send, until stop or the connection ends.
+func (l *liveLink) connect(token string, wake func()) {
+	ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
+	c, err := live.Dial(ctx, l.addr, token)
+	if err == nil {
+		err = c.Watch(ctx)
+	}
+	cancel()
+	l.mu.Lock()
+	select {
+	case <-l.stop: // detached meanwhile
+		l.mu.Unlock()
+		if c != nil {
+			_ = c.Close() // nobody uses it
+		}
+		return
+	default:
+	}
+	if err != nil {
+		l.state, l.err = LiveLost, err
+		l.mu.Unlock()
+		wake()
+		return
+	}
+	l.client = c
+	l.mu.Unlock()
+	wake()
+	go l.send()
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case d := <-c.Deltas():
+			l.mu.Lock()
+			for _, h := range d.Changed {
+				l.changed[h] = true
+			}
+			l.removed = append(l.removed, d.Removed...)
+			l.status = live.Status{Frame: d.Frame, Updates: d.Updates, Paused: d.Paused}
+			l.first = true
+			l.mu.Unlock()
+			wake()
+		case <-tick.C:
+			ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
+			t0 := time.Now()
+			_, err := c.Status(ctx)
+			cancel()
+			l.mu.Lock()
+			l.lag = time.Since(t0)
+			if err != nil {
+				l.state, l.err = LiveLost, err
+			}
+			l.mu.Unlock()
+			wake()
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+// send runs the queued edits in order (a drag's values must arrive in the order they were made).
+func (l *liveLink) send() {
+	for {
+		select {
+		case <-l.stop:
+			return
+		case f := <-l.sends:
+			ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
+			err := f(ctx)
+			cancel()
+			if err != nil {
+				l.mu.Lock()
+				l.fails = append(l.fails, err)
+				l.mu.Unlock()
+			}
+		}
+	}
+}
+
+// queue adds an edit to send; a full queue drops it with an error.
+func (l *liveLink) queue(f func(ctx context.Context) error) {
+	select {
+	case l.sends <- f:
+	default:
+		l.mu.Lock()
+		l.fails = append(l.fails, fmt.Errorf("too many edits waiting for the game: one was dropped"))
+		l.mu.Unlock()
+	}
+}
+
+// The document's edits, sent to the game (doc.LiveSink).
+
+func (l *liveLink) SetField(h uint64, comp, path string, v json.RawMessage) {
+	l.queue(func(ctx context.Context) error { return l.client.Set(ctx, h, comp, path, v) })
+}
+
+func (l *liveLink) SetComponent(h uint64, comp, js string) {
+	l.queue(func(ctx context.Context) error { return l.client.SetComponent(ctx, h, comp, js) })
+}
+
+func (l *liveLink) AddComponent(h uint64, comp string) {
+	l.queue(func(ctx context.Context) error { return l.client.Add(ctx, h, comp, "") })
+}
+
+func (l *liveLink) RemoveComponent(h uint64, comp string) {
+	l.queue(func(ctx context.Context) error { return l.client.Remove(ctx, h, comp) })
+}
+
+func (l *liveLink) Spawn(parent uint64, comps map[string]string) {
+	l.queue(func(ctx context.Context) error { _, err := l.client.Spawn(ctx, parent, comps); return err })
+}
+
+func (l *liveLink) Despawn(h uint64) {
+	l.queue(func(ctx context.Context) error { return l.client.Despawn(ctx, h, true) })
+}
+
+// Attached reports whether the workspace shows a game's world (connecting, attached or lost).
+func (w *Workspace) Attached() bool { return w.live != nil }
+
+// LiveState returns the state of the connection to the game (LiveOff when not attached).
+func (w *Workspace) LiveState() LiveState {
+	if w.live == nil {
+		return LiveOff
+	}
+	w.live.mu.Lock()
+	defer w.live.mu.Unlock()
+	return w.live.state
+}
+
+// LivePaused reports whether the attached game's systems are paused (as its last delta said).
+func (w *Workspace) LivePaused() bool {
+	if w.live == nil {
+		return false
+	}
+	w.live.mu.Lock()
+	defer w.live.mu.Unlock()
+	return w.live.status.Paused
+}
+
+// pollLive brings what the connection gathered into the loop: the attached document on the first
+// delta, the entities deltas changed, a lost connection, failed edits.
+func (w *Workspace) pollLive() {
+	l := w.live
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	state, first, err := l.state, l.first, l.err
+	changed, removed, fails := l.changed, l.removed, l.fails
+	if state == LiveConnecting && first {
+		l.state, state = LiveAttached, LiveAttached
+	}
+	l.changed, l.removed, l.fails = map[uint64]bool{}, nil, nil
+	l.mu.Unlock()
+	for _, f := range fails {
+		w.log.Errorf("the game refused an edit: %v", f)
+	}
+	if (len(changed) > 0 || len(removed) > 0) && !w.doc.Attached() {
+		w.SetDoc(doc.NewLive("Game at "+l.addr, w.docOpts, l))
+		w.log.Infof("attached to the game at %s", l.addr)
+	}
+	if w.doc.Attached() && (len(changed) > 0 || len(removed) > 0) {
+		ents := make([]live.Entity, 0, len(changed))
+		for h := range changed {
+			if e, ok := l.client.Entity(h); ok {
+				ents = append(ents, e)
+			}
+		}
+		slices.SortFunc(ents, func(a, b live.Entity) int { return int(a.Handle>>32) - int(b.Handle>>32) })
+		errs := w.doc.ApplyLive(ents, removed)
+		for i, e := range errs {
+			if i == 5 {
+				w.log.Warnf("the game's world: %d more values could not be shown", len(errs)-i)
+				break
+			}
+			w.log.Warnf("the game's world: %v", e)
+		}
+	}
+	if state == LiveLost && err != nil {
+		l.mu.Lock()
+		l.err = nil // said once
+		l.mu.Unlock()
+		if w.doc.Attached() {
+			w.doc.SetLiveReadOnly()
+			w.log.Errorf("the connection to the game at %s is lost (%v): what is shown is kept, read-only", l.addr, err)
+		} else {
+			w.log.Errorf("cannot attach to the game at %s: %v", l.addr, err)
+			w.ui.Alert("Attach to Game", fmt.Sprintf("Cannot attach to the game at %s:\n%v", l.addr, err))
+			w.live = nil
+		}
+	}
+}
+
+// Detach ends the connection to the game and returns to a new, empty scene.
+func (w *Workspace) Detach() {
+	l := w.live
+	if l == nil {
+		return
+	}
+	w.dropLive()
+	if w.doc != nil && w.doc.Attached() {
+		w.SetDoc(doc.New("", w.docOpts))
+		w.log.Infof("detached from the game at %s", l.addr)
+	}
+}
+
+// dropLive ends the connection to the game.
+func (w *Workspace) dropLive() {
+	l := w.live
+	w.live = nil
+	l.mu.Lock()
+	close(l.stop)
+	c := l.client
+	l.mu.Unlock()
+	if c != nil {
+		_ = c.Close() // the user is done with the game
+	}
+}
+
+// CmdDetach detaches from the game (see Detach).
+func (w *Workspace) CmdDetach() { w.Detach() }
+
+// liveCall runs a request of the toolbar (pause, step, resume) and reports its failure.
+func (w *Workspace) liveCall(what string, f func(ctx context.Context, c *live.Client) error) {
+	l := w.live
+	if l == nil || l.client == nil {
+		return
+	}
+	l.queue(func(ctx context.Context) error {
+		if err := f(ctx, l.client); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	})
+}
+
+// CmdLivePause pauses the attached game's systems.
+func (w *Workspace) CmdLivePause() {
+	w.liveCall("pause", func(ctx context.Context, c *live.Client) error { _, err := c.Pause(ctx); return err })
+}
+
+// CmdLiveStep runs the attached game's systems exactly once (pausing it).
+func (w *Workspace) CmdLiveStep() {
+	w.liveCall("step", func(ctx context.Context, c *live.Client) error { _, err := c.Step(ctx, 1); return err })
+}
+
+// CmdLiveResume runs the attached game's systems again.
+func (w *Workspace) CmdLiveResume() {
+	w.liveCall("resume", func(ctx context.Context, c *live.Client) error { _, err := c.Resume(ctx); return err })
+}
+
+// LiveStatusText is the status bar's part about the game: its address, the connection's state,
+// whether it is paused and the lag.
+func (w *Workspace) LiveStatusText() string {
+	l := w.live
+	if l == nil {
+		return ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := "game " + l.addr + ": " + l.state.String()
+	switch l.state {
+	case LiveAttached:
+		if l.status.Paused {
+			s += ", paused"
+		}
+		s += fmt.Sprintf("  |  frame %d  |  lag %d ms", l.status.Frame, l.lag.Milliseconds())
+	case LiveLost:
+		s += " (read-only)"
+	}
+	return s
+}
+
+// CmdSnapshot asks where to save the attached game's world as a scene file.
+func (w *Workspace) CmdSnapshot() {
+	if w.live == nil || w.live.client == nil {
+		return
+	}
+	w.ui.ChooseFile(FileRequest{Save: true, Title: "Snapshot of the Game", Dir: w.dialogDir(), Name: "snapshot.json",
+		OKLabel: "Save", Exts: []string{".json"}, OnChoose: func(path string) {
+			if err := w.Snapshot(path); err != nil {
+				w.Report("snapshot", err)
+				return
+			}
+			w.log.Infof("saved a snapshot of the game to %s", path)
+		}})
+}
+
+// Snapshot writes the attached game's world as the client sees it to path as a scene file
+// (live.Client.SnapshotFile).
+func (w *Workspace) Snapshot(path string) error {
+	l := w.live
+	if l == nil || l.client == nil {
+		return fmt.Errorf("not attached to a game")
+	}
+	return l.client.SnapshotFile(context.Background(), path, w.doc.SceneName())
+}
