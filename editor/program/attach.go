@@ -12,10 +12,6 @@ import (
 	"github.com/voltex-editor/voltex/serialize/live"
 )
 
-func init() {
-	commands = append(commands, command{"attach", "open the editor on a running game's world: attach ADDR [--token T] [--snapshot OUT.json]", runAttach})
-}
-
 // runAttach opens the editor attached to the game at ADDR, or with --snapshot writes the game's world as a scene
 // file without a window.
 func runAttach(args []string, stdout, stderr io.Writer) int {

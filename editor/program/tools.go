@@ -39,6 +39,7 @@ func init() {
 		{"merge", "three-way merge of scenes (git's merge driver): merge BASE OURS THEIRS -o OUT", runMerge},
 		{"git-setup", "make git merge and diff scene files with voltex-editor", runGitSetup},
 		{"model", "what a glTF 2.0 model (.gltf, .glb) holds: model [--json] FILE", runModel},
+		{"attach", "open the editor on a running game's world: attach ADDR [--token T] [--snapshot OUT]", runAttach},
 		{"recover", "the unsaved work a crashed session left in its journal: recover SCENE [--apply -o OUT]", runRecover},
 	}
 }
