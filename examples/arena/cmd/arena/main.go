@@ -1,7 +1,10 @@
-// Command arena is the arena game without graphics: it loads a level exported by the editor, runs
-// the game's systems for a few ticks and prints what happened.
+// Command arena is the arena game without graphics: it loads a level exported by the editor (or
+// the level's scene file itself), runs the game's systems for a few ticks and prints what happened.
 //
 //	arena [-ticks 8] [-dt 0.5] LEVEL.export.json
+//
+// A level loaded from its scene file keeps its entities' scene ids, so a snapshot of the game taken
+// through the live link compares with that file entity by entity (voltex-editor diff).
 //
 // With -live ADDR the game serves its world to tools (package serialize/live) on ADDR
 // ("127.0.0.1:0": a port the system picks; "unix:PATH": a Unix socket) and runs -fps frames a
@@ -9,6 +12,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -39,22 +43,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() != 1 || *fps <= 0 {
-		fmt.Fprintln(stderr, "usage: arena [-ticks N] [-dt SECONDS] [-live ADDR [-fps N]] LEVEL.export.json")
+		fmt.Fprintln(stderr, "usage: arena [-ticks N] [-dt SECONDS] [-live ADDR [-fps N]] LEVEL.export.json|LEVEL.json")
 		return 2
 	}
 	ticksSet := false
 	fs.Visit(func(f *flag.Flag) { ticksSet = ticksSet || f.Name == "ticks" })
-	// The level as the editor exported it: entities in hierarchy order, references as indices.
-	level, err := game.LoadFile(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	// A world with the scene components and the arena's (the types voltex-editor gen made from the
-	// project file), filled from the export: references become entities, missing fields defaults.
-	w := scene.NewWorld()
-	components.Register(w)
-	ents, err := serialize.SpawnExport(w, level)
+	w, ents, name, err := loadLevel(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -62,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, mk := range systems.All {
 		w.AddSystem(mk(w))
 	}
-	fmt.Fprintf(stdout, "%s: %d entities\n", level.Name, len(ents))
+	fmt.Fprintf(stdout, "%s: %d entities\n", name, len(ents))
 	report(stdout, w, ents, 0)
 	if *liveAddr != "" {
 		limit := -1 // until interrupted
@@ -77,6 +71,37 @@ func run(args []string, stdout, stderr io.Writer) int {
 		report(stdout, w, ents, float64(i)**dt)
 	}
 	return 0
+}
+
+// loadLevel makes the game's world from a level: a world with the scene components and the arena's
+// (the types voltex-editor gen made from the project file), filled from the export (references
+// become entities, missing fields defaults) or from the scene file.
+func loadLevel(path string) (w *ecs.World, ents []ecs.Entity, name string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	isScene := serialize.IsScene(f)
+	_ = f.Close() // only read
+	newWorld := func() *ecs.World {
+		w := scene.NewWorld()
+		components.Register(w)
+		return w
+	}
+	if isScene {
+		s, err := serialize.LoadFile(context.Background(), path, serialize.LoadOptions{NewWorld: newWorld})
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return s.World, scene.EnsureIDs(s.World), s.Name, nil
+	}
+	level, err := game.LoadFile(path)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	w = newWorld()
+	ents, err = serialize.SpawnExport(w, level)
+	return w, ents, level.Name, err
 }
 
 // report prints every unit: where it is, whom it chases and its health; at the start, the banners too.
