@@ -13,6 +13,7 @@ type commands interface {
 	CmdExport()
 	CmdAttach()
 	CmdSnapshot()
+	CmdDiffLive()
 	CmdDetach()
 	CmdQuit()
 	// Edit

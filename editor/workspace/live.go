@@ -1,15 +1,22 @@
 package workspace
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/internal/words"
+	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/live"
+	"github.com/voltex-editor/voltex/serialize/merge"
 )
 
 // LiveTokenEnv names the environment variable the token of a game's live link is read from when
@@ -236,25 +243,29 @@ func (w *Workspace) pollLive() {
 	for _, f := range fails {
 		w.log.Errorf("the game refused an edit: %v", f)
 	}
-	if (len(changed) > 0 || len(removed) > 0) && !w.doc.Attached() {
-		w.SetDoc(doc.NewLive("Game at "+l.addr, w.docOpts, l))
-		w.log.Infof("attached to the game at %s", l.addr)
-	}
-	if w.doc.Attached() && (len(changed) > 0 || len(removed) > 0) {
+	if len(changed) > 0 || len(removed) > 0 {
+		d := w.doc
+		if !d.Attached() {
+			d = doc.NewLive("Game at "+l.addr, w.docOpts, l)
+		}
 		ents := make([]live.Entity, 0, len(changed))
 		for h := range changed {
 			if e, ok := l.client.Entity(h); ok {
 				ents = append(ents, e)
 			}
 		}
-		slices.SortFunc(ents, func(a, b live.Entity) int { return int(a.Handle>>32) - int(b.Handle>>32) })
-		errs := w.doc.ApplyLive(ents, removed)
+		slices.SortFunc(ents, func(a, b live.Entity) int { return cmp.Compare(uint32(a.Handle), uint32(b.Handle)) })
+		errs := d.ApplyLive(ents, removed)
 		for i, e := range errs {
 			if i == 5 {
 				w.log.Warnf("the game's world: %d more values could not be shown", len(errs)-i)
 				break
 			}
 			w.log.Warnf("the game's world: %v", e)
+		}
+		if d != w.doc { // the first delta: the viewport frames what it holds
+			w.SetDoc(d)
+			w.log.Infof("attached to the game at %s", l.addr)
 		}
 	}
 	if state == LiveLost && err != nil {
@@ -375,4 +386,59 @@ func (w *Workspace) Snapshot(path string) error {
 		return fmt.Errorf("not attached to a game")
 	}
 	return l.client.SnapshotFile(context.Background(), path, w.doc.SceneName())
+}
+
+// CmdDiffLive asks for a scene file (the one the game loaded) and shows how the attached game's world differs
+// from it, entity by entity (voltex-editor diff of the file and a snapshot).
+func (w *Workspace) CmdDiffLive() {
+	if w.live == nil || w.live.client == nil {
+		return
+	}
+	w.ui.ChooseFile(FileRequest{Title: "Diff with Scene File", Dir: w.dialogDir(), OKLabel: "Diff", Exts: []string{".json"},
+		OnChoose: func(path string) {
+			text, n, err := w.DiffLive(path)
+			if err != nil {
+				w.Report("diff", err)
+				return
+			}
+			w.log.Infof("the game differs from %s in %s:\n%s", filepath.Base(path), words.Count(n, "change", "changes"), text)
+			w.ui.Alert(diffTitle, fmt.Sprintf("The game differs from %s in %s:\n\n%s", filepath.Base(path),
+				words.Count(n, "change", "changes"), firstLines(text, recoverLines)))
+		}})
+}
+
+// diffTitle is the title of the message that shows the diff of the game and a scene file.
+const diffTitle = "Game vs. Scene File"
+
+// DiffLive returns the changes from the scene file at path to the attached game's world, as text (see
+// merge.WriteText), and how many there are.
+func (w *Workspace) DiffLive(path string) (string, int, error) {
+	l := w.live
+	if l == nil || l.client == nil {
+		return "", 0, fmt.Errorf("not attached to a game")
+	}
+	file, err := serialize.ReadRawFile(context.Background(), path, serialize.LoadOptions{})
+	if err != nil {
+		return "", 0, err
+	}
+	game, err := l.client.SnapshotScene(file.Name)
+	if err != nil {
+		return "", 0, err
+	}
+	game.Camera = file.Camera // the editor camera is no part of the game
+	changes := merge.Diff(file, game)
+	var b bytes.Buffer
+	if err := merge.WriteText(&b, file, game, changes); err != nil {
+		return "", 0, err
+	}
+	return b.String(), len(changes), nil
+}
+
+// firstLines returns text's first n lines, and how many more there are.
+func firstLines(text string, n int) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n")
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… %s more (the console has them all)", words.Count(len(lines)-n, "line", "lines"))
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,17 +20,13 @@ import (
 	"github.com/voltex-editor/voltex/serialize/live"
 )
 
-// startArena runs the example game headless with its live link on the arena level and returns the address and
-// token it printed, and the folder of the level (with the game's project file). The game is interrupted when the
-// test ends.
-func startArena(t *testing.T) (addr, token, dir string) {
+// startArena runs the example game headless with its live link on a copy of the arena level (its scene file) and
+// returns the address and token it printed, the folder of the level (with the game's project file) and a function
+// that stops the game (the test's end stops it too).
+func startArena(t *testing.T) (addr, token, dir string, stop func()) {
 	t.Helper()
 	path := arenaCopy(t)
-	exp := filepath.Join(filepath.Dir(path), "arena.export.json")
-	if code := runTool(t, "export", path, "-o", exp); code != 0 {
-		t.Fatal("export failed")
-	}
-	game := exec.Command(exampleBinary(t, "./cmd/arena"), "-live", "127.0.0.1:0", "-fps", "30", "-dt", "0.05", exp)
+	game := exec.Command(exampleBinary(t, "./cmd/arena"), "-live", "127.0.0.1:0", "-fps", "30", "-dt", "0.05", path)
 	stdout, err := game.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -38,10 +35,14 @@ func startArena(t *testing.T) (addr, token, dir string) {
 	if err := game.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = game.Process.Signal(os.Interrupt) // a game that exited already is as good
-		_ = game.Wait()                       // what mattered was checked through the link
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			_ = game.Process.Signal(os.Interrupt) // a game that exited already is as good
+			_ = game.Wait()                       // what mattered was checked through the link
+		})
+	}
+	t.Cleanup(stop)
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		if rest, ok := strings.CutPrefix(sc.Text(), "live: "); ok {
@@ -56,7 +57,7 @@ func startArena(t *testing.T) (addr, token, dir string) {
 		for sc.Scan() {
 		}
 	}()
-	return addr, token, filepath.Dir(path)
+	return addr, token, filepath.Dir(path), stop
 }
 
 // handleNamed returns the handle of the entity of c's view named name.
@@ -77,7 +78,7 @@ func handleNamed(t *testing.T, c *live.Client, name string) uint64 {
 // scene file that loads and holds what the game holds.
 func TestAttachToRunningGame(t *testing.T) {
 	bin := exampleBinary(t, "./cmd/arena-editor")
-	addr, token, dir := startArena(t)
+	addr, token, dir, stopGame := startArena(t)
 	ctx, cancel := context.WithTimeout(context.Background(), guitest.Timeout(5*time.Minute))
 	defer cancel()
 	c, err := live.Dial(ctx, addr, token)
@@ -88,7 +89,7 @@ func TestAttachToRunningGame(t *testing.T) {
 	if err := c.Watch(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sync := func() live.Delta {
+	syncView := func() live.Delta {
 		t.Helper()
 		d, err := c.Sync(ctx)
 		if err != nil {
@@ -96,7 +97,7 @@ func TestAttachToRunningGame(t *testing.T) {
 		}
 		return d
 	}
-	sync()
+	syncView()
 	scout := handleNamed(t, c, "Scout")
 
 	d := guitest.StartDisplay(t, 1600, 1000)
@@ -111,7 +112,7 @@ func TestAttachToRunningGame(t *testing.T) {
 	p = e.WaitProbe(60*time.Second, "the Scout moves in the inspector", func(p *guitest.Probe) bool {
 		return p.Inspector["Transform.position[0]"].Shown != x0 || p.Inspector["Transform.position[2]"].Shown != z0
 	})
-	lookShot(t, e, "attached")
+	shotOf(t, e, p, "attached.png")
 	docShot(t, e, "live-attached.png")
 
 	// A speed typed in the inspector reaches the game.
@@ -122,7 +123,7 @@ func TestAttachToRunningGame(t *testing.T) {
 	e.Type("7")
 	e.Key("Return")
 	guitest.WaitFor(t, 60*time.Second, "the game has the speed", func() error {
-		sync()
+		syncView()
 		if ent, _ := c.Entity(scout); !strings.Contains(ent.Components["Unit"], `"speed": 7`) {
 			return errorf("the Scout's Unit in the game: %s", ent.Components["Unit"])
 		}
@@ -132,7 +133,7 @@ func TestAttachToRunningGame(t *testing.T) {
 	// Pause: the game's systems stop.
 	e.Key("ctrl+shift+p")
 	e.WaitProbe(60*time.Second, "paused in the status bar", func(p *guitest.Probe) bool { return strings.Contains(p.Status, "paused") })
-	before := sync()
+	before := syncView()
 	if !before.Paused {
 		t.Fatal("the game is not paused")
 	}
@@ -140,12 +141,12 @@ func TestAttachToRunningGame(t *testing.T) {
 	e.Key("F10")
 	var after live.Delta
 	guitest.WaitFor(t, 60*time.Second, "one step", func() error {
-		if after = sync(); after.Updates == before.Updates {
+		if after = syncView(); after.Updates == before.Updates {
 			return errorf("no update yet (%d)", after.Updates)
 		}
 		return nil
 	})
-	if after = sync(); after.Updates != before.Updates+1 || !after.Paused {
+	if after = syncView(); after.Updates != before.Updates+1 || !after.Paused {
 		t.Fatalf("Step ran %d updates (paused %v)", after.Updates-before.Updates, after.Paused)
 	}
 	ent, _ := c.Entity(scout)
@@ -153,11 +154,11 @@ func TestAttachToRunningGame(t *testing.T) {
 	if err := json.Unmarshal([]byte(ent.Components["Transform"]), &tr); err != nil {
 		t.Fatal(err)
 	}
-	e.WaitProbe(60*time.Second, "the inspector shows the step's position", func(p *guitest.Probe) bool {
+	p = e.WaitProbe(60*time.Second, "the inspector shows the step's position", func(p *guitest.Probe) bool {
 		x, err := strconv.ParseFloat(strings.TrimSpace(p.Inspector["Transform.position[0]"].Shown), 64)
 		return err == nil && math.Abs(x-tr.Position[0]) < 0.01
 	})
-	lookShot(t, e, "paused")
+	shotOf(t, e, p, "paused.png")
 
 	// Snapshot: Save on an attached game writes a snapshot.
 	e.Key("ctrl+s")
@@ -207,6 +208,36 @@ func TestAttachToRunningGame(t *testing.T) {
 		t.Errorf("the snapshot's Scout has not the speed typed: %v", sn)
 	}
 	t.Logf("compared %d component values", compared)
+
+	// Diff with the scene file the game loaded: the speed typed is among the changes.
+	menu(t, e, "File", "Diff with Scene File...")
+	e.WaitProbe(10*time.Second, "the diff dialog", func(p *guitest.Probe) bool { return p.Modal == "file:Diff with Scene File" })
+	e.Key("ctrl+a")
+	e.Type("arena.json")
+	e.Key("Return")
+	p = e.WaitProbe(30*time.Second, "the diff", func(p *guitest.Probe) bool { return strings.Contains(p.Prompt, "Unit.speed") })
+	if !strings.Contains(p.Prompt, `"Scout"`) || !strings.Contains(p.Prompt, "Unit.speed: 4 → 7") {
+		t.Errorf("the diff with the scene file:\n%s", p.Prompt)
+	}
+	shotOf(t, e, p, "diff.png")
+	e.Key("Return")
+	e.WaitProbe(10*time.Second, "the diff closed", func(p *guitest.Probe) bool { return p.Modal == "" })
+
+	// The game ends: the editor keeps what it showed, read-only, and says so.
+	n := p.Entities
+	stopGame()
+	p = e.WaitProbe(60*time.Second, "the connection lost", func(p *guitest.Probe) bool {
+		return strings.Contains(p.Status, "lost (read-only)")
+	})
+	if p.Entities != n || p.Inspector["Unit.speed"].W == 0 {
+		t.Errorf("after the game ended the editor shows %d entities (had %d), the Scout's speed %v", p.Entities, n, p.Inspector["Unit.speed"])
+	}
+	shotOf(t, e, p, "lost.png")
+	// Detach returns to a new scene.
+	e.Key("ctrl+p")
+	e.WaitProbe(10*time.Second, "detached", func(p *guitest.Probe) bool {
+		return p.Entities == 0 && !strings.Contains(p.Status, "game")
+	})
 }
 
 func componentOf(e *serialize.RawEntity, name string) string {
