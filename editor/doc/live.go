@@ -15,10 +15,10 @@ import (
 )
 
 var (
-	// ErrAttached: the document shows a running game's world, which is not a file: only values,
+	// ErrAttached says the document shows a running game's world, which is not a file: only values,
 	// components, spawn and delete go to the game; the rest (undo, reparent, prefabs...) is refused.
 	ErrAttached = errors.New("attached to a running game: only values, components, spawn and delete go to the game")
-	// ErrLinkLost: the connection to the game ended; what the document shows is read-only.
+	// ErrLinkLost says the connection to the game ended; what the document shows is read-only.
 	ErrLinkLost = errors.New("the connection to the game is lost: what is shown is read-only")
 )
 

@@ -1,0 +1,165 @@
+package workspace
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize/live"
+)
+
+// testGame is a game loop on its own goroutine: Frame, then Update when Frame says so; a test reaches the world
+// only through run, between frames.
+type testGame struct {
+	w    *ecs.World
+	srv  *live.Server
+	do   chan func()
+	stop chan struct{}
+	done chan struct{}
+}
+
+func startTestGame(t *testing.T, w *ecs.World) *testGame {
+	t.Helper()
+	srv, err := live.Serve(w, live.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &testGame{w: w, srv: srv, do: make(chan func()), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(g.done)
+		for {
+			select {
+			case <-g.stop:
+				return
+			case f := <-g.do:
+				f()
+			case <-time.After(2 * time.Millisecond): // the next frame
+				if srv.Frame() {
+					w.Update()
+				}
+			}
+		}
+	}()
+	t.Cleanup(g.end)
+	return g
+}
+
+func (g *testGame) run(f func()) {
+	ch := make(chan struct{})
+	g.do <- func() { f(); close(ch) }
+	<-ch
+}
+
+// end stops the game and closes its link.
+func (g *testGame) end() {
+	select {
+	case <-g.done:
+		return
+	default:
+	}
+	close(g.stop)
+	<-g.done
+	_ = g.srv.Close() // the game is over
+}
+
+// frameUntil runs the workspace's frames, as the loop does, until cond holds.
+func frameUntil(t *testing.T, w *Workspace, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 30 s (state %v, log %q)", what, w.LiveState(), logOf(w))
+		}
+		w.BeginFrame()
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// Attached to a running game, the workspace shows its entities and follows what its systems do, sends an edit,
+// pauses and steps the game, keeps the world read-only when the game ends, and Detach returns to a new scene.
+func TestWorkspaceAttachesToAGame(t *testing.T) {
+	gw := scene.NewWorld()
+	mover := gw.Spawn(scene.Name{Value: "Mover"}, scene.SceneID{ID: 5}, ecs.Transform{}.Default())
+	child := gw.Spawn(scene.Name{Value: "Child"}, ecs.Transform{}.Default())
+	if err := gw.SetParent(child, mover); err != nil {
+		t.Fatal(err)
+	}
+	pos := ecs.NewMap[ecs.Transform](gw)
+	gw.AddSystem(ecs.System{Name: "move", Run: func(*ecs.World, *ecs.Commands) {
+		pos.Mut(mover).Position[0]++
+	}})
+	g := startTestGame(t, gw)
+
+	w, _ := newTestWorkspace(t, 0)
+	w.Attach(g.srv.Addr(), g.srv.Token())
+	frameUntil(t, w, "attached", func() bool { return w.LiveState() == LiveAttached && w.doc.Attached() && w.doc.Len() == 2 })
+	d := w.doc
+	e, ok := d.Entity(5)
+	if !ok || d.Name(e) != "Mover" || d.World().ChildCount(e) != 1 {
+		t.Fatalf("the attached document: Mover %v %q with %d children", ok, d.Name(e), d.World().ChildCount(e))
+	}
+	shownX := func() float32 {
+		tr, _ := ecs.NewMap[ecs.Transform](d.World()).TryGet(e)
+		return tr.Position[0]
+	}
+	x0 := shownX()
+	frameUntil(t, w, "the Mover moves", func() bool { return shownX() > x0 })
+	if d.History().CanUndo() || d.Dirty() || !strings.Contains(w.StatusText(60, 1), "attached") {
+		t.Fatalf("attached: undoable %v, dirty %v, status %q", d.History().CanUndo(), d.Dirty(), w.StatusText(60, 1))
+	}
+
+	// An edit reaches the game.
+	trID, _ := ecs.ComponentIDOf[ecs.Transform](d.World())
+	if err := d.SetField([]ecs.Entity{e}, trID, "position[1]", float32(9)); err != nil {
+		t.Fatal(err)
+	}
+	gameY := func() (y float32) {
+		g.run(func() { y = pos.Get(mover).Position[1] })
+		return y
+	}
+	frameUntil(t, w, "the game has the edit", func() bool { return gameY() == 9 })
+
+	// Pause, then one step: exactly one update.
+	w.CmdPause()
+	frameUntil(t, w, "paused", func() bool { return w.LivePaused() })
+	updates := func() (n uint64) {
+		g.run(func() { n = gw.Updates() })
+		return n
+	}
+	u := updates()
+	w.CmdStep()
+	frameUntil(t, w, "stepped", func() bool { return updates() > u })
+	time.Sleep(50 * time.Millisecond) // frames that would run more updates if Step let them
+	if n := updates(); n != u+1 {
+		t.Fatalf("Step ran %d updates", n-u)
+	}
+
+	// The game ends: what was shown stays, read-only.
+	g.end()
+	frameUntil(t, w, "lost", func() bool { return w.LiveState() == LiveLost })
+	w.BeginFrame()
+	if !d.LiveReadOnly() || d.Len() != 2 || !strings.Contains(w.StatusText(60, 1), "lost (read-only)") ||
+		!strings.Contains(strings.Join(logOf(w), "\n"), "is lost") {
+		t.Fatalf("lost: read-only %v, %d entities, status %q, log %q", d.LiveReadOnly(), d.Len(), w.StatusText(60, 1), logOf(w))
+	}
+	if err := d.SetField([]ecs.Entity{e}, trID, "position[1]", float32(1)); err == nil {
+		t.Fatal("an edit after the game ended was taken")
+	}
+	w.CmdPlayStop() // the toolbar's Detach
+	if w.Attached() || w.doc.Attached() || w.doc.Len() != 0 {
+		t.Fatalf("after Detach: attached %v, document attached %v with %d entities", w.Attached(), w.doc.Attached(), w.doc.Len())
+	}
+}
+
+// Attaching to an address where no game listens says so and leaves the open scene.
+func TestWorkspaceAttachFailsClearly(t *testing.T) {
+	w, f := newTestWorkspace(t, 0)
+	before := w.doc
+	w.Attach("127.0.0.1:1", "x")
+	frameUntil(t, w, "failed", func() bool { return !w.Attached() })
+	if w.doc != before || len(f.questions) == 0 || !strings.Contains(lastLog(w), "cannot attach to the game at 127.0.0.1:1") {
+		t.Fatalf("a failed attach: same document %v, questions %q, log %q", w.doc == before, f.questions, logOf(w))
+	}
+}
