@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,13 +12,12 @@ import (
 )
 
 // testGame is a game loop on its own goroutine: Frame, then Update when Frame says so; a test reaches the world
-// only through run, between frames.
+// only through run, which holds the loop between frames.
 type testGame struct {
-	w    *ecs.World
-	srv  *live.Server
-	do   chan func()
-	stop chan struct{}
-	done chan struct{}
+	srv     *live.Server
+	mu      sync.Mutex
+	stopped bool
+	done    chan struct{}
 }
 
 func startTestGame(t *testing.T, w *ecs.World) *testGame {
@@ -26,42 +26,43 @@ func startTestGame(t *testing.T, w *ecs.World) *testGame {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &testGame{w: w, srv: srv, do: make(chan func()), stop: make(chan struct{}), done: make(chan struct{})}
+	g := &testGame{srv: srv, done: make(chan struct{})}
 	go func() {
 		defer close(g.done)
 		for {
-			select {
-			case <-g.stop:
+			g.mu.Lock()
+			if g.stopped {
+				g.mu.Unlock()
 				return
-			case f := <-g.do:
-				f()
-			case <-time.After(2 * time.Millisecond): // the next frame
-				if srv.Frame() {
-					w.Update()
-				}
 			}
+			if srv.Frame() {
+				w.Update()
+			}
+			g.mu.Unlock()
+			time.Sleep(2 * time.Millisecond) // until the next frame
 		}
 	}()
 	t.Cleanup(g.end)
 	return g
 }
 
+// run runs f between two frames.
 func (g *testGame) run(f func()) {
-	ch := make(chan struct{})
-	g.do <- func() { f(); close(ch) }
-	<-ch
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	f()
 }
 
 // end stops the game and closes its link.
 func (g *testGame) end() {
-	select {
-	case <-g.done:
-		return
-	default:
-	}
-	close(g.stop)
+	g.mu.Lock()
+	was := g.stopped
+	g.stopped = true
+	g.mu.Unlock()
 	<-g.done
-	_ = g.srv.Close() // the game is over
+	if !was {
+		_ = g.srv.Close() // the game is over
+	}
 }
 
 // frameUntil runs the workspace's frames, as the loop does, until cond holds.
