@@ -165,6 +165,13 @@ func (l *liveLink) send() {
 	}
 }
 
+// conn returns the client once connected (nil before).
+func (l *liveLink) conn() *live.Client {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.client
+}
+
 // queue adds an edit to send; a full queue drops it with an error.
 func (l *liveLink) queue(f func(ctx context.Context) error) {
 	select {
@@ -315,7 +322,7 @@ func (w *Workspace) CmdDetach() { w.Detach() }
 // liveCall runs a request of the toolbar (pause, step, resume) and reports its failure.
 func (w *Workspace) liveCall(what string, f func(ctx context.Context, c *live.Client) error) {
 	l := w.live
-	if l == nil || l.client == nil {
+	if l == nil || l.conn() == nil {
 		return
 	}
 	l.queue(func(ctx context.Context) error {
@@ -365,7 +372,7 @@ func (w *Workspace) LiveStatusText() string {
 
 // CmdSnapshot asks where to save the attached game's world as a scene file.
 func (w *Workspace) CmdSnapshot() {
-	if w.live == nil || w.live.client == nil {
+	if w.live == nil || w.live.conn() == nil {
 		return
 	}
 	w.ui.ChooseFile(FileRequest{Save: true, Title: "Snapshot of the Game", Dir: w.dialogDir(), Name: "snapshot.json",
@@ -382,7 +389,7 @@ func (w *Workspace) CmdSnapshot() {
 // (live.Client.SnapshotFile).
 func (w *Workspace) Snapshot(path string) error {
 	l := w.live
-	if l == nil || l.client == nil {
+	if l == nil || l.conn() == nil {
 		return fmt.Errorf("not attached to a game")
 	}
 	return l.client.SnapshotFile(context.Background(), path, w.doc.SceneName())
@@ -391,7 +398,7 @@ func (w *Workspace) Snapshot(path string) error {
 // CmdDiffLive asks for a scene file (the one the game loaded) and shows how the attached game's world differs
 // from it, entity by entity (voltex-editor diff of the file and a snapshot).
 func (w *Workspace) CmdDiffLive() {
-	if w.live == nil || w.live.client == nil {
+	if w.live == nil || w.live.conn() == nil {
 		return
 	}
 	w.ui.ChooseFile(FileRequest{Title: "Diff with Scene File", Dir: w.dialogDir(), OKLabel: "Diff", Exts: []string{".json"},
@@ -414,7 +421,7 @@ const diffTitle = "Game vs. Scene File"
 // merge.WriteText), and how many there are.
 func (w *Workspace) DiffLive(path string) (string, int, error) {
 	l := w.live
-	if l == nil || l.client == nil {
+	if l == nil || l.conn() == nil {
 		return "", 0, fmt.Errorf("not attached to a game")
 	}
 	file, err := serialize.ReadRawFile(context.Background(), path, serialize.LoadOptions{})
