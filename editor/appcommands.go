@@ -13,6 +13,7 @@ type commands interface {
 	CmdExport()
 	CmdAttach()
 	CmdSnapshot()
+	CmdSnapshotSelection()
 	CmdDiffLive()
 	CmdDetach()
 	CmdQuit()
@@ -59,6 +60,7 @@ type commands interface {
 	Playing() bool
 	InInstance() bool
 	Attached() bool
+	AttachedSelection() bool
 	// Timed runs an action, timing it for the probe under what (probe.Mark).
 	Timed(what string, run func())
 }

@@ -212,6 +212,11 @@ func (l *liveLink) Despawn(h uint64) {
 // Attached reports whether the workspace shows a game's world (connecting, attached or lost).
 func (w *Workspace) Attached() bool { return w.live != nil }
 
+// AttachedSelection reports whether the workspace shows a game's world and entities of it are selected.
+func (w *Workspace) AttachedSelection() bool {
+	return w.live != nil && w.doc.Attached() && w.doc.Selection().Len() > 0
+}
+
 // LiveState returns the state of the connection to the game (LiveOff when not attached).
 func (w *Workspace) LiveState() LiveState {
 	if w.live == nil {
@@ -371,13 +376,30 @@ func (w *Workspace) LiveStatusText() string {
 }
 
 // CmdSnapshot asks where to save the attached game's world as a scene file.
-func (w *Workspace) CmdSnapshot() {
+func (w *Workspace) CmdSnapshot() { w.askSnapshot("Snapshot of the Game", "snapshot.json", nil) }
+
+// CmdSnapshotSelection asks where to save the selected entities of the attached game, with their descendants, as
+// a scene file (a prefab).
+func (w *Workspace) CmdSnapshotSelection() {
+	var roots []uint64
+	for _, e := range w.doc.Selection().Entities() {
+		if h := w.doc.LiveHandle(e); h != 0 {
+			roots = append(roots, h)
+		}
+	}
+	if len(roots) > 0 {
+		w.askSnapshot("Snapshot of the Selection", "prefab.json", roots)
+	}
+}
+
+// askSnapshot asks for a file and writes the snapshot of roots (nil: every entity) to it.
+func (w *Workspace) askSnapshot(title, name string, roots []uint64) {
 	if w.live == nil || w.live.conn() == nil {
 		return
 	}
-	w.ui.ChooseFile(FileRequest{Save: true, Title: "Snapshot of the Game", Dir: w.dialogDir(), Name: "snapshot.json",
+	w.ui.ChooseFile(FileRequest{Save: true, Title: title, Dir: w.dialogDir(), Name: name,
 		OKLabel: "Save", Exts: []string{".json"}, OnChoose: func(path string) {
-			if err := w.Snapshot(path); err != nil {
+			if err := w.Snapshot(path, roots); err != nil {
 				w.Report("snapshot", err)
 				return
 			}
@@ -385,14 +407,24 @@ func (w *Workspace) CmdSnapshot() {
 		}})
 }
 
-// Snapshot writes the attached game's world as the client sees it to path as a scene file
-// (live.Client.SnapshotFile).
-func (w *Workspace) Snapshot(path string) error {
+// Snapshot writes the attached game's world as the client sees it to path as a scene file: the entities roots
+// and their descendants, or every entity when roots is nil (live.Client.SnapshotSceneOf, SnapshotScene).
+func (w *Workspace) Snapshot(path string, roots []uint64) error {
 	l := w.live
 	if l == nil || l.conn() == nil {
 		return fmt.Errorf("not attached to a game")
 	}
-	return l.client.SnapshotFile(context.Background(), path, w.doc.SceneName())
+	var rs *serialize.RawScene
+	var err error
+	if roots == nil {
+		rs, err = l.client.SnapshotScene(w.doc.SceneName())
+	} else {
+		rs, err = l.client.SnapshotSceneOf(w.doc.SceneName(), roots)
+	}
+	if err != nil {
+		return err
+	}
+	return serialize.WriteRawFile(context.Background(), path, rs)
 }
 
 // CmdDiffLive asks for a scene file (the one the game loaded) and shows how the attached game's world differs

@@ -1,6 +1,9 @@
 package workspace
 
 import (
+	"context"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -8,6 +11,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/live"
 )
 
@@ -93,7 +97,7 @@ func TestWorkspaceAttachesToAGame(t *testing.T) {
 	}})
 	g := startTestGame(t, gw)
 
-	w, _ := newTestWorkspace(t, 0)
+	w, f := newTestWorkspace(t, 0)
 	w.Attach(g.srv.Addr(), g.srv.Token())
 	frameUntil(t, w, "attached", func() bool { return w.LiveState() == LiveAttached && w.doc.Attached() && w.doc.Len() == 2 })
 	d := w.doc
@@ -121,6 +125,39 @@ func TestWorkspaceAttachesToAGame(t *testing.T) {
 		return y
 	}
 	frameUntil(t, w, "the game has the edit", func() bool { return gameY() == 9 })
+
+	// Snapshots: the whole world, and the selection (the Child, its parent left out).
+	dir := t.TempDir()
+	if err := w.Snapshot(filepath.Join(dir, "all.json"), nil); err != nil {
+		t.Fatal(err)
+	}
+	var kid ecs.Entity
+	for _, x := range d.World().Children(e) {
+		kid = x
+	}
+	d.Selection().Select(kid)
+	if !w.AttachedSelection() {
+		t.Fatal("a selection of the game's world is not a selection to snapshot")
+	}
+	w.CmdSnapshotSelection()
+	f.choose(t, filepath.Join(dir, "child.json"))
+	for file, want := range map[string][]string{"all.json": {"Child", "Mover"}, "child.json": {"Child"}} {
+		rs, err := serialize.ReadRawFile(context.Background(), filepath.Join(dir, file), serialize.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, re := range rs.Entities {
+			got = append(got, re.Name)
+			if re.Name == "Child" && (re.Parent == 0) != (file == "child.json") {
+				t.Errorf("%s: the Child's parent %d", file, re.Parent)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s holds %v, want %v", file, got, want)
+		}
+	}
 
 	// Pause, then one step: exactly one update.
 	w.CmdPause()

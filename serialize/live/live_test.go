@@ -356,3 +356,52 @@ func TestAckNotSentEndsTheConnection(t *testing.T) {
 		t.Fatalf("the connection ended with %v, want the ack's failure", err)
 	}
 }
+
+// A snapshot of some entities holds them and their descendants: one whose parent is left out is a
+// root, and a reference to an entity left out is none.
+func TestSnapshotOfSomeEntities(t *testing.T) {
+	w := newWorld()
+	mover, rock := level(w)
+	if err := w.SetParent(mover, rock); err != nil {
+		t.Fatal(err)
+	}
+	_, c, x := watchGame(t, w, Options{})
+	must[Delta](t)(c.Sync(x))
+	handle := func(name string) uint64 {
+		for h, e := range c.View() {
+			if strings.Contains(e.Components["Name"], `"`+name+`"`) {
+				return h
+			}
+		}
+		t.Fatalf("no %s", name)
+		return 0
+	}
+	names := func(rs *serialize.RawScene) (n []string) {
+		for _, e := range rs.Entities {
+			n = append(n, e.Name)
+		}
+		slices.Sort(n)
+		return n
+	}
+	all := must[*serialize.RawScene](t)(c.SnapshotSceneOf("rock", []uint64{handle("Rock")}))
+	if got := names(all); !slices.Equal(got, []string{"Rock", "Runner"}) {
+		t.Fatalf("the Rock's snapshot holds %v", got)
+	}
+	one := must[*serialize.RawScene](t)(c.SnapshotSceneOf("runner", []uint64{handle("Runner")}))
+	if got := names(one); !slices.Equal(got, []string{"Runner"}) || one.Entities[0].Parent != 0 {
+		t.Fatalf("the Runner's snapshot holds %v (parent %d)", got, one.Entities[0].Parent)
+	}
+	var buf bytes.Buffer
+	if err := serialize.WriteRaw(x, &buf, one); err != nil {
+		t.Fatal(err)
+	}
+	s, err := serialize.Load(x, bytes.NewReader(buf.Bytes()), serialize.LoadOptions{NewWorld: newWorld})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.Bytes())
+	}
+	var target ecs.Entity
+	s.World.EachEntity(func(e ecs.Entity) bool { target = ecs.NewMap[Mover](s.World).Get(e).Target; return true })
+	if !target.IsZero() {
+		t.Fatalf("the Runner's target left out is %v, want none", target)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,7 +25,34 @@ var notWritten = map[string]bool{"Name": true, "SceneID": true, "Unknown": true,
 // SceneID, or whose id another entity took first, gets a new id; entity references are written as
 // those ids.
 func (c *Client) SnapshotScene(name string) (*serialize.RawScene, error) {
+	return c.snapshot(name, c.View())
+}
+
+// SnapshotSceneOf is SnapshotScene of the entities roots and their descendants only (a selection
+// saved as a prefab): those whose parent is left out are roots, and references to entities left
+// out are none.
+func (c *Client) SnapshotSceneOf(name string, roots []uint64) (*serialize.RawScene, error) {
 	view := c.View()
+	keep := map[uint64]bool{}
+	for _, h := range roots {
+		if _, ok := view[h]; ok {
+			keep[h] = true
+		}
+	}
+	for grew := true; grew; { // descendants, whatever the order of the view
+		grew = false
+		for h, e := range view {
+			if !keep[h] && keep[e.Parent] {
+				keep[h], grew = true, true
+			}
+		}
+	}
+	maps.DeleteFunc(view, func(h uint64, _ Entity) bool { return !keep[h] })
+	return c.snapshot(name, view)
+}
+
+// snapshot is SnapshotScene of view.
+func (c *Client) snapshot(name string, view map[uint64]Entity) (*serialize.RawScene, error) {
 	handles := slices.Sorted(func(yield func(uint64) bool) {
 		for h := range view {
 			if !yield(h) {
