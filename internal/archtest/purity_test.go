@@ -18,6 +18,7 @@ var pure = []struct {
 	{"serialize/...", true},
 	{"assets/...", true},
 	{"viewport", true},
+	{"viewport/snap", true},
 	{"inspector/fields", true},
 	{"editor/doc", true},
 	{"editor/workspace", true},

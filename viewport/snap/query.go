@@ -1,0 +1,267 @@
+package snap
+
+import (
+	"math"
+	"sync"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// Cache keeps one [Index] per mesh asset, shared by every instance of it. A reloaded mesh is a new *assets.Mesh
+// and gets a new index; Forget drops those no longer drawn. Safe for concurrent use.
+type Cache struct {
+	mu sync.Mutex
+	m  map[*assets.Mesh]*Index
+}
+
+// Index returns m's index, building it the first time m is asked for.
+func (c *Cache) Index(m *assets.Mesh) *Index {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if x, ok := c.m[m]; ok {
+		return x
+	}
+	if c.m == nil {
+		c.m = map[*assets.Mesh]*Index{}
+	}
+	x := NewIndex(m)
+	c.m[m] = x
+	return x
+}
+
+// Keep drops the indexes of meshes that no batch of dl draws any more.
+func (c *Cache) Keep(dl *viewport.DrawList) {
+	live := map[*assets.Mesh]bool{}
+	for _, b := range dl.Batches() {
+		live[b.Mesh] = true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for m := range c.m {
+		if !live[m] {
+			delete(c.m, m)
+		}
+	}
+}
+
+// Len returns the number of meshes indexed.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// eachInstance calls f with the instances of dl that accept takes (all when accept is nil) whose world box, and
+// their chunk's, near keeps, and their mesh's index.
+func eachInstance(dl *viewport.DrawList, c *Cache, near func(viewport.AABB) bool, accept func(id uint32) bool, f func(x *Index, in *viewport.Instance)) {
+	for _, b := range dl.Batches() {
+		if b.Len() == 0 {
+			continue
+		}
+		x := c.Index(b.Mesh)
+		local := viewport.MeshBounds(b.Mesh)
+		for _, ch := range b.Chunks() {
+			if !near(ch.Bounds()) {
+				continue
+			}
+			for i := range ch.Instances {
+				in := &ch.Instances[i]
+				if (accept == nil || accept(in.ID)) && near(local.Transform(in.World)) {
+					f(x, in)
+				}
+			}
+		}
+	}
+}
+
+// SurfaceHit is the surface under a ray: the instance, the distance along the ray (in units of its Dir), the point
+// and the unit world normal of the triangle hit, turned to face the ray's origin.
+type SurfaceHit struct {
+	ID     uint32
+	T      float32
+	Point  mgl32.Vec3
+	Normal mgl32.Vec3
+}
+
+// Surface returns the nearest surface r hits among the instances of dl that accept takes (all when accept is nil).
+func Surface(dl *viewport.DrawList, c *Cache, r viewport.Ray, accept func(id uint32) bool) (SurfaceHit, bool) {
+	var best SurfaceHit
+	found := false
+	limit := float32(math.Inf(1))
+	near := func(b viewport.AABB) bool { t, ok := r.IntersectAABB(b); return ok && t <= limit }
+	eachInstance(dl, c, near, accept, func(x *Index, in *viewport.Instance) {
+		inv := in.World.Inv()
+		if inv == (mgl32.Mat4{}) {
+			return
+		}
+		t, n, ok := x.Ray(r.Transform(inv), limit)
+		if !ok || found && t >= best.T {
+			return
+		}
+		wn := inv.Transpose().Mul4x1(n.Vec4(0)).Vec3()
+		if l := wn.Len(); l > 0 {
+			wn = wn.Mul(1 / l)
+		}
+		if wn.Dot(r.Dir) > 0 {
+			wn = wn.Mul(-1)
+		}
+		best, found, limit = SurfaceHit{ID: in.ID, T: t, Normal: wn}, true, t
+	})
+	if found {
+		best.Point = r.At(best.T)
+	}
+	return best, found
+}
+
+// View is what a screen-space query needs of the camera: the view-projection matrix of a W×H pixel viewport and
+// the camera's rays (viewport.Camera.Ray).
+type View struct {
+	ViewProj mgl32.Mat4
+	W, H     int
+	Ray      func(x, y float32) viewport.Ray
+}
+
+// ViewOf returns cam's View of a w×h viewport.
+func ViewOf(cam viewport.Camera, w, h int) View {
+	return View{ViewProj: cam.ViewProj(w, h), W: w, H: h, Ray: func(x, y float32) viewport.Ray { return cam.Ray(x, y, w, h) }}
+}
+
+// Pixel projects world point p to pixel coordinates (top-left origin) and its clip w (its depth); ok is false when
+// p is not in front of the camera.
+func (v View) Pixel(p mgl32.Vec3) (px mgl32.Vec2, depth float32, ok bool) {
+	return pixel(v.ViewProj.Mul4x1(p.Vec4(1)), v.W, v.H)
+}
+
+func pixel(clip mgl32.Vec4, w, h int) (mgl32.Vec2, float32, bool) {
+	if clip[3] <= 1e-6 {
+		return mgl32.Vec2{}, 0, false
+	}
+	inv := 1 / clip[3]
+	x := (clip[0]*inv + 1) * 0.5 * float32(w)
+	y := (1 - clip[1]*inv) * 0.5 * float32(h)
+	return mgl32.Vec2{x, y}, clip[3], true
+}
+
+// VertexHit is a vertex found on screen: the instance, the vertex's exact world position, its pixel and its
+// distance in pixels from the mouse.
+type VertexHit struct {
+	ID    uint32
+	Point mgl32.Vec3
+	Pixel mgl32.Vec2
+	Dist  float32
+	depth float32
+}
+
+// better reports whether a vertex at dist pixels and depth beats h: in a whole pixel nearer the mouse, or in the
+// same whole pixel and nearer the camera (the one in front of the others drawn there).
+func (h VertexHit) better(dist, depth float32, found bool) bool {
+	if !found {
+		return true
+	}
+	if a, b := float32(math.Floor(float64(dist))), float32(math.Floor(float64(h.Dist))); a != b {
+		return a < b
+	}
+	if depth != h.depth {
+		return depth < h.depth
+	}
+	return dist < h.Dist
+}
+
+// cone is the cone of rays from the camera through the pixels within radius of the mouse: a culling test for
+// boxes that may hold a vertex drawn within radius.
+type cone struct {
+	apex, axis mgl32.Vec3
+	sin, cos   float32
+}
+
+func coneOf(v View, mouse mgl32.Vec2, radius float32) cone {
+	mid := v.Ray(mouse[0], mouse[1])
+	axis := mid.Dir.Normalize()
+	var cosMin float32 = 1
+	for i := range 8 { // the widest of eight rays around the circle, widened below to cover those between
+		a := float64(i) * math.Pi / 4
+		d := v.Ray(mouse[0]+radius*float32(math.Cos(a)), mouse[1]+radius*float32(math.Sin(a))).Dir.Normalize()
+		cosMin = min(cosMin, d.Dot(axis))
+	}
+	angle := math.Acos(float64(max(-1, min(1, cosMin))))*1.25 + 1e-4
+	if angle >= math.Pi/2 {
+		angle = math.Pi / 2
+	}
+	s, co := math.Sincos(angle)
+	// the apex moves back along the axis so that rays starting on the near plane are inside
+	return cone{apex: mid.Origin.Sub(axis.Mul(1e-3)), axis: axis, sin: float32(s), cos: float32(co)}
+}
+
+// mayHold reports whether box b (in world space) may meet the cone (its bounding sphere against the cone).
+func (c cone) mayHold(b viewport.AABB) bool {
+	if b.IsEmpty() {
+		return false
+	}
+	centre, radius := b.Center(), b.Size().Len()*0.5
+	d := centre.Sub(c.apex)
+	t := d.Dot(c.axis)
+	perp := d.Sub(c.axis.Mul(t)).Len()
+	return perp*c.cos-t*c.sin <= radius
+}
+
+// Vertex returns the vertex of dl's instances that accept takes (all when accept is nil) drawn nearest the mouse
+// pixel and within radius pixels of it; of vertices on the same pixel, the nearest the camera.
+func Vertex(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, radius float32, accept func(id uint32) bool) (VertexHit, bool) {
+	cn := coneOf(v, mouse, radius)
+	var best VertexHit
+	found := false
+	eachInstance(dl, c, cn.mayHold, accept, func(x *Index, in *viewport.Instance) {
+		best, found = nearestVertex(x, in.ID, in.World, v, mouse, radius, &cn, best, found)
+	})
+	return best, found
+}
+
+// VertexOf returns the vertex of the instances ids drawn nearest the mouse, however far: the vertex of a moved
+// selection that snaps.
+func VertexOf(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, ids []uint32) (VertexHit, bool) {
+	var best VertexHit
+	found := false
+	inf := float32(math.Inf(1))
+	for _, id := range ids {
+		in, ref, ok := dl.Get(id)
+		if !ok {
+			continue
+		}
+		b := dl.Batch(ref)
+		if b == nil {
+			continue
+		}
+		best, found = nearestVertex(c.Index(b.Mesh), id, in.World, v, mouse, inf, nil, best, found)
+	}
+	return best, found
+}
+
+// nearestVertex improves best with the vertices of one instance (index x, world matrix world) within radius of the
+// mouse, walking only the boxes that may meet cn (all when cn is nil).
+func nearestVertex(x *Index, id uint32, world mgl32.Mat4, v View, mouse mgl32.Vec2, radius float32, cn *cone, best VertexHit, found bool) (VertexHit, bool) {
+	mvp := v.ViewProj.Mul4(world)
+	r2 := radius * radius
+	keep := func(viewport.AABB) bool { return true }
+	if cn != nil {
+		keep = func(b viewport.AABB) bool { return cn.mayHold(b.Transform(world)) }
+	}
+	x.visitVertices(keep, func(p mgl32.Vec3) {
+		px, depth, ok := pixel(mvp.Mul4x1(p.Vec4(1)), v.W, v.H)
+		if !ok {
+			return
+		}
+		d2 := px.Sub(mouse).LenSqr()
+		if d2 > r2 {
+			return
+		}
+		dist := float32(math.Sqrt(float64(d2)))
+		if best.better(dist, depth, found) {
+			best = VertexHit{ID: id, Point: world.Mul4x1(p.Vec4(1)).Vec3(), Pixel: px, Dist: dist, depth: depth}
+			found = true
+		}
+	})
+	return best, found
+}
