@@ -116,13 +116,16 @@ func (m *mainMenu) buildRecent() {
 	imgui.EndMenu()
 }
 
-// buildSnapping is View → Gizmo Snapping: the steps a gizmo drag snaps to while Ctrl is held.
+// buildSnapping is View → Gizmo Snapping: the steps a gizmo drag snaps to while snapping is on or Ctrl is held,
+// and the snapping toggles of the toolbar.
 func (m *mainMenu) buildSnapping() {
-	if !imgui.BeginMenu("Gizmo Snapping (hold Ctrl)") {
+	if !imgui.BeginMenu("Gizmo Snapping") {
 		return
 	}
 	st := m.settings
 	changed := false
+	changed = imgui.Checkbox("Snap to steps (else hold Ctrl)", &st.GridSnap) || changed
+	changed = imgui.Checkbox("Snap to surfaces", &st.SurfaceSnap) || changed
 	imgui.SetNextItemWidth(120)
 	changed = imgui.DragFloatV("Move step", &st.SnapTranslate, 0.01, 0.001, 1000, "%.3f", imgui.SliderFlagsAlwaysClamp) || changed
 	imgui.SetNextItemWidth(120)
@@ -173,15 +176,8 @@ func (m *mainMenu) buildToolbar() {
 		op    gizmoOp
 	}{{"Move", gizmoTranslate}, {"Rotate", gizmoRotate}, {"Scale", gizmoScale}} {
 		imgui.SameLine()
-		sel := op == b.op
-		if sel {
-			imgui.PushStyleColorVec4(imgui.ColButton, imgui.Vec4{X: 0.26, Y: 0.59, Z: 0.98, W: 0.8})
-		}
-		if imgui.SmallButton(b.label + "##tb") {
+		if toggleButton(b.label+"##tb", op == b.op) {
 			m.view.setGizmo(b.op)
-		}
-		if sel {
-			imgui.PopStyleColor()
 		}
 	}
 	imgui.SameLine()
@@ -193,6 +189,42 @@ func (m *mainMenu) buildToolbar() {
 		m.cmds.CmdGizmoSpace()
 	}
 	m.record("toolbar:Space")
+	m.buildSnapButtons()
+}
+
+// buildSnapButtons are the toolbar's snapping toggles: Snap (to the move step it shows; Ctrl snaps while it is
+// off) and Surface (moves and drops land on the surface under the mouse). Both are kept in the settings.
+func (m *mainMenu) buildSnapButtons() {
+	st := m.settings
+	imgui.SameLine()
+	imgui.TextDisabled("|")
+	imgui.SameLine()
+	if toggleButton(snapLabel(st.SnapTranslate)+"##tbsnap", st.GridSnap) {
+		st.GridSnap = !st.GridSnap
+		m.cmds.SaveSettings()
+	}
+	m.record("toolbar:Snap")
+	if imgui.IsItemHovered() {
+		imgui.SetTooltip("Snap moves, turns and scales to the steps of View → Gizmo Snapping (hold Ctrl to snap while off); hold V while moving to snap a vertex onto another mesh's")
+	}
+	imgui.SameLine()
+	if toggleButton("Surface##tbsurface", st.SurfaceSnap) {
+		st.SurfaceSnap = !st.SurfaceSnap
+		m.cmds.SaveSettings()
+	}
+	m.record("toolbar:Surface")
+	if imgui.IsItemHovered() {
+		imgui.SetTooltip("Moves and drops from Assets put things on the surface under the mouse, turned to its normal")
+	}
+}
+
+// toggleButton is a small button drawn highlighted while on; it reports a click.
+func toggleButton(label string, on bool) bool {
+	if on {
+		imgui.PushStyleColorVec4(imgui.ColButton, imgui.Vec4{X: 0.26, Y: 0.59, Z: 0.98, W: 0.8})
+		defer imgui.PopStyleColor()
+	}
+	return imgui.SmallButton(label)
 }
 
 // record notes the last item (a menu title, or an item of an open menu: "Entity/Unpack Prefab") for the probe.
@@ -329,5 +361,6 @@ var mouseHelp = [][2]string{
 	{"Pan", "Shift+middle drag"},
 	{"Zoom to cursor", "Mouse wheel"},
 	{"Fly", "Hold right button + WASD/QE (Shift faster)"},
-	{"Snap gizmo", "Hold Ctrl while dragging"},
+	{"Snap gizmo", "Hold Ctrl while dragging (or toolbar Snap)"},
+	{"Snap a vertex onto another's", "Hold V while moving"},
 }

@@ -288,15 +288,18 @@ func (pd *prefabDrag) acceptPrefabDrop(target ecs.Entity) {
 }
 
 // dropOnView places a prefab or mesh dropped on the viewport image where the mouse (local, in the w×h image)
-// points on the ground plane (y = 0), or at the view's centre (the camera's pivot) when it points at the sky.
-func (pd *prefabDrag) dropOnView(cam *viewport.Camera, local imgui.Vec2, w, h int) {
+// points: on the surface the ray meets (surface, when surface snapping is on and it meets one), else on the ground
+// plane (y = 0), else at the view's centre (the camera's pivot) when it points at the sky.
+func (pd *prefabDrag) dropOnView(cam *viewport.Camera, local imgui.Vec2, w, h int, surface func(viewport.Ray) (mgl32.Vec3, bool)) {
 	prefab := pd.dropped(prefabPayload)
 	if !prefab && !pd.dropped(meshPayload) {
 		return
 	}
 	pos := cam.Pivot
 	r := cam.Ray(local.X, local.Y, w, h)
-	if t, ok := r.IntersectPlane(mgl32.Vec3{0, 1, 0}, 0); ok && t > 0 {
+	if p, ok := surface(r); ok {
+		pos = p
+	} else if t, ok := r.IntersectPlane(mgl32.Vec3{0, 1, 0}, 0); ok && t > 0 {
 		pos = r.At(t)
 	}
 	if prefab {

@@ -33,8 +33,10 @@ type viewportHost interface {
 	modalOpen() bool
 	// picked is told the entities a click or a box in the viewport selected (the hierarchy reveals them).
 	picked(es []ecs.Entity)
-	// snapStep is the gizmo's step for op while Ctrl is held (View → Gizmo Snapping).
+	// snapStep is the gizmo's step for op while grid snapping is on or Ctrl is held (View → Gizmo Snapping).
 	snapStep(op gizmoOp) float32
+	// snapModes is the snapping the toolbar turned on.
+	snapModes() snapModes
 	// prefabDrop places a prefab dropped on the image at local (pixels in the w×h image) (prefab.go).
 	prefabDrop(local imgui.Vec2, w, h int)
 }

@@ -98,11 +98,13 @@ type fakeViewportHost struct {
 	drops  int
 	step   float32
 	stepOp []gizmoOp
+	modes  snapModes
 }
 
 func (f *fakeViewportHost) modalOpen() bool                 { return f.modal }
 func (f *fakeViewportHost) picked(es []ecs.Entity)          { f.picks = append(f.picks, es) }
 func (f *fakeViewportHost) prefabDrop(imgui.Vec2, int, int) { f.drops++ }
+func (f *fakeViewportHost) snapModes() snapModes            { return f.modes }
 func (f *fakeViewportHost) snapStep(op gizmoOp) float32 {
 	f.stepOp = append(f.stepOp, op)
 	return f.step

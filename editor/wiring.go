@@ -2,6 +2,7 @@ package editor
 
 import (
 	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
@@ -98,7 +99,17 @@ func (a *App) snapStep(op gizmoOp) float32 {
 	return st.SnapTranslate
 }
 
+// snapModes is the snapping the toolbar turned on.
+func (a *App) snapModes() snapModes {
+	st := a.ws.Settings()
+	return snapModes{grid: st.GridSnap, surface: st.SurfaceSnap}
+}
+
 // prefabDrop places a prefab dragged from the Assets panel and dropped on the viewport image.
 func (a *App) prefabDrop(local imgui.Vec2, w, h int) {
-	a.drag.dropOnView(a.ws.Doc().Camera(), local, w, h)
+	surface := func(viewport.Ray) (mgl32.Vec3, bool) { return mgl32.Vec3{}, false }
+	if a.snapModes().surface {
+		surface = a.vp.surfaceAt
+	}
+	a.drag.dropOnView(a.ws.Doc().Camera(), local, w, h, surface)
 }

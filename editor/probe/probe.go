@@ -61,6 +61,8 @@ type State struct {
 	HistoryMemory string       `json:"historyMemory,omitempty"`
 	// Gizmo is the screen position of the active entity's gizmo centre (0,0 when there is none).
 	Gizmo [2]int `json:"gizmo"`
+	// SnapVertex is the screen position of the vertex a move snaps to (hold V; 0,0 when none).
+	SnapVertex [2]int `json:"snapVertex"`
 	// Console is the console's last few messages ("error: …", "warning: …", "info: …"), newest last.
 	Console []string `json:"console"`
 	// Status is the status bar's text.

@@ -29,10 +29,16 @@ type Settings struct {
 	Recent []string `json:"recent"`
 	// Places lists recently used folders for the file dialog, newest first.
 	Places []string `json:"places"`
-	// SnapTranslate, SnapRotate (degrees) and SnapScale are the gizmo snapping steps used while Ctrl is held.
+	// SnapTranslate, SnapRotate (degrees) and SnapScale are the gizmo snapping steps, used while GridSnap is on
+	// or Ctrl is held.
 	SnapTranslate float32 `json:"snapTranslate"`
 	SnapRotate    float32 `json:"snapRotate"`
 	SnapScale     float32 `json:"snapScale"`
+	// GridSnap makes every gizmo drag snap to the steps (the toolbar's Snap button); without it Ctrl snaps.
+	GridSnap bool `json:"gridSnap"`
+	// SurfaceSnap makes a move put the moved entity on the surface under the mouse, turned to its normal, and a
+	// drop from the Assets panel land on that surface (the toolbar's Surface button).
+	SurfaceSnap bool `json:"surfaceSnap"`
 	// ShowStats shows the viewport's statistics overlay.
 	ShowStats bool `json:"showStats"`
 	// UndoMemoryMB is the undo history's memory budget in MiB (the oldest steps are dropped over it, as

@@ -37,6 +37,7 @@ func TestRoundTripAndRecentOrder(t *testing.T) {
 		t.Fatalf("places = %v", s.Places)
 	}
 	s.SnapTranslate = 0.25
+	s.GridSnap, s.SurfaceSnap = true, true
 	if err := s.Save(); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestRoundTripAndRecentOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got.Recent, s.Recent) || got.SnapTranslate != 0.25 {
+	if !reflect.DeepEqual(got.Recent, s.Recent) || got.SnapTranslate != 0.25 || !got.GridSnap || !got.SurfaceSnap {
 		t.Fatalf("reloaded %+v", got)
 	}
 	got.RemoveRecent("/scenes/s5.json")
