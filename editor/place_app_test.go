@@ -138,3 +138,38 @@ func TestAppMeshDragMakesAnEntity(t *testing.T) {
 		t.Fatalf("dropped over %v on the ground, the sphere is at %v (its bottom on the ground: y 0.5)", want, pos)
 	}
 }
+
+// TestAppMeshDropLandsOnTheSurface: with surface snapping on, a mesh dropped on a cube's top stands on that top
+// (without it, on the ground through the cube).
+func TestAppMeshDropLandsOnTheSurface(t *testing.T) {
+	for _, surface := range []bool{true, false} {
+		t.Run(map[bool]string{true: "surface", false: "ground"}[surface], func(t *testing.T) { dropOnC1(t, surface) })
+	}
+}
+
+// dropOnC1 drags builtin:sphere from the Assets panel onto the middle of C1's top.
+func dropOnC1(t *testing.T, surface bool) {
+	f := placeFixture(t)
+	f.a.ws.Settings().SurfaceSnap = surface
+	d := f.a.ws.Doc()
+	vp := f.st.Viewport
+	x, y, ok := d.Camera().WorldToPixel([3]float32{0, 1, 0}, vp.W, vp.H)
+	if !ok {
+		t.Fatal("C1 is not in view")
+	}
+	x0, y0 := centre(f.st.Inspector["mesh:builtin:sphere"].Rect)
+	f.ui.drag(x0, y0, float32(vp.X)+x, float32(vp.Y)+y, f.a.frame)
+	f.frames(2)
+	e, _ := d.Selection().Active()
+	if d.Name(e) != "Sphere" {
+		t.Fatalf("no sphere made (%q selected)", d.Name(e))
+	}
+	pos := d.World().WorldMatrix(e).Col(3).Vec3()
+	wantY := float32(0.5) // on the ground
+	if surface {
+		wantY = 1.5 // on the top
+	}
+	if abs32(pos[1]-wantY) > 1e-3 || (surface && (abs32(pos[0]) > 0.05 || abs32(pos[2]) > 0.05)) {
+		t.Fatalf("surface snapping %v: the sphere dropped on C1's top is at %v, want y %v", surface, pos, wantY)
+	}
+}
