@@ -173,3 +173,22 @@ func dropOnC1(t *testing.T, surface bool) {
 		t.Fatalf("surface snapping %v: the sphere dropped on C1's top is at %v, want y %v", surface, pos, wantY)
 	}
 }
+
+// TestAppPlaceWithSurfaceSnapStandsOnTheSurfaceAhead: with surface snapping on, Place puts the crate on the cube in
+// the middle of the view (its bottom on the cube's top), not beside the scene.
+func TestAppPlaceWithSurfaceSnapStandsOnTheSurfaceAhead(t *testing.T) {
+	f := placeFixture(t)
+	f.a.ws.Settings().SurfaceSnap = true
+	d := f.a.ws.Doc()
+	d.Camera().Pivot = [3]float32{0, 1, 0} // C1's top in the middle of the view
+	f.frames(2)
+	f.click(t, "Place", f.st.Inspector["place:crate.json"].Rect)
+	f.frames(2)
+	box, ok := worldBoxes(d.World())["crate"]
+	if !ok {
+		t.Fatalf("no crate placed: %v", worldBoxes(d.World()))
+	}
+	if abs32(box.Min[1]-1) > 1e-3 || abs32(box.Center()[0]) > 0.05 || abs32(box.Center()[2]) > 0.05 {
+		t.Fatalf("the crate placed with surface snapping is at %v, want on C1's top (bottom y 1 at x, z 0)", box)
+	}
+}

@@ -115,6 +115,15 @@ func (v *viewportPanel) surfaceAt(r viewport.Ray) (mgl32.Vec3, bool) {
 	return h.Point, ok
 }
 
+// surfaceAhead is where the ray through the middle of the image meets the scene's meshes, if it does (Place with
+// surface snapping on).
+func (v *viewportPanel) surfaceAhead() (mgl32.Vec3, bool) {
+	if v.area.w <= 0 || v.area.h <= 0 {
+		return mgl32.Vec3{}, false
+	}
+	return v.surfaceAt(v.doc.Camera().Ray(float32(v.area.w)/2, float32(v.area.h)/2, v.area.w, v.area.h))
+}
+
 // onSurface returns from turned so that its up axis is normal (the least rotation) and moved so that the bottom of
 // box (its local bounds; at its origin when empty) touches point.
 func onSurface(from mgl32.Mat4, box viewport.AABB, point, normal mgl32.Vec3) mgl32.Mat4 {

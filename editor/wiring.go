@@ -61,6 +61,8 @@ func (u appUI) SceneBounds() viewport.AABB {
 	return viewport.EmptyAABB()
 }
 
+func (u appUI) SurfaceAhead() (mgl32.Vec3, bool) { return u.a.vp.surfaceAhead() }
+
 func (u appUI) Close()                   { u.a.win.SetShouldClose(true) }
 func (u appUI) Clipboard() string        { return imgui.ClipboardText() }
 func (u appUI) SetClipboard(text string) { imgui.SetClipboardText(text) }

@@ -45,6 +45,7 @@ func isModel(p string) bool {
 
 // PlacePrefab places an instance of the prefab at path as a root beside what the scene holds, on its floor and
 // never between the camera and it (BesideScene, as a new grid goes): placing again puts the next one beside that.
+// With surface snapping on it stands on the surface in the middle of the view instead, when there is one.
 func (w *Workspace) PlacePrefab(path string) {
 	shape, err := w.doc.Shape(context.Background(), doc.CopySource{Prefab: path})
 	if err != nil {
@@ -60,7 +61,13 @@ func (w *Workspace) PlacePrefab(path string) {
 	if box.IsEmpty() { // nothing drawn: its origin is what is placed
 		box = viewport.AABB{}
 	}
-	w.Instantiate(path, ecs.Entity{}, BesideScene(w.ui.SceneBounds(), box, w.doc.Camera().Eye()))
+	pos := BesideScene(w.ui.SceneBounds(), box, w.doc.Camera().Eye())
+	if w.settings.SurfaceSnap { // on the surface in the middle of the view, its bottom on it
+		if p, ok := w.ui.SurfaceAhead(); ok {
+			pos = p.Sub(mgl32.Vec3{0, box.Min[1], 0})
+		}
+	}
+	w.Instantiate(path, ecs.Entity{}, pos)
 }
 
 // Instantiate places an instance of the prefab at path under parent at pos (parent's space).

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/assets/watch"
 	"github.com/voltex-editor/voltex/ecs"
@@ -99,6 +101,8 @@ type UI interface {
 	SceneVersion() uint64
 	// SceneBounds is the box of what the viewport draws of the scene (empty when it draws nothing).
 	SceneBounds() viewport.AABB
+	// SurfaceAhead is where the ray through the middle of the view meets the scene's meshes, if it does.
+	SurfaceAhead() (mgl32.Vec3, bool)
 	// The window: closing, the clipboard.
 	Close()
 	Clipboard() string

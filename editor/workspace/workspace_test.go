@@ -88,8 +88,9 @@ func (f *fakeUI) SceneVersion() uint64 { return f.sceneVer }
 func (f *fakeUI) SceneBounds() viewport.AABB {
 	return viewport.EmptyAABB()
 }
-func (f *fakeUI) Close()            { f.closed = true }
-func (f *fakeUI) Clipboard() string { return f.clip }
+func (f *fakeUI) SurfaceAhead() (mgl32.Vec3, bool) { return mgl32.Vec3{}, false }
+func (f *fakeUI) Close()                           { f.closed = true }
+func (f *fakeUI) Clipboard() string                { return f.clip }
 func (f *fakeUI) SetClipboard(s string) {
 	f.clip = s
 }
