@@ -91,7 +91,11 @@ func (v *viewportPanel) buildGizmo() {
 		steps = [3]float32{s, s, s}
 		snap = &steps[0]
 		if v.gz.op == gizmoTranslate {
-			v.drawSnapGrid(m.Col(3).Vec3(), s)
+			origin := m.Col(3).Vec3()
+			if v.gz.active {
+				origin = v.gz.from.Col(3).Vec3() // a move snaps to steps from where it began
+			}
+			v.drawSnapGrid(origin, m.Col(3).Vec3(), s)
 		}
 	}
 	if v.probe != nil {
@@ -142,7 +146,9 @@ func (v *viewportPanel) dragTo(m mgl32.Mat4, changed bool, active ecs.Entity) {
 			}
 		}
 	}
-	if !ok {
+	if ok {
+		v.gz.cur = delta.Mul4(v.gz.from) // the gizmo is drawn where the snap put the entity
+	} else {
 		if !changed {
 			return
 		}

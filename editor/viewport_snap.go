@@ -2,6 +2,7 @@ package editor
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/go-gl/mathgl/mgl32"
@@ -163,14 +164,17 @@ func (v *viewportPanel) drawSnap() {
 	}
 }
 
-// drawSnapGrid draws the grid a move snaps to, at its step, on the horizontal plane through the dragged pivot
-// (centre, world) around it: the lines fade towards its edge.
-func (v *viewportPanel) drawSnapGrid(centre mgl32.Vec3, step float32) {
+// drawSnapGrid draws the grid a move snaps to: lines step apart through origin (where the move began: it snaps to
+// whole steps from there), on the horizontal plane through the dragged pivot (centre), around it; the lines fade
+// towards its edge.
+func (v *viewportPanel) drawSnapGrid(origin, centre mgl32.Vec3, step float32) {
 	const n = 8 // lines each side of the centre
 	cam := v.doc.Camera()
 	dl := imgui.WindowDrawList()
-	snapped := func(f float32) float32 { return step * float32(int(f/step+0.5*sign(f))) }
-	cx, cz := snapped(centre[0]), snapped(centre[2])
+	snapped := func(a int) float32 {
+		return origin[a] + step*float32(math.Round(float64((centre[a]-origin[a])/step)))
+	}
+	cx, cz := snapped(0), snapped(2)
 	px := func(x, z float32) (imgui.Vec2, bool) {
 		sx, sy, ok := cam.WorldToPixel(mgl32.Vec3{x, centre[1], z}, v.area.w, v.area.h)
 		return imgui.Vec2{X: v.area.origin.X + sx, Y: v.area.origin.Y + sy}, ok
@@ -188,13 +192,6 @@ func (v *viewportPanel) drawSnapGrid(centre mgl32.Vec3, step float32) {
 			}
 		}
 	}
-}
-
-func sign(f float32) float32 {
-	if f < 0 {
-		return -1
-	}
-	return 1
 }
 
 func abs(i int) int {
