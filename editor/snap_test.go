@@ -7,6 +7,7 @@ import (
 	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -171,5 +172,28 @@ func TestOnSurfaceTurnsUpToTheNormal(t *testing.T) {
 	}
 	if m := onSurface(from, viewport.EmptyAABB(), point, mgl32.Vec3{0, 1, 0}); m.Col(3).Vec3() != point {
 		t.Fatalf("without a mesh the origin goes on the point: %v", m.Col(3))
+	}
+}
+
+// TestVertexSnapNeverTargetsWhatMoves: the children of a moved entity move with it, so none of their vertices is a
+// target (a vertex snapping onto one that follows it would never settle).
+func TestVertexSnapNeverTargetsWhatMoves(t *testing.T) {
+	f := newVPFixture(t)
+	child, err := f.d.SpawnCube(f.cubes[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.d.SetField([]ecs.Entity{child}, mustComponent[ecs.Transform](t, f.d), "position", mgl32.Vec3{0, 2, 0}); err != nil {
+		t.Fatal(err)
+	}
+	f.d.Selection().Select(f.cubes[1])
+	f.ui.frames(2, f.build)
+	f.v.gz.snap.beginSnap(f.d.World(), f.d.Selection().Entities())
+	defer f.v.gz.snap.endSnap()
+	if f.v.gz.snap.still(viewport.EntityID(child)) || f.v.gz.snap.still(viewport.EntityID(f.cubes[1])) {
+		t.Fatal("the moved cube or its child is a snap target")
+	}
+	if !f.v.gz.snap.still(viewport.EntityID(f.cubes[2])) {
+		t.Fatal("a cube that does not move is no snap target")
 	}
 }
