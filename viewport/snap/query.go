@@ -175,6 +175,16 @@ func (h VertexHit) better(dist, depth float32, found bool) bool {
 type cone struct {
 	apex, axis mgl32.Vec3
 	sin, cos   float32
+	angle      float64 // the half-angle for radius pixels (narrow enough that it grows as the pixels do)
+	radius     float32
+}
+
+// narrowed returns c for a radius of r ≤ c.radius pixels.
+func (c cone) narrowed(r float32) cone {
+	a := c.angle * float64(r/c.radius)
+	s, co := math.Sincos(a)
+	c.sin, c.cos = float32(s), float32(co)
+	return c
 }
 
 func coneOf(v View, mouse mgl32.Vec2, radius float32) cone {
@@ -192,7 +202,7 @@ func coneOf(v View, mouse mgl32.Vec2, radius float32) cone {
 	}
 	s, co := math.Sincos(angle)
 	// the apex moves back along the axis so that rays starting on the near plane are inside
-	return cone{apex: mid.Origin.Sub(axis.Mul(1e-3)), axis: axis, sin: float32(s), cos: float32(co)}
+	return cone{apex: mid.Origin.Sub(axis.Mul(1e-3)), axis: axis, sin: float32(s), cos: float32(co), angle: angle, radius: radius}
 }
 
 // mayHold reports whether box b (in world space) may meet the cone (its bounding sphere against the cone).
@@ -213,8 +223,13 @@ func Vertex(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, radius fl
 	cn := coneOf(v, mouse, radius)
 	var best VertexHit
 	found := false
-	eachInstance(dl, c, cn.mayHold, accept, func(x *Index, in *viewport.Instance) {
-		best, found = nearestVertex(x, in.ID, in.World, v, mouse, radius, &cn, best, found)
+	narrow := cn // shrunk to the best vertex so far: only one as near or nearer can beat it
+	keep := func(b viewport.AABB) bool { return narrow.mayHold(b) }
+	eachInstance(dl, c, keep, accept, func(x *Index, in *viewport.Instance) {
+		best, found = nearestVertex(x, in.ID, in.World, v, mouse, radius, &narrow, best, found)
+		if found {
+			narrow = cn.narrowed(min(radius, float32(math.Floor(float64(best.Dist)))+1))
+		}
 	})
 	return best, found
 }
