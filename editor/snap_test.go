@@ -190,6 +190,7 @@ func TestVertexSnapNeverTargetsWhatMoves(t *testing.T) {
 	f.ui.frames(2, f.build)
 	f.v.gz.snap.beginSnap(f.d.World(), f.d.Selection().Entities())
 	defer f.v.gz.snap.endSnap()
+	f.v.gz.snap.prepare()
 	if f.v.gz.snap.still(viewport.EntityID(child)) || f.v.gz.snap.still(viewport.EntityID(f.cubes[1])) {
 		t.Fatal("the moved cube or its child is a snap target")
 	}

@@ -23,9 +23,13 @@ type snapModes struct {
 // snapState is the snapping of a gizmo move: the meshes' indexes, what the drag moves (never a target), and the
 // vertex snap in progress (hold V).
 type snapState struct {
-	cache  snap.Cache
-	moving map[uint32]bool // draw ids of the dragged entities and their descendants
-	ids    []uint32        // the same, as a list
+	cache snap.Cache
+	world *ecs.World
+	sel   []ecs.Entity // the dragged entities
+	// moving marks by draw id the dragged entities and their descendants, and ids lists them; both are made when a
+	// snap first needs them (a plain drag of a million entities does not pay for them).
+	moving []bool
+	ids    []uint32
 	// source is the dragged vertex at the drag's start (world), chosen when V goes down: the one of the moved
 	// meshes drawn nearest the mouse; hasSource is false until then.
 	source    mgl32.Vec3
@@ -36,29 +40,40 @@ type snapState struct {
 
 // beginSnap notes what a drag of the selection moves.
 func (s *snapState) beginSnap(w *ecs.World, sel []ecs.Entity) {
-	s.moving = map[uint32]bool{}
-	s.ids = s.ids[:0]
-	stack := append([]ecs.Entity(nil), sel...)
+	s.world, s.sel = w, append([]ecs.Entity(nil), sel...)
+	s.moving, s.ids = nil, nil
+	s.hasSource, s.hasTarget = false, false
+}
+
+// prepare marks what the drag moves, once per drag.
+func (s *snapState) prepare() {
+	if s.moving != nil || s.world == nil {
+		return
+	}
+	s.moving = []bool{}
+	stack := append([]ecs.Entity(nil), s.sel...)
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		id := viewport.EntityID(e)
+		if int(id) >= len(s.moving) {
+			s.moving = append(s.moving, make([]bool, int(id)+1-len(s.moving))...)
+		}
 		if s.moving[id] {
 			continue
 		}
 		s.moving[id] = true
 		s.ids = append(s.ids, id)
-		stack = append(stack, w.Children(e)...)
+		stack = append(stack, s.world.Children(e)...)
 	}
-	s.hasSource, s.hasTarget = false, false
 }
 
 func (s *snapState) endSnap() {
-	s.moving, s.hasSource, s.hasTarget = nil, false, false
+	s.world, s.sel, s.moving, s.ids, s.hasSource, s.hasTarget = nil, nil, nil, nil, false, false
 }
 
 // still reports whether id is not moved by the drag (a target it may snap to).
-func (s *snapState) still(id uint32) bool { return !s.moving[id] }
+func (s *snapState) still(id uint32) bool { return int(id) >= len(s.moving) || !s.moving[id] }
 
 // snapView is the camera's view of the image and the mouse in it.
 func (v *viewportPanel) snapView() (snap.View, mgl32.Vec2) {
@@ -76,6 +91,7 @@ func (v *viewportPanel) vertexSnap(back mgl32.Mat4) (delta mgl32.Vec3, ok bool) 
 		s.hasSource, s.hasTarget = false, false
 		return mgl32.Vec3{}, false
 	}
+	s.prepare()
 	dl := v.scene.builder.DrawList()
 	view, mouse := v.snapView()
 	if !s.hasSource {
@@ -99,6 +115,7 @@ func (v *viewportPanel) surfaceSnap(from mgl32.Mat4, box viewport.AABB) (mgl32.M
 	if v.scene.builder == nil {
 		return mgl32.Mat4{}, false
 	}
+	v.gz.snap.prepare()
 	view, mouse := v.snapView()
 	h, ok := snap.Surface(v.scene.builder.DrawList(), &v.gz.snap.cache, view.Ray(mouse[0], mouse[1]), v.gz.snap.still)
 	if !ok {
