@@ -38,9 +38,9 @@ type snapState struct {
 	hasTarget bool
 }
 
-// beginSnap notes what a drag of the selection moves.
+// beginSnap notes what a drag of the selection moves (sel is the drag's own: Selection.Entities makes it).
 func (s *snapState) beginSnap(w *ecs.World, sel []ecs.Entity) {
-	s.world, s.sel = w, append([]ecs.Entity(nil), sel...)
+	s.world, s.sel = w, sel
 	s.moving, s.ids = nil, nil
 	s.hasSource, s.hasTarget = false, false
 }
