@@ -206,7 +206,7 @@ func coneOf(v View, mouse mgl32.Vec2, radius float32) cone {
 }
 
 // mayHold reports whether box b (in world space) may meet the cone (its bounding sphere against the cone).
-func (c cone) mayHold(b viewport.AABB) bool {
+func (c *cone) mayHold(b viewport.AABB) bool {
 	if b.IsEmpty() {
 		return false
 	}
@@ -223,9 +223,10 @@ func Vertex(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, radius fl
 	cn := coneOf(v, mouse, radius)
 	var best VertexHit
 	found := false
-	narrow := cn // shrunk to the best vertex so far: only one as near or nearer can beat it
-	keep := func(b viewport.AABB) bool { return narrow.mayHold(b) }
-	eachInstance(dl, c, keep, accept, func(x *Index, in *viewport.Instance) {
+	// narrow is shrunk to the best vertex so far (only one as near or nearer can beat it); narrow.mayHold is bound
+	// to &narrow, so the culling sees it shrink.
+	narrow := cn
+	eachInstance(dl, c, narrow.mayHold, accept, func(x *Index, in *viewport.Instance) {
 		best, found = nearestVertex(x, in.ID, in.World, v, mouse, radius, &narrow, best, found)
 		if found {
 			narrow = cn.narrowed(min(radius, float32(math.Floor(float64(best.Dist)))+1))
