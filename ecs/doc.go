@@ -28,7 +28,8 @@
 // model); [RegisterType] registers a type known only at run time. Type-erased access by ID, for the
 // inspector and the serializer: [World.Has], [World.Get] (a
 // copy), [World.Set], [World.Add] (nil value = schema default), [World.Remove], [World.GetField] and
-// [World.SetField] (paths in JSON names such as "position[0]" or "a.b"), [World.ComponentsOf],
+// [World.SetField] (paths in JSON names such as "position[0]" or "a.b"), [World.EachColumn] (a
+// component's values table by table, to read many at once), [World.ComponentsOf],
 // [World.Ticks]. Errors wrap [ErrDeadEntity], [ErrNoComponent], [ErrHasComponent], [ErrValueType],
 // [ErrPath], [ErrComputed] and [ErrUnknownComponent].
 //
