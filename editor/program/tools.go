@@ -41,6 +41,8 @@ func init() {
 		{"model", "what a glTF 2.0 model (.gltf, .glb) holds: model [--json] FILE", runModel},
 		{"attach", "open the editor on a running game's world: attach ADDR [--token T] [--snapshot OUT]", runAttach},
 		{"recover", "the unsaved work a crashed session left in its journal: recover SCENE [--apply -o OUT]", runRecover},
+		{"query", "list the entities a query matches: query DIR|FILE... 'Unit.team=Red !Spin'", runQuery},
+		{"set", "change a field of the entities a query matches: set FILE... QUERY 'Transform.position.y+=1'", runSet},
 	}
 }
 

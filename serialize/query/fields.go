@@ -139,7 +139,11 @@ func resolvePath(w *ecs.World, info *ecs.ComponentInfo, path, shown string, col 
 			off += uintptr(i) * t.Elem().Size()
 			t = t.Elem()
 			steps = append(steps, jsonStep{index: i})
-			sofar += "[" + strconv.Itoa(i) + "]"
+			if sg.name != "" {
+				sofar += "." + sg.name
+			} else {
+				sofar += "[" + strconv.Itoa(i) + "]"
+			}
 			cur = cur.Elem
 			fields = cur.Fields
 		case sg.name == "":

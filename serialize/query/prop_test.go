@@ -30,7 +30,7 @@ func randomWorld(r *rand.Rand) *ecs.World {
 		}
 		comps = append(comps, scene.SceneID{ID: uint64(i + 1)})
 		if r.IntN(2) == 0 {
-			u := unit{Team: team(r.IntN(2)), Speed: float32(r.IntN(7)) - 2, Level: int16(r.IntN(5) - 2), Gold: uint8(r.IntN(3) * 100),
+			u := unit{Team: team(r.IntN(2)), Speed: []float32{-2, -1.3, 0, 0.1, 1.5, 2, 4}[r.IntN(7)], Level: int16(r.IntN(5) - 2), Gold: uint8(r.IntN(3) * 100),
 				Tag: []string{"", "boss", "melee"}[r.IntN(3)], Alive: r.IntN(2) == 0, Home: mgl32.Vec3{float32(r.IntN(3)), float32(r.IntN(3)), 1}}
 			if len(es) > 0 && r.IntN(2) == 0 {
 				u.Target = es[r.IntN(len(es))]
@@ -79,7 +79,7 @@ func randomQuery(r *rand.Rand, depth int) string {
 	pick := func(s ...string) string { return s[r.IntN(len(s))] }
 	ord := pick("=", "!=", "<", "<=", ">", ">=")
 	eq := pick("=", "!=")
-	switch r.IntN(16) {
+	switch r.IntN(17) {
 	case 0:
 		return pick("Unit", "Health", "Frozen", "Transform", "Name")
 	case 1:
@@ -102,6 +102,8 @@ func randomQuery(r *rand.Rand, depth int) string {
 		return "Unit.home." + pick("x", "y", "z") + ord + pick("0", "1")
 	case 10:
 		return "Health.current" + ord + pick("10", "50", "99.5")
+	case 16:
+		return "Unit.speed" + ord + pick("0.1", "-1.3", "1e-50")
 	case 11:
 		return "name" + pick("~", "!~", "=", "!=") + pick(`"Orc*"`, `orc*`, `"*"`, `""`, `"a\*b"`, `"?lf"`)
 	case 12:
@@ -237,6 +239,9 @@ func bruteLeaf(t *testing.T, w *ecs.World, l leaf, op string, v literal, e ecs.E
 	if v.kind != litNumber {
 		n, _ := enumValue(l.enum, v.str)
 		want = float64(n)
+	}
+	if f.Kind() == reflect.Float32 {
+		want = float64(float32(want))
 	}
 	switch {
 	case got < want:

@@ -293,6 +293,9 @@ func leafCmp(w *ecs.World, l leaf, op string, v literal) (*cCmp, error) {
 			v = literal{kind: litNumber, num: float64(n), str: strconv.FormatInt(n, 10)}
 		}
 		c.f = v.num
+		if l.kind == kFloat && l.size == 4 {
+			c.f = float64(float32(v.num)) // 0.6 is the float32 nearest 0.6, as stored
+		}
 		if i, err := strconv.ParseInt(v.str, 10, 64); err == nil {
 			c.i, c.u, c.exact = i, uint64(i), i >= 0 || l.kind != kUint
 		} else if u, err := strconv.ParseUint(v.str, 10, 64); err == nil {

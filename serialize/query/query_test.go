@@ -31,7 +31,7 @@ func testScene(t testing.TB) (*ecs.World, map[string]ecs.Entity) {
 	add(4, "Orc Chief", "Wave 2", unit{Team: red, Speed: 1.5, Level: 9, Tag: "boss", Alive: true}, health{Current: 80, Max: 100}, scene.Spin{Speed: 10})
 	add(5, "Elf Archer", "Wave 2", unit{Team: blue, Speed: 3, Level: 4, Tag: "ranged", Alive: true, Home: mgl32.Vec3{1, 2, 3}}, health{Current: 20, Max: 50}, frozen{})
 	add(6, "orc pup", "Orc Chief", unit{Team: red, Speed: 4, Gold: 200}, health{Current: 5, Max: 10})
-	add(7, "Tree", "", ecs.Transform{Position: mgl32.Vec3{5, -1, 2}, Scale: mgl32.Vec3{2, 2, 2}})
+	add(7, "Tree", "", ecs.Transform{Position: mgl32.Vec3{5, -1, 2}, Scale: mgl32.Vec3{2, 2, 2}}, scene.Color{RGBA: [4]float32{0.6, 0.2, 0.1, 1}})
 	u := ecs.NewMap[unit](w)
 	u.Mut(es["Elf Archer"]).Target = es["Orc Chief"]
 	u.Mut(es["orc pup"]).Target = es["Orc Chief"]
@@ -91,6 +91,11 @@ func TestQueries(t *testing.T) {
 		{`Unit.gold>100`, "orc pup"},
 		{`Unit.level=-1`, ""},
 		{`Unit.speed=1.5`, "Orc Chief"},
+		{`Unit.speed<=1.5`, "Orc Chief"},
+		{`Color.rgba.r=0.6`, "Tree"},
+		{`Color.rgba.r>0.6`, ""},
+		{`Color.rgba=[0.6, 0.2, 0.1, 1]`, "Tree"},
+		{`Unit.home.z=3 Unit.home.b>=3`, "Elf Archer"},
 		{`id=5`, "Elf Archer"},
 		{`id>5`, "Tree,orc pup"},
 		{`SceneID.order>6`, "Tree"},
