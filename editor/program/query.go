@@ -2,6 +2,7 @@ package program
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -153,18 +154,8 @@ func queryError(stderr io.Writer, cmd, src string, err error) {
 
 // byID sorts entities by scene id: the order of the file.
 func byID(w *ecs.World, es []ecs.Entity) []ecs.Entity {
-	slices.SortFunc(es, func(a, b ecs.Entity) int { return compareUint(idOf(w, a), idOf(w, b)) })
+	slices.SortFunc(es, func(a, b ecs.Entity) int { return cmp.Compare(idOf(w, a), idOf(w, b)) })
 	return es
-}
-
-func compareUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func idOf(w *ecs.World, e ecs.Entity) uint64 {
@@ -361,18 +352,18 @@ func checkPatched(w *ecs.World, comp ecs.ComponentID, changes []query.Change, ou
 	return nil
 }
 
-// printSemanticDiff prints what changes from old to new as 'voltex-editor diff' does.
-func printSemanticDiff(stdout io.Writer, path string, old, new []byte) error {
+// printSemanticDiff prints what changes from before to after as 'voltex-editor diff' does.
+func printSemanticDiff(stdout io.Writer, path string, before, after []byte) error {
 	opts, err := worlds.options(path, io.Discard)
 	if err != nil {
 		return err
 	}
 	opts.File = path
-	a, err := serialize.ReadRaw(context.Background(), bytes.NewReader(old), opts)
+	a, err := serialize.ReadRaw(context.Background(), bytes.NewReader(before), opts)
 	if err != nil {
 		return err
 	}
-	b, err := serialize.ReadRaw(context.Background(), bytes.NewReader(new), opts)
+	b, err := serialize.ReadRaw(context.Background(), bytes.NewReader(after), opts)
 	if err != nil {
 		return err
 	}

@@ -216,7 +216,7 @@ func TestSetRefusals(t *testing.T) {
 		{[]string{b, a, "Transform", "Transform.scale*=2"}, 2, "Transform.scale[0] is not written in the file"},
 		{[]string{b, "Transform", "Transform.position.y/=0"}, 2, "a division by zero"},
 		{[]string{b, "Transform", "Transform.position.y+="}, 2, "col 23: the edit ends before its value"},
-		{[]string{b, "Trasnform", "Transform.position.y+=1"}, 2, "did you mean Transform?"},
+		{[]string{b, "Transfrm", "Transform.position.y+=1"}, 2, "did you mean Transform?"},
 		{[]string{b, "Camera", "Transform.position.y+=1"}, 1, "no entity matches"},
 		{[]string{"-", "Spin", "Spin.speed=1"}, 2, "standard input"},
 		{[]string{b, "Spin"}, 2, "need scene files"},

@@ -61,7 +61,7 @@ func ParseFieldEdit(w *ecs.World, comp, path, src string) (*Edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	tg, err := resolvePath(w, info, path, info.Name+"."+path, 1)
+	tg, err := resolvePath(info, path, info.Name+"."+path, 1)
 	if err != nil {
 		return nil, err
 	}

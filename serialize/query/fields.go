@@ -78,10 +78,10 @@ func resolve(w *ecs.World, name string, col int) (target, error) {
 	switch name {
 	case "name":
 		id, _ := w.ComponentByName("Name")
-		return resolvePath(w, w.ComponentInfo(id), "value", "name", col)
+		return resolvePath(w.ComponentInfo(id), "value", "name", col)
 	case "id":
 		id, _ := ecs.ComponentIDOf[scene.SceneID](w)
-		return resolvePath(w, w.ComponentInfo(id), "id", "id", col)
+		return resolvePath(w.ComponentInfo(id), "id", "id", col)
 	}
 	comp, rest, _ := strings.Cut(name, ".")
 	info, err := resolveComponent(w, comp, col)
@@ -91,7 +91,7 @@ func resolve(w *ecs.World, name string, col int) (target, error) {
 	if rest == "" {
 		return target{}, &Error{Col: col, Msg: fmt.Sprintf("%s is a component: compare one of its fields (%s)", comp, fieldList(info.Schema.Fields, comp))}
 	}
-	return resolvePath(w, info, rest, info.Name+"."+rest, col)
+	return resolvePath(info, rest, info.Name+"."+rest, col)
 }
 
 func fieldList(fs []ecs.Field, prefix string) string {
@@ -109,7 +109,7 @@ func fieldList(fs []ecs.Field, prefix string) string {
 }
 
 // resolvePath walks path ("position.y", "items[2].wait") through a component's schema.
-func resolvePath(w *ecs.World, info *ecs.ComponentInfo, path, shown string, col int) (target, error) {
+func resolvePath(info *ecs.ComponentInfo, path, shown string, col int) (target, error) {
 	segs, err := splitPath(path)
 	if err != nil {
 		return target{}, &Error{Col: col, Msg: fmt.Sprintf("%s: %v", shown, err)}

@@ -88,7 +88,7 @@ func (g *glob) match(s string) bool {
 
 // lowerFast lowers s, without allocating when it has no upper case ASCII and no other script.
 func lowerFast(s string) string {
-	for i := 0; i < len(s); i++ {
+	for i := range len(s) {
 		c := s[i]
 		if c >= 0x80 || 'A' <= c && c <= 'Z' {
 			return strings.ToLower(s)

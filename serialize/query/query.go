@@ -14,10 +14,9 @@ import (
 // Query is a query made for one world's components: [Parse] checks it against them, [Query.Eval]
 // runs it over that world.
 type Query struct {
-	src    string
-	root   cnode
-	shown  []leaf // the values the query compares, in order, once each
-	hasRef bool
+	src   string
+	root  cnode
+	shown []leaf // the values the query compares, in order, once each
 }
 
 // The compiled tree.
@@ -189,7 +188,7 @@ func (q *Query) compileCmp(w *ecs.World, n *cmpNode) (cnode, error) {
 		return nil, err
 	}
 	if !tg.vector {
-		c, err := leafCmp(w, tg.leaves[0], n.op, n.val)
+		c, err := leafCmp(tg.leaves[0], n.op, n.val)
 		if err != nil {
 			return nil, err
 		}
@@ -214,7 +213,7 @@ func (q *Query) compileCmp(w *ecs.World, n *cmpNode) (cnode, error) {
 	// v = [a, b] is every item equal; v != [a, b] is any item different.
 	var out cnode
 	for i, l := range tg.leaves {
-		c, err := leafCmp(w, l, n.op, items[i])
+		c, err := leafCmp(l, n.op, items[i])
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +231,7 @@ func (q *Query) compileCmp(w *ecs.World, n *cmpNode) (cnode, error) {
 }
 
 // leafCmp compiles the comparison of one leaf with a literal.
-func leafCmp(w *ecs.World, l leaf, op string, v literal) (*cCmp, error) {
+func leafCmp(l leaf, op string, v literal) (*cCmp, error) {
 	c := &cCmp{l: l, op: op}
 	col := v.c + 1
 	if v.kind == litList {
