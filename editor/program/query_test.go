@@ -241,3 +241,38 @@ func TestSetRefusals(t *testing.T) {
 		t.Fatalf("got\n%s", now)
 	}
 }
+
+// TestQueryAndSetProjectComponents: the components a project file declares are queried and edited
+// by their names, enum values and references; names are written where the file keeps them.
+func TestQueryAndSetProjectComponents(t *testing.T) {
+	dir := gameDir(t)
+	level := filepath.Join(dir, "level.json")
+	for q, want := range map[string]string{
+		`Enemy.team=Enemy Health.current<50`: `"Grunt" Enemy.team=Enemy Health.current=30`,
+		`Enemy.target="Play*"`:               `"Grunt" Enemy.target=1`,
+		`HP.current>=100 parent:2`:           `"Scout" Health.current=100`,
+	} {
+		code, out, errOut := runCLI("query", level, q)
+		if code != 0 || !strings.HasSuffix(out, want+"\n") || strings.Count(out, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want one line ending %q", q, code, out, errOut, want)
+		}
+	}
+	if code, _, errOut := runCLI("query", level, "Enemy.tema=Enemy"); code != 2 || !strings.Contains(errOut, `Enemy has no field "tema": did you mean team?`) {
+		t.Errorf("a misspelt field: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("query", level, "Enemy.team=Enemey"); code != 2 || !strings.Contains(errOut, `col 12: Enemy.team has no value "Enemey": did you mean Enemy?`) {
+		t.Errorf("a misspelt enum value: exit %d, stderr %q", code, errOut)
+	}
+	orig, _ := os.ReadFile(level)
+	if code, out, errOut := runCLI("set", level, "Enemy", "Enemy.team=Player"); code != 0 || out != level+": Enemy.team of 2 entities\n" {
+		t.Fatalf("set the team: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("set", level, "id=3", `name="Scout \"Eye\""`); code != 0 {
+		t.Fatalf("set a name: exit %d, stderr %q", code, errOut)
+	}
+	want := strings.Replace(string(orig), `"team": 2`, `"team": 1`, 1)
+	want = strings.Replace(want, `"name": "Scout"`, `"name": "Scout \"Eye\""`, 1)
+	if now, _ := os.ReadFile(level); string(now) != want {
+		t.Fatalf("got\n%s\nwant\n%s", now, want)
+	}
+}

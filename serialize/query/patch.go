@@ -191,10 +191,12 @@ func Patch(src []byte, file string, vals []ValueText) ([]byte, error) {
 			id := recordID(&ent)
 			for _, i := range byID[id] {
 				v := vals[i]
-				comps := ent.Get("components")
 				var leaf *jsonpos.Value
-				if comps != nil {
+				if comps := ent.Get("components"); comps != nil {
 					leaf = at(comps, append([]jsonStep{{key: v.Component, former: v.former}}, v.path...))
+				}
+				if v.Component == "Name" && len(v.path) == 1 && v.path[0].key == "value" {
+					leaf = ent.Get("name") // a name is the entity's own member
 				}
 				if leaf == nil || leaf.Kind() == jsonpos.Object || leaf.Kind() == jsonpos.Array {
 					return nil, fmt.Errorf("%s:%s: entity %d: %s is not written in the file (a default left out, or a value of "+
