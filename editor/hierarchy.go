@@ -2,6 +2,7 @@ package editor
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	g "github.com/AllenDang/giu"
@@ -11,6 +12,8 @@ import (
 	"github.com/voltex-editor/voltex/editor/hierarchy"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/editor/workspace"
+	"github.com/voltex-editor/voltex/internal/words"
+	"github.com/voltex-editor/voltex/serialize/query"
 )
 
 // hierarchyDoc is what the Hierarchy panel reads and changes of the open document (doc.Document implements it).
@@ -69,6 +72,7 @@ type hierarchyPanel struct {
 
 	model      *hierarchy.Model
 	search     string // the search field's text
+	query      hierarchyQuery
 	renaming   uint64 // scene id being renamed inline, 0 if none
 	renameBuf  string
 	renameInit bool
@@ -123,8 +127,50 @@ func (h *hierarchyPanel) keep(es []ecs.Entity) {
 	}
 }
 
+// hierarchyQuery is the search text read as a query (serialize/query), for the scene version it was run on.
+type hierarchyQuery struct {
+	text    string
+	version uint64
+	world   *ecs.World
+	matches *query.Result // nil: the text is no query (a name is searched)
+	err     string        // why text that looks like a query is none
+}
+
+// updateQuery runs the search text as a query when it is one, after it or the scene changed: the rows show its
+// matches (a column scan: about 20 ms for a million entities).
+func (h *hierarchyPanel) updateQuery() {
+	w, v := h.doc.World(), h.doc.Version()
+	q := &h.query
+	if h.search == q.text && v == q.version && w == q.world {
+		return
+	}
+	q.text, q.version, q.world, q.matches, q.err = h.search, v, w, nil, ""
+	text := strings.TrimSpace(h.search)
+	parsed, err := query.Parse(w, text)
+	switch {
+	case text == "":
+	case err != nil:
+		if strings.ContainsAny(text, "=<>~:!()|&.") { // meant as a query: say why it is none
+			q.err = err.Error()
+		}
+	default:
+		q.matches = parsed.Eval(w)
+		h.model.SetMatch(q.matches.Has)
+		return
+	}
+	h.model.SetMatch(nil)
+}
+
+// selectMatches selects the entities the query matched (Enter in the search field).
+func (h *hierarchyPanel) selectMatches() {
+	if h.query.matches != nil {
+		h.doc.Selection().Select(h.query.matches.Entities()...)
+	}
+}
+
 // rows returns the rows as of now.
 func (h *hierarchyPanel) rows() []hierarchy.Row {
+	h.updateQuery()
 	h.model.SetSearch(h.search)
 	return h.model.Rows(docTree{h.doc}, h.doc.Version(), h.doc.World())
 }
@@ -134,11 +180,20 @@ const dragPayload = "VOLTEX_ENTITY"
 // Build draws the panel's contents.
 func (h *hierarchyPanel) Build() {
 	imgui.SetNextItemWidth(-1)
-	imgui.InputTextWithHint("##hiersearch", "Search (name)", &h.search, 0, nil)
+	enter := imgui.InputTextWithHint("##hiersearch", "Search: a name, or a query (Spin Transform.position.y>2)", &h.search,
+		imgui.InputTextFlagsEnterReturnsTrue, nil)
 	if h.probe != nil {
 		h.probe.HierarchySearch = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
 	}
 	rows := h.rows()
+	if enter {
+		h.selectMatches()
+	}
+	if h.query.err != "" {
+		textWrapped(errorColor, registerText(h.query.err))
+	} else if h.query.matches != nil {
+		textDisabled(words.Count(h.query.matches.Len(), "match", "matches") + " (Enter selects them)")
+	}
 	if !imgui.BeginChildStrV("##hiertree", imgui.Vec2{}, 0, 0) {
 		imgui.EndChild()
 		return

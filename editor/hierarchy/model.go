@@ -42,7 +42,8 @@ type Model struct {
 	// kept: scene ids renamed while searching. They keep their rows until the search changes, although their new
 	// names may not match (a row that vanishes as you rename it looks like a deletion).
 	kept    map[uint64]bool
-	matches map[ecs.Entity]bool // search: entities that match or have a matching descendant
+	matches map[ecs.Entity]bool   // search: entities that match or have a matching descendant
+	match   func(ecs.Entity) bool // a query's matches (SetMatch); nil: the search is a name
 	rows    []Row
 	anchor  uint64 // scene id of the last plain or Ctrl click (Shift-click selects from it)
 
@@ -74,6 +75,13 @@ func (m *Model) SetSearch(s string) {
 		clear(m.kept)
 		m.search = s
 	}
+}
+
+// SetMatch makes the search a query's: match tells the entities it matched (nil: the search text is a part of
+// names). The rows are rebuilt on the next Rows.
+func (m *Model) SetMatch(match func(ecs.Entity) bool) {
+	m.match = match
+	m.dirty = true
 }
 
 // Search returns the search text as typed.
@@ -139,7 +147,7 @@ func (m *Model) rebuild(t Tree) {
 			}
 		}
 		for _, id := range t.IDs() {
-			if e, ok := t.Entity(id); ok && strings.Contains(strings.ToLower(t.Name(e)), search) {
+			if e, ok := t.Entity(id); ok && (m.match != nil && m.match(e) || m.match == nil && strings.Contains(strings.ToLower(t.Name(e)), search)) {
 				mark(e)
 			}
 		}

@@ -264,3 +264,23 @@ func TestCollapsedChildrenAreNotListed(t *testing.T) {
 		t.Fatalf("expanded: %d rows, Children called %d times", len(rows), f.children)
 	}
 }
+
+// A query's matches filter the rows as a name search does: each match with its ancestors, whatever the names.
+func TestQueryMatchesFilterTheRows(t *testing.T) {
+	f := newForest()
+	g := f.add("Group", ecs.Entity{})
+	a := f.add("A", g)
+	f.add("B", g)
+	f.add("Other", ecs.Entity{})
+	m := New()
+	m.SetSearch("Spin")
+	m.SetMatch(func(e ecs.Entity) bool { return e == a })
+	rows := m.Rows(f, 1, f.w)
+	if len(rows) != 2 || rows[0].Entity != g || rows[1].Entity != a || rows[1].Depth != 1 {
+		t.Fatalf("rows %+v, want Group and A under it", rows)
+	}
+	m.SetMatch(nil) // the text as a name: nothing is named "Spin"
+	if rows := m.Rows(f, 1, f.w); len(rows) != 0 {
+		t.Fatalf("a name search after the query: %+v", rows)
+	}
+}
