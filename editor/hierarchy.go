@@ -3,6 +3,7 @@ package editor
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	g "github.com/AllenDang/giu"
@@ -73,7 +74,9 @@ type hierarchyPanel struct {
 	model      *hierarchy.Model
 	search     string // the search field's text
 	query      hierarchyQuery
-	renaming   uint64 // scene id being renamed inline, 0 if none
+	bigScene   int              // queryBigScene (tests lower it)
+	now        func() time.Time // the clock of the pause in typing
+	renaming   uint64           // scene id being renamed inline, 0 if none
 	renameBuf  string
 	renameInit bool
 	scrollTo   uint64 // scene id to scroll into view next frame
@@ -84,7 +87,8 @@ type hierarchyPanel struct {
 var _ g.Widget = (*hierarchyPanel)(nil)
 
 func newHierarchyPanel(d hierarchyDoc, cmds hierarchyCommands, drops prefabDropTarget, log logger, pr *probe.State) *hierarchyPanel {
-	return &hierarchyPanel{doc: d, cmds: cmds, drops: drops, log: log, probe: pr, model: hierarchy.New()}
+	return &hierarchyPanel{doc: d, cmds: cmds, drops: drops, log: log, probe: pr, model: hierarchy.New(),
+		bigScene: queryBigScene, now: time.Now}
 }
 
 // setDoc shows another document; what belonged to the previous one (expansion, anchor, rename) is forgotten.
@@ -134,19 +138,41 @@ type hierarchyQuery struct {
 	world   *ecs.World
 	matches *query.Result // nil: the text is no query (a name is searched)
 	err     string        // why text that looks like a query is none
+	// In a big scene a new query waits for a pause in typing (typedAt: when it last changed), so that no key
+	// waits for a search of the whole scene; the rows show the last text's results meanwhile.
+	typed   string
+	typedAt time.Time
 }
 
-// updateQuery runs the search text as a query when it is one, after it or the scene changed: the rows show its
-// matches (a column scan: about 20 ms for a million entities).
+// A scene of queryBigScene entities or more runs a new query once typing pauses for queryPause (a column
+// scan of a million entities takes tens of milliseconds, the rows' rebuild more).
+const (
+	queryBigScene = 100_000
+	queryPause    = 150 * time.Millisecond
+)
+
+// updateQuery runs the search text (a query, or a name when it reads as none) after it or the scene changed.
+// A query costs a column scan (about 20 ms for a million entities) and the rows' rebuild.
 func (h *hierarchyPanel) updateQuery() {
 	w, v := h.doc.World(), h.doc.Version()
 	q := &h.query
 	if h.search == q.text && v == q.version && w == q.world {
 		return
 	}
-	q.text, q.version, q.world, q.matches, q.err = h.search, v, w, nil, ""
 	text := strings.TrimSpace(h.search)
 	parsed, err := query.Parse(w, text)
+	if err == nil && h.search != q.text && w.Len() >= h.bigScene {
+		now := h.now()
+		if h.search != q.typed {
+			q.typed, q.typedAt = h.search, now
+			time.AfterFunc(queryPause, func() { wakeLoop() }) // an idle loop wakes for the search
+			return
+		}
+		if now.Sub(q.typedAt) < queryPause {
+			return
+		}
+	}
+	q.text, q.version, q.world, q.matches, q.err = h.search, v, w, nil, ""
 	switch {
 	case text == "":
 	case err != nil:
@@ -171,7 +197,7 @@ func (h *hierarchyPanel) selectMatches() {
 // rows returns the rows as of now.
 func (h *hierarchyPanel) rows() []hierarchy.Row {
 	h.updateQuery()
-	h.model.SetSearch(h.search)
+	h.model.SetSearch(h.query.text)
 	return h.model.Rows(docTree{h.doc}, h.doc.Version(), h.doc.World())
 }
 
@@ -187,6 +213,8 @@ func (h *hierarchyPanel) Build() {
 	}
 	rows := h.rows()
 	if enter {
+		h.query.typedAt = time.Time{} // Enter runs a text still waiting for a pause
+		h.updateQuery()
 		h.selectMatches()
 	}
 	if h.query.err != "" {

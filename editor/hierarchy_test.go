@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
@@ -272,5 +273,34 @@ func TestHierarchyPanelRenameKeepsTheRowInView(t *testing.T) {
 	ui.frames(2, build)
 	if st.Renaming != "E200" || !view.Holds(st.RenamingRect) {
 		t.Fatalf("F2 on E200 out of view: renaming %q at %v, want E200 within the panel %v", st.Renaming, st.RenamingRect, view)
+	}
+}
+
+// TestHierarchyPanelQuery: a query filters the rows (ancestors kept) and Enter selects its matches; in a big
+// scene a new text waits for a pause in typing, the rows showing the last one's results meanwhile.
+func TestHierarchyPanelQuery(t *testing.T) {
+	f := newHierFixture(t)
+	x, y := centre(f.st.HierarchySearch)
+	f.ui.click(imgui.MouseButtonLeft, x, y, f.build)
+	f.ui.typeText(`name~"a?" or name=C`, f.build)
+	if got := f.rowNames(); !slices.Equal(got, []string{"A", "A1", "A2", "C"}) {
+		t.Fatalf("query: rows %v", got)
+	}
+	f.ui.key(imgui.KeyChord(imgui.KeyEnter), f.build)
+	if got := f.selected(); !slices.Equal(got, []string{"A1", "A2", "C"}) {
+		t.Fatalf("Enter selected %v, want the matches", got)
+	}
+	now := time.Unix(1000, 0)
+	f.h.bigScene, f.h.now = 1, func() time.Time { return now }
+	f.ui.click(imgui.MouseButtonLeft, x, y, f.build)
+	f.ui.key(imgui.KeyChord(imgui.KeyA)|ctrl, f.build)
+	f.ui.typeText(`name~"a?" or name=B`, f.build)
+	if got := f.rowNames(); !slices.Equal(got, []string{"A", "A1", "A2", "C"}) {
+		t.Fatalf("while typing in a big scene: rows %v, want the last query's", got)
+	}
+	now = now.Add(queryPause)
+	f.ui.frame(f.build)
+	if got := f.rowNames(); !slices.Equal(got, []string{"A", "A1", "A2", "B"}) {
+		t.Fatalf("after a pause: rows %v", got)
 	}
 }
