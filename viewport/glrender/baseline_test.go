@@ -128,7 +128,7 @@ func (bl *baseline) render(r *Renderer, dl *viewport.DrawList, cam viewport.Came
 				return err
 			}
 			gl.UseProgram(p.id)
-			lightUniforms(p, &r.Settings, pic.f.vp, pic.f.eye)
+			lightUniforms(p, &r.Settings, &pic.f)
 			calls += bl.draw(mode, p, gm, b)
 		}
 	}

@@ -37,7 +37,9 @@
 //     have (vertex colours, normal, occlusion and emissive maps, second
 //     texture coordinates) is compiled
 //     in programs of their own, made when first drawn, so that the rest run
-//     the shaders they ran without them;
+//     the shaders they ran without them; one directional light (the default
+//     rig) is drawn by variants without the loop over the lights, which a
+//     software rasteriser pays for in every pixel;
 //   - an infinite ground grid (a full-screen pass that intersects each
 //     pixel's view ray with y = 0) with 1- and 10-unit lines, the X axis red
 //     and the Z axis blue, fading with distance;

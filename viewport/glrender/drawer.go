@@ -17,10 +17,11 @@ import (
 type drawer struct {
 	// meshProgs draw instances, one program per variant (variant.go): in their colours or with a material,
 	// instanced or pulled (pull.go), smooth or with FLAT_NORMAL (flat.go), and the features a few meshes and
-	// materials have (vertex colours, normal, occlusion and emissive maps, second texture coordinates). The plain
-	// ones are made by init, the others when first drawn.
+	// materials have (vertex colours, normal, occlusion and emissive maps, second texture coordinates); lit by one
+	// directional light or by the loop over the lights. Those of the default rig in colours are made by init, the
+	// others when first drawn.
 	meshProgs [variantCount]*program
-	pass      *passState // the pass being drawn (nil between passes): what a program made during it is given
+	pass      passState // the pass being drawn: what a program used in it is given
 	gridProg  *program
 	inUse     *program // the mesh program in use during a pass
 	maxTexels int      // GL_MAX_TEXTURE_BUFFER_SIZE
@@ -35,6 +36,12 @@ type drawer struct {
 	lights    []viewport.Light // the scene's (none: the default rig of the Settings)
 	lightSet  lightUniformValues
 	culling   bool // GL_CULL_FACE is on (during a pass)
+	// gridUniforms are drawGrid's values GL is given pointers to (locals would escape: an allocation each).
+	gridUniforms struct {
+		inv    mgl32.Mat4
+		rz, rw mgl32.Vec4
+	}
+	lightOrder []viewport.Light // the scene's lights sorted for a picture (pickLights)
 	// pull and flat turn pulled drawing (pull.go: only a software renderer gains by it) and shared flat vertices
 	// (flat.go) on; tests compare them with the plain instanced draw. Set before the first mesh is uploaded.
 	pull, flat bool
@@ -50,9 +57,11 @@ func (d *drawer) init(pull bool) error {
 	d.meshes, d.texMeshes = map[*assets.Mesh]*gpuMesh{}, map[*assets.Mesh]*gpuMesh{}
 	d.materials, d.textures = map[*viewport.Material]*gpuMaterial{}, map[textureKey]*sharedTexture{}
 	d.pull, d.flat = pull, true
-	for v := range variantPlain {
-		if _, err := d.program(v); err != nil {
-			return err
+	for _, pulled := range []bool{false, pull} {
+		for _, flat := range []bool{false, true} {
+			if _, err := d.program(variantOf(&gpuMesh{flat: flat}, nil, pulled, true)); err != nil {
+				return err
+			}
 		}
 	}
 	gl.UseProgram(0)
@@ -99,19 +108,15 @@ type frame struct {
 }
 
 // beginPass readies the bound framebuffer for instances seen through f, lit as s says: depth-tested, no blending,
-// the lights' uniforms set in every mesh program.
+// the lights picked; each mesh program gets the pass's uniforms when first used in it (useMeshProgram).
 func (d *drawer) beginPass(f *frame, s *Settings) {
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
 	gl.DepthMask(true)
 	gl.Disable(gl.BLEND)
-	d.lightSet = d.pickLights(s, f.eye)
-	d.pass = &passState{frame: f, settings: s}
-	for _, prog := range d.meshPrograms() {
-		gl.UseProgram(prog.id)
-		d.passUniforms(prog)
-		d.inUse = prog
-	}
+	d.pickLights(&d.lightSet, s, f.eye)
+	d.pass = passState{frame: f, settings: s, serial: d.pass.serial + 1}
+	d.inUse = nil
 	d.matSet, d.matProg = nil, nil
 }
 
@@ -119,12 +124,17 @@ func (d *drawer) beginPass(f *frame, s *Settings) {
 type passState struct {
 	frame    *frame
 	settings *Settings
+	serial   uint64 // counts the passes (program.pass)
 }
 
-// passUniforms gives prog, in use, the pass's view and lights.
+// passUniforms gives prog, in use, the pass's view and lights, unless it has them.
 func (d *drawer) passUniforms(prog *program) {
-	lightUniforms(prog, d.pass.settings, d.pass.frame.vp, d.pass.frame.eye)
+	if prog.pass == d.pass.serial {
+		return
+	}
+	lightUniforms(prog, d.pass.settings, d.pass.frame)
 	d.lightSet.set(prog)
+	prog.pass = d.pass.serial
 }
 
 // endPass undoes what the pass's draws bound.
@@ -134,7 +144,7 @@ func (d *drawer) endPass() {
 	gl.Disable(gl.CULL_FACE)
 	d.culling = false
 	d.blend(false)
-	d.pass = nil
+	d.pass.frame, d.pass.settings = nil, nil
 }
 
 // drawInstances draws count instances of buf with mesh gm and material mat (nil: the instances' colours) —
@@ -177,11 +187,13 @@ func (d *drawer) cull(on bool) {
 	}
 }
 
-func lightUniforms(p *program, st *Settings, vp mgl32.Mat4, eye mgl32.Vec3) {
-	gl.UniformMatrix4fv(p.loc("uViewProj"), 1, false, &vp[0])
+// lightUniforms gives p, in use, the view and the ambient light of a pass (GL is given pointers into f and st:
+// those into copies would make the copies escape, an allocation each).
+func lightUniforms(p *program, st *Settings, f *frame) {
+	gl.UniformMatrix4fv(p.loc("uViewProj"), 1, false, &f.vp[0])
 	gl.Uniform3fv(p.loc("uSky"), 1, &st.Sky[0])
 	gl.Uniform3fv(p.loc("uGround"), 1, &st.Ground[0])
-	gl.Uniform3fv(p.loc("uEye"), 1, &eye[0])
+	gl.Uniform3fv(p.loc("uEye"), 1, &f.eye[0])
 }
 
 // How the grid meets the scene: over geometry below the ground its lines keep
@@ -200,12 +212,12 @@ func (d *drawer) drawGrid(f *frame, cam viewport.Camera, s *Settings) {
 	p := d.gridProg
 	vp, eye := f.vp, f.eye
 	gl.UseProgram(p.id)
-	inv := vp.Inv()
-	gl.UniformMatrix4fv(p.loc("uInvViewProj"), 1, false, &inv[0])
-	rz, rw := vp.Row(2), vp.Row(3)
-	gl.Uniform4fv(p.loc("uClipZ"), 1, &rz[0])
-	gl.Uniform4fv(p.loc("uClipW"), 1, &rw[0])
-	gl.Uniform3fv(p.loc("uEye"), 1, &eye[0])
+	u := &d.gridUniforms
+	u.inv, u.rz, u.rw = vp.Inv(), vp.Row(2), vp.Row(3)
+	gl.UniformMatrix4fv(p.loc("uInvViewProj"), 1, false, &u.inv[0])
+	gl.Uniform4fv(p.loc("uClipZ"), 1, &u.rz[0])
+	gl.Uniform4fv(p.loc("uClipW"), 1, &u.rw[0])
+	gl.Uniform3fv(p.loc("uEye"), 1, &f.eye[0])
 	// The grid fades out well before float precision and line aliasing
 	// become visible: a few times the view distance, at least 60 units.
 	fade := max(60, 4*max(cam.Distance, float32(math.Abs(float64(eye[1])))*3))

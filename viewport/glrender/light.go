@@ -16,10 +16,14 @@ const maxLights = 8
 // lightUniformValues are meshFS's light arrays: per light, position and kind (w: 0 directional, 1 point, 2
 // spot), the direction it shines along, colour × intensity, and range, cos inner, cos outer.
 type lightUniformValues struct {
-	n                int32
+	n, dirs          int32 // lights, of which the first dirs are directional
 	pos              [maxLights][4]float32
 	dir, color, cone [maxLights][3]float32
 }
+
+// oneDirectional reports whether the lights are one directional light (the default rig's), which the ONE_LIGHT
+// variants draw.
+func (u *lightUniformValues) oneDirectional() bool { return u.n == 1 && u.dirs == 1 }
 
 // setLights makes ls the scene's lights, and reports whether they changed.
 func (d *drawer) setLights(ls []viewport.Light) bool {
@@ -30,21 +34,22 @@ func (d *drawer) setLights(ls []viewport.Light) bool {
 	return true
 }
 
-// pickLights returns the uniforms of the lights of a picture seen from eye: the scene's (at most maxLights: the
+// pickLights sets u to the uniforms of the lights of a picture seen from eye: the scene's (at most maxLights: the
 // directional ones, then the brightest at the eye), or without any the default rig, s's directional light.
-func (d *drawer) pickLights(s *Settings, eye mgl32.Vec3) lightUniformValues {
-	var u lightUniformValues
+func (d *drawer) pickLights(u *lightUniformValues, s *Settings, eye mgl32.Vec3) {
+	*u = lightUniformValues{}
 	if len(d.lights) == 0 {
 		l := s.LightDir
 		if l.Len() == 0 {
 			l = mgl32.Vec3{0, 1, 0}
 		}
 		l = l.Normalize().Mul(-1)
-		u.n = 1
+		u.n, u.dirs = 1, 1
 		u.dir[0], u.color[0] = l, s.LightColor
-		return u
+		return
 	}
-	ls := slices.Clone(d.lights)
+	ls := append(d.lightOrder[:0], d.lights...) // sorted in a copy kept for the next picture: no allocation
+	d.lightOrder = ls
 	score := func(l *viewport.Light) float32 {
 		bright := max(l.Color[0], l.Color[1], l.Color[2])
 		if l.Kind == scene.LightDirectional {
@@ -69,8 +74,10 @@ func (d *drawer) pickLights(s *Settings, eye mgl32.Vec3) lightUniformValues {
 		u.color[i] = l.Color
 		u.cone[i] = [3]float32{l.Range, l.CosInner, l.CosOuter}
 		u.n++
+		if l.Kind == scene.LightDirectional {
+			u.dirs++
+		}
 	}
-	return u
 }
 
 // set gives program p, in use, the lights.

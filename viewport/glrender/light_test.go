@@ -55,3 +55,54 @@ func TestGoldenPointAndSpotLights(t *testing.T) {
 func cosDeg(d float32) float32 {
 	return mgl32.Vec2{1, 0}.Dot(mgl32.Rotate2D(mgl32.DegToRad(d)).Mul2x1(mgl32.Vec2{1, 0}))
 }
+
+// TestPlainSceneDrawsWithTheOneLightProgram: cubes in their colours lit by the default rig are drawn by the
+// variant for one directional light without a material, which the renderer makes when it is made; the material
+// variants and the loop over the scene's lights (more work in every pixel on a software rasteriser) are not made
+// for them. A scene with a point light is drawn by the loop.
+func TestPlainSceneDrawsWithTheOneLightProgram(t *testing.T) {
+	cubesDrawn(t, 4, func(r *Renderer, dl *viewport.DrawList, cam viewport.Camera) {
+		for v, p := range r.d.meshProgs {
+			if p != nil && variant(v)&varMaterial != 0 {
+				t.Errorf("a scene without materials made material variant %b", v)
+			}
+		}
+		if v := variantInUse(r); v&varOneLight == 0 {
+			t.Errorf("the default rig's cubes were drawn by variant %b, want ONE_LIGHT", v)
+		}
+		dl.SetLights([]viewport.Light{{Kind: scene.LightPoint, Color: mgl32.Vec3{1, 1, 1}, Position: mgl32.Vec3{0, 3, 0}}})
+		render(t, r, dl, cam)
+		if v := variantInUse(r); v&varOneLight != 0 {
+			t.Errorf("cubes under a point light were drawn by variant %b, want the loop over the lights", v)
+		}
+	})
+}
+
+// variantInUse returns the variant of r's mesh program in use (the last drawn with).
+func variantInUse(r *Renderer) variant {
+	for v, p := range r.d.meshProgs {
+		if p != nil && p == r.d.inUse {
+			return variant(v)
+		}
+	}
+	return 0
+}
+
+// TestOneLightDrawsAsTheLightLoop: a scene lit by one directional light looks the same drawn by the ONE_LIGHT
+// variant and by the loop over the lights (the same light and a black point light beside it).
+func TestOneLightDrawsAsTheLightLoop(t *testing.T) {
+	dl := cubesScene(t, 4)
+	cam := viewport.DefaultCamera()
+	cam.Frame(dl.Bounds(), float32(testW)/testH)
+	sun := viewport.Light{Kind: scene.LightDirectional, Color: mgl32.Vec3{1, 0.9, 0.8}.Mul(2),
+		Direction: mgl32.Vec3{-0.3, -1, -0.5}.Normalize()}
+	withRenderer(t, testW, testH, func(r *Renderer) {
+		dl.SetLights([]viewport.Light{sun})
+		one := render(t, r, dl, cam)
+		dl.SetLights([]viewport.Light{sun, {Kind: scene.LightPoint, Position: mgl32.Vec3{0, 2, 0}}})
+		loop := render(t, r, dl, cam)
+		if _, n := diffImages(one, loop, 1); n != 0 {
+			t.Errorf("%d pixels differ between the ONE_LIGHT variant and the loop over the lights", n)
+		}
+	})
+}

@@ -81,6 +81,9 @@ func (ls *listState) delete() {
 type listSet struct {
 	all []*listState
 	cur *listState // of the list being drawn
+	// usedMeshes and usedMats are sync's: the meshes and materials the lists draw (kept, not made per picture).
+	usedMeshes map[*assets.Mesh]bool
+	usedMats   map[*viewport.Material]bool
 }
 
 // forget marks dl's state to be freed when another list is drawn (Renderer.Forget).
@@ -149,8 +152,12 @@ func (s *listSet) sync(dl *viewport.DrawList, d *drawer, serial uint64, st *Stat
 	}
 	ls.forgotten = false // drawn again
 	ls.used = serial
-	used := map[*assets.Mesh]bool{}
-	usedMats := map[*viewport.Material]bool{}
+	if s.usedMeshes == nil {
+		s.usedMeshes, s.usedMats = map[*assets.Mesh]bool{}, map[*viewport.Material]bool{}
+	}
+	used, usedMats := s.usedMeshes, s.usedMats
+	clear(used)
+	clear(usedMats)
 	for _, o := range s.all {
 		for i, b := range o.dl.Batches() {
 			if b.Mesh != nil && (i < len(o.batches) || o == ls) {

@@ -29,7 +29,7 @@ func solid(c [4]byte) *assets.Image {
 
 // centre draws the ground plane (scaled 4×) seen from above, with mesh m and material mat (nil: none), lit by
 // one directional light shining straight down, on both software-renderer paths, and returns the centre pixel of
-// each (software, GPU) and the variants made beyond the plain ones (whether pulled or not left out).
+// each (software, GPU) and the variants made beyond the plain ones (whether pulled or lit by one light left out).
 func centre(t *testing.T, m *assets.Mesh, mat *viewport.Material) (px [2]color.RGBA, made [2][]variant) {
 	t.Helper()
 	dl := viewport.NewDrawList()
@@ -45,7 +45,7 @@ func centre(t *testing.T, m *assets.Mesh, mat *viewport.Material) (px [2]color.R
 			px[i] = render(t, r, dl, cam).RGBAAt(32, 32)
 			for v := int(variantPlain); v < variantCount; v++ {
 				if r.d.meshProgs[v] != nil {
-					made[i] = append(made[i], variant(v)&^varPulled)
+					made[i] = append(made[i], variant(v)&^(varPulled|varOneLight))
 				}
 			}
 		})

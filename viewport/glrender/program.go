@@ -14,6 +14,7 @@ const glslHeader = "#version 410 core\n"
 type program struct {
 	id       uint32
 	uniforms map[string]int32
+	pass     uint64 // the drawer's pass whose uniforms it has (mesh programs: passState.serial)
 }
 
 // newProgram compiles and links a vertex and fragment shader (each prefixed

@@ -133,7 +133,7 @@ func (d *drawer) drawPulled(gm *gpuMesh, tex uint32, base, stride, n int) {
 // (nil: in their colours) the one in use, and reports whether they are drawn pulled.
 func (d *drawer) useMeshProgram(gm *gpuMesh, capacity int, mat *gpuMaterial) bool {
 	pull := d.canPull(gm, capacity)
-	v := variantOf(gm, mat, pull)
+	v := variantOf(gm, mat, pull, d.lightSet.oneDirectional())
 	p := d.meshProgs[v]
 	if p == nil {
 		p = d.makeVariant(v)
@@ -142,6 +142,7 @@ func (d *drawer) useMeshProgram(gm *gpuMesh, capacity int, mat *gpuMaterial) boo
 		gl.UseProgram(p.id)
 		d.inUse = p
 	}
+	d.passUniforms(p)
 	return pull
 }
 

@@ -405,3 +405,35 @@ func TestInitCurrentContext(t *testing.T) {
 		t.Errorf("without a context: %v", err)
 	}
 }
+
+// TestNewPictureAllocatesLittle: a new picture of a scene (the view turned, as in every frame of an orbit) allocates
+// the picture and little else: the uniforms GL reads are not copied to the heap, the meshes and materials in use are
+// counted in maps kept from one picture to the next.
+func TestNewPictureAllocatesLittle(t *testing.T) {
+	cubesDrawn(t, 8, func(r *Renderer, dl *viewport.DrawList, cam viewport.Camera) {
+		turn := 0
+		allocs := testing.AllocsPerRun(20, func() {
+			turn++
+			c := cam
+			c.Yaw += float32(turn) * 0.01
+			if _, err := r.Draw(dl, c, viewport.DrawOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs > 2 {
+			t.Errorf("a new picture: %v allocations, want at most 2", allocs)
+		}
+	})
+}
+
+// cubesDrawn draws a side×side grid of cubes, framed, on a small renderer, then runs f with them.
+func cubesDrawn(t *testing.T, side int, f func(r *Renderer, dl *viewport.DrawList, cam viewport.Camera)) {
+	t.Helper()
+	dl := cubesScene(t, side)
+	cam := viewport.DefaultCamera()
+	cam.Frame(dl.Bounds(), 1)
+	withRenderer(t, 64, 64, func(r *Renderer) {
+		render(t, r, dl, cam)
+		f(r, dl, cam)
+	})
+}

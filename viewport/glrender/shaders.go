@@ -74,7 +74,9 @@ const meshVSOutputs = `uniform mat4 uViewProj;
 
 ` + normalQualifier + ` out vec3 vNormal;
 out vec3 vWorld;
-out vec2 vUV;
+#ifdef MATERIAL
+out vec2 vUV; // only a material reads it: an output no shader reads still costs a software rasteriser its setup
+#endif
 flat out vec4 vColor;
 flat out uint vID;
 flat out uint vFlags;
@@ -101,7 +103,9 @@ const meshVSBody = `	vec4 w = M * vec4(aPos, 1.0);
 	vMirror = det < 0.0 ? 1u : 0u;
 	vNormal = cof * aNormal * (det < 0.0 ? -1.0 : 1.0);
 	vWorld = w.xyz;
+#ifdef MATERIAL
 	vUV = aUV;
+#endif
 #ifdef VERTEX_COLOR
 	vVertColor = aColor;
 #endif
@@ -141,7 +145,7 @@ const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
 
 // meshFS lights with the scene's lights (uLightCount of them: directional,
 // point and spot, with range and cones; the default rig is one directional
-// light), a sky/ground ambient and a little specular, in linear space (colours are sRGB on the way in and out,
+// light, drawn with ONE_LIGHT defined), a sky/ground ambient and a little specular, in linear space (colours are sRGB on the way in and out,
 // with gamma 2 — squares and square roots — which costs a fraction of pow()
 // on a software rasteriser and looks the same).
 // With a material (MATERIAL defined) the surface is its base colour (factor ×
@@ -159,7 +163,9 @@ const meshInstanceRead = `	mat4 M = mat4(iModel0, iModel1, iModel2, iModel3);
 const meshFS = `
 ` + normalQualifier + ` in vec3 vNormal;
 in vec3 vWorld;
+#ifdef MATERIAL
 in vec2 vUV;
+#endif
 flat in vec4 vColor;
 flat in uint vID;
 flat in uint vFlags;
@@ -241,6 +247,7 @@ vec3 light(int i, vec3 p, out vec3 l) {
 	return uLightColor[i] * att;
 }
 
+#ifdef MATERIAL
 // uvOf is the texture coordinates of the texture of slot k through its transform's rows.
 vec2 uvOf(vec3 row0, vec3 row1, int k) {
 #ifdef UV1
@@ -250,6 +257,15 @@ vec2 uvOf(vec3 row0, vec3 row1, int k) {
 #endif
 	return vec2(dot(row0, uv), dot(row1, uv));
 }
+#endif
+
+// LIGHTS(body) runs body for each light with l, the unit vector towards it, and lc, the light it sheds on the
+// point; with ONE_LIGHT for the one directional light, the first, without a loop.
+#ifdef ONE_LIGHT
+#define LIGHTS(body) { vec3 l = -uLightDir[0]; vec3 lc = uLightColor[0]; body }
+#else
+#define LIGHTS(body) for (int i = 0; i < uLightCount; i++) { vec3 l; vec3 lc = light(i, vWorld, l); body }
+#endif
 
 void main() {
 	vec3 n = normalize(vNormal);
@@ -303,13 +319,11 @@ void main() {
 		em *= texture(uEmTex, uvOf(uEmUV0, uEmUV1, 4)).rgb;
 #endif
 		c = (kd + fres * ks * mix(1.0, 0.6, r)) * amb + em;
-		for (int i = 0; i < uLightCount; i++) {
-			vec3 l;
-			vec3 lc = light(i, vWorld, l);
+		LIGHTS({
 			float diff = max(dot(n, l), 0.0);
 			float spec = (shin + 2.0) / 4.0 * pow(max(dot(n, normalize(l + v)), 0.0), shin) * diff;
 			c += lc * (kd * diff + fres * ks * spec);
-		}
+		})
 	}
 #else
 	{
@@ -318,9 +332,7 @@ void main() {
 		base *= vVertColor.rgb;
 #endif
 		c = base * amb;
-		for (int i = 0; i < uLightCount; i++) {
-			vec3 l;
-			vec3 lc = light(i, vWorld, l);
+		LIGHTS({
 			float diff = max(dot(n, l), 0.0);
 			float s2 = max(dot(n, normalize(l + v)), 0.0);
 			s2 *= s2; // ^48 by squaring: a fraction of pow()'s exp2(log2) on a software rasteriser
@@ -328,7 +340,7 @@ void main() {
 			float s16 = s4 * s4;
 			s16 *= s16;
 			c += base * lc * diff + lc * (s16 * s16 * s16 * 0.25);
-		}
+		})
 	}
 #endif
 	oColor = vec4(toSRGB(c), alpha);

@@ -127,11 +127,15 @@ func (ts *targets) bind(t *target) {
 func clearTarget(bg [3]float32) {
 	clearColor := [4]float32{bg[0], bg[1], bg[2], 1}
 	gl.ClearBufferfv(gl.COLOR, 0, &clearColor[0])
-	var noID [4]uint32
-	gl.ClearBufferuiv(gl.COLOR, 1, &noID[0])
-	depth := float32(1)
-	gl.ClearBufferfv(gl.DEPTH, 0, &depth)
+	gl.ClearBufferuiv(gl.COLOR, 1, &clearNoID[0])
+	gl.ClearBufferfv(gl.DEPTH, 0, &clearDepth)
 }
+
+// clearNoID and clearDepth are what clearTarget clears to (GL reads them; locals would escape, an allocation each).
+var (
+	clearNoID  [4]uint32
+	clearDepth = float32(1)
+)
 
 // copy copies src's colour, ids and depth (with the stencil) into dst. It leaves the read framebuffer src's, with
 // its colour attachment to read.

@@ -7,33 +7,41 @@ import (
 )
 
 // variant is a mesh program's set of features (its GLSL defines), a bit each. What a flat-coloured or plainly
-// textured mesh needs are the low bits (variantPlain programs, made by init); the rest are made on first use, so
-// that a mesh without vertex colours or extra maps runs the same shader however many other meshes have them.
-type variant uint8
+// textured mesh needs are the low bits (variantPlain); init makes those that draw in the instances' colours lit
+// by one directional light (the default rig), the rest are made on first use, so that a scene runs only the
+// shaders it needs (a mesh without vertex colours or extra maps runs the same shader however many other meshes
+// have them).
+type variant uint16
 
 // Variant bits.
 const (
-	varMaterial    variant = 1 << iota // MATERIAL: a viewport.Material's surface
-	varPulled                          // pulledVS (pull.go)
-	varFlat                            // FLAT_NORMAL (flat.go)
-	varVertexColor                     // VERTEX_COLOR: the mesh's colours multiply the surface's
-	varNormalMap                       // NORMAL_MAP: a material's normal texture, with the mesh's tangents
-	varOcclusion                       // OCCLUSION_MAP: a material's occlusion texture darkens the ambient light
-	varEmissiveMap                     // EMISSIVE_MAP: a material's emissive texture multiplies its emission
-	varUV1                             // UV1: some of a material's textures read the mesh's second texture coordinates
+	varMaterial variant = 1 << iota // MATERIAL: a viewport.Material's surface
+	varPulled                       // pulledVS (pull.go)
+	varFlat                         // FLAT_NORMAL (flat.go)
+	// ONE_LIGHT: lit by one directional light (the first), without the loop over the lights, whose every pixel
+	// and iteration a software rasteriser pays for even when there is one light.
+	varOneLight
+	varVertexColor // VERTEX_COLOR: the mesh's colours multiply the surface's
+	varNormalMap   // NORMAL_MAP: a material's normal texture, with the mesh's tangents
+	varOcclusion   // OCCLUSION_MAP: a material's occlusion texture darkens the ambient light
+	varEmissiveMap // EMISSIVE_MAP: a material's emissive texture multiplies its emission
+	varUV1         // UV1: some of a material's textures read the mesh's second texture coordinates
 	variantCount   = 1 << iota
 
-	variantPlain = varFlat << 1 // the variants below this one: made by init
+	variantPlain = varOneLight << 1 // the variants below this one: without a mesh's or a material's extras
 )
 
 // variantDefines are the defines of each variant bit, in bit order.
-var variantDefines = [...]string{"MATERIAL", "", "FLAT_NORMAL", "VERTEX_COLOR", "NORMAL_MAP", "OCCLUSION_MAP", "EMISSIVE_MAP", "UV1"}
+var variantDefines = [...]string{"MATERIAL", "", "FLAT_NORMAL", "ONE_LIGHT", "VERTEX_COLOR", "NORMAL_MAP", "OCCLUSION_MAP", "EMISSIVE_MAP", "UV1"}
 
-// variantOf is the variant that draws gm with mat (nil: the instances' colours), pulled or not. A normal map needs
-// the mesh's tangents; without them the mesh is drawn with its own normals. A texture that names the second
-// texture coordinates reads the first ones on a mesh without.
-func variantOf(gm *gpuMesh, mat *gpuMaterial, pull bool) variant {
+// variantOf is the variant that draws gm with mat (nil: the instances' colours), pulled or not, lit by one
+// directional light or not. A normal map needs the mesh's tangents; without them the mesh is drawn with its own
+// normals. A texture that names the second texture coordinates reads the first ones on a mesh without.
+func variantOf(gm *gpuMesh, mat *gpuMaterial, pull, oneLight bool) variant {
 	var v variant
+	if oneLight {
+		v |= varOneLight
+	}
 	if mat != nil {
 		v |= varMaterial
 		if mat.has(slotNormal) && gm.tangents != 0 {
@@ -92,17 +100,18 @@ func (d *drawer) program(v variant) (*program, error) {
 	return p, nil
 }
 
-// makeVariant makes variant v during a pass and gives it the pass's uniforms; it is left in use. Should it not
-// compile (it does wherever the plain ones do), the plain variant below it draws instead, without the features.
+// makeVariant makes variant v during a pass; it is left in use. Should it not compile (it does wherever the ones
+// init made do), the plain variant below it draws instead, without the features, or else the one init made.
 func (d *drawer) makeVariant(v variant) *program {
 	p, err := d.program(v)
 	if err != nil {
-		p = d.meshProgs[v%variantPlain]
+		if p = d.meshProgs[v%variantPlain]; p == nil {
+			if p, err = d.program(v % variantPlain); err != nil {
+				p = d.meshProgs[v&(varPulled|varFlat)|varOneLight]
+			}
+		}
 		d.meshProgs[v] = p
 		gl.UseProgram(p.id)
-	}
-	if d.pass != nil {
-		d.passUniforms(p)
 	}
 	d.inUse = p
 	return p
