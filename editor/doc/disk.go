@@ -94,6 +94,7 @@ func (d *Document) ReloadFrom(nd *Document) {
 	}
 	d.play.off()
 	d.setWorld(nd.world)
+	d.opened = nd.opened
 	d.name = nd.name
 	d.warnings = nd.warnings
 	d.prefabSet, d.dir, d.prefabs.broken = nd.prefabSet, nd.dir, nd.prefabs.broken

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -78,6 +79,10 @@ type Document struct {
 	cameraInFile bool // the file had a camera (a scene without one is framed when it opens)
 	warnings     []serialize.Problem
 	missing      bool // the file was deleted on disk since it was loaded or saved
+	// opened is the file's bytes as Open read them, kept for the base of a journal started on the
+	// scene (StartJournal takes them): the journal never reads the file again, so its base is the
+	// scene loaded even if the file changed since, and opening costs no second read.
+	opened []byte
 
 	sel       Selection
 	hist      History
@@ -114,9 +119,18 @@ func openFrom(ctx context.Context, path string, data []byte, opts Options, progr
 		CheckAsset: func(ref string) error { return assets.CheckRef(dir, ref) }, Prefabs: prefabs, KeepBroken: true}
 	var s *serialize.Scene
 	var err error
+	var opened []byte
 	if data == nil {
+		if opened, err = readOpened(path); err != nil {
+			return nil, err
+		}
+	}
+	if data == nil && opened == nil {
 		s, err = serialize.LoadFile(ctx, path, lo)
 	} else {
+		if data == nil {
+			data = opened
+		}
 		lo.File = path
 		s, err = serialize.Load(ctx, bytes.NewReader(data), lo)
 	}
@@ -131,6 +145,7 @@ func openFrom(ctx context.Context, path string, data []byte, opts Options, progr
 	d.prefabs.broken = s.Broken
 	d.setWorld(s.World)
 	d.path = path
+	d.opened = opened
 	d.name = s.Name
 	if s.Camera != nil {
 		d.camera, d.cameraInFile = d.camera.WithSaved(*s.Camera), true
@@ -145,6 +160,19 @@ func openFrom(ctx context.Context, path string, data []byte, opts Options, progr
 	}
 	d.sel.set(ids)
 	return d, nil
+}
+
+// keepOpened bounds the files Open reads whole (and keeps for a journal's base); a bigger one is
+// loaded as a stream and read again by the journal.
+const keepOpened = 256 << 20
+
+// readOpened reads the regular file at path whole if it is at most keepOpened bytes (nil if not).
+func readOpened(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > keepOpened {
+		return nil, nil // LoadFile says what is wrong
+	}
+	return os.ReadFile(path)
 }
 
 // wire points the sub-objects at the document's core and at each other.

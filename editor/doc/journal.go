@@ -55,6 +55,10 @@ type JournalOptions struct {
 	// MaxBytes: past it the journal is compacted (rewritten as its base and one snapshot of the
 	// scene). Default 64 MiB.
 	MaxBytes int64
+	// BaseDelay is how long the base record of a journal started on a scene as it was opened waits
+	// for the first step (which writes it at once): opening a scene pays nothing for its journal,
+	// and a session that changes nothing writes none. Default 5 s.
+	BaseDelay time.Duration
 
 	// create opens the journal file, which exists, for appending (tests inject a full disk).
 	create func(path string) (journalFile, error)
@@ -133,13 +137,19 @@ type Journal struct {
 // redo, or a scene to write as a snapshot or as a new base.
 type jItem struct {
 	kind   byte
+	reset  bool // the file starts again with this record
+	remove bool // a clean close: delete the file
 	cmd    command
 	infos  []*ecs.ComponentInfo
-	scene  *serialize.Scene
-	then   *serialize.Scene // a new base: the snapshot that follows it
-	file   string           // a new base: the scene file (read for its bytes and hash)
-	reset  bool             // the file starts again with this record
-	remove bool             // a clean close: delete the file
+	*jScene
+}
+
+// jScene is what a snapshot or a new base holds.
+type jScene struct {
+	scene *serialize.Scene
+	then  *serialize.Scene // a new base: the snapshot that follows it
+	file  string           // a new base: the scene file
+	data  []byte           // a new base without scene: the file's bytes (nil: read the file)
 }
 
 // StartJournal starts the document's session journal at path (JournalPath of its file, for the
@@ -155,6 +165,9 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = 64 << 20
 	}
+	if opts.BaseDelay <= 0 {
+		opts.BaseDelay = 5 * time.Second
+	}
 	if opts.create == nil {
 		opts.create = func(p string) (journalFile, error) {
 			return os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o600)
@@ -163,18 +176,28 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
+	// A journal there is of a session whose work was recovered or discarded: gone now, not offered
+	// again if this one is killed before its base is written.
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
 	j := &Journal{path: path, opts: opts, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1), done: make(chan struct{}), synced: make(chan struct{}),
 		snap: d.readCopy}
 	d.EndEdit()
 	j.trimmed = d.hist.trimmed
 	j.lo = d.hist.pos
-	first := jItem{kind: recBase, file: d.path, reset: true}
-	if d.Dirty() || d.path == "" { // else the file is the state: its bytes are the base
+	first := jItem{kind: recBase, reset: true, jScene: &jScene{file: d.path}}
+	delay := time.Duration(0)
+	switch {
+	case d.Dirty() || d.path == "":
 		first.scene = d.readCopy()
+	case d.opened != nil: // the scene as opened: the bytes read then are the base, written when needed
+		first.data, d.opened = d.opened, nil
+		delay = opts.BaseDelay
 	}
 	j.queue = append(j.queue, first)
 	d.jr = j
-	go j.run(nil)
+	go j.run(delay)
 	return j, nil
 }
 
@@ -246,7 +269,8 @@ func (j *Journal) rush() {
 // push queues it (loop thread).
 func (j *Journal) push(it jItem) {
 	j.mu.Lock()
-	first := len(j.queue) == 0
+	// The writer wakes for the first item of a batch, or for one after a base that waits for it.
+	first := len(j.queue) == 0 || len(j.queue) == 1 && j.queue[0].kind == recBase
 	if j.err == nil {
 		j.queue = append(j.queue, it)
 	}
@@ -301,7 +325,7 @@ func (j *Journal) move(h *History, forward bool) {
 func (j *Journal) snapshot(h *History) {
 	j.noteTrim(h)
 	j.lo, j.n = h.pos, 0
-	j.push(jItem{kind: recSnapshot, scene: j.snap()})
+	j.push(jItem{kind: recSnapshot, jScene: &jScene{scene: j.snap()}})
 }
 
 // saving records that a save of the scene's state now began (loop thread). It waits until the
@@ -317,7 +341,7 @@ func (j *Journal) saving(h *History) {
 func (j *Journal) saved(h *History, file string, changed bool) {
 	j.noteTrim(h)
 	j.lo, j.n = h.pos, 0
-	it := jItem{kind: recBase, file: file, reset: true}
+	it := jItem{kind: recBase, reset: true, jScene: &jScene{file: file}}
 	if changed { // written with the base in one replace: the steps since the save are never lost
 		it.then = j.snap()
 	}
@@ -334,7 +358,7 @@ func (j *Journal) noteTrim(h *History) {
 func (j *Journal) maybeCompact(h *History) {
 	if j.compact.Load() && j.compact.Swap(false) {
 		j.lo, j.n = h.pos, 0
-		j.push(jItem{kind: recSnapshot, scene: j.snap(), reset: true})
+		j.push(jItem{kind: recSnapshot, reset: true, jScene: &jScene{scene: j.snap()}})
 	}
 }
 
@@ -367,10 +391,21 @@ func (j *Journal) infosFor(d *core, cmd command) []*ecs.ComponentInfo {
 // write for a burst of edits.
 const gather = 50 * time.Millisecond
 
-// run is the writer goroutine.
-func (j *Journal) run(f journalFile) {
+// run is the writer goroutine. It first waits up to delay for a reason to write the base: another
+// record, a Flush or a close.
+func (j *Journal) run(delay time.Duration) {
 	defer close(j.done)
-	var batch, scratch []byte
+	var f journalFile
+	if delay > 0 {
+		wait := time.NewTimer(delay)
+		select {
+		case <-j.wake:
+		case <-j.hurry:
+		case <-wait.C:
+		}
+		wait.Stop()
+	}
+	var batch []byte
 	var unsynced time.Time // when the first unsynced write happened (zero: all synced)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -417,8 +452,10 @@ func (j *Journal) run(f journalFile) {
 		j.mu.Unlock()
 		flush := served != nil
 		closing, remove := false, false
-		for k, it := range items {
-			items[k] = jItem{} // let the command go
+		if n := len(items); n > 0 && items[n-1].kind == 0 && items[n-1].remove {
+			failed = true // a clean close: the file goes, nothing is written to it
+		}
+		for _, it := range items {
 			if it.kind == 0 {
 				closing, remove = true, it.remove
 				continue
@@ -426,28 +463,38 @@ func (j *Journal) run(f journalFile) {
 			if failed {
 				continue
 			}
-			payload, err := j.encode(scratch[:0], it)
+			if !it.reset {
+				// Encoded in place, after its header: no copy, and the batch's buffer is reused.
+				start := len(batch)
+				var err error
+				if batch, err = j.encode(append(batch, make([]byte, recHeader)...), it); err != nil {
+					batch = batch[:start]
+					fail(err)
+					failed = true
+					continue
+				}
+				frameRecord(batch[start:])
+				if len(batch) >= writeChunk {
+					write()
+				}
+				continue
+			}
+			// A new base, or a compaction (the base, then the snapshot): the file starts again, and
+			// so do the strings its records name by number.
+			batch = batch[:0]
+			j.vc.restart()
+			payload, err := j.encode(nil, it)
 			if err != nil {
 				fail(err)
 				failed = true
 				continue
 			}
-			scratch = payload
-			if cap(scratch) > keepScratch { // a base or snapshot of a big scene: not kept for the next step
-				scratch = nil
-			}
-			if !it.reset {
-				batch = appendRecord(batch, payload)
-				continue
-			}
-			// A new base, or a compaction (the base, then the snapshot): the file starts again.
-			batch = batch[:0]
 			var rec []byte
 			if it.kind == recBase {
 				rec = appendRecord(nil, payload)
 				j.baseLen = len(rec)
 				if it.then != nil {
-					snap, err := j.encode(nil, jItem{kind: recSnapshot, scene: it.then})
+					snap, err := j.encode(nil, jItem{kind: recSnapshot, jScene: &jScene{scene: it.then}})
 					if err != nil {
 						fail(err)
 						failed = true
@@ -482,6 +529,7 @@ func (j *Journal) run(f journalFile) {
 			j.written = int64(len(rec))
 			j.mu.Unlock()
 		}
+		clear(items) // let the commands go
 		j.mu.Lock()
 		if j.spare == nil {
 			j.spare = items[:0]
@@ -532,14 +580,14 @@ func (j *Journal) encode(buf []byte, it jItem) ([]byte, error) {
 	e := enc{b: append(buf, it.kind)}
 	switch it.kind {
 	case recBase:
-		var data []byte
-		if it.scene == nil {
+		data := it.data
+		if it.scene == nil && data == nil {
 			b, err := os.ReadFile(it.file)
 			if err != nil {
 				return nil, err
 			}
 			data = b
-		} else {
+		} else if it.scene != nil {
 			b, err := sceneBytes(it.scene)
 			if err != nil {
 				return nil, err
@@ -565,7 +613,7 @@ func (j *Journal) encode(buf []byte, it jItem) ([]byte, error) {
 		}
 		e.by(b)
 	case recStep:
-		e.s(it.cmd.label())
+		j.vc.str(&e, it.cmd.label())
 		j.vc.infos = it.infos
 		if err := j.vc.cmd(&e, it.cmd); err != nil {
 			return nil, fmt.Errorf("journal %s: %w", it.cmd.label(), err)
@@ -588,6 +636,10 @@ var errNotJournaled = errors.New("command has no journal form")
 // keepScratch is the most buffer capacity the writer keeps between batches: a scene's base or snapshot
 // (tens of MB for 100k entities) is let go once written, not held for the session.
 const keepScratch = 1 << 20
+
+// writeChunk: a batch this long is written at once, so that its buffer stays under keepScratch
+// and is reused by a burst of steps.
+const writeChunk = 256 << 10
 
 // readPrefix reads the first n bytes of the file at path (the base record, for a compaction).
 func readPrefix(path string, n int) ([]byte, error) {

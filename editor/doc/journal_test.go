@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/ecs"
@@ -423,4 +425,91 @@ func TestJournalOfAnUntouchedSceneHoldsNoWork(t *testing.T) {
 		t.Errorf("an untouched scene has work to recover:\n%s", rc.DiffText(20))
 	}
 	must(t, d.CloseJournal(true))
+}
+
+// journalBase returns the scene bytes of the base record of the journal at jpath.
+func journalBase(t *testing.T, jpath string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(jpath)
+	must(t, err)
+	recs, _ := splitRecords(data)
+	if len(recs) == 0 || recs[0][0] != recBase {
+		t.Fatalf("%s has no base record", jpath)
+	}
+	r := &dec{b: recs[0][1:]}
+	_, _, base := r.s(), r.s(), r.by()
+	must(t, r.err)
+	return base
+}
+
+// TestJournalBaseIsTheSceneAsOpened: the journal's base is the bytes Open read, not the file read
+// again: changed by another program between the open and the journal's start, the file is merged
+// with the session's work on recovery, not taken for the scene the session began from.
+func TestJournalBaseIsTheSceneAsOpened(t *testing.T) {
+	d := openSmall(t)
+	opened, err := os.ReadFile(d.Path())
+	must(t, err)
+	other, err := Open(context.Background(), d.Path(), testOpts, nil)
+	must(t, err)
+	must(t, other.Rename([]ecs.Entity{ent(t, other, 4)}, "Theirs"))
+	must(t, other.Save(context.Background(), nil))
+
+	jpath := filepath.Join(t.TempDir(), "small.journal")
+	_, err = d.StartJournal(jpath, JournalOptions{})
+	must(t, err)
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "Ours"))
+	must(t, d.Journal().Flush())
+	if base := journalBase(t, jpath); !bytes.Equal(base, opened) {
+		t.Errorf("the journal's base is not the file as opened (%d bytes, want %d)", len(base), len(opened))
+	}
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	if !rc.FileChanged || !rc.Merged {
+		t.Fatalf("file changed %v, merged %v; want the session merged into the changed file", rc.FileChanged, rc.Merged)
+	}
+	m := rc.Doc
+	if got := get[scene.Name](t, m, m.EditWorld(), 5).Value; got != "Ours" {
+		t.Errorf("ours lost: %q", got)
+	}
+	if got := get[scene.Name](t, m, m.EditWorld(), 4).Value; got != "Theirs" {
+		t.Errorf("theirs lost: %q", got)
+	}
+	must(t, d.CloseJournal(false))
+}
+
+// TestJournalWritesNothingAtOpen: a journal started on a scene as opened writes no base (the scene
+// file's bytes, megabytes for a big scene) while the scene opens: not before its first step, which
+// writes it; a clean close of an untouched session leaves no file.
+func TestJournalWritesNothingAtOpen(t *testing.T) {
+	d := openSmall(t)
+	jpath := filepath.Join(t.TempDir(), "small.journal")
+	_, err := d.StartJournal(jpath, JournalOptions{})
+	must(t, err)
+	time.Sleep(200 * time.Millisecond) // time enough for a writer that writes the base at once
+	if _, err := os.Stat(jpath); !os.IsNotExist(err) {
+		t.Fatalf("the journal was written before any step: %v", err)
+	}
+	if d.opened != nil {
+		t.Error("the document still holds the opened bytes the journal took")
+	}
+	must(t, d.CloseJournal(true))
+	if _, err := os.Stat(jpath); !os.IsNotExist(err) {
+		t.Fatalf("a clean close of an untouched session left a journal: %v", err)
+	}
+
+	d = openSmall(t)
+	_, err = d.StartJournal(jpath, JournalOptions{BaseDelay: time.Hour})
+	must(t, err)
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "First step"))
+	// The step wakes the writer: base and step are written without a Flush.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		data, _ := os.ReadFile(jpath)
+		if recs, _ := splitRecords(data); len(recs) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first step did not write the base and itself")
+		}
+	}
+	must(t, d.CloseJournal(false))
 }

@@ -151,18 +151,85 @@ func eachCID(cmd command, fn func(ecs.ComponentID)) {
 	}
 }
 
-// valueCodec writes component values as scene JSON (writer goroutine).
+// valueCodec writes commands and their component values (writer goroutine).
 type valueCodec struct {
 	infos []*ecs.ComponentInfo
 	encs  map[*ecs.ComponentInfo]*serialize.ComponentEncoder
+	// strs numbers the labels and component and type names written since the file began: each is
+	// written whole once, then by its number (dec.str).
+	strs map[string]uint64
+	// forms caches, by component, what writing its values needs.
+	forms []valForm
+}
+
+// valForm is how a component's values are written.
+type valForm struct {
+	info         *ecs.ComponentInfo
+	plain        bool
+	size         uintptr
+	name, typ    string
+	nameN, typeN uint64 // the numbers of name and typ in strs (0: not yet)
+}
+
+// restart forgets the strings written: the file starts again.
+func (vc *valueCodec) restart() {
+	vc.strs = nil
+	for i := range vc.forms {
+		vc.forms[i].nameN, vc.forms[i].typeN = 0, 0
+	}
+}
+
+// str writes s: 0 and s the first time in the file, then the number it got.
+func (vc *valueCodec) str(e *enc, s string) {
+	vc.strN(e, s, nil)
+}
+
+// strN is str that remembers s's number in *n (when not nil) to write it without a lookup next
+// time.
+func (vc *valueCodec) strN(e *enc, s string, n *uint64) {
+	if n != nil && *n != 0 {
+		e.u(*n)
+		return
+	}
+	k, ok := vc.strs[s]
+	if !ok {
+		if vc.strs == nil {
+			vc.strs = map[string]uint64{}
+		}
+		k = uint64(len(vc.strs) + 1)
+		vc.strs[s] = k
+		e.u(0)
+		e.s(s)
+	} else {
+		e.u(k)
+	}
+	if n != nil {
+		*n = k
+	}
+}
+
+// form returns how values of component id are written (nil if it is not registered).
+func (vc *valueCodec) form(id ecs.ComponentID) *valForm {
+	if int(id) >= len(vc.infos) || vc.infos[id] == nil {
+		return nil
+	}
+	for len(vc.forms) <= int(id) {
+		vc.forms = append(vc.forms, valForm{})
+	}
+	f := &vc.forms[id]
+	if info := vc.infos[id]; f.info != info {
+		*f = valForm{info: info, plain: plainMemory(info.Type), size: info.Type.Size(), name: info.Name, typ: info.Type.String()}
+	}
+	return f
 }
 
 func (vc *valueCodec) val(e *enc, v compVal) error {
-	if int(v.id) >= len(vc.infos) || vc.infos[v.id] == nil {
+	f := vc.form(v.id)
+	if f == nil {
 		return fmt.Errorf("component %d is not registered", v.id)
 	}
-	info := vc.infos[v.id]
-	e.s(info.Name)
+	info := f.info
+	vc.strN(e, f.name, &f.nameN)
 	// The name and the scene id are the entity's own fields in scene files, not components there.
 	switch x := v.v.(type) {
 	case scene.Name:
@@ -175,11 +242,11 @@ func (vc *valueCodec) val(e *enc, v compVal) error {
 		e.f(x.Order)
 		return nil
 	}
-	if plainMemory(info.Type) {
+	if f.plain {
 		// Plain memory (no pointers, no references): its bytes are the value, exactly and cheaply.
 		e.b = append(e.b, valRaw)
-		e.s(info.Type.String())
-		e.by(valueBytes(v.v, info.Type.Size()))
+		vc.strN(e, f.typ, &f.typeN)
+		e.by(valueBytes(v.v, f.size))
 		return nil
 	}
 	e.b = append(e.b, valJSON)
@@ -219,7 +286,7 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 	switch c := cmd.(type) {
 	case *compCmd:
 		e.b = append(e.b, tagComp)
-		e.s(c.name)
+		vc.str(e, c.name)
 		e.u(uint64(len(c.changes)))
 		for i := range c.changes {
 			ch := &c.changes[i]
@@ -305,7 +372,7 @@ func (d *core) replayCmd(r *dec) (command, error) {
 	r.b = r.b[1:]
 	switch tag {
 	case tagComp:
-		c := &compCmd{name: r.s()}
+		c := &compCmd{name: r.str()}
 		n := r.count()
 		for range n {
 			ch := compChange{id: r.u()}
@@ -417,7 +484,7 @@ func (d *core) readState(r *dec) (compState, ecs.ComponentID, error) {
 }
 
 func (d *core) readVal(r *dec) (compVal, error) {
-	name := r.s()
+	name := r.str()
 	cid, ok := d.world.ComponentByName(name)
 	if r.err == nil && !ok {
 		return compVal{}, fmt.Errorf("component %s is not registered", name)
@@ -429,7 +496,7 @@ func (d *core) readVal(r *dec) (compVal, error) {
 	case uint64(valSceneID):
 		return compVal{id: cid, v: scene.SceneID{ID: r.u(), Order: r.f()}}, r.err
 	case uint64(valRaw):
-		tname, b := r.s(), r.by()
+		tname, b := r.str(), r.by()
 		if r.err != nil {
 			return compVal{}, r.err
 		}

@@ -26,6 +26,13 @@ func appendRecord(buf, payload []byte) []byte {
 	return append(buf, payload...)
 }
 
+// frameRecord writes the header of rec, a record whose payload follows recHeader bytes left for it.
+func frameRecord(rec []byte) {
+	p := rec[recHeader:]
+	binary.LittleEndian.PutUint32(rec, uint32(len(p)))
+	binary.LittleEndian.PutUint32(rec[4:], crc32.Checksum(p, crcTable))
+}
+
 // splitRecords returns the whole records of data and the offset where the readable journal ends
 // (len(data) when no torn tail follows).
 func splitRecords(data []byte) (recs [][]byte, end int) {
@@ -64,6 +71,34 @@ func (e *enc) ids(v []uint64) {
 type dec struct {
 	b   []byte
 	err error
+	// strs are the strings the file's records defined so far (valueCodec.str), shared by the
+	// decoders of its records.
+	strs *[]string
+}
+
+var errNoString = errors.New("journal record names a string it never defined")
+
+// str reads a string valueCodec.str wrote.
+func (d *dec) str() string {
+	n := d.u()
+	if d.err != nil || d.strs == nil {
+		if d.err == nil {
+			d.err = errNoString
+		}
+		return ""
+	}
+	if n == 0 {
+		s := d.s()
+		if d.err == nil {
+			*d.strs = append(*d.strs, s)
+		}
+		return s
+	}
+	if n > uint64(len(*d.strs)) {
+		d.err = errNoString
+		return ""
+	}
+	return (*d.strs)[n-1]
 }
 
 var errShortRecord = errors.New("journal record ends early")

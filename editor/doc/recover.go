@@ -64,6 +64,7 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 		return nil, fmt.Errorf("%s: the journal's base: %w", journalPath, err)
 	}
 	var lastSave []byte // the scene when the last save of the session began
+	var strs []string   // the strings the records define
 	for i, rec := range recs[1:] {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -74,7 +75,7 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 			}
 			continue
 		}
-		if d, err = replay(ctx, d, rec, file, replayOpts); err != nil {
+		if d, err = replay(ctx, d, rec, file, replayOpts, &strs); err != nil {
 			return nil, fmt.Errorf("%s: record %d: %w", journalPath, i+2, err)
 		}
 	}
@@ -146,8 +147,8 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 }
 
 // replay applies one record after the base to d; a snapshot returns a new document.
-func replay(ctx context.Context, d *Document, rec []byte, file string, opts Options) (*Document, error) {
-	r := &dec{b: rec[1:]}
+func replay(ctx context.Context, d *Document, rec []byte, file string, opts Options, strs *[]string) (*Document, error) {
+	r := &dec{b: rec[1:], strs: strs}
 	switch rec[0] {
 	case recSnapshot:
 		b := r.by()
@@ -156,7 +157,7 @@ func replay(ctx context.Context, d *Document, rec []byte, file string, opts Opti
 		}
 		return openFrom(ctx, file, b, opts, nil)
 	case recStep:
-		label := r.s()
+		label := r.str()
 		cmd, err := d.replayCmd(r)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
