@@ -388,8 +388,8 @@ func (j *Journal) infosFor(d *core, cmd command) []*ecs.ComponentInfo {
 }
 
 // gather is how long the writer lets steps collect after the first of a batch: one wake, one
-// write for a burst of edits.
-const gather = 50 * time.Millisecond
+// write for a burst of edits, while the steps it encodes are still in the processor's caches.
+const gather = 2 * time.Millisecond
 
 // run is the writer goroutine. It first waits up to delay for a reason to write the base: another
 // record, a Flush or a close.

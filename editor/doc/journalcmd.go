@@ -274,14 +274,6 @@ func (vc *valueCodec) val(e *enc, v compVal) error {
 	return nil
 }
 
-func (vc *valueCodec) state(e *enc, s compState) error {
-	e.bo(s.has)
-	if !s.has {
-		return nil
-	}
-	return vc.val(e, s.val)
-}
-
 func (vc *valueCodec) cmd(e *enc, cmd command) error {
 	switch c := cmd.(type) {
 	case *compCmd:
@@ -289,14 +281,21 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 		vc.str(e, c.name)
 		e.u(uint64(len(c.changes)))
 		for i := range c.changes {
+			// The state before is not written: it is what the entity holds when the step is replayed.
 			ch := &c.changes[i]
 			e.u(ch.id)
-			if err := vc.state(e, ch.before); err != nil {
-				return err
+			e.bo(ch.after.has)
+			if ch.after.has {
+				if err := vc.val(e, ch.after.val); err != nil {
+					return err
+				}
+				continue
 			}
-			if err := vc.state(e, ch.after); err != nil {
-				return err
+			f := vc.form(ch.cid)
+			if f == nil {
+				return fmt.Errorf("component %d is not registered", ch.cid)
 			}
+			vc.strN(e, f.name, &f.nameN)
 		}
 	case *sceneNameCmd:
 		e.b = append(e.b, tagName)
@@ -376,18 +375,37 @@ func (d *core) replayCmd(r *dec) (command, error) {
 		n := r.count()
 		for range n {
 			ch := compChange{id: r.u()}
-			var err error
-			var cid, cid2 ecs.ComponentID
-			if ch.before, cid, err = d.readState(r); err != nil {
-				return nil, err
+			if r.bo() {
+				v, err := d.readVal(r)
+				if err != nil {
+					return nil, err
+				}
+				ch.after, ch.cid = compState{has: true, val: v}, v.id
+			} else {
+				name := r.str()
+				cid, ok := d.world.ComponentByName(name)
+				if r.err == nil && !ok {
+					return nil, fmt.Errorf("component %s is not registered", name)
+				}
+				ch.cid = cid
 			}
-			if ch.after, cid2, err = d.readState(r); err != nil {
-				return nil, err
-			}
-			ch.cid = max(cid, cid2) // the one that is set (a state without a value has none)
 			c.changes = append(c.changes, ch)
 		}
-		return c, d.doCmd(c, r)
+		if r.err != nil {
+			return nil, r.err
+		}
+		for i := range c.changes { // in order: a change's before is the state the one before left
+			ch := &c.changes[i]
+			e, ok := d.entity(ch.id)
+			if !ok {
+				return nil, fmt.Errorf("%w: scene id %d", ErrNoEntity, ch.id)
+			}
+			ch.before = d.state(e, ch.cid)
+			if err := d.setChangeState(ch, ch.after); err != nil {
+				return nil, err
+			}
+		}
+		return c, nil
 	case tagName:
 		c := &sceneNameCmd{from: r.s(), to: r.s()}
 		return c, d.doCmd(c, r)
@@ -473,14 +491,6 @@ func (d *core) doCmd(c command, r *dec) error {
 		return r.err
 	}
 	return c.apply(d)
-}
-
-func (d *core) readState(r *dec) (compState, ecs.ComponentID, error) {
-	if !r.bo() {
-		return compState{}, 0, r.err
-	}
-	v, err := d.readVal(r)
-	return compState{has: true, val: v}, v.id, err
 }
 
 func (d *core) readVal(r *dec) (compVal, error) {
