@@ -176,11 +176,6 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	// A journal there is of a session whose work was recovered or discarded: gone now, not offered
-	// again if this one is killed before its base is written.
-	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-		return nil, err
-	}
 	j := &Journal{path: path, opts: opts, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1), done: make(chan struct{}), synced: make(chan struct{}),
 		snap: d.readCopy}
 	d.EndEdit()
@@ -192,6 +187,12 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 	case d.Dirty() || d.path == "":
 		first.scene = d.readCopy()
 	case d.opened != nil: // the scene as opened: the bytes read then are the base, written when needed
+		// A journal there is of a session whose work was discarded or saved elsewhere: gone now, not
+		// offered again if this session is killed before its base is written. (Other bases replace
+		// the file in one step: a recovered session's work is never without a journal.)
+		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
 		first.data, d.opened = d.opened, nil
 		delay = opts.BaseDelay
 	}
