@@ -397,15 +397,7 @@ const gather = 2 * time.Millisecond
 func (j *Journal) run(delay time.Duration) {
 	defer close(j.done)
 	var f journalFile
-	if delay > 0 {
-		wait := time.NewTimer(delay)
-		select {
-		case <-j.wake:
-		case <-j.hurry:
-		case <-wait.C:
-		}
-		wait.Stop()
-	}
+	j.waitForWork(delay)
 	var batch []byte
 	var unsynced time.Time // when the first unsynced write happened (zero: all synced)
 	timer := time.NewTimer(time.Hour)
@@ -480,55 +472,13 @@ func (j *Journal) run(delay time.Duration) {
 				}
 				continue
 			}
-			// A new base, or a compaction (the base, then the snapshot): the file starts again, and
-			// so do the strings its records name by number.
+			// A new base, or a compaction: the file starts again.
 			batch = batch[:0]
-			j.vc.restart()
-			payload, err := j.encode(nil, it)
-			if err != nil {
+			var err error
+			if f, err = j.restart(f, it); err != nil {
 				fail(err)
 				failed = true
-				continue
 			}
-			var rec []byte
-			if it.kind == recBase {
-				rec = appendRecord(nil, payload)
-				j.baseLen = len(rec)
-				if it.then != nil {
-					snap, err := j.encode(nil, jItem{kind: recSnapshot, jScene: &jScene{scene: it.then}})
-					if err != nil {
-						fail(err)
-						failed = true
-						continue
-					}
-					rec = appendRecord(rec, snap)
-				}
-			} else {
-				base, err := readPrefix(j.path, j.baseLen)
-				if err != nil {
-					fail(err)
-					failed = true
-					continue
-				}
-				rec = appendRecord(base, payload)
-			}
-			if err := atomicfile.ReplaceFile(j.path, rec); err != nil {
-				fail(err)
-				failed = true
-				continue
-			}
-			if f != nil {
-				_ = f.Close()
-			}
-			if f, err = j.opts.create(j.path); err != nil {
-				f = nil
-				fail(err)
-				failed = true
-				continue
-			}
-			j.mu.Lock()
-			j.written = int64(len(rec))
-			j.mu.Unlock()
 		}
 		clear(items) // let the commands go
 		j.mu.Lock()
@@ -574,6 +524,62 @@ func (j *Journal) run(delay time.Duration) {
 		case <-timer.C:
 		}
 	}
+}
+
+// waitForWork waits up to delay for another record, a Flush or a close (writer goroutine).
+func (j *Journal) waitForWork(delay time.Duration) {
+	if delay <= 0 {
+		return
+	}
+	wait := time.NewTimer(delay)
+	defer wait.Stop()
+	select {
+	case <-j.wake:
+	case <-j.hurry:
+	case <-wait.C:
+	}
+}
+
+// restart writes the file anew with it, a new base (and the snapshot that follows it, if any) or a
+// compaction (the base, then its snapshot), in one replace, and returns the file opened for
+// appending (f, the one before, is closed). The strings its records name by number start again.
+func (j *Journal) restart(f journalFile, it jItem) (journalFile, error) {
+	j.vc.restart()
+	payload, err := j.encode(nil, it)
+	if err != nil {
+		return f, err
+	}
+	var rec []byte
+	if it.kind == recBase {
+		rec = appendRecord(nil, payload)
+		j.baseLen = len(rec)
+		if it.then != nil {
+			snap, err := j.encode(nil, jItem{kind: recSnapshot, jScene: &jScene{scene: it.then}})
+			if err != nil {
+				return f, err
+			}
+			rec = appendRecord(rec, snap)
+		}
+	} else {
+		base, err := readPrefix(j.path, j.baseLen)
+		if err != nil {
+			return f, err
+		}
+		rec = appendRecord(base, payload)
+	}
+	if err := atomicfile.ReplaceFile(j.path, rec); err != nil {
+		return f, err
+	}
+	if f != nil {
+		_ = f.Close()
+	}
+	if f, err = j.opts.create(j.path); err != nil {
+		return nil, err
+	}
+	j.mu.Lock()
+	j.written = int64(len(rec))
+	j.mu.Unlock()
+	return f, nil
 }
 
 // encode makes a record's payload (writer goroutine).
