@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"sync"
@@ -118,7 +119,7 @@ type Journal struct {
 	snap    func() *serialize.Scene // a copy of the scene for a snapshot
 
 	mu      sync.Mutex
-	queue   []jItem
+	queue   jQueue
 	wake    chan struct{}
 	done    chan struct{}
 	closing bool
@@ -127,7 +128,7 @@ type Journal struct {
 	compact atomic.Bool   // the writer asks for a compaction
 	baseLen int           // bytes of the base record at the start of the file (re-read to compact)
 	vc      valueCodec    // the writer's encoders
-	spare   []jItem       // the queue's last backing array, for reuse
+	free    [][]jItem     // the queue's blocks the writer is done with, for reuse
 	hurry   chan struct{} // Flush and Close: write now
 	synced  chan struct{} // closed once the batch after the Flush calls waiting on it is synced
 	flushes int           // Flush requests the writer has not served
@@ -142,6 +143,54 @@ type jItem struct {
 	cmd    command
 	infos  []*ecs.ComponentInfo
 	*jScene
+}
+
+// queueBlock is how many records a block of the queue holds.
+const queueBlock = 256
+
+// jQueue is the records queued for the writer, in blocks of queueBlock that stay where they are as
+// it grows (the loop thread never copies what it queued) and are reused once written.
+type jQueue struct {
+	blocks [][]jItem
+	n      int
+}
+
+// push appends it, in a block from free if it needs a new one.
+func (q *jQueue) push(it jItem, free *[][]jItem) {
+	if k := len(q.blocks); k == 0 || len(q.blocks[k-1]) == queueBlock {
+		var blk []jItem
+		if f := len(*free); f > 0 {
+			blk, *free = (*free)[f-1], (*free)[:f-1]
+		} else {
+			blk = make([]jItem, 0, queueBlock)
+		}
+		q.blocks = append(q.blocks, blk)
+	}
+	last := &q.blocks[len(q.blocks)-1]
+	*last = append(*last, it)
+	q.n++
+}
+
+// last returns the last record queued (nil if none).
+func (q *jQueue) last() *jItem {
+	if q.n == 0 {
+		return nil
+	}
+	blk := q.blocks[len(q.blocks)-1]
+	return &blk[len(blk)-1]
+}
+
+// all yields the records in order.
+func (q *jQueue) all() iter.Seq[jItem] {
+	return func(yield func(jItem) bool) {
+		for _, blk := range q.blocks {
+			for _, it := range blk {
+				if !yield(it) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // jScene is what a snapshot or a new base holds.
@@ -196,7 +245,7 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 		first.data, d.opened = d.opened, nil
 		delay = opts.BaseDelay
 	}
-	j.queue = append(j.queue, first)
+	j.queue.push(first, &j.free)
 	d.jr = j
 	go j.run(delay)
 	return j, nil
@@ -245,7 +294,7 @@ func (d *Document) CloseJournal(clean bool) error {
 	d.jr = nil
 	j.mu.Lock()
 	j.closing = true
-	j.queue = append(j.queue, jItem{remove: clean})
+	j.queue.push(jItem{remove: clean}, &j.free)
 	j.mu.Unlock()
 	j.rush()
 	<-j.done
@@ -271,9 +320,9 @@ func (j *Journal) rush() {
 func (j *Journal) push(it jItem) {
 	j.mu.Lock()
 	// The writer wakes for the first item of a batch, or for one after a base that waits for it.
-	first := len(j.queue) == 0 || len(j.queue) == 1 && j.queue[0].kind == recBase
+	first := j.queue.n == 0 || j.queue.n == 1 && j.queue.blocks[0][0].kind == recBase
 	if j.err == nil {
-		j.queue = append(j.queue, it)
+		j.queue.push(it, &j.free)
 	}
 	j.mu.Unlock()
 	if first {
@@ -407,7 +456,7 @@ func (j *Journal) run(delay time.Duration) {
 		if j.err == nil {
 			j.err = err
 		}
-		j.queue = nil
+		j.queue = jQueue{}
 		j.mu.Unlock()
 	}
 	// write appends the batch to the file.
@@ -434,8 +483,7 @@ func (j *Journal) run(delay time.Duration) {
 		j.mu.Lock()
 		failed := j.err != nil
 		items := j.queue
-		j.queue = j.spare[:0]
-		j.spare = nil
+		j.queue = jQueue{}
 		// The Flush calls made so far wait on synced: they are served by this batch; later ones wait
 		// on a new channel for the next.
 		var served chan struct{}
@@ -445,10 +493,10 @@ func (j *Journal) run(delay time.Duration) {
 		j.mu.Unlock()
 		flush := served != nil
 		closing, remove := false, false
-		if n := len(items); n > 0 && items[n-1].kind == 0 && items[n-1].remove {
+		if last := items.last(); last != nil && last.kind == 0 && last.remove {
 			failed = true // a clean close: the file goes, nothing is written to it
 		}
-		for _, it := range items {
+		for it := range items.all() {
 			if it.kind == 0 {
 				closing, remove = true, it.remove
 				continue
@@ -480,10 +528,10 @@ func (j *Journal) run(delay time.Duration) {
 				failed = true
 			}
 		}
-		clear(items) // let the commands go
 		j.mu.Lock()
-		if j.spare == nil {
-			j.spare = items[:0]
+		for _, blk := range items.blocks {
+			clear(blk) // let the commands go
+			j.free = append(j.free, blk[:0])
 		}
 		j.mu.Unlock()
 		write()

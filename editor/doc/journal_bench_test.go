@@ -85,3 +85,22 @@ func BenchmarkEditWithJournal(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkJournalStep times what the loop thread pays the journal for a field edit's step (the
+// rest of BenchmarkEditWithJournal's difference is the writer's, on its own goroutine): queueing
+// the step, its command value unchanged.
+func BenchmarkJournalStep(b *testing.B) {
+	d := openSmall(b)
+	j, err := d.StartJournal(filepath.Join(b.TempDir(), "bench.journal"), JournalOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	must(b, d.SetField([]ecs.Entity{ent(b, d, 2)}, cid[ecs.Transform](b, d), "position[1]", float32(1)))
+	h := d.History()
+	cmd := h.steps[h.pos-1].cmd
+	for b.Loop() {
+		j.step(h, cmd)
+	}
+	b.StopTimer()
+	must(b, d.CloseJournal(true))
+}
