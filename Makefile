@@ -56,7 +56,7 @@ fuzz: deps
 bench: deps
 	$(GO) test -run '^$$' -bench '$(or $(BENCH),.)' -benchmem -timeout 60m ./...
 	VOLTEX_RSS=1 $(GO) test -count=1 -timeout 90m -run 'TestPeakRSS1M|TestPeakRSSWorstCases' -v ./serialize/
-	VOLTEX_RSS=1 $(GO) test -count=1 -timeout 60m -run 'TestPeakRSSDiffMerge' -v ./editor/program/
+	VOLTEX_RSS=1 $(GO) test -count=1 -timeout 90m -run 'TestPeakRSSDiffMerge|TestPeakRSSGitDrivers1M' -v ./editor/program/
 	VOLTEX_CRASH_RUNS=200 $(GO) test -count=1 -timeout 60m -run 'TestJournalCrash' -v ./editor/doc/
 
 ## bench-ui: what a user waits for in the real editor (key or launch → first frame presented with the result), at

@@ -55,13 +55,12 @@ func vcsLimitsHelp(what string) string {
 		words.Bytes(merge.SideLimits.MaxFileSize), words.Thousands(int64(merge.SideLimits.MaxEntities)), what)
 }
 
-// sideLimitsNote says, after a side refused for a limit, that diff and merge have lower limits
-// than the other subcommands.
+// sideLimitsNote says, after a side refused for a limit, which limits diff and merge read each
+// side within.
 func sideLimitsNote(w io.Writer, err error) {
 	if strings.Contains(err.Error(), "the limit of") {
-		fmt.Fprintf(w, "(diff and merge read each side within %s and %s, below the scene limits, to stay within "+
-			"their memory budget: see docs/limits.md)\n", words.Bytes(merge.SideLimits.MaxFileSize),
-			words.Thousands(int64(merge.SideLimits.MaxEntities))+" entities")
+		fmt.Fprintf(w, "(diff and merge read each side within %s and %s: see docs/limits.md)\n",
+			words.Bytes(merge.SideLimits.MaxFileSize), words.Thousands(int64(merge.SideLimits.MaxEntities))+" entities")
 	}
 }
 

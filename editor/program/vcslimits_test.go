@@ -6,8 +6,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/merge"
 )
+
+// Every scene the editor can save can be compared and merged (git's drivers run on it): diff and
+// merge read each side within the scene limits, not lower ones. TestPeakRSSGitDrivers1M (make
+// bench) runs both drivers on 1,000,000-cube sides.
+func TestSidesReadWithinTheSceneLimits(t *testing.T) {
+	got, want := sideOptions(serialize.LoadOptions{}, "a.json").Limits, serialize.DefaultLimits()
+	if got.MaxFileSize != want.MaxFileSize || got.MaxEntities != want.MaxEntities {
+		t.Errorf("a side is read within %d bytes and %d entities; a scene may have %d and %d",
+			got.MaxFileSize, got.MaxEntities, want.MaxFileSize, want.MaxEntities)
+	}
+}
 
 // diff and merge have limits of their own (docs/limits.md): a side over merge.SideLimits is refused
 // with a note naming them, a merge past MaxConflicts writes nothing (exit 2), a diff past MaxChanges
@@ -39,7 +51,7 @@ func TestDiffAndMergeLimits(t *testing.T) {
 	merge.SideLimits.MaxEntities = 1
 	for _, args := range [][]string{{"diff", p("base.json"), p("ours.json")}, {"merge", p("base.json"), p("ours.json"), p("theirs.json"), "-o", out}} {
 		code, _, stderr := runCLI(args...)
-		if code != 2 || !strings.Contains(stderr, "more than the limit of 1 entities") || !strings.Contains(stderr, "(diff and merge read each side within 160 MiB and 1 entities") {
+		if code != 2 || !strings.Contains(stderr, "more than the limit of 1 entities") || !strings.Contains(stderr, "(diff and merge read each side within 1 GiB and 1 entities") {
 			t.Errorf("%s: code %d\n%s", args[0], code, stderr)
 		}
 	}

@@ -3,6 +3,8 @@ package merge
 import (
 	"bytes"
 	"context"
+	"io"
+	"runtime"
 	"testing"
 	"time"
 
@@ -61,37 +63,73 @@ func setCompOn(e *serialize.RawEntity, name, json string) []scene.RawComponent {
 // BenchmarkMerge100k merges three 100,000-entity scenes (1 % edited on each side: reading the
 // three files, merging, writing the result) and, in the same loop, loads one of them into a world
 // with serialize.Load. Target: merge ≤ 3× load (the merge/load metric).
-func BenchmarkMerge100k(b *testing.B) {
-	const n = 100_000
-	base, ours, theirs := mergeBenchFiles(b, n)
-	ctx := context.Background()
-	var tLoad, tMerge time.Duration
-	b.SetBytes(int64(len(base) + len(ours) + len(theirs)))
-	b.ReportAllocs()
-	for b.Loop() {
-		t0 := time.Now()
-		s, err := serialize.Load(ctx, bytes.NewReader(base), serialize.LoadOptions{})
-		if err != nil || s.World.Len() != n {
+func BenchmarkMerge100k(b *testing.B) { benchMerge(b, 100_000) }
+
+// BenchmarkMerge1M is BenchmarkMerge100k at 1,000,000 cubes (sides of about 320 MB, read within
+// SideLimits as voltex-editor merge reads them). Target: merge ≤ 3× load.
+func BenchmarkMerge1M(b *testing.B) { benchMerge(b, 1_000_000) }
+
+// BenchmarkDiff1M compares two 1,000,000-cube scenes (base and theirs of BenchmarkMerge1M: reading
+// both within SideLimits, listing the changes, writing them as text) and, in the same loop, loads
+// one of them into a world. Target: diff ≤ 2× load (the diff/load metric).
+func BenchmarkDiff1M(b *testing.B) {
+	const n = 1_000_000
+	base, _, theirs := mergeBenchFiles(b, n)
+	benchAgainstLoad(b, n, "diff", base, func(ctx context.Context) {
+		a, c := readSide(b, ctx, base), readSide(b, ctx, theirs)
+		changes := Diff(a, c)
+		if len(changes) != n/100+n/1000 {
+			b.Fatalf("%d changes", len(changes))
+		}
+		if err := WriteText(io.Discard, a, c, changes); err != nil {
 			b.Fatal(err)
 		}
-		t1 := time.Now()
-		var raws [3]*serialize.RawScene
-		for i, data := range [][]byte{base, ours, theirs} {
-			if raws[i], err = serialize.ReadRaw(ctx, bytes.NewReader(data), serialize.LoadOptions{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		res := Merge(raws[0], raws[1], raws[2])
+	})
+}
+
+func benchMerge(b *testing.B, n int) {
+	base, ours, theirs := mergeBenchFiles(b, n)
+	b.SetBytes(int64(len(base) + len(ours) + len(theirs)))
+	benchAgainstLoad(b, n, "merge", base, func(ctx context.Context) {
+		res := Merge(readSide(b, ctx, base), readSide(b, ctx, ours), readSide(b, ctx, theirs))
 		var out bytes.Buffer
 		out.Grow(len(ours) + len(ours)/8)
 		if err := serialize.WriteRaw(ctx, &out, res.Scene); err != nil || len(res.Conflicts) != 0 {
 			b.Fatal(err, res.Conflicts)
 		}
+	})
+}
+
+// readSide reads one side as voltex-editor diff and merge do: within SideLimits.
+func readSide(b *testing.B, ctx context.Context, data []byte) *serialize.RawScene {
+	s, err := serialize.ReadRaw(ctx, bytes.NewReader(data), serialize.LoadOptions{Limits: SideLimits})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// benchAgainstLoad times op and, in the same loop, a load of scene (n entities) into a world,
+// and reports op's time over the load's (the OP/load metric).
+func benchAgainstLoad(b *testing.B, n int, op string, scene []byte, run func(ctx context.Context)) {
+	ctx := context.Background()
+	var tLoad, tOp time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		s, err := serialize.Load(ctx, bytes.NewReader(scene), serialize.LoadOptions{})
+		if err != nil || s.World.Len() != n {
+			b.Fatal(err)
+		}
+		runtime.GC() // the world is not held while op runs
+		t1 := time.Now()
+		run(ctx)
 		t2 := time.Now()
 		tLoad += t1.Sub(t0)
-		tMerge += t2.Sub(t1)
+		tOp += t2.Sub(t1)
+		runtime.GC()
 	}
-	b.ReportMetric(float64(tLoad.Nanoseconds())/float64(b.N)/n, "load-ns/entity")
-	b.ReportMetric(float64(tMerge.Nanoseconds())/float64(b.N)/n, "merge-ns/entity")
-	b.ReportMetric(float64(tMerge)/float64(tLoad), "merge/load")
+	b.ReportMetric(float64(tLoad.Nanoseconds())/float64(b.N)/float64(n), "load-ns/entity")
+	b.ReportMetric(float64(tOp.Nanoseconds())/float64(b.N)/float64(n), op+"-ns/entity")
+	b.ReportMetric(float64(tOp)/float64(tLoad), op+"/load")
 }

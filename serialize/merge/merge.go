@@ -41,10 +41,11 @@ type Result struct {
 }
 
 // SideLimits are the limits each side of a diff or merge is read within (as the voltex-editor
-// diff and merge commands do), below the scene limits: with MaxConflicts and MaxChanges they keep
-// the worst diff and merge within the memory budget of docs/limits.md (3 GiB), holding two and
-// three scenes with the changes or the merged scene and its conflicts.
-var SideLimits = serialize.Limits{MaxFileSize: 160 << 20, MaxEntities: 1_000_000}
+// diff and merge commands do): the scene limits, so that every scene the editor saves can be
+// compared and merged. A side is held as a RawScene (entities with their components' JSON text, not
+// decoded values); with MaxConflicts and MaxChanges they bound the memory of the worst diff and
+// merge (docs/limits.md). (A variable so that tests can scale it down.)
+var SideLimits = serialize.Limits{MaxFileSize: serialize.DefaultMaxFileSize, MaxEntities: serialize.DefaultMaxEntities}
 
 // MaxConflicts is the most conflicts Merge records (each takes about 500 bytes): past it, it
 // gives up (Result.TooManyConflicts), so that a merge stays within the memory budget of
