@@ -144,18 +144,16 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if *gitMode {
 		names = [2]string{"a/" + label, "b/" + label}
 	}
-	a, err := readSide(aPath, names[0], opts)
-	if err != nil {
-		printProblems(stderr, names[0], err)
-		sideLimitsNote(stderr, err)
-		return 2
+	raws, errs := merge.ReadSides(func() (*serialize.RawScene, error) { return readSide(aPath, names[0], opts) },
+		func() (*serialize.RawScene, error) { return readSide(bPath, names[1], opts) })
+	for i, err := range errs {
+		if err != nil {
+			printProblems(stderr, names[i], err)
+			sideLimitsNote(stderr, err)
+			return 2
+		}
 	}
-	b, err := readSide(bPath, names[1], opts)
-	if err != nil {
-		printProblems(stderr, names[1], err)
-		sideLimitsNote(stderr, err)
-		return 2
-	}
+	a, b := raws[0], raws[1]
 	for _, w := range append(a.Warnings, b.Warnings...) {
 		fmt.Fprintln(stderr, w.String())
 	}
@@ -261,16 +259,21 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	if err != nil { // printed by options
 		return 2
 	}
-	var raws [3]*serialize.RawScene
-	for i, sd := range sides {
-		if raws[i], err = sd.read(opts); err != nil {
+	read := func(sd *mergeSide) func() (*serialize.RawScene, error) {
+		return func() (*serialize.RawScene, error) {
+			defer sd.close()
+			return sd.read(opts)
+		}
+	}
+	raws, errs := merge.ReadSides(read(sides[0]), read(sides[1]), read(sides[2]))
+	for i, err := range errs {
+		if sd := sides[i]; err != nil {
 			fmt.Fprintf(stderr, "voltex-editor merge: cannot read %s (%s); nothing was written:\n", sd.label, sd.path)
 			printProblems(stderr, sd.file, err)
 			markerNote(stderr, err)
 			sideLimitsNote(stderr, err)
 			return 2
 		}
-		sd.close()
 	}
 	res := merge.Merge(raws[0], raws[1], raws[2])
 	if res.TooManyConflicts {
@@ -296,7 +299,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		if !ok {
 			return errors.New("the merged scene cannot be read back to check it")
 		}
-		raws, res.Scene = [3]*serialize.RawScene{}, nil
+		raws, res.Scene = nil, nil
 		runtime.GC()
 		return checkMerged(f.Name(), name, opts)
 	})

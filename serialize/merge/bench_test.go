@@ -3,6 +3,7 @@ package merge
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"runtime"
 	"testing"
@@ -76,7 +77,8 @@ func BenchmarkDiff1M(b *testing.B) {
 	const n = 1_000_000
 	base, _, theirs := mergeBenchFiles(b, n)
 	benchAgainstLoad(b, n, "diff", base, func(ctx context.Context) {
-		a, c := readSide(b, ctx, base), readSide(b, ctx, theirs)
+		sides := readSides(b, ctx, base, theirs)
+		a, c := sides[0], sides[1]
 		changes := Diff(a, c)
 		if len(changes) != n/100+n/1000 {
 			b.Fatalf("%d changes", len(changes))
@@ -91,7 +93,8 @@ func benchMerge(b *testing.B, n int) {
 	base, ours, theirs := mergeBenchFiles(b, n)
 	b.SetBytes(int64(len(base) + len(ours) + len(theirs)))
 	benchAgainstLoad(b, n, "merge", base, func(ctx context.Context) {
-		res := Merge(readSide(b, ctx, base), readSide(b, ctx, ours), readSide(b, ctx, theirs))
+		sides := readSides(b, ctx, base, ours, theirs)
+		res := Merge(sides[0], sides[1], sides[2])
 		var out bytes.Buffer
 		out.Grow(len(ours) + len(ours)/8)
 		if err := serialize.WriteRaw(ctx, &out, res.Scene); err != nil || len(res.Conflicts) != 0 {
@@ -100,13 +103,19 @@ func benchMerge(b *testing.B, n int) {
 	})
 }
 
-// readSide reads one side as voltex-editor diff and merge do: within SideLimits.
-func readSide(b *testing.B, ctx context.Context, data []byte) *serialize.RawScene {
-	s, err := serialize.ReadRaw(ctx, bytes.NewReader(data), serialize.LoadOptions{Limits: SideLimits})
-	if err != nil {
+// readSides reads the sides as voltex-editor diff and merge do: at once, within SideLimits.
+func readSides(b *testing.B, ctx context.Context, data ...[]byte) []*serialize.RawScene {
+	reads := make([]func() (*serialize.RawScene, error), len(data))
+	for i, d := range data {
+		reads[i] = func() (*serialize.RawScene, error) {
+			return serialize.ReadRaw(ctx, bytes.NewReader(d), serialize.LoadOptions{Limits: SideLimits})
+		}
+	}
+	sides, errs := ReadSides(reads...)
+	if err := errors.Join(errs...); err != nil {
 		b.Fatal(err)
 	}
-	return s
+	return sides
 }
 
 // benchAgainstLoad times op and, in the same loop, a load of scene (n entities) into a world,

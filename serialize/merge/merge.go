@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/serialize"
@@ -857,4 +858,17 @@ func recordJSON(e *serialize.RawEntity) string {
 		b = append(b, ' ')
 	}
 	return string(append(b, "} }"...))
+}
+
+// ReadSides runs reads (one per side of a diff or merge) at once, since reading and parsing the
+// sides is most of the time of a diff or merge of big scenes, and returns their scenes and errors
+// in the order of reads.
+func ReadSides(reads ...func() (*serialize.RawScene, error)) ([]*serialize.RawScene, []error) {
+	scenes, errs := make([]*serialize.RawScene, len(reads)), make([]error, len(reads))
+	var wg sync.WaitGroup
+	for i, read := range reads {
+		wg.Go(func() { scenes[i], errs[i] = read() })
+	}
+	wg.Wait()
+	return scenes, errs
 }
