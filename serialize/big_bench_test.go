@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 	"testing"
 	"time"
@@ -138,6 +139,21 @@ func BenchmarkLoadFile1M(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
 	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/entity")
+}
+
+// BenchmarkValidateFile1M is voltex-editor validate of the 1M-cube scene (ValidateFile with the
+// tools' garbage-collector target). Target: ≤ 2 s.
+func BenchmarkValidateFile1M(b *testing.B) {
+	src := bigSceneFile(b)
+	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	runtime.GC()
+	b.SetBytes(fileSize(b, src))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ValidateFile(context.Background(), src, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // discard is io.Discard without its ReadFrom (Save writes buffers; this keeps the copy honest).
