@@ -48,6 +48,8 @@ type liveLink struct {
 	client *live.Client
 	sends  chan func(ctx context.Context) error
 	stop   chan struct{}
+	// set sends one set request (the client's Set or SetComponent; a test's fake).
+	set func(ctx context.Context, s setRequest) error
 
 	mu      sync.Mutex
 	state   LiveState
@@ -58,6 +60,40 @@ type liveLink struct {
 	status  live.Status
 	fails   []error
 	first   bool // the first delta has arrived
+	// pending holds the set of each (entity, component) queued and not yet sent: a later value of
+	// the same field replaces it there, so a drag sends a value per round trip, not per frame.
+	pending map[setKey]*setRequest
+}
+
+// setKey names what a set request writes.
+type setKey struct {
+	h    uint64
+	comp string
+}
+
+// setRequest is a set waiting to be sent: a field (path) or the whole component (whole, value as JSON text).
+type setRequest struct {
+	h     uint64
+	comp  string
+	path  string
+	whole bool
+	value json.RawMessage
+}
+
+// sendSet sends s with the client.
+func (l *liveLink) sendSet(ctx context.Context, s setRequest) error {
+	if s.whole {
+		return l.client.SetComponent(ctx, s.h, s.comp, string(s.value))
+	}
+	return l.client.Set(ctx, s.h, s.comp, s.path, s.value)
+}
+
+// newLiveLink returns the link to the game at addr, not yet connected.
+func newLiveLink(addr string) *liveLink {
+	l := &liveLink{addr: addr, state: LiveConnecting, changed: map[uint64]bool{}, stop: make(chan struct{}),
+		sends: make(chan func(context.Context) error, 1024), pending: map[setKey]*setRequest{}}
+	l.set = l.sendSet
+	return l
 }
 
 // Attach connects to the live link of a game at addr with token ("" reads LiveTokenEnv) and, once
@@ -69,8 +105,7 @@ func (w *Workspace) Attach(addr, token string) {
 
 func (w *Workspace) attachNow(addr, token string) {
 	w.Detach()
-	l := &liveLink{addr: addr, state: LiveConnecting, changed: map[uint64]bool{}, stop: make(chan struct{}),
-		sends: make(chan func(context.Context) error, 1024)}
+	l := newLiveLink(addr)
 	w.live = l
 	w.log.Infof("attaching to the game at %s...", addr)
 	go l.connect(token, w.wake)
@@ -173,24 +208,54 @@ func (l *liveLink) conn() *live.Client {
 }
 
 // queue adds an edit to send; a full queue drops it with an error.
-func (l *liveLink) queue(f func(ctx context.Context) error) {
+func (l *liveLink) queue(f func(ctx context.Context) error) bool {
 	select {
 	case l.sends <- f:
+		return true
 	default:
 		l.mu.Lock()
 		l.fails = append(l.fails, fmt.Errorf("too many edits waiting for the game: one was dropped"))
 		l.mu.Unlock()
+		return false
+	}
+}
+
+// queueSet queues a set, or gives its value to the same set of the same (entity, component) still waiting: while
+// one set is on its way, the frames of a drag leave one more waiting, with the latest value, which is sent when
+// the first is answered. The last value is always sent. A set of another field (or the whole component) waits
+// in its own turn, after the one before it, so a value never overtakes an earlier write.
+func (l *liveLink) queueSet(s setRequest) {
+	k := setKey{s.h, s.comp}
+	l.mu.Lock()
+	if p := l.pending[k]; p != nil && p.path == s.path && p.whole == s.whole {
+		p.value = s.value
+		l.mu.Unlock()
+		return
+	}
+	p := &s
+	l.pending[k] = p
+	l.mu.Unlock()
+	take := func() setRequest {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.pending[k] == p {
+			delete(l.pending, k)
+		}
+		return *p
+	}
+	if !l.queue(func(ctx context.Context) error { return l.set(ctx, take()) }) {
+		take()
 	}
 }
 
 // The document's edits, sent to the game (doc.LiveSink).
 
 func (l *liveLink) SetField(h uint64, comp, path string, v json.RawMessage) {
-	l.queue(func(ctx context.Context) error { return l.client.Set(ctx, h, comp, path, v) })
+	l.queueSet(setRequest{h: h, comp: comp, path: path, value: v})
 }
 
 func (l *liveLink) SetComponent(h uint64, comp, js string) {
-	l.queue(func(ctx context.Context) error { return l.client.SetComponent(ctx, h, comp, js) })
+	l.queueSet(setRequest{h: h, comp: comp, whole: true, value: json.RawMessage(js)})
 }
 
 func (l *liveLink) AddComponent(h uint64, comp string) {

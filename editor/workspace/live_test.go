@@ -2,8 +2,10 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -199,5 +201,73 @@ func TestWorkspaceAttachFailsClearly(t *testing.T) {
 	frameUntil(t, w, "failed", func() bool { return !w.Attached() })
 	if w.doc != before || len(f.questions) == 0 || !strings.Contains(lastLog(w), "cannot attach to the game at 127.0.0.1:1") {
 		t.Fatalf("a failed attach: same document %v, questions %q, log %q", w.doc == before, f.questions, logOf(w))
+	}
+}
+
+// slowSink is a game link that takes a while to answer each set, and counts them.
+type slowSink struct {
+	mu   sync.Mutex
+	sets []setRequest
+}
+
+func (s *slowSink) set(_ context.Context, r setRequest) error {
+	time.Sleep(10 * time.Millisecond) // the round trip of a slow link
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sets = append(s.sets, r)
+	return nil
+}
+
+func (s *slowSink) sent() []setRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.sets)
+}
+
+// A drag's frames on a slow link: far fewer sets than frames go out, the last value always arrives, and a set
+// of another field keeps its place among them.
+func TestLiveSetsCoalesce(t *testing.T) {
+	l := newLiveLink("test")
+	sink := &slowSink{}
+	l.set = sink.set
+	go l.send()
+	defer close(l.stop)
+
+	for i := range 100 {
+		l.SetField(7, "Transform", "position[0]", json.RawMessage(strconv.Itoa(i)))
+		if i == 50 {
+			l.SetComponent(7, "Transform", `{"position":[50,1,0]}`)
+		}
+		time.Sleep(time.Millisecond) // the next frame
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s := sink.sent()
+		if n := len(s); n > 0 && string(s[n-1].value) == "99" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the last value never arrived: sent %v", s)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s := sink.sent()
+	if len(s) >= 50 {
+		t.Errorf("%d sets for 100 frames of a drag", len(s))
+	}
+	whole := slices.IndexFunc(s, func(r setRequest) bool { return r.whole })
+	if whole < 0 {
+		t.Fatalf("the whole component's set was not sent: %v", s)
+	}
+	for i, r := range s {
+		v, _ := strconv.Atoi(string(r.value))
+		if !r.whole && (i < whole) != (v <= 50) {
+			t.Errorf("set %d (%s) is on the wrong side of the whole component's set (%d)", i, r.value, whole)
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.pending) != 0 {
+		t.Errorf("%d sets still pending", len(l.pending))
 	}
 }
