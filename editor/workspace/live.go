@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -492,23 +493,35 @@ func (w *Workspace) Snapshot(path string, roots []uint64) error {
 	return serialize.WriteRawFile(context.Background(), path, rs)
 }
 
-// CmdDiffLive asks for a scene file (the one the game loaded) and shows how the attached game's world differs
-// from it, entity by entity (voltex-editor diff of the file and a snapshot).
+// CmdDiffLive shows how the attached game's world differs from the scene file it loaded, entity by entity
+// (voltex-editor diff of the file and a snapshot). It asks for the file when the game did not say which it loaded or
+// the editor cannot read it.
 func (w *Workspace) CmdDiffLive() {
 	if w.live == nil || w.live.conn() == nil {
 		return
 	}
+	if path := w.live.client.Scene(); path != "" {
+		if _, err := os.Stat(path); err == nil {
+			w.showDiffLive(path)
+			return
+		}
+		w.log.Warnf("the game loaded %s, which the editor cannot read: choose the scene file to compare with", path)
+	}
 	w.ui.ChooseFile(FileRequest{Title: "Diff with Scene File", Dir: w.dialogDir(), OKLabel: "Diff", Exts: []string{".json"},
-		OnChoose: func(path string) {
-			text, n, err := w.DiffLive(path)
-			if err != nil {
-				w.Report("diff", err)
-				return
-			}
-			w.log.Infof("the game differs from %s in %s:\n%s", filepath.Base(path), words.Count(n, "change", "changes"), text)
-			w.ui.Alert(diffTitle, fmt.Sprintf("The game differs from %s in %s:\n\n%s", filepath.Base(path),
-				words.Count(n, "change", "changes"), firstLines(text, recoverLines)))
-		}})
+		OnChoose: w.showDiffLive})
+}
+
+// showDiffLive shows the changes from the scene file at path to the attached game's world: the first lines in a
+// message, all of them in the console.
+func (w *Workspace) showDiffLive(path string) {
+	text, n, err := w.DiffLive(path)
+	if err != nil {
+		w.Report("diff", err)
+		return
+	}
+	w.log.Infof("the game differs from %s in %s:\n%s", filepath.Base(path), words.Count(n, "change", "changes"), text)
+	w.ui.Alert(diffTitle, fmt.Sprintf("The game differs from %s in %s:\n\n%s", filepath.Base(path),
+		words.Count(n, "change", "changes"), firstLines(text, recoverLines)))
 }
 
 // diffTitle is the title of the message that shows the diff of the game and a scene file.

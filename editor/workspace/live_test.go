@@ -28,7 +28,13 @@ type testGame struct {
 
 func startTestGame(t *testing.T, w *ecs.World) *testGame {
 	t.Helper()
-	srv, err := live.Serve(w, live.Options{})
+	return startTestGameWith(t, w, live.Options{})
+}
+
+// startTestGameWith is startTestGame with the live link's options.
+func startTestGameWith(t *testing.T, w *ecs.World, opts live.Options) *testGame {
+	t.Helper()
+	srv, err := live.Serve(w, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,5 +275,49 @@ func TestLiveSetsCoalesce(t *testing.T) {
 	defer l.mu.Unlock()
 	if len(l.pending) != 0 {
 		t.Errorf("%d sets still pending", len(l.pending))
+	}
+}
+
+// Diff with Loaded Scene compares the game with the scene file the game says it loaded, without asking for it; it
+// asks when the editor cannot read that file.
+func TestDiffWithLoadedScene(t *testing.T) {
+	gw := scene.NewWorld()
+	mover := gw.Spawn(scene.Name{Value: "Mover"}, scene.SceneID{ID: 5}, ecs.Transform{}.Default())
+	pos := ecs.NewMap[ecs.Transform](gw)
+	gw.AddSystem(ecs.System{Name: "move", Run: func(*ecs.World, *ecs.Commands) {
+		pos.Mut(mover).Position[0]++
+	}})
+	level := filepath.Join(t.TempDir(), "level.json")
+	g := startTestGameWith(t, gw, live.Options{Scene: level})
+	w, f := newTestWorkspace(t, 0)
+	w.Attach(g.srv.Addr(), g.srv.Token())
+	frameUntil(t, w, "attached", func() bool { return w.LiveState() == LiveAttached && w.doc.Len() == 1 })
+
+	// The file is not there yet: the editor asks for one.
+	w.CmdDiffLive()
+	if f.file == nil || f.file.Title != "Diff with Scene File" || !strings.Contains(lastLog(w), "cannot read") {
+		t.Fatalf("a loaded scene the editor cannot read: file request %v, log %q", f.file, logOf(w))
+	}
+	f.file = nil
+
+	// The level as it was; the game moves on from it.
+	if err := w.Snapshot(level, nil); err != nil {
+		t.Fatal(err)
+	}
+	x := func() (x float32) {
+		g.run(func() { x = pos.Get(mover).Position[0] })
+		return x
+	}
+	x0 := x()
+	frameUntil(t, w, "the Mover moved", func() bool { return x() > x0+1 })
+	if _, err := w.live.client.Sync(context.Background()); err != nil { // the view holds the move
+		t.Fatal(err)
+	}
+	n := len(f.questions)
+	w.CmdDiffLive()
+	if f.file != nil || len(f.questions) != n+1 || f.questions[n] != diffTitle ||
+		!strings.Contains(f.question.message, "level.json") || !strings.Contains(f.question.message, `"Mover"`) ||
+		!strings.Contains(f.question.message, "Transform.position") {
+		t.Fatalf("the diff with the loaded scene: file request %v, questions %q, message %q", f.file, f.questions, f.question.message)
 	}
 }

@@ -27,6 +27,7 @@ type Client struct {
 	bw      *bufio.Writer
 	nextID  atomic.Uint64
 	schemas []Schema
+	scene   string // set by the handshake, read-only after
 	deltas  chan Delta
 	done    chan struct{}
 
@@ -126,8 +127,13 @@ func (c *Client) handshake(ctx context.Context, br *bufio.Reader, addr, token st
 		return fmt.Errorf("live: %w", err)
 	}
 	c.schemas = h.Components
+	c.scene = h.Scene
 	return nil
 }
+
+// Scene returns the scene file the game says it loaded its world from (an absolute path on the
+// game's machine), or "" when it did not say.
+func (c *Client) Scene() string { return c.scene }
 
 // Close ends the connection.
 func (c *Client) Close() error {

@@ -118,7 +118,7 @@ func (l *loopState) refreshComps() {
 		schemas = append(schemas, sc)
 	}
 	l.comps = comps
-	l.hello, _ = json.Marshal(hello{Op: "hello", Version: Version, Components: schemas})
+	l.hello, _ = json.Marshal(hello{Op: "hello", Version: Version, Components: schemas, Scene: l.s.opts.Scene})
 	l.hello = append(l.hello, '\n')
 	for c := range l.watchers { // components registered since they connected
 		c.send(l.hello)

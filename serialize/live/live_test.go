@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -403,5 +405,19 @@ func TestSnapshotOfSomeEntities(t *testing.T) {
 	s.World.EachEntity(func(e ecs.Entity) bool { target = ecs.NewMap[Mover](s.World).Get(e).Target; return true })
 	if !target.IsZero() {
 		t.Fatalf("the Runner's target left out is %v, want none", target)
+	}
+}
+
+// The hello tells the scene file the game loaded, as an absolute path, and says nothing when the game loaded none.
+func TestHelloTellsTheLoadedScene(t *testing.T) {
+	for _, tc := range []struct{ scene, want string }{
+		{"", ""},
+		{"levels/arena.json", filepath.Join(must[string](t)(os.Getwd()), "levels", "arena.json")},
+		{"/games/arena/level.json", "/games/arena/level.json"},
+	} {
+		g := startGame(t, newWorld(), Options{Scene: tc.scene})
+		if got := dial(t, g).Scene(); got != tc.want {
+			t.Errorf("Options.Scene %q: the client reads %q, want %q", tc.scene, got, tc.want)
+		}
 	}
 }

@@ -144,6 +144,8 @@ type hello struct {
 	Op         string   `json:"op"` // "hello"
 	Version    int      `json:"version"`
 	Components []Schema `json:"components"`
+	// Scene is the scene file the game loaded (Options.Scene), absolute; "" when none.
+	Scene string `json:"scene,omitempty"`
 }
 
 // Schema describes a component as a client needs it: its name, flags and fields (ecs.Schema in

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,6 +47,9 @@ type Options struct {
 	// Interval is the shortest time between the starts of two deltas to one client (default
 	// 20 ms): a world that changes every frame is sent at most this often.
 	Interval time.Duration
+	// Scene is the scene file the game loaded its world from ("" when none), told to clients in
+	// the hello so a tool can compare the world with it; a relative path is made absolute.
+	Scene string
 }
 
 // share is FrameShare, or its default.
@@ -57,6 +61,11 @@ func (o Options) share() float64 {
 }
 
 func (o *Options) defaults() {
+	if o.Scene != "" {
+		if abs, err := filepath.Abs(o.Scene); err == nil {
+			o.Scene = abs
+		}
+	}
 	if o.Addr == "" {
 		o.Addr = "127.0.0.1:0"
 	}

@@ -75,6 +75,9 @@ func TestLiveLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = c.Close() }() // the test is over: nothing more is read
+	if c.Scene() != "" {
+		t.Errorf("a game on an export says it loaded the scene file %q", c.Scene())
+	}
 	if err := c.Watch(ctx); err != nil {
 		t.Fatal(err)
 	}

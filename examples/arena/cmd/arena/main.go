@@ -48,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ticksSet := false
 	fs.Visit(func(f *flag.Flag) { ticksSet = ticksSet || f.Name == "ticks" })
-	w, ents, name, err := loadLevel(fs.Arg(0))
+	w, ents, name, isScene, err := loadLevel(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -63,7 +63,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if ticksSet {
 			limit = *ticks
 		}
-		return serveLive(w, *liveAddr, limit, *dt, *fps, stdout, stderr)
+		opts := live.Options{Addr: *liveAddr}
+		if isScene { // a tool may compare the world with it
+			opts.Scene = fs.Arg(0)
+		}
+		return serveLive(w, opts, limit, *dt, *fps, stdout, stderr)
 	}
 	for i := 1; i <= *ticks; i++ {
 		ecs.SetResource(w, scene.Time{Delta: float32(*dt), Elapsed: float64(i) * *dt})
@@ -75,13 +79,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // loadLevel makes the game's world from a level: a world with the scene components and the arena's
 // (the types voltex-editor gen made from the project file), filled from the export (references
-// become entities, missing fields defaults) or from the scene file.
-func loadLevel(path string) (w *ecs.World, ents []ecs.Entity, name string, err error) {
+// become entities, missing fields defaults) or from the scene file (isScene).
+func loadLevel(path string) (w *ecs.World, ents []ecs.Entity, name string, isScene bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, "", false, err
 	}
-	isScene := serialize.IsScene(f)
+	isScene = serialize.IsScene(f)
 	_ = f.Close() // only read
 	newWorld := func() *ecs.World {
 		w := scene.NewWorld()
@@ -91,17 +95,17 @@ func loadLevel(path string) (w *ecs.World, ents []ecs.Entity, name string, err e
 	if isScene {
 		s, err := serialize.LoadFile(context.Background(), path, serialize.LoadOptions{NewWorld: newWorld})
 		if err != nil {
-			return nil, nil, "", err
+			return nil, nil, "", false, err
 		}
-		return s.World, scene.EnsureIDs(s.World), s.Name, nil
+		return s.World, scene.EnsureIDs(s.World), s.Name, true, nil
 	}
 	level, err := game.LoadFile(path)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, "", false, err
 	}
 	w = newWorld()
 	ents, err = serialize.SpawnExport(w, level)
-	return w, ents, level.Name, err
+	return w, ents, level.Name, false, err
 }
 
 // report prints every unit: where it is, whom it chases and its health; at the start, the banners too.
@@ -137,8 +141,8 @@ func report(out io.Writer, w *ecs.World, ents []ecs.Entity, t float64) {
 
 // serveLive runs the game with the live link: a frame every 1/fps seconds, the systems running
 // unless a tool paused them, until interrupted or, if limit >= 0, after limit updates.
-func serveLive(w *ecs.World, addr string, limit int, dt, fps float64, stdout, stderr io.Writer) int {
-	srv, err := live.Serve(w, live.Options{Addr: addr})
+func serveLive(w *ecs.World, opts live.Options, limit int, dt, fps float64, stdout, stderr io.Writer) int {
+	srv, err := live.Serve(w, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
