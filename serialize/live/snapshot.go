@@ -25,7 +25,22 @@ var notWritten = map[string]bool{"Name": true, "SceneID": true, "Unknown": true,
 // SceneID, or whose id another entity took first, gets a new id; entity references are written as
 // those ids.
 func (c *Client) SnapshotScene(name string) (*serialize.RawScene, error) {
-	return c.snapshot(name, c.View())
+	rs, _, err := c.snapshot(name, c.View())
+	return rs, err
+}
+
+// SnapshotSceneIDs is SnapshotScene, and the entity (handle) each id of the scene is, to name entities found in
+// the scene to the game.
+func (c *Client) SnapshotSceneIDs(name string) (*serialize.RawScene, map[uint64]uint64, error) {
+	rs, idOf, err := c.snapshot(name, c.View())
+	if err != nil {
+		return nil, nil, err
+	}
+	handles := make(map[uint64]uint64, len(idOf))
+	for h, id := range idOf {
+		handles[uint64(id)] = h
+	}
+	return rs, handles, nil
 }
 
 // SnapshotSceneOf is SnapshotScene of the entities roots and their descendants only (a selection
@@ -48,11 +63,12 @@ func (c *Client) SnapshotSceneOf(name string, roots []uint64) (*serialize.RawSce
 		}
 	}
 	maps.DeleteFunc(view, func(h uint64, _ Entity) bool { return !keep[h] })
-	return c.snapshot(name, view)
+	rs, _, err := c.snapshot(name, view)
+	return rs, err
 }
 
-// snapshot is SnapshotScene of view.
-func (c *Client) snapshot(name string, view map[uint64]Entity) (*serialize.RawScene, error) {
+// snapshot is SnapshotScene of view, and the id it gave each entity (by handle).
+func (c *Client) snapshot(name string, view map[uint64]Entity) (*serialize.RawScene, map[uint64]int64, error) {
 	handles := slices.Sorted(func(yield func(uint64) bool) {
 		for h := range view {
 			if !yield(h) {
@@ -104,11 +120,11 @@ func (c *Client) snapshot(name string, view map[uint64]Entity) (*serialize.RawSc
 				continue
 			}
 			if js == "" {
-				return nil, fmt.Errorf("live: snapshot: entity %d: no value of %s yet", h, comp)
+				return nil, nil, fmt.Errorf("live: snapshot: entity %d: no value of %s yet", h, comp)
 			}
 			js, err := remapRefs(js, sc.Fields, idOf)
 			if err != nil {
-				return nil, fmt.Errorf("live: snapshot: entity %d: %s: %v", h, comp, err)
+				return nil, nil, fmt.Errorf("live: snapshot: entity %d: %s: %v", h, comp, err)
 			}
 			re.Components = append(re.Components, scene.RawComponent{Name: comp, JSON: js})
 		}
@@ -116,7 +132,7 @@ func (c *Client) snapshot(name string, view map[uint64]Entity) (*serialize.RawSc
 		rs.Entities = append(rs.Entities, re)
 	}
 	slices.SortFunc(rs.Entities, func(a, b serialize.RawEntity) int { return cmp.Compare(a.ID, b.ID) })
-	return rs, nil
+	return rs, idOf, nil
 }
 
 // Snapshot writes the client's view as a scene file (see SnapshotScene).
