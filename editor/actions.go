@@ -39,6 +39,7 @@ var actions = []action{
 	{menu: "File", label: "Snapshot...", run: commands.CmdSnapshot, enabled: commands.Attached},
 	{menu: "File", label: "Snapshot Selection...", run: commands.CmdSnapshotSelection, enabled: commands.AttachedSelection},
 	{menu: "File", label: "Diff with Loaded Scene...", run: commands.CmdDiffLive, enabled: commands.Attached},
+	{menu: "File", label: "Reconnect to Game", run: commands.CmdLiveReconnect, enabled: commands.LiveLost},
 	{menu: "File", label: "Detach", run: commands.CmdDetach, enabled: commands.Attached},
 	{menu: "File", label: "Quit", keys: []imgui.KeyChord{ctrl | key(imgui.KeyQ)}, run: commands.CmdQuit, sepBefore: true},
 

@@ -15,6 +15,7 @@ type commands interface {
 	CmdSnapshot()
 	CmdSnapshotSelection()
 	CmdDiffLive()
+	CmdLiveReconnect()
 	CmdDetach()
 	CmdQuit()
 	// Edit
@@ -61,6 +62,7 @@ type commands interface {
 	InInstance() bool
 	Attached() bool
 	AttachedSelection() bool
+	LiveLost() bool
 	// Timed runs an action, timing it for the probe under what (probe.Mark).
 	Timed(what string, run func())
 }

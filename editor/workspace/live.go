@@ -46,6 +46,8 @@ func (s LiveState) String() string { return liveStateNames[s] }
 // for the loop (changed and removed entities, the lag, errors) and the queue of edits to send.
 type liveLink struct {
 	addr   string
+	token  string
+	shown  bool // its document is the open one (the loop's own)
 	client *live.Client
 	sends  chan func(ctx context.Context) error
 	stop   chan struct{}
@@ -90,8 +92,8 @@ func (l *liveLink) sendSet(ctx context.Context, s setRequest) error {
 }
 
 // newLiveLink returns the link to the game at addr, not yet connected.
-func newLiveLink(addr string) *liveLink {
-	l := &liveLink{addr: addr, state: LiveConnecting, changed: map[uint64]bool{}, stop: make(chan struct{}),
+func newLiveLink(addr, token string) *liveLink {
+	l := &liveLink{addr: addr, token: token, state: LiveConnecting, changed: map[uint64]bool{}, stop: make(chan struct{}),
 		sends: make(chan func(context.Context) error, 1024), pending: map[setKey]*setRequest{}}
 	l.set = l.sendSet
 	return l
@@ -106,10 +108,28 @@ func (w *Workspace) Attach(addr, token string) {
 
 func (w *Workspace) attachNow(addr, token string) {
 	w.Detach()
-	l := newLiveLink(addr)
+	l := newLiveLink(addr, token)
 	w.live = l
 	w.log.Infof("attaching to the game at %s...", addr)
-	go l.connect(token, w.wake)
+	go l.connect(w.wake)
+}
+
+// LiveLost reports whether the connection to the game ended while attached (what is shown is read-only; Reconnect
+// may bring it back).
+func (w *Workspace) LiveLost() bool { return w.LiveState() == LiveLost && w.doc.Attached() }
+
+// CmdLiveReconnect connects again to the game whose connection was lost, with the same address and token; the
+// lost world stays shown until the game's first delta replaces it with a new full view.
+func (w *Workspace) CmdLiveReconnect() {
+	l := w.live
+	if !w.LiveLost() {
+		return
+	}
+	w.dropLive()
+	nl := newLiveLink(l.addr, l.token)
+	w.live = nl
+	w.log.Infof("reconnecting to the game at %s...", l.addr)
+	go nl.connect(w.wake)
 }
 
 func (w *Workspace) wake() {
@@ -120,9 +140,9 @@ func (w *Workspace) wake() {
 
 // connect dials the game, then follows it: deltas, the lag (a status request's round trip, twice
 // a second) and the edits to send, until stop or the connection ends.
-func (l *liveLink) connect(token string, wake func()) {
+func (l *liveLink) connect(wake func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
-	c, err := live.Dial(ctx, l.addr, token)
+	c, err := live.Dial(ctx, l.addr, l.token)
 	if err == nil {
 		err = c.Watch(ctx)
 	}
@@ -323,7 +343,7 @@ func (w *Workspace) pollLive() {
 	}
 	if len(changed) > 0 || len(removed) > 0 {
 		d := w.doc
-		if !d.Attached() {
+		if !l.shown { // a new connection's first delta: a new view of every entity
 			d = doc.NewLive("Game at "+l.addr, w.docOpts, l)
 		}
 		ents := make([]live.Entity, 0, len(changed))
@@ -341,7 +361,8 @@ func (w *Workspace) pollLive() {
 			}
 			w.log.Warnf("the game's world: %v", e)
 		}
-		if d != w.doc { // the first delta: the viewport frames what it holds
+		if !l.shown { // the first delta: the viewport frames what it holds
+			l.shown = true
 			w.SetDoc(d)
 			w.log.Infof("attached to the game at %s", l.addr)
 		}
@@ -350,10 +371,13 @@ func (w *Workspace) pollLive() {
 		l.mu.Lock()
 		l.err = nil // said once
 		l.mu.Unlock()
-		if w.doc.Attached() {
+		switch {
+		case l.shown:
 			w.doc.SetLiveReadOnly()
-			w.log.Errorf("the connection to the game at %s is lost (%v): what is shown is kept, read-only", l.addr, err)
-		} else {
+			w.log.Errorf("the connection to the game at %s is lost (%v): what is shown is kept, read-only; File → Reconnect to Game tries again", l.addr, err)
+		case w.doc.Attached(): // a reconnect failed: the lost world stays
+			w.log.Errorf("cannot reconnect to the game at %s: %v", l.addr, err)
+		default:
 			w.log.Errorf("cannot attach to the game at %s: %v", l.addr, err)
 			w.ui.Alert("Attach to Game", fmt.Sprintf("Cannot attach to the game at %s:\n%v", l.addr, err))
 			w.live = nil
@@ -436,7 +460,7 @@ func (w *Workspace) LiveStatusText() string {
 		}
 		s += fmt.Sprintf("  |  frame %d  |  lag %d ms", l.status.Frame, l.lag.Milliseconds())
 	case LiveLost:
-		s += " (read-only)"
+		s += " (read-only): File → Reconnect to Game"
 	}
 	return s
 }

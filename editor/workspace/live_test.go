@@ -233,7 +233,7 @@ func (s *slowSink) sent() []setRequest {
 // A drag's frames on a slow link: far fewer sets than frames go out, the last value always arrives, and a set
 // of another field keeps its place among them.
 func TestLiveSetsCoalesce(t *testing.T) {
-	l := newLiveLink("test")
+	l := newLiveLink("test", "")
 	sink := &slowSink{}
 	l.set = sink.set
 	go l.send()
@@ -319,5 +319,45 @@ func TestDiffWithLoadedScene(t *testing.T) {
 		!strings.Contains(f.question.message, "level.json") || !strings.Contains(f.question.message, `"Mover"`) ||
 		!strings.Contains(f.question.message, "Transform.position") {
 		t.Fatalf("the diff with the loaded scene: file request %v, questions %q, message %q", f.file, f.questions, f.question.message)
+	}
+}
+
+// A lost connection comes back with Reconnect, at the same address with the same token: a failed try keeps the lost
+// world shown, and once the game answers the view is made anew from its full state.
+func TestWorkspaceReconnects(t *testing.T) {
+	gw := scene.NewWorld()
+	gw.Spawn(scene.Name{Value: "Old"}, scene.SceneID{ID: 5}, ecs.Transform{}.Default())
+	g := startTestGame(t, gw)
+	addr, token := g.srv.Addr(), g.srv.Token()
+	w, _ := newTestWorkspace(t, 0)
+	w.Attach(addr, token)
+	frameUntil(t, w, "attached", func() bool { return w.LiveState() == LiveAttached && w.doc.Len() == 1 })
+	lost := w.doc
+	g.end()
+	frameUntil(t, w, "lost", func() bool { return w.LiveState() == LiveLost })
+	w.BeginFrame()
+	if !w.LiveLost() || !strings.Contains(w.LiveStatusText(), "Reconnect") {
+		t.Fatalf("lost: LiveLost %v, status %q", w.LiveLost(), w.LiveStatusText())
+	}
+
+	// Nobody listens yet: the try fails, the lost world stays.
+	w.CmdLiveReconnect()
+	frameUntil(t, w, "the try failed", func() bool { return strings.Contains(lastLog(w), "cannot reconnect") })
+	if w.doc != lost || !w.LiveLost() || !lost.LiveReadOnly() {
+		t.Fatalf("a failed reconnect: same document %v, LiveLost %v, read-only %v", w.doc == lost, w.LiveLost(), lost.LiveReadOnly())
+	}
+
+	// The game is back (a new run of it, other entities): a new full view.
+	gw2 := scene.NewWorld()
+	gw2.Spawn(scene.Name{Value: "New"}, scene.SceneID{ID: 6}, ecs.Transform{}.Default())
+	gw2.Spawn(scene.Name{Value: "Newer"}, scene.SceneID{ID: 7}, ecs.Transform{}.Default())
+	startTestGameWith(t, gw2, live.Options{Addr: addr, Token: token})
+	w.CmdLiveReconnect()
+	frameUntil(t, w, "reattached", func() bool { return w.LiveState() == LiveAttached && w.doc != lost && w.doc.Len() == 2 })
+	if _, ok := w.doc.Entity(5); ok || w.doc.LiveReadOnly() || w.LiveLost() {
+		t.Fatalf("after reconnecting: the old entity shown %v, read-only %v, lost %v", ok, w.doc.LiveReadOnly(), w.LiveLost())
+	}
+	if e, ok := w.doc.Entity(6); !ok || w.doc.Name(e) != "New" {
+		t.Fatalf("after reconnecting the game's entity 6 is not shown (%v)", ok)
 	}
 }
