@@ -64,7 +64,7 @@ var actions = []action{
 	{menu: "Entity", label: "Unpack Prefab", run: commands.CmdUnpackPrefab, enabled: commands.InInstance},
 
 	{menu: "Play", label: "Play / Stop", keys: []imgui.KeyChord{ctrl | key(imgui.KeyP)}, run: commands.CmdPlayStop},
-	{menu: "Play", label: "Pause / Resume", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyP)}, run: commands.CmdPause, enabled: commands.Playing},
+	{menu: "Play", label: "Pause / Resume", keys: []imgui.KeyChord{key(imgui.KeyF7)}, run: commands.CmdPause, enabled: commands.Playing},
 	{menu: "Play", label: "Step", keys: []imgui.KeyChord{key(imgui.KeyF10)}, run: commands.CmdStep, enabled: commands.Playing},
 
 	{label: "Translate gizmo", keys: []imgui.KeyChord{key(imgui.KeyW)}, run: commands.CmdGizmoTranslate, viewportOnly: true},
@@ -73,7 +73,8 @@ var actions = []action{
 	{label: "Toggle local/world gizmo", keys: []imgui.KeyChord{key(imgui.KeyX)}, run: commands.CmdGizmoSpace, viewportOnly: true},
 	{label: "Frame selection", keys: []imgui.KeyChord{key(imgui.KeyF)}, run: commands.CmdFrame, viewportOnly: true, mark: "frame"},
 
-	{menu: "View", label: "Stats Overlay", run: commands.CmdToggleStats},
+	{menu: "View", label: paletteLabel, keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyP)}, run: commands.CmdPalette},
+	{menu: "View", label: "Stats Overlay", run: commands.CmdToggleStats, sepBefore: true},
 	{menu: "View", label: "Reset Layout", run: commands.CmdResetLayout, sepBefore: true},
 
 	{menu: "Help", label: "Shortcuts", keys: []imgui.KeyChord{key(imgui.KeyF1)}, run: commands.CmdShowShortcuts},

@@ -83,6 +83,7 @@ type App struct {
 	dialogs *dialogs
 	jobs    jobOverlay
 	help    helpWindows
+	palette palette
 	drag    prefabDrag
 	keys    chordKeeper // quick Ctrl chords in text fields
 	input   inputGate   // hands queued input to frames no faster than the UI takes it
@@ -174,6 +175,7 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	a.dialogs = &dialogs{places: func() []string { return st.Places }, gridHost: ws, gridView: a.vp, meshes: ws.Assets(), probe: pr}
 	a.jobs = jobOverlay{jobs: jobs, probe: pr}
 	a.help.probe = a.probe
+	a.palette.cmds, a.palette.probe = a.cmds, a.probe
 	ws.SetUI(appUI{a})
 	jobs.PictureShows = a.vp.pictureShows
 	a.insp.mark, a.dialogs.mark = jobs.MarkNow, jobs.MarkNow
@@ -300,6 +302,7 @@ func (a *App) frame() {
 	a.dialogs.Build()
 	a.jobs.Build()
 	a.help.Build()
+	a.palette.Build()
 	a.vp.lateRender() // a change made after the viewport was built, drawn in this frame when a patch covers it
 	a.keys.frameEnd()
 	if t := a.ws.WindowTitle(); t != a.title {

@@ -49,6 +49,7 @@ type commands interface {
 	CmdGizmoSpace()
 	CmdFrame()
 	// View, Help
+	CmdPalette()
 	CmdToggleStats()
 	CmdResetLayout()
 	CmdShowShortcuts()
@@ -86,6 +87,7 @@ func (c appCommands) CmdFrame()          { c.a.vp.frameSelection() }
 func (c appCommands) CmdResetLayout()    { c.a.resetLayout() }
 func (c appCommands) CmdShowShortcuts()  { c.a.help.shortcuts = !c.a.help.shortcuts } // F1 opens and closes it
 func (c appCommands) CmdAbout()          { c.a.help.about = true }
+func (c appCommands) CmdPalette()        { c.a.palette.toggle() }
 
 // CmdToggleStats shows or hides the viewport's stats overlay, and remembers it in the settings.
 func (c appCommands) CmdToggleStats() {
