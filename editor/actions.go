@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+
+	"github.com/voltex-editor/voltex/viewport"
 )
 
 // action is one user command: it appears in a menu, may have shortcuts, and is listed in Help → Shortcuts and in
@@ -73,13 +75,29 @@ var actions = []action{
 	{label: "Toggle local/world gizmo", keys: []imgui.KeyChord{key(imgui.KeyX)}, run: commands.CmdGizmoSpace, viewportOnly: true},
 	{label: "Frame selection", keys: []imgui.KeyChord{key(imgui.KeyF)}, run: commands.CmdFrame, viewportOnly: true, mark: "frame"},
 
-	{menu: "View", label: paletteLabel, keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyP)}, run: commands.CmdPalette},
+	{menu: "View", label: "Front View", keys: viewKeys(imgui.KeyKeypad1, imgui.Key1, 0), run: axisView(viewport.ViewFront), viewportOnly: true},
+	{menu: "View", label: "Back View", keys: viewKeys(imgui.KeyKeypad1, imgui.Key1, ctrl), run: axisView(viewport.ViewBack), viewportOnly: true},
+	{menu: "View", label: "Right View", keys: viewKeys(imgui.KeyKeypad3, imgui.Key3, 0), run: axisView(viewport.ViewRight), viewportOnly: true},
+	{menu: "View", label: "Left View", keys: viewKeys(imgui.KeyKeypad3, imgui.Key3, ctrl), run: axisView(viewport.ViewLeft), viewportOnly: true},
+	{menu: "View", label: "Top View", keys: viewKeys(imgui.KeyKeypad7, imgui.Key7, 0), run: axisView(viewport.ViewTop), viewportOnly: true},
+	{menu: "View", label: "Bottom View", keys: viewKeys(imgui.KeyKeypad7, imgui.Key7, ctrl), run: axisView(viewport.ViewBottom), viewportOnly: true},
+	{menu: "View", label: "Perspective / Orthographic", keys: viewKeys(imgui.KeyKeypad5, imgui.Key5, 0), run: commands.CmdToggleOrtho, viewportOnly: true},
+
+	{menu: "View", label: paletteLabel, sepBefore: true, keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyP)}, run: commands.CmdPalette},
 	{menu: "View", label: "Stats Overlay", run: commands.CmdToggleStats, sepBefore: true},
 	{menu: "View", label: "Reset Layout", run: commands.CmdResetLayout, sepBefore: true},
 
 	{menu: "Help", label: "Shortcuts", keys: []imgui.KeyChord{key(imgui.KeyF1)}, run: commands.CmdShowShortcuts},
 	{menu: "Help", label: "About Voltex Editor", run: commands.CmdAbout},
 }
+
+// viewKeys are an axis view's chords: the numpad key (Blender's) and the number row's, for keyboards without one.
+func viewKeys(numpad, row imgui.Key, mod imgui.KeyChord) []imgui.KeyChord {
+	return []imgui.KeyChord{mod | key(numpad), mod | key(row)}
+}
+
+// axisView is the action that turns the camera to look along v.
+func axisView(v viewport.AxisView) func(commands) { return func(c commands) { c.CmdView(v) } }
 
 // menus lists the top-level menus in order.
 var menus = []string{"File", "Edit", "Entity", "View", "Play", "Help"}

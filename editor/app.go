@@ -478,7 +478,7 @@ func (a *App) writeProbe() {
 	st.Modal = a.dialogs.modalName()
 	st.Prompt = a.dialogs.promptText()
 	cam := d.Camera()
-	st.Camera = probe.Camera{Yaw: cam.Yaw, Pitch: cam.Pitch, Distance: cam.Distance}
+	st.Camera = probe.Camera{Yaw: cam.Yaw, Pitch: cam.Pitch, Distance: cam.Distance, Ortho: cam.Orthographic || cam.Ortho > 0, Pivot: cam.Pivot}
 	st.Waits = a.idle.waits
 	st.MissingGlyphs = a.missingGlyphs
 	st.TextInput = imgui.CurrentIO().WantTextInput()

@@ -1,6 +1,9 @@
 package editor
 
-import "github.com/voltex-editor/voltex/editor/workspace"
+import (
+	"github.com/voltex-editor/voltex/editor/workspace"
+	"github.com/voltex-editor/voltex/viewport"
+)
 
 // commands is what the action table (actions.go) runs and asks: every menu item and shortcut of the editor.
 // appCommands implements it; the menu bar and the shortcut handler see only this.
@@ -48,6 +51,8 @@ type commands interface {
 	CmdGizmoScale()
 	CmdGizmoSpace()
 	CmdFrame()
+	CmdView(v viewport.AxisView)
+	CmdToggleOrtho()
 	// View, Help
 	CmdPalette()
 	CmdToggleStats()
@@ -84,10 +89,14 @@ func (c appCommands) CmdGizmoRotate()    { c.a.vp.setGizmo(gizmoRotate) }
 func (c appCommands) CmdGizmoScale()     { c.a.vp.setGizmo(gizmoScale) }
 func (c appCommands) CmdGizmoSpace()     { c.a.vp.toggleGizmoSpace() }
 func (c appCommands) CmdFrame()          { c.a.vp.frameSelection() }
-func (c appCommands) CmdResetLayout()    { c.a.resetLayout() }
-func (c appCommands) CmdShowShortcuts()  { c.a.help.shortcuts = !c.a.help.shortcuts } // F1 opens and closes it
-func (c appCommands) CmdAbout()          { c.a.help.about = true }
-func (c appCommands) CmdPalette()        { c.a.palette.toggle() }
+func (c appCommands) CmdToggleOrtho()    { c.a.vp.toggleOrtho() }
+
+// CmdView turns the viewport's camera to look along an axis (orthographic).
+func (c appCommands) CmdView(v viewport.AxisView) { c.a.vp.axisView(v) }
+func (c appCommands) CmdResetLayout()             { c.a.resetLayout() }
+func (c appCommands) CmdShowShortcuts()           { c.a.help.shortcuts = !c.a.help.shortcuts } // F1 opens and closes it
+func (c appCommands) CmdAbout()                   { c.a.help.about = true }
+func (c appCommands) CmdPalette()                 { c.a.palette.toggle() }
 
 // CmdToggleStats shows or hides the viewport's stats overlay, and remembers it in the settings.
 func (c appCommands) CmdToggleStats() {

@@ -30,7 +30,8 @@ type keyPress struct {
 
 // keyEvent records a key press (down) reported by the backend, with the modifiers held when it happened.
 func (k *chordKeeper) keyEvent(key imgui.Key, ctrl, shift, down bool) {
-	if !down || !(ctrl || shift) || isModifier(key) {
+	if !down || !(ctrl || shift) || isModifier(key) || key < imgui.KeyNamedKeyBEGIN || key >= imgui.KeyNamedKeyEND {
+		// (giu reports keys it does not map, the numpad's among them, as 0: ImGui asserts on asking about one)
 		return
 	}
 	k.pressed = slices.DeleteFunc(k.pressed, func(p keyPress) bool { return p.key == key })

@@ -122,3 +122,17 @@ func TestQuickChordWithAModifierStillDown(t *testing.T) {
 		t.Errorf("Ctrl+Shift+A (Deselect All) left %d selected", n)
 	}
 }
+
+// TestChordKeeperIgnoresUnnamedKeys: a key the backend cannot name (giu reports the numpad's keys as 0) pressed
+// with Ctrl is not kept, so the frame does not ask ImGui about it (ImGui asserts on an unnamed key: the editor died
+// on Ctrl+numpad 3).
+func TestChordKeeperIgnoresUnnamedKeys(t *testing.T) {
+	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
+	f.frame()
+	f.a.keys.keyEvent(imgui.KeyNone, true, false, true)
+	f.a.keys.keyEvent(imgui.Key(imgui.KeyNamedKeyEND), true, false, true)
+	f.frames(2) // would assert
+	if len(f.a.keys.pressed) != 0 {
+		t.Errorf("kept %v", f.a.keys.pressed)
+	}
+}

@@ -23,8 +23,11 @@ func shortcutsMarkdown() string {
 			continue
 		}
 		menu := ac.menu
-		if menu == "" {
+		switch {
+		case menu == "":
 			menu = "Viewport (mouse over it)"
+		case ac.viewportOnly:
+			menu += " (keys: mouse over the viewport)"
 		}
 		b.WriteString("| " + menu + " | " + ac.label + " | " + ac.allShortcutText() + " |\n")
 	}

@@ -75,7 +75,7 @@ func (v *viewportPanel) buildGizmo() {
 	cam := v.doc.Camera()
 	imguizmo.SetDrawlistV(imgui.WindowDrawList())
 	imguizmo.SetRect(v.area.origin.X, v.area.origin.Y, float32(v.area.w), float32(v.area.h))
-	imguizmo.SetOrthographic(false)
+	imguizmo.SetOrthographic(cam.Orthographic || cam.Ortho > 0)
 	view := cam.View()
 	proj := cam.Proj(v.aspect())
 	m := w.WorldMatrix(active)

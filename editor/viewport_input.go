@@ -185,13 +185,31 @@ func (v *viewportPanel) buildViewCube() {
 		return
 	}
 	cam := v.doc.Camera()
-	view := cam.View()
+	persp := *cam
+	persp.Orthographic = false // the cube turns the view about the pivot, at the distance
+	view := persp.View()
 	before := view
 	pos := v.area.viewCubePos()
 	imguizmo.ViewManipulateFloat(&view[0], cam.Distance, pos, imgui.Vec2{X: side, Y: side}, 0x00000000)
 	if view != before {
 		*cam = cam.WithView(view)
+		if ax, ok := cam.NearestAxisView(axisSnapDegrees); ok && !imgui.IsMouseDown(imgui.MouseButtonLeft) {
+			cam.SetAxisView(ax) // a face clicked: the cube's turn ends on it; the axis view, exact and orthographic
+		}
 	}
+}
+
+// axisSnapDegrees is how near an axis the view cube's turn must end to become that axis view (more than the 1° the
+// orbit's pitch limit keeps from the poles).
+const axisSnapDegrees = 2
+
+// axisView turns the camera to look along an axis, orthographic (the numpad keys, the View menu).
+func (v *viewportPanel) axisView(ax viewport.AxisView) { v.doc.Camera().SetAxisView(ax) }
+
+// toggleOrtho switches the camera between perspective and orthographic.
+func (v *viewportPanel) toggleOrtho() {
+	cam := v.doc.Camera()
+	cam.Orthographic = !cam.Orthographic
 }
 
 // budget is how long this frame may spend on the picture (see drawBudget): the bigger budget once the input is

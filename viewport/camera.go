@@ -49,9 +49,13 @@ type Camera struct {
 	FovY     float32
 	Near     float32
 	Far      float32
-	// Ortho is half the height an orthographic projection sees; 0 is the perspective one of FovY. The editor's
-	// own camera is always perspective; a scene camera's preview may be orthographic (SceneCameraView).
+	// Ortho is half the height an orthographic projection sees; 0 is the perspective one of FovY. A scene camera's
+	// preview may be orthographic (SceneCameraView).
 	Ortho float32
+	// Orthographic makes the projection orthographic with the plane through the pivot as big on the screen as
+	// in perspective (so toggling it keeps what is at the pivot where it is, and zooming scales it): the
+	// editor camera's axis views. Ortho, when set, takes precedence.
+	Orthographic bool
 }
 
 // DefaultCamera returns the camera a new scene starts with: yaw 30°, pitch
@@ -140,19 +144,31 @@ func (c Camera) Right() mgl32.Vec3 { return c.Orientation().Rotate(mgl32.Vec3{1,
 // Up returns the camera's unit up vector.
 func (c Camera) Up() mgl32.Vec3 { return c.Orientation().Rotate(worldUp) }
 
-// Eye returns the camera position: Distance behind Pivot along Forward.
-func (c Camera) Eye() mgl32.Vec3 { return c.Pivot.Sub(c.Forward().Mul(c.Distance)) }
+// Eye returns the camera position: Distance behind Pivot along Forward (in
+// orthographic, where the distance only sets the scale, half of Far behind
+// it at least, so that zooming in does not cut off what lies in front).
+func (c Camera) Eye() mgl32.Vec3 { return c.Pivot.Sub(c.Forward().Mul(c.eyeDistance())) }
+
+func (c Camera) eyeDistance() float32 {
+	if c.Orthographic {
+		return max(c.Distance, c.Far/2)
+	}
+	return c.Distance
+}
 
 // View returns the world → camera matrix.
 func (c Camera) View() mgl32.Mat4 {
 	q := c.Orientation()
 	fwd := q.Rotate(mgl32.Vec3{0, 0, -1})
-	eye := c.Pivot.Sub(fwd.Mul(c.Distance))
+	eye := c.Pivot.Sub(fwd.Mul(c.eyeDistance()))
+	if c.Orthographic { // the eye is far: eye+fwd would lose the direction's precision
+		return q.Conjugate().Mat4().Mul4(mgl32.Translate3D(-eye[0], -eye[1], -eye[2]))
+	}
 	return mgl32.LookAtV(eye, eye.Add(fwd), q.Rotate(worldUp))
 }
 
-// Proj returns the projection (perspective, or orthographic when Ortho is set)
-// for a viewport of the given aspect ratio (width / height).
+// Proj returns the projection for a viewport of the given aspect ratio
+// (width / height): perspective, or orthographic with Ortho or Orthographic.
 func (c Camera) Proj(aspect float32) mgl32.Mat4 {
 	if !(aspect > 0) {
 		aspect = 1
@@ -160,7 +176,57 @@ func (c Camera) Proj(aspect float32) mgl32.Mat4 {
 	if c.Ortho > 0 {
 		return mgl32.Ortho(-c.Ortho*aspect, c.Ortho*aspect, -c.Ortho, c.Ortho, c.Near, c.Far)
 	}
+	if c.Orthographic {
+		hh := c.Distance * float32(math.Tan(float64(mgl32.DegToRad(c.FovY))/2))
+		hw := hh * aspect
+		return mgl32.Ortho(-hw, hw, -hh, hh, c.Near, c.Far)
+	}
 	return mgl32.Perspective(mgl32.DegToRad(c.FovY), aspect, c.Near, c.Far)
+}
+
+// AxisView is a view along a world axis (Blender's numpad views).
+type AxisView int
+
+// The axis views. Front looks down -Z (X to the right, Y up), Right down -X,
+// Top down -Y (X to the right, -Z up); the others look the opposite way.
+const (
+	ViewFront AxisView = iota
+	ViewBack
+	ViewRight
+	ViewLeft
+	ViewTop
+	ViewBottom
+)
+
+// axisAngles are each AxisView's yaw and pitch.
+var axisAngles = [...][2]float32{
+	ViewFront: {0, 0}, ViewBack: {180, 0}, ViewRight: {90, 0}, ViewLeft: {-90, 0}, ViewTop: {0, -90}, ViewBottom: {0, 90},
+}
+
+// String names the view ("Top").
+func (v AxisView) String() string {
+	return [...]string{"Front", "Back", "Right", "Left", "Top", "Bottom"}[v]
+}
+
+// SetAxisView turns the camera about its pivot to look along v, exactly
+// (top and bottom beyond [MaxPitch]), and makes it orthographic.
+func (c *Camera) SetAxisView(v AxisView) {
+	c.Yaw, c.Pitch = axisAngles[v][0], axisAngles[v][1]
+	c.Orthographic = true
+}
+
+// NearestAxisView returns the axis view c looks along, within tol degrees,
+// and whether there is one.
+func (c Camera) NearestAxisView(tol float32) (AxisView, bool) {
+	fwd := c.Forward()
+	cos := float32(math.Cos(float64(mgl32.DegToRad(tol))))
+	for v := range axisAngles {
+		a := Camera{Yaw: axisAngles[v][0], Pitch: axisAngles[v][1]}
+		if a.Forward().Dot(fwd) >= cos {
+			return AxisView(v), true
+		}
+	}
+	return 0, false
 }
 
 // ViewProj returns Proj·View for a w×h pixel viewport.
@@ -208,8 +274,16 @@ func (c Camera) unitsPerPixel(h int) float32 {
 
 // Orbit turns the camera around the pivot by a mouse drag of (dx, dy) pixels:
 // dragging right turns the scene to the right, dragging down tilts the camera
-// up over the scene. Pitch stays within ±[MaxPitch].
+// up over the scene. Pitch stays within ±[MaxPitch]. An orthographic axis
+// view turned away from its axis becomes perspective (Blender's auto
+// perspective); an orthographic view off the axes stays orthographic.
 func (c *Camera) Orbit(dx, dy float32) {
+	if dx == 0 && dy == 0 {
+		return // an axis view keeps its exact ±90° pitch
+	}
+	if _, ok := c.NearestAxisView(0.5); ok && c.Orthographic {
+		c.Orthographic = false
+	}
 	c.Yaw = wrapDegrees(c.Yaw - dx*OrbitDegreesPerPixel)
 	c.Pitch = mgl32.Clamp(c.Pitch-dy*OrbitDegreesPerPixel, -MaxPitch, MaxPitch)
 }
@@ -255,7 +329,7 @@ type FlyInput struct {
 // the eye along the view direction, the right vector and world up. The pivot
 // travels with the eye, so orbiting afterwards turns around the point ahead.
 func (c *Camera) Fly(in FlyInput) {
-	eye := c.Eye()
+	eye := c.Pivot.Sub(c.Forward().Mul(c.Distance))
 	c.Yaw = wrapDegrees(c.Yaw - in.LookDX*OrbitDegreesPerPixel)
 	c.Pitch = mgl32.Clamp(c.Pitch-in.LookDY*OrbitDegreesPerPixel, -MaxPitch, MaxPitch)
 	fwd := c.Forward()
@@ -329,7 +403,8 @@ func (c *Camera) Frame(b AABB, aspect float32) bool {
 
 // WithView returns c turned to look the way view (a world → camera matrix, e.g. changed by a view cube) looks
 // from where it looks: c keeps its distance, and its pivot moves to that distance in front of view's eye. Roll in
-// view is dropped (the editor camera has none).
+// view is dropped (the editor camera has none). view's eye is taken at the distance (as a perspective c's View
+// puts it).
 func (c Camera) WithView(view mgl32.Mat4) Camera {
 	inv := view.Inv()
 	eye := inv.Col(3).Vec3()

@@ -206,9 +206,11 @@ type Mark struct {
 
 // Camera is the viewport camera's orbit: yaw and pitch in degrees, distance from the pivot.
 type Camera struct {
-	Yaw      float32 `json:"yaw"`
-	Pitch    float32 `json:"pitch"`
-	Distance float32 `json:"distance"`
+	Yaw      float32    `json:"yaw"`
+	Pitch    float32    `json:"pitch"`
+	Distance float32    `json:"distance"`
+	Ortho    bool       `json:"ortho,omitempty"`
+	Pivot    [3]float32 `json:"pivot"`
 }
 
 // Row is one hierarchy row.
