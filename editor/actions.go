@@ -26,6 +26,7 @@ type action struct {
 const (
 	ctrl  = imgui.KeyChord(imgui.ModCtrl)
 	shift = imgui.KeyChord(imgui.ModShift)
+	alt   = imgui.KeyChord(imgui.ModAlt)
 )
 
 func key(k imgui.Key) imgui.KeyChord { return imgui.KeyChord(k) }
@@ -64,6 +65,10 @@ var actions = []action{
 	{menu: "Entity", label: "Revert Prefab Instance", run: commands.CmdRevertInstance, enabled: commands.InInstance},
 	{menu: "Entity", label: "Apply Instance to Prefab", run: commands.CmdApplyInstance, enabled: commands.InInstance},
 	{menu: "Entity", label: "Unpack Prefab", run: commands.CmdUnpackPrefab, enabled: commands.InInstance},
+	{menu: "Entity", label: "Hide Selected", keys: []imgui.KeyChord{key(imgui.KeyH)}, run: commands.CmdHide, enabled: commands.HasSelection, sepBefore: true},
+	{menu: "Entity", label: "Unhide All", keys: []imgui.KeyChord{alt | key(imgui.KeyH)}, run: commands.CmdUnhideAll},
+	{menu: "Entity", label: "Isolate Selected / Show All", keys: []imgui.KeyChord{shift | key(imgui.KeyH), key(imgui.KeySlash)}, run: commands.CmdIsolate},
+	{menu: "Entity", label: "Lock / Unlock Selected", run: commands.CmdToggleLock, enabled: commands.HasSelection},
 
 	{menu: "Play", label: "Play / Stop", keys: []imgui.KeyChord{ctrl | key(imgui.KeyP)}, run: commands.CmdPlayStop},
 	{menu: "Play", label: "Pause / Resume", keys: []imgui.KeyChord{key(imgui.KeyF7)}, run: commands.CmdPause, enabled: commands.Playing},
@@ -111,10 +116,16 @@ func chordName(c imgui.KeyChord) string {
 	if c&shift != 0 {
 		parts = append(parts, "Shift")
 	}
-	k := imgui.Key(c &^ (ctrl | shift | imgui.KeyChord(imgui.ModAlt) | imgui.KeyChord(imgui.ModSuper)))
+	if c&alt != 0 {
+		parts = append(parts, "Alt")
+	}
+	k := imgui.Key(c &^ (ctrl | shift | alt | imgui.KeyChord(imgui.ModSuper)))
 	name := imgui.KeyName(k)
-	if k == imgui.KeyDelete {
+	switch k {
+	case imgui.KeyDelete:
 		name = "Del"
+	case imgui.KeySlash:
+		name = "/"
 	}
 	parts = append(parts, name)
 	return strings.Join(parts, "+")
@@ -180,10 +191,10 @@ func handleShortcuts(c commands, modal, overViewport bool) {
 // still Ctrl+Q: chordKeeper holds Ctrl for that frame.
 func chordPressed(c imgui.KeyChord) bool {
 	io := imgui.CurrentIO()
-	if io.KeyCtrl() != (c&ctrl != 0) || io.KeyShift() != (c&shift != 0) || io.KeyAlt() {
+	if io.KeyCtrl() != (c&ctrl != 0) || io.KeyShift() != (c&shift != 0) || io.KeyAlt() != (c&alt != 0) {
 		return false
 	}
-	return imgui.IsKeyPressedBoolV(imgui.Key(c&^(ctrl|shift)), false)
+	return imgui.IsKeyPressedBoolV(imgui.Key(c&^(ctrl|shift|alt)), false)
 }
 
 // runAction runs ac, timing it for the probe when it has a mark (commands.Timed).

@@ -84,6 +84,7 @@ type App struct {
 	jobs    jobOverlay
 	help    helpWindows
 	palette palette
+	flags   entityFlags // what the user hid, locked and isolated in the open scene
 	drag    prefabDrag
 	keys    chordKeeper // quick Ctrl chords in text fields
 	input   inputGate   // hands queued input to frames no faster than the UI takes it
@@ -176,6 +177,8 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	a.jobs = jobOverlay{jobs: jobs, probe: pr}
 	a.help.probe = a.probe
 	a.palette.cmds, a.palette.probe = a.cmds, a.probe
+	a.flags.st, a.flags.save = st, func() { a.cmds.SaveSettings() }
+	a.vp.filter, a.hier.flags = &a.flags, &a.flags
 	ws.SetUI(appUI{a})
 	jobs.PictureShows = a.vp.pictureShows
 	a.insp.mark, a.dialogs.mark = jobs.MarkNow, jobs.MarkNow
@@ -294,6 +297,7 @@ func (a *App) frame() {
 	a.input.afterNewFrame()
 	a.keys.frameStart()
 	a.ws.BeginFrame()
+	a.flags.sync(a.ws.Doc())
 	handleShortcuts(a.cmds, a.dialogs.modalOpen(), a.vp.area.overImage)
 	a.menu.Build()
 	a.status.Build()

@@ -41,6 +41,10 @@ type commands interface {
 	CmdRevertInstance()
 	CmdApplyInstance()
 	CmdUnpackPrefab()
+	CmdHide()
+	CmdUnhideAll()
+	CmdIsolate()
+	CmdToggleLock()
 	// Play
 	CmdPlayStop()
 	CmdPause()
@@ -90,6 +94,20 @@ func (c appCommands) CmdGizmoScale()     { c.a.vp.setGizmo(gizmoScale) }
 func (c appCommands) CmdGizmoSpace()     { c.a.vp.toggleGizmoSpace() }
 func (c appCommands) CmdFrame()          { c.a.vp.frameSelection() }
 func (c appCommands) CmdToggleOrtho()    { c.a.vp.toggleOrtho() }
+func (c appCommands) CmdUnhideAll()      { c.a.flags.unhideAll() }
+
+// CmdHide hides the selected entities (not drawn, not picked) and deselects them.
+func (c appCommands) CmdHide() {
+	sel := c.Doc().Selection()
+	c.a.flags.hide(sel.Entities())
+	sel.Select()
+}
+
+// CmdIsolate shows only the selected entities, or everything again when something is isolated.
+func (c appCommands) CmdIsolate() { c.a.flags.isolate(c.Doc().Selection().Entities()) }
+
+// CmdToggleLock locks the selected entities (drawn, not picked nor moved), or unlocks them.
+func (c appCommands) CmdToggleLock() { c.a.flags.toggleLock(c.Doc().Selection().Entities()) }
 
 // CmdView turns the viewport's camera to look along an axis (orthographic).
 func (c appCommands) CmdView(v viewport.AxisView) { c.a.vp.axisView(v) }

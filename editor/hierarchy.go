@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/hierarchy"
 	"github.com/voltex-editor/voltex/editor/probe"
+	"github.com/voltex-editor/voltex/editor/settings"
 	"github.com/voltex-editor/voltex/editor/workspace"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/query"
@@ -51,6 +53,14 @@ type prefabDropTarget interface {
 	acceptPrefabDrop(target ecs.Entity)
 }
 
+// rowFlags are the entities' hide and lock flags as the rows show and toggle them (entityFlags implements it).
+type rowFlags interface {
+	own(e ecs.Entity) settings.Flags
+	hidden(e ecs.Entity) bool
+	toggleHidden(es []ecs.Entity)
+	toggleLock(es []ecs.Entity)
+}
+
 // logger is the console as panels write to it (the workspace's Logger).
 type logger = workspace.Logger
 
@@ -66,6 +76,7 @@ func (t docTree) Parent(e ecs.Entity) ecs.Entity     { return t.World().Parent(e
 // select; a row dragged onto another reparents or reorders; F2 or a double-click renames inline.
 type hierarchyPanel struct {
 	doc   hierarchyDoc
+	flags rowFlags // nil: no eye and lock toggles
 	cmds  hierarchyCommands
 	drops prefabDropTarget
 	log   logger
@@ -323,6 +334,7 @@ func (h *hierarchyPanel) buildRow(rows []hierarchy.Row, i int) {
 			Name: name, Depth: int(r.Depth), Selected: h.doc.Selection().IsSelectedID(r.ID), Conflict: conflict, Prefab: kind,
 		})
 	}
+	defer h.buildToggles(r, imgui.ItemRectMin(), imgui.ItemRectMax())
 	if r.HasKids && !h.model.Searching() {
 		h.model.SetExpanded(r.ID, open)
 	}
@@ -376,7 +388,17 @@ func (h *hierarchyPanel) buildNode(r hierarchy.Row, name string) (open, conflict
 		label = "[!] " + name
 		imgui.PushStyleColorVec4(imgui.ColText, conflictRed)
 	}
+	dim := h.flags != nil && h.flags.hidden(r.Entity)
+	if dim {
+		imgui.PushStyleColorVec4(imgui.ColText, *imgui.StyleColorVec4(imgui.ColTextDisabled))
+	}
+	if h.flags != nil {
+		imgui.SetNextItemAllowOverlap() // the eye and lock toggles are drawn over the row's right end
+	}
 	open = imgui.TreeNodeExStrV(label+"###row", flags)
+	if dim {
+		imgui.PopStyleColor()
+	}
 	if conflict || isPrefab {
 		imgui.PopStyleColor()
 	}
@@ -500,5 +522,95 @@ func (h *hierarchyPanel) click(i int) {
 		h.doc.Selection().Toggle(es[0])
 	default:
 		h.doc.Selection().Select(es...)
+	}
+}
+
+// buildToggles draws the row's eye (hide) and lock toggles at its right end, over the tree node: bright when set,
+// faint when not. rowMin and rowMax are the tree node's rectangle (it spans the row).
+func (h *hierarchyPanel) buildToggles(r hierarchy.Row, rowMin, rowMax imgui.Vec2) {
+	if h.flags == nil {
+		return
+	}
+	fl := h.flags.own(r.Entity)
+	side := rowMax.Y - rowMin.Y
+	imgui.SameLineV(rowMax.X-2*side-4-imgui.WindowPos().X+imgui.ScrollX(), 0)
+	for k, set := range []bool{fl.Hidden, fl.Locked} {
+		if k == 1 {
+			imgui.SameLineV(0, 4)
+		}
+		pos := imgui.CursorScreenPos()
+		id := "##eye"
+		if k == 1 {
+			id = "##lock"
+		}
+		if imgui.InvisibleButton(id, imgui.Vec2{X: side, Y: side}) {
+			if k == 0 {
+				h.flags.toggleHidden([]ecs.Entity{r.Entity})
+			} else {
+				h.flags.toggleLock([]ecs.Entity{r.Entity})
+			}
+		}
+		hovered := imgui.IsItemHovered()
+		if h.probe != nil && len(h.probe.Hierarchy) > 0 {
+			pr := &h.probe.Hierarchy[len(h.probe.Hierarchy)-1]
+			rect := rectOf(pos, imgui.Vec2{X: side, Y: side})
+			if k == 0 {
+				pr.Eye, pr.Hidden = rect, set
+			} else {
+				pr.Lock, pr.Locked = rect, set
+			}
+		}
+		col := uint32(0x40ffffff)
+		switch {
+		case set:
+			col = 0xffffffff
+		case hovered:
+			col = 0xa0ffffff
+		}
+		if k == 0 {
+			drawEye(pos, side, col, set)
+		} else {
+			drawLock(pos, side, col, set)
+		}
+		if hovered {
+			tooltip([...]string{"Hide (H); click again to show", "Lock: drawn, not picked nor moved"}[k])
+		}
+	}
+}
+
+// drawEye draws an eye in the square at p of side s; hidden, it is crossed out.
+func drawEye(p imgui.Vec2, s float32, col uint32, hidden bool) {
+	dl := imgui.WindowDrawList()
+	c := imgui.Vec2{X: p.X + s/2, Y: p.Y + s/2}
+	w, hh := s*0.45, s*0.28
+	left, right := imgui.Vec2{X: c.X - w, Y: c.Y}, imgui.Vec2{X: c.X + w, Y: c.Y}
+	dl.AddBezierQuadraticV(left, imgui.Vec2{X: c.X, Y: c.Y - 2*hh}, right, col, 1.5, 0)
+	dl.AddBezierQuadraticV(left, imgui.Vec2{X: c.X, Y: c.Y + 2*hh}, right, col, 1.5, 0)
+	dl.AddCircleFilled(c, s*0.14, col)
+	if hidden {
+		dl.AddLineV(imgui.Vec2{X: p.X + 2, Y: p.Y + s - 2}, imgui.Vec2{X: p.X + s - 2, Y: p.Y + 2}, col, 1.5)
+	}
+}
+
+// drawLock draws a padlock in the square at p of side s: shut and filled when locked, open when not.
+func drawLock(p imgui.Vec2, s float32, col uint32, locked bool) {
+	dl := imgui.WindowDrawList()
+	body0 := imgui.Vec2{X: p.X + s*0.2, Y: p.Y + s*0.48}
+	body1 := imgui.Vec2{X: p.X + s*0.8, Y: p.Y + s*0.92}
+	if locked {
+		dl.AddRectFilledV(body0, body1, col, 2, 0)
+	} else {
+		dl.AddRectV(body0, body1, col, 2, 0, 1.5)
+	}
+	r := s * 0.2
+	cx := p.X + s/2
+	if !locked {
+		cx += s * 0.15 // the shackle swung open
+	}
+	dl.PathArcTo(imgui.Vec2{X: cx, Y: p.Y + s*0.08 + r}, r, math.Pi, 2*math.Pi)
+	dl.PathStrokeV(col, 0, 1.5)
+	dl.AddLineV(imgui.Vec2{X: cx - r, Y: p.Y + s*0.08 + r}, imgui.Vec2{X: cx - r, Y: body0.Y}, col, 1.5)
+	if locked {
+		dl.AddLineV(imgui.Vec2{X: cx + r, Y: p.Y + s*0.08 + r}, imgui.Vec2{X: cx + r, Y: body0.Y}, col, 1.5)
 	}
 }

@@ -41,6 +41,15 @@ type viewportHost interface {
 	prefabDrop(local imgui.Vec2, w, h int)
 }
 
+// entityFilter is what the user hid and locked (entityFlags implements it): hidden entities are left out of the
+// draw list, locked ones are passed over by picking and refuse the gizmo.
+type entityFilter interface {
+	hideFunc() func(ecs.Entity) bool // nil: nothing hidden
+	locked(e ecs.Entity) bool
+	hasLocks() bool
+	changes() uint64 // bumped on every change
+}
+
 // viewportPanel shows the scene through a Renderer (viewport.Renderer: OpenGL in the editor, a fake in tests): its
 // offscreen image fills the panel, re-rendered only when what it shows changed (viewport.RedrawPolicy). The mouse
 // and keyboard drive the document's camera; a click or a box selects from the renderer's entity-id image; the
@@ -48,6 +57,7 @@ type viewportHost interface {
 type viewportPanel struct {
 	doc         viewportDoc
 	host        viewportHost
+	filter      entityFilter // nil: nothing hidden nor locked
 	log         logger
 	probe       *probe.State
 	newRenderer func() (viewport.Renderer, error) // called on first Build, on the thread that owns the GL context

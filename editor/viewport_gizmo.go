@@ -60,12 +60,12 @@ func (o gizmoOp) dragKind() doc.DragKind {
 // selected entities' Transforms. It snaps to the steps in the settings while grid snapping is on or Ctrl is held;
 // a move snaps the dragged vertex onto another mesh's vertex near the mouse while V is held, and with surface
 // snapping on puts the entity on the surface under the mouse. While playing, a drag moves them in the playing
-// scene, and Stop offers to keep it.
+// scene, and Stop offers to keep it. A selection with a locked entity has no gizmo.
 func (v *viewportPanel) buildGizmo() {
 	active, ok := v.doc.Selection().Active()
 	w := v.doc.World()
 	tid, hasT := ecs.ComponentIDOf[ecs.Transform](w)
-	if !ok || !hasT || !w.Has(active, tid) {
+	if !ok || !hasT || !w.Has(active, tid) || v.selectionLocked() {
 		v.endGizmo()
 		if v.probe != nil {
 			v.probe.Gizmo = [2]int{}

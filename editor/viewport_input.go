@@ -126,12 +126,12 @@ func (v *viewportPanel) handlePicking(local imgui.Vec2, inside bool) {
 	var es []ecs.Entity
 	if v.box.boxing {
 		for _, id := range v.r.ReadIDs(rect) {
-			if e, ok := v.scene.builder.Entity(id); ok {
+			if e, ok := v.scene.builder.Entity(id); ok && !v.lockedID(id) {
 				es = append(es, e)
 			}
 		}
 	} else if inside {
-		if e, ok := v.scene.builder.Entity(v.r.ReadID(int(local.X), int(local.Y))); ok {
+		if e, ok := v.pickAt(int(local.X), int(local.Y)); ok {
 			es = append(es, e)
 		}
 	}

@@ -13,6 +13,7 @@ type viewportScene struct {
 	meshes       viewport.MeshSource
 	selSynced    uint64 // document selection version the builder shows
 	selVersion   uint64 // bumped on every selection change (for the redraw policy)
+	hideSynced   uint64 // the filter's changes the builder hides (0: none yet)
 	assetVersion uint64
 }
 
@@ -25,7 +26,7 @@ func (v *viewportPanel) sync() {
 			v.forget(v.scene.builder.DrawList())
 		}
 		v.scene.builder = viewport.NewBuilder(w, v.scene.meshes)
-		v.scene.selSynced = 0
+		v.scene.selSynced, v.scene.hideSynced = 0, 0
 		v.policy.Invalidate()
 	}
 	if sv := v.doc.Selection().Version(); sv != v.scene.selSynced {
@@ -33,7 +34,45 @@ func (v *viewportPanel) sync() {
 		v.scene.builder.SetSelection(v.doc.Selection().Entities())
 		v.scene.selVersion++
 	}
+	if v.filter != nil && v.filter.changes() != v.scene.hideSynced {
+		v.scene.hideSynced = v.filter.changes()
+		v.scene.builder.SetHide(v.filter.hideFunc())
+	}
 	v.scene.builder.Update()
+}
+
+// lockedID reports whether the entity of a draw-list id is locked (picking passes over it).
+func (v *viewportPanel) lockedID(id uint32) bool {
+	e, ok := v.scene.builder.Entity(id)
+	return ok && v.filter != nil && v.filter.locked(e)
+}
+
+// pickAt returns the entity drawn at pixel (x, y) of the image that is not locked: the id image's, or, where that
+// one is locked, the nearest unlocked one behind it along the ray.
+func (v *viewportPanel) pickAt(x, y int) (ecs.Entity, bool) {
+	id := v.r.ReadID(x, y)
+	if !v.lockedID(id) {
+		return v.scene.builder.Entity(id)
+	}
+	ray := v.doc.Camera().Ray(float32(x)+0.5, float32(y)+0.5, v.area.w, v.area.h)
+	hit, ok := v.scene.builder.DrawList().PickExcept(ray, v.lockedID)
+	if !ok {
+		return ecs.Entity{}, false
+	}
+	return v.scene.builder.Entity(hit.ID)
+}
+
+// selectionLocked reports whether any selected entity is locked (the gizmo refuses to move them).
+func (v *viewportPanel) selectionLocked() bool {
+	if v.filter == nil || !v.filter.hasLocks() {
+		return false
+	}
+	for _, e := range v.doc.Selection().Entities() {
+		if v.filter.locked(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // frameSelection points the camera at the selection (F), or at everything when nothing is selected.

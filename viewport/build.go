@@ -75,6 +75,10 @@ type Builder struct {
 	ents             []ecs.Entity            // by EntityID
 	selIDs           []uint32
 	stale            []uint32
+
+	// hide tells the entities not to draw (SetHide); hidden holds the ids of those left out that would be drawn.
+	hide   func(ecs.Entity) bool
+	hidden map[uint32]bool
 }
 
 // NewBuilder returns a builder for w filling a new DrawList with meshes from
@@ -105,7 +109,7 @@ func NewBuilder(w *ecs.World, src MeshSource) *Builder {
 			ecs.Read[scene.Prefab]()),
 		brokenMoved: ecs.NewQuery2[ecs.GlobalTransform, scene.Prefab](w, ecs.Changed[ecs.GlobalTransform](), ecs.Read[ecs.GlobalTransform](),
 			ecs.Read[scene.Prefab]()),
-		broken: map[uint32]bool{},
+		broken: map[uint32]bool{}, hidden: map[uint32]bool{},
 		all:    query(ecs.Optional[scene.Color]()),
 		meshID: meshID, globalID: globalID,
 		resolved: map[string]*assets.Mesh{},
@@ -146,7 +150,7 @@ func (b *Builder) Update() bool {
 	}
 	b.visitBroken(b.brokenChanged)
 	b.visitBroken(b.brokenMoved)
-	if b.all.Count()+len(b.broken) != b.dl.Len() {
+	if b.all.Count()+len(b.broken)-len(b.hidden) != b.dl.Len() {
 		b.sweep()
 	}
 	b.updateLights()
@@ -210,6 +214,16 @@ func colorOf(c *scene.Color) [4]float32 {
 
 func (b *Builder) put(e ecs.Entity, world mgl32.Mat4, asset string, col [4]float32) {
 	id := EntityID(e)
+	if b.hide != nil && b.hide(e) {
+		b.dl.Remove(id)
+		b.hidden[id] = true
+		for int(id) >= len(b.ents) {
+			b.ents = append(b.ents, ecs.Entity{})
+		}
+		b.ents[id] = e
+		return
+	}
+	delete(b.hidden, id)
 	mesh := b.mesh(asset)
 	if mesh == nil {
 		b.dl.Remove(id)
@@ -256,6 +270,29 @@ func (b *Builder) sweep() {
 	})
 	for _, id := range b.stale {
 		b.dl.Remove(id)
+	}
+	for id := range b.hidden {
+		if e := b.ents[id]; !b.w.Alive(e) || !b.w.Has(e, b.meshID) || !b.w.Has(e, b.globalID) {
+			delete(b.hidden, id)
+		}
+	}
+}
+
+// SetHide makes the builder leave out of the draw list the entities hide reports (nil: none), so that they are
+// neither drawn nor picked; call it again when what hide reports changed. It asks hide about every drawable
+// entity (a cost of the scene's size, paid when the user hides or shows something) and places only those whose
+// answer changed.
+func (b *Builder) SetHide(hide func(ecs.Entity) bool) {
+	b.hide = hide
+	b.w.PropagateTransforms()
+	for it := b.all.Iter(); it.Next(); {
+		e := it.Entity()
+		h := hide != nil && hide(e)
+		if h == b.hidden[EntityID(e)] {
+			continue
+		}
+		g, m, c := it.Get()
+		b.put(e, g.Matrix, m.Asset, colorOf(c))
 	}
 }
 

@@ -17,7 +17,11 @@ type Hit struct {
 // tested first, then its triangles in local space (or its local box when the
 // batch has no mesh). It is the CPU fallback of the renderer's id buffer
 // and costs O(instances); a missing or singular world matrix never panics.
-func (d *DrawList) Pick(r Ray) (Hit, bool) {
+func (d *DrawList) Pick(r Ray) (Hit, bool) { return d.PickExcept(r, nil) }
+
+// PickExcept is Pick passing over the instances whose ids skip reports (nil: none), so that what lies behind
+// them is picked.
+func (d *DrawList) PickExcept(r Ray, skip func(id uint32) bool) (Hit, bool) {
 	var best Hit
 	found := false
 	for _, b := range d.batches {
@@ -31,6 +35,9 @@ func (d *DrawList) Pick(r Ray) (Hit, bool) {
 			}
 			for i := range c.Instances {
 				in := &c.Instances[i]
+				if skip != nil && skip(in.ID) {
+					continue
+				}
 				limit := float32(math.Inf(1))
 				if found {
 					limit = best.T

@@ -223,6 +223,11 @@ type Row struct {
 	// Prefab says how the row is marked: "instance" (an instance of a prefab), "broken" (one whose
 	// prefab cannot be used), "part" (an entity of an instance), "placeholder", or "".
 	Prefab string `json:"prefab,omitempty"`
+	// Hidden and Locked are the entity's own flags; Eye and Lock are where the row's toggles of them are.
+	Hidden bool `json:"hidden,omitempty"`
+	Locked bool `json:"locked,omitempty"`
+	Eye    Rect `json:"eye"`
+	Lock   Rect `json:"lock"`
 }
 
 // Widget is one inspector widget.

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/voltex-editor/voltex/internal/atomicfile"
 )
@@ -17,8 +18,8 @@ import (
 // MaxRecent is how many recent files and places are kept.
 const MaxRecent = 10
 
-// maxFileSize bounds what Load reads: a settings file is a few kilobytes.
-const maxFileSize = 1 << 20
+// maxFileSize bounds what Load reads: a settings file is a few kilobytes, more with many hidden entities (Views).
+const maxFileSize = 16 << 20
 
 // FileName is the settings file's name inside its folder.
 const FileName = "settings.json"
@@ -50,6 +51,9 @@ type Settings struct {
 	// KeepPlayEdits is whether the edits the user made while playing are checked to be kept when play
 	// mode stops (nil: yes; see KeepsPlayEdits).
 	KeepPlayEdits *bool `json:"keepPlayEdits,omitempty"`
+	// Views holds, per scene file (its absolute path), what the user hid, locked and isolated in it: the user's
+	// own view of the scene, kept here and not in the scene file, so that it never causes a merge conflict.
+	Views map[string]*SceneView `json:"views,omitempty"`
 
 	path string
 }
@@ -206,6 +210,13 @@ func (s *Settings) sanitize() {
 	if s.Grid != nil && !s.Grid.valid() {
 		s.Grid = nil // the dialog's defaults
 	}
+	for path, v := range s.Views {
+		if path == "" || v == nil || v.empty() {
+			delete(s.Views, path)
+			continue
+		}
+		v.Hidden, v.Locked, v.Isolated = capIDs(v.Hidden), capIDs(v.Locked), capIDs(v.Isolated)
+	}
 	if s.UndoMemoryMB != 0 {
 		s.UndoMemoryMB = min(max(s.UndoMemoryMB, MinUndoMemoryMB), MaxUndoMemoryMB)
 	}
@@ -283,3 +294,78 @@ func (s *Settings) Save() error {
 	}
 	return atomicfile.ReplaceFile(s.path, data)
 }
+
+// Flags are how the user shows an entity in the editor: hidden (not drawn, not picked), locked (drawn, not
+// picked or moved), isolated (while anything is isolated, only what is isolated is drawn). A layer — a saved
+// query — carries the same flags for every entity it matches.
+type Flags struct {
+	Hidden, Locked, Isolated bool
+}
+
+// Any reports whether any flag is set.
+func (f Flags) Any() bool { return f.Hidden || f.Locked || f.Isolated }
+
+// MaxFlagged is how many entities of a scene each of SceneView's lists keeps.
+const MaxFlagged = 200_000
+
+// SceneView is what the user hid, locked and isolated in one scene, by the entities' scene ids (which stay the
+// same across saves).
+type SceneView struct {
+	Hidden   []uint64 `json:"hidden,omitempty"`
+	Locked   []uint64 `json:"locked,omitempty"`
+	Isolated []uint64 `json:"isolated,omitempty"`
+}
+
+func (v *SceneView) empty() bool { return len(v.Hidden)+len(v.Locked)+len(v.Isolated) == 0 }
+
+func capIDs(ids []uint64) []uint64 { return ids[:min(len(ids), MaxFlagged)] }
+
+// Flags returns v's entities' flags by scene id (empty for a nil v).
+func (v *SceneView) Flags() map[uint64]Flags {
+	m := map[uint64]Flags{}
+	if v == nil {
+		return m
+	}
+	set := func(ids []uint64, on func(*Flags)) {
+		for _, id := range ids {
+			f := m[id]
+			on(&f)
+			m[id] = f
+		}
+	}
+	set(v.Hidden, func(f *Flags) { f.Hidden = true })
+	set(v.Locked, func(f *Flags) { f.Locked = true })
+	set(v.Isolated, func(f *Flags) { f.Isolated = true })
+	return m
+}
+
+// SetView keeps flags (by scene id) as the view of the scene at path; no flags forget it.
+func (s *Settings) SetView(path string, flags map[uint64]Flags) {
+	v := &SceneView{}
+	for id, f := range flags {
+		if f.Hidden {
+			v.Hidden = append(v.Hidden, id)
+		}
+		if f.Locked {
+			v.Locked = append(v.Locked, id)
+		}
+		if f.Isolated {
+			v.Isolated = append(v.Isolated, id)
+		}
+	}
+	if v.empty() {
+		delete(s.Views, path)
+		return
+	}
+	for _, l := range [][]uint64{v.Hidden, v.Locked, v.Isolated} {
+		slices.Sort(l) // a stable file: the same flags write the same bytes
+	}
+	v.Hidden, v.Locked, v.Isolated = capIDs(v.Hidden), capIDs(v.Locked), capIDs(v.Isolated)
+	if s.Views == nil {
+		s.Views = map[string]*SceneView{}
+	}
+	s.Views[path] = v
+}
+
+// View returns the flags kept for the scene at path (empty when none).
+func (s *Settings) View(path string) map[uint64]Flags { return s.Views[path].Flags() }

@@ -2,9 +2,11 @@ package settings
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -202,5 +204,36 @@ func TestKeepPlayEditsDefaultsToYes(t *testing.T) {
 	}
 	if s, err := Load(dir); err != nil || !s.KeepsPlayEdits() {
 		t.Fatalf("without the key: %v", err)
+	}
+}
+
+// TestViewsRoundTrip: what is hidden, locked and isolated in a scene is kept by the scene's path and read back;
+// a scene with nothing flagged is forgotten.
+func TestViewsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Load(dir)
+	flags := map[uint64]Flags{7: {Hidden: true}, 3: {Locked: true, Hidden: true}, 9: {Isolated: true}, 11: {}}
+	s.SetView("/p/a.json", flags)
+	s.SetView("/p/b.json", map[uint64]Flags{1: {}})
+	if err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[uint64]Flags{7: {Hidden: true}, 3: {Locked: true, Hidden: true}, 9: {Isolated: true}}
+	if v := got.View("/p/a.json"); !maps.Equal(v, want) {
+		t.Errorf("read back %v, want %v", v, want)
+	}
+	if v := got.Views["/p/a.json"]; !slices.Equal(v.Hidden, []uint64{3, 7}) {
+		t.Errorf("hidden ids %v, want them sorted (3, 7)", v.Hidden)
+	}
+	if _, ok := got.Views["/p/b.json"]; ok || len(got.View("/p/b.json")) != 0 {
+		t.Error("a scene with nothing flagged is kept")
+	}
+	got.SetView("/p/a.json", nil)
+	if _, ok := got.Views["/p/a.json"]; ok {
+		t.Error("clearing the flags keeps the scene's view")
 	}
 }

@@ -78,6 +78,16 @@ func launchOnWith(t *testing.T, path string, flags ...string) *guitest.Editor {
 // clickCube clicks a cube near the middle of the viewport and waits until exactly one entity is selected.
 func clickCube(t *testing.T, e *guitest.Editor) *guitest.Probe {
 	t.Helper()
+	x, y := cubePixel(t, e)
+	e.Click(x, y, 1)
+	return e.WaitProbe(10*time.Second, "one selected entity", func(p *guitest.Probe) bool {
+		return len(p.Selected) == 1 && p.Inspector["Color.rgba"].W > 0
+	})
+}
+
+// cubePixel returns a pixel well inside a cube near the middle of the viewport.
+func cubePixel(t *testing.T, e *guitest.Editor) (x, y int) {
+	t.Helper()
 	p, err := e.ReadProbe()
 	if err != nil {
 		t.Fatal(err)
@@ -90,15 +100,12 @@ func clickCube(t *testing.T, e *guitest.Editor) *guitest.Probe {
 			// A pixel well inside a cube: it and its neighbours are cube-coloured.
 			if saturated(img.RGBAAt(x, y)) && saturated(img.RGBAAt(x+3, y)) && saturated(img.RGBAAt(x-3, y)) &&
 				saturated(img.RGBAAt(x, y+3)) && saturated(img.RGBAAt(x, y-3)) {
-				e.Click(x, y, 1)
-				return e.WaitProbe(10*time.Second, "one selected entity", func(p *guitest.Probe) bool {
-					return len(p.Selected) == 1 && p.Inspector["Color.rgba"].W > 0
-				})
+				return x, y
 			}
 		}
 	}
 	t.Fatal("no cube found near the middle of the viewport")
-	return nil
+	return 0, 0
 }
 
 // widget returns an inspector widget from the probe.

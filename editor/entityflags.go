@@ -1,0 +1,216 @@
+package editor
+
+import (
+	"maps"
+	"path/filepath"
+	"slices"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/settings"
+)
+
+// flagsDoc is what the entity flags read of the open document (doc.Document implements it).
+type flagsDoc interface {
+	Path() string
+	World() *ecs.World
+	ID(e ecs.Entity) uint64
+	Entity(id uint64) (ecs.Entity, bool)
+}
+
+// entityFlags is what the user hid, locked and isolated in the open scene: settings.Flags by scene id, kept in the
+// user's settings under the scene file's absolute path (never in the scene file). An entity is hidden when it or
+// an ancestor is hidden, or when something is isolated and neither it nor an ancestor is; locked when it or an
+// ancestor is locked. Hidden entities are not drawn nor picked; locked ones are drawn, not picked nor moved.
+type entityFlags struct {
+	st      *settings.Settings // nil: nothing is kept (tests)
+	save    func()             // writes the settings
+	doc     flagsDoc
+	raw     string // the document's path as it gives it
+	path    string // the scene's absolute path ("" for a scene never saved: its flags are not kept)
+	flags   map[uint64]settings.Flags
+	version uint64 // bumped on every change (the viewport asks the builder to hide anew)
+
+	counted         uint64 // the version locks and isolated count
+	locks, isolated int
+}
+
+// count brings the counts of locked and isolated entities up to date.
+func (f *entityFlags) count() {
+	if f.counted == f.version {
+		return
+	}
+	f.counted, f.locks, f.isolated = f.version, 0, 0
+	for _, fl := range f.flags {
+		if fl.Locked {
+			f.locks++
+		}
+		if fl.Isolated {
+			f.isolated++
+		}
+	}
+}
+
+// sync follows the open document: another document brings its own flags; the same one saved under another path
+// takes its flags there.
+func (f *entityFlags) sync(d flagsDoc) {
+	if d == f.doc && d.Path() == f.raw {
+		return
+	}
+	f.raw = d.Path()
+	path := absPath(f.raw)
+	switch {
+	case d != f.doc:
+		f.doc, f.path = d, path
+		f.flags = map[uint64]settings.Flags{}
+		if f.st != nil && path != "" {
+			f.flags = f.st.View(path)
+		}
+		f.version++
+	case path != f.path:
+		f.path = path
+		f.keep()
+	}
+}
+
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// keep writes the flags to the settings.
+func (f *entityFlags) keep() {
+	if f.st == nil || f.path == "" {
+		return
+	}
+	f.st.SetView(f.path, f.flags)
+	if f.save != nil {
+		f.save()
+	}
+}
+
+// change applies set to the flags of es, then keeps them.
+func (f *entityFlags) change(es []ecs.Entity, set func(*settings.Flags)) {
+	ids := make([]uint64, len(es))
+	for i, e := range es {
+		ids[i] = f.doc.ID(e)
+	}
+	f.changeIDs(ids, set)
+}
+
+// changeIDs applies set to the flags of the entities of ids (scene ids), forgets those left with none, and keeps
+// the flags.
+func (f *entityFlags) changeIDs(ids []uint64, set func(*settings.Flags)) {
+	for _, id := range ids {
+		fl := f.flags[id]
+		set(&fl)
+		if fl.Any() {
+			f.flags[id] = fl
+		} else {
+			delete(f.flags, id)
+		}
+	}
+	f.version++
+	f.keep()
+}
+
+// flagged returns the scene ids of every flagged entity.
+func (f *entityFlags) flagged() []uint64 { return slices.Collect(maps.Keys(f.flags)) }
+
+// hide hides es (H).
+func (f *entityFlags) hide(es []ecs.Entity) {
+	f.change(es, func(fl *settings.Flags) { fl.Hidden = true })
+}
+
+// unhideAll shows everything again: nothing hidden, nothing isolated (Alt+H). Locks stay.
+func (f *entityFlags) unhideAll() {
+	f.changeIDs(f.flagged(), func(fl *settings.Flags) { fl.Hidden, fl.Isolated = false, false })
+}
+
+// isolate shows only es (Shift+H, /); pressed again while something is isolated, it shows everything again.
+func (f *entityFlags) isolate(es []ecs.Entity) {
+	if f.isolating() {
+		f.changeIDs(f.flagged(), func(fl *settings.Flags) { fl.Isolated = false })
+		return
+	}
+	f.change(es, func(fl *settings.Flags) { fl.Isolated = true })
+}
+
+// toggleLock locks es, or unlocks them when the first is locked (the hierarchy's lock toggle).
+func (f *entityFlags) toggleLock(es []ecs.Entity) {
+	if len(es) == 0 {
+		return
+	}
+	on := !f.flags[f.doc.ID(es[0])].Locked
+	f.change(es, func(fl *settings.Flags) { fl.Locked = on })
+}
+
+// toggleHidden hides es, or shows them when the first is hidden (the hierarchy's eye toggle).
+func (f *entityFlags) toggleHidden(es []ecs.Entity) {
+	if len(es) == 0 {
+		return
+	}
+	on := !f.flags[f.doc.ID(es[0])].Hidden
+	f.change(es, func(fl *settings.Flags) { fl.Hidden = on })
+}
+
+// own returns e's own flags (not its ancestors').
+func (f *entityFlags) own(e ecs.Entity) settings.Flags { return f.flags[f.doc.ID(e)] }
+
+func (f *entityFlags) isolating() bool {
+	f.count()
+	return f.isolated > 0
+}
+
+// changes counts the changes (the viewport hides anew when it moves).
+func (f *entityFlags) changes() uint64 { return f.version }
+
+// hasLocks reports whether anything is locked.
+func (f *entityFlags) hasLocks() bool {
+	f.count()
+	return f.locks > 0
+}
+
+// inherited ORs the flags of e and its ancestors.
+func (f *entityFlags) inherited(e ecs.Entity) settings.Flags {
+	var out settings.Flags
+	w := f.doc.World()
+	for n := 0; e != (ecs.Entity{}) && n < 1<<16; n++ {
+		fl := f.flags[f.doc.ID(e)]
+		out.Hidden, out.Locked, out.Isolated = out.Hidden || fl.Hidden, out.Locked || fl.Locked, out.Isolated || fl.Isolated
+		e = w.Parent(e)
+	}
+	return out
+}
+
+// hidden reports whether e is not drawn (nor picked).
+func (f *entityFlags) hidden(e ecs.Entity) bool {
+	if len(f.flags) == 0 {
+		return false
+	}
+	in := f.inherited(e)
+	return in.Hidden || !in.Isolated && f.isolating()
+}
+
+// locked reports whether e is drawn but not picked nor moved.
+func (f *entityFlags) locked(e ecs.Entity) bool {
+	return len(f.flags) > 0 && f.inherited(e).Locked
+}
+
+// hideFunc is hidden for the viewport's builder, or nil when nothing is hidden (nothing to ask).
+func (f *entityFlags) hideFunc() func(ecs.Entity) bool {
+	for _, fl := range f.flags {
+		if fl.Hidden || fl.Isolated {
+			iso := f.isolating()
+			return func(e ecs.Entity) bool {
+				in := f.inherited(e)
+				return in.Hidden || iso && !in.Isolated
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package editor
+
+import (
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/settings"
+)
+
+// pathDoc is a document saved at path (as far as the flags can tell).
+type pathDoc struct {
+	*doc.Document
+	path string
+}
+
+func (d *pathDoc) Path() string { return d.path }
+
+func TestEntityFlagsHideIsolateLock(t *testing.T) {
+	d := doc.New("Flags", doc.Options{})
+	spawn := func(parent ecs.Entity) ecs.Entity {
+		e, err := d.SpawnCube(parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	a := spawn(ecs.Entity{})
+	child := spawn(a)
+	b := spawn(ecs.Entity{})
+	st := settings.Defaults()
+	saves := 0
+	f := &entityFlags{st: st, save: func() { saves++ }}
+	pd := &pathDoc{d, "/p/scene.json"}
+	f.sync(pd)
+	check := func(step string, e ecs.Entity, hidden, locked bool) {
+		t.Helper()
+		if f.hidden(e) != hidden || f.locked(e) != locked {
+			t.Errorf("%s: %s hidden %v locked %v, want %v %v", step, d.Name(e), f.hidden(e), f.locked(e), hidden, locked)
+		}
+		if hide := f.hideFunc(); (hide != nil && hide(e)) != hidden {
+			t.Errorf("%s: the viewport's hide disagrees for %s", step, d.Name(e))
+		}
+	}
+	check("nothing flagged", child, false, false)
+
+	f.hide([]ecs.Entity{a})
+	check("parent hidden", a, true, false)
+	check("parent hidden", child, true, false)
+	check("parent hidden", b, false, false)
+	if got := st.View("/p/scene.json"); !got[d.ID(a)].Hidden || len(got) != 1 || saves != 1 {
+		t.Errorf("the settings keep %v after %d saves", got, saves)
+	}
+
+	f.toggleLock([]ecs.Entity{b})
+	check("locked", b, false, true)
+	if !f.hasLocks() {
+		t.Error("hasLocks is false with a lock")
+	}
+	f.unhideAll()
+	check("unhidden", a, false, false)
+	check("unhidden, lock kept", b, false, true)
+
+	f.isolate([]ecs.Entity{a})
+	check("a isolated", child, false, false)
+	check("a isolated", b, true, true)
+	f.isolate(nil) // again: everything shown
+	check("isolation ended", b, false, true)
+	f.toggleLock([]ecs.Entity{b})
+	check("unlocked", b, false, false)
+	if f.hasLocks() || len(st.Views) != 0 {
+		t.Errorf("nothing flagged, yet hasLocks %v, settings %v", f.hasLocks(), st.Views)
+	}
+
+	// Saved under another path, the flags go with the scene; another document brings its own.
+	f.toggleHidden([]ecs.Entity{b})
+	pd.path = "/p/renamed.json"
+	f.sync(pd)
+	if !st.View("/p/renamed.json")[d.ID(b)].Hidden {
+		t.Errorf("after Save As the flags are not kept under the new path: %v", st.Views)
+	}
+	other := &pathDoc{doc.New("Other", doc.Options{}), "/p/other.json"}
+	f.sync(other)
+	if len(f.flags) > 0 {
+		t.Error("another scene shows the flags of the last")
+	}
+	f.sync(pd)
+	check("back to the scene", b, true, false)
+}
