@@ -92,7 +92,6 @@ func (c appCommands) CmdGizmoTranslate() { c.a.vp.setGizmo(gizmoTranslate) }
 func (c appCommands) CmdGizmoRotate()    { c.a.vp.setGizmo(gizmoRotate) }
 func (c appCommands) CmdGizmoScale()     { c.a.vp.setGizmo(gizmoScale) }
 func (c appCommands) CmdGizmoSpace()     { c.a.vp.toggleGizmoSpace() }
-func (c appCommands) CmdFrame()          { c.a.vp.frameSelection() }
 func (c appCommands) CmdToggleOrtho()    { c.a.vp.toggleOrtho() }
 func (c appCommands) CmdUnhideAll()      { c.a.flags.unhideAll() }
 
@@ -108,6 +107,18 @@ func (c appCommands) CmdIsolate() { c.a.flags.isolate(c.Doc().Selection().Entiti
 
 // CmdToggleLock locks the selected entities (drawn, not picked nor moved), or unlocks them.
 func (c appCommands) CmdToggleLock() { c.a.flags.toggleLock(c.Doc().Selection().Entities()) }
+
+// CmdFrame points the camera at the selection; with nothing selected, at the hierarchy's search results, or at
+// everything when there is no search.
+func (c appCommands) CmdFrame() {
+	if c.Doc().Selection().Len() == 0 {
+		if found := c.a.hier.searchResults(); len(found) > 0 {
+			c.a.vp.frame(found)
+			return
+		}
+	}
+	c.a.vp.frameSelection()
+}
 
 // CmdView turns the viewport's camera to look along an axis (orthographic).
 func (c appCommands) CmdView(v viewport.AxisView) { c.a.vp.axisView(v) }

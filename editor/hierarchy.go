@@ -205,6 +205,24 @@ func (h *hierarchyPanel) selectMatches() {
 	}
 }
 
+// searchResults returns the entities the search found — a query's matches, or those whose names hold the text —
+// not the ancestors shown with them; none when there is no search.
+func (h *hierarchyPanel) searchResults() []ecs.Entity {
+	if !h.model.Searching() {
+		return nil
+	}
+	if h.query.matches != nil {
+		return h.query.matches.Entities()
+	}
+	var out []ecs.Entity
+	for _, r := range h.rows() {
+		if h.model.Matches(r.Entity, h.doc.Name(r.Entity)) {
+			out = append(out, r.Entity)
+		}
+	}
+	return out
+}
+
 // rows returns the rows as of now.
 func (h *hierarchyPanel) rows() []hierarchy.Row {
 	h.updateQuery()

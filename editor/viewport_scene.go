@@ -76,13 +76,16 @@ func (v *viewportPanel) selectionLocked() bool {
 }
 
 // frameSelection points the camera at the selection (F), or at everything when nothing is selected.
-func (v *viewportPanel) frameSelection() {
+func (v *viewportPanel) frameSelection() { v.frame(v.doc.Selection().Entities()) }
+
+// frame points the camera at sel, or at everything when sel is empty.
+func (v *viewportPanel) frame(sel []ecs.Entity) {
 	if v.scene.builder == nil {
 		return
 	}
 	dl := v.scene.builder.DrawList()
 	var b viewport.AABB
-	if sel := v.doc.Selection().Entities(); len(sel) > 0 {
+	if len(sel) > 0 {
 		ids := make([]uint32, 0, len(sel))
 		for _, e := range sel {
 			ids = append(ids, viewport.EntityID(e))

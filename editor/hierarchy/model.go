@@ -124,6 +124,19 @@ func (m *Model) Keep(ids ...uint64) {
 	m.dirty = true
 }
 
+// Matches reports whether e, named name, is a result of the search: the query's match when the search is a
+// query (SetMatch), else a case-insensitive part of its name; every entity while there is no search.
+func (m *Model) Matches(e ecs.Entity, name string) bool {
+	search := strings.ToLower(strings.TrimSpace(m.search))
+	switch {
+	case search == "":
+		return true
+	case m.match != nil:
+		return m.match(e)
+	}
+	return strings.Contains(strings.ToLower(name), search)
+}
+
 // Rows returns the rows of t, rebuilt when the scene (version, world), the search or the expansion changed since
 // the last call. The slice is reused by the next rebuild.
 func (m *Model) Rows(t Tree, version uint64, world *ecs.World) []Row {
@@ -147,7 +160,7 @@ func (m *Model) rebuild(t Tree) {
 			}
 		}
 		for _, id := range t.IDs() {
-			if e, ok := t.Entity(id); ok && (m.match != nil && m.match(e) || m.match == nil && strings.Contains(strings.ToLower(t.Name(e)), search)) {
+			if e, ok := t.Entity(id); ok && m.Matches(e, t.Name(e)) {
 				mark(e)
 			}
 		}
