@@ -88,6 +88,8 @@ var actions = []action{
 	{menu: "View", label: "Bottom View", keys: viewKeys(imgui.KeyKeypad7, imgui.Key7, ctrl), run: axisView(viewport.ViewBottom), viewportOnly: true},
 	{menu: "View", label: "Perspective / Orthographic", keys: viewKeys(imgui.KeyKeypad5, imgui.Key5, 0), run: commands.CmdToggleOrtho, viewportOnly: true},
 
+	{menu: "View", label: fourViewsLabel, run: commands.CmdToggleSplit},
+
 	{menu: "View", label: paletteLabel, sepBefore: true, keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyP)}, run: commands.CmdPalette},
 	{menu: "View", label: "Stats Overlay", run: commands.CmdToggleStats, sepBefore: true},
 	{menu: "View", label: "Reset Layout", run: commands.CmdResetLayout, sepBefore: true},

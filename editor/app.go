@@ -85,6 +85,7 @@ type App struct {
 	help    helpWindows
 	palette palette
 	flags   entityFlags // what the user hid, locked and isolated in the open scene
+	split   splitView   // the viewport alone or split into four views
 	drag    prefabDrag
 	keys    chordKeeper // quick Ctrl chords in text fields
 	input   inputGate   // hands queued input to frames no faster than the UI takes it
@@ -179,6 +180,12 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	a.palette.cmds, a.palette.probe = a.cmds, a.probe
 	a.flags.st, a.flags.save = st, func() { a.cmds.SaveSettings() }
 	a.vp.filter, a.hier.flags = &a.flags, &a.flags
+	a.split = splitView{main: a.vp, doc: ws.Doc, probe: pr, make: func(d viewportDoc) *viewportPanel {
+		v := newViewportPanel(d, a, ws.Assets(), newRenderer, a.console, nil)
+		v.filter = &a.flags
+		return v
+	}}
+	a.menu.splitShown = func() bool { return a.split.on }
 	ws.SetUI(appUI{a})
 	jobs.PictureShows = a.vp.pictureShows
 	a.insp.mark, a.dialogs.mark = jobs.MarkNow, jobs.MarkNow
@@ -219,7 +226,7 @@ func (a *App) Run() error {
 		giuDestroy, giuAfter, giuBefore = h.BeforeDestroyHook(), h.AfterRenderHook(), h.BeforeRenderHook()
 	}
 	// GL objects must be freed on the loop thread while the context still exists.
-	be.SetBeforeDestroyContextHook(inOrder(a.vp.delete, giuDestroy))
+	be.SetBeforeDestroyContextHook(inOrder(a.split.deleteViews, a.vp.delete, giuDestroy))
 	// The idle wait comes after the frame that decided it is presented (App.sleepIfIdle); the loop has just polled
 	// the window's events (their presses are timed now).
 	be.SetAfterRenderHook(inOrder(giuAfter, func() {
@@ -298,7 +305,7 @@ func (a *App) frame() {
 	a.keys.frameStart()
 	a.ws.BeginFrame()
 	a.flags.sync(a.ws.Doc())
-	handleShortcuts(a.cmds, a.dialogs.modalOpen(), a.vp.area.overImage)
+	handleShortcuts(a.cmds, a.dialogs.modalOpen(), a.split.overImage())
 	a.menu.Build()
 	a.status.Build()
 	a.buildDockspace()
@@ -407,9 +414,9 @@ func (a *App) clearIsBg() bool {
 func (a *App) buildPanels() {
 	a.probe.beginPanels()
 	a.panel(panelHierarchy, a.hier, nil)
-	a.vp.area.hovered, a.vp.area.overImage = false, false
+	a.split.each(func(v *viewportPanel) { v.area.hovered, v.area.overImage = false, false })
 	imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
-	if !a.panel(panelViewport, a.vp, imgui.PopStyleVar) {
+	if !a.panel(panelViewport, &a.split, imgui.PopStyleVar) {
 		a.vp.notShown()
 	}
 	a.insp.pending = false

@@ -57,6 +57,7 @@ type commands interface {
 	CmdFrame()
 	CmdView(v viewport.AxisView)
 	CmdToggleOrtho()
+	CmdToggleSplit()
 	// View, Help
 	CmdPalette()
 	CmdToggleStats()
@@ -92,7 +93,8 @@ func (c appCommands) CmdGizmoTranslate() { c.a.vp.setGizmo(gizmoTranslate) }
 func (c appCommands) CmdGizmoRotate()    { c.a.vp.setGizmo(gizmoRotate) }
 func (c appCommands) CmdGizmoScale()     { c.a.vp.setGizmo(gizmoScale) }
 func (c appCommands) CmdGizmoSpace()     { c.a.vp.toggleGizmoSpace() }
-func (c appCommands) CmdToggleOrtho()    { c.a.vp.toggleOrtho() }
+func (c appCommands) CmdToggleOrtho()    { c.a.split.under().toggleOrtho() }
+func (c appCommands) CmdToggleSplit()    { c.a.split.toggle() }
 func (c appCommands) CmdUnhideAll()      { c.a.flags.unhideAll() }
 
 // CmdHide hides the selected entities (not drawn, not picked) and deselects them.
@@ -113,15 +115,15 @@ func (c appCommands) CmdToggleLock() { c.a.flags.toggleLock(c.Doc().Selection().
 func (c appCommands) CmdFrame() {
 	if c.Doc().Selection().Len() == 0 {
 		if found := c.a.hier.searchResults(); len(found) > 0 {
-			c.a.vp.frame(found)
+			c.a.split.under().frame(found)
 			return
 		}
 	}
-	c.a.vp.frameSelection()
+	c.a.split.under().frameSelection()
 }
 
 // CmdView turns the viewport's camera to look along an axis (orthographic).
-func (c appCommands) CmdView(v viewport.AxisView) { c.a.vp.axisView(v) }
+func (c appCommands) CmdView(v viewport.AxisView) { c.a.split.under().axisView(v) }
 func (c appCommands) CmdResetLayout()             { c.a.resetLayout() }
 func (c appCommands) CmdShowShortcuts()           { c.a.help.shortcuts = !c.a.help.shortcuts } // F1 opens and closes it
 func (c appCommands) CmdAbout()                   { c.a.help.about = true }

@@ -228,7 +228,7 @@ func (k frameKey) butJob() frameKey {
 
 func (a *App) frameKey() frameKey {
 	d := a.ws.Doc()
-	k := frameKey{renders: a.vp.renders(), pictures: a.vp.pictures(), console: a.console.Added(), modal: a.dialogs.modalName(), doc2: d,
+	k := frameKey{renders: a.split.renders(), pictures: a.vp.pictures(), console: a.console.Added(), modal: a.dialogs.modalName(), doc2: d,
 		job: a.ws.Jobs().ProgressKey()}
 	k.doc, k.sel = d.Version(), d.Selection().Version()
 	return k
@@ -238,7 +238,7 @@ func (a *App) frameKey() frameKey {
 // waiting to be presented). A running job wakes the loop itself (giu.Update) when its progress or result comes; an
 // inspector still scanning a big selection finishes between frames once the editor is idle (scanWhileIdle).
 func (a *App) busy() bool {
-	return a.vp.busy() || a.ws.Busy()
+	return a.split.busy() || a.ws.Busy()
 }
 
 // userActive reports whether the user is doing anything this frame. A text field that merely has the keyboard

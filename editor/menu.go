@@ -33,6 +33,8 @@ type mainMenu struct {
 	view      toolbarView
 	probe     *probe.State
 	snapDirty bool // snapping steps changed: saved once no field is being dragged
+	// splitShown reports whether the viewport is split into four views (View → Four Views shows a check).
+	splitShown func() bool
 }
 
 var _ g.Widget = (*mainMenu)(nil)
@@ -80,7 +82,7 @@ func (m *mainMenu) buildMenu(name string) {
 			m.buildRecent()
 			imgui.Separator()
 		}
-		checked := ac.label == "Stats Overlay" && m.view.statsShown()
+		checked := ac.label == "Stats Overlay" && m.view.statsShown() || ac.label == fourViewsLabel && m.splitShown != nil && m.splitShown()
 		if imgui.MenuItemBoolV(ac.label, ac.shortcutText(), checked, ac.isEnabled(m.cmds)) {
 			runAction(m.cmds, ac)
 		}

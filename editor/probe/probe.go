@@ -77,6 +77,8 @@ type State struct {
 	HierarchySearch Rect `json:"hierarchySearch"`
 	// Camera is the viewport camera.
 	Camera Camera `json:"camera"`
+	// Views are the four views of a split viewport (none when it is not split).
+	Views []View `json:"views,omitempty"`
 	// ViewCube is where the view cube is drawn (in the viewport's top-right corner).
 	ViewCube Rect `json:"viewCube"`
 	// CameraPreview is where the selected camera's view is drawn (zero while no camera is selected).
@@ -211,6 +213,13 @@ type Camera struct {
 	Distance float32    `json:"distance"`
 	Ortho    bool       `json:"ortho,omitempty"`
 	Pivot    [3]float32 `json:"pivot"`
+}
+
+// View is one quarter of the viewport split into four views (View → Four Views).
+type View struct {
+	Rect
+	Name   string `json:"name"` // Top, Perspective, Front, Right
+	Camera Camera `json:"camera"`
 }
 
 // Row is one hierarchy row.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
+	"github.com/voltex-editor/voltex/editor/probe"
 )
 
 // TestAxisViewsPickAndFrame: the numpad keys (and the number row's) turn the camera to exact orthographic axis
@@ -77,5 +78,64 @@ func TestViewCubeFaceGivesAxisView(t *testing.T) {
 	lookShot(t, e, "views-cube-click.png")
 	if !p.Camera.Ortho || p.Camera.Pitch != -90 {
 		t.Errorf("after a click on the view cube's top face the camera is %+v, want the top view (pitch -90, orthographic)", p.Camera)
+	}
+}
+
+// TestFourViews: View → Four Views (run from the palette) splits the viewport into top, perspective, front and
+// right views; a click on a cube in each orthographic view picks it, and F over a view frames the selection in that
+// view alone.
+func TestFourViews(t *testing.T) {
+	e := launchOn(t, copyScene(t, "cubes.json"))
+	e.WaitProbe(20*time.Second, "the scene drawn", func(p *guitest.Probe) bool { return p.Picture.Total == 400 && p.MenuBar })
+	e.Key("ctrl+shift+p")
+	e.WaitProbe(10*time.Second, "the palette", func(p *guitest.Probe) bool { return p.Panels["Command Palette"].H > 0 && p.TextInput })
+	e.Type("four views")
+	e.Settle()
+	e.Key("Return")
+	p := e.WaitProbe(10*time.Second, "four views", func(p *guitest.Probe) bool { return len(p.Views) == 4 })
+	p = e.Settle()
+	lookShot(t, e, "four-views.png")
+	docShot(t, e, "four-views.png")
+	want := map[string]float32{"Top": -90, "Front": 0, "Right": 0}
+	for _, v := range p.Views {
+		if pitch, ok := want[v.Name]; ok && (!v.Camera.Ortho || v.Camera.Pitch != pitch) {
+			t.Errorf("the %s view's camera is %+v", v.Name, v.Camera)
+		}
+	}
+	view := func(p *guitest.Probe, name string) probe.View {
+		for _, v := range p.Views {
+			if v.Name == name {
+				return v
+			}
+		}
+		t.Fatalf("no %s view among %+v", name, p.Views)
+		return probe.View{}
+	}
+	img := e.ScreenshotOf(p)
+	for _, name := range []string{"Top", "Front", "Right"} {
+		r := view(p, name).Rect
+		x, y, ok := cubeIn(img, r)
+		if !ok {
+			t.Fatalf("no cube drawn in the %s view %+v", name, r)
+		}
+		e.Key("ctrl+shift+a") // nothing selected: no gizmo where the click goes
+		e.WaitProbe(10*time.Second, "nothing selected", func(q *guitest.Probe) bool { return q.SelectedCount == 0 })
+		e.Click(x, y, 1)
+		e.WaitProbe(10*time.Second, "a cube picked in the "+name+" view", func(q *guitest.Probe) bool { return q.SelectedCount == 1 })
+	}
+	p = e.Settle()
+	before := view(p, "Front").Camera
+	top := view(p, "Top").Camera
+	fx, fy := view(p, "Front").Center()
+	e.Move(fx, fy)
+	e.Key("f")
+	p = e.WaitProbe(10*time.Second, "the front view framed", func(p *guitest.Probe) bool { return view(p, "Front").Camera != before })
+	p = e.Settle()
+	lookShot(t, e, "four-views-framed.png")
+	if got := view(p, "Front").Camera; got.Distance >= before.Distance || !got.Ortho || got.Pitch != 0 {
+		t.Errorf("F over the front view: %+v → %+v, want it closer, still the front view", before, got)
+	}
+	if view(p, "Top").Camera != top {
+		t.Error("F over the front view moved the top view")
 	}
 }

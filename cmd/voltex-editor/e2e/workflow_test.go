@@ -92,20 +92,27 @@ func cubePixel(t *testing.T, e *guitest.Editor) (x, y int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img := e.ScreenshotOf(p)
-	cx, cy := p.Viewport.Center()
-	for r := 0; r < 200; r += 3 {
-		for _, d := range [][2]int{{r, 0}, {-r, 0}, {0, r}, {0, -r}, {r, r}, {-r, -r}, {r, -r}, {-r, r}} {
-			x, y := cx+d[0], cy+d[1]
-			// A pixel well inside a cube: it and its neighbours are cube-coloured.
-			if saturated(img.RGBAAt(x, y)) && saturated(img.RGBAAt(x+3, y)) && saturated(img.RGBAAt(x-3, y)) &&
-				saturated(img.RGBAAt(x, y+3)) && saturated(img.RGBAAt(x, y-3)) {
-				return x, y
+	x, y, ok := cubeIn(e.ScreenshotOf(p), p.Viewport)
+	if !ok {
+		t.Fatal("no cube found near the middle of the viewport")
+	}
+	return x, y
+}
+
+// cubeIn returns a pixel well inside a cube (it and its neighbours are cube-coloured) in r of img, the nearest to
+// r's middle.
+func cubeIn(img *image.RGBA, r guitest.Rect) (x, y int, ok bool) {
+	cx, cy := r.Center()
+	for d := 0; d < min(r.W, r.H)/2-4; d += 2 {
+		for _, o := range [][2]int{{d, 0}, {-d, 0}, {0, d}, {0, -d}, {d, d}, {-d, -d}, {d, -d}, {-d, d}} {
+			x, y := cx+o[0], cy+o[1]
+			if saturated(img.RGBAAt(x, y)) && saturated(img.RGBAAt(x+2, y)) && saturated(img.RGBAAt(x-2, y)) &&
+				saturated(img.RGBAAt(x, y+2)) && saturated(img.RGBAAt(x, y-2)) {
+				return x, y, true
 			}
 		}
 	}
-	t.Fatal("no cube found near the middle of the viewport")
-	return 0, 0
+	return 0, 0, false
 }
 
 // widget returns an inspector widget from the probe.
