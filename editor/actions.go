@@ -65,6 +65,7 @@ var actions = []action{
 	{menu: "Entity", label: "Revert Prefab Instance", run: commands.CmdRevertInstance, enabled: commands.InInstance},
 	{menu: "Entity", label: "Apply Instance to Prefab", run: commands.CmdApplyInstance, enabled: commands.InInstance},
 	{menu: "Entity", label: "Unpack Prefab", run: commands.CmdUnpackPrefab, enabled: commands.InInstance},
+	{menu: "Entity", label: "Open Prefab", run: commands.CmdOpenPrefab, enabled: commands.InInstance},
 	{menu: "Entity", label: "Hide Selected", keys: []imgui.KeyChord{key(imgui.KeyH)}, run: commands.CmdHide, enabled: commands.HasSelection, sepBefore: true},
 	{menu: "Entity", label: "Unhide All", keys: []imgui.KeyChord{alt | key(imgui.KeyH)}, run: commands.CmdUnhideAll},
 	{menu: "Entity", label: "Isolate Selected / Show All", keys: []imgui.KeyChord{shift | key(imgui.KeyH), key(imgui.KeySlash)}, run: commands.CmdIsolate},

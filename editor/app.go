@@ -86,6 +86,8 @@ type App struct {
 	palette palette
 	flags   entityFlags // what the user hid, locked and isolated in the open scene
 	split   splitView   // the viewport alone or split into four views
+	trail   prefabTrail // prefab mode: the scenes the prefabs being edited were opened from
+	bar     *trailBar   // prefab mode's breadcrumb, above the hierarchy
 	drag    prefabDrag
 	keys    chordKeeper // quick Ctrl chords in text fields
 	input   inputGate   // hands queued input to frames no faster than the UI takes it
@@ -186,6 +188,7 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 		return v
 	}}
 	a.menu.splitShown = func() bool { return a.split.on }
+	a.bar = &trailBar{trail: &a.trail, back: ws.OpenRecent, probe: pr}
 	ws.SetUI(appUI{a})
 	jobs.PictureShows = a.vp.pictureShows
 	a.insp.mark, a.dialogs.mark = jobs.MarkNow, jobs.MarkNow
@@ -305,6 +308,7 @@ func (a *App) frame() {
 	a.keys.frameStart()
 	a.ws.BeginFrame()
 	a.flags.sync(a.ws.Doc())
+	a.trail.sync(absPath(a.ws.Doc().Path()))
 	handleShortcuts(a.cmds, a.dialogs.modalOpen(), a.split.overImage())
 	a.menu.Build()
 	a.status.Build()
@@ -413,7 +417,7 @@ func (a *App) clearIsBg() bool {
 // buildPanels builds each open panel in its dock window.
 func (a *App) buildPanels() {
 	a.probe.beginPanels()
-	a.panel(panelHierarchy, a.hier, nil)
+	a.panel(panelHierarchy, g.Layout{a.bar, a.hier}, nil)
 	a.split.each(func(v *viewportPanel) { v.area.hovered, v.area.overImage = false, false })
 	imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
 	if !a.panel(panelViewport, &a.split, imgui.PopStyleVar) {

@@ -1,6 +1,8 @@
 package editor
 
 import (
+	"path/filepath"
+
 	"github.com/voltex-editor/voltex/editor/workspace"
 	"github.com/voltex-editor/voltex/viewport"
 )
@@ -41,6 +43,7 @@ type commands interface {
 	CmdRevertInstance()
 	CmdApplyInstance()
 	CmdUnpackPrefab()
+	CmdOpenPrefab()
 	CmdHide()
 	CmdUnhideAll()
 	CmdIsolate()
@@ -102,6 +105,29 @@ func (c appCommands) CmdHide() {
 	sel := c.Doc().Selection()
 	c.a.flags.hide(sel.Entities())
 	sel.Select()
+}
+
+// CmdOpenPrefab opens the prefab of the active entity's instance, to edit it alone (prefab mode): the breadcrumb
+// above the hierarchy leads back to the scene, whose instances then show the prefab as it was saved.
+func (c appCommands) CmdOpenPrefab() {
+	d := c.Doc()
+	e, ok := d.Selection().Active()
+	if !ok {
+		return
+	}
+	path, ok := prefabOf(d, e)
+	switch {
+	case d.Path() == "":
+		c.a.dialogs.alert("Open Prefab", "Save the scene first: prefab mode comes back to its file.")
+		return
+	case path == "":
+		return
+	case !ok:
+		c.a.dialogs.alert("Open Prefab", filepath.Base(path)+" is a model: change it where it was made, then export it again.")
+		return
+	}
+	c.a.trail.push(d.Path(), path)
+	c.OpenRecent(path)
 }
 
 // CmdIsolate shows only the selected entities, or everything again when something is isolated.

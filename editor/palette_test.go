@@ -26,7 +26,7 @@ func TestPaletteRanksBestMatchFirst(t *testing.T) {
 		{"frame", "Frame selection"},
 		{"play", "Play / Stop"},
 		{"pause", "Pause / Resume"},
-		{"prefab", "Unpack Prefab"}, // the shortest label with the word
+		{"prefab", "Open Prefab"}, // the shortest label with the word
 		{"rot", "Rotate gizmo"},
 		{"spawn", "Spawn Cube Grid..."},
 		{"cc", "Create Cube"}, // word starts beat letters inside words

@@ -77,6 +77,10 @@ type State struct {
 	HierarchySearch Rect `json:"hierarchySearch"`
 	// Camera is the viewport camera.
 	Camera Camera `json:"camera"`
+	// Breadcrumb is prefab mode's trail ("level.json > enemy.json"; "" outside prefab mode) and BackToScene where
+	// its Back to Scene button is.
+	Breadcrumb  string `json:"breadcrumb,omitempty"`
+	BackToScene Rect   `json:"backToScene"`
 	// Views are the four views of a split viewport (none when it is not split).
 	Views []View `json:"views,omitempty"`
 	// ViewCube is where the view cube is drawn (in the viewport's top-right corner).

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,19 +13,10 @@ import (
 // where it is dropped on the ground; dragged onto a hierarchy row, it becomes that entity's child; each is one undo
 // step.
 func TestPrefabDragFromAssets(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "my-game", "scenes")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{"leaf.json": edgeFiles["leaf.json"], "level.json": `{ "format": "voltex.scene", "version": 2, "name": "Level",
+	dir := writeScenes(t, map[string]string{"leaf.json": edgeFiles["leaf.json"], "level.json": `{ "format": "voltex.scene", "version": 2, "name": "Level",
   "editor": { "camera": { "pivot": [0, 0, 0], "yaw": 0, "pitch": -30, "distance": 12 } },
   "entities": [ { "id": 1, "name": "Floor", "order": 1, "components": { "Color": { "rgba": [0.35, 0.4, 0.35, 1] }, "Mesh": { "asset": "builtin:plane" }, "Transform": { "scale": [10, 1, 10] } } } ] }
-`}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+`})
 	e := launchOn(t, filepath.Join(dir, "level.json"))
 	failShot(t, e, t.Name())
 	p0 := e.WaitProbe(20*time.Second, "the scene", func(p *guitest.Probe) bool { return p.Entities == 1 })

@@ -32,6 +32,22 @@ func fixture(t testing.TB, name string) []byte {
 	return data
 }
 
+// writeScenes writes files (name → text) into a fresh project's scenes folder (TEMP/my-game/scenes) and returns
+// the folder.
+func writeScenes(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "my-game", "scenes")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // copyScene copies a scene from testdata/ into a fresh project folder (TEMP/my-game/scenes/NAME), so tests can save
 // over it, and returns its absolute path.
 func copyScene(t testing.TB, name string) string {
