@@ -130,7 +130,7 @@ func TestChordKeeperIgnoresUnnamedKeys(t *testing.T) {
 	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	f.frame()
 	f.a.keys.keyEvent(imgui.KeyNone, true, false, true)
-	f.a.keys.keyEvent(imgui.Key(imgui.KeyNamedKeyEND), true, false, true)
+	f.a.keys.keyEvent(imgui.KeyNamedKeyEND, true, false, true)
 	f.frames(2) // would assert
 	if len(f.a.keys.pressed) != 0 {
 		t.Errorf("kept %v", f.a.keys.pressed)

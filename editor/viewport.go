@@ -57,7 +57,6 @@ type entityFilter interface {
 type viewportPanel struct {
 	doc         viewportDoc
 	host        viewportHost
-	filter      entityFilter // nil: nothing hidden nor locked
 	log         logger
 	probe       *probe.State
 	newRenderer func() (viewport.Renderer, error) // called on first Build, on the thread that owns the GL context

@@ -11,9 +11,10 @@ type viewportScene struct {
 	world        *ecs.World
 	builder      *viewport.Builder
 	meshes       viewport.MeshSource
-	selSynced    uint64 // document selection version the builder shows
-	selVersion   uint64 // bumped on every selection change (for the redraw policy)
-	hideSynced   uint64 // the filter's changes the builder hides (0: none yet)
+	selSynced    uint64       // document selection version the builder shows
+	selVersion   uint64       // bumped on every selection change (for the redraw policy)
+	filter       entityFilter // what the user hid and locked (nil: nothing)
+	hideSynced   uint64       // the filter's changes the builder hides (0: none yet)
 	assetVersion uint64
 }
 
@@ -34,9 +35,9 @@ func (v *viewportPanel) sync() {
 		v.scene.builder.SetSelection(v.doc.Selection().Entities())
 		v.scene.selVersion++
 	}
-	if v.filter != nil && v.filter.changes() != v.scene.hideSynced {
-		v.scene.hideSynced = v.filter.changes()
-		v.scene.builder.SetHide(v.filter.hideFunc())
+	if v.scene.filter != nil && v.scene.filter.changes() != v.scene.hideSynced {
+		v.scene.hideSynced = v.scene.filter.changes()
+		v.scene.builder.SetHide(v.scene.filter.hideFunc())
 	}
 	v.scene.builder.Update()
 }
@@ -44,7 +45,7 @@ func (v *viewportPanel) sync() {
 // lockedID reports whether the entity of a draw-list id is locked (picking passes over it).
 func (v *viewportPanel) lockedID(id uint32) bool {
 	e, ok := v.scene.builder.Entity(id)
-	return ok && v.filter != nil && v.filter.locked(e)
+	return ok && v.scene.filter != nil && v.scene.filter.locked(e)
 }
 
 // pickAt returns the entity drawn at pixel (x, y) of the image that is not locked: the id image's, or, where that
@@ -64,11 +65,11 @@ func (v *viewportPanel) pickAt(x, y int) (ecs.Entity, bool) {
 
 // selectionLocked reports whether any selected entity is locked (the gizmo refuses to move them).
 func (v *viewportPanel) selectionLocked() bool {
-	if v.filter == nil || !v.filter.hasLocks() {
+	if v.scene.filter == nil || !v.scene.filter.hasLocks() {
 		return false
 	}
 	for _, e := range v.doc.Selection().Entities() {
-		if v.filter.locked(e) {
+		if v.scene.filter.locked(e) {
 			return true
 		}
 	}

@@ -67,7 +67,7 @@ func TestHideAndLockPickBehind(t *testing.T) {
 	}
 	lx, ly := row.Lock.Center()
 	e.Click(lx, ly, 1)
-	p = e.WaitProbe(10*time.Second, "the cube locked", func(p *guitest.Probe) bool {
+	e.WaitProbe(10*time.Second, "the cube locked", func(p *guitest.Probe) bool {
 		r, ok := p.Row(row.Name)
 		return ok && r.Locked
 	})

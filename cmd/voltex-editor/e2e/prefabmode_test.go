@@ -30,7 +30,7 @@ func TestPrefabModeEditsThePrefabAlone(t *testing.T) {
 	if p.Entities != 3 {
 		t.Errorf("the prefab shows %d entities, want its 3", p.Entities)
 	}
-	p = e.Settle()
+	e.Settle()
 	lookShot(t, e, "prefab-mode.png")
 	docShot(t, e, "prefab-mode.png")
 

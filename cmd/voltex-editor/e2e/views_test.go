@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
-	"github.com/voltex-editor/voltex/editor/probe"
 )
 
 // TestAxisViewsPickAndFrame: the numpad keys (and the number row's) turn the camera to exact orthographic axis
@@ -23,11 +22,11 @@ func TestAxisViewsPickAndFrame(t *testing.T) {
 	cx, cy := p.Viewport.Center()
 	e.Move(cx, cy)
 	e.Key("KP_7")
-	p = e.WaitProbe(10*time.Second, "the top view", func(p *guitest.Probe) bool {
+	e.WaitProbe(10*time.Second, "the top view", func(p *guitest.Probe) bool {
 		return p.Camera.Ortho && p.Camera.Pitch == -90 && p.Camera.Yaw == 0
 	})
 	e.Key("f")
-	p = e.WaitProbe(10*time.Second, "the cube framed", func(p *guitest.Probe) bool { return p.Camera.Distance < 10 })
+	e.WaitProbe(10*time.Second, "the cube framed", func(p *guitest.Probe) bool { return p.Camera.Distance < 10 })
 	p = e.Settle()
 	lookShot(t, e, "views-top-framed.png")
 	if !p.Camera.Ortho || p.Camera.Pitch != -90 {
@@ -41,7 +40,7 @@ func TestAxisViewsPickAndFrame(t *testing.T) {
 	e.Click(bx, by, 1)
 	e.WaitProbe(10*time.Second, "another cube selected", func(p *guitest.Probe) bool { return p.SelectedCount == 1 && p.Selected[0] != a })
 	e.Click(cx+20, cy+20, 1) // on the framed cube, off its gizmo's centre
-	p = e.WaitProbe(10*time.Second, "the framed cube picked", func(p *guitest.Probe) bool { return p.SelectedCount == 1 && p.Selected[0] == a })
+	e.WaitProbe(10*time.Second, "the framed cube picked", func(p *guitest.Probe) bool { return p.SelectedCount == 1 && p.Selected[0] == a })
 
 	e.Key("1") // the number row, for keyboards without a numpad
 	e.WaitProbe(10*time.Second, "the front view", func(p *guitest.Probe) bool {
@@ -92,8 +91,8 @@ func TestFourViews(t *testing.T) {
 	e.Type("four views")
 	e.Settle()
 	e.Key("Return")
-	p := e.WaitProbe(10*time.Second, "four views", func(p *guitest.Probe) bool { return len(p.Views) == 4 })
-	p = e.Settle()
+	e.WaitProbe(10*time.Second, "four views", func(p *guitest.Probe) bool { return len(p.Views) == 4 })
+	p := e.Settle()
 	lookShot(t, e, "four-views.png")
 	docShot(t, e, "four-views.png")
 	want := map[string]float32{"Top": -90, "Front": 0, "Right": 0}
@@ -102,14 +101,14 @@ func TestFourViews(t *testing.T) {
 			t.Errorf("the %s view's camera is %+v", v.Name, v.Camera)
 		}
 	}
-	view := func(p *guitest.Probe, name string) probe.View {
+	view := func(p *guitest.Probe, name string) guitest.View {
 		for _, v := range p.Views {
 			if v.Name == name {
 				return v
 			}
 		}
 		t.Fatalf("no %s view among %+v", name, p.Views)
-		return probe.View{}
+		return guitest.View{}
 	}
 	img := e.ScreenshotOf(p)
 	for _, name := range []string{"Top", "Front", "Right"} {
@@ -129,7 +128,7 @@ func TestFourViews(t *testing.T) {
 	fx, fy := view(p, "Front").Center()
 	e.Move(fx, fy)
 	e.Key("f")
-	p = e.WaitProbe(10*time.Second, "the front view framed", func(p *guitest.Probe) bool { return view(p, "Front").Camera != before })
+	e.WaitProbe(10*time.Second, "the front view framed", func(p *guitest.Probe) bool { return view(p, "Front").Camera != before })
 	p = e.Settle()
 	lookShot(t, e, "four-views-framed.png")
 	if got := view(p, "Front").Camera; got.Distance >= before.Distance || !got.Ortho || got.Pitch != 0 {

@@ -61,6 +61,8 @@ type (
 	Widget = probe.Widget
 	// Mark is a timed user action in the probe.
 	Mark = probe.Mark
+	// View is one of the four views of a split viewport in the probe.
+	View = probe.View
 )
 
 // Editor is a running voltex-editor process on a Display.
