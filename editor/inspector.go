@@ -22,6 +22,8 @@ type inspectorDoc interface {
 	ID(e ecs.Entity) uint64
 	Entity(id uint64) (ecs.Entity, bool)
 	World() *ecs.World
+	// EditField applies an expression typed into a field to every entity of es (doc.Document.EditField).
+	EditField(es []ecs.Entity, comp, path, src string, seed uint64) error
 	Version() uint64
 	Editing() bool
 	Len() int
@@ -176,6 +178,17 @@ func (e inspEditor) SetField(es []ecs.Entity, id ecs.ComponentID, path string, v
 	return err
 }
 func (e inspEditor) EndEdit() { e.p.doc.EndEdit() }
+
+// EditExpr applies an expression typed into a number field; rand draws from the document's
+// version, so each such edit scatters anew.
+func (e inspEditor) EditExpr(es []ecs.Entity, id ecs.ComponentID, path, src string) error {
+	d := e.p.doc
+	err := d.EditField(es, d.World().ComponentInfo(id).Name, path, src, uint64(d.Version()))
+	if e.p.mark != nil {
+		e.p.mark("field edit")
+	}
+	return err
+}
 func (e inspEditor) Rename(es []ecs.Entity, name string) error {
 	e.p.outline.keep(es) // renamed in the inspector while the hierarchy is filtered: the rows stay
 	return e.p.doc.Rename(es, name)

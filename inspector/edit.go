@@ -2,6 +2,9 @@ package inspector
 
 import (
 	"math"
+	"strconv"
+	"strings"
+	"unsafe"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
@@ -70,10 +73,15 @@ func (p *Panel) set(key editKey, path string, lo, hi int, v any) {
 	p.apply(path, lo, hi, v)
 }
 
-// apply reports one SetField and marks the nodes as the user's, together with the computed
-// components (a world matrix follows the edited transform: that is no outside change either).
+// apply reports one SetField and marks the nodes as the user's.
 func (p *Panel) apply(path string, lo, hi int, v any) {
 	p.report(p.ed.SetField(p.live(), p.id, path, v))
+	p.own(lo, hi)
+}
+
+// own marks nodes [lo, hi) as the user's, together with the computed components (a world matrix
+// follows the edited transform: that is no outside change either).
+func (p *Panel) own(lo, hi int) {
 	p.tracker.Own(p.id, lo, hi)
 	p.scan.Settle(p.id, lo, hi)
 	for _, id := range p.scan.Shared() {
@@ -90,6 +98,50 @@ func (p *Panel) commit(path string, lo, hi int, v any) {
 	}
 	p.ed.BeginEdit(p.editLabel(path))
 	p.apply(path, lo, hi, v)
+	p.ed.EndEdit()
+}
+
+// typedExpr follows the text typed into the number field just built (key): while ImGui's text
+// input is open its text is kept, and when it closes with text that is no number (an expression,
+// which ImGui ignores) that text is returned. Escape reverts the text to the number first.
+func (p *Panel) typedExpr(key editKey) (string, bool) {
+	if _, ok := p.ed.(Expressions); !ok {
+		return "", false
+	}
+	id := imgui.ItemID()
+	open := imgui.InternalTempInputIsActive(id)
+	if !open && p.typed.key != key {
+		return "", false
+	}
+	if st := imgui.CurrentContext().InputTextState(); st.ID() == id {
+		if t := st.TextA(); t.Size > 0 && t.Data != nil {
+			p.typed = textEdit{active: true, key: key, buf: string(unsafe.Slice((*byte)(unsafe.Pointer(t.Data)), min(int(st.TextLen()), int(t.Size))))}
+		}
+	}
+	if open {
+		return "", false
+	}
+	src := strings.TrimSpace(p.typed.buf)
+	p.typed = textEdit{}
+	if src == "" || imgui.IsKeyDown(imgui.KeyEscape) {
+		return "", false
+	}
+	if _, err := strconv.ParseFloat(src, 64); err == nil {
+		return "", false // a number: ImGui has set it
+	}
+	// ImGui's number input turns a comma into a point; a point before a space is a comma
+	// ("rand(0, 10)").
+	return strings.ReplaceAll(src, ". ", ", "), true
+}
+
+// commitExpr reports an expression typed into a number field as one undo step.
+func (p *Panel) commitExpr(path string, lo, hi int, src string) {
+	if p.sess.active {
+		p.endEdit()
+	}
+	p.ed.BeginEdit(p.editLabel(path))
+	p.report(p.ed.(Expressions).EditExpr(p.live(), p.id, path, src))
+	p.own(lo, hi)
 	p.ed.EndEdit()
 }
 

@@ -126,6 +126,15 @@ func (f *fakeEditor) PasteComponent(es []ecs.Entity, id ecs.ComponentID, v any) 
 
 func (f *fakeEditor) Name(e ecs.Entity) string { return f.names[e] }
 
+// EditExpr records the expression; the world is left as it is (the editor's queries compute it).
+func (f *fakeEditor) EditExpr(es []ecs.Entity, id ecs.ComponentID, path, src string) error {
+	if !f.open {
+		f.violation("EditExpr(%s) outside BeginEdit/EndEdit", path)
+	}
+	f.calls = append(f.calls, fmt.Sprintf("expr:%s %s %d", path, src, len(es)))
+	return f.fail
+}
+
 type assetList []string
 
 func (a assetList) List() []string { return a }

@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -678,10 +679,20 @@ func TestHeaderShowsSceneID(t *testing.T) {
 // label is a format prefix that typed input leaves out.
 func TestVectorChannelsLabelledAndTypable(t *testing.T) {
 	h, s := single(t)
-	pos := s.ord(t, "position")
-	c := center(h.widget(s.everything, pos+2))
-	h.moveTo(c)
-	h.frame()
+	h.typeInto(s.everything, s.ord(t, "position")+2, "7.5")
+	if p := s.get(t, s.es[0]).Position; p[1] != 7.5 {
+		t.Errorf("position after typing 7.5 into Y: %v", p)
+	}
+	if got := h.p.axisFormat(1, "%.3f"); got != "Y %.3f" {
+		t.Errorf("the Y channel's format is %q", got)
+	}
+}
+
+// typeInto double-clicks the number field at ord of component id, types s and presses Enter.
+func (h *harness) typeInto(id ecs.ComponentID, ord int, s string) {
+	h.t.Helper()
+	h.moveTo(center(h.widget(id, ord)))
+	h.frames(30)  // past the double-click time of the last clicks
 	for range 2 { // a double-click turns a drag into a text field
 		h.button(0, true)
 		h.frame()
@@ -689,14 +700,40 @@ func TestVectorChannelsLabelledAndTypable(t *testing.T) {
 		h.frame()
 	}
 	if !imgui.CurrentIO().WantTextInput() {
-		t.Fatal("double-clicking the Y channel did not start text input")
+		h.t.Fatal("double-clicking the field did not start text input")
 	}
-	h.typeText("7.5")
+	h.typeText(s)
 	h.key(imgui.KeyEnter)
-	if p := s.get(t, s.es[0]).Position; p[1] != 7.5 {
-		t.Errorf("position after typing 7.5 into Y: %v", p)
+}
+
+// An expression typed into a number field ("+= 10", "= x*2", "= rand(0,10)") is reported once, for
+// every selected entity, as one undo step; a plain number is still set as it is. ImGui's number
+// input turns commas into points, so a point before a space is taken for a comma.
+func TestNumberFieldTakesExpressions(t *testing.T) {
+	s := newScene(t)
+	h := newHarness(t, s.w)
+	h.sel = s.es
+	h.frames(3)
+	pos := s.ord(t, "position")
+	for _, src := range []string{"+= 10", "*= 0.5", "= x*2", "= rand(0, 10)"} {
+		from, steps := len(h.ed.calls), h.ed.steps
+		h.typeInto(s.everything, pos+2, src)
+		want := []string{"begin:Edit Everything.position[1]", "expr:position[1] " + src + " 3", "end"}
+		if got := h.callsSince(from); !slices.Equal(got, want) {
+			t.Errorf("typing %q into Y reported %q, want %q", src, got, want)
+		}
+		if h.ed.steps != steps+1 {
+			t.Errorf("typing %q made %d undo steps, want 1", src, h.ed.steps-steps)
+		}
 	}
-	if got := h.p.axisFormat(1, "%.3f"); got != "Y %.3f" {
-		t.Errorf("the Y channel's format is %q", got)
+	from := len(h.ed.calls)
+	h.typeInto(s.everything, pos+2, "4")
+	if got := h.callsSince(from); len(got) == 0 || got[len(got)-1] != "end" || !slices.Contains(got, "set:position[1]=4") {
+		t.Errorf("typing 4 reported %q, want a plain set", got)
+	}
+	h.ed.fail = errors.New("Everything.position[1]: no such thing")
+	h.typeInto(s.everything, pos+2, "+= nonsense")
+	if h.p.Err() == nil || !strings.Contains(h.p.Err().Error(), "no such thing") {
+		t.Errorf("the editor's error is not shown: %v", h.p.Err())
 	}
 }

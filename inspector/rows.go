@@ -296,14 +296,20 @@ func (p *Panel) drag(owner, nf *fields.Field, v reflect.Value, key editKey, mixe
 		}
 		p.recordPath(path, shown)
 	}
+	path := func() string {
+		path := p.pathOf(owner)
+		if ch >= 0 {
+			path = fields.ElemPath(path, ch)
+		}
+		return path
+	}
 	if changed && !nf.ReadOnly {
 		if x, ok := get(val, dt, nf); ok {
-			path := p.pathOf(owner)
-			if ch >= 0 {
-				path = fields.ElemPath(path, ch)
-			}
-			p.set(key, path, key.ord, key.ord+1, x)
+			p.set(key, path(), key.ord, key.ord+1, x)
 		}
+	}
+	if src, ok := p.typedExpr(key); ok && !nf.ReadOnly {
+		p.commitExpr(path(), key.ord, key.ord+1, src)
 	}
 	p.finishLive(key)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/assetref"
+	"github.com/voltex-editor/voltex/serialize/query"
 )
 
 // state returns entity e's component cid as a compState.
@@ -460,4 +461,23 @@ func finite(v reflect.Value) bool {
 		}
 	}
 	return true
+}
+
+// EditField applies src, what is typed into a field ("+= 10", "*= 0.5", "= x*2", "= rand(0,10)", a
+// plain value), to the field at path of component comp on every entity of es, each from its own
+// value (serialize/query's field edits; rand draws from seed). Transactions as for SetField.
+func (d *Document) EditField(es []ecs.Entity, comp, path, src string, seed uint64) error {
+	e, err := query.ParseFieldEdit(d.world, comp, path, src)
+	if err != nil {
+		return fmt.Errorf("%s.%s %s: %w", comp, path, src, err)
+	}
+	changes, err := e.Apply(d.world, es, seed)
+	if err != nil || len(changes) == 0 {
+		return err
+	}
+	ents, vals := make([]ecs.Entity, len(changes)), make([]any, len(changes))
+	for i, c := range changes {
+		ents[i], vals[i] = c.Entity, c.Value
+	}
+	return d.SetComponents(ents, e.Component(), vals)
 }
