@@ -179,11 +179,10 @@ func (e inspEditor) SetField(es []ecs.Entity, id ecs.ComponentID, path string, v
 }
 func (e inspEditor) EndEdit() { e.p.doc.EndEdit() }
 
-// EditExpr applies an expression typed into a number field; rand draws from the document's
-// version, so each such edit scatters anew.
-func (e inspEditor) EditExpr(es []ecs.Entity, id ecs.ComponentID, path, src string) error {
+// EditExpr applies an expression typed into a number field, or a Randomise.
+func (e inspEditor) EditExpr(es []ecs.Entity, id ecs.ComponentID, path, src string, seed uint64) error {
 	d := e.p.doc
-	err := d.EditField(es, d.World().ComponentInfo(id).Name, path, src, uint64(d.Version()))
+	err := d.EditField(es, d.World().ComponentInfo(id).Name, path, src, seed)
 	if e.p.mark != nil {
 		e.p.mark("field edit")
 	}

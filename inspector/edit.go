@@ -136,11 +136,17 @@ func (p *Panel) typedExpr(key editKey) (string, bool) {
 
 // commitExpr reports an expression typed into a number field as one undo step.
 func (p *Panel) commitExpr(path string, lo, hi int, src string) {
+	p.seed++ // each typed rand scatters anew
+	p.commitSeeded(path, lo, hi, src, p.seed)
+}
+
+// commitSeeded reports expression src on the field at path, nodes [lo, hi), as one undo step.
+func (p *Panel) commitSeeded(path string, lo, hi int, src string, seed uint64) {
 	if p.sess.active {
 		p.endEdit()
 	}
 	p.ed.BeginEdit(p.editLabel(path))
-	p.report(p.ed.(Expressions).EditExpr(p.live(), p.id, path, src))
+	p.report(p.ed.(Expressions).EditExpr(p.live(), p.id, path, src, seed))
 	p.own(lo, hi)
 	p.ed.EndEdit()
 }
@@ -210,3 +216,45 @@ func (p *Panel) textField(id, value, hint string, mixed bool, key editKey, multi
 
 // minWidth as a negative item width means "up to the right edge".
 const minWidth = 1.175494e-38 // FLT_MIN
+
+// randomise is the Randomise popup's range and seed.
+type randomise struct {
+	lo, hi float64
+	seed   int32
+}
+
+// randomiseMenu builds the right-click menu of a number or vector field's label: Randomise sets
+// the field (each channel of a vector) of every selected entity to a value drawn in [Min, Max)
+// from Seed, as one undo step; the same seed gives the same values.
+func (p *Panel) randomiseMenu(f *fields.Field, ord, n int) {
+	if _, ok := p.ed.(Expressions); !ok || f.ReadOnly {
+		return
+	}
+	switch f.Kind {
+	case fields.Int, fields.Uint, fields.Float, fields.Vector, fields.Euler:
+	default:
+		return
+	}
+	if !imgui.BeginPopupContextItemV("##rnd"+f.ID, imgui.PopupFlagsMouseButtonRight) {
+		return
+	}
+	if imgui.IsWindowAppearing() && p.rnd == (randomise{}) {
+		p.rnd = randomise{lo: 0, hi: 10, seed: 1}
+	}
+	path := p.pathOf(f)
+	imgui.TextUnformatted("Randomise " + p.comp.Name + "." + path)
+	imgui.InputDouble("Min", &p.rnd.lo)
+	p.record("randomise:min", "")
+	imgui.InputDouble("Max", &p.rnd.hi)
+	p.record("randomise:max", "")
+	imgui.InputInt("Seed", &p.rnd.seed)
+	p.record("randomise:seed", "")
+	apply := imgui.Button("Randomise")
+	p.record("randomise:apply", "")
+	if apply {
+		src := "= rand(" + strconv.FormatFloat(p.rnd.lo, 'g', -1, 64) + ", " + strconv.FormatFloat(p.rnd.hi, 'g', -1, 64) + ")"
+		p.commitSeeded(path, ord, ord+n, src, uint64(uint32(p.rnd.seed)))
+		imgui.CloseCurrentPopup()
+	}
+	imgui.EndPopup()
+}

@@ -54,10 +54,11 @@ type Assets interface {
 
 // Expressions is what an Editor also implements to take expressions typed into number fields
 // ("+= 10", "*= 0.5", "= x*2", "= rand(0,10)"), each entity's value computed from its own. Without
-// it, such text is ignored as ImGui ignores any text that is not a number.
+// it, such text is ignored as ImGui ignores any text that is not a number, and fields offer no
+// Randomise.
 type Expressions interface {
-	// EditExpr applies src to the field at path (a number, or one channel of a vector:
-	// "position[1]") of component id on every entity in es. It is called between BeginEdit and
-	// EndEdit, so the whole edit is one undo step.
-	EditExpr(es []ecs.Entity, id ecs.ComponentID, path, src string) error
+	// EditExpr applies src to the field at path (a number, a vector, or one channel of a vector:
+	// "position[1]") of component id on every entity in es; rand(a, b) draws from seed. It is
+	// called between BeginEdit and EndEdit, so the whole edit is one undo step.
+	EditExpr(es []ecs.Entity, id ecs.ComponentID, path, src string, seed uint64) error
 }

@@ -25,6 +25,7 @@ type fakeEditor struct {
 	open   bool
 	steps  int // completed undo steps
 	fail   error
+	seed   uint64   // of the last EditExpr
 	errors []string // protocol violations
 }
 
@@ -127,7 +128,8 @@ func (f *fakeEditor) PasteComponent(es []ecs.Entity, id ecs.ComponentID, v any) 
 func (f *fakeEditor) Name(e ecs.Entity) string { return f.names[e] }
 
 // EditExpr records the expression; the world is left as it is (the editor's queries compute it).
-func (f *fakeEditor) EditExpr(es []ecs.Entity, id ecs.ComponentID, path, src string) error {
+func (f *fakeEditor) EditExpr(es []ecs.Entity, id ecs.ComponentID, path, src string, seed uint64) error {
+	f.seed = seed
 	if !f.open {
 		f.violation("EditExpr(%s) outside BeginEdit/EndEdit", path)
 	}

@@ -69,9 +69,11 @@ type Panel struct {
 
 	sess    session
 	text    textEdit
-	typed   textEdit // the text of a number field's text input, for an expression
-	active  editKey  // the widget that was active in the previous frame
-	activeN editKey  // ... in this frame
+	typed   textEdit  // the text of a number field's text input, for an expression
+	seed    uint64    // the seed of the last typed expression
+	rnd     randomise // the Randomise menu's range and seed
+	active  editKey   // the widget that was active in the previous frame
+	activeN editKey   // ... in this frame
 	num     *[3]uint64
 
 	targets      []ecs.Entity // live selection for Editor calls, built on demand per frame

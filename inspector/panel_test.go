@@ -737,3 +737,30 @@ func TestNumberFieldTakesExpressions(t *testing.T) {
 		t.Errorf("the editor's error is not shown: %v", h.p.Err())
 	}
 }
+
+// Randomise in a vector field's label menu sets every channel of every selected entity from a
+// range and a seed, as one undo step.
+func TestRandomiseFromTheLabelMenu(t *testing.T) {
+	s := newScene(t)
+	h := newHarness(t, s.w)
+	h.sel = s.es
+	h.frames(3)
+	row := h.widget(s.everything, s.ord(t, "position")+1)
+	h.clickButton(imgui.Vec2{X: 20, Y: center(row).Y}, 1)
+	h.frames(2)
+	apply, ok := h.p.debug.byName["randomise:apply"]
+	if !ok {
+		t.Fatal("right-clicking Position's label shows no Randomise")
+	}
+	h.p.rnd = randomise{lo: -5, hi: 5, seed: 7}
+	from, steps := len(h.ed.calls), h.ed.steps
+	h.click(center(apply))
+	h.frames(2)
+	want := []string{"begin:Edit Everything.position", "expr:position = rand(-5, 5) 3", "end"}
+	if got := h.callsSince(from); !slices.Equal(got, want) || h.ed.seed != 7 || h.ed.steps != steps+1 {
+		t.Errorf("Randomise reported %q with seed %d in %d steps, want %q with seed 7 in 1", got, h.ed.seed, h.ed.steps-steps, want)
+	}
+	if _, open := h.p.debug.byName["randomise:apply"]; open {
+		t.Error("the menu stays open after Randomise")
+	}
+}

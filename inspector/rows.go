@@ -44,6 +44,7 @@ func (p *Panel) row(f *fields.Field, v reflect.Value, ord, n int, label string) 
 	imgui.AlignTextToFramePadding()
 	if !p.overrideLabel(f, label) {
 		imgui.TextUnformatted(label)
+		p.randomiseMenu(f, ord, n)
 	}
 	if f.Tooltip != "" {
 		imgui.SetItemTooltip(f.Tooltip)
