@@ -115,7 +115,7 @@ func (p *Panel) typedExpr(key editKey) (string, bool) {
 	}
 	if st := imgui.CurrentContext().InputTextState(); st.ID() == id {
 		if t := st.TextA(); t.Size > 0 && t.Data != nil {
-			p.typed = textEdit{active: true, key: key, buf: string(unsafe.Slice((*byte)(unsafe.Pointer(t.Data)), min(int(st.TextLen()), int(t.Size))))}
+			p.typed = textEdit{active: true, key: key, buf: string(unsafe.Slice((*byte)(unsafe.Pointer(t.Data)), min(int(st.TextLen()), t.Size)))}
 		}
 	}
 	if open {
