@@ -132,9 +132,10 @@ func (v *viewportPanel) Build() {
 	mp := imgui.MousePos()
 	local := imgui.Vec2{X: mp.X - v.area.origin.X, Y: mp.Y - v.area.origin.Y}
 	inside := local.X >= 0 && local.Y >= 0 && local.X < avail.X && local.Y < avail.Y
-	// Over the view cube the mouse belongs to the cube (a click turns the camera): no picking, no camera drags.
+	// Over the view cube the mouse belongs to the cube (a click turns the camera), over a camera's preview to
+	// the preview: no picking, no camera drags.
 	v.area.hovered = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsOver() && !imguizmo.IsUsingAny() &&
-		!v.area.overViewCube(mp)
+		!v.area.overViewCube(mp) && !v.markers.preview.holds(mp)
 	// The viewport's keys (W, E, R, X, F) work wherever the mouse is over the image, the gizmo and the view cube
 	// included (F with the mouse on the selected entity's gizmo framed nothing).
 	v.area.overImage = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsUsingAny()

@@ -17,6 +17,14 @@ type cameraPreview struct {
 	cam     scene.Camera
 	m       mgl32.Mat4 // the camera's world matrix
 	pending bool       // its picture is being drawn over several frames
+	// at is the screen rectangle the picture was last drawn in (zero: none). A click there belongs to the
+	// preview, not to the scene under it.
+	at [2]imgui.Vec2
+}
+
+// holds reports whether screen point pt is on the preview drawn last frame.
+func (p *cameraPreview) holds(pt imgui.Vec2) bool {
+	return pt.X >= p.at[0].X && pt.Y >= p.at[0].Y && pt.X < p.at[1].X && pt.Y < p.at[1].Y
 }
 
 // see notes the first selected camera of the frame, with its world matrix.
@@ -47,7 +55,7 @@ const (
 func (v *viewportPanel) buildCameraPreview() {
 	p := &v.markers.preview
 	want := p.want
-	p.want = false
+	p.want, p.at = false, [2]imgui.Vec2{}
 	if v.probe != nil {
 		v.probe.CameraPreview = rectOf(imgui.Vec2{}, imgui.Vec2{})
 	}
@@ -94,6 +102,7 @@ func (v *viewportPanel) buildCameraPreview() {
 	lo := v.area.origin
 	p1 := imgui.Vec2{X: lo.X + float32(v.area.w-previewPad), Y: lo.Y + float32(v.area.h-previewPad)}
 	p0 := imgui.Vec2{X: p1.X - float32(w), Y: p1.Y - float32(h)}
+	p.at = [2]imgui.Vec2{{X: p0.X - 2, Y: p0.Y - 2}, {X: p1.X + 2, Y: p1.Y + 2}}
 	dl := imgui.WindowDrawList()
 	dl.AddRectFilled(imgui.Vec2{X: p0.X - 2, Y: p0.Y - 2}, imgui.Vec2{X: p1.X + 2, Y: p1.Y + 2}, 0xff40c8ff)
 	if tex := p.r.Texture(); tex != 0 {

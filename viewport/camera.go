@@ -56,6 +56,10 @@ type Camera struct {
 	// in perspective (so toggling it keeps what is at the pivot where it is, and zooming scales it): the
 	// editor camera's axis views. Ortho, when set, takes precedence.
 	Orthographic bool
+	// EyeFrame is, when not zero, the world matrix the camera stands and turns as (roll included, scale ignored):
+	// a scene camera's own (SceneCameraView). The orbiting editor camera has none; Pivot, Yaw and Pitch then
+	// place only the grid's fade.
+	EyeFrame mgl32.Mat4
 }
 
 // DefaultCamera returns the camera a new scene starts with: yaw 30°, pitch
@@ -131,6 +135,9 @@ func wrapDegrees(a float32) float32 {
 // Orientation returns the camera's rotation: yaw about world Y, then pitch
 // about the camera's own X axis.
 func (c Camera) Orientation() mgl32.Quat {
+	if _, q, ok := c.frame(); ok {
+		return q
+	}
 	return mgl32.QuatRotate(mgl32.DegToRad(c.Yaw), worldUp).
 		Mul(mgl32.QuatRotate(mgl32.DegToRad(c.Pitch), mgl32.Vec3{1, 0, 0}))
 }
@@ -138,16 +145,21 @@ func (c Camera) Orientation() mgl32.Quat {
 // Forward returns the unit direction the camera looks in.
 func (c Camera) Forward() mgl32.Vec3 { return c.Orientation().Rotate(mgl32.Vec3{0, 0, -1}) }
 
-// Right returns the camera's unit right vector (always horizontal).
+// Right returns the camera's unit right vector (horizontal unless EyeFrame rolls the camera).
 func (c Camera) Right() mgl32.Vec3 { return c.Orientation().Rotate(mgl32.Vec3{1, 0, 0}) }
 
 // Up returns the camera's unit up vector.
 func (c Camera) Up() mgl32.Vec3 { return c.Orientation().Rotate(worldUp) }
 
-// Eye returns the camera position: Distance behind Pivot along Forward (in
-// orthographic, where the distance only sets the scale, half of Far behind
-// it at least, so that zooming in does not cut off what lies in front).
-func (c Camera) Eye() mgl32.Vec3 { return c.Pivot.Sub(c.Forward().Mul(c.eyeDistance())) }
+// Eye returns the camera position: EyeFrame's, or Distance behind Pivot along Forward (in orthographic, where the
+// distance only sets the scale, half of Far behind it at least, so that zooming in does not cut off what lies in
+// front).
+func (c Camera) Eye() mgl32.Vec3 {
+	if eye, _, ok := c.frame(); ok {
+		return eye
+	}
+	return c.Pivot.Sub(c.Forward().Mul(c.eyeDistance()))
+}
 
 func (c Camera) eyeDistance() float32 {
 	if c.Orthographic {
@@ -156,11 +168,27 @@ func (c Camera) eyeDistance() float32 {
 	return c.Distance
 }
 
+// frame returns EyeFrame's position and rotation (its axes made orthonormal), or ok false when it is zero or
+// has no usable axes.
+func (c Camera) frame() (eye mgl32.Vec3, q mgl32.Quat, ok bool) {
+	if c.EyeFrame == (mgl32.Mat4{}) {
+		return eye, q, false
+	}
+	eye, _, y, z := frameAxes(c.EyeFrame)
+	x := y.Cross(z)
+	if x.Len() < 1e-6 || !finite(eye[0]) || !finite(eye[1]) || !finite(eye[2]) {
+		return eye, q, false
+	}
+	x = x.Normalize()
+	y = z.Cross(x)
+	return eye, mgl32.Mat4ToQuat(mgl32.Mat3FromCols(x, y, z).Mat4()), true
+}
+
 // View returns the world → camera matrix.
 func (c Camera) View() mgl32.Mat4 {
 	q := c.Orientation()
 	fwd := q.Rotate(mgl32.Vec3{0, 0, -1})
-	eye := c.Pivot.Sub(fwd.Mul(c.eyeDistance()))
+	eye := c.Eye()
 	if c.Orthographic { // the eye is far: eye+fwd would lose the direction's precision
 		return q.Conjugate().Mat4().Mul4(mgl32.Translate3D(-eye[0], -eye[1], -eye[2]))
 	}

@@ -107,9 +107,9 @@ func CameraFrustum(dst []Segment, c scene.Camera, m mgl32.Mat4, viewAspect float
 	return dst
 }
 
-// SceneCameraView returns the editor camera that sees what scene camera c with world matrix m sees — placed and
-// turned as m (its roll dropped: the editor camera has none), with c's lens made usable — and the aspect (width /
-// height) of its picture: c's own, or viewAspect for a camera that takes the view's shape.
+// SceneCameraView returns the editor camera that sees what scene camera c with world matrix m sees — standing
+// and turned as m, roll included (its EyeFrame), with c's lens made usable — and the aspect (width / height) of
+// its picture: c's own, or viewAspect for a camera that takes the view's shape.
 func SceneCameraView(c scene.Camera, m mgl32.Mat4, viewAspect float32) (Camera, float32) {
 	if !(viewAspect > 0) || !finite(viewAspect) {
 		viewAspect = 1
@@ -129,13 +129,11 @@ func SceneCameraView(c scene.Camera, m mgl32.Mat4, viewAspect float32) (Camera, 
 	if !(aspect > 0) || !finite(aspect) {
 		aspect = viewAspect
 	}
-	pos, _, _, z := frameAxes(m)
-	// WithView keeps the distance and puts the pivot that far in front of the eye.
-	view := mgl32.LookAtV(pos, pos.Sub(z), mgl32.Vec3{0, 1, 0})
-	if math.Abs(float64(z[1])) > 0.999 {
-		view = mgl32.LookAtV(pos, pos.Sub(z), m.Col(1).Vec3())
-	}
-	return cam.Normalized().WithView(view), aspect
+	cam = cam.Normalized()
+	cam.EyeFrame = m
+	// The pivot, at the camera's distance in front of the eye, places the grid's fade.
+	cam.Pivot = cam.Eye().Add(cam.Forward().Mul(cam.Distance))
+	return cam, aspect
 }
 
 // frameAxes returns the position and unit axes of world matrix m (zero for an axis m collapses).

@@ -123,3 +123,31 @@ func TestSceneCameraViewSeesWhatTheCameraSees(t *testing.T) {
 		}
 	}
 }
+
+// TestSceneCameraViewKeepsRoll: a rolled camera's preview looks through the camera itself — its view matrix is
+// the inverse of the camera's world transform, roll included, even looking straight down.
+func TestSceneCameraViewKeepsRoll(t *testing.T) {
+	for _, m := range []mgl32.Mat4{
+		mgl32.Translate3D(1, 2, 3).Mul4(mgl32.HomogRotate3DY(0.5)).Mul4(mgl32.HomogRotate3DZ(math.Pi / 2)),
+		mgl32.Translate3D(-4, 5, 0).Mul4(mgl32.HomogRotate3DX(-math.Pi / 2)).Mul4(mgl32.HomogRotate3DZ(0.7)),
+	} {
+		cam, _ := SceneCameraView(scene.Camera{FOV: 50, Aspect: 1, Near: 0.5, Far: 40}, m, 1)
+		want := m.Inv()
+		if got := cam.View(); !matNear(got, want, 1e-4) {
+			t.Errorf("view matrix\n%v\nwant the inverse of the camera's world transform\n%v", got, want)
+		}
+		if up, wantUp := cam.Up(), m.Col(1).Vec3(); up.Sub(wantUp).Len() > 1e-4 {
+			t.Errorf("up %v, want the camera's own %v", up, wantUp)
+		}
+	}
+}
+
+// matNear reports whether every element of a and b differs by less than eps.
+func matNear(a, b mgl32.Mat4, eps float32) bool {
+	for i := range a {
+		if math.Abs(float64(a[i]-b[i])) >= float64(eps) {
+			return false
+		}
+	}
+	return true
+}

@@ -141,3 +141,50 @@ func copySample(t *testing.T, dst, sample, variant string) {
 		}
 	}
 }
+
+// TestCameraPreviewRollAndClicks: the preview shows what a camera rolled 90° sees — a standing red pillar in
+// front of it lies across the picture — and a click on the preview leaves the camera selected (the floor under
+// the preview is not picked).
+func TestCameraPreviewRollAndClicks(t *testing.T) {
+	dir := t.TempDir()
+	level := `{ "format": "voltex.scene", "version": 2, "name": "Rolled",
+  "editor": { "camera": { "pivot": [0, 1, 0], "yaw": 35, "pitch": -30, "distance": 16 } },
+  "entities": [
+    { "id": 1, "name": "Floor", "order": 1, "components": { "Color": { "rgba": [0.5, 0.55, 0.5, 1] }, "Mesh": { "asset": "builtin:plane" }, "Transform": { "scale": [80, 1, 80] } } },
+    { "id": 2, "name": "Pillar", "order": 2, "components": { "Color": { "rgba": [0.9, 0.1, 0.1, 1] }, "Mesh": { "asset": "builtin:cube" }, "Transform": { "position": [0, 1.5, 0], "scale": [0.4, 3, 0.4] } } },
+    { "id": 3, "name": "Eye", "order": 3, "components": { "Transform": { "position": [0, 1.5, 6], "rotation": [0, 0, 90] },
+      "Camera": { "fov": 50, "near": 0.5, "far": 30, "aspect": 1 } } } ] }
+`
+	path := filepath.Join(dir, "rolled.json")
+	if err := os.WriteFile(path, []byte(level), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := launchOn(t, path)
+	p := e.WaitProbe(20*time.Second, "the scene", func(p *guitest.Probe) bool { _, ok := p.Row("Eye"); return ok })
+	r, _ := p.Row("Eye")
+	x, y := r.Center()
+	e.Click(x, y, 1)
+	e.WaitProbe(10*time.Second, "the camera's preview", func(p *guitest.Probe) bool {
+		return len(p.Selected) == 1 && p.CameraPreview.W > 0
+	})
+	p = e.Settle()
+	pv := p.CameraPreview
+	shot := e.ScreenshotOf(p)
+	shotOf(t, e, p, "camera-preview-rolled.png")
+	red := image.Rectangle{}
+	for py := pv.Y; py < pv.Y+pv.H; py++ {
+		for px := pv.X; px < pv.X+pv.W; px++ {
+			if c := shot.RGBAAt(px, py); c.R > 150 && c.G < 80 && c.B < 80 {
+				red = red.Union(image.Rect(px, py, px+1, py+1))
+			}
+		}
+	}
+	if red.Dx() < 2*red.Dy() || red.Dx() < pv.W/3 {
+		t.Errorf("the red pillar covers %v of the preview %+v: want it lying across the picture (the camera rolled 90°)", red, pv)
+	}
+	e.Click(pv.X+pv.W/4, pv.Y+pv.H/4, 1)
+	p = e.Settle()
+	if len(p.Selected) != 1 || p.Selected[0] != 3 {
+		t.Errorf("selected %v after a click on the camera's preview, want the camera (3) still", p.Selected)
+	}
+}
