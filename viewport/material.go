@@ -1,6 +1,7 @@
 package viewport
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/voltex-editor/voltex/assets"
@@ -67,4 +68,12 @@ func (b *Builder) material(m scene.Material) (*Material, string) {
 type resolvedMaterial struct {
 	mat *Material
 	key string
+}
+
+// UVTransform returns the rows of t's transform of texture coordinates: Offset + R(Rotation) × (Scale ⊙ uv),
+// R counter-clockwise.
+func UVTransform(t scene.Texture) (row0, row1 [3]float32) {
+	s, c := math.Sincos(float64(t.Rotation) * math.Pi / 180)
+	sin, cos := float32(s), float32(c)
+	return [3]float32{cos * t.Scale[0], -sin * t.Scale[1], t.Offset[0]}, [3]float32{sin * t.Scale[0], cos * t.Scale[1], t.Offset[1]}
 }

@@ -6,13 +6,17 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // MaxThumbnailTriangles bounds the triangles a thumbnail draws: a bigger list is drawn in part.
 const MaxThumbnailTriangles = 1 << 21
 
 // Thumbnail draws dl into a size×size picture on the CPU (no GL: it runs on any goroutine), seen from above and
-// to the side and framed to fit, flat-shaded in each batch's base colour (its material's, or the instances'),
+// to the side and framed to fit, flat-shaded in each batch's base colour (its material's, or the instances')
+// times its vertex colours and its base-colour texture (the nearest texel; a masked material's holes left out),
 // on a transparent background. It returns nil for an empty list.
 func Thumbnail(dl *DrawList, size int) *image.RGBA {
 	b := dl.Bounds()
@@ -37,6 +41,7 @@ func Thumbnail(dl *DrawList, size int) *image.RGBA {
 		if m == nil || m.Placeholder {
 			continue
 		}
+		tex := newThumbTexture(bt.Material, m)
 		ins = bt.AppendInstances(ins[:0])
 		for _, in := range ins {
 			col := in.Color
@@ -47,14 +52,15 @@ func Thumbnail(dl *DrawList, size int) *image.RGBA {
 				left--
 				var w [3]mgl32.Vec3
 				var s [3]mgl32.Vec3 // screen x, y (samples) and depth 0..1
+				var idx [3]int
 				behind := false
 				for k := range 3 {
-					idx := int(m.Indices[t+k])
-					if idx >= m.VertexCount() {
+					idx[k] = int(m.Indices[t+k])
+					if idx[k] >= m.VertexCount() {
 						behind = true
 						break
 					}
-					w[k] = in.World.Mul4x1(m.Position(idx).Vec4(1)).Vec3()
+					w[k] = in.World.Mul4x1(m.Position(idx[k]).Vec4(1)).Vec3()
 					c := vp.Mul4x1(w[k].Vec4(1))
 					if c[3] <= 1e-6 {
 						behind = true
@@ -70,7 +76,34 @@ func Thumbnail(dl *DrawList, size int) *image.RGBA {
 					continue
 				}
 				shade := 0.3 + 0.7*float32(math.Abs(float64(normal.Normalize().Dot(light)))) // both sides lit
-				r.triangle(s, [4]float32{col[0] * shade, col[1] * shade, col[2] * shade, 1})
+				// each corner's colour: the base colour times its vertex colour, shaded
+				var vc [3][4]float32
+				for k := range 3 {
+					vc[k] = [4]float32{col[0] * shade, col[1] * shade, col[2] * shade, col[3]}
+					if j := idx[k] * 4; j+3 < len(m.Colors) {
+						for c := range 4 {
+							vc[k][c] *= m.Colors[j+c]
+						}
+					}
+				}
+				r.triangle(s, func(a, b, g float32) ([4]float32, bool) {
+					var c [4]float32
+					for k := range 4 {
+						c[k] = a*vc[0][k] + b*vc[1][k] + g*vc[2][k]
+					}
+					if tex.img != nil {
+						u, v := tex.uv(idx, a, b, g)
+						texel := tex.sample(u, v)
+						for k := range 4 {
+							c[k] *= texel[k]
+						}
+					}
+					if tex.cutoff > 0 && c[3] < tex.cutoff {
+						return c, false
+					}
+					c[3] = 1
+					return c, true
+				})
 			}
 		}
 	}
@@ -84,8 +117,9 @@ type raster struct {
 	rgba  [][4]float32
 }
 
-// triangle fills the samples whose centres are inside s (screen positions and depths), nearer than what is there.
-func (r *raster) triangle(s [3]mgl32.Vec3, c [4]float32) {
+// triangle fills the samples whose centres are inside s (screen positions and depths), nearer than what is there,
+// with the colours shade gives for their barycentric coordinates (false: a hole, nothing drawn).
+func (r *raster) triangle(s [3]mgl32.Vec3, shade func(a, b, g float32) ([4]float32, bool)) {
 	area := edge(s[0], s[1], s[2])
 	if area == 0 || math.IsNaN(float64(area)) {
 		return
@@ -103,7 +137,9 @@ func (r *raster) triangle(s [3]mgl32.Vec3, c [4]float32) {
 			}
 			z := a*s[0][2] + b*s[1][2] + g*s[2][2]
 			if i := y*r.n + x; z >= 0 && z < r.depth[i] {
-				r.depth[i], r.rgba[i] = z, c
+				if c, ok := shade(a, b, g); ok {
+					r.depth[i], r.rgba[i] = z, c
+				}
 			}
 		}
 	}
@@ -151,3 +187,94 @@ func srgb(v float32) float32 {
 	}
 	return 1.055*float32(math.Pow(float64(v), 1/2.4)) - 0.055
 }
+
+// thumbTexture is a material's base-colour texture as a thumbnail samples it (img nil: none), and the alpha
+// below which a masked material has holes (0: none).
+type thumbTexture struct {
+	img        *assets.Image
+	t          scene.Texture
+	uvs        func(i int) (u, v float32)
+	row0, row1 [3]float32
+	cutoff     float32
+}
+
+// newThumbTexture returns mat's base-colour texture as drawn on mesh m.
+func newThumbTexture(mat *Material, m *assets.Mesh) thumbTexture {
+	var tt thumbTexture
+	if mat == nil {
+		return tt
+	}
+	if mat.AlphaMode == scene.AlphaMask {
+		tt.cutoff = mat.AlphaCutoff
+	}
+	img, t := mat.BaseColorImage, mat.BaseColorTexture
+	if img == nil || img.Width <= 0 || img.Height <= 0 || len(img.Pix) < img.Width*img.Height*4 {
+		return tt
+	}
+	switch {
+	case t.UV == 0:
+		tt.uvs = func(i int) (float32, float32) {
+			v := m.Vertices[i*assets.FloatsPerVertex+assets.OffsetUV/4:]
+			return v[0], v[1]
+		}
+	case len(m.UVs1) >= m.VertexCount()*2:
+		tt.uvs = func(i int) (float32, float32) { return m.UVs1[i*2], m.UVs1[i*2+1] }
+	default:
+		return tt
+	}
+	tt.img, tt.t = img, t
+	tt.row0, tt.row1 = UVTransform(t)
+	return tt
+}
+
+// uv returns the transformed texture coordinates at barycentric a, b, g of the triangle of vertices idx.
+func (tt *thumbTexture) uv(idx [3]int, a, b, g float32) (float32, float32) {
+	var u, v float32
+	for k, w := range [3]float32{a, b, g} {
+		x, y := tt.uvs(idx[k])
+		u += w * x
+		v += w * y
+	}
+	return tt.row0[0]*u + tt.row0[1]*v + tt.row0[2], tt.row1[0]*u + tt.row1[1]*v + tt.row1[2]
+}
+
+// sample returns the nearest texel to (u, v), wrapped as the texture says, in linear colour.
+func (tt *thumbTexture) sample(u, v float32) [4]float32 {
+	x := wrapTexel(u, tt.img.Width, tt.t.WrapS)
+	y := wrapTexel(v, tt.img.Height, tt.t.WrapT)
+	p := tt.img.Pix[(y*tt.img.Width+x)*4:]
+	return [4]float32{srgbToLinear[p[0]], srgbToLinear[p[1]], srgbToLinear[p[2]], float32(p[3]) / 255}
+}
+
+// wrapTexel returns the texel of n that coordinate c (0..1 across the image) falls on, wrapped by w.
+func wrapTexel(c float32, n int, w scene.Wrap) int {
+	if !finite(c) {
+		return 0
+	}
+	f := float64(c)
+	switch w {
+	case scene.WrapClamp:
+		f = math.Min(math.Max(f, 0), 1)
+	case scene.WrapMirror:
+		f = math.Mod(math.Abs(f), 2)
+		if f > 1 {
+			f = 2 - f
+		}
+	default:
+		f -= math.Floor(f)
+	}
+	return min(max(int(f*float64(n)), 0), n-1)
+}
+
+// srgbToLinear decodes an 8-bit sRGB channel.
+var srgbToLinear = func() (t [256]float32) {
+	for i := range t {
+		c := float64(i) / 255
+		if c <= 0.04045 {
+			t[i] = float32(c / 12.92)
+		} else {
+			t[i] = float32(math.Pow((c+0.055)/1.055, 2.4))
+		}
+	}
+	return t
+}()

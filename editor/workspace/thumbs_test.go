@@ -112,3 +112,51 @@ func TestRenderThumbnailDrawsMeshesAndPrefabs(t *testing.T) {
 		t.Errorf("a missing prefab: %v, %v, want an error", img, err)
 	}
 }
+
+// TestRenderThumbnailDrawsTexturesAndVertexColours: the textured crate's thumbnail shows its texture (many
+// colours on its faces, not three flat shades) and the vertex-coloured box shows its several colours.
+func TestRenderThumbnailDrawsTexturesAndVertexColours(t *testing.T) {
+	dir := t.TempDir()
+	samples := filepath.Join("..", "..", "..", "shared", "testdata", "gltf")
+	for _, f := range []string{"Cube/glTF/Cube.gltf", "Cube/glTF/Cube.bin", "Cube/glTF/Cube_BaseColor.png",
+		"Cube/glTF/Cube_MetallicRoughness.png", "BoxVertexColors/glTF-Binary/BoxVertexColors.glb"} {
+		data, err := os.ReadFile(filepath.Join(samples, filepath.FromSlash(f)))
+		if err != nil {
+			t.Skipf("the shared glTF samples: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, ref := range []string{"Cube.gltf", "BoxVertexColors.glb"} {
+		img, err := renderThumbnail(thumbSource{root: dir, ref: ref}, nil)
+		if err != nil || img == nil {
+			t.Fatalf("%s: %v, %v", ref, img, err)
+		}
+		colours := map[[3]uint8]bool{}
+		var dominant [3]int // opaque pixels whose red, green or blue stands out
+		for y := range ThumbnailSize {
+			for x := range ThumbnailSize {
+				c := img.RGBAAt(x, y)
+				if c.A != 255 {
+					continue
+				}
+				colours[[3]uint8{c.R >> 3, c.G >> 3, c.B >> 3}] = true
+				for k, v := range [3]uint8{c.R, c.G, c.B} {
+					o := [3]uint8{c.R, c.G, c.B}
+					if int(v) > int(o[(k+1)%3])+40 && int(v) > int(o[(k+2)%3])+40 {
+						dominant[k]++
+					}
+				}
+			}
+		}
+		if len(colours) < 40 {
+			t.Errorf("%s: %d distinct colours, want the texture or vertex colours drawn, not flat shades", ref, len(colours))
+		}
+		if ref == "BoxVertexColors.glb" {
+			if hues := min(dominant[0], 1) + min(dominant[1], 1) + min(dominant[2], 1); hues < 2 {
+				t.Errorf("%s: red, green, blue standing out in %v pixels: want several colours", ref, dominant)
+			}
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package glrender
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -118,20 +117,13 @@ func (d *drawer) material(m *viewport.Material) *gpuMaterial {
 				gm.uv1Slots |= 1 << slot
 			}
 		}
-		t.row0, t.row1 = uvTransform(src.t)
+		t.row0, t.row1 = viewport.UVTransform(src.t)
 	}
 	d.materials[m] = gm
 	return gm
 }
 
 func clamp01(v float32) float32 { return min(max(v, 0), 1) }
-
-// uvTransform returns the rows of t's transform: Offset + R(Rotation) × (Scale ⊙ uv), R counter-clockwise.
-func uvTransform(t scene.Texture) (row0, row1 [3]float32) {
-	s, c := math.Sincos(float64(t.Rotation) * math.Pi / 180)
-	sin, cos := float32(s), float32(c)
-	return [3]float32{cos * t.Scale[0], -sin * t.Scale[1], t.Offset[0]}, [3]float32{sin * t.Scale[0], cos * t.Scale[1], t.Offset[1]}
-}
 
 // newTextureKey returns the key of img sampled as t says; linear is for data (not colours, which are sRGB).
 func newTextureKey(img *assets.Image, t scene.Texture, linear bool) textureKey {
