@@ -57,9 +57,10 @@ func TestMeshDragFromAssets(t *testing.T) {
 	e.WaitProbe(10*time.Second, "the drop undone", func(p *guitest.Probe) bool { return p.Entities == 1 })
 }
 
-// TestNewFilesAppearInAssets: an .obj model, a .glb model and a prefab written into the scene's folder while the
-// editor runs appear in the Assets panel by themselves, without Rescan, each with a thumbnail (made in the
-// background); the prefab's thumbnail follows a change of its file, and the deleted prefab leaves the list.
+// TestNewFilesAppearInAssets: an .obj model, a vertex-coloured .glb model, a textured .gltf model and a prefab
+// written into the scene's folder while the editor runs appear in the Assets panel by themselves, without Rescan,
+// each with a thumbnail (made in the background) showing its colours and texture; the prefab's thumbnail follows
+// a change of its file, and the deleted prefab leaves the list.
 func TestNewFilesAppearInAssets(t *testing.T) {
 	dir, e, _ := assetsLevel(t)
 	if err := os.WriteFile(filepath.Join(dir, "rock.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644); err != nil {
@@ -80,14 +81,46 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "box.glb"), glb, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	copySample(t, dir, "Cube", "glTF")
 	p := e.WaitProbe(20*time.Second, "the new files listed with thumbnails", func(p *guitest.Probe) bool {
 		return p.Inspector["mesh:rock.obj"].W > 0 && p.Inspector["asset:crate.json"].W > 0 && p.Inspector["mesh:box.glb"].W > 0 &&
 			p.Inspector["thumb:mesh:rock.obj"].W > 0 && p.Inspector["thumb:prefab:crate.json"].W > 0 &&
-			p.Inspector["thumb:mesh:box.glb"].W > 0 && p.Inspector["thumb:mesh:builtin:cube"].W > 0
+			p.Inspector["thumb:mesh:box.glb"].W > 0 && p.Inspector["thumb:mesh:builtin:cube"].W > 0 &&
+			p.Inspector["thumb:mesh:Cube.gltf"].W > 0
 	})
+	p = e.Settle()
+	shot := e.ScreenshotOf(p)
 	shotOf(t, e, p, "assets-new-files.png")
 	red := func(c color.RGBA) bool { return c.R > 120 && c.G < 60 && c.B < 60 }
 	blue := func(c color.RGBA) bool { return c.B > 120 && c.R < 60 && c.G < 60 }
+	// The vertex-coloured box shows its colours, the textured cube its texture (not three flat shades).
+	box := p.Inspector["thumb:mesh:box.glb"].Image()
+	stands := func(k int) func(c color.RGBA) bool { // channel k (red, green, blue) stands out
+		return func(c color.RGBA) bool {
+			ch := [3]int{int(c.R), int(c.G), int(c.B)}
+			return ch[k] > ch[(k+1)%3]+40 && ch[k] > ch[(k+2)%3]+40
+		}
+	}
+	hues := 0
+	for k := range 3 {
+		if guitest.CountPixels(shot, box, stands(k)) >= 3 {
+			hues++
+		}
+	}
+	if hues < 2 {
+		t.Errorf("%d of red, green and blue stand out in the vertex-coloured box's thumbnail: want its several colours", hues)
+	}
+	colours := func(name string) int {
+		seen := map[color.RGBA]bool{}
+		guitest.CountPixels(shot, p.Inspector[name].Image(), func(c color.RGBA) bool {
+			seen[color.RGBA{c.R >> 3, c.G >> 3, c.B >> 3, 0}] = true
+			return true
+		})
+		return len(seen)
+	}
+	if textured, flat := colours("thumb:mesh:Cube.gltf"), colours("thumb:mesh:builtin:cube"); 2*textured < 3*flat {
+		t.Errorf("%d colours in the textured cube's thumbnail, %d in the flat cube's: want its texture", textured, flat)
+	}
 	thumb := func(p *guitest.Probe) image.Rectangle { return p.Inspector["thumb:prefab:crate.json"].Image() }
 	if n := guitest.CountPixels(e.ScreenshotOf(p), thumb(p), red); n < 10 {
 		t.Errorf("%d red pixels in the crate's thumbnail: want its red cube", n)
