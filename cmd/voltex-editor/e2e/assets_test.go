@@ -82,13 +82,13 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 		t.Fatal(err)
 	}
 	copySample(t, dir, "Cube", "glTF")
-	p := e.WaitProbe(20*time.Second, "the new files listed with thumbnails", func(p *guitest.Probe) bool {
+	e.WaitProbe(20*time.Second, "the new files listed with thumbnails", func(p *guitest.Probe) bool {
 		return p.Inspector["mesh:rock.obj"].W > 0 && p.Inspector["asset:crate.json"].W > 0 && p.Inspector["mesh:box.glb"].W > 0 &&
 			p.Inspector["thumb:mesh:rock.obj"].W > 0 && p.Inspector["thumb:prefab:crate.json"].W > 0 &&
 			p.Inspector["thumb:mesh:box.glb"].W > 0 && p.Inspector["thumb:mesh:builtin:cube"].W > 0 &&
 			p.Inspector["thumb:mesh:Cube.gltf"].W > 0
 	})
-	p = e.Settle()
+	p := e.Settle()
 	shot := e.ScreenshotOf(p)
 	shotOf(t, e, p, "assets-new-files.png")
 	red := func(c color.RGBA) bool { return c.R > 120 && c.G < 60 && c.B < 60 }
