@@ -3,6 +3,9 @@ package viewport
 import (
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
@@ -51,5 +54,44 @@ func TestThumbnailDrawsTheMeshesFramed(t *testing.T) {
 	eb.Update()
 	if img := Thumbnail(eb.DrawList(), 64); img != nil {
 		t.Errorf("an empty list's thumbnail is %v, want nil", img.Bounds())
+	}
+}
+
+// TestThumbnailCutsAMaskedMaterialsHoles: a cube whose masked texture is transparent blue on its left half and
+// red on its right is drawn red, with holes where the blue was; drawn opaque, the blue shows and covers more.
+func TestThumbnailCutsAMaskedMaterialsHoles(t *testing.T) {
+	img := &assets.Image{Ref: "half", Width: 2, Height: 1, Pix: []byte{0, 0, 255, 0, 255, 0, 0, 255}}
+	drawn := func(mode scene.AlphaMode) (opaque, blue int) {
+		m, err := BuiltinMeshes{}.Mesh(assets.BuiltinCube)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mat := scene.Material{}.Default()
+		mat.AlphaMode = mode
+		mat.BaseColorTexture.Image = "half"
+		dl := NewDrawList()
+		dl.SetMesh("cube", m)
+		dl.SetMaterial("cube", &Material{Material: mat, BaseColorImage: img})
+		dl.Set("cube", Instance{ID: 1, World: mgl32.Ident4(), Color: [4]float32{1, 1, 1, 1}})
+		pic := Thumbnail(dl, 64)
+		for y := range 64 {
+			for x := range 64 {
+				if c := pic.RGBAAt(x, y); c.A == 255 {
+					opaque++
+					if c.B > c.R {
+						blue++
+					}
+				}
+			}
+		}
+		return opaque, blue
+	}
+	masked, maskedBlue := drawn(scene.AlphaMask)
+	full, fullBlue := drawn(scene.AlphaOpaque)
+	if maskedBlue != 0 || fullBlue == 0 {
+		t.Errorf("%d blue pixels masked, %d opaque: want the transparent half cut out only when masked", maskedBlue, fullBlue)
+	}
+	if masked == 0 || masked >= full {
+		t.Errorf("%d opaque pixels masked, %d unmasked: want the masked cube drawn with holes", masked, full)
 	}
 }
