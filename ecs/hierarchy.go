@@ -18,6 +18,8 @@ type hierarchy struct {
 	active bool
 	nodes  []hnode  // by entity index
 	dirty  []Entity // entities whose parent changed since the last propagation
+	// shape counts spawns, despawns and parent changes (see World.ShapeVersion).
+	shape uint64
 
 	// Scratch of the checks of SetParents and SetChildren and of the depths of propagation.
 	val    marks // a value per index: a pending parent, or a depth
@@ -114,6 +116,7 @@ func (h *hierarchy) unlink(c uint32) {
 	}
 	p.count--
 	n.parent, n.next, n.prev = 0, 0, 0
+	h.shape++
 }
 
 // link appends c (a root) to p's children.
@@ -128,6 +131,7 @@ func (h *hierarchy) link(c, p uint32) {
 	}
 	pn.last = c
 	pn.count++
+	h.shape++
 }
 
 // move makes c a child of p (0: a root), appended after p's children, and marks it for
@@ -377,6 +381,11 @@ func (w *World) ChildCount(e Entity) int {
 	return int(w.hier.node(e.index).count)
 }
 
+// ShapeVersion returns a count that grows whenever an entity is spawned or despawned or a parent changes: while
+// it stays the same, the roots of w and every entity's children are the same entities (a reader that caches them
+// compares it).
+func (w *World) ShapeVersion() uint64 { return w.hier.shape }
+
 // hierDespawn unlinks e from the hierarchy: its children become roots.
 func (w *World) hierDespawn(e Entity) {
 	h := &w.hier
@@ -391,6 +400,7 @@ func (w *World) hierDespawn(e Entity) {
 		next := n.next
 		n.parent, n.prev, n.next = 0, 0, 0
 		h.dirty = append(h.dirty, w.handle(c))
+		h.shape++
 		c = next
 	}
 	n := &h.nodes[e.index]

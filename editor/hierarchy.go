@@ -10,6 +10,7 @@ import (
 	g "github.com/AllenDang/giu"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/hierarchy"
 	"github.com/voltex-editor/voltex/editor/probe"
@@ -70,6 +71,16 @@ type docTree struct{ hierarchyDoc }
 func (t docTree) Children(e ecs.Entity) []ecs.Entity { return t.World().Children(e) }
 func (t docTree) ChildCount(e ecs.Entity) int        { return t.World().ChildCount(e) }
 func (t docTree) Parent(e ecs.Entity) ecs.Entity     { return t.World().Parent(e) }
+
+// Shape changes with the world's entities and parents and with the sibling order keys (scene ids).
+func (t docTree) Shape() [2]uint64 {
+	w := t.World()
+	var order uint32
+	if id, ok := ecs.ComponentIDOf[scene.SceneID](w); ok {
+		order = w.LastChange(id)
+	}
+	return [2]uint64{w.ShapeVersion(), uint64(order)}
+}
 
 // hierarchyPanel shows the scene as a parent/child tree: the rows of its model (editor/hierarchy), of which an ImGui
 // list clipper builds only those on screen — so 100,000 entities stay smooth. Click, Ctrl-click and Shift-click
@@ -215,19 +226,19 @@ func (h *hierarchyPanel) searchResults() []ecs.Entity {
 		return h.query.matches.Entities()
 	}
 	var out []ecs.Entity
-	for _, r := range h.rows() {
-		if h.model.Matches(r.Entity, h.doc.Name(r.Entity)) {
+	for i := range h.rows() {
+		if r := h.model.Row(i); h.model.Matches(r.Entity, h.doc.Name(r.Entity)) {
 			out = append(out, r.Entity)
 		}
 	}
 	return out
 }
 
-// rows returns the rows as of now.
-func (h *hierarchyPanel) rows() []hierarchy.Row {
+// rows brings the model's rows up to date and returns how many there are.
+func (h *hierarchyPanel) rows() int {
 	h.updateQuery()
 	h.model.SetSearch(h.query.text)
-	return h.model.Rows(docTree{h.doc}, h.doc.Version(), h.doc.World())
+	return h.model.Update(docTree{h.doc}, h.doc.Version(), h.doc.World())
 }
 
 const dragPayload = "VOLTEX_ENTITY"
@@ -268,14 +279,14 @@ func (h *hierarchyPanel) Build() {
 	if h.probe != nil {
 		h.probe.Hierarchy, h.probe.Renaming, h.probe.RenamingRect = h.probe.Hierarchy[:0], "", probe.Rect{}
 	}
-	h.clipper.Begin(int32(len(rows)))
+	h.clipper.Begin(int32(rows))
 	if target >= 0 {
 		h.clipper.IncludeItemByIndex(int32(target))
 	}
 	for h.clipper.Step() {
 		for i := h.clipper.DisplayStart(); i < h.clipper.DisplayEnd(); i++ {
 			top := imgui.CursorPosY()
-			h.buildRow(rows, int(i))
+			h.buildRow(int(i))
 			if int(i) == target {
 				keepInView(top, imgui.CursorPosY()-imgui.CurrentStyle().ItemSpacing().Y)
 			}
@@ -319,8 +330,8 @@ func keepInView(top, bottom float32) {
 }
 
 // buildRow draws row i: the tree node (or the inline rename field), its drag source, drop target and context menu.
-func (h *hierarchyPanel) buildRow(rows []hierarchy.Row, i int) {
-	r := rows[i]
+func (h *hierarchyPanel) buildRow(i int) {
+	r := h.model.Row(i)
 	if !h.doc.World().Alive(r.Entity) {
 		return
 	}

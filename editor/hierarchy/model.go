@@ -1,7 +1,9 @@
 package hierarchy
 
 import (
+	"cmp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -24,6 +26,9 @@ type Tree interface {
 	Name(e ecs.Entity) string
 	// IDs returns every entity's scene id.
 	IDs() []uint64
+	// Shape changes whenever Roots may return other entities or another order (a spawn, a despawn, a parent or a
+	// sibling order changed); the model keeps the roots while it stays the same.
+	Shape() [2]uint64
 }
 
 // Row is one row of the list: an entity at a depth.
@@ -44,8 +49,19 @@ type Model struct {
 	kept    map[uint64]bool
 	matches map[ecs.Entity]bool   // search: entities that match or have a matching descendant
 	match   func(ecs.Entity) bool // a query's matches (SetMatch); nil: the search is a name
-	rows    []Row
-	anchor  uint64 // scene id of the last plain or Ctrl click (Shift-click selects from it)
+	rows    []Row                 // while searching: every row
+	anchor  uint64                // scene id of the last plain or Ctrl click (Shift-click selects from it)
+
+	// Without a search the rows are virtual: a row per root, built when asked for (Row), and the rows of the
+	// expanded roots' subtrees (segs, by root). A flat scene of a million roots costs no row until it is drawn.
+	virtual    bool
+	tree       Tree
+	roots      []ecs.Entity
+	rootsShape [2]uint64
+	rootsWorld *ecs.World
+	rootPos    []int32 // by entity index: 1 + the place in roots; 0 for no root
+	segs       []seg
+	n          int // number of rows
 
 	builtVersion uint64
 	builtSearch  string
@@ -63,11 +79,12 @@ func (m *Model) Reset() {
 	clear(m.expanded)
 	clear(m.kept)
 	m.anchor = 0
+	m.roots = nil
 	m.dirty = true
 }
 
 // Invalidate makes the next Rows rebuild (the tree changed in a way the version does not tell: a reload).
-func (m *Model) Invalidate() { m.dirty = true }
+func (m *Model) Invalidate() { m.dirty, m.roots = true, nil }
 
 // SetSearch sets the search text as typed. A new search forgets the rows kept for the old one.
 func (m *Model) SetSearch(s string) {
@@ -137,20 +154,125 @@ func (m *Model) Matches(e ecs.Entity, name string) bool {
 	return strings.Contains(strings.ToLower(name), search)
 }
 
-// Rows returns the rows of t, rebuilt when the scene (version, world), the search or the expansion changed since
-// the last call. The slice is reused by the next rebuild.
-func (m *Model) Rows(t Tree, version uint64, world *ecs.World) []Row {
-	if m.dirty || version != m.builtVersion || world != m.builtWorld || m.search != m.builtSearch {
-		m.rebuild(t)
-		m.builtVersion, m.builtWorld, m.builtSearch, m.dirty = version, world, m.search, false
-	}
-	return m.rows
+// seg is the rows of an expanded root's subtree (below the root's own row).
+type seg struct {
+	root  int // place of the root in roots
+	start int // row of the root
+	sub   []Row
 }
 
-// rebuild flattens the tree into rows: depth first in sibling order, children only under expanded entities (all
-// of them while searching), and while searching only the matches, the kept entities and their ancestors.
-func (m *Model) rebuild(t Tree) {
-	m.rows = m.rows[:0]
+// Update brings the rows up to date with t when the scene (version, world), the search or the expansion changed
+// since the last call, and returns how many there are. Without a search it builds only the rows of expanded
+// subtrees (the roots' rows are built by Row) and asks t for the roots only when their shape changed.
+func (m *Model) Update(t Tree, version uint64, world *ecs.World) int {
+	if m.dirty || version != m.builtVersion || world != m.builtWorld || m.search != m.builtSearch {
+		m.rebuild(t, world)
+		m.builtVersion, m.builtWorld, m.builtSearch, m.dirty = version, world, m.search, false
+	}
+	return m.n
+}
+
+// Len returns the number of rows as of the last Update.
+func (m *Model) Len() int { return m.n }
+
+// Row returns row i (0 <= i < Len) as of the last Update.
+func (m *Model) Row(i int) Row {
+	if !m.virtual {
+		return m.rows[i]
+	}
+	k := sort.Search(len(m.segs), func(k int) bool { return m.segs[k].start > i }) - 1
+	if k < 0 {
+		return m.rootRow(i)
+	}
+	s := &m.segs[k]
+	switch d := i - s.start; {
+	case d == 0:
+		return m.rootRow(s.root)
+	case d <= len(s.sub):
+		return s.sub[d-1]
+	default:
+		return m.rootRow(s.root + d - len(s.sub))
+	}
+}
+
+// rootRow returns the row of the root at place ri.
+func (m *Model) rootRow(ri int) Row {
+	e := m.roots[ri]
+	return Row{Entity: e, ID: m.tree.ID(e), HasKids: m.tree.ChildCount(e) > 0}
+}
+
+// rebuild brings the rows up to date: virtual ones without a search, every row (buildAll) with one.
+func (m *Model) rebuild(t Tree, world *ecs.World) {
+	m.tree = t
+	if strings.TrimSpace(m.search) != "" {
+		m.virtual = false
+		m.rows = m.buildAll(t, m.rows[:0])
+		m.n = len(m.rows)
+		return
+	}
+	m.virtual = true
+	if shape := t.Shape(); m.roots == nil || shape != m.rootsShape || world != m.rootsWorld {
+		m.roots, m.rootsShape, m.rootsWorld = t.Roots(), shape, world
+		clear(m.rootPos)
+		for i, e := range m.roots {
+			if x := int(e.Index()); x >= len(m.rootPos) {
+				m.rootPos = append(m.rootPos, make([]int32, x+1-len(m.rootPos))...)
+			}
+			m.rootPos[e.Index()] = int32(i + 1)
+		}
+	}
+	m.segs = m.segs[:0]
+	for id := range m.expanded {
+		e, ok := t.Entity(id)
+		ri := m.rootIndex(e)
+		if !ok || ri < 0 || t.ChildCount(e) == 0 {
+			continue
+		}
+		var sub []Row
+		for _, c := range t.Children(e) {
+			sub = m.appendSubtree(t, sub, c, 1, "")
+		}
+		m.segs = append(m.segs, seg{root: ri, sub: sub})
+	}
+	slices.SortFunc(m.segs, func(a, b seg) int { return cmp.Compare(a.root, b.root) })
+	extra := 0
+	for k := range m.segs {
+		m.segs[k].start = m.segs[k].root + extra
+		extra += len(m.segs[k].sub)
+	}
+	m.n = len(m.roots) + extra
+}
+
+// rootIndex returns the place of e among the roots, -1 if it is none.
+func (m *Model) rootIndex(e ecs.Entity) int {
+	if x := int(e.Index()); x < len(m.rootPos) && m.rootPos[x] > 0 && m.roots[m.rootPos[x]-1] == e {
+		return int(m.rootPos[x] - 1)
+	}
+	return -1
+}
+
+// appendSubtree appends the rows of e's subtree at depth: depth first in sibling order, children only under
+// expanded entities (all of them while searching), and while searching only the entities in matches.
+func (m *Model) appendSubtree(t Tree, rows []Row, e ecs.Entity, depth int32, search string) []Row {
+	if search != "" && !m.matches[e] {
+		return rows
+	}
+	id := t.ID(e)
+	n := t.ChildCount(e)
+	rows = append(rows, Row{Entity: e, ID: id, Depth: depth, HasKids: n > 0})
+	if n == 0 || (search == "" && !m.expanded[id]) {
+		return rows
+	}
+	for _, c := range t.Children(e) {
+		rows = m.appendSubtree(t, rows, c, depth+1, search)
+	}
+	return rows
+}
+
+// buildAll appends every row to rows: the tree flattened depth first in sibling order, children only under
+// expanded entities (all of them while searching), and while searching only the matches, the kept entities and
+// their ancestors.
+func (m *Model) buildAll(t Tree, rows []Row) []Row {
 	search := strings.ToLower(strings.TrimSpace(m.search))
 	clear(m.matches)
 	if search != "" {
@@ -170,33 +292,49 @@ func (m *Model) rebuild(t Tree) {
 			}
 		}
 	}
-	var visit func(e ecs.Entity, depth int32)
-	visit = func(e ecs.Entity, depth int32) {
-		if search != "" && !m.matches[e] {
-			return
-		}
-		id := t.ID(e)
-		n := t.ChildCount(e)
-		m.rows = append(m.rows, Row{Entity: e, ID: id, Depth: depth, HasKids: n > 0})
-		if n == 0 || (search == "" && !m.expanded[id]) {
-			return
-		}
-		for _, c := range t.Children(e) {
-			visit(c, depth+1)
-		}
-	}
 	roots := t.Roots()
-	m.rows = slices.Grow(m.rows, len(roots)) // a flat scene of a million roots: its rows grow once
+	rows = slices.Grow(rows, len(roots)) // a flat scene of a million roots: its rows grow once
 	for _, e := range roots {
-		visit(e, 0)
+		rows = m.appendSubtree(t, rows, e, 0, search)
 	}
+	return rows
 }
 
 // Index returns the row of the entity with scene id id in the rows last built, -1 if it has none.
 func (m *Model) Index(id uint64) int {
-	for i, r := range m.rows {
-		if r.ID == id {
-			return i
+	if !m.virtual {
+		for i, r := range m.rows {
+			if r.ID == id {
+				return i
+			}
+		}
+		return -1
+	}
+	e, ok := m.tree.Entity(id)
+	if !ok {
+		return -1
+	}
+	root := e
+	for p := m.tree.Parent(root); !p.IsZero(); p = m.tree.Parent(p) {
+		root = p
+	}
+	ri := m.rootIndex(root)
+	if ri < 0 {
+		return -1
+	}
+	k := sort.Search(len(m.segs), func(k int) bool { return m.segs[k].root >= ri })
+	start := ri
+	if k > 0 {
+		start = m.segs[k-1].start + len(m.segs[k-1].sub) + ri - m.segs[k-1].root
+	}
+	if e == root {
+		return start
+	}
+	if k < len(m.segs) && m.segs[k].root == ri {
+		for j, r := range m.segs[k].sub {
+			if r.ID == id {
+				return start + 1 + j
+			}
 		}
 	}
 	return -1
@@ -216,7 +354,7 @@ const (
 // it, Shift selects the rows from the anchor (the last plain or Ctrl click) to it — adding them with Ctrl too. A
 // Shift-click whose anchor has no row selects the row and makes it the anchor.
 func (m *Model) Click(i int, shift, ctrl bool) ([]ecs.Entity, How) {
-	r := m.rows[i]
+	r := m.Row(i)
 	switch {
 	case shift && m.anchor != 0:
 		from := m.Index(m.anchor)
@@ -226,8 +364,8 @@ func (m *Model) Click(i int, shift, ctrl bool) ([]ecs.Entity, How) {
 		}
 		lo, hi := min(from, i), max(from, i)
 		es := make([]ecs.Entity, 0, hi-lo+1)
-		for _, rr := range m.rows[lo : hi+1] {
-			es = append(es, rr.Entity)
+		for j := lo; j <= hi; j++ {
+			es = append(es, m.Row(j).Entity)
 		}
 		if ctrl {
 			return es, Add

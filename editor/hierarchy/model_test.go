@@ -16,6 +16,9 @@ type forest struct {
 	names    map[ecs.Entity]string
 	all      []ecs.Entity
 	children int // Children calls
+	counts   int // ChildCount calls: one a row built
+	roots    int // Roots calls
+	order    uint64
 }
 
 func newForest() *forest { return &forest{w: ecs.NewWorld(), names: map[ecs.Entity]string{}} }
@@ -33,6 +36,7 @@ func (f *forest) add(name string, parent ecs.Entity) ecs.Entity {
 }
 
 func (f *forest) Roots() []ecs.Entity {
+	f.roots++
 	var r []ecs.Entity
 	for _, e := range f.all {
 		if f.w.Parent(e).IsZero() {
@@ -42,10 +46,21 @@ func (f *forest) Roots() []ecs.Entity {
 	return r
 }
 func (f *forest) Children(e ecs.Entity) []ecs.Entity { f.children++; return f.w.Children(e) }
-func (f *forest) ChildCount(e ecs.Entity) int        { return f.w.ChildCount(e) }
-func (f *forest) Parent(e ecs.Entity) ecs.Entity     { return f.w.Parent(e) }
-func (f *forest) ID(e ecs.Entity) uint64             { return uint64(e.Index()) }
-func (f *forest) Name(e ecs.Entity) string           { return f.names[e] }
+func (f *forest) ChildCount(e ecs.Entity) int        { f.counts++; return f.w.ChildCount(e) }
+func (f *forest) Shape() [2]uint64                   { return [2]uint64{f.w.ShapeVersion(), f.order} }
+
+// rowsOf updates m and returns all its rows.
+func rowsOf(m *Model, t Tree, version uint64) []Row {
+	n := m.Update(t, version, nil)
+	rows := make([]Row, n)
+	for i := range rows {
+		rows[i] = m.Row(i)
+	}
+	return rows
+}
+func (f *forest) Parent(e ecs.Entity) ecs.Entity { return f.w.Parent(e) }
+func (f *forest) ID(e ecs.Entity) uint64         { return uint64(e.Index()) }
+func (f *forest) Name(e ecs.Entity) string       { return f.names[e] }
 func (f *forest) Entity(id uint64) (ecs.Entity, bool) {
 	for _, e := range f.all {
 		if uint64(e.Index()) == id {
@@ -142,7 +157,7 @@ func TestRowsMatchTheFilteredTree(t *testing.T) {
 				}
 			}
 		}
-		got := m.Rows(f, uint64(round), f.w)
+		got := rowsOf(m, f, uint64(round))
 		if want := expected(f, expanded, kept, search); !slices.Equal(got, want) {
 			t.Fatalf("round %d, search %q:\ngot  %v\nwant %v", round, search, got, want)
 		}
@@ -154,28 +169,28 @@ func TestRowsRebuildOnlyWhenStale(t *testing.T) {
 	a := f.add("A", ecs.Entity{})
 	b := f.add("B", a)
 	m := New()
-	if rows := m.Rows(f, 1, f.w); len(rows) != 1 || !rows[0].HasKids {
+	if rows := rowsOf(m, f, 1); len(rows) != 1 || !rows[0].HasKids {
 		t.Fatalf("collapsed: %v", rows)
 	}
 	f.add("C", ecs.Entity{}) // the same version: the rows are not rebuilt
-	if rows := m.Rows(f, 1, f.w); len(rows) != 1 {
+	if rows := rowsOf(m, f, 1); len(rows) != 1 {
 		t.Fatalf("rebuilt without a new version: %v", rows)
 	}
-	if rows := m.Rows(f, 2, f.w); len(rows) != 2 {
+	if rows := rowsOf(m, f, 2); len(rows) != 2 {
 		t.Fatalf("a new version: %v", rows)
 	}
 	m.Reveal(f, b)
-	if rows := m.Rows(f, 2, f.w); len(rows) != 3 || rows[1].Entity != b || rows[1].Depth != 1 || !m.Expanded(f.ID(a)) {
+	if rows := rowsOf(m, f, 2); len(rows) != 3 || rows[1].Entity != b || rows[1].Depth != 1 || !m.Expanded(f.ID(a)) {
 		t.Fatalf("after Reveal(B): %v", rows)
 	}
 	m.SetExpanded(f.ID(a), false)
-	if rows := m.Rows(f, 2, f.w); len(rows) != 2 {
+	if rows := rowsOf(m, f, 2); len(rows) != 2 {
 		t.Fatalf("collapsed again: %v", rows)
 	}
 	m.Reset()
 	m.Reveal(f, b)
 	m.Invalidate()
-	if rows := m.Rows(f, 2, f.w); len(rows) != 3 || m.Index(f.ID(b)) != 1 || m.Index(999) != -1 {
+	if rows := rowsOf(m, f, 2); len(rows) != 3 || m.Index(f.ID(b)) != 1 || m.Index(999) != -1 {
 		t.Fatalf("after Reset and Reveal: %v", rows)
 	}
 }
@@ -188,16 +203,16 @@ func TestKeptRowsLastUntilTheSearchChanges(t *testing.T) {
 	m := New()
 	m.Keep(f.ID(c))
 	m.SetSearch("cube")
-	if rows := m.Rows(f, 1, f.w); len(rows) != 2 {
+	if rows := rowsOf(m, f, 1); len(rows) != 2 {
 		t.Fatalf("search: %v", rows)
 	}
 	m.Keep(f.ID(c))
 	f.names[c] = "Box"
-	if rows := m.Rows(f, 2, f.w); len(rows) != 2 || rows[1].Entity != c {
+	if rows := rowsOf(m, f, 2); len(rows) != 2 || rows[1].Entity != c {
 		t.Fatalf("renamed while searching: the row must stay: %v", rows)
 	}
 	m.SetSearch("cub")
-	if rows := m.Rows(f, 2, f.w); len(rows) != 0 {
+	if rows := rowsOf(m, f, 2); len(rows) != 0 {
 		t.Fatalf("a new search shows what matches it: %v", rows)
 	}
 }
@@ -210,7 +225,7 @@ func TestClickAndRangeSelection(t *testing.T) {
 		es = append(es, f.add(fmt.Sprint(i), ecs.Entity{}))
 	}
 	m := New()
-	m.Rows(f, 1, f.w)
+	rowsOf(m, f, 1)
 	check := func(what string, got []ecs.Entity, how How, want []ecs.Entity, wantHow How) {
 		t.Helper()
 		if !slices.Equal(got, want) || how != wantHow {
@@ -231,7 +246,7 @@ func TestClickAndRangeSelection(t *testing.T) {
 	check("plain", got, how, es[2:3], Replace)
 	// The anchor's row gone (collapsed, filtered): Shift-click selects the row and anchors there.
 	m.SetSearch("5")
-	m.Rows(f, 1, f.w)
+	rowsOf(m, f, 1)
 	got, how = m.Click(0, true, false)
 	check("shift, anchor not shown", got, how, es[5:6], Replace)
 }
@@ -256,11 +271,11 @@ func TestCollapsedChildrenAreNotListed(t *testing.T) {
 		f.add("cube", g)
 	}
 	m := New()
-	if rows := m.Rows(f, 1, f.w); len(rows) != 1 || !rows[0].HasKids || f.children != 0 {
+	if rows := rowsOf(m, f, 1); len(rows) != 1 || !rows[0].HasKids || f.children != 0 {
 		t.Fatalf("collapsed: %d rows (has kids %v), Children called %d times", len(rows), len(rows) > 0 && rows[0].HasKids, f.children)
 	}
 	m.SetExpanded(f.ID(g), true)
-	if rows := m.Rows(f, 2, f.w); len(rows) != 1001 || f.children != 1 {
+	if rows := rowsOf(m, f, 2); len(rows) != 1001 || f.children != 1 {
 		t.Fatalf("expanded: %d rows, Children called %d times", len(rows), f.children)
 	}
 }
@@ -275,12 +290,121 @@ func TestQueryMatchesFilterTheRows(t *testing.T) {
 	m := New()
 	m.SetSearch("Spin")
 	m.SetMatch(func(e ecs.Entity) bool { return e == a })
-	rows := m.Rows(f, 1, f.w)
+	rows := rowsOf(m, f, 1)
 	if len(rows) != 2 || rows[0].Entity != g || rows[1].Entity != a || rows[1].Depth != 1 {
 		t.Fatalf("rows %+v, want Group and A under it", rows)
 	}
 	m.SetMatch(nil) // the text as a name: nothing is named "Spin"
-	if rows := m.Rows(f, 1, f.w); len(rows) != 0 {
+	if rows := rowsOf(m, f, 1); len(rows) != 0 {
 		t.Fatalf("a name search after the query: %+v", rows)
+	}
+}
+
+// flatForest returns a forest of n roots.
+func flatForest(n int) *forest {
+	f := newForest()
+	for i := range n {
+		f.add(fmt.Sprintf("cube %d", i), ecs.Entity{})
+	}
+	return f
+}
+
+// drawRows asks for rows from..to as a list clipper does for the rows on screen.
+func drawRows(m *Model, from, to int) {
+	for i := from; i < min(to, m.Len()); i++ {
+		m.Row(i)
+	}
+}
+
+// A change to a flat scene of 100,000 roots builds the rows on screen, not a row per root: a rename builds them
+// without asking for the roots again, an added root asks for the roots once.
+func TestFlatChangeBuildsVisibleRows(t *testing.T) {
+	const n, visible = 100_000, 40
+	f := flatForest(n)
+	m := New()
+	m.Update(f, 1, f.w)
+	drawRows(m, 0, visible)
+
+	f.counts, f.roots = 0, 0
+	f.names[f.all[7]] = "renamed"
+	m.Update(f, 2, f.w)
+	drawRows(m, 0, visible)
+	if f.counts > 2*visible || f.roots != 0 {
+		t.Fatalf("rename: %d rows built, roots asked %d times; want <= %d rows and no roots", f.counts, f.roots, 2*visible)
+	}
+
+	f.counts, f.roots = 0, 0
+	e := f.add("new", ecs.Entity{})
+	if got := m.Update(f, 3, f.w); got != n+1 {
+		t.Fatalf("add: %d rows, want %d", got, n+1)
+	}
+	drawRows(m, n+1-visible, n+1)
+	if f.counts > 2*visible || f.roots != 1 {
+		t.Fatalf("add: %d rows built, roots asked %d times; want <= %d rows and the roots once", f.counts, f.roots, 2*visible)
+	}
+	if r := m.Row(n); r.Entity != e || m.Index(f.ID(e)) != n {
+		t.Fatalf("add: last row %v (index %d), want the new entity", r, m.Index(f.ID(e)))
+	}
+}
+
+// TestRowsFollowRandomEdits: one model kept across random edits (spawns, despawns, reparents, root reorders,
+// renames, expansion) gives the same rows, in the same order, and the same Index as a full build of the tree.
+func TestRowsFollowRandomEdits(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := range 60 {
+		f := newForest()
+		for i := range 1 + r.IntN(30) {
+			var parent ecs.Entity
+			if i > 0 && r.IntN(3) == 0 {
+				parent = f.all[r.IntN(len(f.all))]
+			}
+			f.add(fmt.Sprint(i), parent)
+		}
+		m := New()
+		for step := range 80 {
+			if len(f.all) == 0 {
+				f.add("fresh", ecs.Entity{})
+			}
+			e := f.all[r.IntN(len(f.all))]
+			switch r.IntN(7) {
+			case 0: // spawn a root or a child
+				var parent ecs.Entity
+				if r.IntN(2) == 0 {
+					parent = e
+				}
+				f.add(fmt.Sprint("s", step), parent)
+			case 1: // despawn: its children become roots
+				f.w.Despawn(e)
+				f.all = slices.DeleteFunc(f.all, func(x ecs.Entity) bool { return x == e })
+			case 2: // reparent (a cycle is refused) or make a root
+				var parent ecs.Entity
+				if r.IntN(3) != 0 {
+					parent = f.all[r.IntN(len(f.all))]
+				}
+				_ = f.w.SetParent(e, parent)
+			case 3: // move to the end of the sibling order of the roots
+				f.all = append(slices.DeleteFunc(f.all, func(x ecs.Entity) bool { return x == e }), e)
+				f.order++
+			case 4:
+				f.names[e] = fmt.Sprint("r", step)
+			default:
+				m.SetExpanded(f.ID(e), !m.Expanded(f.ID(e)))
+			}
+			got := rowsOf(m, f, uint64(step+1))
+			full := New()
+			for id := range m.expanded {
+				full.SetExpanded(id, true)
+			}
+			want := full.buildAll(f, nil)
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d step %d:\ngot  %v\nwant %v", round, step, got, want)
+			}
+			for _, x := range f.all {
+				wantAt := slices.IndexFunc(want, func(row Row) bool { return row.Entity == x })
+				if at := m.Index(f.ID(x)); at != wantAt {
+					t.Fatalf("round %d step %d: Index(%d) = %d, want %d", round, step, f.ID(x), at, wantAt)
+				}
+			}
+		}
 	}
 }
