@@ -38,7 +38,7 @@ type keepDialog struct {
 	changes  []doc.PlayChange
 	checked  []bool
 	rows     []keepRow
-	extra    string // despawned and spawned entities, which cannot be kept
+	extra    string // the entities systems spawned, which cannot be kept
 	keep     func([]doc.PlayChange)
 	opened   bool
 	answered bool
@@ -82,21 +82,23 @@ func newKeepDialog(ch *doc.PlayChanges, keepUser bool, name func(ecs.Entity) str
 			k.rows = k.rows[:head]
 		}
 	}
-	var extra []string
-	if n := len(ch.Despawned); n > 0 {
-		extra = append(extra, words.Count(n, "entity", "entities")+" despawned")
-	}
 	if ch.Spawned > 0 {
-		extra = append(extra, words.Count(ch.Spawned, "entity", "entities")+" spawned")
-	}
-	if len(extra) > 0 {
-		k.extra = "While playing " + strings.Join(extra, " and ") + ": these are not kept."
+		k.extra = "While playing, systems spawned " + words.Count(ch.Spawned, "entity", "entities") + ": these are not kept."
 	}
 	return k
 }
 
-// fieldLabel is "Transform.position: [1, 0, 0] → [1, 4, 0]".
+// fieldLabel is "Transform.position: [1, 0, 0] → [1, 4, 0]", "Color: added" or "Deleted" (with the entity's
+// descendants).
 func fieldLabel(c doc.PlayChange) string {
+	switch {
+	case c.Deleted:
+		return "Deleted"
+	case c.Field == "" && c.Old == nil:
+		return c.Component + ": added"
+	case c.Field == "" && c.New == nil:
+		return c.Component + ": removed"
+	}
 	name := c.Component
 	if c.Field != "" {
 		name += "." + c.Field

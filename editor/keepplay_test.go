@@ -17,7 +17,9 @@ func keepChanges() *doc.PlayChanges {
 		{ID: 3, Component: "Transform", Field: "position", Old: mgl32.Vec3{}, New: mgl32.Vec3{0, 4, 0}, User: true},
 		{ID: 3, Component: "Transform", Field: "rotation", Old: mgl32.Vec3{}, New: mgl32.Vec3{0, 36.000004, 0}},
 		{ID: 3, Component: "Color", Old: nil, New: struct{ A int }{1}},
-	}, Despawned: []uint64{9}}
+		{ID: 5, Component: "Spin", Old: struct{ A int }{1}, User: true},
+		{ID: 9, Deleted: true, User: true},
+	}, Spawned: 2}
 }
 
 // TestKeepDialogRows: two groups (your edits, the systems'), an entity row above its fields, the user's edits
@@ -33,31 +35,37 @@ func TestKeepDialogRows(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d %v %s", row.kind, k.rowChecked(r), row.label))
 	}
 	want := []string{
-		"0 true Your edits (2 changes)",
+		"0 true Your edits (4 changes)",
 		"1 true Cube (id 2)",
 		"2 true Transform.position: [1, 0, 0] → [7, 0.5, 0]",
 		"1 true Cube (id 3)",
 		"2 true Transform.position: [0, 0, 0] → [0, 4, 0]",
+		"1 true Cube (id 5)",
+		"2 true Spin: removed",
+		"1 true Cube (id 9)",
+		"2 true Deleted",
 		"0 false Changed by systems (2 changes)",
 		"1 false Cube (id 3)",
 		"2 false Transform.rotation: [0, 0, 0] → [0, 36, 0]",
-		"2 false Color: (none) → {1}",
+		"2 false Color: added",
 	}
 	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 		t.Fatalf("rows\n%q\nwant\n%q", got, want)
 	}
-	if k.extra != "While playing 1 entity despawned: these are not kept." {
+	if k.extra != "While playing, systems spawned 2 entities: these are not kept." {
 		t.Fatalf("extra %q", k.extra)
 	}
-	k.toggle(6) // the systems' changes of entity 3
-	k.toggle(1) // entity 2's edit off
-	k.toggle(8) // Color off again
+	k.toggle(10) // the systems' changes of entity 3
+	k.toggle(1)  // entity 2's edit off
+	k.toggle(12) // Color off again
+	k.toggle(5)  // entity 5's removal off
 	k.answer(0)
-	if !answered || len(kept) != 2 || kept[0].Field != "position" || kept[0].ID != 3 || kept[1].Field != "rotation" {
+	if !answered || len(kept) != 3 || kept[0].Field != "position" || kept[0].ID != 3 || kept[1].Field != "rotation" ||
+		!kept[2].Deleted {
 		t.Fatalf("kept %+v", kept)
 	}
 	k.answer(1) // answered once
-	if len(kept) != 2 {
+	if len(kept) != 3 {
 		t.Fatal("answered twice")
 	}
 	k = newKeepDialog(keepChanges(), false, func(ecs.Entity) string { return "" }, func(cs []doc.PlayChange) { kept = cs })

@@ -276,8 +276,10 @@ func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, 
 	if d.live != nil {
 		return d.liveComponentOp(op, es, cid)
 	}
-	if err := d.hist.begin(); err != nil {
-		return err
+	if !d.play.Playing() {
+		if err := d.hist.begin(); err != nil {
+			return err
+		}
 	}
 	info, err := d.checkTargets(es, cid, false)
 	if err != nil {
@@ -292,6 +294,14 @@ func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, 
 			return err
 		}
 		val = d.own(cid, positiveZero(deref(v)))
+	}
+	if d.play.Playing() {
+		return d.playComponents(es, cid, func(has bool) (bool, any, bool) {
+			if op == opRemove {
+				return false, nil, true
+			}
+			return true, d.value(val, true), has != (op == opAdd)
+		})
 	}
 	return d.changeComponents(opVerbs[op]+" "+info.Name, es, cid, func(_ ecs.Entity, cur compState) compState {
 		switch {
@@ -345,14 +355,19 @@ func (d *Document) Rename(es []ecs.Entity, name string) error {
 		}
 		return d.liveSetComponents(es, d.names.ID(), slices.Repeat([]any{scene.Name{Value: name}}, len(es)))
 	}
-	if err := d.hist.begin(); err != nil {
-		return err
+	if !d.play.Playing() {
+		if err := d.hist.begin(); err != nil {
+			return err
+		}
 	}
 	if _, err := d.resolve(es); err != nil {
 		return err
 	}
 	cid := d.names.ID()
 	val := d.own(cid, scene.Name{Value: name})
+	if d.play.Playing() {
+		return d.playComponents(es, cid, func(bool) (bool, any, bool) { return name != "", d.value(val, true), true })
+	}
 	return d.changeComponents("Rename", es, cid, func(ecs.Entity, compState) compState {
 		return compState{has: name != "", val: val}
 	})

@@ -114,6 +114,9 @@ func (d *Document) Delete(es ...ecs.Entity) error {
 	if d.live != nil {
 		return d.liveDelete(es)
 	}
+	if d.play.Playing() {
+		return d.playDelete(es)
+	}
 	if err := d.hist.begin(); err != nil {
 		return err
 	}

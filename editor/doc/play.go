@@ -13,9 +13,10 @@ const FixedStep = float32(1) / 60
 const MaxTick = float32(0.1)
 
 // Play is the document's play mode: a copy of the edit world that the play systems run on, and its
-// clock. While it is on, Document.World shows the copy; SetField and SetComponents change the copy
-// (and are recorded as the user's edits, see Stop), other edits are refused with ErrPlaying. A
-// Document has one (Document.PlayMode).
+// clock. While it is on, Document.World shows the copy; field edits, Rename, Delete and the
+// component commands (add, remove, reset, paste) change the copy and are recorded as the user's
+// changes (see Stop); other edits are refused with ErrPlaying. A Document has one
+// (Document.PlayMode).
 type Play struct {
 	c       *core
 	h       *History   // its open transaction is committed by Start
@@ -25,13 +26,15 @@ type Play struct {
 	elapsed float64
 	// user: the fields the user edited while playing (the rest of the changes are the systems').
 	user map[playField]bool
+	// deleted: the scene ids of the entities the user deleted while playing.
+	deleted map[uint64]bool
 }
 
 // Start starts play mode: it clones the edit world (ecs.World.Clone: same entity handles, so the
 // selection and the inspector keep working), adds the play systems (Options.Systems, default
-// scene.SpinSystem) to the clone and makes World return it. Until Stop, field and component value
-// edits change the clone and other edits are refused with ErrPlaying; the selection can still change. An open transaction is committed first. Start while
-// playing does nothing.
+// scene.SpinSystem) to the clone and makes World return it. Until Stop, the edits Play lists change
+// the clone and other edits are refused with ErrPlaying; the selection can still change. An open
+// transaction is committed first. Start while playing does nothing.
 func (p *Play) Start() {
 	if p.world != nil {
 		return

@@ -11,33 +11,35 @@ import (
 )
 
 // PlayChange is one difference between the play world at Stop and the edit world: a field of a
-// component of an entity that exists in both.
+// component of an entity that exists in both, a whole component added or removed, or an entity
+// deleted (with its descendants).
 type PlayChange struct {
-	ID        uint64     // the entity's scene id
-	Entity    ecs.Entity // its handle in the edit world
-	Component string     // the component's name
+	ID     uint64     // the entity's scene id
+	Entity ecs.Entity // its handle in the edit world
+	// Deleted: the entity and its descendants are gone from the play world (Component is "").
+	Deleted   bool
+	Component string // the component's name
 	// Field is the component's top-level field (JSON name, "position"); "" when play mode added or
 	// removed the whole component (Old or New is then nil).
 	Field    string
 	Old, New any  // the values before Play and at Stop
-	User     bool // the user edited it while playing; otherwise the systems changed it
+	User     bool // the user made the change while playing; otherwise the systems did
 	cid      ecs.ComponentID
 	index    []int // the field's index in the component's struct (nil for a whole component)
 }
 
 // PlayChanges are the differences between the play world at Stop and the world from before Play.
 type PlayChanges struct {
-	// Changes are sorted by scene id, then component and field order.
+	// Changes are sorted by scene id, then component and field order. A deleted entity is listed
+	// once, with no change of its own: only the top of a deleted subtree is.
 	Changes []PlayChange
-	// Despawned are the scene ids of entities despawned while playing; Spawned counts the entities
-	// spawned while playing. Neither can be kept.
-	Despawned []uint64
-	Spawned   int
+	// Spawned counts the entities spawned while playing, which cannot be kept.
+	Spawned int
 }
 
 // Empty reports whether play mode changed nothing.
 func (c *PlayChanges) Empty() bool {
-	return c == nil || len(c.Changes) == 0 && len(c.Despawned) == 0 && c.Spawned == 0
+	return c == nil || len(c.Changes) == 0 && c.Spawned == 0
 }
 
 // playField is a field the user edited while playing.
@@ -165,7 +167,9 @@ func (p *Play) diff() *PlayChanges {
 	for _, id := range ids {
 		e, _ := d.entity(id)
 		if !pw.Alive(e) {
-			out.Despawned = append(out.Despawned, id)
+			if pa := ew.Parent(e); pa.IsZero() || pw.Alive(pa) {
+				out.Changes = append(out.Changes, PlayChange{ID: id, Entity: e, Deleted: true, User: p.deleted[id]})
+			}
 			continue
 		}
 		for _, cid := range ew.ComponentIDs() {
@@ -223,7 +227,7 @@ func copyVal(v any) any {
 
 // KeepPlayChanges applies the chosen changes (of what Stop returned) to the edit world as ONE
 // undoable step, "Keep play changes": each field takes its value from the end of play; a whole
-// component is added or removed. On an entity of a prefab instance a kept change is an edit of the
+// component is added or removed; a deleted entity is deleted with its descendants. On an entity of a prefab instance a kept change is an edit of the
 // instance like any other, so it becomes an override. Changes whose entity is gone are refused with
 // ErrNoEntity; no step when nothing changes.
 func (d *Document) KeepPlayChanges(cs []PlayChange) error {
@@ -236,11 +240,16 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 	}
 	next := map[key]*compState{}
 	var order []key
+	var dels []ecs.Entity
 	for i := range cs {
 		c := &cs[i]
 		e, ok := d.entity(c.ID)
 		if !ok {
 			return fmt.Errorf("keep %s of scene id %d: %w", c.Component, c.ID, ErrNoEntity)
+		}
+		if c.Deleted {
+			dels = append(dels, e)
+			continue
 		}
 		k := key{c.ID, c.cid}
 		st := next[k]
@@ -262,7 +271,8 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 			*st = compState{has: true, val: d.own(c.cid, rv.Interface())}
 		}
 	}
-	cmd := &compCmd{name: "Keep play changes"}
+	const label = "Keep play changes"
+	cmd := &compCmd{name: label}
 	for _, k := range order {
 		e, _ := d.entity(k.id)
 		cur := d.state(e, k.cid)
@@ -272,5 +282,89 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 		}
 		cmd.changes = append(cmd.changes, compChange{id: k.id, cid: k.cid, before: cur, after: after})
 	}
-	return d.runComp(cmd)
+	tops := d.topLevel(dels)
+	if len(tops) == 0 {
+		return d.runComp(cmd)
+	}
+	selBefore := d.sel.ids()
+	var cmds []command
+	if len(cmd.changes) > 0 {
+		if err := cmd.apply(d.core); err != nil {
+			return err
+		}
+		cmds = append(cmds, cmd)
+	}
+	rm := d.removeTrees(tops, true)
+	cmds = append(cmds, &treeCmd{name: label, rm: rm, roots: rm.pack.roots()})
+	d.sel.prune()
+	if len(cmds) == 1 {
+		d.hist.push(cmds[0], selBefore)
+	} else {
+		d.hist.push(&multiCmd{name: label, cmds: cmds}, selBefore)
+	}
+	return nil
+}
+
+// playComponents is a component command (add, remove, reset, paste, rename) while playing: next
+// says, from whether an entity has component cid, whether it should have it and its value (ok
+// false: leave the entity alone). It changes the play world and records the component as the
+// user's.
+func (d *Document) playComponents(es []ecs.Entity, cid ecs.ComponentID, next func(has bool) (want bool, v any, ok bool)) error {
+	w := d.play.world
+	for _, e := range es {
+		if !w.Alive(e) {
+			return fmt.Errorf("%s of %v: %w (not in the playing scene)", d.compType(cid).info.Name, e, ErrNoEntity)
+		}
+	}
+	ids, err := d.resolve(es)
+	if err != nil {
+		return err
+	}
+	for i, e := range es {
+		has := w.Has(e, cid)
+		want, v, ok := next(has)
+		switch {
+		case !ok || !want && !has:
+			continue
+		case !want:
+			err = w.Remove(e, cid)
+		case has:
+			err = w.Set(e, cid, v)
+		default:
+			err = w.Add(e, cid, v)
+		}
+		if err != nil {
+			return err
+		}
+		d.play.markUser(ids[i:i+1], cid, "")
+	}
+	d.version++
+	return nil
+}
+
+// playDelete is Delete while playing: it despawns es and their descendants from the play world
+// and records them as deleted by the user.
+func (d *Document) playDelete(es []ecs.Entity) error {
+	w := d.play.world
+	var ids []uint64
+	for _, e := range es {
+		if !w.Alive(e) {
+			continue
+		}
+		for _, x := range preorder(w, []ecs.Entity{e}) {
+			if id := d.idOf(x); id != 0 {
+				ids = append(ids, id)
+			}
+		}
+		w.DespawnRecursive(e)
+	}
+	if d.play.deleted == nil {
+		d.play.deleted = map[uint64]bool{}
+	}
+	for _, id := range ids {
+		d.play.deleted[id] = true
+	}
+	d.sel.remove(ids)
+	d.version++
+	return nil
 }

@@ -52,8 +52,8 @@ func TestKeepPlayChangesSplitsUserAndSystems(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("changes\n%q\nwant\n%q", got, want)
 	}
-	if ch.Spawned != 0 || len(ch.Despawned) != 0 || ch.Empty() {
-		t.Fatalf("spawned %d despawned %v", ch.Spawned, ch.Despawned)
+	if ch.Spawned != 0 || ch.Empty() {
+		t.Fatalf("spawned %d", ch.Spawned)
 	}
 	steps := d.History().Undos()
 	must(t, d.KeepPlayChanges(userOnly(ch)))
@@ -83,35 +83,57 @@ func TestKeepPlayChangesSplitsUserAndSystems(t *testing.T) {
 	}
 }
 
-// TestKeepAllUserEditsEqualsEditingBeforePlay: for random field edits made while playing (with
-// the systems running in between), keeping the user's changes gives the scene that the same edits
-// give when made without playing; discarding gives the scene from before Play; one undo reverts.
+// TestKeepAllUserEditsEqualsEditingBeforePlay: for random edits made while playing (fields,
+// adding and removing components, renames, deletions, with the systems running in between),
+// keeping the user's changes gives the scene that the same edits give when made without playing;
+// discarding gives the scene from before Play; one undo reverts.
 func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
-	for seed := range uint64(40) {
+	for seed := range uint64(60) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		d, ref := openSmall(t), openSmall(t)
 		before := content(t, d)
 		d.PlayMode().Start()
-		for range 1 + rng.IntN(6) {
-			id := uint64(1 + rng.IntN(5))
-			e := ent(t, d, id)
-			var path string
-			var v any
-			cidT := cid[ecs.Transform](t, d)
-			c := cidT
-			switch rng.IntN(3) {
-			case 0:
-				path, v = fmt.Sprintf("position[%d]", rng.IntN(3)), float32(rng.IntN(20)-10)
-			case 1:
-				path, v = fmt.Sprintf("scale[%d]", rng.IntN(3)), float32(1+rng.IntN(4))
-			default:
-				if !d.EditWorld().Has(e, cid[scene.Color](t, d)) {
+		for range 1 + rng.IntN(8) {
+			id := uint64(1 + rng.IntN(8))
+			if _, ok := ref.Entity(id); !ok {
+				continue
+			}
+			both := func(edit func(d *Document, e ecs.Entity) error) {
+				must(t, edit(d, ent(t, d, id)))
+				must(t, edit(ref, ent(t, ref, id)))
+			}
+			color := cid[scene.Color](t, d)
+			op := rng.IntN(8)
+			if op < 3 && !ref.EditWorld().Has(ent(t, ref, id), cid[ecs.Transform](t, d)) {
+				continue
+			}
+			switch op {
+			case 0, 1:
+				path, v := fmt.Sprintf("position[%d]", rng.IntN(3)), float32(rng.IntN(20)-10)
+				both(func(d *Document, e ecs.Entity) error {
+					return d.SetField([]ecs.Entity{e}, cid[ecs.Transform](t, d), path, v)
+				})
+			case 2:
+				path, v := fmt.Sprintf("scale[%d]", rng.IntN(3)), float32(1+rng.IntN(4))
+				both(func(d *Document, e ecs.Entity) error {
+					return d.SetField([]ecs.Entity{e}, cid[ecs.Transform](t, d), path, v)
+				})
+			case 3:
+				if !ref.EditWorld().Has(ent(t, ref, id), color) {
 					continue
 				}
-				c, path, v = cid[scene.Color](t, d), fmt.Sprintf("rgba[%d]", rng.IntN(4)), float32(rng.IntN(3))/2
+				path, v := fmt.Sprintf("rgba[%d]", rng.IntN(4)), float32(rng.IntN(3))/2
+				both(func(d *Document, e ecs.Entity) error { return d.SetField([]ecs.Entity{e}, color, path, v) })
+			case 4:
+				both(func(d *Document, e ecs.Entity) error { return d.AddComponent([]ecs.Entity{e}, color) })
+			case 5:
+				both(func(d *Document, e ecs.Entity) error { return d.RemoveComponent([]ecs.Entity{e}, color) })
+			case 6:
+				name := fmt.Sprintf("N%d", rng.IntN(3))
+				both(func(d *Document, e ecs.Entity) error { return d.Rename([]ecs.Entity{e}, name) })
+			default:
+				both(func(d *Document, e ecs.Entity) error { return d.Delete(e) })
 			}
-			must(t, d.SetField([]ecs.Entity{e}, c, path, v))
-			must(t, ref.SetField([]ecs.Entity{ent(t, ref, id)}, c, path, v))
 			d.PlayMode().Tick(float32(rng.IntN(5)) / 20)
 		}
 		ch := d.PlayMode().Stop()
@@ -160,7 +182,9 @@ func TestKeptPlayChangeOnAPrefabPartIsAnOverride(t *testing.T) {
 	}
 }
 
-func TestPlayChangesListDespawnedAndWholeComponents(t *testing.T) {
+// TestPlayChangesListSystemsDeletionsAndWholeComponents: what systems despawn and remove is listed
+// as theirs, and can be kept too.
+func TestPlayChangesListSystemsDeletionsAndWholeComponents(t *testing.T) {
 	d := openSmall(t)
 	solo, a, color := ent(t, d, 5), ent(t, d, 2), cid[scene.Color](t, d)
 	despawn := func(*ecs.World) ecs.System {
@@ -178,15 +202,87 @@ func TestPlayChangesListDespawnedAndWholeComponents(t *testing.T) {
 	d.PlayMode().Start()
 	d.PlayMode().Tick(0.1)
 	ch := d.PlayMode().Stop()
-	if len(ch.Despawned) != 1 || ch.Despawned[0] != 5 || ch.Spawned != 1 {
-		t.Fatalf("despawned %v", ch.Despawned)
-	}
-	if len(ch.Changes) != 1 || ch.Changes[0].Field != "" || ch.Changes[0].New != nil || ch.Changes[0].User {
-		t.Fatalf("changes %+v", ch.Changes)
+	if got := describe(ch); fmt.Sprint(got) != "[2 Color. user=false removed 5 deleted user=false]" || ch.Spawned != 1 {
+		t.Fatalf("changes %q, spawned %d", got, ch.Spawned)
 	}
 	must(t, d.KeepPlayChanges(ch.Changes))
-	if d.EditWorld().Has(a, color) || !d.EditWorld().Alive(solo) {
-		t.Fatal("removal not kept")
+	if d.EditWorld().Has(a, color) || d.EditWorld().Alive(solo) {
+		t.Fatal("removal or deletion not kept")
+	}
+}
+
+// describe lists ch one line a change.
+func describe(ch *PlayChanges) []string {
+	var out []string
+	for _, c := range ch.Changes {
+		switch {
+		case c.Deleted:
+			out = append(out, fmt.Sprintf("%d deleted user=%v", c.ID, c.User))
+		case c.Field == "" && c.New == nil:
+			out = append(out, fmt.Sprintf("%d %s. user=%v removed", c.ID, c.Component, c.User))
+		case c.Field == "" && c.Old == nil:
+			out = append(out, fmt.Sprintf("%d %s. user=%v added", c.ID, c.Component, c.User))
+		default:
+			out = append(out, fmt.Sprintf("%d %s.%s user=%v", c.ID, c.Component, c.Field, c.User))
+		}
+	}
+	return out
+}
+
+// TestKeepStructureChangedWhilePlaying: while Spin runs, the user adds and removes components,
+// renames and deletes entities: the play world changes, the edit world does not; at Stop they are
+// listed as the user's beside the systems' changes; kept, they are one step that gives the scene the
+// same edits give without playing, one undo reverts it; discarded, the scene is as before Play.
+func TestKeepStructureChangedWhilePlaying(t *testing.T) {
+	edits := func(t *testing.T, d *Document) {
+		t.Helper()
+		must(t, d.AddComponent([]ecs.Entity{ent(t, d, 1)}, cid[scene.Spin](t, d)))
+		must(t, d.RemoveComponent([]ecs.Entity{ent(t, d, 2)}, cid[scene.Color](t, d)))
+		must(t, d.Rename([]ecs.Entity{ent(t, d, 4)}, "Arm"))
+		must(t, d.Delete(ent(t, d, 5)))
+	}
+	ref := openSmall(t)
+	edits(t, ref)
+	for _, keep := range []bool{false, true} {
+		d := openSmall(t)
+		before := content(t, d)
+		d.Selection().Select(ent(t, d, 5), ent(t, d, 7), ent(t, d, 2))
+		d.PlayMode().Start()
+		d.PlayMode().Tick(0.1)
+		edits(t, d)
+		pw := d.World()
+		if pw.Alive(ent(t, d, 7)) || !pw.Alive(ent(t, d, 6)) || !pw.Has(ent(t, d, 1), cid[scene.Spin](t, d)) ||
+			d.Name(ent(t, d, 4)) != "A1" || d.Selection().Len() != 1 {
+			t.Fatal("the edits while playing")
+		}
+		if content(t, d) != before || d.History().Undos() != 0 {
+			t.Fatal("the edit world changed while playing")
+		}
+		d.PlayMode().Tick(0.1)
+		ch := d.PlayMode().Stop()
+		want := "[1 Transform.rotation user=false 1 Spin. user=true added 2 Color. user=true removed " +
+			"3 Transform.rotation user=false 4 Name.value user=true 5 deleted user=true]"
+		if got := describe(ch); fmt.Sprint(got) != want {
+			t.Fatalf("changes\n%q\nwant\n%s", got, want)
+		}
+		if content(t, d) != before {
+			t.Fatal("Stop changed the edit world")
+		}
+		if !keep {
+			continue
+		}
+		must(t, d.KeepPlayChanges(userOnly(ch)))
+		if got := content(t, d); got != content(t, ref) || d.History().Undos() != 1 || d.History().UndoLabel() != "Keep play changes" {
+			t.Fatalf("kept %d steps %q:\n%s\nwant\n%s", d.History().Undos(), d.History().UndoLabel(), got, content(t, ref))
+		}
+		must(t, d.History().Undo())
+		if content(t, d) != before {
+			t.Fatal("one undo does not restore the scene")
+		}
+		must(t, d.History().Redo())
+		if content(t, d) != content(t, ref) {
+			t.Fatal("redo")
+		}
 	}
 }
 
