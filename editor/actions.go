@@ -51,11 +51,11 @@ var actions = []action{
 	{menu: "Edit", label: "Copy", keys: []imgui.KeyChord{ctrl | key(imgui.KeyC)}, run: commands.CmdCopy, enabled: commands.HasSelection, sepBefore: true},
 	{menu: "Edit", label: "Paste", keys: []imgui.KeyChord{ctrl | key(imgui.KeyV)}, run: commands.CmdPaste, enabled: commands.Editable},
 	{menu: "Edit", label: "Duplicate", keys: []imgui.KeyChord{ctrl | key(imgui.KeyD)}, run: commands.CmdDuplicate, enabled: commands.HasSelection},
-	{menu: "Edit", label: "Delete", keys: []imgui.KeyChord{key(imgui.KeyDelete)}, run: commands.CmdDelete, enabled: commands.HasSelection, mark: "delete"},
+	{menu: "Edit", label: "Delete", keys: []imgui.KeyChord{key(imgui.KeyDelete)}, run: commands.CmdDelete, enabled: commands.CanDeleteOrRename, mark: "delete"},
 	{menu: "Edit", label: "Select All", keys: []imgui.KeyChord{ctrl | key(imgui.KeyA)}, run: commands.CmdSelectAll, sepBefore: true, mark: "select all"},
 	{menu: "Edit", label: "Deselect All", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyA)}, run: commands.CmdDeselectAll, mark: "deselect all"},
 	{menu: "Edit", label: "Invert Selection", keys: []imgui.KeyChord{ctrl | key(imgui.KeyI)}, run: commands.CmdInvertSelection, mark: "invert selection"},
-	{menu: "Edit", label: "Rename", keys: []imgui.KeyChord{key(imgui.KeyF2)}, run: commands.CmdRename, enabled: commands.HasSelection},
+	{menu: "Edit", label: "Rename", keys: []imgui.KeyChord{key(imgui.KeyF2)}, run: commands.CmdRename, enabled: commands.CanDeleteOrRename},
 
 	{menu: "Entity", label: "Create Empty", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyN)}, run: commands.CmdCreateEmpty, enabled: commands.Editable},
 	{menu: "Entity", label: "Create Cube", run: commands.CmdCreateCube, enabled: commands.Editable},

@@ -71,6 +71,7 @@ type commands interface {
 	CanUndo() bool
 	CanRedo() bool
 	HasSelection() bool
+	CanDeleteOrRename() bool
 	Editable() bool
 	Playing() bool
 	InInstance() bool

@@ -473,11 +473,11 @@ func (h *hierarchyPanel) buildRowMenu(r hierarchy.Row) {
 	if imgui.MenuItemBoolV("Duplicate", "Ctrl+D", false, editable) {
 		h.cmds.CmdDuplicate()
 	}
-	if imgui.MenuItemBoolV("Rename", "F2", false, editable) {
+	if imgui.MenuItemBoolV("Rename", "F2", false, true) {
 		h.startRename()
 	}
 	imgui.Separator()
-	if imgui.MenuItemBoolV("Delete", "Del", false, editable) {
+	if imgui.MenuItemBoolV("Delete", "Del", false, true) {
 		h.cmds.CmdDelete()
 	}
 	imgui.EndPopup()

@@ -280,9 +280,16 @@ func (d *core) idOf(e ecs.Entity) uint64 {
 	return v.ID
 }
 
-// Name returns entity e's name ("" if it has none). (With it the document implements the
-// inspector's Names interface.)
-func (d *Document) Name(e ecs.Entity) string { return d.nameOf(e) }
+// Name returns entity e's name in the world shown ("" if it has none): while playing, the play
+// world's, which Rename changes. (With it the document implements the inspector's Names interface.)
+func (d *Document) Name(e ecs.Entity) string {
+	if d.play.Playing() {
+		n, _ := d.play.world.Get(e, d.names.ID())
+		v, _ := n.(scene.Name)
+		return v.Value
+	}
+	return d.nameOf(e)
+}
 
 // IDs returns the scene ids of all entities in ascending order.
 func (d *Document) IDs() []uint64 {

@@ -1,8 +1,11 @@
 package doc
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -158,6 +161,27 @@ func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
 	}
 }
 
+// TestKeptDeletionOfAPrefabPartIsARemovedEntity: a part of an instance deleted while playing and kept
+// is saved as the instance's removed entity, as Delete does outside play mode.
+func TestKeptDeletionOfAPrefabPartIsARemovedEntity(t *testing.T) {
+	d, _ := openPrefabScene(t)
+	before := content(t, d)
+	d.PlayMode().Start()
+	must(t, d.Delete(part(t, d, 10, 2)))
+	ch := d.PlayMode().Stop()
+	if got := fmt.Sprint(describe(ch)); !strings.HasSuffix(got, "deleted user=true]") {
+		t.Fatalf("changes %s", got)
+	}
+	must(t, d.KeepPlayChanges(userOnly(ch)))
+	if out := content(t, d); !strings.Contains(out, `"removed": true`) {
+		t.Fatalf("no removed entity saved:\n%s", out)
+	}
+	must(t, d.History().Undo())
+	if content(t, d) != before {
+		t.Fatal("undo")
+	}
+}
+
 func TestKeptPlayChangeOnAPrefabPartIsAnOverride(t *testing.T) {
 	d, _ := openPrefabScene(t)
 	before := content(t, d)
@@ -252,7 +276,7 @@ func TestKeepStructureChangedWhilePlaying(t *testing.T) {
 		edits(t, d)
 		pw := d.World()
 		if pw.Alive(ent(t, d, 7)) || !pw.Alive(ent(t, d, 6)) || !pw.Has(ent(t, d, 1), cid[scene.Spin](t, d)) ||
-			d.Name(ent(t, d, 4)) != "A1" || d.Selection().Len() != 1 {
+			d.Name(ent(t, d, 4)) != "Arm" || d.Selection().Len() != 1 {
 			t.Fatal("the edits while playing")
 		}
 		if content(t, d) != before || d.History().Undos() != 0 {
@@ -327,4 +351,34 @@ func TestGizmoDragWhilePlayingIsTheUsers(t *testing.T) {
 	if d.Editing() {
 		t.Fatal("a drag of the play world outlived Stop")
 	}
+}
+
+// TestKeptPlayChangesAreJournaled: the step that keeps structure changes made while playing is in
+// the session journal: recovery gives the kept scene, and its one undo the scene from before Play.
+func TestKeptPlayChangesAreJournaled(t *testing.T) {
+	d := openSmall(t)
+	jpath := filepath.Join(t.TempDir(), "state", "small.journal")
+	if _, err := d.StartJournal(jpath, JournalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before := content(t, d)
+	d.PlayMode().Start()
+	d.PlayMode().Tick(0.1)
+	must(t, d.SetField([]ecs.Entity{ent(t, d, 2)}, cid[ecs.Transform](t, d), "position[1]", 3))
+	must(t, d.RemoveComponent([]ecs.Entity{ent(t, d, 2)}, cid[scene.Color](t, d)))
+	must(t, d.Delete(ent(t, d, 5)))
+	must(t, d.KeepPlayChanges(userOnly(d.PlayMode().Stop())))
+	must(t, d.Journal().Flush())
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := content(t, rc.Doc), content(t, d); got != want || got == before {
+		t.Fatalf("recovered\n%s\nwant\n%s", got, want)
+	}
+	must(t, rc.Doc.History().Undo())
+	if content(t, rc.Doc) != before || rc.Doc.History().CanUndo() {
+		t.Fatal("the recovered step does not undo to the scene from before Play")
+	}
+	must(t, d.CloseJournal(false))
 }

@@ -82,12 +82,12 @@ func (w *Workspace) CmdDuplicate() {
 
 // CmdDelete deletes the selected entities with their children.
 func (w *Workspace) CmdDelete() {
-	n, before := w.doc.Selection().Len(), w.doc.Len()
+	n, before := w.doc.Selection().Len(), w.doc.World().Len()
 	if err := w.doc.DeleteSelection(); err != nil {
 		w.Report("delete", err)
 		return
 	}
-	w.log.Infof("%s", deletedText(n, before-w.doc.Len()))
+	w.log.Infof("%s", deletedText(n, before-w.doc.World().Len()))
 }
 
 // deletedText says what a delete of n selected entities that removed removed entities in all did: "deleted 1
@@ -297,6 +297,10 @@ func (w *Workspace) CanRedo() bool { return w.doc.History().CanRedo() }
 func (w *Workspace) HasSelection() bool {
 	return w.doc.Selection().Len() > 0 && !w.doc.PlayMode().Playing()
 }
+
+// CanDeleteOrRename reports whether entities are selected to delete or rename: also while playing, when the
+// play world changes and Stop offers to keep it.
+func (w *Workspace) CanDeleteOrRename() bool { return w.doc.Selection().Len() > 0 }
 
 // Editable reports whether the scene may be edited (not in play mode).
 func (w *Workspace) Editable() bool { return !w.doc.PlayMode().Playing() && !w.doc.LiveReadOnly() }

@@ -1,7 +1,11 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,23 +14,31 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
-// TestKeepHandMoveMadeWhilePlaying: while Spin turns the cubes, the user moves one by hand in the inspector; at
-// Stop the editor asks which changes to keep, the hand move checked and the spin not; Enter keeps the move as one
-// undo step and discards the spin, so the saved file differs from the original in that cube's position only.
-func TestKeepHandMoveMadeWhilePlaying(t *testing.T) {
-	path := copyScene(t, "cubes.json")
+// playCubes opens a copy of cubes.json (returning its path and content), selects a cube and plays until it has
+// turned: it returns the probe then, and the cube's rotation before Play.
+func playCubes(t *testing.T) (path string, before []byte, e *guitest.Editor, p *guitest.Probe, r0 string) {
+	t.Helper()
+	path = copyScene(t, "cubes.json")
 	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := launchOn(t, path)
-	p := clickCube(t, e)
-	id := p.Selected[0]
-	r0 := p.Inspector["Transform.rotation[1]"].Shown
+	e = launchOn(t, path)
+	p = clickCube(t, e)
+	r0 = p.Inspector["Transform.rotation[1]"].Shown
 	e.Key("ctrl+p")
 	p = e.WaitProbe(10*time.Second, "the cube spins", func(p *guitest.Probe) bool {
 		return p.Playing && p.Inspector["Transform.rotation[1]"].Shown != r0
 	})
+	return path, before, e, p, r0
+}
+
+// TestKeepHandMoveMadeWhilePlaying: while Spin turns the cubes, the user moves one by hand in the inspector; at
+// Stop the editor asks which changes to keep, the hand move checked and the spin not; Enter keeps the move as one
+// undo step and discards the spin, so the saved file differs from the original in that cube's position only.
+func TestKeepHandMoveMadeWhilePlaying(t *testing.T) {
+	path, before, e, p, r0 := playCubes(t)
+	id := p.Selected[0]
 	typeIntoChannel(e, widget(t, p, "Transform.position[1]"), 0, 1, 0, "4")
 	e.WaitProbe(10*time.Second, "the cube moved by hand while playing", func(p *guitest.Probe) bool {
 		return p.Playing && p.Inspector["Transform.position[1]"].Shown == "4"
@@ -90,4 +102,94 @@ func TestKeepGizmoMoveMadeWhilePlaying(t *testing.T) {
 	if x, z := p.Inspector["Transform.position[0]"].Shown, p.Inspector["Transform.position[2]"].Shown; x != x1 || z != z1 {
 		t.Errorf("kept position %s, %s; want %s, %s", x, z, x1, z1)
 	}
+}
+
+// TestKeepStructureChangedWhilePlaying: while Spin turns the cubes, the user adds a Light to one cube in the
+// inspector and deletes another in the hierarchy; at Stop the keep dialog lists both as the user's; Enter keeps
+// them as one undo step and discards the spin, so the saved file differs from the original in exactly these.
+func TestKeepStructureChangedWhilePlaying(t *testing.T) {
+	path, before, e, p, _ := playCubes(t)
+	lit := p.Selected[0]
+	ax, ay := widget(t, p, "add").Center()
+	e.Click(ax, ay, 1)
+	clickEntry(t, e, "add:Light", ax, ay)
+	p = e.WaitProbe(10*time.Second, "a Light added while playing", func(p *guitest.Probe) bool {
+		return p.Playing && inspectorShows(p, "Light.") && p.UndoDepth == 0
+	})
+	var gone string // a cube whose row is on the screen
+	hier := p.Panels["Hierarchy"]
+	for _, r := range p.Hierarchy {
+		if !r.Selected && r.Y > p.HierarchySearch.Y+p.HierarchySearch.H && r.Y+r.H < hier.Y+hier.H {
+			gone = r.Name
+			break
+		}
+	}
+	p = clickRow(t, e, gone, 0)
+	goneID := p.Selected[0]
+	e.Key("Delete")
+	e.WaitProbe(10*time.Second, "a cube deleted while playing", func(p *guitest.Probe) bool {
+		return p.Playing && len(p.Selected) == 0 && !slices.ContainsFunc(p.Hierarchy, func(r guitest.Row) bool { return r.Name == gone })
+	})
+	e.Key("ctrl+p")
+	p = e.WaitProbe(10*time.Second, "the keep dialog", func(p *guitest.Probe) bool {
+		return !p.Playing && p.Modal == "keep:Keep changes made while playing?"
+	})
+	if !slices.ContainsFunc(p.Hierarchy, func(r guitest.Row) bool { return r.Name == gone }) || p.UndoDepth != 0 {
+		t.Errorf("Stop did not restore the deleted cube (or made a step: %d)", p.UndoDepth)
+	}
+	e.Presented(p)
+	docShot(t, e, "keep-play-structure.png")
+	e.Key("Return")
+	p = e.WaitProbe(10*time.Second, "the changes kept", func(p *guitest.Probe) bool {
+		return p.Modal == "" && p.Dirty && !slices.ContainsFunc(p.Hierarchy, func(r guitest.Row) bool { return r.Name == gone })
+	})
+	if p.UndoDepth != 1 {
+		t.Errorf("keeping made %d undo steps, want 1", p.UndoDepth)
+	}
+	e.Key("ctrl+s")
+	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file is the original without the deleted cube, and with a Light on the lit one: nothing else.
+	want, got := entitiesByID(t, before), entitiesByID(t, after)
+	delete(want, goneID)
+	light, ok := got[lit]["components"].(map[string]any)["Light"]
+	if !ok {
+		t.Fatalf("no Light kept on %d: %v", lit, got[lit])
+	}
+	want[lit]["components"].(map[string]any)["Light"] = light
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the saved file differs from the original in more than the kept changes:\n%s",
+			strings.Join(diffLines(before, after), "\n"))
+	}
+}
+
+// inspectorShows reports whether the inspector shows a widget whose name starts with prefix.
+func inspectorShows(p *guitest.Probe, prefix string) bool {
+	_, ok := option(p, prefix)
+	return ok
+}
+
+// entitiesByID reads a scene file's entities by scene id.
+func entitiesByID(t *testing.T, file []byte) map[uint64]map[string]any {
+	t.Helper()
+	var f struct {
+		Entities []map[string]any `json:"entities"`
+	}
+	d := json.NewDecoder(bytes.NewReader(file))
+	d.UseNumber()
+	if err := d.Decode(&f); err != nil {
+		t.Fatal(err)
+	}
+	out := map[uint64]map[string]any{}
+	for _, e := range f.Entities {
+		id, err := strconv.ParseUint(string(e["id"].(json.Number)), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[id] = e
+	}
+	return out
 }
