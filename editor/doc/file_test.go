@@ -166,7 +166,7 @@ func TestOutsideEdits(t *testing.T) {
 	s = strings.Replace(s, `"selection": [2]`, `"selection": [1]`, 1)
 	must(t, os.WriteFile(d.Path(), []byte(s), 0o644))
 	d.PlayMode().Start()
-	mustErr(t, d.Rename(nil, "x"), ErrPlaying)
+	mustErr(t, d.SetSceneName("x"), ErrPlaying)
 	must(t, d.Reload(context.Background(), nil))
 	if d.PlayMode().Playing() || d.Len() != 7 || d.Name(ent(t, d, 3)) != "Bee" || d.History().Undos() != 0 || d.Dirty() {
 		t.Fatal("reload")
