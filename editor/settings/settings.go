@@ -299,7 +299,17 @@ func (s *Settings) Save() error {
 // picked or moved), isolated (while anything is isolated, only what is isolated is drawn). A layer — a saved
 // query — carries the same flags for every entity it matches.
 type Flags struct {
-	Hidden, Locked, Isolated bool
+	Hidden   bool `json:"hidden,omitempty"`
+	Locked   bool `json:"locked,omitempty"`
+	Isolated bool `json:"isolated,omitempty"`
+}
+
+// Layer is a saved query with the flags it gives every entity the query matches (re-evaluated as the scene
+// changes).
+type Layer struct {
+	Name  string `json:"name"`
+	Query string `json:"query"`
+	Flags
 }
 
 // Any reports whether any flag is set.
@@ -314,9 +324,12 @@ type SceneView struct {
 	Hidden   []uint64 `json:"hidden,omitempty"`
 	Locked   []uint64 `json:"locked,omitempty"`
 	Isolated []uint64 `json:"isolated,omitempty"`
+	Layers   []Layer  `json:"layers,omitempty"`
 }
 
-func (v *SceneView) empty() bool { return len(v.Hidden)+len(v.Locked)+len(v.Isolated) == 0 }
+func (v *SceneView) empty() bool {
+	return len(v.Hidden)+len(v.Locked)+len(v.Isolated)+len(v.Layers) == 0
+}
 
 func capIDs(ids []uint64) []uint64 { return ids[:min(len(ids), MaxFlagged)] }
 
@@ -342,6 +355,9 @@ func (v *SceneView) Flags() map[uint64]Flags {
 // SetView keeps flags (by scene id) as the view of the scene at path; no flags forget it.
 func (s *Settings) SetView(path string, flags map[uint64]Flags) {
 	v := &SceneView{}
+	if old := s.Views[path]; old != nil {
+		v.Layers = old.Layers
+	}
 	for id, f := range flags {
 		if f.Hidden {
 			v.Hidden = append(v.Hidden, id)
@@ -353,18 +369,41 @@ func (s *Settings) SetView(path string, flags map[uint64]Flags) {
 			v.Isolated = append(v.Isolated, id)
 		}
 	}
-	if v.empty() {
-		delete(s.Views, path)
-		return
-	}
 	for _, l := range [][]uint64{v.Hidden, v.Locked, v.Isolated} {
 		slices.Sort(l) // a stable file: the same flags write the same bytes
 	}
 	v.Hidden, v.Locked, v.Isolated = capIDs(v.Hidden), capIDs(v.Locked), capIDs(v.Isolated)
+	s.putView(path, v)
+}
+
+// putView keeps v as the view of the scene at path, or forgets it when empty.
+func (s *Settings) putView(path string, v *SceneView) {
+	if v.empty() {
+		delete(s.Views, path)
+		return
+	}
 	if s.Views == nil {
 		s.Views = map[string]*SceneView{}
 	}
 	s.Views[path] = v
+}
+
+// SetLayers keeps layers as the layers of the scene at path (beside its entities' flags).
+func (s *Settings) SetLayers(path string, layers []Layer) {
+	v := &SceneView{}
+	if old := s.Views[path]; old != nil {
+		*v = *old
+	}
+	v.Layers = slices.Clone(layers)
+	s.putView(path, v)
+}
+
+// Layers returns the layers kept for the scene at path (a copy; none when there are none).
+func (s *Settings) Layers(path string) []Layer {
+	if v := s.Views[path]; v != nil {
+		return slices.Clone(v.Layers)
+	}
+	return nil
 }
 
 // View returns the flags kept for the scene at path (empty when none).

@@ -237,3 +237,38 @@ func TestViewsRoundTrip(t *testing.T) {
 		t.Error("clearing the flags keeps the scene's view")
 	}
 }
+
+// TestLayersRoundTrip: a scene's layers (name, query, flags) are kept beside its entities' flags and read back;
+// changing either keeps the other; a scene with no layers and no flags is forgotten.
+func TestLayersRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Load(dir)
+	layers := []Layer{
+		{Name: "Enemies", Query: `Unit.team=Red`, Flags: Flags{Hidden: true}},
+		{Name: "Props", Query: `!Spin`, Flags: Flags{Locked: true, Isolated: true}},
+		{Name: "Plain", Query: `Spin`},
+	}
+	s.SetLayers("/p/a.json", layers)
+	s.SetView("/p/a.json", map[uint64]Flags{4: {Hidden: true}})
+	if err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := got.Layers("/p/a.json"); !slices.Equal(l, layers) {
+		t.Errorf("read back %+v, want %+v", l, layers)
+	}
+	if v := got.View("/p/a.json"); !v[4].Hidden || len(v) != 1 {
+		t.Errorf("the entities' flags beside the layers read back as %v", v)
+	}
+	got.SetView("/p/a.json", nil)
+	if l := got.Layers("/p/a.json"); len(l) != 3 {
+		t.Errorf("clearing the entities' flags left %d layers, want 3", len(l))
+	}
+	got.SetLayers("/p/a.json", nil)
+	if _, ok := got.Views["/p/a.json"]; ok {
+		t.Error("a scene with no layers and no flags is kept")
+	}
+}
