@@ -7,12 +7,14 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/settings"
+	"github.com/voltex-editor/voltex/serialize/query"
 )
 
 // flagsDoc is what the entity flags read of the open document (doc.Document implements it).
 type flagsDoc interface {
 	Path() string
 	World() *ecs.World
+	Version() uint64
 	ID(e ecs.Entity) uint64
 	Entity(id uint64) (ecs.Entity, bool)
 }
@@ -32,7 +34,22 @@ type entityFlags struct {
 
 	counted         uint64 // the version locks and isolated count
 	locks, isolated int
+
+	layers []layer
+	// The document version and world the layers' matches were evaluated for: they are evaluated again only
+	// when the scene changed.
+	layersVersion uint64
+	layersWorld   *ecs.World
 }
+
+// layer is a saved query (settings.Layer) and what it matched when last evaluated.
+type layer struct {
+	settings.Layer
+	matches *query.Result // nil: not evaluated, or the query does not parse against the scene
+}
+
+// has reports whether the layer gives e its flags.
+func (l *layer) has(e ecs.Entity) bool { return l.Any() && l.matches != nil && l.matches.Has(e) }
 
 // count brings the counts of locked and isolated entities up to date.
 func (f *entityFlags) count() {
@@ -48,11 +65,22 @@ func (f *entityFlags) count() {
 			f.isolated++
 		}
 	}
+	for i := range f.layers {
+		if l := &f.layers[i]; l.matches != nil && l.matches.Len() > 0 {
+			if l.Locked {
+				f.locks++
+			}
+			if l.Isolated {
+				f.isolated++
+			}
+		}
+	}
 }
 
 // sync follows the open document: another document brings its own flags; the same one saved under another path
 // takes its flags there.
 func (f *entityFlags) sync(d flagsDoc) {
+	defer f.evaluateLayers()
 	if d == f.doc && d.Path() == f.raw {
 		return
 	}
@@ -61,9 +89,12 @@ func (f *entityFlags) sync(d flagsDoc) {
 	switch {
 	case d != f.doc:
 		f.doc, f.path = d, path
-		f.flags = map[uint64]settings.Flags{}
+		f.flags, f.layers, f.layersWorld = map[uint64]settings.Flags{}, nil, nil
 		if f.st != nil && path != "" {
 			f.flags = f.st.View(path)
+			for _, l := range f.st.Layers(path) {
+				f.layers = append(f.layers, layer{Layer: l})
+			}
 		}
 		f.version++
 	case path != f.path:
@@ -88,6 +119,7 @@ func (f *entityFlags) keep() {
 		return
 	}
 	f.st.SetView(f.path, f.flags)
+	f.st.SetLayers(f.path, f.layerList())
 	if f.save != nil {
 		f.save()
 	}
@@ -126,14 +158,20 @@ func (f *entityFlags) hide(es []ecs.Entity) {
 	f.change(es, func(fl *settings.Flags) { fl.Hidden = true })
 }
 
-// unhideAll shows everything again: nothing hidden, nothing isolated (Alt+H). Locks stay.
+// unhideAll shows everything again: nothing hidden, nothing isolated, entities or layers (Alt+H). Locks stay.
 func (f *entityFlags) unhideAll() {
+	for i := range f.layers {
+		f.layers[i].Hidden, f.layers[i].Isolated = false, false
+	}
 	f.changeIDs(f.flagged(), func(fl *settings.Flags) { fl.Hidden, fl.Isolated = false, false })
 }
 
 // isolate shows only es (Shift+H, /); pressed again while something is isolated, it shows everything again.
 func (f *entityFlags) isolate(es []ecs.Entity) {
 	if f.isolating() {
+		for i := range f.layers {
+			f.layers[i].Isolated = false
+		}
 		f.changeIDs(f.flagged(), func(fl *settings.Flags) { fl.Isolated = false })
 		return
 	}
@@ -181,6 +219,11 @@ func (f *entityFlags) inherited(e ecs.Entity) settings.Flags {
 	w := f.doc.World()
 	for n := 0; e != (ecs.Entity{}) && n < 1<<16; n++ {
 		fl := f.flags[f.doc.ID(e)]
+		for i := range f.layers {
+			if l := &f.layers[i]; l.has(e) {
+				fl.Hidden, fl.Locked, fl.Isolated = fl.Hidden || l.Hidden, fl.Locked || l.Locked, fl.Isolated || l.Isolated
+			}
+		}
 		out.Hidden, out.Locked, out.Isolated = out.Hidden || fl.Hidden, out.Locked || fl.Locked, out.Isolated || fl.Isolated
 		e = w.Parent(e)
 	}
@@ -189,7 +232,7 @@ func (f *entityFlags) inherited(e ecs.Entity) settings.Flags {
 
 // hidden reports whether e is not drawn (nor picked).
 func (f *entityFlags) hidden(e ecs.Entity) bool {
-	if len(f.flags) == 0 {
+	if len(f.flags) == 0 && !f.layersFlag() {
 		return false
 	}
 	in := f.inherited(e)
@@ -198,19 +241,93 @@ func (f *entityFlags) hidden(e ecs.Entity) bool {
 
 // locked reports whether e is drawn but not picked nor moved.
 func (f *entityFlags) locked(e ecs.Entity) bool {
-	return len(f.flags) > 0 && f.inherited(e).Locked
+	return (len(f.flags) > 0 || f.layersFlag()) && f.inherited(e).Locked
 }
 
 // hideFunc is hidden for the viewport's builder, or nil when nothing is hidden (nothing to ask).
 func (f *entityFlags) hideFunc() func(ecs.Entity) bool {
+	hides := func(fl settings.Flags) bool { return fl.Hidden || fl.Isolated }
+	some := slices.ContainsFunc(f.layers, func(l layer) bool { return hides(l.Flags) })
 	for _, fl := range f.flags {
-		if fl.Hidden || fl.Isolated {
-			iso := f.isolating()
-			return func(e ecs.Entity) bool {
-				in := f.inherited(e)
-				return in.Hidden || iso && !in.Isolated
-			}
+		if some {
+			break
+		}
+		some = hides(fl)
+	}
+	if !some {
+		return nil
+	}
+	iso := f.isolating()
+	return func(e ecs.Entity) bool {
+		in := f.inherited(e)
+		return in.Hidden || iso && !in.Isolated
+	}
+}
+
+// layersFlag reports whether a layer gives its matches a flag.
+func (f *entityFlags) layersFlag() bool {
+	return slices.ContainsFunc(f.layers, func(l layer) bool { return l.Any() })
+}
+
+// layerList returns the layers as the settings keep them.
+func (f *entityFlags) layerList() []settings.Layer {
+	out := make([]settings.Layer, len(f.layers))
+	for i, l := range f.layers {
+		out[i] = l.Layer
+	}
+	return out
+}
+
+// layerMatches returns how many entities layer i matches (-1: its query does not parse against the scene).
+func (f *entityFlags) layerMatches(i int) int {
+	if m := f.layers[i].matches; m != nil {
+		return m.Len()
+	}
+	return -1
+}
+
+// evaluateLayers runs the layers' queries again when the scene changed since they last ran (a column scan
+// each); the viewport hides anew when what they match may have moved.
+func (f *entityFlags) evaluateLayers() {
+	if len(f.layers) == 0 || f.doc == nil {
+		return
+	}
+	w, v := f.doc.World(), f.doc.Version()
+	if w == f.layersWorld && v == f.layersVersion {
+		return
+	}
+	f.layersWorld, f.layersVersion = w, v
+	for i := range f.layers {
+		l := &f.layers[i]
+		l.matches = nil
+		if q, err := query.Parse(w, l.Query); err == nil {
+			l.matches = q.Eval(w)
 		}
 	}
-	return nil
+	if f.layersFlag() {
+		f.version++
+	}
+}
+
+// addLayer saves the query src as the layer name (no flags yet).
+func (f *entityFlags) addLayer(name, src string) {
+	f.layers = append(f.layers, layer{Layer: settings.Layer{Name: name, Query: src}})
+	f.layersWorld = nil
+	f.evaluateLayers()
+	f.version++
+	f.keep()
+}
+
+// removeLayer forgets layer i.
+func (f *entityFlags) removeLayer(i int) {
+	f.layers = slices.Delete(f.layers, i, i+1)
+	f.version++
+	f.keep()
+}
+
+// setLayer applies set to layer i's flags.
+func (f *entityFlags) setLayer(i int, set func(*settings.Flags)) {
+	set(&f.layers[i].Flags)
+	f.version++
+	f.keep()
 }

@@ -87,3 +87,67 @@ func TestEntityFlagsHideIsolateLock(t *testing.T) {
 	f.sync(pd)
 	check("back to the scene", b, true, false)
 }
+
+// TestLayerHidesItsMatches: hiding a layer hides exactly the entities its query matches; an entity that comes to
+// match after a change to the scene is hidden too, and one that stops matching is shown; the layer is kept in the
+// settings.
+func TestLayerHidesItsMatches(t *testing.T) {
+	d := doc.New("Layers", doc.Options{})
+	named := func(name string) ecs.Entity {
+		e, err := d.SpawnCube(ecs.Entity{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Rename([]ecs.Entity{e}, name); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	orc1, orc2, wall := named("Orc 1"), named("Orc 2"), named("Wall")
+	st := settings.Defaults()
+	f := &entityFlags{st: st}
+	pd := &pathDoc{d, "/p/layers.json"}
+	f.sync(pd)
+	f.addLayer("Orcs", `name~"Orc*"`)
+	if got := f.layerMatches(0); got != 2 {
+		t.Fatalf("the layer matches %d entities, want 2", got)
+	}
+	f.setLayer(0, func(fl *settings.Flags) { fl.Hidden = true })
+	check := func(step string, want map[ecs.Entity]bool) {
+		t.Helper()
+		hide := f.hideFunc()
+		for e, hidden := range want {
+			if f.hidden(e) != hidden || (hide != nil && hide(e)) != hidden {
+				t.Errorf("%s: %s hidden %v, want %v", step, d.Name(e), f.hidden(e), hidden)
+			}
+		}
+	}
+	check("layer hidden", map[ecs.Entity]bool{orc1: true, orc2: true, wall: false})
+
+	before := f.changes()
+	orc3 := named("Orc 3")
+	if err := d.Rename([]ecs.Entity{orc2}, "Troll"); err != nil {
+		t.Fatal(err)
+	}
+	f.sync(pd) // each frame
+	check("after the scene changed", map[ecs.Entity]bool{orc1: true, orc2: false, orc3: true, wall: false})
+	if f.changes() == before {
+		t.Error("the viewport is not told that the layer's matches moved")
+	}
+	again := f.changes()
+	f.sync(pd)
+	if f.changes() != again {
+		t.Error("the layers were evaluated again with the scene unchanged")
+	}
+	if l := st.Layers("/p/layers.json"); len(l) != 1 || l[0].Query != `name~"Orc*"` || !l[0].Hidden {
+		t.Errorf("the settings keep %+v", l)
+	}
+
+	f.setLayer(0, func(fl *settings.Flags) { fl.Hidden, fl.Locked = false, true })
+	check("layer locked", map[ecs.Entity]bool{orc1: false, orc3: false})
+	if !f.locked(orc1) || f.locked(wall) || !f.hasLocks() {
+		t.Error("a locked layer does not lock exactly its matches")
+	}
+	f.setLayer(0, func(fl *settings.Flags) { fl.Locked, fl.Isolated = false, true })
+	check("layer isolated", map[ecs.Entity]bool{orc1: false, orc3: false, wall: true, orc2: true})
+}
