@@ -181,7 +181,7 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	a.help.probe = a.probe
 	a.palette.cmds, a.palette.probe = a.cmds, a.probe
 	a.flags.st, a.flags.save = st, func() { a.cmds.SaveSettings() }
-	a.vp.scene.filter, a.hier.flags = &a.flags, &a.flags
+	a.vp.scene.filter, a.hier.flags, a.hier.layers = &a.flags, &a.flags, &a.flags
 	a.split = splitView{main: a.vp, doc: ws.Doc, probe: pr, make: func(d viewportDoc) *viewportPanel {
 		v := newViewportPanel(d, a, ws.Assets(), newRenderer, a.console, nil)
 		v.scene.filter = &a.flags

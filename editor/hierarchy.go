@@ -104,6 +104,9 @@ type hierarchyPanel struct {
 	scrollTo   uint64 // scene id to scroll into view next frame
 	dragID     uint64 // scene id of the row being dragged
 	clipper    *imgui.ListClipper
+	layers     layerFlags // nil: no layers
+	layerName  string     // the name of the layer being saved
+	layerFocus bool       // the layer name field takes the keyboard next frame
 }
 
 var _ g.Widget = (*hierarchyPanel)(nil)
@@ -245,13 +248,14 @@ const dragPayload = "VOLTEX_ENTITY"
 
 // Build draws the panel's contents.
 func (h *hierarchyPanel) Build() {
-	imgui.SetNextItemWidth(-1)
+	imgui.SetNextItemWidth(-1 - h.saveLayerWidth())
 	enter := imgui.InputTextWithHint("##hiersearch", "Search: a name, or a query (Spin Transform.position.y>2)", &h.search,
 		imgui.InputTextFlagsEnterReturnsTrue, nil)
 	if h.probe != nil {
 		h.probe.HierarchySearch = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
 	}
 	rows := h.rows()
+	h.buildSaveLayer()
 	if enter {
 		h.query.typedAt = time.Time{} // Enter runs a text still waiting for a pause
 		h.updateQuery()
@@ -262,6 +266,7 @@ func (h *hierarchyPanel) Build() {
 	} else if h.query.matches != nil {
 		textDisabled(words.Count(h.query.matches.Len(), "match", "matches") + " (Enter selects them)")
 	}
+	h.buildLayers()
 	if !imgui.BeginChildStrV("##hiertree", imgui.Vec2{}, 0, 0) {
 		imgui.EndChild()
 		return

@@ -75,6 +75,10 @@ type State struct {
 	RenamingRect Rect `json:"renamingRect"`
 	// HierarchySearch is where the hierarchy's search field is.
 	HierarchySearch Rect `json:"hierarchySearch"`
+	// SaveLayer is where the hierarchy's button that saves the query as a layer is.
+	SaveLayer Rect `json:"saveLayer"`
+	// Layers lists the hierarchy's layers drawn in the last frame.
+	Layers []Layer `json:"layers,omitempty"`
 	// Camera is the viewport camera.
 	Camera Camera `json:"camera"`
 	// Breadcrumb is prefab mode's trail ("level.json > enemy.json"; "" outside prefab mode) and BackToScene where
@@ -241,6 +245,18 @@ type Row struct {
 	Locked bool `json:"locked,omitempty"`
 	Eye    Rect `json:"eye"`
 	Lock   Rect `json:"lock"`
+}
+
+// Layer is one of the hierarchy's layers: its flags and where their toggles are.
+type Layer struct {
+	Name     string `json:"name"`
+	Matches  int    `json:"matches"` // -1: the query does not parse against the scene
+	Hidden   bool   `json:"hidden,omitempty"`
+	Locked   bool   `json:"locked,omitempty"`
+	Isolated bool   `json:"isolated,omitempty"`
+	Eye      Rect   `json:"eye"`
+	Lock     Rect   `json:"lock"`
+	Isolate  Rect   `json:"isolate"`
 }
 
 // Widget is one inspector widget.

@@ -11,6 +11,22 @@ import (
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
 )
 
+// frontViewCube opens the scene at path (cubes.json) with the user's settings in dir, looks at it from the front
+// (where each cube hides a row of cubes behind it) and clicks the front cube at x, y.
+func frontViewCube(t *testing.T, path, dir string) (e *guitest.Editor, x, y int) {
+	t.Helper()
+	e = launchOnWith(t, path, "--settings", dir)
+	p := e.WaitProbe(20*time.Second, "the scene drawn", func(p *guitest.Probe) bool { return p.Picture.Total == 400 })
+	cx, cy := p.Viewport.Center()
+	e.Move(cx, cy)
+	e.Key("KP_1")
+	e.WaitProbe(10*time.Second, "the front view", func(p *guitest.Probe) bool { return p.Camera.Ortho && p.Camera.Pitch == 0 })
+	e.Settle()
+	x, y = cubePixel(t, e)
+	e.Click(x, y, 1)
+	return e, x, y
+}
+
 // TestHideAndLockPickBehind: in the front view, where each cube hides a row of cubes behind it, H hides the picked
 // cube (not drawn, kept in the user's settings, not in the scene) and a click where it was picks the one behind;
 // that one locked from its hierarchy row has no gizmo and is passed over too; Alt+H shows everything again.
@@ -21,17 +37,10 @@ func TestHideAndLockPickBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	e := launchOnWith(t, path, "--settings", dir)
-	p := e.WaitProbe(20*time.Second, "the scene drawn", func(p *guitest.Probe) bool { return p.Picture.Total == 400 })
-	cx, cy := p.Viewport.Center()
-	e.Move(cx, cy)
-	e.Key("KP_1")
-	e.WaitProbe(10*time.Second, "the front view", func(p *guitest.Probe) bool { return p.Camera.Ortho && p.Camera.Pitch == 0 })
-	e.Settle()
-	x, y := cubePixel(t, e)
-	e.Click(x, y, 1)
-	p = e.WaitProbe(10*time.Second, "the front cube picked", func(p *guitest.Probe) bool { return p.SelectedCount == 1 })
+	e, x, y := frontViewCube(t, path, dir)
+	p := e.WaitProbe(10*time.Second, "the front cube picked", func(p *guitest.Probe) bool { return p.SelectedCount == 1 })
 	front := p.Selected[0]
+	cx, cy := p.Viewport.Center()
 
 	e.Move(x, y)
 	e.Key("h")
