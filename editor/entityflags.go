@@ -4,6 +4,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/settings"
@@ -40,6 +41,10 @@ type entityFlags struct {
 	// when the scene changed.
 	layersVersion uint64
 	layersWorld   *ecs.World
+	layersAt      time.Time        // when they last ran (in a big scene they run again at most every queryPause)
+	layersWake    bool             // a run waits for the pause and the loop is to wake for it
+	bigScene      int              // queryBigScene when 0 (tests lower it)
+	now           func() time.Time // time.Now when nil (tests set the clock)
 }
 
 // layer is a saved query (settings.Layer) and what it matched when last evaluated.
@@ -296,7 +301,22 @@ func (f *entityFlags) evaluateLayers() {
 	if w == f.layersWorld && v == f.layersVersion {
 		return
 	}
-	f.layersWorld, f.layersVersion = w, v
+	// A drag changes a big scene every frame: its layers follow at most every queryPause, not each frame.
+	now, big := time.Now, queryBigScene
+	if f.now != nil {
+		now = f.now
+	}
+	if f.bigScene > 0 {
+		big = f.bigScene
+	}
+	if w == f.layersWorld && w.Len() >= big && now().Sub(f.layersAt) < queryPause {
+		if !f.layersWake {
+			f.layersWake = true
+			time.AfterFunc(queryPause, func() { wakeLoop() })
+		}
+		return
+	}
+	f.layersWorld, f.layersVersion, f.layersAt, f.layersWake = w, v, now(), false
 	for i := range f.layers {
 		l := &f.layers[i]
 		l.matches = nil

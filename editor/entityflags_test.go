@@ -2,6 +2,7 @@ package editor
 
 import (
 	"testing"
+	"time"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
@@ -150,4 +151,33 @@ func TestLayerHidesItsMatches(t *testing.T) {
 	}
 	f.setLayer(0, func(fl *settings.Flags) { fl.Locked, fl.Isolated = false, true })
 	check("layer isolated", map[ecs.Entity]bool{orc1: false, orc3: false, wall: true, orc2: true})
+}
+
+// TestLayersFollowABigSceneAfterAPause: in a big scene, changes that come frame after frame (a drag) run the layers'
+// queries again only once queryPause has passed since they last ran.
+func TestLayersFollowABigSceneAfterAPause(t *testing.T) {
+	d := doc.New("Big", doc.Options{})
+	e, err := d.SpawnCube(ecs.Entity{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Unix(1000, 0)
+	f := &entityFlags{bigScene: 1, now: func() time.Time { return clock }}
+	pd := &pathDoc{d, ""}
+	f.sync(pd)
+	f.addLayer("Orcs", `name~"Orc*"`)
+	f.setLayer(0, func(fl *settings.Flags) { fl.Hidden = true })
+	if err := d.Rename([]ecs.Entity{e}, "Orc"); err != nil {
+		t.Fatal(err)
+	}
+	clock = clock.Add(queryPause / 10)
+	f.sync(pd)
+	if f.hidden(e) {
+		t.Error("the layers ran again in the frame after they last ran")
+	}
+	clock = clock.Add(queryPause)
+	f.sync(pd)
+	if !f.hidden(e) {
+		t.Error("the layers did not run again after the pause")
+	}
 }
