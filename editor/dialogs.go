@@ -16,7 +16,9 @@ type dialogs struct {
 	waiting []*prompt // asked while it was shown: each is shown when those before it are answered
 	files   *fileDialog
 	grid    *gridDialog
-	keep    *keepDialog // which changes made while playing to keep
+	keep    *keepDialog   // which changes made while playing to keep
+	diff    *diffWindow   // the Differences window
+	diffs   []*diffWindow // shown after it, in turn (a question is never dropped unanswered)
 	attach  *attachDialog
 
 	places   func() []string // the file dialog's recent places (the settings')
@@ -50,6 +52,15 @@ func (d *dialogs) ask(title, message string, cancel int, onChoose func(int), but
 // button. It is the one way the editor reports such things in a dialog (the console has the details).
 func (d *dialogs) alert(title, message string) { d.ask(title, message, 0, func(int) {}, "OK") }
 
+// showDiff opens the Differences window on req, after the one open (if any) is answered.
+func (d *dialogs) showDiff(req workspace.DiffRequest) {
+	if d.diff == nil {
+		d.diff = newDiffWindow(req)
+		return
+	}
+	d.diffs = append(d.diffs, newDiffWindow(req))
+}
+
 // chooseFile shows a file dialog.
 func (d *dialogs) chooseFile(req workspace.FileRequest) { d.files = newFileDialog(req, d.places()) }
 
@@ -66,7 +77,7 @@ func (d *dialogs) openGrid(values settings.Grid) {
 // modalOpen reports whether a dialog owns the keyboard (shortcuts are off then). The grid dialog and background
 // jobs are not modal: the rest of the UI stays usable beside them.
 func (d *dialogs) modalOpen() bool {
-	return d.prompt != nil || d.files != nil || d.keep != nil || d.attach != nil
+	return d.prompt != nil || d.files != nil || d.keep != nil || d.attach != nil || d.diff != nil
 }
 
 // modalName names the open dialog for the test probe.
@@ -74,6 +85,8 @@ func (d *dialogs) modalName() string {
 	switch {
 	case d.keep != nil: // shown before any prompt
 		return "keep:" + keepTitle
+	case d.diff != nil:
+		return "diff:" + d.diff.req.Title
 	case d.prompt != nil:
 		return "prompt:" + d.prompt.title
 	case d.files != nil:
@@ -86,9 +99,12 @@ func (d *dialogs) modalName() string {
 	return ""
 }
 
-// promptText is the open prompt's message ("" when none).
+// promptText is the open prompt's message, or what the Differences window shows ("" when neither is open).
 func (d *dialogs) promptText() string {
-	if d.prompt == nil {
+	switch {
+	case d.diff != nil:
+		return d.diff.text()
+	case d.prompt == nil:
 		return ""
 	}
 	return d.prompt.message
@@ -123,7 +139,16 @@ func (d *dialogs) Build() {
 			d.keep = nil
 		}
 	}
-	if p := d.prompt; p != nil && d.keep == nil {
+	if w := d.diff; w != nil && d.keep == nil {
+		w.Build()
+		if w.done() && d.diff == w {
+			d.diff = nil
+			if len(d.diffs) > 0 {
+				d.diff, d.diffs = d.diffs[0], d.diffs[1:]
+			}
+		}
+	}
+	if p := d.prompt; p != nil && d.keep == nil && d.diff == nil {
 		p.Build()
 		if p.done() {
 			d.prompt = nil

@@ -32,6 +32,8 @@ func (u appUI) AskKeepPlayChanges(ch *doc.PlayChanges, keepUser bool, keep func(
 	u.a.dialogs.keep = newKeepDialog(ch, keepUser, u.a.ws.Doc().Name, keep)
 }
 
+func (u appUI) ShowDiff(req workspace.DiffRequest) { u.a.dialogs.showDiff(req) }
+
 // DocChanged points the panels at a new document.
 func (u appUI) DocChanged(d *doc.Document, frame bool) {
 	u.a.hier.setDoc(d)

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +15,6 @@ import (
 // deleted when it closes cleanly (another scene opened, the editor quit). A journal found when a scene opens holds
 // the work of a session that ended without either (a crash, a kill): the editor offers to recover it. At the start,
 // the journals of other scenes are offered too (journals.go).
-
-// recoverLines bounds the changes the recovery question lists.
-const recoverLines = 24
 
 // startJournal starts d's journal, first asking about the work a journal of its scene holds, if any.
 func (w *Workspace) startJournal(d *doc.Document) {
@@ -52,34 +50,45 @@ func (w *Workspace) beginJournal(d *doc.Document, jpath string) {
 // askRecover offers the work of a journal: Recover (the default), Discard, or Open both (the recovered scene
 // saved beside the file as NAME.recovered.json, the file staying open).
 func (w *Workspace) askRecover(d *doc.Document, jpath string, rc *doc.Recovery) {
-	var msg strings.Builder
-	fmt.Fprintf(&msg, "%s has work from an editor session that ended without saving it.\n", filepath.Base(d.Path()))
+	intro := filepath.Base(d.Path()) + " has work from an editor session that ended without saving it."
 	if rc.Merged {
-		fmt.Fprintf(&msg, "The file changed since: the work is merged into it (%d conflicts).\n", len(rc.Conflicts))
+		intro += fmt.Sprintf("\nThe file changed since: the work is merged into it (%d conflicts).", len(rc.Conflicts))
 	}
-	msg.WriteString("\n" + rc.DiffText(recoverLines))
-	w.ui.Ask("Recover unsaved work", msg.String(), 2, func(i int) {
-		if w.doc != d {
-			return // another scene was opened meanwhile
-		}
-		switch i {
-		case 0:
-			w.beginJournal(rc.Doc, jpath)
-			w.SetDoc(rc.Doc)
-			w.log.Infof("recovered the unsaved work of %s", d.Path())
-		case 1:
-			w.beginJournal(d, jpath)
-			w.log.Infof("discarded the unsaved work of %s", d.Path())
-		default:
-			other := strings.TrimSuffix(d.Path(), filepath.Ext(d.Path())) + ".recovered.json"
-			if err := rc.Doc.SaveAs(context.Background(), other, nil); err != nil {
-				w.log.Errorf("saving the recovered work to %s: %v; the journal is kept", other, err)
-				return
+	w.ui.ShowDiff(DiffRequest{Title: "Recover unsaved work", Intro: intro, Left: "On disk", Right: "Recovered",
+		Changes: rc.Changes, Text: rc.DiffText(math.MaxInt), Cancel: 2, Select: w.selectSceneID,
+		Buttons: []string{"Recover", "Discard", "Open both"}, OnChoose: func(i int) {
+			if w.doc != d {
+				return // another scene was opened meanwhile
 			}
-			w.beginJournal(d, jpath)
-			w.log.Infof("the recovered work of %s is in %s", d.Path(), other)
-		}
-	}, "Recover", "Discard", "Open both")
+			switch i {
+			case 0:
+				w.beginJournal(rc.Doc, jpath)
+				w.SetDoc(rc.Doc)
+				w.log.Infof("recovered the unsaved work of %s", d.Path())
+			case 1:
+				w.beginJournal(d, jpath)
+				w.log.Infof("discarded the unsaved work of %s", d.Path())
+			default:
+				other := strings.TrimSuffix(d.Path(), filepath.Ext(d.Path())) + ".recovered.json"
+				if err := rc.Doc.SaveAs(context.Background(), other, nil); err != nil {
+					w.log.Errorf("saving the recovered work to %s: %v; the journal is kept", other, err)
+					return
+				}
+				w.beginJournal(d, jpath)
+				w.log.Infof("the recovered work of %s is in %s", d.Path(), other)
+			}
+		}})
+}
+
+// selectSceneID selects the entity with scene id id in the open scene and shows it, when the scene has one.
+func (w *Workspace) selectSceneID(id int64) {
+	if w.doc == nil || id <= 0 {
+		return
+	}
+	if e, ok := w.doc.Entity(uint64(id)); ok {
+		w.doc.Selection().Select(e)
+		w.ui.Show(e)
+	}
 }
 
 // closeJournal ends the journal of the open scene cleanly (its work was saved or discarded on purpose).

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -535,51 +534,48 @@ func (w *Workspace) CmdDiffLive() {
 		OnChoose: w.showDiffLive})
 }
 
-// showDiffLive shows the changes from the scene file at path to the attached game's world: the first lines in a
-// message, all of them in the console.
+// showDiffLive shows the changes from the scene file at path to the attached game's world in the Differences
+// window; the console has them too, as text.
 func (w *Workspace) showDiffLive(path string) {
-	text, n, err := w.DiffLive(path)
+	changes, text, err := w.diffLive(path)
 	if err != nil {
 		w.Report("diff", err)
 		return
 	}
-	w.log.Infof("the game differs from %s in %s:\n%s", filepath.Base(path), words.Count(n, "change", "changes"), text)
-	w.ui.Alert(diffTitle, fmt.Sprintf("The game differs from %s in %s:\n\n%s", filepath.Base(path),
-		words.Count(n, "change", "changes"), firstLines(text, recoverLines)))
+	w.log.Infof("the game differs from %s in %s:\n%s", filepath.Base(path), words.Count(len(changes), "change", "changes"), text)
+	w.ui.ShowDiff(DiffRequest{Title: diffTitle, Intro: "The game differs from " + filepath.Base(path) + ":",
+		Left: "Scene file", Right: "Game", Changes: changes, Text: text, Select: w.selectSceneID})
 }
 
-// diffTitle is the title of the message that shows the diff of the game and a scene file.
+// diffTitle is the title of the window that shows the diff of the game and a scene file.
 const diffTitle = "Game vs. Scene File"
 
 // DiffLive returns the changes from the scene file at path to the attached game's world, as text (see
 // merge.WriteText), and how many there are.
 func (w *Workspace) DiffLive(path string) (string, int, error) {
+	changes, text, err := w.diffLive(path)
+	return text, len(changes), err
+}
+
+// diffLive returns the changes from the scene file at path to the attached game's world, and them as text.
+func (w *Workspace) diffLive(path string) ([]merge.Change, string, error) {
 	l := w.live
 	if l == nil || l.conn() == nil {
-		return "", 0, fmt.Errorf("not attached to a game")
+		return nil, "", fmt.Errorf("not attached to a game")
 	}
 	file, err := serialize.ReadRawFile(context.Background(), path, serialize.LoadOptions{})
 	if err != nil {
-		return "", 0, err
+		return nil, "", err
 	}
 	game, err := l.client.SnapshotScene(file.Name)
 	if err != nil {
-		return "", 0, err
+		return nil, "", err
 	}
 	game.Camera = file.Camera // the editor camera is no part of the game
 	changes := merge.Diff(file, game)
 	var b bytes.Buffer
 	if err := merge.WriteText(&b, file, game, changes); err != nil {
-		return "", 0, err
+		return nil, "", err
 	}
-	return b.String(), len(changes), nil
-}
-
-// firstLines returns text's first n lines, and how many more there are.
-func firstLines(text string, n int) string {
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	if len(lines) <= n {
-		return strings.Join(lines, "\n")
-	}
-	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… %s more (the console has them all)", words.Count(len(lines)-n, "line", "lines"))
+	return changes, b.String(), nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/settings"
 	"github.com/voltex-editor/voltex/internal/words"
+	"github.com/voltex-editor/voltex/serialize/merge"
 	"github.com/voltex-editor/voltex/viewport"
 )
 
@@ -85,6 +86,8 @@ type UI interface {
 	// AskKeepPlayChanges asks which changes made while playing to keep (keepUser: the user's own edits start
 	// checked); keep gets the chosen ones (none: discard all).
 	AskKeepPlayChanges(ch *doc.PlayChanges, keepUser bool, keep func([]doc.PlayChange))
+	// ShowDiff shows a semantic diff in the Differences window, with the request's buttons.
+	ShowDiff(req DiffRequest)
 	// DocChanged points every panel at a new document (frame: show its whole scene, it has no saved camera).
 	DocChanged(d *doc.Document, frame bool)
 	// WorldReplaced tells the panels that the document's world is another (reload, play, a new project file).
@@ -107,6 +110,24 @@ type UI interface {
 	Close()
 	Clipboard() string
 	SetClipboard(text string)
+}
+
+// DiffRequest is a semantic diff to show (UI.ShowDiff): its changes in a table, grouped by entity, and the buttons
+// to answer with.
+type DiffRequest struct {
+	Title string // the window's title; the counts follow it
+	Intro string // what the two sides are
+	// Left and Right name the value columns (the old side, the new side).
+	Left, Right string
+	Changes     []merge.Change
+	Text        string // the whole diff as `voltex-editor diff` prints it (Copy as text)
+	// Buttons are the answers, the first the default (Enter); OnChoose gets the index of the one pressed, Cancel
+	// the one Escape presses. No buttons: a Close button.
+	Buttons  []string
+	Cancel   int
+	OnChoose func(int)
+	// Select selects the entity with scene id id in the open scene, when it has one.
+	Select func(id int64)
 }
 
 // FileRequest is a file dialog to show: OnChoose gets the confirmed path; OnCancel (optional) runs when the user

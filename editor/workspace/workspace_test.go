@@ -62,7 +62,16 @@ func (f *fakeUI) Ask(title, message string, cancel int, onChoose func(int), butt
 	f.questions = append(f.questions, title)
 }
 func (f *fakeUI) Alert(title, message string) { f.Ask(title, message, 0, func(int) {}, "OK") }
-func (f *fakeUI) ChooseFile(req FileRequest)  { f.file = &req }
+
+// ShowDiff asks the diff as a question: its intro and text the message.
+func (f *fakeUI) ShowDiff(req DiffRequest) {
+	on, buttons := req.OnChoose, req.Buttons
+	if len(buttons) == 0 {
+		on, buttons = func(int) {}, []string{"Close"}
+	}
+	f.Ask(req.Title, req.Intro+"\n\n"+req.Text, req.Cancel, on, buttons...)
+}
+func (f *fakeUI) ChooseFile(req FileRequest) { f.file = &req }
 func (f *fakeUI) OpenGridDialog(v settings.Grid) {
 	f.grid = &v
 }
