@@ -80,7 +80,7 @@ func (w *diffWindow) setFilter(f string) {
 		for _, i := range idx {
 			c := w.req.Changes[i]
 			w.rows = append(w.rows, diffRow{entity: id, change: i,
-				label: diffKind(c.Op) + "  " + diffField(c) + ": " + orNone(c.From) + " → " + orNone(c.To)})
+				label: diffKind(c.Op) + "  " + diffField(c) + ": " + diffValue(c, true) + " → " + diffValue(c, false)})
 		}
 	}
 }
@@ -134,6 +134,20 @@ func diffField(c merge.Change) string {
 	return strings.TrimPrefix(c.Path, "components.")
 }
 
+// diffValue shows a side of c (left: From, else To): "(none)" when absent, "present" for an entity added or removed.
+func diffValue(c merge.Change, left bool) string {
+	if c.Path == "" && c.Op != merge.Changed {
+		if left == (c.Op == merge.Removed) {
+			return "present"
+		}
+		return "(none)"
+	}
+	if left {
+		return orNone(c.From)
+	}
+	return orNone(c.To)
+}
+
 // orNone is v, or "(none)" for an absent value.
 func orNone(v string) string {
 	if v == "" {
@@ -180,7 +194,7 @@ func (w *diffWindow) Build() {
 	flags := imgui.TableFlagsRowBg | imgui.TableFlagsBordersInnerV | imgui.TableFlagsScrollY | imgui.TableFlagsResizable
 	if imgui.BeginTableV("##diff", 5, flags, imgui.Vec2{Y: -footer}, 0) {
 		imgui.TableSetupScrollFreeze(0, 1)
-		imgui.TableSetupColumnV("Entity", imgui.TableColumnFlagsWidthFixed, 200, 0)
+		imgui.TableSetupColumnV("Entity", imgui.TableColumnFlagsWidthStretch, 1.6, 0)
 		imgui.TableSetupColumnV("Kind", imgui.TableColumnFlagsWidthFixed, 70, 0)
 		imgui.TableSetupColumnV("Field", imgui.TableColumnFlagsWidthStretch, 1, 0)
 		imgui.TableSetupColumnV(orNone(w.req.Left), imgui.TableColumnFlagsWidthStretch, 1, 0)
@@ -189,19 +203,8 @@ func (w *diffWindow) Build() {
 		w.buildRows()
 		imgui.EndTable()
 	}
-	chosen := -1
 	textDisabled(w.keys.hint())
-	for i, b := range w.keys.buttons {
-		if i > 0 {
-			imgui.SameLine()
-		}
-		if i == 0 {
-			imgui.SetItemDefaultFocus()
-		}
-		if imgui.ButtonV(b, imgui.Vec2{X: max(110, imgui.CalcTextSize(b).X+20)}) {
-			chosen = i
-		}
-	}
+	chosen := w.keys.buildButtons()
 	imgui.SameLine()
 	if imgui.ButtonV("Copy as text", imgui.Vec2{X: 130}) {
 		imgui.SetClipboardText(w.req.Text)
@@ -246,7 +249,7 @@ func (w *diffWindow) buildRows() {
 			text(diffKind(c.Op))
 			imgui.TableSetColumnIndex(2)
 			text(registerText(diffField(c)))
-			for col, v := range []string{orNone(c.From), orNone(c.To)} {
+			for col, v := range []string{diffValue(c, true), diffValue(c, false)} {
 				imgui.TableSetColumnIndex(int32(col + 3))
 				s, cut := elide(v, diffValueWidth)
 				text(registerText(s))

@@ -34,7 +34,7 @@ func TestDiffWindowGroups(t *testing.T) {
 	want := []string{
 		"Scene (1 change)", "changed  scene.name: \"a\" → \"b\"",
 		"Scout (id 3) (2 changes)", "changed  Unit.speed: 4 → 7", "changed  Transform.position: [0,0,0] → [1,0,0]",
-		"Tower (id 5) (1 change)", "added  (entity): (none) → (none)",
+		"Tower (id 5) (1 change)", "added  (entity): (none) → present",
 		"Entity (id 9) (1 change)", "removed  Spin: {\"speed\":1} → (none)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

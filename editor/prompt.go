@@ -84,18 +84,7 @@ func (p *prompt) Build() {
 	text(registerText(p.message))
 	imgui.Spacing()
 	textDisabled(p.hint())
-	chosen := -1
-	for i, b := range p.buttons {
-		if i > 0 {
-			imgui.SameLine()
-		}
-		if i == 0 {
-			imgui.SetItemDefaultFocus()
-		}
-		if imgui.ButtonV(b, imgui.Vec2{X: max(110, imgui.CalcTextSize(b).X+20)}) {
-			chosen = i
-		}
-	}
+	chosen := p.buildButtons()
 	if chosen < 0 && !imgui.IsWindowAppearing() { // a key that opened the prompt must not also answer it
 		chosen = p.keyChoice(func(k imgui.Key) bool {
 			repeat := k == imgui.KeyEscape || k == imgui.KeyEnter || k == imgui.KeyKeypadEnter // letters do not repeat
@@ -109,6 +98,23 @@ func (p *prompt) Build() {
 	if chosen >= 0 {
 		p.choose(chosen)
 	}
+}
+
+// buildButtons draws the buttons in a row, the first the default; it returns the one clicked, -1 for none.
+func (p *prompt) buildButtons() int {
+	chosen := -1
+	for i, b := range p.buttons {
+		if i > 0 {
+			imgui.SameLine()
+		}
+		if i == 0 {
+			imgui.SetItemDefaultFocus()
+		}
+		if imgui.ButtonV(b, imgui.Vec2{X: max(110, imgui.CalcTextSize(b).X+20)}) {
+			chosen = i
+		}
+	}
+	return chosen
 }
 
 // done reports whether the prompt was answered.

@@ -211,8 +211,10 @@ func TestAttachToRunningGame(t *testing.T) {
 
 	// Diff with the scene file the game loaded (the game names it): the speed typed is among the changes.
 	menu(t, e, "File", "Diff with Loaded Scene...")
-	p = e.WaitProbe(30*time.Second, "the diff", func(p *guitest.Probe) bool { return strings.Contains(p.Prompt, "Unit.speed") })
-	if !strings.Contains(p.Prompt, `"Scout"`) || !strings.Contains(p.Prompt, "Unit.speed: 4 → 7") {
+	p = e.WaitProbe(30*time.Second, "the diff", func(p *guitest.Probe) bool {
+		return p.Modal == "diff:Game vs. Scene File" && strings.Contains(p.Prompt, "Unit.speed")
+	})
+	if !strings.Contains(p.Prompt, "Scout (id ") || !strings.Contains(p.Prompt, "changed  Unit.speed: 4 → 7") {
 		t.Errorf("the diff with the scene file:\n%s", p.Prompt)
 	}
 	shotOf(t, e, p, "diff.png")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -64,7 +65,11 @@ func TestRecoverAfterKill(t *testing.T) {
 
 	e = guitest.LaunchIn(t, d, "", env, "--size", "1600x1000", "--settings", t.TempDir(), path)
 	failShot(t, e, t.Name()+"-restarted")
-	e.WaitProbe(30*time.Second, "the recovery question", func(p *guitest.Probe) bool { return p.Modal == "prompt:Recover unsaved work" })
+	p := e.WaitProbe(30*time.Second, "the recovery window", func(p *guitest.Probe) bool { return p.Modal == "diff:Recover unsaved work" })
+	// The Differences window lists the session's work: every cube removed, one entity each.
+	if !strings.Contains(p.Prompt, "400 changes in 400 entities") || !strings.Contains(p.Prompt, "removed  (entity): present → (none)") {
+		t.Errorf("the recovery window shows:\n%.2000s", p.Prompt)
+	}
 	e.Settle()
 	shot := filepath.Join(t.TempDir(), "recover.png")
 	if dir := os.Getenv("VOLTEX_DOCS_SHOTS"); dir != "" {
