@@ -131,7 +131,7 @@ func TestAttachToRunningGame(t *testing.T) {
 	})
 
 	// Pause: the game's systems stop.
-	e.Key("ctrl+shift+p")
+	e.Key("F7")
 	e.WaitProbe(60*time.Second, "paused in the status bar", func(p *guitest.Probe) bool { return strings.Contains(p.Status, "paused") })
 	before := syncView()
 	if !before.Paused {
