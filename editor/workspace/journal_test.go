@@ -118,3 +118,24 @@ func TestJournalFollowsSaveAs(t *testing.T) {
 	}
 	w.Close()
 }
+
+// TestSelectSceneID: a row of the Differences window selects its entity when the scene has it, and shows it; an id
+// the scene lacks (an entity the other side added) or the scene itself selects nothing.
+func TestSelectSceneID(t *testing.T) {
+	w, f := newTestWorkspace(t, 0)
+	e, err := w.doc.SpawnCube(ecs.Entity{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := w.doc.ID(e)
+	w.doc.Selection().Clear()
+	w.selectSceneID(int64(id) + 1000)
+	w.selectSceneID(0)
+	if w.doc.Selection().Len() != 0 || len(f.shown) != 0 {
+		t.Fatalf("an id the scene lacks selected %v, showed %v", w.doc.Selection().IDs(), f.shown)
+	}
+	w.selectSceneID(int64(id))
+	if ids := w.doc.Selection().IDs(); len(ids) != 1 || ids[0] != id || len(f.shown) != 1 || f.shown[0] != e {
+		t.Fatalf("selecting id %d: selection %v, shown %v", id, ids, f.shown)
+	}
+}
