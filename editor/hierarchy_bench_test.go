@@ -23,9 +23,10 @@ func BenchmarkHierarchyChange1M(b *testing.B) {
 		b.Fatal(err)
 	}
 	t := docTree{d}
+	var rows []hierarchy.Row
 	full := func() {
 		roots := scene.Roots(d.World())
-		rows := make([]hierarchy.Row, 0, len(roots))
+		rows = make([]hierarchy.Row, 0, len(roots)) // as the full build did, a new list each time
 		for _, e := range roots {
 			rows = append(rows, hierarchy.Row{Entity: e, ID: t.ID(e), HasKids: t.ChildCount(e) > 0})
 		}
