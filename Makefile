@@ -58,6 +58,7 @@ bench: deps
 	VOLTEX_RSS=1 $(GO) test -count=1 -timeout 90m -run 'TestPeakRSS1M|TestPeakRSSWorstCases' -v ./serialize/
 	VOLTEX_RSS=1 $(GO) test -count=1 -timeout 90m -run 'TestPeakRSSDiffMerge|TestPeakRSSGitDrivers1M' -v ./editor/program/
 	VOLTEX_CRASH_RUNS=200 $(GO) test -count=1 -timeout 60m -run 'TestJournalCrash' -v ./editor/doc/
+	VOLTEX_CRASH_RUNS=200 $(GO) test -count=1 -timeout 120m -run 'TestEditorCrash' -v ./cmd/voltex-editor/e2e/
 
 ## bench-ui: what a user waits for in the real editor (key or launch → first frame presented with the result), at
 ## 100,000 and 1,000,000 cubes; writes the "UI latency" table of docs/performance.md. UI_RUNS=1 runs each size once
