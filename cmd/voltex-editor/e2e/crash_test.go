@@ -224,10 +224,10 @@ func crashGrid(t *testing.T, e *guitest.Editor, count [3]int) []string {
 	e.Xdotool("key", "Tab")
 	e.Xdotool("type", "--delay", "20", strconv.Itoa(count[2]))
 	e.Xdotool("key", "Tab")
-	p := e.WaitProbe(30*time.Second, fmt.Sprintf("the grid dialog with counts %v", count), func(p *guitest.Probe) bool {
+	e.WaitProbe(30*time.Second, fmt.Sprintf("the grid dialog with counts %v", count), func(p *guitest.Probe) bool {
 		return p.Grid != nil && p.Grid.Count == count
 	})
-	p = e.Settle()
+	p := e.Settle()
 	if p.Grid == nil || p.Grid.Count != count {
 		t.Fatalf("the grid dialog changed: %+v", p.Grid)
 	}
