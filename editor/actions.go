@@ -57,8 +57,8 @@ var actions = []action{
 	{menu: "Edit", label: "Invert Selection", keys: []imgui.KeyChord{ctrl | key(imgui.KeyI)}, run: commands.CmdInvertSelection, mark: "invert selection"},
 	{menu: "Edit", label: "Rename", keys: []imgui.KeyChord{key(imgui.KeyF2)}, run: commands.CmdRename, enabled: commands.CanDeleteOrRename},
 
-	{menu: "Entity", label: "Create Empty", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyN)}, run: commands.CmdCreateEmpty, enabled: commands.Editable},
-	{menu: "Entity", label: "Create Cube", run: commands.CmdCreateCube, enabled: commands.Editable},
+	{menu: "Entity", label: "Create Empty", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyN)}, run: commands.CmdCreateEmpty, enabled: commands.CanCreate},
+	{menu: "Entity", label: "Create Cube", run: commands.CmdCreateCube, enabled: commands.CanCreate},
 	{menu: "Entity", label: "Spawn Cube Grid...", keys: []imgui.KeyChord{ctrl | key(imgui.KeyG)}, run: commands.CmdSpawnGrid, enabled: commands.Editable},
 	{menu: "Entity", label: "Instantiate Prefab...", run: commands.CmdInstantiatePrefab, enabled: commands.Editable, sepBefore: true},
 	{menu: "Entity", label: "Save Selection as Prefab...", run: commands.CmdSaveAsPrefab, enabled: commands.HasSelection},

@@ -73,6 +73,7 @@ type commands interface {
 	HasSelection() bool
 	CanDeleteOrRename() bool
 	Editable() bool
+	CanCreate() bool
 	Playing() bool
 	InInstance() bool
 	Attached() bool

@@ -469,10 +469,10 @@ func (h *hierarchyPanel) buildRowMenu(r hierarchy.Row) {
 		h.doc.Selection().Select(r.Entity)
 	}
 	editable := !h.doc.PlayMode().Playing()
-	if imgui.MenuItemBoolV("Create Child", "", false, editable) {
+	if imgui.MenuItemBoolV("Create Child", "", false, true) {
 		h.cmds.SpawnUnder(r.Entity, false)
 	}
-	if imgui.MenuItemBoolV("Create Child Cube", "", false, editable) {
+	if imgui.MenuItemBoolV("Create Child Cube", "", false, true) {
 		h.cmds.SpawnUnder(r.Entity, true)
 	}
 	if imgui.MenuItemBoolV("Duplicate", "Ctrl+D", false, editable) {

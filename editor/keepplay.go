@@ -38,7 +38,6 @@ type keepDialog struct {
 	changes  []doc.PlayChange
 	checked  []bool
 	rows     []keepRow
-	extra    string // the entities systems spawned, which cannot be kept
 	keep     func([]doc.PlayChange)
 	opened   bool
 	answered bool
@@ -62,6 +61,9 @@ func newKeepDialog(ch *doc.PlayChanges, keepUser bool, name func(ecs.Entity) str
 			}
 			if ent < 0 || k.changes[k.rows[ent].idx[0]].ID != c.ID {
 				label := name(c.Entity)
+				if c.Created {
+					label = c.Name // not in the edit world
+				}
 				if label == "" {
 					label = "Entity"
 				}
@@ -82,18 +84,19 @@ func newKeepDialog(ch *doc.PlayChanges, keepUser bool, name func(ecs.Entity) str
 			k.rows = k.rows[:head]
 		}
 	}
-	if ch.Spawned > 0 {
-		k.extra = "While playing, systems spawned " + words.Count(ch.Spawned, "entity", "entities") + ": these are not kept."
-	}
 	return k
 }
 
-// fieldLabel is "Transform.position: [1, 0, 0] → [1, 4, 0]", "Color: added" or "Deleted" (with the entity's
-// descendants).
+// fieldLabel is "Transform.position: [1, 0, 0] → [1, 4, 0]", "Color: added", "Deleted" (with the entity's
+// descendants) or "Created (child of id 3)".
 func fieldLabel(c doc.PlayChange) string {
 	switch {
 	case c.Deleted:
 		return "Deleted"
+	case c.Created && c.Parent == 0:
+		return "Created (a root)"
+	case c.Created:
+		return fmt.Sprintf("Created (child of id %d)", c.Parent)
 	case c.Field == "" && c.Old == nil:
 		return c.Component + ": added"
 	case c.Field == "" && c.New == nil:
@@ -199,9 +202,6 @@ func (k *keepDialog) Build() {
 		return
 	}
 	text("The scene is back as it was before Play. Check what to keep; it becomes one step you can undo.")
-	if k.extra != "" {
-		textDisabled(k.extra)
-	}
 	footer := imgui.FrameHeightWithSpacing()*2 + imgui.CurrentStyle().ItemSpacing().Y
 	if imgui.BeginChildStrV("##keeprows", imgui.Vec2{Y: -footer}, imgui.ChildFlagsBorders, 0) {
 		k.buildRows()

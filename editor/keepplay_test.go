@@ -19,7 +19,9 @@ func keepChanges() *doc.PlayChanges {
 		{ID: 3, Component: "Color", Old: nil, New: struct{ A int }{1}},
 		{ID: 5, Component: "Spin", Old: struct{ A int }{1}, User: true},
 		{ID: 9, Deleted: true, User: true},
-	}, Spawned: 2}
+		{ID: 11, Created: true, Name: "Box", User: true},
+		{ID: 12, Created: true, Name: "Spark", Parent: 3},
+	}}
 }
 
 // TestKeepDialogRows: two groups (your edits, the systems'), an entity row above its fields, the user's edits
@@ -35,7 +37,7 @@ func TestKeepDialogRows(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d %v %s", row.kind, k.rowChecked(r), row.label))
 	}
 	want := []string{
-		"0 true Your edits (4 changes)",
+		"0 true Your edits (5 changes)",
 		"1 true Cube (id 2)",
 		"2 true Transform.position: [1, 0, 0] → [7, 0.5, 0]",
 		"1 true Cube (id 3)",
@@ -44,28 +46,30 @@ func TestKeepDialogRows(t *testing.T) {
 		"2 true Spin: removed",
 		"1 true Cube (id 9)",
 		"2 true Deleted",
-		"0 false Changed by systems (2 changes)",
+		"1 true Box (id 11)",
+		"2 true Created (a root)",
+		"0 false Changed by systems (3 changes)",
 		"1 false Cube (id 3)",
 		"2 false Transform.rotation: [0, 0, 0] → [0, 36, 0]",
 		"2 false Color: added",
+		"1 false Spark (id 12)",
+		"2 false Created (child of id 3)",
 	}
 	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 		t.Fatalf("rows\n%q\nwant\n%q", got, want)
 	}
-	if k.extra != "While playing, systems spawned 2 entities: these are not kept." {
-		t.Fatalf("extra %q", k.extra)
-	}
-	k.toggle(10) // the systems' changes of entity 3
+	k.toggle(12) // the systems' changes of entity 3
 	k.toggle(1)  // entity 2's edit off
-	k.toggle(12) // Color off again
+	k.toggle(14) // Color off again
 	k.toggle(5)  // entity 5's removal off
+	k.toggle(15) // the entity systems spawned on
 	k.answer(0)
-	if !answered || len(kept) != 3 || kept[0].Field != "position" || kept[0].ID != 3 || kept[1].Field != "rotation" ||
-		!kept[2].Deleted {
+	if !answered || len(kept) != 5 || kept[0].Field != "position" || kept[0].ID != 3 || kept[1].Field != "rotation" ||
+		!kept[2].Deleted || kept[3].ID != 11 || kept[4].ID != 12 {
 		t.Fatalf("kept %+v", kept)
 	}
 	k.answer(1) // answered once
-	if len(kept) != 3 {
+	if len(kept) != 5 {
 		t.Fatal("answered twice")
 	}
 	k = newKeepDialog(keepChanges(), false, func(ecs.Entity) string { return "" }, func(cs []doc.PlayChange) { kept = cs })

@@ -94,11 +94,11 @@
 // play systems (scene.SpinSystem by default) on the clone at every [Play.Tick];
 // [Play.SetPaused], [Play.Step] (one tick of [FixedStep]), [Play.Stop] throws the clone
 // away, leaving the edit world exactly as it was, and returns the differences ([PlayChanges]):
-// per entity: component fields, whole components added or removed, and deletions, those the user
-// made and those the systems made. [Document.KeepPlayChanges] keeps a chosen subset as one step.
-// [Document.World] is the world to show. While playing, field edits, the component commands (add,
-// remove, reset, paste), Rename and Delete change the clone and are recorded as the user's; every
-// other command returns [ErrPlaying].
+// per entity: component fields, whole components added or removed, deletions and creations, those
+// the user made and those the systems made. [Document.KeepPlayChanges] keeps a chosen subset as one
+// step. [Document.World] is the world to show. While playing, field edits, the component commands
+// (add, remove, reset, paste), Rename, Delete and Spawn (with scene ids the edit world does not
+// use) change the clone and are recorded as the user's; every other command returns [ErrPlaying].
 //
 // # Outside changes
 //

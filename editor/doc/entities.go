@@ -59,12 +59,15 @@ func (d *Document) Spawn(label string, parent ecs.Entity, name string, values ..
 	if d.live != nil {
 		return ecs.Entity{}, d.liveSpawn(parent, name, values)
 	}
-	if err := d.hist.begin(); err != nil {
-		return ecs.Entity{}, err
+	playing := d.play.Playing()
+	if !playing {
+		if err := d.hist.begin(); err != nil {
+			return ecs.Entity{}, err
+		}
 	}
 	var pid uint64
 	if !parent.IsZero() {
-		if pid = d.idOf(parent); pid == 0 {
+		if pid = d.worldIDOf(parent); pid == 0 {
 			return ecs.Entity{}, fmt.Errorf("spawn under %v: %w", parent, ErrNoEntity)
 		}
 	}
@@ -88,6 +91,11 @@ func (d *Document) Spawn(label string, parent ecs.Entity, name string, values ..
 	}
 	if name != "" {
 		s.comps = append(s.comps, d.own(nameC, scene.Name{Value: name}))
+	}
+	if playing {
+		s.id = d.play.newID()
+		s.comps = append(s.comps, compVal{id: sidC, v: scene.SceneID{ID: s.id, Order: scene.NextOrder(d.play.world, parent)}})
+		return d.playSpawn(s, parent)
 	}
 	s.id = d.newID()
 	s.comps = append(s.comps, compVal{id: sidC, v: scene.SceneID{ID: s.id, Order: scene.NextOrder(d.world, parent)}})

@@ -13,7 +13,7 @@ const FixedStep = float32(1) / 60
 const MaxTick = float32(0.1)
 
 // Play is the document's play mode: a copy of the edit world that the play systems run on, and its
-// clock. While it is on, Document.World shows the copy; field edits, Rename, Delete and the
+// clock. While it is on, Document.World shows the copy; field edits, Rename, Delete, Spawn and the
 // component commands (add, remove, reset, paste) change the copy and are recorded as the user's
 // changes (see Stop); other edits are refused with ErrPlaying. A Document has one
 // (Document.PlayMode).
@@ -28,6 +28,10 @@ type Play struct {
 	user map[playField]bool
 	// deleted: the scene ids of the entities the user deleted while playing.
 	deleted map[uint64]bool
+	// made: the scene ids of the entities the user created while playing.
+	made map[uint64]bool
+	// given: the scene ids handed out while playing (so that none is handed out twice).
+	given map[uint64]bool
 }
 
 // Start starts play mode: it clones the edit world (ecs.World.Clone: same entity handles, so the

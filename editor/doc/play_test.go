@@ -37,13 +37,16 @@ func TestPlayRunsOnACloneAndStopRestores(t *testing.T) {
 	if sel := d.Selection().Entities(); len(sel) != 1 || !pw.Alive(sel[0]) {
 		t.Fatal("selection in play")
 	}
-	// Field edits change the play world only; other edits are refused.
+	// Field edits and creations change the play world only; other edits are refused.
 	must(t, d.SetField([]ecs.Entity{ent(t, d, 3)}, cid[ecs.Transform](t, d), "scale[0]", 2))
 	if get[ecs.Transform](t, d, pw, 3).Scale[0] != 2 || get[ecs.Transform](t, d, d.EditWorld(), 3).Scale[0] == 2 {
 		t.Fatal("a field edit while playing")
 	}
-	_, err := d.SpawnCube(ecs.Entity{})
-	mustErr(t, err, ErrPlaying)
+	c, err := d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	if !pw.Alive(c) || d.EditWorld().Alive(c) {
+		t.Fatal("a cube created while playing is not in the play world only")
+	}
 	mustErr(t, d.Reparent(ecs.Entity{}, ent(t, d, 3)), ErrPlaying)
 	mustErr(t, d.History().Undo(), ErrPlaying)
 	d.BeginEdit("x")

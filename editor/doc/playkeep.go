@@ -17,7 +17,14 @@ type PlayChange struct {
 	ID     uint64     // the entity's scene id
 	Entity ecs.Entity // its handle in the edit world
 	// Deleted: the entity and its descendants are gone from the play world (Component is "").
-	Deleted   bool
+	Deleted bool
+	// Created: the entity was created while playing (Component is ""; Entity is its handle in the
+	// play world, gone after Stop). Keeping it inserts it with its components at Stop, under
+	// Parent (a scene id; 0 for a root).
+	Created   bool
+	Parent    uint64
+	Name      string // a created entity's name at Stop
+	snap      entSnap
 	Component string // the component's name
 	// Field is the component's top-level field (JSON name, "position"); "" when play mode added or
 	// removed the whole component (Old or New is then nil).
@@ -33,13 +40,11 @@ type PlayChanges struct {
 	// Changes are sorted by scene id, then component and field order. A deleted entity is listed
 	// once, with no change of its own: only the top of a deleted subtree is.
 	Changes []PlayChange
-	// Spawned counts the entities spawned while playing, which cannot be kept.
-	Spawned int
 }
 
 // Empty reports whether play mode changed nothing.
 func (c *PlayChanges) Empty() bool {
-	return c == nil || len(c.Changes) == 0 && c.Spawned == 0
+	return c == nil || len(c.Changes) == 0
 }
 
 // playField is a field the user edited while playing.
@@ -143,12 +148,7 @@ func (p *Play) diff() *PlayChanges {
 	d := p.c
 	pw, ew := p.world, d.world
 	out := &PlayChanges{}
-	pw.EachEntity(func(e ecs.Entity) bool {
-		if !ew.Alive(e) {
-			out.Spawned++
-		}
-		return true
-	})
+	out.Changes = p.created(pw, ew)
 	// The clone starts with no change ticks: what a system or the user wrote since Start is what
 	// AppendChanged finds; the rest is only compared for presence.
 	var changed []ecs.Entity
@@ -217,6 +217,52 @@ func (p *Play) diff() *PlayChanges {
 	return out
 }
 
+// created lists the entities of the play world that the edit world does not have, in preorder
+// (a parent before its children). One a system spawned without a scene id gets a fresh one here,
+// so that it can be kept like the others.
+func (p *Play) created(pw, ew *ecs.World) []PlayChange {
+	d := p.c
+	sidC, _ := ecs.ComponentIDOf[scene.SceneID](pw)
+	var roots []ecs.Entity
+	pw.EachEntity(func(e ecs.Entity) bool {
+		if !ew.Alive(e) {
+			if pa := pw.Parent(e); pa.IsZero() || ew.Alive(pa) {
+				roots = append(roots, e)
+			}
+		}
+		return true
+	})
+	var out []PlayChange
+	ids := map[ecs.Entity]uint64{}
+	for _, e := range preorder(pw, roots) {
+		v, _ := pw.Get(e, sidC)
+		sid, ok := v.(scene.SceneID)
+		if !ok || sid.ID == 0 {
+			sid = scene.SceneID{ID: p.newID(), Order: sid.Order}
+		}
+		ids[e] = sid.ID
+		c := PlayChange{ID: sid.ID, Entity: e, Created: true, User: p.made[sid.ID]}
+		if pa := pw.Parent(e); !pa.IsZero() {
+			if c.Parent = ids[pa]; c.Parent == 0 {
+				c.Parent = d.idOf(pa)
+			}
+		}
+		if nv, ok := pw.Get(e, d.names.ID()); ok {
+			c.Name = nv.(scene.Name).Value
+		}
+		c.snap = entSnap{id: sid.ID, parent: c.Parent}
+		for _, cid := range pw.ComponentIDs() {
+			if cid != sidC && pw.Has(e, cid) && !d.compType(cid).info.Computed {
+				v, _ := pw.Get(e, cid)
+				c.snap.comps = append(c.snap.comps, d.own(cid, copyVal(v)))
+			}
+		}
+		c.snap.comps = append(c.snap.comps, compVal{id: sidC, v: sid})
+		out = append(out, c)
+	}
+	return out
+}
+
 // copyVal returns a deep copy of a value read from the play world (which is dropped at Stop).
 func copyVal(v any) any {
 	if v == nil {
@@ -241,8 +287,18 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 	next := map[key]*compState{}
 	var order []key
 	var dels []ecs.Entity
+	var made []entSnap
+	kept := map[uint64]bool{}
 	for i := range cs {
 		c := &cs[i]
+		if c.Created {
+			if _, used := d.byID[c.ID]; used {
+				return fmt.Errorf("keep created entity: the scene already has scene id %d", c.ID)
+			}
+			made = append(made, c.snap)
+			kept[c.ID] = true
+			continue
+		}
 		e, ok := d.entity(c.ID)
 		if !ok {
 			return fmt.Errorf("keep %s of scene id %d: %w", c.Component, c.ID, ErrNoEntity)
@@ -283,7 +339,7 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 		cmd.changes = append(cmd.changes, compChange{id: k.id, cid: k.cid, before: cur, after: after})
 	}
 	tops := d.topLevel(dels)
-	if len(tops) == 0 {
+	if len(tops) == 0 && len(made) == 0 {
 		return d.runComp(cmd)
 	}
 	selBefore := d.sel.ids()
@@ -294,8 +350,18 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 		}
 		cmds = append(cmds, cmd)
 	}
-	rm := d.removeTrees(tops, true)
-	cmds = append(cmds, &treeCmd{name: label, rm: rm, roots: rm.pack.roots()})
+	if len(made) > 0 {
+		for i := range made {
+			made[i].parent = d.keptParent(made[i].parent, cs, kept)
+		}
+		p := d.packSnaps(made)
+		d.captureBasesPack(p, d.restorePack(p, nil, nil))
+		cmds = append(cmds, &treeCmd{name: label, rm: removal{pack: p}, roots: p.roots(), insert: true})
+	}
+	if len(tops) > 0 {
+		rm := d.removeTrees(tops, true)
+		cmds = append(cmds, &treeCmd{name: label, rm: rm, roots: rm.pack.roots()})
+	}
 	d.sel.prune()
 	if len(cmds) == 1 {
 		d.hist.push(cmds[0], selBefore)
@@ -303,6 +369,24 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 		d.hist.push(&multiCmd{name: label, cmds: cmds}, selBefore)
 	}
 	return nil
+}
+
+// keptParent is where a kept created entity goes: its parent when the edit world has it or it is
+// created and kept too, else the nearest such ancestor among the created ones (0: a root).
+func (d *Document) keptParent(pid uint64, cs []PlayChange, kept map[uint64]bool) uint64 {
+	for pid != 0 && !kept[pid] {
+		if _, ok := d.entity(pid); ok {
+			return pid
+		}
+		up := uint64(0)
+		for i := range cs {
+			if cs[i].Created && cs[i].ID == pid {
+				up = cs[i].Parent
+			}
+		}
+		pid = up
+	}
+	return pid
 }
 
 // playComponents is a component command (add, remove, reset, paste, rename) while playing: next
@@ -367,4 +451,62 @@ func (d *Document) playDelete(es []ecs.Entity) error {
 	d.sel.remove(ids)
 	d.version++
 	return nil
+}
+
+// playSpawn is Spawn while playing: it creates the entity (s, parent already set as scene ids) in
+// the play world only, with a fresh scene id that neither world uses, and records it as the user's.
+func (d *Document) playSpawn(s entSnap, parent ecs.Entity) (ecs.Entity, error) {
+	w := d.play.world
+	if !parent.IsZero() && !w.Alive(parent) {
+		return ecs.Entity{}, fmt.Errorf("spawn under %v: %w (not in the playing scene)", parent, ErrNoEntity)
+	}
+	e := w.Spawn()
+	for _, c := range s.comps {
+		if err := w.Add(e, c.id, d.value(c, true)); err != nil {
+			w.Despawn(e)
+			return ecs.Entity{}, err
+		}
+	}
+	if !parent.IsZero() {
+		w.SetParent(e, parent)
+	}
+	if d.play.made == nil {
+		d.play.made = map[uint64]bool{}
+	}
+	d.play.made[s.id] = true
+	d.version++
+	return e, nil
+}
+
+// newID returns a scene id that neither the edit world nor the play world uses: from the play
+// world's generator (which systems spawning scene entities use too), skipping the edit world's ids
+// and those handed out while playing.
+func (p *Play) newID() uint64 {
+	w := p.world
+	r := ecs.Resource[scene.IDs](w)
+	if r == nil {
+		ecs.SetResource(w, scene.RandomIDs())
+		r = ecs.Resource[scene.IDs](w)
+	}
+	r.Taken = func(id uint64) bool {
+		_, used := p.c.byID[id]
+		return used || p.made[id] || p.given[id]
+	}
+	id := r.New()
+	if p.given == nil {
+		p.given = map[uint64]bool{}
+	}
+	p.given[id] = true
+	return id
+}
+
+// worldIDOf is idOf in the world shown: while playing, the play world's (which has the entities
+// created while playing).
+func (d *Document) worldIDOf(e ecs.Entity) uint64 {
+	if !d.play.Playing() {
+		return d.idOf(e)
+	}
+	v, _ := d.play.world.Get(e, d.sids.ID())
+	sid, _ := v.(scene.SceneID)
+	return sid.ID
 }

@@ -55,8 +55,8 @@ func TestKeepPlayChangesSplitsUserAndSystems(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("changes\n%q\nwant\n%q", got, want)
 	}
-	if ch.Spawned != 0 || ch.Empty() {
-		t.Fatalf("spawned %d", ch.Spawned)
+	if ch.Empty() {
+		t.Fatal("no changes")
 	}
 	steps := d.History().Undos()
 	must(t, d.KeepPlayChanges(userOnly(ch)))
@@ -206,8 +206,9 @@ func TestKeptPlayChangeOnAPrefabPartIsAnOverride(t *testing.T) {
 	}
 }
 
-// TestPlayChangesListSystemsDeletionsAndWholeComponents: what systems despawn and remove is listed
-// as theirs, and can be kept too.
+// TestPlayChangesListSystemsDeletionsAndWholeComponents: what systems despawn, remove and spawn
+// (without a scene id) is listed as theirs, and can be kept too: the spawned entity with a fresh
+// scene id; one undo reverts all.
 func TestPlayChangesListSystemsDeletionsAndWholeComponents(t *testing.T) {
 	d := openSmall(t)
 	solo, a, color := ent(t, d, 5), ent(t, d, 2), cid[scene.Color](t, d)
@@ -225,21 +226,38 @@ func TestPlayChangesListSystemsDeletionsAndWholeComponents(t *testing.T) {
 	d.opts.Systems = []func(*ecs.World) ecs.System{despawn}
 	d.PlayMode().Start()
 	d.PlayMode().Tick(0.1)
+	before := content(t, d)
 	ch := d.PlayMode().Stop()
-	if got := describe(ch); fmt.Sprint(got) != "[2 Color. user=false removed 5 deleted user=false]" || ch.Spawned != 1 {
-		t.Fatalf("changes %q, spawned %d", got, ch.Spawned)
+	if got := describe(ch); fmt.Sprint(got) != "[2 Color. user=false removed 5 deleted user=false created new user=false]" {
+		t.Fatalf("changes %q", got)
 	}
+	n := d.Len()
 	must(t, d.KeepPlayChanges(ch.Changes))
 	if d.EditWorld().Has(a, color) || d.EditWorld().Alive(solo) {
 		t.Fatal("removal or deletion not kept")
+	}
+	var spawned uint64
+	for _, c := range ch.Changes {
+		if c.Created {
+			spawned = c.ID
+		}
+	}
+	if e, ok := d.Entity(spawned); !ok || d.Name(e) != "new" || d.Len() != n-1 || d.History().Undos() != 1 { // Solo and its child deleted, one spawned
+		t.Fatalf("the spawned entity (scene id %d) is not kept: %v, %d entities (want %d)", spawned, ok, d.Len(), n-1)
+	}
+	must(t, d.History().Undo())
+	if content(t, d) != before {
+		t.Fatal("one undo")
 	}
 }
 
 // describe lists ch one line a change.
 func describe(ch *PlayChanges) []string {
-	var out []string
+	var out, made []string
 	for _, c := range ch.Changes {
 		switch {
+		case c.Created:
+			made = append(made, fmt.Sprintf("created %s user=%v", c.Name, c.User))
 		case c.Deleted:
 			out = append(out, fmt.Sprintf("%d deleted user=%v", c.ID, c.User))
 		case c.Field == "" && c.New == nil:
@@ -250,7 +268,7 @@ func describe(ch *PlayChanges) []string {
 			out = append(out, fmt.Sprintf("%d %s.%s user=%v", c.ID, c.Component, c.Field, c.User))
 		}
 	}
-	return out
+	return append(out, made...) // a created entity's scene id is random
 }
 
 // TestKeepStructureChangedWhilePlaying: while Spin runs, the user adds and removes components,
@@ -295,18 +313,7 @@ func TestKeepStructureChangedWhilePlaying(t *testing.T) {
 		if !keep {
 			continue
 		}
-		must(t, d.KeepPlayChanges(userOnly(ch)))
-		if got := content(t, d); got != content(t, ref) || d.History().Undos() != 1 || d.History().UndoLabel() != "Keep play changes" {
-			t.Fatalf("kept %d steps %q:\n%s\nwant\n%s", d.History().Undos(), d.History().UndoLabel(), got, content(t, ref))
-		}
-		must(t, d.History().Undo())
-		if content(t, d) != before {
-			t.Fatal("one undo does not restore the scene")
-		}
-		must(t, d.History().Redo())
-		if content(t, d) != content(t, ref) {
-			t.Fatal("redo")
-		}
+		keepUsersIsOneStep(t, d, ref, ch, before)
 	}
 }
 
@@ -381,4 +388,70 @@ func TestKeptPlayChangesAreJournaled(t *testing.T) {
 		t.Fatal("the recovered step does not undo to the scene from before Play")
 	}
 	must(t, d.CloseJournal(false))
+}
+
+// TestKeepCreatedWhilePlaying: an entity created while playing lives in the play world only, with a scene id the edit
+// world does not use; Stop lists it as the user's; kept, it is in the scene as if created before Play (same
+// components, parent), in one undoable step; discarded, the scene is as before.
+func TestKeepCreatedWhilePlaying(t *testing.T) {
+	const seed = 99
+	ref := openSmall(t)
+	scene.SeedIDs(ref.EditWorld(), seed)
+	cube, err := ref.SpawnCube(ent(t, ref, 1))
+	must(t, err)
+	_, err = ref.SpawnEmpty(cube)
+	must(t, err)
+	for _, keep := range []bool{false, true} {
+		d := openSmall(t)
+		scene.SeedIDs(d.EditWorld(), seed)
+		before := content(t, d)
+		d.PlayMode().Start()
+		c, err := d.SpawnCube(ent(t, d, 1))
+		must(t, err)
+		e, err := d.SpawnEmpty(c)
+		must(t, err)
+		if !d.World().Alive(c) || d.World().Parent(e) != c || d.EditWorld().Alive(c) || content(t, d) != before {
+			t.Fatal("created while playing: not in the play world only")
+		}
+		id := d.worldIDOf(c)
+		if _, used := d.Entity(id); used || id == 0 {
+			t.Fatalf("scene id %d of the created cube is the edit world's", id)
+		}
+		d.PlayMode().Tick(0.1)
+		ch := d.PlayMode().Stop()
+		var made []PlayChange
+		for _, x := range ch.Changes {
+			if x.Created {
+				made = append(made, x)
+			}
+		}
+		if len(made) != 2 || !made[0].User || made[0].Name != "Cube" || made[0].Parent != 1 || made[1].Parent != made[0].ID {
+			t.Fatalf("created changes %+v", made)
+		}
+		if content(t, d) != before {
+			t.Fatal("Stop changed the edit world")
+		}
+		if !keep {
+			continue
+		}
+		keepUsersIsOneStep(t, d, ref, ch, before)
+	}
+}
+
+// keepUsersIsOneStep keeps the user's changes of ch: d must then be ref, in one step "Keep play changes" that one
+// undo takes back to before and redo brings back.
+func keepUsersIsOneStep(t *testing.T, d, ref *Document, ch *PlayChanges, before string) {
+	t.Helper()
+	must(t, d.KeepPlayChanges(userOnly(ch)))
+	if got := content(t, d); got != content(t, ref) || d.History().Undos() != 1 || d.History().UndoLabel() != "Keep play changes" {
+		t.Fatalf("kept %d steps %q:\n%s\nwant\n%s", d.History().Undos(), d.History().UndoLabel(), got, content(t, ref))
+	}
+	must(t, d.History().Undo())
+	if content(t, d) != before {
+		t.Fatal("one undo does not restore the scene")
+	}
+	must(t, d.History().Redo())
+	if content(t, d) != content(t, ref) {
+		t.Fatal("redo")
+	}
 }

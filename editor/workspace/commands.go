@@ -305,6 +305,10 @@ func (w *Workspace) CanDeleteOrRename() bool { return w.doc.Selection().Len() > 
 // Editable reports whether the scene may be edited (not in play mode).
 func (w *Workspace) Editable() bool { return !w.doc.PlayMode().Playing() && !w.doc.LiveReadOnly() }
 
+// CanCreate reports whether entities may be created: also while playing, in the play world, and Stop offers to
+// keep them.
+func (w *Workspace) CanCreate() bool { return !w.doc.LiveReadOnly() }
+
 // Playing reports whether play mode is on.
 func (w *Workspace) Playing() bool {
 	return w.doc.PlayMode().Playing() || w.LiveState() == LiveAttached
