@@ -87,13 +87,16 @@ func TestKeepPlayChangesSplitsUserAndSystems(t *testing.T) {
 }
 
 // TestKeepAllUserEditsEqualsEditingBeforePlay: for random edits made while playing (fields,
-// adding and removing components, renames, deletions, with the systems running in between),
+// adding and removing components, renames, deletions, creations, with the systems running in between),
 // keeping the user's changes gives the scene that the same edits give when made without playing;
 // discarding gives the scene from before Play; one undo reverts.
 func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
 	for seed := range uint64(60) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		d, ref := openSmall(t), openSmall(t)
+		// The same scene ids for what both create.
+		scene.SeedIDs(d.EditWorld(), seed)
+		scene.SeedIDs(ref.EditWorld(), seed)
 		before := content(t, d)
 		d.PlayMode().Start()
 		for range 1 + rng.IntN(8) {
@@ -106,7 +109,7 @@ func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
 				must(t, edit(ref, ent(t, ref, id)))
 			}
 			color := cid[scene.Color](t, d)
-			op := rng.IntN(8)
+			op := rng.IntN(10)
 			if op < 3 && !ref.EditWorld().Has(ent(t, ref, id), cid[ecs.Transform](t, d)) {
 				continue
 			}
@@ -134,6 +137,10 @@ func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
 			case 6:
 				name := fmt.Sprintf("N%d", rng.IntN(3))
 				both(func(d *Document, e ecs.Entity) error { return d.Rename([]ecs.Entity{e}, name) })
+			case 8:
+				both(func(d *Document, e ecs.Entity) error { _, err := d.SpawnCube(e); return err })
+			case 9:
+				both(func(d *Document, _ ecs.Entity) error { _, err := d.SpawnEmpty(ecs.Entity{}); return err })
 			default:
 				both(func(d *Document, e ecs.Entity) error { return d.Delete(e) })
 			}
@@ -374,7 +381,15 @@ func TestKeptPlayChangesAreJournaled(t *testing.T) {
 	must(t, d.SetField([]ecs.Entity{ent(t, d, 2)}, cid[ecs.Transform](t, d), "position[1]", 3))
 	must(t, d.RemoveComponent([]ecs.Entity{ent(t, d, 2)}, cid[scene.Color](t, d)))
 	must(t, d.Delete(ent(t, d, 5)))
+	c, err := d.SpawnCube(ent(t, d, 2))
+	must(t, err)
+	_, err = d.SpawnEmpty(c)
+	must(t, err)
+	n := d.Len()
 	must(t, d.KeepPlayChanges(userOnly(d.PlayMode().Stop())))
+	if d.Len() != n {
+		t.Fatalf("%d entities kept, want %d (two created, two deleted)", d.Len(), n)
+	}
 	must(t, d.Journal().Flush())
 	rc, err := Recover(context.Background(), jpath, testOpts)
 	if err != nil {
