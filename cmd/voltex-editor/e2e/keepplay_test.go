@@ -130,6 +130,15 @@ func TestKeepStructureChangedWhilePlaying(t *testing.T) {
 	e.WaitProbe(10*time.Second, "a cube deleted while playing", func(p *guitest.Probe) bool {
 		return p.Playing && len(p.Selected) == 0 && !slices.ContainsFunc(p.Hierarchy, func(r guitest.Row) bool { return r.Name == gone })
 	})
+	e.Key("ctrl+shift+p") // Entity → Create Cube, from the palette
+	e.WaitProbe(10*time.Second, "the palette", func(p *guitest.Probe) bool { return p.Panels["Command Palette"].H > 0 && p.TextInput })
+	e.Type("create cube")
+	e.WaitProbe(10*time.Second, "the query typed", func(p *guitest.Probe) bool { return p.InputPending == 0 })
+	e.Key("Return")
+	e.WaitProbe(10*time.Second, "the palette closed", func(p *guitest.Probe) bool {
+		_, ok := p.Panels["Command Palette"]
+		return !ok && p.Playing && p.UndoDepth == 0
+	})
 	e.Key("ctrl+p")
 	p = e.WaitProbe(10*time.Second, "the keep dialog", func(p *guitest.Probe) bool {
 		return !p.Playing && p.Modal == "keep:Keep changes made while playing?"
@@ -152,9 +161,23 @@ func TestKeepStructureChangedWhilePlaying(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The file is the original without the deleted cube, and with a Light on the lit one: nothing else.
+	// The file is the original without the deleted cube, with a Light on the lit one and the cube created while
+	// playing: nothing else.
 	want, got := entitiesByID(t, before), entitiesByID(t, after)
 	delete(want, goneID)
+	var made []uint64
+	for id, x := range got {
+		if _, old := want[id]; !old {
+			made = append(made, id)
+			if c := x["components"].(map[string]any); x["name"] != "Cube" || c["Mesh"] == nil {
+				t.Errorf("the entity created while playing is not the cube: %v", x)
+			}
+			want[id] = x
+		}
+	}
+	if len(made) != 1 {
+		t.Errorf("entities created while playing kept: %v, want one cube", made)
+	}
 	light, ok := got[lit]["components"].(map[string]any)["Light"]
 	if !ok {
 		t.Fatalf("no Light kept on %d: %v", lit, got[lit])
