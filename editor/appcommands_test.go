@@ -76,7 +76,8 @@ func TestActionTableEnabledAndShortcuts(t *testing.T) {
 		t.Fatal("selected")
 	}
 	d.PlayMode().Start()
-	if enabled("Copy") || enabled("Paste") || enabled("Create Empty") || !enabled("Pause / Resume") || !enabled("Step") {
+	if enabled("Copy") || enabled("Paste") || !enabled("Create Empty") || !enabled("Create Cube") || enabled("Duplicate") ||
+		!enabled("Pause / Resume") || !enabled("Step") {
 		t.Fatal("playing")
 	}
 	d.PlayMode().Stop()
