@@ -468,7 +468,10 @@ func (d *Document) playSpawn(s entSnap, parent ecs.Entity) (ecs.Entity, error) {
 		}
 	}
 	if !parent.IsZero() {
-		w.SetParent(e, parent)
+		if err := w.SetParent(e, parent); err != nil {
+			w.Despawn(e)
+			return ecs.Entity{}, err
+		}
 	}
 	if d.play.made == nil {
 		d.play.made = map[uint64]bool{}
