@@ -32,7 +32,7 @@ func TestRecoverAtStart(t *testing.T) {
 	e.Settle()
 	e.Key("Return") // Recover
 	e.WaitProbe(30*time.Second, "the scene's recovery question", func(p *guitest.Probe) bool {
-		return p.Modal == "prompt:Recover unsaved work" && p.ScenePath == path
+		return p.Modal == "diff:Recover unsaved work" && p.ScenePath == path
 	})
 	e.Settle()
 	e.Key("Return") // Recover
