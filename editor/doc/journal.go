@@ -382,6 +382,9 @@ func (j *Journal) snapshot(h *History) {
 // record is written: the file must never be newer than the journal knows.
 func (j *Journal) saving(h *History) {
 	j.noteTrim(h)
+	if j.openedBaseOnly() {
+		return // the journal holds no work and the document is its file: a save cut short loses nothing
+	}
 	j.push(jItem{kind: recSave})
 	_ = j.Flush() // a failed journal says so in Err
 }
@@ -395,7 +398,28 @@ func (j *Journal) saved(h *History, file string, changed bool) {
 	if changed { // written with the base in one replace: the steps since the save are never lost
 		it.then = j.snap()
 	}
+	j.mu.Lock()
+	if j.openedBaseOnlyLocked() { // the saved file replaces that base before it was written
+		j.queue = jQueue{}
+	}
+	j.mu.Unlock()
 	j.push(it)
+}
+
+// openedBaseOnly reports whether all the journal holds is the base of the scene as opened, still waiting to
+// be written (no step since: the document is the file as opened).
+func (j *Journal) openedBaseOnly() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.openedBaseOnlyLocked()
+}
+
+func (j *Journal) openedBaseOnlyLocked() bool {
+	if j.queue.n != 1 || j.written > 0 {
+		return false
+	}
+	it := j.queue.blocks[0][0]
+	return it.kind == recBase && it.jScene != nil && it.data != nil && it.scene == nil
 }
 
 func (j *Journal) noteTrim(h *History) {

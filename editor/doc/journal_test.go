@@ -513,3 +513,36 @@ func TestJournalWritesNothingAtOpen(t *testing.T) {
 	}
 	must(t, d.CloseJournal(false))
 }
+
+// TestJournalSaveOfAnUntouchedSceneWritesNoOpenedBase: saving a scene as opened, before its journal's base is
+// written, neither writes that base (the file's bytes, megabytes for a big scene) nor waits for it on the loop
+// thread: the document is the file, nothing is lost if the save is cut short. The saved file becomes the base.
+func TestJournalSaveOfAnUntouchedSceneWritesNoOpenedBase(t *testing.T) {
+	d := openSmall(t)
+	jpath := filepath.Join(t.TempDir(), "small.journal")
+	_, err := d.StartJournal(jpath, JournalOptions{BaseDelay: time.Hour})
+	must(t, err)
+	job := d.PrepareSave("")
+	if _, err := os.Stat(jpath); !os.IsNotExist(err) {
+		t.Fatalf("preparing the save wrote the journal of an untouched scene: %v", err)
+	}
+	d.Finish(job, job.Run(context.Background(), nil))
+	must(t, d.Journal().Flush())
+	saved, err := os.ReadFile(d.Path())
+	must(t, err)
+	if base := journalBase(t, jpath); !bytes.Equal(base, saved) {
+		t.Errorf("the journal's base is not the saved file (%d bytes, want %d)", len(base), len(saved))
+	}
+	data, err := os.ReadFile(jpath)
+	must(t, err)
+	if recs, _ := splitRecords(data); len(recs) != 1 {
+		t.Error("the journal holds more than the saved base")
+	}
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "After Save"))
+	must(t, d.Journal().Flush())
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	if err != nil || !rc.Unsaved || rc.FileChanged || content(t, rc.Doc) != content(t, d) {
+		t.Fatalf("an edit after the save is not recovered exactly: err %v", err)
+	}
+	must(t, d.CloseJournal(true))
+}
