@@ -617,13 +617,14 @@ func (j *Journal) waitForWork(delay time.Duration) {
 // appending (f, the one before, is closed). The strings its records name by number start again.
 func (j *Journal) restart(f journalFile, it jItem) (journalFile, error) {
 	j.vc.restart()
-	payload, err := j.encode(nil, it)
-	if err != nil {
-		return f, err
-	}
 	var rec []byte
+	var err error
 	if it.kind == recBase {
-		rec = appendRecord(nil, payload)
+		// Encoded after room for its header: a big scene's bytes are copied once.
+		if rec, err = j.encode(make([]byte, recHeader), it); err != nil {
+			return f, err
+		}
+		frameRecord(rec)
 		j.baseLen = len(rec)
 		if it.then != nil {
 			snap, err := j.encode(nil, jItem{kind: recSnapshot, jScene: &jScene{scene: it.then}})
@@ -633,8 +634,11 @@ func (j *Journal) restart(f journalFile, it jItem) (journalFile, error) {
 			rec = appendRecord(rec, snap)
 		}
 	} else {
-		base, err := readPrefix(j.path, j.baseLen)
-		if err != nil {
+		var payload, base []byte
+		if payload, err = j.encode(nil, it); err != nil {
+			return f, err
+		}
+		if base, err = readPrefix(j.path, j.baseLen); err != nil {
 			return f, err
 		}
 		rec = appendRecord(base, payload)

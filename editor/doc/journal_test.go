@@ -546,3 +546,29 @@ func TestJournalSaveOfAnUntouchedSceneWritesNoOpenedBase(t *testing.T) {
 	}
 	must(t, d.CloseJournal(true))
 }
+
+// TestJournalBaseIsWrittenWithOneCopy: writing the base of a scene as opened copies the file's bytes once into
+// the record (a copy for the payload and another for its framing doubled the memory a big scene's base took).
+func TestJournalBaseIsWrittenWithOneCopy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grid.json")
+	p := grid100k("")
+	p.Count = [3]int{20, 10, 20}
+	d0 := New("Grid", testOpts)
+	_, _, err := d0.SpawnGrid(context.Background(), p, nil)
+	must(t, err)
+	must(t, d0.SaveAs(context.Background(), path, nil))
+	st, err := os.Stat(path)
+	must(t, err)
+	d, err := Open(context.Background(), path, testOpts, nil)
+	must(t, err)
+	j, err := d.StartJournal(filepath.Join(t.TempDir(), "grid.journal"), JournalOptions{BaseDelay: time.Hour})
+	must(t, err)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	must(t, j.Flush())
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(st.Size())*3/2 {
+		t.Errorf("writing the base allocated %d bytes for a %d-byte file", got, st.Size())
+	}
+	must(t, d.CloseJournal(true))
+}
