@@ -33,13 +33,7 @@ func (a *attachDialog) Build() {
 	if a.done {
 		return
 	}
-	name := attachTitle + "###attach"
-	if !a.opened {
-		imgui.OpenPopupStr(name)
-		a.opened = true
-	}
-	imgui.SetNextWindowPosV(imgui.MainViewport().Center(), imgui.CondAppearing, imgui.Vec2{X: 0.5, Y: 0.5})
-	if !imgui.BeginPopupModalV(name, nil, imgui.WindowFlagsAlwaysAutoResize|imgui.WindowFlagsNoSavedSettings) {
+	if !beginModal(attachTitle+"###attach", &a.opened, imgui.Vec2{}) {
 		return
 	}
 	text("The game prints its address and token: live: ADDRESS token TOKEN")

@@ -170,15 +170,7 @@ func (w *diffWindow) Build() {
 	if w.keys.answered {
 		return
 	}
-	name := w.req.Title + " - " + w.counts() + "###diffwindow"
-	if !w.opened {
-		imgui.OpenPopupStr(name)
-		w.opened = true
-	}
-	vp := imgui.MainViewport()
-	imgui.SetNextWindowPosV(vp.Center(), imgui.CondAppearing, imgui.Vec2{X: 0.5, Y: 0.5})
-	imgui.SetNextWindowSizeV(imgui.Vec2{X: min(960, vp.Size().X*0.9), Y: min(560, vp.Size().Y*0.8)}, imgui.CondAppearing)
-	if !imgui.BeginPopupModalV(name, nil, imgui.WindowFlagsNoSavedSettings) {
+	if !beginModal(w.req.Title+" - "+w.counts()+"###diffwindow", &w.opened, imgui.Vec2{X: 960, Y: 560}) {
 		return
 	}
 	text(registerText(w.req.Intro))

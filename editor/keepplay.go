@@ -190,15 +190,7 @@ func (k *keepDialog) Build() {
 	if k.answered {
 		return
 	}
-	name := keepTitle + "###keepplay"
-	if !k.opened {
-		imgui.OpenPopupStr(name)
-		k.opened = true
-	}
-	vp := imgui.MainViewport()
-	imgui.SetNextWindowPosV(vp.Center(), imgui.CondAppearing, imgui.Vec2{X: 0.5, Y: 0.5})
-	imgui.SetNextWindowSizeV(imgui.Vec2{X: min(640, vp.Size().X*0.9), Y: min(460, vp.Size().Y*0.8)}, imgui.CondAppearing)
-	if !imgui.BeginPopupModalV(name, nil, imgui.WindowFlagsNoSavedSettings) {
+	if !beginModal(keepTitle+"###keepplay", &k.opened, imgui.Vec2{X: 640, Y: 460}) {
 		return
 	}
 	text("The scene is back as it was before Play. Check what to keep; it becomes one step you can undo.")

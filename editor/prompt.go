@@ -72,13 +72,7 @@ func (p *prompt) Build() {
 	if p.answered {
 		return
 	}
-	name := p.title + "###prompt"
-	if !p.opened {
-		imgui.OpenPopupStr(name)
-		p.opened = true
-	}
-	imgui.SetNextWindowPosV(imgui.MainViewport().Center(), imgui.CondAppearing, imgui.Vec2{X: 0.5, Y: 0.5})
-	if !imgui.BeginPopupModalV(name, nil, imgui.WindowFlagsAlwaysAutoResize|imgui.WindowFlagsNoSavedSettings) {
+	if !beginModal(p.title+"###prompt", &p.opened, imgui.Vec2{}) {
 		return
 	}
 	text(registerText(p.message))
@@ -140,4 +134,23 @@ func uniqueInitial(labels []string, c byte) bool {
 		}
 	}
 	return n == 1
+}
+
+// beginModal opens the modal popup name once (opened remembers it) and begins it, centred in the window: sized
+// to its content when size is zero, else size at most (and at most 90 % × 80 % of the window). It reports whether
+// the popup is open this frame; the caller ends it then.
+func beginModal(name string, opened *bool, size imgui.Vec2) bool {
+	if !*opened {
+		imgui.OpenPopupStr(name)
+		*opened = true
+	}
+	vp := imgui.MainViewport()
+	imgui.SetNextWindowPosV(vp.Center(), imgui.CondAppearing, imgui.Vec2{X: 0.5, Y: 0.5})
+	flags := imgui.WindowFlagsNoSavedSettings
+	if size == (imgui.Vec2{}) {
+		flags |= imgui.WindowFlagsAlwaysAutoResize
+	} else {
+		imgui.SetNextWindowSizeV(imgui.Vec2{X: min(size.X, vp.Size().X*0.9), Y: min(size.Y, vp.Size().Y*0.8)}, imgui.CondAppearing)
+	}
+	return imgui.BeginPopupModalV(name, nil, flags)
 }
