@@ -22,7 +22,8 @@ const ClipboardName = "Clipboard"
 // its parent. References to entities outside the copied set are written as 0 (none). Copy does not
 // change the document. It returns "" when es is empty.
 func (d *Document) Copy(es ...ecs.Entity) (string, error) {
-	return d.copyText(d.topLevel(es), false, false, ClipboardName)
+	c := d.shown()
+	return c.copyText(c.topLevel(es), false, false, ClipboardName)
 }
 
 // copyText is Copy of tops (top-level entities) in a scene named name; with local, the top-level
@@ -117,6 +118,18 @@ func (d *Document) CopySelection() (string, error) { return d.Copy(d.sel.Entitie
 // that no sibling has ("Cube (1)" beside "Cube"). They are selected and returned. Text that is not a valid scene returns the loader's error (positions as
 // clipboard:line:col) and changes nothing; cancelling ctx stops a long paste the same way.
 func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([]ecs.Entity, error) {
+	if d.play.Playing() {
+		var out []ecs.Entity
+		err := d.play.run(func(s *scope) (err error) {
+			out, err = s.paste(ctx, text, parent)
+			return err
+		})
+		return out, err
+	}
+	return d.paste(ctx, text, parent)
+}
+
+func (d *scope) paste(ctx context.Context, text string, parent ecs.Entity) ([]ecs.Entity, error) {
 	if err := d.hist.begin(); err != nil {
 		return nil, err
 	}

@@ -39,6 +39,18 @@ type core struct {
 	jr *Journal
 	// live is the mirror of a running game's world (nil: the document is a scene's, see NewLive).
 	live *liveLink
+	// play: the state is play mode's (Play.pc), whose systems spawn entities the index does not
+	// have yet: naming one to select or edit it indexes it (idFor).
+	play bool
+}
+
+// idFor is idOf of an entity named to select or edit it; in play mode's state it indexes an entity
+// a system spawned (see adopt).
+func (d *core) idFor(e ecs.Entity) uint64 {
+	if d.play {
+		return d.adopt(e)
+	}
+	return d.idOf(e)
 }
 
 // setWorld makes w the edit world and indexes its entities by scene id.

@@ -261,11 +261,19 @@ func (d *Document) Version() uint64 { return d.version }
 // Len returns the number of entities in the edit world.
 func (d *Document) Len() int { return d.world.Len() }
 
-// Entity returns the edit world's entity carrying scene id id.
-func (d *Document) Entity(id uint64) (ecs.Entity, bool) { return d.entity(id) }
+// Entity returns the entity carrying scene id id in the world shown (see World).
+func (d *Document) Entity(id uint64) (ecs.Entity, bool) { return d.shown().entity(id) }
 
-// ID returns the scene id of entity e (0 if e is dead or has none).
-func (d *Document) ID(e ecs.Entity) uint64 { return d.idOf(e) }
+// ID returns the scene id of entity e of the world shown (0 if e is dead or has none).
+func (d *Document) ID(e ecs.Entity) uint64 { return d.shown().idOf(e) }
+
+// shown is the scene state of the world shown: while playing, the play world's.
+func (d *Document) shown() *core {
+	if d.play.Playing() {
+		return d.play.pc
+	}
+	return d.core
+}
 
 func (d *core) entity(id uint64) (ecs.Entity, bool) {
 	e, ok := d.byID[id]
@@ -291,11 +299,14 @@ func (d *Document) Name(e ecs.Entity) string {
 	return d.nameOf(e)
 }
 
-// IDs returns the scene ids of all entities in ascending order.
+// IDs returns the scene ids of all entities of the world shown in ascending order.
 func (d *Document) IDs() []uint64 {
-	ids := make([]uint64, 0, len(d.byID))
-	for id := range d.byID {
-		ids = append(ids, id)
+	c := d.shown()
+	ids := make([]uint64, 0, len(c.byID))
+	for id := range c.byID {
+		if _, ok := c.entity(id); ok || !c.play {
+			ids = append(ids, id)
+		}
 	}
 	sortIDs(ids)
 	return ids
@@ -313,7 +324,7 @@ func (d *Document) checkEditable() error {
 func (d *core) resolve(es []ecs.Entity) ([]uint64, error) {
 	ids := make([]uint64, len(es))
 	for i, e := range es {
-		id := d.idOf(e)
+		id := d.idFor(e)
 		if id == 0 {
 			return nil, fmt.Errorf("%w: %v", ErrNoEntity, e)
 		}

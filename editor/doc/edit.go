@@ -128,7 +128,7 @@ func (d *core) checkTargets(es []ecs.Entity, cid ecs.ComponentID, need bool) (*e
 			map[bool]string{true: "world", false: "document"}[info.Computed])
 	}
 	for _, e := range es {
-		if !d.world.Alive(e) || d.idOf(e) == 0 {
+		if !d.world.Alive(e) || d.idFor(e) == 0 {
 			return nil, fmt.Errorf("%s of %v: %w", info.Name, e, ErrNoEntity)
 		}
 		if need && !d.world.Has(e, cid) {
@@ -143,7 +143,7 @@ func (d *core) checkTargets(es []ecs.Entity, cid ecs.ComponentID, need bool) (*e
 // joins it; otherwise it is one step of its own. Values are converted as ecs.World.SetField does;
 // NaN and infinities are refused.
 func (d *Document) SetField(es []ecs.Entity, cid ecs.ComponentID, path string, v any) error {
-	info, err := d.checkTargets(es, cid, true)
+	info, err := d.shown().checkTargets(es, cid, true)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func (d *Document) SetField(es []ecs.Entity, cid ecs.ComponentID, path string, v
 	if len(es) == 0 {
 		return nil
 	}
-	if _, err := d.world.GetField(es[0], cid, path); err != nil {
+	if _, err := d.World().GetField(es[0], cid, path); err != nil {
 		return err
 	}
 	if f, err := info.Schema.FieldByPath(path); err == nil {
@@ -196,7 +196,7 @@ func (d *Document) SetComponents(es []ecs.Entity, cid ecs.ComponentID, vs []any)
 	if len(vs) != len(es) {
 		panic(fmt.Sprintf("doc.SetComponents: %d entities but %d values; pass one value per entity", len(es), len(vs)))
 	}
-	info, err := d.checkTargets(es, cid, true)
+	info, err := d.shown().checkTargets(es, cid, true)
 	if err != nil {
 		return err
 	}
@@ -281,7 +281,7 @@ func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, 
 			return err
 		}
 	}
-	info, err := d.checkTargets(es, cid, false)
+	info, err := d.shown().checkTargets(es, cid, false)
 	if err != nil {
 		return err
 	}
@@ -360,7 +360,7 @@ func (d *Document) Rename(es []ecs.Entity, name string) error {
 			return err
 		}
 	}
-	if _, err := d.resolve(es); err != nil {
+	if _, err := d.shown().resolve(es); err != nil {
 		return err
 	}
 	cid := d.names.ID()
@@ -482,11 +482,11 @@ func finite(v reflect.Value) bool {
 // plain value), to the field at path of component comp on every entity of es, each from its own
 // value (serialize/query's field edits; rand draws from seed). Transactions as for SetField.
 func (d *Document) EditField(es []ecs.Entity, comp, path, src string, seed uint64) error {
-	e, err := query.ParseFieldEdit(d.world, comp, path, src)
+	e, err := query.ParseFieldEdit(d.World(), comp, path, src)
 	if err != nil {
 		return fmt.Errorf("%s.%s %s: %w", comp, path, src, err)
 	}
-	changes, err := e.Apply(d.world, es, seed)
+	changes, err := e.Apply(d.World(), es, seed)
 	if err != nil || len(changes) == 0 {
 		return err
 	}

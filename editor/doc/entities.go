@@ -59,15 +59,24 @@ func (d *Document) Spawn(label string, parent ecs.Entity, name string, values ..
 	if d.live != nil {
 		return ecs.Entity{}, d.liveSpawn(parent, name, values)
 	}
-	playing := d.play.Playing()
-	if !playing {
-		if err := d.hist.begin(); err != nil {
-			return ecs.Entity{}, err
-		}
+	if d.play.Playing() {
+		var e ecs.Entity
+		err := d.play.run(func(s *scope) (err error) {
+			e, err = s.spawn(label, parent, name, values)
+			return err
+		})
+		return e, err
+	}
+	return d.spawn(label, parent, name, values)
+}
+
+func (d *scope) spawn(label string, parent ecs.Entity, name string, values []any) (ecs.Entity, error) {
+	if err := d.hist.begin(); err != nil {
+		return ecs.Entity{}, err
 	}
 	var pid uint64
 	if !parent.IsZero() {
-		if pid = d.worldIDOf(parent); pid == 0 {
+		if pid = d.idFor(parent); pid == 0 {
 			return ecs.Entity{}, fmt.Errorf("spawn under %v: %w", parent, ErrNoEntity)
 		}
 	}
@@ -91,11 +100,6 @@ func (d *Document) Spawn(label string, parent ecs.Entity, name string, values ..
 	}
 	if name != "" {
 		s.comps = append(s.comps, d.own(nameC, scene.Name{Value: name}))
-	}
-	if playing {
-		s.id = d.play.newID()
-		s.comps = append(s.comps, compVal{id: sidC, v: scene.SceneID{ID: s.id, Order: scene.NextOrder(d.play.world, parent)}})
-		return d.playSpawn(s, parent)
 	}
 	s.id = d.newID()
 	s.comps = append(s.comps, compVal{id: sidC, v: scene.SceneID{ID: s.id, Order: scene.NextOrder(d.world, parent)}})
@@ -148,6 +152,18 @@ func (d *Document) DeleteSelection() error { return d.Delete(d.sel.Entities()...
 // copied entities point to the copies (references to other entities are kept). The copies of the
 // top-level entities are selected and returned.
 func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
+	if d.play.Playing() {
+		var out []ecs.Entity
+		err := d.play.run(func(s *scope) (err error) {
+			out, err = s.duplicate(es)
+			return err
+		})
+		return out, err
+	}
+	return d.duplicate(es)
+}
+
+func (d *scope) duplicate(es []ecs.Entity) ([]ecs.Entity, error) {
 	if err := d.hist.begin(); err != nil {
 		return nil, err
 	}
@@ -248,13 +264,20 @@ func (d *Document) ReparentKeepWorld(parent ecs.Entity, es ...ecs.Entity) error 
 }
 
 func (d *Document) reparent(parent ecs.Entity, es []ecs.Entity, keepWorld bool) error {
+	if d.play.Playing() {
+		return d.play.run(func(s *scope) error { return s.reparent(parent, es, keepWorld) })
+	}
+	return d.scope.reparent(parent, es, keepWorld)
+}
+
+func (d *scope) reparent(parent ecs.Entity, es []ecs.Entity, keepWorld bool) error {
 	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	w := d.world
 	var to uint64
 	if !parent.IsZero() {
-		if to = d.idOf(parent); to == 0 {
+		if to = d.idFor(parent); to == 0 {
 			return fmt.Errorf("reparent under %v: %w", parent, ErrNoEntity)
 		}
 	}

@@ -109,9 +109,9 @@ func (d *core) siblingsOf(parent ecs.Entity) []ecs.Entity {
 	return d.world.Children(parent) // kept in sibling order
 }
 
-// Roots returns the top-level entities of the edit world in sibling order (the order the
-// hierarchy shows them in).
-func (d *Document) Roots() []ecs.Entity { return scene.Roots(d.world) }
+// Roots returns the top-level entities of the world shown (see World) in sibling order (the order
+// the hierarchy shows them in).
+func (d *Document) Roots() []ecs.Entity { return scene.Roots(d.World()) }
 
 // appendKeys returns a function that hands out order keys placing entities after the current
 // children of parent, one after the other.
@@ -132,11 +132,18 @@ func (d *core) appendKeys(parent ecs.Entity) func() float64 {
 // new ones (then the siblings are renumbered 1, 2, … in the same step). Moving an entity next to
 // itself or its own descendant is refused with ErrCycle; a move that changes nothing is no step.
 func (d *Document) MoveNextTo(anchor ecs.Entity, after, keepWorld bool, es ...ecs.Entity) error {
+	if d.play.Playing() {
+		return d.play.run(func(s *scope) error { return s.moveNextTo(anchor, after, keepWorld, es) })
+	}
+	return d.moveNextTo(anchor, after, keepWorld, es)
+}
+
+func (d *scope) moveNextTo(anchor ecs.Entity, after, keepWorld bool, es []ecs.Entity) error {
 	if err := d.hist.begin(); err != nil {
 		return err
 	}
 	w := d.world
-	aid := d.idOf(anchor)
+	aid := d.idFor(anchor)
 	if aid == 0 {
 		return fmt.Errorf("move next to %v: %w", anchor, ErrNoEntity)
 	}
@@ -230,7 +237,7 @@ func (d *Document) MoveNextTo(anchor ecs.Entity, after, keepWorld bool, es ...ec
 
 // runPlace does cmd as one step; the entities of keepWorld (which move under parent) also get the
 // local Transforms that keep them where they are in the world, in the same step.
-func (d *Document) runPlace(cmd *placeCmd, parent ecs.Entity, keepWorld []ecs.Entity) error {
+func (d *scope) runPlace(cmd *placeCmd, parent ecs.Entity, keepWorld []ecs.Entity) error {
 	var c command = cmd
 	if len(keepWorld) > 0 {
 		if ch := d.keepWorld(parent, keepWorld); len(ch) > 0 {

@@ -47,7 +47,15 @@ func TestPlayRunsOnACloneAndStopRestores(t *testing.T) {
 	if !pw.Alive(c) || d.EditWorld().Alive(c) {
 		t.Fatal("a cube created while playing is not in the play world only")
 	}
-	mustErr(t, d.Reparent(ecs.Entity{}, ent(t, d, 3)), ErrPlaying)
+	if sel := d.Selection().Entities(); len(sel) != 1 || sel[0] != c {
+		t.Fatalf("selection after a creation while playing: %v, want the cube %v", sel, c)
+	}
+	d.Selection().Select(ent(t, d, 3))
+	must(t, d.Reparent(ecs.Entity{}, ent(t, d, 3)))
+	if !pw.Parent(ent(t, d, 3)).IsZero() || d.EditWorld().Parent(ent(t, d, 3)).IsZero() {
+		t.Fatal("a reparent while playing does not change the play world only")
+	}
+	mustErr(t, d.SetSceneName("x"), ErrPlaying)
 	mustErr(t, d.History().Undo(), ErrPlaying)
 	d.BeginEdit("x")
 	if d.Editing() || d.History().CanUndo() {

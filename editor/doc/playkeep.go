@@ -11,8 +11,8 @@ import (
 )
 
 // PlayChange is one difference between the play world at Stop and the edit world: a field of a
-// component of an entity that exists in both, a whole component added or removed, or an entity
-// deleted (with its descendants).
+// component of an entity that exists in both, a whole component added or removed, an entity
+// moved, deleted (with its descendants) or created.
 type PlayChange struct {
 	ID     uint64     // the entity's scene id
 	Entity ecs.Entity // its handle in the edit world
@@ -21,8 +21,14 @@ type PlayChange struct {
 	// Created: the entity was created while playing (Component is ""; Entity is its handle in the
 	// play world, gone after Stop). Keeping it inserts it with its components at Stop, under
 	// Parent (a scene id; 0 for a root).
-	Created   bool
+	Created bool
+	// Moved: the entity has another parent or place among its siblings (Component is ""): Parent
+	// and Order are its parent (a scene id, 0 for a root) and sibling order key at Stop, From its
+	// parent before Play. Keeping it moves it there, after the created entities are inserted.
+	Moved     bool
 	Parent    uint64
+	From      uint64
+	Order     float64
 	Name      string // a created entity's name at Stop
 	snap      entSnap
 	Component string // the component's name
@@ -94,7 +100,7 @@ func (d *Document) playSetField(es []ecs.Entity, cid ecs.ComponentID, path strin
 	if err := d.playCheck(es, cid); err != nil {
 		return err
 	}
-	ids, err := d.resolve(es)
+	ids, err := d.play.pc.resolve(es)
 	if err != nil {
 		return err
 	}
@@ -114,7 +120,7 @@ func (d *Document) playSetComponents(es []ecs.Entity, cid ecs.ComponentID, vs []
 	if err := d.playCheck(es, cid); err != nil {
 		return err
 	}
-	ids, err := d.resolve(es)
+	ids, err := d.play.pc.resolve(es)
 	if err != nil {
 		return err
 	}
@@ -122,7 +128,8 @@ func (d *Document) playSetComponents(es []ecs.Entity, cid ecs.ComponentID, vs []
 	w := d.play.world
 	for i, e := range es {
 		old, _ := w.Get(e, cid)
-		nv := d.value(d.own(cid, positiveZero(deref(vs[i]))), true)
+		pc := d.play.pc
+		nv := pc.value(pc.own(cid, positiveZero(deref(vs[i]))), true)
 		if err := w.Set(e, cid, nv); err != nil {
 			return err
 		}
@@ -159,6 +166,10 @@ func (p *Play) diff() *PlayChanges {
 	for _, e := range changed {
 		touched[e] = true
 	}
+	madeIDs := make(map[ecs.Entity]uint64, len(out.Changes))
+	for _, c := range out.Changes {
+		madeIDs[c.Entity] = c.ID
+	}
 	ids := make([]uint64, 0, len(d.byID))
 	for id := range d.byID {
 		ids = append(ids, id)
@@ -171,6 +182,9 @@ func (p *Play) diff() *PlayChanges {
 				out.Changes = append(out.Changes, PlayChange{ID: id, Entity: e, Deleted: true, User: p.deleted[id]})
 			}
 			continue
+		}
+		if m, ok := p.move(e, id, madeIDs); ok {
+			out.Changes = append(out.Changes, m)
 		}
 		for _, cid := range ew.ComponentIDs() {
 			info := d.compType(cid).info
@@ -217,6 +231,23 @@ func (p *Play) diff() *PlayChanges {
 	return out
 }
 
+// move returns the change of e (scene id id, in both worlds) if its parent or sibling order key
+// differs between them; made names the parents created while playing.
+func (p *Play) move(e ecs.Entity, id uint64, made map[ecs.Entity]uint64) (PlayChange, bool) {
+	d, pc := p.c, p.pc
+	to := uint64(0)
+	if pp := pc.world.Parent(e); !pp.IsZero() {
+		if to = made[pp]; to == 0 {
+			to = pc.idOf(pp)
+		}
+	}
+	from, key := d.idOf(d.world.Parent(e)), pc.keyOf(e)
+	if to == from && key == d.keyOf(e) {
+		return PlayChange{}, false
+	}
+	return PlayChange{ID: id, Entity: e, Moved: true, Parent: to, From: from, Order: key, User: p.moved[id]}, true
+}
+
 // created lists the entities of the play world that the edit world does not have, in preorder
 // (a parent before its children). One a system spawned without a scene id gets a fresh one here,
 // so that it can be kept like the others.
@@ -254,7 +285,7 @@ func (p *Play) created(pw, ew *ecs.World) []PlayChange {
 		for _, cid := range pw.ComponentIDs() {
 			if cid != sidC && pw.Has(e, cid) && !d.compType(cid).info.Computed {
 				v, _ := pw.Get(e, cid)
-				c.snap.comps = append(c.snap.comps, d.own(cid, copyVal(v)))
+				c.snap.comps = append(c.snap.comps, p.pc.own(cid, copyVal(v)))
 			}
 		}
 		c.snap.comps = append(c.snap.comps, compVal{id: sidC, v: sid})
@@ -273,7 +304,9 @@ func copyVal(v any) any {
 
 // KeepPlayChanges applies the chosen changes (of what Stop returned) to the edit world as ONE
 // undoable step, "Keep play changes": each field takes its value from the end of play; a whole
-// component is added or removed; a deleted entity is deleted with its descendants. On an entity of a prefab instance a kept change is an edit of the
+// component is added or removed; a created entity is inserted with its scene id and order key; a
+// moved entity takes its parent and place among its siblings; a deleted entity is deleted with its
+// descendants: the scene the same edits give outside play. On an entity of a prefab instance a kept change is an edit of the
 // instance like any other, so it becomes an override. Changes whose entity is gone are refused with
 // ErrNoEntity; no step when nothing changes.
 func (d *Document) KeepPlayChanges(cs []PlayChange) error {
@@ -288,6 +321,7 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 	var order []key
 	var dels []ecs.Entity
 	var made []entSnap
+	var moves []*PlayChange
 	kept := map[uint64]bool{}
 	for i := range cs {
 		c := &cs[i]
@@ -305,6 +339,10 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 		}
 		if c.Deleted {
 			dels = append(dels, e)
+			continue
+		}
+		if c.Moved {
+			moves = append(moves, c)
 			continue
 		}
 		k := key{c.ID, c.cid}
@@ -339,8 +377,11 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 		cmd.changes = append(cmd.changes, compChange{id: k.id, cid: k.cid, before: cur, after: after})
 	}
 	tops := d.topLevel(dels)
-	if len(tops) == 0 && len(made) == 0 {
+	if len(tops) == 0 && len(made) == 0 && len(moves) == 0 {
 		return d.runComp(cmd)
+	}
+	if err := d.checkKeptMoves(moves, cs, kept); err != nil {
+		return err
 	}
 	selBefore := d.sel.ids()
 	var cmds []command
@@ -358,6 +399,13 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 		d.captureBasesPack(p, d.restorePack(p, nil, nil))
 		cmds = append(cmds, &treeCmd{name: label, rm: removal{pack: p}, roots: p.roots(), insert: true})
 	}
+	if len(moves) > 0 {
+		pm := d.keptMoves(moves, cs, kept)
+		if err := pm.apply(d.core); err != nil {
+			return err
+		}
+		cmds = append(cmds, pm)
+	}
 	if len(tops) > 0 {
 		rm := d.removeTrees(tops, true)
 		cmds = append(cmds, &treeCmd{name: label, rm: rm, roots: rm.pack.roots()})
@@ -369,6 +417,67 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 		d.hist.push(&multiCmd{name: label, cmds: cmds}, selBefore)
 	}
 	return nil
+}
+
+// checkKeptMoves refuses moves of prefab parts (as a move outside play is refused) and moves that
+// would make an entity its own ancestor when kept without others (ErrCycle), before anything
+// changes.
+func (d *Document) checkKeptMoves(moves []*PlayChange, cs []PlayChange, kept map[uint64]bool) error {
+	es := make([]ecs.Entity, len(moves))
+	for i, c := range moves {
+		es[i], _ = d.entity(c.ID)
+	}
+	if err := d.refuseParts("move", es); err != nil {
+		return err
+	}
+	madeParent := map[uint64]uint64{}
+	for i := range cs {
+		if cs[i].Created && kept[cs[i].ID] {
+			madeParent[cs[i].ID] = d.keptParent(cs[i].Parent, cs, kept)
+		}
+	}
+	to := map[uint64]uint64{}
+	parentOf := func(id uint64) uint64 {
+		if p, ok := to[id]; ok {
+			return p
+		}
+		if p, ok := madeParent[id]; ok {
+			return p
+		}
+		e, _ := d.entity(id)
+		return d.idOf(d.world.Parent(e))
+	}
+	for i, c := range moves {
+		p := d.keptParent(c.Parent, cs, kept)
+		for x := p; x != 0; x = parentOf(x) {
+			if x == c.ID {
+				return fmt.Errorf("keep the move of %s: %w (keep the move of its new parent too)", d.label(es[i]), ErrCycle)
+			}
+		}
+		to[c.ID] = p
+	}
+	return nil
+}
+
+// keptMoves is the command that moves the entities of kept moves to their parents at Stop (or the
+// nearest kept ancestor, see keptParent) with their order keys there (appended after the children
+// of another parent).
+func (d *Document) keptMoves(moves []*PlayChange, cs []PlayChange, kept map[uint64]bool) *placeCmd {
+	cmd := &placeCmd{name: "Keep play changes"}
+	next := map[uint64]func() float64{}
+	for _, c := range moves {
+		e, _ := d.entity(c.ID)
+		to, key := d.keptParent(c.Parent, cs, kept), c.Order
+		if to != c.Parent {
+			if next[to] == nil {
+				p, _ := d.entity(to)
+				next[to] = d.appendKeys(p)
+			}
+			key = next[to]()
+		}
+		cmd.moves = append(cmd.moves, placeMove{id: c.ID, from: d.idOf(d.world.Parent(e)), to: to, fromKey: d.keyOf(e), toKey: key})
+	}
+	return cmd
 }
 
 // keptParent is where a kept created entity goes: its parent when the edit world has it or it is
@@ -400,7 +509,7 @@ func (d *Document) playComponents(es []ecs.Entity, cid ecs.ComponentID, next fun
 			return fmt.Errorf("%s of %v: %w (not in the playing scene)", d.compType(cid).info.Name, e, ErrNoEntity)
 		}
 	}
-	ids, err := d.resolve(es)
+	ids, err := d.play.pc.resolve(es)
 	if err != nil {
 		return err
 	}
@@ -429,87 +538,46 @@ func (d *Document) playComponents(es []ecs.Entity, cid ecs.ComponentID, next fun
 // playDelete is Delete while playing: it despawns es and their descendants from the play world
 // and records them as deleted by the user.
 func (d *Document) playDelete(es []ecs.Entity) error {
-	w := d.play.world
+	pc := d.play.pc
+	w := pc.world
 	var ids []uint64
+	var tops []ecs.Entity
 	for _, e := range es {
 		if !w.Alive(e) {
 			continue
 		}
+		tops = append(tops, e)
 		for _, x := range preorder(w, []ecs.Entity{e}) {
-			if id := d.idOf(x); id != 0 {
+			if id := pc.idOf(x); id != 0 {
 				ids = append(ids, id)
 			}
 		}
-		w.DespawnRecursive(e)
+	}
+	d.sel.remove(ids) // while they are alive: the selection finds them by id
+	for _, e := range tops {
+		if w.Alive(e) {
+			w.DespawnRecursive(e)
+		}
 	}
 	if d.play.deleted == nil {
 		d.play.deleted = map[uint64]bool{}
 	}
 	for _, id := range ids {
 		d.play.deleted[id] = true
+		delete(pc.byID, id)
 	}
-	d.sel.remove(ids)
+	pc.structure++
 	d.version++
 	return nil
 }
 
-// playSpawn is Spawn while playing: it creates the entity (s, parent already set as scene ids) in
-// the play world only, with a fresh scene id that neither world uses, and records it as the user's.
-func (d *Document) playSpawn(s entSnap, parent ecs.Entity) (ecs.Entity, error) {
-	w := d.play.world
-	if !parent.IsZero() && !w.Alive(parent) {
-		return ecs.Entity{}, fmt.Errorf("spawn under %v: %w (not in the playing scene)", parent, ErrNoEntity)
-	}
-	e := w.Spawn()
-	for _, c := range s.comps {
-		if err := w.Add(e, c.id, d.value(c, true)); err != nil {
-			w.Despawn(e)
-			return ecs.Entity{}, err
-		}
-	}
-	if !parent.IsZero() {
-		if err := w.SetParent(e, parent); err != nil {
-			w.Despawn(e)
-			return ecs.Entity{}, err
-		}
-	}
-	if d.play.made == nil {
-		d.play.made = map[uint64]bool{}
-	}
-	d.play.made[s.id] = true
-	d.version++
-	return e, nil
-}
-
-// newID returns a scene id that neither the edit world nor the play world uses: from the play
-// world's generator (which systems spawning scene entities use too), skipping the edit world's ids
-// and those handed out while playing.
+// newID returns a scene id that neither the edit world nor the play world uses, from the play
+// world's generator (which systems spawning scene entities use too).
 func (p *Play) newID() uint64 {
-	w := p.world
-	r := ecs.Resource[scene.IDs](w)
-	if r == nil {
-		ecs.SetResource(w, scene.RandomIDs())
-		r = ecs.Resource[scene.IDs](w)
-	}
-	r.Taken = func(id uint64) bool {
-		_, used := p.c.byID[id]
-		return used || p.made[id] || p.given[id]
-	}
-	id := r.New()
+	id := p.pc.newID()
 	if p.given == nil {
 		p.given = map[uint64]bool{}
 	}
 	p.given[id] = true
 	return id
-}
-
-// worldIDOf is idOf in the world shown: while playing, the play world's (which has the entities
-// created while playing).
-func (d *Document) worldIDOf(e ecs.Entity) uint64 {
-	if !d.play.Playing() {
-		return d.idOf(e)
-	}
-	v, _ := d.play.world.Get(e, d.sids.ID())
-	sid, _ := v.(scene.SceneID)
-	return sid.ID
 }

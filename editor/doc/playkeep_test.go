@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,7 +110,7 @@ func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
 				must(t, edit(ref, ent(t, ref, id)))
 			}
 			color := cid[scene.Color](t, d)
-			op := rng.IntN(10)
+			op := rng.IntN(14)
 			if op < 3 && !ref.EditWorld().Has(ent(t, ref, id), cid[ecs.Transform](t, d)) {
 				continue
 			}
@@ -141,6 +142,38 @@ func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
 				both(func(d *Document, e ecs.Entity) error { _, err := d.SpawnCube(e); return err })
 			case 9:
 				both(func(d *Document, _ ecs.Entity) error { _, err := d.SpawnEmpty(ecs.Entity{}); return err })
+			case 10:
+				if spins(t, ref, ent(t, ref, id)) {
+					continue // the copy would take the spin of the play world
+				}
+				both(func(d *Document, e ecs.Entity) error { _, err := d.Duplicate(e); return err })
+			case 11:
+				to := uint64(rng.IntN(9))
+				if _, ok := ref.Entity(to); !ok {
+					to = 0
+				}
+				tryBoth(t, d, ref, func(d *Document) error { return d.Reparent(entOrRoot(t, d, to), ent(t, d, id)) })
+			case 12:
+				anchor := uint64(1 + rng.IntN(8))
+				if _, ok := ref.Entity(anchor); !ok {
+					continue
+				}
+				after := rng.IntN(2) == 0
+				tryBoth(t, d, ref, func(d *Document) error { return d.MoveNextTo(ent(t, d, anchor), after, false, ent(t, d, id)) })
+			case 13:
+				to := uint64(rng.IntN(9))
+				if _, ok := ref.Entity(to); !ok {
+					to = 0
+				}
+				if spins(t, ref, ent(t, ref, id)) || to != 0 && spins(t, ref, ent(t, ref, to)) {
+					continue // a paste keeps the place in the world, which the spin changes
+				}
+				text, err := ref.Copy(ent(t, ref, id))
+				must(t, err)
+				tryBoth(t, d, ref, func(d *Document) error {
+					_, err := d.Paste(context.Background(), text, entOrRoot(t, d, to))
+					return err
+				})
 			default:
 				both(func(d *Document, e ecs.Entity) error { return d.Delete(e) })
 			}
@@ -166,6 +199,42 @@ func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
 			t.Fatalf("seed %d: one undo", seed)
 		}
 	}
+}
+
+// tryBoth does edit on d (playing) and ref (not playing): both succeed, or both fail alike.
+func tryBoth(t *testing.T, d, ref *Document, edit func(d *Document) error) error {
+	t.Helper()
+	errD, errR := edit(d), edit(ref)
+	if fmt.Sprint(errD) != fmt.Sprint(errR) {
+		t.Fatalf("while playing: %v; outside play: %v", errD, errR)
+	}
+	return errD
+}
+
+// entOrRoot is ent, or the zero entity for id 0.
+func entOrRoot(t *testing.T, d *Document, id uint64) ecs.Entity {
+	if id == 0 {
+		return ecs.Entity{}
+	}
+	return ent(t, d, id)
+}
+
+// spins reports whether e, one of its ancestors or one of its descendants has Spin (its place in
+// the world, or theirs, moves while playing).
+func spins(t *testing.T, d *Document, e ecs.Entity) bool {
+	w := d.World()
+	sp := cid[scene.Spin](t, d)
+	for p := e; !p.IsZero(); p = w.Parent(p) {
+		if w.Has(p, sp) {
+			return true
+		}
+	}
+	for _, x := range preorder(w, []ecs.Entity{e}) {
+		if w.Has(x, sp) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestKeptDeletionOfAPrefabPartIsARemovedEntity: a part of an instance deleted while playing and kept
@@ -235,7 +304,8 @@ func TestPlayChangesListSystemsDeletionsAndWholeComponents(t *testing.T) {
 	d.PlayMode().Tick(0.1)
 	before := content(t, d)
 	ch := d.PlayMode().Stop()
-	if got := describe(ch); fmt.Sprint(got) != "[2 Color. user=false removed 5 deleted user=false created new user=false]" {
+	// Solo's child, orphaned by the despawn, is a root of the play world.
+	if got := describe(ch); fmt.Sprint(got) != "[2 Color. user=false removed 5 deleted user=false 7 moved user=false created new user=false]" {
 		t.Fatalf("changes %q", got)
 	}
 	n := d.Len()
@@ -249,8 +319,11 @@ func TestPlayChangesListSystemsDeletionsAndWholeComponents(t *testing.T) {
 			spawned = c.ID
 		}
 	}
-	if e, ok := d.Entity(spawned); !ok || d.Name(e) != "new" || d.Len() != n-1 || d.History().Undos() != 1 { // Solo and its child deleted, one spawned
-		t.Fatalf("the spawned entity (scene id %d) is not kept: %v, %d entities (want %d)", spawned, ok, d.Len(), n-1)
+	if e, ok := d.Entity(spawned); !ok || d.Name(e) != "new" || d.Len() != n || d.History().Undos() != 1 { // Solo deleted, its child a root, one spawned
+		t.Fatalf("the spawned entity (scene id %d) is not kept: %v, %d entities (want %d)", spawned, ok, d.Len(), n)
+	}
+	if mystery, ok := d.Entity(7); !ok || !d.EditWorld().Parent(mystery).IsZero() {
+		t.Fatal("the orphaned child is not kept as a root")
 	}
 	must(t, d.History().Undo())
 	if content(t, d) != before {
@@ -267,6 +340,8 @@ func describe(ch *PlayChanges) []string {
 			made = append(made, fmt.Sprintf("created %s user=%v", c.Name, c.User))
 		case c.Deleted:
 			out = append(out, fmt.Sprintf("%d deleted user=%v", c.ID, c.User))
+		case c.Moved:
+			out = append(out, fmt.Sprintf("%d moved user=%v", c.ID, c.User))
 		case c.Field == "" && c.New == nil:
 			out = append(out, fmt.Sprintf("%d %s. user=%v removed", c.ID, c.Component, c.User))
 		case c.Field == "" && c.Old == nil:
@@ -295,12 +370,13 @@ func TestKeepStructureChangedWhilePlaying(t *testing.T) {
 	for _, keep := range []bool{false, true} {
 		d := openSmall(t)
 		before := content(t, d)
-		d.Selection().Select(ent(t, d, 5), ent(t, d, 7), ent(t, d, 2))
+		e7 := ent(t, d, 7)
+		d.Selection().Select(ent(t, d, 5), e7, ent(t, d, 2))
 		d.PlayMode().Start()
 		d.PlayMode().Tick(0.1)
 		edits(t, d)
 		pw := d.World()
-		if pw.Alive(ent(t, d, 7)) || !pw.Alive(ent(t, d, 6)) || !pw.Has(ent(t, d, 1), cid[scene.Spin](t, d)) ||
+		if pw.Alive(e7) || !pw.Alive(ent(t, d, 6)) || !pw.Has(ent(t, d, 1), cid[scene.Spin](t, d)) ||
 			d.Name(ent(t, d, 4)) != "Arm" || d.Selection().Len() != 1 {
 			t.Fatal("the edits while playing")
 		}
@@ -428,8 +504,8 @@ func TestKeepCreatedWhilePlaying(t *testing.T) {
 		if !d.World().Alive(c) || d.World().Parent(e) != c || d.EditWorld().Alive(c) || content(t, d) != before {
 			t.Fatal("created while playing: not in the play world only")
 		}
-		id := d.worldIDOf(c)
-		if _, used := d.Entity(id); used || id == 0 {
+		id := d.ID(c)
+		if _, used := d.core.entity(id); used || id == 0 {
 			t.Fatalf("scene id %d of the created cube is the edit world's", id)
 		}
 		d.PlayMode().Tick(0.1)
@@ -468,5 +544,188 @@ func keepUsersIsOneStep(t *testing.T, d, ref *Document, ch *PlayChanges, before 
 	must(t, d.History().Redo())
 	if content(t, d) != content(t, ref) {
 		t.Fatal("redo")
+	}
+}
+
+// TestKeepReparentDuplicatePasteWhilePlaying: each of Reparent (keeping the place in the world),
+// MoveNextTo, Duplicate and Paste made while playing changes the play world only, is listed as the
+// user's at Stop, and kept gives the scene the same edit outside play gives (ids, parents, sibling
+// order, Transforms), as one step that one undo reverts; discarded, the scene is as before Play.
+func TestKeepReparentDuplicatePasteWhilePlaying(t *testing.T) {
+	edits := []struct {
+		name string
+		do   func(d *Document) error
+		want string // the changes Stop lists
+	}{
+		{"reparent", func(d *Document) error { return d.ReparentKeepWorld(ent(t, d, 5), ent(t, d, 2)) },
+			"[2 moved user=true 2 Transform.position user=true 2 Transform.rotation user=true 2 Transform.scale user=true 3 Transform.rotation user=false]"},
+		{"move next to", func(d *Document) error { return d.MoveNextTo(ent(t, d, 1), false, true, ent(t, d, 4)) },
+			"[3 Transform.rotation user=false 4 moved user=true 4 Transform.position user=true]"},
+		{"duplicate", func(d *Document) error { _, err := d.Duplicate(ent(t, d, 2)); return err },
+			"[3 Transform.rotation user=false created A (1) user=true created A1 user=true created A2 user=true]"},
+		{"paste", func(d *Document) error {
+			text, err := d.Copy(ent(t, d, 4))
+			if err != nil {
+				return err
+			}
+			_, err = d.Paste(context.Background(), text, ent(t, d, 5))
+			return err
+		}, "[3 Transform.rotation user=false created A1 user=true]"},
+	}
+	for _, ed := range edits {
+		for _, keep := range []bool{false, true} {
+			d, ref := openSmall(t), openSmall(t)
+			scene.SeedIDs(d.EditWorld(), 3)
+			scene.SeedIDs(ref.EditWorld(), 3)
+			before := content(t, d)
+			must(t, ed.do(ref))
+			d.PlayMode().Start()
+			d.PlayMode().Tick(0.1)
+			must(t, ed.do(d))
+			d.PlayMode().Tick(0.1)
+			if content(t, d) != before || d.History().Undos() != 0 {
+				t.Fatalf("%s: the edit world changed while playing", ed.name)
+			}
+			ch := d.PlayMode().Stop()
+			if got := fmt.Sprint(describe(ch)); got != ed.want {
+				t.Fatalf("%s: changes\n%s\nwant\n%s", ed.name, got, ed.want)
+			}
+			if content(t, d) != before {
+				t.Fatalf("%s: Stop changed the edit world", ed.name)
+			}
+			if !keep {
+				continue
+			}
+			must(t, d.KeepPlayChanges(userOnly(ch)))
+			if got, want := content(t, d), content(t, ref); got != want {
+				t.Fatalf("%s: kept\n%s\nwant\n%s", ed.name, got, want)
+			}
+			if d.History().Undos() != 1 {
+				t.Fatalf("%s: %d steps, want 1", ed.name, d.History().Undos())
+			}
+			must(t, d.History().Undo())
+			if content(t, d) != before {
+				t.Fatalf("%s: undo of the keep", ed.name)
+			}
+			must(t, d.History().Redo())
+			if content(t, d) != content(t, ref) {
+				t.Fatalf("%s: redo of the keep", ed.name)
+			}
+		}
+	}
+}
+
+// TestKeepStructureOfPrefabInstancesWhilePlaying: a duplicated instance, an entity made a child of
+// an instance's part and a pasted instance, made while playing and kept, give the scene (and its
+// overrides) that the same edits give outside play; moving a part is refused as it is outside play.
+func TestKeepStructureOfPrefabInstancesWhilePlaying(t *testing.T) {
+	d, _ := openPrefabScene(t)
+	ref, _ := openPrefabScene(t)
+	scene.SeedIDs(d.EditWorld(), 5)
+	scene.SeedIDs(ref.EditWorld(), 5)
+	before := content(t, d)
+	d.PlayMode().Start()
+	for i, edit := range []func(d *Document) error{
+		func(d *Document) error { _, err := d.Duplicate(ent(t, d, 10)); return err },
+		func(d *Document) error { _, err := d.SpawnEmpty(ecs.Entity{}); return err },
+		func(d *Document) error { return d.Reparent(part(t, d, 10, 1), d.Selection().Entities()...) },
+		func(d *Document) error { return d.Reparent(ecs.Entity{}, part(t, d, 11, 2)) },
+		func(d *Document) error {
+			text, err := d.Copy(ent(t, d, 11))
+			if err != nil {
+				return err
+			}
+			_, err = d.Paste(context.Background(), text, ecs.Entity{})
+			return err
+		},
+	} {
+		if err := tryBoth(t, d, ref, edit); (err != nil) != (i == 3) {
+			t.Fatalf("edit %d: %v", i, err)
+		}
+	}
+	ch := d.PlayMode().Stop()
+	must(t, d.KeepPlayChanges(userOnly(ch)))
+	if got, want := content(t, d), content(t, ref); got != want {
+		t.Fatalf("kept\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(content(t, d), `"Empty"`) {
+		t.Fatal("the empty entity made a child of a part is not in the scene")
+	}
+	must(t, d.History().Undo())
+	if content(t, d) != before {
+		t.Fatal("undo")
+	}
+}
+
+// TestEntitiesCreatedWhilePlayingAreSelectable: an entity the user or a system creates while
+// playing can be selected (by handle and by id), is in the hierarchy's roots and ids, and can be
+// edited, renamed and reparented; after Stop it leaves the selection, and keeping it keeps its edits.
+func TestEntitiesCreatedWhilePlayingAreSelectable(t *testing.T) {
+	d := openSmall(t)
+	spawned := false
+	d.opts.Systems = []func(*ecs.World) ecs.System{func(*ecs.World) ecs.System {
+		return ecs.System{Name: "spawn", Run: func(w *ecs.World, cmds *ecs.Commands) {
+			if !spawned {
+				cmds.Spawn(ecs.Transform{}.Default()) // no scene id
+				spawned = true
+			}
+		}}
+	}}
+	d.PlayMode().Start()
+	d.PlayMode().Tick(0.1)
+	var sysMade ecs.Entity
+	d.World().EachEntity(func(e ecs.Entity) bool {
+		if !d.EditWorld().Alive(e) {
+			sysMade = e
+		}
+		return true
+	})
+	if sysMade.IsZero() {
+		t.Fatal("the system spawned nothing")
+	}
+	cube, err := d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	for _, e := range []ecs.Entity{cube, sysMade} {
+		d.Selection().Select(e)
+		if a, ok := d.Selection().Active(); !ok || a != e || !d.Selection().IsSelected(e) {
+			t.Fatalf("%v created while playing is not selected", e)
+		}
+		id := d.ID(e)
+		if got, ok := d.Entity(id); !ok || got != e || !slices.Contains(d.IDs(), id) || !slices.Contains(d.Roots(), e) {
+			t.Fatalf("%v (id %d) is not in the world shown", e, id)
+		}
+		d.Selection().Clear()
+		d.Selection().SelectIDs(id)
+		if d.Selection().Len() != 1 || d.Selection().Entities()[0] != e {
+			t.Fatalf("select id %d", id)
+		}
+		must(t, d.SetField([]ecs.Entity{e}, cid[ecs.Transform](t, d), "position[1]", 4))
+	}
+	must(t, d.Rename([]ecs.Entity{sysMade}, "Spawned"))
+	must(t, d.Reparent(cube, sysMade))
+	d.Selection().Select(cube)
+	ch := d.PlayMode().Stop()
+	if d.Selection().Len() != 0 {
+		t.Fatal("an entity created while playing stays selected after Stop")
+	}
+	got := describe(ch)
+	slices.Sort(got)
+	if fmt.Sprint(got) != "[created Cube user=true created Spawned user=false]" {
+		t.Fatalf("changes %s", got)
+	}
+	must(t, d.KeepPlayChanges(ch.Changes))
+	var cubeID uint64
+	for _, x := range ch.Changes {
+		if x.Name == "Cube" {
+			cubeID = x.ID
+		}
+	}
+	c, ok := d.Entity(cubeID)
+	if !ok || get[ecs.Transform](t, d, d.EditWorld(), cubeID).Position[1] != 4 {
+		t.Fatal("the created cube's edit is not kept")
+	}
+	if kids := d.EditWorld().Children(c); len(kids) != 1 || d.Name(kids[0]) != "Spawned" ||
+		get[ecs.Transform](t, d, d.EditWorld(), d.ID(kids[0])).Position[1] != 4 {
+		t.Fatal("the spawned entity's edits are not kept under the cube")
 	}
 }

@@ -266,7 +266,7 @@ func (s *Selection) Deselect(es ...ecs.Entity) { s.remove(s.c.liveIDs(es)) }
 
 // Toggle selects e if it is not selected and deselects it otherwise (Ctrl-click).
 func (s *Selection) Toggle(e ecs.Entity) {
-	id := s.c.idOf(e)
+	id := s.c.idFor(e)
 	if id == 0 {
 		return
 	}
@@ -396,7 +396,7 @@ func radixSort[V any](keys []uint64, vals []V) {
 func (d *core) liveIDs(es []ecs.Entity) []uint64 {
 	ids := make([]uint64, 0, len(es))
 	for _, e := range es {
-		if id := d.idOf(e); id != 0 {
+		if id := d.idFor(e); id != 0 {
 			ids = append(ids, id)
 		}
 	}
