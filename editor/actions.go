@@ -48,9 +48,9 @@ var actions = []action{
 
 	{menu: "Edit", label: "Undo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyZ)}, run: commands.CmdUndo, enabled: commands.CanUndo, mark: "undo"},
 	{menu: "Edit", label: "Redo", keys: []imgui.KeyChord{ctrl | key(imgui.KeyY), ctrl | shift | key(imgui.KeyZ)}, run: commands.CmdRedo, enabled: commands.CanRedo, mark: "redo"},
-	{menu: "Edit", label: "Copy", keys: []imgui.KeyChord{ctrl | key(imgui.KeyC)}, run: commands.CmdCopy, enabled: commands.HasSelection, sepBefore: true},
-	{menu: "Edit", label: "Paste", keys: []imgui.KeyChord{ctrl | key(imgui.KeyV)}, run: commands.CmdPaste, enabled: commands.Editable},
-	{menu: "Edit", label: "Duplicate", keys: []imgui.KeyChord{ctrl | key(imgui.KeyD)}, run: commands.CmdDuplicate, enabled: commands.HasSelection},
+	{menu: "Edit", label: "Copy", keys: []imgui.KeyChord{ctrl | key(imgui.KeyC)}, run: commands.CmdCopy, enabled: commands.CanCopyOrDuplicate, sepBefore: true},
+	{menu: "Edit", label: "Paste", keys: []imgui.KeyChord{ctrl | key(imgui.KeyV)}, run: commands.CmdPaste, enabled: commands.CanCreate},
+	{menu: "Edit", label: "Duplicate", keys: []imgui.KeyChord{ctrl | key(imgui.KeyD)}, run: commands.CmdDuplicate, enabled: commands.CanCopyOrDuplicate},
 	{menu: "Edit", label: "Delete", keys: []imgui.KeyChord{key(imgui.KeyDelete)}, run: commands.CmdDelete, enabled: commands.CanDeleteOrRename, mark: "delete"},
 	{menu: "Edit", label: "Select All", keys: []imgui.KeyChord{ctrl | key(imgui.KeyA)}, run: commands.CmdSelectAll, sepBefore: true, mark: "select all"},
 	{menu: "Edit", label: "Deselect All", keys: []imgui.KeyChord{ctrl | shift | key(imgui.KeyA)}, run: commands.CmdDeselectAll, mark: "deselect all"},

@@ -72,6 +72,7 @@ type commands interface {
 	CanRedo() bool
 	HasSelection() bool
 	CanDeleteOrRename() bool
+	CanCopyOrDuplicate() bool
 	Editable() bool
 	CanCreate() bool
 	Playing() bool

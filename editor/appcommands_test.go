@@ -76,8 +76,8 @@ func TestActionTableEnabledAndShortcuts(t *testing.T) {
 		t.Fatal("selected")
 	}
 	d.PlayMode().Start()
-	if enabled("Copy") || enabled("Paste") || !enabled("Create Empty") || !enabled("Create Cube") || enabled("Duplicate") ||
-		!enabled("Pause / Resume") || !enabled("Step") {
+	if !enabled("Copy") || !enabled("Paste") || !enabled("Create Empty") || !enabled("Create Cube") || !enabled("Duplicate") ||
+		!enabled("Pause / Resume") || !enabled("Step") || enabled("Spawn Cube Grid...") || enabled("Save Selection as Prefab...") {
 		t.Fatal("playing")
 	}
 	d.PlayMode().Stop()

@@ -304,7 +304,7 @@ func (h *hierarchyPanel) Build() {
 		avail.Y = 24
 	}
 	imgui.InvisibleButton("##hierroot", imgui.Vec2{X: max(avail.X, 1), Y: avail.Y})
-	if imgui.IsItemClicked() && !h.doc.PlayMode().Playing() {
+	if imgui.IsItemClicked() {
 		h.doc.Selection().Clear()
 	}
 	h.dropTarget(ecs.Entity{})
@@ -380,7 +380,7 @@ func (h *hierarchyPanel) buildRow(i int) {
 		h.startRename()
 	}
 	// Drag this entity (or the selection, if it is selected) onto another row to reparent.
-	if !h.doc.PlayMode().Playing() && imgui.BeginDragDropSource() {
+	if imgui.BeginDragDropSource() {
 		h.dragID = r.ID // the payload only marks the drag; the id stays here
 		imgui.SetDragDropPayload(dragPayload, 0, 0)
 		if h.doc.Selection().IsSelectedID(r.ID) && h.doc.Selection().Len() > 1 {
@@ -468,14 +468,13 @@ func (h *hierarchyPanel) buildRowMenu(r hierarchy.Row) {
 	if !h.doc.Selection().IsSelectedID(r.ID) {
 		h.doc.Selection().Select(r.Entity)
 	}
-	editable := !h.doc.PlayMode().Playing()
 	if imgui.MenuItemBoolV("Create Child", "", false, true) {
 		h.cmds.SpawnUnder(r.Entity, false)
 	}
 	if imgui.MenuItemBoolV("Create Child Cube", "", false, true) {
 		h.cmds.SpawnUnder(r.Entity, true)
 	}
-	if imgui.MenuItemBoolV("Duplicate", "Ctrl+D", false, editable) {
+	if imgui.MenuItemBoolV("Duplicate", "Ctrl+D", false, true) {
 		h.cmds.CmdDuplicate()
 	}
 	if imgui.MenuItemBoolV("Rename", "F2", false, true) {

@@ -88,7 +88,7 @@ func newKeepDialog(ch *doc.PlayChanges, keepUser bool, name func(ecs.Entity) str
 }
 
 // fieldLabel is "Transform.position: [1, 0, 0] → [1, 4, 0]", "Color: added", "Deleted" (with the entity's
-// descendants) or "Created (child of id 3)".
+// descendants), "Created (child of id 3)" or "Moved (now a child of id 3)".
 func fieldLabel(c doc.PlayChange) string {
 	switch {
 	case c.Deleted:
@@ -97,6 +97,12 @@ func fieldLabel(c doc.PlayChange) string {
 		return "Created (a root)"
 	case c.Created:
 		return fmt.Sprintf("Created (child of id %d)", c.Parent)
+	case c.Moved && c.Parent == c.From:
+		return "Moved among its siblings"
+	case c.Moved && c.Parent == 0:
+		return "Moved (now a root)"
+	case c.Moved:
+		return fmt.Sprintf("Moved (now a child of id %d)", c.Parent)
 	case c.Field == "" && c.Old == nil:
 		return c.Component + ": added"
 	case c.Field == "" && c.New == nil:

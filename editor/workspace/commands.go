@@ -67,6 +67,9 @@ func (w *Workspace) CmdPaste() {
 		return
 	}
 	w.doc.Selection().Select(es...)
+	if len(es) > 0 {
+		w.ui.Show(es[0]) // as Create shows what it made
+	}
 	w.log.Infof("pasted %s", words.Count(len(es), "entity", "entities"))
 }
 
@@ -78,6 +81,9 @@ func (w *Workspace) CmdDuplicate() {
 		return
 	}
 	w.doc.Selection().Select(es...)
+	if len(es) > 0 {
+		w.ui.Show(es[0])
+	}
 }
 
 // CmdDelete deletes the selected entities with their children.
@@ -297,6 +303,10 @@ func (w *Workspace) CanRedo() bool { return w.doc.History().CanRedo() }
 func (w *Workspace) HasSelection() bool {
 	return w.doc.Selection().Len() > 0 && !w.doc.PlayMode().Playing()
 }
+
+// CanCopyOrDuplicate reports whether entities are selected to copy or duplicate: also while playing, when the
+// copies go into the play world and Stop offers to keep them.
+func (w *Workspace) CanCopyOrDuplicate() bool { return w.doc.Selection().Len() > 0 }
 
 // CanDeleteOrRename reports whether entities are selected to delete or rename: also while playing, when the
 // play world changes and Stop offers to keep it.

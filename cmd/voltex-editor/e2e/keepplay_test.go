@@ -216,3 +216,119 @@ func entitiesByID(t *testing.T, file []byte) map[uint64]map[string]any {
 	}
 	return out
 }
+
+// TestKeepDuplicateReparentAndCreatedWhilePlaying: while Spin turns the cubes, the user duplicates a cube (Ctrl+D),
+// drags the copy onto another cube in the hierarchy, creates a cube, selects it by clicking its row and moves it in
+// the inspector; at Stop the keep dialog lists them as the user's; Enter keeps them as one undo step, and the saved
+// file is the original with the copy under the other cube and the created cube at its new height: nothing else.
+func TestKeepDuplicateReparentAndCreatedWhilePlaying(t *testing.T) {
+	path, before, e, p, _ := playCubes(t)
+	src := p.Selected[0]
+	var srcName string
+	for _, r := range p.Hierarchy {
+		if r.Selected {
+			srcName = r.Name
+		}
+	}
+	if srcName == "" {
+		t.Fatal("the selected cube has no row")
+	}
+	e.Key("ctrl+d")
+	p = e.WaitProbe(10*time.Second, "the cube duplicated while playing", func(p *guitest.Probe) bool {
+		r, ok := p.Row(srcName + " (1)")
+		return p.Playing && ok && r.Selected && len(p.Selected) == 1 && p.Selected[0] != src && p.UndoDepth == 0
+	})
+	copyID := p.Selected[0]
+	copyRow, _ := p.Row(srcName + " (1)")
+	hier := p.Panels["Hierarchy"]
+	var target guitest.Row // another cube whose row is on the screen
+	for _, r := range p.Hierarchy {
+		if r.Name != srcName && r.Name != copyRow.Name && r.Depth == 0 && r.Y > p.HierarchySearch.Y+p.HierarchySearch.H && r.Y+r.H < hier.Y+hier.H {
+			target = r
+			break
+		}
+	}
+	cx, cy := copyRow.Center()
+	tx, ty := target.Center()
+	e.Drag(cx, cy, tx, ty, 1)
+	e.WaitProbe(10*time.Second, "the copy reparented while playing", func(p *guitest.Probe) bool {
+		r, ok := p.Row(copyRow.Name)
+		return p.Playing && ok && r.Depth == 1 && p.UndoDepth == 0
+	})
+	targetID := clickRow(t, e, target.Name, 0).Selected[0]
+	e.Key("ctrl+shift+p") // Entity → Create Cube, from the palette
+	e.WaitProbe(10*time.Second, "the palette", func(p *guitest.Probe) bool { return p.Panels["Command Palette"].H > 0 && p.TextInput })
+	e.Type("create cube")
+	e.WaitProbe(10*time.Second, "the query typed", func(p *guitest.Probe) bool { return p.InputPending == 0 })
+	e.Key("Return")
+	p = e.WaitProbe(10*time.Second, "a cube created while playing", func(p *guitest.Probe) bool {
+		_, palette := p.Panels["Command Palette"]
+		_, ok := p.Row("Cube")
+		return !palette && ok && p.Playing
+	})
+	// Select another row, then the created cube's by a click: the selection takes entities made while playing.
+	var other guitest.Row
+	for _, r := range p.Hierarchy {
+		if r.Name != "Cube" && r.Y > p.HierarchySearch.Y+p.HierarchySearch.H && r.Y+r.H < hier.Y+hier.H {
+			other = r
+		}
+	}
+	clickRow(t, e, other.Name, 0)
+	p = clickRow(t, e, "Cube", 0)
+	p = e.WaitProbe(10*time.Second, "the created cube in the inspector", func(p *guitest.Probe) bool {
+		return inspectorShows(p, "Transform.position")
+	})
+	typeIntoChannel(e, widget(t, p, "Transform.position[1]"), 0, 1, 0, "4")
+	e.WaitProbe(10*time.Second, "the created cube moved while playing", func(p *guitest.Probe) bool {
+		return p.Playing && p.Inspector["Transform.position[1]"].Shown == "4"
+	})
+	e.Key("ctrl+p")
+	p = e.WaitProbe(10*time.Second, "the keep dialog", func(p *guitest.Probe) bool {
+		return !p.Playing && p.Modal == "keep:Keep changes made while playing?"
+	})
+	if _, ok := p.Row(copyRow.Name); ok || p.UndoDepth != 0 {
+		t.Errorf("Stop did not restore the scene (or made a step: %d)", p.UndoDepth)
+	}
+	e.Presented(p)
+	docShot(t, e, "keep-play-duplicate.png")
+	e.Key("Return")
+	p = e.WaitProbe(10*time.Second, "the changes kept", func(p *guitest.Probe) bool { return p.Modal == "" && p.Dirty })
+	if p.UndoDepth != 1 {
+		t.Errorf("keeping made %d undo steps, want 1", p.UndoDepth)
+	}
+	e.Key("ctrl+s")
+	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := entitiesByID(t, before), entitiesByID(t, after)
+	made := 0
+	for id, x := range got {
+		if _, old := want[id]; old {
+			continue
+		}
+		made++
+		c := x["components"].(map[string]any)
+		switch {
+		case id == copyID:
+			if x["name"] != copyRow.Name || x["parent"] != json.Number(strconv.FormatUint(targetID, 10)) || c["Mesh"] == nil {
+				t.Errorf("the copy kept: %v, want %q under %d", x, copyRow.Name, targetID)
+			}
+		case x["name"] == "Cube":
+			if pos := c["Transform"].(map[string]any)["position"].([]any); pos[1] != json.Number("4") {
+				t.Errorf("the created cube kept at %v, want y 4", pos)
+			}
+		default:
+			t.Errorf("an entity kept that the user did not make: %v", x)
+		}
+		want[id] = x
+	}
+	if made != 2 {
+		t.Errorf("%d entities made while playing kept, want the copy and the cube", made)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the saved file differs from the original in more than the kept changes:\n%s",
+			strings.Join(diffLines(before, after), "\n"))
+	}
+}
