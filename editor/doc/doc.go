@@ -96,9 +96,12 @@
 // away, leaving the edit world exactly as it was, and returns the differences ([PlayChanges]):
 // per entity: component fields, whole components added or removed, deletions and creations, those
 // the user made and those the systems made. [Document.KeepPlayChanges] keeps a chosen subset as one
-// step. [Document.World] is the world to show. While playing, field edits, the component commands
-// (add, remove, reset, paste), Rename, Delete and Spawn (with scene ids the edit world does not
-// use) change the clone and are recorded as the user's; every other command returns [ErrPlaying].
+// step. [Document.World] is the world to show, and Roots, IDs, Entity, ID and the selection are of
+// it (entities created while playing, by the user or a system, can be selected and edited). While
+// playing, field edits, the component commands (add, remove, reset, paste), Rename, Delete, Spawn,
+// Duplicate, Paste, Reparent and MoveNextTo (the same commands as outside play, on the clone's own
+// scene-id index, with scene ids the edit world does not use) change the clone and are recorded as
+// the user's; every other command returns [ErrPlaying].
 //
 // # Outside changes
 //
