@@ -701,6 +701,9 @@ func TestEntitiesCreatedWhilePlayingAreSelectable(t *testing.T) {
 		}
 		must(t, d.SetField([]ecs.Entity{e}, cid[ecs.Transform](t, d), "position[1]", 4))
 	}
+	d.BeginTransformDrag("Move", DragMove, []ecs.Entity{cube}) // a gizmo
+	must(t, d.DragWorld(mgl32.Translate3D(1, 0, 0)))
+	d.EndEdit()
 	must(t, d.Rename([]ecs.Entity{sysMade}, "Spawned"))
 	must(t, d.Reparent(cube, sysMade))
 	d.Selection().Select(cube)
@@ -721,8 +724,8 @@ func TestEntitiesCreatedWhilePlayingAreSelectable(t *testing.T) {
 		}
 	}
 	c, ok := d.Entity(cubeID)
-	if !ok || get[ecs.Transform](t, d, d.EditWorld(), cubeID).Position[1] != 4 {
-		t.Fatal("the created cube's edit is not kept")
+	if !ok || get[ecs.Transform](t, d, d.EditWorld(), cubeID).Position != (mgl32.Vec3{1, 4, 0}) {
+		t.Fatal("the created cube's edits are not kept")
 	}
 	if kids := d.EditWorld().Children(c); len(kids) != 1 || d.Name(kids[0]) != "Spawned" ||
 		get[ecs.Transform](t, d, d.EditWorld(), d.ID(kids[0])).Position[1] != 4 {

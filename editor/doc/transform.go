@@ -86,9 +86,10 @@ func (d *Document) BeginTransformDrag(label string, kind DragKind, es []ecs.Enti
 	}
 	g := &transformDrag{kind: kind}
 	g.cid, _ = ecs.ComponentIDOf[ecs.Transform](w)
-	for _, e := range d.topLevel(es) {
+	c := d.shown() // while playing, the play world's parents and entities (those created since too)
+	for _, e := range c.topLevel(es) {
 		v, ok := w.Get(e, g.cid)
-		if !ok || d.idOf(e) == 0 {
+		if !ok || c.idOf(e) == 0 {
 			continue
 		}
 		inv := mgl32.Ident4()
