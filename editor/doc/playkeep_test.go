@@ -152,14 +152,14 @@ func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
 				if _, ok := ref.Entity(to); !ok {
 					to = 0
 				}
-				tryBoth(t, d, ref, func(d *Document) error { return d.Reparent(entOrRoot(t, d, to), ent(t, d, id)) })
+				_ = tryBoth(t, d, ref, func(d *Document) error { return d.Reparent(entOrRoot(t, d, to), ent(t, d, id)) })
 			case 12:
 				anchor := uint64(1 + rng.IntN(8))
 				if _, ok := ref.Entity(anchor); !ok {
 					continue
 				}
 				after := rng.IntN(2) == 0
-				tryBoth(t, d, ref, func(d *Document) error { return d.MoveNextTo(ent(t, d, anchor), after, false, ent(t, d, id)) })
+				_ = tryBoth(t, d, ref, func(d *Document) error { return d.MoveNextTo(ent(t, d, anchor), after, false, ent(t, d, id)) })
 			case 13:
 				to := uint64(rng.IntN(9))
 				if _, ok := ref.Entity(to); !ok {
@@ -170,7 +170,7 @@ func TestKeepAllUserEditsEqualsEditingBeforePlay(t *testing.T) {
 				}
 				text, err := ref.Copy(ent(t, ref, id))
 				must(t, err)
-				tryBoth(t, d, ref, func(d *Document) error {
+				_ = tryBoth(t, d, ref, func(d *Document) error {
 					_, err := d.Paste(context.Background(), text, entOrRoot(t, d, to))
 					return err
 				})
