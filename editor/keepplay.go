@@ -8,7 +8,6 @@ import (
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
-	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/internal/words"
 )
@@ -44,12 +43,26 @@ type keepDialog struct {
 	clipper  *imgui.ListClipper
 }
 
-// newKeepDialog lists ch: the user's edits checked when keepUser, the systems' changes unchecked. name labels an
-// entity of the edit world.
-func newKeepDialog(ch *doc.PlayChanges, keepUser bool, name func(ecs.Entity) string, keep func([]doc.PlayChange)) *keepDialog {
+// newKeepDialog lists ch: the user's edits checked when keepUser, the systems' changes unchecked. name names an
+// entity of the edit world by scene id ("" if it has none).
+func newKeepDialog(ch *doc.PlayChanges, keepUser bool, name func(id uint64) string, keep func([]doc.PlayChange)) *keepDialog {
 	k := &keepDialog{changes: ch.Changes, checked: make([]bool, len(ch.Changes)), keep: keep}
+	made := map[uint64]string{} // the names of the entities created while playing (not in the edit world)
 	for i, c := range ch.Changes {
 		k.checked[i] = c.User && keepUser
+		if c.Created {
+			made[c.ID] = c.Name
+		}
+	}
+	label := func(id uint64) string {
+		n, ok := made[id]
+		if !ok {
+			n = name(id)
+		}
+		if n == "" {
+			n = "Entity"
+		}
+		return fmt.Sprintf("%s (id %d)", n, id)
 	}
 	for _, user := range []bool{true, false} {
 		head := len(k.rows)
@@ -60,19 +73,12 @@ func newKeepDialog(ch *doc.PlayChanges, keepUser bool, name func(ecs.Entity) str
 				continue
 			}
 			if ent < 0 || k.changes[k.rows[ent].idx[0]].ID != c.ID {
-				label := name(c.Entity)
-				if c.Created {
-					label = c.Name // not in the edit world
-				}
-				if label == "" {
-					label = "Entity"
-				}
 				ent = len(k.rows)
-				k.rows = append(k.rows, keepRow{kind: keepEntity, label: fmt.Sprintf("%s (id %d)", label, c.ID)})
+				k.rows = append(k.rows, keepRow{kind: keepEntity, label: label(c.ID)})
 			}
 			k.rows[ent].idx = append(k.rows[ent].idx, i)
 			k.rows[head].idx = append(k.rows[head].idx, i)
-			k.rows = append(k.rows, keepRow{kind: keepField, label: fieldLabel(c), idx: []int{i}})
+			k.rows = append(k.rows, keepRow{kind: keepField, label: fieldLabel(c, label), idx: []int{i}})
 		}
 		title := "Changed by systems"
 		if user {
@@ -88,21 +94,21 @@ func newKeepDialog(ch *doc.PlayChanges, keepUser bool, name func(ecs.Entity) str
 }
 
 // fieldLabel is "Transform.position: [1, 0, 0] → [1, 4, 0]", "Color: added", "Deleted" (with the entity's
-// descendants), "Created (child of id 3)" or "Moved (now a child of id 3)".
-func fieldLabel(c doc.PlayChange) string {
+// descendants), "Created under Cube (id 3)" or "Moved under Cube (id 3)"; label names a parent.
+func fieldLabel(c doc.PlayChange, label func(id uint64) string) string {
 	switch {
 	case c.Deleted:
 		return "Deleted"
 	case c.Created && c.Parent == 0:
 		return "Created (a root)"
 	case c.Created:
-		return fmt.Sprintf("Created (child of id %d)", c.Parent)
+		return "Created under " + label(c.Parent)
 	case c.Moved && c.Parent == c.From:
 		return "Moved among its siblings"
 	case c.Moved && c.Parent == 0:
-		return "Moved (now a root)"
+		return "Moved to the roots"
 	case c.Moved:
-		return fmt.Sprintf("Moved (now a child of id %d)", c.Parent)
+		return "Moved under " + label(c.Parent)
 	case c.Field == "" && c.Old == nil:
 		return c.Component + ": added"
 	case c.Field == "" && c.New == nil:

@@ -29,7 +29,14 @@ func (u appUI) Alert(title, message string)          { u.a.dialogs.alert(title, 
 func (u appUI) ChooseFile(req workspace.FileRequest) { u.a.dialogs.chooseFile(req) }
 func (u appUI) OpenGridDialog(values settings.Grid)  { u.a.dialogs.openGrid(values) }
 func (u appUI) AskKeepPlayChanges(ch *doc.PlayChanges, keepUser bool, keep func([]doc.PlayChange)) {
-	u.a.dialogs.keep = newKeepDialog(ch, keepUser, u.a.ws.Doc().Name, keep)
+	d := u.a.ws.Doc()
+	name := func(id uint64) string {
+		if e, ok := d.Entity(id); ok {
+			return d.Name(e)
+		}
+		return ""
+	}
+	u.a.dialogs.keep = newKeepDialog(ch, keepUser, name, keep)
 }
 
 func (u appUI) ShowDiff(req workspace.DiffRequest) { u.a.dialogs.showDiff(req) }

@@ -219,12 +219,13 @@ func entitiesByID(t *testing.T, file []byte) map[uint64]map[string]any {
 }
 
 // TestKeepDuplicateReparentAndCreatedWhilePlaying: while Spin turns the cubes, the user duplicates a cube (Ctrl+D),
-// drags the copy onto another cube in the hierarchy, creates a cube, selects it by clicking its row and moves it in
-// the inspector; at Stop the keep dialog lists them as the user's; Enter keeps them as one undo step, and the saved
-// file is the original with the copy under the other cube and the created cube at its new height: nothing else.
+// drags the copy and a third cube onto another cube in the hierarchy, creates a cube, selects it by clicking its row
+// and moves it in the inspector; at Stop the keep dialog lists them as the user's; Enter keeps them as one undo
+// step, and the saved file is the original with the copy and the third cube under the other cube and the created
+// cube at its new height: nothing else.
 func TestKeepDuplicateReparentAndCreatedWhilePlaying(t *testing.T) {
 	path, before, e, p, _ := playCubes(t)
-	copyID, copyName, targetID := duplicateOntoAnother(t, e, p)
+	copyID, copyName, movedID, targetID := duplicateOntoAnother(t, e, p)
 	createSelectAndMove(t, e)
 	e.Key("ctrl+p")
 	p = e.WaitProbe(10*time.Second, "the keep dialog", func(p *guitest.Probe) bool {
@@ -247,6 +248,14 @@ func TestKeepDuplicateReparentAndCreatedWhilePlaying(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, got := entitiesByID(t, before), entitiesByID(t, after)
+	// The moved cube is under the other one, where the drag put it in the world then (its Transform is the user's).
+	parent := json.Number(strconv.FormatUint(targetID, 10))
+	if m := got[movedID]; m["parent"] != parent {
+		t.Errorf("the moved cube kept: %v, want it under %d", m, targetID)
+	} else {
+		want[movedID]["parent"], want[movedID]["order"] = parent, m["order"]
+		want[movedID]["components"].(map[string]any)["Transform"] = m["components"].(map[string]any)["Transform"]
+	}
 	made := 0
 	for id, x := range got {
 		if _, old := want[id]; old {
@@ -290,8 +299,9 @@ func onScreen(p *guitest.Probe) []guitest.Row {
 }
 
 // duplicateOntoAnother duplicates the selected cube while playing (Ctrl+D) and drags the copy's row onto another
-// cube's: it returns the copy's scene id and name and the other cube's scene id.
-func duplicateOntoAnother(t *testing.T, e *guitest.Editor, p *guitest.Probe) (copyID uint64, copyName string, targetID uint64) {
+// cube's, then a third cube's row onto it too: it returns the copy's scene id and name, the third cube's scene id
+// and the other cube's.
+func duplicateOntoAnother(t *testing.T, e *guitest.Editor, p *guitest.Probe) (copyID uint64, copyName string, movedID, targetID uint64) {
 	t.Helper()
 	src := p.Selected[0]
 	var srcName string
@@ -321,11 +331,27 @@ func duplicateOntoAnother(t *testing.T, e *guitest.Editor, p *guitest.Probe) (co
 	cx, cy := copyRow.Center()
 	tx, ty := target.Center()
 	e.Drag(cx, cy, tx, ty, 1)
-	e.WaitProbe(10*time.Second, "the copy reparented while playing", func(p *guitest.Probe) bool {
+	p = e.WaitProbe(10*time.Second, "the copy reparented while playing", func(p *guitest.Probe) bool {
 		r, ok := p.Row(copyName)
 		return p.Playing && ok && r.Depth == 1 && p.UndoDepth == 0
 	})
-	return copyID, copyName, clickRow(t, e, target.Name, 0).Selected[0]
+	// And a cube of the scene onto the same one.
+	var mover guitest.Row
+	for _, r := range onScreen(p) {
+		if r.Name != srcName && r.Name != copyName && r.Name != target.Name && r.Depth == 0 {
+			mover = r
+		}
+	}
+	target, _ = p.Row(target.Name)
+	mx, my := mover.Center()
+	tx, ty = target.Center()
+	e.Drag(mx, my, tx, ty, 1)
+	e.WaitProbe(10*time.Second, "a cube reparented while playing", func(p *guitest.Probe) bool {
+		r, ok := p.Row(mover.Name)
+		return p.Playing && ok && r.Depth == 1 && p.UndoDepth == 0
+	})
+	movedID = clickRow(t, e, mover.Name, 0).Selected[0]
+	return copyID, copyName, movedID, clickRow(t, e, target.Name, 0).Selected[0]
 }
 
 // createSelectAndMove creates a cube while playing (from the palette), selects another row and then the cube's by
