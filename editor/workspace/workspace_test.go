@@ -448,14 +448,16 @@ func TestEditCommands(t *testing.T) {
 	}
 	w.CmdCreateCube()
 	w.CmdCreateEmpty()
-	if w.doc.Len() != 6 || len(f.shown) != 2 {
+	if w.doc.Len() != 6 || len(f.shown) != 4 { // the duplicate, the paste and the two created
 		t.Fatalf("create: %d entities, shown %v", w.doc.Len(), f.shown)
 	}
-	// In play mode edits are refused and say why.
+	// In play mode a duplicate goes into the playing scene, selected and shown; Stop offers to keep it.
 	w.CmdPlayStop()
 	w.CmdDuplicate()
-	if !strings.Contains(lastLog(w), "error: duplicate: the scene is playing") {
-		t.Fatalf("duplicate in play mode: %q", lastLog(w))
+	sel := w.doc.Selection().Entities()
+	if w.doc.Len() != 6 || w.doc.World().Len() != 7 || len(sel) != 1 || w.doc.EditWorld().Alive(sel[0]) ||
+		f.shown[len(f.shown)-1] != sel[0] {
+		t.Fatalf("duplicate in play mode: %d entities, %d playing, selected %v, shown %v", w.doc.Len(), w.doc.World().Len(), sel, f.shown)
 	}
 }
 
