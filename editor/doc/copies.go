@@ -265,10 +265,11 @@ func shapeOf(w *ecs.World, root ecs.Entity, base mgl32.Mat4) []ShapeItem {
 	return out
 }
 
-// Subtree returns e and its descendants, parents first.
+// Subtree returns e and its descendants in the world shown (see World), parents first.
 func (d *Document) Subtree(e ecs.Entity) []ecs.Entity {
-	if !d.world.Alive(e) {
+	w := d.World()
+	if !w.Alive(e) {
 		return nil
 	}
-	return preorder(d.world, []ecs.Entity{e})
+	return preorder(w, []ecs.Entity{e})
 }

@@ -461,10 +461,13 @@ func TestKeptPlayChangesAreJournaled(t *testing.T) {
 	must(t, err)
 	_, err = d.SpawnEmpty(c)
 	must(t, err)
-	n := d.Len()
+	_, err = d.Duplicate(ent(t, d, 3))
+	must(t, err)
+	must(t, d.ReparentKeepWorld(c, ent(t, d, 4)))
+	n, cubeID := d.Len(), d.ID(c)
 	must(t, d.KeepPlayChanges(userOnly(d.PlayMode().Stop())))
-	if d.Len() != n {
-		t.Fatalf("%d entities kept, want %d (two created, two deleted)", d.Len(), n)
+	if d.Len() != n+1 || d.ID(d.EditWorld().Parent(ent(t, d, 4))) != cubeID {
+		t.Fatalf("%d entities kept, want %d (three created, two deleted), entity 4 moved", d.Len(), n+1)
 	}
 	must(t, d.Journal().Flush())
 	rc, err := Recover(context.Background(), jpath, testOpts)
