@@ -117,6 +117,7 @@ func (d *Document) CopySelection() (string, error) { return d.Copy(d.sel.Entitie
 // their places in the world (under a parent their Transforms become relative to it) and get names
 // that no sibling has ("Cube (1)" beside "Cube"). They are selected and returned. Text that is not a valid scene returns the loader's error (positions as
 // clipboard:line:col) and changes nothing; cancelling ctx stops a long paste the same way.
+// While playing it changes the play world instead, as the user's change (see Play), and makes no step.
 func (d *Document) Paste(ctx context.Context, text string, parent ecs.Entity) ([]ecs.Entity, error) {
 	if d.play.Playing() {
 		var out []ecs.Entity

@@ -55,6 +55,7 @@ func (d *scope) insertTrees(name string, snaps []entSnap) []ecs.Entity {
 // values (registered component types, T or *T) and name (none if ""), gives it a fresh scene id and
 // selects it: one undoable step labelled label. Values referring to other entities keep those
 // references.
+// While playing it changes the play world instead, as the user's change (see Play), and makes no step.
 func (d *Document) Spawn(label string, parent ecs.Entity, name string, values ...any) (ecs.Entity, error) {
 	if d.live != nil {
 		return ecs.Entity{}, d.liveSpawn(parent, name, values)
@@ -151,6 +152,7 @@ func (d *Document) DeleteSelection() error { return d.Delete(d.sel.Entities()...
 // ids, the same parents as the originals (appended after their last child), and references between
 // copied entities point to the copies (references to other entities are kept). The copies of the
 // top-level entities are selected and returned.
+// While playing it changes the play world instead, as the user's change (see Play), and makes no step.
 func (d *Document) Duplicate(es ...ecs.Entity) ([]ecs.Entity, error) {
 	if d.play.Playing() {
 		var out []ecs.Entity
@@ -253,6 +255,7 @@ func (d *core) setSnapOrder(s *entSnap, k float64) {
 // ReparentKeepWorld). Making an entity a child of itself or of one of its descendants is refused
 // with ErrCycle and changes nothing; entities that already are children of parent are left where
 // they are (nothing to do: no step).
+// While playing it changes the play world instead, as the user's change (see Play), and makes no step.
 func (d *Document) Reparent(parent ecs.Entity, es ...ecs.Entity) error {
 	return d.reparent(parent, es, false)
 }

@@ -131,6 +131,7 @@ func (d *core) appendKeys(parent ecs.Entity) func() float64 {
 // Only the moved entities get new order keys, unless the keys around the place are too close to fit
 // new ones (then the siblings are renumbered 1, 2, … in the same step). Moving an entity next to
 // itself or its own descendant is refused with ErrCycle; a move that changes nothing is no step.
+// While playing it changes the play world instead, as the user's change (see Play), and makes no step.
 func (d *Document) MoveNextTo(anchor ecs.Entity, after, keepWorld bool, es ...ecs.Entity) error {
 	if d.play.Playing() {
 		return d.play.run(func(s *scope) error { return s.moveNextTo(anchor, after, keepWorld, es) })
