@@ -149,19 +149,9 @@ func TestKeepStructureChangedWhilePlaying(t *testing.T) {
 	}
 	e.Presented(p)
 	docShot(t, e, "keep-play-structure.png")
-	e.Key("Return")
-	p = e.WaitProbe(10*time.Second, "the changes kept", func(p *guitest.Probe) bool {
-		return p.Modal == "" && p.Dirty && !slices.ContainsFunc(p.Hierarchy, func(r guitest.Row) bool { return r.Name == gone })
+	after := keepAndSave(t, e, path, func(p *guitest.Probe) bool {
+		return !slices.ContainsFunc(p.Hierarchy, func(r guitest.Row) bool { return r.Name == gone })
 	})
-	if p.UndoDepth != 1 {
-		t.Errorf("keeping made %d undo steps, want 1", p.UndoDepth)
-	}
-	e.Key("ctrl+s")
-	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
-	after, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The file is the original without the deleted cube, with a Light on the lit one and the cube created while
 	// playing: nothing else.
 	want, got := entitiesByID(t, before), entitiesByID(t, after)
@@ -188,6 +178,24 @@ func TestKeepStructureChangedWhilePlaying(t *testing.T) {
 		t.Fatalf("the saved file differs from the original in more than the kept changes:\n%s",
 			strings.Join(diffLines(before, after), "\n"))
 	}
+}
+
+// keepAndSave answers the keep dialog with Enter (Keep selected), checks that keeping made one undo step once kept
+// says the changes show, saves (Ctrl+S) and returns the saved file.
+func keepAndSave(t *testing.T, e *guitest.Editor, path string, kept func(*guitest.Probe) bool) []byte {
+	t.Helper()
+	e.Key("Return")
+	p := e.WaitProbe(10*time.Second, "the changes kept", func(p *guitest.Probe) bool { return p.Modal == "" && p.Dirty && kept(p) })
+	if p.UndoDepth != 1 {
+		t.Errorf("keeping made %d undo steps, want 1", p.UndoDepth)
+	}
+	e.Key("ctrl+s")
+	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return after
 }
 
 // inspectorShows reports whether the inspector shows a widget whose name starts with prefix.
@@ -236,17 +244,7 @@ func TestKeepDuplicateReparentAndCreatedWhilePlaying(t *testing.T) {
 	}
 	e.Presented(p)
 	docShot(t, e, "keep-play-duplicate.png")
-	e.Key("Return")
-	p = e.WaitProbe(10*time.Second, "the changes kept", func(p *guitest.Probe) bool { return p.Modal == "" && p.Dirty })
-	if p.UndoDepth != 1 {
-		t.Errorf("keeping made %d undo steps, want 1", p.UndoDepth)
-	}
-	e.Key("ctrl+s")
-	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
-	after, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := keepAndSave(t, e, path, func(*guitest.Probe) bool { return true })
 	want, got := entitiesByID(t, before), entitiesByID(t, after)
 	// The moved cube is under the other one, where the drag put it in the world then (its Transform is the user's).
 	parent := json.Number(strconv.FormatUint(targetID, 10))
