@@ -143,8 +143,30 @@ func (x *Index) Vertices() []mgl32.Vec3 { return x.verts }
 // that triangle's unit normal (by its winding; zero for a degenerate one); ok is false on a miss or when the
 // nearest hit is farther than limit.
 func (x *Index) Ray(r viewport.Ray, limit float32) (t float32, normal mgl32.Vec3, ok bool) {
-	if len(x.triBVH.nodes) == 0 {
+	t, tri := x.walk(r, limit, false)
+	if tri < 0 {
 		return 0, mgl32.Vec3{}, false
+	}
+	tr := &x.tris[tri]
+	n := tr[1].Sub(tr[0]).Cross(tr[2].Sub(tr[0]))
+	if l := n.Len(); l > 0 && !math.IsInf(float64(l), 0) {
+		n = n.Mul(1 / l)
+	}
+	return t, n, true
+}
+
+// Blocked reports whether r, in the mesh's local space, crosses a triangle nearer than limit (t < limit): whether
+// the mesh hides what is at limit along r. It stops at the first such triangle.
+func (x *Index) Blocked(r viewport.Ray, limit float32) bool {
+	_, tri := x.walk(r, limit, true)
+	return tri >= 0
+}
+
+// walk finds the nearest triangle r crosses at t ≤ limit (any one at t < limit when first is set), nearer
+// boxes first; tri is -1 when there is none.
+func (x *Index) walk(r viewport.Ray, limit float32, first bool) (t float32, tri int) {
+	if len(x.triBVH.nodes) == 0 {
+		return 0, -1
 	}
 	best, bestTri := limit, -1
 	var stack [64]int32
@@ -158,7 +180,14 @@ func (x *Index) Ray(r viewport.Ray, limit float32) (t float32, normal mgl32.Vec3
 		if nd.count > 0 {
 			for _, it := range x.triBVH.items[nd.start : nd.start+nd.count] {
 				tr := &x.tris[it]
-				if ti, hit := r.IntersectTriangle(tr[0], tr[1], tr[2]); hit && (ti < best || ti == best && bestTri < 0) {
+				ti, hit := r.IntersectTriangle(tr[0], tr[1], tr[2])
+				if !hit {
+					continue
+				}
+				if first && ti < limit {
+					return ti, int(it)
+				}
+				if !first && (ti < best || ti == best && bestTri < 0) {
 					best, bestTri = ti, int(it)
 				}
 			}
@@ -179,15 +208,7 @@ func (x *Index) Ray(r viewport.Ray, limit float32) (t float32, normal mgl32.Vec3
 			stack[sp], sp = nd.left+1, sp+1
 		}
 	}
-	if bestTri < 0 {
-		return 0, mgl32.Vec3{}, false
-	}
-	tr := &x.tris[bestTri]
-	n := tr[1].Sub(tr[0]).Cross(tr[2].Sub(tr[0]))
-	if l := n.Len(); l > 0 && !math.IsInf(float64(l), 0) {
-		n = n.Mul(1 / l)
-	}
-	return best, n, true
+	return best, bestTri
 }
 
 // visitVertices calls f with the vertices in the leaves whose boxes keep says may hold one of interest.

@@ -2,6 +2,7 @@ package snap
 
 import (
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -55,8 +56,8 @@ func (c *Cache) Len() int {
 }
 
 // eachInstance calls f with the instances of dl that accept takes (all when accept is nil) whose world box, and
-// their chunk's, near keeps, and their mesh's index.
-func eachInstance(dl *viewport.DrawList, c *Cache, near func(viewport.AABB) bool, accept func(id uint32) bool, f func(x *Index, in *viewport.Instance)) {
+// their chunk's, near keeps, and their mesh's index, until f returns true.
+func eachInstance(dl *viewport.DrawList, c *Cache, near func(viewport.AABB) bool, accept func(id uint32) bool, f func(x *Index, in *viewport.Instance) (stop bool)) {
 	for _, b := range dl.Batches() {
 		if b.Len() == 0 {
 			continue
@@ -69,8 +70,8 @@ func eachInstance(dl *viewport.DrawList, c *Cache, near func(viewport.AABB) bool
 			}
 			for i := range ch.Instances {
 				in := &ch.Instances[i]
-				if (accept == nil || accept(in.ID)) && near(local.Transform(in.World)) {
-					f(x, in)
+				if (accept == nil || accept(in.ID)) && near(local.Transform(in.World)) && f(x, in) {
+					return
 				}
 			}
 		}
@@ -92,14 +93,14 @@ func Surface(dl *viewport.DrawList, c *Cache, r viewport.Ray, accept func(id uin
 	found := false
 	limit := float32(math.Inf(1))
 	near := func(b viewport.AABB) bool { t, ok := r.IntersectAABB(b); return ok && t <= limit }
-	eachInstance(dl, c, near, accept, func(x *Index, in *viewport.Instance) {
+	eachInstance(dl, c, near, accept, func(x *Index, in *viewport.Instance) bool {
 		inv := in.World.Inv()
 		if inv == (mgl32.Mat4{}) {
-			return
+			return false
 		}
 		t, n, ok := x.Ray(r.Transform(inv), limit)
 		if !ok || found && t >= best.T {
-			return
+			return false
 		}
 		wn := inv.Transpose().Mul4x1(n.Vec4(0)).Vec3()
 		if l := wn.Len(); l > 0 {
@@ -109,6 +110,7 @@ func Surface(dl *viewport.DrawList, c *Cache, r viewport.Ray, accept func(id uin
 			wn = wn.Mul(-1)
 		}
 		best, found, limit = SurfaceHit{ID: in.ID, T: t, Normal: wn}, true, t
+		return false
 	})
 	if found {
 		best.Point = r.At(best.T)
@@ -218,7 +220,10 @@ func (c *cone) mayHold(b viewport.AABB) bool {
 }
 
 // Vertex returns the vertex of dl's instances that accept takes (all when accept is nil) drawn nearest the mouse
-// pixel and within radius pixels of it; of vertices on the same pixel, the nearest the camera.
+// pixel and within radius pixels of it, of those the camera sees; of vertices on the same pixel, the nearest the
+// camera. A vertex is seen when no triangle of those instances lies between it and the camera along its ray
+// (a surface at the vertex's own distance, within [SeenTolerance] of it, does not hide it: the faces that meet
+// there), so neither a vertex behind another mesh nor one on the far side of its own mesh is found.
 func Vertex(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, radius float32, accept func(id uint32) bool) (VertexHit, bool) {
 	cn := coneOf(v, mouse, radius)
 	var best VertexHit
@@ -226,13 +231,93 @@ func Vertex(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, radius fl
 	// narrow is shrunk to the best vertex so far (only one as near or nearer can beat it); narrow.mayHold is bound
 	// to &narrow, so the culling sees it shrink.
 	narrow := cn
-	eachInstance(dl, c, narrow.mayHold, accept, func(x *Index, in *viewport.Instance) {
+	eachInstance(dl, c, narrow.mayHold, accept, func(x *Index, in *viewport.Instance) bool {
 		best, found = nearestVertex(x, in.ID, in.World, v, mouse, radius, &narrow, best, found)
 		if found {
 			narrow = cn.narrowed(min(radius, float32(math.Floor(float64(best.Dist)))+1))
 		}
+		return false
 	})
-	return best, found
+	if !found {
+		return VertexHit{}, false
+	}
+	s := sight{dl: dl, c: c, v: v, accept: accept}
+	if s.sees(best) { // the nearest drawn is usually seen
+		return best, true
+	}
+	// Else the vertices in rings around the mouse, each twice as wide as the one inside it, best first, until one
+	// is seen: one is usually a pixel or two away, and a narrow ring walks few instances.
+	hidden := best.Point
+	lo, hi := float32(0), float32(math.Floor(float64(best.Dist)))+1
+	var ring []VertexHit
+	for {
+		last := hi >= radius
+		hi = min(hi, radius)
+		narrow := cn.narrowed(hi)
+		ring = ring[:0]
+		eachInstance(dl, c, narrow.mayHold, accept, func(x *Index, in *viewport.Instance) bool {
+			ring = verticesNear(x, in.ID, in.World, v, mouse, hi, &narrow, ring)
+			return false
+		})
+		ring = slices.DeleteFunc(ring, func(h VertexHit) bool { return h.Dist < lo || h.Dist >= hi && !last })
+		slices.SortStableFunc(ring, func(a, b VertexHit) int {
+			switch {
+			case a.better(b.Dist, b.depth, true):
+				return 1
+			case b.better(a.Dist, a.depth, true):
+				return -1
+			}
+			return 0
+		})
+		for _, h := range ring {
+			if h.Point != hidden && s.sees(h) {
+				return h, true
+			}
+		}
+		if last {
+			return VertexHit{}, false
+		}
+		lo, hi = hi, 2*hi
+	}
+}
+
+// SeenTolerance is how far behind a surface a vertex may be, as a share of its distance from the camera, and still
+// count as seen: the faces that meet at a vertex are hit at about its own distance, give or take rounding.
+const SeenTolerance = 1e-3
+
+// sight tells whether the camera sees a vertex: no triangle of dl's instances that accept takes lies between them.
+// It remembers the instance that last hid one, which often hides the next one too.
+type sight struct {
+	dl     *viewport.DrawList
+	c      *Cache
+	v      View
+	accept func(id uint32) bool
+	// last hid the vertex tested last (its index and inverse world matrix); lastOK is false until one did.
+	last    *Index
+	lastInv mgl32.Mat4
+	lastOK  bool
+}
+
+// sees reports whether h's vertex is seen: the ray from the camera through its pixel, aimed at it exactly (t = 1
+// there), crosses no triangle before 1 - SeenTolerance.
+func (s *sight) sees(h VertexHit) bool {
+	r := s.v.Ray(h.Pixel[0], h.Pixel[1])
+	r.Dir = h.Point.Sub(r.Origin)
+	const limit = 1 - SeenTolerance
+	if s.lastOK && s.last.Blocked(r.Transform(s.lastInv), limit) {
+		return false
+	}
+	seen := true
+	near := func(b viewport.AABB) bool { t, ok := r.IntersectAABB(b); return ok && t < limit }
+	eachInstance(s.dl, s.c, near, s.accept, func(x *Index, in *viewport.Instance) bool {
+		inv := in.World.Inv()
+		if inv == (mgl32.Mat4{}) || !x.Blocked(r.Transform(inv), limit) {
+			return false
+		}
+		seen, s.last, s.lastInv, s.lastOK = false, x, inv, true
+		return true
+	})
+	return seen
 }
 
 // VertexOf returns the vertex of the instances ids drawn nearest the mouse, however far: the vertex of a moved
@@ -258,6 +343,27 @@ func VertexOf(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, ids []u
 // nearestVertex improves best with the vertices of one instance (index x, world matrix world) within radius of the
 // mouse, walking only the boxes that may meet cn (all when cn is nil).
 func nearestVertex(x *Index, id uint32, world mgl32.Mat4, v View, mouse mgl32.Vec2, radius float32, cn *cone, best VertexHit, found bool) (VertexHit, bool) {
+	eachVertexNear(x, world, v, mouse, radius, cn, func(p mgl32.Vec3, px mgl32.Vec2, dist, depth float32) {
+		if best.better(dist, depth, found) {
+			best = VertexHit{ID: id, Point: world.Mul4x1(p.Vec4(1)).Vec3(), Pixel: px, Dist: dist, depth: depth}
+			found = true
+		}
+	})
+	return best, found
+}
+
+// verticesNear appends to hits the vertices of one instance drawn within radius of the mouse, walking only the
+// boxes that may meet cn.
+func verticesNear(x *Index, id uint32, world mgl32.Mat4, v View, mouse mgl32.Vec2, radius float32, cn *cone, hits []VertexHit) []VertexHit {
+	eachVertexNear(x, world, v, mouse, radius, cn, func(p mgl32.Vec3, px mgl32.Vec2, dist, depth float32) {
+		hits = append(hits, VertexHit{ID: id, Point: world.Mul4x1(p.Vec4(1)).Vec3(), Pixel: px, Dist: dist, depth: depth})
+	})
+	return hits
+}
+
+// eachVertexNear calls f with each vertex p (local) of one instance drawn within radius of the mouse, its pixel,
+// its distance from the mouse and its depth, walking only the boxes that may meet cn (all when cn is nil).
+func eachVertexNear(x *Index, world mgl32.Mat4, v View, mouse mgl32.Vec2, radius float32, cn *cone, f func(p mgl32.Vec3, px mgl32.Vec2, dist, depth float32)) {
 	mvp := v.ViewProj.Mul4(world)
 	r2 := radius * radius
 	keep := func(viewport.AABB) bool { return true }
@@ -269,15 +375,8 @@ func nearestVertex(x *Index, id uint32, world mgl32.Mat4, v View, mouse mgl32.Ve
 		if !ok {
 			return
 		}
-		d2 := px.Sub(mouse).LenSqr()
-		if d2 > r2 {
-			return
-		}
-		dist := float32(math.Sqrt(float64(d2)))
-		if best.better(dist, depth, found) {
-			best = VertexHit{ID: id, Point: world.Mul4x1(p.Vec4(1)).Vec3(), Pixel: px, Dist: dist, depth: depth}
-			found = true
+		if d2 := px.Sub(mouse).LenSqr(); d2 <= r2 {
+			f(p, px, float32(math.Sqrt(float64(d2))), depth)
 		}
 	})
-	return best, found
 }
