@@ -167,7 +167,7 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	jobs := ws.Jobs()
 	jobs.Probe = pr
 	a.ws, a.cmds = ws, appCommands{ws, a}
-	a.drag.place, a.drag.placeMesh = ws.Instantiate, ws.PlaceMesh
+	a.drag.place, a.drag.dropPrefab, a.drag.dropMesh = ws.Instantiate, ws.DropPrefab, ws.PlaceMesh
 	a.hier = newHierarchyPanel(nil, ws, &a.drag, a.console, pr)
 	a.vp = newViewportPanel(nil, a, ws.Assets(), newRenderer, a.console, pr)
 	a.vp.showStats = st.ShowStats

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -16,12 +17,18 @@ import (
 // crate (a cube with its origin at its bottom), the Assets tab in front.
 func placeFixture(t *testing.T) *appFixture {
 	t.Helper()
-	dir := t.TempDir()
 	cube := func(id int, x float32) string {
 		return `{"id": ` + string(rune('0'+id)) + `, "name": "C` + string(rune('0'+id)) + `", "order": ` + string(rune('0'+id)) +
 			`, "components": {"Transform": {"position": [` + ftoa(x) + `, 0.5, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}, "Mesh": {"asset": "builtin:cube"}}}`
 	}
-	level := `{"format": "voltex.scene", "version": 2, "name": "Level", "entities": [` + cube(1, 0) + `, ` + cube(2, 3) + `]}`
+	return levelFixture(t, `{"format": "voltex.scene", "version": 2, "name": "Level", "entities": [`+cube(1, 0)+`, `+cube(2, 3)+`]}`)
+}
+
+// levelFixture is the editor on the scene level beside a prefab file of a crate (a cube with its origin at its
+// bottom), the Assets tab in front.
+func levelFixture(t *testing.T, level string) *appFixture {
+	t.Helper()
+	dir := t.TempDir()
 	crate := `{"format": "voltex.scene", "version": 2, "name": "Crate", "entities": [{"id": 1, "name": "Crate", "order": 1,
   "components": {"Transform": {"position": [0, 0.5, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}, "Mesh": {"asset": "builtin:cube"}}}]}`
 	for name, text := range map[string]string{"crate.json": crate, "level.json": level} {
@@ -191,4 +198,76 @@ func TestAppPlaceWithSurfaceSnapStandsOnTheSurfaceAhead(t *testing.T) {
 	if abs32(box.Min[1]-1) > 1e-3 || abs32(box.Center()[0]) > 0.05 || abs32(box.Center()[2]) > 0.05 {
 		t.Fatalf("the crate placed with surface snapping is at %v, want on C1's top (bottom y 1 at x, z 0)", box)
 	}
+}
+
+// slope is a level of one slab, 8 by 8 and half a unit thick, its top through the origin, tilted 30° about Z: its
+// top's normal is slopeNormal.
+const slope = `{"format": "voltex.scene", "version": 2, "name": "Slope", "entities": [{"id": 1, "name": "Slope", "order": 1,
+  "components": {"Transform": {"position": [0.125, -0.21650635, 0], "rotation": [0, 0, 30], "scale": [8, 0.5, 8]}, "Mesh": {"asset": "builtin:cube"}}}]}`
+
+var slopeNormal = mgl32.Vec3{-0.5, 0.8660254, 0}
+
+// standsOn fails unless e's up axis (world) is the slope's normal and the middle of its bottom (bottom below its
+// origin) is on the slope's top at about at.
+func standsOn(t *testing.T, w *ecs.World, e ecs.Entity, bottom float32, at mgl32.Vec3) {
+	t.Helper()
+	m := w.WorldMatrix(e)
+	if up := m.Mul4x1(mgl32.Vec4{0, 1, 0, 0}).Vec3().Normalize(); up.Sub(slopeNormal).Len() > 1e-4 {
+		t.Fatalf("up axis %v, want the slope's normal %v", up, slopeNormal)
+	}
+	foot := m.Mul4x1(mgl32.Vec4{0, -bottom, 0, 1}).Vec3()
+	if d := foot.Dot(slopeNormal); abs32(d) > 1e-3 || foot.Sub(at).Len() > 0.1 {
+		t.Fatalf("the middle of its bottom at %v is %v off the slope's top (want 0, at %v)", foot, d, at)
+	}
+}
+
+// TestAppDropOnASlopeStandsTurnedToItsNormal: with surface snapping on, a mesh and a prefab dragged from the
+// Assets panel onto a slope, and a prefab placed with the slope in the middle of the view, each stand on it
+// turned to its normal (as a move with surface snapping turns the moved entity); without it, the mesh stands
+// upright on the ground.
+func TestAppDropOnASlopeStandsTurnedToItsNormal(t *testing.T) {
+	for _, surface := range []bool{true, false} {
+		t.Run(map[bool]string{true: "surface", false: "ground"}[surface], func(t *testing.T) { dropOnSlope(t, surface) })
+	}
+}
+
+// dropOnSlope drags a sphere and the crate onto the slope and places the crate, surface snapping on or off.
+func dropOnSlope(t *testing.T, surface bool) {
+	f := levelFixture(t, slope)
+	f.a.ws.Settings().SurfaceSnap = surface
+	d := f.a.ws.Doc()
+	cam := d.Camera()
+	cam.Pivot, cam.Yaw, cam.Pitch, cam.Distance = mgl32.Vec3{}, 20, -35, 12
+	f.frames(2)
+	vp := f.st.Viewport
+	drop := func(row string, at mgl32.Vec3) ecs.Entity {
+		t.Helper()
+		x, y, ok := cam.WorldToPixel(at, vp.W, vp.H)
+		if !ok {
+			t.Fatal("the slope is not in view")
+		}
+		x0, y0 := centre(f.st.Inspector[row].Rect)
+		f.ui.drag(x0, y0, float32(vp.X)+x, float32(vp.Y)+y, f.a.frame)
+		f.frames(2)
+		e, ok := d.Selection().Active()
+		if !ok {
+			t.Fatalf("nothing made by dropping %s", row)
+		}
+		return e
+	}
+	// points of the slope's top, either side of the middle of the view (where Place puts the crate)
+	left, right := mgl32.Vec3{0, 0, -2.5}, mgl32.Vec3{0, 0, 2.5}
+	sphere := drop("mesh:builtin:sphere", left)
+	if !surface {
+		if m := d.World().WorldMatrix(sphere); m.Mat3() != mgl32.Ident3() || abs32(m.Col(3)[1]-0.5) > 1e-4 {
+			t.Fatalf("without surface snapping the sphere is not upright on the ground: %v", m)
+		}
+		return
+	}
+	standsOn(t, d.World(), sphere, 0.5, left)
+	standsOn(t, d.World(), drop("asset:crate.json", right), 0, right)
+	f.click(t, "Place", f.st.Inspector["place:crate.json"].Rect)
+	f.frames(2)
+	placed, _ := d.Selection().Active()
+	standsOn(t, d.World(), placed, 0, mgl32.Vec3{})
 }

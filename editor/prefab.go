@@ -12,6 +12,7 @@ import (
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/viewport"
+	"github.com/voltex-editor/voltex/viewport/snap"
 )
 
 // Prefab instances in the panels: the hierarchy marks them (prefabRowStyle), the Inspector shows the instance the
@@ -228,14 +229,15 @@ func (p *inspectorPanel) prefabButton(label string, run func()) {
 }
 
 // prefabDrag is a prefab or a mesh being dragged from the Assets panel, and its drop targets: a hierarchy row (a
-// prefab is placed as a child of that entity), the hierarchy's empty space (a root) and the viewport image (on the
-// ground where the mouse points; a mesh makes an entity with it there).
+// prefab is placed as a child of that entity), the hierarchy's empty space (a root) and the viewport image
+// (standing where the mouse points; a mesh makes an entity with it there).
 type prefabDrag struct {
-	dragging  string // the prefab's path or the mesh's reference ("" when none)
-	payload   string // prefabPayload or meshPayload
-	delivered bool   // the drag was dropped (ImGui may report the delivery in more than one frame)
-	place     func(path string, parent ecs.Entity, pos mgl32.Vec3)
-	placeMesh func(ref string, pos mgl32.Vec3)
+	dragging   string // the prefab's path or the mesh's reference ("" when none)
+	payload    string // prefabPayload or meshPayload
+	delivered  bool   // the drag was dropped (ImGui may report the delivery in more than one frame)
+	place      func(path string, parent ecs.Entity, pos mgl32.Vec3)
+	dropPrefab func(path string, at snap.SurfaceHit)
+	dropMesh   func(ref string, at snap.SurfaceHit)
 }
 
 // source makes the last item a drag source of the prefab at path (payload prefabPayload) or of the mesh ref
@@ -288,23 +290,25 @@ func (pd *prefabDrag) acceptPrefabDrop(target ecs.Entity) {
 }
 
 // dropOnView places a prefab or mesh dropped on the viewport image where the mouse (local, in the w×h image)
-// points: on the surface the ray meets (surface, when surface snapping is on and it meets one), else on the ground
-// plane (y = 0), else at the view's centre (the camera's pivot) when it points at the sky.
-func (pd *prefabDrag) dropOnView(cam *viewport.Camera, local imgui.Vec2, w, h int, surface func(viewport.Ray) (mgl32.Vec3, bool)) {
+// points, standing on what is there: the surface the ray meets, turned to its normal (surface, when surface
+// snapping is on and it meets one), else the ground plane (y = 0), else the view's centre (the camera's pivot)
+// when it points at the sky.
+func (pd *prefabDrag) dropOnView(cam *viewport.Camera, local imgui.Vec2, w, h int, surface func(viewport.Ray) (snap.SurfaceHit, bool)) {
 	prefab := pd.dropped(prefabPayload)
 	if !prefab && !pd.dropped(meshPayload) {
 		return
 	}
-	pos := cam.Pivot
 	r := cam.Ray(local.X, local.Y, w, h)
-	if p, ok := surface(r); ok {
-		pos = p
-	} else if t, ok := r.IntersectPlane(mgl32.Vec3{0, 1, 0}, 0); ok && t > 0 {
-		pos = r.At(t)
+	at, ok := surface(r)
+	if !ok {
+		at = snap.SurfaceHit{Point: cam.Pivot, Normal: mgl32.Vec3{0, 1, 0}}
+		if t, ok := r.IntersectPlane(mgl32.Vec3{0, 1, 0}, 0); ok && t > 0 {
+			at.Point = r.At(t)
+		}
 	}
 	if prefab {
-		pd.place(pd.dragging, ecs.Entity{}, pos)
+		pd.dropPrefab(pd.dragging, at)
 	} else {
-		pd.placeMesh(pd.dragging, pos)
+		pd.dropMesh(pd.dragging, at)
 	}
 }

@@ -156,25 +156,6 @@ func TestGridSnapWithoutCtrl(t *testing.T) {
 	}
 }
 
-func TestOnSurfaceTurnsUpToTheNormal(t *testing.T) {
-	from := mgl32.Translate3D(5, 5, 5).Mul4(mgl32.Scale3D(2, 2, 2))
-	box := viewport.AABB{Min: mgl32.Vec3{-0.5, -0.5, -0.5}, Max: mgl32.Vec3{0.5, 0.5, 0.5}}
-	n := mgl32.Vec3{1, 1, 0}.Normalize()
-	point := mgl32.Vec3{1, 2, 3}
-	m := onSurface(from, box, point, n)
-	up := m.Mul4x1(mgl32.Vec4{0, 1, 0, 0}).Vec3()
-	if up.Normalize().Sub(n).Len() > 1e-5 || math.Abs(float64(up.Len()-2)) > 1e-5 {
-		t.Fatalf("up %v, want the normal %v scaled 2", up, n)
-	}
-	// the middle of the bottom face touches the point
-	if bottom := m.Mul4x1(mgl32.Vec4{0, -0.5, 0, 1}).Vec3(); bottom.Sub(point).Len() > 1e-5 {
-		t.Fatalf("the bottom is at %v, want %v", bottom, point)
-	}
-	if m := onSurface(from, viewport.EmptyAABB(), point, mgl32.Vec3{0, 1, 0}); m.Col(3).Vec3() != point {
-		t.Fatalf("without a mesh the origin goes on the point: %v", m.Col(3))
-	}
-}
-
 // TestVertexSnapNeverTargetsWhatMoves: the children of a moved entity move with it, so none of their vertices is a
 // target (a vertex snapping onto one that follows it would never settle).
 func TestVertexSnapNeverTargetsWhatMoves(t *testing.T) {

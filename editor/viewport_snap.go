@@ -121,44 +121,25 @@ func (v *viewportPanel) surfaceSnap(from mgl32.Mat4, box viewport.AABB) (mgl32.M
 	if !ok {
 		return mgl32.Mat4{}, false
 	}
-	return onSurface(from, box, h.Point, h.Normal), true
+	return snap.OnSurface(from, box, h.Point, h.Normal), true
 }
 
-// surfaceAt is the point where r meets the scene's meshes, if it does (a drop with surface snapping on).
-func (v *viewportPanel) surfaceAt(r viewport.Ray) (mgl32.Vec3, bool) {
+// surfaceAt is the surface r meets among the scene's meshes, if it does (a drop with surface snapping on): the
+// same search as a move's surface snap, through the same indexes.
+func (v *viewportPanel) surfaceAt(r viewport.Ray) (snap.SurfaceHit, bool) {
 	if v.scene.builder == nil {
-		return mgl32.Vec3{}, false
+		return snap.SurfaceHit{}, false
 	}
-	h, ok := snap.Surface(v.scene.builder.DrawList(), &v.gz.snap.cache, r, nil)
-	return h.Point, ok
+	return snap.Surface(v.scene.builder.DrawList(), &v.gz.snap.cache, r, nil)
 }
 
-// surfaceAhead is where the ray through the middle of the image meets the scene's meshes, if it does (Place with
-// surface snapping on).
-func (v *viewportPanel) surfaceAhead() (mgl32.Vec3, bool) {
+// surfaceAhead is the surface the ray through the middle of the image meets, if it does (Place with surface
+// snapping on).
+func (v *viewportPanel) surfaceAhead() (snap.SurfaceHit, bool) {
 	if v.area.w <= 0 || v.area.h <= 0 {
-		return mgl32.Vec3{}, false
+		return snap.SurfaceHit{}, false
 	}
 	return v.surfaceAt(v.doc.Camera().Ray(float32(v.area.w)/2, float32(v.area.h)/2, v.area.w, v.area.h))
-}
-
-// onSurface returns from turned so that its up axis is normal (the least rotation) and moved so that the bottom of
-// box (its local bounds; at its origin when empty) touches point.
-func onSurface(from mgl32.Mat4, box viewport.AABB, point, normal mgl32.Vec3) mgl32.Mat4 {
-	up := from.Mul4x1(mgl32.Vec4{0, 1, 0, 0}).Vec3()
-	linear := from.Mat3().Mat4()
-	if up.Len() > 0 && normal.Len() > 0 {
-		turn := mgl32.QuatBetweenVectors(up.Normalize(), normal.Normalize())
-		linear = turn.Mat4().Mul4(linear)
-	}
-	var bottom float32
-	if !box.IsEmpty() {
-		bottom = box.Min[1]
-	}
-	// the origin sits above the point by the bottom's distance below the origin, along the turned up axis
-	pos := point.Sub(linear.Mul4x1(mgl32.Vec4{0, bottom, 0, 0}).Vec3())
-	linear.SetCol(3, pos.Vec4(1))
-	return linear
 }
 
 // drawSnap marks the vertex snap (hold V) over the image: the dragged vertex and the one it snaps to.

@@ -2,13 +2,13 @@ package editor
 
 import (
 	"github.com/AllenDang/cimgui-go/imgui"
-	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/settings"
 	"github.com/voltex-editor/voltex/editor/workspace"
 	"github.com/voltex-editor/voltex/viewport"
+	"github.com/voltex-editor/voltex/viewport/snap"
 )
 
 // The wiring: App hands each request of the workspace (its UI, appUI) and of the viewport panel (its host) to the panel
@@ -70,7 +70,7 @@ func (u appUI) SceneBounds() viewport.AABB {
 	return viewport.EmptyAABB()
 }
 
-func (u appUI) SurfaceAhead() (mgl32.Vec3, bool) { return u.a.vp.surfaceAhead() }
+func (u appUI) SurfaceAhead() (snap.SurfaceHit, bool) { return u.a.vp.surfaceAhead() }
 
 func (u appUI) Close()                   { u.a.win.SetShouldClose(true) }
 func (u appUI) Clipboard() string        { return imgui.ClipboardText() }
@@ -118,7 +118,7 @@ func (a *App) snapModes() snapModes {
 
 // prefabDrop places a prefab dragged from the Assets panel and dropped on the viewport image.
 func (a *App) prefabDrop(local imgui.Vec2, w, h int) {
-	surface := func(viewport.Ray) (mgl32.Vec3, bool) { return mgl32.Vec3{}, false }
+	surface := func(viewport.Ray) (snap.SurfaceHit, bool) { return snap.SurfaceHit{}, false }
 	if a.snapModes().surface {
 		surface = a.vp.surfaceAt
 	}

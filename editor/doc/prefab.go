@@ -330,6 +330,14 @@ func num(f float32) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0
 // folder; it must be in the scene's folder or below) under parent (zero: a root), at position pos
 // in parent's space, named after the file, and selects it: one undoable step.
 func (d *Prefabs) Instantiate(ctx context.Context, path string, parent ecs.Entity, pos mgl32.Vec3) (ecs.Entity, error) {
+	t := ecs.Transform{}.Default()
+	t.Position = pos
+	return d.InstantiateAt(ctx, path, parent, t)
+}
+
+// InstantiateAt is Instantiate with the instance's whole Transform t (parent's space): turned, as one stood on a
+// sloping surface is.
+func (d *Prefabs) InstantiateAt(ctx context.Context, path string, parent ecs.Entity, t ecs.Transform) (ecs.Entity, error) {
 	if err := d.hist.begin(); err != nil {
 		return ecs.Entity{}, err
 	}
@@ -344,8 +352,6 @@ func (d *Prefabs) Instantiate(ctx context.Context, path string, parent ecs.Entit
 		}
 	}
 	name := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel))
-	t := ecs.Transform{}.Default()
-	t.Position = pos
 	snaps, err := d.instanceSnaps(ctx, rel, name, t, pid, scene.NextOrder(d.world, parent))
 	if err != nil {
 		return ecs.Entity{}, err

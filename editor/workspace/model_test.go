@@ -11,6 +11,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/viewport/snap"
 )
 
 // crateGLTF is a glTF model of one node, Crate, drawn with one triangle at x in a material of colour rgba.
@@ -45,7 +46,7 @@ func TestPlaceModelsAndOBJMaterials(t *testing.T) {
 	w.openPath(filepath.Join(dir, "level.json"))
 	waitJob(t, w)
 
-	w.PlaceMesh("crate.gltf", mgl32.Vec3{3, 0, 0})
+	w.PlaceMesh("crate.gltf", snap.SurfaceHit{Point: mgl32.Vec3{3, 0, 0}, Normal: mgl32.Vec3{0, 1, 0}})
 	if !strings.HasPrefix(lastLog(w), "info: placed crate") {
 		t.Fatalf("dragging a model: %q", lastLog(w))
 	}
@@ -74,7 +75,7 @@ func TestPlaceModelsAndOBJMaterials(t *testing.T) {
 		t.Fatalf("Instantiate Prefab of a model: %q", lastLog(w))
 	}
 
-	w.PlaceMesh("box.obj", mgl32.Vec3{})
+	w.PlaceMesh("box.obj", snap.SurfaceHit{Normal: mgl32.Vec3{0, 1, 0}})
 	var box ecs.Entity
 	for _, e := range scene.EnsureIDs(d.World()) {
 		if d.Name(e) == "Box" {

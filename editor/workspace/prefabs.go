@@ -21,6 +21,7 @@ import (
 	"github.com/voltex-editor/voltex/serialize"
 	_ "github.com/voltex-editor/voltex/serialize/gltfprefab" // glTF models placed as prefabs
 	"github.com/voltex-editor/voltex/viewport"
+	"github.com/voltex-editor/voltex/viewport/snap"
 )
 
 // The workspace's prefab commands: place an instance of a scene file, save the selection as a prefab, revert,
@@ -45,12 +46,37 @@ func isModel(p string) bool {
 
 // PlacePrefab places an instance of the prefab at path as a root beside what the scene holds, on its floor and
 // never between the camera and it (BesideScene, as a new grid goes): placing again puts the next one beside that.
-// With surface snapping on it stands on the surface in the middle of the view instead, when there is one.
+// With surface snapping on it stands on the surface in the middle of the view instead, when there is one, turned
+// to its normal.
 func (w *Workspace) PlacePrefab(path string) {
+	box, ok := w.prefabBox(path)
+	if !ok {
+		return
+	}
+	if w.settings.SurfaceSnap {
+		if h, ok := w.ui.SurfaceAhead(); ok {
+			w.instantiate(path, ecs.Entity{}, Standing(box, h))
+			return
+		}
+	}
+	w.Instantiate(path, ecs.Entity{}, BesideScene(w.ui.SceneBounds(), box, w.doc.Camera().Eye()))
+}
+
+// DropPrefab places an instance of the prefab at path, dragged from the Assets panel into the viewport, as a root
+// standing on the surface at (Standing).
+func (w *Workspace) DropPrefab(path string, at snap.SurfaceHit) {
+	if box, ok := w.prefabBox(path); ok {
+		w.instantiate(path, ecs.Entity{}, Standing(box, at))
+	}
+}
+
+// prefabBox is the bounds of what the prefab at path draws, relative to its root (its origin when it draws
+// nothing); ok is false, and the user told why, when it cannot be placed.
+func (w *Workspace) prefabBox(path string) (viewport.AABB, bool) {
 	shape, err := w.doc.Shape(context.Background(), doc.CopySource{Prefab: path})
 	if err != nil {
 		w.placeFailed(path, err)
-		return
+		return viewport.AABB{}, false
 	}
 	box := viewport.EmptyAABB()
 	for _, it := range shape {
@@ -61,18 +87,33 @@ func (w *Workspace) PlacePrefab(path string) {
 	if box.IsEmpty() { // nothing drawn: its origin is what is placed
 		box = viewport.AABB{}
 	}
-	pos := BesideScene(w.ui.SceneBounds(), box, w.doc.Camera().Eye())
-	if w.settings.SurfaceSnap { // on the surface in the middle of the view, its bottom on it
-		if p, ok := w.ui.SurfaceAhead(); ok {
-			pos = p.Sub(mgl32.Vec3{0, box.Min[1], 0})
-		}
+	return box, true
+}
+
+// Standing is the Transform that stands a thing whose bounds are box (relative to its origin) on the surface at:
+// its up axis along the surface's normal, the middle of its bottom on the point — what a move with surface
+// snapping does to a moved entity (snap.OnSurface). On level ground it is not turned at all.
+func Standing(box viewport.AABB, at snap.SurfaceHit) ecs.Transform {
+	t := ecs.Transform{}.Default()
+	m := snap.OnSurface(mgl32.Ident4(), box, at.Point, at.Normal)
+	if turned, ok := ecs.TransformFromMatrix(m, mgl32.Vec3{}); ok {
+		t.Position, t.Rotation = turned.Position, turned.Rotation // the scale stays exactly 1: the turn is a rotation
+	} else {
+		t.Position = at.Point
 	}
-	w.Instantiate(path, ecs.Entity{}, pos)
+	return t
 }
 
 // Instantiate places an instance of the prefab at path under parent at pos (parent's space).
 func (w *Workspace) Instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) {
-	e, err := w.doc.Prefabs().Instantiate(context.Background(), path, parent, pos)
+	t := ecs.Transform{}.Default()
+	t.Position = pos
+	w.instantiate(path, parent, t)
+}
+
+// instantiate places an instance of the prefab at path under parent with Transform t (parent's space).
+func (w *Workspace) instantiate(path string, parent ecs.Entity, t ecs.Transform) {
+	e, err := w.doc.Prefabs().InstantiateAt(context.Background(), path, parent, t)
 	if err != nil {
 		w.placeFailed(path, err)
 		return
@@ -82,17 +123,20 @@ func (w *Workspace) Instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) 
 	w.syncWatched()
 }
 
-// PlaceMesh makes an entity with the mesh ref (a mesh dragged from the Assets panel) standing on the ground at pos,
-// named after the mesh, and selects it: one undoable step. A glTF model is placed as an instance of it (a prefab of
-// its nodes, with their materials, lights and cameras); an OBJ file gets the Material its .mtl gives its faces.
-func (w *Workspace) PlaceMesh(ref string, pos mgl32.Vec3) {
+// PlaceMesh makes an entity with the mesh ref (a mesh dragged from the Assets panel) standing on the surface at
+// (Standing: on the ground, upright, or on a mesh's surface turned to its normal), named after the mesh, and
+// selects it: one undoable step. A glTF model is placed as an instance of it (a prefab of its nodes, with their
+// materials, lights and cameras); an OBJ file gets the Material its .mtl gives its faces.
+func (w *Workspace) PlaceMesh(ref string, at snap.SurfaceHit) {
+	box := viewport.AABB{} // its origin on the surface when it has no bounds
 	if m, err := w.assets.Mesh(ref); err == nil && m != nil {
 		if b := viewport.MeshBounds(m); !b.IsEmpty() {
-			pos[1] -= b.Min[1] // its bottom on the ground
+			box = b
 		}
 	}
+	t := Standing(box, at)
 	if isModel(ref) {
-		w.Instantiate(filepath.Join(w.assets.Root(), filepath.FromSlash(ref)), ecs.Entity{}, pos)
+		w.instantiate(filepath.Join(w.assets.Root(), filepath.FromSlash(ref)), ecs.Entity{}, t)
 		return
 	}
 	comps := []any{scene.Mesh{Asset: ref}, scene.Color{}.Default()}
@@ -109,8 +153,6 @@ func (w *Workspace) PlaceMesh(ref string, pos mgl32.Vec3) {
 	if name != "" {
 		name = strings.ToUpper(name[:1]) + name[1:]
 	}
-	t := ecs.Transform{}.Default()
-	t.Position = pos
 	e, err := w.doc.Spawn("Create "+name, ecs.Entity{}, name, append([]any{t}, comps...)...)
 	if err != nil {
 		w.Report("create "+name, err)

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/assets/watch"
 	"github.com/voltex-editor/voltex/ecs"
@@ -16,6 +14,7 @@ import (
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/merge"
 	"github.com/voltex-editor/voltex/viewport"
+	"github.com/voltex-editor/voltex/viewport/snap"
 )
 
 // Workspace is the open scene and everything that acts on it as a whole: the document, its project file, the
@@ -104,8 +103,9 @@ type UI interface {
 	SceneVersion() uint64
 	// SceneBounds is the box of what the viewport draws of the scene (empty when it draws nothing).
 	SceneBounds() viewport.AABB
-	// SurfaceAhead is where the ray through the middle of the view meets the scene's meshes, if it does.
-	SurfaceAhead() (mgl32.Vec3, bool)
+	// SurfaceAhead is the surface the ray through the middle of the view meets among the scene's meshes, if it
+	// does: the point and its normal.
+	SurfaceAhead() (snap.SurfaceHit, bool)
 	// The window: closing, the clipboard.
 	Close()
 	Clipboard() string

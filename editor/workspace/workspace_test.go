@@ -19,6 +19,7 @@ import (
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/settings"
 	"github.com/voltex-editor/voltex/viewport"
+	"github.com/voltex-editor/voltex/viewport/snap"
 )
 
 // fakeUI is the window as the workspace sees it: it records what the commands ask for, and lets a test answer the
@@ -97,9 +98,9 @@ func (f *fakeUI) SceneVersion() uint64 { return f.sceneVer }
 func (f *fakeUI) SceneBounds() viewport.AABB {
 	return viewport.EmptyAABB()
 }
-func (f *fakeUI) SurfaceAhead() (mgl32.Vec3, bool) { return mgl32.Vec3{}, false }
-func (f *fakeUI) Close()                           { f.closed = true }
-func (f *fakeUI) Clipboard() string                { return f.clip }
+func (f *fakeUI) SurfaceAhead() (snap.SurfaceHit, bool) { return snap.SurfaceHit{}, false }
+func (f *fakeUI) Close()                                { f.closed = true }
+func (f *fakeUI) Clipboard() string                     { return f.clip }
 func (f *fakeUI) SetClipboard(s string) {
 	f.clip = s
 }
