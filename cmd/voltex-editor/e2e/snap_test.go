@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/cmd/voltex-editor/internal/guitest"
+	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/viewport"
 )
@@ -64,28 +66,35 @@ func (s *snapScene) saved() (pos, rot mgl32.Vec3) {
 	s.t.Helper()
 	s.e.Key("ctrl+s")
 	s.e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
-	data, err := os.ReadFile(s.path)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	var f struct {
-		Entities []struct {
-			Name       string
-			Components struct {
-				Transform struct{ Position, Rotation mgl32.Vec3 }
-			}
-		}
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		s.t.Fatal(err)
-	}
-	for _, en := range f.Entities {
+	for _, en := range savedEntities(s.t, s.path) {
 		if en.Name == "Mover" {
 			return en.Components.Transform.Position, en.Components.Transform.Rotation
 		}
 	}
 	s.t.Fatal("no Mover in the saved scene")
 	return
+}
+
+// savedEntity is what the snapping tests read of an entity in a saved scene.
+type savedEntity struct {
+	Name       string
+	Components struct {
+		Transform struct{ Position, Rotation mgl32.Vec3 }
+	}
+}
+
+// savedEntities reads the entities of the scene file at path.
+func savedEntities(t *testing.T, path string) []savedEntity {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct{ Entities []savedEntity }
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Entities
 }
 
 // TestVertexSnapOntoACorner: with V held, the Mover's gizmo dragged to a corner of the Target puts a corner of the
@@ -203,5 +212,63 @@ func TestGridSnapToggle(t *testing.T) {
 		if v := pos[a] * 2; v != float32(int(v)) {
 			t.Fatalf("with Snap on the Mover was saved at %v, off the 0.5 steps", pos)
 		}
+	}
+}
+
+// TestSurfaceSnapDropStandsOnASlopeAndAWall: with Surface on, a cube dragged from the Assets panel onto a slope
+// tilted 30° and one dragged onto a wall each stand on that surface turned to its normal: the saved rotation
+// turns the cube's up axis to the slope's normal, and to the wall's.
+func TestSurfaceSnapDropStandsOnASlopeAndAWall(t *testing.T) {
+	path := filepath.Join(writeScenes(t, map[string]string{"slope.json": `{ "format": "voltex.scene", "version": 2, "name": "Slope",
+  "editor": { "camera": { "pivot": [0, 0.5, 0], "yaw": 0, "pitch": -30, "distance": 14 } },
+  "entities": [
+    { "id": 1, "name": "Slope", "order": 1, "components": { "Color": { "rgba": [0.35, 0.6, 0.35, 1] }, "Mesh": { "asset": "builtin:cube" },
+      "Transform": { "position": [-3.375, -0.21650635, 0], "rotation": [0, 0, 30], "scale": [5, 0.5, 5] } } },
+    { "id": 2, "name": "Wall", "order": 2, "components": { "Color": { "rgba": [0.6, 0.6, 0.7, 1] }, "Mesh": { "asset": "builtin:cube" },
+      "Transform": { "position": [3, 1.5, -3], "scale": [4, 3, 0.5] } } } ] }
+`}), "slope.json")
+	dir := t.TempDir()
+	e := launchOnWith(t, path, "--settings", dir)
+	failShot(t, e, t.Name())
+	s := &snapScene{t: t, e: e, path: path, settings: filepath.Join(dir, "settings.json"),
+		cam: viewport.DefaultCamera().WithSaved(scene.EditorCamera{Pivot: [3]float32{0, 0.5, 0}, Pitch: -30, Distance: 14})}
+	p0 := e.WaitProbe(20*time.Second, "the scene drawn", func(p *guitest.Probe) bool { return p.Entities == 2 && p.ViewportRenders > 0 })
+	s.toggle("toolbar:Surface", "surfaceSnap")
+	showAssets(e, p0)
+	// the middle of the slope's top (normal: Z turned 30°) and a point of the wall's face towards the camera (+Z)
+	slopeTop, slopeNormal := mgl32.Vec3{-3.5, 0, 0}, mgl32.Vec3{-0.5, 0.8660254, 0}
+	wallFace, wallNormal := mgl32.Vec3{3, 1.5, -2.75}, mgl32.Vec3{0, 0, 1}
+	for i, at := range []mgl32.Vec3{slopeTop, wallFace} {
+		p, _ := e.ReadProbe()
+		x, y := p.Inspector["mesh:builtin:cube"].Center()
+		tx, ty := s.pixel(at)
+		e.DragOnto(x, y, 1, func(*guitest.Probe) (int, int) { return tx, ty })
+		e.WaitProbe(10*time.Second, "a cube made", func(p *guitest.Probe) bool { return p.Entities == 3+i })
+	}
+	docShot(t, e, "snap-drop-slope.png")
+	e.Key("ctrl+s")
+	e.WaitProbe(10*time.Second, "saved", func(p *guitest.Probe) bool { return !p.Dirty })
+	stood := 0
+	for _, en := range savedEntities(t, path) {
+		if !strings.HasPrefix(en.Name, "Cube") {
+			continue
+		}
+		tr := en.Components.Transform
+		m := ecs.Transform{Position: tr.Position, Rotation: tr.Rotation, Scale: mgl32.Vec3{1, 1, 1}}.Matrix()
+		up := m.Mul4x1(mgl32.Vec4{0, 1, 0, 0}).Vec3()
+		foot := m.Mul4x1(mgl32.Vec4{0, -0.5, 0, 1}).Vec3() // the middle of its bottom
+		at, normal := slopeTop, slopeNormal
+		if tr.Position[0] > 0 {
+			at, normal = wallFace, wallNormal
+		}
+		if up.Sub(normal).Len() > 1e-3 || foot.Sub(at).Len() > 0.3 || math.Abs(float64(foot.Sub(at).Dot(normal))) > 1e-3 {
+			t.Errorf("%s saved at %v turned %v: up axis %v, bottom at %v; want up %v, the bottom on the surface at about %v",
+				en.Name, tr.Position, tr.Rotation, up, foot, normal, at)
+		}
+		stood++
+		t.Logf("%s at %v turned %v", en.Name, tr.Position, tr.Rotation)
+	}
+	if stood != 2 {
+		t.Fatalf("%d cubes saved, want 2", stood)
 	}
 }
