@@ -44,7 +44,7 @@ screenshot: build
 
 ## docs-shots: regenerate the screenshots in docs/ (editor, inspector, workflows) and the render PNGs
 docs-shots: screenshot
-	VOLTEX_DOCS_SHOTS=$(CURDIR)/docs $(GO) test -count=1 -run 'Workflow|EveryKind|EditsProjectComponents|GridOfPrefab|KeepHandMove|KeepDuplicateReparent|AttachToRunningGame|RecoverAfterKill|PaletteRunsSave|FourViews|PrefabModeEditsThePrefabAlone' ./cmd/voltex-editor/e2e/
+	VOLTEX_DOCS_SHOTS=$(CURDIR)/docs $(GO) test -count=1 -run 'Workflow|EveryKind|EditsProjectComponents|GridOfPrefab|KeepHandMove|KeepDuplicateReparent|AttachToRunningGame|RecoverAfterKill|PaletteRunsSave|FourViews|PrefabModeEditsThePrefabAlone|VertexSnapOntoACorner|SurfaceSnap|GridSnapToggle' ./cmd/voltex-editor/e2e/
 	./$(BIN) render scenes/cubes.json -o docs/render-cubes.png
 	./$(BIN) render scenes/solar.json --frame --pitch -35 -o docs/render-solar.png
 
