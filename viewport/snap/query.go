@@ -92,7 +92,8 @@ func Surface(dl *viewport.DrawList, c *Cache, r viewport.Ray, accept func(id uin
 	var best SurfaceHit
 	found := false
 	limit := float32(math.Inf(1))
-	near := func(b viewport.AABB) bool { t, ok := r.IntersectAABB(b); return ok && t <= limit }
+	seg := segmentOf(r)
+	near := func(b viewport.AABB) bool { return seg.meets(b, limit) }
 	eachInstance(dl, c, near, accept, func(x *Index, in *viewport.Instance) bool {
 		inv := in.World.Inv()
 		if inv == (mgl32.Mat4{}) {
@@ -116,6 +117,45 @@ func Surface(dl *viewport.DrawList, c *Cache, r viewport.Ray, accept func(id uin
 		best.Point = r.At(best.T)
 	}
 	return best, found
+}
+
+// segment is a ray made ready for many box tests: its direction's reciprocals worked out once.
+type segment struct {
+	origin, inv mgl32.Vec3
+}
+
+func segmentOf(r viewport.Ray) segment {
+	s := segment{origin: r.Origin}
+	for i := range 3 {
+		s.inv[i] = 1 / r.Dir[i] // ±Inf along an axis it does not move on
+	}
+	return s
+}
+
+// meets reports whether the ray may meet box b at a t ≤ limit: a culling test, which may say yes for a box it
+// grazes (a NaN from an origin on a slab's plane along an axis the ray does not move on answers yes).
+func (s *segment) meets(b viewport.AABB, limit float32) bool {
+	if b.IsEmpty() {
+		return false
+	}
+	lo, hi := float32(0), limit
+	for i := range 3 {
+		t1 := (b.Min[i] - s.origin[i]) * s.inv[i]
+		t2 := (b.Max[i] - s.origin[i]) * s.inv[i]
+		if t1 > t2 {
+			t1, t2 = t2, t1
+		}
+		if t1 > lo {
+			lo = t1
+		}
+		if t2 < hi {
+			hi = t2
+		}
+		if lo > hi {
+			return false
+		}
+	}
+	return true
 }
 
 // View is what a screen-space query needs of the camera: the view-projection matrix of a W×H pixel viewport and
@@ -215,8 +255,9 @@ func (c *cone) mayHold(b viewport.AABB) bool {
 	centre, radius := b.Center(), b.Size().Len()*0.5
 	d := centre.Sub(c.apex)
 	t := d.Dot(c.axis)
-	perp := d.Sub(c.axis.Mul(t)).Len()
-	return perp*c.cos-t*c.sin <= radius
+	// perp·cos - t·sin ≤ radius, squared (perp ≥ 0 and cos > 0) to spare a square root
+	rhs := radius + t*c.sin
+	return rhs >= 0 && d.Sub(c.axis.Mul(t)).LenSqr()*c.cos*c.cos <= rhs*rhs
 }
 
 // Vertex returns the vertex of dl's instances that accept takes (all when accept is nil) drawn nearest the mouse
@@ -308,7 +349,8 @@ func (s *sight) sees(h VertexHit) bool {
 		return false
 	}
 	seen := true
-	near := func(b viewport.AABB) bool { t, ok := r.IntersectAABB(b); return ok && t < limit }
+	seg := segmentOf(r)
+	near := func(b viewport.AABB) bool { return seg.meets(b, limit) }
 	eachInstance(s.dl, s.c, near, s.accept, func(x *Index, in *viewport.Instance) bool {
 		inv := in.World.Inv()
 		if inv == (mgl32.Mat4{}) || !x.Blocked(r.Transform(inv), limit) {
