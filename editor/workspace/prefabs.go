@@ -55,7 +55,7 @@ func (w *Workspace) PlacePrefab(path string) {
 	}
 	if w.settings.SurfaceSnap {
 		if h, ok := w.ui.SurfaceAhead(); ok {
-			w.instantiate(path, ecs.Entity{}, Standing(box, h))
+			w.instantiate(path, ecs.Entity{}, standing(box, h))
 			return
 		}
 	}
@@ -63,10 +63,10 @@ func (w *Workspace) PlacePrefab(path string) {
 }
 
 // DropPrefab places an instance of the prefab at path, dragged from the Assets panel into the viewport, as a root
-// standing on the surface at (Standing).
+// standing on the surface at (standing).
 func (w *Workspace) DropPrefab(path string, at snap.SurfaceHit) {
 	if box, ok := w.prefabBox(path); ok {
-		w.instantiate(path, ecs.Entity{}, Standing(box, at))
+		w.instantiate(path, ecs.Entity{}, standing(box, at))
 	}
 }
 
@@ -90,10 +90,10 @@ func (w *Workspace) prefabBox(path string) (viewport.AABB, bool) {
 	return box, true
 }
 
-// Standing is the Transform that stands a thing whose bounds are box (relative to its origin) on the surface at:
+// standing is the Transform that stands a thing whose bounds are box (relative to its origin) on the surface at:
 // its up axis along the surface's normal, the middle of its bottom on the point — what a move with surface
 // snapping does to a moved entity (snap.OnSurface). On level ground it is not turned at all.
-func Standing(box viewport.AABB, at snap.SurfaceHit) ecs.Transform {
+func standing(box viewport.AABB, at snap.SurfaceHit) ecs.Transform {
 	t := ecs.Transform{}.Default()
 	m := snap.OnSurface(mgl32.Ident4(), box, at.Point, at.Normal)
 	if turned, ok := ecs.TransformFromMatrix(m, mgl32.Vec3{}); ok {
@@ -124,7 +124,7 @@ func (w *Workspace) instantiate(path string, parent ecs.Entity, t ecs.Transform)
 }
 
 // PlaceMesh makes an entity with the mesh ref (a mesh dragged from the Assets panel) standing on the surface at
-// (Standing: on the ground, upright, or on a mesh's surface turned to its normal), named after the mesh, and
+// (standing: on the ground, upright, or on a mesh's surface turned to its normal), named after the mesh, and
 // selects it: one undoable step. A glTF model is placed as an instance of it (a prefab of its nodes, with their
 // materials, lights and cameras); an OBJ file gets the Material its .mtl gives its faces.
 func (w *Workspace) PlaceMesh(ref string, at snap.SurfaceHit) {
@@ -134,7 +134,7 @@ func (w *Workspace) PlaceMesh(ref string, at snap.SurfaceHit) {
 			box = b
 		}
 	}
-	t := Standing(box, at)
+	t := standing(box, at)
 	if isModel(ref) {
 		w.instantiate(filepath.Join(w.assets.Root(), filepath.FromSlash(ref)), ecs.Entity{}, t)
 		return
