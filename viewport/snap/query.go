@@ -55,9 +55,17 @@ func (c *Cache) Len() int {
 	return len(c.m)
 }
 
+// chunkRef is a chunk of a draw list's batch with its mesh's index and local bounds.
+type chunkRef struct {
+	x     *Index
+	local viewport.AABB
+	ch    *viewport.Chunk
+}
+
 // eachInstance calls f with the instances of dl that accept takes (all when accept is nil) whose world box, and
-// their chunk's, near keeps, and their mesh's index, until f returns true.
-func eachInstance(dl *viewport.DrawList, c *Cache, near func(viewport.AABB) bool, accept func(id uint32) bool, f func(x *Index, in *viewport.Instance) (stop bool)) {
+// their chunk's, near keeps, and their mesh's index, until f returns true. It appends the chunks near kept to
+// walked, when walked is not nil.
+func eachInstance(dl *viewport.DrawList, c *Cache, near func(viewport.AABB) bool, accept func(id uint32) bool, walked *[]chunkRef, f func(x *Index, in *viewport.Instance) (stop bool)) {
 	for _, b := range dl.Batches() {
 		if b.Len() == 0 {
 			continue
@@ -68,14 +76,26 @@ func eachInstance(dl *viewport.DrawList, c *Cache, near func(viewport.AABB) bool
 			if !near(ch.Bounds()) {
 				continue
 			}
-			for i := range ch.Instances {
-				in := &ch.Instances[i]
-				if (accept == nil || accept(in.ID)) && near(local.Transform(in.World)) && f(x, in) {
-					return
-				}
+			if walked != nil {
+				*walked = append(*walked, chunkRef{x: x, local: local, ch: ch})
+			}
+			if instancesIn(chunkRef{x: x, local: local, ch: ch}, near, accept, f) {
+				return
 			}
 		}
 	}
+}
+
+// instancesIn calls f with the instances of one chunk that accept takes and whose world box near keeps, until f
+// returns true; stop reports whether it did.
+func instancesIn(r chunkRef, near func(viewport.AABB) bool, accept func(id uint32) bool, f func(x *Index, in *viewport.Instance) bool) (stop bool) {
+	for i := range r.ch.Instances {
+		in := &r.ch.Instances[i]
+		if (accept == nil || accept(in.ID)) && near(r.local.Transform(in.World)) && f(r.x, in) {
+			return true
+		}
+	}
+	return false
 }
 
 // SurfaceHit is the surface under a ray: the instance, the distance along the ray (in units of its Dir), the point
@@ -94,7 +114,7 @@ func Surface(dl *viewport.DrawList, c *Cache, r viewport.Ray, accept func(id uin
 	limit := float32(math.Inf(1))
 	seg := segmentOf(r)
 	near := func(b viewport.AABB) bool { return seg.meets(b, limit) }
-	eachInstance(dl, c, near, accept, func(x *Index, in *viewport.Instance) bool {
+	eachInstance(dl, c, near, accept, nil, func(x *Index, in *viewport.Instance) bool {
 		inv := in.World.Inv()
 		if inv == (mgl32.Mat4{}) {
 			return false
@@ -272,7 +292,10 @@ func Vertex(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, radius fl
 	// narrow is shrunk to the best vertex so far (only one as near or nearer can beat it); narrow.mayHold is bound
 	// to &narrow, so the culling sees it shrink.
 	narrow := cn
-	eachInstance(dl, c, narrow.mayHold, accept, func(x *Index, in *viewport.Instance) bool {
+	// The cone only narrows, and the best vertex's sight line lies in the last one: the chunks walked hold all that
+	// may hide it.
+	var walked []chunkRef
+	eachInstance(dl, c, narrow.mayHold, accept, &walked, func(x *Index, in *viewport.Instance) bool {
 		best, found = nearestVertex(x, in.ID, in.World, v, mouse, radius, &narrow, best, found)
 		if found {
 			narrow = cn.narrowed(min(radius, float32(math.Floor(float64(best.Dist)))+1))
@@ -283,7 +306,7 @@ func Vertex(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, radius fl
 		return VertexHit{}, false
 	}
 	s := sight{dl: dl, c: c, v: v, accept: accept}
-	if s.sees(best) { // the nearest drawn is usually seen
+	if s.sees(best, walked) { // the nearest drawn is usually seen
 		return best, true
 	}
 	// Else the vertices in rings around the mouse, each twice as wide as the one inside it, best first, until one
@@ -296,7 +319,7 @@ func Vertex(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, radius fl
 		hi = min(hi, radius)
 		narrow := cn.narrowed(hi)
 		ring = ring[:0]
-		eachInstance(dl, c, narrow.mayHold, accept, func(x *Index, in *viewport.Instance) bool {
+		eachInstance(dl, c, narrow.mayHold, accept, nil, func(x *Index, in *viewport.Instance) bool {
 			ring = verticesNear(x, in.ID, in.World, v, mouse, hi, &narrow, ring)
 			return false
 		})
@@ -311,7 +334,7 @@ func Vertex(dl *viewport.DrawList, c *Cache, v View, mouse mgl32.Vec2, radius fl
 			return 0
 		})
 		for _, h := range ring {
-			if h.Point != hidden && s.sees(h) {
+			if h.Point != hidden && s.sees(h, nil) {
 				return h, true
 			}
 		}
@@ -340,8 +363,9 @@ type sight struct {
 }
 
 // sees reports whether h's vertex is seen: the ray from the camera through its pixel, aimed at it exactly (t = 1
-// there), crosses no triangle before 1 - SeenTolerance.
-func (s *sight) sees(h VertexHit) bool {
+// there), crosses no triangle before 1 - SeenTolerance. Only the chunks of within are tested, when it is not nil
+// (they must hold every chunk the ray meets).
+func (s *sight) sees(h VertexHit, within []chunkRef) bool {
 	r := s.v.Ray(h.Pixel[0], h.Pixel[1])
 	r.Dir = h.Point.Sub(r.Origin)
 	const limit = 1 - SeenTolerance
@@ -351,14 +375,23 @@ func (s *sight) sees(h VertexHit) bool {
 	seen := true
 	seg := segmentOf(r)
 	near := func(b viewport.AABB) bool { return seg.meets(b, limit) }
-	eachInstance(s.dl, s.c, near, s.accept, func(x *Index, in *viewport.Instance) bool {
+	hides := func(x *Index, in *viewport.Instance) bool {
 		inv := in.World.Inv()
 		if inv == (mgl32.Mat4{}) || !x.Blocked(r.Transform(inv), limit) {
 			return false
 		}
 		seen, s.last, s.lastInv, s.lastOK = false, x, inv, true
 		return true
-	})
+	}
+	if within == nil {
+		eachInstance(s.dl, s.c, near, s.accept, nil, hides)
+		return seen
+	}
+	for _, ref := range within {
+		if near(ref.ch.Bounds()) && instancesIn(ref, near, s.accept, hides) {
+			break
+		}
+	}
 	return seen
 }
 
