@@ -97,8 +97,8 @@ func TestIndexKeepsDistinctVertices(t *testing.T) {
 	}
 }
 
-// randScene is a draw list of random instances of a few random meshes.
-func randScene(rng *rand.Rand, n int) (*viewport.DrawList, map[string]*assets.Mesh) {
+// randScene is a draw list of random instances of a few random meshes, within spread of the origin.
+func randScene(rng *rand.Rand, n int, spread float32) (*viewport.DrawList, map[string]*assets.Mesh) {
 	dl := viewport.NewDrawList()
 	meshes := map[string]*assets.Mesh{}
 	refs := []string{"a", "b", "c"}
@@ -107,7 +107,7 @@ func randScene(rng *rand.Rand, n int) (*viewport.DrawList, map[string]*assets.Me
 		dl.SetMesh(ref, meshes[ref])
 	}
 	for i := range n {
-		dl.Set(refs[rng.IntN(len(refs))], viewport.Instance{World: randMatrix(rng, 10), ID: uint32(i + 1)})
+		dl.Set(refs[rng.IntN(len(refs))], viewport.Instance{World: randMatrix(rng, spread), ID: uint32(i + 1)})
 	}
 	return dl, meshes
 }
@@ -139,7 +139,7 @@ func TestSurfaceMatchesBruteForce(t *testing.T) {
 	var c Cache
 	hits := 0
 	for range 20 {
-		dl, _ := randScene(rng, 300)
+		dl, _ := randScene(rng, 300, 10)
 		odd := func(id uint32) bool { return id%2 == 1 }
 		for range 100 {
 			r := randRay(rng, 25)
@@ -252,8 +252,9 @@ func TestVertexMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 2))
 	var c Cache
 	hits, passed := 0, 0
-	for range 8 {
-		dl, _ := randScene(rng, 200)
+	for i := range 8 {
+		// close together, and far apart over many of the draw list's chunks (its sight lines cross several)
+		dl, _ := randScene(rng, 200, []float32{10, 40}[i%2])
 		notFirst := func(id uint32) bool { return id > 1 }
 		for range 40 {
 			v := ViewOf(randCamera(rng), 640, 480)
