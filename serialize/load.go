@@ -278,6 +278,8 @@ type binder struct {
 	used []*binding
 	// hasFormer is set when some component has former names.
 	hasFormer bool
+	// check, if set, keeps what validation needs of each entity instead of spawning it (checkInPieces).
+	check *checkRecs
 
 	prefabState
 }
@@ -353,10 +355,18 @@ func (b *binder) entity(doc *entityDoc) {
 	rec := entRec{id: doc.id, parent: doc.parent, order: doc.order}
 	rec.idLine, rec.idCol = int32(doc.idPos.Line), int32(doc.idPos.Col)
 	rec.parLine, rec.parCo = int32(doc.parentPos.Line), int32(doc.parentPos.Col)
+	if b.check != nil && (doc.isRecord || doc.prefab != nil) {
+		b.check.bail = true // prefab instances are made in a world: the load checks them
+		return
+	}
 	if doc.isRecord {
 		b.record(doc)
 		b.recs.push(rec)
 		return
+	}
+	recIndex := int32(b.recs.n)
+	if b.check != nil {
+		recIndex = int32(len(b.check.ids))
 	}
 	vals := b.vals[:0]
 	var unknown []scene.RawComponent
@@ -404,9 +414,12 @@ func (b *binder) entity(doc *entityDoc) {
 			bd.reset()
 			b.ds.failed = false
 			bd.codec.decode(&b.ds, m, bd.ptr)
+			if bd.id == b.transformID && b.check != nil {
+				b.check.bound = matrixBound((*ecs.Transform)(bd.ptr))
+			}
 			b.ds.path.Truncate(mark)
 			for _, r := range b.ds.refs {
-				b.refs = append(b.refs, refRec{rec: int32(b.recs.n), comp: bd.id, ref: r})
+				b.refs = append(b.refs, refRec{rec: recIndex, comp: bd.id, ref: r})
 				b.ds.use(2*int64(unsafe.Sizeof(refRec{}))+int64(len(r.path)+16), m.Pos()) // the list grows by copying
 			}
 			b.ds.refs = b.ds.refs[:0]
@@ -433,6 +446,12 @@ func (b *binder) entity(doc *entityDoc) {
 		b.ds.use(int64(len(u.JSON)+len(u.Name))+componentOverhead, doc.pos)
 	}
 	b.ds.use(entityOverhead, doc.pos)
+	if b.check != nil {
+		b.check.add(doc, hasTransform)
+		clear(vals)
+		b.vals = vals[:0]
+		return
+	}
 	if !probs.HasErrors() {
 		if doc.name != nil {
 			b.name.Value = string(doc.name.Text())
@@ -757,6 +776,46 @@ func entPath(i int32, key string) string {
 
 // checkCycles reports every parent cycle once.
 func (b *binder) checkCycles(parentOf []int32) {
+	eachParentPath(parentOf, func(path []int32, j int32) bool {
+		if j < 0 {
+			return true
+		}
+		k := slices.Index(path, j) // a new cycle starting at j
+		cycle := path[k:]
+		id := func(m int32) string { return strconv.FormatInt(b.recs.at(m).id, 10) }
+		// A long cycle is shown by its ends: a 100,000-entity cycle is one short line.
+		var ids []string
+		if len(cycle) <= 12 {
+			for _, m := range cycle {
+				ids = append(ids, id(m))
+			}
+		} else {
+			for _, m := range cycle[:6] {
+				ids = append(ids, id(m))
+			}
+			ids = append(ids, "… "+words.Thousands(int64(len(cycle)-9))+" more …")
+			for _, m := range cycle[len(cycle)-3:] {
+				ids = append(ids, id(m))
+			}
+		}
+		ids = append(ids, id(j))
+		last := path[len(path)-1]
+		r := b.recs.at(last)
+		what := "parent cycle"
+		if len(cycle) > 12 {
+			what += " of " + words.Thousands(int64(len(cycle))) + " entities"
+		}
+		b.probs.Errorf(int(r.parLine), int(r.parCo), entPath(last, "parent"), "%s: %s (each is the parent of the one before)",
+			what, strings.Join(ids, " → "))
+		return true
+	})
+}
+
+// eachParentPath walks from every entity up its parents (parentOf; -1: none) until an entity walked
+// before or a root, and calls fn with the entities walked for the first time (from the first up) and,
+// if the last one's parent leads back into them, the entity where that cycle starts (else -1). fn
+// returning false stops the walk.
+func eachParentPath(parentOf []int32, fn func(path []int32, cycleAt int32) bool) {
 	const (
 		unseen = iota
 		onPath
@@ -775,34 +834,11 @@ func (b *binder) checkCycles(parentOf []int32) {
 			path = append(path, j)
 			j = parentOf[j]
 		}
-		if j >= 0 && state[j] == onPath { // a new cycle starting at j
-			k := slices.Index(path, j)
-			cycle := path[k:]
-			id := func(m int32) string { return strconv.FormatInt(b.recs.at(m).id, 10) }
-			// A long cycle is shown by its ends: a 100,000-entity cycle is one short line.
-			var ids []string
-			if len(cycle) <= 12 {
-				for _, m := range cycle {
-					ids = append(ids, id(m))
-				}
-			} else {
-				for _, m := range cycle[:6] {
-					ids = append(ids, id(m))
-				}
-				ids = append(ids, "… "+words.Thousands(int64(len(cycle)-9))+" more …")
-				for _, m := range cycle[len(cycle)-3:] {
-					ids = append(ids, id(m))
-				}
-			}
-			ids = append(ids, id(j))
-			last := path[len(path)-1]
-			r := b.recs.at(last)
-			what := "parent cycle"
-			if len(cycle) > 12 {
-				what += " of " + words.Thousands(int64(len(cycle))) + " entities"
-			}
-			b.probs.Errorf(int(r.parLine), int(r.parCo), entPath(last, "parent"), "%s: %s (each is the parent of the one before)",
-				what, strings.Join(ids, " → "))
+		if j < 0 || state[j] != onPath {
+			j = -1
+		}
+		if !fn(path, j) {
+			return
 		}
 		for _, m := range path {
 			state[m] = done

@@ -68,6 +68,8 @@ type sceneReader struct {
 	stop     func() bool      // if set, reports true when reading must stop (a limit was reported)
 	// expect, if set, is told once, after the first expectAfter entities, about how many follow (expectedRest).
 	expect func(n int)
+	// entities, if set, reads the "entities" array in place of readEntities when the version is known by then.
+	entities func() error
 
 	doc          entityDoc     // reused for every entity
 	cur          jsonpos.Value // the entity being read
@@ -157,7 +159,11 @@ func (r *sceneReader) pass(second bool) (deferred bool, err error) {
 		}
 		if string(key) == "entities" {
 			if second || (!r.sawEntities && r.versionKnown) {
-				if err := r.readEntities(); err != nil {
+				read := r.readEntities
+				if r.entities != nil && !second {
+					read = r.entities
+				}
+				if err := read(); err != nil {
 					return false, err
 				}
 			} else {

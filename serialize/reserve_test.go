@@ -27,9 +27,14 @@ func transformRows(t *testing.T, w *ecs.World) int {
 
 // gridFile is a saved grid of n cubes.
 func gridFile(t *testing.T, n [3]int) []byte {
+	return savedGrid(t, scene.GridParams{Count: n, Spacing: mgl32.Vec3{1, 1, 1}, ColorFrom: [4]float32{1, 1, 1, 1},
+		ColorTo: [4]float32{1, 1, 1, 1}}, "Grid")
+}
+
+// savedGrid is the file of the cube grid p (ids from a fixed seed).
+func savedGrid(t testing.TB, p scene.GridParams, name string) []byte {
 	t.Helper()
-	s, err := GridScene(scene.GridParams{Count: n, Spacing: mgl32.Vec3{1, 1, 1}, ColorFrom: [4]float32{1, 1, 1, 1},
-		ColorTo: [4]float32{1, 1, 1, 1}}, "Grid", 1)
+	s, err := GridScene(p, name, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -148,6 +148,13 @@ func ValidateInput(ctx context.Context, in *Input, opts LoadOptions) (Validated,
 		return v, fmt.Errorf("%s is a project file: check it with package serialize/project", opts.File)
 	default:
 		opts.RefuseConflicts = true
+		if opts.CheckAsset != nil {
+			opts.CheckAsset = askOnce(opts.CheckAsset)
+		}
+		if name, n, ok := checkInPieces(ctx, in, opts); ok {
+			v.Summary = fmt.Sprintf("scene %q, %s", name, plural(n, "entity", "entities"))
+			return v, nil
+		}
 		s, err := Load(ctx, in, opts)
 		if err != nil {
 			return v, err

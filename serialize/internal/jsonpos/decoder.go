@@ -384,6 +384,34 @@ func NewBytesDecoderAt(data []byte, lim Limits, start Pos, offset int64) *Decode
 	return d
 }
 
+// NewDecoderAt returns a Decoder reading r, a piece of a larger input that
+// starts at position start and byte offset offset, inside the containers
+// open lists (outermost first, each '{' or '['), at the start of a member or
+// item of the innermost one: the first NextMember or NextItem reads it
+// without a ',' before it. Positions, offsets and depths are reported as in
+// the whole input; the size limit counts from the whole input's start.
+func NewDecoderAt(r io.Reader, lim Limits, start Pos, offset int64, open string) *Decoder {
+	d := &Decoder{r: r, buf: make([]byte, 0, defaultBufSize), lim: lim}
+	d.Resume(r, start, offset)
+	for i := range len(open) {
+		d.open = append(d.open, open[i])
+		d.first = append(d.first, i == len(open)-1)
+	}
+	return d
+}
+
+// Resume drops what d has buffered and reads on from r, which continues the
+// input at position at and byte offset offset (a reader positioned there);
+// the containers d is inside stay open. A reader that read the middle of an
+// input elsewhere (in pieces, on other goroutines) resumes after it.
+func (d *Decoder) Resume(r io.Reader, at Pos, offset int64) {
+	d.r, d.buf, d.pos, d.base, d.eof = r, d.buf[:0], 0, offset, false
+	d.line, d.lineStart, d.nread = int32(at.Line), offset-int64(at.Col-1), offset
+}
+
+// Pos returns the position of the next unread byte.
+func (d *Decoder) Pos() Pos { return d.posAt(d.pos) }
+
 // Finish checks that nothing but whitespace follows.
 func (d *Decoder) Finish() error {
 	if d.err != nil {
