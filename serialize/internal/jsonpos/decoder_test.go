@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -459,5 +460,59 @@ func TestAppendFloat32FastPathIsStrconv(t *testing.T) {
 	}
 	if fast < 1_000_000 {
 		t.Fatalf("only %d of the grid's decimals took the fast path", fast)
+	}
+}
+
+// TestDecoderAtReadsAPiece: a decoder started at an item inside open containers reads the items from
+// there with the positions, offsets and depths of the whole input, and the decoder of the whole input
+// resumes after the piece.
+func TestDecoderAtReadsAPiece(t *testing.T) {
+	src := "{\"a\": 1, \"items\": [\n  {\"x\": [1]},\n  {\"x\": [2]},\n  {\"x\": [[3]]}\n], \"z\": true}"
+	at := int64(strings.Index(src, `{"x": [2]}`))
+	d := NewDecoderAt(strings.NewReader(src[at:]), Limits{MaxDepth: 4}, Pos{3, 3}, at, "{[")
+	var got []string
+	for {
+		more, err := d.NextItem()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !more {
+			break
+		}
+		v, err := d.Value()
+		if err != nil && !strings.Contains(err.Error(), "4:10: nesting is deeper than the limit of 4 levels") {
+			t.Fatal(err)
+		}
+		if err != nil {
+			got = append(got, err.Error())
+			break
+		}
+		got = append(got, v.Pos().String()+"@"+strconv.FormatInt(d.Offset(), 10))
+	}
+	if want := []string{"3:3@" + strconv.Itoa(int(at)+10), "4:10: nesting is deeper than the limit of 4 levels"}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	// The whole input's decoder, moved past the array, reads on.
+	whole := NewDecoder(strings.NewReader(src), testLimits)
+	if _, err := whole.EnterObject(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := whole.NextMember(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := whole.Value(); err != nil {
+		t.Fatal(err)
+	}
+	if key, _, _, err := whole.NextMember(); err != nil || string(key) != "items" {
+		t.Fatal(key, err)
+	}
+	end := int64(strings.Index(src, "], ")) + 1
+	whole.Resume(strings.NewReader(src[end:]), Pos{5, 2}, end)
+	key, kp, ok, err := whole.NextMember()
+	if string(key) != "z" || kp != (Pos{5, 4}) || !ok || err != nil {
+		t.Fatalf("after resuming: %q %v %v %v", key, kp, ok, err)
+	}
+	if p := whole.Pos(); p != (Pos{5, 8}) {
+		t.Fatalf("Pos after the key: %v", p)
 	}
 }
