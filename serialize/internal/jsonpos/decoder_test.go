@@ -463,6 +463,37 @@ func TestAppendFloat32FastPathIsStrconv(t *testing.T) {
 	}
 }
 
+// parseFloat's fast path for short numbers reads what strconv reads, in 32 and 64 bits: every literal
+// of up to 7 digits with up to 7 of them after the point is in reach (a sample of them, and the
+// decimals a grid writes), negative zero included.
+func TestParseFloatFastPathIsStrconv(t *testing.T) {
+	check := func(s string) {
+		for _, bits := range []int{32, 64} {
+			got, err := parseFloat([]byte(s), bits)
+			want, werr := strconv.ParseFloat(s, bits)
+			if err != nil || werr != nil || math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%s in %d bits: %v (%v), strconv %v (%v)", s, bits, got, err, want, werr)
+			}
+		}
+	}
+	for _, s := range []string{"0", "-0", "-0.0", "0.5", "66.75", "-54.75", "1.5", "9999999", "0.1", "0.3", "0.7",
+		"1234567", "123456.7", "1.234567", "0.0000001", "-0.000001", "16777217", "3.4028235", "0.33333334"} {
+		check(s)
+	}
+	for n := 0; n < 10_000_000; n += 101 {
+		for frac := 0; frac <= 7; frac++ {
+			digits := strconv.Itoa(n)
+			digits = strings.Repeat("0", max(0, frac+1-len(digits))) + digits
+			s := digits
+			if frac > 0 {
+				s = digits[:len(digits)-frac] + "." + digits[len(digits)-frac:]
+			}
+			check(s)
+			check("-" + s)
+		}
+	}
+}
+
 // TestDecoderAtReadsAPiece: a decoder started at an item inside open containers reads the items from
 // there with the positions, offsets and depths of the whole input, and the decoder of the whole input
 // resumes after the piece.

@@ -180,25 +180,41 @@ func (v *Value) Float(bits int) (float64, error) {
 	return f, nil
 }
 
-// parseFloat parses a grammar-checked JSON number. Short integers (the
-// common case in scene files: 0, 1, 45, -3) take a fast exact path.
+// parseFloat parses a grammar-checked JSON number. Short numbers without
+// an exponent (the common case in scene files: 0, 1, 45, -3, 66.75) take a
+// fast exact path: at most 7 digits are an integer that float32 and float64
+// hold exactly, and so is the power of ten of at most 7 fraction digits, so
+// one division rounds correctly, as strconv.ParseFloat does.
 func parseFloat(b []byte, bits int) (float64, error) {
-	if len(b) <= 7 {
+	if len(b) <= 9 {
 		neg := false
 		i := 0
 		if b[0] == '-' {
 			neg, i = true, 1
 		}
-		n := 0
+		n, digits, frac, dot := 0, 0, 0, false
 		for ; i < len(b); i++ {
 			c := b[i]
+			if c == '.' && !dot {
+				dot = true
+				continue
+			}
 			if c < '0' || c > '9' {
 				break
 			}
 			n = n*10 + int(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
 		}
-		if i == len(b) {
-			f := float64(n)
+		if i == len(b) && digits <= 7 {
+			var f float64
+			if bits == 32 {
+				f = float64(float32(n) / pow10f32[frac])
+			} else {
+				f = float64(n) / pow10f64[frac]
+			}
 			if neg {
 				f = -f
 			}
@@ -208,6 +224,11 @@ func parseFloat(b []byte, bits int) (float64, error) {
 	// string(b) does not escape here, so the conversion is on the stack.
 	return strconv.ParseFloat(string(b), bits)
 }
+
+var (
+	pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7}
+	pow10f64 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7}
+)
 
 // Int converts a number to int64. Integral values written with a fraction
 // or exponent (2.0, 1e3) are accepted; anything not exactly an integer in
