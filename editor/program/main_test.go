@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,5 +201,36 @@ func TestNoDisplayIsAClearError(t *testing.T) {
 	code, _, errOut := runCLI("--settings", t.TempDir(), "testdata/empty.json")
 	if code != 1 || !strings.Contains(errOut, "no display") {
 		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+}
+
+// TestValidateBigGrid: a grid big enough to be checked in pieces (over 4 MiB) is valid, and a problem
+// in its last entities is reported at its line and column, as in a small file.
+func TestValidateBigGrid(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "grid.json")
+	if code, _, errOut := runCLI("grid", "--nx", "100", "--ny", "100", "--nz", "2", "--seed", "3", "-o", path); code != 0 {
+		t.Fatalf("grid: %s", errOut)
+	}
+	if code, out, errOut := runCLI("validate", path); code != 0 || !strings.Contains(out, `ok: scene "Cubes", 20000 entities`) {
+		t.Fatalf("validate: code %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(src) < 4<<20 {
+		t.Fatalf("the grid is %d bytes, too small to be read in pieces", len(src))
+	}
+	at := bytes.LastIndex(src, []byte(`"rgba": [`))
+	bad := slices.Concat(src[:at], []byte(`"rgba": ["red"`), src[at+len(`"rgba": [1`):])
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := bytes.Count(bad[:at], []byte("\n")) + 1
+	col := at - bytes.LastIndexByte(bad[:at], '\n') + len(`"rgba": [`)
+	want := fmt.Sprintf("%s:%d:%d: entities[19999].components.Color.rgba[0]: expected a number, got the string \"red\"", path, line, col)
+	if code, _, errOut := runCLI("validate", path); code != 1 || !strings.Contains(errOut, want) {
+		t.Fatalf("validate of the broken grid: code %d\nstderr %s\nwant %s", code, errOut, want)
 	}
 }
