@@ -26,8 +26,11 @@ import (
 // checkInPiecesMin is the size from which validation reads a scene in pieces (a variable for tests).
 var checkInPiecesMin int64 = 4 << 20
 
-// checkPieces is how many pieces the entities are read in (a variable for tests).
-var checkPieces = func() int { return runtime.GOMAXPROCS(0) }
+// checkPieces is how many pieces the entities are read in (a variable for tests): one a core, at most
+// maxCheckPieces, since each piece may hold an entity as big as the limits let one be.
+var checkPieces = func() int { return min(runtime.GOMAXPROCS(0), maxCheckPieces) }
+
+const maxCheckPieces = 8
 
 // checkRecs is what a piece keeps of each entity it checked.
 type checkRecs struct {

@@ -194,6 +194,16 @@ func loadWorstCase(path string, lim Limits, glim game.Limits) error {
 		_, err := game.LoadWith(in, path, glim)
 		return err
 	}
+	// validate first (in pieces, one a core, when the file is valid and big enough), then the load.
+	if _, err := ValidateInput(context.Background(), in, LoadOptions{Limits: lim, NewWorld: worstWorld}); err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			return err
+		}
+	}
+	if err := in.rewind(); err != nil {
+		return err
+	}
 	s, err := Load(context.Background(), in, LoadOptions{Limits: lim, NewWorld: worstWorld})
 	if err != nil {
 		return err
