@@ -73,8 +73,8 @@ func numbered(n int, f func(id int) string) []string {
 	return out
 }
 
-// replaceNth replaces the nth (0-based) occurrence of old in src.
-func replaceNth(t testing.TB, src []byte, old, new string, nth int) []byte {
+// replaceNth replaces the nth (0-based) occurrence of old in src with with.
+func replaceNth(t testing.TB, src []byte, old, with string, nth int) []byte {
 	t.Helper()
 	at := 0
 	for range nth + 1 {
@@ -85,7 +85,7 @@ func replaceNth(t testing.TB, src []byte, old, new string, nth int) []byte {
 		at += i + len(old)
 	}
 	at -= len(old)
-	return append(append(append([]byte{}, src[:at]...), new...), src[at+len(old):]...)
+	return append(append(append([]byte{}, src[:at]...), with...), src[at+len(old):]...)
 }
 
 // pieceCases are files valid and broken in every way validate reports, and where the pieces' borders

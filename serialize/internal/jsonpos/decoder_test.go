@@ -481,7 +481,7 @@ func TestParseFloatFastPathIsStrconv(t *testing.T) {
 		check(s)
 	}
 	for n := 0; n < 10_000_000; n += 101 {
-		for frac := 0; frac <= 7; frac++ {
+		for frac := range 8 {
 			digits := strconv.Itoa(n)
 			digits = strings.Repeat("0", max(0, frac+1-len(digits))) + digits
 			s := digits
