@@ -59,6 +59,20 @@ func (c *checkRecs) add(doc *entityDoc, hasTransform bool) {
 	c.bound = 0
 }
 
+// reserve makes room for about as many more entities as the rest of the piece holds, at the bytes an
+// entity took so far (the lists then grow once instead of doubling into fresh pages again and again).
+func (c *checkRecs) reserve(pc *piece, off int64) {
+	end := pc.end
+	if end == 0 {
+		end = pc.size
+	}
+	if n := len(c.ids); n > 0 && off > pc.start && end > off {
+		more := int(float64(end-off) / float64(off-pc.start) * float64(n) * 1.05)
+		c.ids = slices.Grow(c.ids, more)
+		c.bounds = slices.Grow(c.bounds, more)
+	}
+}
+
 // matrixBound bounds the entries of t's matrix (T·R·S: the row sums of T are at most 1+|t|, of a
 // rotation at most 3 with rounding, of S at most max(1, |s|)); a product of matrices is bounded by
 // the product of their bounds. Never 0.
@@ -176,6 +190,7 @@ type piece struct {
 	d          *jsonpos.Decoder
 	r          *sceneReader
 	b          *binder
+	size       int64 // of the input
 	ok         bool
 	after      jsonpos.Pos // the last piece: where the array's ']' left the input
 	afterOff   int64
@@ -191,7 +206,7 @@ func (p *pieces) read() error {
 	open := d.Offset()
 	starts := p.split(open)
 	for i, s := range starts {
-		pc := &piece{start: s}
+		pc := &piece{start: s, size: p.size}
 		if i+1 < len(starts) {
 			pc.end = starts[i+1]
 		}
@@ -305,6 +320,9 @@ func (pc *piece) check(first bool, stop *atomic.Bool) bool {
 		d.ResetArena()
 		if c.bail || problems(r.probs) {
 			return false
+		}
+		if i == expectAfter {
+			c.reserve(pc, d.Offset())
 		}
 		if i&255 == 255 && (stop.Load() || r.ctx.Err() != nil) {
 			return false
