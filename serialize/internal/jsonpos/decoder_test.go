@@ -390,18 +390,7 @@ func TestSkipCapture(t *testing.T) {
 		func() *Decoder { return NewBytesDecoder([]byte(src), testLimits) },
 	} {
 		d := r()
-		if _, err := d.EnterObject(); err != nil {
-			t.Fatal(err)
-		}
-		if _, _, _, err := d.NextMember(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := d.Value(); err != nil {
-			t.Fatal(err)
-		}
-		if _, _, _, err := d.NextMember(); err != nil {
-			t.Fatal(err)
-		}
+		toSecondMember(t, d)
 		raw, start, off, err := d.SkipCapture([]byte("prefix:"), 0)
 		if err != nil || string(raw) != "prefix:"+want || start != (Pos{2, 10}) || off != int64(strings.Index(src, "[1")) {
 			t.Fatalf("got %q %v %d %v", raw, start, off, err)
@@ -525,17 +514,8 @@ func TestDecoderAtReadsAPiece(t *testing.T) {
 	}
 	// The whole input's decoder, moved past the array, reads on.
 	whole := NewDecoder(strings.NewReader(src), testLimits)
-	if _, err := whole.EnterObject(); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, _, err := whole.NextMember(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := whole.Value(); err != nil {
-		t.Fatal(err)
-	}
-	if key, _, _, err := whole.NextMember(); err != nil || string(key) != "items" {
-		t.Fatal(key, err)
+	if key := toSecondMember(t, whole); key != "items" {
+		t.Fatal(key)
 	}
 	end := int64(strings.Index(src, "], ")) + 1
 	whole.Resume(strings.NewReader(src[end:]), Pos{5, 2}, end)
@@ -546,4 +526,24 @@ func TestDecoderAtReadsAPiece(t *testing.T) {
 	if p := whole.Pos(); p != (Pos{5, 8}) {
 		t.Fatalf("Pos after the key: %v", p)
 	}
+}
+
+// toSecondMember enters the object d starts with, reads its first member and the key of the second,
+// and returns that key.
+func toSecondMember(t *testing.T, d *Decoder) string {
+	t.Helper()
+	if _, err := d.EnterObject(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := d.NextMember(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Value(); err != nil {
+		t.Fatal(err)
+	}
+	key, _, _, err := d.NextMember()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(key)
 }
