@@ -117,6 +117,12 @@ type Validated struct {
 // I/O error) if the file does not load or has unresolved merge conflicts
 // (see LoadOptions.RefuseConflicts); warnings of a file that loads are in
 // the result. Project files are checked by package serialize/project.
+//
+// A scene file on disk of 4 MiB or more is checked in pieces, one a core,
+// without building its world; if it has any problem (a warning too) or
+// prefab instances, it is read a second time and loaded, so that what is
+// reported is what a load reports. opts.CheckAsset is then called from
+// several goroutines, one at a time, and still once for each reference.
 func ValidateInput(ctx context.Context, in *Input, opts LoadOptions) (Validated, error) {
 	v := Validated{Kind: in.Kind()}
 	if opts.File == "" {
