@@ -204,7 +204,7 @@ func TestNoDisplayIsAClearError(t *testing.T) {
 	}
 }
 
-// TestValidateBigGrid: a grid big enough to be checked in pieces (over 4 MiB) is valid, and a problem
+// TestValidateBigGrid: a grid big enough to be checked in pieces (4 MiB or more) is valid, and a problem
 // in its last entities is reported at its line and column, as in a small file.
 func TestValidateBigGrid(t *testing.T) {
 	dir := t.TempDir()
