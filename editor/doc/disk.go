@@ -100,7 +100,15 @@ func (d *Document) ReloadFrom(nd *Document) {
 	d.prefabSet, d.dir, d.prefabs.broken = nd.prefabSet, nd.dir, nd.prefabs.broken
 	d.sceneConflicts = nd.sceneConflicts
 	d.missing = false
+	// The journal starts again on the file read (not on a snapshot of it): the history's reset
+	// records nothing.
+	jr := d.jr
+	d.jr = nil
 	d.hist.reset()
+	if d.jr = jr; jr != nil {
+		jr.reloaded(&d.hist, d.opened)
+		d.opened = nil
+	}
 	d.sel.prune()
 	d.version++
 }

@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
@@ -79,10 +82,10 @@ type Document struct {
 	cameraInFile bool // the file had a camera (a scene without one is framed when it opens)
 	warnings     []serialize.Problem
 	missing      bool // the file was deleted on disk since it was loaded or saved
-	// opened is the file's bytes as Open read them, kept for the base of a journal started on the
-	// scene (StartJournal takes them): the journal never reads the file again, so its base is the
-	// scene loaded even if the file changed since, and opening costs no second read.
-	opened []byte
+	// opened is the file as Open read it (its size, time and hash), for the base of a journal started
+	// on the scene (StartJournal takes it): the journal reads the file again when it writes its base,
+	// and only if the file is still the one loaded.
+	opened *fileID
 
 	sel       Selection
 	hist      History
@@ -119,20 +122,25 @@ func openFrom(ctx context.Context, path string, data []byte, opts Options, progr
 		CheckAsset: func(ref string) error { return assets.CheckRef(dir, ref) }, Prefabs: prefabs, KeepBroken: true}
 	var s *serialize.Scene
 	var err error
-	var opened []byte
+	var opened *fileID
+	var hashed chan string
 	if data == nil {
-		if opened, err = readOpened(path); err != nil {
+		if data, opened, err = readOpened(path); err != nil {
 			return nil, err
 		}
+		if data != nil { // hashed beside the load, which it does not slow: the bytes are let go after it
+			hashed = make(chan string, 1)
+			go func(b []byte) { hashed <- fileHashOf(b) }(data)
+		}
 	}
-	if data == nil && opened == nil {
+	if data == nil {
 		s, err = serialize.LoadFile(ctx, path, lo)
 	} else {
-		if data == nil {
-			data = opened
-		}
 		lo.File = path
 		s, err = serialize.Load(ctx, bytes.NewReader(data), lo)
+	}
+	if hashed != nil {
+		opened.hash = <-hashed
 	}
 	if err != nil {
 		return nil, err
@@ -162,17 +170,86 @@ func openFrom(ctx context.Context, path string, data []byte, opts Options, progr
 	return d, nil
 }
 
-// keepOpened bounds the files Open reads whole (and keeps for a journal's base); a bigger one is
-// loaded as a stream and read again by the journal.
+// keepOpened bounds the files Open reads whole (and hashes, for a journal's base); a bigger one is
+// loaded as a stream, and a journal on it starts from the file as it is then.
 const keepOpened = 256 << 20
 
-// readOpened reads the regular file at path whole if it is at most keepOpened bytes (nil if not).
-func readOpened(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > keepOpened {
-		return nil, nil // LoadFile says what is wrong
+// fileID is what a journal knows of the scene file as it was opened: the bytes it had, by their
+// size, modification time and hash (fileHashOf), and the file itself, kept open where the system
+// lets another file take its name meanwhile, so that its bytes can be read again even then.
+type fileID struct {
+	size  int64
+	mtime time.Time
+	hash  string
+
+	mu sync.Mutex
+	f  *os.File
+}
+
+// kept returns the opened file, if it is still kept (nil: read the file by its name).
+func (id *fileID) kept() *os.File {
+	if id == nil {
+		return nil
 	}
-	return os.ReadFile(path)
+	id.mu.Lock()
+	defer id.mu.Unlock()
+	return id.f
+}
+
+// stat returns the file's information: the kept file's, or that of the file named path.
+func (id *fileID) stat(path string) (os.FileInfo, error) {
+	if f := id.kept(); f != nil {
+		return f.Stat()
+	}
+	return os.Stat(path)
+}
+
+// release closes the kept file (nil: nothing to do), on a goroutine of its own: closing the last
+// reference to a replaced file frees its blocks.
+func (id *fileID) release() {
+	if id == nil {
+		return
+	}
+	id.mu.Lock()
+	f := id.f
+	id.f = nil
+	id.mu.Unlock()
+	if f != nil {
+		go func() { _ = f.Close() }() // read only
+	}
+}
+
+// readOpened reads the regular file at path whole if it is at most keepOpened bytes (nil if not),
+// and returns its bytes and what identifies them (the hash still to fill in).
+func readOpened(path string) ([]byte, *fileID, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, nil // LoadFile says what is wrong
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			_ = f.Close() // read only
+		}
+	}()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() > keepOpened {
+		return nil, nil, nil
+	}
+	b := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, nil, err
+	}
+	if n, _ := f.Read(make([]byte, 1)); n > 0 { // grew while read: loaded as a stream
+		return nil, nil, nil
+	}
+	id := &fileID{size: st.Size(), mtime: st.ModTime()}
+	if keepOpenedFile {
+		// Closed once a journal wrote its base, or let it go; a document never journaled leaves it to
+		// the collector.
+		id.f, keep = f, true
+	}
+	return b, id, nil
 }
 
 // wire points the sub-objects at the document's core and at each other.

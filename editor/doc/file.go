@@ -48,6 +48,9 @@ type WriteJob struct {
 	// why they cannot be named from there.
 	rebased  []rebasedPath
 	rebaseEr error
+	// journaled, if set, waits until the document's journal has synced the record that this save
+	// began: Run calls it before the file is replaced, on its own goroutine, not the loop thread.
+	journaled func()
 }
 
 // Path returns the file the job writes.
@@ -89,10 +92,12 @@ func (d *Document) prepare(path string, copying int) *WriteJob {
 		}
 		s.Prefabs = d.prefabSet.Snapshot()
 	}
+	var journaled func()
 	if d.jr != nil && copying != copyWhole {
-		d.jr.saving(&d.hist)
+		journaled = d.jr.saving(&d.hist)
 	}
-	return &WriteJob{path: path, scene: s, pos: d.hist.pos, ver: d.version, doc: d, rebased: rebased, rebaseEr: rebaseErr}
+	return &WriteJob{path: path, scene: s, pos: d.hist.pos, ver: d.version, doc: d, rebased: rebased, rebaseEr: rebaseErr,
+		journaled: journaled}
 }
 
 // PrepareExport is PrepareSave for a game export (serialize.Export) to path.
@@ -114,7 +119,16 @@ func (j *WriteJob) Run(ctx context.Context, progress func(done, total int64)) er
 	if j.export {
 		return atomicfile.WriteFileFunc(j.path, func(w io.Writer) error { return serialize.Export(ctx, w, j.scene) })
 	}
-	return serialize.SaveFile(ctx, j.path, j.scene, serialize.SaveOptions{Progress: progress, Also: j.Also})
+	opts := serialize.SaveOptions{Progress: progress, Also: j.Also}
+	return atomicfile.WriteFileFunc(j.path, func(w io.Writer) error { // serialize.SaveFile, waiting for the journal
+		if err := serialize.Save(ctx, w, j.scene, opts); err != nil {
+			return err
+		}
+		if j.journaled != nil {
+			j.journaled() // the journal knows of this save before the file can be it
+		}
+		return nil
+	})
 }
 
 // Finish records the outcome of a job on the loop thread: after a successful save the document's

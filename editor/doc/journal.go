@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/crc32"
 	"io"
-	"iter"
 	"os"
 	"path/filepath"
 	"sync"
@@ -108,97 +110,80 @@ func fileHashOf(b []byte) string {
 // Journal is a document's session journal (Document.StartJournal).
 type Journal struct {
 	path string
+	file string // the scene file (its base's)
 	opts JournalOptions
 
 	// Loop-thread state: the replayed history mirrors the live one from live position lo on (lo may
 	// be negative once the live history dropped its oldest steps), and holds n steps.
-	lo, n   int
-	trimmed int // History.trimmed when last looked at
-	infos   []*ecs.ComponentInfo
-	forms   []int8                  // by component: 1 its values have a journal form, -1 not, 0 not known yet
-	snap    func() *serialize.Scene // a copy of the scene for a snapshot
+	lo, n    int
+	trimmed  int // History.trimmed when last looked at
+	infos    []*ecs.ComponentInfo
+	forms    []int8                  // by component: 1 its values have a journal form, -1 not, 0 not known yet
+	snap     func() *serialize.Scene // a copy of the scene for a snapshot
+	tail     *jBlock                 // the block the loop thread queues into
+	tailN    int                     // records in tail
+	onlyBase bool                    // nothing was queued since the journal began on the scene as opened
+	check    *fileID                 // the file as opened, to look at once before the first step is queued
+
+	// Shared with the writer without a lock: the queue's blocks, and flags.
+	idle    atomic.Bool // the writer waits for a record: the next one queued wakes it
+	failed  atomic.Bool // the journal stopped (err): nothing more is queued
+	compact atomic.Bool // the writer asks for a compaction
+	rebase  atomic.Bool // the writer could not write the base of the scene as opened (the file changed)
+	wake    chan struct{}
+	hurry   chan struct{} // Flush and Close: write now
+	done    chan struct{}
 
 	mu      sync.Mutex
-	queue   jQueue
-	wake    chan struct{}
-	done    chan struct{}
+	pending *jScene // the base of the scene as opened, not written yet (nil: none, or written)
 	closing bool
-	err     error         // the first write error: the journal stops there
-	written int64         // bytes in the file
-	compact atomic.Bool   // the writer asks for a compaction
-	baseLen int           // bytes of the base record at the start of the file (re-read to compact)
-	vc      valueCodec    // the writer's encoders
-	free    [][]jItem     // the queue's blocks the writer is done with, for reuse
-	hurry   chan struct{} // Flush and Close: write now
+	err     error // the first write error: the journal stops there
+	written int64 // bytes in the file
+	free    []*jBlock
 	synced  chan struct{} // closed once the batch after the Flush calls waiting on it is synced
 	flushes int           // Flush requests the writer has not served
+
+	// Writer state.
+	head    *jBlock // the block the writer reads from
+	headN   int     // records of head read
+	baseLen int64   // bytes of the base record at the start of the file (copied by a compaction)
+	vc      valueCodec
 }
 
-// jItem is one queued record: a command (with the component infos its values need), an undo or a
-// redo, or a scene to write as a snapshot or as a new base.
+// jItem is one queued record: a command, an undo or a redo, a scene to write as a snapshot or as a
+// new base, new component infos, or the close. It holds no more than a step needs (queueing one is
+// a store of three words); what rarer records carry is behind ext.
 type jItem struct {
 	kind   byte
 	reset  bool // the file starts again with this record
 	remove bool // a clean close: delete the file
 	cmd    command
-	infos  []*ecs.ComponentInfo
-	*jScene
+	ext    *jScene
 }
+
+// recInfos queues the component infos the values of the steps after it need (not written).
+const recInfos = 0xff
 
 // queueBlock is how many records a block of the queue holds.
 const queueBlock = 256
 
-// jQueue is the records queued for the writer, in blocks of queueBlock that stay where they are as
-// it grows (the loop thread never copies what it queued) and are reused once written.
-type jQueue struct {
-	blocks [][]jItem
-	n      int
+// jBlock is a block of the queue: the loop thread fills it and publishes each record by storing n;
+// the writer reads up to n, and follows next once the block is full. Neither waits for the other.
+type jBlock struct {
+	items [queueBlock]jItem
+	n     atomic.Int32
+	next  atomic.Pointer[jBlock]
 }
 
-// push appends it, in a block from free if it needs a new one.
-func (q *jQueue) push(it jItem, free *[][]jItem) {
-	if k := len(q.blocks); k == 0 || len(q.blocks[k-1]) == queueBlock {
-		var blk []jItem
-		if f := len(*free); f > 0 {
-			blk, *free = (*free)[f-1], (*free)[:f-1]
-		} else {
-			blk = make([]jItem, 0, queueBlock)
-		}
-		q.blocks = append(q.blocks, blk)
-	}
-	last := &q.blocks[len(q.blocks)-1]
-	*last = append(*last, it)
-	q.n++
-}
-
-// last returns the last record queued (nil if none).
-func (q *jQueue) last() *jItem {
-	if q.n == 0 {
-		return nil
-	}
-	blk := q.blocks[len(q.blocks)-1]
-	return &blk[len(blk)-1]
-}
-
-// all yields the records in order.
-func (q *jQueue) all() iter.Seq[jItem] {
-	return func(yield func(jItem) bool) {
-		for _, blk := range q.blocks {
-			for _, it := range blk {
-				if !yield(it) {
-					return
-				}
-			}
-		}
-	}
-}
-
-// jScene is what a snapshot or a new base holds.
+// jScene is what a snapshot, a new base or new component infos hold.
 type jScene struct {
 	scene *serialize.Scene
 	then  *serialize.Scene // a new base: the snapshot that follows it
 	file  string           // a new base: the scene file
-	data  []byte           // a new base without scene: the file's bytes (nil: read the file)
+	// want, for a base without scene, is the file as it was read (it must still be: its bytes are
+	// the base); nil: the file as it is when the base is written.
+	want  *fileID
+	infos []*ecs.ComponentInfo
 }
 
 // StartJournal starts the document's session journal at path (JournalPath of its file, for the
@@ -225,27 +210,33 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	j := &Journal{path: path, opts: opts, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1), done: make(chan struct{}), synced: make(chan struct{}),
-		snap: d.readCopy}
+	blk := &jBlock{}
+	j := &Journal{path: path, file: d.path, opts: opts, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
+		done: make(chan struct{}), synced: make(chan struct{}), snap: d.readCopy, tail: blk, head: blk}
 	d.EndEdit()
 	j.trimmed = d.hist.trimmed
 	j.lo = d.hist.pos
-	first := jItem{kind: recBase, reset: true, jScene: &jScene{file: d.path}}
+	first := &jScene{file: d.path}
 	delay := time.Duration(0)
 	switch {
 	case d.Dirty() || d.path == "":
 		first.scene = d.readCopy()
-	case d.opened != nil: // the scene as opened: the bytes read then are the base, written when needed
+	case d.opened != nil: // the scene as opened: the file is the base, read again when it is written
 		// A journal there is of a session whose work was discarded or saved elsewhere: gone now, not
 		// offered again if this session is killed before its base is written. (Other bases replace
 		// the file in one step: a recovered session's work is never without a journal.)
 		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 			return nil, err
 		}
-		first.data, d.opened = d.opened, nil
+		first.want, j.check, d.opened = d.opened, d.opened, nil
+		j.pending, j.onlyBase = first, true
 		delay = opts.BaseDelay
 	}
-	j.queue.push(first, &j.free)
+	if j.pending == nil {
+		d.opened.release()
+		d.opened = nil
+		j.push(jItem{kind: recBase, reset: true, ext: first})
+	}
 	d.jr = j
 	go j.run(delay)
 	return j, nil
@@ -267,21 +258,30 @@ func (j *Journal) Err() error {
 
 // Flush waits until everything queued so far is written and synced (or the journal failed).
 func (j *Journal) Flush() error {
+	if wait := j.flushLater(); wait != nil {
+		wait()
+	}
+	return j.Err()
+}
+
+// flushLater asks the writer to write and sync everything queued so far, and returns a func that
+// waits until it did (or the journal failed; nil if it has).
+func (j *Journal) flushLater() func() {
 	j.mu.Lock()
 	if j.err != nil || j.closing {
-		err := j.err
 		j.mu.Unlock()
-		return err
+		return nil
 	}
 	j.flushes++
 	ch := j.synced
 	j.mu.Unlock()
 	j.rush()
-	select {
-	case <-ch:
-	case <-j.done:
+	return func() {
+		select {
+		case <-ch:
+		case <-j.done:
+		}
 	}
-	return j.Err()
 }
 
 // CloseJournal stops the document's journal. With clean (the scene was saved or its changes
@@ -294,8 +294,8 @@ func (d *Document) CloseJournal(clean bool) error {
 	d.jr = nil
 	j.mu.Lock()
 	j.closing = true
-	j.queue.push(jItem{remove: clean}, &j.free)
 	j.mu.Unlock()
+	j.put(jItem{remove: clean})
 	j.rush()
 	<-j.done
 	return j.Err()
@@ -316,18 +316,70 @@ func (j *Journal) rush() {
 	}
 }
 
-// push queues it (loop thread).
+// push queues it (loop thread): a store in the current block and its publication, and a wake of
+// the writer if it waits. No lock, no allocation but a new block every queueBlock records.
 func (j *Journal) push(it jItem) {
-	j.mu.Lock()
-	// The writer wakes for the first item of a batch, or for one after a base that waits for it.
-	first := j.queue.n == 0 || j.queue.n == 1 && j.queue.blocks[0][0].kind == recBase
-	if j.err == nil {
-		j.queue.push(it, &j.free)
+	if !j.failed.Load() {
+		j.put(it)
 	}
-	j.mu.Unlock()
-	if first {
+}
+
+// put is push even after a failure (the close: the writer ends on it).
+func (j *Journal) put(it jItem) {
+	j.onlyBase = false
+	if j.tailN == queueBlock {
+		j.mu.Lock()
+		var nb *jBlock
+		if f := len(j.free); f > 0 {
+			nb, j.free = j.free[f-1], j.free[:f-1]
+		}
+		j.mu.Unlock()
+		if nb == nil {
+			nb = &jBlock{}
+		}
+		nb.n.Store(0)
+		j.tail.next.Store(nb)
+		j.tail, j.tailN = nb, 0
+	}
+	j.tail.items[j.tailN] = it
+	j.tailN++
+	j.tail.n.Store(int32(j.tailN))
+	if j.idle.Load() && j.idle.CompareAndSwap(true, false) {
 		j.poke()
 	}
+}
+
+// take appends the records published since the last take to items (writer goroutine), clearing
+// their places, and hands the blocks it is done with back for reuse.
+func (j *Journal) take(items []jItem) []jItem {
+	for {
+		blk := j.head
+		n := int(blk.n.Load())
+		for ; j.headN < n; j.headN++ {
+			items = append(items, blk.items[j.headN])
+			blk.items[j.headN] = jItem{} // let the command go
+		}
+		if j.headN < queueBlock {
+			return items
+		}
+		next := blk.next.Load()
+		if next == nil {
+			return items
+		}
+		j.head, j.headN = next, 0
+		blk.next.Store(nil)
+		j.mu.Lock()
+		j.free = append(j.free, blk)
+		j.mu.Unlock()
+	}
+}
+
+// queued reports whether a record was published that take has not taken (writer goroutine).
+func (j *Journal) queued() bool {
+	if j.headN < int(j.head.n.Load()) {
+		return true
+	}
+	return j.headN == queueBlock && j.head.next.Load() != nil
 }
 
 // readCopy returns what a snapshot of the scene writes, as a copy the writer may read while the
@@ -342,13 +394,35 @@ func (d *Document) readCopy() *serialize.Scene {
 // step records cmd, a step just pushed on h (loop thread).
 func (j *Journal) step(h *History, cmd command) {
 	j.noteTrim(h)
-	if !j.journaled(h.c, cmd) {
+	if j.check != nil {
+		j.checkBase()
+	}
+	if j.rebase.Load() || !j.journaled(h.c, cmd) {
 		j.snapshot(h)
 		return
 	}
 	j.n = h.pos - j.lo
-	j.push(jItem{kind: recStep, cmd: cmd, infos: j.infosFor(h.c, cmd)})
+	j.noteInfos(h.c, cmd)
+	j.push(jItem{kind: recStep, cmd: cmd})
 	j.maybeCompact(h)
+}
+
+// checkBase looks at the scene file once, before the first step is queued, while the base of the
+// scene as opened still waits to be written (loop thread: a stat of the file). Changed since, its
+// bytes are no longer the base: the journal starts again on the file as it is now, with a snapshot.
+func (j *Journal) checkBase() {
+	want := j.check
+	j.check = nil
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.pending == nil {
+		return // written, or being written: the writer compares the bytes with the hash
+	}
+	if st, err := want.stat(j.file); err == nil && st.Size() == want.size && st.ModTime().Equal(want.mtime) {
+		return
+	}
+	j.dropPending()
+	j.rebase.Store(true)
 }
 
 // move records an undo (forward false) or a redo of h that just happened (loop thread).
@@ -359,7 +433,7 @@ func (j *Journal) move(h *History, forward bool) {
 	if forward {
 		s--
 	}
-	if s < j.lo || s >= j.lo+j.n {
+	if s < j.lo || s >= j.lo+j.n || j.rebase.Load() {
 		j.snapshot(h)
 		return
 	}
@@ -371,22 +445,50 @@ func (j *Journal) move(h *History, forward bool) {
 	j.maybeCompact(h)
 }
 
-// snapshot records the whole scene; the replayed history starts again from it.
+// snapshot records the whole scene; the replayed history starts again from it. Without a base to
+// start from (the scene as opened could not be read back), it is a new base: the file as it is now,
+// then the scene.
 func (j *Journal) snapshot(h *History) {
 	j.noteTrim(h)
 	j.lo, j.n = h.pos, 0
-	j.push(jItem{kind: recSnapshot, jScene: &jScene{scene: j.snap()}})
+	if j.check != nil {
+		j.checkBase()
+	}
+	if j.rebase.Swap(false) {
+		j.push(jItem{kind: recBase, reset: true, ext: &jScene{file: j.file, then: j.snap()}})
+		return
+	}
+	j.push(jItem{kind: recSnapshot, ext: &jScene{scene: j.snap()}})
 }
 
-// saving records that a save of the scene's state now began (loop thread). It waits until the
-// record is written: the file must never be newer than the journal knows.
-func (j *Journal) saving(h *History) {
+// reloaded records that the scene was read again from its file, as d.opened says (loop thread):
+// the journal starts again on that file, read when the base is written.
+func (j *Journal) reloaded(h *History, opened *fileID) {
+	if opened == nil {
+		j.snapshot(h)
+		return
+	}
+	j.noteTrim(h)
+	j.lo, j.n = h.pos, 0
+	j.check = nil
+	j.rebase.Store(false)
+	j.mu.Lock()
+	j.dropPending()
+	j.mu.Unlock()
+	j.push(jItem{kind: recBase, reset: true, ext: &jScene{file: j.file, want: opened}})
+}
+
+// saving records that a save of the scene's state now began (loop thread). It returns a func that
+// waits until that record is synced (nil: nothing to wait for), to call before the saved file
+// replaces the old one: the file must never be newer than the journal knows. The loop thread does
+// not wait.
+func (j *Journal) saving(h *History) func() {
 	j.noteTrim(h)
 	if j.openedBaseOnly() {
-		return // the journal holds no work and the document is its file: a save cut short loses nothing
+		return nil // the journal holds no work and the document is its file: a save cut short loses nothing
 	}
 	j.push(jItem{kind: recSave})
-	_ = j.Flush() // a failed journal says so in Err
+	return j.flushLater()
 }
 
 // saved restarts the journal on a save of the scene to file (loop thread): the saved file becomes
@@ -394,32 +496,35 @@ func (j *Journal) saving(h *History) {
 func (j *Journal) saved(h *History, file string, changed bool) {
 	j.noteTrim(h)
 	j.lo, j.n = h.pos, 0
-	it := jItem{kind: recBase, reset: true, jScene: &jScene{file: file}}
+	j.file, j.check = file, nil
+	j.rebase.Store(false)
+	it := jItem{kind: recBase, reset: true, ext: &jScene{file: file}}
 	if changed { // written with the base in one replace: the steps since the save are never lost
-		it.then = j.snap()
+		it.ext.then = j.snap()
 	}
 	j.mu.Lock()
-	if j.openedBaseOnlyLocked() { // the saved file replaces that base before it was written
-		j.queue = jQueue{}
-	}
+	j.dropPending() // the saved file replaces the base of the scene as opened if it is not written yet
 	j.mu.Unlock()
 	j.push(it)
 }
 
-// openedBaseOnly reports whether all the journal holds is the base of the scene as opened, still waiting to
-// be written (no step since: the document is the file as opened).
-func (j *Journal) openedBaseOnly() bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.openedBaseOnlyLocked()
+// dropPending lets the base of the scene as opened go, unwritten (j.mu held).
+func (j *Journal) dropPending() {
+	if j.pending != nil {
+		j.pending.want.release()
+		j.pending = nil
+	}
 }
 
-func (j *Journal) openedBaseOnlyLocked() bool {
-	if j.queue.n != 1 || j.written > 0 {
+// openedBaseOnly reports whether all the journal holds is the base of the scene as opened, still
+// waiting to be written (no step since: the document is the file as opened).
+func (j *Journal) openedBaseOnly() bool {
+	if !j.onlyBase {
 		return false
 	}
-	it := j.queue.blocks[0][0]
-	return it.kind == recBase && it.jScene != nil && it.data != nil && it.scene == nil
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.pending != nil
 }
 
 func (j *Journal) noteTrim(h *History) {
@@ -432,13 +537,13 @@ func (j *Journal) noteTrim(h *History) {
 func (j *Journal) maybeCompact(h *History) {
 	if j.compact.Load() && j.compact.Swap(false) {
 		j.lo, j.n = h.pos, 0
-		j.push(jItem{kind: recSnapshot, reset: true, jScene: &jScene{scene: j.snap()}})
+		j.push(jItem{kind: recSnapshot, reset: true, ext: &jScene{scene: j.snap()}})
 	}
 }
 
-// infosFor returns the component infos of the document's world, grown if cmd holds a component
-// registered since (the slice handed to the writer is never written again).
-func (j *Journal) infosFor(d *core, cmd command) []*ecs.ComponentInfo {
+// noteInfos queues the component infos of the document's world, grown, if cmd holds a component
+// registered since the last ones queued (the slice handed to the writer is never written again).
+func (j *Journal) noteInfos(d *core, cmd command) {
 	grow := false
 	if c, ok := cmd.(*compCmd); ok { // the common step, without a callback
 		for i := range c.changes {
@@ -447,23 +552,24 @@ func (j *Journal) infosFor(d *core, cmd command) []*ecs.ComponentInfo {
 	} else {
 		eachCID(cmd, func(cid ecs.ComponentID) { grow = grow || int(cid) >= len(j.infos) })
 	}
-	if grow {
-		ids := d.world.ComponentIDs()
-		infos := make([]*ecs.ComponentInfo, 0, len(ids))
-		for _, id := range ids {
-			for len(infos) <= int(id) {
-				infos = append(infos, nil)
-			}
-			infos[id] = d.world.ComponentInfo(id)
-		}
-		j.infos = infos
+	if !grow {
+		return
 	}
-	return j.infos
+	ids := d.world.ComponentIDs()
+	infos := make([]*ecs.ComponentInfo, 0, len(ids))
+	for _, id := range ids {
+		for len(infos) <= int(id) {
+			infos = append(infos, nil)
+		}
+		infos[id] = d.world.ComponentInfo(id)
+	}
+	j.infos = infos
+	j.push(jItem{kind: recInfos, ext: &jScene{infos: infos}})
 }
 
 // gather is how long the writer lets steps collect after the first of a batch: one wake, one
-// write for a burst of edits, while the steps it encodes are still in the processor's caches.
-const gather = 2 * time.Millisecond
+// write for a burst of edits.
+const gather = 4 * time.Millisecond
 
 // run is the writer goroutine. It first waits up to delay for a reason to write the base: another
 // record, a Flush or a close.
@@ -472,20 +578,23 @@ func (j *Journal) run(delay time.Duration) {
 	var f journalFile
 	j.waitForWork(delay)
 	var batch []byte
+	var items []jItem
 	var unsynced time.Time // when the first unsynced write happened (zero: all synced)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	failed := false
 	fail := func(err error) {
 		j.mu.Lock()
 		if j.err == nil {
 			j.err = err
 		}
-		j.queue = jQueue{}
 		j.mu.Unlock()
+		j.failed.Store(true)
+		failed = true
 	}
 	// write appends the batch to the file.
 	write := func() {
-		if len(batch) == 0 || j.Err() != nil {
+		if len(batch) == 0 || failed {
 			batch = batch[:0]
 			return
 		}
@@ -503,61 +612,75 @@ func (j *Journal) run(delay time.Duration) {
 		}
 		batch = batch[:0]
 	}
+	noBase := false // the base could not be written: the records after it wait for a new base
 	for {
+		j.idle.Store(false)
 		j.mu.Lock()
-		failed := j.err != nil
-		items := j.queue
-		j.queue = jQueue{}
-		// The Flush calls made so far wait on synced: they are served by this batch; later ones wait
-		// on a new channel for the next.
+		// The Flush calls made so far wait on synced: they are served by this batch, which takes
+		// every record queued before them; later ones wait on a new channel for the next. The base of
+		// the scene as opened, if it still waits, is written first.
 		var served chan struct{}
 		if j.flushes > 0 {
 			served, j.synced, j.flushes = j.synced, make(chan struct{}), 0
 		}
+		pending := j.pending
+		j.pending = nil
 		j.mu.Unlock()
-		flush := served != nil
+		items = j.take(items[:0])
 		closing, remove := false, false
-		if last := items.last(); last != nil && last.kind == 0 && last.remove {
+		if k := len(items); k > 0 && items[k-1].kind == 0 {
+			closing, remove = true, items[k-1].remove
+		}
+		flush := served != nil
+		if remove {
 			failed = true // a clean close: the file goes, nothing is written to it
 		}
-		for it := range items.all() {
-			if it.kind == 0 {
-				closing, remove = true, it.remove
-				continue
-			}
-			if failed {
-				continue
-			}
-			if !it.reset {
-				// Encoded in place, after its header: no copy, and the batch's buffer is reused.
-				start := len(batch)
-				var err error
-				if batch, err = j.encode(append(batch, make([]byte, recHeader)...), it); err != nil {
-					batch = batch[:start]
-					fail(err)
-					failed = true
-					continue
+		if pending != nil {
+			if !failed {
+				if f, noBase = j.restartOn(f, jItem{kind: recBase, reset: true, ext: pending}, fail); noBase {
+					j.rebase.Store(true)
 				}
-				frameRecord(batch[start:])
-				if len(batch) >= writeChunk {
-					write()
+			}
+			pending.want.release()
+		}
+		for i := range items {
+			it := &items[i]
+			switch {
+			case it.kind == 0 || failed:
+				if it.ext != nil {
+					it.ext.want.release()
 				}
 				continue
+			case it.kind == recInfos:
+				j.vc.infos = it.ext.infos
+				continue
+			case it.reset:
+				// A new base, or a compaction: the file starts again.
+				batch = batch[:0]
+				if f, noBase = j.restartOn(f, *it, fail); noBase {
+					j.rebase.Store(true)
+				}
+				if it.ext != nil {
+					it.ext.want.release()
+				}
+				continue
+			case noBase:
+				continue
 			}
-			// A new base, or a compaction: the file starts again.
-			batch = batch[:0]
+			// Encoded in place, after its header: no copy, and the batch's buffer is reused.
+			start := len(batch)
 			var err error
-			if f, err = j.restart(f, it); err != nil {
+			if batch, err = j.encode(append(batch, make([]byte, recHeader)...), *it); err != nil {
+				batch = batch[:start]
 				fail(err)
-				failed = true
+				continue
+			}
+			frameRecord(batch[start:])
+			if len(batch) >= writeChunk {
+				write()
 			}
 		}
-		j.mu.Lock()
-		for _, blk := range items.blocks {
-			clear(blk) // let the commands go
-			j.free = append(j.free, blk[:0])
-		}
-		j.mu.Unlock()
+		clear(items) // let the commands go
 		write()
 		if cap(batch) > keepScratch {
 			batch = nil
@@ -583,6 +706,12 @@ func (j *Journal) run(delay time.Duration) {
 		if !unsynced.IsZero() {
 			timer.Reset(j.opts.SyncEvery - time.Since(unsynced))
 		}
+		// Wait: the next record queued wakes the writer (push sees idle), a Flush or a close
+		// hurries it, the timer syncs.
+		j.idle.Store(true)
+		if j.queued() {
+			continue
+		}
 		select {
 		case <-j.wake:
 			// Let a burst of steps collect, unless someone waits.
@@ -598,9 +727,26 @@ func (j *Journal) run(delay time.Duration) {
 	}
 }
 
+// restartOn is restart for the writer loop: a failure to write a base of the scene as opened (the
+// file changed since) is not the journal's failure but a base lost (noBase: a new one is needed).
+func (j *Journal) restartOn(f journalFile, it jItem, fail func(error)) (_ journalFile, noBase bool) {
+	nf, err := j.restart(f, it)
+	switch {
+	case errors.Is(err, errBaseChanged):
+		return nf, true
+	case err != nil:
+		fail(err)
+	}
+	return nf, false
+}
+
 // waitForWork waits up to delay for another record, a Flush or a close (writer goroutine).
 func (j *Journal) waitForWork(delay time.Duration) {
 	if delay <= 0 {
+		return
+	}
+	j.idle.Store(true)
+	if j.queued() {
 		return
 	}
 	wait := time.NewTimer(delay)
@@ -612,40 +758,51 @@ func (j *Journal) waitForWork(delay time.Duration) {
 	}
 }
 
+// errBaseChanged: the scene file is no longer the one opened, whose bytes the base was to be.
+var errBaseChanged = errors.New("the scene file changed since it was opened")
+
 // restart writes the file anew with it, a new base (and the snapshot that follows it, if any) or a
 // compaction (the base, then its snapshot), in one replace, and returns the file opened for
 // appending (f, the one before, is closed). The strings its records name by number start again.
+// A scene file's bytes are streamed into the base record, never held whole in memory.
 func (j *Journal) restart(f journalFile, it jItem) (journalFile, error) {
 	j.vc.restart()
-	var rec []byte
+	var then []byte
 	var err error
 	if it.kind == recBase {
-		// Encoded after room for its header: a big scene's bytes are copied once.
-		if rec, err = j.encode(make([]byte, recHeader), it); err != nil {
-			return f, err
-		}
-		frameRecord(rec)
-		j.baseLen = len(rec)
-		if it.then != nil {
-			snap, err := j.encode(nil, jItem{kind: recSnapshot, jScene: &jScene{scene: it.then}})
-			if err != nil {
+		if it.ext.then != nil {
+			if then, err = j.encode(nil, jItem{kind: recSnapshot, ext: &jScene{scene: it.ext.then}}); err != nil {
 				return f, err
 			}
-			rec = appendRecord(rec, snap)
 		}
-	} else {
-		var payload, base []byte
-		if payload, err = j.encode(nil, it); err != nil {
-			return f, err
-		}
-		if base, err = readPrefix(j.path, j.baseLen); err != nil {
-			return f, err
-		}
-		rec = appendRecord(base, payload)
-	}
-	if err := atomicfile.ReplaceFile(j.path, rec); err != nil {
+	} else if then, err = j.encode(nil, it); err != nil {
 		return f, err
 	}
+	var base int64
+	err = atomicfile.ReplaceFileFunc(j.path, func(w io.Writer) error {
+		var err error
+		switch {
+		case it.kind != recBase:
+			base, err = j.baseLen, copyPrefix(w, j.path, j.baseLen)
+		case it.ext.scene != nil:
+			base, err = writeSceneBase(w, it.ext)
+		default:
+			base, err = writeFileBase(w, it.ext.file, it.ext.want)
+		}
+		if err != nil || then == nil {
+			return err
+		}
+		hdr := recordHeader(then)
+		if _, err := w.Write(hdr[:]); err != nil {
+			return err
+		}
+		_, err = w.Write(then)
+		return err
+	})
+	if err != nil {
+		return f, err
+	}
+	j.baseLen = base
 	if f != nil {
 		_ = f.Close()
 	}
@@ -653,56 +810,187 @@ func (j *Journal) restart(f journalFile, it jItem) (journalFile, error) {
 		return nil, err
 	}
 	j.mu.Lock()
-	j.written = int64(len(rec))
+	j.written = base
+	if then != nil {
+		j.written += int64(recHeader + len(then))
+	}
 	j.mu.Unlock()
 	return f, nil
 }
 
-// encode makes a record's payload (writer goroutine).
+// encode makes a record's payload (writer goroutine): a snapshot or a step.
 func (j *Journal) encode(buf []byte, it jItem) ([]byte, error) {
 	e := enc{b: append(buf, it.kind)}
 	switch it.kind {
-	case recBase:
-		data := it.data
-		if it.scene == nil && data == nil {
-			b, err := os.ReadFile(it.file)
-			if err != nil {
-				return nil, err
-			}
-			data = b
-		} else if it.scene != nil {
-			b, err := sceneBytes(it.scene)
-			if err != nil {
-				return nil, err
-			}
-			data = b
-		}
-		abs := it.file
-		if abs != "" {
-			abs, _ = filepath.Abs(abs)
-		}
-		e.s(abs)
-		if it.scene == nil {
-			e.s(fileHashOf(data))
-		} else {
-			b, _ := os.ReadFile(it.file)
-			e.s(fileHashOf(b))
-		}
-		e.by(data)
 	case recSnapshot:
-		b, err := sceneBytes(it.scene)
+		b, err := sceneBytes(it.ext.scene)
 		if err != nil {
 			return nil, err
 		}
 		e.by(b)
 	case recStep:
 		j.vc.str(&e, it.cmd.label())
-		j.vc.infos = it.infos
 		if err := j.vc.cmd(&e, it.cmd); err != nil {
 			return nil, fmt.Errorf("journal %s: %w", it.cmd.label(), err)
 		}
 	}
 	return e.b, nil
+}
+
+// baseHead starts a base record's payload after room for its header: the scene file and the hash
+// of its bytes.
+func baseHead(file, hash string) enc {
+	if file != "" {
+		file, _ = filepath.Abs(file)
+	}
+	e := enc{b: make([]byte, recHeader, recHeader+1+2*binary.MaxVarintLen64+len(file)+len(hash))}
+	e.b = append(e.b, recBase)
+	e.s(file)
+	e.s(hash)
+	return e
+}
+
+// writeSceneBase writes to w a base record of s.scene (a scene not in its file) for s.file, and
+// returns its length.
+func writeSceneBase(w io.Writer, s *jScene) (int64, error) {
+	data, err := sceneBytes(s.scene)
+	if err != nil {
+		return 0, err
+	}
+	hash, _, _ := hashFile(s.file) // no file: the hash of no bytes
+	e := baseHead(s.file, hash)
+	e.by(data)
+	frameRecord(e.b)
+	_, err = w.Write(e.b)
+	return int64(len(e.b)), err
+}
+
+// writeFileBase writes to w a base record of the scene file at path, and returns its length. The
+// file's bytes are streamed from it, never whole in memory; the record's header, which sums them,
+// is written last (w is a file). With want, the file must still be the one read then (its bytes the
+// ones hashed), else errBaseChanged; without, it is hashed first, and must not change meanwhile.
+func writeFileBase(w io.Writer, path string, want *fileID) (int64, error) {
+	wa, ok := w.(io.WriterAt)
+	if !ok {
+		return 0, errors.New("journal: a base is written to a file")
+	}
+	var want256 string
+	var sum uint32 // without want: the CRC of the file's bytes when hashed
+	if want != nil {
+		want256 = want.hash
+	} else {
+		var err error
+		if want256, sum, err = hashFile(path); err != nil {
+			return 0, err
+		}
+	}
+	var src io.Reader
+	var st os.FileInfo
+	if f := want.kept(); f != nil { // the file as opened, even if another took its name since
+		var err error
+		if st, err = f.Stat(); err != nil {
+			return 0, err
+		}
+		src = io.NewSectionReader(f, 0, st.Size()+1)
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			if want != nil && os.IsNotExist(err) {
+				return 0, errBaseChanged
+			}
+			return 0, err
+		}
+		defer func() { _ = f.Close() }() // read only
+		if st, err = f.Stat(); err != nil {
+			return 0, err
+		}
+		src = f
+	}
+	size := st.Size()
+	if want != nil && (size != want.size || !st.ModTime().Equal(want.mtime)) {
+		return 0, errBaseChanged
+	}
+	e := baseHead(path, want256)
+	e.u(uint64(size))
+	payload := int64(len(e.b)-recHeader) + size
+	if payload >= maxRecord {
+		return 0, fmt.Errorf("journal: %s is too big for a base record (%d bytes)", path, size)
+	}
+	crc := crc32.Update(0, crcTable, e.b[recHeader:])
+	if _, err := w.Write(e.b); err != nil {
+		return 0, err
+	}
+	var h hash.Hash
+	if want != nil {
+		h = sha256.New()
+	}
+	own := uint32(0) // the CRC of the file's bytes alone, to compare with sum
+	buf := make([]byte, streamBuf)
+	var n int64
+	for {
+		k, rerr := src.Read(buf)
+		if n += int64(k); n > size {
+			return 0, errBaseChanged
+		}
+		if k > 0 {
+			b := buf[:k]
+			crc = crc32.Update(crc, crcTable, b)
+			if h != nil {
+				h.Write(b)
+			} else {
+				own = crc32.Update(own, crcTable, b)
+			}
+			if _, err := w.Write(b); err != nil {
+				return 0, err
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return 0, rerr
+		}
+	}
+	if n != size || h != nil && hex.EncodeToString(h.Sum(nil)) != want256 || h == nil && own != sum {
+		return 0, errBaseChanged
+	}
+	var hdr [recHeader]byte
+	binary.LittleEndian.PutUint32(hdr[:], uint32(payload))
+	binary.LittleEndian.PutUint32(hdr[4:], crc)
+	if _, err := wa.WriteAt(hdr[:], 0); err != nil {
+		return 0, err
+	}
+	return recHeader + payload, nil
+}
+
+// streamBuf is the buffer a scene file is streamed through.
+const streamBuf = 256 << 10
+
+// hashFile returns the hex SHA-256 (fileHashOf) and the CRC-32 of the bytes of the file at path,
+// read through a small buffer; no file is no bytes.
+func hashFile(path string) (string, uint32, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return fileHashOf(nil), 0, nil
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	defer func() { _ = f.Close() }() // read only
+	h := sha256.New()
+	var sum uint32
+	buf := make([]byte, streamBuf)
+	for {
+		k, err := f.Read(buf)
+		h.Write(buf[:k])
+		sum = crc32.Update(sum, crcTable, buf[:k])
+		if err == io.EOF {
+			return hex.EncodeToString(h.Sum(nil)), sum, nil
+		}
+		if err != nil {
+			return "", 0, err
+		}
+	}
 }
 
 // sceneBytes writes s as a scene file does.
@@ -716,7 +1004,7 @@ func sceneBytes(s *serialize.Scene) ([]byte, error) {
 
 var errNotJournaled = errors.New("command has no journal form")
 
-// keepScratch is the most buffer capacity the writer keeps between batches: a scene's base or snapshot
+// keepScratch is the most buffer capacity the writer keeps between batches: a scene's snapshot
 // (tens of MB for 100k entities) is let go once written, not held for the session.
 const keepScratch = 1 << 20
 
@@ -724,16 +1012,16 @@ const keepScratch = 1 << 20
 // and is reused by a burst of steps.
 const writeChunk = 256 << 10
 
-// readPrefix reads the first n bytes of the file at path (the base record, for a compaction).
-func readPrefix(path string, n int) ([]byte, error) {
+// copyPrefix copies the first n bytes of the file at path (the base record, for a compaction) to w,
+// by the system where it can (a copy between files).
+func copyPrefix(w io.Writer, path string, n int64) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer func() { _ = f.Close() }() // read only
-	b := make([]byte, n)
-	if _, err := io.ReadFull(f, b); err != nil {
-		return nil, fmt.Errorf("journal %s: read its base: %w", path, err)
+	if _, err := io.CopyN(w, f, n); err != nil {
+		return fmt.Errorf("journal %s: copy its base: %w", path, err)
 	}
-	return b, nil
+	return nil
 }

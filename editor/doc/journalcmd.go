@@ -160,6 +160,9 @@ type valueCodec struct {
 	strs map[string]uint64
 	// forms caches, by component, what writing its values needs.
 	forms []valForm
+	// last is the string str wrote last and its number: a step's label is its name, written twice.
+	last  string
+	lastN uint64
 }
 
 // valForm is how a component's values are written.
@@ -173,7 +176,7 @@ type valForm struct {
 
 // restart forgets the strings written: the file starts again.
 func (vc *valueCodec) restart() {
-	vc.strs = nil
+	vc.strs, vc.last, vc.lastN = nil, "", 0
 	for i := range vc.forms {
 		vc.forms[i].nameN, vc.forms[i].typeN = 0, 0
 	}
@@ -191,6 +194,10 @@ func (vc *valueCodec) strN(e *enc, s string, n *uint64) {
 		e.u(*n)
 		return
 	}
+	if vc.lastN != 0 && s == vc.last {
+		e.u(vc.lastN)
+		return
+	}
 	k, ok := vc.strs[s]
 	if !ok {
 		if vc.strs == nil {
@@ -203,6 +210,7 @@ func (vc *valueCodec) strN(e *enc, s string, n *uint64) {
 	} else {
 		e.u(k)
 	}
+	vc.last, vc.lastN = s, k
 	if n != nil {
 		*n = k
 	}

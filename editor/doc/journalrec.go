@@ -148,3 +148,11 @@ func (d *dec) ids() []uint64 {
 	}
 	return v
 }
+
+// recordHeader returns the header of a record of payload.
+func recordHeader(payload []byte) [recHeader]byte {
+	var h [recHeader]byte
+	binary.LittleEndian.PutUint32(h[:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(h[4:], crc32.Checksum(payload, crcTable))
+	return h
+}
