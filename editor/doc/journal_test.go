@@ -572,3 +572,41 @@ func TestJournalBaseIsWrittenWithOneCopy(t *testing.T) {
 	}
 	must(t, d.CloseJournal(true))
 }
+
+// TestJournalHoldsNoSceneBytes: a scene opened with its journal waiting for the first step holds no
+// copy of its file's bytes (megabytes for a big scene): its memory is that of the same scene read
+// from bytes it let go.
+func TestJournalHoldsNoSceneBytes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grid.json")
+	p := grid100k("")
+	p.Count = [3]int{40, 10, 50}
+	d0 := New("Grid", testOpts)
+	_, _, err := d0.SpawnGrid(context.Background(), p, nil)
+	must(t, err)
+	must(t, d0.SaveAs(context.Background(), path, nil))
+	data, err := os.ReadFile(path)
+	must(t, err)
+	heap := func() int64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	h0 := heap()
+	fromBytes, err := openFrom(context.Background(), path, data, testOpts, nil)
+	must(t, err)
+	h1 := heap()
+	d, err := Open(context.Background(), path, testOpts, nil)
+	must(t, err)
+	_, err = d.StartJournal(filepath.Join(t.TempDir(), "grid.journal"), JournalOptions{BaseDelay: time.Hour})
+	must(t, err)
+	h2 := heap()
+	runtime.KeepAlive(fromBytes)
+	runtime.KeepAlive(data)
+	extra := (h2 - h1) - (h1 - h0)
+	t.Logf("%d bytes more than the scene alone (the file has %d)", extra, len(data))
+	if extra > int64(len(data))/4 {
+		t.Errorf("the opened scene with its journal holds %d bytes more than the scene alone (the file has %d)", extra, len(data))
+	}
+	must(t, d.CloseJournal(true))
+}
