@@ -571,140 +571,177 @@ func (j *Journal) noteInfos(d *core, cmd command) {
 // write for a burst of edits.
 const gather = 4 * time.Millisecond
 
+// jWriter is the writer goroutine's state.
+type jWriter struct {
+	j        *Journal
+	f        journalFile
+	batch    []byte
+	items    []jItem
+	unsynced time.Time // when the first unsynced write happened (zero: all synced)
+	failed   bool
+	noBase   bool // the base could not be written: the records after it wait for a new base
+}
+
+// fail stops the journal at its first error.
+func (w *jWriter) fail(err error) {
+	j := w.j
+	j.mu.Lock()
+	if j.err == nil {
+		j.err = err
+	}
+	j.mu.Unlock()
+	j.failed.Store(true)
+	w.failed = true
+}
+
+// write appends the batch to the file.
+func (w *jWriter) write() {
+	if len(w.batch) == 0 || w.failed {
+		w.batch = w.batch[:0]
+		return
+	}
+	j := w.j
+	if _, err := w.f.Write(w.batch); err != nil {
+		w.fail(err)
+	}
+	j.mu.Lock()
+	j.written += int64(len(w.batch))
+	if j.written > j.opts.MaxBytes {
+		j.compact.Store(true)
+	}
+	j.mu.Unlock()
+	if w.unsynced.IsZero() {
+		w.unsynced = time.Now()
+	}
+	w.batch = w.batch[:0]
+}
+
+// restart starts the file again with it (a new base or a compaction); a base of the scene as opened
+// that cannot be written (the file changed since) is not the journal's failure but a base lost: the
+// loop thread is asked for a new one.
+func (w *jWriter) restart(it jItem) {
+	w.batch = w.batch[:0]
+	nf, err := w.j.restart(w.f, it)
+	w.f, w.noBase = nf, false
+	switch {
+	case errors.Is(err, errBaseChanged):
+		// What the file held is of a session that ended here (discarded by a reload, or saved).
+		if w.f != nil {
+			_ = w.f.Close()
+			w.f = nil
+		}
+		_ = os.Remove(w.j.path)
+		w.noBase = true
+		w.j.rebase.Store(true)
+	case err != nil:
+		w.fail(err)
+	}
+	if it.ext != nil {
+		it.ext.want.release()
+	}
+}
+
+// add encodes it into the batch, in place after its header: no copy, and the batch's buffer is
+// reused.
+func (w *jWriter) add(it *jItem) {
+	switch {
+	case it.kind == 0 || w.failed:
+		if it.ext != nil {
+			it.ext.want.release()
+		}
+		return
+	case it.kind == recInfos:
+		w.j.vc.infos = it.ext.infos
+		return
+	case it.reset:
+		w.restart(*it)
+		return
+	case w.noBase:
+		return
+	}
+	start := len(w.batch)
+	var err error
+	if w.batch, err = w.j.encode(append(w.batch, make([]byte, recHeader)...), *it); err != nil {
+		w.batch = w.batch[:start]
+		w.fail(err)
+		return
+	}
+	frameRecord(w.batch[start:])
+	if len(w.batch) >= writeChunk {
+		w.write()
+	}
+}
+
+// once takes and writes what was queued, and syncs it if asked or due; it reports whether the
+// journal closed.
+func (w *jWriter) once() (closed bool) {
+	j := w.j
+	j.idle.Store(false)
+	j.mu.Lock()
+	// The Flush calls made so far wait on synced: they are served by this batch, which takes every
+	// record queued before them; later ones wait on a new channel for the next. The base of the
+	// scene as opened, if it still waits, is written first.
+	var served chan struct{}
+	if j.flushes > 0 {
+		served, j.synced, j.flushes = j.synced, make(chan struct{}), 0
+	}
+	pending := j.pending
+	j.pending = nil
+	j.mu.Unlock()
+	w.items = j.take(w.items[:0])
+	closing, remove := false, false
+	if k := len(w.items); k > 0 && w.items[k-1].kind == 0 {
+		closing, remove = true, w.items[k-1].remove
+	}
+	if remove {
+		w.failed = true // a clean close: the file goes, nothing is written to it
+	}
+	if pending != nil {
+		if w.failed {
+			pending.want.release()
+		} else {
+			w.restart(jItem{kind: recBase, reset: true, ext: pending})
+		}
+	}
+	for i := range w.items {
+		w.add(&w.items[i])
+	}
+	clear(w.items) // let the commands go
+	w.write()
+	if cap(w.batch) > keepScratch {
+		w.batch = nil
+	}
+	if !w.unsynced.IsZero() && w.f != nil && (served != nil || closing || time.Since(w.unsynced) >= j.opts.SyncEvery) {
+		if err := w.f.Sync(); err != nil {
+			w.fail(err)
+		}
+		w.unsynced = time.Time{}
+	}
+	if served != nil {
+		close(served)
+	}
+	if closing {
+		if w.f != nil {
+			_ = w.f.Close()
+		}
+		if remove {
+			_ = os.Remove(j.path)
+		}
+	}
+	return closing
+}
+
 // run is the writer goroutine. It first waits up to delay for a reason to write the base: another
 // record, a Flush or a close.
 func (j *Journal) run(delay time.Duration) {
 	defer close(j.done)
-	var f journalFile
 	j.waitForWork(delay)
-	var batch []byte
-	var items []jItem
-	var unsynced time.Time // when the first unsynced write happened (zero: all synced)
+	w := &jWriter{j: j}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	failed := false
-	fail := func(err error) {
-		j.mu.Lock()
-		if j.err == nil {
-			j.err = err
-		}
-		j.mu.Unlock()
-		j.failed.Store(true)
-		failed = true
-	}
-	// write appends the batch to the file.
-	write := func() {
-		if len(batch) == 0 || failed {
-			batch = batch[:0]
-			return
-		}
-		if _, err := f.Write(batch); err != nil {
-			fail(err)
-		}
-		j.mu.Lock()
-		j.written += int64(len(batch))
-		if j.written > j.opts.MaxBytes {
-			j.compact.Store(true)
-		}
-		j.mu.Unlock()
-		if unsynced.IsZero() {
-			unsynced = time.Now()
-		}
-		batch = batch[:0]
-	}
-	noBase := false // the base could not be written: the records after it wait for a new base
-	for {
-		j.idle.Store(false)
-		j.mu.Lock()
-		// The Flush calls made so far wait on synced: they are served by this batch, which takes
-		// every record queued before them; later ones wait on a new channel for the next. The base of
-		// the scene as opened, if it still waits, is written first.
-		var served chan struct{}
-		if j.flushes > 0 {
-			served, j.synced, j.flushes = j.synced, make(chan struct{}), 0
-		}
-		pending := j.pending
-		j.pending = nil
-		j.mu.Unlock()
-		items = j.take(items[:0])
-		closing, remove := false, false
-		if k := len(items); k > 0 && items[k-1].kind == 0 {
-			closing, remove = true, items[k-1].remove
-		}
-		flush := served != nil
-		if remove {
-			failed = true // a clean close: the file goes, nothing is written to it
-		}
-		if pending != nil {
-			if !failed {
-				if f, noBase = j.restartOn(f, jItem{kind: recBase, reset: true, ext: pending}, fail); noBase {
-					j.rebase.Store(true)
-				}
-			}
-			pending.want.release()
-		}
-		for i := range items {
-			it := &items[i]
-			switch {
-			case it.kind == 0 || failed:
-				if it.ext != nil {
-					it.ext.want.release()
-				}
-				continue
-			case it.kind == recInfos:
-				j.vc.infos = it.ext.infos
-				continue
-			case it.reset:
-				// A new base, or a compaction: the file starts again.
-				batch = batch[:0]
-				if f, noBase = j.restartOn(f, *it, fail); noBase {
-					j.rebase.Store(true)
-				}
-				if it.ext != nil {
-					it.ext.want.release()
-				}
-				continue
-			case noBase:
-				continue
-			}
-			// Encoded in place, after its header: no copy, and the batch's buffer is reused.
-			start := len(batch)
-			var err error
-			if batch, err = j.encode(append(batch, make([]byte, recHeader)...), *it); err != nil {
-				batch = batch[:start]
-				fail(err)
-				continue
-			}
-			frameRecord(batch[start:])
-			if len(batch) >= writeChunk {
-				write()
-			}
-		}
-		clear(items) // let the commands go
-		write()
-		if cap(batch) > keepScratch {
-			batch = nil
-		}
-		if !unsynced.IsZero() && f != nil && (flush || closing || time.Since(unsynced) >= j.opts.SyncEvery) {
-			if err := f.Sync(); err != nil {
-				fail(err)
-			}
-			unsynced = time.Time{}
-		}
-		if flush {
-			close(served)
-		}
-		if closing {
-			if f != nil {
-				_ = f.Close()
-			}
-			if remove {
-				_ = os.Remove(j.path)
-			}
-			return
-		}
-		if !unsynced.IsZero() {
-			timer.Reset(j.opts.SyncEvery - time.Since(unsynced))
+	for !w.once() {
+		if !w.unsynced.IsZero() {
+			timer.Reset(j.opts.SyncEvery - time.Since(w.unsynced))
 		}
 		// Wait: the next record queued wakes the writer (push sees idle), a Flush or a close
 		// hurries it, the timer syncs.
@@ -725,19 +762,6 @@ func (j *Journal) run(delay time.Duration) {
 		case <-timer.C:
 		}
 	}
-}
-
-// restartOn is restart for the writer loop: a failure to write a base of the scene as opened (the
-// file changed since) is not the journal's failure but a base lost (noBase: a new one is needed).
-func (j *Journal) restartOn(f journalFile, it jItem, fail func(error)) (_ journalFile, noBase bool) {
-	nf, err := j.restart(f, it)
-	switch {
-	case errors.Is(err, errBaseChanged):
-		return nf, true
-	case err != nil:
-		fail(err)
-	}
-	return nf, false
 }
 
 // waitForWork waits up to delay for another record, a Flush or a close (writer goroutine).

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -609,4 +611,100 @@ func TestJournalHoldsNoSceneBytes(t *testing.T) {
 		t.Errorf("the opened scene with its journal holds %d bytes more than the scene alone (the file has %d)", extra, len(data))
 	}
 	must(t, d.CloseJournal(true))
+}
+
+// gatedSync is a journal file whose first Sync once armed notes the scene file's bytes, then waits
+// for gate.
+type gatedSync struct {
+	*os.File
+	armed           *atomic.Bool
+	scene           string
+	gate            chan struct{}
+	once            sync.Once
+	sceneAtJournals []byte
+}
+
+func (f *gatedSync) Sync() error {
+	if f.armed.Load() {
+		f.once.Do(func() {
+			f.sceneAtJournals, _ = os.ReadFile(f.scene)
+			<-f.gate
+		})
+	}
+	return f.File.Sync()
+}
+
+// TestJournalSaveWaitsOffTheLoop: preparing a save queues its record and returns without waiting for
+// the journal to sync it; the save's job waits for that before its file replaces the old one.
+func TestJournalSaveWaitsOffTheLoop(t *testing.T) {
+	d := openSmall(t)
+	before, err := os.ReadFile(d.Path())
+	must(t, err)
+	var armed atomic.Bool
+	gf := &gatedSync{armed: &armed, scene: d.Path(), gate: make(chan struct{})}
+	opts := JournalOptions{create: func(p string) (journalFile, error) {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o600)
+		gf.File = f
+		return gf, err
+	}}
+	_, err = d.StartJournal(filepath.Join(t.TempDir(), "small.journal"), opts)
+	must(t, err)
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "Saved"))
+	must(t, d.Journal().Flush())
+	armed.Store(true)
+	prepared := make(chan *WriteJob)
+	go func() { prepared <- d.PrepareSave("") }()
+	var job *WriteJob
+	select {
+	case job = <-prepared:
+	case <-time.After(30 * time.Second):
+		t.Fatal("PrepareSave waits for the journal to sync")
+	}
+	ran := make(chan error)
+	go func() { ran <- job.Run(context.Background(), nil) }()
+	close(gf.gate)
+	err = <-ran
+	d.Finish(job, err)
+	must(t, err)
+	if !bytes.Equal(gf.sceneAtJournals, before) {
+		t.Error("the saved file replaced the old one before the journal synced the save's record")
+	}
+	must(t, d.CloseJournal(true))
+}
+
+// TestJournalBaseOfAFileChangedInPlace: a scene file rewritten in place after the open (its bytes
+// as opened gone) is not taken for the base, whether its size or time tells (the loop thread's look
+// before the first step) or only its hash (the writer's): the journal starts again on the file as it
+// is, with the session's scene, and recovery gives exactly that scene.
+func TestJournalBaseOfAFileChangedInPlace(t *testing.T) {
+	for _, sameSize := range []bool{false, true} {
+		d := openSmall(t)
+		jpath := filepath.Join(t.TempDir(), "small.journal")
+		_, err := d.StartJournal(jpath, JournalOptions{BaseDelay: time.Hour})
+		must(t, err)
+		data, err := os.ReadFile(d.Path())
+		must(t, err)
+		st, err := os.Stat(d.Path())
+		must(t, err)
+		theirs := bytes.Replace(data, []byte(`"name": "B"`), []byte(`"name": "T"`), 1)
+		if !sameSize {
+			theirs = bytes.Replace(data, []byte(`"name": "B"`), []byte(`"name": "Theirs"`), 1)
+		}
+		must(t, os.WriteFile(d.Path(), theirs, 0o644))
+		if sameSize {
+			must(t, os.Chtimes(d.Path(), st.ModTime(), st.ModTime()))
+		}
+		must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "Ours"))
+		must(t, d.Journal().Flush())
+		must(t, d.Rename([]ecs.Entity{ent(t, d, 6)}, "Ours too"))
+		must(t, d.Journal().Flush())
+		rc, err := Recover(context.Background(), jpath, testOpts)
+		if err != nil {
+			t.Fatalf("same size %v: %v", sameSize, err)
+		}
+		if got, want := content(t, rc.Doc), content(t, d); got != want || rc.Merged {
+			t.Errorf("same size %v: the recovered scene (merged %v) is not the session's:\n%s\nwant\n%s", sameSize, rc.Merged, got, want)
+		}
+		must(t, d.CloseJournal(true))
+	}
 }

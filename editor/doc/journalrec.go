@@ -19,13 +19,6 @@ const maxRecord = 1 << 31
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// appendRecord appends payload framed as a record to buf.
-func appendRecord(buf, payload []byte) []byte {
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(payload)))
-	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(payload, crcTable))
-	return append(buf, payload...)
-}
-
 // frameRecord writes the header of rec, a record whose payload follows recHeader bytes left for it.
 func frameRecord(rec []byte) {
 	p := rec[recHeader:]
