@@ -21,13 +21,7 @@ func BenchmarkSaveWithJournal(b *testing.B) {
 			name = "journal"
 		}
 		b.Run(name, func(b *testing.B) {
-			path := filepath.Join(b.TempDir(), "grid.json")
-			d0 := New("Grid", testOpts)
-			if _, _, err := d0.SpawnGrid(context.Background(), grid100k(""), nil); err != nil {
-				b.Fatal(err)
-			}
-			must(b, d0.SaveAs(context.Background(), path, nil))
-			d, err := Open(context.Background(), path, testOpts, nil)
+			d, err := Open(context.Background(), savedGrid(b, grid100k("").Count), testOpts, nil)
 			must(b, err)
 			if journal {
 				_, err := d.StartJournal(filepath.Join(b.TempDir(), "grid.journal"), JournalOptions{})
