@@ -143,11 +143,6 @@ type Journal struct {
 	synced  chan struct{} // closed once the batch after the Flush calls waiting on it is synced
 	flushes int           // Flush requests the writer has not served
 
-	// Writer state.
-	head    *jBlock // the block the writer reads from
-	headN   int     // records of head read
-	baseLen int64   // bytes of the base record at the start of the file (copied by a compaction)
-	vc      valueCodec
 }
 
 // jItem is one queued record: a command, an undo or a redo, a scene to write as a snapshot or as a
@@ -212,7 +207,7 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 	}
 	blk := &jBlock{}
 	j := &Journal{path: path, file: d.path, opts: opts, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
-		done: make(chan struct{}), synced: make(chan struct{}), snap: d.readCopy, tail: blk, head: blk}
+		done: make(chan struct{}), synced: make(chan struct{}), snap: d.readCopy, tail: blk}
 	d.EndEdit()
 	j.trimmed = d.hist.trimmed
 	j.lo = d.hist.pos
@@ -238,7 +233,7 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 		j.push(jItem{kind: recBase, reset: true, ext: first})
 	}
 	d.jr = j
-	go j.run(delay)
+	go j.run(delay, blk)
 	return j, nil
 }
 
@@ -349,37 +344,37 @@ func (j *Journal) put(it jItem) {
 	}
 }
 
-// take appends the records published since the last take to items (writer goroutine), clearing
-// their places, and hands the blocks it is done with back for reuse.
-func (j *Journal) take(items []jItem) []jItem {
+// take appends the records published since the last take to items, and hands the blocks it is done
+// with back for reuse, cleared (the loop thread fills the current block: the writer does not write
+// there, nor clear each record it reads).
+func (w *jWriter) take(items []jItem) []jItem {
 	for {
-		blk := j.head
+		blk := w.head
 		n := int(blk.n.Load())
-		for ; j.headN < n; j.headN++ {
-			items = append(items, blk.items[j.headN])
-			blk.items[j.headN] = jItem{} // let the command go
-		}
-		if j.headN < queueBlock {
+		items = append(items, blk.items[w.headN:n]...)
+		w.headN = n
+		if n < queueBlock {
 			return items
 		}
 		next := blk.next.Load()
 		if next == nil {
 			return items
 		}
-		j.head, j.headN = next, 0
+		w.head, w.headN = next, 0
 		blk.next.Store(nil)
-		j.mu.Lock()
-		j.free = append(j.free, blk)
-		j.mu.Unlock()
+		clear(blk.items[:]) // let the commands go
+		w.j.mu.Lock()
+		w.j.free = append(w.j.free, blk)
+		w.j.mu.Unlock()
 	}
 }
 
-// queued reports whether a record was published that take has not taken (writer goroutine).
-func (j *Journal) queued() bool {
-	if j.headN < int(j.head.n.Load()) {
+// queued reports whether a record was published that take has not taken.
+func (w *jWriter) queued() bool {
+	if w.headN < int(w.head.n.Load()) {
 		return true
 	}
-	return j.headN == queueBlock && j.head.next.Load() != nil
+	return w.headN == queueBlock && w.head.next.Load() != nil
 }
 
 // readCopy returns what a snapshot of the scene writes, as a copy the writer may read while the
@@ -574,6 +569,10 @@ const gather = 4 * time.Millisecond
 // jWriter is the writer goroutine's state.
 type jWriter struct {
 	j        *Journal
+	head     *jBlock // the block the writer reads from
+	headN    int     // records of head read
+	baseLen  int64   // bytes of the base record at the start of the file (copied by a compaction)
+	vc       valueCodec
 	f        journalFile
 	batch    []byte
 	items    []jItem
@@ -621,7 +620,7 @@ func (w *jWriter) write() {
 // loop thread is asked for a new one.
 func (w *jWriter) restart(it jItem) {
 	w.batch = w.batch[:0]
-	nf, err := w.j.restart(w.f, it)
+	nf, err := w.restartFile(it)
 	w.f, w.noBase = nf, false
 	switch {
 	case errors.Is(err, errBaseChanged):
@@ -651,7 +650,7 @@ func (w *jWriter) add(it *jItem) {
 		}
 		return
 	case it.kind == recInfos:
-		w.j.vc.infos = it.ext.infos
+		w.vc.infos = it.ext.infos
 		return
 	case it.reset:
 		w.restart(*it)
@@ -661,7 +660,7 @@ func (w *jWriter) add(it *jItem) {
 	}
 	start := len(w.batch)
 	var err error
-	if w.batch, err = w.j.encode(append(w.batch, make([]byte, recHeader)...), *it); err != nil {
+	if w.batch, err = w.encode(append(w.batch, make([]byte, recHeader)...), *it); err != nil {
 		w.batch = w.batch[:start]
 		w.fail(err)
 		return
@@ -688,7 +687,7 @@ func (w *jWriter) once() (closed bool) {
 	pending := j.pending
 	j.pending = nil
 	j.mu.Unlock()
-	w.items = j.take(w.items[:0])
+	w.items = w.take(w.items[:0])
 	closing, remove := false, false
 	if k := len(w.items); k > 0 && w.items[k-1].kind == 0 {
 		closing, remove = true, w.items[k-1].remove
@@ -733,10 +732,10 @@ func (w *jWriter) once() (closed bool) {
 
 // run is the writer goroutine. It first waits up to delay for a reason to write the base: another
 // record, a Flush or a close.
-func (j *Journal) run(delay time.Duration) {
+func (j *Journal) run(delay time.Duration, head *jBlock) {
 	defer close(j.done)
-	j.waitForWork(delay)
-	w := &jWriter{j: j}
+	w := &jWriter{j: j, head: head}
+	w.waitForWork(delay)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for !w.once() {
@@ -746,7 +745,7 @@ func (j *Journal) run(delay time.Duration) {
 		// Wait: the next record queued wakes the writer (push sees idle), a Flush or a close
 		// hurries it, the timer syncs.
 		j.idle.Store(true)
-		if j.queued() {
+		if w.queued() {
 			continue
 		}
 		select {
@@ -765,12 +764,13 @@ func (j *Journal) run(delay time.Duration) {
 }
 
 // waitForWork waits up to delay for another record, a Flush or a close (writer goroutine).
-func (j *Journal) waitForWork(delay time.Duration) {
+func (w *jWriter) waitForWork(delay time.Duration) {
 	if delay <= 0 {
 		return
 	}
+	j := w.j
 	j.idle.Store(true)
-	if j.queued() {
+	if w.queued() {
 		return
 	}
 	wait := time.NewTimer(delay)
@@ -785,48 +785,49 @@ func (j *Journal) waitForWork(delay time.Duration) {
 // errBaseChanged: the scene file is no longer the one opened, whose bytes the base was to be.
 var errBaseChanged = errors.New("the scene file changed since it was opened")
 
-// restart writes the file anew with it, a new base (and the snapshot that follows it, if any) or a
+// restartFile writes the file anew with it, a new base (and the snapshot that follows it, if any) or a
 // compaction (the base, then its snapshot), in one replace, and returns the file opened for
 // appending (f, the one before, is closed). The strings its records name by number start again.
 // A scene file's bytes are streamed into the base record, never held whole in memory.
-func (j *Journal) restart(f journalFile, it jItem) (journalFile, error) {
-	j.vc.restart()
+func (w *jWriter) restartFile(it jItem) (journalFile, error) {
+	j, f := w.j, w.f
+	w.vc.restart()
 	var then []byte
 	var err error
 	if it.kind == recBase {
 		if it.ext.then != nil {
-			if then, err = j.encode(nil, jItem{kind: recSnapshot, ext: &jScene{scene: it.ext.then}}); err != nil {
+			if then, err = w.encode(nil, jItem{kind: recSnapshot, ext: &jScene{scene: it.ext.then}}); err != nil {
 				return f, err
 			}
 		}
-	} else if then, err = j.encode(nil, it); err != nil {
+	} else if then, err = w.encode(nil, it); err != nil {
 		return f, err
 	}
 	var base int64
-	err = atomicfile.ReplaceFileFunc(j.path, func(w io.Writer) error {
+	err = atomicfile.ReplaceFileFunc(j.path, func(out io.Writer) error {
 		var err error
 		switch {
 		case it.kind != recBase:
-			base, err = j.baseLen, copyPrefix(w, j.path, j.baseLen)
+			base, err = w.baseLen, copyPrefix(out, j.path, w.baseLen)
 		case it.ext.scene != nil:
-			base, err = writeSceneBase(w, it.ext)
+			base, err = writeSceneBase(out, it.ext)
 		default:
-			base, err = writeFileBase(w, it.ext.file, it.ext.want)
+			base, err = writeFileBase(out, it.ext.file, it.ext.want)
 		}
 		if err != nil || then == nil {
 			return err
 		}
 		hdr := recordHeader(then)
-		if _, err := w.Write(hdr[:]); err != nil {
+		if _, err := out.Write(hdr[:]); err != nil {
 			return err
 		}
-		_, err = w.Write(then)
+		_, err = out.Write(then)
 		return err
 	})
 	if err != nil {
 		return f, err
 	}
-	j.baseLen = base
+	w.baseLen = base
 	if f != nil {
 		_ = f.Close()
 	}
@@ -843,7 +844,7 @@ func (j *Journal) restart(f journalFile, it jItem) (journalFile, error) {
 }
 
 // encode makes a record's payload (writer goroutine): a snapshot or a step.
-func (j *Journal) encode(buf []byte, it jItem) ([]byte, error) {
+func (w *jWriter) encode(buf []byte, it jItem) ([]byte, error) {
 	e := enc{b: append(buf, it.kind)}
 	switch it.kind {
 	case recSnapshot:
@@ -853,8 +854,8 @@ func (j *Journal) encode(buf []byte, it jItem) ([]byte, error) {
 		}
 		e.by(b)
 	case recStep:
-		j.vc.str(&e, it.cmd.label())
-		if err := j.vc.cmd(&e, it.cmd); err != nil {
+		w.vc.str(&e, it.cmd.label())
+		if err := w.vc.cmd(&e, it.cmd); err != nil {
 			return nil, fmt.Errorf("journal %s: %w", it.cmd.label(), err)
 		}
 	}
