@@ -129,7 +129,7 @@ type Journal struct {
 	idle    atomic.Bool // the writer waits for a record: the next one queued wakes it
 	failed  atomic.Bool // the journal stopped (err): nothing more is queued
 	compact atomic.Bool // the writer asks for a compaction
-	rebase  atomic.Bool // the writer could not write the base of the scene as opened (the file changed)
+	rebase  atomic.Bool // the base was lost (the scene file changed before it was written): the next record is a new one
 	wake    chan struct{}
 	hurry   chan struct{} // Flush and Close: write now
 	done    chan struct{}
@@ -147,7 +147,7 @@ type Journal struct {
 
 // jItem is one queued record: a command, an undo or a redo, a scene to write as a snapshot or as a
 // new base, new component infos, or the close. It holds no more than a step needs (queueing one is
-// a store of three words); what rarer records carry is behind ext.
+// a store of four words); what rarer records carry is behind ext.
 type jItem struct {
 	kind   byte
 	reset  bool // the file starts again with this record
