@@ -119,16 +119,11 @@ func (j *WriteJob) Run(ctx context.Context, progress func(done, total int64)) er
 	if j.export {
 		return atomicfile.WriteFileFunc(j.path, func(w io.Writer) error { return serialize.Export(ctx, w, j.scene) })
 	}
-	opts := serialize.SaveOptions{Progress: progress, Also: j.Also}
-	return atomicfile.WriteFileFunc(j.path, func(w io.Writer) error { // serialize.SaveFile, waiting for the journal
-		if err := serialize.Save(ctx, w, j.scene, opts); err != nil {
-			return err
-		}
-		if j.journaled != nil {
-			j.journaled() // the journal knows of this save before the file can be it
-		}
-		return nil
-	})
+	// serialize.SaveFile, with the journal knowing of this save before the file is it: its sync, asked for when the
+	// save was prepared, runs beside the save's own writing and syncing.
+	return atomicfile.WriteFileFuncReady(j.path, func(w io.Writer) error {
+		return serialize.Save(ctx, w, j.scene, serialize.SaveOptions{Progress: progress, Also: j.Also})
+	}, j.journaled)
 }
 
 // Finish records the outcome of a job on the loop thread: after a successful save the document's

@@ -41,7 +41,14 @@ func WriteFile(path string, data []byte) error {
 // those whose process is gone. If write returns an error, path and its
 // backup are untouched and the temporary file is removed.
 func WriteFileFunc(path string, write func(io.Writer) error) error {
-	return writeAtomic(path, write, true)
+	return writeAtomic(path, write, true, nil)
+}
+
+// WriteFileFuncReady is [WriteFileFunc] that calls ready once the new contents are on disk, before
+// they take path's place: what must be known before the file changes (a session journal's record
+// of the save) gets the time the contents took to write and sync.
+func WriteFileFuncReady(path string, write func(io.Writer) error, ready func()) error {
+	return writeAtomic(path, write, true, ready)
 }
 
 // ReplaceFile writes data to path atomically like [WriteFile] but keeps no backup: for files that are
@@ -50,13 +57,13 @@ func ReplaceFile(path string, data []byte) error {
 	return writeAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
-	}, false)
+	}, false, nil)
 }
 
 // ReplaceFileFunc is [ReplaceFile] with the content streamed by write (as [WriteFileFunc], but
 // with no backup): a big output need not be held in memory.
 func ReplaceFileFunc(path string, write func(io.Writer) error) error {
-	return writeAtomic(path, write, false)
+	return writeAtomic(path, write, false, nil)
 }
 
 // removeLater removes the file at path on a goroutine of its own (tests wait for it: see removals).
@@ -88,7 +95,7 @@ func (e readOnlyError) Error() string { return string(e) }
 func (e readOnlyError) Unwrap() error { return ErrReadOnly }
 
 // writeAtomic implements WriteFileFunc and ReplaceFile.
-func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err error) {
+func writeAtomic(path string, write func(io.Writer) error, keepBackup bool, ready func()) (err error) {
 	target, err := resolveLinks(path)
 	if err != nil {
 		return fmt.Errorf("saving %s: %w", path, err)
@@ -142,6 +149,9 @@ func writeAtomic(path string, write func(io.Writer) error, keepBackup bool) (err
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("saving %s: %w", path, osCause(err))
+	}
+	if ready != nil {
+		ready()
 	}
 	// The previous version is linked (or copied) under a temporary name first and becomes
 	// NAME.bak only once the new file is in place: a failed save leaves the old backup as it was.

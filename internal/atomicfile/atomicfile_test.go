@@ -76,3 +76,28 @@ func TestAtomicWriteFile(t *testing.T) {
 		t.Error("wrote over a directory")
 	}
 }
+
+// TestWriteFileFuncReadyBeforeTheReplace: ready is called once, with the new contents written and
+// the old still in place.
+func TestWriteFileFuncReadyBeforeTheReplace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scene.json")
+	if err := WriteFile(path, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	err := WriteFileFuncReady(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, "new")
+		return err
+	}, func() {
+		calls++
+		if got, _ := os.ReadFile(path); string(got) != "old" {
+			t.Errorf("when ready, the file holds %q, want old", got)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); calls != 1 || string(got) != "new" {
+		t.Errorf("ready called %d times, file %q; want once, new", calls, got)
+	}
+}
