@@ -14,7 +14,7 @@ import (
 // change ticks, hierarchy, resources (copied the same way) and registrations (same IDs). Systems,
 // queries, maps, event queues and readers, and command buffers are not copied: they stay bound to
 // the original world, so create new ones for the clone.
-func (w *World) Clone() *World { return w.clone(true) }
+func (w *World) Clone() *World { return w.clone(true, nil) }
 
 // ReadCopy returns a copy of the world to read on another goroutine while the world goes on changing — what a
 // save writes: the same entities with the same handles, components, hierarchy, resources and registrations as
@@ -23,10 +23,22 @@ func (w *World) Clone() *World { return w.clone(true) }
 // change ticks are all zero (no component is Added or Changed), and components computed by the world
 // ([ComponentInfo].Computed: GlobalTransform) hold zero values, which stay zero (with no change ticks there is
 // nothing for [World.PropagateTransforms] to do). It is for reading; use Clone for a world to go on with.
-func (w *World) ReadCopy() *World { return w.clone(false) }
+func (w *World) ReadCopy() *World { return w.clone(false, nil) }
 
-// clone is Clone, or ReadCopy when full is false.
-func (w *World) clone(full bool) *World {
+// ReadCopyOf is ReadCopy with the values of the listed components only: the others hold zero values, as computed
+// ones do. A reader of a few columns (a search) copies what it reads, not the whole world.
+func (w *World) ReadCopyOf(ids ...ComponentID) *World {
+	keep := make([]bool, len(w.comps))
+	for _, id := range ids {
+		if int(id) < len(keep) {
+			keep[id] = true
+		}
+	}
+	return w.clone(false, keep)
+}
+
+// clone is Clone, or ReadCopy when full is false; keep, if not nil, says which components' values a ReadCopy copies.
+func (w *World) clone(full bool, keep []bool) *World {
 	c := &World{
 		free:        slices.Clone(w.free),
 		alive:       w.alive,
@@ -42,7 +54,7 @@ func (w *World) clone(full bool) *World {
 		transformID: w.transformID,
 		globalID:    w.globalID,
 	}
-	for _, s := range w.comps {
+	for k, s := range w.comps {
 		ns := &componentStore{info: s.info, ops: s.ops, size: s.size, trivial: s.trivial,
 			requires: s.requires, lastChange: s.lastChange}
 		if !full {
@@ -51,7 +63,7 @@ func (w *World) clone(full bool) *World {
 		ns.cols = make([]*column, len(w.tables))
 		if s.sparse != nil {
 			sp := s.sparse
-			col := cloneColumn(sp.col, ns, sp.len(), sp.cap, full)
+			col := cloneColumn(sp.col, ns, sp.len(), sp.cap, full, keep == nil || keep[k])
 			ns.sparse = &sparseSet{
 				col:   col,
 				cols:  []*column{nil, col},
@@ -98,7 +110,7 @@ func (w *World) clone(full bool) *World {
 		for i, col := range t.cols {
 			ns := c.comps[t.ids[i]]
 			copyCol := func() {
-				nt.cols[i] = cloneColumn(col, ns, t.len(), t.cap, full)
+				nt.cols[i] = cloneColumn(col, ns, t.len(), t.cap, full, keep == nil || keep[t.ids[i]])
 				ns.cols[t.index] = nt.cols[i]
 			}
 			if big {
@@ -189,11 +201,11 @@ func runAll(fs []weighed) {
 }
 
 // cloneColumn copies src's first n rows into a new column of capacity rows; with full false (ReadCopy), without
-// their ticks (zero), nor the values of a computed component (zero).
-func cloneColumn(src *column, s *componentStore, n, capacity int, full bool) *column {
+// their ticks (zero), nor the values of a computed component or of one not kept (zero).
+func cloneColumn(src *column, s *componentStore, n, capacity int, full, kept bool) *column {
 	d := &column{size: src.size, ops: src.ops, store: s, trivial: src.trivial, floor: src.floor}
 	d.ptr = src.ops.alloc(capacity)
-	if n > 0 && src.size != 0 && (full || !src.store.info.Computed) {
+	if n > 0 && src.size != 0 && (full || (kept && !src.store.info.Computed)) {
 		src.ops.deepCopy(d.ptr, src.ptr, n, src.store.info.SharesMemory)
 	}
 	if !full {

@@ -470,3 +470,31 @@ func TestReadCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestReadCopyOf: a read copy of some components has their values, the entities and parents, and zero values of
+// the components not listed.
+func TestReadCopyOf(t *testing.T) {
+	for _, n := range []int{50, 80_000} {
+		w := newTestWorld()
+		es := make([]ecs.Entity, n)
+		for i := range es {
+			es[i] = w.Spawn(Pos{float64(i), 1}, ecs.Transform{}.Default())
+			if i%2 == 1 {
+				if err := w.SetParent(es[i], es[i-1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		pos, _ := ecs.ComponentIDOf[Pos](w)
+		c := w.ReadCopyOf(pos)
+		wp, cp, ct := ecs.NewMap[Pos](w), ecs.NewMap[Pos](c), ecs.NewMap[ecs.Transform](c)
+		for i, e := range es {
+			if !c.Alive(e) || cp.Get(e) != wp.Get(e) || c.Parent(e) != w.Parent(e) || !ct.Has(e) {
+				t.Fatalf("n=%d: entity %d differs in the read copy", n, i)
+			}
+			if ct.Get(e) != (ecs.Transform{}) {
+				t.Fatalf("n=%d: entity %d has a Transform value in a copy of Pos only", n, i)
+			}
+		}
+	}
+}

@@ -284,3 +284,29 @@ func TestQueryMatchesBruteForce(t *testing.T) {
 		t.Fatal("no query matched anything: the test checks nothing")
 	}
 }
+
+// TestQueryOnAReadCopyOfWhatItReads: a query evaluated on a copy of the world with only the values it reads
+// (Reads, ecs.World.ReadCopyOf: what the editor's search runs on another goroutine) matches what it matches on the
+// world.
+func TestQueryOnAReadCopyOfWhatItReads(t *testing.T) {
+	matched := 0
+	for seed := range uint64(200) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		w := randomWorld(r)
+		for range 20 {
+			src := randomQuery(r, 3)
+			q, err := Parse(w, src)
+			if err != nil {
+				t.Fatalf("seed %d: %s: %v", seed, src, err)
+			}
+			want := q.Eval(w).Entities()
+			if got := q.Eval(w.ReadCopyOf(q.Reads(w)...)).Entities(); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("seed %d: %s: on the read copy %v, on the world %v", seed, src, got, want)
+			}
+			matched += len(want)
+		}
+	}
+	if matched == 0 {
+		t.Fatal("no query matched anything: the test checks nothing")
+	}
+}

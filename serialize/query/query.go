@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // Query is a query made for one world's components: [Parse] checks it against them, [Query.Eval]
@@ -121,6 +123,25 @@ func formatLeaf(w *ecs.World, l leaf, base unsafe.Pointer) string {
 		return strconv.FormatUint(sceneID(w, r), 10)
 	}
 	return "?"
+}
+
+// Reads lists the components of w whose values Eval reads: those the query compares, and the names and scene ids
+// that entity references are matched by. A copy of w with only these values (ecs.World.ReadCopyOf) evaluates
+// alike, on another goroutine.
+func (q *Query) Reads(w *ecs.World) []ecs.ComponentID {
+	var out []ecs.ComponentID
+	if id, ok := ecs.ComponentIDOf[scene.Name](w); ok {
+		out = append(out, id)
+	}
+	if id, ok := ecs.ComponentIDOf[scene.SceneID](w); ok {
+		out = append(out, id)
+	}
+	for _, l := range q.shown {
+		if !slices.Contains(out, l.comp) {
+			out = append(out, l.comp)
+		}
+	}
+	return out
 }
 
 func (q *Query) addShown(l leaf) {
