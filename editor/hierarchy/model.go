@@ -50,6 +50,8 @@ type Model struct {
 	matches map[ecs.Entity]bool   // search: entities that match or have a matching descendant
 	match   func(ecs.Entity) bool // a query's matches (SetMatch); nil: the search is a name
 	rows    []Row                 // while searching: every row
+	// filtered: the rows of the search were built elsewhere (SetFiltered), and Update keeps them while searching.
+	filtered bool
 	anchor  uint64                // scene id of the last plain or Ctrl click (Shift-click selects from it)
 
 	// Without a search the rows are virtual: a row per root, built when asked for (Row), and the rows of the
@@ -98,7 +100,25 @@ func (m *Model) SetSearch(s string) {
 // names). The rows are rebuilt on the next Rows.
 func (m *Model) SetMatch(match func(ecs.Entity) bool) {
 	m.match = match
-	m.dirty = true
+	m.dirty, m.filtered = true, false
+}
+
+// SetFiltered shows rows that Filter built for search (on another goroutine, from a copy of the scene): Update
+// keeps them, whatever the scene's version, until the search is cleared or SetMatch is called.
+func (m *Model) SetFiltered(search string, rows []Row) {
+	m.SetSearch(search)
+	m.rows, m.n, m.virtual, m.filtered, m.dirty = rows, len(rows), false, true, false
+	m.builtSearch = search
+}
+
+// Kept returns the scene ids given rows by Keep in the current search.
+func (m *Model) Kept() []uint64 {
+	out := make([]uint64, 0, len(m.kept))
+	for id := range m.kept {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Search returns the search text as typed.
@@ -165,6 +185,11 @@ type seg struct {
 // since the last call, and returns how many there are. Without a search it builds only the rows of expanded
 // subtrees (the roots' rows are built by Row) and asks t for the roots only when their shape changed.
 func (m *Model) Update(t Tree, version uint64, world *ecs.World) int {
+	if m.filtered && m.Searching() {
+		m.tree = t
+		return m.n
+	}
+	m.filtered = false
 	if m.dirty || version != m.builtVersion || world != m.builtWorld || m.search != m.builtSearch {
 		m.rebuild(t, world)
 		m.builtVersion, m.builtWorld, m.builtSearch, m.dirty = version, world, m.search, false

@@ -1,0 +1,157 @@
+package hierarchy
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+// Source is a scene as Filter reads it: on any goroutine, so nobody may change it meanwhile (the editor gives it a
+// copy of the world made to read).
+type Source interface {
+	Children(e ecs.Entity) []ecs.Entity
+	ChildCount(e ecs.Entity) int
+	Parent(e ecs.Entity) ecs.Entity
+	ID(e ecs.Entity) uint64
+}
+
+// stopEvery is how many entities Filter visits between two polls of stop.
+const stopEvery = 1 << 14
+
+// Filter returns the rows of a search's results, as Update builds them while searching: the found entities, the
+// kept ones and their ancestors, depth first in sibling order from roots, every level open. It polls stop now and
+// then and returns false as soon as stop says so (a newer search has come).
+func Filter(t Source, roots, found, kept []ecs.Entity, stop func() bool) ([]Row, bool) {
+	var marked []uint64 // by entity index: a result or an ancestor of one
+	has := func(e ecs.Entity) bool {
+		x := int(e.Index())
+		return x>>6 < len(marked) && marked[x>>6]&(1<<(x&63)) != 0
+	}
+	mark := func(e ecs.Entity) {
+		for p := e; !p.IsZero() && !has(p); p = t.Parent(p) {
+			x := int(p.Index())
+			if x>>6 >= len(marked) {
+				marked = append(marked, make([]uint64, x>>6+1-len(marked))...)
+			}
+			marked[x>>6] |= 1 << (x & 63)
+		}
+	}
+	for i, e := range found {
+		if i%stopEvery == 0 && stop() {
+			return nil, false
+		}
+		mark(e)
+	}
+	for _, e := range kept {
+		mark(e)
+	}
+	var rows []Row
+	visited := 0
+	var walk func(e ecs.Entity, depth int32) bool
+	walk = func(e ecs.Entity, depth int32) bool {
+		if !has(e) {
+			return true
+		}
+		if visited++; visited%stopEvery == 0 && stop() {
+			return false
+		}
+		n := t.ChildCount(e)
+		rows = append(rows, Row{Entity: e, ID: t.ID(e), Depth: depth, HasKids: n > 0})
+		if n == 0 {
+			return true
+		}
+		for _, c := range t.Children(e) {
+			if !walk(c, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	for i, e := range roots {
+		if i%stopEvery == 0 && stop() {
+			return nil, false
+		}
+		if !walk(e, 0) {
+			return nil, false
+		}
+	}
+	return rows, true
+}
+
+// NameFinder finds the entities whose names hold a text, as Model.Matches does (a case-insensitive part of the
+// name): over all names, or within the results of a shorter text the new one extends (typing one more letter
+// looks only at what the last letter found).
+type NameFinder struct {
+	ents  []ecs.Entity
+	names []string
+	last  string  // the text of found, lowered ("" none)
+	found []int32 // what last found: places in ents
+}
+
+// NewNameFinder finds among these entities with these names (names[i] is ents[i]'s).
+func NewNameFinder(ents []ecs.Entity, names []string) *NameFinder {
+	return &NameFinder{ents: ents, names: names}
+}
+
+// Find returns the entities whose names hold text (trimmed, any case), in the order given; it polls stop and
+// returns false as soon as stop says so.
+func (f *NameFinder) Find(text string, stop func() bool) ([]ecs.Entity, bool) {
+	text = strings.ToLower(strings.TrimSpace(text))
+	if text == "" {
+		return nil, true
+	}
+	var found []int32
+	if f.last != "" && strings.Contains(text, f.last) { // the old results hold every new one
+		for k, i := range f.found {
+			if k%stopEvery == 0 && stop() {
+				return nil, false
+			}
+			if containsFold(f.names[i], text) {
+				found = append(found, i)
+			}
+		}
+	} else {
+		for i, n := range f.names {
+			if i%stopEvery == 0 && stop() {
+				return nil, false
+			}
+			if containsFold(n, text) {
+				found = append(found, int32(i))
+			}
+		}
+	}
+	f.last, f.found = text, found
+	out := make([]ecs.Entity, len(found))
+	for k, i := range found {
+		out[k] = f.ents[i]
+	}
+	return out, true
+}
+
+// containsFold reports whether s holds lower (already lowered) in any case: strings.Contains(strings.ToLower(s),
+// lower) without making the lowered copy when s is ASCII.
+func containsFold(s, lower string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), lower)
+		}
+	}
+	n := len(lower)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lower[j] {
+				break
+			}
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}

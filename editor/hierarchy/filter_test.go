@@ -1,0 +1,92 @@
+package hierarchy
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+// TestFilterMatchesTheRowsOfASearch: on random forests, typing a search one letter at a time (and taking some back),
+// NameFinder and Filter — what the editor runs on another goroutine — give the rows the model builds for the
+// search, kept rows included; a stop that says so abandons the work.
+func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	shown := 0
+	for round := range 200 {
+		f := newForest()
+		n := 1 + r.IntN(80)
+		for i := range n {
+			var parent ecs.Entity
+			if i > 0 && r.IntN(4) != 0 {
+				parent = f.all[r.IntN(len(f.all))]
+			}
+			f.add(fmt.Sprintf("%c%cé %d", 'a'+r.IntN(4), 'A'+r.IntN(3), i), parent)
+		}
+		names := make([]string, len(f.all))
+		for i, e := range f.all {
+			names[i] = f.Name(e)
+		}
+		finder := NewNameFinder(f.all, names)
+		never := func() bool { return false }
+		for _, search := range []string{"a", "aB", "ab ", "abÉ", "a", "", "c", "cA", "1", "12", "zz"} {
+			kept := map[uint64]bool{}
+			var keptEs []ecs.Entity
+			for _, e := range f.all {
+				if r.IntN(15) == 0 && search != "" {
+					kept[f.ID(e)], keptEs = true, append(keptEs, e)
+				}
+			}
+			found, ok := finder.Find(search, never)
+			if !ok {
+				t.Fatal("Find stopped with a stop that never says so")
+			}
+			got, ok := Filter(f, f.Roots(), found, keptEs, never)
+			if !ok {
+				t.Fatal("Filter stopped with a stop that never says so")
+			}
+			want := expected(f, nil, kept, search)
+			if search == "" {
+				want = nil
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d, search %q:\ngot  %v\nwant %v", round, search, got, want)
+			}
+			shown += len(got)
+		}
+	}
+	if shown == 0 {
+		t.Fatal("no search found anything: the test checks nothing")
+	}
+	f := newForest()
+	for i := range 3 * stopEvery {
+		f.add(fmt.Sprint(i), ecs.Entity{})
+	}
+	stop := func() bool { return true }
+	if _, ok := NewNameFinder(f.all, make([]string, len(f.all))).Find("1", stop); ok {
+		t.Fatal("Find went on after stop said so")
+	}
+	if _, ok := Filter(f, f.Roots(), f.all, nil, stop); ok {
+		t.Fatal("Filter went on after stop said so")
+	}
+}
+
+// TestFilteredRowsStayUntilTheSearchIsCleared: rows built elsewhere are the model's while it searches, whatever
+// the version; clearing the search brings back the tree's rows.
+func TestFilteredRowsStayUntilTheSearchIsCleared(t *testing.T) {
+	f := newForest()
+	a := f.add("a", ecs.Entity{})
+	f.add("b", ecs.Entity{})
+	rows := []Row{{Entity: a, ID: f.ID(a)}}
+	m := New()
+	m.SetFiltered("a", rows)
+	if got := rowsOf(m, f, 7); !slices.Equal(got, rows) {
+		t.Fatalf("filtered rows %v, want %v", got, rows)
+	}
+	m.SetSearch("")
+	if got := rowsOf(m, f, 8); len(got) != 2 {
+		t.Fatalf("after clearing the search: rows %v, want both roots", got)
+	}
+}
