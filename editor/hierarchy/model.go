@@ -52,7 +52,7 @@ type Model struct {
 	rows    []Row                 // while searching: every row
 	// filtered: the rows of the search were built elsewhere (SetFiltered), and Update keeps them while searching.
 	filtered bool
-	anchor  uint64                // scene id of the last plain or Ctrl click (Shift-click selects from it)
+	anchor   uint64 // scene id of the last plain or Ctrl click (Shift-click selects from it)
 
 	// Without a search the rows are virtual: a row per root, built when asked for (Row), and the rows of the
 	// expanded roots' subtrees (segs, by root). A flat scene of a million roots costs no row until it is drawn.
