@@ -26,7 +26,8 @@ type Options struct {
 	// SettingsDir holds persisted settings (recent files); empty means settings.DefaultDir().
 	SettingsDir string
 	// JobStepDelay, if set, pauses background jobs this long after each progress step (between chunks of their
-	// work), so that end-to-end tests can act while a job runs; only the e2e build sets it (--test-job-delay).
+	// work), and makes the Hierarchy's searches run on their goroutine and last this much longer, so that end-to-end
+	// tests can act while a job or a search runs; only the e2e build sets it (--test-job-delay).
 	JobStepDelay time.Duration
 	// FrameDelay, if set, makes every frame last this much longer (a sleep in the frame), as a big scene on a
 	// software renderer does: end-to-end tests of input at a low frame rate set it (--test-frame-delay).
@@ -192,6 +193,7 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	ws.SetUI(appUI{a})
 	jobs.PictureShows = a.vp.pictureShows
 	a.insp.mark, a.dialogs.mark = jobs.MarkNow, jobs.MarkNow
+	a.hier.mark, a.hier.begin, a.hier.searchDelay = jobs.MarkNow, jobs.Begin, a.opts.JobStepDelay
 }
 
 // newGLRenderer makes the viewport's renderer in the window's GL context (current on the loop thread).

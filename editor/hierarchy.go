@@ -93,27 +93,38 @@ type hierarchyPanel struct {
 	log   logger
 	probe *probe.State // nil without a test probe
 
-	model      *hierarchy.Model
-	search     string // the search field's text
-	query      hierarchyQuery
-	bigScene   int              // queryBigScene (tests lower it)
-	now        func() time.Time // the clock of the pause in typing
-	renaming   uint64           // scene id being renamed inline, 0 if none
-	renameBuf  string
-	renameInit bool
-	scrollTo   uint64 // scene id to scroll into view next frame
-	dragID     uint64 // scene id of the row being dragged
-	clipper    *imgui.ListClipper
-	layers     layerFlags // nil: no layers
-	layerName  string     // the name of the layer being saved
-	layerFocus bool       // the layer name field takes the keyboard next frame
+	model    *hierarchy.Model
+	search   string         // the search field's text
+	query    hierarchyQuery // the search the rows show
+	queryErr string         // why the text, which looks like a query, is none
+	asked    searchAsked    // the search last asked for
+	// shownSearch is the text as the last frame showed it: a key's frame shows it before the scene is copied.
+	shownSearch string
+	searcher    searcher
+	snap        *searchSnap // the scene as the last search read it
+	// selectWhenFound: Enter was pressed while the search ran; its matches are selected when it is done.
+	selectWhenFound bool
+	bigScene        int                      // queryBigScene (tests lower it)
+	searchDelay     time.Duration            // tests only: searches last this much longer, on the goroutine (Options.JobStepDelay)
+	mark            func(what string)        // times a key in the search field (workspace.Jobs.MarkNow); nil: not timed
+	begin           func(what string) func() // times a search to its rows (workspace.Jobs.Begin); nil: not timed
+	found           func()                   // completes the timing of the search running
+	renaming        uint64                   // scene id being renamed inline, 0 if none
+	renameBuf       string
+	renameInit      bool
+	scrollTo        uint64 // scene id to scroll into view next frame
+	dragID          uint64 // scene id of the row being dragged
+	clipper         *imgui.ListClipper
+	layers          layerFlags // nil: no layers
+	layerName       string     // the name of the layer being saved
+	layerFocus      bool       // the layer name field takes the keyboard next frame
 }
 
 var _ g.Widget = (*hierarchyPanel)(nil)
 
 func newHierarchyPanel(d hierarchyDoc, cmds hierarchyCommands, drops prefabDropTarget, log logger, pr *probe.State) *hierarchyPanel {
 	return &hierarchyPanel{doc: d, cmds: cmds, drops: drops, log: log, probe: pr, model: hierarchy.New(),
-		bigScene: queryBigScene, now: time.Now}
+		bigScene: queryBigScene, searcher: searcher{wake: wakeLoop}}
 }
 
 // setDoc shows another document; what belonged to the previous one (expansion, anchor, rename) is forgotten.
@@ -121,6 +132,8 @@ func (h *hierarchyPanel) setDoc(d hierarchyDoc) {
 	h.doc = d
 	h.model.Reset()
 	h.renaming = 0
+	h.searcher.stop()
+	h.snap, h.asked, h.selectWhenFound = nil, searchAsked{}, false
 }
 
 // invalidate rebuilds the rows next frame (the world was replaced: a reload, a new project file).
@@ -156,82 +169,143 @@ func (h *hierarchyPanel) keep(es []ecs.Entity) {
 	}
 }
 
-// hierarchyQuery is the search text read as a query (serialize/query), for the scene version it was run on.
+// hierarchyQuery is the search whose results the rows show: its text, read as a query (serialize/query) or as a
+// part of names, for the scene version it was run on.
 type hierarchyQuery struct {
 	text    string
 	version uint64
 	world   *ecs.World
 	matches *query.Result // nil: the text is no query (a name is searched)
-	err     string        // why text that looks like a query is none
-	// In a big scene a new query waits for a pause in typing (typedAt: when it last changed), so that no key
-	// waits for a search of the whole scene; the rows show the last text's results meanwhile.
-	typed   string
-	typedAt time.Time
+	found   []ecs.Entity  // the results (matches, or entities named so), not the ancestors shown with them
 }
 
-// A scene of queryBigScene entities or more runs a new query once typing pauses for queryPause (a column
-// scan of a million entities takes tens of milliseconds, the rows' rebuild more).
+// searchAsked is the search last asked for: the text and the scene version.
+type searchAsked struct {
+	text    string
+	version uint64
+	world   *ecs.World
+}
+
+// A scene of queryBigScene entities or more is searched on a goroutine (hierarchy_search.go): a column scan of a
+// million entities takes tens of milliseconds, the rows' rebuild more. Layers (entityflags.go) wait for a pause in
+// typing of queryPause before they run a new query.
 const (
 	queryBigScene = 100_000
 	queryPause    = 150 * time.Millisecond
 )
 
-// updateQuery runs the search text (a query, or a name when it reads as none) after it or the scene changed.
-// A query costs a column scan (about 20 ms for a million entities) and the rows' rebuild.
+// updateQuery takes the result of the search running, if it is ready, and starts a new search when the text or
+// the scene changed since the last one was asked for; in a small scene the search runs at once.
 func (h *hierarchyPanel) updateQuery() {
+	if r := h.searcher.take(); r != nil {
+		h.adopt(r)
+	}
+	defer func() { h.shownSearch = h.search }()
 	w, v := h.doc.World(), h.doc.Version()
-	q := &h.query
-	if h.search == q.text && v == q.version && w == q.world {
+	if (searchAsked{h.search, v, w}) == h.asked {
 		return
 	}
+	h.asked = searchAsked{h.search, v, w}
 	text := strings.TrimSpace(h.search)
-	parsed, err := query.Parse(w, text)
-	if err == nil && h.search != q.text && w.Len() >= h.bigScene {
-		now := h.now()
-		if h.search != q.typed {
-			q.typed, q.typedAt = h.search, now
-			time.AfterFunc(queryPause, func() { wakeLoop() }) // an idle loop wakes for the search
-			return
-		}
-		if now.Sub(q.typedAt) < queryPause {
-			return
-		}
-	}
-	q.text, q.version, q.world, q.matches, q.err = h.search, v, w, nil, ""
-	switch {
-	case text == "":
-	case err != nil:
-		if strings.ContainsAny(text, "=<>~:!()|&.") { // meant as a query: say why it is none
-			q.err = err.Error()
-		}
-	default:
-		q.matches = parsed.Eval(w)
-		h.model.SetMatch(q.matches.Has)
+	h.queryErr = ""
+	if text == "" {
+		h.searcher.stop()
+		h.snap, h.selectWhenFound = nil, false
+		h.query = hierarchyQuery{text: h.search, version: v, world: w}
+		h.model.SetSearch(h.search)
+		h.model.SetMatch(nil)
 		return
 	}
-	h.model.SetMatch(nil)
+	parsed, err := query.Parse(w, text)
+	if err != nil {
+		parsed = nil
+		if strings.ContainsAny(text, "=<>~:!()|&.") { // meant as a query: say why it is none
+			h.queryErr = err.Error()
+		}
+	}
+	var comps []ecs.ComponentID
+	if parsed != nil {
+		comps = parsed.Reads(w)
+	}
+	async := w.Len() >= h.bigScene || h.searchDelay > 0
+	if !h.snap.holds(w, v, comps) || (h.snap.w == w) == async {
+		if async && h.search != h.shownSearch {
+			// The copy (once per version of the scene) waits for the next frame: the key's own frame shows it first.
+			h.asked = searchAsked{text: h.search} // asked again next frame; searching meanwhile
+			wakeLoop()
+			return
+		}
+		h.snap = newSearchSnap(w, v, comps, async)
+	}
+	req := &searchReq{text: h.search, q: parsed, snap: h.snap, delay: h.searchDelay}
+	for _, id := range h.model.Kept() {
+		if e, ok := h.doc.Entity(id); ok {
+			req.kept = append(req.kept, e)
+		}
+	}
+	if h.begin != nil {
+		h.found = h.begin("search")
+	}
+	if async {
+		h.searcher.start(req)
+		return
+	}
+	h.searcher.stop() // a search still running on a copy is stale
+	res, _ := req.run(func() bool { return false })
+	h.adopt(res)
 }
 
-// selectMatches selects the entities the query matched (Enter in the search field).
-func (h *hierarchyPanel) selectMatches() {
-	if h.query.matches != nil {
-		h.doc.Selection().Select(h.query.matches.Entities()...)
+// adopt shows a search's result: its rows, its matches.
+func (h *hierarchyPanel) adopt(r *searchResult) {
+	h.query = hierarchyQuery{text: r.text, version: r.version, world: r.world, matches: r.matches, found: r.found}
+	h.model.SetFiltered(r.text, r.rows)
+	if h.found != nil {
+		h.found()
+		h.found = nil
 	}
+	if h.selectWhenFound && r.text == h.search {
+		h.selectWhenFound = false
+		h.selectMatches()
+	}
+}
+
+// searching reports whether a search asked for has not shown its result yet.
+func (h *hierarchyPanel) searching() bool {
+	return h.asked != searchAsked{h.query.text, h.query.version, h.query.world}
+}
+
+// selectMatches selects the entities the query matched (Enter in the search field); while the search of the text
+// runs, once it is done.
+func (h *hierarchyPanel) selectMatches() {
+	if h.searching() {
+		h.selectWhenFound = true
+		return
+	}
+	if h.query.matches == nil {
+		return
+	}
+	w := h.doc.World()
+	es := make([]ecs.Entity, 0, len(h.query.found))
+	for _, e := range h.query.found {
+		if w.Alive(e) {
+			es = append(es, e)
+		}
+	}
+	h.doc.Selection().Select(es...)
 }
 
 // searchResults returns the entities the search found — a query's matches, or those whose names hold the text —
 // not the ancestors shown with them; none when there is no search.
 func (h *hierarchyPanel) searchResults() []ecs.Entity {
+	h.updateQuery()
 	if !h.model.Searching() {
 		return nil
 	}
-	if h.query.matches != nil {
-		return h.query.matches.Entities()
-	}
+	w := h.doc.World()
 	var out []ecs.Entity
-	for i := range h.rows() {
-		if r := h.model.Row(i); h.model.Matches(r.Entity, h.doc.Name(r.Entity)) {
-			out = append(out, r.Entity)
+	for _, e := range h.query.found {
+		if w.Alive(e) {
+			out = append(out, e)
 		}
 	}
 	return out
@@ -240,7 +314,6 @@ func (h *hierarchyPanel) searchResults() []ecs.Entity {
 // rows brings the model's rows up to date and returns how many there are.
 func (h *hierarchyPanel) rows() int {
 	h.updateQuery()
-	h.model.SetSearch(h.query.text)
 	return h.model.Update(docTree{h.doc}, h.doc.Version(), h.doc.World())
 }
 
@@ -249,21 +322,27 @@ const dragPayload = "VOLTEX_ENTITY"
 // Build draws the panel's contents.
 func (h *hierarchyPanel) Build() {
 	imgui.SetNextItemWidth(-1 - h.saveLayerWidth())
+	typed := h.search
 	enter := imgui.InputTextWithHint("##hiersearch", "Search: a name, or a query (Spin Transform.position.y>2)", &h.search,
 		imgui.InputTextFlagsEnterReturnsTrue, nil)
-	if h.probe != nil {
-		h.probe.HierarchySearch = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
+	if h.search != typed && h.mark != nil {
+		h.mark("search edit")
 	}
 	rows := h.rows()
+	if h.probe != nil {
+		h.probe.HierarchySearch = rectOf(imgui.ItemRectMin(), imgui.ItemRectSize())
+		h.probe.HierarchySearchText, h.probe.HierarchySearching = h.search, h.searching()
+	}
 	h.buildSaveLayer()
 	if enter {
-		h.query.typedAt = time.Time{} // Enter runs a text still waiting for a pause
-		h.updateQuery()
 		h.selectMatches()
 	}
-	if h.query.err != "" {
-		textWrapped(errorColor, registerText(h.query.err))
-	} else if h.query.matches != nil {
+	switch {
+	case h.queryErr != "":
+		textWrapped(errorColor, registerText(h.queryErr))
+	case h.searching():
+		textDisabled("searching…")
+	case h.query.matches != nil:
 		textDisabled(words.Count(h.query.matches.Len(), "match", "matches") + " (Enter selects them)")
 	}
 	h.buildLayers()

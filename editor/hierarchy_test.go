@@ -277,7 +277,8 @@ func TestHierarchyPanelRenameKeepsTheRowInView(t *testing.T) {
 }
 
 // TestHierarchyPanelQuery: a query filters the rows (ancestors kept) and Enter selects its matches; in a big
-// scene a new text waits for a pause in typing, the rows showing the last one's results meanwhile.
+// scene the search runs on a goroutine, the rows showing the last one's results meanwhile, and Enter pressed
+// meanwhile selects the matches once they are found.
 func TestHierarchyPanelQuery(t *testing.T) {
 	f := newHierFixture(t)
 	x, y := centre(f.st.HierarchySearch)
@@ -290,17 +291,37 @@ func TestHierarchyPanelQuery(t *testing.T) {
 	if got := f.selected(); !slices.Equal(got, []string{"A1", "A2", "C"}) {
 		t.Fatalf("Enter selected %v, want the matches", got)
 	}
-	now := time.Unix(1000, 0)
-	f.h.bigScene, f.h.now = 1, func() time.Time { return now }
+	f.h.bigScene, f.h.searchDelay = 1, 300*time.Millisecond
 	f.ui.click(imgui.MouseButtonLeft, x, y, f.build)
 	f.ui.key(imgui.KeyChord(imgui.KeyA)|ctrl, f.build)
 	f.ui.typeText(`name~"a?" or name=B`, f.build)
-	if got := f.rowNames(); !slices.Equal(got, []string{"A", "A1", "A2", "C"}) {
-		t.Fatalf("while typing in a big scene: rows %v, want the last query's", got)
+	if got := f.rowNames(); !slices.Equal(got, []string{"A", "A1", "A2", "C"}) || !f.st.HierarchySearching {
+		t.Fatalf("while searching in a big scene: rows %v (searching %v), want the last query's", got, f.st.HierarchySearching)
 	}
-	now = now.Add(queryPause)
-	f.ui.frame(f.build)
+	if f.st.HierarchySearchText != `name~"a?" or name=B` {
+		t.Fatalf("the field shows %q while searching", f.st.HierarchySearchText)
+	}
+	f.ui.key(imgui.KeyChord(imgui.KeyEnter), f.build)
+	if got := f.selected(); !slices.Equal(got, []string{"A1", "A2", "C"}) {
+		t.Fatalf("Enter while searching selected %v, want the selection as it was until the search is done", got)
+	}
+	f.framesUntil(t, "the search done", func() bool { return !f.st.HierarchySearching })
 	if got := f.rowNames(); !slices.Equal(got, []string{"A", "A1", "A2", "B"}) {
-		t.Fatalf("after a pause: rows %v", got)
+		t.Fatalf("after the search: rows %v", got)
+	}
+	if got := f.selected(); !slices.Equal(got, []string{"A1", "A2", "B"}) {
+		t.Fatalf("Enter pressed while searching selected %v once it was done, want the new matches", got)
+	}
+}
+
+// framesUntil builds frames until cond holds (a search on the goroutine is done), at most for a minute.
+func (f *hierFixture) framesUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(time.Minute); !cond(); {
+		if time.Now().After(end) {
+			t.Fatalf("no %s after a minute", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+		f.ui.frame(f.build)
 	}
 }

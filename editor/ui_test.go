@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -35,6 +36,18 @@ func newUIHarness(tb testing.TB, d *doc.Document) *uiHarness {
 }
 
 // frame builds the hierarchy and the inspector as the editor does, in two windows.
+// searched builds frames until the hierarchy's search is done (on its goroutine in a big scene).
+func (h *uiHarness) searched(t *testing.T) {
+	t.Helper()
+	h.frame()
+	for end := time.Now().Add(time.Minute); h.hier.searching(); h.frame() {
+		if time.Now().After(end) {
+			t.Fatalf("the search of %q still runs after a minute", h.hier.search)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func (h *uiHarness) frame() {
 	h.ui.frame(func() {
 		inWindow(panelHierarchy, 0, 0, 300, 1000, h.hier.Build)
@@ -70,15 +83,15 @@ func TestHierarchyBuildsOnlyVisibleRows(t *testing.T) {
 	if n := len(hierRows(h.hier)); n != 1+len(cubes) {
 		t.Fatalf("expanded: %d rows, want %d", n, 1+len(cubes))
 	}
-	// Search: the matches and their ancestors, nothing else.
+	// Search (on the goroutine: a big scene): the matches and their ancestors, nothing else.
 	h.hier.search = "Cube 7,3,42"
-	h.frame()
+	h.searched(t)
 	rows := hierRows(h.hier)
 	if len(rows) != 2 || rows[0].Entity != group || d.Name(rows[1].Entity) != "Cube 7,3,42" || rows[1].Depth != 1 {
-		t.Fatalf("search rows: %+v", rows)
+		t.Fatalf("search rows: %d, the first %+v", len(rows), rows[:min(len(rows), 3)])
 	}
 	h.hier.search = "cube 7,3,4" // case-insensitive substring: 7,3,4 and 7,3,40..49
-	h.frame()
+	h.searched(t)
 	if len(hierRows(h.hier)) != 1+11 {
 		t.Fatalf("substring search found %d rows, want 12", len(hierRows(h.hier)))
 	}

@@ -75,6 +75,10 @@ type State struct {
 	RenamingRect Rect `json:"renamingRect"`
 	// HierarchySearch is where the hierarchy's search field is.
 	HierarchySearch Rect `json:"hierarchySearch"`
+	// HierarchySearchText is the search field's text; HierarchySearching says that the rows do not show its
+	// results yet (its search runs).
+	HierarchySearchText string `json:"hierarchySearchText,omitempty"`
+	HierarchySearching  bool   `json:"hierarchySearching,omitempty"`
 	// SaveLayer is where the hierarchy's button that saves the query as a layer is.
 	SaveLayer Rect `json:"saveLayer"`
 	// Layers lists the hierarchy's layers drawn in the last frame.

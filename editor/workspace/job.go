@@ -313,6 +313,16 @@ func (r *Jobs) MarkNow(what string) {
 	r.markResult(r.beginMark(what), false)
 }
 
+// Begin starts timing an action handled in this frame whose result comes in a later one (a search on a goroutine):
+// call the function it returns, on the loop thread, when the result is in. Without a probe nothing is timed.
+func (r *Jobs) Begin(what string) func() {
+	if r.Probe == nil {
+		return func() {}
+	}
+	m := r.beginMark(what)
+	return func() { r.markResult(m, false) }
+}
+
 // Timed runs an action, timing it for the probe under what: its result is in the document when run returns, or
 // when the background job it started is merged.
 func (w *Workspace) Timed(what string, run func()) {

@@ -195,6 +195,9 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	// One cube framed (a row clicked, F), as a user looks at a detail: the instances drawn of all.
 	frameOne(b, e, f, size.name, vx, vy)
 
+	// The Hierarchy's query bar: a name typed a key at a time, then a field query.
+	querying(b, e, f)
+
 	e.RequestClose()
 	if p, _ := e.ReadProbe(); p != nil && p.Dirty {
 		e.Key("Tab") // Save / Don't Save / Cancel: nothing to keep
@@ -369,6 +372,43 @@ func typing(b *testing.B, e *guitest.Editor, f figures) {
 	e.WaitProbe(10*time.Minute, "the grid dialog closed", func(p *guitest.Probe) bool { return p.Grid == nil })
 }
 
+// querying types a name into the Hierarchy's search a key at a time — key → the frame showing it, while the searches
+// run — and the last key → its filtered rows; then a field query's last key → its rows.
+func querying(b *testing.B, e *guitest.Editor, f figures) {
+	b.Helper()
+	p := settle(e)
+	sx, sy := p.HierarchySearch.Center()
+	e.Click(sx, sy, 1)
+	e.WaitProbe(time.Minute, "the search field", func(p *guitest.Probe) bool { return p.TextInput })
+	e.Key("ctrl+a", "BackSpace")
+	settle(e)
+	var keys []float64
+	var sent time.Time
+	var edit guitest.Mark
+	for _, k := range []string{"C", "u", "b", "e", "space", "5", "comma", "5"} { // "Cube 5,5"
+		sent = e.KeyAt(k)
+		edit = waitMark(e, "search edit", sent.UnixNano()-int64(time.Second))
+		keys = append(keys, float64(time.Duration(edit.Presented-sent.UnixNano()).Microseconds())/1000)
+	}
+	m := waitMark(e, "search", edit.Input-1)
+	f.ms("query bar: key → filtered rows (name search)", time.Duration(m.Presented-sent.UnixNano()))
+	slices.Sort(keys)
+	f.add("query bar: key → UI (typing) median (ms)", keys[len(keys)/2])
+	f.add("query bar: key → UI (typing) longest (ms)", keys[len(keys)-1])
+	e.Key("ctrl+a")
+	e.Type("Transform.position.y>")
+	settle(e)
+	sent = e.KeyAt("5")
+	edit = waitMark(e, "search edit", sent.UnixNano()-int64(time.Second))
+	m = waitMark(e, "search", edit.Input-1)
+	f.ms("query bar: key → filtered rows (field query)", time.Duration(m.Presented-sent.UnixNano()))
+	if p := settle(e); p.HierarchySearchText != "Transform.position.y>5" || len(p.Hierarchy) == 0 {
+		b.Fatalf("the query bar shows %q and %d rows", p.HierarchySearchText, len(p.Hierarchy))
+	}
+	e.Key("ctrl+a", "BackSpace", "Escape")
+	settle(e)
+}
+
 // scroll turns the mouse wheel over the hierarchy and records the frame times meanwhile.
 func scroll(b *testing.B, e *guitest.Editor, f figures) {
 	b.Helper()
@@ -496,6 +536,10 @@ var latencyRows = []struct{ key, target string }{
 	{"typing beside a 100k preview: key → UI median (ms)", "≤ 50 ms"},
 	{"typing beside a 100k preview: key → UI longest (ms)", "≤ 50 ms"},
 	{"typing beside a 100k preview: input frame longest (ms)", "≤ 50 ms"},
+	{"query bar: key → UI (typing) median (ms)", "≤ 50 ms: typing never waits for the search"},
+	{"query bar: key → UI (typing) longest (ms)", "≤ 50 ms"},
+	{"query bar: key → filtered rows (name search)", "≤ 100 ms at 1M"},
+	{"query bar: key → filtered rows (field query)", "≤ 200 ms at 1M"},
 	{"hierarchy scroll: frame median (ms)", "≤ 50 ms (≥ 20 FPS) at 1M"},
 	{"hierarchy scroll: frame longest (ms)", ""},
 	{"memory: RSS after open (MB)", "≤ 1.5 GB at 1M"},

@@ -1,0 +1,166 @@
+package editor
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/hierarchy"
+	"github.com/voltex-editor/voltex/serialize/query"
+)
+
+// randomDoc is a document of n entities with random parents, names and positions.
+func randomDoc(t *testing.T, r *rand.Rand, n int) *doc.Document {
+	t.Helper()
+	d := doc.New("R", doc.Options{})
+	var es []ecs.Entity
+	for i := range n {
+		var parent ecs.Entity
+		if len(es) > 0 && r.IntN(3) > 0 {
+			parent = es[r.IntN(len(es))]
+		}
+		e, err := d.SpawnCube(parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("%s %d", []string{"Orc", "orc chief", "Elf", "Wave", "Été"}[r.IntN(5)], i)
+		if err := d.Rename([]ecs.Entity{e}, name); err != nil {
+			t.Fatal(err)
+		}
+		ecs.NewMap[ecs.Transform](d.EditWorld()).Mut(e).Position[1] = float32(r.IntN(5))
+		es = append(es, e)
+	}
+	d.Selection().Clear()
+	return d
+}
+
+// loopRows are the rows the hierarchy model builds for text by itself, on the loop thread, as the panel had them
+// built before its searches ran on a goroutine: a query's matches, or a part of names.
+func loopRows(d *doc.Document, text string) []hierarchy.Row {
+	m := hierarchy.New()
+	m.SetSearch(text)
+	if q, err := query.Parse(d.World(), strings.TrimSpace(text)); err == nil && strings.TrimSpace(text) != "" {
+		m.SetMatch(q.Eval(d.World()).Has)
+	}
+	n := m.Update(docTree{d}, d.Version(), d.World())
+	rows := make([]hierarchy.Row, n)
+	for i := range rows {
+		rows[i] = m.Row(i)
+	}
+	return rows
+}
+
+// panelRows are the panel's rows once its search of text is done.
+func panelRows(t *testing.T, h *hierarchyPanel, text string) []hierarchy.Row {
+	t.Helper()
+	h.search = text
+	h.rows()
+	for end := time.Now().Add(time.Minute); h.searching(); h.rows() {
+		if time.Now().After(end) {
+			t.Fatalf("the search of %q still runs after a minute", text)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	rows := make([]hierarchy.Row, h.model.Len())
+	for i := range rows {
+		rows[i] = h.model.Row(i)
+	}
+	return rows
+}
+
+// TestSearchOffTheLoopFindsWhatTheLoopFinds: typed one key at a time into random scenes, names and queries give
+// the same rows whether the search runs on the loop (a small scene) or on the goroutine over a copy of the
+// world (a big one), and the rows the model built by itself on the loop; edits made while a search runs on the
+// goroutine race nothing (go test -race) and are searched afterwards.
+func TestSearchOffTheLoopFindsWhatTheLoopFinds(t *testing.T) {
+	texts := []string{"o", "or", "orc", "orc ", "orc c", "or", "été", "ÉT", "Wave 1", "", "1",
+		"Transform.position.y>2", "Transform.position.y>2 name~\"Orc*\"", "parent:\"Wave*\"", "!Spin", "name~", "Wave 1"}
+	found := 0
+	for seed := range uint64(6) {
+		r := rand.New(rand.NewPCG(seed, 5))
+		d := randomDoc(t, r, 50+r.IntN(300))
+		loop := newHierarchyPanel(d, nil, nil, nil, nil)
+		loop.bigScene = math.MaxInt
+		off := newHierarchyPanel(d, nil, nil, nil, nil)
+		off.bigScene = 1
+		for _, text := range texts {
+			want := loopRows(d, text)
+			if got := panelRows(t, loop, text); !slices.Equal(got, want) {
+				t.Fatalf("seed %d, %q on the loop: %d rows, want %d", seed, text, len(got), len(want))
+			}
+			if got := panelRows(t, off, text); !slices.Equal(got, want) {
+				t.Fatalf("seed %d, %q on the goroutine: %d rows, want %d", seed, text, len(got), len(want))
+			}
+			found += len(want)
+		}
+		// Edits while a search runs on the goroutine: they change the world, not the copy it reads.
+		off.searchDelay = 20 * time.Millisecond
+		off.search = "orc"
+		off.rows()
+		if !off.searching() {
+			t.Fatal("the search of a big scene ran on the loop")
+		}
+		e, err := d.SpawnCube(ecs.Entity{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Rename([]ecs.Entity{e}, "orc spawned"); err != nil {
+			t.Fatal(err)
+		}
+		off.searchDelay = 0
+		if got, want := panelRows(t, off, "orc"), loopRows(d, "orc"); !slices.Equal(got, want) || !slices.ContainsFunc(got, func(r hierarchy.Row) bool { return r.Entity == e }) {
+			t.Fatalf("seed %d: after edits during a search: %d rows, want %d with the new entity", seed, len(got), len(want))
+		}
+	}
+	if found == 0 {
+		t.Fatal("no search found anything: the test checks nothing")
+	}
+}
+
+// TestStaleSearchesAreDropped: a search that a newer one makes stale never shows its result — whether it is
+// still running (it stops) or already done but not yet taken.
+func TestStaleSearchesAreDropped(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	d := randomDoc(t, r, 200)
+	w := d.World()
+	snap := newSearchSnap(w, d.Version(), nil, true)
+	var s searcher
+	wait := func() *searchResult {
+		t.Helper()
+		for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(time.Millisecond) {
+			if res := s.take(); res != nil {
+				return res
+			}
+		}
+		t.Fatal("no result after a minute")
+		return nil
+	}
+	// Running: "Elf" (slow) is stale once "Orc" is asked for.
+	s.start(&searchReq{text: "Elf", snap: snap, delay: 200 * time.Millisecond})
+	s.start(&searchReq{text: "Orc", snap: snap})
+	if res := wait(); res.text != "Orc" || len(res.rows) == 0 {
+		t.Fatalf("the result is of %q (%d rows), want Orc's", res.text, len(res.rows))
+	}
+	time.Sleep(300 * time.Millisecond)
+	if res := s.take(); res != nil {
+		t.Fatalf("the stale search of %q showed its result", res.text)
+	}
+	// Done but not taken: "Elf" is done, then "Wave" is asked for.
+	s.start(&searchReq{text: "Elf", snap: snap})
+	for end := time.Now().Add(time.Minute); s.busy() && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
+	s.start(&searchReq{text: "Wave", snap: snap, delay: 100 * time.Millisecond})
+	if res := s.take(); res != nil {
+		t.Fatalf("the stale search of %q showed its result", res.text)
+	}
+	if res := wait(); res.text != "Wave" {
+		t.Fatalf("the result is of %q, want Wave's", res.text)
+	}
+}
