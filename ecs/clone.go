@@ -63,7 +63,7 @@ func (w *World) clone(full bool, keep []bool) *World {
 		ns.cols = make([]*column, len(w.tables))
 		if s.sparse != nil {
 			sp := s.sparse
-			col := cloneColumn(sp.col, ns, sp.len(), sp.cap, full, keep == nil || keep[k])
+			col := cloneColumn(sp.col, ns, sp.len(), sp.cap, full, kept(keep, ComponentID(k)))
 			ns.sparse = &sparseSet{
 				col:   col,
 				cols:  []*column{nil, col},
@@ -110,7 +110,7 @@ func (w *World) clone(full bool, keep []bool) *World {
 		for i, col := range t.cols {
 			ns := c.comps[t.ids[i]]
 			copyCol := func() {
-				nt.cols[i] = cloneColumn(col, ns, t.len(), t.cap, full, keep == nil || keep[t.ids[i]])
+				nt.cols[i] = cloneColumn(col, ns, t.len(), t.cap, full, kept(keep, t.ids[i]))
 				ns.cols[t.index] = nt.cols[i]
 			}
 			if big {
@@ -135,6 +135,11 @@ func (w *World) clone(full bool, keep []bool) *World {
 		c.prop.changed.lastRun = w.prop.changed.lastRun
 	}
 	return c
+}
+
+// kept reports whether a copy that keeps the values of the components in keep (nil: all) copies id's.
+func kept(keep []bool, id ComponentID) bool {
+	return keep == nil || (int(id) < len(keep) && keep[id])
 }
 
 // parallelCloneRows is the number of rows from which Clone copies the big tables' columns on several goroutines:

@@ -429,21 +429,28 @@ func TestBigCloneIsACopy(t *testing.T) {
 	}
 }
 
+// pairsWorld is a world of n entities with a Pos and a Transform, every odd one the child of the one before.
+func pairsWorld(t *testing.T, n int) (*ecs.World, []ecs.Entity) {
+	t.Helper()
+	w := newTestWorld()
+	es := make([]ecs.Entity, n)
+	for i := range es {
+		es[i] = w.Spawn(Pos{float64(i), 1}, ecs.Transform{}.Default())
+		if i%2 == 1 {
+			if err := w.SetParent(es[i], es[i-1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return w, es
+}
+
 // TestReadCopy: a read copy has the world's entities, values and parents (a big one, copied on several goroutines,
 // and a small one), but no change ticks (nothing Added or Changed) and zero computed components; changing the
 // world afterwards leaves it as it was.
 func TestReadCopy(t *testing.T) {
 	for _, n := range []int{50, 80_000} {
-		w := newTestWorld()
-		es := make([]ecs.Entity, n)
-		for i := range es {
-			es[i] = w.Spawn(Pos{float64(i), 1}, ecs.Transform{}.Default())
-			if i%2 == 1 {
-				if err := w.SetParent(es[i], es[i-1]); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		w, es := pairsWorld(t, n)
 		ecs.NewMap[ecs.Transform](w).Mut(es[n-1]).Position[0] = 5
 		w.PropagateTransforms()
 		c := w.ReadCopy()
@@ -475,16 +482,7 @@ func TestReadCopy(t *testing.T) {
 // the components not listed.
 func TestReadCopyOf(t *testing.T) {
 	for _, n := range []int{50, 80_000} {
-		w := newTestWorld()
-		es := make([]ecs.Entity, n)
-		for i := range es {
-			es[i] = w.Spawn(Pos{float64(i), 1}, ecs.Transform{}.Default())
-			if i%2 == 1 {
-				if err := w.SetParent(es[i], es[i-1]); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		w, es := pairsWorld(t, n)
 		pos, _ := ecs.ComponentIDOf[Pos](w)
 		c := w.ReadCopyOf(pos)
 		wp, cp, ct := ecs.NewMap[Pos](w), ecs.NewMap[Pos](c), ecs.NewMap[ecs.Transform](c)

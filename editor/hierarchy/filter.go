@@ -132,7 +132,7 @@ func (f *NameFinder) Find(text string, stop func() bool) ([]ecs.Entity, bool) {
 // containsFold reports whether s holds lower (already lowered) in any case: strings.Contains(strings.ToLower(s),
 // lower) without making the lowered copy when s is ASCII.
 func containsFold(s, lower string) bool {
-	for i := 0; i < len(s); i++ {
+	for i := range len(s) {
 		if s[i] >= utf8.RuneSelf {
 			return strings.Contains(strings.ToLower(s), lower)
 		}

@@ -16,15 +16,7 @@ func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	shown := 0
 	for round := range 200 {
-		f := newForest()
-		n := 1 + r.IntN(80)
-		for i := range n {
-			var parent ecs.Entity
-			if i > 0 && r.IntN(4) != 0 {
-				parent = f.all[r.IntN(len(f.all))]
-			}
-			f.add(fmt.Sprintf("%c%cé %d", 'a'+r.IntN(4), 'A'+r.IntN(3), i), parent)
-		}
+		f := randomForest(r, 1+r.IntN(80), "%c%cé %d")
 		names := make([]string, len(f.all))
 		for i, e := range f.all {
 			names[i] = f.Name(e)

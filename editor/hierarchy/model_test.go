@@ -124,21 +124,27 @@ func expected(f *forest, expanded, kept map[uint64]bool, search string) []Row {
 	return rows
 }
 
+// randomForest is a forest of n entities with random parents, named by format from two random letters and the
+// entity's number.
+func randomForest(r *rand.Rand, n int, format string) *forest {
+	f := newForest()
+	for i := range n {
+		var parent ecs.Entity
+		if i > 0 && r.IntN(4) != 0 {
+			parent = f.all[r.IntN(len(f.all))]
+		}
+		f.add(fmt.Sprintf(format, 'a'+r.IntN(4), 'A'+r.IntN(3), i), parent)
+	}
+	return f
+}
+
 // TestRowsMatchTheFilteredTree: on random forests, random expansion, searches and kept rows, the flattened rows
 // are the whole tree's depth-first list filtered (collapsed subtrees hidden; a search keeps matches, kept rows and
 // their ancestors, every level open).
 func TestRowsMatchTheFilteredTree(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for round := range 300 {
-		f := newForest()
-		n := 1 + r.IntN(60)
-		for i := range n {
-			var parent ecs.Entity
-			if i > 0 && r.IntN(4) != 0 {
-				parent = f.all[r.IntN(len(f.all))]
-			}
-			f.add(fmt.Sprintf("%c%c %d", 'a'+r.IntN(4), 'A'+r.IntN(3), i), parent)
-		}
+		f := randomForest(r, 1+r.IntN(60), "%c%c %d")
 		m := New()
 		expanded, kept := map[uint64]bool{}, map[uint64]bool{}
 		for _, e := range f.all {
