@@ -205,6 +205,9 @@ func (h *hierarchyPanel) updateQuery() {
 	if (searchAsked{h.search, v, w}) == h.asked {
 		return
 	}
+	if h.search == h.asked.text && w == h.asked.world && h.searcher.busy() {
+		return // only the scene changed: the search running finishes first (a scene changing every frame is copied less)
+	}
 	h.asked = searchAsked{h.search, v, w}
 	text := strings.TrimSpace(h.search)
 	h.queryErr = ""
@@ -269,9 +272,13 @@ func (h *hierarchyPanel) adopt(r *searchResult) {
 	}
 }
 
-// searching reports whether a search asked for has not shown its result yet.
+// searching reports whether the rows do not show the results of the text and the scene as they are yet.
 func (h *hierarchyPanel) searching() bool {
-	return h.asked != searchAsked{h.query.text, h.query.version, h.query.world}
+	if h.asked != (searchAsked{h.query.text, h.query.version, h.query.world}) {
+		return true
+	}
+	// The scene changed while a search ran: the next one waits for it (updateQuery).
+	return strings.TrimSpace(h.search) != "" && (h.asked.version != h.doc.Version() || h.asked.world != h.doc.World())
 }
 
 // selectMatches selects the entities the query matched (Enter in the search field); while the search of the text
