@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/voltex-editor/voltex/editor/probe"
 )
 
 // runJob starts a job whose work returns err once release is closed, and returns what finish receives.
@@ -103,5 +105,33 @@ func TestJobCancelMidwayAndMark(t *testing.T) {
 	a.presentMarks()
 	if m.Presented == 0 || len(a.marks) != 0 || m.Frames == 0 {
 		t.Fatalf("mark after the next frame began: %+v (%d pending)", m.Mark, len(a.marks))
+	}
+}
+
+// TestBeginTimesAResultFramesLater: an action begun in one frame (a search on a goroutine) is timed from that
+// frame's start to the frame presented after the one that has its result; without a probe nothing is timed.
+func TestBeginTimesAResultFramesLater(t *testing.T) {
+	a := newJobs(&testLog{}, &Clock{}, 0, nil)
+	a.Begin("search")()
+	if len(a.marks) != 0 {
+		t.Fatalf("timed without a probe: %d marks", len(a.marks))
+	}
+	a.Probe = &probe.State{}
+	a.clock.Start = time.Now()
+	done := a.Begin("search")
+	for range 3 { // frames while the search runs
+		a.clock.Frames++
+		a.clock.Start = time.Now()
+		a.presentMarks()
+	}
+	if len(a.Probe.Marks) != 0 {
+		t.Fatalf("a mark before its result: %+v", a.Probe.Marks)
+	}
+	done()
+	a.clock.Frames++
+	a.clock.Start = time.Now()
+	a.presentMarks()
+	if len(a.Probe.Marks) != 1 || a.Probe.Marks[0].What != "search" || a.Probe.Marks[0].Frames != 3 || a.Probe.Marks[0].Presented == 0 {
+		t.Fatalf("marks %+v, want the search's, 3 frames after its input, presented", a.Probe.Marks)
 	}
 }
