@@ -124,7 +124,7 @@ var _ g.Widget = (*hierarchyPanel)(nil)
 
 func newHierarchyPanel(d hierarchyDoc, cmds hierarchyCommands, drops prefabDropTarget, log logger, pr *probe.State) *hierarchyPanel {
 	return &hierarchyPanel{doc: d, cmds: cmds, drops: drops, log: log, probe: pr, model: hierarchy.New(),
-		bigScene: queryBigScene, searcher: searcher{wake: wakeLoop}}
+		bigScene: queryBigScene, searcher: searcher{wake: func() { wakeLoop() }}}
 }
 
 // setDoc shows another document; what belonged to the previous one (expansion, anchor, rename) is forgotten.
