@@ -139,7 +139,10 @@ func (w *World) clone(full bool, keep []bool) *World {
 
 // kept reports whether a copy that keeps the values of the components in keep (nil: all) copies id's.
 func kept(keep []bool, id ComponentID) bool {
-	return keep == nil || (int(id) < len(keep) && keep[id])
+	if keep == nil {
+		return true
+	}
+	return int(id) < len(keep) && keep[id]
 }
 
 // parallelCloneRows is the number of rows from which Clone copies the big tables' columns on several goroutines:
