@@ -100,10 +100,11 @@ func TestSearchOffTheLoopFindsWhatTheLoopFinds(t *testing.T) {
 			found += len(want)
 		}
 		// Edits while a search runs on the goroutine: they change the world, not the copy it reads.
-		off.searchDelay = 20 * time.Millisecond
+		off.searchDelay = 50 * time.Millisecond
 		off.search = "orc"
-		off.rows()
-		if !off.searching() {
+		off.rows() // the key's frame
+		off.rows() // the next: the copy, and the search started
+		if !off.searching() || !off.searcher.busy() {
 			t.Fatal("the search of a big scene ran on the loop")
 		}
 		e, err := d.SpawnCube(ecs.Entity{})
@@ -112,6 +113,14 @@ func TestSearchOffTheLoopFindsWhatTheLoopFinds(t *testing.T) {
 		}
 		if err := d.Rename([]ecs.Entity{e}, "orc spawned"); err != nil {
 			t.Fatal(err)
+		}
+		for _, r := range loopRows(d, "orc")[:3] { // names and parents the search reads
+			if err := d.Rename([]ecs.Entity{r.Entity}, "orc renamed"); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.ReparentKeepWorld(ecs.Entity{}, r.Entity); err != nil {
+				t.Fatal(err)
+			}
 		}
 		off.searchDelay = 0
 		if got, want := panelRows(t, off, "orc"), loopRows(d, "orc"); !slices.Equal(got, want) || !slices.ContainsFunc(got, func(r hierarchy.Row) bool { return r.Entity == e }) {
