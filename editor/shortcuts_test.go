@@ -58,17 +58,20 @@ func shortcutsMarkdown() string {
 var prefabPlaces = [][3]string{
 	{"Assets panel", "Place (beside each prefab file)", "click"},
 	{"Assets panel", "drag a prefab into the viewport, onto a hierarchy row, or onto the hierarchy's empty space", "left drag"},
-	{"Assets panel", "drag a mesh into the viewport: a new entity with that mesh, standing on the ground where it is dropped", "left drag"},
+	{"Assets panel", "drag a mesh into the viewport: a new entity with that mesh, standing on the ground where it is dropped (with Surface on, on the surface there, turned to its normal)", "left drag"},
 	{"Inspector (an entity of an instance)", "Revert All, Apply All, Unpack; Revert and Apply beside each override", "click, or right-click an overridden field or a component header"},
 }
 
 // prefabPlacement says where each way of placing a prefab puts the instance (workspace.instantiate's callers).
 const prefabPlacement = "Where a new instance goes: **Place** and **Instantiate Prefab...** put it beside what the scene holds, on its\n" +
 	"floor (on the view's right, else its left, else the far side), never between the camera and the scene, as a root:\n" +
-	"placing again puts the next one beside that; a drop on the viewport puts it where the mouse points on the ground\n" +
-	"plane (y = 0), or at the centre of the view when the mouse does not point at the ground; a drop on a hierarchy row\n" +
-	"makes it that entity's child at the entity's origin, and a drop on the hierarchy's empty space a root at the origin.\n" +
-	"The instance is named after the prefab file, with no rotation and a scale of 1.\n"
+	"placing again puts the next one beside that; a drop on the viewport stands it (the bottom of what it draws) where\n" +
+	"the mouse points on the ground plane (y = 0), or at the centre of the view when the mouse does not point at the\n" +
+	"ground; a drop on a hierarchy row makes it that entity's child at the entity's origin, and a drop on the\n" +
+	"hierarchy's empty space a root at the origin. With **Surface** on, a drop on the viewport stands it on the surface\n" +
+	"under the mouse and Place on the surface in the middle of the view, when there is one, turned so that its up axis\n" +
+	"is the surface's normal. The instance is named after the prefab file, with a scale of 1 and no rotation but that\n" +
+	"turn.\n"
 
 func TestShortcutsDocIsCurrent(t *testing.T) {
 	const path = "../docs/shortcuts.md"
