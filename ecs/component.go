@@ -179,6 +179,7 @@ func (w *World) checkReregister(id ComponentID, t reflect.Type, opts []RegisterO
 }
 
 func (w *World) register(t reflect.Type, ops columnOps, def any, opts []RegisterOption) ComponentID {
+	w.beforeWrite()
 	cfg := configOf(t, opts)
 	if t.Kind() != reflect.Struct {
 		panic(fmt.Sprintf("ecs: component type %v is a %v; components must be struct types (wrap it: type X struct{ V %v })", t, t.Kind(), t))

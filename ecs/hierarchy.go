@@ -204,6 +204,7 @@ func (w *World) SetParent(child, parent Entity) error {
 	if err := w.checkLink(child, parent); err != nil {
 		return err
 	}
+	w.beforeWrite()
 	h := &w.hier
 	h.active = true
 	h.grow(len(w.records))
@@ -247,6 +248,7 @@ func (w *World) SetParents(links []ParentLink) error {
 	if len(links) == 0 {
 		return nil
 	}
+	w.beforeWrite()
 	h := &w.hier
 	h.active = true
 	h.grow(len(w.records))
@@ -301,6 +303,7 @@ func (w *World) SetChildren(parent Entity, children []Entity) error {
 	if !w.Alive(parent) {
 		return fmt.Errorf("ecs: set children of %v: %w", parent, ErrDeadEntity)
 	}
+	w.beforeWrite()
 	h := &w.hier
 	h.active = true
 	h.grow(len(w.records))

@@ -84,6 +84,7 @@ func (m *Map[T]) Mut(e Entity) *T {
 	if c == nil {
 		panic(m.missing(e))
 	}
+	m.w.beforeWrite()
 	c.markChanged(row, m.w.tick)
 	return valueAt[T](c, row)
 }
@@ -356,7 +357,7 @@ func containsID(ids []ComponentID, id ComponentID) bool {
 
 func (m *mapN) spawn() (Entity, *[maxQ]unsafe.Pointer) {
 	w := m.w
-	if w.locks != 0 || w.frozen {
+	if w.locks != 0 || w.frozen || len(w.loans) > 0 {
 		w.checkStructural("spawn an entity")
 	}
 	if m.spawnT == nil {
@@ -429,6 +430,9 @@ func (m *mapN) get(e Entity, mut bool) *[maxQ]unsafe.Pointer {
 	w := m.w
 	if !w.Alive(e) {
 		panic(fmt.Sprintf("ecs: %v is not alive (despawned or stale handle); check with World.Alive first", e))
+	}
+	if mut {
+		w.beforeWrite()
 	}
 	rec := w.records[e.index]
 	for k, s := range m.stores {

@@ -59,6 +59,7 @@ func (t *table) pushEntity(e Entity) uint32 {
 
 // newTable creates the table for mask m and registers its columns with the component stores.
 func (w *World) newTable(m mask) *table {
+	w.beforeWrite()
 	t := &table{index: uint32(len(w.tables)), mask: m}
 	t.ids = m.ids(nil)
 	t.cols = make([]*column, len(t.ids))

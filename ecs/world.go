@@ -30,6 +30,8 @@ type World struct {
 	// frozen is set while the scheduler runs systems in parallel: queries neither lock the world nor
 	// advance the tick.
 	frozen bool
+	// loans are the world's loans to readers on other goroutines that may not have ended (see Lend).
+	loans []*loan
 
 	hier      hierarchy
 	resources map[reflect.Type]*resourceEntry
@@ -82,6 +84,7 @@ func (w *World) Tick() uint32 { return w.tick }
 func (w *World) Updates() uint64 { return w.updates }
 
 func (w *World) checkStructural(op string) {
+	w.beforeWrite()
 	if w.locks != 0 || w.frozen {
 		panic(fmt.Sprintf("ecs: cannot %s while a query is iterating (or systems run in parallel): "+
 			"record it in a command buffer (w.Commands(), or the *Commands passed to a system) and it is applied "+
@@ -224,15 +227,7 @@ func (w *World) despawnUnchecked(e Entity) {
 func (w *World) EachEntity(fn func(Entity) bool) {
 	w.locks++
 	defer func() { w.locks-- }()
-	for i := 1; i < len(w.records); i++ {
-		r := &w.records[i]
-		if r.table == noTable {
-			continue
-		}
-		if !fn(Entity{index: uint32(i), gen: r.gen}) {
-			return
-		}
-	}
+	w.ReadEntities(fn)
 }
 
 // Update advances the world by one step: it runs the schedule (if systems were added), applies the

@@ -144,7 +144,9 @@ func assignID(w *ecs.World, e ecs.Entity, id uint64) uint64 {
 // EnsureIDs gives a fresh [SceneID] to every live entity that has none (or
 // zero), and to every entity but the first (lowest index) of a group sharing
 // one id, so that ids are unique; then it returns all live entities in
-// ascending id order (the order scene files list them in).
+// ascending id order (the order scene files list them in). When every id is
+// there and unique it only reads the world: a save may call it on a world lent
+// to it (ecs.World.Lend).
 func EnsureIDs(w *ecs.World) []ecs.Entity {
 	type entry struct {
 		id uint64
@@ -154,7 +156,7 @@ func EnsureIDs(w *ecs.World) []ecs.Entity {
 	entries := make([]entry, 0, w.Len())
 	sorted := true
 	var last uint64
-	w.EachEntity(func(e ecs.Entity) bool {
+	w.ReadEntities(func(e ecs.Entity) bool {
 		v, _ := m.TryGet(e)
 		if v.ID <= last {
 			sorted = false
