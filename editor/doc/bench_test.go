@@ -198,3 +198,30 @@ func BenchmarkSetField100k(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSave1M is a save of a 1,000,000-cube scene as the editor makes it: prepare is the loop thread's part
+// (Document.PrepareSave and Finish), save the whole of it with the job's part (WriteJob.Run: encoding, the
+// temporary file, its fsync and rename) between them.
+func BenchmarkSave1M(b *testing.B) {
+	d := New("", Options{})
+	p := scene.DefaultGrid()
+	p.Count = [3]int{100, 100, 100}
+	if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
+		b.Fatal(err)
+	}
+	path := b.TempDir() + "/grid-1M.json"
+	if err := d.SaveAs(context.Background(), path, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("prepare", func(b *testing.B) {
+		for b.Loop() {
+			d.Finish(d.PrepareSave(""), nil)
+		}
+	})
+	b.Run("save", func(b *testing.B) {
+		for b.Loop() {
+			j := d.PrepareSave("")
+			d.Finish(j, j.Run(context.Background(), nil))
+		}
+	})
+}

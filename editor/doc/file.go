@@ -4,7 +4,10 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"sync"
 
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/atomicfile"
 	"github.com/voltex-editor/voltex/serialize"
 )
@@ -51,22 +54,32 @@ type WriteJob struct {
 	// journaled, if set, waits until the document's journal has synced the record that this save
 	// began: Run calls it before the file is replaced, on its own goroutine, not the loop thread.
 	journaled func()
+
+	// A save that reads the edit world itself, lent to it (ecs.World.Lend) rather than copied on the loop thread:
+	// endLoan gives it back once the entities are encoded. mu guards started and scene.World, which the
+	// document's first write before Run replaces with a copy (reclaim).
+	endLoan func()
+	mu      sync.Mutex
+	started bool
 }
 
 // Path returns the file the job writes.
 func (j *WriteJob) Path() string { return j.path }
 
-// PrepareSave takes what a save of the scene to path ("" = the document's path) needs — a copy
-// of the edit world to read (ecs.World.ReadCopy: what a save writes, without change ticks and
-// computed matrices), the name, camera and selection — so that the job can Run on a background
-// goroutine while the loop thread keeps going. Pass the job to Finish afterwards. An open
-// transaction is committed first.
+// PrepareSave takes what a save of the scene to path ("" = the document's path) needs — the edit world to read,
+// the name, camera and selection — so that the job can Run on a background goroutine while the loop thread keeps
+// going. Pass the job to Finish afterwards. An open transaction is committed first.
+//
+// The world is not copied: it is lent to the job (ecs.World.Lend) until its entities are encoded, and the
+// document's first write meanwhile waits for that — or, before Run started, hands the job a copy
+// (ecs.World.ReadCopy: what a save writes, without change ticks and computed matrices) and goes on. A scene with
+// prefab instances, whose writer iterates queries, is copied at once.
 func (d *Document) PrepareSave(path string) *WriteJob { return d.prepare(path, copyToRead) }
 
-// How prepare copies the world for a job that runs on another goroutine.
+// How prepare gives the world to a job that runs on another goroutine.
 const (
 	noCopy     = iota // the job runs before the world can change
-	copyToRead        // a save: ecs.World.ReadCopy
+	copyToRead        // a save: the world lent, or ecs.World.ReadCopy
 	copyWhole         // an export, which bakes the world matrices: ecs.World.Clone
 )
 
@@ -84,20 +97,53 @@ func (d *Document) prepare(path string, copying int) *WriteJob {
 	if d.path == "" && path != "" && (d.name == DefaultName || d.name == "") {
 		s.Name = nameFromPath(path)
 	}
+	j := &WriteJob{path: path, scene: s, pos: d.hist.pos, ver: d.version, doc: d, rebased: rebased, rebaseEr: rebaseErr}
 	if copying != noCopy { // same entity handles: the selection stays valid
-		if copying == copyWhole {
+		switch {
+		case copying == copyWhole:
 			s.World = d.world.Clone()
-		} else {
+		case d.lendable():
+			j.endLoan = d.world.Lend(j.reclaim)
+		default:
 			s.World = d.world.ReadCopy()
 		}
 		s.Prefabs = d.prefabSet.Snapshot()
 	}
-	var journaled func()
 	if d.jr != nil && copying != copyWhole {
-		journaled = d.jr.saving(&d.hist)
+		j.journaled = d.jr.saving(&d.hist)
 	}
-	return &WriteJob{path: path, scene: s, pos: d.hist.pos, ver: d.version, doc: d, rebased: rebased, rebaseEr: rebaseErr,
-		journaled: journaled}
+	return j
+}
+
+// lendable reports whether a save may read the edit world itself (see PrepareSave): it has no prefab instances
+// and, once indexed again if need be, every entity has its own scene id (the save then writes nothing to it).
+func (d *core) lendable() bool {
+	if _, ok := ecs.ComponentIDOf[scene.Prefab](d.world); ok && ecs.NewQuery1[scene.Prefab](d.world).Count() > 0 {
+		return false
+	}
+	if len(d.byID) != d.world.Len() {
+		d.reindex()
+	}
+	return len(d.byID) == d.world.Len()
+}
+
+// reclaim is the lent world's reclaim (ecs.World.Lend): before Run, the job gets a copy of the world and the
+// document writes at once; once it runs, the document waits for it.
+func (j *WriteJob) reclaim() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.started {
+		return false
+	}
+	j.scene.World = j.scene.World.ReadCopy()
+	return true
+}
+
+// giveBack ends the job's loan of the world, if any (more than once is fine).
+func (j *WriteJob) giveBack() {
+	if j.endLoan != nil {
+		j.endLoan()
+	}
 }
 
 // PrepareExport is PrepareSave for a game export (serialize.Export) to path.
@@ -119,9 +165,15 @@ func (j *WriteJob) Run(ctx context.Context, progress func(done, total int64)) er
 	if j.export {
 		return atomicfile.WriteFileFunc(j.path, func(w io.Writer) error { return serialize.Export(ctx, w, j.scene) })
 	}
-	// serialize.SaveFile, with the journal knowing of this save before the file is it: its sync, asked for when the
-	// save was prepared, runs beside the save's own writing and syncing.
+	j.mu.Lock()
+	j.started = true
+	j.mu.Unlock()
+	defer j.giveBack()
+	// serialize.SaveFile, giving the world back as soon as it is encoded (the file's sync and rename need not hold
+	// the document's writes), with the journal knowing of this save before the file is it: its sync, asked for
+	// when the save was prepared, runs beside the save's own writing and syncing.
 	return atomicfile.WriteFileFuncReady(j.path, func(w io.Writer) error {
+		defer j.giveBack()
 		return serialize.Save(ctx, w, j.scene, serialize.SaveOptions{Progress: progress, Also: j.Also})
 	}, j.journaled)
 }
@@ -134,6 +186,7 @@ func (d *Document) Finish(j *WriteJob, err error) {
 	if j.doc != d {
 		panic("doc.Finish: the job was prepared by another document; pass it to the document whose PrepareSave made it")
 	}
+	j.giveBack() // a job that never ran
 	if err != nil || j.export {
 		d.restorePrefabPaths(j.rebased)
 		return

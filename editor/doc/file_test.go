@@ -1,12 +1,15 @@
 package doc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -285,5 +288,62 @@ func TestOpenComputesWorldMatrices(t *testing.T) {
 	g := ecs.NewMap[ecs.GlobalTransform](d.world).Get(child)
 	if p := g.Matrix.Col(3); p[0] != 12 || p[1] != 0 || p[2] != 0 {
 		t.Fatalf("the child's world position is %v, want (12, 0, 0)", p.Vec3())
+	}
+}
+
+// A background save reads the edit world itself (lent, not copied): edits made while it runs wait for it to have
+// encoded the entities, and the file holds the scene as it was when the save was prepared, byte for byte what a
+// save on the loop thread writes; reading the world and computing its matrices meanwhile wait for nothing.
+func TestBackgroundSaveWritesThePreparedStateWhileEditsWait(t *testing.T) {
+	d := New("", testOpts)
+	p := scene.DefaultGrid()
+	p.Count = [3]int{20, 10, 30} // enough entities to be encoded on several goroutines
+	_, es, err := d.SpawnGrid(context.Background(), p, nil)
+	must(t, err)
+	path := filepath.Join(t.TempDir(), "grid.json")
+	must(t, d.SaveAs(context.Background(), path, nil))
+	want, err := os.ReadFile(path)
+	must(t, err)
+	tr := cid[ecs.Transform](t, d)
+
+	for _, started := range []bool{true, false} {
+		j := d.PrepareSave("")
+		if !d.EditWorld().Lent() {
+			t.Fatal("the save copied the world instead of reading it")
+		}
+		done := make(chan error, 1)
+		run := func() { go func() { done <- j.Run(context.Background(), nil) }() }
+		if started {
+			run()
+		}
+		// The loop thread goes on reading and drawing...
+		if d.World().Len() != len(es) || d.World().WorldMatrix(es[1]).Col(3).Vec3() == (mgl32.Vec3{}) {
+			t.Fatal("reading the lent world")
+		}
+		// ... and edits: each waits for the encoding (or, before the job runs, hands it a copy).
+		ids := d.IDs()
+		last, mid := ent(t, d, ids[len(ids)-1]), ent(t, d, ids[len(ids)/2])
+		must(t, d.SetField([]ecs.Entity{last}, tr, "position[0]", float32(1234)))
+		must(t, d.Delete(mid))
+		if d.EditWorld().Lent() {
+			t.Fatal("an edit went on while the world was still lent")
+		}
+		if !started {
+			run()
+		}
+		d.Finish(j, <-done)
+		got, err := os.ReadFile(path)
+		must(t, err)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("started %v: the background save did not write the state it was prepared from", started)
+		}
+		if !d.Dirty() || d.Len() != len(es)-1 {
+			t.Fatalf("started %v: the edits made during the save: dirty %v, %d entities", started, d.Dirty(), d.Len())
+		}
+		must(t, d.History().Undo())
+		must(t, d.History().Undo())
+		if d.Dirty() {
+			t.Fatalf("started %v: undoing the edits made during the save is not clean", started)
+		}
 	}
 }

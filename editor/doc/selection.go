@@ -318,7 +318,7 @@ func (s *Selection) replace(ids []uint64, es []ecs.Entity) {
 
 // sortedIDs returns the scene ids of all entities in ascending order, and their entities.
 func (d *core) sortedIDs() ([]uint64, []ecs.Entity) {
-	q := ecs.NewQuery1[scene.SceneID](d.world)
+	q := ecs.NewQuery1[scene.SceneID](d.world, ecs.Read[scene.SceneID]())
 	n := q.Count()
 	ids, es := make([]uint64, 0, n), make([]ecs.Entity, 0, n)
 	q.Each(func(e ecs.Entity, s *scene.SceneID) {

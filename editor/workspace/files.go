@@ -334,12 +334,16 @@ func (w *Workspace) save(path string, then, cancelled func()) {
 		}
 		done(err)
 	}, JobOptions{}) {
+		d.Finish(j, errNotStarted) // gives the world back to the document
 		w.resumeWatch()
 		if cancelled != nil {
 			cancelled()
 		}
 	}
 }
+
+// errNotStarted is the outcome of a save whose job could not start (another job runs).
+var errNotStarted = errors.New("another job runs")
 
 // CmdExport asks for a file name and writes the game export there.
 func (w *Workspace) CmdExport() {

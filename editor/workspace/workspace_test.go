@@ -394,6 +394,15 @@ func TestBigSaveAndSpawnRunAsJobs(t *testing.T) {
 	if w.doc.Dirty() || w.doc.Path() != path {
 		t.Fatalf("after the background save: dirty %v, path %q", w.doc.Dirty(), w.doc.Path())
 	}
+	// A save refused while another job runs gives the world it was lent back: edits go on at once.
+	release := make(chan struct{})
+	w.jobs.Start("Busy", func(context.Context, func(done, total int64)) error { <-release; return nil }, func(error) {}, JobOptions{})
+	w.save(path, nil, nil)
+	if w.doc.EditWorld().Lent() || !strings.Contains(lastLog(w), "wait for Busy") {
+		t.Fatalf("a save refused during another job: the world lent %v, log %q", w.doc.EditWorld().Lent(), lastLog(w))
+	}
+	close(release)
+	waitJob(t, w)
 	// A small grid spawns at once and selects its group.
 	p.Count = [3]int{2, 1, 2}
 	p.Group = "G"
