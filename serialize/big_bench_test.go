@@ -16,11 +16,11 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
-// The editor's save and open of a 1,000,000-cube scene (target: save ≤ 2 s at 1M), as the
-// editor does them: the scene the grid subcommand writes (random ids), opened with LoadFile (so the
-// world holds the entities in file order, as after opening), saved by cloning the world on the loop
-// thread (doc.PrepareSave) and SaveFile on a job (temporary file, fsync, rename, backup, folder
-// sync). Opt-in by size: make bench (about 1.5 GB of memory).
+// The editor's save and open of a 1,000,000-cube scene (target: save ≤ 1.5 s at 1M), as the editor does
+// them: the scene the grid subcommand writes (random ids), opened with LoadFile (so the world holds the
+// entities in file order, as after opening), saved by SaveFile on a job (temporary file, fsync, rename,
+// backup, folder sync) reading the world itself (doc.PrepareSave lends it to the job). Opt-in by size: make
+// bench (about 1.5 GB of memory).
 
 // bigSceneFile writes the 1M-cube grid (as `voltex-editor grid --nx 100 --ny 100 --nz 100` does, with
 // fixed ids) into b's temporary folder and returns its path.
@@ -49,10 +49,11 @@ func fileSize(b *testing.B, path string) int64 {
 	return st.Size()
 }
 
-// BenchmarkSaveFile1M is the editor's save of an opened 1M-cube scene: World.ReadCopy (the loop thread's
-// part), then SaveFile (the job's). Sub-benchmarks time the parts on their own: clone (World.Clone, which
-// the save used before ReadCopy, and play mode uses), readcopy, encode (Save into io.Discard) and the whole
-// save.
+// BenchmarkSaveFile1M is the job's part of the editor's save of an opened 1M-cube scene: SaveFile of the
+// world itself, which the editor lends to the job (ecs.World.Lend) rather than copying it. Sub-benchmarks time
+// the parts on their own: clone (World.Clone, which play mode uses), readcopy (World.ReadCopy, what the save
+// copied on the loop thread before the world was lent, and still copies for a scene with prefab instances or
+// when an edit comes before the job starts), encode (Save into io.Discard) and the whole save.
 func BenchmarkSaveFile1M(b *testing.B) {
 	src := bigSceneFile(b)
 	s, err := LoadFile(context.Background(), src, LoadOptions{})
@@ -100,9 +101,7 @@ func BenchmarkSaveFile1M(b *testing.B) {
 			b.ReportAllocs()
 			cpu := cpuTime()
 			for b.Loop() {
-				c := *s
-				c.World = s.World.ReadCopy()
-				if err := SaveFile(context.Background(), out, &c, SaveOptions{}); err != nil {
+				if err := SaveFile(context.Background(), out, s, SaveOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}
