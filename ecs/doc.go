@@ -130,9 +130,11 @@
 // # Clone and stats
 //
 // [World.Clone] deep-copies a world with the same entity handles (for play mode), a big one's tables on
-// several goroutines; [World.ReadCopy] is a cheaper copy to read on another goroutine (a save: no
-// change ticks, no computed values, so most of its memory is never touched), [World.ReadCopyOf] one with the
-// values of some components only (a search copies what it reads); [World.Stats]
+// several goroutines; [World.ReadCopy] is a cheaper copy to read on another goroutine (no change
+// ticks, no computed values, so most of its memory is never touched), [World.ReadCopyOf] one with the
+// values of some components only (a search copies what it reads); [World.Lend] copies nothing: it
+// lends the world itself to readers on other goroutines (a save), and the owner's next write waits
+// for them (or, through its reclaim, hands them a copy instead); [World.Stats]
 // reports entities, archetypes and bytes per component. [World.CopyValues] copies one component of
 // many entities into a [Values] (a column outside the world: one slice of the type, nothing boxed) and
 // [World.SpawnValues] spawns entities from such columns again, in their old slots (an editor's undo

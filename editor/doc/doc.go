@@ -114,11 +114,11 @@
 //
 // Open, Save, SaveAs, Reload and SpawnGrid take a context (cancel: the document is left as it
 // was) and a progress callback; Export and Paste take a context. Only the goroutine that owns the
-// document touches its world; long work is split so that its slow half touches nothing of it:
-// [Open] builds a new document, [Document.PrepareSave] / [WriteJob.Run] / [Document.Finish] write a
-// clone, and [Document.PrepareGrid] / [GridJob.Run] / [Document.FinishGrid] compute a cube grid as
-// plain data in chunks (progress per chunk, cancellable between chunks) and then add it to the
-// world in one step.
+// document writes its world; long work is split so that its slow half writes nothing of it:
+// [Open] builds a new document, [Document.PrepareSave] / [WriteJob.Run] / [Document.Finish] write the
+// world lent to the job (ecs.World.Lend: an edit meanwhile waits for its encoding), and
+// [Document.PrepareGrid] / [GridJob.Run] / [Document.FinishGrid] compute a cube grid as plain data in
+// chunks (progress per chunk, cancellable between chunks) and then add it to the world in one step.
 //
 // # Handles
 //

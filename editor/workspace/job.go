@@ -13,9 +13,10 @@ import (
 // Job is long work (open, save, export, a big spawn) running on a background goroutine while the whole UI stays
 // usable: a small overlay in the bottom-right corner (and the status bar) shows its progress with a Cancel button.
 //
-// The work function never touches the document or its world — only the loop thread does (docs/architecture.md):
-// it computes into data of its own (a new document, a clone being written, a grid computed as plain data), and
-// finish, on the loop thread, merges the result.
+// The work function never writes the document or its world — only the loop thread does (docs/architecture.md):
+// it computes into data of its own (a new document, a grid computed as plain data) or reads what is lent to it (a
+// save's world, whose next edit waits for the encoding: ecs.World.Lend), and finish, on the loop thread, merges the
+// result.
 type Job struct {
 	label  string
 	ctx    context.Context
