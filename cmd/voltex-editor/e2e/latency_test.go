@@ -158,6 +158,9 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	timeKey(b, e, f, "undo (delete)", "ctrl+z", "undo")
 	timeKey(b, e, f, "redo (delete)", "ctrl+y", "redo")
 	timeKey(b, e, f, "undo (delete) again", "ctrl+z", "undo")
+
+	// One field edit on every entity (the undo gave the selection of all back), then undone.
+	fieldEditAll(b, e, f, n)
 	e.Key("ctrl+shift+a") // Edit → Deselect All: nothing selected for what follows
 	e.WaitProbe(time.Minute, "nothing selected", func(p *guitest.Probe) bool { return p.SelectedCount == 0 })
 	if p := settle(e); p.Entities != n {
@@ -347,13 +350,32 @@ func fieldEdit(b *testing.B, e *guitest.Editor, f figures) {
 	p = e.WaitProbe(10*time.Minute, "an entity selected, its Transform shown", func(p *guitest.Probe) bool {
 		return len(p.Selected) == 1 && p.Inspector["Transform.position[0]"].W > 0
 	})
+	typeX(b, e, f, p, "field edit")
+}
+
+// typeX types a new X position into the inspector's Transform (shown in probe p); its last keystroke is timed under
+// name.
+func typeX(b *testing.B, e *guitest.Editor, f figures, p *guitest.Probe, name string) {
+	b.Helper()
 	w := p.Inspector["Transform.position[0]"]
 	e.Click(w.X+w.W/2, w.Y+w.H/2, 1, "ctrl")
 	e.Key("ctrl+a")
 	e.Type("7.2")
 	// Typed text is applied as it is typed (one undo step until Enter): the last digit is the edit timed.
-	timeKey(b, e, f, "field edit", "5", "field edit")
+	timeKey(b, e, f, name, "5", "field edit")
 	e.Key("Return")
+}
+
+// fieldEditAll types a new X position into the inspector with all n entities selected, its last keystroke timed,
+// and undoes the edit.
+func fieldEditAll(b *testing.B, e *guitest.Editor, f figures, n int) {
+	b.Helper()
+	p := e.WaitProbe(10*time.Minute, "all selected, their Transform shown", func(p *guitest.Probe) bool {
+		return p.Idle && p.SelectedCount == n && p.Inspector["Transform.position[0]"].W > 0
+	})
+	typeX(b, e, f, p, "field edit on all selected")
+	settle(e)
+	timeKey(b, e, f, "undo (field edit on all selected)", "ctrl+z", "undo")
 }
 
 // typing opens the grid dialog (it remembers 100×10×100), waits for the 100,000-cube preview and types digits
@@ -537,6 +559,8 @@ var latencyRows = []struct{ key, target string }{
 	{"frame (F): key → picture", ""},
 	{"field edit: key → UI", "≤ 50 ms"},
 	{"field edit: key → picture", "≤ 50 ms"},
+	{"field edit on all selected: key → UI", "≤ 300 ms at 1M"},
+	{"field edit on all selected: key → picture", "≤ 300 ms at 1M"},
 	{"orbit: UI frame median (ms)", "≤ 50 ms"},
 	{"orbit: UI frame longest (ms)", "≤ 50 ms"},
 	{"orbit: pictures per second while dragging", ""},
