@@ -327,7 +327,11 @@ func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 // (FreeName: "Cube 0,0 (1)" beside "Cube 0,0"), as Paste names what it adds.
 func (g *GridPlan) uniqueNames(w *ecs.World) {
 	g.group = g.p.Group
-	taken := rootNames(w)
+	wanted := g.names
+	if g.group != "" {
+		wanted = []string{g.group}
+	}
+	taken := rootNamesAmong(w, wanted)
 	if taken == nil {
 		return
 	}

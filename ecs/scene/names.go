@@ -11,12 +11,7 @@ import (
 // without a " (n)" suffix: the name a new entity gets when a sibling already has name ("Cube"
 // becomes "Cube (1)", "Cube (1)" becomes "Cube (2)"), as Unity names copies.
 func FreeName(name string, taken map[string]bool) string {
-	base := name
-	if i := strings.LastIndex(name, " ("); i >= 0 && strings.HasSuffix(name, ")") {
-		if _, err := strconv.Atoi(name[i+2 : len(name)-1]); err == nil {
-			base = name[:i]
-		}
-	}
+	base := baseName(name)
 	for k := 1; ; k++ {
 		if n := base + " (" + strconv.Itoa(k) + ")"; !taken[n] {
 			return n
@@ -24,21 +19,39 @@ func FreeName(name string, taken map[string]bool) string {
 	}
 }
 
-// rootNames returns the names of w's top-level entities (nil when none has one).
-func rootNames(w *ecs.World) map[string]bool {
-	names := ecs.NewMap[Name](w)
+// baseName is name without a " (n)" suffix (FreeName's base).
+func baseName(name string) string {
+	if i := strings.LastIndex(name, " ("); i >= 0 && strings.HasSuffix(name, ")") {
+		if _, err := strconv.Atoi(name[i+2 : len(name)-1]); err == nil {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+// rootNamesAmong returns the names of w's top-level entities that FreeName could ask about for the names wanted:
+// those names themselves, and names "base (k)" of their bases (nil when there are none). A spawn beside a million
+// roots then keeps a set of its own names, not of the million.
+func rootNamesAmong(w *ecs.World, wanted []string) map[string]bool {
+	want := make(map[string]bool, len(wanted))
+	bases := map[string]bool{}
+	for _, n := range wanted {
+		want[n] = true
+		bases[baseName(n)] = true
+	}
 	var taken map[string]bool
-	w.EachEntity(func(e ecs.Entity) bool {
+	ecs.NewQuery1[Name](w, ecs.Read[Name]()).Each(func(e ecs.Entity, n *Name) {
+		v := n.Value
+		if !want[v] && !(strings.HasSuffix(v, ")") && bases[baseName(v)]) {
+			return
+		}
 		if !w.Parent(e).IsZero() {
-			return true
+			return
 		}
-		if n, ok := names.TryGet(e); ok {
-			if taken == nil {
-				taken = map[string]bool{}
-			}
-			taken[n.Value] = true
+		if taken == nil {
+			taken = map[string]bool{}
 		}
-		return true
+		taken[v] = true
 	})
 	return taken
 }

@@ -42,3 +42,19 @@ func TestSpawnGridNamesNoSiblingHas(t *testing.T) {
 		}
 	}
 }
+
+// Only roots' names are taken: a grid of roots spawned beside a group's cubes of the same names keeps its names.
+func TestSpawnGridNamesOnlyRootsCount(t *testing.T) {
+	w := NewWorld()
+	p := GridParams{Count: [3]int{2, 1, 2}, Spacing: mgl32.Vec3{1, 1, 1}, Group: "Grid"}
+	SpawnGrid(w, p)
+	p.Group = ""
+	_, cubes := SpawnGrid(w, p)
+	if n := ecs.NewMap[Name](w).Get(cubes[0]).Value; n != "Cube 0,0" {
+		t.Fatalf("root cube named %q beside a group's cube \"Cube 0,0\", want \"Cube 0,0\"", n)
+	}
+	_, cubes = SpawnGrid(w, p)
+	if n := ecs.NewMap[Name](w).Get(cubes[0]).Value; n != "Cube 0,0 (1)" {
+		t.Fatalf("root cube named %q beside a root \"Cube 0,0\", want \"Cube 0,0 (1)\"", n)
+	}
+}
