@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // selModel is the selection as the editor promises it, kept the simplest way: the selected scene ids in order of
@@ -265,6 +266,18 @@ func TestSelectAllOrderAndVersion(t *testing.T) {
 		t.Fatalf("Select All: %d ids, sorted %v, equal to IDs %v", d.Selection().Len(), slices.IsSorted(d.Selection().IDs()), slices.Equal(d.Selection().IDs(), want))
 	}
 	v := d.Selection().Version()
+	sid, _ := ecs.ComponentIDOf[scene.SceneID](d.World())
+	d.EditWorld().AdvanceTick() // writes from now on get a newer tick
+	tick := d.World().LastChange(sid)
+	d.Selection().Clear()
+	d.Selection().SelectAll()
+	if d.Selection().Version() == v {
+		t.Error("selecting all after Clear kept the version")
+	}
+	if d.World().LastChange(sid) != tick {
+		t.Error("selecting all marked scene ids changed (the hierarchy would rebuild its roots)")
+	}
+	v = d.Selection().Version()
 	d.Selection().SelectAll()
 	if d.Selection().Version() != v {
 		t.Error("selecting all again changed the version")
