@@ -73,8 +73,12 @@ type Builder struct {
 	meshID, globalID ecs.ComponentID
 	resolved         map[string]*assets.Mesh // mesh reference → mesh, until ReloadMeshes
 	ents             []ecs.Entity            // by EntityID
-	selIDs           []uint32
-	stale            []uint32
+	// placed: by EntityID, the Update that placed the entity (put): the change queries that Update runs after the
+	// mesh query skip it, so a spawn of a million is placed once, not placed and then updated twice more.
+	placed []uint32
+	update uint32
+	selIDs []uint32
+	stale  []uint32
 
 	// hide tells the entities not to draw (SetHide); hidden holds the ids of those left out that would be drawn.
 	hide   func(ecs.Entity) bool
@@ -135,6 +139,10 @@ var white = [4]float32{1, 1, 1, 1}
 // transforms first) and reports whether anything it draws changed.
 func (b *Builder) Update() bool {
 	v := b.dl.Version()
+	if b.update++; b.update == 0 { // wrapped: old marks could match again
+		clear(b.placed)
+		b.update = 1
+	}
 	b.w.PropagateTransforms()
 	b.visit(b.byMesh, true)
 	b.visit(b.byTransform, false)
@@ -196,6 +204,9 @@ func (b *Builder) visit(q *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Col
 		g, m, c := it.Get()
 		e := it.Entity()
 		id := EntityID(e)
+		if !full && int(id) < len(b.placed) && b.placed[id] == b.update && b.ents[id] == e {
+			continue // placed by this Update with these values already
+		}
 		col := colorOf(c)
 		if !full && int(id) < len(b.ents) && b.ents[id] == e &&
 			b.dl.updateID(id, func(in *Instance) { in.World, in.Color = g.Matrix, col }) {
@@ -233,6 +244,10 @@ func (b *Builder) put(e ecs.Entity, world mgl32.Mat4, asset string, col [4]float
 		b.ents = append(b.ents, ecs.Entity{})
 	}
 	b.ents[id] = e
+	if int(id) >= len(b.placed) {
+		b.placed = append(b.placed, make([]uint32, len(b.ents)-len(b.placed))...)
+	}
+	b.placed[id] = b.update
 	ref := mesh.Ref
 	var mat *Material
 	if m, ok := b.mats.TryGet(e); ok {
