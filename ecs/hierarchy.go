@@ -20,6 +20,10 @@ type hierarchy struct {
 	dirty  []Entity // entities whose parent changed since the last propagation
 	// shape counts spawns, despawns and parent changes (see World.ShapeVersion).
 	shape uint64
+	// log: the entity index of each change of shape after shape logFrom, in order (see World.ShapeChanges); it
+	// starts again, empty, rather than grow past maxShapeLog.
+	log     []uint32
+	logFrom uint64
 
 	// Scratch of the checks of SetParents and SetChildren and of the depths of propagation.
 	val    marks // a value per index: a pending parent, or a depth
@@ -116,7 +120,21 @@ func (h *hierarchy) unlink(c uint32) {
 	}
 	p.count--
 	n.parent, n.next, n.prev = 0, 0, 0
+	h.changed(c)
+}
+
+// maxShapeLog is the most changes of shape the hierarchy's log holds (a megabyte): a reader further behind takes
+// the whole shape again, which costs about as much as following that many changes.
+const maxShapeLog = 1 << 18
+
+// changed counts a change of shape at entity index i and logs it.
+func (h *hierarchy) changed(i uint32) {
 	h.shape++
+	if len(h.log) >= maxShapeLog {
+		h.log, h.logFrom = h.log[:0], h.shape
+		return
+	}
+	h.log = append(h.log, i)
 }
 
 // link appends c (a root) to p's children.
@@ -131,7 +149,7 @@ func (h *hierarchy) link(c, p uint32) {
 	}
 	pn.last = c
 	pn.count++
-	h.shape++
+	h.changed(c)
 }
 
 // move makes c a child of p (0: a root), appended after p's children, and marks it for
@@ -389,6 +407,23 @@ func (w *World) ChildCount(e Entity) int {
 // compares it).
 func (w *World) ShapeVersion() uint64 { return w.hier.shape }
 
+// ShapeChanges calls fn for each entity that the changes of shape since version since (a ShapeVersion) touched, as
+// many times as they did, in order: spawned, despawned, its parent set or removed, or made a root by its parent's
+// despawn. fn gets the handle of the entity now in that slot (not alive if the slot is free). It returns false,
+// calling nothing, when w no longer holds the changes since then: too many of them, or since is not a version of w;
+// a reader then takes the shape whole again. A reader that keeps the roots (or another view of the shape) follows
+// them at a cost of the changes, not of the world.
+func (w *World) ShapeChanges(since uint64, fn func(Entity)) bool {
+	h := &w.hier
+	if since < h.logFrom || since > h.shape {
+		return false
+	}
+	for _, i := range h.log[since-h.logFrom:] {
+		fn(Entity{index: i, gen: w.records[i].gen})
+	}
+	return true
+}
+
 // hierDespawn unlinks e from the hierarchy: its children become roots.
 func (w *World) hierDespawn(e Entity) {
 	h := &w.hier
@@ -403,7 +438,7 @@ func (w *World) hierDespawn(e Entity) {
 		next := n.next
 		n.parent, n.prev, n.next = 0, 0, 0
 		h.dirty = append(h.dirty, w.handle(c))
-		h.shape++
+		h.changed(c)
 		c = next
 	}
 	n := &h.nodes[e.index]

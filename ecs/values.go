@@ -174,7 +174,7 @@ func (w *World) SpawnValues(cols []Values, lo, hi int) []Entity {
 		r := &w.records[idx]
 		r.table, r.row = t.index, row
 		w.alive++
-		w.hier.shape++
+		w.hier.changed(idx)
 		for k := range cols {
 			c := &cols[k]
 			dst, r := w.place(e, w.comps[c.id], t, row)

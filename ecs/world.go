@@ -114,7 +114,7 @@ func (w *World) newEntity(t *table) (Entity, uint32) {
 	r.table = t.index
 	r.row = row
 	w.alive++
-	w.hier.shape++
+	w.hier.changed(e.index)
 	return e, row
 }
 
@@ -219,7 +219,7 @@ func (w *World) despawnUnchecked(e Entity) {
 	r.gen++
 	w.free = append(w.free, e.index)
 	w.alive--
-	w.hier.shape++
+	w.hier.changed(e.index)
 }
 
 // EachEntity calls fn for every live entity in ascending index order until fn returns false. The

@@ -66,7 +66,12 @@ type rowFlags interface {
 type logger = workspace.Logger
 
 // docTree adapts the document to the hierarchy model's Tree.
-type docTree struct{ hierarchyDoc }
+type docTree struct {
+	hierarchyDoc
+	ids *ecs.Map[scene.SceneID] // of World(), for comparing siblings
+}
+
+func newDocTree(d hierarchyDoc) docTree { return docTree{d, ecs.NewMap[scene.SceneID](d.World())} }
 
 func (t docTree) Children(e ecs.Entity) []ecs.Entity { return t.World().Children(e) }
 func (t docTree) ChildCount(e ecs.Entity) int        { return t.World().ChildCount(e) }
@@ -80,6 +85,29 @@ func (t docTree) Shape() [2]uint64 {
 		order = w.LastChange(id)
 	}
 	return [2]uint64{w.ShapeVersion(), uint64(order)}
+}
+
+// Changed follows the world's changes of shape (ecs.World.ShapeChanges) and of scene ids (their sibling order)
+// since the shape was since.
+func (t docTree) Changed(since [2]uint64, fn func(ecs.Entity, bool)) bool {
+	w := t.World()
+	if !w.ShapeChanges(since[0], func(e ecs.Entity) { fn(e, w.Alive(e)) }) {
+		return false
+	}
+	if id, ok := ecs.ComponentIDOf[scene.SceneID](w); ok && uint64(w.LastChange(id)) != since[1] {
+		// Written at the tick of since or after it (AppendChanged: after the tick given).
+		for _, e := range w.AppendChanged(nil, id, uint32(max(since[1], 1)-1)) {
+			fn(e, true)
+		}
+	}
+	return true
+}
+
+// CompareSiblings orders roots as scene.Roots does.
+func (t docTree) CompareSiblings(a, b ecs.Entity) int {
+	x, _ := t.ids.TryGet(a)
+	y, _ := t.ids.TryGet(b)
+	return scene.Compare(x, y)
 }
 
 // hierarchyPanel shows the scene as a parent/child tree: the rows of its model (editor/hierarchy), of which an ImGui
@@ -154,7 +182,7 @@ func (h *hierarchyPanel) startRename() {
 }
 
 // reveal expands the parents of e so that it has a row.
-func (h *hierarchyPanel) reveal(e ecs.Entity) { h.model.Reveal(docTree{h.doc}, e) }
+func (h *hierarchyPanel) reveal(e ecs.Entity) { h.model.Reveal(newDocTree(h.doc), e) }
 
 // show reveals e and scrolls its row into view next frame.
 func (h *hierarchyPanel) show(e ecs.Entity) {
@@ -321,7 +349,7 @@ func (h *hierarchyPanel) searchResults() []ecs.Entity {
 // rows brings the model's rows up to date and returns how many there are.
 func (h *hierarchyPanel) rows() int {
 	h.updateQuery()
-	return h.model.Update(docTree{h.doc}, h.doc.Version(), h.doc.World())
+	return h.model.Update(newDocTree(h.doc), h.doc.Version(), h.doc.World())
 }
 
 const dragPayload = "VOLTEX_ENTITY"

@@ -22,7 +22,7 @@ func BenchmarkHierarchyChange1M(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	t := docTree{d}
+	t := newDocTree(d)
 	var rows []hierarchy.Row
 	full := func() {
 		roots := scene.Roots(d.World())

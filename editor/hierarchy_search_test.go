@@ -48,7 +48,7 @@ func loopRows(d *doc.Document, text string) []hierarchy.Row {
 	if q, err := query.Parse(d.World(), strings.TrimSpace(text)); err == nil && strings.TrimSpace(text) != "" {
 		m.SetMatch(q.Eval(d.World()).Has)
 	}
-	n := m.Update(docTree{d}, d.Version(), d.World())
+	n := m.Update(newDocTree(d), d.Version(), d.World())
 	rows := make([]hierarchy.Row, n)
 	for i := range rows {
 		rows[i] = m.Row(i)

@@ -29,6 +29,13 @@ type Tree interface {
 	// Shape changes whenever Roots may return other entities or another order (a spawn, a despawn, a parent or a
 	// sibling order changed); the model keeps the roots while it stays the same.
 	Shape() [2]uint64
+	// Changed calls fn for each entity whose place among the roots may have changed since the shape was since (a
+	// value of Shape): spawned, despawned, its parent or its sibling order changed (fn may see one several times);
+	// for a despawned one, a handle of its slot that is not alive. It returns false when it cannot tell; the model
+	// then asks for Roots.
+	Changed(since [2]uint64, fn func(e ecs.Entity, alive bool)) bool
+	// CompareSiblings orders two roots as Roots does.
+	CompareSiblings(a, b ecs.Entity) int
 }
 
 // Row is one row of the list: an entity at a depth.
@@ -236,15 +243,10 @@ func (m *Model) rebuild(t Tree, world *ecs.World) {
 		return
 	}
 	m.virtual = true
-	if shape := t.Shape(); m.roots == nil || shape != m.rootsShape || world != m.rootsWorld {
+	if shape := t.Shape(); m.roots == nil || world != m.rootsWorld || shape != m.rootsShape && !m.followRoots(t, shape) {
 		m.roots, m.rootsShape, m.rootsWorld = t.Roots(), shape, world
 		clear(m.rootPos)
-		for i, e := range m.roots {
-			if x := int(e.Index()); x >= len(m.rootPos) {
-				m.rootPos = append(m.rootPos, make([]int32, x+1-len(m.rootPos))...)
-			}
-			m.rootPos[e.Index()] = int32(i + 1)
-		}
+		m.placeRoots(0)
 	}
 	m.segs = m.segs[:0]
 	for id := range m.expanded {
@@ -266,6 +268,87 @@ func (m *Model) rebuild(t Tree, world *ecs.World) {
 		extra += len(m.segs[k].sub)
 	}
 	m.n = len(m.roots) + extra
+}
+
+// placeRoots records the places of the roots from place from on in rootPos.
+func (m *Model) placeRoots(from int) {
+	for i, e := range m.roots[from:] {
+		if x := int(e.Index()); x >= len(m.rootPos) {
+			m.rootPos = append(m.rootPos, make([]int32, x+1-len(m.rootPos)+len(m.rootPos)/2)...)
+		}
+		m.rootPos[e.Index()] = int32(from + i + 1)
+	}
+}
+
+// followRoots brings the roots up to the shape by the entities that changed since the roots were taken (Changed),
+// at a cost of those changes, and reports whether it could: a root added after the others (a spawn) is appended,
+// others are merged in their places, and removed roots are dropped in one pass over the roots. With more changes
+// than a quarter of the roots it gives up: taking the roots whole is as quick then.
+func (m *Model) followRoots(t Tree, shape [2]uint64) bool {
+	var touched []ecs.Entity
+	var alive []bool
+	limit := max(1024, len(m.roots)/4)
+	over := false
+	if !t.Changed(m.rootsShape, func(e ecs.Entity, live bool) {
+		if over = over || len(touched) >= limit; !over {
+			touched, alive = append(touched, e), append(alive, live)
+		}
+	}) || over {
+		return false
+	}
+	removed := false
+	for _, e := range touched { // drop the roots of the slots that changed; those still roots come back below
+		if x := int(e.Index()); x < len(m.rootPos) && m.rootPos[x] > 0 {
+			m.roots[m.rootPos[x]-1] = ecs.Entity{}
+			m.rootPos[x], removed = 0, true
+		}
+	}
+	var added []ecs.Entity
+	for i, e := range touched {
+		x := int(e.Index())
+		if (x >= len(m.rootPos) || m.rootPos[x] == 0) && alive[i] && t.Parent(e).IsZero() {
+			if x >= len(m.rootPos) {
+				m.rootPos = append(m.rootPos, make([]int32, x+1-len(m.rootPos)+len(m.rootPos)/2)...)
+			}
+			m.rootPos[x] = -1 // taken (a touched entity is seen once)
+			added = append(added, e)
+		}
+	}
+	from := len(m.roots)
+	if removed {
+		m.roots = slices.DeleteFunc(m.roots, ecs.Entity.IsZero)
+		from = 0
+	}
+	slices.SortFunc(added, t.CompareSiblings)
+	// Each added root goes after the kept roots that sort before it (a binary search: few comparisons).
+	kept := m.roots
+	out := kept
+	if len(added) > 0 && len(kept) > 0 && t.CompareSiblings(added[0], kept[len(kept)-1]) < 0 {
+		out = make([]ecs.Entity, 0, len(kept)+len(added))
+		k := 0
+		linear := len(added) > len(kept)/32 // many: one pass over the kept roots beats a search for each
+		for i, a := range added {
+			at := k
+			if linear {
+				for at < len(kept) && t.CompareSiblings(kept[at], a) <= 0 {
+					at++
+				}
+			} else {
+				at += sort.Search(len(kept)-k, func(i int) bool { return t.CompareSiblings(kept[k+i], a) > 0 })
+			}
+			if i == 0 {
+				from = min(from, at) // the places before the first one added stay
+			}
+			out = append(append(out, kept[k:at]...), a)
+			k = at
+		}
+		out = append(out, kept[k:]...)
+	} else {
+		out = append(out, added...)
+	}
+	m.roots, m.rootsShape = out, shape
+	m.placeRoots(from)
+	return true
 }
 
 // rootIndex returns the place of e among the roots, -1 if it is none.
