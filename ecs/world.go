@@ -214,7 +214,12 @@ func (w *World) despawnUnchecked(e Entity) {
 	}
 	r := &w.records[e.index]
 	w.removeRow(w.tables[r.table], r.row)
-	r = &w.records[e.index]
+	w.freed(e)
+}
+
+// freed ends the record of e, whose row is removed: its slot gets the next generation and goes on the free list.
+func (w *World) freed(e Entity) {
+	r := &w.records[e.index]
 	r.table = noTable
 	r.gen++
 	w.free = append(w.free, e.index)
@@ -242,4 +247,66 @@ func (w *World) Update() {
 	w.updateEvents()
 	w.updates++
 	w.tick++
+}
+
+// DespawnAll despawns the live entities of es as Despawn would one after the other, in that order (dead, stale
+// and repeated handles are skipped): children become roots, and the freed slots are reused as after those
+// Despawns, the last freed first. A table losing many of its rows has them removed from its last row up, so that
+// no row is moved into a place that a later removal frees again: despawning a whole table moves nothing, where
+// Despawn in row order would move every row once.
+func (w *World) DespawnAll(es []Entity) {
+	w.checkStructural("despawn entities")
+	if len(es) < 64 {
+		for _, e := range es {
+			w.Despawn(e)
+		}
+		return
+	}
+	// Rows to remove, by table: a bit per row.
+	rows := make(map[uint32][]uint64)
+	counts := make(map[uint32]int)
+	gone := make([]Entity, 0, len(es))
+	for _, e := range es {
+		if !w.Alive(e) {
+			continue
+		}
+		r := w.records[e.index]
+		b := rows[r.table]
+		if b == nil {
+			b = make([]uint64, (len(w.tables[r.table].entities)+63)/64)
+			rows[r.table] = b
+		}
+		if b[r.row>>6]&(1<<(r.row&63)) != 0 {
+			continue // repeated
+		}
+		b[r.row>>6] |= 1 << (r.row & 63)
+		counts[r.table]++
+		gone = append(gone, e)
+	}
+	for _, e := range gone {
+		if w.hier.active {
+			w.hierDespawn(e)
+		}
+		for _, id := range w.sparseIDs {
+			w.comps[id].sparse.remove(e.index)
+		}
+	}
+	for ti, b := range rows {
+		t := w.tables[ti]
+		if 8*counts[ti] < len(t.entities) { // few: one by one (no pass over the table's rows)
+			continue
+		}
+		for row := len(t.entities) - 1; row >= 0; row-- {
+			if b[row>>6]&(1<<(row&63)) != 0 {
+				w.records[t.entities[row].index].table = noTable
+				w.removeRow(t, uint32(row))
+			}
+		}
+	}
+	for _, e := range gone {
+		if r := w.records[e.index]; r.table != noTable {
+			w.removeRow(w.tables[r.table], r.row)
+		}
+		w.freed(e)
+	}
 }

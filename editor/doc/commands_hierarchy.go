@@ -136,10 +136,6 @@ func (c *gridCmd) revert(d *core) error {
 				return e, fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
 			}
 		}
-		if !bulk {
-			delete(d.byID, id)
-			d.structure++
-		}
 		k++
 		return e, nil
 	}
@@ -157,16 +153,24 @@ func (c *gridCmd) revert(d *core) error {
 			return err
 		}
 	}
+	es := make([]ecs.Entity, 0, len(c.cubes)+1)
 	for _, e := range c.cubes {
 		e, err := at(e)
 		if err != nil {
 			return err
 		}
-		w.Despawn(e)
+		es = append(es, e)
 	}
 	if c.grouped {
-		w.Despawn(g)
+		es = append(es, g)
 	}
+	if !bulk { // all found: none is despawned before each one is
+		for _, id := range c.ids {
+			delete(d.byID, id)
+			d.structure++
+		}
+	}
+	w.DespawnAll(es)
 	c.cubes = c.cubes[:0]
 	return nil
 }

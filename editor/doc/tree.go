@@ -206,13 +206,13 @@ func (d *core) removeTrees(roots []ecs.Entity, keep bool) removal {
 	// Parents before children: despawning a parent makes its children roots in one pass, so no
 	// child is ever looked up in a long sibling list.
 	bulk := d.bulkRemoval(len(all))
-	for _, e := range all {
-		if !bulk {
+	if !bulk {
+		for _, e := range all {
 			delete(d.byID, d.idOf(e))
 			d.structure++
 		}
-		w.Despawn(e)
 	}
+	w.DespawnAll(all)
 	if bulk {
 		d.pruneIndex()
 	}

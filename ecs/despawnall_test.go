@@ -1,0 +1,89 @@
+package ecs_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+)
+
+// DespawnAll leaves the world as Despawn of each entity in turn does: the same entities alive with the same
+// components and values, the same parents and children, and the freed slots reused in the same order — for whole
+// tables, parts of them, parents with and without their children, sparse components, and dead and repeated handles.
+func TestDespawnAllAsDespawnOneByOne(t *testing.T) {
+	for seed := range uint64(40) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		build := func() (*ecs.World, []ecs.Entity) {
+			r := rand.New(rand.NewPCG(seed, 7))
+			w := newTestWorld()
+			var es []ecs.Entity
+			for i := range 200 + r.IntN(400) {
+				var e ecs.Entity
+				switch r.IntN(3) {
+				case 0:
+					e = w.Spawn(Pos{float64(i), 0}, Name{fmt.Sprint(i)})
+				case 1:
+					e = w.Spawn(Pos{float64(i), 1}, Vel{1, 2}, Health{i})
+				default:
+					e = w.Spawn(Name{fmt.Sprint("n", i)}, Selected{})
+				}
+				if len(es) > 0 && r.IntN(4) == 0 {
+					if err := w.SetParent(e, es[r.IntN(len(es))]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				es = append(es, e)
+			}
+			return w, es
+		}
+		a, es := build()
+		b, _ := build()
+		var kill []ecs.Entity
+		frac := rng.IntN(4) // a quarter of the seeds: all of them
+		for _, e := range es {
+			if frac == 0 || rng.IntN(4) < frac {
+				kill = append(kill, e)
+			}
+		}
+		if len(kill) > 2 {
+			kill = append(kill, kill[1])                           // repeated
+			kill = append(kill, ecs.EntityAt(kill[0].Index(), 99)) // stale
+		}
+		rng.Shuffle(len(kill), func(i, j int) { kill[i], kill[j] = kill[j], kill[i] })
+		for _, e := range kill {
+			a.Despawn(e)
+		}
+		b.DespawnAll(kill)
+		if a.Len() != b.Len() {
+			t.Fatalf("seed %d: %d entities after Despawn, %d after DespawnAll", seed, a.Len(), b.Len())
+		}
+		for _, e := range es {
+			if a.Alive(e) != b.Alive(e) {
+				t.Fatalf("seed %d: %v alive %v after Despawn, %v after DespawnAll", seed, e, a.Alive(e), b.Alive(e))
+			}
+			if !a.Alive(e) {
+				continue
+			}
+			if pa, pb := a.Parent(e), b.Parent(e); pa != pb {
+				t.Fatalf("seed %d: %v parent %v after Despawn, %v after DespawnAll", seed, e, pa, pb)
+			}
+			if ca, cb := a.Children(e), b.Children(e); !slices.Equal(ca, cb) {
+				t.Fatalf("seed %d: %v children %v after Despawn, %v after DespawnAll", seed, e, ca, cb)
+			}
+			for _, id := range a.ComponentIDs() {
+				va, oka := a.Get(e, id)
+				vb, okb := b.Get(e, id)
+				if oka != okb || va != vb {
+					t.Fatalf("seed %d: %v component %d: %v %v after Despawn, %v %v after DespawnAll", seed, e, id, va, oka, vb, okb)
+				}
+			}
+		}
+		for range len(kill) {
+			if ea, eb := a.Spawn(Pos{}), b.Spawn(Pos{}); ea != eb {
+				t.Fatalf("seed %d: a spawn after Despawn got %v, after DespawnAll %v", seed, ea, eb)
+			}
+		}
+	}
+}
