@@ -80,7 +80,7 @@ func TestDespawnAllAsDespawnOneByOne(t *testing.T) {
 				}
 			}
 		}
-		for range len(kill) {
+		for range kill {
 			if ea, eb := a.Spawn(Pos{}), b.Spawn(Pos{}); ea != eb {
 				t.Fatalf("seed %d: a spawn after Despawn got %v, after DespawnAll %v", seed, ea, eb)
 			}
