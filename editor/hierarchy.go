@@ -83,6 +83,9 @@ func (t docTree) Shape() [2]uint64 {
 	var order uint32
 	if id, ok := ecs.ComponentIDOf[scene.SceneID](w); ok {
 		order = w.LastChange(id)
+		// Writes from now on get a later tick than order: Changed asks for exactly those (none of the last batch
+		// of writes, which may be a million ids, read again).
+		w.AdvanceTick()
 	}
 	return [2]uint64{w.ShapeVersion(), uint64(order)}
 }
@@ -95,8 +98,7 @@ func (t docTree) Changed(since [2]uint64, fn func(ecs.Entity, bool)) bool {
 		return false
 	}
 	if id, ok := ecs.ComponentIDOf[scene.SceneID](w); ok && uint64(w.LastChange(id)) != since[1] {
-		// Written at the tick of since or after it (AppendChanged: after the tick given).
-		for _, e := range w.AppendChanged(nil, id, uint32(max(since[1], 1)-1)) {
+		for _, e := range w.AppendChanged(nil, id, uint32(since[1])) {
 			fn(e, true)
 		}
 	}
