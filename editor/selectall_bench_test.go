@@ -2,6 +2,7 @@ package editor
 
 import (
 	"context"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -34,10 +35,13 @@ func BenchmarkSelectAllFrame(b *testing.B) {
 			scanFrames := 0
 			for b.Loop() {
 				t0 := time.Now()
+				pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("part", "first")))
 				f.a.ws.CmdSelectAll()
 				f.frame()
 				t1 := time.Now()
+				pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("part", "next")))
 				f.frame()
+				pprof.SetGoroutineLabels(context.Background())
 				first += t1.Sub(t0)
 				next += time.Since(t1)
 				b.StopTimer()

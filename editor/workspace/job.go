@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -259,6 +260,9 @@ const maxMarks = 8
 
 // beginMark starts timing a user action handled in this frame.
 func (r *Jobs) beginMark(what string) *Mark {
+	// A CPU profile of a test run (VOLTEX_CPUPROFILE) tells the loop thread's work for the action apart: pprof
+	// -tagfocus mark=WHAT.
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("mark", what)))
 	return &Mark{Mark: probe.Mark{What: what, Input: r.clock.Start.UnixNano()}, inputFrame: r.clock.Frames}
 }
 
@@ -298,6 +302,9 @@ func (r *Jobs) presentMarks() {
 		}
 	}
 	r.marks = keep
+	if len(keep) == 0 && (r.job == nil || r.job.mark == nil) {
+		pprof.SetGoroutineLabels(context.Background())
+	}
 }
 
 // MarkNow times an action whose result is in the document as it returns (an inspector edit, a grid dialog value):

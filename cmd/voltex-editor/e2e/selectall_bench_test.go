@@ -29,7 +29,9 @@ func BenchmarkUISelectAll(b *testing.B) {
 				b.StartTimer()
 			}
 			for _, k := range []string{"select all: key → UI", "select all: frame start → presented",
-				"select all: key → frame start", "delete: key → UI", "undo (delete): key → UI"} {
+				"select all: key → frame start", "select all: frame start → result", "select all: result → presented",
+				"select all: presented → picture", "select all: editor CPU", "select all: editor CPU, ui",
+				"select all: editor CPU, gl", "select all: editor CPU, other", "delete: key → UI", "undo (delete): key → UI"} {
 				if m, ok := f.median(k); ok {
 					b.ReportMetric(m, metricUnit(k))
 				}
@@ -57,12 +59,17 @@ func selectAllRuns(b *testing.B, size uiSize, path string, f figures) {
 			e.WaitProbe(time.Minute, "nothing selected", func(p *guitest.Probe) bool { return p.SelectedCount == 0 })
 			settle(e)
 		}
+		cpu := threadCPU(e.PID())
 		sent := time.Now()
 		e.Key("ctrl+a")
 		m := waitMark(e, "select all", sent.UnixNano()-int64(time.Second))
+		cpuSince(f, "select all", e.PID(), cpu)
 		f.ms("select all: key → UI", time.Duration(m.Presented-sent.UnixNano()))
 		f.ms("select all: key → frame start", time.Duration(m.Input-sent.UnixNano()))
 		f.ms("select all: frame start → presented", time.Duration(m.Presented-m.Input))
+		f.ms("select all: frame start → result", time.Duration(m.Result-m.Input))
+		f.ms("select all: result → presented", time.Duration(m.Presented-m.Result))
+		f.ms("select all: presented → picture", time.Duration(m.Picture-m.Presented))
 		if i == 0 {
 			look(b, e, size.name+"-selectall.png")
 		}
