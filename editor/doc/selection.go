@@ -29,6 +29,19 @@ type Selection struct {
 	alive, indexed int // the world's entity count, the id index's length
 
 	version uint64
+
+	// Buffers Select All and Invert reuse (a million ids and entities are 16 MB a list, garbage at every Select
+	// All otherwise, which the collector's passes over a big scene's heap pay for): the list the last one replaced,
+	// and the radix sort's second pair.
+	spareIDs  []uint64
+	spareEnts []ecs.Entity
+	scratch   sortScratch
+}
+
+// sortScratch is the second buffer pair of a radix sort of ids with their entities, kept between sorts.
+type sortScratch struct {
+	ids  []uint64
+	ents []ecs.Entity
 }
 
 // fresh makes the selection's entities those of the document's current state.
@@ -65,12 +78,12 @@ func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
 		}
 		return dst
 	}
-	all, es := d.sortedIDs()
+	all, es := d.sortedIDs(nil, nil, nil)
 	keys, pos := slices.Clone(ids), make([]int32, len(ids))
 	for i := range pos {
 		pos[i] = int32(i)
 	}
-	radixSort(keys, pos)
+	radixSort(keys, pos, nil, nil)
 	n := len(dst)
 	dst = slices.Grow(dst, len(ids))[:n+len(ids)]
 	out := dst[n:]
@@ -283,14 +296,14 @@ func (s *Selection) Clear() { s.set(nil) }
 // SelectAll selects every entity, in ascending scene id order. It reads the ids from the world's
 // columns and sorts them by radix, without looking each one up.
 func (s *Selection) SelectAll() {
-	ids, es := s.c.sortedIDs()
+	ids, es := s.c.sortedIDs(s.spareIDs[:0], s.spareEnts[:0], &s.scratch)
 	s.replace(ids, es)
 }
 
 // Invert selects every entity that is not selected and deselects the others (Blender's
 // Ctrl+I), in ascending scene id order like SelectAll.
 func (s *Selection) Invert() {
-	ids, es := s.c.sortedIDs()
+	ids, es := s.c.sortedIDs(s.spareIDs[:0], s.spareEnts[:0], &s.scratch)
 	s.fresh()
 	k := 0
 	for i, e := range es {
@@ -302,13 +315,16 @@ func (s *Selection) Invert() {
 	s.replace(ids[:k], es[:k])
 }
 
-// replace makes ids (with their entities es, all live and distinct) the selection.
+// replace makes ids (with their entities es, all live and distinct) the selection; the list it replaces (or ids,
+// if it is the selection already) is kept for the next Select All.
 func (s *Selection) replace(ids []uint64, es []ecs.Entity) {
 	if slices.Equal(ids, s.list) {
+		s.spareIDs, s.spareEnts = ids[:0], es[:0]
 		return
 	}
 	s.fresh()
 	s.unmarkAll()
+	s.spareIDs, s.spareEnts = s.list[:0], s.ents[:0]
 	s.list, s.ents = ids, es
 	for i, e := range es {
 		s.mark(e, ids[i])
@@ -316,24 +332,30 @@ func (s *Selection) replace(ids []uint64, es []ecs.Entity) {
 	s.version++
 }
 
-// sortedIDs returns the scene ids of all entities in ascending order, and their entities.
-func (d *core) sortedIDs() ([]uint64, []ecs.Entity) {
+// sortedIDs returns the scene ids of all entities in ascending order, and their entities, appended to ids and es
+// (empty; grown as needed), sorting with tmp's buffers if tmp is not nil.
+func (d *core) sortedIDs(ids []uint64, es []ecs.Entity, tmp *sortScratch) ([]uint64, []ecs.Entity) {
 	q := ecs.NewQuery1[scene.SceneID](d.world, ecs.Read[scene.SceneID]())
 	n := q.Count()
-	ids, es := make([]uint64, 0, n), make([]ecs.Entity, 0, n)
+	ids, es = slices.Grow(ids[:0], n), slices.Grow(es[:0], n)
 	q.Each(func(e ecs.Entity, s *scene.SceneID) {
 		if s.ID != 0 {
 			ids = append(ids, s.ID)
 			es = append(es, e)
 		}
 	})
-	radixSort(ids, es)
+	if tmp == nil {
+		radixSort(ids, es, nil, nil)
+	} else {
+		radixSort(ids, es, &tmp.ids, &tmp.ents)
+	}
 	return ids, es
 }
 
 // radixSort sorts keys ascending, moving vals with them (LSD radix sort by 11-bit digits, skipping
-// digits all keys share; an already sorted input costs one pass).
-func radixSort[V any](keys []uint64, vals []V) {
+// digits all keys share; an already sorted input costs one pass). tmpKeys and tmpVals, when not nil, are its
+// second buffers, grown as needed and kept for the next sort.
+func radixSort[V any](keys []uint64, vals []V, tmpKeys *[]uint64, tmpVals *[]V) {
 	if slices.IsSorted(keys) {
 		return
 	}
@@ -365,7 +387,14 @@ func radixSort[V any](keys []uint64, vals []V) {
 		and &= k
 	}
 	src, srcV := keys, vals
-	dst, dstV := make([]uint64, len(keys)), make([]V, len(vals))
+	var dst []uint64
+	var dstV []V
+	if tmpKeys != nil {
+		*tmpKeys, *tmpVals = slices.Grow((*tmpKeys)[:0], len(keys))[:len(keys)], slices.Grow((*tmpVals)[:0], len(vals))[:len(vals)]
+		dst, dstV = *tmpKeys, *tmpVals
+	} else {
+		dst, dstV = make([]uint64, len(keys)), make([]V, len(vals))
+	}
 	var count [buckets]int
 	for shift := uint(0); shift < 64; shift += bits {
 		if (or^and)>>shift&(buckets-1) == 0 {

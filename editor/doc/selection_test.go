@@ -301,9 +301,12 @@ func TestSelectAllOrderAndVersion(t *testing.T) {
 	}
 }
 
-// TestRadixSort: radixSort orders unique keys as a comparison sort does, moving the values with them.
+// TestRadixSort: radixSort orders unique keys as a comparison sort does, moving the values with them, with
+// buffers of its own or with second buffers kept from sort to sort (of other lengths).
 func TestRadixSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	var tmp sortScratch
+	sorts := 0
 	w := ecs.NewWorld()
 	ents := make([]ecs.Entity, 5000)
 	for i := range ents {
@@ -336,7 +339,11 @@ func TestRadixSort(t *testing.T) {
 				}
 				return 0
 			})
-			radixSort(keys, vals)
+			if sorts++; sorts%2 == 0 {
+				radixSort(keys, vals, &tmp.ids, &tmp.ents)
+			} else {
+				radixSort(keys, vals, nil, nil)
+			}
 			for i := range want {
 				if keys[i] != want[i].k || vals[i] != want[i].v {
 					t.Fatalf("n=%d: at %d got %d/%v, want %d/%v", n, i, keys[i], vals[i], want[i].k, want[i].v)
