@@ -18,10 +18,13 @@ type composer struct {
 	composeProg, outlineProg *program
 	vao                      uint32 // empty: the full-screen passes make their vertices
 	fbo, tex                 uint32 // the output framebuffer and its colour texture
-	w, h                     int
-	sel                      selTexture
-	composed                 composeKey // what tex shows (when display is tex)
-	display                  uint32     // the texture shown: the front colour, or tex when something is selected
+	// The tint pass also writes, in selFBO's second attachment, each pixel's id where it is selected (0 where
+	// not), so that the outline pass reads one texture per neighbour instead of its id and then the selection's.
+	selFBO, selIDs uint32
+	w, h           int
+	sel            selTexture
+	composed       composeKey // what tex shows (when display is tex)
+	display        uint32     // the texture shown: the front colour, or tex when something is selected
 }
 
 // composeKey is what a composed image shows.
@@ -46,7 +49,7 @@ func (c *composer) init() error {
 		return err
 	}
 	if c.outlineProg, err = newProgram("outline program", fullscreenVS, composeFS, nil,
-		"uColor", "uIDs", "uSel", "uSelRows", "uSelectColor"); err != nil {
+		"uIDs", "uSelIDs", "uSelectColor"); err != nil {
 		return err
 	}
 	gl.GenVertexArrays(1, &c.vao)
@@ -61,6 +64,16 @@ func (c *composer) resize(w, h int) error {
 	gl.BindFramebuffer(gl.FRAMEBUFFER, c.fbo)
 	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, c.tex, 0)
 	err := fboStatus("output framebuffer")
+	c.selIDs = newTexture(gl.R32UI, gl.RED_INTEGER, gl.UNSIGNED_INT, w, h)
+	gl.GenFramebuffers(1, &c.selFBO)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, c.selFBO)
+	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, c.tex, 0)
+	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, c.selIDs, 0)
+	bufs := []uint32{gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1}
+	gl.DrawBuffers(2, &bufs[0])
+	if err == nil {
+		err = fboStatus("tint framebuffer")
+	}
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	return err
 }
@@ -87,7 +100,13 @@ func (c *composer) free() {
 	if c.tex != 0 {
 		gl.DeleteTextures(1, &c.tex)
 	}
-	c.fbo, c.tex, c.display, c.w, c.h = 0, 0, 0, 0, 0
+	if c.selFBO != 0 {
+		gl.DeleteFramebuffers(1, &c.selFBO)
+	}
+	if c.selIDs != 0 {
+		gl.DeleteTextures(1, &c.selIDs)
+	}
+	c.fbo, c.tex, c.selFBO, c.selIDs, c.display, c.w, c.h = 0, 0, 0, 0, 0, 0, 0
 }
 
 func (c *composer) delete() {
@@ -117,7 +136,7 @@ func (c *composer) compose(t *target, serial uint64, vp mgl32.Mat4, dl *viewport
 	}
 	c.composed = key
 	up := c.sel.upload(dl)
-	gl.BindFramebuffer(gl.FRAMEBUFFER, c.fbo)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, c.selFBO)
 	gl.Viewport(0, 0, int32(c.w), int32(c.h))
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Disable(gl.BLEND)
@@ -128,31 +147,30 @@ func (c *composer) compose(t *target, serial uint64, vp mgl32.Mat4, dl *viewport
 	gl.BindTexture(gl.TEXTURE_2D, t.ids)
 	gl.ActiveTexture(gl.TEXTURE2)
 	gl.BindTexture(gl.TEXTURE_2D, c.sel.tex)
-	for _, p := range []*program{c.composeProg, c.outlineProg} {
-		if p == c.outlineProg {
-			if !s.Outline {
-				break
-			}
-			box, _ := dl.SelectionBounds()
-			if box.IsEmpty() {
-				break
-			}
-			x, y, w, h := scissorFor(box, vp, c.w, c.h)
-			if w == 0 || h == 0 {
-				break
-			}
+	p := c.composeProg
+	gl.UseProgram(p.id)
+	gl.Uniform1i(p.loc("uColor"), 0)
+	gl.Uniform1i(p.loc("uIDs"), 1)
+	gl.Uniform1i(p.loc("uSel"), 2)
+	gl.Uniform1i(p.loc("uSelRows"), int32(c.sel.rows))
+	gl.Uniform3fv(p.loc("uSelectColor"), 1, &s.SelectColor[0])
+	gl.DrawArrays(gl.TRIANGLES, 0, 3)
+	if box, ok := c.outlineBox(dl, s); ok {
+		if x, y, w, h := scissorFor(box, vp, c.w, c.h); w != 0 && h != 0 {
+			gl.BindFramebuffer(gl.FRAMEBUFFER, c.fbo) // the colour alone: selIDs is read
 			gl.Enable(gl.SCISSOR_TEST)
 			gl.Scissor(x, y, w, h)
 			gl.Enable(gl.BLEND)
 			gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
+			gl.ActiveTexture(gl.TEXTURE2)
+			gl.BindTexture(gl.TEXTURE_2D, c.selIDs)
+			p = c.outlineProg
+			gl.UseProgram(p.id)
+			gl.Uniform1i(p.loc("uIDs"), 1)
+			gl.Uniform1i(p.loc("uSelIDs"), 2)
+			gl.Uniform3fv(p.loc("uSelectColor"), 1, &s.SelectColor[0])
+			gl.DrawArrays(gl.TRIANGLES, 0, 3)
 		}
-		gl.UseProgram(p.id)
-		gl.Uniform1i(p.loc("uColor"), 0)
-		gl.Uniform1i(p.loc("uIDs"), 1)
-		gl.Uniform1i(p.loc("uSel"), 2)
-		gl.Uniform1i(p.loc("uSelRows"), int32(c.sel.rows))
-		gl.Uniform3fv(p.loc("uSelectColor"), 1, &s.SelectColor[0])
-		gl.DrawArrays(gl.TRIANGLES, 0, 3)
 	}
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.Disable(gl.BLEND)
@@ -165,6 +183,14 @@ func (c *composer) compose(t *target, serial uint64, vp mgl32.Mat4, dl *viewport
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	c.display = c.tex
 	return up
+}
+
+// outlineBox returns the box of what is outlined: nothing without Settings.Outline.
+func (c *composer) outlineBox(dl *viewport.DrawList, s *Settings) (viewport.AABB, bool) {
+	if !s.Outline {
+		return viewport.AABB{}, false
+	}
+	return dl.SelectionBounds()
 }
 
 // upload sends dl's selection (a byte per id) to the texture: selTexWidth ids a row. It returns the bytes sent.

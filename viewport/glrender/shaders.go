@@ -440,16 +440,19 @@ void main() {
 
 // composeFS makes the image shown from a complete picture (uColor, uIDs) and the selection (uSel: a byte per
 // entity id, 4096 ids a row; bit 31 of an id marks an instance drawn selected whatever the selection). With TINT
-// defined it copies the picture with selected pixels tinted towards the selection colour (in linear space);
-// without, it draws the outline: a pixel that has a selected entity other than its own within two pixels takes the
-// selection colour (blended, scissored to the selection's screen rectangle), the others are discarded.
+// defined it copies the picture with selected pixels tinted towards the selection colour (in linear space), and
+// writes each pixel's id where it is selected, 0 elsewhere (oSel); without, it draws the outline from those
+// (uSelIDs): a pixel that has a selected entity other than its own within two pixels takes the selection colour
+// (blended, scissored to the selection's screen rectangle), the others are discarded.
 const composeFS = `
-uniform sampler2D uColor;
 uniform usampler2D uIDs;
-uniform usampler2D uSel;
-uniform int uSelRows;
 uniform vec3 uSelectColor;
 layout(location = 0) out vec4 oColor;
+#ifdef TINT
+uniform sampler2D uColor;
+uniform usampler2D uSel;
+uniform int uSelRows;
+layout(location = 1) out uint oSel;
 
 bool selected(uint id) {
 	if ((id & 0x80000000u) != 0u) return true;
@@ -458,22 +461,27 @@ bool selected(uint id) {
 	if (row >= uSelRows) return false;
 	return texelFetch(uSel, ivec2(int(id & 4095u), row), 0).r != 0u;
 }
+#else
+uniform usampler2D uSelIDs;
+#endif
 
 void main() {
 	ivec2 px = ivec2(gl_FragCoord.xy);
 	uint id = texelFetch(uIDs, px, 0).r;
 #ifdef TINT
 	vec3 c = texelFetch(uColor, px, 0).rgb;
-	if (selected(id)) c = sqrt(mix(c * c, uSelectColor * uSelectColor, 0.2));
+	bool sel = selected(id);
+	if (sel) c = sqrt(mix(c * c, uSelectColor * uSelectColor, 0.2));
 	oColor = vec4(c, 1.0);
+	oSel = sel ? id : 0u;
 #else
 	ivec2 hi = textureSize(uIDs, 0) - 1;
 	float edge = 0.0;
 	for (int y = -2; y <= 2; y++) {
 		for (int x = -2; x <= 2; x++) {
 			if (x * x + y * y > 5) continue;
-			uint n = texelFetch(uIDs, clamp(px + ivec2(x, y), ivec2(0), hi), 0).r;
-			if (n != id && selected(n)) edge = 1.0;
+			uint n = texelFetch(uSelIDs, clamp(px + ivec2(x, y), ivec2(0), hi), 0).r;
+			if (n != 0u && n != id) edge = 1.0;
 		}
 	}
 	if (edge == 0.0) discard;
