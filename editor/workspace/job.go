@@ -81,6 +81,7 @@ type Jobs struct {
 	wake      func()
 	job       *Job
 	marks     []*Mark // timed user actions waiting for their result to be presented (probe)
+	labelled  bool    // the loop thread carries a mark's profile label (beginMark)
 }
 
 // newJobs makes a runner that logs to log, times marks by clock, pauses jobs stepDelay after each progress step
@@ -263,6 +264,7 @@ func (r *Jobs) beginMark(what string) *Mark {
 	// A CPU profile of a test run (VOLTEX_CPUPROFILE) tells the loop thread's work for the action apart: pprof
 	// -tagfocus mark=WHAT.
 	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("mark", what)))
+	r.labelled = true
 	return &Mark{Mark: probe.Mark{What: what, Input: r.clock.Start.UnixNano()}, inputFrame: r.clock.Frames}
 }
 
@@ -302,8 +304,9 @@ func (r *Jobs) presentMarks() {
 		}
 	}
 	r.marks = keep
-	if len(keep) == 0 && (r.job == nil || r.job.mark == nil) {
+	if r.labelled && len(keep) == 0 && (r.job == nil || r.job.mark == nil) {
 		pprof.SetGoroutineLabels(context.Background())
+		r.labelled = false
 	}
 }
 
