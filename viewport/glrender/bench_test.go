@@ -12,7 +12,7 @@ import (
 )
 
 // bigScene is n unit cubes on a 400-wide grid, spacing 1.5.
-func bigScene(b *testing.B, n int) *viewport.DrawList {
+func bigScene(b testing.TB, n int) *viewport.DrawList {
 	dl := viewport.NewDrawList()
 	dl.SetMesh(assets.BuiltinCube, builtin(b, assets.BuiltinCube))
 	for i := range n {
