@@ -9,10 +9,10 @@ import (
 // quickChord sends Ctrl+k as xdotool and fast typists do on a busy machine: Ctrl goes down in one frame, and k's
 // press and Ctrl's release reach the next frame together (ImGui hands a frame one change per key, so both land in
 // it). The backend reports k's press with Ctrl held, as GLFW does.
-func (f *appFixture) quickChord(k imgui.Key) { f.quickChordMods(k, true, false) }
+func (f *appFixture) quickChord(k imgui.Key) { f.quickChordMods(k, true, false, false) }
 
-// quickChordMods is quickChord with Ctrl and/or Shift.
-func (f *appFixture) quickChordMods(k imgui.Key, ctrl, shift bool) {
+// quickChordMods is quickChord with Ctrl, Shift and/or Alt.
+func (f *appFixture) quickChordMods(k imgui.Key, ctrl, shift, alt bool) {
 	io := f.ui.io()
 	mods := func(down bool) {
 		if ctrl {
@@ -23,10 +23,14 @@ func (f *appFixture) quickChordMods(k imgui.Key, ctrl, shift bool) {
 			io.AddKeyEvent(imgui.KeyLeftShift, down)
 			io.AddKeyEvent(imgui.ModShift, down)
 		}
+		if alt {
+			io.AddKeyEvent(imgui.KeyLeftAlt, down)
+			io.AddKeyEvent(imgui.ModAlt, down)
+		}
 	}
 	mods(true)
 	f.frame()
-	f.a.keys.keyEvent(k, ctrl, shift, true)
+	f.a.keys.keyEvent(k, ctrl, shift, alt, true)
 	io.AddKeyEvent(k, true)
 	mods(false)
 	f.frame()
@@ -71,9 +75,32 @@ func TestQuickCtrlAOutsideTextFields(t *testing.T) {
 	if f.st.Entities != 16 || f.st.UndoDepth != 1 {
 		t.Fatalf("a quick Ctrl+D of 8 entities: %d entities, %d undo steps; want 16 and 1", f.st.Entities, f.st.UndoDepth)
 	}
-	f.quickChordMods(imgui.KeyN, true, true) // Create Empty (Ctrl+Shift+N), not New Scene (Ctrl+N)
+	f.quickChordMods(imgui.KeyN, true, true, false) // Create Empty (Ctrl+Shift+N), not New Scene (Ctrl+N)
 	if f.st.Entities != 17 || f.st.UndoDepth != 2 || f.st.Modal != "" {
 		t.Fatalf("a quick Ctrl+Shift+N: %d entities, %d undo steps, modal %q; want 17, 2 and none", f.st.Entities, f.st.UndoDepth, f.st.Modal)
+	}
+}
+
+// TestQuickAltHShowsEverything: a quick Alt+H (its Alt released with H's press) is Unhide All, not a plain H that
+// hides the selection.
+func TestQuickAltHShowsEverything(t *testing.T) {
+	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
+	f.frames(2)
+	f.key(ctrl | key(imgui.KeyA))
+	es := f.a.ws.Doc().Selection().Entities()
+	if len(es) != 8 {
+		t.Fatalf("Ctrl+A selected %d entities, want 8", len(es))
+	}
+	f.a.flags.hide(es[:1])
+	f.frames(2)
+	if !f.a.flags.hidden(es[0]) {
+		t.Fatal("the first entity is not hidden")
+	}
+	f.quickChordMods(imgui.KeyH, false, false, true)
+	for _, e := range es {
+		if f.a.flags.hidden(e) {
+			t.Fatalf("after a quick Alt+H entity %v is hidden", e)
+		}
 	}
 }
 
@@ -109,7 +136,7 @@ func TestQuickChordWithAModifierStillDown(t *testing.T) {
 		io.AddKeyEvent(k, true)
 	}
 	f.frame()
-	f.a.keys.keyEvent(imgui.KeyA, true, true, true)
+	f.a.keys.keyEvent(imgui.KeyA, true, true, false, true)
 	io.AddKeyEvent(imgui.KeyA, true)
 	io.AddKeyEvent(imgui.KeyLeftCtrl, false)
 	io.AddKeyEvent(imgui.ModCtrl, false)
@@ -129,8 +156,8 @@ func TestQuickChordWithAModifierStillDown(t *testing.T) {
 func TestChordKeeperIgnoresUnnamedKeys(t *testing.T) {
 	f := newAppFixture(t, Options{ScenePath: "testdata/solar.json"})
 	f.frame()
-	f.a.keys.keyEvent(imgui.KeyNone, true, false, true)
-	f.a.keys.keyEvent(imgui.KeyNamedKeyEND, true, false, true)
+	f.a.keys.keyEvent(imgui.KeyNone, true, false, false, true)
+	f.a.keys.keyEvent(imgui.KeyNamedKeyEND, true, false, false, true)
 	f.frames(2) // would assert
 	if len(f.a.keys.pressed) != 0 {
 		t.Errorf("kept %v", f.a.keys.pressed)
