@@ -252,12 +252,13 @@ func bruteLeaf(t *testing.T, w *ecs.World, l leaf, op string, v literal, e ecs.E
 	return cmpOrder(0)
 }
 
-// TestQueryMatchesBruteForce: over random worlds and random queries, the column-by-column result
-// is exactly what a reflective entity-by-entity evaluation gives.
-func TestQueryMatchesBruteForce(t *testing.T) {
+// eachRandomQuery parses 20 random queries over each of seeds random worlds (stream picks the sequence) and hands
+// each to check, which returns how many entities the query should match; it fails when none matched anything.
+func eachRandomQuery(t *testing.T, seeds, stream uint64, check func(seed uint64, w *ecs.World, src string, q *Query) int) {
+	t.Helper()
 	matched := 0
-	for seed := range uint64(400) {
-		r := rand.New(rand.NewPCG(seed, 99))
+	for seed := range seeds {
+		r := rand.New(rand.NewPCG(seed, stream))
 		w := randomWorld(r)
 		for range 20 {
 			src := randomQuery(r, 3)
@@ -265,19 +266,7 @@ func TestQueryMatchesBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d: %s: %v", seed, src, err)
 			}
-			n, _ := parseQuery(src)
-			res := q.Eval(w)
-			var want []ecs.Entity
-			w.EachEntity(func(e ecs.Entity) bool {
-				if brute(t, w, n, e) {
-					want = append(want, e)
-				}
-				return true
-			})
-			if got := res.Entities(); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("seed %d: %s: got %v, brute force %v", seed, src, got, want)
-			}
-			matched += len(want)
+			matched += check(seed, w, src, q)
 		}
 	}
 	if matched == 0 {
@@ -285,28 +274,35 @@ func TestQueryMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestQueryMatchesBruteForce: over random worlds and random queries, the column-by-column result
+// is exactly what a reflective entity-by-entity evaluation gives.
+func TestQueryMatchesBruteForce(t *testing.T) {
+	eachRandomQuery(t, 400, 99, func(seed uint64, w *ecs.World, src string, q *Query) int {
+		n, _ := parseQuery(src)
+		res := q.Eval(w)
+		var want []ecs.Entity
+		w.EachEntity(func(e ecs.Entity) bool {
+			if brute(t, w, n, e) {
+				want = append(want, e)
+			}
+			return true
+		})
+		if got := res.Entities(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("seed %d: %s: got %v, brute force %v", seed, src, got, want)
+		}
+		return len(want)
+	})
+}
+
 // TestQueryOnAReadCopyOfWhatItReads: a query evaluated on a copy of the world with only the values it reads
 // (Reads, ecs.World.ReadCopyOf: what the editor's search runs on another goroutine) matches what it matches on the
 // world.
 func TestQueryOnAReadCopyOfWhatItReads(t *testing.T) {
-	matched := 0
-	for seed := range uint64(200) {
-		r := rand.New(rand.NewPCG(seed, 7))
-		w := randomWorld(r)
-		for range 20 {
-			src := randomQuery(r, 3)
-			q, err := Parse(w, src)
-			if err != nil {
-				t.Fatalf("seed %d: %s: %v", seed, src, err)
-			}
-			want := q.Eval(w).Entities()
-			if got := q.Eval(w.ReadCopyOf(q.Reads(w)...)).Entities(); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("seed %d: %s: on the read copy %v, on the world %v", seed, src, got, want)
-			}
-			matched += len(want)
+	eachRandomQuery(t, 200, 7, func(seed uint64, w *ecs.World, src string, q *Query) int {
+		want := q.Eval(w).Entities()
+		if got := q.Eval(w.ReadCopyOf(q.Reads(w)...)).Entities(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("seed %d: %s: on the read copy %v, on the world %v", seed, src, got, want)
 		}
-	}
-	if matched == 0 {
-		t.Fatal("no query matched anything: the test checks nothing")
-	}
+		return len(want)
+	})
 }
