@@ -141,26 +141,41 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	e.Move(vx, vy) // F needs the mouse over the viewport
 
 	// Orbit: a middle-button drag across the viewport; the UI's frame times and the pictures drawn meanwhile.
-	orbit(b, e, f, vx, vy)
+	if stage("orbit") {
+		orbit(b, e, f, vx, vy)
+	}
 
 	// Frame everything (F, nothing selected).
-	timeKey(b, e, f, "frame (F)", "f", "frame")
+	if stage("frame") {
+		timeKey(b, e, f, "frame (F)", "f", "frame")
+	}
 
 	// Zoomed in (the wheel over the viewport's centre): how many instances the picture draws of all.
-	zoomIn(b, e, f, size.name, vx, vy)
+	if stage("zoom") {
+		zoomIn(b, e, f, size.name, vx, vy)
+	}
 
 	// One field edit: select an entity in the hierarchy, type a new X position in the inspector, Enter.
-	fieldEdit(b, e, f)
+	if stage("field") {
+		fieldEdit(b, e, f)
+	}
 
 	// Select all, delete, undo, redo (deletes again), undo.
-	timeKey(b, e, f, "select all", "ctrl+a", "select all")
-	timeKey(b, e, f, "delete", "Delete", "delete")
-	timeKey(b, e, f, "undo (delete)", "ctrl+z", "undo")
-	timeKey(b, e, f, "redo (delete)", "ctrl+y", "redo")
-	timeKey(b, e, f, "undo (delete) again", "ctrl+z", "undo")
+	if stage("delete") {
+		timeKey(b, e, f, "select all", "ctrl+a", "select all")
+		timeKey(b, e, f, "delete", "Delete", "delete")
+		timeKey(b, e, f, "undo (delete)", "ctrl+z", "undo")
+		timeKey(b, e, f, "redo (delete)", "ctrl+y", "redo")
+		timeKey(b, e, f, "undo (delete) again", "ctrl+z", "undo")
+	}
 
 	// One field edit on every entity (the undo gave the selection of all back), then undone.
-	fieldEditAll(b, e, f, n)
+	if stage("fieldall") {
+		if !stage("delete") {
+			e.Key("ctrl+a")
+		}
+		fieldEditAll(b, e, f, n)
+	}
 	e.Key("ctrl+shift+a") // Edit → Deselect All: nothing selected for what follows
 	e.WaitProbe(time.Minute, "nothing selected", func(p *guitest.Probe) bool { return p.SelectedCount == 0 })
 	if p := settle(e); p.Entities != n {
@@ -168,42 +183,39 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	}
 
 	// Save (Ctrl+S): the result is the file written; the UI's frames meanwhile, the one that handled the key first.
-	p0 := settle(e)
-	timeKey(b, e, f, "save", "ctrl+s", "save")
-	if p1, _ := e.ReadProbe(); p1 != nil {
-		longestFrame(f, "save: longest UI frame while saving (ms)", p0, p1)
+	if stage("save") {
+		p0 := settle(e)
+		timeKey(b, e, f, "save", "ctrl+s", "save")
+		if p1, _ := e.ReadProbe(); p1 != nil {
+			longestFrame(f, "save: longest UI frame while saving (ms)", p0, p1)
+		}
 	}
 
 	// Spawn 100,000 cubes beside the scene (Enter in the grid dialog, its preview shown), undo, redo, undo; the
 	// memory before and after.
-	rssBefore := rssMB(b, e)
-	setGrid(e, "100", "10", "100")
-	// Enter once the preview is shown and the spawn made ready behind it (as a user presses Enter after looking at
-	// the preview for a moment: see editor's readyGrid).
-	e.WaitProbe(10*time.Minute, "the grid's preview, its spawn ready", func(p *guitest.Probe) bool {
-		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000 && p.Grid.Ready
-	})
-	timeKey(b, e, f, "spawn 100k", "Return", "spawn grid")
-	look(b, e, size.name+"-spawned.png")
-	f.add("memory: RSS after a 100k spawn (MB)", rssMB(b, e))
-	timeKey(b, e, f, "undo (spawn)", "ctrl+z", "undo")
-	timeKey(b, e, f, "redo (spawn)", "ctrl+y", "redo")
-	timeKey(b, e, f, "undo (spawn) again", "ctrl+z", "undo")
-	rssAfter := rssMB(b, e)
-	f.add("memory: RSS before a 100k spawn (MB)", rssBefore)
-	f.add("memory: RSS after undoing it (MB)", rssAfter)
+	if stage("spawn") {
+		spawn(b, e, f, size.name)
+	}
 
 	// Typing in the grid dialog while its 100,000-cube preview is shown.
-	typing(b, e, f)
+	if stage("typing") {
+		typing(b, e, f)
+	}
 
 	// Scrolling the hierarchy with the mouse wheel.
-	scroll(b, e, f)
+	if stage("scroll") {
+		scroll(b, e, f)
+	}
 
 	// One cube framed (a row clicked, F), as a user looks at a detail: the instances drawn of all.
-	frameOne(b, e, f, size.name, vx, vy)
+	if stage("frameone") {
+		frameOne(b, e, f, size.name, vx, vy)
+	}
 
 	// The Hierarchy's query bar: a name typed a key at a time, then a field query.
-	querying(b, e, f)
+	if stage("query") {
+		querying(b, e, f)
+	}
 
 	e.RequestClose()
 	if p, _ := e.ReadProbe(); p != nil && p.Dirty {
@@ -212,6 +224,36 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 	if _, err := e.Wait(time.Minute); err != nil {
 		b.Logf("closing: %v", err) // killed by the cleanup
 	}
+}
+
+// stage reports whether the scenario stage named runs: all of them unless $VOLTEX_UI_ONLY lists some
+// (comma-separated: orbit, frame, zoom, field, delete, fieldall, save, spawn, typing, scroll, frameone, query), to
+// time one step again without the others' minutes. The table of docs/performance.md comes from full runs only.
+func stage(name string) bool {
+	only := os.Getenv("VOLTEX_UI_ONLY")
+	return only == "" || slices.Contains(strings.Split(only, ","), name)
+}
+
+// spawn spawns 100,000 cubes beside the scene from the grid dialog and undoes, redoes and undoes it, with the
+// memory before and after.
+func spawn(b *testing.B, e *guitest.Editor, f figures, name string) {
+	b.Helper()
+	rssBefore := rssMB(b, e)
+	setGrid(e, "100", "10", "100")
+	// Enter once the preview is shown and the spawn made ready behind it (as a user presses Enter after looking at
+	// the preview for a moment: see editor's readyGrid).
+	e.WaitProbe(10*time.Minute, "the grid's preview, its spawn ready", func(p *guitest.Probe) bool {
+		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000 && p.Grid.Ready
+	})
+	timeKey(b, e, f, "spawn 100k", "Return", "spawn grid")
+	look(b, e, name+"-spawned.png")
+	f.add("memory: RSS after a 100k spawn (MB)", rssMB(b, e))
+	timeKey(b, e, f, "undo (spawn)", "ctrl+z", "undo")
+	timeKey(b, e, f, "redo (spawn)", "ctrl+y", "redo")
+	timeKey(b, e, f, "undo (spawn) again", "ctrl+z", "undo")
+	rssAfter := rssMB(b, e)
+	f.add("memory: RSS before a 100k spawn (MB)", rssBefore)
+	f.add("memory: RSS after undoing it (MB)", rssAfter)
 }
 
 // timeKey settles the editor, sends key and records key → result, key → UI frame, key → picture and the frames the
