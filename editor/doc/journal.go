@@ -56,7 +56,8 @@ type JournalOptions struct {
 	// take). Default 500 ms.
 	SyncEvery time.Duration
 	// MaxBytes: past it the journal is compacted (rewritten as its base and one snapshot of the
-	// scene). Default 64 MiB.
+	// scene). It counts the records after the base and its snapshot, and a compaction waits until
+	// those are also more than the base and snapshot it writes again. Default 64 MiB.
 	MaxBytes int64
 	// BaseDelay is how long the base record of a journal started on a scene as it was opened waits
 	// for the first step (which writes it at once): opening a scene pays nothing for its journal,
@@ -139,6 +140,7 @@ type Journal struct {
 	closing bool
 	err     error // the first write error: the journal stops there
 	written int64 // bytes in the file
+	kept    int64 // bytes of the base and its snapshot at the start of the file (what a compaction writes again)
 	free    []*jBlock
 	synced  chan struct{} // closed once the batch after the Flush calls waiting on it is synced
 	flushes int           // Flush requests the writer has not served
@@ -605,7 +607,8 @@ func (w *jWriter) write() {
 	}
 	j.mu.Lock()
 	j.written += int64(len(w.batch))
-	if j.written > j.opts.MaxBytes {
+	// The records since the base: a big scene's base alone is no reason to write it again.
+	if more := j.written - j.kept; more > j.opts.MaxBytes && more > j.kept {
 		j.compact.Store(true)
 	}
 	j.mu.Unlock()
@@ -839,6 +842,7 @@ func (w *jWriter) restartFile(it jItem) (journalFile, error) {
 	if then != nil {
 		j.written += int64(recHeader + len(then))
 	}
+	j.kept = j.written
 	j.mu.Unlock()
 	return f, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -267,10 +268,14 @@ func TestJournalSaveRestartsAndCleanCloseRemoves(t *testing.T) {
 	}
 }
 
-// TestJournalCompacts: past MaxBytes the journal is rewritten as its base and one snapshot, and
-// still recovers the scene.
+// TestJournalCompacts: past MaxBytes of records after the base (and more than the base), the
+// journal is rewritten as its base and one snapshot, and still recovers the scene.
 func TestJournalCompacts(t *testing.T) {
 	d, jpath, _ := journaledSession(t, JournalOptions{MaxBytes: 600})
+	long := strings.Repeat("a long scene name ", 20)
+	for i := range 20 { // 20 steps of 360 bytes and more: over MaxBytes and the small scene's base
+		must(t, d.SetSceneName(fmt.Sprint(long, i)))
+	}
 	must(t, d.Journal().Flush()) // the writer finds the journal too big
 	must(t, d.SetSceneName("Compacted"))
 	must(t, d.Journal().Flush())
@@ -283,6 +288,33 @@ func TestJournalCompacts(t *testing.T) {
 	must(t, err)
 	if content(t, rc.Doc) != content(t, d) {
 		t.Fatal("the compacted journal recovers another scene")
+	}
+	must(t, d.CloseJournal(false))
+}
+
+// TestJournalBaseAloneIsNoCompaction: a base bigger than MaxBytes (a big scene as opened) is not
+// written again with a snapshot after each step: only the records after it count.
+func TestJournalBaseAloneIsNoCompaction(t *testing.T) {
+	d, jpath, _ := journaledSession(t, JournalOptions{MaxBytes: 1000}) // the small scene's base: 2 KB
+	for i := range 3 {
+		must(t, d.Journal().Flush())
+		must(t, d.SetSceneName(fmt.Sprint("Step ", i)))
+	}
+	must(t, d.Journal().Flush())
+	data, _ := os.ReadFile(jpath)
+	recs, _ := splitRecords(data)
+	for i, r := range recs {
+		if i > 0 && r[0] != recStep && r[0] != recUndo && r[0] != recRedo {
+			t.Fatalf("record %d of %d is of kind %d: the base alone made a compaction", i, len(recs), r[0])
+		}
+	}
+	if want := 1 + journalSteps + 3; len(recs) != want {
+		t.Fatalf("%d records, want %d (the base, then each step)", len(recs), want)
+	}
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	if content(t, rc.Doc) != content(t, d) {
+		t.Fatal("the journal recovers another scene")
 	}
 	must(t, d.CloseJournal(false))
 }
