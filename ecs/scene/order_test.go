@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -23,16 +24,17 @@ func stableSiblings(w *ecs.World, es []ecs.Entity) []ecs.Entity {
 }
 
 // TestSortSiblingsAgainstModel: SortSiblings orders like a stable sort by Compare, for inputs already in order,
-// reversed, shuffled, with many equal keys, equal ids, NaN-free fractional orders and entities without a SceneID.
+// reversed, shuffled, with many equal keys, equal ids, fractional orders, NaN, -0, infinities and entities without a
+// SceneID; short lists and the radix sort's long ones.
 func TestSortSiblingsAgainstModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for round := range 300 {
 		w := NewWorld()
 		n := r.IntN(200)
-		if round%50 == 0 {
-			n = 5000 + r.IntN(5000)
+		if round%10 == 0 { // the radix sort's lengths
+			n = 2000 + r.IntN(8000)
 		}
-		keys := r.IntN(4) // how the keys are drawn
+		keys := r.IntN(5) // how the keys are drawn
 		var es []ecs.Entity
 		for i := range n {
 			var id SceneID
@@ -43,8 +45,11 @@ func TestSortSiblingsAgainstModel(t *testing.T) {
 				id = SceneID{ID: uint64(r.IntN(n/2 + 1)), Order: float64(r.IntN(3))}
 			case 2: // reversed
 				id = SceneID{ID: uint64(n - i), Order: float64(n - i)}
-			default: // random fractional
+			case 3: // random fractional
 				id = SceneID{ID: r.Uint64N(1 << 40), Order: r.Float64()*100 - 50}
+			default: // the floats that compare apart from their bits: NaN, -0 and 0, infinities; whole ids
+				specials := []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), -1, 1, -math.MaxFloat64, math.SmallestNonzeroFloat64}
+				id = SceneID{ID: r.Uint64(), Order: specials[r.IntN(len(specials))]}
 			}
 			var e ecs.Entity
 			if r.IntN(20) == 0 {
