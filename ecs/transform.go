@@ -20,12 +20,20 @@ func (Transform) Default() Transform { return Transform{Scale: mgl32.Vec3{1, 1, 
 
 // Matrix returns the local matrix T·Ry·Rx·Rz·S (rotation angles in degrees).
 func (t Transform) Matrix() mgl32.Mat4 {
+	if p, s := t.Position, t.Scale; t.Rotation == (mgl32.Vec3{}) && finite(p[0]) && finite(p[1]) && finite(p[2]) &&
+		finite(s[0]) && finite(s[1]) && finite(s[2]) && s[0] != 0 && s[1] != 0 && s[2] != 0 {
+		// Unrotated (most entities): the product's own bits without its multiplications and sines — its zeros are
+		// all +0, and -0 + 0 is 0 (TestUnrotatedMatrixIsTheProduct).
+		return mgl32.Mat4{s[0], 0, 0, 0, 0, s[1], 0, 0, 0, 0, s[2], 0, p[0] + 0, p[1] + 0, p[2] + 0, 1}
+	}
 	m := mgl32.Translate3D(t.Position[0], t.Position[1], t.Position[2])
 	m = m.Mul4(mgl32.HomogRotate3DY(mgl32.DegToRad(t.Rotation[1])))
 	m = m.Mul4(mgl32.HomogRotate3DX(mgl32.DegToRad(t.Rotation[0])))
 	m = m.Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(t.Rotation[2])))
 	return m.Mul4(mgl32.Scale3D(t.Scale[0], t.Scale[1], t.Scale[2]))
 }
+
+func finite(f float32) bool { return f-f == 0 }
 
 // TransformFromMatrix returns the Transform whose [Transform.Matrix] is m, for a matrix built as
 // T·Ry·Rx·Rz·S; ok is false when m has no such form (a zero or non-finite scale axis, a non-finite

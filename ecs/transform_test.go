@@ -163,3 +163,44 @@ func TestTransformFromMatrixMirror(t *testing.T) {
 		t.Fatalf("mirrored: %v", got)
 	}
 }
+
+// TestUnrotatedMatrixIsTheProduct: Matrix is, bit for bit (the signs of zeros too), the product T·Ry·Rx·Rz·S
+// for every transform — the unrotated ones it builds without multiplying included: ±0 angles, -0 and tiny or huge
+// positions and scales, negative scales, and the values that take the product (infinities, NaN, zero scales).
+func TestUnrotatedMatrixIsTheProduct(t *testing.T) {
+	product := func(tr ecs.Transform) mgl32.Mat4 {
+		m := mgl32.Translate3D(tr.Position[0], tr.Position[1], tr.Position[2])
+		m = m.Mul4(mgl32.HomogRotate3DY(mgl32.DegToRad(tr.Rotation[1])))
+		m = m.Mul4(mgl32.HomogRotate3DX(mgl32.DegToRad(tr.Rotation[0])))
+		m = m.Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(tr.Rotation[2])))
+		return m.Mul4(mgl32.Scale3D(tr.Scale[0], tr.Scale[1], tr.Scale[2]))
+	}
+	negZero := float32(math.Copysign(0, -1))
+	inf := float32(math.Inf(1))
+	values := []float32{0, negZero, 1, -1, 0.5, -2.75, 1e-42, -1e-42, 3e38, -3e38, 123456.7, inf, -inf, float32(math.NaN())}
+	angles := []float32{0, negZero, 90, -30}
+	r := rand.New(rand.NewPCG(3, 5))
+	pick := func(vs []float32) float32 {
+		if r.IntN(4) == 0 {
+			return (r.Float32() - 0.5) * 200
+		}
+		return vs[r.IntN(len(vs))]
+	}
+	for range 20000 {
+		var tr ecs.Transform
+		for i := range 3 {
+			tr.Position[i], tr.Scale[i] = pick(values), pick(values)
+			tr.Rotation[i] = angles[r.IntN(len(angles))]
+			if r.IntN(2) == 0 {
+				tr.Rotation[i] = []float32{0, negZero}[r.IntN(2)]
+			}
+		}
+		got, want := tr.Matrix(), product(tr)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+				t.Fatalf("%+v: element %d is %v (bits %#x), the product's %v (%#x)", tr, i, got[i],
+					math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+			}
+		}
+	}
+}
