@@ -273,6 +273,12 @@ func (b *Builder) mesh(ref string) *assets.Mesh {
 // sweep removes the instances whose entity died or lost its Mesh or
 // Transform. It runs only when the counts disagree.
 func (b *Builder) sweep() {
+	if b.w.Len() == 0 { // every entity went (a delete of all): no instance to look at one by one
+		b.dl.RemoveAll()
+		clear(b.broken)
+		clear(b.hidden)
+		return
+	}
 	b.stale = b.stale[:0]
 	b.dl.IDs(func(id uint32) {
 		e := b.ents[id]

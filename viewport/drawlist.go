@@ -739,6 +739,13 @@ func (d *DrawList) Remove(id uint32) bool {
 
 // Clear removes all instances (batches, chunks and meshes stay) and the selection.
 func (d *DrawList) Clear() {
+	d.RemoveAll()
+	d.SetSelection(nil)
+}
+
+// RemoveAll removes all instances as Remove of each would, at a cost of the chunks, not the instances (batches,
+// chunks and meshes stay; so does the selection). Their damage is unknown: a picture after it is drawn whole.
+func (d *DrawList) RemoveAll() {
 	if d.n > 0 {
 		d.version++
 	}
@@ -759,7 +766,6 @@ func (d *DrawList) Clear() {
 	}
 	clear(d.slots)
 	d.n, d.flagged, d.content = 0, 0, 0
-	d.SetSelection(nil)
 }
 
 // IDs calls f for every entity id in the list (batch, chunk then slot order).
