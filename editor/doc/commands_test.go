@@ -2,7 +2,9 @@ package doc
 
 import (
 	"context"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -566,5 +568,35 @@ func TestHistoryLimit(t *testing.T) {
 	must(t, m.History().Undo())
 	if m.Len() != 24 || !m.Dirty() {
 		t.Fatal("undo of the kept step")
+	}
+}
+
+// TestDeleteAllOfABigScene: a delete of every entity of a scene big enough to rebuild the scene-id index leaves
+// none in it, and its undo and redo bring back the scene and the index as they were.
+func TestDeleteAllOfABigScene(t *testing.T) {
+	d := New("", Options{})
+	p := scene.DefaultGrid()
+	p.Count = [3]int{20, 5, 20}
+	_, _, err := d.SpawnGrid(context.Background(), p, nil)
+	must(t, err)
+	before, ids := content(t, d), slices.Sorted(maps.Keys(d.byID))
+	if len(ids) != 2000 || !d.bulkRemoval(len(ids)) {
+		t.Fatalf("%d entities: not a bulk removal", len(ids))
+	}
+	for round := range 2 {
+		d.Selection().SelectAll()
+		must(t, d.DeleteSelection())
+		if d.Len() != 0 || len(d.byID) != 0 {
+			t.Fatalf("round %d, deleted: %d entities, %d ids indexed", round, d.Len(), len(d.byID))
+		}
+		must(t, d.History().Undo())
+		if content(t, d) != before || !slices.Equal(slices.Sorted(maps.Keys(d.byID)), ids) {
+			t.Fatalf("round %d, undone: another scene or index", round)
+		}
+		must(t, d.History().Redo())
+		if d.Len() != 0 || len(d.byID) != 0 {
+			t.Fatalf("round %d, redone: %d entities, %d ids indexed", round, d.Len(), len(d.byID))
+		}
+		must(t, d.History().Undo())
 	}
 }
