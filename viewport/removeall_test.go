@@ -2,10 +2,12 @@ package viewport
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
@@ -125,4 +127,46 @@ func TestBuilderSweepsAnEmptiedWorld(t *testing.T) {
 			t.Fatal(fmt.Sprint("instance ", id, " of ", e, ": not a drawn entity"))
 		}
 	})
+}
+
+// TestChunkBoundsIsTheUnionOfBoxes: a chunk's box is, bit for bit, the union of its instances' boxes that are
+// finite (finiteBox of the mesh's box transformed by the world matrix), for rotated, scaled, mirrored, -0, huge and
+// non-finite matrices, of a unit cube, a mesh's box, a flat and an empty one.
+func TestChunkBoundsIsTheUnionOfBoxes(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 1))
+	negZero := float32(math.Copysign(0, -1))
+	odd := []float32{negZero, 0, 3e38, -3e38, float32(math.Inf(1)), float32(math.NaN()), 1e-40}
+	meshes := []*assets.Mesh{nil, {Min: mgl32.Vec3{-2, 0, -1}, Max: mgl32.Vec3{3, 5, 0.25}},
+		{Min: mgl32.Vec3{-1, 0, -1}, Max: mgl32.Vec3{1, 0, 1}}, {Min: mgl32.Vec3{1, 1, 1}, Max: mgl32.Vec3{-1, -1, -1}}}
+	for round := range 200 {
+		mesh := meshes[round%len(meshes)]
+		d := NewDrawList()
+		for i := range 1 + r.IntN(300) {
+			tr := ecs.Transform{
+				Position: mgl32.Vec3{(r.Float32() - 0.5) * 1000, r.Float32() * 10, negZero},
+				Rotation: mgl32.Vec3{r.Float32() * 360, r.Float32() * 360, r.Float32() * 360},
+				Scale:    mgl32.Vec3{r.Float32()*4 - 2, 1, r.Float32() + 0.1},
+			}
+			m := tr.Matrix()
+			if r.IntN(10) == 0 {
+				m[r.IntN(16)] = odd[r.IntN(len(odd))]
+			}
+			d.Set("m", Instance{World: m, ID: uint32(i + 1)})
+		}
+		d.SetMesh("m", mesh)
+		for _, c := range d.Batches()[0].Chunks() {
+			want := EmptyAABB()
+			for i := range c.Instances {
+				want = want.Union(finiteBox(MeshBounds(mesh).Transform(c.Instances[i].World)))
+			}
+			c.boundsValid = false
+			got := c.Bounds()
+			for k := range 3 {
+				if math.Float32bits(got.Min[k]) != math.Float32bits(want.Min[k]) ||
+					math.Float32bits(got.Max[k]) != math.Float32bits(want.Max[k]) {
+					t.Fatalf("round %d: box %v, the union of the boxes %v", round, got, want)
+				}
+			}
+		}
+	}
 }
