@@ -367,6 +367,8 @@ type DrawList struct {
 	selVersion uint64
 	flagged    int // instances with FlagSelected
 	selBox     selBounds
+
+	lastBatch int32 // the batch batchIndex found last
 }
 
 // selBounds caches the box around what is drawn selected.
@@ -433,12 +435,17 @@ func (d *DrawList) Batch(ref string) *Batch {
 }
 
 func (d *DrawList) batchIndex(ref string) int32 {
-	if i, ok := d.byMesh[ref]; ok {
+	// The batch asked for last first: a big change (a restored million) asks for one batch three times an instance.
+	if i := d.lastBatch; int(i) < len(d.batches) && d.batches[i].Ref == ref {
 		return i
 	}
-	i := int32(len(d.batches))
-	d.batches = append(d.batches, &Batch{Ref: ref, open: map[[3]int32]int32{}, cells: map[[3]int32][]int32{}})
-	d.byMesh[ref] = i
+	i, ok := d.byMesh[ref]
+	if !ok {
+		i = int32(len(d.batches))
+		d.batches = append(d.batches, &Batch{Ref: ref, open: map[[3]int32]int32{}, cells: map[[3]int32][]int32{}})
+		d.byMesh[ref] = i
+	}
+	d.lastBatch = i
 	return i
 }
 

@@ -170,3 +170,24 @@ func TestChunkBoundsIsTheUnionOfBoxes(t *testing.T) {
 		}
 	}
 }
+
+// TestInstancesGoToTheirRefsBatch: instances of several meshes, in runs and alternating, each land in the batch
+// of their own reference (the batch found last is asked first).
+func TestInstancesGoToTheirRefsBatch(t *testing.T) {
+	d := NewDrawList()
+	refs := []string{"a", "a", "b", "a", "c", "c", "b", "a"}
+	for i, ref := range refs {
+		d.Set(ref, Instance{World: mgl32.Translate3D(float32(i), 0, 0), ID: uint32(i + 1)})
+		if b := d.Batch(ref); b.Ref != ref {
+			t.Fatalf("Batch(%q) is %q", ref, b.Ref)
+		}
+	}
+	for i, ref := range refs {
+		if _, got, ok := d.Get(uint32(i + 1)); !ok || got != ref {
+			t.Fatalf("instance %d in batch %q, want %q", i+1, got, ref)
+		}
+	}
+	if len(d.Batches()) != 3 || d.Check() != nil {
+		t.Fatalf("%d batches, check %v", len(d.Batches()), d.Check())
+	}
+}
