@@ -346,29 +346,51 @@ func (j *Journal) put(it jItem) {
 	}
 }
 
-// take appends the records published since the last take to items, and hands the blocks it is done
-// with back for reuse, cleared (the loop thread fills the current block: the writer does not write
-// there, nor clear each record it reads).
-func (w *jWriter) take(items []jItem) []jItem {
+// jSpan is a run of records published in a block of the queue.
+type jSpan struct {
+	blk      *jBlock
+	from, to int
+}
+
+// take sets spans to the records published since the last take, read where the loop thread put
+// them (not copied); the blocks it moved past are handed back by release once they are written.
+func (w *jWriter) take() {
+	w.spans = w.spans[:0]
 	for {
 		blk := w.head
 		n := int(blk.n.Load())
-		items = append(items, blk.items[w.headN:n]...)
+		if n > w.headN {
+			w.spans = append(w.spans, jSpan{blk, w.headN, n})
+		}
 		w.headN = n
 		if n < queueBlock {
-			return items
+			return
 		}
 		next := blk.next.Load()
 		if next == nil {
-			return items
+			return
 		}
 		w.head, w.headN = next, 0
+		w.used = append(w.used, blk)
+	}
+}
+
+// release hands the blocks take moved past back for reuse, cleared (the loop thread fills the
+// current block: the writer does not write there, nor clear each record it reads).
+func (w *jWriter) release() {
+	clear(w.spans)
+	if len(w.used) == 0 {
+		return
+	}
+	for _, blk := range w.used {
 		blk.next.Store(nil)
 		clear(blk.items[:]) // let the commands go
-		w.j.mu.Lock()
-		w.j.free = append(w.j.free, blk)
-		w.j.mu.Unlock()
 	}
+	w.j.mu.Lock()
+	w.j.free = append(w.j.free, w.used...)
+	w.j.mu.Unlock()
+	clear(w.used)
+	w.used = w.used[:0]
 }
 
 // queued reports whether a record was published that take has not taken.
@@ -576,8 +598,9 @@ type jWriter struct {
 	baseLen  int64   // bytes of the base record at the start of the file (copied by a compaction)
 	vc       valueCodec
 	f        journalFile
-	batch    []byte
-	items    []jItem
+	batch    enc       // the records encoded since the last write
+	spans    []jSpan   // the records take found
+	used     []*jBlock // the blocks take moved past
 	unsynced time.Time // when the first unsynced write happened (zero: all synced)
 	failed   bool
 	noBase   bool // the base could not be written: the records after it wait for a new base
@@ -597,16 +620,16 @@ func (w *jWriter) fail(err error) {
 
 // write appends the batch to the file.
 func (w *jWriter) write() {
-	if len(w.batch) == 0 || w.failed {
-		w.batch = w.batch[:0]
+	if w.batch.n == 0 || w.failed {
+		w.batch.n = 0
 		return
 	}
 	j := w.j
-	if _, err := w.f.Write(w.batch); err != nil {
+	if _, err := w.f.Write(w.batch.bytes()); err != nil {
 		w.fail(err)
 	}
 	j.mu.Lock()
-	j.written += int64(len(w.batch))
+	j.written += int64(w.batch.n)
 	// The records since the base: a big scene's base alone is no reason to write it again.
 	if more := j.written - j.kept; more > j.opts.MaxBytes && more > j.kept {
 		j.compact.Store(true)
@@ -615,14 +638,14 @@ func (w *jWriter) write() {
 	if w.unsynced.IsZero() {
 		w.unsynced = time.Now()
 	}
-	w.batch = w.batch[:0]
+	w.batch.n = 0
 }
 
 // restart starts the file again with it (a new base or a compaction); a base of the scene as opened
 // that cannot be written (the file changed since) is not the journal's failure but a base lost: the
 // loop thread is asked for a new one.
 func (w *jWriter) restart(it jItem) {
-	w.batch = w.batch[:0]
+	w.batch.n = 0
 	nf, err := w.restartFile(it)
 	w.f, w.noBase = nf, false
 	switch {
@@ -661,15 +684,17 @@ func (w *jWriter) add(it *jItem) {
 	case w.noBase:
 		return
 	}
-	start := len(w.batch)
-	var err error
-	if w.batch, err = w.encode(append(w.batch, make([]byte, recHeader)...), *it); err != nil {
-		w.batch = w.batch[:start]
+	b := &w.batch
+	start := b.n
+	b.room(recHeader)
+	b.n += recHeader
+	if err := w.encode(b, it); err != nil {
+		b.n = start
 		w.fail(err)
 		return
 	}
-	frameRecord(w.batch[start:])
-	if len(w.batch) >= writeChunk {
+	frameRecord(b.b[start:b.n])
+	if b.n >= writeChunk {
 		w.write()
 	}
 }
@@ -690,10 +715,12 @@ func (w *jWriter) once() (closed bool) {
 	pending := j.pending
 	j.pending = nil
 	j.mu.Unlock()
-	w.items = w.take(w.items[:0])
+	w.take()
 	closing, remove := false, false
-	if k := len(w.items); k > 0 && w.items[k-1].kind == 0 {
-		closing, remove = true, w.items[k-1].remove
+	if k := len(w.spans); k > 0 {
+		if last := &w.spans[k-1]; last.blk.items[last.to-1].kind == 0 {
+			closing, remove = true, last.blk.items[last.to-1].remove
+		}
 	}
 	if remove {
 		w.failed = true // a clean close: the file goes, nothing is written to it
@@ -705,13 +732,15 @@ func (w *jWriter) once() (closed bool) {
 			w.restart(jItem{kind: recBase, reset: true, ext: pending})
 		}
 	}
-	for i := range w.items {
-		w.add(&w.items[i])
+	for _, sp := range w.spans {
+		for i := sp.from; i < sp.to; i++ {
+			w.add(&sp.blk.items[i])
+		}
 	}
-	clear(w.items) // let the commands go
 	w.write()
-	if cap(w.batch) > keepScratch {
-		w.batch = nil
+	w.release()
+	if len(w.batch.b) > keepScratch {
+		w.batch = enc{}
 	}
 	if !w.unsynced.IsZero() && w.f != nil && (served != nil || closing || time.Since(w.unsynced) >= j.opts.SyncEvery) {
 		if err := w.f.Sync(); err != nil {
@@ -795,19 +824,20 @@ var errBaseChanged = errors.New("the scene file changed since it was opened")
 func (w *jWriter) restartFile(it jItem) (journalFile, error) {
 	j, f := w.j, w.f
 	w.vc.restart()
+	// then: the snapshot after the base (a new base's, if any), or the compaction's.
 	var then []byte
-	var err error
-	if it.kind == recBase {
-		if it.ext.then != nil {
-			if then, err = w.encode(nil, jItem{kind: recSnapshot, ext: &jScene{scene: it.ext.then}}); err != nil {
-				return f, err
-			}
+	if snap := &it; it.kind != recBase || it.ext.then != nil {
+		if it.kind == recBase {
+			snap = &jItem{kind: recSnapshot, ext: &jScene{scene: it.ext.then}}
 		}
-	} else if then, err = w.encode(nil, it); err != nil {
-		return f, err
+		var e enc
+		if err := w.encode(&e, snap); err != nil {
+			return f, err
+		}
+		then = e.bytes()
 	}
 	var base int64
-	err = atomicfile.ReplaceFileFunc(j.path, func(out io.Writer) error {
+	err := atomicfile.ReplaceFileFunc(j.path, func(out io.Writer) error {
 		var err error
 		switch {
 		case it.kind != recBase:
@@ -847,23 +877,23 @@ func (w *jWriter) restartFile(it jItem) (journalFile, error) {
 	return f, nil
 }
 
-// encode makes a record's payload (writer goroutine): a snapshot or a step.
-func (w *jWriter) encode(buf []byte, it jItem) ([]byte, error) {
-	e := enc{b: append(buf, it.kind)}
+// encode appends a record's payload to e (writer goroutine): a snapshot or a step.
+func (w *jWriter) encode(e *enc, it *jItem) error {
+	e.c(it.kind)
 	switch it.kind {
 	case recSnapshot:
 		b, err := sceneBytes(it.ext.scene)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		e.by(b)
 	case recStep:
-		w.vc.str(&e, it.cmd.label())
-		if err := w.vc.cmd(&e, it.cmd); err != nil {
-			return nil, fmt.Errorf("journal %s: %w", it.cmd.label(), err)
+		w.vc.str(e, it.cmd.label())
+		if err := w.vc.cmd(e, it.cmd); err != nil {
+			return fmt.Errorf("journal %s: %w", it.cmd.label(), err)
 		}
 	}
-	return e.b, nil
+	return nil
 }
 
 // baseHead starts a base record's payload after room for its header: the scene file and the hash
@@ -872,8 +902,8 @@ func baseHead(file, hash string) enc {
 	if file != "" {
 		file, _ = filepath.Abs(file)
 	}
-	e := enc{b: make([]byte, recHeader, recHeader+1+2*binary.MaxVarintLen64+len(file)+len(hash))}
-	e.b = append(e.b, recBase)
+	e := enc{b: make([]byte, recHeader+1+2*binary.MaxVarintLen64+len(file)+len(hash)), n: recHeader}
+	e.c(recBase)
 	e.s(file)
 	e.s(hash)
 	return e
@@ -889,9 +919,10 @@ func writeSceneBase(w io.Writer, s *jScene) (int64, error) {
 	hash, _, _ := hashFile(s.file) // no file: the hash of no bytes
 	e := baseHead(s.file, hash)
 	e.by(data)
-	frameRecord(e.b)
-	_, err = w.Write(e.b)
-	return int64(len(e.b)), err
+	rec := e.bytes()
+	frameRecord(rec)
+	_, err = w.Write(rec)
+	return int64(len(rec)), err
 }
 
 // writeFileBase writes to w a base record of the scene file at path, and returns its length. The
@@ -941,12 +972,12 @@ func writeFileBase(w io.Writer, path string, want *fileID) (int64, error) {
 	}
 	e := baseHead(path, want256)
 	e.u(uint64(size))
-	payload := int64(len(e.b)-recHeader) + size
+	payload := int64(e.n-recHeader) + size
 	if payload >= maxRecord {
 		return 0, fmt.Errorf("journal: %s is too big for a base record (%d bytes)", path, size)
 	}
-	crc := crc32.Update(0, crcTable, e.b[recHeader:])
-	if _, err := w.Write(e.b); err != nil {
+	crc := crc32.Update(0, crcTable, e.b[recHeader:e.n])
+	if _, err := w.Write(e.bytes()); err != nil {
 		return 0, err
 	}
 	var h hash.Hash

@@ -241,23 +241,23 @@ func (vc *valueCodec) val(e *enc, v compVal) error {
 	// The name and the scene id are the entity's own fields in scene files, not components there.
 	switch x := v.v.(type) {
 	case scene.Name:
-		e.b = append(e.b, valName)
+		e.c(valName)
 		e.s(x.Value)
 		return nil
 	case scene.SceneID:
-		e.b = append(e.b, valSceneID)
+		e.c(valSceneID)
 		e.u(x.ID)
 		e.f(x.Order)
 		return nil
 	}
 	if f.plain {
 		// Plain memory (no pointers, no references): its bytes are the value, exactly and cheaply.
-		e.b = append(e.b, valRaw)
+		e.c(valRaw)
 		vc.strN(e, f.typ, &f.typeN)
 		e.by(valueBytes(v.v, f.size))
 		return nil
 	}
-	e.b = append(e.b, valJSON)
+	e.c(valJSON)
 	ce := vc.encs[info]
 	if ce == nil {
 		var err error
@@ -285,7 +285,7 @@ func (vc *valueCodec) val(e *enc, v compVal) error {
 func (vc *valueCodec) cmd(e *enc, cmd command) error {
 	switch c := cmd.(type) {
 	case *compCmd:
-		e.b = append(e.b, tagComp)
+		e.c(tagComp)
 		vc.str(e, c.name)
 		e.u(uint64(len(c.changes)))
 		for i := range c.changes {
@@ -306,11 +306,11 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 			vc.strN(e, f.name, &f.nameN)
 		}
 	case *sceneNameCmd:
-		e.b = append(e.b, tagName)
+		e.c(tagName)
 		e.s(c.from)
 		e.s(c.to)
 	case *gridCmd:
-		e.b = append(e.b, tagGrid)
+		e.c(tagGrid)
 		p, err := json.Marshal(c.p)
 		if err != nil {
 			return err
@@ -322,7 +322,7 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 		e.u(uint64(c.n))
 		e.bo(c.grouped)
 	case *placeCmd:
-		e.b = append(e.b, tagPlace)
+		e.c(tagPlace)
 		e.s(c.name)
 		e.u(uint64(len(c.moves)))
 		for _, m := range c.moves {
@@ -334,12 +334,12 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 		}
 	case *treeCmd:
 		if !c.insert {
-			e.b = append(e.b, tagDelete)
+			e.c(tagDelete)
 			e.s(c.name)
 			e.ids(c.roots)
 			return nil
 		}
-		e.b = append(e.b, tagInsert)
+		e.c(tagInsert)
 		e.s(c.name)
 		p := c.rm.pack
 		e.u(uint64(p.len()))
@@ -355,7 +355,7 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 			}
 		}
 	case *multiCmd:
-		e.b = append(e.b, tagMulti)
+		e.c(tagMulti)
 		e.s(c.name)
 		e.u(uint64(len(c.cmds)))
 		for _, x := range c.cmds {

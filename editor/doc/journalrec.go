@@ -45,14 +45,38 @@ func splitRecords(data []byte) (recs [][]byte, end int) {
 	return recs, end
 }
 
-// enc builds a record's payload.
-type enc struct{ b []byte }
+// enc builds a record's payload in b[:n]. It writes into b's spare room and stores b again only
+// to grow it: an append stores the slice through the pointer each time, which costs a write
+// barrier per field while a collection runs (the editor's allocations keep one running often).
+type enc struct {
+	b []byte
+	n int
+}
 
-func (e *enc) u(v uint64)  { e.b = binary.AppendUvarint(e.b, v) }
-func (e *enc) s(v string)  { e.u(uint64(len(v))); e.b = append(e.b, v...) }
-func (e *enc) by(v []byte) { e.u(uint64(len(v))); e.b = append(e.b, v...) }
-func (e *enc) f(v float64) { e.u(math.Float64bits(v)) }
-func (e *enc) bo(v bool)   { e.u(uint64(btoi(v))) }
+// room returns b past n with room for k bytes at least.
+func (e *enc) room(k int) []byte {
+	if len(e.b)-e.n < k {
+		e.grow(k)
+	}
+	return e.b[e.n:]
+}
+
+func (e *enc) grow(k int) {
+	nb := make([]byte, max(2*len(e.b), e.n+k, 512))
+	copy(nb, e.b[:e.n])
+	e.b = nb
+}
+
+// bytes returns what was written.
+func (e *enc) bytes() []byte { return e.b[:e.n] }
+
+func (e *enc) c(v byte)     { e.room(1)[0] = v; e.n++ }
+func (e *enc) u(v uint64)   { e.n += binary.PutUvarint(e.room(binary.MaxVarintLen64), v) }
+func (e *enc) raw(v []byte) { e.n += copy(e.room(len(v)), v) }
+func (e *enc) s(v string)   { e.u(uint64(len(v))); e.n += copy(e.room(len(v)), v) }
+func (e *enc) by(v []byte)  { e.u(uint64(len(v))); e.raw(v) }
+func (e *enc) f(v float64)  { e.u(math.Float64bits(v)) }
+func (e *enc) bo(v bool)    { e.c(byte(btoi(v))) }
 func (e *enc) ids(v []uint64) {
 	e.u(uint64(len(v)))
 	for _, x := range v {
