@@ -34,6 +34,17 @@ const (
 	valName
 	valSceneID
 	valRaw
+	// valDelta: a plain value of a component edit as the bytes that differ from the one the file
+	// last held for that entity and component (the same journal encoding, not the world, is what
+	// it is read against: replay rebuilds the same bytes whatever the scene holds).
+	valDelta
+)
+
+// deltaSlots is how many (entity, value) pairs the writer keeps per component to write the next
+// edit of one as a delta; deltaMax bounds the size of the values kept.
+const (
+	deltaSlots = 64
+	deltaMax   = 256
 )
 
 // plainTypes memoizes plainMemory per type.
@@ -172,6 +183,10 @@ type valForm struct {
 	size         uintptr
 	name, typ    string
 	nameN, typeN uint64 // the numbers of name and typ in strs (0: not yet)
+	// The last value written of a component edit, by entity, in deltaSlots slots (slot id %
+	// deltaSlots): lastIDs[k] is the scene id held in slot k (0 none), lastVals the values.
+	lastIDs  []uint64
+	lastVals []byte
 }
 
 // restart forgets the strings written: the file starts again.
@@ -179,6 +194,7 @@ func (vc *valueCodec) restart() {
 	vc.strs, vc.last, vc.lastN = nil, "", 0
 	for i := range vc.forms {
 		vc.forms[i].nameN, vc.forms[i].typeN = 0, 0
+		clear(vc.forms[i].lastIDs)
 	}
 }
 
@@ -231,7 +247,9 @@ func (vc *valueCodec) form(id ecs.ComponentID) *valForm {
 	return f
 }
 
-func (vc *valueCodec) val(e *enc, v compVal) error {
+// val writes v; id, when not 0, is the scene id of the entity whose component edit v is (a plain
+// value is then written as a delta from the last one written for it, when there was one).
+func (vc *valueCodec) val(e *enc, v compVal, id uint64) error {
 	f := vc.form(v.id)
 	if f == nil {
 		return fmt.Errorf("component %d is not registered", v.id)
@@ -252,9 +270,13 @@ func (vc *valueCodec) val(e *enc, v compVal) error {
 	}
 	if f.plain {
 		// Plain memory (no pointers, no references): its bytes are the value, exactly and cheaply.
+		b := valueBytes(v.v, f.size)
+		if id != 0 && f.delta(e, id, b) {
+			return nil
+		}
 		e.c(valRaw)
 		vc.strN(e, f.typ, &f.typeN)
-		e.by(valueBytes(v.v, f.size))
+		e.by(b)
 		return nil
 	}
 	e.c(valJSON)
@@ -282,6 +304,37 @@ func (vc *valueCodec) val(e *enc, v compVal) error {
 	return nil
 }
 
+// delta writes b, the value of entity id's component edit, as a delta from the last value
+// written for it if that is kept (it reports whether it wrote), and keeps b for the next.
+func (f *valForm) delta(e *enc, id uint64, b []byte) bool {
+	size := len(b)
+	if size == 0 || size > deltaMax {
+		return false
+	}
+	if f.lastIDs == nil {
+		f.lastIDs, f.lastVals = make([]uint64, deltaSlots), make([]byte, deltaSlots*size)
+	}
+	k := id % deltaSlots
+	last := f.lastVals[int(k)*size : int(k+1)*size]
+	if f.lastIDs[k] != id {
+		f.lastIDs[k] = id
+		copy(last, b)
+		return false
+	}
+	lo, hi := 0, size
+	for lo < hi && b[lo] == last[lo] {
+		lo++
+	}
+	for hi > lo && b[hi-1] == last[hi-1] {
+		hi--
+	}
+	e.c(valDelta)
+	e.u(uint64(lo))
+	e.by(b[lo:hi])
+	copy(last[lo:hi], b[lo:hi])
+	return true
+}
+
 func (vc *valueCodec) cmd(e *enc, cmd command) error {
 	switch c := cmd.(type) {
 	case *compCmd:
@@ -294,7 +347,7 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 			e.u(ch.id)
 			e.bo(ch.after.has)
 			if ch.after.has {
-				if err := vc.val(e, ch.after.val); err != nil {
+				if err := vc.val(e, ch.after.val, ch.id); err != nil {
 					return err
 				}
 				continue
@@ -349,7 +402,7 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 			e.u(s.parent)
 			e.u(uint64(len(s.comps)))
 			for _, v := range s.comps {
-				if err := vc.val(e, v); err != nil {
+				if err := vc.val(e, v, 0); err != nil {
 					return err
 				}
 			}
@@ -384,7 +437,7 @@ func (d *core) replayCmd(r *dec) (command, error) {
 		for range n {
 			ch := compChange{id: r.u()}
 			if r.bo() {
-				v, err := d.readVal(r)
+				v, err := d.readVal(r, ch.id)
 				if err != nil {
 					return nil, err
 				}
@@ -463,7 +516,7 @@ func (d *core) replayCmd(r *dec) (command, error) {
 			s := entSnap{id: r.u(), parent: r.u()}
 			k := r.count()
 			for range k {
-				v, err := d.readVal(r)
+				v, err := d.readVal(r, 0)
 				if err != nil {
 					return nil, err
 				}
@@ -501,7 +554,8 @@ func (d *core) doCmd(c command, r *dec) error {
 	return c.apply(d)
 }
 
-func (d *core) readVal(r *dec) (compVal, error) {
+// readVal reads a value val wrote (with id).
+func (d *core) readVal(r *dec, id uint64) (compVal, error) {
 	name := r.str()
 	cid, ok := d.world.ComponentByName(name)
 	if r.err == nil && !ok {
@@ -513,16 +567,23 @@ func (d *core) readVal(r *dec) (compVal, error) {
 		return compVal{id: cid, v: scene.Name{Value: r.s()}}, r.err
 	case uint64(valSceneID):
 		return compVal{id: cid, v: scene.SceneID{ID: r.u(), Order: r.f()}}, r.err
-	case uint64(valRaw):
-		tname, b := r.str(), r.by()
-		if r.err != nil {
+	case uint64(valRaw), uint64(valDelta):
+		var b []byte
+		if form == uint64(valRaw) {
+			tname, raw := r.str(), r.by()
+			if r.err != nil {
+				return compVal{}, r.err
+			}
+			info := d.world.ComponentInfo(cid)
+			if !plainMemory(info.Type) || info.Type.String() != tname || uintptr(len(raw)) != info.Type.Size() {
+				return compVal{}, fmt.Errorf("%s is no longer the type the journal holds (%s, %d bytes)", name, tname, len(raw))
+			}
+			b = raw
+		} else if b = r.delta(name, id); r.err != nil {
 			return compVal{}, r.err
 		}
-		info := d.world.ComponentInfo(cid)
-		if !plainMemory(info.Type) || info.Type.String() != tname || uintptr(len(b)) != info.Type.Size() {
-			return compVal{}, fmt.Errorf("%s is no longer the type the journal holds (%s, %d bytes)", name, tname, len(b))
-		}
-		p := reflect.New(info.Type)
+		r.keep(name, id, b)
+		p := reflect.New(d.world.ComponentInfo(cid).Type)
 		copy(unsafe.Slice((*byte)(p.UnsafePointer()), len(b)), b)
 		return compVal{id: cid, v: p.Elem().Interface()}, nil
 	}

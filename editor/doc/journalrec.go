@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"math"
+	"slices"
 )
 
 // The journal file is a sequence of records, each its payload's length (4 bytes, little endian),
@@ -88,9 +89,54 @@ func (e *enc) ids(v []uint64) {
 type dec struct {
 	b   []byte
 	err error
-	// strs are the strings the file's records defined so far (valueCodec.str), shared by the
-	// decoders of its records.
-	strs *[]string
+	// st is what the file's records defined so far, shared by the decoders of its records.
+	st *recState
+}
+
+// recState is what a journal file's records define for the ones after them: the strings
+// (valueCodec.str) and the last plain value of each entity's component edits (valDelta).
+type recState struct {
+	strs []string
+	vals map[valKey][]byte
+}
+
+// valKey names an entity's component (by the component's name) in dec.vals.
+type valKey struct {
+	name string
+	id   uint64
+}
+
+var errNoDelta = errors.New("journal record holds a change of a value it never held")
+
+// delta reads a valDelta's bytes and returns the value they make of the last one of the
+// component name of entity id.
+func (d *dec) delta(name string, id uint64) []byte {
+	off, b := d.u(), d.by()
+	if d.err != nil {
+		return nil
+	}
+	var last []byte
+	ok := false
+	if d.st != nil {
+		last, ok = d.st.vals[valKey{name, id}]
+	}
+	if id == 0 || !ok || off+uint64(len(b)) > uint64(len(last)) {
+		d.err = errNoDelta
+		return nil
+	}
+	v := slices.Clone(last)
+	copy(v[off:], b)
+	return v
+}
+
+// keep notes b as the last value of the component name of entity id (0: not an edit's).
+func (d *dec) keep(name string, id uint64, b []byte) {
+	if id != 0 && d.st != nil {
+		if d.st.vals == nil {
+			d.st.vals = map[valKey][]byte{}
+		}
+		d.st.vals[valKey{name, id}] = b
+	}
 }
 
 var errNoString = errors.New("journal record names a string it never defined")
@@ -98,7 +144,7 @@ var errNoString = errors.New("journal record names a string it never defined")
 // str reads a string valueCodec.str wrote.
 func (d *dec) str() string {
 	n := d.u()
-	if d.err != nil || d.strs == nil {
+	if d.err != nil || d.st == nil {
 		if d.err == nil {
 			d.err = errNoString
 		}
@@ -107,15 +153,15 @@ func (d *dec) str() string {
 	if n == 0 {
 		s := d.s()
 		if d.err == nil {
-			*d.strs = append(*d.strs, s)
+			d.st.strs = append(d.st.strs, s)
 		}
 		return s
 	}
-	if n > uint64(len(*d.strs)) {
+	if n > uint64(len(d.st.strs)) {
 		d.err = errNoString
 		return ""
 	}
-	return (*d.strs)[n-1]
+	return d.st.strs[n-1]
 }
 
 var errShortRecord = errors.New("journal record ends early")

@@ -64,7 +64,7 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 		return nil, fmt.Errorf("%s: the journal's base: %w", journalPath, err)
 	}
 	var lastSave []byte // the scene when the last save of the session began
-	var strs []string   // the strings the records define
+	var st recState     // what the records define for the ones after them
 	for i, rec := range recs[1:] {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -75,7 +75,7 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 			}
 			continue
 		}
-		if d, err = replay(ctx, d, rec, file, replayOpts, &strs); err != nil {
+		if d, err = replay(ctx, d, rec, file, replayOpts, &st); err != nil {
 			return nil, fmt.Errorf("%s: record %d: %w", journalPath, i+2, err)
 		}
 	}
@@ -147,8 +147,8 @@ func Recover(ctx context.Context, journalPath string, opts Options) (*Recovery, 
 }
 
 // replay applies one record after the base to d; a snapshot returns a new document.
-func replay(ctx context.Context, d *Document, rec []byte, file string, opts Options, strs *[]string) (*Document, error) {
-	r := &dec{b: rec[1:], strs: strs}
+func replay(ctx context.Context, d *Document, rec []byte, file string, opts Options, st *recState) (*Document, error) {
+	r := &dec{b: rec[1:], st: st}
 	switch rec[0] {
 	case recSnapshot:
 		b := r.by()
