@@ -338,7 +338,10 @@ func (j *Journal) put(it jItem) {
 		j.tail.next.Store(nb)
 		j.tail, j.tailN = nb, 0
 	}
-	j.tail.items[j.tailN] = it
+	// Field by field: a copy of the whole item would go through the collector's bulk barrier.
+	p := &j.tail.items[j.tailN]
+	p.kind, p.reset, p.remove = it.kind, it.reset, it.remove
+	p.cmd, p.ext = it.cmd, it.ext
 	j.tailN++
 	j.tail.n.Store(int32(j.tailN))
 	if j.idle.Load() && j.idle.CompareAndSwap(true, false) {
@@ -586,9 +589,11 @@ func (j *Journal) noteInfos(d *core, cmd command) {
 	j.push(jItem{kind: recInfos, ext: &jScene{infos: infos}})
 }
 
-// gather is how long the writer lets steps collect after the first of a batch: one wake, one
-// write for a burst of edits.
-const gather = 4 * time.Millisecond
+// gather is how long the writer lets steps collect after the first of a batch: a burst of edits
+// wakes it (and switches the loop thread's core to it) a few times a second, not once a step or
+// every few. A kill loses what is queued (at most this long of work), a power cut what is not
+// synced yet (JournalOptions.SyncEvery more).
+const gather = 50 * time.Millisecond
 
 // jWriter is the writer goroutine's state.
 type jWriter struct {
