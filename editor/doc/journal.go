@@ -123,6 +123,7 @@ type Journal struct {
 	snap     func() *serialize.Scene // a copy of the scene for a snapshot
 	tail     *jBlock                 // the block the loop thread queues into
 	tailN    int                     // records in tail
+	filled   int                     // blocks filled since the writer was last hurried for a full queue
 	onlyBase bool                    // nothing was queued since the journal began on the scene as opened
 	check    *fileID                 // the file as opened, to look at once before the first step is queued
 
@@ -163,6 +164,12 @@ const recInfos = 0xff
 
 // queueBlock is how many records a block of the queue holds.
 const queueBlock = 256
+
+// wakeBlocks: a fast burst of steps that fills this many blocks hurries the writer, which then does
+// not wait out its gather. The queue keeps the steps' commands alive until they are written (the
+// history may have dropped them since): a burst of thousands of steps a second must not keep
+// thousands more for the collector to mark at each cycle.
+const wakeBlocks = 4
 
 // jBlock is a block of the queue: the loop thread fills it and publishes each record by storing n;
 // the writer reads up to n, and follows next once the block is full. Neither waits for the other.
@@ -337,6 +344,10 @@ func (j *Journal) put(it jItem) {
 		nb.n.Store(0)
 		j.tail.next.Store(nb)
 		j.tail, j.tailN = nb, 0
+		if j.filled++; j.filled == wakeBlocks {
+			j.filled = 0
+			j.rush()
+		}
 	}
 	// Field by field: a copy of the whole item would go through the collector's bulk barrier.
 	p := &j.tail.items[j.tailN]
