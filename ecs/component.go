@@ -319,6 +319,8 @@ type componentStore struct {
 	requires []ComponentID
 	// lastChange is the highest change tick written to any value of this component.
 	lastChange uint32
+	// shared says a snapshot may read the columns' memory (see Snapshot).
+	shared bool
 }
 
 // columnOps are the typed operations on a component's memory, implemented generically per type

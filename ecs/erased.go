@@ -81,7 +81,7 @@ func (w *World) Set(e Entity, id ComponentID, v any) error {
 	if !ok {
 		return fmt.Errorf("ecs: set %s on %v: %w", s.info.Name, e, ErrNoComponent)
 	}
-	w.beforeWrite()
+	w.beforeValueWrite(id)
 	if c.size == 0 {
 		if !typeMatches(v, s.info.Type) {
 			return fmt.Errorf("ecs: set %s: %T: %w (want %v)", s.info.Name, v, ErrValueType, s.info.Type)

@@ -144,7 +144,7 @@ func (w *World) SetField(e Entity, id ComponentID, path string, v any) error {
 	if c.size == 0 {
 		return fmt.Errorf("ecs: set %s.%s: %w: tag components have no fields", s.info.Name, path, ErrPath)
 	}
-	w.beforeWrite()
+	w.beforeValueWrite(id)
 	root := s.valueAt(c.at(row))
 	dst, err := fieldValue(root, path)
 	if err != nil {

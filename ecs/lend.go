@@ -38,10 +38,25 @@ func (w *World) Lent() bool {
 	return len(w.loans) > 0
 }
 
-// beforeWrite ends the world's loans before the owner writes: each is reclaimed or waited for.
+// beforeWrite ends the world's loans before the owner writes (each is reclaimed or waited for), and copies what
+// its snapshots hold (see Snapshot).
 func (w *World) beforeWrite() {
 	if len(w.loans) > 0 {
 		w.endLoans(true)
+	}
+	if len(w.shares) > 0 {
+		w.unshareAll()
+	}
+}
+
+// beforeValueWrite is beforeWrite for a write of values of component id only: of what snapshots hold, only id's
+// columns are copied.
+func (w *World) beforeValueWrite(id ComponentID) {
+	if len(w.loans) > 0 {
+		w.endLoans(true)
+	}
+	if len(w.shares) > 0 {
+		w.unshareValues(id)
 	}
 }
 

@@ -56,16 +56,18 @@ func TestLendWriteWaitsForTheReaders(t *testing.T) {
 	}
 }
 
-// Every kind of write reclaims (or waits for) a lent world first; reads do not.
-func TestLendEveryWriteReclaims(t *testing.T) {
-	type op struct {
-		name  string
-		write bool
-		do    func(w *ecs.World, e, f ecs.Entity)
-	}
+// worldOp is one thing the owner of a world does to it, given two entities of opWorld: a write or a read.
+type worldOp struct {
+	name  string
+	write bool
+	do    func(w *ecs.World, e, f ecs.Entity)
+}
+
+// worldOps lists every kind of write to a world, and reads that must not count as writes.
+func worldOps() []worldOp {
 	posID := func(w *ecs.World) ecs.ComponentID { id, _ := ecs.ComponentIDOf[Pos](w); return id }
 	healthID := func(w *ecs.World) ecs.ComponentID { id, _ := ecs.ComponentIDOf[Health](w); return id }
-	ops := []op{
+	return []worldOp{
 		{"Spawn", true, func(w *ecs.World, _, _ ecs.Entity) { w.Spawn(Pos{}) }},
 		{"Map.Spawn", true, func(w *ecs.World, _, _ ecs.Entity) { ecs.NewMap[Pos](w).Spawn(Pos{}) }},
 		{"Map.SpawnBatch", true, func(w *ecs.World, _, _ ecs.Entity) { ecs.NewMap[Pos](w).SpawnBatch(3, nil) }},
@@ -106,11 +108,21 @@ func TestLendEveryWriteReclaims(t *testing.T) {
 		{"ReadCopy", false, func(w *ecs.World, _, _ ecs.Entity) { w.ReadCopy() }},
 		{"PropagateTransforms", false, func(w *ecs.World, _, _ ecs.Entity) { w.PropagateTransforms() }},
 	}
-	for _, o := range ops {
-		w := newTestWorld()
-		e := w.Spawn(Pos{X: 1}, Vel{}, ecs.Transform{})
-		f := w.Spawn(Pos{X: 2}, Vel{}, ecs.Transform{})
-		ecs.NewMap[ecs.Transform](w).Set(f, ecs.Transform{Scale: [3]float32{2, 2, 2}}) // something to propagate
+}
+
+// opWorld is the world the ops of worldOps are tried on, and its two entities.
+func opWorld() (w *ecs.World, e, f ecs.Entity) {
+	w = newTestWorld()
+	e = w.Spawn(Pos{X: 1}, Vel{}, ecs.Transform{})
+	f = w.Spawn(Pos{X: 2}, Vel{}, ecs.Transform{})
+	ecs.NewMap[ecs.Transform](w).Set(f, ecs.Transform{Scale: [3]float32{2, 2, 2}}) // something to propagate
+	return w, e, f
+}
+
+// Every kind of write reclaims (or waits for) a lent world first; reads do not.
+func TestLendEveryWriteReclaims(t *testing.T) {
+	for _, o := range worldOps() {
+		w, e, f := opWorld()
 		reclaimed := 0
 		w.Lend(func() bool { reclaimed++; return true }) // given back: nothing waits
 		o.do(w, e, f)

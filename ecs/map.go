@@ -84,7 +84,7 @@ func (m *Map[T]) Mut(e Entity) *T {
 	if c == nil {
 		panic(m.missing(e))
 	}
-	m.w.beforeWrite()
+	m.w.beforeValueWrite(m.id)
 	c.markChanged(row, m.w.tick)
 	return valueAt[T](c, row)
 }
@@ -357,7 +357,7 @@ func containsID(ids []ComponentID, id ComponentID) bool {
 
 func (m *mapN) spawn() (Entity, *[maxQ]unsafe.Pointer) {
 	w := m.w
-	if w.locks != 0 || w.frozen || len(w.loans) > 0 {
+	if w.locks != 0 || w.frozen || len(w.loans) > 0 || len(w.shares) > 0 {
 		w.checkStructural("spawn an entity")
 	}
 	if m.spawnT == nil {
@@ -432,7 +432,9 @@ func (m *mapN) get(e Entity, mut bool) *[maxQ]unsafe.Pointer {
 		panic(fmt.Sprintf("ecs: %v is not alive (despawned or stale handle); check with World.Alive first", e))
 	}
 	if mut {
-		w.beforeWrite()
+		for _, id := range m.ids {
+			w.beforeValueWrite(id)
+		}
 	}
 	rec := w.records[e.index]
 	for k, s := range m.stores {

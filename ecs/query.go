@@ -266,8 +266,12 @@ func (c *cursor) begin(q *queryState) {
 	if w.checking != nil {
 		w.checkQueryAccess(q)
 	}
-	if len(w.loans) > 0 && q.writes() {
-		w.beforeWrite()
+	if len(w.loans) > 0 || len(w.shares) > 0 {
+		for i, id := range q.ids {
+			if q.write[i] {
+				w.beforeValueWrite(id)
+			}
+		}
 	}
 	*c = cursor{}
 	q.refresh()
@@ -698,13 +702,3 @@ func (it *iter) Entities() []Entity { return it.c.entities() }
 // far are marked, the world is unlocked and the query's last run is recorded. It is safe to call
 // more than once.
 func (it *iter) Close() { it.c.closeAt(it.c.start + it.row) }
-
-// writes reports whether the query writes a component (marks it changed as it runs).
-func (q *queryState) writes() bool {
-	for i := range q.ids {
-		if q.write[i] {
-			return true
-		}
-	}
-	return false
-}

@@ -32,6 +32,10 @@ type World struct {
 	frozen bool
 	// loans are the world's loans to readers on other goroutines that may not have ended (see Lend).
 	loans []*loan
+	// shares are the snapshots that may still read the world's memory; structShared says its entity records,
+	// tables' entities, hierarchy and sparse sets are among what they read (see Snapshot).
+	shares       []*snapshotHold
+	structShared bool
 
 	hier      hierarchy
 	resources map[reflect.Type]*resourceEntry
