@@ -128,10 +128,8 @@ type hierarchyPanel struct {
 	query    hierarchyQuery // the search the rows show
 	queryErr string         // why the text, which looks like a query, is none
 	asked    searchAsked    // the search last asked for
-	// shownSearch is the text as the last frame showed it: a key's frame shows it before the scene is copied.
-	shownSearch string
-	searcher    searcher
-	snap        *searchSnap // the scene as the last search read it
+	searcher searcher
+	snap     *searchSnap // what the searches of the scene's version found out: its roots, its names
 	// selectWhenFound: Enter was pressed while the search ran; its matches are selected when it is done.
 	selectWhenFound bool
 	bigScene        int                      // queryBigScene (tests lower it)
@@ -230,13 +228,12 @@ func (h *hierarchyPanel) updateQuery() {
 	if r := h.searcher.take(); r != nil {
 		h.adopt(r)
 	}
-	defer func() { h.shownSearch = h.search }()
 	w, v := h.doc.World(), h.doc.Version()
 	if (searchAsked{h.search, v, w}) == h.asked {
 		return
 	}
 	if h.search == h.asked.text && w == h.asked.world && h.searcher.busy() {
-		return // only the scene changed: the search running finishes first (a scene changing every frame is copied less)
+		return // only the scene changed: the search running finishes first (a scene changing every frame is searched less)
 	}
 	h.asked = searchAsked{h.search, v, w}
 	text := strings.TrimSpace(h.search)
@@ -256,21 +253,28 @@ func (h *hierarchyPanel) updateQuery() {
 			h.queryErr = err.Error()
 		}
 	}
-	var comps []ecs.ComponentID
-	if parsed != nil {
-		comps = parsed.Reads(w)
+	if !h.snap.holds(w, v) {
+		h.snap = &searchSnap{world: w, version: v}
 	}
 	async := w.Len() >= h.bigScene || h.searchDelay > 0
-	if !h.snap.holds(w, v, comps) || (h.snap.w == w) == async {
-		if async && h.search != h.shownSearch {
-			// The copy (once per version of the scene) waits for the next frame: the key's own frame shows it first.
-			h.asked = searchAsked{text: h.search} // asked again next frame; searching meanwhile
-			wakeLoop()
-			return
-		}
-		h.snap = newSearchSnap(w, v, comps, async)
+	snap := h.snap
+	if !async && h.searcher.busy() {
+		snap = &searchSnap{world: w, version: v} // the goroutine may still fill h.snap in
 	}
-	req := &searchReq{text: h.search, q: parsed, snap: h.snap, delay: h.searchDelay}
+	req := &searchReq{text: h.search, q: parsed, snap: snap, view: newSearchView(w), delay: h.searchDelay}
+	if async {
+		// The goroutine reads a snapshot of what it needs: the names, the scene ids, what the query compares.
+		comps := nameAndID(w)
+		if parsed != nil {
+			for _, id := range parsed.Reads(w) {
+				if !hasComp(comps, id) {
+					comps = append(comps, id)
+				}
+			}
+		}
+		snap, release := w.Snapshot(comps...)
+		req.view, req.release = newSearchView(snap), release
+	}
 	for _, id := range h.model.Kept() {
 		if e, ok := h.doc.Entity(id); ok {
 			req.kept = append(req.kept, e)
@@ -283,7 +287,7 @@ func (h *hierarchyPanel) updateQuery() {
 		h.searcher.start(req)
 		return
 	}
-	h.searcher.stop() // a search still running on a copy is stale
+	h.searcher.stop() // a search still running on a snapshot is stale
 	res, _ := req.run(func() bool { return false })
 	h.adopt(res)
 }

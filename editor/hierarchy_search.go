@@ -13,53 +13,23 @@ import (
 )
 
 // The Hierarchy's search — a query (serialize/query) or a part of names — runs in a big scene on a goroutine of
-// its own, over a copy of the world made to read (ecs.World.ReadCopyOf: the names, the scene ids and what the
-// query compares; one copy per version of the scene, shared by every key typed meanwhile), so that no key waits
-// for it: the rows show the last search's results until the new one's are ready, and a search a newer text or
-// version makes stale stops and its result is dropped.
+// its own, over a snapshot of the world (ecs.World.Snapshot: the world's memory, shared, not copied; the names,
+// the scene ids and what the query compares are among the values it holds; a write the loop makes meanwhile
+// copies what it writes first), so that no key waits for it: the rows show the last search's results until the
+// new one's are ready, and a search a newer text or version makes stale stops and its result is dropped.
 
-// searchSnap is the scene as searches read it: a copy of a version of a world (in a small scene, the world itself,
-// read on the loop thread).
+// searchSnap is what the searches of one version of a world find out once and keep: its roots, its names.
 type searchSnap struct {
-	world   *ecs.World // the world it copies
+	world   *ecs.World // the world
 	version uint64
-	comps   []ecs.ComponentID // the components whose values it holds
-	w       *ecs.World        // what the searches read
-	ids     *ecs.Map[scene.SceneID]
-	// Made by the first search that needs them (one search runs at a time on a snapshot).
+	// Made by the first search that needs them (one search runs at a time on a version).
 	roots  []ecs.Entity
 	finder *hierarchy.NameFinder
 }
 
-// newSearchSnap copies version v of w with the values of comps (the scene's names and ids are always copied);
-// copied false reads w itself.
-func newSearchSnap(w *ecs.World, v uint64, comps []ecs.ComponentID, copied bool) *searchSnap {
-	for _, id := range nameAndID(w) {
-		if !hasComp(comps, id) {
-			comps = append(comps, id)
-		}
-	}
-	s := &searchSnap{world: w, version: v, comps: comps, w: w}
-	if copied {
-		s.w = w.ReadCopyOf(comps...)
-	}
-	if _, ok := ecs.ComponentIDOf[scene.SceneID](s.w); ok {
-		s.ids = ecs.NewMap[scene.SceneID](s.w)
-	}
-	return s
-}
-
-// holds reports whether the snapshot is of version v of w with the values of comps.
-func (s *searchSnap) holds(w *ecs.World, v uint64, comps []ecs.ComponentID) bool {
-	if s == nil || s.world != w || s.version != v {
-		return false
-	}
-	for _, id := range comps {
-		if !hasComp(s.comps, id) {
-			return false
-		}
-	}
-	return true
+// holds reports whether the snapshot is of version v of w.
+func (s *searchSnap) holds(w *ecs.World, v uint64) bool {
+	return s != nil && s.world == w && s.version == v
 }
 
 func hasComp(ids []ecs.ComponentID, id ecs.ComponentID) bool {
@@ -83,27 +53,41 @@ func nameAndID(w *ecs.World) []ecs.ComponentID {
 	return out
 }
 
-// Tree of the snapshot for hierarchy.Filter.
-func (s *searchSnap) Children(e ecs.Entity) []ecs.Entity { return s.w.Children(e) }
-func (s *searchSnap) ChildCount(e ecs.Entity) int        { return s.w.ChildCount(e) }
-func (s *searchSnap) Parent(e ecs.Entity) ecs.Entity     { return s.w.Parent(e) }
-func (s *searchSnap) ID(e ecs.Entity) uint64 {
-	if s.ids == nil {
-		return 0
-	}
-	v, _ := s.ids.TryGet(e)
-	return v.ID
+// searchView is the world one search reads (a snapshot of it, or in a small scene the world itself, read on the
+// loop thread): its tree for hierarchy.Filter.
+type searchView struct {
+	w   *ecs.World
+	ids *ecs.Map[scene.SceneID]
 }
 
-// names returns the snapshot's name finder, made on first use.
-func (s *searchSnap) names() *hierarchy.NameFinder {
+func newSearchView(w *ecs.World) *searchView {
+	v := &searchView{w: w}
+	if _, ok := ecs.ComponentIDOf[scene.SceneID](w); ok {
+		v.ids = ecs.NewMap[scene.SceneID](w)
+	}
+	return v
+}
+
+func (v *searchView) Children(e ecs.Entity) []ecs.Entity { return v.w.Children(e) }
+func (v *searchView) ChildCount(e ecs.Entity) int        { return v.w.ChildCount(e) }
+func (v *searchView) Parent(e ecs.Entity) ecs.Entity     { return v.w.Parent(e) }
+func (v *searchView) ID(e ecs.Entity) uint64 {
+	if v.ids == nil {
+		return 0
+	}
+	id, _ := v.ids.TryGet(e)
+	return id.ID
+}
+
+// names returns the version's name finder, made from v on first use.
+func (s *searchSnap) names(v *searchView) *hierarchy.NameFinder {
 	if s.finder == nil {
 		var ents []ecs.Entity
 		var names []string
-		if id, ok := ecs.ComponentIDOf[scene.Name](s.w); ok {
-			ents = make([]ecs.Entity, 0, s.w.Len())
-			names = make([]string, 0, s.w.Len())
-			s.w.EachColumn(id, func(es []ecs.Entity, values reflect.Value) bool {
+		if id, ok := ecs.ComponentIDOf[scene.Name](v.w); ok {
+			ents = make([]ecs.Entity, 0, v.w.Len())
+			names = make([]string, 0, v.w.Len())
+			v.w.EachColumn(id, func(es []ecs.Entity, values reflect.Value) bool {
 				ents = append(ents, es...)
 				for _, n := range values.Interface().([]scene.Name) {
 					names = append(names, n.Value)
@@ -116,22 +100,31 @@ func (s *searchSnap) names() *hierarchy.NameFinder {
 	return s.finder
 }
 
-// rootsOf returns the snapshot's roots in sibling order, found on first use.
-func (s *searchSnap) rootsOf() []ecs.Entity {
+// rootsOf returns the version's roots in sibling order, found in v on first use.
+func (s *searchSnap) rootsOf(v *searchView) []ecs.Entity {
 	if s.roots == nil {
-		s.roots = scene.Roots(s.w)
+		s.roots = scene.Roots(v.w)
 	}
 	return s.roots
 }
 
 // searchReq is one search to run.
 type searchReq struct {
-	gen   uint64
-	text  string       // as typed
-	q     *query.Query // nil: a part of names is searched
-	kept  []ecs.Entity // rows kept while renamed
-	snap  *searchSnap
-	delay time.Duration // tests only: the search lasts this much longer (Options.JobStepDelay)
+	gen     uint64
+	text    string       // as typed
+	q       *query.Query // nil: a part of names is searched
+	kept    []ecs.Entity // rows kept while renamed
+	snap    *searchSnap
+	view    *searchView   // what it reads: the world of snap.version
+	release func()        // gives the snapshot back when the search is done with it (nil: the world itself)
+	delay   time.Duration // tests only: the search waits this much before it reads (Options.JobStepDelay)
+}
+
+// done gives back what the search read.
+func (r *searchReq) done() {
+	if r.release != nil {
+		r.release()
+	}
 }
 
 // searchResult is what a search found.
@@ -147,30 +140,30 @@ type searchResult struct {
 
 // run runs the search; it returns false as soon as stop says it is stale.
 func (r *searchReq) run(stop func() bool) (*searchResult, bool) {
-	s := r.snap
+	for end := time.Now().Add(r.delay); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
+		if stop() {
+			return nil, false
+		}
+	}
+	s, v := r.snap, r.view
 	res := &searchResult{gen: r.gen, text: r.text, world: s.world, version: s.version}
 	if r.q != nil {
-		res.matches = r.q.Eval(s.w)
+		res.matches = r.q.Eval(v.w)
 		res.found = res.matches.Entities()
 	} else {
 		var ok bool
-		if res.found, ok = s.names().Find(r.text, stop); !ok {
+		if res.found, ok = s.names(v).Find(r.text, stop); !ok {
 			return nil, false
 		}
 	}
 	if stop() {
 		return nil, false
 	}
-	rows, ok := hierarchy.Filter(s, s.rootsOf(), res.found, r.kept, stop)
+	rows, ok := hierarchy.Filter(v, s.rootsOf(v), res.found, r.kept, stop)
 	if !ok {
 		return nil, false
 	}
 	res.rows = rows
-	for end := time.Now().Add(r.delay); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
-		if stop() {
-			return nil, false
-		}
-	}
 	return res, true
 }
 
@@ -190,6 +183,9 @@ func (s *searcher) start(r *searchReq) {
 	r.gen = s.gen.Add(1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.pending != nil {
+		s.pending.done() // never to run
+	}
 	s.pending = r
 	if !s.running {
 		s.running = true
@@ -212,6 +208,7 @@ func (s *searcher) work() {
 		}
 		s.mu.Unlock()
 		res, ok := r.run(func() bool { return s.gen.Load() != r.gen })
+		r.done()
 		if !ok {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/hierarchy"
@@ -75,7 +76,7 @@ func panelRows(t *testing.T, h *hierarchyPanel, text string) []hierarchy.Row {
 }
 
 // TestSearchOffTheLoopFindsWhatTheLoopFinds: typed one key at a time into random scenes, names and queries give
-// the same rows whether the search runs on the loop (a small scene) or on the goroutine over a copy of the
+// the same rows whether the search runs on the loop (a small scene) or on the goroutine over a snapshot of the
 // world (a big one), and the rows the model built by itself on the loop; edits made while a search runs on the
 // goroutine race nothing (go test -race) and are searched afterwards.
 func TestSearchOffTheLoopFindsWhatTheLoopFinds(t *testing.T) {
@@ -99,11 +100,10 @@ func TestSearchOffTheLoopFindsWhatTheLoopFinds(t *testing.T) {
 			}
 			found += len(want)
 		}
-		// Edits while a search runs on the goroutine: they change the world, not the copy it reads.
+		// Edits while a search runs on the goroutine: they change the world, not the snapshot it reads.
 		off.searchDelay = 50 * time.Millisecond
 		off.search = "orc"
-		off.rows() // the key's frame
-		off.rows() // the next: the copy, and the search started
+		off.rows() // the key's frame: the search started
 		if !off.searching() || !off.searcher.busy() {
 			t.Fatal("the search of a big scene ran on the loop")
 		}
@@ -138,7 +138,10 @@ func TestStaleSearchesAreDropped(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	d := randomDoc(t, r, 200)
 	w := d.World()
-	snap := newSearchSnap(w, d.Version(), nil, true)
+	snap := &searchSnap{world: w, version: d.Version()}
+	req := func(text string, delay time.Duration) *searchReq {
+		return &searchReq{text: text, snap: snap, view: newSearchView(w), delay: delay}
+	}
 	var s searcher
 	wait := func() *searchResult {
 		t.Helper()
@@ -151,8 +154,8 @@ func TestStaleSearchesAreDropped(t *testing.T) {
 		return nil
 	}
 	// Running: "Elf" (slow) is stale once "Orc" is asked for.
-	s.start(&searchReq{text: "Elf", snap: snap, delay: 200 * time.Millisecond})
-	s.start(&searchReq{text: "Orc", snap: snap})
+	s.start(req("Elf", 200*time.Millisecond))
+	s.start(req("Orc", 0))
 	if res := wait(); res.text != "Orc" || len(res.rows) == 0 {
 		t.Fatalf("the result is of %q (%d rows), want Orc's", res.text, len(res.rows))
 	}
@@ -161,15 +164,74 @@ func TestStaleSearchesAreDropped(t *testing.T) {
 		t.Fatalf("the stale search of %q showed its result", res.text)
 	}
 	// Done but not taken: "Elf" is done, then "Wave" is asked for.
-	s.start(&searchReq{text: "Elf", snap: snap})
+	s.start(req("Elf", 0))
 	for end := time.Now().Add(time.Minute); s.busy() && time.Now().Before(end); {
 		time.Sleep(time.Millisecond)
 	}
-	s.start(&searchReq{text: "Wave", snap: snap, delay: 100 * time.Millisecond})
+	s.start(req("Wave", 100*time.Millisecond))
 	if res := s.take(); res != nil {
 		t.Fatalf("the stale search of %q showed its result", res.text)
 	}
 	if res := wait(); res.text != "Wave" {
 		t.Fatalf("the result is of %q, want Wave's", res.text)
+	}
+}
+
+// TestSearchSeesNoWriteMadeAfterItStarted: a search on the goroutine finds what the scene held when it started,
+// whatever the loop writes meanwhile — the values the query compares, names, parents, new and deleted entities —
+// and the next search finds what the scene holds then.
+func TestSearchSeesNoWriteMadeAfterItStarted(t *testing.T) {
+	texts := []string{"Transform.position.y>2", "orc", "parent:\"Wave*\" Transform.position.y<3", "!Spin"}
+	for seed := range uint64(4) {
+		r := rand.New(rand.NewPCG(seed, 29))
+		d := randomDoc(t, r, 200+r.IntN(200))
+		transform := mustComponent[ecs.Transform](t, d)
+		h := newHierarchyPanel(d, nil, nil, nil, nil)
+		h.bigScene = 1
+		for _, text := range texts {
+			panelRows(t, h, "")
+			want, v := loopRows(d, text), d.Version()
+			h.searchDelay = 60 * time.Millisecond // the search reads once the writes below are made
+			h.search = text
+			h.rows() // the key's frame: the search starts
+			if !h.searcher.busy() {
+				t.Fatal("the search of a big scene ran on the loop")
+			}
+			// Writes while it waits to read: every entity moved up, renamed, the first third moved under another,
+			// a new entity, a deleted one.
+			es := slices.Collect(func(yield func(ecs.Entity) bool) { d.World().EachEntity(yield) })
+			if err := d.SetField(es, transform, "position", mgl32.Vec3{0, 9, 0}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Rename(es, "orc "+text); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.ReparentKeepWorld(es[len(es)-1], es[:len(es)/3]...); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.SpawnCube(ecs.Entity{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Delete(es[len(es)/2]); err != nil {
+				t.Fatal(err)
+			}
+			for end := time.Now().Add(time.Minute); h.query.version != v || h.query.text != text; h.rows() {
+				if time.Now().After(end) {
+					t.Fatalf("the search of %q still runs after a minute", text)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			got := make([]hierarchy.Row, h.model.Len())
+			for i := range got {
+				got[i] = h.model.Row(i)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("seed %d, %q: the search saw writes made after it started: %d rows, want %d", seed, text, len(got), len(want))
+			}
+			h.searchDelay = 0
+			if got, want := panelRows(t, h, text), loopRows(d, text); !slices.Equal(got, want) {
+				t.Fatalf("seed %d, %q: the next search: %d rows, want %d", seed, text, len(got), len(want))
+			}
+		}
 	}
 }
