@@ -39,21 +39,8 @@ func (w *World) ReadCopyOf(ids ...ComponentID) *World {
 
 // clone is Clone, or ReadCopy when full is false; keep, if not nil, says which components' values a ReadCopy copies.
 func (w *World) clone(full bool, keep []bool) *World {
-	c := &World{
-		free:        slices.Clone(w.free),
-		alive:       w.alive,
-		tableByMask: map[mask]*table{},
-		compIDs:     slices.Clone(w.compIDs),
-		typeToID:    maps.Clone(w.typeToID),
-		nameToID:    maps.Clone(w.nameToID),
-		sparseIDs:   slices.Clone(w.sparseIDs),
-		tick:        w.tick,
-		resources:   map[reflect.Type]*resourceEntry{},
-		events:      map[reflect.Type]eventQueue{},
-		updates:     w.updates,
-		transformID: w.transformID,
-		globalID:    w.globalID,
-	}
+	c := w.shell()
+	c.free = slices.Clone(w.free)
 	for k, s := range w.comps {
 		ns := &componentStore{info: s.info, ops: s.ops, size: s.size, trivial: s.trivial,
 			requires: s.requires, lastChange: s.lastChange}
@@ -135,6 +122,25 @@ func (w *World) clone(full bool, keep []bool) *World {
 		c.prop.changed.lastRun = w.prop.changed.lastRun
 	}
 	return c
+}
+
+// shell returns a world with w's registrations, live count and ticks, and nothing else: no entities, tables,
+// resources nor hierarchy (a clone or snapshot fills them in).
+func (w *World) shell() *World {
+	return &World{
+		alive:       w.alive,
+		tableByMask: map[mask]*table{},
+		compIDs:     slices.Clone(w.compIDs),
+		typeToID:    maps.Clone(w.typeToID),
+		nameToID:    maps.Clone(w.nameToID),
+		sparseIDs:   slices.Clone(w.sparseIDs),
+		tick:        w.tick,
+		resources:   map[reflect.Type]*resourceEntry{},
+		events:      map[reflect.Type]eventQueue{},
+		updates:     w.updates,
+		transformID: w.transformID,
+		globalID:    w.globalID,
+	}
 }
 
 // kept reports whether a copy that keeps the values of the components in keep (nil: all) copies id's.

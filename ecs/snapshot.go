@@ -1,9 +1,6 @@
 package ecs
 
 import (
-	"maps"
-	"reflect"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -34,22 +31,9 @@ func (w *World) Snapshot(ids ...ComponentID) (snap *World, release func()) {
 			w.comps[id].shared = true
 		}
 	}
-	s := &World{
-		records:     w.records,
-		alive:       w.alive,
-		tableByMask: map[mask]*table{},
-		compIDs:     slices.Clone(w.compIDs),
-		typeToID:    maps.Clone(w.typeToID),
-		nameToID:    maps.Clone(w.nameToID),
-		sparseIDs:   slices.Clone(w.sparseIDs),
-		tick:        w.tick,
-		resources:   map[reflect.Type]*resourceEntry{},
-		events:      map[reflect.Type]eventQueue{},
-		updates:     w.updates,
-		transformID: w.transformID,
-		globalID:    w.globalID,
-		hier:        hierarchy{active: w.hier.active, nodes: w.hier.nodes},
-	}
+	s := w.shell()
+	s.records = w.records
+	s.hier = hierarchy{active: w.hier.active, nodes: w.hier.nodes}
 	s.comps = make([]*componentStore, len(w.comps))
 	for k, st := range w.comps {
 		ns := &componentStore{info: st.info, ops: st.ops, size: st.size, trivial: st.trivial, requires: st.requires}

@@ -17,10 +17,10 @@ func snapshotWorld(t *testing.T) (w *ecs.World, e, f ecs.Entity) {
 	for i := range 300 {
 		g := w.Spawn(Pos{X: float64(i), Y: 1}, Name{fmt.Sprintf("n%d", i)}, ecs.Transform{}.Default())
 		if i%3 == 0 {
-			_ = w.Add(g, compID[Health](t, w), Health{HP: i})
+			_ = w.Add(g, mustID[Health](t, w), Health{HP: i})
 		}
 		if i%5 == 0 {
-			_ = w.Add(g, compID[Selected](t, w), Selected{})
+			_ = w.Add(g, mustID[Selected](t, w), Selected{})
 		}
 		if i%2 == 1 {
 			if err := w.SetParent(g, prev); err != nil {
@@ -33,15 +33,6 @@ func snapshotWorld(t *testing.T) (w *ecs.World, e, f ecs.Entity) {
 		t.Fatal(err)
 	}
 	return w, e, f
-}
-
-func compID[T any](t *testing.T, w *ecs.World) ecs.ComponentID {
-	t.Helper()
-	id, ok := ecs.ComponentIDOf[T](w)
-	if !ok {
-		t.Fatalf("%T is not registered", *new(T))
-	}
-	return id
 }
 
 // dumpWorld writes what a reader of w sees: every entity with its parent, children and components' values (not
@@ -75,7 +66,7 @@ func TestSnapshotSeesNoLaterWrite(t *testing.T) {
 			twin, _, _ := snapshotWorld(t)
 			ids := w.ComponentIDs()
 			if only {
-				ids = []ecs.ComponentID{compID[Pos](t, w), compID[Name](t, w)}
+				ids = []ecs.ComponentID{mustID[Pos](t, w), mustID[Name](t, w)}
 			}
 			want := dumpWorld(w.ReadCopyOf(ids...))
 			snap, release := w.Snapshot(ids...)
@@ -131,7 +122,7 @@ func TestSnapshotReadWhileTheOwnerWrites(t *testing.T) {
 		t.Fatalf("the snapshot read on its goroutine saw the owner's writes:\n%s", firstDiff(got, want))
 	}
 	release()
-	snap2, release2 := w.Snapshot(compID[Pos](t, w))
+	snap2, release2 := w.Snapshot(mustID[Pos](t, w))
 	if !ecs.SharesMemory(w) {
 		t.Fatal("a snapshot taken shares nothing with the world")
 	}

@@ -68,6 +68,11 @@ func panelRows(t *testing.T, h *hierarchyPanel, text string) []hierarchy.Row {
 		}
 		time.Sleep(time.Millisecond)
 	}
+	return modelRows(h)
+}
+
+// modelRows are the rows the panel shows.
+func modelRows(h *hierarchyPanel) []hierarchy.Row {
 	rows := make([]hierarchy.Row, h.model.Len())
 	for i := range rows {
 		rows[i] = h.model.Row(i)
@@ -221,12 +226,8 @@ func TestSearchSeesNoWriteMadeAfterItStarted(t *testing.T) {
 				}
 				time.Sleep(time.Millisecond)
 			}
-			got := make([]hierarchy.Row, h.model.Len())
-			for i := range got {
-				got[i] = h.model.Row(i)
-			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("seed %d, %q: the search saw writes made after it started: %d rows, want %d", seed, text, len(got), len(want))
+			if got := modelRows(h); !slices.Equal(got, want) {
+				t.Fatalf("seed %d, %q: the search saw writes made after it started: %d rows, want %d", seed, text, len(modelRows(h)), len(want))
 			}
 			h.searchDelay = 0
 			if got, want := panelRows(t, h, text), loopRows(d, text); !slices.Equal(got, want) {
