@@ -132,7 +132,9 @@
 // [World.Clone] deep-copies a world with the same entity handles (for play mode), a big one's tables on
 // several goroutines; [World.ReadCopy] is a cheaper copy to read on another goroutine (no change
 // ticks, no computed values, so most of its memory is never touched), [World.ReadCopyOf] one with the
-// values of some components only (a search copies what it reads); [World.Lend] copies nothing: it
+// values of some components only; [World.Snapshot] copies nothing: it shares the world's memory with a reader
+// on another goroutine (a search), and the owner copies what the snapshot holds before it next writes it, until the
+// snapshot is released; [World.Lend] copies nothing either: it
 // lends the world itself to readers on other goroutines (a save), and the owner's next write waits
 // for them (or, through its reclaim, hands them a copy instead); [World.Stats]
 // reports entities, archetypes and bytes per component. [World.CopyValues] copies one component of

@@ -105,7 +105,7 @@ func TestSchema(t *testing.T) {
 	}
 }
 
-func mustID[T any](t *testing.T, w *ecs.World) ecs.ComponentID {
+func mustID[T any](t testing.TB, w *ecs.World) ecs.ComponentID {
 	t.Helper()
 	id, ok := ecs.ComponentIDOf[T](w)
 	if !ok {

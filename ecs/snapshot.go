@@ -34,12 +34,26 @@ func (w *World) Snapshot(ids ...ComponentID) (snap *World, release func()) {
 	s := w.shell()
 	s.records = w.records
 	s.hier = hierarchy{active: w.hier.active, nodes: w.hier.nodes}
+	need := 0 // bytes of zeros the columns not held read
+	for k, st := range w.comps {
+		if !keep[k] && st.sparse != nil {
+			need = max(need, st.sparse.len()*int(st.size))
+		}
+	}
+	for _, t := range w.tables {
+		for i, col := range t.cols {
+			if !keep[t.ids[i]] {
+				need = max(need, t.len()*int(col.size))
+			}
+		}
+	}
+	zero := zeros(need)
 	s.comps = make([]*componentStore, len(w.comps))
 	for k, st := range w.comps {
 		ns := &componentStore{info: st.info, ops: st.ops, size: st.size, trivial: st.trivial, requires: st.requires}
 		ns.cols = make([]*column, len(w.tables))
 		if sp := st.sparse; sp != nil {
-			col := snapshotColumn(sp.col, ns, sp.len(), keep[k])
+			col := snapshotColumn(sp.col, ns, keep[k], zero)
 			ns.sparse = &sparseSet{col: col, cols: []*column{nil, col}, recs: sp.recs, dense: sp.dense, cap: sp.len()}
 		}
 		s.comps[k] = ns
@@ -50,7 +64,7 @@ func (w *World) Snapshot(ids ...ComponentID) (snap *World, release func()) {
 		nt.cols = make([]*column, len(t.cols))
 		for i, col := range t.cols {
 			ns := s.comps[t.ids[i]]
-			nt.cols[i] = snapshotColumn(col, ns, t.len(), keep[t.ids[i]])
+			nt.cols[i] = snapshotColumn(col, ns, keep[t.ids[i]], zero)
 			ns.cols[t.index] = nt.cols[i]
 		}
 		s.tables = append(s.tables, nt)
@@ -62,17 +76,18 @@ func (w *World) Snapshot(ids ...ComponentID) (snap *World, release func()) {
 // snapshotHold is one snapshot of a world, held until released.
 type snapshotHold struct{ released atomic.Bool }
 
-// snapshotColumn is a snapshot's column of n rows: src's memory if kept, zeros otherwise; without ticks.
-func snapshotColumn(src *column, s *componentStore, n int, kept bool) *column {
+// snapshotColumn is a snapshot's column: src's memory if kept, zero (enough zeros for its rows) otherwise; without
+// ticks.
+func snapshotColumn(src *column, s *componentStore, kept bool, zero unsafe.Pointer) *column {
 	d := &column{size: src.size, ops: src.ops, store: s, trivial: src.trivial, ptr: src.ptr}
 	if !kept && src.size != 0 {
-		d.ptr = zeros(n * int(src.size))
+		d.ptr = zero
 	}
 	return d
 }
 
-// zeroMem is memory never written, read as the zero values of the components a snapshot does not hold (shared by
-// every snapshot, grown when one needs more).
+// zeroMem is memory never written, read as the values of the components a snapshot does not hold (shared by
+// every snapshot, made again, bigger, when one needs more).
 var zeroMem struct {
 	sync.Mutex
 	b []uint64
@@ -82,8 +97,8 @@ var zeroMem struct {
 func zeros(n int) unsafe.Pointer {
 	zeroMem.Lock()
 	defer zeroMem.Unlock()
-	if words := (n + 7) / 8; len(zeroMem.b) < max(words, 1) {
-		zeroMem.b = make([]uint64, max(words, 2*len(zeroMem.b), 8))
+	if words := max((n+7)/8, 1); len(zeroMem.b) < words {
+		zeroMem.b = make([]uint64, words+words/4) // room for a scene that grows a little
 	}
 	return unsafe.Pointer(&zeroMem.b[0])
 }
