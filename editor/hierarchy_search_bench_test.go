@@ -18,8 +18,7 @@ var searchTexts = map[string][]string{
 // BenchmarkHierarchySearch1M: the Hierarchy's search over a flat scene of 1,000,000 cubes, the texts of
 // searchTexts typed in turn, a key each (ms/key). loop-before: the rows built by the model itself on the loop
 // thread (how the panel searched before it searched on a goroutine); loop: what each key costs the loop thread now
-// (the copy of the world on the first, taken once per version of the scene); to-rows: each key to its rows, the
-// search done on the goroutine.
+// (a snapshot of the world, and the model's rows); to-rows: each key to its rows, the search done on the goroutine.
 func BenchmarkHierarchySearch1M(b *testing.B) {
 	d := doc.New("Big", doc.Options{})
 	p := scene.DefaultGrid()
@@ -61,7 +60,7 @@ func BenchmarkHierarchySearch1M(b *testing.B) {
 		b.Run("to-rows/"+kind, func(b *testing.B) {
 			h := newHierarchyPanel(d, nil, nil, nil, nil)
 			h.search = "x"
-			for h.rows(); h.searching(); h.rows() { // the copy of this version made
+			for h.rows(); h.searching(); h.rows() { // the roots and names of this version found
 				time.Sleep(time.Millisecond)
 			}
 			for b.Loop() {

@@ -126,8 +126,8 @@ func formatLeaf(w *ecs.World, l leaf, base unsafe.Pointer) string {
 }
 
 // Reads lists the components of w whose values Eval reads: those the query compares, and the names and scene ids
-// that entity references are matched by. A copy of w with only these values (ecs.World.ReadCopyOf) evaluates
-// alike, on another goroutine.
+// that entity references are matched by. A snapshot or copy of w with only these values (ecs.World.Snapshot,
+// ecs.World.ReadCopyOf) evaluates alike, on another goroutine.
 func (q *Query) Reads(w *ecs.World) []ecs.ComponentID {
 	var out []ecs.ComponentID
 	if id, ok := ecs.ComponentIDOf[scene.Name](w); ok {
