@@ -128,8 +128,13 @@ type hierarchyPanel struct {
 	query    hierarchyQuery // the search the rows show
 	queryErr string         // why the text, which looks like a query, is none
 	asked    searchAsked    // the search last asked for
-	searcher searcher
-	snap     *searchSnap // what the searches of the scene's version found out: its roots, its names
+	askedAt  time.Time      // when
+	// lastVersion is the scene's version at the last updateQuery; settleWait the longest a search waits for a
+	// scene that changes frame after frame to settle.
+	lastVersion uint64
+	settleWait  time.Duration
+	searcher    searcher
+	snap        *searchSnap // what the searches of the scene's version found out: its roots, its names
 	// selectWhenFound: Enter was pressed while the search ran; its matches are selected when it is done.
 	selectWhenFound bool
 	bigScene        int                      // queryBigScene (tests lower it)
@@ -152,7 +157,7 @@ var _ g.Widget = (*hierarchyPanel)(nil)
 
 func newHierarchyPanel(d hierarchyDoc, cmds hierarchyCommands, drops prefabDropTarget, log logger, pr *probe.State) *hierarchyPanel {
 	return &hierarchyPanel{doc: d, cmds: cmds, drops: drops, log: log, probe: pr, model: hierarchy.New(),
-		bigScene: queryBigScene, searcher: searcher{wake: func() { wakeLoop() }}}
+		bigScene: queryBigScene, settleWait: querySettle, searcher: searcher{wake: func() { wakeLoop() }}}
 }
 
 // setDoc shows another document; what belonged to the previous one (expansion, anchor, rename) is forgotten.
@@ -220,6 +225,7 @@ type searchAsked struct {
 const (
 	queryBigScene = 100_000
 	queryPause    = 150 * time.Millisecond
+	querySettle   = time.Second
 )
 
 // updateQuery takes the result of the search running, if it is ready, and starts a new search when the text or
@@ -229,13 +235,23 @@ func (h *hierarchyPanel) updateQuery() {
 		h.adopt(r)
 	}
 	w, v := h.doc.World(), h.doc.Version()
+	changing := v != h.lastVersion // since the last call: a drag, play, a game's deltas change it frame after frame
+	h.lastVersion = v
 	if (searchAsked{h.search, v, w}) == h.asked {
 		return
 	}
-	if h.search == h.asked.text && w == h.asked.world && h.searcher.busy() {
-		return // only the scene changed: the search running finishes first (a scene changing every frame is searched less)
+	if h.search == h.asked.text && w == h.asked.world {
+		if h.searcher.busy() {
+			return // only the scene changed: the search running finishes first
+		}
+		// A search while the scene goes on changing would have the next write copy what its snapshot holds:
+		// searched again once the scene settles, or after settleWait.
+		if changing && w.Len() >= h.bigScene && time.Since(h.askedAt) < h.settleWait {
+			wakeLoop()
+			return
+		}
 	}
-	h.asked = searchAsked{h.search, v, w}
+	h.asked, h.askedAt = searchAsked{h.search, v, w}, time.Now()
 	text := strings.TrimSpace(h.search)
 	h.queryErr = ""
 	if text == "" {

@@ -236,3 +236,44 @@ func TestSearchSeesNoWriteMadeAfterItStarted(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchWaitsForTheSceneToSettle: in a big scene that changes frame after frame (a drag, play), the search of
+// the same text runs again once the scene stops changing (or after settleWait), not while every write would have
+// to copy what its snapshot holds; it then finds what the scene holds.
+func TestSearchWaitsForTheSceneToSettle(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 29))
+	d := randomDoc(t, r, 300)
+	h := newHierarchyPanel(d, nil, nil, nil, nil)
+	h.bigScene, h.settleWait = 1, time.Hour
+	const text = "Transform.position.y>2"
+	panelRows(t, h, text)
+	transform := mustComponent[ecs.Transform](t, d)
+	es := slices.Collect(func(yield func(ecs.Entity) bool) { d.World().EachEntity(yield) })
+	for i := range 5 { // frames of a drag: a write each
+		if err := d.SetField(es[:10], transform, "position", mgl32.Vec3{0, float32(i), 0}); err != nil {
+			t.Fatal(err)
+		}
+		h.rows()
+		if h.searcher.busy() || !h.searching() {
+			t.Fatalf("frame %d of the drag: a search started (busy %v, searching %v)", i, h.searcher.busy(), h.searching())
+		}
+	}
+	h.searchDelay = 50 * time.Millisecond
+	h.rows() // the scene settled
+	if !h.searcher.busy() {
+		t.Fatal("no search once the scene settled")
+	}
+	h.searchDelay = 0
+	if got, want := panelRows(t, h, text), loopRows(d, text); !slices.Equal(got, want) {
+		t.Fatalf("once the scene settled: %d rows, want %d", len(got), len(want))
+	}
+	// Without the wait, a write's next frame searches again.
+	h.settleWait = 0
+	if err := d.SetField(es[:10], transform, "position", mgl32.Vec3{0, 9, 0}); err != nil {
+		t.Fatal(err)
+	}
+	h.searchDelay = 50 * time.Millisecond
+	if h.rows(); !h.searcher.busy() {
+		t.Fatal("settleWait 0: the write's frame started no search")
+	}
+}
