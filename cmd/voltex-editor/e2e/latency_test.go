@@ -199,6 +199,9 @@ func uiScenarios(b *testing.B, size uiSize, path string, f figures) {
 
 	// Typing in the grid dialog while its 100,000-cube preview is shown.
 	if stage("typing") {
+		if !stage("spawn") { // the dialog opens with the values last used: the spawn's 100 × 10 × 100
+			gridValues(e, "100", "10", "100")
+		}
 		typing(b, e, f)
 	}
 
@@ -722,4 +725,12 @@ func cell(key string, v []float64) string {
 		out += fmt.Sprintf(" (%s–%s)", f(s[0]), f(s[len(s)-1]))
 	}
 	return out
+}
+
+// gridValues makes the grid dialog's values, remembered for its next opening, nx × ny × nz cubes, as the spawn
+// stage leaves them.
+func gridValues(e *guitest.Editor, nx, ny, nz string) {
+	setGrid(e, nx, ny, nz)
+	e.Key("Escape", "Escape")
+	e.WaitProbe(10*time.Minute, "the grid dialog closed", func(p *guitest.Probe) bool { return p.Grid == nil })
 }
