@@ -221,6 +221,7 @@ func (a *App) Run() error {
 	loadGlyphs()
 	a.initContext()
 	a.assets.thumbs.newTexture = newGiuTexture
+	a.hier.icons.newTexture = newGiuTexture
 	mw.SetCloseCallback(a.onCloseRequest)
 	mw.SetAdditionalInputHandlerCallback(a.keys.onKey)
 	mw.SetTargetFPS(targetFPS)

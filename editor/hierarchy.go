@@ -149,6 +149,7 @@ type hierarchyPanel struct {
 	dragID          uint64 // scene id of the row being dragged
 	clipper         *imgui.ListClipper
 	layers          layerFlags // nil: no layers
+	icons           rowIcons   // the rows' eye and lock toggles
 	layerName       string     // the name of the layer being saved
 	layerFocus      bool       // the layer name field takes the keyboard next frame
 }
@@ -434,6 +435,7 @@ func (h *hierarchyPanel) Build() {
 		}
 	}
 	h.clipper.End()
+	h.icons.flush() // the rows' toggles, in one batch
 	// Empty space below the rows: drop here to make an entity a root; click to clear the selection.
 	avail := imgui.ContentRegionAvail()
 	if avail.Y < 24 {
@@ -736,15 +738,20 @@ func (h *hierarchyPanel) buildToggles(r hierarchy.Row, rowMin, rowMax imgui.Vec2
 		case hovered:
 			col = 0xa0ffffff
 		}
-		if k == 0 {
-			drawEye(pos, side, col, set)
-		} else {
-			drawLock(pos, side, col, set)
-		}
+		h.icons.add(toggleIcon(k, set), pos, side, col)
 		if hovered {
 			tooltip([...]string{"Hide (H); click again to show", "Lock: drawn, not picked nor moved"}[k])
 		}
 	}
+}
+
+// toggleIcon is the icon of a row's toggle k (0: the eye, 1: the lock), set or not.
+func toggleIcon(k int, set bool) iconKind {
+	kind := iconEye + iconKind(2*k)
+	if set {
+		kind++
+	}
+	return kind
 }
 
 // drawEye draws an eye in the square at p of side s; hidden, it is crossed out.
