@@ -3,6 +3,13 @@ package editor
 import (
 	"image"
 	"testing"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+	g "github.com/AllenDang/giu"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/editor/doc"
+	"github.com/voltex-editor/voltex/editor/settings"
 )
 
 // TestIconAtlasPaintsTheToggles: the texture of the rows' toggles holds an eye (its pupil covered, its corners
@@ -67,4 +74,42 @@ func pixelsSet(img *image.RGBA, w int) int {
 		}
 	}
 	return n
+}
+
+// noFlags is a Hierarchy's rowFlags with nothing hidden or locked.
+type noFlags struct{}
+
+func (noFlags) own(ecs.Entity) settings.Flags { return settings.Flags{} }
+func (noFlags) hidden(ecs.Entity) bool        { return false }
+func (noFlags) toggleHidden([]ecs.Entity)     {}
+func (noFlags) toggleLock([]ecs.Entity)       {}
+
+// TestRowTogglesCostTwoTrianglesEach: with a texture, the eye and lock of each row the Hierarchy shows add a quad
+// each (4 vertices) to the frame's draw data; drawn as shapes, they added dozens of vertices a row, which a
+// software renderer pays for in every frame.
+func TestRowTogglesCostTwoTrianglesEach(t *testing.T) {
+	d := doc.New("Rows", doc.Options{})
+	for range 200 {
+		if _, err := d.SpawnCube(ecs.Entity{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newUIHarness(t, d)
+	vertices := func() int {
+		h.frame()
+		h.frame()
+		return int(imgui.CurrentDrawData().TotalVtxCount())
+	}
+	bare := vertices()
+	rows := len(hierRows(h.hier))
+	h.hier.flags = noFlags{}
+	shapes := vertices()
+	h.hier.icons.newTexture = func(*image.RGBA) *g.Texture { return &g.Texture{} }
+	textured := vertices()
+	if extra := textured - bare; extra > 2*4*rows { // rows: of the model; those shown are fewer
+		t.Errorf("the toggles add %d vertices (%d drawn as shapes), want at most %d (4 a toggle, %d rows)", extra, shapes-bare, 2*4*rows, rows)
+	}
+	if shapes-bare <= textured-bare {
+		t.Errorf("drawn as shapes the toggles add %d vertices, from the texture %d", shapes-bare, textured-bare)
+	}
 }
