@@ -20,8 +20,8 @@ type hierarchy struct {
 	dirty  []Entity // entities whose parent changed since the last propagation
 	// shape counts spawns, despawns and parent changes (see World.ShapeVersion).
 	shape uint64
-	// log: the entity index of each change of shape after shape logFrom, in order (see World.ShapeChanges); it
-	// starts again, empty, rather than grow past maxShapeLog.
+	// log: the entity index of each change of shape after shape logFrom, in order (see World.ShapeChanges); full,
+	// it drops its older half, so that it always holds the last maxShapeLog/2 changes at least.
 	log     []uint32
 	logFrom uint64
 
@@ -123,16 +123,18 @@ func (h *hierarchy) unlink(c uint32) {
 	h.changed(c)
 }
 
-// maxShapeLog is the most changes of shape the hierarchy's log holds (a megabyte): a reader further behind takes
-// the whole shape again, which costs about as much as following that many changes.
-const maxShapeLog = 1 << 18
+// maxShapeLog is the most changes of shape the hierarchy's log holds (two megabytes); it holds the last half of
+// that at least. A reader further behind takes the whole shape again. Had the log started again empty instead, a
+// reader only a 100,000-cube spawn behind would take a million roots again whenever the spawn crossed the end.
+const maxShapeLog = 1 << 19
 
 // changed counts a change of shape at entity index i and logs it.
 func (h *hierarchy) changed(i uint32) {
 	h.shape++
 	if len(h.log) >= maxShapeLog {
-		h.log, h.logFrom = h.log[:0], h.shape
-		return
+		drop := len(h.log) / 2
+		h.log = h.log[:copy(h.log, h.log[drop:])]
+		h.logFrom += uint64(drop)
 	}
 	h.log = append(h.log, i)
 }

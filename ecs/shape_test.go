@@ -3,6 +3,7 @@ package ecs
 import (
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -110,6 +111,33 @@ func TestShapeChangesFollowRoots(t *testing.T) {
 	}
 	called := false
 	if w.ShapeChanges(seen, func(Entity) { called = true }) || called {
+		t.Error("changes since a version more than the log ago: reported held")
+	}
+}
+
+// A reader behind by half the log's size or less is always told the changes since it looked, even when the log
+// filled up in between (it drops its older half then, not everything): the changes are exactly those made.
+func TestShapeChangesHoldTheLastHalf(t *testing.T) {
+	w := NewWorld()
+	for range maxShapeLog - 10 { // the log near its end
+		w.Spawn(Transform{})
+	}
+	seen := w.ShapeVersion()
+	var want []Entity
+	for range maxShapeLog / 2 { // crosses the end
+		want = append(want, w.Spawn(Transform{}))
+	}
+	var got []Entity
+	if !w.ShapeChanges(seen, func(e Entity) { got = append(got, e) }) {
+		t.Fatalf("changes since a version %d changes ago: not held", maxShapeLog/2)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("followed %d changes, want the %d spawns in order", len(got), len(want))
+	}
+	for range maxShapeLog {
+		w.Spawn(Transform{})
+	}
+	if w.ShapeChanges(seen, func(Entity) {}) {
 		t.Error("changes since a version more than the log ago: reported held")
 	}
 }
