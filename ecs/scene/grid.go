@@ -194,7 +194,24 @@ type GridPlan struct {
 	group  string    // the group's name as spawned (see uniqueNames)
 	spawn  bool      // Spawn has run
 	room   *ecs.Room // see PlanRoom
+	named  *GridNames
 }
+
+// GridNames are the names a spawned plan gave the entities that became roots where a root of the world had
+// theirs (see [GridPlan.Spawn]): what a plan of the same grid spawned into the same world again takes
+// ([GridPlan.UseNames]) instead of looking at every root of the world again. It costs 4 bytes a cube at most.
+type GridNames struct {
+	Group string   // the group's name ("" without a group)
+	K     []uint32 // K[i] > 0: cube i was named "base (K[i])" (FreeName); nil when none was renamed
+}
+
+// Names returns the names Spawn gave (nil before Spawn).
+func (g *GridPlan) Names() *GridNames { return g.named }
+
+// UseNames makes Spawn give the names n (of a spawn of the same grid into the same world, as it was then)
+// instead of finding the names the world's roots leave free. A redo spawns a million-root scene's grid again
+// at the cost of its cubes, not of the scene.
+func (g *GridPlan) UseNames(n *GridNames) { g.named = n }
 
 // PlanRoom plans room in w's table for the plan's cubes (see [ecs.Room]) and keeps it for Spawn: the room's
 // memory can then be made (Room.Make) on any goroutine, beside or after Plan, and Spawn writes the cubes into it
@@ -266,7 +283,7 @@ func (g *GridPlan) Plan(n int) bool {
 // [Color] and optionally [Spin], plus the group entity if the grid has one,
 // and returns the group (the zero Entity if none) and the cubes in plan
 // order. Whichever become roots (the group, else the cubes) are renamed where
-// a root of w has their name ("Cube 0,0 (1)": [FreeName]). w must have the scene components registered. It panics if the plan
+// a root of w has their name ("Cube 0,0 (1)": [FreeName]), or as [GridPlan.UseNames] says. w must have the scene components registered. It panics if the plan
 // is not complete or was spawned already (plan again for another world).
 func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 	if !g.Done() {
@@ -326,7 +343,17 @@ func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 // uniqueNames gives the entities that become roots — the group, or else the cubes — names no root of w has
 // (FreeName: "Cube 0,0 (1)" beside "Cube 0,0"), as Paste names what it adds.
 func (g *GridPlan) uniqueNames(w *ecs.World) {
+	if n := g.named; n != nil {
+		g.group = n.Group
+		for i, k := range n.K {
+			if k > 0 && i < len(g.names) {
+				g.names[i] = suffixed(baseName(g.names[i]), int(k))
+			}
+		}
+		return
+	}
 	g.group = g.p.Group
+	g.named = &GridNames{Group: g.group}
 	wanted := g.names
 	if g.group != "" {
 		wanted = []string{g.group}
@@ -338,13 +365,19 @@ func (g *GridPlan) uniqueNames(w *ecs.World) {
 	if g.group != "" {
 		if taken[g.group] {
 			g.group = FreeName(g.group, taken)
+			g.named.Group = g.group
 		}
 		return
 	}
 	for i, n := range g.names {
 		if taken[n] {
-			g.names[i] = FreeName(n, taken)
+			var k int
+			g.names[i], k = freeName(n, taken)
 			taken[g.names[i]] = true
+			if g.named.K == nil {
+				g.named.K = make([]uint32, len(g.names))
+			}
+			g.named.K[i] = uint32(k)
 		}
 	}
 }

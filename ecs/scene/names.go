@@ -11,13 +11,22 @@ import (
 // without a " (n)" suffix: the name a new entity gets when a sibling already has name ("Cube"
 // becomes "Cube (1)", "Cube (1)" becomes "Cube (2)"), as Unity names copies.
 func FreeName(name string, taken map[string]bool) string {
+	n, _ := freeName(name, taken)
+	return n
+}
+
+// freeName is FreeName with its k.
+func freeName(name string, taken map[string]bool) (string, int) {
 	base := baseName(name)
 	for k := 1; ; k++ {
-		if n := base + " (" + strconv.Itoa(k) + ")"; !taken[n] {
-			return n
+		if n := suffixed(base, k); !taken[n] {
+			return n, k
 		}
 	}
 }
+
+// suffixed is "base (k)".
+func suffixed(base string, k int) string { return base + " (" + strconv.Itoa(k) + ")" }
 
 // baseName is name without a " (n)" suffix (FreeName's base).
 func baseName(name string) string {

@@ -58,3 +58,44 @@ func TestSpawnGridNamesOnlyRootsCount(t *testing.T) {
 		t.Fatalf("root cube named %q beside a root \"Cube 0,0\", want \"Cube 0,0 (1)\"", n)
 	}
 }
+
+// A plan given the names of an earlier spawn of its grid (UseNames, as a redo does) names its cubes and group as
+// that spawn did, whatever roots the world holds: it does not look at them again.
+func TestSpawnGridUsesKeptNames(t *testing.T) {
+	for _, group := range []string{"", "Grid"} {
+		p := GridParams{Count: [3]int{2, 1, 2}, Spacing: mgl32.Vec3{1, 1, 1}, Group: group}
+		w := NewWorld()
+		SpawnGrid(w, p)
+		first, err := NewGridPlan(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first.Plan(first.Len())
+		g, cubes := first.Spawn(w)
+		names := func(w *ecs.World, g ecs.Entity, cubes []ecs.Entity) []string {
+			var ns []string
+			if !g.IsZero() {
+				ns = append(ns, ecs.NewMap[Name](w).Get(g).Value)
+			}
+			for _, c := range cubes {
+				ns = append(ns, ecs.NewMap[Name](w).Get(c).Value)
+			}
+			return ns
+		}
+		want := names(w, g, cubes)
+		if want[0] != "Cube 0,0 (1)" && want[0] != "Grid (1)" {
+			t.Fatalf("group %q: the second grid's names %v", group, want)
+		}
+		again, err := NewGridPlan(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again.Plan(again.Len())
+		again.UseNames(first.Names())
+		w2 := NewWorld() // no root has these names: only the kept names rename them
+		g2, cubes2 := again.Spawn(w2)
+		if got := names(w2, g2, cubes2); !reflect.DeepEqual(got, want) {
+			t.Fatalf("group %q: spawned with the kept names %v, want %v", group, got, want)
+		}
+	}
+}

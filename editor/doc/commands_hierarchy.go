@@ -60,8 +60,9 @@ func (c *placeCmd) apply(d *core) error { return d.applyPlace(c.moves, true) }
 func (c *placeCmd) revert(d *core) error { return d.applyPlace(c.moves, false) }
 
 // gridCmd is one Spawn Cube Grid. It keeps the parameters, the state of the id generator before
-// the first spawn and the ids made: redo runs scene.SpawnGrid again from the same generator state
-// (it is deterministic, so the entities get the same ids), undo despawns by id.
+// the first spawn, the names it gave where a root had the cube's and the ids made: redo runs scene.SpawnGrid
+// again from the same generator state and with the same names (the scene is as it was before the first spawn:
+// the entities get the same ids and names, without a look at every root's), undo despawns by id.
 type gridCmd struct {
 	p       scene.GridParams
 	plan    *scene.GridPlan // the first apply's plan, made by a GridJob; nil afterwards
@@ -71,11 +72,19 @@ type gridCmd struct {
 	group   ecs.Entity
 	cubes   []ecs.Entity // handles of the last spawn, checked before use
 	grouped bool
+	names   *scene.GridNames // the names the first spawn gave; nil before it
 }
 
 func (c *gridCmd) label() string { return "Spawn Cube Grid" }
 
-func (c *gridCmd) size() int { return 8*cap(c.ids) + 8*cap(c.cubes) }
+func (c *gridCmd) size() int {
+	n := 8*cap(c.ids) + 8*cap(c.cubes)
+	if c.names != nil {
+		n += 4 * cap(c.names.K)
+	}
+	return n
+}
+
 func (c *gridCmd) apply(d *core) error {
 	r := d.idAlloc()
 	saved := *r
@@ -96,7 +105,9 @@ func (c *gridCmd) apply(d *core) error {
 		}
 		plan.Plan(plan.Len())
 	}
+	plan.UseNames(c.names)
 	c.group, c.cubes = plan.Spawn(d.world)
+	c.names = plan.Names()
 	if !first {
 		*r = saved // the generator had moved past these ids already
 	}
