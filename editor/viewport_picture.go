@@ -260,6 +260,15 @@ func (a *adoption) rename(id uint32) uint32 {
 	return id
 }
 
+// renamed lists the ids of the preview that rename changes: the adoption compares only their instances one by one.
+func (a *adoption) renamed() []uint32 {
+	ids := make([]uint32, len(a.ids))
+	for i := range ids {
+		ids[i] = previewIDBase + uint32(i) + 1
+	}
+	return ids
+}
+
 // adoptPreview says that list, the grid dialog's preview of a grid now spawned as cubes (in the grid's order),
 // drew what the scene's list draws now, but for the cubes' ids: the next picture of the scene takes the
 // preview's picture on screen instead of drawing it again (adoptPicture).
@@ -285,9 +294,9 @@ func (v *viewportPanel) adoptPicture(dl *viewport.DrawList) bool {
 		return false
 	}
 	r, ok := v.r.(interface {
-		Adopt(from, to *viewport.DrawList, rename func(uint32) uint32) bool
+		Adopt(from, to *viewport.DrawList, rename func(uint32) uint32, renamed []uint32) bool
 	})
-	if !ok || !r.Adopt(a.from, dl, a.rename) {
+	if !ok || !r.Adopt(a.from, dl, a.rename, a.renamed()) {
 		return false
 	}
 	v.pic.shown = dl

@@ -8,13 +8,25 @@ import (
 )
 
 // TestDrawsAs: a list draws as another once the other's ids are renamed, and any difference in what is drawn
-// (an instance's place, colour, mesh, a flag other than FlagSelected, one instance more or less) says no.
+// (an instance's place, colour, mesh, a flag other than FlagSelected, one instance more or less) says no — with the
+// renamed ids listed (the others then compared by their hashes) as without.
 func TestDrawsAs(t *testing.T) {
+	var renamed []uint32
+	for i := range uint32(30) {
+		renamed = append(renamed, adoptBase+i+1)
+	}
+	for _, r := range [][]uint32{nil, renamed} {
+		drawsAs(t, r)
+	}
+}
+
+const adoptBase = 1000
+
+func drawsAs(t *testing.T, renamed []uint32) {
 	cube, plane := &assets.Mesh{Ref: "cube"}, &assets.Mesh{Ref: "plane"}
-	const base = 1000
 	rename := func(id uint32) uint32 {
-		if id > base {
-			return id - base + 500
+		if id > adoptBase {
+			return id - adoptBase + 500
 		}
 		return id
 	}
@@ -35,7 +47,7 @@ func TestDrawsAs(t *testing.T) {
 		}
 		for i := range uint32(30) { // the preview's cubes, and the spawned ones in the opposite order
 			in := Instance{World: mgl32.Translate3D(float32(i)*2, 5, 0), Color: [4]float32{1, 0, 0, 1}}
-			in.ID, in.Flags = base+i+1, FlagSelected
+			in.ID, in.Flags = adoptBase+i+1, FlagSelected
 			from.Set("cube", in)
 			j := 29 - i
 			in = Instance{World: mgl32.Translate3D(float32(j)*2, 5, 0), Color: [4]float32{1, 0, 0, 1}, ID: 500 + j + 1}
@@ -44,10 +56,13 @@ func TestDrawsAs(t *testing.T) {
 		return from, to
 	}
 	from, to := make2()
-	if !to.DrawsAs(from, rename) {
+	if !to.DrawsAs(from, rename, renamed) {
 		t.Fatal("the spawned list does not draw as its preview")
 	}
-	if to.DrawsAs(from, func(id uint32) uint32 { return id }) {
+	if same, sure := to.drawsAsRenamed(from, rename, renamed); renamed != nil && (!same || !sure) {
+		t.Fatalf("with the renamed ids listed, told by hashes: same %v, sure %v (want both)", same, sure)
+	}
+	if to.DrawsAs(from, func(id uint32) uint32 { return id }, renamed) {
 		t.Error("draws as the preview without the rename")
 	}
 	changes := map[string]func(to *DrawList){
@@ -62,15 +77,15 @@ func TestDrawsAs(t *testing.T) {
 	for name, change := range changes {
 		from, to := make2()
 		change(to)
-		if to.DrawsAs(from, rename) {
-			t.Errorf("%s: still draws as the preview", name)
+		if to.DrawsAs(from, rename, renamed) {
+			t.Errorf("%s (renamed listed: %v): still draws as the preview", name, renamed != nil)
 		}
 	}
 	// Selection does not count: what is selected is composed over a picture, not drawn in it.
 	from, to = make2()
 	to.SetSelected(510, true)
 	to.SetFlag(3, FlagSelected, true)
-	if !to.DrawsAs(from, rename) {
+	if !to.DrawsAs(from, rename, renamed) {
 		t.Error("a selection or FlagSelected made the lists differ")
 	}
 }

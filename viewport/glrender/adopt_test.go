@@ -30,10 +30,12 @@ func TestAdoptEqualsDrawnPicture(t *testing.T) {
 	}
 	scene := func() *viewport.DrawList { return spread(t, 12, grey) }
 	preview := scene()
+	var renamed []uint32 // the preview's ids the spawn renames: the editor's Adopt compares only those one by one
 	for i := range cubes {
 		in := newCube(i)
 		in.ID, in.Flags = previewBase+uint32(i)+1, viewport.FlagSelected
 		preview.Set(assets.BuiltinCube, in)
+		renamed = append(renamed, in.ID)
 	}
 	spawn := func() *viewport.DrawList {
 		dl := scene()
@@ -81,19 +83,19 @@ func TestAdoptEqualsDrawnPicture(t *testing.T) {
 		// Not adopted: a list that draws something else, or a picture that is not complete.
 		other := scene()
 		other.SetMesh(assets.BuiltinCube, cube)
-		if r.Adopt(preview, other, rename) {
+		if r.Adopt(preview, other, rename, renamed) {
 			t.Fatal("adopted for a list without the cubes")
 		}
 		if _, err := r.Draw(spawned, cam, viewport.DrawOptions{Budget: tiny}); err != nil {
 			t.Fatal(err)
 		}
-		if r.Adopt(preview, spawned, rename) {
+		if r.Adopt(preview, spawned, rename, renamed) {
 			t.Fatal("adopted while another picture was being drawn")
 		}
 		drawDone(t, r, preview, cam, viewport.DrawOptions{})
 
 		renders := r.Stats().Renders
-		if !r.Adopt(preview, spawned, rename) {
+		if !r.Adopt(preview, spawned, rename, renamed) {
 			t.Fatal("the preview's picture was not adopted")
 		}
 		if s := r.Stats(); s.Renders != renders+1 || s.Total != spawned.Len() || s.Pending {
@@ -109,7 +111,7 @@ func TestAdoptEqualsDrawnPicture(t *testing.T) {
 	withRenderer(t, testW, testH, func(r *Renderer) {
 		spawned := spawn()
 		drawDone(t, r, preview, cam, viewport.DrawOptions{})
-		if !r.Adopt(preview, spawned, rename) {
+		if !r.Adopt(preview, spawned, rename, renamed) {
 			t.Fatal("not adopted")
 		}
 		spawned.SetWorld(first+3, mgl32.Translate3D(0, 6, 0))

@@ -35,13 +35,13 @@ func keptFrom(p *picture) keptPicture {
 }
 
 // adopt makes the picture on screen, of from, the picture of to (Renderer.Adopt) and reports whether it did.
-func (c *pictureCache) adopt(from, to *viewport.DrawList, rename func(id uint32) uint32) bool {
+func (c *pictureCache) adopt(from, to *viewport.DrawList, rename func(id uint32) uint32, renamed []uint32) bool {
 	s := &c.shown
 	if !c.software || from == nil || to == nil || from == to || c.job != nil || !c.have || s.coarse || s.key.dl != from ||
 		s.key.version != from.Version() || s.key.w != c.t.w || s.key.h != c.t.h || s.key.settings != *c.set {
 		return false
 	}
-	if !to.DrawsAs(from, rename) {
+	if !to.DrawsAs(from, rename, renamed) {
 		return false
 	}
 	c.renameIDs(to, rename)

@@ -229,7 +229,8 @@ func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.D
 }
 
 // Adopt makes the complete picture on screen, of from, the picture of to, without drawing, when to draws what
-// from draws once from's ids are renamed by rename ([viewport.DrawList.DrawsAs]): the id attachment's pixels are
+// from draws once from's ids are renamed by rename (the ids it changes listed in renamed, or nil: see
+// [viewport.DrawList.DrawsAs]): the id attachment's pixels are
 // renamed (and marked selected as to's instances are flagged), and the picture is to's from then on — shown,
 // picked from, and patched by to's later changes as if it had been drawn from to. It reports whether it did;
 // when it did not (the picture on screen is not a complete one of from as it is now, a picture is being drawn,
@@ -240,9 +241,9 @@ func (r *Renderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.D
 // preview drew (the scene's instances and the grid's cubes), the cubes under their entities' ids instead of
 // preview ids; a picture of 100,000 new cubes costs llvmpipe hundreds of milliseconds, the adoption one pass
 // over the id attachment.
-func (r *Renderer) Adopt(from, to *viewport.DrawList, rename func(id uint32) uint32) bool {
+func (r *Renderer) Adopt(from, to *viewport.DrawList, rename func(id uint32) uint32, renamed []uint32) bool {
 	r.check("Adopt")
-	return r.pics.adopt(from, to, rename) && glError("adopting a picture") == nil
+	return r.pics.adopt(from, to, rename, renamed) && glError("adopting a picture") == nil
 }
 
 // Forget frees what the renderer keeps for dl — its GPU buffers (in llvmpipe, copies in the C heap), its kept

@@ -164,7 +164,7 @@ func TestGPUPathWaitsForNothing(t *testing.T) {
 				}
 				preview := spread(t, 40, [4]float32{0.8, 0.8, 0.2, 1})
 				render(t, r, preview, cam)
-				if r.Adopt(preview, dl, func(id uint32) uint32 { return id }) {
+				if r.Adopt(preview, dl, func(id uint32) uint32 { return id }, nil) {
 					t.Error("GPU path: Adopt read the picture back")
 				}
 			}
