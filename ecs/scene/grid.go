@@ -343,43 +343,56 @@ func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 // uniqueNames gives the entities that become roots — the group, or else the cubes — names no root of w has
 // (FreeName: "Cube 0,0 (1)" beside "Cube 0,0"), as Paste names what it adds.
 func (g *GridPlan) uniqueNames(w *ecs.World) {
-	if n := g.named; n != nil {
-		g.group = n.Group
-		for i, k := range n.K {
-			if k > 0 && i < len(g.names) {
-				g.names[i] = suffixed(baseName(g.names[i]), int(k))
-			}
+	if g.named == nil {
+		g.named = g.freeNames(rootNamesAmong(w, g.wanted()))
+	}
+	n := g.named
+	g.group = n.Group
+	for i, k := range n.K {
+		if k > 0 && i < len(g.names) {
+			g.names[i] = suffixed(baseName(g.names[i]), int(k))
 		}
-		return
 	}
-	g.group = g.p.Group
-	g.named = &GridNames{Group: g.group}
-	wanted := g.names
-	if g.group != "" {
-		wanted = []string{g.group}
+}
+
+// FindNames finds the names Spawn gives beside the roots w has now (see [GridPlan.UseNames]), reading w as a
+// reader of a lent world may ([ecs.World.Lend]: no queries), so on any goroutine while w is lent: the names of a
+// big grid are found beside its plan, not on w's goroutine when it is spawned. The plan must be complete.
+func (g *GridPlan) FindNames(w *ecs.World) *GridNames {
+	return g.freeNames(rootNamesRead(w, g.wanted()))
+}
+
+// wanted is the names that become roots' names: the group's, or else the cubes'.
+func (g *GridPlan) wanted() []string {
+	if g.p.Group != "" {
+		return []string{g.p.Group}
 	}
-	taken := rootNamesAmong(w, wanted)
+	return g.names
+}
+
+// freeNames returns the names the roots named in taken leave the group, or else the cubes.
+func (g *GridPlan) freeNames(taken map[string]bool) *GridNames {
+	n := &GridNames{Group: g.p.Group}
 	if taken == nil {
-		return
+		return n
 	}
-	if g.group != "" {
-		if taken[g.group] {
-			g.group = FreeName(g.group, taken)
-			g.named.Group = g.group
+	if n.Group != "" {
+		if taken[n.Group] {
+			n.Group = FreeName(n.Group, taken)
 		}
-		return
+		return n
 	}
-	for i, n := range g.names {
-		if taken[n] {
-			var k int
-			g.names[i], k = freeName(n, taken)
-			taken[g.names[i]] = true
-			if g.named.K == nil {
-				g.named.K = make([]uint32, len(g.names))
+	for i, name := range g.names {
+		if taken[name] {
+			free, k := freeName(name, taken)
+			taken[free] = true
+			if n.K == nil {
+				n.K = make([]uint32, len(g.names))
 			}
-			g.named.K[i] = uint32(k)
+			n.K[i] = uint32(k)
 		}
 	}
+	return n
 }
 
 // SpawnGrid adds a grid of cubes to w, each with a Transform, [Name]

@@ -42,25 +42,50 @@ func baseName(name string) string {
 // those names themselves, and names "base (k)" of their bases (nil when there are none). A spawn beside a million
 // roots then keeps a set of its own names, not of the million.
 func rootNamesAmong(w *ecs.World, wanted []string) map[string]bool {
-	want := make(map[string]bool, len(wanted))
-	bases := map[string]bool{}
-	for _, n := range wanted {
-		want[n] = true
-		bases[baseName(n)] = true
-	}
-	var taken map[string]bool
-	ecs.NewQuery1[Name](w, ecs.Read[Name]()).Each(func(e ecs.Entity, n *Name) {
-		v := n.Value
-		if !want[v] && !(strings.HasSuffix(v, ")") && bases[baseName(v)]) {
-			return
+	m := namesMatcher(w, wanted)
+	ecs.NewQuery1[Name](w, ecs.Read[Name]()).Each(func(e ecs.Entity, n *Name) { m.see(e, n.Value) })
+	return m.taken
+}
+
+// rootNamesRead is rootNamesAmong as a reader of a lent world (ecs.World.Lend) may find them: without a query.
+func rootNamesRead(w *ecs.World, wanted []string) map[string]bool {
+	m := namesMatcher(w, wanted)
+	names := ecs.NewMap[Name](w)
+	w.ReadEntities(func(e ecs.Entity) bool {
+		if n, ok := names.TryGet(e); ok {
+			m.see(e, n.Value)
 		}
-		if !w.Parent(e).IsZero() {
-			return
-		}
-		if taken == nil {
-			taken = map[string]bool{}
-		}
-		taken[v] = true
+		return true
 	})
-	return taken
+	return m.taken
+}
+
+// rootNames collects the names of roots that FreeName could ask about for some wanted names.
+type rootNames struct {
+	w           *ecs.World
+	want, bases map[string]bool
+	taken       map[string]bool
+}
+
+func namesMatcher(w *ecs.World, wanted []string) *rootNames {
+	m := &rootNames{w: w, want: make(map[string]bool, len(wanted)), bases: map[string]bool{}}
+	for _, n := range wanted {
+		m.want[n] = true
+		m.bases[baseName(n)] = true
+	}
+	return m
+}
+
+// see looks at entity e, named v.
+func (m *rootNames) see(e ecs.Entity, v string) {
+	if !m.want[v] && !(strings.HasSuffix(v, ")") && m.bases[baseName(v)]) {
+		return
+	}
+	if !m.w.Parent(e).IsZero() {
+		return
+	}
+	if m.taken == nil {
+		m.taken = map[string]bool{}
+	}
+	m.taken[v] = true
 }

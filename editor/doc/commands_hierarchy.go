@@ -105,7 +105,9 @@ func (c *gridCmd) apply(d *core) error {
 		}
 		plan.Plan(plan.Len())
 	}
-	plan.UseNames(c.names)
+	if c.names != nil {
+		plan.UseNames(c.names)
+	}
 	c.group, c.cubes = plan.Spawn(d.world)
 	c.names = plan.Names()
 	if !first {

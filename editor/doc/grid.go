@@ -3,6 +3,7 @@ package doc
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
@@ -64,6 +65,43 @@ type GridJob struct {
 	plan *scene.GridPlan
 	room *ecs.Room // the world's table made ready for the cubes by Run (nil: small, or room enough)
 	done bool      // Run returned nil
+	look *gridLook // the world lent to Run to find the cubes' names (nil: small)
+}
+
+// gridLook is the world lent to a big grid's Run (ecs.World.Lend), which finds the names its roots leave the
+// grid's beside its plan (scene.GridPlan.FindNames), not on the loop thread at FinishGrid: a look at every root's
+// name, 60–100 ms beside a million. FinishGrid takes the names found if the scene did not change since.
+type gridLook struct {
+	world   *ecs.World
+	version uint64 // the document's Version when lent
+	state   atomic.Int32
+	end     func()
+	names   *scene.GridNames // found by Run (nil: not)
+}
+
+// The states of a gridLook: lent, not read yet; being read; given back (read, or reclaimed before).
+const (
+	lookLent int32 = iota
+	lookReading
+	lookBack
+)
+
+// read finds the plan's names in the lent world unless the loop thread took the world back first.
+func (l *gridLook) read(plan *scene.GridPlan) {
+	if l.state.CompareAndSwap(lookLent, lookReading) {
+		l.names = plan.FindNames(l.world)
+		l.state.Store(lookBack)
+		l.end()
+	}
+}
+
+// giveBack gives the world back unread (Run stopped before its names, or never ran).
+func (l *gridLook) giveBack() bool {
+	if l.state.CompareAndSwap(lookLent, lookBack) {
+		l.end()
+		return true
+	}
+	return false
 }
 
 // roomFrom is the number of cubes from which a grid job makes the world's table ready for them while it plans
@@ -90,6 +128,9 @@ func (d *Document) PrepareGrid(p scene.GridParams) (*GridJob, error) {
 	}
 	if j.Len() >= roomFrom {
 		j.room = plan.PlanRoom(d.world)
+		l := &gridLook{world: d.world, version: d.version}
+		l.end = d.world.Lend(l.giveBack) // the loop thread's next write takes it back unread, or waits for the read
+		j.look = l
 	}
 	return j, nil
 }
@@ -126,12 +167,18 @@ func (j *GridJob) Run(ctx context.Context, progress func(done, total int64)) err
 		close(made)
 	}()
 	defer func() { <-made }()
+	if j.look != nil {
+		defer j.look.giveBack()
+	}
 	for !j.plan.Done() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		j.plan.Plan(GridChunk)
 		report()
+	}
+	if j.look != nil {
+		j.look.read(j.plan)
 	}
 	j.done = true
 	return nil
@@ -156,6 +203,9 @@ func (d *Document) FinishGrid(j *GridJob) (ecs.Entity, []ecs.Entity, error) {
 		return ecs.Entity{}, nil, err
 	}
 	p := j.plan.Params()
+	if l := j.look; l != nil && l.names != nil && l.world == d.world && l.version == d.version {
+		j.plan.UseNames(l.names) // found beside the plan, in the scene as it still is
+	}
 	c := &gridCmd{p: p, n: j.Len(), grouped: p.Group != "", plan: j.plan}
 	j.plan = nil
 	selBefore := d.sel.ids()

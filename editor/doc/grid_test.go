@@ -338,3 +338,60 @@ func TestGridsGetNamesNoSiblingHas(t *testing.T) {
 		t.Fatalf("copies: %v", names)
 	}
 }
+
+// TestBigGridFindsItsNamesBesideThePlan: a big grid's Run finds the names the scene's roots leave its cubes
+// (beside "Cube 0,0" its first is "Cube 0,0 (1)") and FinishGrid takes them; found in a scene that changed before
+// FinishGrid (the grid they collided with undone), they are not taken; a write before Run reads them takes the
+// world back unread, and FinishGrid finds them itself. Every way, the names are those no root has.
+func TestBigGridFindsItsNamesBesideThePlan(t *testing.T) {
+	p := scene.DefaultGrid()
+	p.Count = [3]int{64, 1, 64} // roomFrom cubes: a job with a lent world
+	first := func(d *Document, cubes []ecs.Entity) string { return d.Name(cubes[0]) }
+	spawned := func() *Document {
+		d := New("", Options{})
+		_, _, err := d.SpawnGrid(context.Background(), p, nil)
+		must(t, err)
+		return d
+	}
+
+	d := spawned()
+	j, err := d.PrepareGrid(p)
+	must(t, err)
+	must(t, j.Run(context.Background(), nil))
+	if j.look == nil || j.look.names == nil || j.look.names.K == nil {
+		t.Fatal("Run found no names for the cubes beside the roots of their names")
+	}
+	_, cubes, err := d.FinishGrid(j)
+	must(t, err)
+	if n := first(d, cubes); n != "Cube 0,0 (1)" {
+		t.Errorf("beside the first grid, the second's first cube is %q", n)
+	}
+	uniqueRootNames(t, d)
+
+	d = spawned()
+	j, err = d.PrepareGrid(p)
+	must(t, err)
+	must(t, j.Run(context.Background(), nil))
+	must(t, d.History().Undo()) // the names found collided with a grid no longer there
+	_, cubes, err = d.FinishGrid(j)
+	must(t, err)
+	if n := first(d, cubes); n != "Cube 0,0" {
+		t.Errorf("the scene changed after Run: the first cube is %q, want \"Cube 0,0\"", n)
+	}
+
+	d = spawned()
+	j, err = d.PrepareGrid(p)
+	must(t, err)
+	must(t, d.SetSceneName("Written")) // not a world write: the world stays lent
+	must(t, d.Rename([]ecs.Entity{d.Roots()[1]}, "Cube 0,0 (1)"))
+	must(t, j.Run(context.Background(), nil))
+	if j.look.names != nil {
+		t.Error("Run read the world the loop thread took back")
+	}
+	_, cubes, err = d.FinishGrid(j)
+	must(t, err)
+	if n := first(d, cubes); n != "Cube 0,0 (2)" {
+		t.Errorf("beside \"Cube 0,0\" and \"Cube 0,0 (1)\", the first cube is %q", n)
+	}
+	uniqueRootNames(t, d)
+}
