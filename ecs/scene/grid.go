@@ -198,11 +198,13 @@ type GridPlan struct {
 }
 
 // GridNames are the names a spawned plan gave the entities that became roots where a root of the world had
-// theirs (see [GridPlan.Spawn]): what a plan of the same grid spawned into the same world again takes
-// ([GridPlan.UseNames]) instead of looking at every root of the world again. It costs 4 bytes a cube at most.
+// theirs, and the order key of the first (see [GridPlan.Spawn]): what a plan of the same grid spawned into the same
+// world again takes ([GridPlan.UseNames]) instead of looking at every root of the world again. It costs 4 bytes a
+// cube at most.
 type GridNames struct {
 	Group string   // the group's name ("" without a group)
 	K     []uint32 // K[i] > 0: cube i was named "base (K[i])" (FreeName); nil when none was renamed
+	Order float64  // the order key after the roots' (NextOrder)
 }
 
 // Names returns the names Spawn gave (nil before Spawn).
@@ -298,8 +300,8 @@ func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 	r := ids(w)
 	// Order keys: the group (or the cubes, if they are roots) after the
 	// current roots; cubes in a group 1, 2, 3, ….
-	order := NextOrder(w, ecs.Entity{})
 	g.uniqueNames(w)
+	order := g.named.Order
 	if p.Group != "" {
 		group = w.Spawn(&ecs.Transform{Position: p.Origin, Scale: mgl32.Vec3{1, 1, 1}}, &Name{Value: g.group},
 			&SceneID{ID: r.New(), Order: order})
@@ -345,6 +347,7 @@ func (g *GridPlan) Spawn(w *ecs.World) (group ecs.Entity, cubes []ecs.Entity) {
 func (g *GridPlan) uniqueNames(w *ecs.World) {
 	if g.named == nil {
 		g.named = g.freeNames(rootNamesAmong(w, g.wanted()))
+		g.named.Order = NextOrder(w, ecs.Entity{})
 	}
 	n := g.named
 	g.group = n.Group
@@ -359,7 +362,9 @@ func (g *GridPlan) uniqueNames(w *ecs.World) {
 // reader of a lent world may ([ecs.World.Lend]: no queries), so on any goroutine while w is lent: the names of a
 // big grid are found beside its plan, not on w's goroutine when it is spawned. The plan must be complete.
 func (g *GridPlan) FindNames(w *ecs.World) *GridNames {
-	return g.freeNames(rootNamesRead(w, g.wanted()))
+	n := g.freeNames(rootNamesRead(w, g.wanted()))
+	n.Order = nextRootOrder(w, w.ReadEntities)
+	return n
 }
 
 // wanted is the names that become roots' names: the group's, or else the cubes'.

@@ -191,17 +191,27 @@ func NextOrder(w *ecs.World, parent ecs.Entity) float64 {
 		}
 	}
 	if parent.IsZero() {
-		w.EachEntity(func(e ecs.Entity) bool {
-			if w.Parent(e).IsZero() {
-				see(e)
-			}
-			return true
-		})
-	} else {
-		for _, c := range w.Children(parent) {
-			see(c)
-		}
+		return nextRootOrder(w, w.EachEntity)
 	}
+	for _, c := range w.Children(parent) {
+		see(c)
+	}
+	return After(hi, has)
+}
+
+// nextRootOrder is NextOrder of the roots, which each (EachEntity, or ReadEntities for a reader of a lent world)
+// goes through among every entity.
+func nextRootOrder(w *ecs.World, each func(func(ecs.Entity) bool)) float64 {
+	m := ecs.NewMap[SceneID](w)
+	hi, has := 0.0, false
+	each(func(e ecs.Entity) bool {
+		if w.Parent(e).IsZero() {
+			if k, ok := m.TryGet(e); ok && (!has || k.Order > hi) {
+				hi, has = k.Order, true
+			}
+		}
+		return true
+	})
 	return After(hi, has)
 }
 

@@ -341,12 +341,15 @@ func TestGridsGetNamesNoSiblingHas(t *testing.T) {
 
 // TestBigGridFindsItsNamesBesideThePlan: a big grid's Run finds the names the scene's roots leave its cubes
 // (beside "Cube 0,0" its first is "Cube 0,0 (1)") and FinishGrid takes them; found in a scene that changed before
-// FinishGrid (the grid they collided with undone), they are not taken; a write before Run reads them takes the
+// FinishGrid (the grid they collided with undone), they are not taken, nor the order key after the roots found with them; a write before Run reads them takes the
 // world back unread, and FinishGrid finds them itself. Every way, the names are those no root has.
 func TestBigGridFindsItsNamesBesideThePlan(t *testing.T) {
 	p := scene.DefaultGrid()
 	p.Count = [3]int{64, 1, 64} // roomFrom cubes: a job with a lent world
 	first := func(d *Document, cubes []ecs.Entity) string { return d.Name(cubes[0]) }
+	order := func(d *Document, cubes []ecs.Entity) float64 {
+		return ecs.NewMap[scene.SceneID](d.World()).Get(cubes[0]).Order
+	}
 	spawned := func() *Document {
 		d := New("", Options{})
 		_, _, err := d.SpawnGrid(context.Background(), p, nil)
@@ -363,8 +366,8 @@ func TestBigGridFindsItsNamesBesideThePlan(t *testing.T) {
 	}
 	_, cubes, err := d.FinishGrid(j)
 	must(t, err)
-	if n := first(d, cubes); n != "Cube 0,0 (1)" {
-		t.Errorf("beside the first grid, the second's first cube is %q", n)
+	if n, o := first(d, cubes), order(d, cubes); n != "Cube 0,0 (1)" || o != 64*64+1 {
+		t.Errorf("beside the first grid, the second's first cube is %q, order %v (want after the first's 4096)", n, o)
 	}
 	uniqueRootNames(t, d)
 
@@ -375,8 +378,8 @@ func TestBigGridFindsItsNamesBesideThePlan(t *testing.T) {
 	must(t, d.History().Undo()) // the names found collided with a grid no longer there
 	_, cubes, err = d.FinishGrid(j)
 	must(t, err)
-	if n := first(d, cubes); n != "Cube 0,0" {
-		t.Errorf("the scene changed after Run: the first cube is %q, want \"Cube 0,0\"", n)
+	if n, o := first(d, cubes), order(d, cubes); n != "Cube 0,0" || o != 1 {
+		t.Errorf("the scene changed after Run: the first cube is %q, order %v; want \"Cube 0,0\", 1", n, o)
 	}
 
 	d = spawned()
