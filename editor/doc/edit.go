@@ -76,6 +76,10 @@ func (d *Document) CancelEdit() {
 		}
 		d.version++
 	}
+	if t.col != nil {
+		d.cancelColumn(t.col)
+		d.version++
+	}
 	for i := len(t.changes) - 1; i >= 0; i-- {
 		mustOK(d.setState(t.changes[i].id, t.changes[i].cid, t.changes[i].before))
 	}
@@ -87,6 +91,9 @@ func (d *Document) CancelEdit() {
 // touch records the state of es's component cid before the transaction first changes it.
 func (d *Document) touch(es []ecs.Entity, cid ecs.ComponentID) {
 	t := d.hist.edit
+	if t.col != nil {
+		d.spill(t)
+	}
 	marks := t.touched[cid]
 	for _, e := range es {
 		i := int(e.Index())
@@ -169,6 +176,9 @@ func (d *Document) SetField(es []ecs.Entity, cid ecs.ComponentID, path string, v
 		return d.liveSetField(es, cid, path, v)
 	}
 	return d.inEdit("Edit "+info.Name, func() error {
+		if ok, err := d.setColumn(es, cid, path, v); ok {
+			return err
+		}
 		d.touch(es, cid)
 		for _, e := range es {
 			if err := d.world.SetField(e, cid, path, v); err != nil {

@@ -232,6 +232,7 @@ type transaction struct {
 	depth   int
 	sel     []uint64
 	changes []compChange
+	col     *colEdit // the edits so far, when they are one column edit (then changes is empty)
 	// touched marks, per component, the entity indices whose state before is recorded (no
 	// entity is despawned while a transaction is open: every structural command commits it).
 	touched map[ecs.ComponentID][]bool
@@ -248,6 +249,12 @@ func (h *History) endEdit() {
 		return
 	}
 	h.edit = nil
+	if t.col != nil {
+		if cmd := h.c.endColumn(t.name, t.col); cmd != nil {
+			h.push(cmd, t.sel)
+		}
+		return
+	}
 	var kept []compChange
 	for _, ch := range t.changes {
 		if e, ok := h.c.entity(ch.id); ok {

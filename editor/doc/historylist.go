@@ -76,6 +76,8 @@ func (d *core) touched(cmd command) string {
 			n++
 		}
 		return d.entities(first, n, nil)
+	case *fieldCmd:
+		return d.entities(c.ids[0], len(c.ids), nil)
 	case *treeCmd:
 		if len(c.roots) == 0 {
 			return ""

@@ -26,6 +26,7 @@ const (
 	tagInsert
 	tagDelete
 	tagMulti
+	tagField
 )
 
 // Forms of a component value.
@@ -98,7 +99,7 @@ func (j *Journal) journaled(d *core, cmd command) bool {
 			}
 		}
 		return true
-	case *sceneNameCmd, *gridCmd, *placeCmd:
+	case *sceneNameCmd, *gridCmd, *placeCmd, *fieldCmd:
 		return true
 	case *treeCmd:
 		if !c.insert {
@@ -147,6 +148,8 @@ func eachCID(cmd command, fn func(ecs.ComponentID)) {
 		for i := range c.changes {
 			fn(c.changes[i].cid)
 		}
+	case *fieldCmd:
+		fn(c.cid)
 	case *treeCmd:
 		if c.insert {
 			for _, g := range c.rm.pack.groups {
@@ -358,6 +361,24 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 			}
 			vc.strN(e, f.name, &f.nameN)
 		}
+	case *fieldCmd:
+		// The scene ids and each field's value once, as its bytes (plain memory); the values
+		// before are what the entities hold when the step is replayed.
+		e.b = append(e.b, tagField)
+		vc.str(e, c.name)
+		f := vc.form(c.cid)
+		if f == nil {
+			return fmt.Errorf("component %d is not registered", c.cid)
+		}
+		vc.strN(e, f.name, &f.nameN)
+		e.ids(c.ids)
+		e.u(uint64(len(c.sets)))
+		for _, s := range c.sets {
+			t := reflect.TypeOf(s.v)
+			e.s(s.path)
+			vc.str(e, t.String())
+			e.by(valueBytes(s.v, t.Size()))
+		}
 	case *sceneNameCmd:
 		e.c(tagName)
 		e.s(c.from)
@@ -467,6 +488,8 @@ func (d *core) replayCmd(r *dec) (command, error) {
 			}
 		}
 		return c, nil
+	case tagField:
+		return d.replayField(r)
 	case tagName:
 		c := &sceneNameCmd{from: r.s(), to: r.s()}
 		return c, d.doCmd(c, r)
@@ -544,6 +567,60 @@ func (d *core) replayCmd(r *dec) (command, error) {
 		return c, nil // each part was done as it was read
 	}
 	return nil, fmt.Errorf("unknown command tag %d", tag)
+}
+
+// replayField reads a fieldCmd (after its tag) and does it.
+func (d *core) replayField(r *dec) (command, error) {
+	c := &fieldCmd{name: r.str()}
+	comp := r.str()
+	c.ids = r.ids()
+	n := r.count()
+	type rawSet struct {
+		path, typ string
+		b         []byte
+	}
+	raw := make([]rawSet, 0, n)
+	for range n {
+		raw = append(raw, rawSet{path: r.s(), typ: r.str(), b: r.by()})
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	cid, ok := d.world.ComponentByName(comp)
+	if !ok {
+		return nil, fmt.Errorf("component %s is not registered", comp)
+	}
+	c.cid = cid
+	c.ents = make([]ecs.Entity, len(c.ids))
+	for i, id := range c.ids {
+		e, ok := d.entity(id)
+		if !ok {
+			return nil, fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
+		}
+		c.ents[i] = e
+	}
+	if len(c.ents) == 0 {
+		return nil, fmt.Errorf("a field edit of no entities")
+	}
+	for _, s := range raw {
+		cur, err := d.world.GetField(c.ents[0], cid, s.path)
+		if err != nil {
+			return nil, err
+		}
+		t := reflect.TypeOf(cur)
+		if !plainMemory(t) || t.String() != s.typ || uintptr(len(s.b)) != t.Size() {
+			return nil, fmt.Errorf("%s.%s is no longer the type the journal holds (%s, %d bytes)", comp, s.path, s.typ, len(s.b))
+		}
+		p := reflect.New(t)
+		copy(unsafe.Slice((*byte)(p.UnsafePointer()), len(s.b)), s.b)
+		c.sets = append(c.sets, fieldSet{path: s.path, v: p.Elem().Interface()})
+	}
+	before, err := d.world.CopyValues(cid, c.ents)
+	if err != nil {
+		return nil, err
+	}
+	c.before = before
+	return c, c.apply(d)
 }
 
 // doCmd applies c if r was read whole.

@@ -137,6 +137,8 @@ func (p *Play) record(cmd command) {
 		for _, ch := range c.changes {
 			p.markUser([]uint64{ch.id}, ch.cid, "")
 		}
+	case *fieldCmd:
+		p.markUser(c.ids, c.cid, "")
 	}
 }
 
