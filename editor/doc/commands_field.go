@@ -189,7 +189,7 @@ func (d *core) cancelColumn(c *colEdit) {
 func (d *core) endColumn(name string, c *colEdit) *fieldCmd {
 	after, err := d.world.CopyValues(c.cid, c.ents)
 	mustOK(err)
-	size := int(c.before.Bytes() / max(1, c.before.Len()))
+	size := c.before.Bytes() / max(1, c.before.Len())
 	a, b := valuesBytes(after), valuesBytes(c.before)
 	var same []int
 	for i := range c.ents {

@@ -83,7 +83,15 @@ func (s *crashSession) step(i int) error {
 		if s.job == nil {
 			return d.Save(context.Background(), nil)
 		}
-	case k < 4:
+	case k == 3: // every entity with a Transform: a column edit (columnMinCrash)
+		var all []ecs.Entity
+		for _, id := range ids {
+			if e, _ := d.Entity(id); d.EditWorld().Has(e, s.tr) {
+				all = append(all, e)
+			}
+		}
+		return d.SetField(all, s.tr, "position[1]", float32(s.rng.IntN(100)))
+	case k < 3:
 		e := pick()
 		for _, ok := d.EditWorld().Get(e, s.tr); !ok; _, ok = d.EditWorld().Get(e, s.tr) {
 			e = pick()
@@ -109,7 +117,12 @@ func (s *crashSession) step(i int) error {
 	return nil
 }
 
+// columnMinCrash makes a field edit of two entities or more a column edit in the crash test's
+// sessions (the driver's and the replay's), one entity's a per-entity one.
+const columnMinCrash = 2
+
 func journalDriver() int {
+	columnMin = columnMinCrash
 	seed, _ := strconv.ParseUint(os.Getenv("VOLTEX_JOURNAL_SEED"), 10, 64)
 	s, err := openCrashSession(os.Getenv("VOLTEX_JOURNAL_SCENE"), seed, os.Getenv("VOLTEX_JOURNAL_BIG") != "")
 	if err != nil {
@@ -168,6 +181,8 @@ func TestJournalCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func(n int) { columnMin = n }(columnMin)
+	columnMin = columnMinCrash
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
 	for run := range crashRuns() {
 		seed := rng.Uint64()

@@ -620,7 +620,8 @@ func (d *core) replayField(r *dec) (command, error) {
 		return nil, err
 	}
 	c.before = before
-	return c, c.apply(d)
+	err = c.apply(d)
+	return c, err
 }
 
 // doCmd applies c if r was read whole.
