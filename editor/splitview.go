@@ -39,6 +39,7 @@ func (c camDoc) PlayMode() *doc.Play              { return c.doc().PlayMode() }
 func (c camDoc) Selection() *doc.Selection        { return c.doc().Selection() }
 func (c camDoc) DragWorld(delta mgl32.Mat4) error { return c.doc().DragWorld(delta) }
 func (c camDoc) EndEdit()                         { c.doc().EndEdit() }
+func (c camDoc) Editing() bool                    { return c.doc().Editing() }
 func (c camDoc) BeginTransformDrag(label string, kind doc.DragKind, es []ecs.Entity) {
 	c.doc().BeginTransformDrag(label, kind, es)
 }

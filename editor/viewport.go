@@ -25,6 +25,8 @@ type viewportDoc interface {
 	BeginTransformDrag(label string, kind doc.DragKind, es []ecs.Entity)
 	DragWorld(delta mgl32.Mat4) error
 	EndEdit()
+	// Editing reports whether an edit is going on (a transaction: the pictures meanwhile are of no undo step).
+	Editing() bool
 }
 
 // viewportHost is what the viewport panel needs of the rest of the editor.

@@ -31,6 +31,7 @@ type viewportPicture struct {
 	moved      bool      // the last frame's picture was asked for because the view or the scene changed
 	viewMoved  bool      // because the view changed
 	built      bool      // the panel was built in this frame (lateRender)
+	editing    bool      // an edit was going on in the last frame drawn (DrawOptions.Between)
 	drew       bool      // the panel drew (some of) a picture in this frame (lateRender)
 	builtAt    [2]uint64 // the list's version and the selection's when it was (lateRender)
 	// currentAt is the newest time (unix ns) at which the picture on screen was known to show everything the
@@ -135,6 +136,11 @@ func (v *viewportPanel) render(w, h int) {
 		Width: w, Height: h, Assets: v.scene.assetVersion, Playing: v.playing,
 	}
 	reason := v.policy.Decide(state)
+	editing := v.doc.Editing()
+	if v.pic.editing && !editing {
+		v.pic.pending = true // the edit ended: the renderer is told that its picture is now a step's
+	}
+	v.pic.editing = editing
 	// The view moving (an orbit, pan or fly while its button is held; the camera changing frame after frame, as
 	// the view cube turns it): thinned pictures that fit a frame, replaced by the full one, drawn at once, in the
 	// first frame after the motion ends. The scene changing frame after frame (play mode, a gizmo drag): complete
@@ -155,7 +161,8 @@ func (v *viewportPanel) render(w, h int) {
 			v.log.Errorf("viewport: %v", err)
 		}
 	}
-	done, err := v.r.Draw(dl, cam, viewport.DrawOptions{Budget: v.clock.budget(interactive), Interactive: interactive, Changing: changing})
+	done, err := v.r.Draw(dl, cam, viewport.DrawOptions{Budget: v.clock.budget(interactive), Interactive: interactive, Changing: changing,
+		Between: editing})
 	if err != nil {
 		v.log.Errorf("viewport: %v", err)
 	}
@@ -205,7 +212,7 @@ func (v *viewportPanel) lateRender() {
 		return // something else to draw, or nothing changed since the panel was built
 	}
 	tex := v.r.Texture()
-	o := viewport.DrawOptions{Budget: v.clock.budget(false), PatchOnly: true}
+	o := viewport.DrawOptions{Budget: v.clock.budget(false), PatchOnly: true, Between: v.doc.Editing()}
 	if !v.pic.drew && o.Budget == idleDrawBudget && !v.gz.active && v.ctl.Mode() == viewport.ModeNone {
 		o.PatchOnly = false // the frame's budget is unspent: a bigger picture begins now
 	}

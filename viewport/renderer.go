@@ -48,6 +48,10 @@ type DrawOptions struct {
 	// version of it is finished — it shows the list as it was when begun — instead of being begun again at every
 	// change, which would never complete one that costs more than a call. The camera and size still start it again.
 	Changing bool
+	// Between says the list shows a state between undo steps (an edit going on: a field typed into, a drag): its
+	// picture is not kept when a later one replaces it, so that the picture kept stays the one from before the
+	// edit, which the edit's undo shows again without drawing it (software renderer's kept pictures).
+	Between bool
 }
 
 // RenderStats describes a renderer's last render and running totals (the viewport's Stats Overlay shows them).

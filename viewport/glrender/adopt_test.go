@@ -231,3 +231,63 @@ func TestKeptPictureComesBack(t *testing.T) {
 		}
 	})
 }
+
+// TestKeptPictureOfTheStepBeforeAnEdit: the pictures drawn while an edit goes on (DrawOptions.Between: every
+// instance moved, then moved again, as a field typed into with everything selected) do not replace the kept
+// picture, so the undo of the edit shows the picture from before it without drawing (pixel for pixel the picture
+// drawn of the list), and the redo the edit's last picture; without Between the kept picture is an edit's
+// intermediate one and the undo draws.
+func TestKeptPictureOfTheStepBeforeAnEdit(t *testing.T) {
+	grey := [4]float32{0.6, 0.6, 0.6, 1}
+	for _, between := range []bool{true, false} {
+		dl := spread(t, 14, grey)
+		all := make([]viewport.Instance, 0, dl.Len())
+		for _, b := range dl.Batches() {
+			all = b.AppendInstances(all)
+		}
+		cam := framed(dl, testW, testH)
+		moveAll := func(x float32) {
+			for _, in := range all {
+				m := in.World
+				m[12] = x
+				dl.SetWorld(in.ID, m)
+			}
+		}
+		undo := func() {
+			for _, in := range all {
+				dl.SetWorld(in.ID, in.World)
+			}
+		}
+		withRenderer(t, testW, testH, func(r *Renderer) {
+			drawDone(t, r, dl, cam, viewport.DrawOptions{})
+			for _, x := range []float32{7, 7.2, 7.25} { // typed
+				moveAll(x)
+				drawDone(t, r, dl, cam, viewport.DrawOptions{Budget: tiny, Between: between})
+			}
+			drawDone(t, r, dl, cam, viewport.DrawOptions{Budget: tiny}) // Enter: the edit is a step
+			restores := r.pics.kept.restores
+			undo()
+			drawDone(t, r, dl, cam, viewport.DrawOptions{Budget: tiny})
+			if got := r.pics.kept.restores == restores+1; got != between {
+				t.Fatalf("between %v: the undo restored a kept picture: %v", between, got)
+			}
+			if !between {
+				return
+			}
+			if s := r.Stats(); s.Instances != 0 {
+				t.Errorf("the undo drew %d instances", s.Instances)
+			}
+			img := r.ReadImage()
+			moveAll(7.25) // redo
+			restores = r.pics.kept.restores
+			drawDone(t, r, dl, cam, viewport.DrawOptions{Budget: tiny})
+			if r.pics.kept.restores != restores+1 {
+				t.Error("the redo did not restore the edit's picture")
+			}
+			undo()
+			if _, n := diffImages(img, renderAll(t, r, dl, cam), 0); n != 0 {
+				t.Errorf("the undo's picture differs from the one drawn in %d pixels", n)
+			}
+		})
+	}
+}

@@ -63,6 +63,7 @@ type picture struct {
 	stats    Stats
 	serial   uint64 // counts pictures begun
 	content  uint64 // the list's ContentHash when it was begun
+	between  bool   // of a state between undo steps (DrawOptions.Between): not kept when replaced
 }
 
 // wire connects the cache to the renderer's drawer, composer and settings.
@@ -113,6 +114,7 @@ func (c *pictureCache) show(dl *viewport.DrawList, cam viewport.Camera, o viewpo
 	if c.job == nil {
 		if c.have && c.shown.key == key && (!c.shown.coarse || o.Interactive) {
 			c.compose(dl) // the same picture: the selection may have changed
+			c.shown.between = c.shown.between && o.Between // the edit ended: its picture is of a step
 			return true
 		}
 		if c.software && c.restore(key) {
@@ -130,6 +132,9 @@ func (c *pictureCache) show(dl *viewport.DrawList, cam viewport.Camera, o viewpo
 		budget = 0 // the view stopped: a thinned picture is not left on screen while the full one is drawn
 	}
 	c.step(budget)
+	if c.job == nil && c.shown.key == key {
+		c.shown.between = c.shown.between && o.Between
+	}
 	return c.job == nil
 }
 
@@ -154,7 +159,7 @@ func triangles(items []viewport.DrawItem) int {
 func (c *pictureCache) begin(key pictureKey, o viewport.DrawOptions) bool {
 	dl, cam := key.dl, key.cam
 	c.serial++
-	p := &picture{key: key, stride: 1, serial: c.serial, content: dl.ContentHash()}
+	p := &picture{key: key, stride: 1, serial: c.serial, content: dl.ContentHash(), between: o.Between}
 	c.job = p
 	c.lists.sync(dl, c.d, c.serial, &p.stats, c.forgetKept)
 	p.f.vp = cam.Proj(float32(key.w) / float32(key.h)).Mul4(cam.View())

@@ -106,11 +106,12 @@ func (c *pictureCache) keepable() bool {
 }
 
 // keep keeps the picture just replaced by p (c.shown, in the back target since the front one flipped), if it is
-// a complete one, swapping its target with the kept one's (nothing is copied). A thinned p (the view moving) does
-// not make a kept picture's target: a new texture costs a frame on llvmpipe (it zeroes it), which an orbit's first
-// frame cannot spare.
+// a complete one of an undo step's state (not DrawOptions.Between: the kept one stays that from before the edit),
+// swapping its target with the kept one's (nothing is copied). A thinned p (the view moving) does not make a kept
+// picture's target: a new texture costs a frame on llvmpipe (it zeroes it), which an orbit's first frame cannot
+// spare.
 func (c *pictureCache) keep(p *picture) {
-	if !c.keepable() {
+	if !c.keepable() || c.shown.between {
 		return
 	}
 	old := &c.shown
@@ -124,7 +125,7 @@ func (c *pictureCache) keep(p *picture) {
 
 // keepCopy keeps a copy of the picture on screen (a patch is about to be drawn into it in place).
 func (c *pictureCache) keepCopy() {
-	if !c.keepable() {
+	if !c.keepable() || c.shown.between {
 		return
 	}
 	old := &c.shown
