@@ -113,7 +113,7 @@ func (c *pictureCache) show(dl *viewport.DrawList, cam viewport.Camera, o viewpo
 	}
 	if c.job == nil {
 		if c.have && c.shown.key == key && (!c.shown.coarse || o.Interactive) {
-			c.compose(dl) // the same picture: the selection may have changed
+			c.compose(dl)                                  // the same picture: the selection may have changed
 			c.shown.between = c.shown.between && o.Between // the edit ended: its picture is of a step
 			return true
 		}
