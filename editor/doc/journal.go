@@ -389,9 +389,14 @@ func (w *jWriter) take() {
 	}
 }
 
-// release hands the blocks take moved past back for reuse, cleared (the loop thread fills the
-// current block: the writer does not write there, nor clear each record it reads).
+// release clears the records take set out, now written, where they are — in the block being filled
+// too (the loop thread never writes a published record again): no block holds a written snapshot's
+// copy of the world (250 MB at a million cubes) nor a command until it fills. It hands the blocks
+// take moved past back for reuse.
 func (w *jWriter) release() {
+	for _, sp := range w.spans {
+		clear(sp.blk.items[sp.from:sp.to])
+	}
 	clear(w.spans)
 	if len(w.used) == 0 {
 		return

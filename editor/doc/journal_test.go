@@ -801,3 +801,22 @@ func TestJournalFieldEditsAsDeltas(t *testing.T) {
 	sameSession(t, rc.Doc, d)
 	must(t, d.CloseJournal(false))
 }
+
+// TestJournalQueueLetsRecordsGo: once the writer took them, the queue's blocks hold no record — no snapshot's
+// copy of the world, no command — the block being filled too (a snapshot of a million cubes is a quarter of a GB).
+func TestJournalQueueLetsRecordsGo(t *testing.T) {
+	d, _, _ := journaledSession(t, JournalOptions{})
+	d.History().Clear() // a snapshot
+	must(t, d.SetSceneName("After the snapshot"))
+	must(t, d.Journal().Flush())
+	j := d.Journal()
+	if j.tailN == 0 {
+		t.Fatal("nothing queued in the current block: the test shows nothing")
+	}
+	for i, it := range j.tail.items[:j.tailN] {
+		if it.ext != nil || it.cmd != nil {
+			t.Fatalf("record %d of the current block still holds %+v after it was written", i, it)
+		}
+	}
+	must(t, d.CloseJournal(false))
+}
