@@ -44,7 +44,9 @@
 // A transaction groups edits into one step: [Document.BeginEdit], any number of SetField /
 // SetComponent(s) calls (applied at once, so the viewport follows a drag live),
 // [Document.EndEdit] (one step, or none if nothing changed) or [Document.CancelEdit] (everything
-// put back). SetField outside a transaction is a step of its own. A gizmo drag is a transaction
+// put back). SetField outside a transaction is a step of its own. A field set on many entities of a
+// component without pointers (everything selected, a value typed) is kept as one column: the values
+// before in one ecs.Values, the value typed once, undo and redo loops over the entities. A gizmo drag is a transaction
 // opened by [Document.BeginTransformDrag]; each frame [Document.DragWorld] applies the world-space
 // change of the dragged pivot to the selected entities' Transforms, writing only what the drag
 // changes (a move keeps rotations and scales bit for bit). No edit stores -0.

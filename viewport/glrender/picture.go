@@ -113,8 +113,9 @@ func (c *pictureCache) show(dl *viewport.DrawList, cam viewport.Camera, o viewpo
 	}
 	if c.job == nil {
 		if c.have && c.shown.key == key && (!c.shown.coarse || o.Interactive) {
-			c.compose(dl)                                  // the same picture: the selection may have changed
-			c.shown.between = c.shown.between && o.Between // the edit ended: its picture is of a step
+			c.compose(dl) // the same picture: the selection may have changed
+			// Asked for again once the edit ended: it is the picture of a step.
+			c.shown.between = c.shown.between && o.Between
 			return true
 		}
 		if c.software && c.restore(key) {
