@@ -100,7 +100,7 @@ type colEdit struct {
 func (d *Document) setColumn(es []ecs.Entity, cid ecs.ComponentID, path string, v any) (bool, error) {
 	t := d.hist.edit
 	if c := t.col; c != nil {
-		if c.cid != cid || !slices.Equal(c.ents, es) {
+		if c.cid != cid || !sameEntities(c.ents, es) {
 			return false, nil // touch spills it
 		}
 		if err := d.world.SetFieldEach(c.ents, cid, path, v); err != nil {
@@ -215,6 +215,19 @@ func (d *core) endColumn(name string, c *colEdit) *fieldCmd {
 		}
 	}
 	return cmd
+}
+
+// sameEntities reports whether a and b hold the same entities in the same order, compared as memory
+// (a million entities typed into at every key).
+func sameEntities(a, b []ecs.Entity) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	size := len(a) * int(unsafe.Sizeof(a[0]))
+	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), size), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), size))
 }
 
 // valuesBytes returns the memory of v's values (of a plain type).
