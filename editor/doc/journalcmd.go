@@ -364,7 +364,7 @@ func (vc *valueCodec) cmd(e *enc, cmd command) error {
 	case *fieldCmd:
 		// The scene ids and each field's value once, as its bytes (plain memory); the values
 		// before are what the entities hold when the step is replayed.
-		e.b = append(e.b, tagField)
+		e.c(tagField)
 		vc.str(e, c.name)
 		f := vc.form(c.cid)
 		if f == nil {
