@@ -328,25 +328,22 @@ func (r *sceneReader) readEntities() error {
 	mark := r.path.Key("entities")
 	defer r.path.Truncate(mark)
 	start := d.Offset()
+	p := r.parseAhead()
+	defer p.stop()
 	for i := 0; ; i++ {
-		more, err := d.NextItem()
-		if err != nil || !more {
-			return err
+		it, ok := p.next()
+		if !ok {
+			return p.err
 		}
-		if r.lim.MaxEntities > 0 && i >= r.lim.MaxEntities {
-			_, p, _ := d.Peek()
-			r.probs.Errorf(p.Line, p.Col, "entities", "more than the limit of %s entities", words.Thousands(int64(r.lim.MaxEntities)))
+		if it.over {
+			r.probs.Errorf(it.pos.Line, it.pos.Col, "entities", "more than the limit of %s entities", words.Thousands(int64(r.lim.MaxEntities)))
 			return errStop
 		}
-		r.cur, err = d.Value()
-		if err != nil {
-			return err
-		}
+		r.cur = it.v
 		r.readEntity(&r.cur, i)
-		d.ResetArena()
 		r.count++
-		if r.count == expectAfter && r.expect != nil && r.size > 0 && d.Offset() > start {
-			r.expect(r.expectedRest(start))
+		if r.count == expectAfter && r.expect != nil && r.size > 0 && it.off > start {
+			r.expect(r.expectedRest(start, it.off))
 		}
 		if r.stop != nil && r.stop() {
 			return errStop
@@ -355,12 +352,178 @@ func (r *sceneReader) readEntities() error {
 			if err := r.ctx.Err(); err != nil {
 				return err
 			}
-			if r.progress != nil && d.Offset() >= r.nextProgress {
-				r.progress(d.Offset(), r.size)
-				r.nextProgress = d.Offset() + max(r.size/100, 1<<20)
+			if r.progress != nil && it.off >= r.nextProgress {
+				r.progress(it.off, r.size)
+				r.nextProgress = it.off + max(r.size/100, 1<<20)
 			}
 		}
 	}
+}
+
+// parsed is one item of the entities array parsed ahead: its tree and the input offset after it, or
+// (over) where the item past the entity limit starts.
+type parsed struct {
+	v    jsonpos.Value
+	off  int64
+	over bool
+	pos  jsonpos.Pos
+}
+
+// aheadBatch is a run of parsed items and the arena their trees are in.
+type aheadBatch struct {
+	items []parsed
+	arena jsonpos.Arena
+}
+
+// ahead parses the items of the entities array on its own goroutine, in batches, while the reader
+// checks and binds the ones before: parsing the JSON is about half of a big load's work. Items come
+// in file order; a syntax error comes after every item before it, as when parsing in turn. What is
+// in flight is bounded: aheadBatches arenas, each filled to about aheadArenaBytes; after an entity
+// bigger than a quarter of that, parsing goes in turn with binding (see sendInTurn).
+type ahead struct {
+	batches chan aheadBatch
+	free    chan aheadBatch // emptied batches, their arenas and item lists to reuse
+	done    chan struct{}
+	exited  chan struct{}
+	cur     aheadBatch
+	at      int
+	err     error // the parser's error, read after batches is closed
+	d       *jsonpos.Decoder
+}
+
+const aheadBatches = 4
+
+// The size of a parse-ahead arena and the most items in a batch (variables for the tests).
+var (
+	aheadArenaBytes  = 64 << 10
+	aheadArenaValues = 4 << 10
+	aheadBatchItems  = 256
+)
+
+// parseAhead starts parsing r.d's entities array (entered) ahead of the reader.
+func (r *sceneReader) parseAhead() *ahead {
+	p := &ahead{batches: make(chan aheadBatch, aheadBatches-1), free: make(chan aheadBatch, aheadBatches),
+		done: make(chan struct{}), exited: make(chan struct{}), d: r.d}
+	for range aheadBatches {
+		p.free <- aheadBatch{arena: jsonpos.NewArena(aheadArenaBytes, aheadArenaValues)}
+	}
+	go p.parse(r.lim.MaxEntities)
+	return p
+}
+
+// parse is the parsing goroutine.
+func (p *ahead) parse(maxEntities int) {
+	defer close(p.exited)
+	defer close(p.batches)
+	d := p.d
+	var b aheadBatch
+	inTurn := false
+	take := func() bool {
+		select {
+		case b = <-p.free:
+			d.SwapArena(b.arena)
+			return true
+		case <-p.done:
+			return false
+		}
+	}
+	send := func() bool {
+		if len(b.items) == 0 {
+			return true
+		}
+		select {
+		case p.batches <- b:
+			return take()
+		case <-p.done:
+			return false
+		}
+	}
+	if !take() {
+		return
+	}
+	for i := 0; ; i++ {
+		more, err := d.NextItem()
+		if err != nil || !more {
+			p.err = err
+			send()
+			return
+		}
+		if maxEntities > 0 && i >= maxEntities {
+			_, pos, _ := d.Peek()
+			b.items = append(b.items, parsed{over: true, pos: pos})
+			send()
+			return
+		}
+		v, err := d.Value()
+		if err != nil {
+			p.err = err
+			send()
+			return
+		}
+		b.items = append(b.items, parsed{v: v, off: d.Offset()})
+		if inTurn || !d.Used(aheadArenaBytes/4, aheadArenaValues/4) {
+			// An entity too big for a quarter of an arena: from here on each entity is parsed once the
+			// ones before are bound, into memory reused as a decoder reading in turn reuses its arena.
+			inTurn = true
+			if !p.sendInTurn(&b) {
+				return
+			}
+			d.ResetArena()
+			continue
+		}
+		d.Keep()
+		if (len(b.items) >= aheadBatchItems || !d.Room(aheadArenaBytes/4, aheadArenaValues/4)) && !send() {
+			return
+		}
+	}
+}
+
+// sendInTurn sends b and waits until the reader has bound every item sent (every batch is free again),
+// then makes b an empty batch again; the decoder's arena stays where it is, no longer one of the batches'.
+// It reports false when told to stop.
+func (p *ahead) sendInTurn(b *aheadBatch) bool {
+	select {
+	case p.batches <- *b:
+	case <-p.done:
+		return false
+	}
+	var held [aheadBatches]aheadBatch
+	for i := range held {
+		select {
+		case held[i] = <-p.free:
+		case <-p.done:
+			return false
+		}
+	}
+	for _, h := range held[1:] {
+		p.free <- h
+	}
+	*b = held[0]
+	return true
+}
+
+// next returns the next item, or false when there are no more (p.err says why).
+func (p *ahead) next() (parsed, bool) {
+	for p.at >= len(p.cur.items) {
+		if p.cur.items != nil {
+			clear(p.cur.items) // the trees are the arena's to reuse
+			p.free <- aheadBatch{arena: p.cur.arena, items: p.cur.items[:0]}
+		}
+		b, ok := <-p.batches
+		if !ok {
+			return parsed{}, false
+		}
+		p.cur, p.at = b, 0
+	}
+	p.at++
+	return p.cur.items[p.at-1], true
+}
+
+// stop ends the parsing goroutine and waits for it, leaving the decoder's arena its own again.
+func (p *ahead) stop() {
+	close(p.done)
+	<-p.exited
+	p.d.SwapArena(jsonpos.Arena{})
 }
 
 // expectAfter is how many entities the reader reads before it tells expect how many follow.
@@ -368,8 +531,7 @@ const expectAfter = 4096
 
 // expectedRest estimates how many entities follow the r.count read so far, from the bytes they took since start
 // (the entities array's offset) and the bytes left in the input; never more than the entity limit leaves.
-func (r *sceneReader) expectedRest(start int64) int {
-	off := r.d.Offset()
+func (r *sceneReader) expectedRest(start, off int64) int {
 	n := int(float64(r.size-off) / float64(off-start) * float64(r.count))
 	if r.lim.MaxEntities > 0 {
 		n = min(n, r.lim.MaxEntities-r.count)

@@ -59,6 +59,7 @@ type Decoder struct {
 
 	bytes []byte  // arena for string contents, keys and number literals
 	vals  []Value // arena for container children
+	arena Arena   // the memory given by SwapArena, which bytes and vals are parts of until they outgrow it
 	stack []Value // children of containers still being parsed
 
 	// SkipCapture: the raw input consumed since buf[capFrom] is appended to capture (up to
@@ -128,6 +129,44 @@ func (d *Decoder) Offset() int64 { return d.base + int64(d.pos) }
 func (d *Decoder) ResetArena() {
 	clear(d.vals) // drop references into old byte arrays
 	d.bytes, d.vals = d.bytes[:0], d.vals[:0]
+}
+
+// Arena is memory for the trees a Decoder builds (see [Decoder.SwapArena]).
+type Arena struct {
+	bytes []byte
+	vals  []Value
+}
+
+// NewArena returns an arena with room for about nBytes of strings, keys and numbers and nVals values.
+func NewArena(nBytes, nVals int) Arena {
+	return Arena{bytes: make([]byte, 0, nBytes), vals: make([]Value, 0, nVals)}
+}
+
+// Keep starts the arena afresh after the values returned so far, as ResetArena does for the limits
+// (MaxValues, MaxArenaBytes count from here), but without reusing their memory: they stay valid until
+// the arena they are in is given again to SwapArena.
+func (d *Decoder) Keep() {
+	d.bytes = d.bytes[len(d.bytes):]
+	d.vals = d.vals[len(d.vals):]
+}
+
+// Used reports whether the values returned since the arena was last started afresh (Keep, ResetArena,
+// SwapArena) take at most nBytes and nVals of it.
+func (d *Decoder) Used(nBytes, nVals int) bool { return len(d.bytes) <= nBytes && len(d.vals) <= nVals }
+
+// Room reports whether what is left of the arena holds at least nBytes and nVals more.
+func (d *Decoder) Room(nBytes, nVals int) bool {
+	return cap(d.bytes)-len(d.bytes) >= nBytes && cap(d.vals)-len(d.vals) >= nVals
+}
+
+// SwapArena makes next the arena for the values that follow (from its start) and returns the arena
+// given before it (the zero Arena the first time): the values returned so far stay valid until that
+// arena is given to SwapArena again. The limits count from here, as after ResetArena.
+func (d *Decoder) SwapArena(next Arena) Arena {
+	prev := d.arena
+	d.arena = next
+	d.bytes, d.vals = next.bytes[:0], next.vals[:0]
+	return prev
 }
 
 // Err returns the sticky error, if any.

@@ -547,3 +547,40 @@ func toSecondMember(t *testing.T, d *Decoder) string {
 	}
 	return string(key)
 }
+
+// Values kept (Keep) stay as they were while more are parsed, in the same arena and in a swapped one,
+// and the limits count from each Keep as from ResetArena.
+func TestKeepAndSwapArena(t *testing.T) {
+	d := NewDecoder(strings.NewReader(`[["a","b","x","y"],["c","d","z","w"],[1,2,3,4,5,6],["e"]]`), Limits{MaxValues: 5})
+	d.SwapArena(NewArena(64, 16))
+	if _, err := d.EnterArray(); err != nil {
+		t.Fatal(err)
+	}
+	var kept []Value
+	for {
+		more, err := d.NextItem()
+		if err != nil || !more {
+			t.Fatalf("%v %v", more, err)
+		}
+		v, err := d.Value()
+		if err != nil {
+			if !strings.Contains(err.Error(), "more than the limit of 5 values") || len(kept) != 2 {
+				t.Fatalf("after %d arrays: %v", len(kept), err)
+			}
+			break
+		}
+		kept = append(kept, v)
+		if d.Used(1<<20, 3) || !d.Used(1<<20, 4) {
+			t.Fatal("Used does not count the four strings' values")
+		}
+		d.Keep()
+		if len(kept) == 1 {
+			if prev := d.SwapArena(NewArena(64, 16)); cap(prev.vals) != 16 {
+				t.Fatal("SwapArena did not give back the arena before")
+			}
+		}
+	}
+	if kept[0].Index(1).Str() != "b" || kept[0].Index(3).Str() != "y" || kept[1].Index(0).Str() != "c" {
+		t.Fatal("kept values changed")
+	}
+}
