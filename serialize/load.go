@@ -669,9 +669,21 @@ func (b *binder) finish(h *header) *Scene {
 		b.orderV1(byID, parentOf)
 	}
 	var links []ecs.ParentLink
+	roots := len(b.insts) == 0 && len(b.ovrs) == 0 // every record is an entity, its parent its record's
+	if roots {
+		n := 0
+		for _, p := range parentOf {
+			if p < 0 {
+				n++
+			}
+		}
+		s.Roots = make([]ecs.Entity, 0, n)
+	}
 	for _, i := range b.siblingOrder(byID) { // children attach in sibling order
 		if p := parentOf[i]; p >= 0 {
 			links = append(links, ecs.ParentLink{Child: recs.at(i).e, Parent: recs.at(p).e})
+		} else if roots {
+			s.Roots = append(s.Roots, recs.at(i).e)
 		}
 	}
 	if err := w.SetParents(links); err != nil { // checked above: cannot fail

@@ -31,6 +31,10 @@ type Scene struct {
 	// Broken lists the problems of instances whose prefab could not be used, left as placeholders
 	// (LoadOptions.KeepBroken): errors to show, though the scene loaded.
 	Broken []Problem
+	// Roots are the entities without a parent in sibling order, as scene.Roots lists them, from the
+	// order the load links the hierarchy in (at a million roots, a sort less wherever the scene is first
+	// shown); nil when the load does not know them (a scene with prefab instances).
+	Roots []ecs.Entity
 
 	used []*Template // templates the load instanced (their files are what the scene depends on)
 	data int64       // world memory the load counted (Limits.MaxWorldBytes), prefab files it instanced left out

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -346,4 +347,43 @@ func TestBackgroundSaveWritesThePreparedStateWhileEditsWait(t *testing.T) {
 			t.Fatalf("started %v: undoing the edits made during the save is not clean", started)
 		}
 	}
+}
+
+// Roots after Open are the world's roots in sibling order, the load's list while the world is as loaded and
+// the world's own after an edit that reorders them or a change of shape.
+func TestOpenRootsFollowEdits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "roots.json")
+	must(t, os.WriteFile(path, []byte(`{"format": "voltex.scene", "version": 2, "entities": [
+    { "id": 4, "order": 2 }, { "id": 1, "order": 3 }, { "id": 3, "order": 2 }, { "id": 2, "parent": 3 }, { "id": 5, "order": -1 }
+  ]}`), 0o644))
+	ids := func(es []ecs.Entity, d *Document) []uint64 {
+		var out []uint64
+		for _, e := range es {
+			out = append(out, d.ID(e))
+		}
+		return out
+	}
+	check := func(d *Document, want []uint64) {
+		t.Helper()
+		if got, fresh := ids(d.Roots(), d), ids(scene.Roots(d.World()), d); !slices.Equal(got, want) || !slices.Equal(fresh, want) {
+			t.Fatalf("roots %v (the world's %v), want %v", got, fresh, want)
+		}
+	}
+	d, err := Open(context.Background(), path, testOpts, nil)
+	must(t, err)
+	check(d, []uint64{5, 3, 4, 1})
+	check(d, []uint64{5, 3, 4, 1})
+
+	d, err = Open(context.Background(), path, testOpts, nil)
+	must(t, err)
+	e5, _ := d.entity(5)
+	e1, _ := d.entity(1)
+	must(t, d.MoveNextTo(e1, true, false, e5)) // a reorder among the roots before the first Roots
+	check(d, []uint64{3, 4, 1, 5})
+
+	d, err = Open(context.Background(), path, testOpts, nil)
+	must(t, err)
+	e2, _ := d.entity(2)
+	must(t, d.Reparent(ecs.Entity{}, e2)) // a change of shape: a new root
+	check(d, []uint64{5, 3, 4, 1, 2})
 }

@@ -111,7 +111,25 @@ func (d *core) siblingsOf(parent ecs.Entity) []ecs.Entity {
 
 // Roots returns the top-level entities of the world shown (see World) in sibling order (the order
 // the hierarchy shows them in).
-func (d *Document) Roots() []ecs.Entity { return scene.Roots(d.World()) }
+func (d *Document) Roots() []ecs.Entity {
+	w := d.World()
+	if r := d.loadedRoots; r != nil {
+		d.loadedRoots = nil // handed out once: the caller owns the list
+		if r.w == w && r.shape == w.ShapeVersion() && r.version == d.version {
+			return r.es
+		}
+	}
+	return scene.Roots(w)
+}
+
+// loadedRoots are the roots of a world in sibling order as its load listed them, while the world is
+// as loaded (the same shape, no edit since): at a million roots, the sort the first Roots would make
+// in the frame that first shows the scene.
+type loadedRoots struct {
+	w              *ecs.World
+	shape, version uint64
+	es             []ecs.Entity
+}
 
 // appendKeys returns a function that hands out order keys placing entities after the current
 // children of parent, one after the other.
