@@ -364,7 +364,7 @@ func (p *pieces) links(selection []int64, checkWorld bool) bool {
 	for i := range byID {
 		byID[i] = int32(i)
 	}
-	byID = sortRecs(byID, func(i int32) int64 { return ids[i] })
+	byID = sortRecs(byID, func(i int32) uint64 { return idSortKey(ids[i]) })
 	for k := 1; k < len(byID); k++ {
 		if ids[byID[k-1]] == ids[byID[k]] {
 			return false

@@ -599,7 +599,7 @@ func (b *binder) finish(h *header) *Scene {
 		byID = append(byID, i)
 	}
 	if !sorted {
-		byID = sortRecs(byID, func(i int32) int64 { return recs.at(i).id })
+		byID = sortRecs(byID, func(i int32) uint64 { return idSortKey(recs.at(i).id) })
 	}
 	for k := 1; k < len(byID); k++ {
 		a, c := recs.at(byID[k-1]), recs.at(byID[k])
@@ -730,32 +730,75 @@ func (b *binder) siblingOrder(byID []int32) []int32 {
 	recs := &b.recs
 	for k := 1; k < len(byID); k++ {
 		if recs.at(byID[k-1]).order > recs.at(byID[k]).order {
-			return sortRecs(slices.Clone(byID), func(i int32) float64 { return recs.at(i).order })
+			return sortRecs(slices.Clone(byID), func(i int32) uint64 { return orderSortKey(recs.at(i).order) })
 		}
 	}
 	return byID
 }
 
 // sortRecs sorts the record indices of list by key, keeping the list's order among equal keys (as a
-// stable sort does): the keys are read once into an array, and the places in list are sorted by
-// (key, place), then replaced by what list holds there. A stable sort calling key in every comparison
-// took 0.75 s for a million entities; this takes 12 bytes per record besides the list.
-func sortRecs[K cmp.Ordered](list []int32, key func(int32) K) []int32 {
-	keys := make([]K, len(list))
-	places := make([]int32, len(list))
+// stable sort does): the keys are read once into an array and the places in list sorted with them by an
+// LSD radix sort (stable by nature) over 11-bit digits, skipping the digits all keys share; then each
+// place is replaced by what list holds there. A comparison sort of (key, place) took 0.3 s for the
+// order keys of a million entities; this takes 24 bytes per record besides the list.
+func sortRecs(list []int32, key func(int32) uint64) []int32 {
+	n := len(list)
+	keys, places := make([]uint64, n), make([]int32, n)
+	var or, and uint64 = 0, ^uint64(0)
+	sorted := true
 	for p, i := range list {
-		keys[p], places[p] = key(i), int32(p)
-	}
-	slices.SortFunc(places, func(a, b int32) int {
-		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
-			return c
+		k := key(i)
+		keys[p], places[p] = k, int32(p)
+		or, and = or|k, and&k
+		if p > 0 && keys[p-1] > k {
+			sorted = false
 		}
-		return cmp.Compare(a, b)
-	})
+	}
+	if !sorted {
+		const bits = 11
+		const buckets = 1 << bits
+		tk, tp := make([]uint64, n), make([]int32, n)
+		var count [buckets]int
+		for shift := uint(0); shift < 64; shift += bits {
+			if (or^and)>>shift&(buckets-1) == 0 {
+				continue
+			}
+			clear(count[:])
+			for _, k := range keys {
+				count[k>>shift&(buckets-1)]++
+			}
+			sum := 0
+			for d, c := range count {
+				count[d] = sum
+				sum += c
+			}
+			for j, k := range keys {
+				d := k >> shift & (buckets - 1)
+				tk[count[d]], tp[count[d]] = k, places[j]
+				count[d]++
+			}
+			keys, tk, places, tp = tk, keys, tp, places
+		}
+	}
 	for k, p := range places {
 		places[k] = list[p]
 	}
 	return places
+}
+
+// idSortKey and orderSortKey map ids and order keys to unsigned keys in the same order (cmp.Compare's:
+// -0 equals 0; order keys are finite).
+func idSortKey(id int64) uint64 { return uint64(id) ^ 1<<63 }
+
+func orderSortKey(f float64) uint64 {
+	if f == 0 {
+		f = 0 // -0 sorts as 0
+	}
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
 }
 
 // checkWorldMatrices warns, at their "id", about entities whose world matrix

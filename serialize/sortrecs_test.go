@@ -2,23 +2,36 @@ package serialize
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-// sortRecs gives what a stable sort by the key gives (ties in the list's order), for keys with many
-// ties and for keys that are all different, against slices.SortStableFunc as the model.
+// sortRecs gives what a stable sort by the key gives (ties in the list's order), for order keys with many
+// ties (0 and -0 among them), negative and fractional ones, and ids (any int64), against
+// slices.SortStableFunc as the model.
 func TestSortRecsIsAStableSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for trial := range 200 {
+	for trial := range 300 {
 		n := r.IntN(3000)
-		keys := make([]float64, n)
-		for i := range keys {
+		orders := make([]float64, n)
+		ids := make([]int64, n)
+		for i := range orders {
+			switch trial % 3 {
+			case 0:
+				orders[i] = float64(r.IntN(21) - 10) // many ties
+				if orders[i] == 0 && r.IntN(2) == 0 {
+					orders[i] = math.Copysign(0, -1)
+				}
+			case 1:
+				orders[i] = (r.Float64() - 0.5) * math.Pow(10, float64(r.IntN(12)-4))
+			default:
+				orders[i] = float64(r.IntN(n + 1))
+			}
+			ids[i] = r.Int64() - r.Int64()
 			if trial%2 == 0 {
-				keys[i] = float64(r.IntN(20)) // many ties
-			} else {
-				keys[i] = r.Float64()
+				ids[i] = int64(r.IntN(50)) // ties
 			}
 		}
 		list := make([]int32, n)
@@ -26,10 +39,14 @@ func TestSortRecsIsAStableSort(t *testing.T) {
 			list[i] = int32(r.IntN(n)) // indices in any order, some repeated
 		}
 		want := slices.Clone(list)
-		slices.SortStableFunc(want, func(i, j int32) int { return cmp.Compare(keys[i], keys[j]) })
-		got := sortRecs(slices.Clone(list), func(i int32) float64 { return keys[i] })
-		if !slices.Equal(got, want) {
-			t.Fatalf("trial %d (%d records): sortRecs differs from a stable sort", trial, n)
+		slices.SortStableFunc(want, func(i, j int32) int { return cmp.Compare(orders[i], orders[j]) })
+		if got := sortRecs(slices.Clone(list), func(i int32) uint64 { return orderSortKey(orders[i]) }); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d records): sortRecs by order differs from a stable sort", trial, n)
+		}
+		want = slices.Clone(list)
+		slices.SortStableFunc(want, func(i, j int32) int { return cmp.Compare(ids[i], ids[j]) })
+		if got := sortRecs(slices.Clone(list), func(i int32) uint64 { return idSortKey(ids[i]) }); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d records): sortRecs by id differs from a stable sort", trial, n)
 		}
 	}
 }
