@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -113,11 +114,26 @@ func New(name string, opts Options) *Document {
 // background goroutine; cancelling ctx stops it with ctx's error. The selection and editor camera
 // saved in the file are restored; load warnings are in Warnings.
 func Open(ctx context.Context, path string, opts Options, progress func(done, total int64)) (*Document, error) {
-	return openFrom(ctx, path, nil, opts, progress)
+	d, _, err := openSeen(ctx, path, nil, opts, progress, nil)
+	return d, err
+}
+
+// OpenSeen is Open that also hands every byte of the file it loads to seen (a file watcher's hash: the
+// watcher need not read a file of hundreds of MB again, on the loop thread, to know it). whole reports
+// whether seen got the file once from its start to its end, as loaded.
+func OpenSeen(ctx context.Context, path string, opts Options, progress func(done, total int64), seen hash.Hash) (d *Document, whole bool, err error) {
+	return openSeen(ctx, path, nil, opts, progress, seen)
 }
 
 // openFrom is Open of the file at path, or of data (scene JSON) as if it were that file's.
 func openFrom(ctx context.Context, path string, data []byte, opts Options, progress func(done, total int64)) (*Document, error) {
+	d, _, err := openSeen(ctx, path, data, opts, progress, nil)
+	return d, err
+}
+
+// openSeen is OpenSeen of the file at path, or of data (scene JSON) as if it were that file's (seen nil).
+func openSeen(ctx context.Context, path string, data []byte, opts Options, progress func(done, total int64),
+	seen hash.Hash) (*Document, bool, error) {
 	dir := filepath.Dir(path) // missing meshes are warnings at their reference, symlinks out of the folder errors
 	prefabs := opts.newPrefabs()
 	lo := serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress,
@@ -126,18 +142,29 @@ func openFrom(ctx context.Context, path string, data []byte, opts Options, progr
 	var err error
 	var opened *fileID
 	var hashed chan string
+	var sf *seenFile
 	if data == nil {
 		if data, opened, err = readOpened(path); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if data != nil { // hashed beside the load, which it does not slow: the bytes are let go after it
 			hashed = make(chan string, 1)
 			go func(b []byte) { hashed <- fileHashOf(b) }(data)
+			if seen != nil {
+				seen.Write(data)
+			}
+		} else if seen != nil {
+			sf = openSeenFile(path, seen)
 		}
 	}
-	if data == nil {
+	switch {
+	case sf != nil:
+		lo.File = path
+		s, err = serialize.Load(ctx, serialize.NewInput(sf, path), lo)
+		_ = sf.f.Close() // read only
+	case data == nil:
 		s, err = serialize.LoadFile(ctx, path, lo)
-	} else {
+	default:
 		lo.File = path
 		s, err = serialize.Load(ctx, bytes.NewReader(data), lo)
 	}
@@ -145,8 +172,9 @@ func openFrom(ctx context.Context, path string, data []byte, opts Options, progr
 		opened.hash = <-hashed
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	whole := seen != nil && (sf == nil || sf.whole())
 	// The world matrices are computed here, on the goroutine that loaded the scene, not in the frame that first
 	// shows it (at a million cubes 0.4 s of that frame).
 	s.World.PropagateTransforms()
@@ -172,8 +200,51 @@ func openFrom(ctx context.Context, path string, data []byte, opts Options, progr
 		}
 	}
 	d.sel.set(ids)
-	return d, nil
+	return d, whole, nil
 }
+
+// seenFile reads a regular file for a load, handing what it reads to a hash; a seek (the load reading
+// the file again) starts the hash again.
+type seenFile struct {
+	f       *os.File
+	seen    hash.Hash
+	fromTop bool // every byte hashed was read in turn from the file's start
+	eof     bool
+}
+
+// openSeenFile opens the regular file at path to read through seen (nil if it is not one: LoadFile says
+// what is wrong with it).
+func openSeenFile(path string, seen hash.Hash) *seenFile {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		_ = f.Close() // read only
+		return nil
+	}
+	seen.Reset()
+	return &seenFile{f: f, seen: seen, fromTop: true}
+}
+
+func (s *seenFile) Read(p []byte) (int, error) {
+	n, err := s.f.Read(p)
+	s.seen.Write(p[:n])
+	if err == io.EOF {
+		s.eof = true
+	}
+	return n, err
+}
+
+func (s *seenFile) Seek(offset int64, whence int) (int64, error) {
+	at, err := s.f.Seek(offset, whence)
+	s.seen.Reset()
+	s.fromTop, s.eof = err == nil && at == 0, false
+	return at, err
+}
+
+// whole reports whether the hash got the file from its start to its end.
+func (s *seenFile) whole() bool { return s.fromTop && s.eof }
 
 // keepOpened bounds the files Open reads whole (and hashes, for a journal's base); a bigger one is
 // loaded as a stream, and a journal on it starts from the file as it is then.

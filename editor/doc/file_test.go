@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"hash/maphash"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -387,3 +389,47 @@ func TestOpenRootsFollowEdits(t *testing.T) {
 	must(t, d.Reparent(ecs.Entity{}, e2)) // a change of shape: a new root
 	check(d, []uint64{5, 3, 4, 1, 2})
 }
+
+// OpenSeen hands the hash it is given the file's bytes once, whole: a file read whole (and hashed for a
+// journal) and a big one read as a stream, even when the load reads it twice (its entities before its version).
+func TestOpenSeenHashesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	later := filepath.Join(dir, "version-later.json")
+	must(t, os.WriteFile(later, []byte(`{"entities": [{"id": 1, "name": "a"}, {"id": 2}], "format": "voltex.scene", "version": 2}`), 0o644))
+	first := filepath.Join(dir, "version-first.json")
+	must(t, os.WriteFile(first, []byte(`{"format": "voltex.scene", "version": 2, "entities": [{"id": 3}]}`+"\n"), 0o644))
+	want := func(path string) uint64 {
+		b, err := os.ReadFile(path)
+		must(t, err)
+		return maphash.Bytes(seed, b)
+	}
+	for _, path := range []string{later, first} {
+		h := &maphash.Hash{}
+		h.SetSeed(seed)
+		d, whole, err := OpenSeen(context.Background(), path, testOpts, nil, h)
+		must(t, err)
+		if d.Len() == 0 || !whole || h.Sum64() != want(path) {
+			t.Fatalf("%s read whole: %d entities, whole %v, hash %x, want %x", filepath.Base(path), d.Len(), whole, h.Sum64(), want(path))
+		}
+		h.Reset()
+		sf := openSeenFile(path, h) // a file over keepOpened: loaded as a stream
+		s, err := serialize.Load(context.Background(), serialize.NewInput(sf, path), serialize.LoadOptions{File: path, NewWorld: testOpts.NewWorld})
+		must(t, err)
+		_ = sf.f.Close()
+		if s.World.Len() == 0 || !sf.whole() || h.Sum64() != want(path) {
+			t.Fatalf("%s as a stream: %d entities, whole %v, hash %x, want %x", filepath.Base(path), s.World.Len(), sf.whole(), h.Sum64(), want(path))
+		}
+	}
+	h := &maphash.Hash{}
+	sf := openSeenFile(first, h)
+	buf := make([]byte, 10)
+	_, _ = sf.Read(buf)
+	_, _ = sf.Seek(5, io.SeekStart) // read on from the middle: not the whole file
+	_, _ = io.ReadAll(sf)
+	_ = sf.f.Close()
+	if sf.whole() {
+		t.Fatal("a hash of the file from its middle counts as whole")
+	}
+}
+
+var seed = maphash.MakeSeed()

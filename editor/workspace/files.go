@@ -129,10 +129,15 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 	base := w.baseDocOptions()
 	var popts doc.Options
 	var pst projectState
+	var seen hash.Hash64 // the file as the watcher hashes it, read by the load (not again on the loop thread)
+	var whole bool
+	if w.watcher != nil {
+		seen = w.watcher.ContentHash()
+	}
 	w.jobs.Start("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		popts, pst = loadProject(base, path) // the components of the project file next to the scene
-		d, err := doc.Open(ctx, path, popts, progress)
-		nd = d
+		d, ok, err := doc.OpenSeen(ctx, path, popts, progress, seen)
+		nd, whole = d, ok
 		return err
 	}, func(err error) {
 		if err != nil {
@@ -145,6 +150,11 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 		}
 		w.confirmDiscard("open "+filepath.Base(path), func() {
 			w.useProject(popts, pst)
+			if whole {
+				if werr := w.watcher.AddKnown(path, seen.Sum64()); werr != nil {
+					w.log.Warnf("watching %s: %v", path, werr)
+				}
+			}
 			w.SetDoc(nd)
 			w.settings.AddRecent(path)
 			w.SaveSettings()

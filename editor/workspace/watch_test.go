@@ -2,9 +2,12 @@ package workspace
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestWatchLeavesTheFileBeingSavedOut: while a save writes the scene file (pauseWatch … resumeWatch), a sync of the
@@ -37,5 +40,53 @@ func TestWatchLeavesTheFileBeingSavedOut(t *testing.T) {
 	w.resumeWatch()
 	if !slices.Contains(w.watcher.Watched(), path) {
 		t.Fatalf("after the save the scene file is not watched: %v", w.watcher.Watched())
+	}
+}
+
+// A scene opened in the background is known to the watcher as the load read it (not read again on the loop
+// thread): the file saved again with the same bytes is no change on disk, with other bytes it is.
+func TestOpenedSceneIsKnownAsLoaded(t *testing.T) {
+	w, _ := newTestWorkspace(t, 0)
+	w.StartWatcher()
+	if w.watcher == nil {
+		t.Fatal("the workspace has no watcher")
+	}
+	t.Cleanup(func() { _ = w.watcher.Close() }) // the test is over
+	path := filepath.Join(t.TempDir(), "scene.json")
+	const text = `{"format": "voltex.scene", "version": 2, "entities": [{"id": 1, "name": "a"}]}`
+	save := func(content string) {
+		t.Helper()
+		if err := os.WriteFile(path+".tmp~", []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(path+".tmp~", path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(text)
+	w.openPath(path)
+	waitJob(t, w)
+	if w.doc.Path() != path || !slices.Contains(w.watcher.Watched(), path) {
+		t.Fatalf("open %q, watched %v", w.doc.Path(), w.watcher.Watched())
+	}
+	events := func(wait time.Duration) (n int) {
+		deadline := time.Now().Add(wait)
+		for time.Now().Before(deadline) {
+			for _, ev := range w.watcher.Poll() {
+				if ev.Path == path {
+					n++
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return n
+	}
+	save(text)
+	if n := events(time.Second); n != 0 {
+		t.Fatalf("the scene saved again unchanged: %d events", n)
+	}
+	save(strings.Replace(text, `"a"`, `"b"`, 1))
+	if n := events(3 * time.Second); n == 0 {
+		t.Fatal("the scene changed on disk: no event")
 	}
 }
