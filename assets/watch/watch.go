@@ -73,6 +73,9 @@ type Options struct {
 	// Wake, if set, is called (from the watcher's goroutine) after events were queued; pass
 	// something that wakes the GUI loop, such as giu.Update. It must not block.
 	Wake func()
+	// Seed seeds the hashes it knows files' contents by (ContentHash); the zero Seed, a new one. A caller
+	// that keeps the seed can hash a file it reads before the watcher exists, for AddKnown.
+	Seed maphash.Seed
 }
 
 // ErrClosed is returned by methods called after [Watcher.Close].
@@ -133,6 +136,9 @@ func New(opts Options) (*Watcher, error) {
 	if opts.Retry <= 0 {
 		opts.Retry = DefaultRetry
 	}
+	if opts.Seed == (maphash.Seed{}) {
+		opts.Seed = maphash.MakeSeed()
+	}
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("watch: %w", err)
@@ -140,7 +146,7 @@ func New(opts Options) (*Watcher, error) {
 	w := &Watcher{
 		fs:    fw,
 		opts:  opts,
-		seed:  maphash.MakeSeed(),
+		seed:  opts.Seed,
 		files: make(map[string]*file),
 		dirs:  make(map[string]*dir),
 		ready: make(chan struct{}, 1),

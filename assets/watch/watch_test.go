@@ -3,6 +3,7 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -583,5 +584,18 @@ func TestDirectoryListing(t *testing.T) {
 	}
 	if got := w.Watched(); !slices.Equal(got, []string{dir}) {
 		t.Fatalf("watched %v", got)
+	}
+}
+
+// A watcher made with a seed hashes contents with it: what the caller hashed with that seed before the watcher
+// existed is what AddKnown takes.
+func TestSeedIsTheContentHashes(t *testing.T) {
+	t.Parallel()
+	seed := maphash.MakeSeed()
+	w := newWatcher(t, Options{Seed: seed})
+	h := w.ContentHash()
+	h.Write([]byte("scene"))
+	if h.Sum64() != maphash.Bytes(seed, []byte("scene")) {
+		t.Fatal("the watcher's content hash is not seeded with Options.Seed")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -129,11 +130,9 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 	base := w.baseDocOptions()
 	var popts doc.Options
 	var pst projectState
-	var seen hash.Hash64 // the file as the watcher hashes it, read by the load (not again on the loop thread)
+	seen := &maphash.Hash{} // the file as the watcher hashes it, by the load (not read again on the loop thread)
+	seen.SetSeed(w.watchSeed)
 	var whole bool
-	if w.watcher != nil {
-		seen = w.watcher.ContentHash()
-	}
 	w.jobs.Start("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		popts, pst = loadProject(base, path) // the components of the project file next to the scene
 		d, ok, err := doc.OpenSeen(ctx, path, popts, progress, seen)
@@ -150,7 +149,7 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 		}
 		w.confirmDiscard("open "+filepath.Base(path), func() {
 			w.useProject(popts, pst)
-			if whole {
+			if whole && w.watcher != nil {
 				if werr := w.watcher.AddKnown(path, seen.Sum64()); werr != nil {
 					w.log.Warnf("watching %s: %v", path, werr)
 				}

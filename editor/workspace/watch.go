@@ -10,7 +10,7 @@ import (
 // StartWatcher follows the open scene file and the asset files it uses. Events reach the loop through the watcher's
 // queue (drained in pollWatcher); Options.Wake wakes an idle loop.
 func (w *Workspace) StartWatcher() {
-	wt, err := watch.New(watch.Options{Wake: w.jobs.wake})
+	wt, err := watch.New(watch.Options{Wake: w.jobs.wake, Seed: w.watchSeed})
 	if err != nil {
 		w.log.Warnf("file watching is off: %v", err)
 		return

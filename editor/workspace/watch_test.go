@@ -44,14 +44,10 @@ func TestWatchLeavesTheFileBeingSavedOut(t *testing.T) {
 }
 
 // A scene opened in the background is known to the watcher as the load read it (not read again on the loop
-// thread): the file saved again with the same bytes is no change on disk, with other bytes it is.
+// thread), also when the open began before the watcher (a scene named on the command line): the file saved again
+// with the same bytes is no change on disk, with other bytes it is.
 func TestOpenedSceneIsKnownAsLoaded(t *testing.T) {
 	w, _ := newTestWorkspace(t, 0)
-	w.StartWatcher()
-	if w.watcher == nil {
-		t.Fatal("the workspace has no watcher")
-	}
-	t.Cleanup(func() { _ = w.watcher.Close() }) // the test is over
 	path := filepath.Join(t.TempDir(), "scene.json")
 	const text = `{"format": "voltex.scene", "version": 2, "entities": [{"id": 1, "name": "a"}]}`
 	save := func(content string) {
@@ -65,6 +61,11 @@ func TestOpenedSceneIsKnownAsLoaded(t *testing.T) {
 	}
 	save(text)
 	w.openPath(path)
+	w.StartWatcher()
+	if w.watcher == nil {
+		t.Fatal("the workspace has no watcher")
+	}
+	t.Cleanup(func() { _ = w.watcher.Close() }) // the test is over
 	waitJob(t, w)
 	if w.doc.Path() != path || !slices.Contains(w.watcher.Watched(), path) {
 		t.Fatalf("open %q, watched %v", w.doc.Path(), w.watcher.Watched())

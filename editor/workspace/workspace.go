@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"hash/maphash"
 	"image"
 	"path/filepath"
 	"time"
@@ -25,16 +26,19 @@ import (
 //
 // Panels never see the workspace whole: each gets the narrow interfaces it uses (a command set, the document).
 type Workspace struct {
-	opts     Options
-	doc      *doc.Document
-	docOpts  doc.Options
-	project  projectState // the project file of the open scene (project.go)
-	assets   *assets.Registry
-	settings *settings.Settings
-	log      Logger
-	ui       UI
-	jobs     *Jobs
-	clock    *Clock
+	opts Options
+	// watchSeed seeds the file watcher's content hashes: a scene opened before the watcher starts is hashed
+	// for it as it is loaded.
+	watchSeed maphash.Seed
+	doc       *doc.Document
+	docOpts   doc.Options
+	project   projectState // the project file of the open scene (project.go)
+	assets    *assets.Registry
+	settings  *settings.Settings
+	log       Logger
+	ui        UI
+	jobs      *Jobs
+	clock     *Clock
 
 	gridValues *settings.Grid // the grid dialog's values when it was last closed
 	closing    bool           // the user chose to quit: the next close request closes
@@ -152,12 +156,13 @@ type Clock struct {
 // New makes a workspace with no document yet (OpenFirst opens one); log and clock are shared with the window.
 func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspace {
 	w := &Workspace{
-		opts:     opts,
-		docOpts:  doc.Options{NewWorld: opts.NewWorld, Systems: opts.Systems},
-		assets:   assets.NewRegistry(".", assets.DefaultLimits()),
-		settings: st,
-		log:      log,
-		clock:    clock,
+		opts:      opts,
+		watchSeed: maphash.MakeSeed(),
+		docOpts:   doc.Options{NewWorld: opts.NewWorld, Systems: opts.Systems},
+		assets:    assets.NewRegistry(".", assets.DefaultLimits()),
+		settings:  st,
+		log:       log,
+		clock:     clock,
 	}
 	if st != nil {
 		w.docOpts.MaxHistoryBytes = st.UndoMemoryMB << 20 // 0: the default
