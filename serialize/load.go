@@ -730,7 +730,7 @@ func (b *binder) siblingOrder(byID []int32) []int32 {
 	recs := &b.recs
 	for k := 1; k < len(byID); k++ {
 		if recs.at(byID[k-1]).order > recs.at(byID[k]).order {
-			return sortRecs(slices.Clone(byID), func(i int32) uint64 { return orderSortKey(recs.at(i).order) })
+			return sortRecs(slices.Clone(byID), func(i int32) uint64 { return scene.OrderBits(recs.at(i).order) })
 		}
 	}
 	return byID
@@ -786,20 +786,8 @@ func sortRecs(list []int32, key func(int32) uint64) []int32 {
 	return places
 }
 
-// idSortKey and orderSortKey map ids and order keys to unsigned keys in the same order (cmp.Compare's:
-// -0 equals 0; order keys are finite).
+// idSortKey maps ids to unsigned keys in the same order (order keys: scene.OrderBits).
 func idSortKey(id int64) uint64 { return uint64(id) ^ 1<<63 }
-
-func orderSortKey(f float64) uint64 {
-	if f == 0 {
-		f = 0 // -0 sorts as 0
-	}
-	b := math.Float64bits(f)
-	if b>>63 != 0 {
-		return ^b
-	}
-	return b | 1<<63
-}
 
 // checkWorldMatrices warns, at their "id", about entities whose world matrix
 // is not finite (their Transform, or a parent's, overflows): they cannot be

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // sortRecs gives what a stable sort by the key gives (ties in the list's order), for order keys with many
@@ -40,7 +42,7 @@ func TestSortRecsIsAStableSort(t *testing.T) {
 		}
 		want := slices.Clone(list)
 		slices.SortStableFunc(want, func(i, j int32) int { return cmp.Compare(orders[i], orders[j]) })
-		if got := sortRecs(slices.Clone(list), func(i int32) uint64 { return orderSortKey(orders[i]) }); !slices.Equal(got, want) {
+		if got := sortRecs(slices.Clone(list), func(i int32) uint64 { return scene.OrderBits(orders[i]) }); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%d records): sortRecs by order differs from a stable sort", trial, n)
 		}
 		want = slices.Clone(list)
