@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,7 +14,8 @@ import (
 // scan of the components goes on — and the editor then goes idle: over 5 s it builds no frames and uses at most
 // 5 % of a core (CPU time, which a busy machine does not inflate the way it stretches wall-clock time).
 func TestBigSelectionCountsAndIdles(t *testing.T) {
-	e := launchOn(t, bigScene(t, 100, 10, 100))
+	scene, state := bigScene(t, 100, 10, 100), t.TempDir()
+	e := launchOnEnv(t, scene, []string{"XDG_STATE_HOME=" + state})
 	e.WaitProbe(60*time.Second, "the 100k scene", func(p *guitest.Probe) bool { return p.Entities == 100_000 })
 	e.Key("ctrl+a")
 	p := e.WaitProbe(60*time.Second, "100000 selected", func(p *guitest.Probe) bool { return p.SelectedCount == 100_000 })
@@ -23,6 +26,7 @@ func TestBigSelectionCountsAndIdles(t *testing.T) {
 	if got := before.Inspector["id"].Shown; got != "100000 entities" {
 		t.Errorf("idle, the inspector shows %q", got)
 	}
+	waitJournalBase(t, state, scene)
 	cpu0 := e.CPUTime()
 	time.Sleep(5 * time.Second) // the measurement window: an idle editor does nothing in it, however long
 	cpu := e.CPUTime() - cpu0
@@ -37,4 +41,26 @@ func TestBigSelectionCountsAndIdles(t *testing.T) {
 	if n := after.Frames - before.Frames; n > 1 || !after.Idle {
 		t.Errorf("idle editor with 100000 selected built %d frames in 5 s (idle now: %v), want at most 1", n, after.Idle)
 	}
+}
+
+// waitJournalBase waits until the session journal in the state folder holds the base of scene: a copy of the file,
+// written once a few seconds after the open (doc.JournalOptions.BaseDelay), not work of an idle editor.
+func waitJournalBase(t *testing.T, state, scene string) {
+	t.Helper()
+	fi, err := os.Stat(scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(guitest.Timeout(2 * time.Minute))
+	for time.Now().Before(deadline) {
+		js, _ := filepath.Glob(filepath.Join(state, "voltex", "journal", "*"))
+		for _, j := range js {
+			if ji, err := os.Stat(j); err == nil && ji.Size() >= fi.Size() {
+				time.Sleep(500 * time.Millisecond) // its sync
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("no journal in %s holds the base of %s", state, scene)
 }

@@ -75,6 +75,12 @@ func launchOn(t *testing.T, path string) *guitest.Editor {
 // launchOnWith is launchOn with more command-line flags for the editor (e.g. the e2e build's --test-frame-delay).
 func launchOnWith(t *testing.T, path string, flags ...string) *guitest.Editor {
 	t.Helper()
+	return launchOnEnv(t, path, nil, flags...)
+}
+
+// launchOnEnv is launchOnWith with more variables in the editor's environment (e.g. its own XDG_STATE_HOME).
+func launchOnEnv(t *testing.T, path string, env []string, flags ...string) *guitest.Editor {
+	t.Helper()
 	t.Parallel() // each test owns its Xvfb
 	project := filepath.Dir(path)
 	if filepath.Base(project) == "scenes" {
@@ -85,7 +91,7 @@ func launchOnWith(t *testing.T, path string, flags ...string) *guitest.Editor {
 		t.Fatal(err)
 	}
 	d := guitest.StartDisplay(t, 1600, 1000)
-	e := guitest.LaunchIn(t, d, project, []string{"HOME=" + filepath.Dir(project)},
+	e := guitest.LaunchIn(t, d, project, append([]string{"HOME=" + filepath.Dir(project)}, env...),
 		append([]string{"--size", "1600x1000", "--settings", t.TempDir()}, append(flags, rel)...)...)
 	failShot(t, e, t.Name())
 	return e
