@@ -46,7 +46,8 @@ func EntityID(e ecs.Entity) uint32 { return e.Index() }
 // Color component of an entity is not noticed until it changes otherwise:
 // it keeps its last colour.)
 //
-// Like the world, a Builder belongs to the UI loop thread.
+// Like the world, a Builder belongs to the goroutine that owns the world: a list can be built beside a load,
+// on its goroutine, and handed over with the world (see SetMeshSource).
 type Builder struct {
 	w      *ecs.World
 	dl     *DrawList
@@ -122,6 +123,33 @@ func NewBuilder(w *ecs.World, src MeshSource) *Builder {
 
 // DrawList returns the list the builder fills.
 func (b *Builder) DrawList() *DrawList { return b.dl }
+
+// World returns the world the builder follows.
+func (b *Builder) World() *ecs.World { return b.w }
+
+// SetMeshSource makes src the source of the builder's meshes (and of its materials' textures, if src is an
+// [ImageSource]) from now on. A list built beside a load with [BuiltinMeshes] (the scene's own assets are not
+// known there yet) is handed over to the source that knows them: where src resolves every reference met so far to
+// the same mesh and no material has a texture to read, the list stays as it is; otherwise every entity is placed
+// again, as after ReloadMeshes.
+func (b *Builder) SetMeshSource(src MeshSource) {
+	b.meshes = src
+	for ref, m := range b.resolved {
+		if got, _ := src.Mesh(ref); got != m {
+			b.ReloadMeshes()
+			return
+		}
+	}
+	if _, ok := src.(ImageSource); ok {
+		for m := range b.materials {
+			if m.BaseColorTexture.Image != "" || m.MetallicRoughnessTexture.Image != "" || m.NormalTexture.Image != "" ||
+				m.OcclusionTexture.Image != "" || m.EmissiveTexture.Image != "" {
+				b.ReloadMeshes()
+				return
+			}
+		}
+	}
+}
 
 // Entity returns the entity of a draw-list id (from the renderer's id
 // buffer), if it is still alive.
