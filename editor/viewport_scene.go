@@ -17,6 +17,7 @@ type viewportScene struct {
 	filter       entityFilter // what the user hid and locked (nil: nothing)
 	hideSynced   uint64       // the filter's changes the builder hides (0: none yet)
 	assetVersion uint64
+	drawn        *viewport.Builder // a list built beside a load, for sync to take (setDoc)
 }
 
 // sync points the panel at the document's world (a newly opened scene, or play mode's clone) and its selection,
@@ -27,7 +28,12 @@ func (v *viewportPanel) sync() {
 		if v.scene.builder != nil { // the last world's list is not drawn again: its GPU buffers and kept picture go
 			v.forget(v.scene.builder.DrawList())
 		}
-		v.scene.builder = viewport.NewBuilder(w, v.scene.meshes)
+		if b := v.scene.drawn; b != nil && b.World() == w {
+			b.SetMeshSource(v.scene.meshes)
+			v.scene.builder = b
+		} else {
+			v.scene.builder = viewport.NewBuilder(w, v.scene.meshes)
+		}
 		v.scene.selSynced, v.scene.hideSynced = 0, 0
 		v.policy.Invalidate()
 	}

@@ -139,7 +139,7 @@ func newVPFixture(t *testing.T) *vpFixture {
 	f.d.Selection().Clear()
 	meshes := assets.NewRegistry(".", assets.DefaultLimits())
 	f.v = newViewportPanel(nil, f.host, meshes, func() (viewport.Renderer, error) { return f.r, nil }, f.log, f.st)
-	f.v.setDoc(f.d, true) // no camera in a file: framed on the first frame
+	f.v.setDoc(f.d, true, nil) // no camera in a file: framed on the first frame
 	f.build = func() {
 		imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
 		inWindow(panelViewport, 0, 0, 800, 600, f.v.Build)
@@ -333,7 +333,7 @@ func TestViewportWithoutRenderer(t *testing.T) {
 	st := &probe.State{}
 	v := newViewportPanel(d, &fakeViewportHost{}, assets.NewRegistry(".", assets.DefaultLimits()),
 		func() (viewport.Renderer, error) { return nil, errors.New("no OpenGL 4.1") }, NewConsole(5), st)
-	v.setDoc(d, false)
+	v.setDoc(d, false, nil)
 	ui.frames(3, func() { inWindow(panelViewport, 0, 0, 400, 300, v.Build) })
 	if v.r != nil || v.initErr == nil || st.Viewport.W == 0 {
 		t.Fatal("a renderer that cannot start must leave the panel with its message")
@@ -426,7 +426,7 @@ func TestViewportShowsDrawingOfANewScene(t *testing.T) {
 	if _, _, err := big.SpawnGrid(context.Background(), p, nil); err != nil {
 		t.Fatal(err)
 	}
-	f.v.setDoc(big, true)
+	f.v.setDoc(big, true, nil)
 	var seen []string
 	for range 10 {
 		f.ui.frame(f.build)
@@ -454,5 +454,33 @@ func TestViewportShowsDrawingOfANewScene(t *testing.T) {
 		if f.st.Picture.Drawing != "" {
 			t.Fatalf("a change of the scene on screen: the viewport says %q", f.st.Picture.Drawing)
 		}
+	}
+}
+
+// A draw list built beside a load is drawn as the new document's, not built again; one of another world is not.
+func TestViewportTakesTheListBuiltBesideTheLoad(t *testing.T) {
+	f := newVPFixture(t)
+	d := doc.New("W", doc.Options{})
+	for range 4 {
+		if _, err := d.SpawnCube(ecs.Entity{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := viewport.NewBuilder(f.d.World(), viewport.BuiltinMeshes{})
+	f.v.setDoc(d, false, other)
+	if f.v.scene.builder == other || f.v.scene.builder.World() != d.World() || f.v.scene.drawn != nil {
+		t.Fatal("the list of another world was drawn (or kept)")
+	}
+
+	e := doc.New("X", doc.Options{})
+	if _, err := e.SpawnCube(ecs.Entity{}); err != nil {
+		t.Fatal(err)
+	}
+	built := viewport.NewBuilder(e.World(), viewport.BuiltinMeshes{})
+	built.Update()
+	f.v.setDoc(e, false, built)
+	f.ui.frames(2, f.build)
+	if f.v.scene.builder != built || built.DrawList().Len() != 1 {
+		t.Fatalf("the list built beside the load is not the one drawn (%d instances)", built.DrawList().Len())
 	}
 }

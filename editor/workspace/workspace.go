@@ -52,6 +52,8 @@ type Workspace struct {
 	watchedAt uint64 // viewport draw-list version the watched set was last synced at
 
 	live *liveLink // the connection to a game the workspace is attached to (live.go), nil if none
+
+	drawn *viewport.Builder // the draw list built beside the open of the document SetDoc shows now (TakeDrawList)
 }
 
 // Options configure a workspace.

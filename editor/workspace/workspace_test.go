@@ -30,6 +30,7 @@ type fakeUI struct {
 	grid      *settings.Grid
 	calls     []string
 	docs      int
+	onDoc     func(*doc.Document) // called by DocChanged, as the window's panels are
 	framed    bool
 	preview   *viewport.DrawList
 	clip      string
@@ -76,10 +77,15 @@ func (f *fakeUI) ChooseFile(req FileRequest) { f.file = &req }
 func (f *fakeUI) OpenGridDialog(v settings.Grid) {
 	f.grid = &v
 }
-func (f *fakeUI) DocChanged(d *doc.Document, frame bool) { f.docs, f.framed = f.docs+1, frame }
-func (f *fakeUI) WorldReplaced()                         { f.calls = append(f.calls, "worldReplaced") }
-func (f *fakeUI) Show(e ecs.Entity)                      { f.shown = append(f.shown, e) }
-func (f *fakeUI) Reveal(ecs.Entity)                      {}
+func (f *fakeUI) DocChanged(d *doc.Document, frame bool) {
+	f.docs, f.framed = f.docs+1, frame
+	if f.onDoc != nil {
+		f.onDoc(d)
+	}
+}
+func (f *fakeUI) WorldReplaced()    { f.calls = append(f.calls, "worldReplaced") }
+func (f *fakeUI) Show(e ecs.Entity) { f.shown = append(f.shown, e) }
+func (f *fakeUI) Reveal(ecs.Entity) {}
 func (f *fakeUI) KeepPreview(l *viewport.DrawList) {
 	if l != nil {
 		f.preview = l
