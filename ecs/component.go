@@ -274,6 +274,30 @@ func (w *World) ComponentIDs() []ComponentID {
 }
 
 // idOfValue returns the ID for a dynamic value's type (T or *T).
+// spawnIDOf is idOfValue for Spawn, which the world's owner alone calls (never a parallel system): it remembers
+// the last types it was asked about, since a load spawns a million entities of the same few types and two map
+// lookups a value were a third of each spawn.
+func (w *World) spawnIDOf(v any) (ComponentID, bool) {
+	t := reflect.TypeOf(v)
+	for i := range w.spawnTypes {
+		if h := &w.spawnTypes[i]; h.t == t && t != nil {
+			return h.id, true
+		}
+	}
+	id, ok := w.idOfValue(v)
+	if ok { // types are never registered again under another id: a hit stays true
+		w.spawnTypes[w.spawnNext%uint8(len(w.spawnTypes))] = typeHit{t, id}
+		w.spawnNext++
+	}
+	return id, ok
+}
+
+// typeHit is a value type and its component id (World.spawnTypes).
+type typeHit struct {
+	t  reflect.Type
+	id ComponentID
+}
+
 func (w *World) idOfValue(v any) (ComponentID, bool) {
 	t := reflect.TypeOf(v)
 	if t == nil {

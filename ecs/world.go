@@ -18,11 +18,14 @@ type World struct {
 	tables      []*table
 	tableByMask map[mask]*table
 
-	comps     []*componentStore
-	compIDs   []ComponentID
-	typeToID  map[reflect.Type]ComponentID
-	nameToID  map[string]ComponentID
-	sparseIDs []ComponentID
+	comps    []*componentStore
+	compIDs  []ComponentID
+	typeToID map[reflect.Type]ComponentID
+	// spawnTypes and spawnNext: the last value types Spawn met, with their ids (spawnIDOf).
+	spawnTypes [8]typeHit
+	spawnNext  uint8
+	nameToID   map[string]ComponentID
+	sparseIDs  []ComponentID
 
 	tick uint32 // current change tick (starts at 1)
 	// locks counts running query iterations; structural changes panic while it is non-zero.
@@ -145,7 +148,7 @@ func (w *World) Spawn(values ...any) Entity {
 		if v == nil {
 			continue
 		}
-		id, ok := w.idOfValue(v)
+		id, ok := w.spawnIDOf(v)
 		if !ok {
 			panic(unregisteredMsg(reflect.TypeOf(v)))
 		}
