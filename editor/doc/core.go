@@ -54,7 +54,11 @@ func (d *core) idFor(e ecs.Entity) uint64 {
 }
 
 // setWorld makes w the edit world and indexes its entities by scene id.
-func (d *core) setWorld(w *ecs.World) {
+func (d *core) setWorld(w *ecs.World) { d.setWorldBeside(w, nil) }
+
+// setWorldBeside is setWorld that runs beside (if not nil) on this goroutine while the index is filled on
+// another: beside may read the world, not change it.
+func (d *core) setWorldBeside(w *ecs.World, beside func()) {
 	if d.prefabSet == nil {
 		d.prefabSet = d.opts.newPrefabs()
 	}
@@ -63,17 +67,38 @@ func (d *core) setWorld(w *ecs.World) {
 	d.sids = ecs.NewMap[scene.SceneID](w)
 	d.names = ecs.NewMap[scene.Name](w)
 	d.types = d.types[:0]
-	d.reindex()
+	d.reindexBeside(beside)
 }
 
 // reindex rebuilds the scene-id index of the edit world; entities without a scene id get one.
-func (d *core) reindex() {
+func (d *core) reindex() { d.reindexBeside(nil) }
+
+// reindexBeside is reindex that runs beside (if not nil) while the index is filled on another goroutine, from the
+// ids read first: the world is this goroutine's alone throughout.
+func (d *core) reindexBeside(beside func()) {
 	order := scene.EnsureIDs(d.world)
-	d.byID = make(map[uint64]ecs.Entity, len(order))
 	d.structure++
-	for _, e := range order {
-		d.byID[d.sids.Get(e).ID] = e
+	if beside == nil {
+		d.byID = make(map[uint64]ecs.Entity, len(order))
+		for _, e := range order {
+			d.byID[d.sids.Get(e).ID] = e
+		}
+		return
 	}
+	ids := make([]uint64, len(order))
+	for i, e := range order {
+		ids[i] = d.sids.Get(e).ID
+	}
+	filled := make(chan map[uint64]ecs.Entity, 1)
+	go func() {
+		byID := make(map[uint64]ecs.Entity, len(order))
+		for i, e := range order {
+			byID[ids[i]] = e
+		}
+		filled <- byID
+	}()
+	beside()
+	d.byID = <-filled
 }
 
 // nameOf returns entity e's name ("" if it has none).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"io"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/serialize"
 	"github.com/voltex-editor/voltex/serialize/game"
+	"github.com/voltex-editor/voltex/viewport"
 )
 
 func TestSaveAsAndBackgroundSave(t *testing.T) {
@@ -406,7 +408,7 @@ func TestOpenSeenHashesTheFile(t *testing.T) {
 	for _, path := range []string{later, first} {
 		h := &maphash.Hash{}
 		h.SetSeed(seed)
-		d, whole, err := OpenSeen(context.Background(), path, testOpts, nil, h)
+		d, whole, err := OpenSeen(context.Background(), path, testOpts, nil, h, nil)
 		must(t, err)
 		if d.Len() == 0 || !whole || h.Sum64() != want(path) {
 			t.Fatalf("%s read whole: %d entities, whole %v, hash %x, want %x", filepath.Base(path), d.Len(), whole, h.Sum64(), want(path))
@@ -433,3 +435,38 @@ func TestOpenSeenHashesTheFile(t *testing.T) {
 }
 
 var seed = maphash.MakeSeed()
+
+// OpenSeen gives beside the loaded world, its world matrices computed, while it indexes the entities: the
+// document it returns finds every entity by its id, and beside's reads of the world race with nothing (-race).
+func TestOpenSeenBeside(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grid.json")
+	var b strings.Builder
+	b.WriteString(`{"format": "voltex.scene", "version": 2, "entities": [`)
+	const n = 2000
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id": %d, "order": %d, "components": {"Transform": {"position": [%d, 0, 0]}, "Mesh": {"asset": "builtin:cube"}}}`, i, i, i)
+	}
+	b.WriteString("]}")
+	must(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	var world *ecs.World
+	var drawn int
+	d, _, err := OpenSeen(context.Background(), path, testOpts, nil, nil, func(w *ecs.World) {
+		world = w
+		bl := viewport.NewBuilder(w, viewport.BuiltinMeshes{})
+		bl.Update()
+		drawn = bl.DrawList().Len()
+	})
+	must(t, err)
+	if world != d.World() || drawn != n {
+		t.Fatalf("beside: the document's world %v, %d instances drawn, want %d", world == d.World(), drawn, n)
+	}
+	for id := uint64(1); id <= n; id++ {
+		e, ok := d.Entity(id)
+		if !ok || d.World().WorldMatrix(e).Col(3).X() != float32(id) {
+			t.Fatalf("entity %d: found %v at %v", id, ok, d.World().WorldMatrix(e).Col(3))
+		}
+	}
+}

@@ -138,15 +138,16 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 	var drawn *viewport.Builder
 	w.jobs.Start("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		popts, pst = loadProject(base, path) // the components of the project file next to the scene
-		d, ok, err := doc.OpenSeen(ctx, path, popts, progress, seen)
+		// The draw list is built here too, beside the document's index of the world, not in the frame that shows
+		// the scene (at a million cubes a third of a second). The scene's own meshes are not known here: the
+		// viewport hands the list to them (viewport.Builder.SetMeshSource).
+		d, ok, err := doc.OpenSeen(ctx, path, popts, progress, seen, func(world *ecs.World) {
+			if ctx.Err() == nil {
+				drawn = viewport.NewBuilder(world, viewport.BuiltinMeshes{})
+				drawn.Update()
+			}
+		})
 		nd, whole = d, ok
-		if err == nil && ctx.Err() == nil {
-			// The draw list is built here too, while the world is this goroutine's, not in the frame that shows the
-			// scene (at a million cubes a third of a second). The scene's own meshes are not known here: the
-			// viewport hands the list to them (viewport.Builder.SetMeshSource).
-			drawn = viewport.NewBuilder(d.World(), viewport.BuiltinMeshes{})
-			drawn.Update()
-		}
 		return err
 	}, func(err error) {
 		if err != nil {
