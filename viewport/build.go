@@ -278,9 +278,9 @@ func (b *Builder) put(e ecs.Entity, world mgl32.Mat4, asset string, col [4]float
 	b.placed[id] = b.update
 	ref := mesh.Ref
 	var mat *Material
-	if m, ok := b.mats.TryGet(e); ok {
+	if b.mats.Has(e) { // asked first: TryGet copies out a zero Material (hundreds of bytes) for each entity without one
 		var suffix string
-		mat, suffix = b.material(m)
+		mat, suffix = b.material(b.mats.Get(e))
 		ref += suffix
 	}
 	b.dl.Set(ref, Instance{World: world, Color: col, ID: id})
