@@ -12,6 +12,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/radix"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -364,7 +365,7 @@ func (p *pieces) links(selection []int64, checkWorld bool) bool {
 	for i := range byID {
 		byID[i] = int32(i)
 	}
-	byID = sortRecs(byID, func(i int32) uint64 { return idSortKey(ids[i]) })
+	radix.SortFunc(byID, func(i int32) uint64 { return idSortKey(ids[i]) })
 	for k := 1; k < len(byID); k++ {
 		if ids[byID[k-1]] == ids[byID[k]] {
 			return false

@@ -15,6 +15,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/radix"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
@@ -599,7 +600,7 @@ func (b *binder) finish(h *header) *Scene {
 		byID = append(byID, i)
 	}
 	if !sorted {
-		byID = sortRecs(byID, func(i int32) uint64 { return idSortKey(recs.at(i).id) })
+		radix.SortFunc(byID, func(i int32) uint64 { return idSortKey(recs.at(i).id) })
 	}
 	for k := 1; k < len(byID); k++ {
 		a, c := recs.at(byID[k-1]), recs.at(byID[k])
@@ -730,60 +731,12 @@ func (b *binder) siblingOrder(byID []int32) []int32 {
 	recs := &b.recs
 	for k := 1; k < len(byID); k++ {
 		if recs.at(byID[k-1]).order > recs.at(byID[k]).order {
-			return sortRecs(slices.Clone(byID), func(i int32) uint64 { return scene.OrderBits(recs.at(i).order) })
+			sorted := slices.Clone(byID)
+			radix.SortFunc(sorted, func(i int32) uint64 { return scene.OrderBits(recs.at(i).order) })
+			return sorted
 		}
 	}
 	return byID
-}
-
-// sortRecs sorts the record indices of list by key, keeping the list's order among equal keys (as a
-// stable sort does): the keys are read once into an array and the places in list sorted with them by an
-// LSD radix sort (stable by nature) over 11-bit digits, skipping the digits all keys share; then each
-// place is replaced by what list holds there. A comparison sort of (key, place) took 0.3 s for the
-// order keys of a million entities; this takes 24 bytes per record besides the list.
-func sortRecs(list []int32, key func(int32) uint64) []int32 {
-	n := len(list)
-	keys, places := make([]uint64, n), make([]int32, n)
-	var or, and uint64 = 0, ^uint64(0)
-	sorted := true
-	for p, i := range list {
-		k := key(i)
-		keys[p], places[p] = k, int32(p)
-		or, and = or|k, and&k
-		if p > 0 && keys[p-1] > k {
-			sorted = false
-		}
-	}
-	if !sorted {
-		const bits = 11
-		const buckets = 1 << bits
-		tk, tp := make([]uint64, n), make([]int32, n)
-		var count [buckets]int
-		for shift := uint(0); shift < 64; shift += bits {
-			if (or^and)>>shift&(buckets-1) == 0 {
-				continue
-			}
-			clear(count[:])
-			for _, k := range keys {
-				count[k>>shift&(buckets-1)]++
-			}
-			sum := 0
-			for d, c := range count {
-				count[d] = sum
-				sum += c
-			}
-			for j, k := range keys {
-				d := k >> shift & (buckets - 1)
-				tk[count[d]], tp[count[d]] = k, places[j]
-				count[d]++
-			}
-			keys, tk, places, tp = tk, keys, tp, places
-		}
-	}
-	for k, p := range places {
-		places[k] = list[p]
-	}
-	return places
 }
 
 // idSortKey maps ids to unsigned keys in the same order (order keys: scene.OrderBits).

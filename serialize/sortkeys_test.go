@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/radix"
 )
 
-// sortRecs gives what a stable sort by the key gives (ties in the list's order), for order keys with many
-// ties (0 and -0 among them), negative and fractional ones, and ids (any int64), against
-// slices.SortStableFunc as the model.
-func TestSortRecsIsAStableSort(t *testing.T) {
+// The load's sorts of records (radix.SortFunc by scene.OrderBits and idSortKey) give what a stable sort by
+// cmp.Compare of the order or id gives (ties in the list's order), for order keys with many ties (0 and -0
+// among them), negative and fractional ones, and ids (any int64), against slices.SortStableFunc as the model.
+func TestSortKeysSortAsCompare(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 300 {
 		n := r.IntN(3000)
@@ -42,13 +43,17 @@ func TestSortRecsIsAStableSort(t *testing.T) {
 		}
 		want := slices.Clone(list)
 		slices.SortStableFunc(want, func(i, j int32) int { return cmp.Compare(orders[i], orders[j]) })
-		if got := sortRecs(slices.Clone(list), func(i int32) uint64 { return scene.OrderBits(orders[i]) }); !slices.Equal(got, want) {
-			t.Fatalf("trial %d (%d records): sortRecs by order differs from a stable sort", trial, n)
+		got := slices.Clone(list)
+		radix.SortFunc(got, func(i int32) uint64 { return scene.OrderBits(orders[i]) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d records): the sort by order differs from a stable sort", trial, n)
 		}
 		want = slices.Clone(list)
 		slices.SortStableFunc(want, func(i, j int32) int { return cmp.Compare(ids[i], ids[j]) })
-		if got := sortRecs(slices.Clone(list), func(i int32) uint64 { return idSortKey(ids[i]) }); !slices.Equal(got, want) {
-			t.Fatalf("trial %d (%d records): sortRecs by id differs from a stable sort", trial, n)
+		got = slices.Clone(list)
+		radix.SortFunc(got, func(i int32) uint64 { return idSortKey(ids[i]) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d records): the sort by id differs from a stable sort", trial, n)
 		}
 	}
 }
