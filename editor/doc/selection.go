@@ -5,6 +5,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/radix"
 )
 
 // Selection is the document's selection: an ordered set of scene ids, the order is the order of
@@ -35,13 +36,7 @@ type Selection struct {
 	// and the radix sort's second pair.
 	spareIDs  []uint64
 	spareEnts []ecs.Entity
-	scratch   sortScratch
-}
-
-// sortScratch is the second buffer pair of a radix sort of ids with their entities, kept between sorts.
-type sortScratch struct {
-	ids  []uint64
-	ents []ecs.Entity
+	scratch   radix.Buffer[ecs.Entity]
 }
 
 // fresh makes the selection's entities those of the document's current state.
@@ -83,7 +78,7 @@ func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
 	for i := range pos {
 		pos[i] = int32(i)
 	}
-	radixSort(keys, pos, nil, nil)
+	radixSort(keys, pos, nil)
 	n := len(dst)
 	dst = slices.Grow(dst, len(ids))[:n+len(ids)]
 	out := dst[n:]
@@ -334,7 +329,7 @@ func (s *Selection) replace(ids []uint64, es []ecs.Entity) {
 
 // sortedIDs returns the scene ids of all entities in ascending order, and their entities, appended to ids and es
 // (empty; grown as needed), sorting with tmp's buffers if tmp is not nil.
-func (d *core) sortedIDs(ids []uint64, es []ecs.Entity, tmp *sortScratch) ([]uint64, []ecs.Entity) {
+func (d *core) sortedIDs(ids []uint64, es []ecs.Entity, tmp *radix.Buffer[ecs.Entity]) ([]uint64, []ecs.Entity) {
 	q := ecs.NewQuery1[scene.SceneID](d.world, ecs.Read[scene.SceneID]())
 	n := q.Count()
 	ids, es = slices.Grow(ids[:0], n), slices.Grow(es[:0], n)
@@ -344,80 +339,37 @@ func (d *core) sortedIDs(ids []uint64, es []ecs.Entity, tmp *sortScratch) ([]uin
 			es = append(es, e)
 		}
 	})
-	if tmp == nil {
-		radixSort(ids, es, nil, nil)
-	} else {
-		radixSort(ids, es, &tmp.ids, &tmp.ents)
-	}
+	radixSort(ids, es, tmp)
 	return ids, es
 }
 
-// radixSort sorts keys ascending, moving vals with them (LSD radix sort by 11-bit digits, skipping
-// digits all keys share; an already sorted input costs one pass). tmpKeys and tmpVals, when not nil, are its
-// second buffers, grown as needed and kept for the next sort.
-func radixSort[V any](keys []uint64, vals []V, tmpKeys *[]uint64, tmpVals *[]V) {
+// radixSort sorts keys ascending, moving vals with them: radix.Sort, or for fewer than 256 keys a comparison sort
+// (not stable); an already sorted input costs one pass. buf, when not nil, keeps the second buffers for the next
+// sort.
+func radixSort[V any](keys []uint64, vals []V, buf *radix.Buffer[V]) {
+	if len(keys) >= 256 {
+		radix.Sort(keys, vals, buf)
+		return
+	}
 	if slices.IsSorted(keys) {
 		return
 	}
-	if len(keys) < 256 {
-		idx := make([]int, len(keys))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortFunc(idx, func(a, b int) int {
-			switch {
-			case keys[a] < keys[b]:
-				return -1
-			case keys[a] > keys[b]:
-				return 1
-			}
-			return 0
-		})
-		k2, v2 := slices.Clone(keys), slices.Clone(vals)
-		for i, j := range idx {
-			keys[i], vals[i] = k2[j], v2[j]
-		}
-		return
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
 	}
-	const bits = 11
-	const buckets = 1 << bits
-	var or, and uint64 = 0, ^uint64(0)
-	for _, k := range keys {
-		or |= k
-		and &= k
-	}
-	src, srcV := keys, vals
-	var dst []uint64
-	var dstV []V
-	if tmpKeys != nil {
-		*tmpKeys, *tmpVals = slices.Grow((*tmpKeys)[:0], len(keys))[:len(keys)], slices.Grow((*tmpVals)[:0], len(vals))[:len(vals)]
-		dst, dstV = *tmpKeys, *tmpVals
-	} else {
-		dst, dstV = make([]uint64, len(keys)), make([]V, len(vals))
-	}
-	var count [buckets]int
-	for shift := uint(0); shift < 64; shift += bits {
-		if (or^and)>>shift&(buckets-1) == 0 {
-			continue // every key has the same digit here
+	slices.SortFunc(idx, func(a, b int) int {
+		switch {
+		case keys[a] < keys[b]:
+			return -1
+		case keys[a] > keys[b]:
+			return 1
 		}
-		clear(count[:])
-		for _, k := range src {
-			count[k>>shift&(buckets-1)]++
-		}
-		sum := 0
-		for i, c := range count {
-			count[i], sum = sum, sum+c
-		}
-		for i, k := range src {
-			b := k >> shift & (buckets - 1)
-			dst[count[b]], dstV[count[b]] = k, srcV[i]
-			count[b]++
-		}
-		src, dst, srcV, dstV = dst, src, dstV, srcV
-	}
-	if &src[0] != &keys[0] {
-		copy(keys, src)
-		copy(vals, srcV)
+		return 0
+	})
+	k2, v2 := slices.Clone(keys), slices.Clone(vals)
+	for i, j := range idx {
+		keys[i], vals[i] = k2[j], v2[j]
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
+	"github.com/voltex-editor/voltex/internal/radix"
 )
 
 // selModel is the selection as the editor promises it, kept the simplest way: the selected scene ids in order of
@@ -305,7 +306,7 @@ func TestSelectAllOrderAndVersion(t *testing.T) {
 // buffers of its own or with second buffers kept from sort to sort (of other lengths).
 func TestRadixSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var tmp sortScratch
+	var tmp radix.Buffer[ecs.Entity]
 	sorts := 0
 	w := ecs.NewWorld()
 	ents := make([]ecs.Entity, 5000)
@@ -340,9 +341,9 @@ func TestRadixSort(t *testing.T) {
 				return 0
 			})
 			if sorts++; sorts%2 == 0 {
-				radixSort(keys, vals, &tmp.ids, &tmp.ents)
+				radixSort(keys, vals, &tmp)
 			} else {
-				radixSort(keys, vals, nil, nil)
+				radixSort(keys, vals, nil)
 			}
 			for i := range want {
 				if keys[i] != want[i].k || vals[i] != want[i].v {
