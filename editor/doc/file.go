@@ -3,6 +3,7 @@ package doc
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -54,6 +55,8 @@ type WriteJob struct {
 	// journaled, if set, waits until the document's journal has synced the record that this save
 	// began: Run calls it before the file is replaced, on its own goroutine, not the loop thread.
 	journaled func()
+	// written is the file as the save left it (its size and time, for the journal's base); nil if unknown.
+	written *fileID
 
 	// A save that reads the edit world itself, lent to it (ecs.World.Lend) rather than copied on the loop thread:
 	// endLoan gives it back once the entities are encoded. mu guards started and scene.World, which the
@@ -172,10 +175,16 @@ func (j *WriteJob) Run(ctx context.Context, progress func(done, total int64)) er
 	// serialize.SaveFile, giving the world back as soon as it is encoded (the file's sync and rename need not hold
 	// the document's writes), with the journal knowing of this save before the file is it: its sync, asked for
 	// when the save was prepared, runs beside the save's own writing and syncing.
-	return atomicfile.WriteFileFuncReady(j.path, func(w io.Writer) error {
+	err := atomicfile.WriteFileFuncReady(j.path, func(w io.Writer) error {
 		defer j.giveBack()
 		return serialize.Save(ctx, w, j.scene, serialize.SaveOptions{Progress: progress, Also: j.Also})
 	}, j.journaled)
+	if err == nil {
+		if st, serr := os.Stat(j.path); serr == nil {
+			j.written = &fileID{size: st.Size(), mtime: st.ModTime()}
+		}
+	}
+	return err
 }
 
 // Finish records the outcome of a job on the loop thread: after a successful save the document's
@@ -204,7 +213,7 @@ func (d *Document) Finish(j *WriteJob, err error) {
 	d.missing = false
 	d.cameraInFile = true
 	if d.jr != nil {
-		d.jr.saved(&d.hist, j.path, d.version != j.ver)
+		d.jr.saved(&d.hist, j.path, d.version != j.ver, j.written)
 	}
 }
 

@@ -59,9 +59,10 @@ type JournalOptions struct {
 	// scene). It counts the records after the base and its snapshot, and a compaction waits until
 	// those are also more than the base and snapshot it writes again. Default 64 MiB.
 	MaxBytes int64
-	// BaseDelay is how long the base record of a journal started on a scene as it was opened waits
-	// for the first step (which writes it at once): opening a scene pays nothing for its journal,
-	// and a session that changes nothing writes none. Default 5 s.
+	// BaseDelay is how long the base record of the scene file as it was opened, or as it was just
+	// saved, waits for the first step (which writes it at once): opening or saving a scene pays
+	// nothing for its journal (a copy of the file), and a session that changes nothing writes none.
+	// Default 5 s.
 	BaseDelay time.Duration
 
 	// create opens the journal file, which exists, for appending (tests inject a full disk).
@@ -137,7 +138,8 @@ type Journal struct {
 	done    chan struct{}
 
 	mu      sync.Mutex
-	pending *jScene // the base of the scene as opened, not written yet (nil: none, or written)
+	pending *jScene   // the base of the scene file as opened or saved, not written yet (nil: none, or written)
+	due     time.Time // when pending is written if no record needs it sooner
 	closing bool
 	err     error // the first write error: the journal stops there
 	written int64 // bytes in the file
@@ -235,6 +237,7 @@ func (d *Document) StartJournal(path string, opts JournalOptions) (*Journal, err
 		first.want, j.check, d.opened = d.opened, d.opened, nil
 		j.pending, j.onlyBase = first, true
 		delay = opts.BaseDelay
+		j.due = time.Now().Add(delay)
 	}
 	if j.pending == nil {
 		d.opened.release()
@@ -446,7 +449,7 @@ func (j *Journal) step(h *History, cmd command) {
 }
 
 // checkBase looks at the scene file once, before the first step is queued, while the base of the
-// scene as opened still waits to be written (loop thread: a stat of the file). Changed since, its
+// scene as opened or saved still waits to be written (loop thread: a stat of the file). Changed since, its
 // bytes are no longer the base: the journal starts again on the file as it is now, with a snapshot.
 func (j *Journal) checkBase() {
 	want := j.check
@@ -529,20 +532,30 @@ func (j *Journal) saving(h *History) func() {
 	return j.flushLater()
 }
 
-// saved restarts the journal on a save of the scene to file (loop thread): the saved file becomes
-// its base, and a snapshot follows if the scene changed since the save was prepared.
-func (j *Journal) saved(h *History, file string, changed bool) {
+// saved restarts the journal on a save of the scene to file (loop thread): the saved file, as id
+// says it was written, becomes its base, and a snapshot follows if the scene changed since the save
+// was prepared. Unchanged, the base waits as the one of a scene as opened does (BaseDelay): its copy
+// of the file would take the CPU and the disk from the frames right after the save, and until it is
+// written the journal's save record tells recovery that the file is the session's own.
+func (j *Journal) saved(h *History, file string, changed bool, id *fileID) {
 	j.noteTrim(h)
 	j.lo, j.n = h.pos, 0
 	j.file, j.check = file, nil
 	j.rebase.Store(false)
+	j.mu.Lock()
+	j.dropPending() // the saved file replaces the base of the scene as opened if it is not written yet
+	if !changed && id != nil {
+		j.pending, j.due = &jScene{file: file, want: id}, time.Now().Add(j.opts.BaseDelay)
+		j.mu.Unlock()
+		j.check, j.onlyBase = id, true
+		j.rush() // the writer learns when the base is due
+		return
+	}
+	j.mu.Unlock()
 	it := jItem{kind: recBase, reset: true, ext: &jScene{file: file}}
 	if changed { // written with the base in one replace: the steps since the save are never lost
 		it.ext.then = j.snap()
 	}
-	j.mu.Lock()
-	j.dropPending() // the saved file replaces the base of the scene as opened if it is not written yet
-	j.mu.Unlock()
 	j.push(it)
 }
 
@@ -733,14 +746,27 @@ func (w *jWriter) once() (closed bool) {
 	if j.flushes > 0 {
 		served, j.synced, j.flushes = j.synced, make(chan struct{}), 0
 	}
-	pending := j.pending
-	j.pending = nil
+	pending, due := j.pending, j.due
 	j.mu.Unlock()
 	w.take()
 	closing, remove := false, false
 	if k := len(w.spans); k > 0 {
 		if last := &w.spans[k-1]; last.blk.items[last.to-1].kind == 0 {
 			closing, remove = true, last.blk.items[last.to-1].remove
+		}
+	}
+	if pending != nil {
+		// It waits for a record to write after it, a Flush, the close or its time.
+		if served == nil && !closing && !w.recordsTaken() && time.Now().Before(due) {
+			pending = nil
+		} else {
+			j.mu.Lock()
+			if j.pending == pending {
+				j.pending = nil
+			} else {
+				pending = nil // the loop thread let it go meanwhile
+			}
+			j.mu.Unlock()
 		}
 	}
 	if remove {
@@ -792,11 +818,18 @@ func (j *Journal) run(delay time.Duration, head *jBlock) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for !w.once() {
+		wait := time.Duration(-1)
 		if !w.unsynced.IsZero() {
-			timer.Reset(j.opts.SyncEvery - time.Since(w.unsynced))
+			wait = j.opts.SyncEvery - time.Since(w.unsynced)
+		}
+		if d, ok := j.baseDueIn(); ok && (wait < 0 || d < wait) {
+			wait = d
+		}
+		if wait >= 0 {
+			timer.Reset(wait)
 		}
 		// Wait: the next record queued wakes the writer (push sees idle), a Flush or a close
-		// hurries it, the timer syncs.
+		// hurries it, the timer syncs or writes the base that waits.
 		j.idle.Store(true)
 		if w.queued() {
 			continue
@@ -814,6 +847,28 @@ func (j *Journal) run(delay time.Duration, head *jBlock) {
 		case <-timer.C:
 		}
 	}
+}
+
+// baseDueIn returns how long until the base that waits is due, if one does.
+func (j *Journal) baseDueIn() (time.Duration, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.pending == nil {
+		return 0, false
+	}
+	return max(0, time.Until(j.due)), true
+}
+
+// recordsTaken reports whether take found a record to write (not only component infos or the close).
+func (w *jWriter) recordsTaken() bool {
+	for _, sp := range w.spans {
+		for i := sp.from; i < sp.to; i++ {
+			if k := sp.blk.items[i].kind; k != 0 && k != recInfos {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // waitForWork waits up to delay for another record, a Flush or a close (writer goroutine).
@@ -948,16 +1003,18 @@ func writeSceneBase(w io.Writer, s *jScene) (int64, error) {
 
 // writeFileBase writes to w a base record of the scene file at path, and returns its length. The
 // file's bytes are streamed from it, never whole in memory; the record's header, which sums them,
-// is written last (w is a file). With want, the file must still be the one read then (its bytes the
-// ones hashed), else errBaseChanged; without, it is hashed first, and must not change meanwhile.
+// is written last (w is a file). With want, the file must still be the one read or written then (its
+// size and time, and its bytes the ones hashed if want has their hash), else errBaseChanged; without
+// a hash, it is hashed first, and must not change meanwhile.
 func writeFileBase(w io.Writer, path string, want *fileID) (int64, error) {
 	wa, ok := w.(io.WriterAt)
 	if !ok {
 		return 0, errors.New("journal: a base is written to a file")
 	}
 	var want256 string
-	var sum uint32 // without want: the CRC of the file's bytes when hashed
-	if want != nil {
+	var sum uint32 // without want's hash: the CRC of the file's bytes when hashed
+	known := want != nil && want.hash != ""
+	if known {
 		want256 = want.hash
 	} else {
 		var err error
@@ -1002,7 +1059,7 @@ func writeFileBase(w io.Writer, path string, want *fileID) (int64, error) {
 		return 0, err
 	}
 	var h hash.Hash
-	if want != nil {
+	if known {
 		h = sha256.New()
 	}
 	own := uint32(0) // the CRC of the file's bytes alone, to compare with sum

@@ -524,15 +524,7 @@ func TestJournalWritesNothingAtOpen(t *testing.T) {
 	must(t, err)
 	must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "First step"))
 	// The step wakes the writer: base and step are written without a Flush.
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		data, _ := os.ReadFile(jpath)
-		if recs, _ := splitRecords(data); len(recs) == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the first step did not write the base and itself")
-		}
-	}
+	waitRecords(t, jpath, 2, "the first step did not write the base and itself")
 	must(t, d.CloseJournal(false))
 }
 
@@ -819,4 +811,74 @@ func TestJournalQueueLetsRecordsGo(t *testing.T) {
 		}
 	}
 	must(t, d.CloseJournal(false))
+}
+
+// TestJournalSaveDefersItsBase: a save does not copy the saved file into the journal at once (the frames right
+// after it keep the CPU and the disk): until a step comes, the journal holds the session's records and the save's,
+// which recover nothing unsaved; the first step writes the saved file's base, then itself.
+func TestJournalSaveDefersItsBase(t *testing.T) {
+	d, jpath, _ := journaledSession(t, JournalOptions{BaseDelay: time.Hour})
+	must(t, d.Journal().Flush())
+	before, err := os.ReadFile(jpath)
+	must(t, err)
+	recsBefore, _ := splitRecords(before)
+	must(t, d.Save(context.Background(), nil))
+	time.Sleep(200 * time.Millisecond) // time enough for a writer that writes the base at once
+	after, err := os.ReadFile(jpath)
+	must(t, err)
+	recs, _ := splitRecords(after)
+	if !bytes.HasPrefix(after, before) || len(recs) != len(recsBefore)+1 || recs[len(recs)-1][0] != recSave {
+		t.Fatalf("after the save the journal holds %d records (%d before), want the session's and the save's", len(recs), len(recsBefore))
+	}
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	if rc.Unsaved || rc.FileChanged {
+		t.Errorf("killed right after the save: unsaved %v, file changed %v", rc.Unsaved, rc.FileChanged)
+	}
+
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "After Save"))
+	saved, err := os.ReadFile(d.Path())
+	must(t, err)
+	waitRecords(t, jpath, 2, "the first step after the save did not write the base and itself")
+	if base := journalBase(t, jpath); !bytes.Equal(base, saved) {
+		t.Errorf("the journal's base is not the saved file (%d bytes, want %d)", len(base), len(saved))
+	}
+	rc, err = Recover(context.Background(), jpath, testOpts)
+	if err != nil || !rc.Unsaved || rc.FileChanged || content(t, rc.Doc) != content(t, d) {
+		t.Fatalf("the step after the save is not recovered exactly: err %v", err)
+	}
+	must(t, d.CloseJournal(true))
+}
+
+// TestJournalSavedFileChangedBeforeItsBase: changed by another program after the save, before the journal's base
+// was written, the file is not taken for the saved one: the journal starts again on it, and recovers the session.
+func TestJournalSavedFileChangedBeforeItsBase(t *testing.T) {
+	d, jpath, _ := journaledSession(t, JournalOptions{BaseDelay: time.Hour})
+	must(t, d.Save(context.Background(), nil))
+	other, err := Open(context.Background(), d.Path(), testOpts, nil)
+	must(t, err)
+	must(t, other.SetSceneName("Changed Elsewhere"))
+	must(t, other.Save(context.Background(), nil))
+	must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "After Save"))
+	must(t, d.Journal().Flush())
+	rc, err := Recover(context.Background(), jpath, testOpts)
+	must(t, err)
+	if !rc.Unsaved || content(t, rc.Doc) != content(t, d) {
+		t.Fatalf("the session after the save is not recovered exactly (merged %v)", rc.Merged)
+	}
+	must(t, d.CloseJournal(true))
+}
+
+// waitRecords waits until the journal at jpath holds n records, failing with why after 20 s.
+func waitRecords(t *testing.T, jpath string, n int, why string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		data, _ := os.ReadFile(jpath)
+		if recs, _ := splitRecords(data); len(recs) == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(why)
+		}
+	}
 }
