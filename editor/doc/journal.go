@@ -140,6 +140,8 @@ type Journal struct {
 	mu      sync.Mutex
 	pending *jScene   // the base of the scene file as opened or saved, not written yet (nil: none, or written)
 	due     time.Time // when pending is written if no record needs it sooner
+	writing bool      // the writer writes the base that was pending
+	onBase  func()    // WriteBase's then, called once the base is written or let go
 	closing bool
 	err     error // the first write error: the journal stops there
 	written int64 // bytes in the file
@@ -559,12 +561,38 @@ func (j *Journal) saved(h *History, file string, changed bool, id *fileID) {
 	j.push(it)
 }
 
-// dropPending lets the base of the scene as opened go, unwritten (j.mu held).
+// dropPending lets the base of the scene as opened or saved go, unwritten (j.mu held).
 func (j *Journal) dropPending() {
 	if j.pending != nil {
 		j.pending.want.release()
 		j.pending = nil
+		if then := j.onBase; then != nil {
+			j.onBase = nil
+			then()
+		}
 	}
+}
+
+// WriteBase has the writer write now the base that waits (the scene file as opened or saved, which
+// the first step or BaseDelay would write), if one does, and call then (on the writer's goroutine)
+// once it is written; it reports whether one waits. The editor calls it when it goes idle: the copy
+// of the file then takes the machine from nothing the user does.
+func (j *Journal) WriteBase(then func()) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.pending == nil || j.err != nil || j.closing {
+		return false
+	}
+	j.due, j.onBase = time.Time{}, then
+	j.rush()
+	return true
+}
+
+// BaseWaits reports whether a base waits to be written (see WriteBase) or is being written.
+func (j *Journal) BaseWaits() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return (j.pending != nil || j.writing) && j.err == nil && !j.closing
 }
 
 // openedBaseOnly reports whether all the journal holds is the base of the scene as opened, still
@@ -762,7 +790,7 @@ func (w *jWriter) once() (closed bool) {
 		} else {
 			j.mu.Lock()
 			if j.pending == pending {
-				j.pending = nil
+				j.pending, j.writing = nil, true
 			} else {
 				pending = nil // the loop thread let it go meanwhile
 			}
@@ -777,6 +805,13 @@ func (w *jWriter) once() (closed bool) {
 			pending.want.release()
 		} else {
 			w.restart(jItem{kind: recBase, reset: true, ext: pending})
+		}
+		j.mu.Lock()
+		then := j.onBase
+		j.writing, j.onBase = false, nil
+		j.mu.Unlock()
+		if then != nil {
+			then()
 		}
 	}
 	for _, sp := range w.spans {

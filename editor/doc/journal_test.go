@@ -882,3 +882,34 @@ func waitRecords(t *testing.T, jpath string, n int, why string) {
 		}
 	}
 }
+
+// TestJournalWriteBaseNow: WriteBase writes the base that waits for the first step (the scene as opened, then as
+// saved) at once, calls back once it is written, and BaseWaits tells it in the meantime.
+func TestJournalWriteBaseNow(t *testing.T) {
+	d := openSmall(t)
+	jpath := filepath.Join(t.TempDir(), "small.journal")
+	j, err := d.StartJournal(jpath, JournalOptions{BaseDelay: time.Hour})
+	must(t, err)
+	for _, what := range []string{"opened", "saved"} {
+		if !j.BaseWaits() {
+			t.Fatalf("%s: no base waits", what)
+		}
+		written := make(chan struct{})
+		if !j.WriteBase(func() { close(written) }) {
+			t.Fatalf("%s: WriteBase found no base to write", what)
+		}
+		select {
+		case <-written:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: the base was not written", what)
+		}
+		file, err := os.ReadFile(d.Path())
+		must(t, err)
+		if base := journalBase(t, jpath); !bytes.Equal(base, file) || j.BaseWaits() {
+			t.Fatalf("%s: the journal's base is not the file (%d bytes, want %d), or still waits", what, len(base), len(file))
+		}
+		must(t, d.Rename([]ecs.Entity{ent(t, d, 5)}, "Renamed "+what))
+		must(t, d.Save(context.Background(), nil))
+	}
+	must(t, d.CloseJournal(true))
+}

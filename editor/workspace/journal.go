@@ -113,3 +113,19 @@ func (w *Workspace) followJournal() {
 		w.startJournal(w.doc)
 	}
 }
+
+// WriteJournalBase has the open scene's journal write now the base that waits for its first step (a copy of the
+// scene file as opened or saved), if one does, and call then once it is written (on another goroutine). The
+// editor calls it when it goes idle: the copy then falls in no drag, key or frame of the user's.
+func (w *Workspace) WriteJournalBase(then func()) {
+	if j := w.doc.Journal(); j != nil {
+		j.WriteBase(then)
+	}
+}
+
+// JournalBaseWaits reports whether the open scene's journal has a base to write or writes one: an editor that
+// is otherwise idle is not, for the probe, until it is written.
+func (w *Workspace) JournalBaseWaits() bool {
+	j := w.doc.Journal()
+	return j != nil && j.BaseWaits()
+}

@@ -44,7 +44,8 @@ func TestBigSelectionCountsAndIdles(t *testing.T) {
 }
 
 // waitJournalBase waits until the session journal in the state folder holds the base of scene: a copy of the file,
-// written once a few seconds after the open (doc.JournalOptions.BaseDelay), not work of an idle editor.
+// written once the editor goes idle after the open (or a few seconds after it: doc.JournalOptions.BaseDelay), not
+// work of an idle editor.
 func waitJournalBase(t *testing.T, state, scene string) {
 	t.Helper()
 	fi, err := os.Stat(scene)
