@@ -65,9 +65,10 @@ const targetFPS = 60
 // built in buildPanels (docs/architecture.md).
 type App struct {
 	opts        Options
-	win         window    // the master window (giu); a fake in tests
-	started     time.Time // when New ran: the launch, for the probe's timing of the first open
-	openAtStart string    // a big scene named on the command line, opened by a job once the window exists
+	win         window        // the master window (giu); a fake in tests
+	started     time.Time     // when New ran: the launch, for the probe's timing of the first open
+	openAtStart string        // a big scene named on the command line, opened by a job once the window exists
+	windowUp    chan struct{} // closed once the first frame is on the screen (the launch's open hashes its file then)
 	title       string
 	clock       workspace.Clock
 
@@ -286,7 +287,8 @@ func (a *App) openScene() {
 		a.opts.AttachAddr = ""
 	}
 	if a.openAtStart != "" {
-		a.ws.OpenAtLaunch(a.openAtStart, a.started)
+		a.windowUp = make(chan struct{})
+		a.ws.OpenAtLaunch(a.openAtStart, a.started, a.windowUp)
 	}
 }
 
@@ -306,6 +308,10 @@ func (a *App) frame() {
 		a.probe.frameTime(now.Sub(a.clock.Start) - a.idle.slept)
 	}
 	a.clock.Frames++
+	if a.windowUp != nil && a.clock.Frames > 1 {
+		close(a.windowUp)
+		a.windowUp = nil
+	}
 	a.clock.Start, a.idle.slept = now, 0
 	a.input.afterNewFrame()
 	a.keys.frameStart()

@@ -54,6 +54,10 @@ type Options struct {
 	// the newest done one nor those that can be redone. Default DefaultMaxHistoryBytes (256 MiB);
 	// negative means unlimited.
 	MaxHistoryBytes int
+	// HashAfter, if not nil, holds Open's hash of the file's bytes (what a session journal's base is checked by,
+	// made beside the load) until it is closed; Open waits for the hash before it returns. The editor opens the
+	// scene named on the command line while its window opens, and on two cores the hash would take the window's.
+	HashAfter <-chan struct{}
 }
 
 func (o Options) newWorld() *ecs.World {
@@ -158,7 +162,15 @@ func openSeenBeside(ctx context.Context, path string, data []byte, opts Options,
 		}
 		if data != nil { // hashed beside the load, which it does not slow: the bytes are let go after it
 			hashed = make(chan string, 1)
-			go func(b []byte) { hashed <- fileHashOf(b) }(data)
+			go func(b []byte) {
+				if opts.HashAfter != nil {
+					select {
+					case <-opts.HashAfter:
+					case <-ctx.Done():
+					}
+				}
+				hashed <- fileHashOf(b)
+			}(data)
 			if seen != nil {
 				seen.Write(data)
 			}

@@ -913,3 +913,32 @@ func TestJournalWriteBaseNow(t *testing.T) {
 	}
 	must(t, d.CloseJournal(true))
 }
+
+// TestOpenHashesAfterTheGate: with HashAfter, Open hashes the file's bytes (the journal's base is checked by
+// them) only once it is closed, and waits for that hash before it returns.
+func TestOpenHashesAfterTheGate(t *testing.T) {
+	path := savedGrid(t, [3]int{10, 10, 10})
+	gate := make(chan struct{})
+	opts := testOpts
+	opts.HashAfter = gate
+	opened := make(chan *Document, 1)
+	go func() {
+		d, err := Open(context.Background(), path, opts, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- d
+	}()
+	select {
+	case <-opened:
+		t.Fatal("Open returned before its hash was let go")
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(gate)
+	d := <-opened
+	data, err := os.ReadFile(path)
+	must(t, err)
+	if d == nil || d.opened == nil || d.opened.hash != fileHashOf(data) {
+		t.Fatal("the opened file's hash is not its bytes'")
+	}
+}

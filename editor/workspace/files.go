@@ -118,8 +118,10 @@ func loadError(path string, err error) error {
 func (w *Workspace) openPath(path string) { w.openInBackground(path, w.jobs.beginMark("open"), false) }
 
 // OpenAtLaunch opens the big scene named on the command line (OpenFirst left it for later) in the background,
-// its progress shown from the first frame; its timing mark starts at the launch.
-func (w *Workspace) OpenAtLaunch(path string, launched time.Time) {
+// its progress shown from the first frame; its timing mark starts at the launch. The hash of the file's bytes (for
+// the session journal) waits for hashAfter to be closed (nil: it does not wait): the window opens meanwhile.
+func (w *Workspace) OpenAtLaunch(path string, launched time.Time, hashAfter <-chan struct{}) {
+	w.hashAfter = hashAfter
 	w.openInBackground(path, &Mark{Mark: probe.Mark{What: "open", Input: launched.UnixNano()}}, true)
 }
 
@@ -138,6 +140,9 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 	var drawn *viewport.Builder
 	w.jobs.Start("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		popts, pst = loadProject(base, path) // the components of the project file next to the scene
+		if immediate {
+			popts.HashAfter = w.hashAfter
+		}
 		// The draw list is built here too, beside the document's index of the world, not in the frame that shows
 		// the scene (at a million cubes a third of a second). The scene's own meshes are not known here: the
 		// viewport hands the list to them (viewport.Builder.SetMeshSource).

@@ -30,6 +30,8 @@ type Workspace struct {
 	// watchSeed seeds the file watcher's content hashes: a scene opened before the watcher starts is hashed
 	// for it as it is loaded.
 	watchSeed maphash.Seed
+	// hashAfter holds the launch's open's hash of the file until the window is up (OpenAtLaunch).
+	hashAfter <-chan struct{}
 	doc       *doc.Document
 	docOpts   doc.Options
 	project   projectState // the project file of the open scene (project.go)
