@@ -88,17 +88,20 @@ func (c *column) changedAt(row uint32) uint32 {
 // setChanged stores a row's raw changed tick and keeps its page summary exact for that row.
 func (c *column) setChanged(row uint32, tick uint32) {
 	c.changed[row] = tick
-	p := row >> pageShift
-	bit := uint64(1) << (row & (pageRows - 1))
+	c.stampPage(row>>pageShift, uint64(1)<<(row&(pageRows-1)), tick)
+}
+
+// stampPage keeps page p's summary exact after the rows of bits (of the page) got changed tick.
+func (c *column) stampPage(p uint32, bits uint64, tick uint32) {
 	switch cur := c.pageChanged[p]; {
 	case tick > cur:
 		c.pageOlder[p] = max(c.pageOlder[p], cur)
 		c.pageChanged[p] = tick
-		c.pageMask[p] = bit
+		c.pageMask[p] = bits
 	case tick == cur:
-		c.pageMask[p] |= bit
+		c.pageMask[p] |= bits
 	default:
-		c.pageMask[p] &^= bit
+		c.pageMask[p] &^= bits
 		c.pageOlder[p] = max(c.pageOlder[p], tick)
 	}
 }
@@ -133,6 +136,36 @@ func (c *column) setTicks(row uint32, added, changed uint32, n int) {
 	c.setChanged(row, changed)
 	if c.store.lastChange < changed {
 		c.store.lastChange = changed
+	}
+}
+
+// setTicksRange is setTicks(row, tick, tick, n) for each row of [from, to) in turn (fresh rows at the end of the
+// rows in use, n the rows in use after them), a page at a time: a restore of a million rows stamps them in bulk.
+func (c *column) setTicksRange(from, to uint32, tick uint32) {
+	if from >= to {
+		return
+	}
+	if tick < c.floor {
+		c.materialize(int(from) + 1) // as setTicks of the first row would
+	}
+	fill(c.added[from:to], tick)
+	fill(c.changed[from:to], tick)
+	for p := from >> pageShift; p<<pageShift < to; p++ {
+		lo, hi := max(from, p<<pageShift), min(to, (p+1)<<pageShift)
+		bits := ^uint64(0) >> (pageRows - (hi - lo)) << (lo & (pageRows - 1))
+		if c.pageAdded[p] < tick {
+			c.pageAdded[p] = tick
+		}
+		c.stampPage(p, bits, tick)
+	}
+	if c.store.lastChange < tick {
+		c.store.lastChange = tick
+	}
+}
+
+func fill(s []uint32, v uint32) {
+	for i := range s {
+		s[i] = v
 	}
 }
 

@@ -161,20 +161,13 @@ func (w *World) SpawnValues(cols []Values, lo, hi int) []Entity {
 	reuse := w.free[len(w.free)-min(n, len(w.free)):] // the slots of the last rows, in row order
 	fresh := n - len(reuse)
 	out := make([]Entity, n)
+	if spawnValuesByColumn && !w.anySparse(cols, extra) {
+		w.spawnColumns(t, cols, extra, lo, hi, reuse, out)
+		w.free = w.free[:len(w.free)-len(reuse)]
+		return out
+	}
 	for i := lo; i < hi; i++ {
-		var idx uint32
-		if j := i - lo - fresh; j >= 0 {
-			idx = reuse[j]
-		} else {
-			idx = uint32(len(w.records))
-			w.records = append(w.records, record{})
-		}
-		e := Entity{index: idx, gen: w.records[idx].gen}
-		row := t.pushEntity(e)
-		r := &w.records[idx]
-		r.table, r.row = t.index, row
-		w.alive++
-		w.hier.changed(idx)
+		e, row := w.spawnSlot(t, reuse, i-lo-fresh)
 		for k := range cols {
 			c := &cols[k]
 			dst, r := w.place(e, w.comps[c.id], t, row)
@@ -187,4 +180,71 @@ func (w *World) SpawnValues(cols []Values, lo, hi int) []Entity {
 	}
 	w.free = w.free[:len(w.free)-len(reuse)]
 	return out
+}
+
+// spawnValuesByColumn lets SpawnValues write whole columns (a test turns it off to compare with a row at a time).
+var spawnValuesByColumn = true
+
+// anySparse reports whether a column of cols or a companion in extra is stored in a sparse set.
+func (w *World) anySparse(cols []Values, extra []ComponentID) bool {
+	for _, c := range cols {
+		if w.comps[c.id].sparse != nil {
+			return true
+		}
+	}
+	for _, id := range extra {
+		if w.comps[id].sparse != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// spawnColumns is SpawnValues into table t when every component lives in tables: the entities first, then each
+// column's values copied and its ticks stamped in one go (a restored million is a few copies, not a million calls
+// per component).
+func (w *World) spawnColumns(t *table, cols []Values, extra []ComponentID, lo, hi int, reuse []uint32, out []Entity) {
+	n := hi - lo
+	fresh := n - len(reuse)
+	row0 := uint32(len(t.entities))
+	for i := range n {
+		out[i], _ = w.spawnSlot(t, reuse, i-fresh)
+	}
+	row1 := row0 + uint32(n)
+	tick := w.tick
+	for k := range cols {
+		v := &cols[k]
+		c := w.comps[v.id].cols[t.index]
+		c.setTicksRange(row0, row1, tick)
+		if v.size != 0 && n > 0 {
+			v.ops.deepCopy(c.at(row0), v.at(lo), n, v.shares)
+		}
+	}
+	for _, id := range extra {
+		c := w.comps[id].cols[t.index]
+		c.setTicksRange(row0, row1, tick)
+		if c.size != 0 {
+			for r := row0; r < row1; r++ {
+				c.ops.setDefault(c.at(r))
+			}
+		}
+	}
+}
+
+// spawnSlot makes a live entity in a new row of t: in slot reuse[j], or a new slot when j < 0.
+func (w *World) spawnSlot(t *table, reuse []uint32, j int) (Entity, uint32) {
+	var idx uint32
+	if j >= 0 {
+		idx = reuse[j]
+	} else {
+		idx = uint32(len(w.records))
+		w.records = append(w.records, record{})
+	}
+	e := Entity{index: idx, gen: w.records[idx].gen}
+	row := t.pushEntity(e)
+	r := &w.records[idx]
+	r.table, r.row = t.index, row
+	w.alive++
+	w.hier.changed(idx)
+	return e, row
 }
