@@ -65,6 +65,9 @@ type Builder struct {
 	lights                               []Light
 	lightCount                           int
 	all                                  *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
+	// readAll is all that only reads, and withMaterial the drawn entities with a material: restoreRemoved's.
+	readAll      *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Color]
+	withMaterial *ecs.Query2[scene.Mesh, scene.Material]
 
 	// Instances whose prefab cannot be used (scene.Prefab.Problem) and that have no mesh of
 	// their own are drawn as the placeholder mesh, magenta, so that they can be seen and picked.
@@ -115,7 +118,10 @@ func NewBuilder(w *ecs.World, src MeshSource) *Builder {
 		brokenMoved: ecs.NewQuery2[ecs.GlobalTransform, scene.Prefab](w, ecs.Changed[ecs.GlobalTransform](), ecs.Read[ecs.GlobalTransform](),
 			ecs.Read[scene.Prefab]()),
 		broken: map[uint32]bool{}, hidden: map[uint32]bool{},
-		all:    query(ecs.Optional[scene.Color]()),
+		all:     query(ecs.Optional[scene.Color]()),
+		readAll: query(ecs.Optional[scene.Color](), ecs.Read[ecs.GlobalTransform]()),
+		withMaterial: ecs.NewQuery2[scene.Mesh, scene.Material](w, ecs.Read[scene.Mesh](),
+			ecs.Read[scene.Material]()),
 		meshID: meshID, globalID: globalID,
 		resolved: map[string]*assets.Mesh{},
 	}
@@ -167,11 +173,11 @@ var white = [4]float32{1, 1, 1, 1}
 // transforms first) and reports whether anything it draws changed.
 func (b *Builder) Update() bool {
 	v := b.dl.Version()
-	if b.update++; b.update == 0 { // wrapped: old marks could match again
-		clear(b.placed)
-		b.update = 1
-	}
+	b.nextUpdate()
 	b.w.PropagateTransforms()
+	if n := b.dl.removedLen(); n > 0 && b.dl.Len() == 0 {
+		b.restoreRemoved(n)
+	}
 	b.visit(b.byMesh, true)
 	b.visit(b.byTransform, false)
 	b.visit(b.byColor, false)
@@ -191,6 +197,60 @@ func (b *Builder) Update() bool {
 	}
 	b.updateLights()
 	return b.dl.Version() != v
+}
+
+// nextUpdate starts an Update: a new mark for what it places.
+func (b *Builder) nextUpdate() {
+	if b.update++; b.update == 0 { // wrapped: old marks could match again
+		clear(b.placed)
+		b.update = 1
+	}
+}
+
+// restoreRemoved puts back in one pass the n instances the draw list's RemoveAll took (the world emptied) when the
+// world's drawn entities are now exactly those, with the same values (the undo of a delete of everything restores
+// the same entities in the same slots), and marks them placed by this Update. Otherwise it leaves the list empty
+// for the visits to place each entity.
+func (b *Builder) restoreRemoved(n int) {
+	if b.hide != nil || b.readAll.Count() != n || b.withMaterial.Count() != 0 {
+		return
+	}
+	if most := len(b.dl.removed.slots) * slotPage; len(b.ents) < most {
+		b.ents = append(b.ents, make([]ecs.Entity, most-len(b.ents))...)
+	}
+	if len(b.placed) < len(b.ents) {
+		b.placed = append(b.placed, make([]uint32, len(b.ents)-len(b.placed))...)
+	}
+	same := true
+	var asset string
+	var mesh *assets.Mesh
+	b.readAll.EachTable(func(ents []ecs.Entity, gs []ecs.GlobalTransform, ms []scene.Mesh, cs []scene.Color) {
+		for i, e := range ents {
+			if !same {
+				return
+			}
+			if ms[i].Asset != asset || mesh == nil {
+				asset, mesh = ms[i].Asset, b.mesh(ms[i].Asset)
+			}
+			col := white
+			if cs != nil {
+				col = cs[i].RGBA
+			}
+			id := EntityID(e)
+			in, batch, ok := b.dl.removedAt(id)
+			if !ok || mesh == nil || batch.Mesh != mesh || batch.Ref != mesh.Ref || batch.Material != nil ||
+				*in != (Instance{World: gs[i].Matrix, Color: col, ID: id}) {
+				same = false
+				return
+			}
+			b.ents[id], b.placed[id] = e, b.update
+		}
+	})
+	if !same {
+		b.nextUpdate() // the marks made so far are not placements
+		return
+	}
+	b.dl.restoreRemoved()
 }
 
 // brokenColor is the colour of the placeholders of instances whose prefab cannot be used.
@@ -232,8 +292,8 @@ func (b *Builder) visit(q *ecs.Query3[ecs.GlobalTransform, scene.Mesh, scene.Col
 		g, m, c := it.Get()
 		e := it.Entity()
 		id := EntityID(e)
-		if !full && int(id) < len(b.placed) && b.placed[id] == b.update && b.ents[id] == e {
-			continue // placed by this Update with these values already
+		if int(id) < len(b.placed) && b.placed[id] == b.update && b.ents[id] == e {
+			continue // placed by this Update with these values already (put, restoreRemoved)
 		}
 		col := colorOf(c)
 		if !full && int(id) < len(b.ents) && b.ents[id] == e &&

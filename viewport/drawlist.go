@@ -369,6 +369,26 @@ type DrawList struct {
 	selBox     selBounds
 
 	lastBatch int32 // the batch batchIndex found last
+
+	removed *removedAll // what RemoveAll took, while the list stays as RemoveAll left it
+}
+
+// removedAll is what RemoveAll took out of a list: the chunks keep their instances' memory, this keeps how many
+// each held, their boxes, the index and the counts, so that the same instances put back (the undo of a delete of
+// everything) return to the slots they had in one pass (restoreRemoved) instead of being added one by one.
+type removedAll struct {
+	version    uint64 // the list's version after the removal: any later change drops what is kept
+	slots      [][]slotRef
+	n, flagged int
+	content    uint64
+	chunks     [][]keptChunk // by batch, by chunk
+}
+
+// keptChunk is a chunk's state before RemoveAll.
+type keptChunk struct {
+	n           int32
+	bounds      AABB
+	boundsValid bool
 }
 
 // selBounds caches the box around what is drawn selected.
@@ -778,6 +798,14 @@ func (d *DrawList) RemoveAll() {
 	if d.n > 0 {
 		d.version++
 	}
+	kept := &removedAll{slots: d.slots, n: d.n, flagged: d.flagged, content: d.content,
+		chunks: make([][]keptChunk, len(d.batches))}
+	for bi, b := range d.batches {
+		kept.chunks[bi] = make([]keptChunk, len(b.chunks))
+		for ci, c := range b.chunks {
+			kept.chunks[bi][ci] = keptChunk{int32(len(c.Instances)), c.bounds, c.boundsValid}
+		}
+	}
 	for _, b := range d.batches {
 		for ci, c := range b.chunks {
 			if len(c.Instances) > 0 {
@@ -793,8 +821,73 @@ func (d *DrawList) RemoveAll() {
 		b.n, b.used = 0, 0
 		b.boundsValid = false
 	}
-	clear(d.slots)
+	d.slots = nil // kept for restoreRemoved
 	d.n, d.flagged, d.content = 0, 0, 0
+	d.removed = nil
+	if kept.n > 0 {
+		kept.version = d.version
+		d.removed = kept
+	}
+}
+
+// removedAt returns the instance id had when RemoveAll took it and its batch, while what RemoveAll took is kept and
+// the list has not changed since.
+func (d *DrawList) removedAt(id uint32) (*Instance, *Batch, bool) {
+	k := d.removed
+	if k == nil || k.version != d.version {
+		return nil, nil, false
+	}
+	p := int(id / slotPage)
+	if p >= len(k.slots) || k.slots[p] == nil {
+		return nil, nil, false
+	}
+	r := k.slots[p][id%slotPage]
+	if r.batch == 0 {
+		return nil, nil, false
+	}
+	c := d.batches[r.batch-1].chunks[r.chunk]
+	return &c.Instances[:cap(c.Instances)][r.slot], c.batch, true
+}
+
+// removedLen returns how many instances RemoveAll took, while they are kept and the list has not changed since.
+func (d *DrawList) removedLen() int {
+	if k := d.removed; k != nil && k.version == d.version {
+		return k.n
+	}
+	return 0
+}
+
+// restoreRemoved puts back every instance RemoveAll took, in the slots they had (the caller checked that they are
+// what is to be drawn: removedAt): the list is as it was before RemoveAll, its chunks dirty and changed, their
+// damage unknown.
+func (d *DrawList) restoreRemoved() {
+	k := d.removed
+	d.removed = nil
+	for bi, b := range d.batches {
+		if bi >= len(k.chunks) { // a batch asked for since (Batch): it held nothing
+			break
+		}
+		for ci, c := range b.chunks {
+			kc := k.chunks[bi][ci]
+			if kc.n == 0 {
+				continue
+			}
+			c.Instances = c.Instances[:kc.n]
+			c.bounds, c.boundsValid = kc.bounds, kc.boundsValid
+			c.free = false
+			c.MarkAllDirty()
+			c.changes++
+			c.edits++
+			c.forgetDamage()
+			b.n += int(kc.n)
+			b.used++
+			b.boundsValid = false
+		}
+		b.free = slices.DeleteFunc(b.free, func(ci int32) bool { return !b.chunks[ci].free })
+	}
+	d.slots = k.slots
+	d.n, d.flagged, d.content = k.n, k.flagged, k.content
+	d.version++
 }
 
 // IDs calls f for every entity id in the list (batch, chunk then slot order).

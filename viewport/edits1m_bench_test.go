@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
@@ -19,17 +18,7 @@ func BenchmarkBuilderEdits1M(b *testing.B) {
 	n := len(cubes)
 	bl := NewBuilder(w, BuiltinMeshes{})
 	bl.Update()
-	var cols []ecs.Values
-	for _, cid := range w.AppendComponents(nil, cubes[0]) {
-		if w.ComponentInfo(cid).Computed {
-			continue
-		}
-		v, err := w.CopyValues(cid, cubes)
-		if err != nil {
-			b.Fatal(err)
-		}
-		cols = append(cols, v)
-	}
+	cols := copyAll(b, w, cubes)
 	var del, undo time.Duration
 	for b.Loop() {
 		for _, e := range cubes {

@@ -98,16 +98,7 @@ func TestBuilderSweepsAnEmptiedWorld(t *testing.T) {
 	if n != len(cubes)-1 || len(b.hidden) != 1 {
 		t.Fatalf("%d instances, %d hidden", n, len(b.hidden))
 	}
-	var cols []ecs.Values
-	for _, cid := range w.AppendComponents(nil, cubes[0]) {
-		if !w.ComponentInfo(cid).Computed {
-			v, err := w.CopyValues(cid, cubes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cols = append(cols, v)
-		}
-	}
+	cols := copyAll(t, w, cubes)
 	w.DespawnAll(cubes)
 	if !b.Update() {
 		t.Fatal("Update after every entity went reports no change")
@@ -190,4 +181,140 @@ func TestInstancesGoToTheirRefsBatch(t *testing.T) {
 	if len(d.Batches()) != 3 || d.Check() != nil {
 		t.Fatalf("%d batches, check %v", len(d.Batches()), d.Check())
 	}
+}
+
+// TestBuilderPutsBackWhatItRemoved: once every entity went, the same entities spawned back with the same values
+// (the undo of a delete of everything) get their instances back in one pass, in the slots they had; anything else
+// (a colour, a position, a material, one entity less, a hidden one) is placed entity by entity. Either way the list
+// holds what a new builder draws of the world, every instance dirty, and a second delete and undo does the same.
+func TestBuilderPutsBackWhatItRemoved(t *testing.T) {
+	cases := []struct {
+		name    string
+		restore bool
+		change  func(w *ecs.World, cols []ecs.Values) (lo int)
+		hide    bool
+	}{
+		{"the same", true, nil, false},
+		{"a colour", false, func(w *ecs.World, cols []ecs.Values) int {
+			setValue(t, w, cols, scene.Color{RGBA: [4]float32{1, 0, 0, 1}})
+			return 0
+		}, false},
+		{"a position", false, func(w *ecs.World, cols []ecs.Values) int {
+			tr := ecs.Transform{}.Default()
+			tr.Position = mgl32.Vec3{0.25, 0.5, 0.75}
+			setValue(t, w, cols, tr)
+			return 0
+		}, false},
+		{"a mesh", false, func(w *ecs.World, cols []ecs.Values) int {
+			setValue(t, w, cols, scene.Mesh{Asset: "builtin:sphere"})
+			return 0
+		}, false},
+		{"one less", false, func(*ecs.World, []ecs.Values) int { return 1 }, false},
+		{"hidden", false, nil, true},
+		{"a material", false, nil, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := scene.NewWorld()
+			p := scene.DefaultGrid()
+			p.Count = [3]int{40, 3, 40}
+			_, cubes := scene.SpawnGrid(w, p)
+			b := NewBuilder(w, BuiltinMeshes{})
+			b.Update()
+			dl := b.DrawList()
+			for round := range 2 {
+				cols := copyAll(t, w, cubes)
+				w.DespawnAll(cubes)
+				b.Update()
+				if dl.Len() != 0 || dl.removed == nil {
+					t.Fatalf("round %d: %d instances after every entity went, removal kept: %v", round, dl.Len(), dl.removed != nil)
+				}
+				lo := 0
+				if tc.change != nil && round == 0 {
+					lo = tc.change(w, cols)
+				}
+				cubes = w.SpawnValues(cols, lo, len(cubes))
+				if tc.hide && round == 0 {
+					b.SetHide(func(e ecs.Entity) bool { return e == cubes[3] })
+				}
+				mat := ecs.NewMap[scene.Material](w)
+				if tc.name == "a material" && round == 0 {
+					mat.Add(cubes[5], scene.Material{BaseColor: [4]float32{0, 1, 0, 1}})
+				}
+				b.Update()
+				restored := dl.removed == nil
+				// A cube drawn with a material when the list was emptied: each entity is placed again.
+				if restored != (tc.restore || round == 1 && tc.name != "a material") {
+					t.Fatalf("round %d: put back in one pass: %v", round, restored)
+				}
+				sameAsNew(t, w, b)
+				for _, bt := range dl.Batches() {
+					for _, c := range bt.Chunks() {
+						if c.DirtyCount() != c.Len() {
+							t.Fatalf("round %d: a chunk of %d instances has %d dirty", round, c.Len(), c.DirtyCount())
+						}
+					}
+				}
+				if tc.hide && round == 0 {
+					b.SetHide(nil)
+					b.Update()
+				}
+			}
+		})
+	}
+}
+
+// setValue sets value 0 of the column of v's type.
+func setValue(t *testing.T, w *ecs.World, cols []ecs.Values, v any) {
+	t.Helper()
+	for _, c := range cols {
+		if c.Set(0, v) {
+			return
+		}
+	}
+	t.Fatalf("no column of %T", v)
+}
+
+// copyAll copies the components of es (all of one set) out of w.
+func copyAll(t testing.TB, w *ecs.World, es []ecs.Entity) []ecs.Values {
+	t.Helper()
+	var cols []ecs.Values
+	for _, cid := range w.AppendComponents(nil, es[0]) {
+		if !w.ComponentInfo(cid).Computed {
+			v, err := w.CopyValues(cid, es)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols = append(cols, v)
+		}
+	}
+	return cols
+}
+
+// sameAsNew checks b's list and what a new builder draws of w: the same instances in the same batches, the list's
+// invariants kept.
+func sameAsNew(t *testing.T, w *ecs.World, b *Builder) {
+	t.Helper()
+	fresh := NewBuilder(w, BuiltinMeshes{})
+	if b.hide != nil {
+		fresh.SetHide(b.hide)
+	}
+	fresh.Update()
+	got, want := b.DrawList(), fresh.DrawList()
+	if err := got.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if got.Len() != want.Len() {
+		t.Fatalf("%d instances, a new builder draws %d", got.Len(), want.Len())
+	}
+	want.IDs(func(id uint32) {
+		wi, wref, _ := want.Get(id)
+		gi, gref, ok := got.Get(id)
+		if !ok || gi != wi || gref != wref {
+			t.Fatalf("instance %d: %v in %q, a new builder draws %v in %q", id, gi, gref, wi, wref)
+		}
+		if e, ok := b.Entity(id); !ok || EntityID(e) != id {
+			t.Fatalf("instance %d: no entity", id)
+		}
+	})
 }

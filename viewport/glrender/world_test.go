@@ -65,3 +65,50 @@ func TestWorldPlayMode(t *testing.T) {
 		compareGolden(t, "world_spinning_grid", incremental)
 	})
 }
+
+// TestWorldUndoOfDeleteAllShowsTheKeptPicture: a flat world's entities all despawned and spawned back from their
+// columns (a delete of everything and its undo, redo and undo again) come back into the builder's list in one pass;
+// the picture after each undo is the kept one, shown without drawing, pixel for pixel the picture a new renderer
+// draws of the list, and a cube moved after it is patched onto a picture equal to a full upload's (the instances
+// put back reach the GPU buffers).
+func TestWorldUndoOfDeleteAllShowsTheKeptPicture(t *testing.T) {
+	w := scene.NewWorld()
+	p := scene.DefaultGrid()
+	p.Count = [3]int{12, 2, 12}
+	p.ColorFrom, p.ColorTo = [4]float32{0.95, 0.35, 0.2, 1}, [4]float32{0.2, 0.45, 0.95, 1}
+	_, cubes := scene.SpawnGrid(w, p)
+	b := viewport.NewBuilder(w, viewport.BuiltinMeshes{})
+	b.Update()
+	dl := b.DrawList()
+	cam := framed(dl, testW, testH)
+	var cols []ecs.Values
+	for _, cid := range w.AppendComponents(nil, cubes[0]) {
+		if !w.ComponentInfo(cid).Computed {
+			v, err := w.CopyValues(cid, cubes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols = append(cols, v)
+		}
+	}
+	withRenderer(t, testW, testH, func(r *Renderer) {
+		drawDone(t, r, dl, cam, viewport.DrawOptions{})
+		for round := range 2 {
+			w.DespawnAll(cubes)
+			b.Update()
+			drawDone(t, r, dl, cam, viewport.DrawOptions{Budget: tiny})
+			cubes = w.SpawnValues(cols, 0, len(cubes))
+			b.Update()
+			restores := r.pics.kept.restores
+			drawDone(t, r, dl, cam, viewport.DrawOptions{Budget: tiny})
+			if r.pics.kept.restores != restores+1 || r.Stats().Instances != 0 {
+				t.Fatalf("round %d: the undo drew %d instances, the kept picture not shown", round, r.Stats().Instances)
+			}
+			sameAsFullUpload(t, r, dl, cam)
+		}
+		ecs.NewMap[ecs.Transform](w).Mut(cubes[30]).Position = mgl32.Vec3{1, 3, 1}
+		b.Update()
+		drawDone(t, r, dl, cam, viewport.DrawOptions{})
+		sameAsFullUpload(t, r, dl, cam)
+	})
+}
