@@ -17,7 +17,10 @@
 //   - [Builder]: fills a DrawList from an ecs world (entities with a
 //     Transform and a scene.Mesh; colour from scene.Color; id [EntityID])
 //     using change-detection queries, so an idle frame uploads nothing and
-//     [DrawList.Version] only moves when the picture changes.
+//     [DrawList.Version] only moves when the picture changes. A list emptied
+//     at once (every entity gone) keeps what it held until it next changes,
+//     and the builder puts it back in one pass when the same entities come
+//     back with the same values (the undo of a delete of everything).
 //   - [DrawList.Pick]: CPU ray picking over a DrawList (a fallback for the GPU id
 //     buffer in viewport/glrender).
 //   - [RedrawPolicy]: decides whether the viewport must be re-rendered this
