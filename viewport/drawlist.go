@@ -370,7 +370,8 @@ type DrawList struct {
 
 	lastBatch int32 // the batch batchIndex found last
 
-	removed *removedAll // what RemoveAll took, while the list stays as RemoveAll left it
+	removed  *removedAll // what RemoveAll took, while the list stays as RemoveAll left it
+	restores int         // how many times restoreRemoved put it back
 }
 
 // removedAll is what RemoveAll took out of a list: the chunks keep their instances' memory, this keeps how many
@@ -552,6 +553,7 @@ func (d *DrawList) Set(ref string, in Instance) {
 
 // add appends in to the chunk of its cell in batch bi.
 func (d *DrawList) add(bi int32, in Instance) {
+	d.removed = nil // the list changes: what RemoveAll took is no longer what it held
 	b := d.batches[bi]
 	cell := d.cellOf(&in.World)
 	ci, ok := b.open[cell]
@@ -888,6 +890,7 @@ func (d *DrawList) restoreRemoved() {
 	d.slots = k.slots
 	d.n, d.flagged, d.content = k.n, k.flagged, k.content
 	d.version++
+	d.restores++
 }
 
 // IDs calls f for every entity id in the list (batch, chunk then slot order).

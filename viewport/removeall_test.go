@@ -241,11 +241,15 @@ func TestBuilderPutsBackWhatItRemoved(t *testing.T) {
 				if tc.name == "a material" && round == 0 {
 					mat.Add(cubes[5], scene.Material{BaseColor: [4]float32{0, 1, 0, 1}})
 				}
+				restores := dl.restores
 				b.Update()
-				restored := dl.removed == nil
+				restored := dl.restores == restores+1
 				// A cube drawn with a material when the list was emptied: each entity is placed again.
 				if restored != (tc.restore || round == 1 && tc.name != "a material") {
 					t.Fatalf("round %d: put back in one pass: %v", round, restored)
+				}
+				if dl.removed != nil {
+					t.Fatalf("round %d: what RemoveAll took is still kept after the list changed", round)
 				}
 				sameAsNew(t, w, b)
 				for _, bt := range dl.Batches() {
