@@ -251,6 +251,19 @@ const (
 	rawCompChunk = 4096
 )
 
+// reserve makes room for the n entities expected to follow (of a file of size bytes): the entity
+// list grown once, not copied again and again as it grows by appending. The room is bounded by the
+// file's size (an entity takes more than rawMinEntityBytes of file), so an estimate thrown off by
+// small first entities cannot take more memory than the file.
+func (rr *rawReader) reserve(n int, size int64) {
+	n = min(n+n/16, int(size/rawMinEntityBytes)) // a little over: names and ids grow longer down the file
+	rr.s.Entities = slices.Grow(rr.s.Entities, n)
+	rr.pos = slices.Grow(rr.pos, n)
+}
+
+// rawMinEntityBytes bounds what reserve makes room for: about a RawEntity and its rawPos.
+const rawMinEntityBytes = 128
+
 // str returns b as a string stored in the text arena.
 func (rr *rawReader) str(b []byte) string {
 	if len(b) == 0 {
@@ -348,6 +361,7 @@ func readRaw(ctx context.Context, in *Input, opts LoadOptions) (*RawScene, error
 		}
 	}
 	r := newSceneReader(ctx, in, opts.File, opts.Limits, nil, rr.entity)
+	r.expect = func(n int) { rr.reserve(n, r.size) }
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
 	h, err := r.read()
 	if err != nil {

@@ -584,10 +584,13 @@ func (m *merger) restoreNeeded() bool {
 // breakCycles finds parent cycles in the result and breaks each by giving one of its entities
 // whose place came from theirs ours' place instead; it reports whether it changed anything.
 func (m *merger) breakCycles() bool {
-	es := m.out.Entities
-	index := make(map[int64]int32, len(es))
-	for i := range es {
-		index[es[i].ID] = int32(i)
+	es := m.out.Entities // sorted by id
+	parentOf := func(i int32) (int32, bool) {
+		if es[i].Parent == 0 {
+			return 0, false
+		}
+		k, ok := slices.BinarySearchFunc(es, es[i].Parent, func(e serialize.RawEntity, id int64) int { return cmp.Compare(e.ID, id) })
+		return int32(k), ok
 	}
 	const (
 		unseen = iota
@@ -606,7 +609,7 @@ func (m *merger) breakCycles() bool {
 		for ok && state[j] == unseen {
 			state[j] = onPath
 			path = append(path, j)
-			j, ok = index[es[j].Parent]
+			j, ok = parentOf(j)
 		}
 		if ok && state[j] == onPath {
 			if m.breakCycle(path[slices.Index(path, j):]) {
@@ -699,6 +702,9 @@ func (m *merger) findUnpacked() {
 		if !side {
 			s, other = m.theirs, m.ours
 		}
+		if !hasInstances(other) && !hasInstances(m.base) {
+			continue // no instance that s could have unpacked: no entity to look up on the other sides
+		}
 		for i := range s.Entities {
 			e := &s.Entities[i]
 			if e.Prefab != "" || e.IsRecord() {
@@ -737,6 +743,16 @@ func (m *merger) findUnpacked() {
 			}
 		}
 	}
+}
+
+// hasInstances reports whether s has a prefab instance.
+func hasInstances(s *serialize.RawScene) bool {
+	for i := range s.Entities {
+		if s.Entities[i].Prefab != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // sides returns the versions of id on the side that unpacked u and on the side that kept it.
