@@ -281,6 +281,28 @@ func (rr *rawReader) str(b []byte) string {
 	return unsafe.String(&rr.text[start], len(b))
 }
 
+// inline returns v on one line as a string stored in the text arena, written there directly
+// (not into a buffer and copied) while the arena's chunk has room for a usual value.
+func (rr *rawReader) inline(v *jsonpos.Value) string {
+	if cap(rr.text)-len(rr.text) < rawInlineRoom {
+		rr.buf = jsonpos.AppendInline(rr.buf[:0], v)
+		return rr.str(rr.buf)
+	}
+	start := len(rr.text)
+	out := jsonpos.AppendInline(rr.text, v)
+	if cap(out) != cap(rr.text) { // it outgrew the chunk (strings point into it): kept apart
+		return rr.str(out[start:])
+	}
+	rr.text = out
+	if len(out) == start {
+		return ""
+	}
+	return unsafe.String(&out[start], len(out)-start)
+}
+
+// rawInlineRoom is the room in the text arena under which inline writes through a buffer.
+const rawInlineRoom = 4 << 10
+
 func (rr *rawReader) entity(doc *entityDoc) {
 	b := rr.b
 	probs := b.probs
@@ -329,8 +351,7 @@ func (rr *rawReader) entity(doc *entityDoc) {
 				rr.checkAssets(cd, m)
 			}
 			b.ds.path.Truncate(mark)
-			rr.buf = jsonpos.AppendInline(rr.buf[:0], m)
-			rr.comps = append(rr.comps, scene.RawComponent{Name: name, JSON: rr.str(rr.buf)})
+			rr.comps = append(rr.comps, scene.RawComponent{Name: name, JSON: rr.inline(m)})
 		}
 		b.ds.path.Truncate(cmark)
 		e.Components = rr.comps[start:len(rr.comps):len(rr.comps)]
