@@ -119,26 +119,33 @@ func readSides(b *testing.B, ctx context.Context, data ...[]byte) []*serialize.R
 }
 
 // benchAgainstLoad times op and, in the same loop, a load of scene (n entities) into a world,
-// and reports op's time over the load's (the OP/load metric).
+// and reports op's time over the load's (the OP/load metric), and the same for the CPU time the
+// process used in each (OP-cpu/load-cpu: what the work costs, which other work on the machine
+// changes less than the time it takes).
 func benchAgainstLoad(b *testing.B, n int, op string, scene []byte, run func(ctx context.Context)) {
 	ctx := context.Background()
-	var tLoad, tOp time.Duration
+	var tLoad, tOp, cLoad, cOp time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
-		t0 := time.Now()
+		t0, c0 := time.Now(), processCPU()
 		s, err := serialize.Load(ctx, bytes.NewReader(scene), serialize.LoadOptions{})
 		if err != nil || s.World.Len() != n {
 			b.Fatal(err)
 		}
 		runtime.GC() // the world is not held while op runs
-		t1 := time.Now()
+		t1, c1 := time.Now(), processCPU()
 		run(ctx)
-		t2 := time.Now()
+		t2, c2 := time.Now(), processCPU()
 		tLoad += t1.Sub(t0)
 		tOp += t2.Sub(t1)
+		cLoad += c1 - c0
+		cOp += c2 - c1
 		runtime.GC()
 	}
 	b.ReportMetric(float64(tLoad.Nanoseconds())/float64(b.N)/float64(n), "load-ns/entity")
 	b.ReportMetric(float64(tOp.Nanoseconds())/float64(b.N)/float64(n), op+"-ns/entity")
 	b.ReportMetric(float64(tOp)/float64(tLoad), op+"/load")
+	if cLoad > 0 {
+		b.ReportMetric(float64(cOp)/float64(cLoad), op+"-cpu/load-cpu")
+	}
 }
