@@ -46,6 +46,14 @@ type drawer struct {
 	// (flat.go) on; tests compare them with the plain instanced draw. Set before the first mesh is uploaded.
 	pull, flat bool
 	uploaded   uint64 // bytes uploaded since the renderer was made
+	// pointProgs draw small box instances as points (points.go), lit by the loop over the lights or by one
+	// directional light; made when first used. pointsFailed: they did not compile (triangles then).
+	pointProgs   [2]*program
+	pointVAO     uint32 // reads an instance buffer's instances as the points' vertices
+	pointsFailed bool
+	// Tests draw the points' instances as triangles (noPoints) or the points off by pointMarginOff pixels a side.
+	noPoints       bool
+	pointMarginOff float32
 }
 
 // meshUniforms are the uniforms every mesh program variant has.
@@ -92,11 +100,14 @@ func (d *drawer) meshPrograms() []*program {
 func (d *drawer) delete() {
 	d.keepMeshes(func(*assets.Mesh) bool { return false })
 	d.keepMaterials(func(*viewport.Material) bool { return false })
-	for _, p := range append(d.meshPrograms(), d.gridProg) {
+	for _, p := range append(d.meshPrograms(), d.gridProg, d.pointProgs[0], d.pointProgs[1]) {
 		p.delete()
 	}
 	if d.vao != 0 {
 		gl.DeleteVertexArrays(1, &d.vao)
+	}
+	if d.pointVAO != 0 {
+		gl.DeleteVertexArrays(1, &d.pointVAO)
 	}
 }
 
@@ -105,6 +116,9 @@ type frame struct {
 	vp      mgl32.Mat4 // projection × view
 	eye     mgl32.Vec3
 	frustum viewport.Frustum
+	// The target's size in pixels and the world rays through its pixels (setRays: the points' uRays).
+	size [2]float32
+	rays [6]mgl32.Vec3
 }
 
 // beginPass readies the bound framebuffer for instances seen through f, lit as s says: depth-tested, no blending,
@@ -114,6 +128,7 @@ func (d *drawer) beginPass(f *frame, s *Settings) {
 	gl.DepthFunc(gl.LESS)
 	gl.DepthMask(true)
 	gl.Disable(gl.BLEND)
+	gl.Enable(gl.PROGRAM_POINT_SIZE) // points.go
 	d.pickLights(&d.lightSet, s, f.eye)
 	d.pass = passState{frame: f, settings: s, serial: d.pass.serial + 1}
 	d.inUse = nil
@@ -142,6 +157,7 @@ func (d *drawer) endPass() {
 	gl.BindVertexArray(0)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	gl.Disable(gl.CULL_FACE)
+	gl.Disable(gl.PROGRAM_POINT_SIZE)
 	d.culling = false
 	d.blend(false)
 	d.pass.frame, d.pass.settings = nil, nil
@@ -168,7 +184,7 @@ func (d *drawer) drawInstances(buf *instanceBuffer, gm *gpuMesh, mat *gpuMateria
 	}
 	if buf.stride != stride || buf.base != base {
 		gl.BindBuffer(gl.ARRAY_BUFFER, buf.vbo)
-		setupInstanceAttribs(stride, uintptr(base*viewport.InstanceSize))
+		setupInstanceAttribs(stride, uintptr(base*viewport.InstanceSize), 1)
 		buf.stride, buf.base = stride, base
 	}
 	gl.DrawElementsInstanced(gl.TRIANGLES, gm.indexCount, gl.UNSIGNED_INT, nil, int32(count))

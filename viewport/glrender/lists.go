@@ -22,6 +22,16 @@ type chunkState struct {
 	// Whether an instance is mirrored (scanMirrored), as of the chunk's Changes = mirrorAt-1.
 	mirrored bool
 	mirrorAt uint64
+	// Whether the picture of serial pointsAt draws the chunk as points (pointChunk), and the radius of its
+	// instances' box radiusOf as of its Changes = radiusAt-1 (boxRadius).
+	points   bool
+	pointsAt uint64
+	radius   float32
+	radiusAt uint64
+	radiusOf meshBox
+	// The chunk's box when the picture of serial boxAt uploaded it (uploadItems; occlude.go).
+	box   viewport.AABB
+	boxAt uint64
 }
 
 // appended reports whether c changed since the front picture showed it only by instances appended at its end.

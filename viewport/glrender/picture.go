@@ -29,9 +29,12 @@ type pictureCache struct {
 	kept     keptPictures
 	items    []viewport.DrawItem
 	patch    patchScratch
-	pacer    viewport.Pacer
-	renders  uint64
-	waits    int // GPU waits (waitGPU): none on the GPU path
+	occ      occluder
+	// noOcclusion: tests draw every chunk (occlude.go).
+	noOcclusion bool
+	pacer       viewport.Pacer
+	renders     uint64
+	waits       int // GPU waits (waitGPU): none on the GPU path
 }
 
 // pictureKey is what a picture shows: two equal keys draw the same picture.
@@ -61,6 +64,7 @@ type picture struct {
 	sub      []subRange // where each item's instances are read (picture_patch.go); nil: from their chunks
 	rect     [4]int32
 	stats    Stats
+	points   int    // instances drawn as points (points.go)
 	serial   uint64 // counts pictures begun
 	content  uint64 // the list's ContentHash when it was begun
 	between  bool   // of a state between undo steps (DrawOptions.Between): not kept when replaced
@@ -87,6 +91,7 @@ func (c *pictureCache) free() {
 	c.t.w, c.t.h = 0, 0
 	c.lists.free()
 	c.patch.buf.delete()
+	c.occ.free()
 }
 
 // stats are the statistics of the picture on screen, with the one being drawn and the pictures completed.
@@ -166,6 +171,7 @@ func (c *pictureCache) begin(key pictureKey, o viewport.DrawOptions) bool {
 	p.f.vp = cam.Proj(float32(key.w) / float32(key.h)).Mul4(cam.View())
 	p.f.eye = cam.Eye()
 	p.f.frustum = viewport.NewFrustum(p.f.vp)
+	p.f.setRays(key.w, key.h)
 	if c.software {
 		p.rect, p.patch, p.additive = c.patchRect(key, &p.f)
 	}
@@ -252,6 +258,8 @@ func (c *pictureCache) uploadItems(p *picture) {
 		if bs.mesh.closed {
 			cs.scanMirrored(ch)
 		}
+		c.pointChunk(p, bs.mesh, bs.mat, cs, ch) // decided now: the steps do not read the list
+		cs.box, cs.boxAt = ch.Bounds(), p.serial
 	}
 	p.uploaded = true
 }
@@ -305,52 +313,80 @@ func (c *pictureCache) step(budget time.Duration) {
 const flushTriangles = 16384
 
 // drawItems draws the n items of p from p.next (every p.stride-th instance of each), counting them in p's stats,
-// and returns the triangles of the chunks drawn whole.
+// and returns the triangles of the chunks drawn whole. Past occludeFrom, a whole picture's chunks are drawn on
+// their boxes' occlusion queries (occlude.go).
 func (c *pictureCache) drawItems(p *picture, n int) int {
 	tris := 0
-	batches := p.key.dl.Batches()
 	unflushed := 0 // triangles submitted since the last glFlush
-	for k, it := range p.items[p.next : p.next+n] {
+	occ := c.occludes(p)
+	for i := p.next; i < p.next+n; i++ {
 		if unflushed >= flushTriangles {
 			gl.Flush()
 			unflushed = 0
 		}
-		bs := &c.lists.cur.batches[it.Batch]
-		cs := &bs.chunks[it.Chunk]
-		buf, base, stride, count, whole := &cs.buf, 0, p.stride, 0, true
-		switch {
-		case p.uploaded: // its instances are in the buffers: the list may have changed since (uploadItems)
-			count = (int(it.Instances) + p.stride - 1) / p.stride
-		case p.next+k < len(p.sub) && p.sub[p.next+k].n >= 0: // a patch's instances of a chunk reaching partly into it
-			ch := batches[it.Batch].Chunks()[it.Chunk]
-			if bs.mesh.closed {
-				cs.scanMirrored(ch)
-			}
-			sr := p.sub[p.next+k]
-			if sr.own { // the instances appended to the chunk, from its own buffer
-				c.d.uploadChunk(&cs.buf, ch, &p.stats)
-			} else {
-				buf = &c.patch.buf
-			}
-			base, stride, count, whole = int(sr.off), 1, int(sr.n), false
-		default:
-			ch := batches[it.Batch].Chunks()[it.Chunk]
-			if bs.mesh.closed {
-				cs.scanMirrored(ch)
-			}
-			c.d.uploadChunk(&cs.buf, ch, &p.stats)
-			count = (ch.Len() + p.stride - 1) / p.stride
+		if occ && i >= occludeFrom && (i == p.next || i == waveEnd(i-1)) {
+			c.askWave(p, i, min(waveEnd(i), p.next+n))
 		}
-		t := c.d.drawInstances(buf, bs.mesh, bs.mat, base, stride, count, cs.mirrored)
-		p.stats.DrawCalls++
-		p.stats.Instances += count
-		p.stats.Triangles += t
-		unflushed += t
+		q := uint32(0)
+		if occ {
+			q = c.occ.query(i)
+		}
+		if q != 0 {
+			gl.BeginConditionalRender(q, gl.QUERY_WAIT)
+		}
+		t, whole, submitted := c.drawItem(p, i)
+		if q != 0 {
+			gl.EndConditionalRender()
+		}
+		unflushed += submitted
 		if whole {
 			tris += t
 		}
 	}
 	return tris
+}
+
+// drawItem draws item i of p (every p.stride-th instance), counting it in p's stats. It returns its triangles
+// (as the pacer plans them), whether it drew the whole chunk, and about how many triangles it submitted.
+func (c *pictureCache) drawItem(p *picture, i int) (tris int, whole bool, submitted int) {
+	it := p.items[i]
+	bs := &c.lists.cur.batches[it.Batch]
+	cs := &bs.chunks[it.Chunk]
+	buf, base, stride, count := &cs.buf, 0, p.stride, 0
+	whole = true
+	var ch *viewport.Chunk // nil: not to be read (pointChunk decided in uploadItems)
+	switch {
+	case p.uploaded: // its instances are in the buffers: the list may have changed since (uploadItems)
+		count = (int(it.Instances) + p.stride - 1) / p.stride
+	case i < len(p.sub) && p.sub[i].n >= 0: // a patch's instances of a chunk reaching partly into it
+		ch = p.key.dl.Batches()[it.Batch].Chunks()[it.Chunk]
+		if bs.mesh.closed {
+			cs.scanMirrored(ch)
+		}
+		sr := p.sub[i]
+		if sr.own { // the instances appended to the chunk, from its own buffer
+			c.d.uploadChunk(&cs.buf, ch, &p.stats)
+		} else {
+			buf = &c.patch.buf
+		}
+		base, stride, count, whole = int(sr.off), 1, int(sr.n), false
+	default:
+		ch = p.key.dl.Batches()[it.Batch].Chunks()[it.Chunk]
+		if bs.mesh.closed {
+			cs.scanMirrored(ch)
+		}
+		c.d.uploadChunk(&cs.buf, ch, &p.stats)
+		count = (ch.Len() + p.stride - 1) / p.stride
+	}
+	p.stats.DrawCalls++
+	p.stats.Instances += count
+	if c.pointChunk(p, bs.mesh, bs.mat, cs, ch) && c.d.drawPoints(buf, bs.mesh, base, stride, count) {
+		p.points += count
+		return count * bs.mesh.triangles, whole, 2 * count // a point is set up as about two triangles
+	}
+	t := c.d.drawInstances(buf, bs.mesh, bs.mat, base, stride, count, cs.mirrored)
+	p.stats.Triangles += t
+	return t, whole, t
 }
 
 // finish completes p: the grid, then it becomes the front picture and the image is composed.

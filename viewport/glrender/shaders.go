@@ -44,20 +44,14 @@ void main() {
 // viewport.Instance as INSTANCE_TEXELS RG32UI texels). On llvmpipe an instanced draw runs its vertex pipeline once
 // per instance, which costs more than the few vertices of a small mesh.
 const pulledVS = `
-uniform usamplerBuffer uInst;
 uniform samplerBuffer uMesh;
 uniform int uShift;
-uniform int uBase;
-uniform int uStride;
-` + meshVSOutputs + `
-vec2 instPair(int t) { return uintBitsToFloat(texelFetch(uInst, t).xy); }
-
+` + pulledInstanceGLSL + meshVSOutputs + `
 void main() {
 	int k = gl_VertexID >> uShift;
 	int v = gl_VertexID - (k << uShift);
 	int t = (uBase + k * uStride) * INSTANCE_TEXELS;
-	mat4 M = mat4(vec4(instPair(t), instPair(t + 1)), vec4(instPair(t + 2), instPair(t + 3)),
-		vec4(instPair(t + 4), instPair(t + 5)), vec4(instPair(t + 6), instPair(t + 7)));
+	mat4 M = instMatrix(t);
 	vColor = vec4(instPair(t + COLOR_TEXEL), instPair(t + COLOR_TEXEL + 1));
 	uvec2 idFlags = texelFetch(uInst, t + ID_TEXEL).xy;
 	vID = idFlags.x;
@@ -68,6 +62,20 @@ void main() {
 	vec3 aNormal = vec3(m0.w, m1.xy);
 	vec2 aUV = m1.zw;
 ` + meshVSBody
+
+// pulledInstanceGLSL reads instance uBase + k × uStride of the instance buffer uInst (a viewport.Instance as
+// INSTANCE_TEXELS RG32UI texels from texel t = that × INSTANCE_TEXELS on): its world matrix (instMatrix); its
+// colour and id with the flags are at COLOR_TEXEL and ID_TEXEL.
+const pulledInstanceGLSL = `uniform usamplerBuffer uInst;
+uniform int uBase;
+uniform int uStride;
+
+vec2 instPair(int t) { return uintBitsToFloat(texelFetch(uInst, t).xy); }
+mat4 instMatrix(int t) {
+	return mat4(vec4(instPair(t), instPair(t + 1)), vec4(instPair(t + 2), instPair(t + 3)),
+		vec4(instPair(t + 4), instPair(t + 5)), vec4(instPair(t + 6), instPair(t + 7)));
+}
+`
 
 // meshVSOutputs declares what meshVS and pulledVS pass on to meshFS.
 const meshVSOutputs = `uniform mat4 uViewProj;
@@ -196,15 +204,7 @@ in vec2 vUV1;
 uniform int uUV1Slots; // bit k: the texture of slot k reads vUV1
 #endif
 
-uniform int uLightCount;
-uniform vec4 uLightPos[8];   // position, kind (0 directional, 1 point, 2 spot)
-uniform vec3 uLightDir[8];   // unit vector the light shines along
-uniform vec3 uLightColor[8]; // linear colour × intensity
-uniform vec3 uLightCone[8];  // range (0: unlimited), cos inner, cos outer
-uniform vec3 uSky;        // ambient from above
-uniform vec3 uGround;     // ambient from below
-uniform vec3 uEye;
-
+` + lightingGLSL + `
 #ifdef MATERIAL
 uniform vec4 uBaseColor;  // linear RGBA factor
 uniform vec2 uMetalRough; // metallic, roughness
@@ -223,30 +223,6 @@ uniform vec3 uMRUV1;
 layout(location = 0) out vec4 oColor;
 layout(location = 1) out uint oID;
 
-vec3 toLinear(vec3 c) { return c * c; }
-vec3 toSRGB(vec3 c) { return sqrt(max(c, 0.0)); }
-
-// light returns the light i sheds on a point at p (its colour, attenuated) and the unit vector towards it.
-vec3 light(int i, vec3 p, out vec3 l) {
-	vec4 lp = uLightPos[i];
-	if (lp.w == 0.0) {
-		l = -uLightDir[i];
-		return uLightColor[i];
-	}
-	vec3 d = lp.xyz - p;
-	float d2 = max(dot(d, d), 1e-4);
-	l = d * inversesqrt(d2);
-	float att = 1.0 / d2;
-	vec3 cone = uLightCone[i];
-	if (cone.x > 0.0) {
-		float q = d2 / (cone.x * cone.x);
-		float w = clamp(1.0 - q * q, 0.0, 1.0);
-		att *= w * w;
-	}
-	if (lp.w == 2.0) att *= smoothstep(cone.z, max(cone.y, cone.z + 1e-4), dot(-l, uLightDir[i]));
-	return uLightColor[i] * att;
-}
-
 #ifdef MATERIAL
 // uvOf is the texture coordinates of the texture of slot k through its transform's rows.
 vec2 uvOf(vec3 row0, vec3 row1, int k) {
@@ -259,13 +235,6 @@ vec2 uvOf(vec3 row0, vec3 row1, int k) {
 }
 #endif
 
-// LIGHTS(body) runs body for each light with l, the unit vector towards it, and lc, the light it sheds on the
-// point; with ONE_LIGHT for the one directional light, the first, without a loop.
-#ifdef ONE_LIGHT
-#define LIGHTS(body) { vec3 l = -uLightDir[0]; vec3 lc = uLightColor[0]; body }
-#else
-#define LIGHTS(body) for (int i = 0; i < uLightCount; i++) { vec3 l; vec3 lc = light(i, vWorld, l); body }
-#endif
 
 void main() {
 	vec3 n = normalize(vNormal);
@@ -319,7 +288,7 @@ void main() {
 		em *= texture(uEmTex, uvOf(uEmUV0, uEmUV1, 4)).rgb;
 #endif
 		c = (kd + fres * ks * mix(1.0, 0.6, r)) * amb + em;
-		LIGHTS({
+		LIGHTS(vWorld, {
 			float diff = max(dot(n, l), 0.0);
 			float spec = (shin + 2.0) / 4.0 * pow(max(dot(n, normalize(l + v)), 0.0), shin) * diff;
 			c += lc * (kd * diff + fres * ks * spec);
@@ -331,16 +300,7 @@ void main() {
 #ifdef VERTEX_COLOR
 		base *= vVertColor.rgb;
 #endif
-		c = base * amb;
-		LIGHTS({
-			float diff = max(dot(n, l), 0.0);
-			float s2 = max(dot(n, normalize(l + v)), 0.0);
-			s2 *= s2; // ^48 by squaring: a fraction of pow()'s exp2(log2) on a software rasteriser
-			float s4 = s2 * s2;
-			float s16 = s4 * s4;
-			s16 *= s16;
-			c += base * lc * diff + lc * (s16 * s16 * s16 * 0.25);
-		})
+		c = shade(base, n, v, amb, vWorld);
 	}
 #endif
 	oColor = vec4(toSRGB(c), alpha);
@@ -487,5 +447,65 @@ void main() {
 	if (edge == 0.0) discard;
 	oColor = vec4(uSelectColor, edge);
 #endif
+}
+`
+
+// lightingGLSL is the lighting meshFS and pointVS share: the scene's lights, the ambient, sRGB and the lit colour
+// of a surface in the instances' colours (shade).
+const lightingGLSL = `uniform int uLightCount;
+uniform vec4 uLightPos[8];   // position, kind (0 directional, 1 point, 2 spot)
+uniform vec3 uLightDir[8];   // unit vector the light shines along
+uniform vec3 uLightColor[8]; // linear colour × intensity
+uniform vec3 uLightCone[8];  // range (0: unlimited), cos inner, cos outer
+uniform vec3 uSky;        // ambient from above
+uniform vec3 uGround;     // ambient from below
+uniform vec3 uEye;
+
+vec3 toLinear(vec3 c) { return c * c; }
+vec3 toSRGB(vec3 c) { return sqrt(max(c, 0.0)); }
+
+// light returns the light i sheds on a point at p (its colour, attenuated) and the unit vector towards it.
+vec3 light(int i, vec3 p, out vec3 l) {
+	vec4 lp = uLightPos[i];
+	if (lp.w == 0.0) {
+		l = -uLightDir[i];
+		return uLightColor[i];
+	}
+	vec3 d = lp.xyz - p;
+	float d2 = max(dot(d, d), 1e-4);
+	l = d * inversesqrt(d2);
+	float att = 1.0 / d2;
+	vec3 cone = uLightCone[i];
+	if (cone.x > 0.0) {
+		float q = d2 / (cone.x * cone.x);
+		float w = clamp(1.0 - q * q, 0.0, 1.0);
+		att *= w * w;
+	}
+	if (lp.w == 2.0) att *= smoothstep(cone.z, max(cone.y, cone.z + 1e-4), dot(-l, uLightDir[i]));
+	return uLightColor[i] * att;
+}
+
+// LIGHTS(p, body) runs body for each light with l, the unit vector towards it, and lc, the light it sheds on
+// point p; with ONE_LIGHT for the one directional light, the first, without a loop.
+#ifdef ONE_LIGHT
+#define LIGHTS(p, body) { vec3 l = -uLightDir[0]; vec3 lc = uLightColor[0]; body }
+#else
+#define LIGHTS(p, body) for (int i = 0; i < uLightCount; i++) { vec3 l; vec3 lc = light(i, p, l); body }
+#endif
+
+// shade is the linear colour of a surface of linear colour base at p, of unit normal n, seen along unit vector v
+// (towards the eye), in ambient light amb.
+vec3 shade(vec3 base, vec3 n, vec3 v, vec3 amb, vec3 p) {
+	vec3 c = base * amb;
+	LIGHTS(p, {
+		float diff = max(dot(n, l), 0.0);
+		float s2 = max(dot(n, normalize(l + v)), 0.0);
+		s2 *= s2; // ^48 by squaring: a fraction of pow()'s exp2(log2) on a software rasteriser
+		float s4 = s2 * s2;
+		float s16 = s4 * s4;
+		s16 *= s16;
+		c += base * lc * diff + lc * (s16 * s16 * s16 * 0.25);
+	})
+	return c;
 }
 `

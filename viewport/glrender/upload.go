@@ -53,6 +53,7 @@ func (d *drawer) mesh(m *assets.Mesh, textured bool, st *Stats) *gpuMesh {
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	gm.closed = closedMesh(m)
+	gm.box = boxMesh(m)
 	if d.pull && !extras {
 		d.pullMesh(gm, len(vertices)/assets.FloatsPerVertex, indices, st)
 	}
@@ -165,22 +166,22 @@ var (
 // setupInstanceAttribs points the bound VAO's attributes 3..9 at the bound
 // instance buffer from byte base on, one step per instance, reading every
 // stride-th instance.
-func setupInstanceAttribs(stride int, base uintptr) {
+func setupInstanceAttribs(stride int, base uintptr, divisor uint32) {
 	st := int32(viewport.InstanceSize * stride)
 	for c := range uint32(4) {
 		gl.EnableVertexAttribArray(locModel + c)
 		gl.VertexAttribPointerWithOffset(locModel+c, 4, gl.FLOAT, false, st, base+uintptr(c*16))
-		gl.VertexAttribDivisor(locModel+c, 1)
+		gl.VertexAttribDivisor(locModel+c, divisor)
 	}
 	gl.EnableVertexAttribArray(locColor)
 	gl.VertexAttribPointerWithOffset(locColor, 4, gl.FLOAT, false, st, base+uintptr(offColor))
-	gl.VertexAttribDivisor(locColor, 1)
+	gl.VertexAttribDivisor(locColor, divisor)
 	gl.EnableVertexAttribArray(locID)
 	gl.VertexAttribIPointerWithOffset(locID, 1, gl.UNSIGNED_INT, st, base+uintptr(offID))
-	gl.VertexAttribDivisor(locID, 1)
+	gl.VertexAttribDivisor(locID, divisor)
 	gl.EnableVertexAttribArray(locFlags)
 	gl.VertexAttribIPointerWithOffset(locFlags, 1, gl.UNSIGNED_INT, st, base+uintptr(offFlags))
-	gl.VertexAttribDivisor(locFlags, 1)
+	gl.VertexAttribDivisor(locFlags, divisor)
 }
 
 // gpuMesh is one uploaded *assets.Mesh.
@@ -191,6 +192,7 @@ type gpuMesh struct {
 	closed     bool        // a closed surface wound outwards: its back faces are culled (closedMesh)
 	pulled     *pulledMesh // how a small mesh is drawn without instancing (pull.go); nil for bigger ones
 	flat       bool        // drawn with FLAT_NORMAL, its vertices shared between faces (flat.go)
+	box        *meshBox    // the box the mesh is, if it is one: small instances are drawn as points (points.go)
 	// Buffers of the vertex colours and tangents (4 floats a vertex) and second texture coordinates (2), 0 for a
 	// mesh without.
 	colors, tangents, uvs1 uint32

@@ -1,0 +1,165 @@
+package glrender
+
+import (
+	"image"
+	"path/filepath"
+	"testing"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/assets"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// cubeBlock is an n×n×n block of unit cubes 1.5 apart centred on the origin, in a colour ramp; ids from 1.
+func cubeBlock(t testing.TB, n int) *viewport.DrawList {
+	dl := viewport.NewDrawList()
+	dl.SetMesh(assets.BuiltinCube, builtin(t, assets.BuiltinCube))
+	off := float32(n-1) * 0.75
+	for z := range n {
+		for y := range n {
+			for x := range n {
+				f := func(i int) float32 { return 0.2 + 0.7*float32(i)/float32(n) }
+				dl.Set(assets.BuiltinCube, viewport.Instance{
+					World: mgl32.Translate3D(float32(x)*1.5-off, float32(y)*1.5-off, float32(z)*1.5-off),
+					Color: [4]float32{f(x), f(y), f(z), 1},
+					ID:    uint32((z*n+y)*n + x + 1),
+				})
+			}
+		}
+	}
+	return dl
+}
+
+// drawRead draws dl seen by cam whole, anew, and returns the image and the id attachment of the w×h picture.
+func drawRead(t *testing.T, r *Renderer, dl *viewport.DrawList, cam viewport.Camera, w, h int) (*image.RGBA, []uint32) {
+	t.Helper()
+	r.pics.drop()
+	if err := r.Render(dl, cam); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]uint32, w*h)
+	r.pics.t.readIDs(0, 0, w, h, unsafe.Pointer(&ids[0]))
+	return r.ReadImage(), ids
+}
+
+// pictureBothWays draws dl seen by cam with small cubes as points and with every cube as triangles, and returns
+// both images and id attachments, and the instances drawn as points.
+func pictureBothWays(t *testing.T, r *Renderer, dl *viewport.DrawList, cam viewport.Camera, w, h int) (pts, tris *image.RGBA, ptsIDs, trisIDs []uint32, points int) {
+	t.Helper()
+	pts, ptsIDs = drawRead(t, r, dl, cam, w, h)
+	points = r.pics.shown.points
+	r.d.noPoints = true
+	tris, trisIDs = drawRead(t, r, dl, cam, w, h)
+	r.d.noPoints = false
+	return
+}
+
+// idsDiffer counts the pixels whose ids differ.
+func idsDiffer(a, b []uint32) int {
+	n := 0
+	for i := range a {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPointsDrawAsCubes: a block of 27,000 cubes framed whole, each a few pixels on the screen, is drawn with its
+// cubes as points, and the picture and the ids match the cubes drawn as triangles but for a few pixels on the
+// boxes' edges; points a pixel too small a side do not.
+func TestPointsDrawAsCubes(t *testing.T) {
+	const w, h = 320, 240
+	dl := cubeBlock(t, 30)
+	cam := viewport.DefaultCamera()
+	cam.Frame(dl.Bounds(), float32(w)/h)
+	// At most this share of the pixels (a channel off by more than 24) and of the ids differ.
+	const maxShare = 0.005
+	withRenderer(t, w, h, func(r *Renderer) {
+		check := func(name string, off float32, wantMatch bool) {
+			r.d.pointMarginOff = off
+			pts, tris, pi, ti, points := pictureBothWays(t, r, dl, cam, w, h)
+			if points != dl.Len() {
+				t.Fatalf("%s: %d of %d instances drawn as points", name, points, dl.Len())
+			}
+			d, n := diffImages(pts, tris, 24)
+			ids := idsDiffer(pi, ti)
+			match := float64(n) <= maxShare*w*h && float64(ids) <= maxShare*w*h
+			t.Logf("%s: %d pixels and %d ids differ of %d", name, n, ids, w*h)
+			if match != wantMatch {
+				if d != nil {
+					_ = writePNG(filepath.Join(t.TempDir(), name+"-diff.png"), d)
+				}
+				t.Errorf("%s: %d pixels and %d ids of %d differ from the triangles' picture: match %v, want %v",
+					name, n, ids, w*h, match, wantMatch)
+			}
+		}
+		check("points", 0, true)
+		check("points a pixel smaller a side", -1.5, false)
+		check("points bigger", 0.75, true) // the rays decide the pixels, not the point's size
+		r.d.pointMarginOff = 0
+	})
+}
+
+// TestPointsZoomedIn: cubes many pixels across are drawn as triangles, whatever else is on the screen.
+func TestPointsZoomedIn(t *testing.T) {
+	const w, h = 320, 240
+	dl := cubeBlock(t, 4)
+	cam := viewport.DefaultCamera()
+	cam.Frame(dl.Bounds(), float32(w)/h)
+	withRenderer(t, w, h, func(r *Renderer) {
+		pts, tris, pi, ti, points := pictureBothWays(t, r, dl, cam, w, h)
+		if points != 0 {
+			t.Errorf("%d instances drawn as points", points)
+		}
+		if _, n := diffImages(pts, tris, 0); n != 0 || idsDiffer(pi, ti) != 0 {
+			t.Errorf("%d pixels differ", n)
+		}
+	})
+}
+
+// TestOcclusionDrawsTheSamePicture: the chunks of a block of 125,000 cubes drawn on their boxes' occlusion queries
+// make the picture and the ids drawn without them, and the queries leave out some chunks (hidden inside the block).
+func TestOcclusionDrawsTheSamePicture(t *testing.T) {
+	const w, h = 320, 240
+	dl := cubeBlock(t, 50)
+	cam := viewport.DefaultCamera()
+	cam.Frame(dl.Bounds(), float32(w)/h)
+	withRenderer(t, w, h, func(r *Renderer) {
+		if !r.pics.software {
+			t.Skip("occlusion is a software renderer's path")
+		}
+		for _, points := range []bool{false, true} {
+			r.d.noPoints = !points
+			occ, oi := drawRead(t, r, dl, cam, w, h)
+			hidden := 0
+			o := &r.pics.occ
+			for k, asked := range o.asked {
+				var passed uint32
+				if asked {
+					gl.GetQueryObjectuiv(o.ids[k], gl.QUERY_RESULT, &passed)
+					if passed == 0 {
+						hidden++
+					}
+				}
+			}
+			r.pics.noOcclusion = true
+			all, ai := drawRead(t, r, dl, cam, w, h)
+			r.pics.noOcclusion = false
+			_, n := diffImages(occ, all, 0)
+			ids := idsDiffer(oi, ai)
+			t.Logf("points %v: %d chunks of the last wave hidden; %d pixels and %d ids differ", points, hidden, n, ids)
+			if hidden == 0 {
+				t.Errorf("points %v: no chunk of the last wave was hidden", points)
+			}
+			// Points are drawn at their box's centre's depth, which may be nearer than their chunk's box at a
+			// silhouette's edge: a hidden chunk's point could have won a pixel there.
+			if slack := b2i(points) * w * h / 1000; n > slack || ids > slack {
+				t.Errorf("points %v: with the occlusion queries %d pixels and %d ids differ", points, n, ids)
+			}
+		}
+		r.d.noPoints = false
+	})
+}
