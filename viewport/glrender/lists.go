@@ -47,6 +47,9 @@ func (cs *chunkState) scanMirrored(c *viewport.Chunk) {
 	}
 	cs.mirrored = false
 	for i := range c.Instances {
+		if i > 0 && sameLinear(&c.Instances[i].World, &c.Instances[i-1].World) {
+			continue
+		}
 		if c.Instances[i].World.Mat3().Det() < 0 {
 			cs.mirrored = true
 			break

@@ -314,6 +314,12 @@ func corner(box viewport.AABB, k int) mgl32.Vec4 {
 	return q
 }
 
+// sameLinear reports whether a and b have the same rotation and scale (upper 3×3).
+func sameLinear(a, b *mgl32.Mat4) bool {
+	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[4] == b[4] && a[5] == b[5] && a[6] == b[6] &&
+		a[8] == b[8] && a[9] == b[9] && a[10] == b[10]
+}
+
 func abs32(v float32) float32 { return float32(math.Abs(float64(v))) }
 
 // boxRadius is the radius of the sphere about its centre that holds each instance of chunk ch's box b, the
@@ -325,6 +331,9 @@ func (cs *chunkState) boxRadius(ch *viewport.Chunk, b *meshBox) float32 {
 	var r2 float32
 	for i := range ch.Instances {
 		m := &ch.Instances[i].World
+		if i > 0 && sameLinear(m, &ch.Instances[i-1].World) {
+			continue // a grid's instances are mostly moved copies of one another
+		}
 		x, y, z := m.Col(0).Vec3().Mul(b.half[0]), m.Col(1).Vec3().Mul(b.half[1]), m.Col(2).Vec3().Mul(b.half[2])
 		// The farthest corner: ±x ± y ± z, four of them up to the sign.
 		for _, v := range [4]mgl32.Vec3{x.Add(y).Add(z), x.Add(y).Sub(z), x.Sub(y).Add(z), x.Sub(y).Sub(z)} {

@@ -3,6 +3,7 @@ package glrender
 import (
 	"image"
 	"path/filepath"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -100,6 +101,37 @@ func TestPointsDrawAsCubes(t *testing.T) {
 		check("points a pixel smaller a side", -1.5, false)
 		check("points bigger", 0.75, true) // the rays decide the pixels, not the point's size
 		r.d.pointMarginOff = 0
+
+		// A third of the cubes selected: tinted and outlined alike (the composed image), picked alike by a click at
+		// the centre and by a box.
+		var sel []uint32
+		for id := uint32(1); id <= uint32(dl.Len()); id += 3 {
+			sel = append(sel, id)
+		}
+		dl.SetSelection(sel)
+		defer dl.SetSelection(nil)
+		check("points with a selection", 0, true)
+		box := image.Rect(w/4, h/4, w*3/4, h*3/4)
+		r.pics.drop()
+		render(t, r, dl, cam)
+		click, boxed := r.ReadID(w/2, h/2), r.ReadIDs(box)
+		r.d.noPoints = true
+		r.pics.drop()
+		render(t, r, dl, cam)
+		r.d.noPoints = false
+		if id := r.ReadID(w/2, h/2); id != click || id == 0 {
+			t.Errorf("a click at the centre picks %d drawn as points, %d as triangles", click, id)
+		}
+		tb := r.ReadIDs(box)
+		both := 0
+		for _, id := range boxed {
+			if _, ok := slices.BinarySearch(tb, id); ok {
+				both++
+			}
+		}
+		if len(boxed)-both > len(tb)/100 || len(tb)-both > len(tb)/100 {
+			t.Errorf("a box picks %d ids drawn as points, %d as triangles, %d of them the same", len(boxed), len(tb), both)
+		}
 	})
 }
 
