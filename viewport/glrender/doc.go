@@ -40,6 +40,17 @@
 //     the shaders they ran without them; one directional light (the default
 //     rig) is drawn by variants without the loop over the lights, which a
 //     software rasteriser pays for in every pixel;
+//   - instances of a mesh that is exactly a box (the built-in cube), in
+//     their colours, drawn small on the screen (a chunk wholly in view
+//     whose biggest instance projects to at most about 10 pixels at the
+//     chunk's nearest depth, decided on the CPU for each chunk of each
+//     picture) are drawn as points (points.go): one vertex an instance,
+//     the point as big as the box's projection, each of its pixels
+//     casting its ray at the box and taking the lit colour of the face
+//     it enters (else discarded), at the depth of the box's centre; the
+//     picture is the triangles' but for a few pixels on the boxes' edges,
+//     and zoomed in nothing changes (TestPointsDrawAsCubes,
+//     TestPointsZoomedIn). On both paths: a GPU gains by it too;
 //   - an infinite ground grid (a full-screen pass that intersects each
 //     pixel's view ray with y = 0) with 1- and 10-unit lines, the X axis red
 //     and the Z axis blue, fading with distance;
@@ -59,13 +70,14 @@
 // # Parts
 //
 // A [Renderer] is three parts. The picture cache (picture.go, with
-// picture_keep.go for kept and adopted pictures and picture_patch.go for
-// patches) is asked for a list seen by a camera with [viewport.DrawOptions],
-// and decides how the image comes to show it: re-tint the picture on screen
-// (a selection change), show a kept one again, adopt a preview's, patch the
-// one on screen, or draw it whole — over several calls within a budget, or
-// thinned while the view moves. The drawer (drawer.go, upload.go, pull.go,
-// flat.go, shaders.go) draws instances and the grid — programs, uniforms,
+// picture_keep.go for kept and adopted pictures, picture_patch.go for
+// patches and occlude.go for the occlusion queries) is asked for a list
+// seen by a camera with [viewport.DrawOptions], and decides how the image
+// comes to show it: re-tint the picture on screen (a selection change),
+// show a kept one again, adopt a preview's, patch the one on screen, or
+// draw it whole — over several calls within a budget, or thinned while the
+// view moves. The drawer (drawer.go, upload.go, pull.go, flat.go,
+// points.go, shaders.go) draws instances and the grid — programs, uniforms,
 // mesh and instance uploads, draw calls — and knows nothing of pictures: a
 // new way to draw a mesh (materials, textures, lights) changes only it. The
 // composer (compose.go) makes the image shown from the front picture and
@@ -75,17 +87,22 @@
 // # Software renderers and GPUs
 //
 // The speed work — pictures drawn over several frames within a budget,
-// thinned pictures, patches, kept and adopted pictures, pulled vertices —
-// is for software renderers (Mesa's llvmpipe draws 100,000 cubes in
-// hundreds of milliseconds). A switch decided once in [New] from the
-// context's GL_RENDERER ([IsSoftwareRenderer]; the environment variable
+// thinned pictures, patches, kept and adopted pictures, pulled vertices,
+// the chunks of a whole picture past the 32 nearest drawn on their boxes'
+// occlusion queries (occlude.go: glBeginConditionalRender, asked in waves
+// so that llvmpipe waits for their answers once a wave; a box tests the
+// picture's own depth, so the picture is the same) — is for software
+// renderers (Mesa's llvmpipe draws 100,000 cubes in hundreds of
+// milliseconds). A switch decided once in [New] from the context's
+// GL_RENDERER ([IsSoftwareRenderer]; the environment variable
 // [SoftwareEnv], VOLTEX_SOFTWARE_GL=0 or 1, overrides it;
 // [Renderer.Software] reports it) turns them on. On a GPU every picture is
-// drawn whole, into the picture on screen, in the call that asks for it:
-// no wait for the GPU (the software path's budgeted steps measure their
-// time with fence waits), no readback but for picking. Frustum culling,
-// instancing, shared flat vertices and the re-tint of a selection change
-// serve both.
+// drawn whole, into the picture on screen, in the call that asks for it: no
+// wait for the GPU (the software path's budgeted steps measure their time
+// with fence waits, and its occlusion queries' conditions wait for their
+// answers), no readback but for picking. Frustum culling, instancing,
+// shared flat vertices, small boxes drawn as points and the re-tint of a
+// selection change serve both.
 //
 // The output texture ([Renderer.Texture]) is what the editor shows with
 // giu; like every GL texture its row 0 is the bottom, so show it with
