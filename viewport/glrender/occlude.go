@@ -5,7 +5,7 @@ import (
 	"github.com/voltex-editor/voltex/viewport"
 )
 
-// Occlusion of chunks (a software renderer's path): a whole picture's chunks are drawn nearest first, and from
+// Occlusion of chunks (a software renderer's path): a picture's chunks are drawn nearest first, and from
 // the occludeFrom-th on each is drawn only if some pixel of its box passes the depth test of what is drawn before
 // it (an occlusion query, GL_ANY_SAMPLES_PASSED, and the chunk's draw rendered on its condition). The query reads
 // the picture's own depth, so the picture is the one drawn without: a chunk whose box is hidden has nothing to
@@ -58,9 +58,11 @@ func (o *occluder) free() {
 	o.ids, o.asked = nil, nil
 }
 
-// occludes reports whether p's chunks are drawn on occlusion queries: a whole picture on a software renderer.
+// occludes reports whether p's chunks are drawn on occlusion queries: on a software renderer, a picture of more
+// than occludeFrom chunks. A patch's queries are scissored to its rectangle as its chunks are, and an additive
+// patch's test the depth of the picture it adds to, whose every pixel stays.
 func (c *pictureCache) occludes(p *picture) bool {
-	return c.software && !p.patch && !c.noOcclusion && len(p.items) > occludeFrom
+	return c.software && !c.noOcclusion && len(p.items) > occludeFrom
 }
 
 // waveEnd is the end of the wave that item i (≥ occludeFrom) is in: the next power-of-two multiple of occludeFrom.
@@ -99,6 +101,7 @@ func (c *pictureCache) askWave(p *picture, i, end int) {
 	gl.ColorMask(false, false, false, false)
 	gl.ColorMaski(1, false, false, false, false)
 	gl.DepthMask(false)
+	gl.StencilMask(0) // an additive patch's stencil marks the pixels its instances drew, not their boxes'
 	c.d.cull(false)
 	gl.BindVertexArray(c.d.vao)
 	batches := p.key.dl.Batches()
@@ -128,6 +131,7 @@ func (c *pictureCache) askWave(p *picture, i, end int) {
 	gl.ColorMask(true, true, true, true)
 	gl.ColorMaski(1, true, true, true, true)
 	gl.DepthMask(true)
+	gl.StencilMask(0xff)
 }
 
 // query is the occlusion query item i is drawn on (0: none).

@@ -17,20 +17,25 @@ import (
 func cubeBlock(t testing.TB, n int) *viewport.DrawList {
 	dl := viewport.NewDrawList()
 	dl.SetMesh(assets.BuiltinCube, builtin(t, assets.BuiltinCube))
+	addBlock(dl, n, 0, 1)
+	return dl
+}
+
+// addBlock adds to dl an n×n×n block of unit cubes 1.5 apart centred on (x0, 0, 0), ids from first on.
+func addBlock(dl *viewport.DrawList, n int, x0 float32, first uint32) {
 	off := float32(n-1) * 0.75
+	f := func(i int) float32 { return 0.2 + 0.7*float32(i)/float32(n) }
 	for z := range n {
 		for y := range n {
 			for x := range n {
-				f := func(i int) float32 { return 0.2 + 0.7*float32(i)/float32(n) }
 				dl.Set(assets.BuiltinCube, viewport.Instance{
-					World: mgl32.Translate3D(float32(x)*1.5-off, float32(y)*1.5-off, float32(z)*1.5-off),
+					World: mgl32.Translate3D(x0+float32(x)*1.5-off, float32(y)*1.5-off, float32(z)*1.5-off),
 					Color: [4]float32{f(x), f(y), f(z), 1},
-					ID:    uint32((z*n+y)*n + x + 1),
+					ID:    first + uint32((z*n+y)*n+x),
 				})
 			}
 		}
 	}
-	return dl
 }
 
 // drawRead draws dl seen by cam whole, anew, and returns the image and the id attachment of the w×h picture.
@@ -193,5 +198,60 @@ func TestOcclusionDrawsTheSamePicture(t *testing.T) {
 			}
 		}
 		r.d.noPoints = false
+	})
+}
+
+// TestOcclusionInPatches: a patch drawn on occlusion queries — every cube of a block moved (the block's rectangle
+// drawn again), a block added beside (drawn over the picture, the grid only where its cubes are) — makes the
+// picture drawn whole without them, to the pixel.
+func TestOcclusionInPatches(t *testing.T) {
+	const w, h, n = 320, 240, 40
+	dl := cubeBlock(t, n)
+	addBlock(dl, n, 70, 100_001)
+	cam := viewport.DefaultCamera()
+	cam.Frame(dl.Bounds(), float32(w)/h)
+	cam.Distance *= 1.6 // a block's rectangle small enough to be patched
+	for i := range uint32(n * n * n) {
+		dl.Remove(100_001 + i)
+	}
+	withRenderer(t, w, h, func(r *Renderer) {
+		if !r.pics.software {
+			t.Skip("patches and occlusion are a software renderer's paths")
+		}
+		r.d.noPoints = true // triangles: the pictures are the same to the pixel
+		defer func() { r.d.noPoints = false }()
+		drawRead(t, r, dl, cam, w, h)
+		for _, e := range []struct {
+			name     string
+			edit     func()
+			additive bool
+		}{
+			{"every cube moved", func() {
+				for id := uint32(1); id <= n*n*n; id++ {
+					in, _, _ := dl.Get(id)
+					dl.SetWorld(id, mgl32.Translate3D(0, 0.25, 0).Mul4(in.World))
+				}
+			}, false},
+			{"a block added beside", func() { addBlock(dl, n, 70, 100_001) }, true},
+		} {
+			e.edit()
+			drawDone(t, r, dl, cam, viewport.DrawOptions{})
+			if s := r.pics.shown; !s.patch || s.additive != e.additive || s.stats.DrawCalls <= occludeFrom {
+				t.Fatalf("%s: patch %v, additive %v, %d chunks: want a patch, additive %v, of more than %d chunks",
+					e.name, s.patch, s.additive, s.stats.DrawCalls, e.additive, occludeFrom)
+			}
+			got := r.ReadImage()
+			gotIDs := make([]uint32, w*h)
+			r.pics.t.readIDs(0, 0, w, h, unsafe.Pointer(&gotIDs[0]))
+			r.pics.noOcclusion = true
+			want, wantIDs := drawRead(t, r, dl, cam, w, h)
+			r.pics.noOcclusion = false
+			_, px := diffImages(got, want, 0)
+			ids := idsDiffer(gotIDs, wantIDs)
+			t.Logf("%s: %d pixels and %d ids differ", e.name, px, ids)
+			if px > 0 || ids > 0 {
+				t.Errorf("%s: the patch drawn on occlusion queries differs from the picture drawn whole by %d pixels and %d ids", e.name, px, ids)
+			}
+		}
 	})
 }
