@@ -47,7 +47,8 @@ type drawer struct {
 	pull, flat bool
 	uploaded   uint64 // bytes uploaded since the renderer was made
 	// pointProgs draw small box instances as points (points.go), lit by the loop over the lights or by one
-	// directional light; made when first used. pointsFailed: they did not compile (triangles then).
+	// directional light; made when first used. pointsFailed: they did not compile, or the context's points are too
+	// small (triangles then).
 	pointProgs   [2]*program
 	pointVAO     uint32 // reads an instance buffer's instances as the points' vertices
 	pointsFailed bool
@@ -76,6 +77,9 @@ func (d *drawer) init(pull bool) error {
 	var maxTexels int32
 	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &maxTexels)
 	d.maxTexels = int(maxTexels)
+	var pointSizes [2]float32
+	gl.GetFloatv(gl.POINT_SIZE_RANGE, &pointSizes[0])
+	d.pointsFailed = pointSizes[1] < 2*maxPointPixels // points as big as the boxes need are not drawn
 	var err error
 	if d.gridProg, err = newProgram("grid program", gridVS, gridFS, nil,
 		"uInvViewProj", "uClipZ", "uClipW", "uEye", "uFade", "uMinor", "uMajor", "uPass", "uDim", "uBias"); err != nil {

@@ -360,9 +360,6 @@ func (c *pictureCache) drawItem(p *picture, i int) (tris int, whole bool, submit
 		count = (int(it.Instances) + p.stride - 1) / p.stride
 	case i < len(p.sub) && p.sub[i].n >= 0: // a patch's instances of a chunk reaching partly into it
 		ch = p.key.dl.Batches()[it.Batch].Chunks()[it.Chunk]
-		if bs.mesh.closed {
-			cs.scanMirrored(ch)
-		}
 		sr := p.sub[i]
 		if sr.own { // the instances appended to the chunk, from its own buffer
 			c.d.uploadChunk(&cs.buf, ch, &p.stats)
@@ -372,9 +369,6 @@ func (c *pictureCache) drawItem(p *picture, i int) (tris int, whole bool, submit
 		base, stride, count, whole = int(sr.off), 1, int(sr.n), false
 	default:
 		ch = p.key.dl.Batches()[it.Batch].Chunks()[it.Chunk]
-		if bs.mesh.closed {
-			cs.scanMirrored(ch)
-		}
 		c.d.uploadChunk(&cs.buf, ch, &p.stats)
 		count = (ch.Len() + p.stride - 1) / p.stride
 	}
@@ -383,6 +377,9 @@ func (c *pictureCache) drawItem(p *picture, i int) (tris int, whole bool, submit
 	if c.pointChunk(p, bs.mesh, bs.mat, cs, ch) && c.d.drawPoints(buf, bs.mesh, base, stride, count) {
 		p.points += count
 		return count * bs.mesh.triangles, whole, 2 * count // a point is set up as about two triangles
+	}
+	if bs.mesh.closed && ch != nil { // (uploadItems scanned the others)
+		cs.scanMirrored(ch) // a mirrored instance's triangles are not culled; points need no scan
 	}
 	t := c.d.drawInstances(buf, bs.mesh, bs.mat, base, stride, count, cs.mirrored)
 	p.stats.Triangles += t

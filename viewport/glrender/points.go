@@ -220,7 +220,7 @@ func (d *drawer) pointProgram() *program {
 // drawPoints draws count instances of buf — instance base + k×stride — of box mesh gm as points (pointVS), and
 // reports whether it could (else they are to be drawn as triangles).
 func (d *drawer) drawPoints(buf *instanceBuffer, gm *gpuMesh, base, stride, count int) bool {
-	if d.noPoints || gm.box == nil {
+	if d.noPoints || d.pointsFailed || gm.box == nil {
 		return false
 	}
 	p := d.pointProgram()
