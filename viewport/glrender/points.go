@@ -277,7 +277,7 @@ func (f *frame) setRays(w, h int) {
 // p: wholly in view, and the biggest of them at most maxPointPixels across at the chunk's nearest depth. The
 // answer is kept for the picture; ch nil asks for the one kept (false when none is).
 func (c *pictureCache) pointChunk(p *picture, gm *gpuMesh, mat *gpuMaterial, cs *chunkState, ch *viewport.Chunk) bool {
-	if gm.box == nil || mat != nil {
+	if gm.box == nil || mat != nil || gm.colors != 0 { // a material's or the vertices' colours: triangles
 		return false
 	}
 	if cs.pointsAt == p.serial || ch == nil {
