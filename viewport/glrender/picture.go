@@ -313,8 +313,8 @@ func (c *pictureCache) step(budget time.Duration) {
 const flushTriangles = 16384
 
 // drawItems draws the n items of p from p.next (every p.stride-th instance of each), counting them in p's stats,
-// and returns the triangles of the chunks drawn whole. Past occludeFrom, a whole picture's chunks are drawn on
-// their boxes' occlusion queries (occlude.go).
+// and returns the triangles of the chunks drawn whole. On a software renderer the chunks past occludeFrom are drawn
+// on their boxes' occlusion queries (occlude.go).
 func (c *pictureCache) drawItems(p *picture, n int) int {
 	tris := 0
 	unflushed := 0 // triangles submitted since the last glFlush
