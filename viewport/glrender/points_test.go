@@ -79,8 +79,7 @@ func idsDiffer(a, b []uint32) int {
 func TestPointsDrawAsCubes(t *testing.T) {
 	const w, h = 320, 240
 	dl := cubeBlock(t, 30)
-	cam := viewport.DefaultCamera()
-	cam.Frame(dl.Bounds(), float32(w)/h)
+	cam := framed(dl, w, h)
 	// At most this share of the pixels (a channel off by more than 24) and of the ids differ.
 	const maxShare = 0.005
 	withRenderer(t, w, h, func(r *Renderer) {
@@ -144,8 +143,7 @@ func TestPointsDrawAsCubes(t *testing.T) {
 func TestPointsZoomedIn(t *testing.T) {
 	const w, h = 320, 240
 	dl := cubeBlock(t, 4)
-	cam := viewport.DefaultCamera()
-	cam.Frame(dl.Bounds(), float32(w)/h)
+	cam := framed(dl, w, h)
 	withRenderer(t, w, h, func(r *Renderer) {
 		pts, tris, pi, ti, points := pictureBothWays(t, r, dl, cam, w, h)
 		if points != 0 {
@@ -162,8 +160,7 @@ func TestPointsZoomedIn(t *testing.T) {
 func TestOcclusionDrawsTheSamePicture(t *testing.T) {
 	const w, h = 320, 240
 	dl := cubeBlock(t, 50)
-	cam := viewport.DefaultCamera()
-	cam.Frame(dl.Bounds(), float32(w)/h)
+	cam := framed(dl, w, h)
 	withRenderer(t, w, h, func(r *Renderer) {
 		if !r.pics.software {
 			t.Skip("occlusion is a software renderer's path")
