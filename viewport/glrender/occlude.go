@@ -21,7 +21,7 @@ import (
 // occludeFrom is the item from which chunks are drawn on their box's occlusion query.
 const occludeFrom = 32
 
-// boxVS draws the 12 triangles of the box uMin–uMax (36 vertices, no attributes).
+// boxVS draws the 12 triangles of the box uMin–uMax (36 vertices, no attributes), wound outwards.
 const boxVS = `
 uniform mat4 uViewProj;
 uniform vec3 uMin;
@@ -102,7 +102,7 @@ func (c *pictureCache) askWave(p *picture, i, end int) {
 	gl.ColorMaski(1, false, false, false, false)
 	gl.DepthMask(false)
 	gl.StencilMask(0) // an additive patch's stencil marks the pixels its instances drew, not their boxes'
-	c.d.cull(false)
+	c.d.cull(true)    // a box's front faces are nearer than its back faces: the back ones would pass no test alone
 	gl.BindVertexArray(c.d.vao)
 	batches := p.key.dl.Batches()
 	for k, it := range p.items[i:end] {
