@@ -210,7 +210,11 @@ func TestBigSpawnKeepsUIAndCompletes(t *testing.T) {
 // grid follows instead), and the cubes follow when the field is left.
 func TestGridDialogTypingStaysPrompt(t *testing.T) {
 	e := launchOn(t, bigScene(t, 100, 10, 100))
-	e.WaitProbe(120*time.Second, "the scene loaded", func(p *guitest.Probe) bool { return p.Entities == 100_000 })
+	// The scene's own picture complete first: a budgeted step of it in a frame that typed a value is not the
+	// dialog's render.
+	e.WaitProbe(120*time.Second, "the scene's picture", func(p *guitest.Probe) bool {
+		return p.Entities == 100_000 && p.Picture.Total == 100_000 && !p.Picture.Pending
+	})
 	setGrid(e, "100", "10", "100")
 	p0 := e.WaitProbe(120*time.Second, "big preview shown", func(p *guitest.Probe) bool {
 		return p.Grid != nil && p.Grid.Preview == "cubes" && p.Grid.PreviewCubes == 100_000
