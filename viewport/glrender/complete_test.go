@@ -23,8 +23,7 @@ func TestThinnedPictureGoesWhenTheViewStops(t *testing.T) {
 	cam := framed(dl, testW, testH)
 	withRenderer(t, testW, testH, func(r *Renderer) {
 		render(t, r, dl, cam)
-		r.pics.pacer = viewport.Pacer{}
-		r.pics.pacer.Measure(12, time.Millisecond) // a cube costs a millisecond: at most a dozen or so fit a frame
+		r.pics.pretendCost(12, time.Millisecond) // a cube costs a millisecond: at most a dozen or so fit a frame
 		for range 3 {
 			cam.Orbit(4, 0)
 			if done, err := r.Draw(dl, cam, viewport.DrawOptions{Budget: 15 * time.Millisecond, Interactive: true}); !done || err != nil {
@@ -113,4 +112,11 @@ func TestChangingListPicturesComplete(t *testing.T) {
 			t.Errorf("once the list stopped changing, the picture differs from one drawn at once in %d pixels", d)
 		}
 	})
+}
+
+// pretendCost makes both pacers expect tris triangles to cost d, as if nothing else had been measured.
+func (c *pictureCache) pretendCost(tris int, d time.Duration) {
+	c.pacer, c.thinPacer = viewport.Pacer{}, viewport.Pacer{}
+	c.pacer.Measure(tris, d)
+	c.thinPacer.Measure(tris, d)
 }

@@ -32,9 +32,12 @@ type pictureCache struct {
 	occ      occluder
 	// noOcclusion: tests draw every chunk (occlude.go).
 	noOcclusion bool
-	pacer       viewport.Pacer
-	renders     uint64
-	waits       int // GPU waits (waitGPU): none on the GPU path
+	// pacer learns from whole pictures and patches, thinPacer from thinned ones (pacerFor): points and
+	// occlusion queries spare a whole picture's small and hidden instances far more than a thinned one's, so a
+	// triangle of each costs its own.
+	pacer, thinPacer viewport.Pacer
+	renders          uint64
+	waits            int // GPU waits (waitGPU): none on the GPU path
 }
 
 // pictureKey is what a picture shows: two equal keys draw the same picture.
@@ -193,7 +196,7 @@ func (c *pictureCache) begin(key pictureKey, o viewport.DrawOptions) bool {
 	c.countCulled(p)
 	if o.Interactive && o.Budget > 0 && !p.patch {
 		var n int
-		p.stride, n = c.pacer.Thin(p.items, o.Budget)
+		p.stride, n = c.thinPacer.Thin(p.items, o.Budget)
 		p.coarse = p.stride > 1 || n < len(p.items)
 		p.items = p.items[:n]
 	}
@@ -283,7 +286,8 @@ func (c *pictureCache) step(budget time.Duration) {
 		c.wait() // earlier work (the UI's last frame) is not this step's
 	}
 	start := time.Now()
-	n := c.pacer.Take(p.items[p.next:], budget, p.stride)
+	pacer := c.pacerFor(p)
+	n := pacer.Take(p.items[p.next:], budget, p.stride)
 	c.t.bind(c.drawTarget(p))
 	c.scissor(p)
 	stencil(p)
@@ -294,7 +298,7 @@ func (c *pictureCache) step(budget time.Duration) {
 	if budget > 0 {
 		c.wait()                    // what the GPU (or llvmpipe's threads) did counts
 		if !p.patch || p.additive { // a patch's scissored triangles cost less than a whole picture's
-			c.pacer.Measure(tris, time.Since(start))
+			pacer.Measure(tris, time.Since(start))
 		}
 	}
 	if p.next < len(p.items) {
@@ -304,6 +308,14 @@ func (c *pictureCache) step(budget time.Duration) {
 		return
 	}
 	c.finish(p, budget)
+}
+
+// pacerFor is the pacer that plans p's steps and learns from them.
+func (c *pictureCache) pacerFor(p *picture) *viewport.Pacer {
+	if p.coarse {
+		return &c.thinPacer
+	}
+	return &c.pacer
 }
 
 // flushTriangles is how many triangles a step submits between glFlush calls (about a chunk of cubes). Mesa's
@@ -413,7 +425,7 @@ func (c *pictureCache) finish(p *picture, budget time.Duration) {
 	c.compose(p.key.dl)
 	if budget > 0 {
 		c.wait()
-		c.pacer.MeasureFixed(time.Since(fixed))
+		c.pacerFor(p).MeasureFixed(time.Since(fixed))
 	}
 }
 

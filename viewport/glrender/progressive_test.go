@@ -167,8 +167,7 @@ func TestInteractiveThins(t *testing.T) {
 	cam := framed(dl, testW, testH)
 	withRenderer(t, testW, testH, func(r *Renderer) {
 		render(t, r, dl, cam)
-		r.pics.pacer = viewport.Pacer{}
-		r.pics.pacer.Measure(1000, time.Millisecond) // pretend a triangle costs 1 µs: 1600 cubes ≈ 19 ms
+		r.pics.pretendCost(1000, time.Millisecond) // pretend a triangle costs 1 µs: 1600 cubes ≈ 19 ms
 		cam.Orbit(10, 0)
 		done, err := r.Draw(dl, cam, viewport.DrawOptions{Budget: 5 * time.Millisecond, Interactive: true})
 		if !done || err != nil {
@@ -194,6 +193,30 @@ func TestInteractiveThins(t *testing.T) {
 		renders := r.Stats().Renders
 		if done, _ := r.Draw(dl, cam, viewport.DrawOptions{Budget: tiny}); !done || r.Stats().Renders != renders {
 			t.Error("an unchanged view drew again")
+		}
+	})
+}
+
+// TestThinnedPicturesLearnTheirOwnCost: what whole pictures cost a triangle (cheap: points and occlusion queries
+// leave out most of their work) does not plan a thinned one; a thinned picture's steps teach only its own pacer.
+func TestThinnedPicturesLearnTheirOwnCost(t *testing.T) {
+	dl := spread(t, 40, [4]float32{0.8, 0.8, 0.2, 1}) // 1600 cubes
+	cam := framed(dl, testW, testH)
+	withRenderer(t, testW, testH, func(r *Renderer) {
+		render(t, r, dl, cam)
+		r.pics.pretendCost(1000, time.Millisecond) // a thinned picture's triangle: 1 µs (1600 cubes ≈ 19 ms)
+		r.pics.pacer = viewport.Pacer{}
+		r.pics.pacer.Measure(1000, time.Microsecond) // a whole picture's: 1 ns (everything fits 5 ms)
+		whole := r.pics.pacer.PerTriangle()
+		cam.Orbit(10, 0)
+		if done, err := r.Draw(dl, cam, viewport.DrawOptions{Budget: 5 * time.Millisecond, Interactive: true}); !done || err != nil {
+			t.Fatalf("interactive picture: done %v, %v", done, err)
+		}
+		if s := r.Stats(); s.Stride < 2 || s.Instances >= dl.Len() {
+			t.Errorf("interactive picture planned by whole pictures' cost: %+v; want thinned", s)
+		}
+		if r.pics.pacer.PerTriangle() != whole {
+			t.Errorf("a thinned picture's step changed whole pictures' cost: %v → %v", whole, r.pics.pacer.PerTriangle())
 		}
 	})
 }

@@ -115,8 +115,7 @@ func TestPulledEqualsInstanced(t *testing.T) {
 			render(t, r, dl, cam)
 			grab(0)
 			// Thinned: every few instances of each chunk, as the pacer plans (the same plan for both).
-			r.pics.pacer = viewport.Pacer{}
-			r.pics.pacer.Measure(1000, time.Millisecond)
+			r.pics.pretendCost(1000, time.Millisecond)
 			cam.Orbit(10, 0)
 			if done, err := r.Draw(dl, cam, viewport.DrawOptions{Budget: 5 * time.Millisecond, Interactive: true}); !done || err != nil {
 				t.Fatalf("thinned picture: done %v, %v", done, err)

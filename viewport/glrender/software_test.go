@@ -128,7 +128,7 @@ func TestGPUPathWaitsForNothing(t *testing.T) {
 		dl := spread(t, 40, [4]float32{0.8, 0.8, 0.2, 1}) // 1600 cubes
 		cam := framed(dl, testW, testH)
 		withSwitch(t, testW, testH, sw, func(r *Renderer) {
-			r.pics.pacer.Measure(1000, time.Millisecond) // pretend a triangle costs 1 µs: 1600 cubes ≈ 19 ms
+			r.pics.pretendCost(1000, time.Millisecond) // pretend a triangle costs 1 µs: 1600 cubes ≈ 19 ms
 			tex := r.Texture()
 			for i, o := range []viewport.DrawOptions{
 				{Budget: time.Millisecond},
