@@ -91,8 +91,8 @@ func (p *pack) where(i int) (int, int) {
 
 // roots returns the ids of the entities whose parent is not in the pack.
 func (p *pack) roots() []uint64 {
-	var in map[uint64]bool // the pack's ids, made at the first entity that has a parent
-	var roots []uint64
+	var in map[uint64]bool                 // the pack's ids, made at the first entity that has a parent
+	roots := make([]uint64, 0, len(p.ids)) // room for all at once (a flat million: all roots)
 	for i, id := range p.ids {
 		if pid := p.parents[i]; pid != 0 && in == nil {
 			in = make(map[uint64]bool, len(p.ids))
@@ -103,6 +103,9 @@ func (p *pack) roots() []uint64 {
 		if p.parents[i] == 0 || !in[p.parents[i]] {
 			roots = append(roots, id)
 		}
+	}
+	if len(roots) < cap(roots)/2 { // kept by the history: not the room for all
+		roots = slices.Clone(roots)
 	}
 	return roots
 }

@@ -138,7 +138,7 @@ func (b bitset) has(i uint32) bool { k := int(i >> 6); return k < len(b) && b[k]
 // preorder lists roots and all their descendants, each parent before its children, children in
 // their order.
 func preorder(w *ecs.World, roots []ecs.Entity) []ecs.Entity {
-	var out []ecs.Entity
+	out := make([]ecs.Entity, 0, len(roots)) // at least the roots; a flat scene's all
 	var stack []ecs.Entity
 	for _, r := range roots {
 		stack = append(stack[:0], r)
