@@ -2,7 +2,9 @@ package ecs_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -125,5 +127,73 @@ func TestStoreValuesPutsBack(t *testing.T) {
 	}
 	if err := w.StoreValues(es[:3], vals); err == nil {
 		t.Fatal("3 entities for 4 values: no error")
+	}
+}
+
+// TestCopyValuesAsOneByOne: CopyValues of entities in any order — a table's rows in order (copied in runs),
+// reversed, shuffled, with gaps, across tables and from a sparse set — gives each entity's own value, a private
+// copy.
+func TestCopyValuesAsOneByOne(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[Labelled](w)
+	ecs.Register[Pos](w)
+	ecs.Register[Vel](w, ecs.WithStorage(ecs.SparseSet))
+	lid, pid, vid := mustID[Labelled](t, w), mustID[Pos](t, w), mustID[Vel](t, w)
+	var all []ecs.Entity
+	for i := range 600 {
+		l, p := Labelled{Label: string(rune('a' + i%26)), Pts: []float32{float32(i)}}, Pos{float64(i), -float64(i)}
+		switch i % 3 {
+		case 0:
+			all = append(all, w.Spawn(l, p))
+		case 1:
+			all = append(all, w.Spawn(l, p, Vel{float64(i), 1}))
+		default:
+			all = append(all, w.Spawn(p, l)) // the same table as case 0
+		}
+	}
+	for i := 50; i < 80; i++ { // rows moved into the holes
+		w.Despawn(all[i])
+	}
+	all = slices.Delete(all, 50, 80)
+	rng := rand.New(rand.NewPCG(1, 2))
+	check := func(name string, id ecs.ComponentID, es []ecs.Entity) {
+		t.Helper()
+		vals, err := w.CopyValues(id, es)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i, e := range es {
+			if want, _ := w.Get(e, id); !reflect.DeepEqual(vals.At(i), want) {
+				t.Fatalf("%s: value %d of %v is %+v, want %+v", name, i, e, vals.At(i), want)
+			}
+		}
+	}
+	var withVel []ecs.Entity
+	for _, e := range all {
+		if w.Has(e, vid) {
+			withVel = append(withVel, e)
+		}
+	}
+	for round := range 20 {
+		es := slices.Clone(all)
+		switch round % 4 {
+		case 1:
+			slices.Reverse(es)
+		case 2:
+			rng.Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+		case 3:
+			es = slices.DeleteFunc(es, func(ecs.Entity) bool { return rng.IntN(3) == 0 })
+		}
+		check("Labelled", lid, es)
+		check("Pos", pid, es)
+	}
+	check("Vel (sparse)", vid, withVel)
+	// The copies are private: changing the world leaves them.
+	vals, _ := w.CopyValues(lid, all)
+	if err := w.Set(all[0], lid, Labelled{Label: "changed"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := vals.At(0).(Labelled).Label; got == "changed" {
+		t.Fatal("the copy shares the world's value")
 	}
 }

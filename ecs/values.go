@@ -35,7 +35,8 @@ func (w *World) CopyValues(id ComponentID, es []Entity) (Values, error) {
 		return Values{}, fmt.Errorf("ecs: component ID %d: %w", id, ErrUnknownComponent)
 	}
 	v := NewValues(w, id, len(es))
-	for i, e := range es {
+	for i := 0; i < len(es); {
+		e := es[i]
 		if !w.Alive(e) {
 			return Values{}, fmt.Errorf("ecs: copy %s of %v: %w", w.comps[id].info.Name, e, ErrDeadEntity)
 		}
@@ -43,7 +44,20 @@ func (w *World) CopyValues(id ComponentID, es []Entity) (Values, error) {
 		if !ok {
 			return Values{}, fmt.Errorf("ecs: copy %s of %v: %w", w.comps[id].info.Name, e, ErrNoComponent)
 		}
-		v.put(v.at(i), c.at(row))
+		// The entities after e in the rows after its, in the same column (a table's entities in their
+		// order: a delete of everything) are copied with it in one piece.
+		n := 1
+		for i+n < len(es) && w.Alive(es[i+n]) {
+			c2, row2, ok := w.locate(es[i+n], id)
+			if !ok || c2 != c || row2 != row+uint32(n) {
+				break
+			}
+			n++
+		}
+		if v.size != 0 {
+			v.ops.deepCopy(v.at(i), c.at(row), n, v.shares)
+		}
+		i += n
 	}
 	return v, nil
 }
