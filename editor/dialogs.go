@@ -67,7 +67,7 @@ func (d *dialogs) chooseFile(req workspace.FileRequest) { d.files = newFileDialo
 // openGrid opens the Spawn Cube Grid dialog with values, or gives it the keyboard if it is open.
 func (d *dialogs) openGrid(values settings.Grid) {
 	if d.grid != nil {
-		d.grid.opened, d.grid.focus = false, true
+		d.grid.win.reopen()
 		return
 	}
 	d.grid = newGridDialog(values, d.gridHost, d.gridView, d.meshes, d.probe)
