@@ -283,7 +283,7 @@ func (a *App) start() {
 // with its progress, has been presented (workspace.OpenAtLaunch).
 func (a *App) openScene() {
 	if a.opts.AttachAddr != "" {
-		a.ws.Attach(a.opts.AttachAddr, a.opts.AttachToken)
+		a.ws.Live().Attach(a.opts.AttachAddr, a.opts.AttachToken)
 		a.opts.AttachAddr = ""
 	}
 	if a.openAtStart != "" {

@@ -94,7 +94,7 @@ type appCommands struct {
 var _ menuCommands = appCommands{}
 
 func (c appCommands) CmdRename()         { c.a.hier.startRename() }
-func (c appCommands) CmdAttach()         { c.a.dialogs.attach = newAttachDialog(c.Attach) }
+func (c appCommands) CmdAttach()         { c.a.dialogs.attach = newAttachDialog(c.Live().Attach) }
 func (c appCommands) CmdGizmoTranslate() { c.a.vp.setGizmo(gizmoTranslate) }
 func (c appCommands) CmdGizmoRotate()    { c.a.vp.setGizmo(gizmoRotate) }
 func (c appCommands) CmdGizmoScale()     { c.a.vp.setGizmo(gizmoScale) }
@@ -102,6 +102,16 @@ func (c appCommands) CmdGizmoSpace()     { c.a.vp.toggleGizmoSpace() }
 func (c appCommands) CmdToggleOrtho()    { c.a.split.under().toggleOrtho() }
 func (c appCommands) CmdToggleSplit()    { c.a.split.toggle() }
 func (c appCommands) CmdUnhideAll()      { c.a.flags.unhideAll() }
+
+// The live link's commands and when they are enabled (workspace.Live).
+func (c appCommands) CmdSnapshot()            { c.Live().CmdSnapshot() }
+func (c appCommands) CmdSnapshotSelection()   { c.Live().CmdSnapshotSelection() }
+func (c appCommands) CmdDiffLive()            { c.Live().CmdDiff() }
+func (c appCommands) CmdLiveReconnect()       { c.Live().CmdReconnect() }
+func (c appCommands) CmdDetach()              { c.Live().Detach() }
+func (c appCommands) Attached() bool          { return c.Live().Attached() }
+func (c appCommands) AttachedSelection() bool { return c.Live().AttachedSelection() }
+func (c appCommands) LiveLost() bool          { return c.Live().Lost() }
 
 // CmdHide hides the selected entities (not drawn, not picked) and deselects them.
 func (c appCommands) CmdHide() {

@@ -247,8 +247,8 @@ func (w *Workspace) SpawnGrid(p scene.GridParams, preview *viewport.DrawList, re
 // CmdPlayStop starts play mode, or stops it and restores the scene; when the user edited the scene while playing,
 // it asks which changes made while playing (the user's and the systems') to keep.
 func (w *Workspace) CmdPlayStop() {
-	if w.live != nil {
-		w.Detach()
+	if w.live.Attached() {
+		w.live.Detach()
 		return
 	}
 	if w.doc.PlayMode().Playing() {
@@ -269,11 +269,11 @@ func (w *Workspace) CmdPlayStop() {
 
 // CmdPause pauses or resumes play mode.
 func (w *Workspace) CmdPause() {
-	if w.live != nil {
-		if w.LivePaused() {
-			w.CmdLiveResume()
+	if w.live.Attached() {
+		if w.live.Paused() {
+			w.live.CmdResume()
 		} else {
-			w.CmdLivePause()
+			w.live.CmdPause()
 		}
 		return
 	}
@@ -283,8 +283,8 @@ func (w *Workspace) CmdPause() {
 
 // CmdStep pauses play mode and advances it by one step.
 func (w *Workspace) CmdStep() {
-	if w.live != nil {
-		w.CmdLiveStep()
+	if w.live.Attached() {
+		w.live.CmdStep()
 		return
 	}
 	if !w.doc.PlayMode().Paused() {
@@ -321,7 +321,7 @@ func (w *Workspace) CanCreate() bool { return !w.doc.LiveReadOnly() }
 
 // Playing reports whether play mode is on.
 func (w *Workspace) Playing() bool {
-	return w.doc.PlayMode().Playing() || w.LiveState() == LiveAttached
+	return w.doc.PlayMode().Playing() || w.live.State() == LiveAttached
 }
 
 // PrepareGrid is doc.PrepareGrid on the open document (the grid dialog's readyGrid), with the step delay of the
@@ -332,7 +332,7 @@ func (w *Workspace) PrepareGrid(p scene.GridParams) (*doc.GridJob, time.Duration
 }
 
 // Paused reports whether play mode is paused.
-func (w *Workspace) Paused() bool { return w.doc.PlayMode().Paused() || w.LivePaused() }
+func (w *Workspace) Paused() bool { return w.doc.PlayMode().Paused() || w.live.Paused() }
 
 // InInstance reports whether the selection's active entity belongs to a prefab instance.
 func (w *Workspace) InInstance() bool {

@@ -268,8 +268,8 @@ func errText(path string, err error) string {
 
 // CmdSave saves the scene (asking for a file name if it has none).
 func (w *Workspace) CmdSave() {
-	if w.live != nil {
-		w.CmdSnapshot() // the game's world is not a file
+	if w.live.Attached() {
+		w.live.CmdSnapshot() // the game's world is not a file
 		return
 	}
 	w.saveThen(nil)
@@ -277,8 +277,8 @@ func (w *Workspace) CmdSave() {
 
 // CmdSaveAs asks for a file name and saves the scene there.
 func (w *Workspace) CmdSaveAs() {
-	if w.live != nil {
-		w.CmdSnapshot()
+	if w.live.Attached() {
+		w.live.CmdSnapshot()
 		return
 	}
 	w.saveAsThen(nil, nil)

@@ -83,7 +83,7 @@ func frameUntil(t *testing.T, w *Workspace, what string, cond func() bool) {
 	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 30 s (state %v, log %q)", what, w.LiveState(), logOf(w))
+			t.Fatalf("%s: not within 30 s (state %v, log %q)", what, w.Live().State(), logOf(w))
 		}
 		w.BeginFrame()
 		time.Sleep(2 * time.Millisecond)
@@ -106,8 +106,8 @@ func TestWorkspaceAttachesToAGame(t *testing.T) {
 	g := startTestGame(t, gw)
 
 	w, f := newTestWorkspace(t, 0)
-	w.Attach(g.srv.Addr(), g.srv.Token())
-	frameUntil(t, w, "attached", func() bool { return w.LiveState() == LiveAttached && w.doc.Attached() && w.doc.Len() == 2 })
+	w.Live().Attach(g.srv.Addr(), g.srv.Token())
+	frameUntil(t, w, "attached", func() bool { return w.Live().State() == LiveAttached && w.doc.Attached() && w.doc.Len() == 2 })
 	d := w.doc
 	e, ok := d.Entity(5)
 	if !ok || d.Name(e) != "Mover" || d.World().ChildCount(e) != 1 {
@@ -136,7 +136,7 @@ func TestWorkspaceAttachesToAGame(t *testing.T) {
 
 	// Snapshots: the whole world, and the selection (the Child, its parent left out).
 	dir := t.TempDir()
-	if err := w.Snapshot(filepath.Join(dir, "all.json"), nil); err != nil {
+	if err := w.Live().Snapshot(filepath.Join(dir, "all.json"), nil); err != nil {
 		t.Fatal(err)
 	}
 	var kid ecs.Entity
@@ -144,10 +144,10 @@ func TestWorkspaceAttachesToAGame(t *testing.T) {
 		kid = x
 	}
 	d.Selection().Select(kid)
-	if !w.AttachedSelection() {
+	if !w.Live().AttachedSelection() {
 		t.Fatal("a selection of the game's world is not a selection to snapshot")
 	}
-	w.CmdSnapshotSelection()
+	w.Live().CmdSnapshotSelection()
 	f.choose(t, filepath.Join(dir, "child.json"))
 	for file, want := range map[string][]string{"all.json": {"Child", "Mover"}, "child.json": {"Child"}} {
 		rs, err := serialize.ReadRawFile(context.Background(), filepath.Join(dir, file), serialize.LoadOptions{})
@@ -169,7 +169,7 @@ func TestWorkspaceAttachesToAGame(t *testing.T) {
 
 	// Pause, then one step: exactly one update.
 	w.CmdPause()
-	frameUntil(t, w, "paused", func() bool { return w.LivePaused() })
+	frameUntil(t, w, "paused", func() bool { return w.Live().Paused() })
 	updates := func() (n uint64) {
 		g.run(func() { n = gw.Updates() })
 		return n
@@ -184,7 +184,7 @@ func TestWorkspaceAttachesToAGame(t *testing.T) {
 
 	// The game ends: what was shown stays, read-only.
 	g.end()
-	frameUntil(t, w, "lost", func() bool { return w.LiveState() == LiveLost })
+	frameUntil(t, w, "lost", func() bool { return w.Live().State() == LiveLost })
 	w.BeginFrame()
 	if !d.LiveReadOnly() || d.Len() != 2 || !strings.Contains(w.StatusText(60, 1), "lost (read-only)") ||
 		!strings.Contains(strings.Join(logOf(w), "\n"), "is lost") {
@@ -194,8 +194,8 @@ func TestWorkspaceAttachesToAGame(t *testing.T) {
 		t.Fatal("an edit after the game ended was taken")
 	}
 	w.CmdPlayStop() // the toolbar's Detach
-	if w.Attached() || w.doc.Attached() || w.doc.Len() != 0 {
-		t.Fatalf("after Detach: attached %v, document attached %v with %d entities", w.Attached(), w.doc.Attached(), w.doc.Len())
+	if w.Live().Attached() || w.doc.Attached() || w.doc.Len() != 0 {
+		t.Fatalf("after Detach: attached %v, document attached %v with %d entities", w.Live().Attached(), w.doc.Attached(), w.doc.Len())
 	}
 }
 
@@ -203,8 +203,8 @@ func TestWorkspaceAttachesToAGame(t *testing.T) {
 func TestWorkspaceAttachFailsClearly(t *testing.T) {
 	w, f := newTestWorkspace(t, 0)
 	before := w.doc
-	w.Attach("127.0.0.1:1", "x")
-	frameUntil(t, w, "failed", func() bool { return !w.Attached() })
+	w.Live().Attach("127.0.0.1:1", "x")
+	frameUntil(t, w, "failed", func() bool { return !w.Live().Attached() })
 	if w.doc != before || len(f.questions) == 0 || !strings.Contains(lastLog(w), "cannot attach to the game at 127.0.0.1:1") {
 		t.Fatalf("a failed attach: same document %v, questions %q, log %q", w.doc == before, f.questions, logOf(w))
 	}
@@ -290,18 +290,18 @@ func TestDiffWithLoadedScene(t *testing.T) {
 	level := filepath.Join(t.TempDir(), "level.json")
 	g := startTestGameWith(t, gw, live.Options{Scene: level})
 	w, f := newTestWorkspace(t, 0)
-	w.Attach(g.srv.Addr(), g.srv.Token())
-	frameUntil(t, w, "attached", func() bool { return w.LiveState() == LiveAttached && w.doc.Len() == 1 })
+	w.Live().Attach(g.srv.Addr(), g.srv.Token())
+	frameUntil(t, w, "attached", func() bool { return w.Live().State() == LiveAttached && w.doc.Len() == 1 })
 
 	// The file is not there yet: the editor asks for one.
-	w.CmdDiffLive()
+	w.Live().CmdDiff()
 	if f.file == nil || f.file.Title != "Diff with Scene File" || !strings.Contains(lastLog(w), "cannot read") {
 		t.Fatalf("a loaded scene the editor cannot read: file request %v, log %q", f.file, logOf(w))
 	}
 	f.file = nil
 
 	// The level as it was; the game moves on from it.
-	if err := w.Snapshot(level, nil); err != nil {
+	if err := w.Live().Snapshot(level, nil); err != nil {
 		t.Fatal(err)
 	}
 	x := func() (x float32) {
@@ -310,11 +310,11 @@ func TestDiffWithLoadedScene(t *testing.T) {
 	}
 	x0 := x()
 	frameUntil(t, w, "the Mover moved", func() bool { return x() > x0+1 })
-	if _, err := w.live.client.Sync(context.Background()); err != nil { // the view holds the move
+	if _, err := w.live.link.client.Sync(context.Background()); err != nil { // the view holds the move
 		t.Fatal(err)
 	}
 	n := len(f.questions)
-	w.CmdDiffLive()
+	w.Live().CmdDiff()
 	if f.file != nil || len(f.questions) != n+1 || f.questions[n] != diffTitle ||
 		!strings.Contains(f.question.message, "level.json") || !strings.Contains(f.question.message, `"Mover"`) ||
 		!strings.Contains(f.question.message, "Transform.position") {
@@ -330,21 +330,21 @@ func TestWorkspaceReconnects(t *testing.T) {
 	g := startTestGame(t, gw)
 	addr, token := g.srv.Addr(), g.srv.Token()
 	w, _ := newTestWorkspace(t, 0)
-	w.Attach(addr, token)
-	frameUntil(t, w, "attached", func() bool { return w.LiveState() == LiveAttached && w.doc.Len() == 1 })
+	w.Live().Attach(addr, token)
+	frameUntil(t, w, "attached", func() bool { return w.Live().State() == LiveAttached && w.doc.Len() == 1 })
 	lost := w.doc
 	g.end()
-	frameUntil(t, w, "lost", func() bool { return w.LiveState() == LiveLost })
+	frameUntil(t, w, "lost", func() bool { return w.Live().State() == LiveLost })
 	w.BeginFrame()
-	if !w.LiveLost() || !strings.Contains(w.LiveStatusText(), "Reconnect") {
-		t.Fatalf("lost: LiveLost %v, status %q", w.LiveLost(), w.LiveStatusText())
+	if !w.Live().Lost() || !strings.Contains(w.Live().StatusText(), "Reconnect") {
+		t.Fatalf("lost: Lost %v, status %q", w.Live().Lost(), w.Live().StatusText())
 	}
 
 	// Nobody listens yet: the try fails, the lost world stays.
-	w.CmdLiveReconnect()
+	w.Live().CmdReconnect()
 	frameUntil(t, w, "the try failed", func() bool { return strings.Contains(lastLog(w), "cannot reconnect") })
-	if w.doc != lost || !w.LiveLost() || !lost.LiveReadOnly() {
-		t.Fatalf("a failed reconnect: same document %v, LiveLost %v, read-only %v", w.doc == lost, w.LiveLost(), lost.LiveReadOnly())
+	if w.doc != lost || !w.Live().Lost() || !lost.LiveReadOnly() {
+		t.Fatalf("a failed reconnect: same document %v, Lost %v, read-only %v", w.doc == lost, w.Live().Lost(), lost.LiveReadOnly())
 	}
 
 	// The game is back (a new run of it, other entities): a new full view.
@@ -352,10 +352,10 @@ func TestWorkspaceReconnects(t *testing.T) {
 	gw2.Spawn(scene.Name{Value: "New"}, scene.SceneID{ID: 6}, ecs.Transform{}.Default())
 	gw2.Spawn(scene.Name{Value: "Newer"}, scene.SceneID{ID: 7}, ecs.Transform{}.Default())
 	startTestGameWith(t, gw2, live.Options{Addr: addr, Token: token})
-	w.CmdLiveReconnect()
-	frameUntil(t, w, "reattached", func() bool { return w.LiveState() == LiveAttached && w.doc != lost && w.doc.Len() == 2 })
-	if _, ok := w.doc.Entity(5); ok || w.doc.LiveReadOnly() || w.LiveLost() {
-		t.Fatalf("after reconnecting: the old entity shown %v, read-only %v, lost %v", ok, w.doc.LiveReadOnly(), w.LiveLost())
+	w.Live().CmdReconnect()
+	frameUntil(t, w, "reattached", func() bool { return w.Live().State() == LiveAttached && w.doc != lost && w.doc.Len() == 2 })
+	if _, ok := w.doc.Entity(5); ok || w.doc.LiveReadOnly() || w.Live().Lost() {
+		t.Fatalf("after reconnecting: the old entity shown %v, read-only %v, lost %v", ok, w.doc.LiveReadOnly(), w.Live().Lost())
 	}
 	if e, ok := w.doc.Entity(6); !ok || w.doc.Name(e) != "New" {
 		t.Fatalf("after reconnecting the game's entity 6 is not shown (%v)", ok)

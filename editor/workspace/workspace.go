@@ -24,6 +24,9 @@ import (
 // edits). It draws nothing and imports no ImGui (internal/archtest): what it needs of the window goes through UI,
 // which package editor implements by handing each request to the panel or dialog that owns it, and tests fake.
 //
+// An area that owns its state is a type of its own the workspace composes, as the document composes its
+// Selection and History: Live, the connection to a running game.
+//
 // Panels never see the workspace whole: each gets the narrow interfaces it uses (a command set, the document).
 type Workspace struct {
 	opts Options
@@ -53,7 +56,7 @@ type Workspace struct {
 	saving    string // the file a save is writing, left out of the watched set until it is done (pauseWatch)
 	watchedAt uint64 // viewport draw-list version the watched set was last synced at
 
-	live *liveLink // the connection to a game the workspace is attached to (live.go), nil if none
+	live Live // the connection to a game the workspace is attached to (live.go)
 
 	drawn *viewport.Builder // the draw list built beside the open of the document SetDoc shows now (TakeDrawList)
 }
@@ -171,6 +174,7 @@ func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspa
 	if st != nil {
 		w.docOpts.MaxHistoryBytes = st.UndoMemoryMB << 20 // 0: the default
 	}
+	w.live.w = w
 	w.jobs = newJobs(log, clock, opts.JobStepDelay, opts.Wake)
 	w.thumbs = &thumbnails{wake: opts.Wake, make: func(src thumbSource) (*image.RGBA, error) { return renderThumbnail(src, opts.NewWorld) }}
 	return w
@@ -191,6 +195,9 @@ func (w *Workspace) Assets() *assets.Registry { return w.assets }
 // Jobs runs the background jobs and keeps the probe's timing marks.
 func (w *Workspace) Jobs() *Jobs { return w.jobs }
 
+// Live is the connection to a running game the workspace is attached to.
+func (w *Workspace) Live() *Live { return &w.live }
+
 // Close stops watching files and saves the settings (the window has closed).
 func (w *Workspace) Close() {
 	if w.watcher != nil {
@@ -199,7 +206,7 @@ func (w *Workspace) Close() {
 		}
 	}
 	w.closeJournal()
-	w.Detach()
+	w.live.Detach()
 	w.SaveSettings()
 }
 
@@ -211,8 +218,8 @@ func (w *Workspace) SetDoc(d *doc.Document) {
 	if w.doc != d {
 		w.closeJournal() // the scene closes: its work was saved or discarded on purpose
 	}
-	if w.live != nil && !d.Attached() {
-		w.dropLive() // another scene replaces the game's world
+	if w.live.Attached() && !d.Attached() {
+		w.live.drop() // another scene replaces the game's world
 	}
 	w.doc = d
 	root := "."
@@ -284,8 +291,8 @@ func (w *Workspace) docLabel() string {
 func (w *Workspace) StatusText(fps float32, renders uint64) string {
 	var state string
 	switch path := w.doc.Path(); {
-	case w.live != nil:
-		state = w.LiveStatusText()
+	case w.live.Attached():
+		state = w.live.StatusText()
 	case path == "" && w.doc.Dirty():
 		state = "new scene, not saved yet"
 	case path == "":
@@ -316,7 +323,7 @@ func (w *Workspace) BeginFrame() {
 	w.jobs.poll()
 	w.pollWatcher()
 	w.tickPlay()
-	w.pollLive()
+	w.live.poll()
 	w.noteHistoryDrops()
 }
 
