@@ -169,13 +169,13 @@ func (a *App) wire(st *settings.Settings, newRenderer func() (viewport.Renderer,
 	jobs := ws.Jobs()
 	jobs.Probe = pr
 	a.ws, a.cmds = ws, appCommands{ws, a}
-	a.drag.place, a.drag.dropPrefab, a.drag.dropMesh = ws.Instantiate, ws.DropPrefab, ws.PlaceMesh
+	a.drag.place, a.drag.dropPrefab, a.drag.dropMesh = ws.Prefabs().Instantiate, ws.Prefabs().Drop, ws.Prefabs().PlaceMesh
 	a.hier = newHierarchyPanel(nil, ws, &a.drag, a.console, pr)
 	a.vp = newViewportPanel(nil, a, ws.Assets(), newRenderer, a.console, pr)
 	a.vp.showStats = st.ShowStats
-	a.insp = newInspectorPanel(ws, a.hier, ws.Assets(), a.console, pr)
+	a.insp = newInspectorPanel(a.cmds, a.hier, ws.Assets(), a.console, pr)
 	a.history = &historyPanel{docs: ws, log: a.console, probe: pr}
-	a.assets = &assetsPanel{reg: ws.Assets(), host: ws, drag: &a.drag, log: a.console, probe: pr}
+	a.assets = &assetsPanel{reg: ws.Assets(), host: a.cmds, drag: &a.drag, log: a.console, probe: pr}
 	a.menu = &mainMenu{cmds: a.cmds, settings: st, panels: &a.panels, view: a.vp, probe: pr}
 	a.status = &statusBar{src: ws, renders: a.vp.renders, probe: pr}
 	a.dialogs = &dialogs{places: func() []string { return st.Places }, gridHost: ws, gridView: a.vp, meshes: ws.Assets(), probe: pr}

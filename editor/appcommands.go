@@ -3,6 +3,7 @@ package editor
 import (
 	"path/filepath"
 
+	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/workspace"
 	"github.com/voltex-editor/voltex/viewport"
 )
@@ -112,6 +113,25 @@ func (c appCommands) CmdDetach()              { c.Live().Detach() }
 func (c appCommands) Attached() bool          { return c.Live().Attached() }
 func (c appCommands) AttachedSelection() bool { return c.Live().AttachedSelection() }
 func (c appCommands) LiveLost() bool          { return c.Live().Lost() }
+
+// The prefab commands, the inspector's overrides and the Assets panel's prefabs (workspace.Prefabs).
+func (c appCommands) CmdInstantiatePrefab()   { c.Prefabs().CmdInstantiate() }
+func (c appCommands) CmdSaveAsPrefab()        { c.Prefabs().CmdSaveAs() }
+func (c appCommands) CmdRevertInstance()      { c.Prefabs().CmdRevert() }
+func (c appCommands) CmdApplyInstance()       { c.Prefabs().CmdApply() }
+func (c appCommands) CmdUnpackPrefab()        { c.Prefabs().CmdUnpack() }
+func (c appCommands) PrefabList() []string    { return c.Prefabs().List() }
+func (c appCommands) PlacePrefab(path string) { c.Prefabs().Place(path) }
+
+// RevertOverride reverts one override of the entities (the inspector's Revert).
+func (c appCommands) RevertOverride(es []ecs.Entity, comp, path string) error {
+	return c.Prefabs().RevertOverride(es, comp, path)
+}
+
+// ApplyOverride writes one override of e into its prefab file (the inspector's Apply).
+func (c appCommands) ApplyOverride(e ecs.Entity, comp, path string) error {
+	return c.Prefabs().ApplyOverride(e, comp, path)
+}
 
 // CmdHide hides the selected entities (not drawn, not picked) and deselects them.
 func (c appCommands) CmdHide() {

@@ -49,7 +49,7 @@ func TestAppOverridesOfSeveralSelected(t *testing.T) {
 		}
 	}
 	// Revert (the selection holds a plain entity and an instance's entity that does not override it).
-	if err := f.a.ws.RevertOverride([]ecs.Entity{plain, a, b}, "Color", "rgba"); err != nil {
+	if err := f.a.ws.Prefabs().RevertOverride([]ecs.Entity{plain, a, b}, "Color", "rgba"); err != nil {
 		t.Fatal(err)
 	}
 	cm := ecs.NewMap[scene.Color](d.EditWorld())

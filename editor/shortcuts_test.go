@@ -62,7 +62,7 @@ var prefabPlaces = [][3]string{
 	{"Inspector (an entity of an instance)", "Revert All, Apply All, Unpack; Revert and Apply beside each override", "click, or right-click an overridden field or a component header"},
 }
 
-// prefabPlacement says where each way of placing a prefab puts the instance (workspace.instantiate's callers).
+// prefabPlacement says where each way of placing a prefab puts the instance (workspace.Prefabs.instantiate's callers).
 const prefabPlacement = "Where a new instance goes: **Place** and **Instantiate Prefab...** put it beside what the scene holds, on its\n" +
 	"floor (on the view's right, else its left, else the far side), never between the camera and the scene, as a root:\n" +
 	"placing again puts the next one beside that; a drop on the viewport stands it (the bottom of what it draws) where\n" +

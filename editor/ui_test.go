@@ -30,7 +30,7 @@ func newUIHarness(tb testing.TB, d *doc.Document) *uiHarness {
 	ws := workspace.New(workspace.Options{}, settings.Defaults(), log, &workspace.Clock{})
 	ws.SetDoc(d)
 	h.hier = newHierarchyPanel(d, ws, &prefabDrag{}, log, nil)
-	h.insp = newInspectorPanel(ws, h.hier, ws.Assets(), log, nil)
+	h.insp = newInspectorPanel(appCommands{Workspace: ws}, h.hier, ws.Assets(), log, nil)
 	h.insp.setDoc(inspected{d})
 	return h
 }

@@ -42,7 +42,7 @@ func (w *Workspace) EntityName(id uint64) (string, bool) {
 // PrefabChoices lists the scene files a grid can repeat, and their folder (absolute).
 func (w *Workspace) PrefabChoices() ([]string, string) {
 	root, _ := filepath.Abs(w.assets.Root())
-	return w.PrefabList(), root
+	return w.prefabs.List(), root
 }
 
 // EntitySource is the entity with scene id id as what a grid copies, if it exists.

@@ -46,7 +46,7 @@ func TestPlaceModelsAndOBJMaterials(t *testing.T) {
 	w.openPath(filepath.Join(dir, "level.json"))
 	waitJob(t, w)
 
-	w.PlaceMesh("crate.gltf", snap.SurfaceHit{Point: mgl32.Vec3{3, 0, 0}, Normal: mgl32.Vec3{0, 1, 0}})
+	w.Prefabs().PlaceMesh("crate.gltf", snap.SurfaceHit{Point: mgl32.Vec3{3, 0, 0}, Normal: mgl32.Vec3{0, 1, 0}})
 	if !strings.HasPrefix(lastLog(w), "info: placed crate") {
 		t.Fatalf("dragging a model: %q", lastLog(w))
 	}
@@ -66,7 +66,7 @@ func TestPlaceModelsAndOBJMaterials(t *testing.T) {
 		t.Errorf("Crate: mesh %q, material %+v", mesh.Asset, mat)
 	}
 
-	w.CmdInstantiatePrefab()
+	w.Prefabs().CmdInstantiate()
 	if f.file == nil || !slices.Contains(f.file.Exts, ".glb") || !slices.Contains(f.file.Exts, ".gltf") {
 		t.Fatalf("Instantiate Prefab does not offer models: %+v", f.file)
 	}
@@ -75,7 +75,7 @@ func TestPlaceModelsAndOBJMaterials(t *testing.T) {
 		t.Fatalf("Instantiate Prefab of a model: %q", lastLog(w))
 	}
 
-	w.PlaceMesh("box.obj", snap.SurfaceHit{Normal: mgl32.Vec3{0, 1, 0}})
+	w.Prefabs().PlaceMesh("box.obj", snap.SurfaceHit{Normal: mgl32.Vec3{0, 1, 0}})
 	var box ecs.Entity
 	for _, e := range scene.EnsureIDs(d.World()) {
 		if d.Name(e) == "Box" {
@@ -94,7 +94,7 @@ func TestPlaceModelsAndOBJMaterials(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "crate.gltf"), []byte(crateGLTF("4", "[0, 0, 1, 1]")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w.onPrefabFileEvent(filepath.Join(dir, "crate.gltf"))
+	w.prefabs.onFileEvent(filepath.Join(dir, "crate.gltf"))
 	if !slices.Contains(f.calls[before:], "reloadMeshes") {
 		t.Error("the model's meshes were not reloaded with its instances")
 	}

@@ -24,15 +24,21 @@ import (
 	"github.com/voltex-editor/voltex/viewport/snap"
 )
 
-// The workspace's prefab commands: place an instance of a scene file, save the selection as a prefab, revert,
-// apply and unpack instances, follow prefab files changed on disk. (The hierarchy marks instances, the inspector
-// shows their overrides, the Assets panel lists prefab files: package editor's prefab.go.)
+// Prefabs are the workspace's prefab workflow (a Workspace has one: Workspace.Prefabs): place an instance of a
+// scene file or a model, save the selection as a prefab, revert, apply and unpack instances, follow prefab files
+// changed on disk, list the prefab files the Assets panel offers. (The hierarchy marks instances, the inspector
+// shows their overrides, the Assets panel lists prefab files: package editor's prefab.go.) It reaches the
+// document, the window and the console through its workspace.
+type Prefabs struct {
+	w     *Workspace
+	files prefabFiles // the scene files listed as prefabs
+}
 
-// CmdInstantiatePrefab asks for a prefab file (a scene, or a glTF model, in the scene's folder) and places an
-// instance of it beside what the scene holds (PlacePrefab).
-func (w *Workspace) CmdInstantiatePrefab() {
-	w.ui.ChooseFile(FileRequest{Title: "Instantiate Prefab", Dir: w.dialogDir(), OKLabel: "Instantiate",
-		Exts: []string{".json", ".gltf", ".glb"}, OnChoose: w.PlacePrefab})
+// CmdInstantiate asks for a prefab file (a scene, or a glTF model, in the scene's folder) and places an
+// instance of it beside what the scene holds (Place).
+func (pf *Prefabs) CmdInstantiate() {
+	pf.w.ui.ChooseFile(FileRequest{Title: "Instantiate Prefab", Dir: pf.w.dialogDir(), OKLabel: "Instantiate",
+		Exts: []string{".json", ".gltf", ".glb"}, OnChoose: pf.Place})
 }
 
 // isModel reports whether the file or reference p is a glTF model as a whole (not a part of one): placed as a prefab.
@@ -44,43 +50,43 @@ func isModel(p string) bool {
 	return ext == ".gltf" || ext == ".glb"
 }
 
-// PlacePrefab places an instance of the prefab at path as a root beside what the scene holds, on its floor and
+// Place places an instance of the prefab at path as a root beside what the scene holds, on its floor and
 // never between the camera and it (BesideScene, as a new grid goes): placing again puts the next one beside that.
 // With surface snapping on it stands on the surface in the middle of the view instead, when there is one, turned
 // to its normal.
-func (w *Workspace) PlacePrefab(path string) {
-	box, ok := w.prefabBox(path)
+func (pf *Prefabs) Place(path string) {
+	box, ok := pf.box(path)
 	if !ok {
 		return
 	}
-	if w.settings.SurfaceSnap {
-		if h, ok := w.ui.SurfaceAhead(); ok {
-			w.instantiate(path, ecs.Entity{}, standing(box, h))
+	if pf.w.settings.SurfaceSnap {
+		if h, ok := pf.w.ui.SurfaceAhead(); ok {
+			pf.instantiate(path, ecs.Entity{}, standing(box, h))
 			return
 		}
 	}
-	w.Instantiate(path, ecs.Entity{}, BesideScene(w.ui.SceneBounds(), box, w.doc.Camera().Eye()))
+	pf.Instantiate(path, ecs.Entity{}, BesideScene(pf.w.ui.SceneBounds(), box, pf.w.doc.Camera().Eye()))
 }
 
-// DropPrefab places an instance of the prefab at path, dragged from the Assets panel into the viewport, as a root
+// Drop places an instance of the prefab at path, dragged from the Assets panel into the viewport, as a root
 // standing on the surface at (standing).
-func (w *Workspace) DropPrefab(path string, at snap.SurfaceHit) {
-	if box, ok := w.prefabBox(path); ok {
-		w.instantiate(path, ecs.Entity{}, standing(box, at))
+func (pf *Prefabs) Drop(path string, at snap.SurfaceHit) {
+	if box, ok := pf.box(path); ok {
+		pf.instantiate(path, ecs.Entity{}, standing(box, at))
 	}
 }
 
-// prefabBox is the bounds of what the prefab at path draws, relative to its root (its origin when it draws
+// box is the bounds of what the prefab at path draws, relative to its root (its origin when it draws
 // nothing); ok is false, and the user told why, when it cannot be placed.
-func (w *Workspace) prefabBox(path string) (viewport.AABB, bool) {
-	shape, err := w.doc.Shape(context.Background(), doc.CopySource{Prefab: path})
+func (pf *Prefabs) box(path string) (viewport.AABB, bool) {
+	shape, err := pf.w.doc.Shape(context.Background(), doc.CopySource{Prefab: path})
 	if err != nil {
-		w.placeFailed(path, err)
+		pf.placeFailed(path, err)
 		return viewport.AABB{}, false
 	}
 	box := viewport.EmptyAABB()
 	for _, it := range shape {
-		if m, err := w.assets.Mesh(it.Mesh); err == nil && m != nil {
+		if m, err := pf.w.assets.Mesh(it.Mesh); err == nil && m != nil {
 			box = box.Union(viewport.MeshBounds(m).Transform(it.Matrix))
 		}
 	}
@@ -105,45 +111,45 @@ func standing(box viewport.AABB, at snap.SurfaceHit) ecs.Transform {
 }
 
 // Instantiate places an instance of the prefab at path under parent at pos (parent's space).
-func (w *Workspace) Instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) {
+func (pf *Prefabs) Instantiate(path string, parent ecs.Entity, pos mgl32.Vec3) {
 	t := ecs.Transform{}.Default()
 	t.Position = pos
-	w.instantiate(path, parent, t)
+	pf.instantiate(path, parent, t)
 }
 
 // instantiate places an instance of the prefab at path under parent with Transform t (parent's space).
-func (w *Workspace) instantiate(path string, parent ecs.Entity, t ecs.Transform) {
-	e, err := w.doc.Prefabs().InstantiateAt(context.Background(), path, parent, t)
+func (pf *Prefabs) instantiate(path string, parent ecs.Entity, t ecs.Transform) {
+	e, err := pf.w.doc.Prefabs().InstantiateAt(context.Background(), path, parent, t)
 	if err != nil {
-		w.placeFailed(path, err)
+		pf.placeFailed(path, err)
 		return
 	}
-	w.log.Infof("placed %s (an instance of %s)", w.doc.Name(e), filepath.Base(path))
-	w.ui.Show(e) // under a collapsed parent (a drop on its row) too, as Create shows what it made
-	w.syncWatched()
+	pf.w.log.Infof("placed %s (an instance of %s)", pf.w.doc.Name(e), filepath.Base(path))
+	pf.w.ui.Show(e) // under a collapsed parent (a drop on its row) too, as Create shows what it made
+	pf.w.syncWatched()
 }
 
 // PlaceMesh makes an entity with the mesh ref (a mesh dragged from the Assets panel) standing on the surface at
 // (standing: on the ground, upright, or on a mesh's surface turned to its normal), named after the mesh, and
 // selects it: one undoable step. A glTF model is placed as an instance of it (a prefab of its nodes, with their
 // materials, lights and cameras); an OBJ file gets the Material its .mtl gives its faces.
-func (w *Workspace) PlaceMesh(ref string, at snap.SurfaceHit) {
+func (pf *Prefabs) PlaceMesh(ref string, at snap.SurfaceHit) {
 	box := viewport.AABB{} // its origin on the surface when it has no bounds
-	if m, err := w.assets.Mesh(ref); err == nil && m != nil {
+	if m, err := pf.w.assets.Mesh(ref); err == nil && m != nil {
 		if b := viewport.MeshBounds(m); !b.IsEmpty() {
 			box = b
 		}
 	}
 	t := standing(box, at)
 	if isModel(ref) {
-		w.instantiate(filepath.Join(w.assets.Root(), filepath.FromSlash(ref)), ecs.Entity{}, t)
+		pf.instantiate(filepath.Join(pf.w.assets.Root(), filepath.FromSlash(ref)), ecs.Entity{}, t)
 		return
 	}
 	comps := []any{scene.Mesh{Asset: ref}, scene.Color{}.Default()}
 	if strings.EqualFold(filepath.Ext(ref), ".obj") {
-		switch m, ok, err := assets.ReadOBJMaterial(w.assets.Root(), ref, assets.Limits{}); {
+		switch m, ok, err := assets.ReadOBJMaterial(pf.w.assets.Root(), ref, assets.Limits{}); {
 		case err != nil:
-			w.log.Warnf("%s: its material is not used: %v", ref, err)
+			pf.w.log.Warnf("%s: its material is not used: %v", ref, err)
 		case ok:
 			comps = append(comps, objMaterial(m))
 		}
@@ -153,13 +159,13 @@ func (w *Workspace) PlaceMesh(ref string, at snap.SurfaceHit) {
 	if name != "" {
 		name = strings.ToUpper(name[:1]) + name[1:]
 	}
-	e, err := w.doc.Spawn("Create "+name, ecs.Entity{}, name, append([]any{t}, comps...)...)
+	e, err := pf.w.doc.Spawn("Create "+name, ecs.Entity{}, name, append([]any{t}, comps...)...)
 	if err != nil {
-		w.Report("create "+name, err)
+		pf.w.Report("create "+name, err)
 		return
 	}
-	w.log.Infof("created %s (mesh %s)", name, ref)
-	w.ui.Show(e)
+	pf.w.log.Infof("created %s (mesh %s)", name, ref)
+	pf.w.ui.Show(e)
 }
 
 // objMaterial is the Material an OBJ's .mtl material makes: its diffuse colour and map as the base colour, not
@@ -176,115 +182,115 @@ func objMaterial(m assets.OBJMaterial) scene.Material {
 }
 
 // placeFailed says once, in the console and in a message the user sees, why the prefab at path cannot be placed.
-func (w *Workspace) placeFailed(path string, err error) {
+func (pf *Prefabs) placeFailed(path string, err error) {
 	if errors.Is(err, doc.ErrPlaying) {
-		w.Report("place", err)
+		pf.w.Report("place", err)
 		return
 	}
 	name := filepath.Base(path)
 	probs := serialize.ProblemsOf(err)
 	for _, p := range probs {
-		w.log.Errorf("cannot place %s: %s", name, p)
+		pf.w.log.Errorf("cannot place %s: %s", name, p)
 	}
-	w.ui.Alert("Cannot place prefab", "Cannot place "+name+":\n\n"+problemLines(probs, func(p serialize.Problem) string {
+	pf.w.ui.Alert("Cannot place prefab", "Cannot place "+name+":\n\n"+problemLines(probs, func(p serialize.Problem) string {
 		return problemText(path, p)
 	}))
 }
 
-// CmdSaveAsPrefab asks for a file name and saves the selected entities there as a prefab, replacing them by an
+// CmdSaveAs asks for a file name and saves the selected entities there as a prefab, replacing them by an
 // instance of it.
-func (w *Workspace) CmdSaveAsPrefab() {
-	sel := w.doc.Selection().Entities()
+func (pf *Prefabs) CmdSaveAs() {
+	sel := pf.w.doc.Selection().Entities()
 	if len(sel) == 0 {
 		return
 	}
-	name := w.doc.Name(sel[0])
+	name := pf.w.doc.Name(sel[0])
 	if name == "" {
 		name = "prefab"
 	}
-	w.ui.ChooseFile(FileRequest{Save: true, Title: "Save Selection as Prefab", Dir: w.dialogDir(), Name: fileNameFor(name),
+	pf.w.ui.ChooseFile(FileRequest{Save: true, Title: "Save Selection as Prefab", Dir: pf.w.dialogDir(), Name: fileNameFor(name),
 		OKLabel: "Save", Exts: []string{".json"}, OnChoose: func(p string) {
-			inst, err := w.doc.Prefabs().SaveAs(context.Background(), p, sel...)
+			inst, err := pf.w.doc.Prefabs().SaveAs(context.Background(), p, sel...)
 			if err != nil {
-				w.Report("save as prefab", err)
+				pf.w.Report("save as prefab", err)
 				return
 			}
-			w.log.Infof("saved %s; the selection is now an instance of it (%s)", shortPath(p), w.doc.Name(inst))
-			w.prefabs.forget() // list it in the Assets panel
-			w.syncWatched()
+			pf.w.log.Infof("saved %s; the selection is now an instance of it (%s)", shortPath(p), pf.w.doc.Name(inst))
+			pf.files.forget() // list it in the Assets panel
+			pf.w.syncWatched()
 		}})
 }
 
-// CmdUnpackPrefab makes the selected prefab instances plain entities of the scene.
-func (w *Workspace) CmdUnpackPrefab() {
-	if err := w.doc.Prefabs().Unpack(w.doc.Selection().Entities()...); err != nil {
-		w.Report("unpack", err)
+// CmdUnpack makes the selected prefab instances plain entities of the scene.
+func (pf *Prefabs) CmdUnpack() {
+	if err := pf.w.doc.Prefabs().Unpack(pf.w.doc.Selection().Entities()...); err != nil {
+		pf.w.Report("unpack", err)
 		return
 	}
-	w.log.Infof("unpacked: the entities are plain entities of the scene now")
+	pf.w.log.Infof("unpacked: the entities are plain entities of the scene now")
 }
 
-// CmdRevertInstance reverts the selected prefab instances to their prefab.
-func (w *Workspace) CmdRevertInstance() {
-	if err := w.doc.Prefabs().RevertInstances(w.doc.Selection().Entities()...); err != nil {
-		w.Report("revert", err)
+// CmdRevert reverts the selected prefab instances to their prefab.
+func (pf *Prefabs) CmdRevert() {
+	if err := pf.w.doc.Prefabs().RevertInstances(pf.w.doc.Selection().Entities()...); err != nil {
+		pf.w.Report("revert", err)
 		return
 	}
-	w.log.Infof("reverted to the prefab")
+	pf.w.log.Infof("reverted to the prefab")
 }
 
-// CmdApplyInstance writes the active instance's overrides into its prefab file.
-func (w *Workspace) CmdApplyInstance() {
-	e, ok := w.doc.Selection().Active()
+// CmdApply writes the active instance's overrides into its prefab file.
+func (pf *Prefabs) CmdApply() {
+	e, ok := pf.w.doc.Selection().Active()
 	if !ok {
 		return
 	}
-	if err := w.doc.Prefabs().ApplyInstance(context.Background(), e); err != nil {
-		w.Report("apply", err)
+	if err := pf.w.doc.Prefabs().ApplyInstance(context.Background(), e); err != nil {
+		pf.w.Report("apply", err)
 		return
 	}
-	w.log.Infof("applied the instance's overrides to its prefab")
+	pf.w.log.Infof("applied the instance's overrides to its prefab")
 }
 
 // RevertOverride reverts one override of the entities (the inspector's Revert).
-func (w *Workspace) RevertOverride(es []ecs.Entity, comp, path string) error {
-	return w.doc.Prefabs().RevertOverride(es, comp, path)
+func (pf *Prefabs) RevertOverride(es []ecs.Entity, comp, path string) error {
+	return pf.w.doc.Prefabs().RevertOverride(es, comp, path)
 }
 
 // ApplyOverride writes one override of e into its prefab file (the inspector's Apply).
-func (w *Workspace) ApplyOverride(e ecs.Entity, comp, path string) error {
-	if err := w.doc.Prefabs().Apply(context.Background(), e, comp, path); err != nil {
+func (pf *Prefabs) ApplyOverride(e ecs.Entity, comp, path string) error {
+	if err := pf.w.doc.Prefabs().Apply(context.Background(), e, comp, path); err != nil {
 		return err
 	}
-	w.log.Infof("applied %s to its prefab", strings.Trim(comp+"."+path, "."))
+	pf.w.log.Infof("applied %s to its prefab", strings.Trim(comp+"."+path, "."))
 	return nil
 }
 
-// onPrefabFileEvent follows a prefab file changed on disk (another editor window saved it, or another program):
+// onFileEvent follows a prefab file changed on disk (another editor window saved it, or another program):
 // the instances take its new values, keeping their overrides.
-func (w *Workspace) onPrefabFileEvent(path string) {
-	if ref, ok := w.assets.RefForPath(path); ok { // a model: its meshes come from the same file
-		if _, err := w.assets.Reload(ref); err != nil {
-			w.log.Errorf("reloading %s: %v (keeping the previous mesh)", ref, err)
+func (pf *Prefabs) onFileEvent(path string) {
+	if ref, ok := pf.w.assets.RefForPath(path); ok { // a model: its meshes come from the same file
+		if _, err := pf.w.assets.Reload(ref); err != nil {
+			pf.w.log.Errorf("reloading %s: %v (keeping the previous mesh)", ref, err)
 		} else {
-			w.ui.ReloadMeshes()
+			pf.w.ui.ReloadMeshes()
 		}
 	}
-	rep := w.doc.Prefabs().Changed(context.Background(), path)
+	rep := pf.w.doc.Prefabs().Changed(context.Background(), path)
 	if rep.Instances > 0 {
-		w.log.Infof("%s changed: %s updated", filepath.Base(path), words.Count(rep.Instances, "instance", "instances"))
+		pf.w.log.Infof("%s changed: %s updated", filepath.Base(path), words.Count(rep.Instances, "instance", "instances"))
 	}
 	for _, p := range rep.Warnings {
-		w.log.Warnf("%s", p)
+		pf.w.log.Warnf("%s", p)
 	}
-	w.syncWatched()
+	pf.w.syncWatched()
 }
 
-// isPrefabPath reports whether p (absolute) is a prefab file the scene's instances read.
-func (w *Workspace) isPrefabPath(p string) bool { return slices.Contains(w.doc.Prefabs().Files(), p) }
+// isFile reports whether path (absolute) is a prefab file the scene's instances read.
+func (pf *Prefabs) isFile(path string) bool { return slices.Contains(pf.w.doc.Prefabs().Files(), path) }
 
-// PrefabList lists the scene files that can be placed as prefabs (the Assets panel).
-func (w *Workspace) PrefabList() []string { return w.prefabs.list(w.assets.Root(), w.doc.Path()) }
+// List lists the scene files that can be placed as prefabs (the Assets panel).
+func (pf *Prefabs) List() []string { return pf.files.list(pf.w.assets.Root(), pf.w.doc.Path()) }
 
 // prefabFiles lists the scene files in the scene's folder and below, rescanned every few seconds (at most 200, 4
 // folders deep), the scene itself left out.

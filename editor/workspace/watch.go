@@ -39,7 +39,7 @@ func (w *Workspace) syncWatched() {
 	} else if c := w.projectCandidate(); c != "" {
 		want = append(want, c) // a project file written while the scene is open is picked up
 	}
-	want = append(want, w.doc.Prefabs().Files()...) // prefab files: their instances follow them (prefabs.go)
+	want = append(want, w.doc.Prefabs().Files()...) // prefab files: their instances follow them (Prefabs)
 	if w.saving != "" {
 		want = slices.DeleteFunc(want, func(p string) bool { return p == w.saving }) // being saved: pauseWatch
 	}
@@ -67,8 +67,8 @@ func (w *Workspace) pollWatcher() {
 			w.onSceneFileEvent(ev)
 		case w.isProjectPath(ev.Path):
 			w.onProjectFileEvent()
-		case w.isPrefabPath(ev.Path):
-			w.onPrefabFileEvent(ev.Path)
+		case w.prefabs.isFile(ev.Path):
+			w.prefabs.onFileEvent(ev.Path)
 		case ev.Path == w.assetDir():
 			w.onAssetDirEvent()
 		default:
@@ -110,7 +110,7 @@ func (w *Workspace) onAssetDirEvent() {
 	if err := w.assets.Scan(); err != nil {
 		w.log.Warnf("scanning %s: %v", w.assets.Root(), err)
 	}
-	w.prefabs.forget()
+	w.prefabs.files.forget()
 	w.syncWatched()
 }
 

@@ -25,7 +25,7 @@ import (
 // which package editor implements by handing each request to the panel or dialog that owns it, and tests fake.
 //
 // An area that owns its state is a type of its own the workspace composes, as the document composes its
-// Selection and History: Live, the connection to a running game.
+// Selection and History: Live, the connection to a running game; Prefabs, the prefab workflow.
 //
 // Panels never see the workspace whole: each gets the narrow interfaces it uses (a command set, the document).
 type Workspace struct {
@@ -48,7 +48,7 @@ type Workspace struct {
 	gridValues *settings.Grid // the grid dialog's values when it was last closed
 	closing    bool           // the user chose to quit: the next close request closes
 	lastTick   time.Time      // play mode's clock
-	prefabs    prefabFiles    // the scene files listed as prefabs (prefabs.go)
+	prefabs    Prefabs        // the prefab workflow (prefabs.go)
 	thumbs     *thumbnails    // the Assets panel's pictures (thumbs.go)
 
 	watcher   *watch.Watcher
@@ -174,7 +174,7 @@ func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspa
 	if st != nil {
 		w.docOpts.MaxHistoryBytes = st.UndoMemoryMB << 20 // 0: the default
 	}
-	w.live.w = w
+	w.live.w, w.prefabs.w = w, w
 	w.jobs = newJobs(log, clock, opts.JobStepDelay, opts.Wake)
 	w.thumbs = &thumbnails{wake: opts.Wake, make: func(src thumbSource) (*image.RGBA, error) { return renderThumbnail(src, opts.NewWorld) }}
 	return w
@@ -197,6 +197,9 @@ func (w *Workspace) Jobs() *Jobs { return w.jobs }
 
 // Live is the connection to a running game the workspace is attached to.
 func (w *Workspace) Live() *Live { return &w.live }
+
+// Prefabs is the prefab workflow: placing, saving and updating prefab instances, the prefab files to list.
+func (w *Workspace) Prefabs() *Prefabs { return &w.prefabs }
 
 // Close stops watching files and saves the settings (the window has closed).
 func (w *Workspace) Close() {
@@ -230,7 +233,7 @@ func (w *Workspace) SetDoc(d *doc.Document) {
 		w.assets.SetRoot(root)
 	}
 	_ = w.assets.Scan() // best effort: the Assets panel lists the folder's models
-	w.prefabs.forget()
+	w.prefabs.files.forget()
 	if w.ui != nil {
 		w.ui.DocChanged(d, !d.CameraInFile() && d.Len() > 0)
 	}

@@ -627,7 +627,7 @@ func TestPrefabCommands(t *testing.T) {
 	w.openPath(filepath.Join(dir, "level.json")) // the Assets panel lists the files of the open scene's folder
 	waitJob(t, w)
 	w.CmdCreateCube()
-	w.CmdSaveAsPrefab()
+	w.Prefabs().CmdSaveAs()
 	if f.file == nil || f.file.Title != "Save Selection as Prefab" {
 		t.Fatalf("dialog %+v", f.file)
 	}
@@ -635,20 +635,20 @@ func TestPrefabCommands(t *testing.T) {
 	if !w.InInstance() {
 		t.Fatalf("the selection is not an instance after Save as Prefab: %q", lastLog(w))
 	}
-	if list := w.PrefabList(); len(list) != 1 || filepath.Base(list[0]) != "crate.json" {
+	if list := w.Prefabs().List(); len(list) != 1 || filepath.Base(list[0]) != "crate.json" {
 		t.Fatalf("prefab list %v", list)
 	}
-	w.Instantiate(filepath.Join(dir, "crate.json"), ecs.Entity{}, mgl32.Vec3{5, 0, 0})
+	w.Prefabs().Instantiate(filepath.Join(dir, "crate.json"), ecs.Entity{}, mgl32.Vec3{5, 0, 0})
 	if !strings.HasPrefix(lastLog(w), "info: placed") {
 		t.Fatalf("instantiate: %q", lastLog(w))
 	}
-	w.CmdRevertInstance()
-	w.CmdApplyInstance()
-	w.CmdUnpackPrefab()
+	w.Prefabs().CmdRevert()
+	w.Prefabs().CmdApply()
+	w.Prefabs().CmdUnpack()
 	if w.InInstance() {
 		t.Fatal("Unpack left an instance")
 	}
-	w.CmdInstantiatePrefab()
+	w.Prefabs().CmdInstantiate()
 	f.choose(t, filepath.Join(dir, "crate.json"))
 	if !w.InInstance() && !strings.HasPrefix(lastLog(w), "info: placed") {
 		t.Fatalf("Instantiate Prefab: %q", lastLog(w))
@@ -800,7 +800,7 @@ func TestInstantiateShowsTheInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.shown = nil
-	w.Instantiate(filepath.Join(dir, "crate.json"), parent, mgl32.Vec3{})
+	w.Prefabs().Instantiate(filepath.Join(dir, "crate.json"), parent, mgl32.Vec3{})
 	inst, _ := w.doc.Selection().Active()
 	if w.doc.EditWorld().Parent(inst) != parent || len(f.shown) != 1 || f.shown[0] != inst {
 		t.Fatalf("the new instance (under %v: %v) was not shown: %v (%q)", parent, w.doc.EditWorld().Parent(inst), f.shown, lastLog(w))
@@ -926,7 +926,7 @@ func TestPlaceBrokenPrefabSaysItOnce(t *testing.T) {
 	}
 	w.SetDoc(d)
 	before := len(logOf(w))
-	w.PlacePrefab(bad)
+	w.Prefabs().Place(bad)
 	var lines []string
 	for _, l := range logOf(w)[before:] {
 		_, text, _ := strings.Cut(l, ": ")
@@ -953,8 +953,8 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, _ := openWatched(t, scenePath)
-	if slices.Contains(w.assets.List(), "rock.obj") || len(w.PrefabList()) != 0 {
-		t.Fatalf("before: meshes %v, prefabs %v", w.assets.List(), w.PrefabList())
+	if slices.Contains(w.assets.List(), "rock.obj") || len(w.Prefabs().List()) != 0 {
+		t.Fatalf("before: meshes %v, prefabs %v", w.assets.List(), w.Prefabs().List())
 	}
 	if err := os.WriteFile(filepath.Join(dir, "rock.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -963,9 +963,9 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(20 * time.Second)
-	for !slices.Contains(w.assets.List(), "rock.obj") || len(w.PrefabList()) != 1 {
+	for !slices.Contains(w.assets.List(), "rock.obj") || len(w.Prefabs().List()) != 1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the new files are not listed: meshes %v, prefabs %v", w.assets.List(), w.PrefabList())
+			t.Fatalf("the new files are not listed: meshes %v, prefabs %v", w.assets.List(), w.Prefabs().List())
 		}
 		w.pollWatcher()
 		time.Sleep(5 * time.Millisecond)
