@@ -276,7 +276,7 @@ func (a *App) initContext() {
 
 // start begins what runs once the window exists: the file watcher.
 func (a *App) start() {
-	a.ws.StartWatcher()
+	a.ws.Watcher().Start()
 }
 
 // openScene begins the job that reads the big scene named on the command line; it is merged once the first frame,

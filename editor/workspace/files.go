@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash"
 	"hash/maphash"
 	"io/fs"
 	"os"
@@ -135,7 +134,7 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 	var popts doc.Options
 	var pst projectState
 	seen := &maphash.Hash{} // the file as the watcher hashes it, by the load (not read again on the loop thread)
-	seen.SetSeed(w.watchSeed)
+	seen.SetSeed(w.watcher.seed)
 	var whole bool
 	var drawn *viewport.Builder
 	w.jobs.Start("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
@@ -165,10 +164,8 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 		}
 		w.confirmDiscard("open "+filepath.Base(path), func() {
 			w.useProject(popts, pst)
-			if whole && w.watcher != nil {
-				if werr := w.watcher.AddKnown(path, seen.Sum64()); werr != nil {
-					w.log.Warnf("watching %s: %v", path, werr)
-				}
+			if whole {
+				w.watcher.addKnown(path, seen.Sum64())
 			}
 			w.drawn = drawn
 			w.SetDoc(nd)
@@ -326,7 +323,7 @@ func (w *Workspace) saveOr(then, cancelled func()) {
 // runs after a successful save, cancelled (if not nil) after a failed or cancelled one.
 func (w *Workspace) save(path string, then, cancelled func()) {
 	done := func(err error) {
-		w.resumeWatch() // after a Save As this also follows the new path
+		w.watcher.resume() // after a Save As this also follows the new path
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				w.log.Infof("save cancelled; %s was not changed", path)
@@ -347,15 +344,14 @@ func (w *Workspace) save(path string, then, cancelled func()) {
 			then()
 		}
 	}
-	w.pauseWatch(path)
+	w.watcher.pause(path)
 	if w.doc.Len() < JobThreshold {
 		done(w.doc.SaveAs(context.Background(), path, nil))
 		return
 	}
 	j := w.doc.PrepareSave(path)
-	var sum hash.Hash64
-	if w.watcher != nil {
-		sum = w.watcher.ContentHash() // what the job writes is known to the watcher without reading it back
+	sum := w.watcher.contentHash() // what the job writes is known to the watcher without reading it back
+	if sum != nil {
 		j.Also = sum
 	}
 	d := w.doc
@@ -366,14 +362,12 @@ func (w *Workspace) save(path string, then, cancelled func()) {
 			w.doc.Finish(j, err)
 		}
 		if err == nil && sum != nil {
-			if werr := w.watcher.AddKnown(path, sum.Sum64()); werr != nil {
-				w.log.Warnf("watching %s: %v", path, werr)
-			}
+			w.watcher.addKnown(path, sum.Sum64())
 		}
 		done(err)
 	}, JobOptions{}) {
 		d.Finish(j, errNotStarted) // gives the world back to the document
-		w.resumeWatch()
+		w.watcher.resume()
 		if cancelled != nil {
 			cancelled()
 		}

@@ -64,5 +64,5 @@ func (w *Workspace) SpawnCopies(p scene.GridParams, src doc.CopySource) {
 		return
 	}
 	w.log.Infof("spawned %s", words.Count(len(copies), "copy", "copies"))
-	w.syncWatched()
+	w.watcher.sync()
 }

@@ -126,7 +126,7 @@ func (pf *Prefabs) instantiate(path string, parent ecs.Entity, t ecs.Transform) 
 	}
 	pf.w.log.Infof("placed %s (an instance of %s)", pf.w.doc.Name(e), filepath.Base(path))
 	pf.w.ui.Show(e) // under a collapsed parent (a drop on its row) too, as Create shows what it made
-	pf.w.syncWatched()
+	pf.w.watcher.sync()
 }
 
 // PlaceMesh makes an entity with the mesh ref (a mesh dragged from the Assets panel) standing on the surface at
@@ -217,7 +217,7 @@ func (pf *Prefabs) CmdSaveAs() {
 			}
 			pf.w.log.Infof("saved %s; the selection is now an instance of it (%s)", shortPath(p), pf.w.doc.Name(inst))
 			pf.files.forget() // list it in the Assets panel
-			pf.w.syncWatched()
+			pf.w.watcher.sync()
 		}})
 }
 
@@ -283,7 +283,7 @@ func (pf *Prefabs) onFileEvent(path string) {
 	for _, p := range rep.Warnings {
 		pf.w.log.Warnf("%s", p)
 	}
-	pf.w.syncWatched()
+	pf.w.watcher.sync()
 }
 
 // isFile reports whether path (absolute) is a prefab file the scene's instances read.

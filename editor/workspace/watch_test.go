@@ -16,30 +16,30 @@ import (
 // watched again.
 func TestWatchLeavesTheFileBeingSavedOut(t *testing.T) {
 	w, _ := newTestWorkspace(t, 0)
-	w.StartWatcher()
-	if w.watcher == nil {
+	w.Watcher().Start()
+	if w.watcher.wt == nil {
 		t.Fatal("the workspace has no watcher")
 	}
-	t.Cleanup(func() { _ = w.watcher.Close() }) // the test is over
+	t.Cleanup(func() { _ = w.watcher.wt.Close() }) // the test is over
 	path := filepath.Join(t.TempDir(), "scene.json")
 	if err := w.doc.SaveAs(context.Background(), path, nil); err != nil {
 		t.Fatal(err)
 	}
 	watched := func() bool {
-		w.watched = nil
-		w.syncWatched()
-		return slices.Contains(w.watcher.Watched(), path)
+		w.watcher.watched = nil
+		w.watcher.sync()
+		return slices.Contains(w.watcher.wt.Watched(), path)
 	}
 	if !watched() {
-		t.Fatalf("the scene file is not watched: %v", w.watcher.Watched())
+		t.Fatalf("the scene file is not watched: %v", w.watcher.wt.Watched())
 	}
-	w.pauseWatch(path)
+	w.watcher.pause(path)
 	if watched() {
 		t.Fatal("a sync during the save watches the file being saved again")
 	}
-	w.resumeWatch()
-	if !slices.Contains(w.watcher.Watched(), path) {
-		t.Fatalf("after the save the scene file is not watched: %v", w.watcher.Watched())
+	w.watcher.resume()
+	if !slices.Contains(w.watcher.wt.Watched(), path) {
+		t.Fatalf("after the save the scene file is not watched: %v", w.watcher.wt.Watched())
 	}
 }
 
@@ -61,19 +61,19 @@ func TestOpenedSceneIsKnownAsLoaded(t *testing.T) {
 	}
 	save(text)
 	w.openPath(path)
-	w.StartWatcher()
-	if w.watcher == nil {
+	w.Watcher().Start()
+	if w.watcher.wt == nil {
 		t.Fatal("the workspace has no watcher")
 	}
-	t.Cleanup(func() { _ = w.watcher.Close() }) // the test is over
+	t.Cleanup(func() { _ = w.watcher.wt.Close() }) // the test is over
 	waitJob(t, w)
-	if w.doc.Path() != path || !slices.Contains(w.watcher.Watched(), path) {
-		t.Fatalf("open %q, watched %v", w.doc.Path(), w.watcher.Watched())
+	if w.doc.Path() != path || !slices.Contains(w.watcher.wt.Watched(), path) {
+		t.Fatalf("open %q, watched %v", w.doc.Path(), w.watcher.wt.Watched())
 	}
 	events := func(wait time.Duration) (n int) {
 		deadline := time.Now().Add(wait)
 		for time.Now().Before(deadline) {
-			for _, ev := range w.watcher.Poll() {
+			for _, ev := range w.watcher.wt.Poll() {
 				if ev.Path == path {
 					n++
 				}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/voltex-editor/voltex/assets"
-	"github.com/voltex-editor/voltex/assets/watch"
 	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/settings"
@@ -25,14 +24,12 @@ import (
 // which package editor implements by handing each request to the panel or dialog that owns it, and tests fake.
 //
 // An area that owns its state is a type of its own the workspace composes, as the document composes its
-// Selection and History: Live, the connection to a running game; Prefabs, the prefab workflow.
+// Selection and History: Live, the connection to a running game; Prefabs, the prefab workflow; Watcher, the
+// open scene's files on disk.
 //
 // Panels never see the workspace whole: each gets the narrow interfaces it uses (a command set, the document).
 type Workspace struct {
 	opts Options
-	// watchSeed seeds the file watcher's content hashes: a scene opened before the watcher starts is hashed
-	// for it as it is loaded.
-	watchSeed maphash.Seed
 	// hashAfter holds the launch's open's hash of the file until the window is up (OpenAtLaunch).
 	hashAfter <-chan struct{}
 	doc       *doc.Document
@@ -51,10 +48,7 @@ type Workspace struct {
 	prefabs    Prefabs        // the prefab workflow (prefabs.go)
 	thumbs     *thumbnails    // the Assets panel's pictures (thumbs.go)
 
-	watcher   *watch.Watcher
-	watched   []string
-	saving    string // the file a save is writing, left out of the watched set until it is done (pauseWatch)
-	watchedAt uint64 // viewport draw-list version the watched set was last synced at
+	watcher Watcher // the open scene's files on disk (watch.go)
 
 	live Live // the connection to a game the workspace is attached to (live.go)
 
@@ -163,18 +157,18 @@ type Clock struct {
 // New makes a workspace with no document yet (OpenFirst opens one); log and clock are shared with the window.
 func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspace {
 	w := &Workspace{
-		opts:      opts,
-		watchSeed: maphash.MakeSeed(),
-		docOpts:   doc.Options{NewWorld: opts.NewWorld, Systems: opts.Systems},
-		assets:    assets.NewRegistry(".", assets.DefaultLimits()),
-		settings:  st,
-		log:       log,
-		clock:     clock,
+		opts:     opts,
+		docOpts:  doc.Options{NewWorld: opts.NewWorld, Systems: opts.Systems},
+		assets:   assets.NewRegistry(".", assets.DefaultLimits()),
+		settings: st,
+		log:      log,
+		clock:    clock,
 	}
 	if st != nil {
 		w.docOpts.MaxHistoryBytes = st.UndoMemoryMB << 20 // 0: the default
 	}
-	w.live.w, w.prefabs.w = w, w
+	w.live.w, w.prefabs.w, w.watcher.w = w, w, w
+	w.watcher.seed = maphash.MakeSeed()
 	w.jobs = newJobs(log, clock, opts.JobStepDelay, opts.Wake)
 	w.thumbs = &thumbnails{wake: opts.Wake, make: func(src thumbSource) (*image.RGBA, error) { return renderThumbnail(src, opts.NewWorld) }}
 	return w
@@ -201,13 +195,12 @@ func (w *Workspace) Live() *Live { return &w.live }
 // Prefabs is the prefab workflow: placing, saving and updating prefab instances, the prefab files to list.
 func (w *Workspace) Prefabs() *Prefabs { return &w.prefabs }
 
+// Watcher follows the open scene's files on disk (Watcher.Start starts it once the window is up).
+func (w *Workspace) Watcher() *Watcher { return &w.watcher }
+
 // Close stops watching files and saves the settings (the window has closed).
 func (w *Workspace) Close() {
-	if w.watcher != nil {
-		if err := w.watcher.Close(); err != nil {
-			w.log.Warnf("stop watching files: %v", err)
-		}
-	}
+	w.watcher.close()
 	w.closeJournal()
 	w.live.Detach()
 	w.SaveSettings()
@@ -248,7 +241,7 @@ func (w *Workspace) SetDoc(d *doc.Document) {
 	for _, p := range d.Prefabs().Broken() { // prefab instances left as placeholders
 		w.log.Errorf("%s", p.String())
 	}
-	w.syncWatched()
+	w.watcher.sync()
 	w.startJournal(d)
 }
 
@@ -324,7 +317,7 @@ func (w *Workspace) StatusText(fps float32, renders uint64) string {
 func (w *Workspace) BeginFrame() {
 	w.jobs.presentMarks()
 	w.jobs.poll()
-	w.pollWatcher()
+	w.watcher.poll()
 	w.tickPlay()
 	w.live.poll()
 	w.noteHistoryDrops()

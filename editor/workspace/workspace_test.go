@@ -756,7 +756,7 @@ func TestWatcherReloadsMeshes(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.sceneVer++
-	w.pollWatcher() // follows the mesh file now
+	w.watcher.poll() // follows the mesh file now
 	wait := func(what string, cond func() bool) {
 		t.Helper()
 		deadline := time.Now().Add(20 * time.Second)
@@ -764,7 +764,7 @@ func TestWatcherReloadsMeshes(t *testing.T) {
 			if time.Now().After(deadline) {
 				t.Fatalf("timed out waiting for %s (console %q)", what, lastLog(w))
 			}
-			w.pollWatcher()
+			w.watcher.poll()
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
@@ -967,7 +967,7 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the new files are not listed: meshes %v, prefabs %v", w.assets.List(), w.Prefabs().List())
 		}
-		w.pollWatcher()
+		w.watcher.poll()
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -976,8 +976,8 @@ func TestNewFilesAppearInAssets(t *testing.T) {
 func openWatched(t *testing.T, path string) (*Workspace, *fakeUI) {
 	t.Helper()
 	w, f := newTestWorkspace(t, 0)
-	w.StartWatcher()
-	t.Cleanup(func() { _ = w.watcher.Close() }) // the test is over
+	w.Watcher().Start()
+	t.Cleanup(func() { _ = w.watcher.wt.Close() }) // the test is over
 	w.openPath(path)
 	waitJob(t, w)
 	return w, f
