@@ -155,7 +155,7 @@ func newApp(opts Options, newRenderer func() (viewport.Renderer, error)) (*App, 
 	a.wire(st, newRenderer)
 	a.openAtStart, err = a.ws.OpenFirst(opts.ScenePath)
 	if err == nil {
-		a.ws.OfferJournals(opts.ScenePath)
+		a.ws.Journals().Offer(opts.ScenePath)
 	}
 	return a, err
 }

@@ -89,11 +89,11 @@ func (a *App) throttle() {
 		if a.trim.due() {
 			a.trim.start(wakeLoop)
 		}
-		a.ws.WriteJournalBase(wakeLoop)
+		a.ws.Journals().WriteBase(wakeLoop)
 		// The probe calls the editor idle once the memory it gave back is back (a test reading the memory of an idle
 		// editor then reads what it keeps), once the inspector shows all of the selection (sleepIfIdle finishes
 		// its scan first), and once the session journal has written the base it waited to write until now.
-		a.probe.endFrame(a.clock.Frames, !a.trim.running.Load() && !a.insp.pending && !a.ws.JournalBaseWaits())
+		a.probe.endFrame(a.clock.Frames, !a.trim.running.Load() && !a.insp.pending && !a.ws.Journals().BaseWaits())
 		return
 	}
 	a.probe.endFrame(a.clock.Frames, false)

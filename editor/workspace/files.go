@@ -337,7 +337,7 @@ func (w *Workspace) save(path string, then, cancelled func()) {
 			return
 		}
 		w.log.Infof("saved %s", path)
-		w.followJournal()
+		w.journals.follow()
 		w.settings.AddRecent(path)
 		w.SaveSettings()
 		if then != nil {

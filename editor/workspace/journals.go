@@ -18,12 +18,12 @@ type pendingJournal struct {
 	changes        int
 }
 
-// OfferJournals asks, at the start, about the unsaved work the state folder's journals hold for scenes other
+// Offer asks, at the start, about the unsaved work the state folder's journals hold for scenes other
 // than opened (the scene named on the command line, "" for none, whose own journal is asked about as it opens):
 // Recover opens that scene, which then offers its recovery; Discard deletes the journal; Later keeps it for the
 // next start. One scene at a time, each question listing them all.
-func (w *Workspace) OfferJournals(opened string) {
-	w.askJournals(pendingJournals(opened, w.docOpts))
+func (js *Journals) Offer(opened string) {
+	js.ask(pendingJournals(opened, js.w.docOpts))
 }
 
 // pendingJournals lists, by scene path, the journals of the state folder, but opened's, that hold unsaved work of a scene file
@@ -63,8 +63,8 @@ func pendingJournals(opened string, opts doc.Options) []pendingJournal {
 	return list
 }
 
-// askJournals asks about list[0], then (unless it is recovered) about the rest.
-func (w *Workspace) askJournals(list []pendingJournal) {
+// ask asks about list[0], then (unless it is recovered) about the rest.
+func (js *Journals) ask(list []pendingJournal) {
 	if len(list) == 0 {
 		return
 	}
@@ -80,19 +80,19 @@ func (w *Workspace) askJournals(list []pendingJournal) {
 	}
 	fmt.Fprintf(&msg, "\n%s: Recover opens it and shows what can be recovered; Later asks again at the next start.",
 		filepath.Base(j.scene))
-	w.ui.Ask("Unsaved work of other scenes", msg.String(), 2, func(i int) {
+	js.w.ui.Ask("Unsaved work of other scenes", msg.String(), 2, func(i int) {
 		switch i {
 		case 0:
-			w.OpenRecent(j.scene) // the rest: at the next start
+			js.w.OpenRecent(j.scene) // the rest: at the next start
 		case 1:
 			if err := os.Remove(j.journal); err != nil {
-				w.log.Errorf("discarding the unsaved work of %s: %v", j.scene, err)
+				js.w.log.Errorf("discarding the unsaved work of %s: %v", j.scene, err)
 			} else {
-				w.log.Infof("discarded the unsaved work of %s", j.scene)
+				js.w.log.Infof("discarded the unsaved work of %s", j.scene)
 			}
-			w.askJournals(rest)
+			js.ask(rest)
 		default:
-			w.askJournals(rest)
+			js.ask(rest)
 		}
 	}, "Recover", "Discard", "Later")
 }

@@ -71,7 +71,7 @@ func TestStartOffersOtherScenesJournals(t *testing.T) {
 	}
 	f.answer(t, "Discard")
 	f.question = nil
-	w.OfferJournals(opened)
+	w.Journals().Offer(opened)
 	q := f.question
 	if q == nil || q.title != "Unsaved work of other scenes" || !strings.Contains(q.message, a) || !strings.Contains(q.message, b) ||
 		strings.Contains(q.message, gone) || strings.Contains(q.message, opened) || strings.Contains(q.message, saved) || !strings.Contains(q.message, "1 change") {
@@ -92,7 +92,7 @@ func TestStartOffersOtherScenesJournals(t *testing.T) {
 	if _, err := w.OpenFirst(""); err != nil {
 		t.Fatal(err)
 	}
-	w.OfferJournals("")
+	w.Journals().Offer("")
 	if f.question == nil || !strings.Contains(f.question.message, a) || strings.Contains(f.question.message, b) {
 		t.Fatalf("at the next start: %+v", f.question)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// TestWatchLeavesTheFileBeingSavedOut: while a save writes the scene file (pauseWatch … resumeWatch), a sync of the
+// TestWatchLeavesTheFileBeingSavedOut: while a save writes the scene file (Watcher.pause … resume), a sync of the
 // watched set — an edit made during a background save brings one — leaves that file out: watching it again then
 // would take the old content as known and report the editor's own save as a change on disk. After the save it is
 // watched again.

@@ -25,7 +25,7 @@ import (
 //
 // An area that owns its state is a type of its own the workspace composes, as the document composes its
 // Selection and History: Live, the connection to a running game; Prefabs, the prefab workflow; Watcher, the
-// open scene's files on disk.
+// open scene's files on disk; Journals, the session journals.
 //
 // Panels never see the workspace whole: each gets the narrow interfaces it uses (a command set, the document).
 type Workspace struct {
@@ -48,7 +48,8 @@ type Workspace struct {
 	prefabs    Prefabs        // the prefab workflow (prefabs.go)
 	thumbs     *thumbnails    // the Assets panel's pictures (thumbs.go)
 
-	watcher Watcher // the open scene's files on disk (watch.go)
+	watcher  Watcher  // the open scene's files on disk (watch.go)
+	journals Journals // the session journals (journal.go, journals.go)
 
 	live Live // the connection to a game the workspace is attached to (live.go)
 
@@ -167,7 +168,7 @@ func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspa
 	if st != nil {
 		w.docOpts.MaxHistoryBytes = st.UndoMemoryMB << 20 // 0: the default
 	}
-	w.live.w, w.prefabs.w, w.watcher.w = w, w, w
+	w.live.w, w.prefabs.w, w.watcher.w, w.journals.w = w, w, w, w
 	w.watcher.seed = maphash.MakeSeed()
 	w.jobs = newJobs(log, clock, opts.JobStepDelay, opts.Wake)
 	w.thumbs = &thumbnails{wake: opts.Wake, make: func(src thumbSource) (*image.RGBA, error) { return renderThumbnail(src, opts.NewWorld) }}
@@ -198,10 +199,13 @@ func (w *Workspace) Prefabs() *Prefabs { return &w.prefabs }
 // Watcher follows the open scene's files on disk (Watcher.Start starts it once the window is up).
 func (w *Workspace) Watcher() *Watcher { return &w.watcher }
 
+// Journals are the session journals: the open scene's, and other scenes' unsaved work offered at the start.
+func (w *Workspace) Journals() *Journals { return &w.journals }
+
 // Close stops watching files and saves the settings (the window has closed).
 func (w *Workspace) Close() {
 	w.watcher.close()
-	w.closeJournal()
+	w.journals.close()
 	w.live.Detach()
 	w.SaveSettings()
 }
@@ -212,7 +216,7 @@ func (w *Workspace) SetDoc(d *doc.Document) {
 		j.cancel() // its result was for the scene being closed
 	}
 	if w.doc != d {
-		w.closeJournal() // the scene closes: its work was saved or discarded on purpose
+		w.journals.close() // the scene closes: its work was saved or discarded on purpose
 	}
 	if w.live.Attached() && !d.Attached() {
 		w.live.drop() // another scene replaces the game's world
@@ -242,7 +246,7 @@ func (w *Workspace) SetDoc(d *doc.Document) {
 		w.log.Errorf("%s", p.String())
 	}
 	w.watcher.sync()
-	w.startJournal(d)
+	w.journals.start(d)
 }
 
 // revealConflicts gives every entity with merge conflicts a row in the hierarchy (its [!] would be hidden under
