@@ -23,9 +23,9 @@ import (
 // edits). It draws nothing and imports no ImGui (internal/archtest): what it needs of the window goes through UI,
 // which package editor implements by handing each request to the panel or dialog that owns it, and tests fake.
 //
-// An area that owns its state is a type of its own the workspace composes, as the document composes its
-// Selection and History: Live, the connection to a running game; Prefabs, the prefab workflow; Watcher, the
-// open scene's files on disk; Journals, the session journals.
+// Its separable areas are types of their own that it composes, as the document composes its Selection and
+// History: Live, the connection to a running game; Prefabs, the prefab workflow; Watcher, the open scene's files
+// on disk; Journals, the session journals.
 //
 // Panels never see the workspace whole: each gets the narrow interfaces it uses (a command set, the document).
 type Workspace struct {
@@ -45,13 +45,13 @@ type Workspace struct {
 	gridValues *settings.Grid // the grid dialog's values when it was last closed
 	closing    bool           // the user chose to quit: the next close request closes
 	lastTick   time.Time      // play mode's clock
-	prefabs    Prefabs        // the prefab workflow (prefabs.go)
 	thumbs     *thumbnails    // the Assets panel's pictures (thumbs.go)
 
+	// The areas of their own, each pointing back at the workspace (New wires them).
+	prefabs  Prefabs  // the prefab workflow (prefabs.go)
 	watcher  Watcher  // the open scene's files on disk (watch.go)
 	journals Journals // the session journals (journal.go, journals.go)
-
-	live Live // the connection to a game the workspace is attached to (live.go)
+	live     Live     // the connection to a game the workspace is attached to (live.go)
 
 	drawn *viewport.Builder // the draw list built beside the open of the document SetDoc shows now (TakeDrawList)
 }
