@@ -20,6 +20,8 @@ const maxFields = 20
 var bigTypes = []struct{ dir, name string }{
 	{"viewport/glrender", "Renderer"},
 	{"editor", "viewportPanel"},
+	{"editor", "gridDialog"},
+	{"editor/doc", "Document"},
 }
 
 // fieldCount returns the number of fields of struct type name declared in the non-test Go sources (file name →
