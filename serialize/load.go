@@ -77,6 +77,9 @@ type LoadOptions struct {
 	// entities is kept as it is (and written back by Save), and the problems are in
 	// Scene.Broken. The editor and render use it; validate and export do not.
 	KeepBroken bool
+	// Alternate, if not nil, makes the parse and the binding take turns, batch by batch, until it is closed
+	// (they run side by side after): a load that starts while the editor's window opens leaves it a core.
+	Alternate <-chan struct{}
 
 	// chain lists the absolute paths of the prefab files being loaded that lead to this load.
 	chain []string
@@ -138,6 +141,7 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	b.ds.maxData = opts.Limits.resolved().MaxWorldBytes
 	b.checkWorld = opts.CheckWorldMatrices
 	r := newSceneReader(ctx, in, opts.File, opts.Limits, opts.Progress, b.entity)
+	r.alternate = opts.Alternate
 	r.expect = b.expect
 	r.stop = func() bool { return b.ds.overData }
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path

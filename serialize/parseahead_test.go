@@ -176,3 +176,58 @@ func TestParseAheadAgreesWithParsingInTurn(t *testing.T) {
 		t.Fatalf("%d of %d generated scenes failed to load: the test needs both kinds", failed, trials)
 	}
 }
+
+// With Alternate open, the parse waits for the binding of each batch (nothing is parsed more than a batch ahead
+// of the entity being bound); once it is closed the parse runs ahead again. Either way the load gives what a
+// load without it gives, broken scenes' errors too.
+func TestLoadAlternatesUntilClosed(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`{"format": "voltex.scene", "version": 2, "entities": [`)
+	name := strings.Repeat("n", 4000)
+	for i := 1; i <= 400; i++ {
+		if i > 1 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"id": %d, "name": "%s"}`, i, name)
+	}
+	sb.WriteString("]}")
+	data := sb.String()
+	gate := make(chan struct{})
+	cr := &countingReader{r: strings.NewReader(data), at: int64(len(data)), reached: make(chan struct{})}
+	bound := 0
+	r := newSceneReader(context.Background(), NewInput(cr, "alt.json"), "alt.json", Limits{}, nil, func(*entityDoc) {
+		bound++
+		// One batch is at most a quarter arena of names (64 KiB / 4 / 4 KB: 4 entities) ahead, and the decoder's
+		// buffer reads 64 KiB at a time: far less than a parse run ahead would have read.
+		if read, want := cr.n.Load(), int64(bound*4000+200<<10); gate != nil && read > want {
+			t.Errorf("binding entity %d with %d bytes read: the parse ran ahead while alternating", bound, read)
+		}
+		if bound == 200 {
+			close(gate)
+			gate = nil
+		}
+	})
+	r.alternate = gate
+	if h, err := r.read(); err != nil || h == nil {
+		t.Fatalf("read: %v %v", h, r.probs.Err())
+	}
+	if bound != 400 {
+		t.Fatalf("%d entities bound, want 400", bound)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 20 {
+		scene := genScene(rng, 50+rng.IntN(300), i%3 == 0)
+		want := loadOutcome(t, scene, Limits{})
+		open := make(chan struct{})
+		s, err := Load(context.Background(), bytes.NewReader(scene), LoadOptions{NewWorld: testWorld, File: "gen.json", Alternate: open})
+		got := ""
+		if err != nil {
+			got = "error: " + err.Error()
+		} else {
+			got = string(saveBytes(t, s))
+		}
+		if got != want {
+			t.Fatalf("scene %d: alternating gives\n%.400s\nwant\n%.400s", i, got, want)
+		}
+	}
+}

@@ -66,6 +66,8 @@ type sceneReader struct {
 	progress func(done, total int64)
 	entity   func(*entityDoc) // receives every entity, in file order
 	stop     func() bool      // if set, reports true when reading must stop (a limit was reported)
+	// alternate: the parse ahead waits for the binding of each batch until it is closed (LoadOptions.Alternate).
+	alternate <-chan struct{}
 	// expect, if set, is told once, after the first expectAfter entities, about how many follow (expectedRest).
 	expect func(n int)
 	// entities, if set, reads the "entities" array in place of readEntities when the version is known by then.
@@ -389,6 +391,8 @@ type ahead struct {
 	at      int
 	err     error // the parser's error, read after batches is closed
 	d       *jsonpos.Decoder
+	// alternate: until it is closed, each batch is parsed once the ones before are bound.
+	alternate <-chan struct{}
 }
 
 const aheadBatches = 4
@@ -403,7 +407,7 @@ var (
 // parseAhead starts parsing r.d's entities array (entered) ahead of the reader.
 func (r *sceneReader) parseAhead() *ahead {
 	p := &ahead{batches: make(chan aheadBatch, aheadBatches-1), free: make(chan aheadBatch, aheadBatches),
-		done: make(chan struct{}), exited: make(chan struct{}), d: r.d}
+		done: make(chan struct{}), exited: make(chan struct{}), d: r.d, alternate: r.alternate}
 	for range aheadBatches {
 		p.free <- aheadBatch{arena: jsonpos.NewArena(aheadArenaBytes, aheadArenaValues)}
 	}
@@ -433,10 +437,13 @@ func (p *ahead) parse(maxEntities int) {
 		}
 		select {
 		case p.batches <- b:
-			return take()
 		case <-p.done:
 			return false
 		}
+		if p.alternating() {
+			return p.takeAll(&b)
+		}
+		return take()
 	}
 	if !take() {
 		return
@@ -476,6 +483,39 @@ func (p *ahead) parse(maxEntities int) {
 			return
 		}
 	}
+}
+
+// alternating reports whether the parse is to wait for the binding of what it sent (Alternate not closed yet).
+func (p *ahead) alternating() bool {
+	if p.alternate == nil {
+		return false
+	}
+	select {
+	case <-p.alternate:
+		p.alternate = nil
+		return false
+	default:
+		return true
+	}
+}
+
+// takeAll waits until the reader has bound every batch sent (every batch is free again) and makes one of them
+// b, the decoder's arena. It reports false when told to stop.
+func (p *ahead) takeAll(b *aheadBatch) bool {
+	var held [aheadBatches]aheadBatch
+	for i := range held {
+		select {
+		case held[i] = <-p.free:
+		case <-p.done:
+			return false
+		}
+	}
+	for _, h := range held[1:] {
+		p.free <- h
+	}
+	*b = held[0]
+	p.d.SwapArena(b.arena)
+	return true
 }
 
 // sendInTurn sends b and waits until the reader has bound every item sent (every batch is free again),

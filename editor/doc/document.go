@@ -54,10 +54,11 @@ type Options struct {
 	// the newest done one nor those that can be redone. Default DefaultMaxHistoryBytes (256 MiB);
 	// negative means unlimited.
 	MaxHistoryBytes int
-	// HashAfter, if not nil, holds Open's hash of the file's bytes (what a session journal's base is checked by,
-	// made beside the load) until it is closed; Open waits for the hash before it returns. The editor opens the
-	// scene named on the command line while its window opens, and on two cores the hash would take the window's.
-	HashAfter <-chan struct{}
+	// Alternate, if not nil, keeps Open to about one core until it is closed: the load's parse and binding take
+	// turns (serialize.LoadOptions.Alternate), and the hash of the file's bytes (what a session journal's base is
+	// checked by) waits; Open waits for the hash before it returns. The editor opens the scene named on the
+	// command line while its window opens, which on two cores needs the other.
+	Alternate <-chan struct{}
 }
 
 func (o Options) newWorld() *ecs.World {
@@ -149,7 +150,7 @@ func openSeenBeside(ctx context.Context, path string, data []byte, opts Options,
 	seen hash.Hash, beside func(*ecs.World)) (*Document, bool, error) {
 	dir := filepath.Dir(path) // missing meshes are warnings at their reference, symlinks out of the folder errors
 	prefabs := opts.newPrefabs()
-	lo := serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress,
+	lo := serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress, Alternate: opts.Alternate,
 		CheckAsset: func(ref string) error { return assets.CheckRef(dir, ref) }, Prefabs: prefabs, KeepBroken: true}
 	var s *serialize.Scene
 	var err error
@@ -163,9 +164,9 @@ func openSeenBeside(ctx context.Context, path string, data []byte, opts Options,
 		if data != nil { // hashed beside the load, which it does not slow: the bytes are let go after it
 			hashed = make(chan string, 1)
 			go func(b []byte) {
-				if opts.HashAfter != nil {
+				if opts.Alternate != nil {
 					select {
-					case <-opts.HashAfter:
+					case <-opts.Alternate:
 					case <-ctx.Done():
 					}
 				}

@@ -914,13 +914,13 @@ func TestJournalWriteBaseNow(t *testing.T) {
 	must(t, d.CloseJournal(true))
 }
 
-// TestOpenHashesAfterTheGate: with HashAfter, Open hashes the file's bytes (the journal's base is checked by
+// TestOpenHashesAfterTheGate: with Alternate, Open hashes the file's bytes (the journal's base is checked by
 // them) only once it is closed, and waits for that hash before it returns.
 func TestOpenHashesAfterTheGate(t *testing.T) {
 	path := savedGrid(t, [3]int{10, 10, 10})
 	gate := make(chan struct{})
 	opts := testOpts
-	opts.HashAfter = gate
+	opts.Alternate = gate
 	opened := make(chan *Document, 1)
 	go func() {
 		d, err := Open(context.Background(), path, opts, nil)

@@ -118,9 +118,10 @@ func (w *Workspace) openPath(path string) { w.openInBackground(path, w.jobs.begi
 
 // OpenAtLaunch opens the big scene named on the command line (OpenFirst left it for later) in the background,
 // its progress shown from the first frame; its timing mark starts at the launch. The hash of the file's bytes (for
-// the session journal) waits for hashAfter to be closed (nil: it does not wait): the window opens meanwhile.
-func (w *Workspace) OpenAtLaunch(path string, launched time.Time, hashAfter <-chan struct{}) {
-	w.hashAfter = hashAfter
+// the session journal) waits for windowUp to be closed, and until then the load keeps to about one core
+// (doc.Options.Alternate; nil: it does not wait): the window opens meanwhile.
+func (w *Workspace) OpenAtLaunch(path string, launched time.Time, windowUp <-chan struct{}) {
+	w.windowUp = windowUp
 	w.openInBackground(path, &Mark{Mark: probe.Mark{What: "open", Input: launched.UnixNano()}}, true)
 }
 
@@ -140,7 +141,7 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 	w.jobs.Start("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		popts, pst = loadProject(base, path) // the components of the project file next to the scene
 		if immediate {
-			popts.HashAfter = w.hashAfter
+			popts.Alternate = w.windowUp
 		}
 		// The draw list is built here too, beside the document's index of the world, not in the frame that shows
 		// the scene (at a million cubes a third of a second). The scene's own meshes are not known here: the

@@ -30,17 +30,17 @@ import (
 // Panels never see the workspace whole: each gets the narrow interfaces it uses (a command set, the document).
 type Workspace struct {
 	opts Options
-	// hashAfter holds the launch's open's hash of the file until the window is up (OpenAtLaunch).
-	hashAfter <-chan struct{}
-	doc       *doc.Document
-	docOpts   doc.Options
-	project   projectState // the project file of the open scene (project.go)
-	assets    *assets.Registry
-	settings  *settings.Settings
-	log       Logger
-	ui        UI
-	jobs      *Jobs
-	clock     *Clock
+	// windowUp keeps the launch's open to about one core until the window is up (OpenAtLaunch).
+	windowUp <-chan struct{}
+	doc      *doc.Document
+	docOpts  doc.Options
+	project  projectState // the project file of the open scene (project.go)
+	assets   *assets.Registry
+	settings *settings.Settings
+	log      Logger
+	ui       UI
+	jobs     *Jobs
+	clock    *Clock
 
 	gridValues *settings.Grid // the grid dialog's values when it was last closed
 	closing    bool           // the user chose to quit: the next close request closes
