@@ -33,18 +33,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // While the first entity is being bound, the entities after it are parsed: the input is read far past
 // what the decoder's buffer holds before the first entity is handed on.
 func TestLoadParsesAhead(t *testing.T) {
-	var sb strings.Builder
-	sb.WriteString(`{"format": "voltex.scene", "version": 2, "entities": [`)
-	name := strings.Repeat("n", 4000)
-	for i := 1; i <= 400; i++ {
-		if i > 1 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, `{"id": %d, "name": "%s"}`, i, name)
-	}
-	sb.WriteString("]}")
+	data := longNames()
 	const past = 150 << 10 // the decoder reads 64 KiB at a time
-	cr := &countingReader{r: strings.NewReader(sb.String()), at: past, reached: make(chan struct{})}
+	cr := &countingReader{r: strings.NewReader(data), at: past, reached: make(chan struct{})}
 	first := true
 	r := newSceneReader(context.Background(), NewInput(cr, "ahead.json"), "ahead.json", Limits{}, nil, func(*entityDoc) {
 		if !first {
@@ -60,6 +51,21 @@ func TestLoadParsesAhead(t *testing.T) {
 	if h, err := r.read(); err != nil || h == nil {
 		t.Fatalf("read: %v %v", h, r.probs.Err())
 	}
+}
+
+// longNames is a scene of 400 entities with names of 4,000 bytes each (1.6 MB: many decoder buffers).
+func longNames() string {
+	var sb strings.Builder
+	sb.WriteString(`{"format": "voltex.scene", "version": 2, "entities": [`)
+	name := strings.Repeat("n", 4000)
+	for i := 1; i <= 400; i++ {
+		if i > 1 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"id": %d, "name": "%s"}`, i, name)
+	}
+	sb.WriteString("]}")
+	return sb.String()
 }
 
 // scaled stretches a deadline by VOLTEX_TIMEOUT_SCALE.
@@ -181,17 +187,7 @@ func TestParseAheadAgreesWithParsingInTurn(t *testing.T) {
 // of the entity being bound); once it is closed the parse runs ahead again. Either way the load gives what a
 // load without it gives, broken scenes' errors too.
 func TestLoadAlternatesUntilClosed(t *testing.T) {
-	var sb strings.Builder
-	sb.WriteString(`{"format": "voltex.scene", "version": 2, "entities": [`)
-	name := strings.Repeat("n", 4000)
-	for i := 1; i <= 400; i++ {
-		if i > 1 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, `{"id": %d, "name": "%s"}`, i, name)
-	}
-	sb.WriteString("]}")
-	data := sb.String()
+	data := longNames()
 	gate := make(chan struct{})
 	cr := &countingReader{r: strings.NewReader(data), at: int64(len(data)), reached: make(chan struct{})}
 	bound := 0

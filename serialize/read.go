@@ -499,34 +499,30 @@ func (p *ahead) alternating() bool {
 	}
 }
 
-// takeAll waits until the reader has bound every batch sent (every batch is free again) and makes one of them
-// b, the decoder's arena. It reports false when told to stop.
+// takeAll waits until the reader has bound every batch sent and makes one of them b, the decoder's arena. It
+// reports false when told to stop.
 func (p *ahead) takeAll(b *aheadBatch) bool {
-	var held [aheadBatches]aheadBatch
-	for i := range held {
-		select {
-		case held[i] = <-p.free:
-		case <-p.done:
-			return false
-		}
+	if !p.waitAllFree(b) {
+		return false
 	}
-	for _, h := range held[1:] {
-		p.free <- h
-	}
-	*b = held[0]
 	p.d.SwapArena(b.arena)
 	return true
 }
 
-// sendInTurn sends b and waits until the reader has bound every item sent (every batch is free again),
-// then makes b an empty batch again; the decoder's arena stays where it is, no longer one of the batches'.
-// It reports false when told to stop.
+// sendInTurn sends b and waits until the reader has bound every item sent, then makes b an empty batch again;
+// the decoder's arena stays where it is, no longer one of the batches'. It reports false when told to stop.
 func (p *ahead) sendInTurn(b *aheadBatch) bool {
 	select {
 	case p.batches <- *b:
 	case <-p.done:
 		return false
 	}
+	return p.waitAllFree(b)
+}
+
+// waitAllFree waits until every batch is free again (the reader has bound all that was sent), keeps one as b
+// and frees the others. It reports false when told to stop.
+func (p *ahead) waitAllFree(b *aheadBatch) bool {
 	var held [aheadBatches]aheadBatch
 	for i := range held {
 		select {
