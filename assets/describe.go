@@ -29,12 +29,26 @@ func DescribeOBJ(path string) (string, error) {
 
 // DescribeOBJFrom is [DescribeOBJ] for a model read from r (standard input, a pipe), named name in
 // its problems. It reads r once, up to the default size limit: longer (or endless) input is refused
-// with an error at the limit.
+// with an error at the limit. A NUL byte (binary input) stops the reading at once: the model is
+// reported as not text there.
 func DescribeOBJFrom(name string, r io.Reader) (string, error) {
 	lim := Limits{}.WithDefaults()
 	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(io.LimitReader(r, lim.MaxFileBytes+1)); err != nil {
-		return "", &ParseError{File: name, Msg: err.Error(), Err: err}
+	lr := io.LimitReader(r, lim.MaxFileBytes+1)
+	for {
+		buf.Grow(64 << 10)
+		free := buf.AvailableBuffer()
+		n, err := lr.Read(free[:cap(free)])
+		buf.Write(free[:n])
+		if bytes.IndexByte(free[:n], 0) >= 0 {
+			break // parseOBJ reports where
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", &ParseError{File: name, Msg: err.Error(), Err: err}
+		}
 	}
 	if int64(buf.Len()) > lim.MaxFileBytes {
 		return "", ParseErrors{&ParseError{File: name, Msg: fmt.Sprintf("input is larger than the limit of %s", words.Bytes(lim.MaxFileBytes)), Err: ErrLimit}}

@@ -206,6 +206,11 @@ func (p *objParser) run(data []byte) {
 		p.fail(1, 1, "the file is not text: it has NUL bytes near the start (UTF-16, or binary?); OBJ files are ASCII or UTF-8")
 		return
 	}
+	if k := bytes.IndexByte(data, 0); k >= 0 {
+		line := 1 + bytes.Count(data[:k], []byte{'\n'})
+		p.fail(line, k-bytes.LastIndexByte(data[:k], '\n'), "a NUL byte: the file is not text (binary?); OBJ files are ASCII or UTF-8")
+		return
+	}
 	data = bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}) // a UTF-8 byte order mark
 	p.reserve(data)
 	for lineNo, start := 1, 0; start < len(data) && !p.stop; lineNo++ {

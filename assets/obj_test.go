@@ -261,6 +261,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty file", "", "t.obj: no faces: a mesh needs at least one f statement"},
 		{"binary junk", "\x00\x01\x02\xff", "t.obj:1:1: the file is not text: it has NUL bytes near the start (UTF-16, or binary?); OBJ files are ASCII or UTF-8"},
 		{"junk without NUL", "\x01\x02\xff", "t.obj: no faces: a mesh needs at least one f statement"},
+		{"NUL further on", tri + strings.Repeat("# c\n", 300) + "f 1 2\x003\n", "t.obj:304:6: a NUL byte: the file is not text (binary?); OBJ files are ASCII or UTF-8"},
 		{"several errors", "v 1 x 3\nv 1 2\n", "t.obj:1:5: bad number \"x\"\nt.obj:2:6: v needs at least 3 numbers, got 2"},
 	}
 	for _, tc := range tests {
@@ -377,5 +378,35 @@ func TestScanFloatNoAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("scanFloat allocates %v times per line", allocs)
+	}
+}
+
+// endless yields head, then NUL and other bytes without end, counting what it gave.
+type endless struct {
+	head string
+	n    int64
+}
+
+func (e *endless) Read(b []byte) (int, error) {
+	k := copy(b, e.head)
+	e.head = e.head[k:]
+	for i := k; i < len(b); i++ {
+		b[i] = byte(i - k)
+	}
+	e.n += int64(len(b))
+	return len(b), nil
+}
+
+// Binary input piped in as a model (a comment first, so it looks like OBJ) is refused where its
+// first NUL byte is, without reading on to the size limit.
+func TestDescribeOBJFromStopsAtBinary(t *testing.T) {
+	r := &endless{head: "# binary\n" + strings.Repeat("v 1 2 3\n", 1000)}
+	_, err := DescribeOBJFrom("stdin", r)
+	want := "stdin:1002:1: a NUL byte: the file is not text (binary?); OBJ files are ASCII or UTF-8"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	if r.n > 1<<20 {
+		t.Errorf("read %d bytes of endless input", r.n)
 	}
 }
