@@ -20,6 +20,10 @@ import (
 // ThumbnailSize is the side in pixels of the Assets panel's thumbnails.
 const ThumbnailSize = 64
 
+// thumbMaxPrefab is the size of the biggest prefab (scene file) that gets a picture: drawing one loads all of it,
+// and a file this big is a level rather than a part (the Assets panel shows its name alone).
+const thumbMaxPrefab = 8 << 20
+
 // thumbRecheck is how often a thumbnail's file is looked at again for a change (its time and size).
 const thumbRecheck = 2 * time.Second
 
@@ -99,8 +103,14 @@ func (t *thumbnails) get(src thumbSource, now time.Time) (*image.RGBA, uint64) {
 	return e.img, e.version
 }
 
-// enqueue adds src to the queue and starts the goroutine if it is not running; t.mu is held.
+// enqueue adds src to the queue and starts the goroutine if it is not running; t.mu is held. A prefab over
+// thumbMaxPrefab is not queued: it has no picture.
 func (t *thumbnails) enqueue(src thumbSource, e *thumbEntry) {
+	if src.prefab && e.stamp.size > thumbMaxPrefab {
+		t.made++
+		e.img, e.version = nil, t.made
+		return
+	}
 	e.queued = true
 	t.queue = append(t.queue, src)
 	if !t.running {

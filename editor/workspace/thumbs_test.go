@@ -83,6 +83,39 @@ func TestThumbnailsAreMadeOffTheLoop(t *testing.T) {
 	}
 }
 
+// TestThumbnailOfBigPrefabIsNotMade: a scene file over thumbMaxPrefab (a level, whose picture would load all of
+// it) gets no picture and nothing is made for it; once it is small again, its picture is made.
+func TestThumbnailOfBigPrefabIsNotMade(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "level.json")
+	if err := os.WriteFile(path, make([]byte, thumbMaxPrefab+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var made atomic.Int32
+	th := &thumbnails{make: func(src thumbSource) (*image.RGBA, error) {
+		made.Add(1)
+		return image.NewRGBA(image.Rect(0, 0, 4, 4)), nil
+	}}
+	src, now := thumbSource{ref: path, prefab: true}, time.Now()
+	for i := range 3 {
+		if img, _ := th.get(src, now.Add(time.Duration(i)*thumbRecheck)); img != nil {
+			t.Fatal("a picture of a prefab over the limit")
+		}
+	}
+	if th.running || made.Load() != 0 {
+		t.Fatalf("%d pictures made (running %v) of a prefab over the limit", made.Load(), th.running)
+	}
+	if err := os.WriteFile(path, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for img, _ := th.get(src, now.Add(4*thumbRecheck)); img == nil; img, _ = th.get(src, now.Add(4*thumbRecheck)) {
+		if time.Now().After(deadline) {
+			t.Fatal("no picture once the prefab is small")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // TestRenderThumbnailDrawsMeshesAndPrefabs: a built-in mesh, an OBJ file and a prefab (a scene file of a red
 // cube) each get a picture with something drawn in the middle; a missing file gets none.
 func TestRenderThumbnailDrawsMeshesAndPrefabs(t *testing.T) {
