@@ -46,7 +46,7 @@ func Filter(t Source, roots, found, kept []ecs.Entity, stop func() bool) ([]Row,
 	for _, e := range kept {
 		mark(e)
 	}
-	var rows []Row
+	rows := make([]Row, 0, len(found)+len(kept)) // room for the results at once (a million in a flat scene)
 	visited := 0
 	var walk func(e ecs.Entity, depth int32) bool
 	walk = func(e ecs.Entity, depth int32) bool {
