@@ -101,8 +101,15 @@ func (f *NameFinder) Find(text string, stop func() bool) ([]ecs.Entity, bool) {
 	if text == "" {
 		return nil, true
 	}
-	var found []int32
-	if f.last != "" && strings.Contains(text, f.last) { // the old results hold every new one
+	// The results are written over the last ones (a refinement reads each before it writes it): no new memory
+	// per key, where a million names match the first letter. A search stopped midway leaves them spoilt: forgotten.
+	refine := f.last != "" && strings.Contains(text, f.last) // the old results hold every new one
+	found := f.found[:0]
+	if !refine && cap(found) < len(f.names) {
+		found = make([]int32, 0, len(f.names))
+	}
+	f.last = ""
+	if refine {
 		for k, i := range f.found {
 			if k%stopEvery == 0 && stop() {
 				return nil, false

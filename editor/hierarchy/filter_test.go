@@ -65,6 +65,35 @@ func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
 	}
 }
 
+// TestNameFinderAfterAStop: a refinement stopped midway (a newer key made it stale) does not spoil the next
+// search: each finds what a new finder finds.
+func TestNameFinderAfterAStop(t *testing.T) {
+	f := newForest()
+	for i := range 5 * stopEvery {
+		f.add(fmt.Sprintf("Cube %d", i), ecs.Entity{})
+	}
+	names := make([]string, len(f.all))
+	for i, e := range f.all {
+		names[i] = f.Name(e)
+	}
+	never := func() bool { return false }
+	finder := NewNameFinder(f.all, names)
+	if _, ok := finder.Find("cube", never); !ok {
+		t.Fatal("stopped")
+	}
+	polls := 0
+	if _, ok := finder.Find("cube 1", func() bool { polls++; return polls > 2 }); ok {
+		t.Fatal("Find went on after stop said so")
+	}
+	for _, text := range []string{"cube 12", "cube 1", "3", "cube"} {
+		got, _ := finder.Find(text, never)
+		want, _ := NewNameFinder(f.all, names).Find(text, never)
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Fatalf("%q after a stopped search: %d found, a new finder finds %d", text, len(got), len(want))
+		}
+	}
+}
+
 // TestFilteredRowsStayUntilTheSearchIsCleared: rows built elsewhere are the model's while it searches, whatever
 // the version; clearing the search brings back the tree's rows.
 func TestFilteredRowsStayUntilTheSearchIsCleared(t *testing.T) {
