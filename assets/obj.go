@@ -198,17 +198,17 @@ type objParser struct {
 }
 
 func (p *objParser) run(data []byte) {
+	nul := bytes.IndexByte(data, 0)
 	switch {
 	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
 		p.fail(1, 1, "the file is UTF-16 text (it starts with a UTF-16 byte order mark); OBJ files are ASCII or UTF-8: save it as UTF-8")
 		return
-	case bytes.IndexByte(data[:min(len(data), 1024)], 0) >= 0:
+	case nul >= 0 && nul < 1024:
 		p.fail(1, 1, "the file is not text: it has NUL bytes near the start (UTF-16, or binary?); OBJ files are ASCII or UTF-8")
 		return
-	}
-	if k := bytes.IndexByte(data, 0); k >= 0 {
-		line := 1 + bytes.Count(data[:k], []byte{'\n'})
-		p.fail(line, k-bytes.LastIndexByte(data[:k], '\n'), "a NUL byte: the file is not text (binary?); OBJ files are ASCII or UTF-8")
+	case nul >= 0:
+		line := 1 + bytes.Count(data[:nul], []byte{'\n'})
+		p.fail(line, nul-bytes.LastIndexByte(data[:nul], '\n'), "a NUL byte: the file is not text (binary?); OBJ files are ASCII or UTF-8")
 		return
 	}
 	data = bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}) // a UTF-8 byte order mark
