@@ -47,7 +47,7 @@ func TestDespawnAllAsDespawnOneByOne(t *testing.T) {
 				kill = append(kill, e)
 			}
 		}
-		if len(kill) > 2 {
+		if len(kill) > 2 && seed%2 == 0 { // the other half: every handle live and given once
 			kill = append(kill, kill[1])                           // repeated
 			kill = append(kill, ecs.EntityAt(kill[0].Index(), 99)) // stale
 		}

@@ -272,23 +272,31 @@ func (w *World) DespawnAll(es []Entity) {
 	// Rows to remove, by table: a bit per row.
 	rows := make(map[uint32][]uint64)
 	counts := make(map[uint32]int)
-	gone := make([]Entity, 0, len(es))
-	for _, e := range es {
-		if !w.Alive(e) {
-			continue
+	gone := es[:0:0] // es itself while none is skipped (no copy of a million handles)
+	for i, e := range es {
+		skip := !w.Alive(e)
+		if !skip {
+			r := w.records[e.index]
+			b := rows[r.table]
+			if b == nil {
+				b = make([]uint64, (len(w.tables[r.table].entities)+63)/64)
+				rows[r.table] = b
+			}
+			skip = b[r.row>>6]&(1<<(r.row&63)) != 0 // repeated
+			if !skip {
+				b[r.row>>6] |= 1 << (r.row & 63)
+				counts[r.table]++
+			}
 		}
-		r := w.records[e.index]
-		b := rows[r.table]
-		if b == nil {
-			b = make([]uint64, (len(w.tables[r.table].entities)+63)/64)
-			rows[r.table] = b
+		switch {
+		case skip && cap(gone) == 0:
+			gone = append(make([]Entity, 0, len(es)), es[:i]...)
+		case !skip && cap(gone) != 0:
+			gone = append(gone, e)
 		}
-		if b[r.row>>6]&(1<<(r.row&63)) != 0 {
-			continue // repeated
-		}
-		b[r.row>>6] |= 1 << (r.row & 63)
-		counts[r.table]++
-		gone = append(gone, e)
+	}
+	if cap(gone) == 0 {
+		gone = es
 	}
 	for _, e := range gone {
 		if w.hier.active {

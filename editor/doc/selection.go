@@ -134,8 +134,14 @@ func (s *Selection) set(ids []uint64) {
 	if slices.Equal(ids, s.list) {
 		return
 	}
-	s.fresh()
-	s.unmarkAll()
+	// The old entities are unmarked where they were, without looking their ids up again (after a redo of a delete
+	// of a million, none is found).
+	if s.world != s.c.world {
+		clear(s.at)
+	} else {
+		s.unmarkAll()
+	}
+	s.world, s.structure, s.alive, s.indexed = s.c.world, s.c.structure, s.c.world.Len(), len(s.c.byID)
 	s.list, s.ents = s.list[:0], s.ents[:0]
 	s.add(ids)
 	s.version++

@@ -99,8 +99,15 @@ func (d *core) topLevel(es []ecs.Entity) []ecs.Entity {
 // byIndex returns es (distinct entities) sorted by entity index: the world stores entities made
 // together near each other, so a million entities (a selection comes in the order of a map) are
 // then read and despawned in memory order, several times quicker than in random order. A counting
-// sort: linear in len(es) and the highest index.
+// sort: linear in len(es) and the highest index. Entities already in order (restored by undo) are es itself.
 func byIndex(es []ecs.Entity) []ecs.Entity {
+	inOrder := true
+	for i := 1; i < len(es) && inOrder; i++ {
+		inOrder = es[i-1].Index() < es[i].Index()
+	}
+	if inOrder {
+		return es
+	}
 	if len(es) < 1024 {
 		return slices.SortedFunc(slices.Values(es), func(a, b ecs.Entity) int { return cmp.Compare(a.Index(), b.Index()) })
 	}
@@ -136,9 +143,12 @@ func (b *bitset) set(i uint32) {
 func (b bitset) has(i uint32) bool { k := int(i >> 6); return k < len(b) && b[k]&(1<<(i&63)) != 0 }
 
 // preorder lists roots and all their descendants, each parent before its children, children in
-// their order.
+// their order. When no root has children, that is roots itself.
 func preorder(w *ecs.World, roots []ecs.Entity) []ecs.Entity {
-	out := make([]ecs.Entity, 0, len(roots)) // at least the roots; a flat scene's all
+	if !slices.ContainsFunc(roots, func(e ecs.Entity) bool { return w.ChildCount(e) > 0 }) {
+		return roots // a flat scene's
+	}
+	out := make([]ecs.Entity, 0, len(roots)) // at least the roots
 	var stack []ecs.Entity
 	for _, r := range roots {
 		stack = append(stack[:0], r)
