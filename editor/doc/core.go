@@ -21,6 +21,9 @@ type core struct {
 	sids  *ecs.Map[scene.SceneID]
 	names *ecs.Map[scene.Name]
 	byID  map[uint64]ecs.Entity
+	// byIDRoom is how many entries byID was made for or has held: a Go map keeps its room when cleared, so the
+	// undo of a delete of everything refills it instead of making a map of a million entries again.
+	byIDRoom int
 	// structure changes whenever byID does: whoever adds, removes or replaces an entry (or the map)
 	// adds one, so that the selection resolves its ids again (see Selection).
 	structure uint64
@@ -79,7 +82,7 @@ func (d *core) reindexBeside(beside func()) {
 	order := scene.EnsureIDs(d.world)
 	d.structure++
 	if beside == nil {
-		d.byID = make(map[uint64]ecs.Entity, len(order))
+		d.byID, d.byIDRoom = make(map[uint64]ecs.Entity, len(order)), len(order)
 		for _, e := range order {
 			d.byID[d.sids.Get(e).ID] = e
 		}
@@ -98,7 +101,7 @@ func (d *core) reindexBeside(beside func()) {
 		filled <- byID
 	}()
 	beside()
-	d.byID = <-filled
+	d.byID, d.byIDRoom = <-filled, len(order)
 }
 
 // nameOf returns entity e's name ("" if it has none).

@@ -116,17 +116,26 @@ func (d *core) packOf(es []ecs.Entity) *pack {
 	w := d.world
 	p := &pack{ids: make([]uint64, len(es)), parents: make([]uint64, len(es))}
 	var cids []ecs.ComponentID
-	var members [][]ecs.Entity // by group
+	var members [][]ecs.Entity // by group; nil while all are in the first (es itself: a million cubes alike)
 	for i, e := range es {
 		p.ids[i], p.parents[i] = d.idOf(e), d.idOf(w.Parent(e))
 		cids = w.AppendComponents(cids[:0], e)
 		cids = slices.DeleteFunc(cids, func(c ecs.ComponentID) bool { return d.compType(c).info.Computed })
 		g := p.group(cids)
+		p.add(g, i)
+		if members == nil {
+			if g == 0 {
+				continue
+			}
+			members = [][]ecs.Entity{slices.Clone(es[:i])}
+		}
 		if g == len(members) {
 			members = append(members, nil)
 		}
-		p.add(g, i)
 		members[g] = append(members[g], e)
+	}
+	if members == nil && len(es) > 0 {
+		members = [][]ecs.Entity{es}
 	}
 	for g := range p.groups {
 		gr := &p.groups[g]
@@ -257,14 +266,16 @@ func (d *core) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.E
 		r := p.runs[k]
 		copy(es[r.at:], w.SpawnValues(p.groups[r.group].cols, r.row, r.row+r.n))
 	}
-	if len(p.ids) > len(d.byID) { // one allocation rather than the map growing step by step
-		index := make(map[uint64]ecs.Entity, len(d.byID)+len(p.ids))
+	// One allocation rather than the map growing step by step, unless it has the room already.
+	if n := len(d.byID) + len(p.ids); len(p.ids) > len(d.byID) && n > d.byIDRoom {
+		index := make(map[uint64]ecs.Entity, n)
 		maps.Copy(index, d.byID)
-		d.byID = index
+		d.byID, d.byIDRoom = index, n
 	}
 	for i, id := range p.ids {
 		d.byID[id] = es[i]
 	}
+	d.byIDRoom = max(d.byIDRoom, len(d.byID))
 	d.structure++
 	for _, r := range p.runs {
 		gr := &p.groups[r.group]

@@ -49,8 +49,37 @@ func (s *Selection) fresh() {
 	} else {
 		s.unmarkAll()
 	}
+	sameWorld := s.world == s.c.world && len(s.ents) == len(s.list)
 	s.world, s.structure, s.alive, s.indexed = s.c.world, s.c.structure, s.c.world.Len(), len(s.c.byID)
-	s.ents = s.c.resolveIDs(s.ents[:0], s.list)
+	// A handle still alive with its id is still that entity; only the others are looked up (by id: an undo may
+	// have brought an entity back under another handle).
+	stale := func(i int) bool {
+		e := s.ents[i]
+		return e.IsZero() || !s.c.world.Alive(e) || s.c.idOf(e) != s.list[i]
+	}
+	misses := len(s.list)
+	if sameWorld {
+		misses = 0
+		for i := range s.ents {
+			if stale(i) {
+				misses++
+			}
+		}
+	}
+	switch {
+	case misses == len(s.list):
+		s.ents = s.c.resolveIDs(s.ents[:0], s.list)
+	case misses > 0:
+		at, ids := make([]int, 0, misses), make([]uint64, 0, misses)
+		for i := range s.ents {
+			if stale(i) {
+				at, ids = append(at, i), append(ids, s.list[i])
+			}
+		}
+		for k, e := range s.c.resolveIDs(nil, ids) {
+			s.ents[at[k]] = e
+		}
+	}
 	for i, e := range s.ents {
 		if !e.IsZero() && !s.mark(e, s.list[i]) {
 			s.ents[i] = ecs.Entity{}
@@ -66,6 +95,12 @@ var bulkResolve = func(n, world int) bool { return n >= 4096 && 8*n >= world }
 // million, restored by undo) are joined with the world's ids sorted by radix: two sorts and a merge instead of a
 // million look-ups in a hash map, each a cache miss.
 func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
+	if len(d.byID) == 0 { // none names an entity (after a delete of everything)
+		n := len(dst)
+		dst = slices.Grow(dst, len(ids))[:n+len(ids)]
+		clear(dst[n:])
+		return dst
+	}
 	if !bulkResolve(len(ids), d.world.Len()) {
 		for _, id := range ids {
 			e, _ := d.entity(id)

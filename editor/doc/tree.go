@@ -238,8 +238,8 @@ func (d *core) bulkRemoval(n int) bool { return n >= 1024 && 4*n >= len(d.byID) 
 // lookups, inserts and deletes probe long runs of tombstones (deleting 100,000 of 100,000 entities
 // key by key and restoring them cost about 3 µs per entity in map probes).
 func (d *core) pruneIndex() {
-	if d.world.Len() == 0 { // all gone (a delete of all): no key to look at
-		d.byID = map[uint64]ecs.Entity{}
+	if d.world.Len() == 0 { // all gone (a delete of all): no key to look at, and the room kept for an undo
+		clear(d.byID)
 		d.structure++
 		return
 	}
@@ -249,7 +249,7 @@ func (d *core) pruneIndex() {
 			live[id] = e
 		}
 	}
-	d.byID = live
+	d.byID, d.byIDRoom = live, d.world.Len()
 	d.structure++
 }
 
