@@ -19,9 +19,10 @@ func Compare(a, b SceneID) int {
 
 // SortSiblings sorts es (siblings in w) into sibling order (see [Compare]); entities with equal keys (or none)
 // keep their order in es, as a stable sort keeps them. Input already in order (a scene spawned or loaded in order)
-// costs one pass; other input a radix sort of integer keys when long (stable), else an unstable sort with the place
-// in es as the last key, which orders the same as a stable sort at a fraction of its cost
-// (TestSortSiblingsAgainstModel, BenchmarkRoots100k).
+// costs one pass; long input whose orders are distinct whole numbers close together, two (placeByOrder); other
+// input a radix sort of integer keys when long (stable), else an unstable sort with the place in es as the last
+// key, which orders the same as a stable sort at a fraction of its cost (TestSortSiblingsAgainstModel,
+// BenchmarkRoots100k).
 func SortSiblings(w *ecs.World, es []ecs.Entity) {
 	m := ecs.NewMap[SceneID](w)
 	// Most lists are in order already (a scene as loaded, a grid as spawned): a pass over the keys tells, without
@@ -37,6 +38,9 @@ func SortSiblings(w *ecs.World, es []ecs.Entity) {
 		last = k
 	}
 	if sorted {
+		return
+	}
+	if len(es) >= radixSiblings && placeByOrder(m, es) {
 		return
 	}
 	if len(es) >= radixSiblings {
@@ -70,6 +74,41 @@ func SortSiblings(w *ecs.World, es []ecs.Entity) {
 	for i := range tmp {
 		es[i] = tmp[i].e
 	}
+}
+
+// placeByOrder sorts es when their Order keys are distinct whole numbers spanning at most twice as many places as
+// there are entities (a grid's, or a scene's siblings after some deletes, loaded from a file sorted by id): each
+// goes to its place, one pass and no sort (at a million: tens of milliseconds, where the radix sort took 0.4 s). It
+// reports false, with es unchanged, for other keys.
+func placeByOrder(m *ecs.Map[SceneID], es []ecs.Entity) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, e := range es {
+		k, _ := m.TryGet(e)
+		if k.Order != math.Trunc(k.Order) || math.IsInf(k.Order, 0) { // NaN too
+			return false
+		}
+		lo, hi = min(lo, k.Order), max(hi, k.Order)
+	}
+	if hi-lo >= float64(2*len(es)) {
+		return false
+	}
+	at := make([]ecs.Entity, int(hi-lo)+1)
+	for _, e := range es {
+		k, _ := m.TryGet(e)
+		i := int(k.Order - lo)
+		if !at[i].IsZero() {
+			return false // two with one key: the ids decide
+		}
+		at[i] = e
+	}
+	n := 0
+	for _, e := range at {
+		if !e.IsZero() {
+			es[n] = e
+			n++
+		}
+	}
+	return true
 }
 
 // radixSiblings is the length from which SortSiblings sorts by radix (a flat scene's roots after an undo of their

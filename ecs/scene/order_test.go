@@ -24,8 +24,8 @@ func stableSiblings(w *ecs.World, es []ecs.Entity) []ecs.Entity {
 }
 
 // TestSortSiblingsAgainstModel: SortSiblings orders like a stable sort by Compare, for inputs already in order,
-// reversed, shuffled, with many equal keys, equal ids, fractional orders, NaN, -0, infinities and entities without a
-// SceneID; short lists and the radix sort's long ones.
+// reversed, shuffled, with many equal keys, equal ids, fractional orders, distinct whole orders with gaps, NaN, -0,
+// infinities and entities without a SceneID; short lists and the radix sort's long ones.
 func TestSortSiblingsAgainstModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for round := range 300 {
@@ -34,7 +34,8 @@ func TestSortSiblingsAgainstModel(t *testing.T) {
 		if round%10 == 0 { // the radix sort's lengths
 			n = 2000 + r.IntN(8000)
 		}
-		keys := r.IntN(5) // how the keys are drawn
+		keys := r.IntN(6) // how the keys are drawn
+		perm, gap := r.Perm(n), 1+r.IntN(2)
 		var es []ecs.Entity
 		for i := range n {
 			var id SceneID
@@ -47,12 +48,14 @@ func TestSortSiblingsAgainstModel(t *testing.T) {
 				id = SceneID{ID: uint64(n - i), Order: float64(n - i)}
 			case 3: // random fractional
 				id = SceneID{ID: r.Uint64N(1 << 40), Order: r.Float64()*100 - 50}
+			case 4: // distinct whole numbers with gaps, ids in another order (a grid loaded from a file sorted by id)
+				id = SceneID{ID: r.Uint64N(1 << 40), Order: float64(perm[i]*gap - 7)}
 			default: // the floats that compare apart from their bits: NaN, -0 and 0, infinities; whole ids
 				specials := []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), -1, 1, -math.MaxFloat64, math.SmallestNonzeroFloat64}
 				id = SceneID{ID: r.Uint64(), Order: specials[r.IntN(len(specials))]}
 			}
 			var e ecs.Entity
-			if r.IntN(20) == 0 {
+			if r.IntN(20) == 0 && keys != 4 { // (for keys 4, two such would share the key 0)
 				e = w.Spawn(&Name{Value: fmt.Sprint(i)}) // no SceneID: the zero key
 			} else {
 				e = w.Spawn(&id)
