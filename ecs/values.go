@@ -29,7 +29,8 @@ func NewValues(w *World, id ComponentID, n int) Values {
 }
 
 // CopyValues returns component id of each entity of es, in order (private copies). Every entity
-// must be alive and have the component; otherwise it returns an error and no values.
+// must be alive and have the component; otherwise it returns an error and no values. It only reads
+// w: calls for several components may run at once on other goroutines while w does not change.
 func (w *World) CopyValues(id ComponentID, es []Entity) (Values, error) {
 	if int(id) >= len(w.comps) {
 		return Values{}, fmt.Errorf("ecs: component ID %d: %w", id, ErrUnknownComponent)

@@ -576,11 +576,11 @@ func TestHistoryLimit(t *testing.T) {
 func TestDeleteAllOfABigScene(t *testing.T) {
 	d := New("", Options{})
 	p := scene.DefaultGrid()
-	p.Count = [3]int{20, 5, 20}
+	p.Count = [3]int{40, 10, 40} // enough values that packOf copies them on several goroutines
 	_, _, err := d.SpawnGrid(context.Background(), p, nil)
 	must(t, err)
 	before, ids := content(t, d), slices.Sorted(maps.Keys(d.byID))
-	if len(ids) != 2000 || !d.bulkRemoval(len(ids)) {
+	if len(ids) != 16000 || !d.bulkRemoval(len(ids)) {
 		t.Fatalf("%d entities: not a bulk removal", len(ids))
 	}
 	for round := range 2 {

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"maps"
 	"reflect"
+	"runtime"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -141,10 +143,12 @@ func (d *core) packOf(es []ecs.Entity) *pack {
 		gr := &p.groups[g]
 		gr.cols = make([]ecs.Values, len(gr.cids))
 		gr.refs = make([][][]uint64, len(gr.cids))
+	}
+	copyColumns(w, p, members)
+	for g := range p.groups {
+		gr := &p.groups[g]
 		for k, cid := range gr.cids {
-			v, err := w.CopyValues(cid, members[g])
-			mustOK(err)
-			gr.cols[k] = v
+			v := gr.cols[k]
 			if d.compType(cid).refs {
 				gr.refs[k] = make([][]uint64, v.Len())
 				for row := range v.Len() {
@@ -160,6 +164,55 @@ func (d *core) packOf(es []ecs.Entity) *pack {
 	}
 	p.count()
 	return p
+}
+
+// parallelCopy is how many values packOf copies from one goroutine before it shares the copying out.
+const parallelCopy = 1 << 16
+
+// copyColumns copies the values of each group's entities (members) into the group's columns, a component at a time,
+// on as many goroutines as there are processors when there are many (a delete of a million cubes: about 100 MB
+// into fresh pages, whose faults are most of the time).
+func copyColumns(w *ecs.World, p *pack, members [][]ecs.Entity) {
+	type job struct{ g, k int }
+	var jobs []job
+	n := 0
+	for g := range p.groups {
+		for k := range p.groups[g].cids {
+			jobs = append(jobs, job{g, k})
+			n += len(members[g])
+		}
+	}
+	run := func(j job) error {
+		gr := &p.groups[j.g]
+		v, err := w.CopyValues(gr.cids[j.k], members[j.g])
+		gr.cols[j.k] = v
+		return err
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	if n < parallelCopy || workers < 2 {
+		for _, j := range jobs {
+			mustOK(run(j))
+		}
+		return
+	}
+	next := make(chan job, len(jobs))
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Go(func() {
+			for j := range next {
+				if err := run(j); err != nil && errs[i] == nil {
+					errs[i] = err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	mustOK(errors.Join(errs...))
 }
 
 // packSnaps puts snapshots (in preorder) into a pack.
