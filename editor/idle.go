@@ -90,10 +90,13 @@ func (a *App) throttle() {
 			a.trim.start(wakeLoop)
 		}
 		a.ws.Journals().WriteBase(wakeLoop)
+		a.ws.StartThumbnails()
 		// The probe calls the editor idle once the memory it gave back is back (a test reading the memory of an idle
 		// editor then reads what it keeps), once the inspector shows all of the selection (sleepIfIdle finishes
-		// its scan first), and once the session journal has written the base it waited to write until now.
-		a.probe.endFrame(a.clock.Frames, !a.trim.running.Load() && !a.insp.pending && !a.ws.Journals().BaseWaits())
+		// its scan first), once the session journal has written the base it waited to write until now, and once
+		// the Assets panel's thumbnails are made.
+		a.probe.endFrame(a.clock.Frames, !a.trim.running.Load() && !a.insp.pending && !a.ws.Journals().BaseWaits() &&
+			!a.ws.ThumbnailsBusy())
 		return
 	}
 	a.probe.endFrame(a.clock.Frames, false)

@@ -40,6 +40,32 @@ type thumbnails struct {
 	queue   []thumbSource
 	running bool   // the goroutine is working through the queue
 	made    uint64 // pictures made: each has its own version
+	// held: requests wait in the queue until release (the editor holds them until it first goes idle, so that
+	// drawing them does not take the CPU from opening the scene).
+	held bool
+}
+
+// release lets the queued requests be made, and any later ones as they come.
+func (t *thumbnails) release() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.held = false
+	t.startLocked()
+}
+
+// busy reports whether pictures are queued or being made (held ones not counted).
+func (t *thumbnails) busy() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.running || (len(t.queue) > 0 && !t.held)
+}
+
+// startLocked starts the goroutine if there is work and it may run; t.mu is held.
+func (t *thumbnails) startLocked() {
+	if !t.running && !t.held && len(t.queue) > 0 {
+		t.running = true
+		go t.work()
+	}
 }
 
 // thumbSource is what a thumbnail shows: a mesh reference of the registry rooted at root, or a scene file (a
@@ -113,10 +139,7 @@ func (t *thumbnails) enqueue(src thumbSource, e *thumbEntry) {
 	}
 	e.queued = true
 	t.queue = append(t.queue, src)
-	if !t.running {
-		t.running = true
-		go t.work()
-	}
+	t.startLocked()
 }
 
 // work makes the queued pictures, newest requests last, until the queue is empty.
@@ -177,6 +200,13 @@ func renderThumbnail(src thumbSource, newWorld func() *ecs.World) (*image.RGBA, 
 func (w *Workspace) MeshThumbnail(ref string) (*image.RGBA, uint64) {
 	return w.thumbs.get(thumbSource{root: w.assets.Root(), ref: ref}, time.Now())
 }
+
+// StartThumbnails lets the thumbnails asked for be made: the editor calls it when it first goes idle (until then
+// they wait, so that opening the scene has the CPU). Calling it again does nothing.
+func (w *Workspace) StartThumbnails() { w.thumbs.release() }
+
+// ThumbnailsBusy reports whether thumbnails are being made (the probe does not call the editor idle meanwhile).
+func (w *Workspace) ThumbnailsBusy() bool { return w.thumbs.busy() }
 
 // PrefabThumbnail is MeshThumbnail for the prefab (scene file) at path.
 func (w *Workspace) PrefabThumbnail(path string) (*image.RGBA, uint64) {

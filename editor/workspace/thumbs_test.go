@@ -193,3 +193,30 @@ func TestRenderThumbnailDrawsTexturesAndVertexColours(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldThumbnailsWaitForRelease: while held (the editor until it first goes idle), asked-for pictures are not
+// made and do not count as busy; released, they are made.
+func TestHeldThumbnailsWaitForRelease(t *testing.T) {
+	var made atomic.Int32
+	done := make(chan struct{}, 1)
+	th := &thumbnails{held: true, wake: func() { done <- struct{}{} }, make: func(src thumbSource) (*image.RGBA, error) {
+		made.Add(1)
+		return image.NewRGBA(image.Rect(0, 0, 4, 4)), nil
+	}}
+	src := thumbSource{ref: "builtin:cube"}
+	th.get(src, time.Now())
+	time.Sleep(50 * time.Millisecond) // a goroutine started wrongly would have made it by now
+	if made.Load() != 0 || th.busy() {
+		t.Fatalf("held: %d made, busy %v", made.Load(), th.busy())
+	}
+	th.release()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("released: the picture was not made")
+	}
+	if img, _ := th.get(src, time.Now()); img == nil || made.Load() != 1 {
+		t.Fatalf("released: picture %v, %d made", img != nil, made.Load())
+	}
+	th.release() // again: nothing to do
+}

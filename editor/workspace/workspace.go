@@ -171,7 +171,8 @@ func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspa
 	w.live.w, w.prefabs.w, w.watcher.w, w.journals.w = w, w, w, w
 	w.watcher.seed = maphash.MakeSeed()
 	w.jobs = newJobs(log, clock, opts.JobStepDelay, opts.Wake)
-	w.thumbs = &thumbnails{wake: opts.Wake, make: func(src thumbSource) (*image.RGBA, error) { return renderThumbnail(src, opts.NewWorld) }}
+	w.thumbs = &thumbnails{wake: opts.Wake, held: true,
+		make: func(src thumbSource) (*image.RGBA, error) { return renderThumbnail(src, opts.NewWorld) }}
 	return w
 }
 
