@@ -44,13 +44,7 @@ func (s *Selection) fresh() {
 	if s.world == s.c.world && s.structure == s.c.structure && s.alive == s.c.world.Len() && s.indexed == len(s.c.byID) {
 		return
 	}
-	if s.world != s.c.world {
-		clear(s.at)
-	} else {
-		s.unmarkAll()
-	}
-	sameWorld := s.world == s.c.world && len(s.ents) == len(s.list)
-	s.world, s.structure, s.alive, s.indexed = s.c.world, s.c.structure, s.c.world.Len(), len(s.c.byID)
+	sameWorld := s.restamp() && len(s.ents) == len(s.list)
 	// A handle still alive with its id is still that entity; only the others are looked up (by id: an undo may
 	// have brought an entity back under another handle).
 	stale := func(i int) bool {
@@ -145,6 +139,19 @@ func (s *Selection) mark(e ecs.Entity, id uint64) bool {
 	return true
 }
 
+// restamp clears the marks of the selected entities (every mark when the document's world is another one) and
+// takes the document's current state as the one the selection is for; it reports whether the world is the same.
+func (s *Selection) restamp() bool {
+	same := s.world == s.c.world
+	if same {
+		s.unmarkAll()
+	} else {
+		clear(s.at)
+	}
+	s.world, s.structure, s.alive, s.indexed = s.c.world, s.c.structure, s.c.world.Len(), len(s.c.byID)
+	return same
+}
+
 // unmarkAll clears the marks of the selected entities (not the list).
 func (s *Selection) unmarkAll() {
 	for _, e := range s.ents {
@@ -171,12 +178,7 @@ func (s *Selection) set(ids []uint64) {
 	}
 	// The old entities are unmarked where they were, without looking their ids up again (after a redo of a delete
 	// of a million, none is found).
-	if s.world != s.c.world {
-		clear(s.at)
-	} else {
-		s.unmarkAll()
-	}
-	s.world, s.structure, s.alive, s.indexed = s.c.world, s.c.structure, s.c.world.Len(), len(s.c.byID)
+	s.restamp()
 	s.list, s.ents = s.list[:0], s.ents[:0]
 	s.add(ids)
 	s.version++

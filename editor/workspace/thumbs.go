@@ -53,11 +53,11 @@ func (t *thumbnails) release() {
 	t.startLocked()
 }
 
-// busy reports whether pictures are queued or being made (held ones not counted).
+// busy reports whether pictures are being made (the goroutine runs while the queue, not held, has any).
 func (t *thumbnails) busy() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.running || (len(t.queue) > 0 && !t.held)
+	return t.running
 }
 
 // startLocked starts the goroutine if there is work and it may run; t.mu is held.
