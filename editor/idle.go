@@ -88,13 +88,15 @@ func (a *App) throttle() {
 		l.waitFor(timeout)
 		if a.trim.due() {
 			a.trim.start(wakeLoop)
+		} else if a.trim.releaseDue(now.Sub(l.lastActive)) { // at the first wake-up that long after
+			a.trim.startRelease(wakeLoop)
 		}
 		a.ws.Journals().WriteBase(wakeLoop)
 		a.ws.StartThumbnails()
-		// The probe calls the editor idle once the memory it gave back is back (a test reading the memory of an idle
-		// editor then reads what it keeps), once the inspector shows all of the selection (sleepIfIdle finishes
-		// its scan first), once the session journal has written the base it waited to write until now, and once
-		// the Assets panel's thumbnails are made.
+		// The probe calls the editor idle once its collection or its giving back of memory has ended (a test
+		// reading the memory of an idle editor then reads what it keeps), once the inspector shows all of the
+		// selection (sleepIfIdle finishes its scan first), once the session journal has written the base it waited
+		// to write until now, and once the Assets panel's thumbnails are made.
 		a.probe.endFrame(a.clock.Frames, !a.trim.running.Load() && !a.insp.pending && !a.ws.Journals().BaseWaits() &&
 			!a.ws.ThumbnailsBusy())
 		return
