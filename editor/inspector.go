@@ -32,17 +32,15 @@ type inspectorDoc interface {
 	Conflicts() *doc.Conflicts // merge conflicts (conflicts.go)
 	Prefabs() *doc.Prefabs     // prefab instances (prefab.go)
 	// The look-ups of a big selection the panel caches (tests count them).
-	AppendSelected(dst []ecs.Entity) []ecs.Entity
+	Selected() []ecs.Entity
 	AppendParts(dst, es []ecs.Entity) []ecs.Entity
 }
 
 // inspected is the open document as the Inspector panel reads it.
 type inspected struct{ *doc.Document }
 
-// AppendSelected appends the selected entities to dst.
-func (d inspected) AppendSelected(dst []ecs.Entity) []ecs.Entity {
-	return d.Selection().AppendEntities(dst)
-}
+// Selected returns the selected entities (the selection's own list where it can: doc.Selection.View).
+func (d inspected) Selected() []ecs.Entity { return d.Selection().View() }
 
 // AppendParts appends those of es that are entities of prefab instances to dst.
 func (d inspected) AppendParts(dst, es []ecs.Entity) []ecs.Entity {
@@ -130,7 +128,7 @@ func (p *inspectorPanel) selected() []ecs.Entity {
 	d := p.doc
 	k := selKey{doc: d, world: d.World(), ver: d.Version(), selVer: d.Selection().Version(), n: d.Len()}
 	if k != p.selKey || p.sel == nil {
-		p.sel, p.selKey = d.AppendSelected(p.sel[:0]), k
+		p.sel, p.selKey = d.Selected(), k
 		p.selGen++
 	}
 	return p.sel

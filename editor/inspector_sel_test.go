@@ -14,9 +14,9 @@ type countingDoc struct {
 	appends int
 }
 
-func (c *countingDoc) AppendSelected(dst []ecs.Entity) []ecs.Entity {
+func (c *countingDoc) Selected() []ecs.Entity {
 	c.appends++
-	return c.Selection().AppendEntities(dst)
+	return c.Selection().View()
 }
 
 // TestInspectorLooksUpTheSelectionOnlyWhenItChanges: a big selection is looked up entity by entity only when the

@@ -13,7 +13,6 @@ type viewportScene struct {
 	meshes       viewport.MeshSource
 	selSynced    uint64       // document selection version the builder shows
 	selVersion   uint64       // bumped on every selection change (for the redraw policy)
-	selBuf       []ecs.Entity // the selected entities handed to the builder, kept for the next change
 	filter       entityFilter // what the user hid and locked (nil: nothing)
 	hideSynced   uint64       // the filter's changes the builder hides (0: none yet)
 	assetVersion uint64
@@ -39,8 +38,7 @@ func (v *viewportPanel) sync() {
 	}
 	if sv := v.doc.Selection().Version(); sv != v.scene.selSynced {
 		v.scene.selSynced = sv
-		v.scene.selBuf = v.doc.Selection().AppendEntities(v.scene.selBuf[:0])
-		v.scene.builder.SetSelection(v.scene.selBuf)
+		v.scene.builder.SetSelection(v.doc.Selection().All())
 		v.scene.selVersion++
 	}
 	if v.scene.filter != nil && v.scene.filter.changes() != v.scene.hideSynced {

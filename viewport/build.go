@@ -1,6 +1,8 @@
 package viewport
 
 import (
+	"iter"
+
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/assets"
 	"github.com/voltex-editor/voltex/ecs"
@@ -81,7 +83,6 @@ type Builder struct {
 	// mesh query skip it, so a spawn of a million is placed once, not placed and then updated twice more.
 	placed []uint32
 	update uint32
-	selIDs []uint32
 	stale  []uint32
 
 	// hide tells the entities not to draw (SetHide); hidden holds the ids of those left out that would be drawn.
@@ -405,14 +406,17 @@ func (b *Builder) SetHide(hide func(ecs.Entity) bool) {
 	}
 }
 
-// SetSelection marks exactly the given entities selected (drawn tinted and
-// outlined); entities not drawn yet are drawn selected when they appear.
-func (b *Builder) SetSelection(sel []ecs.Entity) {
-	b.selIDs = b.selIDs[:0]
-	for _, e := range sel {
-		b.selIDs = append(b.selIDs, EntityID(e))
-	}
-	b.dl.SetSelection(b.selIDs)
+// SetSelection marks exactly the entities sel yields selected (drawn tinted and
+// outlined); entities not drawn yet are drawn selected when they appear. It
+// reads sel once, keeping nothing of it (a million selected are not copied).
+func (b *Builder) SetSelection(sel iter.Seq[ecs.Entity]) {
+	b.dl.SelectOnly(func(yield func(uint32) bool) {
+		for e := range sel {
+			if !yield(EntityID(e)) {
+				return
+			}
+		}
+	})
 }
 
 // ReloadMeshes resolves every mesh reference again (after an asset

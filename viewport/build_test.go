@@ -1,6 +1,7 @@
 package viewport
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,7 +125,7 @@ func TestBuilder(t *testing.T) {
 
 	sel := []ecs.Entity{cubes[4], cubes[2]}
 	v, sv := dl.Version(), dl.SelectionVersion()
-	b.SetSelection(sel)
+	b.SetSelection(slices.Values(sel))
 	check("selection", false, 0, 6) // no instance changes: the selection is the list's own
 	if dl.Version() != v || dl.SelectionVersion() == sv {
 		t.Errorf("selecting changed the list's version (%d → %d) or not its selection version (%d → %d)", v, dl.Version(), sv, dl.SelectionVersion())
@@ -136,7 +137,7 @@ func TestBuilder(t *testing.T) {
 	}
 	// A new entity that is already selected appears selected.
 	e := w.Spawn(&ecs.Transform{Scale: mgl32.Vec3{1, 1, 1}}, &scene.Mesh{Asset: scene.MeshCube}, &scene.Color{RGBA: [4]float32{0, 1, 0, 1}})
-	b.SetSelection([]ecs.Entity{e})
+	b.SetSelection(slices.Values([]ecs.Entity{e}))
 	clearDirty(dl)
 	check("spawn", true, 1, 7)
 	if !dl.Selected(EntityID(e)) {

@@ -2,6 +2,7 @@ package viewport
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"unsafe"
@@ -946,11 +947,14 @@ func (d *DrawList) SetSelected(id uint32, on bool) {
 }
 
 // SetSelection selects exactly the ids in sel.
-func (d *DrawList) SetSelection(sel []uint32) {
+func (d *DrawList) SetSelection(sel []uint32) { d.SelectOnly(slices.Values(sel)) }
+
+// SelectOnly selects exactly the ids ids yields.
+func (d *DrawList) SelectOnly(ids iter.Seq[uint32]) {
 	old := d.selN
 	clear(d.sel)
 	d.selN = 0
-	for _, id := range sel {
+	for id := range ids {
 		if int(id) >= len(d.sel) {
 			d.sel = append(d.sel, make([]byte, int(id)+1-len(d.sel))...)
 		}

@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -265,6 +266,30 @@ func (s *Selection) AppendEntities(dst []ecs.Entity) []ecs.Entity {
 		}
 	}
 	return dst
+}
+
+// View returns the selected entities in selection order, as AppendEntities does, but as the selection's own list
+// when every selected id names an entity (a million selected are not copied): read it only until the document or
+// the selection changes next.
+func (s *Selection) View() []ecs.Entity {
+	s.fresh()
+	if slices.Contains(s.ents, ecs.Entity{}) {
+		return s.AppendEntities(nil)
+	}
+	return s.ents
+}
+
+// All yields the selected entities in selection order, without copying them (the selection must not change while
+// it does).
+func (s *Selection) All() iter.Seq[ecs.Entity] {
+	s.fresh()
+	return func(yield func(ecs.Entity) bool) {
+		for _, e := range s.ents {
+			if !e.IsZero() && !yield(e) {
+				return
+			}
+		}
+	}
 }
 
 // Active returns the active entity: the one selected last (ok false if nothing is selected).

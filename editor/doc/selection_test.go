@@ -232,7 +232,13 @@ func checkSelection(d *Document, want []uint64) error {
 		return fmt.Errorf("selected entities %v, want %v", got, es)
 	}
 	if got := d.Selection().AppendEntities(nil); !slices.Equal(got, es) && len(es)+len(got) > 0 {
-		return fmt.Errorf("AppendSelected %v, want %v", got, es)
+		return fmt.Errorf("AppendEntities %v, want %v", got, es)
+	}
+	if got := d.Selection().View(); !slices.Equal(got, es) && len(es)+len(got) > 0 {
+		return fmt.Errorf("View %v, want %v", got, es)
+	}
+	if got := slices.Collect(d.Selection().All()); !slices.Equal(got, es) && len(es)+len(got) > 0 {
+		return fmt.Errorf("All %v, want %v", got, es)
 	}
 	a, ok := d.Selection().Active()
 	if ok != (len(es) > 0) || ok && a != es[len(es)-1] {
@@ -299,6 +305,35 @@ func TestSelectAllOrderAndVersion(t *testing.T) {
 	}
 	if err := checkSelection(d, want); err != nil {
 		t.Fatalf("after undo: %v", err)
+	}
+}
+
+// TestSelectionViewSkipsIDsWithoutEntity: View is the selected entities; once a selected id names no entity (its
+// entity despawned behind the document's back), View, All and AppendEntities leave it out alike.
+func TestSelectionViewSkipsIDsWithoutEntity(t *testing.T) {
+	d := New("", Options{})
+	var es []ecs.Entity
+	for range 3 {
+		e, err := d.SpawnCube(ecs.Entity{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, e)
+	}
+	d.Selection().Select(es...)
+	if got := d.Selection().View(); !slices.Equal(got, es) {
+		t.Fatalf("View %v, want %v", got, es)
+	}
+	d.EditWorld().Despawn(es[1])
+	want := []ecs.Entity{es[0], es[2]}
+	for name, got := range map[string][]ecs.Entity{"View": d.Selection().View(),
+		"All": slices.Collect(d.Selection().All()), "AppendEntities": d.Selection().AppendEntities(nil)} {
+		if !slices.Equal(got, want) {
+			t.Errorf("%s %v after a selected entity was despawned, want %v", name, got, want)
+		}
+	}
+	if d.Selection().Len() != 3 {
+		t.Errorf("the selection holds %d ids, want its 3 (an undo may bring the entity back)", d.Selection().Len())
 	}
 }
 

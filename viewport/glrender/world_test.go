@@ -1,6 +1,7 @@
 package glrender
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -30,7 +31,7 @@ func spinningGrid(t *testing.T) (*ecs.World, []ecs.Entity) {
 func TestWorldPlayMode(t *testing.T) {
 	w, cubes := spinningGrid(t)
 	b := viewport.NewBuilder(w, viewport.BuiltinMeshes{})
-	b.SetSelection([]ecs.Entity{cubes[210]})
+	b.SetSelection(slices.Values([]ecs.Entity{cubes[210]}))
 	b.Update()
 	dl := b.DrawList()
 	cam := framed(dl, testW, testH)
