@@ -32,12 +32,17 @@ type Selection struct {
 
 	version uint64
 
-	// Buffers Select All and Invert reuse (a million ids and entities are 16 MB a list, garbage at every Select
-	// All otherwise, which the collector's passes over a big scene's heap pay for): the list the last one replaced,
-	// and the radix sort's second pair.
-	spareIDs  []uint64
-	spareEnts []ecs.Entity
-	scratch   radix.Buffer[ecs.Entity]
+	// Buffers Select All, Invert and the look-up of many ids reuse (a million ids and entities are 16 MB a list,
+	// fresh memory or garbage at every use otherwise): the list the last Select All replaced, and the radix sort's
+	// second pair.
+	spare sortBufs
+}
+
+// sortBufs are the buffers of a sort of the world's scene ids with their entities (core.sortedIDs).
+type sortBufs struct {
+	ids   []uint64
+	ents  []ecs.Entity
+	radix radix.Buffer[ecs.Entity]
 }
 
 // fresh makes the selection's entities those of the document's current state.
@@ -63,7 +68,7 @@ func (s *Selection) fresh() {
 	}
 	switch {
 	case misses == len(s.list):
-		s.ents = s.c.resolveIDs(s.ents[:0], s.list)
+		s.ents = s.c.resolveIDs(s.ents[:0], s.list, &s.spare)
 	case misses > 0:
 		at, ids := make([]int, 0, misses), make([]uint64, 0, misses)
 		for i := range s.ents {
@@ -71,7 +76,7 @@ func (s *Selection) fresh() {
 				at, ids = append(at, i), append(ids, s.list[i])
 			}
 		}
-		for k, e := range s.c.resolveIDs(nil, ids) {
+		for k, e := range s.c.resolveIDs(nil, ids, &s.spare) {
 			s.ents[at[k]] = e
 		}
 	}
@@ -87,9 +92,10 @@ func (s *Selection) fresh() {
 var bulkResolve = func(n, world int) bool { return n >= 4096 && 8*n >= world }
 
 // resolveIDs appends the entity of each of ids (zero for an id that names none) to dst. Many ids (a selection of a
-// million, restored by undo) are joined with the world's ids sorted by radix: two sorts and a merge instead of a
-// million look-ups in a hash map, each a cache miss.
-func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
+// million, restored by undo) are joined with the world's ids sorted by radix in buf: two sorts (one if ids are in
+// order already, as Select All leaves them) and a merge instead of a million look-ups in a hash map, each a cache
+// miss. dst must not share memory with buf.
+func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64, buf *sortBufs) []ecs.Entity {
 	if len(d.byID) == 0 { // none names an entity (after a delete of everything)
 		n := len(dst)
 		dst = slices.Grow(dst, len(ids))[:n+len(ids)]
@@ -103,12 +109,16 @@ func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
 		}
 		return dst
 	}
-	all, es := d.sortedIDs(nil, nil, nil)
-	keys, pos := slices.Clone(ids), make([]int32, len(ids))
-	for i := range pos {
-		pos[i] = int32(i)
+	all, es := d.sortedIDs(buf.ids[:0], buf.ents[:0], &buf.radix)
+	defer func() { buf.ids, buf.ents = all[:0], es[:0] }()
+	keys, pos := ids, []int32(nil) // pos[k]: where keys[k] is in ids (nil: the same place)
+	if !slices.IsSorted(ids) {
+		keys, pos = slices.Clone(ids), make([]int32, len(ids))
+		for i := range pos {
+			pos[i] = int32(i)
+		}
+		radixSort(keys, pos, nil)
 	}
-	radixSort(keys, pos, nil)
 	n := len(dst)
 	dst = slices.Grow(dst, len(ids))[:n+len(ids)]
 	out := dst[n:]
@@ -119,7 +129,11 @@ func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64) []ecs.Entity {
 			j++
 		}
 		if j < len(all) && all[j] == id {
-			out[pos[k]] = es[j]
+			if pos != nil {
+				out[pos[k]] = es[j]
+			} else {
+				out[k] = es[j]
+			}
 		}
 	}
 	return dst
@@ -188,16 +202,19 @@ func (s *Selection) set(ids []uint64) {
 // add appends the ids that name an entity and are not selected yet; it reports whether any was.
 func (s *Selection) add(ids []uint64) bool {
 	s.fresh()
-	changed := false
-	s.list, s.ents = slices.Grow(s.list, len(ids)), slices.Grow(s.ents, len(ids)) // not a doubling at a time
-	for i, e := range s.c.resolveIDs(nil, ids) {
-		if id := ids[i]; !e.IsZero() && s.mark(e, id) {
+	s.list = slices.Grow(s.list, len(ids)) // not a doubling at a time
+	n := len(s.ents)
+	s.ents = s.c.resolveIDs(s.ents, ids, &s.spare) // ents[n+i]: the entity of ids[i], kept below in place
+	k := n
+	for i, id := range ids {
+		if e := s.ents[n+i]; !e.IsZero() && s.mark(e, id) {
 			s.list = append(s.list, id)
-			s.ents = append(s.ents, e)
-			changed = true
+			s.ents[k] = e
+			k++
 		}
 	}
-	return changed
+	s.ents = s.ents[:k]
+	return k > n
 }
 
 // remove deselects the given ids.
@@ -361,14 +378,14 @@ func (s *Selection) Clear() { s.set(nil) }
 // SelectAll selects every entity, in ascending scene id order. It reads the ids from the world's
 // columns and sorts them by radix, without looking each one up.
 func (s *Selection) SelectAll() {
-	ids, es := s.c.sortedIDs(s.spareIDs[:0], s.spareEnts[:0], &s.scratch)
+	ids, es := s.c.sortedIDs(s.spare.ids[:0], s.spare.ents[:0], &s.spare.radix)
 	s.replace(ids, es)
 }
 
 // Invert selects every entity that is not selected and deselects the others (Blender's
 // Ctrl+I), in ascending scene id order like SelectAll.
 func (s *Selection) Invert() {
-	ids, es := s.c.sortedIDs(s.spareIDs[:0], s.spareEnts[:0], &s.scratch)
+	ids, es := s.c.sortedIDs(s.spare.ids[:0], s.spare.ents[:0], &s.spare.radix)
 	s.fresh()
 	k := 0
 	for i, e := range es {
@@ -384,12 +401,12 @@ func (s *Selection) Invert() {
 // if it is the selection already) is kept for the next Select All.
 func (s *Selection) replace(ids []uint64, es []ecs.Entity) {
 	if slices.Equal(ids, s.list) {
-		s.spareIDs, s.spareEnts = ids[:0], es[:0]
+		s.spare.ids, s.spare.ents = ids[:0], es[:0]
 		return
 	}
 	s.fresh()
 	s.unmarkAll()
-	s.spareIDs, s.spareEnts = s.list[:0], s.ents[:0]
+	s.spare.ids, s.spare.ents = s.list[:0], s.ents[:0]
 	s.list, s.ents = ids, es
 	for i, e := range es {
 		s.mark(e, ids[i])
