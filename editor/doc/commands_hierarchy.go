@@ -22,8 +22,9 @@ func (c *treeCmd) size() int { return c.rm.size() + 8*len(c.roots) }
 
 func (c *treeCmd) apply(d *core) error {
 	if c.insert {
-		d.restorePack(c.rm.pack, nil, nil)
+		es := d.restorePack(c.rm.pack, nil, nil)
 		d.rebasePack(c.rm.pack)
+		d.hintRoots(c.rm.pack, es)
 		return nil
 	}
 	return d.removeIDs(c.roots)
@@ -33,8 +34,9 @@ func (c *treeCmd) revert(d *core) error {
 	if c.insert {
 		return d.removeIDs(c.roots)
 	}
-	d.restorePack(c.rm.pack, c.rm.order, c.rm.holders)
+	es := d.restorePack(c.rm.pack, c.rm.order, c.rm.holders)
 	d.rebasePack(c.rm.pack)
+	d.hintRoots(c.rm.pack, es)
 	return nil
 }
 

@@ -30,6 +30,9 @@ type core struct {
 	types     []compType
 	// takenSet: the world's scene.IDs generator skips the ids of byID (see idAlloc).
 	takenSet bool
+	// roots are the roots in sibling order as a load or a step that brought back the whole world listed them, for
+	// the first Roots (nil after it).
+	roots *loadedRoots
 
 	// The prefab files the scene's instances are built from (kept for saving and live updates),
 	// and the folder their paths are relative to (editor/doc/prefab.go).

@@ -92,8 +92,6 @@ type Document struct {
 	// on the scene (StartJournal takes it): the journal reads the file again when it writes its base,
 	// and only if the file is still the one loaded.
 	opened *fileID
-	// loadedRoots are the roots as Open's load listed them, for the first Roots (nil after it).
-	loadedRoots *loadedRoots
 
 	sel       Selection
 	hist      History
@@ -211,7 +209,7 @@ func openSeenBeside(ctx context.Context, path string, data []byte, opts Options,
 	d.path = path
 	d.opened = opened
 	if s.Roots != nil {
-		d.loadedRoots = &loadedRoots{w: s.World, shape: s.World.ShapeVersion(), version: d.version, es: s.Roots}
+		d.roots = &loadedRoots{w: s.World, shape: s.World.ShapeVersion(), version: d.version, es: s.Roots}
 	}
 	d.name = s.Name
 	if s.Camera != nil {

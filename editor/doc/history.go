@@ -157,12 +157,14 @@ func (h *History) Undo() error {
 		return nil
 	}
 	st := &h.steps[h.pos-1]
+	h.c.dropPendingRoots()
 	if err := st.cmd.revert(h.c); err != nil {
 		return fmt.Errorf("undo %s: %w", st.cmd.label(), err)
 	}
 	h.pos--
 	h.sel.set(st.selBefore)
 	h.c.version++
+	h.c.stampRoots()
 	if h.c.jr != nil {
 		h.c.jr.move(h, false)
 	}
@@ -179,12 +181,14 @@ func (h *History) Redo() error {
 		return nil
 	}
 	st := &h.steps[h.pos]
+	h.c.dropPendingRoots()
 	if err := st.cmd.apply(h.c); err != nil {
 		return fmt.Errorf("redo %s: %w", st.cmd.label(), err)
 	}
 	h.pos++
 	h.sel.set(st.selAfter)
 	h.c.version++
+	h.c.stampRoots()
 	if h.c.jr != nil {
 		h.c.jr.move(h, true)
 	}

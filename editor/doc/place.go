@@ -113,22 +113,54 @@ func (d *core) siblingsOf(parent ecs.Entity) []ecs.Entity {
 // the hierarchy shows them in).
 func (d *Document) Roots() []ecs.Entity {
 	w := d.World()
-	if r := d.loadedRoots; r != nil {
-		d.loadedRoots = nil // handed out once: the caller owns the list
-		if r.w == w && r.shape == w.ShapeVersion() && r.version == d.version {
+	if r := d.roots; r != nil {
+		d.roots = nil // handed out once: the caller owns the list
+		if !r.pending && r.w == w && r.shape == w.ShapeVersion() && r.version == d.version {
+			if r.unsorted {
+				scene.SortSiblings(w, r.es)
+			}
 			return r.es
 		}
 	}
 	return scene.Roots(w)
 }
 
-// loadedRoots are the roots of a world in sibling order as its load listed them, while the world is
-// as loaded (the same shape, no edit since): at a million roots, the sort the first Roots would make
-// in the frame that first shows the scene.
+// loadedRoots are the roots of a world as its load (in sibling order) or a step that brought back the whole world
+// (unsorted) listed them, while the world is as then (the same shape, no edit since): at a million roots, the
+// passes over every entity the first Roots would make in the frame that first shows the scene, and for a load the
+// sort. A step's list is pending until the history stamps it with the document's version after the step
+// (stampRoots).
 type loadedRoots struct {
 	w              *ecs.World
 	shape, version uint64
 	es             []ecs.Entity
+	unsorted       bool
+	pending        bool
+}
+
+// hintRoots keeps es, the entities of p that a step brought back, as the next Roots when they are the whole world
+// and all of them roots (a flat scene deleted whole and brought back).
+func (d *core) hintRoots(p *pack, es []ecs.Entity) {
+	w := d.world
+	if w.Len() != len(es) || len(es) < 2 || slices.ContainsFunc(p.parents, func(id uint64) bool { return id != 0 }) {
+		return
+	}
+	d.roots = &loadedRoots{w: w, shape: w.ShapeVersion(), es: es, unsorted: true, pending: true}
+}
+
+// stampRoots gives a list hintRoots kept the document's version after the step that made it.
+func (d *core) stampRoots() {
+	if r := d.roots; r != nil && r.pending {
+		r.version, r.pending = d.version, false
+	}
+}
+
+// dropPendingRoots forgets a list hintRoots kept that no history step stamped (a step run other than by undo or
+// redo), before a step whose list stampRoots stamps.
+func (d *core) dropPendingRoots() {
+	if r := d.roots; r != nil && r.pending {
+		d.roots = nil
+	}
 }
 
 // appendKeys returns a function that hands out order keys placing entities after the current

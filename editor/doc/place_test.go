@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -106,4 +107,63 @@ func TestMoveNextToRenumbersWhenKeysAreTooClose(t *testing.T) {
 	if content(t, d) != start {
 		t.Fatal("undo of a renumbering move")
 	}
+}
+
+// TestRootsAfterUndoOfDeleteAll: the undo of a delete of a whole flat scene hands its restored entities to the next
+// Roots (no pass over a million to find them), and Roots lists exactly what scene.Roots lists, also after a reorder
+// and when the restored entities are not in sibling order.
+func TestRootsAfterUndoOfDeleteAll(t *testing.T) {
+	d := New("", Options{})
+	var es []ecs.Entity
+	for range 5 {
+		e, err := d.SpawnCube(ecs.Entity{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, e)
+	}
+	check := func(when string, hinted bool) {
+		t.Helper()
+		if got := d.roots != nil && d.roots.version == d.version; got != hinted {
+			t.Errorf("%s: a list kept for Roots %v, want %v", when, got, hinted)
+		}
+		if got, want := d.Roots(), scene.Roots(d.World()); !slices.Equal(got, want) {
+			t.Errorf("%s: Roots %v, want %v", when, got, want)
+		}
+	}
+	deleteAllAndUndo := func() {
+		t.Helper()
+		if err := d.Delete(d.Roots()...); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.History().Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deleteAllAndUndo()
+	check("undo of a delete of all", true)
+
+	// A list kept but not read before a reorder is not read after it.
+	deleteAllAndUndo()
+	roots := scene.Roots(d.World())
+	if err := d.MoveNextTo(roots[0], false, false, roots[len(roots)-1]); err != nil {
+		t.Fatal(err)
+	}
+	check("a reorder after the undo", false)
+
+	// The entities come back in slot order, which is no longer sibling order: the list is sorted.
+	deleteAllAndUndo()
+	check("undo of a delete of all out of sibling order", true)
+
+	// The redo of the undone delete and its undo again, through the same steps.
+	if err := d.History().Redo(); err != nil {
+		t.Fatal(err)
+	}
+	if d.World().Len() != 0 {
+		t.Fatalf("%d entities after the redo of the delete", d.World().Len())
+	}
+	if err := d.History().Undo(); err != nil {
+		t.Fatal(err)
+	}
+	check("undo again", true)
 }
