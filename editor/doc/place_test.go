@@ -114,14 +114,7 @@ func TestMoveNextToRenumbersWhenKeysAreTooClose(t *testing.T) {
 // and when the restored entities are not in sibling order.
 func TestRootsAfterUndoOfDeleteAll(t *testing.T) {
 	d := New("", Options{})
-	var es []ecs.Entity
-	for range 5 {
-		e, err := d.SpawnCube(ecs.Entity{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		es = append(es, e)
-	}
+	spawnRootCubes(t, d, 5)
 	check := func(when string, hinted bool) {
 		t.Helper()
 		if got := d.roots != nil && d.roots.version == d.version; got != hinted {
@@ -166,4 +159,18 @@ func TestRootsAfterUndoOfDeleteAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("undo again", true)
+}
+
+// spawnRootCubes spawns n cubes at the root of d and returns them.
+func spawnRootCubes(t *testing.T, d *Document, n int) []ecs.Entity {
+	t.Helper()
+	es := make([]ecs.Entity, n)
+	for i := range es {
+		e, err := d.SpawnCube(ecs.Entity{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		es[i] = e
+	}
+	return es
 }

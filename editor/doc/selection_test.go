@@ -312,14 +312,7 @@ func TestSelectAllOrderAndVersion(t *testing.T) {
 // entity despawned behind the document's back), View, All and AppendEntities leave it out alike.
 func TestSelectionViewSkipsIDsWithoutEntity(t *testing.T) {
 	d := New("", Options{})
-	var es []ecs.Entity
-	for range 3 {
-		e, err := d.SpawnCube(ecs.Entity{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		es = append(es, e)
-	}
+	es := spawnRootCubes(t, d, 3)
 	d.Selection().Select(es...)
 	if got := d.Selection().View(); !slices.Equal(got, es) {
 		t.Fatalf("View %v, want %v", got, es)
