@@ -143,9 +143,10 @@ func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64, buf *sortBufs) []ecs.E
 func (s *Selection) mark(e ecs.Entity, id uint64) bool {
 	i := int(e.Index())
 	if i >= len(s.at) {
-		n, old := max(i+1, 2*len(s.at)), len(s.at)
-		s.at = slices.Grow(s.at, n-old)[:n]
-		clear(s.at[old:])
+		// Used to its capacity: the runtime hands the grown array out zeroed, and the pages of the room no entity
+		// reaches yet are not touched.
+		s.at = slices.Grow(s.at, i+1-len(s.at))
+		s.at = s.at[:cap(s.at)]
 	}
 	if s.at[i] == id {
 		return false
