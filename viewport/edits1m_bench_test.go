@@ -3,18 +3,13 @@ package viewport
 import (
 	"testing"
 	"time"
-
-	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // BenchmarkBuilderEdits1M times the builder's Update after the edits of a flat scene of 1,000,000 cubes: all of
 // them despawned (a delete), spawned back from their columns (its undo) and 100,000 more spawned beside them.
 // ns/entity is per entity the edit changed.
 func BenchmarkBuilderEdits1M(b *testing.B) {
-	w := scene.NewWorld()
-	p := scene.DefaultGrid()
-	p.Count = [3]int{100, 100, 100}
-	_, cubes := scene.SpawnGrid(w, p)
+	w, cubes := flatGrid(100, 100, 100)
 	n := len(cubes)
 	bl := NewBuilder(w, BuiltinMeshes{})
 	bl.Update()

@@ -85,10 +85,7 @@ func TestRemoveAllAsRemoveOfEach(t *testing.T) {
 // TestBuilderSweepsAnEmptiedWorld: once every entity is gone (a delete of all) the builder empties the list at
 // once, hidden and broken entities' records too, and the entities spawned back are drawn as before.
 func TestBuilderSweepsAnEmptiedWorld(t *testing.T) {
-	w := scene.NewWorld()
-	p := scene.DefaultGrid()
-	p.Count = [3]int{30, 2, 30}
-	_, cubes := scene.SpawnGrid(w, p)
+	w, cubes := flatGrid(30, 2, 30)
 	b := NewBuilder(w, BuiltinMeshes{})
 	hidden := cubes[7]
 	b.SetHide(func(e ecs.Entity) bool { return e == hidden })
