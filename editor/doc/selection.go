@@ -94,7 +94,7 @@ var bulkResolve = func(n, world int) bool { return n >= 4096 && 8*n >= world }
 // resolveIDs appends the entity of each of ids (zero for an id that names none) to dst. Many ids (a selection of a
 // million, restored by undo) are joined with the world's ids sorted by radix in buf: two sorts (one if ids are in
 // order already, as Select All leaves them) and a merge instead of a million look-ups in a hash map, each a cache
-// miss. dst must not share memory with buf.
+// miss. dst must not share memory with buf, nor may the caller hold buf's lists across the call.
 func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64, buf *sortBufs) []ecs.Entity {
 	if len(d.byID) == 0 { // none names an entity (after a delete of everything)
 		n := len(dst)
@@ -143,8 +143,8 @@ func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64, buf *sortBufs) []ecs.E
 func (s *Selection) mark(e ecs.Entity, id uint64) bool {
 	i := int(e.Index())
 	if i >= len(s.at) {
-		// Used to its capacity: the runtime hands the grown array out zeroed, and the pages of the room no entity
-		// reaches yet are not touched.
+		// Grown by the runtime's step (a quarter at this size, not double) and used to its capacity, which the
+		// runtime hands out zeroed.
 		s.at = slices.Grow(s.at, i+1-len(s.at))
 		s.at = s.at[:cap(s.at)]
 	}
@@ -379,6 +379,7 @@ func (s *Selection) Clear() { s.set(nil) }
 // SelectAll selects every entity, in ascending scene id order. It reads the ids from the world's
 // columns and sorts them by radix, without looking each one up.
 func (s *Selection) SelectAll() {
+	s.fresh() // first: its look-up of many ids sorts in the spare buffers that are about to hold the new list
 	ids, es := s.c.sortedIDs(s.spare.ids[:0], s.spare.ents[:0], &s.spare.radix)
 	s.replace(ids, es)
 }
@@ -386,8 +387,8 @@ func (s *Selection) SelectAll() {
 // Invert selects every entity that is not selected and deselects the others (Blender's
 // Ctrl+I), in ascending scene id order like SelectAll.
 func (s *Selection) Invert() {
+	s.fresh() // first, as in SelectAll
 	ids, es := s.c.sortedIDs(s.spare.ids[:0], s.spare.ents[:0], &s.spare.radix)
-	s.fresh()
 	k := 0
 	for i, e := range es {
 		if !s.has(e, ids[i]) {
