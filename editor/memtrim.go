@@ -57,12 +57,19 @@ func (m *memTrim) due() bool {
 func (m *memTrim) start(done func()) {
 	m.at = m.sample[0].Value.Uint64()
 	m.held.Store(true)
-	m.running.Store(true)
-	go func() {
+	m.run(done, func() {
 		runtime.GC()
 		if keepsTooMuch() {
-			m.giveBack()
+			m.giveBack() // collects again: the runtime gives free pages back only after a collection of its own
 		}
+	})
+}
+
+// run runs step on a goroutine of its own while running is set, then calls done there.
+func (m *memTrim) run(done, step func()) {
+	m.running.Store(true)
+	go func() {
+		step()
 		m.running.Store(false)
 		done()
 	}()
@@ -86,14 +93,7 @@ func (m *memTrim) releaseDue(idle time.Duration) bool {
 }
 
 // startRelease gives the free memory back; done is called on its goroutine when it has ended.
-func (m *memTrim) startRelease(done func()) {
-	m.running.Store(true)
-	go func() {
-		m.giveBack()
-		m.running.Store(false)
-		done()
-	}()
-}
+func (m *memTrim) startRelease(done func()) { m.run(done, m.giveBack) }
 
 // giveBack gives the free memory back to the system (a collection first), the C heap's too.
 func (m *memTrim) giveBack() {

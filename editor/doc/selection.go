@@ -129,11 +129,11 @@ func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64, buf *sortBufs) []ecs.E
 			j++
 		}
 		if j < len(all) && all[j] == id {
+			at := k
 			if pos != nil {
-				out[pos[k]] = es[j]
-			} else {
-				out[k] = es[j]
+				at = int(pos[k])
 			}
+			out[at] = es[j]
 		}
 	}
 	return dst
