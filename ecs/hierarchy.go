@@ -82,6 +82,7 @@ type hnode struct {
 	count       uint32 // number of children
 }
 
+// grow makes nodes at least n long (n is the world's IndexCap: see there).
 func (h *hierarchy) grow(n int) {
 	if len(h.nodes) < n {
 		h.nodes = append(h.nodes, make([]hnode, n-len(h.nodes))...)
@@ -227,7 +228,7 @@ func (w *World) SetParent(child, parent Entity) error {
 	w.beforeWrite()
 	h := &w.hier
 	h.active = true
-	h.grow(len(w.records))
+	h.grow(w.IndexCap())
 	if h.nodes[child.index].parent == parent.index {
 		return nil
 	}
@@ -271,7 +272,7 @@ func (w *World) SetParents(links []ParentLink) error {
 	w.beforeWrite()
 	h := &w.hier
 	h.active = true
-	h.grow(len(w.records))
+	h.grow(w.IndexCap())
 	// The parent each linked child will have once every link is applied.
 	h.val.reset(len(w.records))
 	for _, l := range links {
@@ -326,7 +327,7 @@ func (w *World) SetChildren(parent Entity, children []Entity) error {
 	w.beforeWrite()
 	h := &w.hier
 	h.active = true
-	h.grow(len(w.records))
+	h.grow(w.IndexCap())
 	h.val.reset(len(w.records)) // the new children
 	moving := false             // some child comes from elsewhere
 	for _, c := range children {

@@ -19,6 +19,12 @@ func (w *World) ReserveLike(e Entity, n int) {
 	}
 }
 
+// IndexCap is how many entity indexes the world has room for before its records grow (every Entity's Index is
+// below it). Arrays kept by entity index beside the world (a viewport's, a selection's) grow to it at once: they
+// then grow when the world's records do, once, and not by steps or at the first spawn after a load, each a copy
+// into fresh pages at a million entities.
+func (w *World) IndexCap() int { return cap(w.records) }
+
 // SameComponents reports whether a and b are both alive and have the same components (in the same table; the
 // components kept in sparse sets are not compared).
 func (w *World) SameComponents(a, b Entity) bool {

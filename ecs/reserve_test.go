@@ -3,7 +3,8 @@ package ecs
 import "testing"
 
 // ReserveLike grows e's table once: the spawns it made room for grow nothing, however many; SameComponents tells
-// entities of one table; a dead entity or no count reserves nothing.
+// entities of one table; a dead entity or no count reserves nothing. IndexCap is above every entity's index and
+// stays while the spawns fit the records' room.
 func TestReserveLike(t *testing.T) {
 	w := NewWorld()
 	Register[spinLike](w)
@@ -22,8 +23,17 @@ func TestReserveLike(t *testing.T) {
 	if reserved < n+1 {
 		t.Fatalf("room for %d rows after reserving %d more beside one", reserved, n)
 	}
+	room := w.IndexCap()
+	if room < n+3 {
+		t.Fatalf("IndexCap %d after reserving %d beside two entities and index 0", room, n)
+	}
 	for range n {
-		w.Spawn(Transform{})
+		if e := w.Spawn(Transform{}); int(e.Index()) >= w.IndexCap() {
+			t.Fatalf("entity index %d at IndexCap %d", e.Index(), w.IndexCap())
+		}
+	}
+	if w.IndexCap() != room {
+		t.Fatalf("IndexCap %d -> %d over spawns it had room for", room, w.IndexCap())
 	}
 	if tab.cap != reserved || tab.len() != n+1 {
 		t.Fatalf("after %d spawns: %d rows, capacity %d (reserved %d)", n, tab.len(), tab.cap, reserved)

@@ -204,7 +204,7 @@ func (w *World) PropagateTransforms() {
 	}
 	p.pass++
 	if len(p.stamp) < len(w.records) {
-		p.stamp = append(p.stamp, make([]uint32, len(w.records)-len(p.stamp))...)
+		p.stamp = append(p.stamp, make([]uint32, w.IndexCap()-len(p.stamp))...)
 	}
 	tick := w.tick
 	h := &w.hier

@@ -498,10 +498,14 @@ func (b *binder) entity(doc *entityDoc) {
 // so far took each: a file whose first entities are small and whose rest is one huge value reserves no more than a
 // file of alike entities could load. (The room itself is not counted against the limit: with small entities first
 // and big ones after, the estimate is too high and the world may take up to about twice the limit's memory.)
+// The room is an eighth more than the estimate: a first spawn after the load (a grid a tenth of the scene's size)
+// fits in it, and so in the arrays kept by entity index beside the world, which grow to its room
+// (ecs.World.IndexCap); unused, it costs address space only.
 func (b *binder) expect(n int) {
 	if b.alike < expectAfter/2 {
 		return
 	}
+	n += n / 8
 	if d := &b.ds; d.maxData > 0 && b.recs.n > 0 {
 		per := max(d.data/int64(b.recs.n), 1)
 		n = min(n, int(max(d.maxData-d.data, 0)/per))

@@ -217,10 +217,7 @@ func (b *Builder) restoreRemoved(n int) {
 		return
 	}
 	if most := len(b.dl.removed.slots) * slotPage; len(b.ents) < most {
-		b.ents = append(b.ents, make([]ecs.Entity, most-len(b.ents))...)
-	}
-	if len(b.placed) < len(b.ents) {
-		b.placed = append(b.placed, make([]uint32, len(b.ents)-len(b.placed))...)
+		b.fit(uint32(most - 1))
 	}
 	same := true
 	var asset string
@@ -276,9 +273,7 @@ func (b *Builder) visitBroken(q *ecs.Query2[ecs.GlobalTransform, scene.Prefab]) 
 		}
 		b.broken[id] = true
 		ph := assets.Placeholder()
-		for int(id) >= len(b.ents) {
-			b.ents = append(b.ents, ecs.Entity{})
-		}
+		b.fit(id)
 		b.ents[id] = e
 		b.dl.Set(ph.Ref, Instance{World: g.Matrix, Color: brokenColor, ID: id})
 		b.dl.SetMesh(ph.Ref, ph)
@@ -317,9 +312,7 @@ func (b *Builder) put(e ecs.Entity, world mgl32.Mat4, asset string, col [4]float
 	if b.hide != nil && b.hide(e) {
 		b.dl.Remove(id)
 		b.hidden[id] = true
-		for int(id) >= len(b.ents) {
-			b.ents = append(b.ents, ecs.Entity{})
-		}
+		b.fit(id)
 		b.ents[id] = e
 		return
 	}
@@ -329,13 +322,8 @@ func (b *Builder) put(e ecs.Entity, world mgl32.Mat4, asset string, col [4]float
 		b.dl.Remove(id)
 		return
 	}
-	for int(id) >= len(b.ents) {
-		b.ents = append(b.ents, ecs.Entity{})
-	}
+	b.fit(id)
 	b.ents[id] = e
-	if int(id) >= len(b.placed) {
-		b.placed = append(b.placed, make([]uint32, len(b.ents)-len(b.placed))...)
-	}
 	b.placed[id] = b.update
 	ref := mesh.Ref
 	var mat *Material
@@ -347,6 +335,18 @@ func (b *Builder) put(e ecs.Entity, world mgl32.Mat4, asset string, col [4]float
 	b.dl.Set(ref, Instance{World: world, Color: col, ID: id})
 	b.dl.SetMesh(ref, mesh)
 	b.dl.SetMaterial(ref, mat)
+}
+
+// fit makes ents and placed long enough for id: to the world's room for entities at once (ecs.World.IndexCap), so
+// that they grow when the world's records do, not by steps nor at the first spawn after a load (each a copy of
+// arrays of a million into fresh pages).
+func (b *Builder) fit(id uint32) {
+	if int(id) < len(b.ents) {
+		return
+	}
+	n := max(int(id)+1, b.w.IndexCap())
+	b.ents = append(b.ents, make([]ecs.Entity, n-len(b.ents))...)
+	b.placed = append(b.placed, make([]uint32, n-len(b.placed))...)
 }
 
 // mesh resolves a reference once (until ReloadMeshes).

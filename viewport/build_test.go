@@ -256,3 +256,41 @@ func BenchmarkBuilderFirstBuild(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/instance")
 }
+
+// The builder's arrays by entity index grow to the world's room for entities at once (World.IndexCap): spawns
+// the world has room for grow none of them, and every entity keeps its place.
+func TestBuilderArraysFollowWorldRoom(t *testing.T) {
+	w, cubes := flatGrid(10, 1, 10)
+	w.ReserveLike(cubes[0], 500)
+	b := NewBuilder(w, BuiltinMeshes{})
+	b.Update()
+	if len(b.ents) < w.IndexCap() || len(b.placed) != len(b.ents) {
+		t.Fatalf("after the first build: %d entities, %d placed marks for a world with room for %d", len(b.ents), len(b.placed), w.IndexCap())
+	}
+	ents, placed, room := &b.ents[0], &b.placed[0], w.IndexCap()
+	p := scene.DefaultGrid()
+	p.Count = [3]int{20, 1, 20}
+	p.Origin = mgl32.Vec3{0, 10, 0}
+	_, more := scene.SpawnGrid(w, p)
+	b.Update()
+	if w.IndexCap() != room {
+		t.Fatalf("the world's room changed (%d -> %d): the test spawns too many", room, w.IndexCap())
+	}
+	if &b.ents[0] != ents || &b.placed[0] != placed {
+		t.Fatal("a spawn the world had room for grew the builder's arrays")
+	}
+	for _, e := range append(cubes, more...) {
+		if got, ok := b.Entity(EntityID(e)); !ok || got != e {
+			t.Fatalf("entity %v not found by its id", e)
+		}
+	}
+	// Past the room, they grow with the world's records.
+	p.Count = [3]int{30, 1, 30}
+	p.Origin = mgl32.Vec3{0, 20, 0}
+	_, most := scene.SpawnGrid(w, p)
+	b.Update()
+	last := most[len(most)-1]
+	if got, ok := b.Entity(EntityID(last)); len(b.ents) < w.IndexCap() || !ok || got != last {
+		t.Fatalf("past the room: %d entities for a world with room for %d", len(b.ents), w.IndexCap())
+	}
+}

@@ -143,9 +143,9 @@ func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64, buf *sortBufs) []ecs.E
 func (s *Selection) mark(e ecs.Entity, id uint64) bool {
 	i := int(e.Index())
 	if i >= len(s.at) {
-		// Grown by the runtime's step (a quarter at this size, not double) and used to its capacity, which the
-		// runtime hands out zeroed.
-		s.at = slices.Grow(s.at, i+1-len(s.at))
+		// Grown to the world's room for entities at once (see ecs.World.IndexCap) and used to its capacity, which
+		// the runtime hands out zeroed.
+		s.at = slices.Grow(s.at, max(i+1, s.c.world.IndexCap())-len(s.at))
 		s.at = s.at[:cap(s.at)]
 	}
 	if s.at[i] == id {

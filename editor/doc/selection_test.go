@@ -330,6 +330,32 @@ func TestSelectionViewSkipsIDsWithoutEntity(t *testing.T) {
 	}
 }
 
+// The selection's marks by entity index take the world's room for entities at once (ecs.World.IndexCap):
+// selecting entities spawned within it grows nothing.
+func TestSelectionMarksFollowWorldRoom(t *testing.T) {
+	d := New("", Options{})
+	es := spawnRootCubes(t, d, 20) // each spawned cube is selected: the marks are made for the world as it is
+	d.EditWorld().ReserveLike(es[0], 200)
+	room := d.EditWorld().IndexCap()
+	s := d.Selection()
+	es = spawnRootCubes(t, d, 50) // past the marks made: they grow, to the room
+	if !s.IsSelected(es[49]) || len(s.at) < room {
+		t.Fatalf("marks for %d entities in a world with room for %d", len(s.at), room)
+	}
+	at := &s.at[0]
+	more := spawnRootCubes(t, d, 100)
+	s.Select(more...)
+	if !s.IsSelected(more[99]) || s.IsSelected(es[49]) {
+		t.Fatal("the selection of the spawned cubes is wrong")
+	}
+	if d.EditWorld().IndexCap() != room {
+		t.Fatalf("the world's room changed (%d -> %d): the test spawns too many", room, d.EditWorld().IndexCap())
+	}
+	if &s.at[0] != at {
+		t.Fatal("selecting entities spawned within the world's room grew the marks")
+	}
+}
+
 // TestRadixSort: radixSort orders unique keys as a comparison sort does, moving the values with them, with
 // buffers of its own or with second buffers kept from sort to sort (of other lengths).
 func TestRadixSort(t *testing.T) {

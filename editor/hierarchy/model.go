@@ -270,11 +270,20 @@ func (m *Model) rebuild(t Tree, world *ecs.World) {
 	m.n = len(m.roots) + extra
 }
 
+// room is how long rootPos (by entity index) and the roots grow to at once when need is more than they hold: the
+// world's room for entities (ecs.World.IndexCap), so that they grow when its records do and not at each spawn.
+func (m *Model) room(need int) int {
+	if m.rootsWorld == nil {
+		return need + need/2
+	}
+	return max(need, m.rootsWorld.IndexCap())
+}
+
 // placeRoots records the places of the roots from place from on in rootPos.
 func (m *Model) placeRoots(from int) {
 	for i, e := range m.roots[from:] {
 		if x := int(e.Index()); x >= len(m.rootPos) {
-			m.rootPos = append(m.rootPos, make([]int32, x+1-len(m.rootPos)+len(m.rootPos)/2)...)
+			m.rootPos = append(m.rootPos, make([]int32, m.room(x+1)-len(m.rootPos))...)
 		}
 		m.rootPos[e.Index()] = int32(from + i + 1)
 	}
@@ -308,7 +317,7 @@ func (m *Model) followRoots(t Tree, shape [2]uint64) bool {
 		x := int(e.Index())
 		if (x >= len(m.rootPos) || m.rootPos[x] == 0) && alive[i] && t.Parent(e).IsZero() {
 			if x >= len(m.rootPos) {
-				m.rootPos = append(m.rootPos, make([]int32, x+1-len(m.rootPos)+len(m.rootPos)/2)...)
+				m.rootPos = append(m.rootPos, make([]int32, m.room(x+1)-len(m.rootPos))...)
 			}
 			m.rootPos[x] = -1 // taken (a touched entity is seen once)
 			added = append(added, e)
@@ -344,6 +353,9 @@ func (m *Model) followRoots(t Tree, shape [2]uint64) bool {
 		}
 		out = append(out, kept[k:]...)
 	} else {
+		if n := len(out) + len(added); n > cap(out) {
+			out = slices.Grow(out, m.room(n)-len(out))
+		}
 		out = append(out, added...)
 	}
 	m.roots, m.rootsShape = out, shape

@@ -425,3 +425,47 @@ func TestRowsFollowRandomEdits(t *testing.T) {
 		}
 	}
 }
+
+// The roots' places by entity index, and the roots once they grow, take the world's room for entities at once
+// (ecs.World.IndexCap): roots added within it grow neither, and the rows stay right.
+func TestRootsFollowWorldRoom(t *testing.T) {
+	f := newForest()
+	for i := range 50 {
+		f.add(fmt.Sprint("a", i), ecs.Entity{})
+	}
+	f.w.ReserveLike(f.all[0], 300)
+	room := f.w.IndexCap()
+	m := New()
+	m.Update(f, 1, f.w)
+	if len(m.rootPos) < room {
+		t.Fatalf("root places for %d entities in a world with room for %d", len(m.rootPos), room)
+	}
+	rootPos := &m.rootPos[0]
+	for i := range 100 {
+		f.add(fmt.Sprint("b", i), ecs.Entity{})
+	}
+	if n := m.Update(f, 2, f.w); n != 150 || cap(m.roots) < room {
+		t.Fatalf("%d rows after adding 100 roots to 50, roots' room %d; want 150, %d", n, cap(m.roots), room)
+	}
+	roots := &m.roots[0]
+	for i := range 100 {
+		f.add(fmt.Sprint("c", i), ecs.Entity{})
+	}
+	if n := m.Update(f, 3, f.w); n != 250 {
+		t.Fatalf("%d rows after adding 100 more roots; want 250", n)
+	}
+	if f.w.IndexCap() != room {
+		t.Fatalf("the world's room changed (%d -> %d): the test spawns too many", room, f.w.IndexCap())
+	}
+	if &m.rootPos[0] != rootPos || &m.roots[0] != roots {
+		t.Fatal("roots added within the world's room grew the model's arrays")
+	}
+	if f.roots != 1 {
+		t.Fatalf("%d full listings of the roots; want the first only (the rest followed the changes)", f.roots)
+	}
+	for i, e := range f.all {
+		if r := m.Row(i); r.Entity != e {
+			t.Fatalf("row %d is %v, want %v", i, r.Entity, e)
+		}
+	}
+}
