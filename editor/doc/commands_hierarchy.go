@@ -127,12 +127,12 @@ func (c *gridCmd) apply(d *core) error {
 	}
 	i := 0
 	if c.grouped {
-		d.byID[c.ids[0]] = c.group
+		d.byID()[c.ids[0]] = c.group
 		d.structure++
 		i++
 	}
 	for _, e := range c.cubes {
-		d.byID[c.ids[i]] = e
+		d.byID()[c.ids[i]] = e
 		d.structure++
 		i++
 	}
@@ -181,7 +181,7 @@ func (c *gridCmd) revert(d *core) error {
 	}
 	if !bulk { // all found: none is despawned before each one is
 		for _, id := range c.ids {
-			delete(d.byID, id)
+			delete(d.byID(), id)
 			d.structure++
 		}
 	}

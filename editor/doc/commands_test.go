@@ -579,24 +579,85 @@ func TestDeleteAllOfABigScene(t *testing.T) {
 	p.Count = [3]int{40, 10, 40} // enough values that packOf copies them on several goroutines
 	_, _, err := d.SpawnGrid(context.Background(), p, nil)
 	must(t, err)
-	before, ids := content(t, d), slices.Sorted(maps.Keys(d.byID))
+	before, ids := content(t, d), slices.Sorted(maps.Keys(d.byID()))
 	if len(ids) != 16000 || !d.bulkRemoval(len(ids)) {
 		t.Fatalf("%d entities: not a bulk removal", len(ids))
 	}
 	for round := range 2 {
 		d.Selection().SelectAll()
 		must(t, d.DeleteSelection())
-		if d.Len() != 0 || len(d.byID) != 0 {
-			t.Fatalf("round %d, deleted: %d entities, %d ids indexed", round, d.Len(), len(d.byID))
+		if d.Len() != 0 || len(d.byID()) != 0 {
+			t.Fatalf("round %d, deleted: %d entities, %d ids indexed", round, d.Len(), len(d.byID()))
 		}
 		must(t, d.History().Undo())
-		if content(t, d) != before || !slices.Equal(slices.Sorted(maps.Keys(d.byID)), ids) {
+		if content(t, d) != before || !slices.Equal(slices.Sorted(maps.Keys(d.byID())), ids) {
 			t.Fatalf("round %d, undone: another scene or index", round)
 		}
 		must(t, d.History().Redo())
-		if d.Len() != 0 || len(d.byID) != 0 {
-			t.Fatalf("round %d, redone: %d entities, %d ids indexed", round, d.Len(), len(d.byID))
+		if d.Len() != 0 || len(d.byID()) != 0 {
+			t.Fatalf("round %d, redone: %d entities, %d ids indexed", round, d.Len(), len(d.byID()))
 		}
 		must(t, d.History().Undo())
+	}
+}
+
+// TestDeleteAllUndoFillsIndexBeside: the undo of a delete of everything fills the scene-id index on a goroutine
+// beside the loop; everything that reads it afterwards (look-ups, the selection, the hierarchy's roots, a save's
+// check, new ids, further steps) sees it whole, and the race detector sees no access beside the fill.
+func TestDeleteAllUndoFillsIndexBeside(t *testing.T) {
+	old := asyncIndexFill
+	asyncIndexFill = 1000
+	t.Cleanup(func() { asyncIndexFill = old })
+	d := New("", Options{})
+	p := scene.DefaultGrid()
+	p.Count = [3]int{80, 1, 80} // enough that the selection looks its ids up in bulk (resolveIDs), not in the index
+	_, _, err := d.SpawnGrid(context.Background(), p, nil)
+	must(t, err)
+	before, ids := content(t, d), slices.Sorted(maps.Keys(d.byID()))
+	for round := range 3 {
+		d.Selection().SelectAll()
+		must(t, d.DeleteSelection())
+		must(t, d.History().Undo())
+		if d.filling == nil || d.indexLen() != len(ids) {
+			t.Fatalf("round %d: the undo did not fill the index beside (filling %v, %d of %d)", round, d.filling != nil,
+				d.indexLen(), len(ids))
+		}
+		// The selection of all comes back without waiting for the fill.
+		if sel := d.Selection(); sel.Len() != len(ids) || !sel.IsSelectedID(ids[7]) {
+			t.Fatalf("round %d: %d selected after the undo, want %d", round, sel.Len(), len(ids))
+		}
+		roots := d.Roots()
+		if len(roots) != len(ids) {
+			t.Fatalf("round %d: %d roots after the undo, want %d", round, len(roots), len(ids))
+		}
+		roots[0] = ecs.Entity{} // the caller owns the list: the fill reads a copy
+		for _, id := range ids {
+			if e, ok := d.entity(id); !ok || d.idOf(e) != id {
+				t.Fatalf("round %d: id %d does not find its entity after the undo", round, id)
+			}
+		}
+		if d.filling != nil || content(t, d) != before || !slices.Equal(slices.Sorted(maps.Keys(d.byID())), ids) {
+			t.Fatalf("round %d: another scene or index after the fill", round)
+		}
+		switch round {
+		case 1: // a step at once after the undo: its new id is not one of those indexed
+			d.Selection().SelectAll()
+			must(t, d.DeleteSelection())
+			must(t, d.History().Undo())
+			e, err := d.SpawnCube(ecs.Entity{})
+			must(t, err)
+			if slices.Contains(ids, d.idOf(e)) || d.Len() != len(ids)+1 {
+				t.Fatalf("a cube spawned beside the fill got id %d (taken: %v), %d entities", d.idOf(e),
+					slices.Contains(ids, d.idOf(e)), d.Len())
+			}
+			must(t, d.History().Undo())
+		case 2: // redo and a save's check beside the fill
+			d.Selection().SelectAll()
+			must(t, d.DeleteSelection())
+			must(t, d.History().Undo())
+			if !d.lendable() {
+				t.Fatal("not lendable after the undo: the index was read before its fill ended")
+			}
+		}
 	}
 }

@@ -453,7 +453,7 @@ func (d *Document) shown() *core {
 }
 
 func (d *core) entity(id uint64) (ecs.Entity, bool) {
-	e, ok := d.byID[id]
+	e, ok := d.byID()[id]
 	if !ok || !d.world.Alive(e) {
 		return ecs.Entity{}, false
 	}
@@ -479,8 +479,8 @@ func (d *Document) Name(e ecs.Entity) string {
 // IDs returns the scene ids of all entities of the world shown in ascending order.
 func (d *Document) IDs() []uint64 {
 	c := d.shown()
-	ids := make([]uint64, 0, len(c.byID))
-	for id := range c.byID {
+	ids := make([]uint64, 0, len(c.byID()))
+	for id := range c.byID() {
 		if _, ok := c.entity(id); ok || !c.play {
 			ids = append(ids, id)
 		}

@@ -30,7 +30,7 @@ func (d *core) idAlloc() *scene.IDs {
 	}
 	if !d.takenSet {
 		// Set once per world (a cloned world may carry another document's function).
-		r.Taken = func(id uint64) bool { _, used := d.byID[id]; return used }
+		r.Taken = func(id uint64) bool { _, used := d.byID()[id]; return used }
 		d.takenSet = true
 	}
 	return r

@@ -124,10 +124,10 @@ func (d *core) lendable() bool {
 	if _, ok := ecs.ComponentIDOf[scene.Prefab](d.world); ok && ecs.NewQuery1[scene.Prefab](d.world).Count() > 0 {
 		return false
 	}
-	if len(d.byID) != d.world.Len() {
+	if len(d.byID()) != d.world.Len() {
 		d.reindex()
 	}
-	return len(d.byID) == d.world.Len()
+	return len(d.byID()) == d.world.Len()
 }
 
 // reclaim is the lent world's reclaim (ecs.World.Lend): before Run, the job gets a copy of the world and the

@@ -147,7 +147,7 @@ func (d *Document) ApplyLive(ents []live.Entity, removed []uint64) []error {
 			}
 			if cid == sidC {
 				sid := *v.(*scene.SceneID)
-				if o, taken := d.byID[sid.ID]; sid.ID == 0 || taken && o != e {
+				if o, taken := d.byID()[sid.ID]; sid.ID == 0 || taken && o != e {
 					continue // the document keeps the id it gave
 				}
 				structural = true

@@ -319,16 +319,21 @@ func (d *core) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.E
 		r := p.runs[k]
 		copy(es[r.at:], w.SpawnValues(p.groups[r.group].cols, r.row, r.row+r.n))
 	}
-	// One allocation rather than the map growing step by step, unless it has the room already.
-	if n := len(d.byID) + len(p.ids); len(p.ids) > len(d.byID) && n > d.byIDRoom {
-		index := make(map[uint64]ecs.Entity, n)
-		maps.Copy(index, d.byID)
-		d.byID, d.byIDRoom = index, n
+	if len(p.ids) >= asyncIndexFill && d.indexLen() == 0 {
+		d.fillIndexBeside(p.ids, es)
+	} else {
+		// One allocation rather than the map growing step by step, unless it has the room already.
+		index := d.byID()
+		if n := len(index) + len(p.ids); len(p.ids) > len(index) && n > d.byIDRoom {
+			index = make(map[uint64]ecs.Entity, n)
+			maps.Copy(index, d.byID())
+			d.setIndex(index, n)
+		}
+		for i, id := range p.ids {
+			index[id] = es[i]
+		}
+		d.byIDRoom = max(d.byIDRoom, len(index))
 	}
-	for i, id := range p.ids {
-		d.byID[id] = es[i]
-	}
-	d.byIDRoom = max(d.byIDRoom, len(d.byID))
 	d.structure++
 	for _, r := range p.runs {
 		gr := &p.groups[r.group]

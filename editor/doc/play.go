@@ -76,7 +76,7 @@ func (p *Play) Start() {
 // has the same handles), its own maps of w; taken tells its id generator which ids are in use.
 func (d *core) playCore(w *ecs.World, taken func(uint64) bool) *core {
 	pc := &core{opts: d.opts, world: w, path: d.path, name: d.name, sceneConflicts: d.sceneConflicts,
-		byID: maps.Clone(d.byID), structure: d.structure + 1, types: slices.Clone(d.types),
+		idx: maps.Clone(d.byID()), structure: d.structure + 1, types: slices.Clone(d.types),
 		prefabSet: d.prefabSet, dir: d.dir, takenSet: true, play: true}
 	pc.sids = ecs.NewMap[scene.SceneID](w)
 	pc.names = ecs.NewMap[scene.Name](w)
@@ -92,8 +92,8 @@ func (d *core) playCore(w *ecs.World, taken func(uint64) bool) *core {
 // taken reports whether a scene id is in use in either world or was handed out while playing (the
 // play world's id generator skips those, for the user's and the systems' spawns alike).
 func (p *Play) taken(id uint64) bool {
-	_, edit := p.c.byID[id]
-	_, play := p.pc.byID[id]
+	_, edit := p.c.byID()[id]
+	_, play := p.pc.byID()[id]
 	return edit || play || p.given[id]
 }
 
@@ -235,8 +235,8 @@ func (d *core) adopt(e ecs.Entity) uint64 {
 			d.sids.Add(e, v)
 		}
 	}
-	if d.byID[v.ID] != e {
-		d.byID[v.ID] = e
+	if d.byID()[v.ID] != e {
+		d.byID()[v.ID] = e
 		d.structure++
 	}
 	return v.ID

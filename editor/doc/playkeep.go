@@ -170,8 +170,8 @@ func (p *Play) diff() *PlayChanges {
 	for _, c := range out.Changes {
 		madeIDs[c.Entity] = c.ID
 	}
-	ids := make([]uint64, 0, len(d.byID))
-	for id := range d.byID {
+	ids := make([]uint64, 0, len(d.byID()))
+	for id := range d.byID() {
 		ids = append(ids, id)
 	}
 	sortIDs(ids)
@@ -326,7 +326,7 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 	for i := range cs {
 		c := &cs[i]
 		if c.Created {
-			if _, used := d.byID[c.ID]; used {
+			if _, used := d.byID()[c.ID]; used {
 				return fmt.Errorf("keep created entity: the scene already has scene id %d", c.ID)
 			}
 			made = append(made, c.snap)
@@ -564,7 +564,7 @@ func (d *Document) playDelete(es []ecs.Entity) error {
 	}
 	for _, id := range ids {
 		d.play.deleted[id] = true
-		delete(pc.byID, id)
+		delete(pc.byID(), id)
 	}
 	pc.structure++
 	d.version++

@@ -610,7 +610,7 @@ func (d *core) rebuildInstances(roots []ecs.Entity) error {
 		// Replace the parts: despawn them, spawn the fresh ones with the instance's ids.
 		for _, e := range preorder(w, []ecs.Entity{r})[1:] {
 			if pp, ok := parts.TryGet(e); ok && pp.Instance == rid {
-				delete(d.byID, d.idOf(e))
+				delete(d.byID(), d.idOf(e))
 				d.structure++
 				w.Despawn(e)
 			}

@@ -121,7 +121,7 @@ func TestDeletingAPrefabEntityTakesWhatWasAddedUnderIt(t *testing.T) {
 	must(t, d.Save(context.Background(), nil))
 	d2, err := Open(context.Background(), d.Path(), testOpts, nil)
 	must(t, err)
-	if _, ok := d2.byID[cube]; ok {
+	if _, ok := d2.byID()[cube]; ok {
 		t.Fatal("the cube added under the deleted weapon was saved")
 	}
 	must(t, d.History().Undo())

@@ -405,7 +405,7 @@ func (r *propRun) commanded(what, before, after string, undos int, sel []uint64)
 func (r *propRun) consistent(what string) {
 	d := r.d
 	n := 0
-	for id, e := range d.byID {
+	for id, e := range d.byID() {
 		if !d.world.Alive(e) || d.idOf(e) != id {
 			r.fail("%s: index entry %d -> %v is stale", what, id, e)
 		}
@@ -418,7 +418,7 @@ func (r *propRun) consistent(what string) {
 		r.fail("%s: transaction left open", what)
 	}
 	// Every child list is in sibling order (order key, then id): what the file will say.
-	for _, e := range d.byID {
+	for _, e := range d.byID() {
 		cs := d.world.Children(e)
 		if !slices.IsSortedFunc(cs, func(a, b ecs.Entity) int { return scene.Compare(d.sids.Get(a), d.sids.Get(b)) }) {
 			r.fail("%s: children of %d are %v, not in sibling order", what, d.idOf(e), d.idsOf(cs))

@@ -47,7 +47,7 @@ type sortBufs struct {
 
 // fresh makes the selection's entities those of the document's current state.
 func (s *Selection) fresh() {
-	if s.world == s.c.world && s.structure == s.c.structure && s.alive == s.c.world.Len() && s.indexed == len(s.c.byID) {
+	if s.world == s.c.world && s.structure == s.c.structure && s.alive == s.c.world.Len() && s.indexed == s.c.indexLen() {
 		return
 	}
 	sameWorld := s.restamp() && len(s.ents) == len(s.list)
@@ -96,7 +96,7 @@ var bulkResolve = func(n, world int) bool { return n >= 4096 && 8*n >= world }
 // order already, as Select All leaves them) and a merge instead of a million look-ups in a hash map, each a cache
 // miss. dst must not share memory with buf, nor may the caller hold buf's lists across the call.
 func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64, buf *sortBufs) []ecs.Entity {
-	if len(d.byID) == 0 { // none names an entity (after a delete of everything)
+	if d.indexLen() == 0 { // none names an entity (after a delete of everything)
 		n := len(dst)
 		dst = slices.Grow(dst, len(ids))[:n+len(ids)]
 		clear(dst[n:])
@@ -164,7 +164,7 @@ func (s *Selection) restamp() bool {
 	} else {
 		clear(s.at)
 	}
-	s.world, s.structure, s.alive, s.indexed = s.c.world, s.c.structure, s.c.world.Len(), len(s.c.byID)
+	s.world, s.structure, s.alive, s.indexed = s.c.world, s.c.structure, s.c.world.Len(), s.c.indexLen()
 	return same
 }
 

@@ -218,7 +218,7 @@ func (d *core) removeTrees(roots []ecs.Entity, keep bool) removal {
 	bulk := d.bulkRemoval(len(all))
 	if !bulk {
 		for _, e := range all {
-			delete(d.byID, d.idOf(e))
+			delete(d.byID(), d.idOf(e))
 			d.structure++
 		}
 	}
@@ -231,7 +231,7 @@ func (d *core) removeTrees(roots []ecs.Entity, keep bool) removal {
 
 // bulkRemoval reports whether removing n entities should rebuild the scene-id index rather than
 // delete its keys one by one (pruneIndex after despawning them).
-func (d *core) bulkRemoval(n int) bool { return n >= 1024 && 4*n >= len(d.byID) }
+func (d *core) bulkRemoval(n int) bool { return n >= 1024 && 4*n >= d.indexLen() }
 
 // pruneIndex rebuilds the scene-id index without the entities that are no longer alive. A Go map
 // marks each deleted key with a tombstone and does not shrink: after deleting most of its keys,
@@ -239,17 +239,17 @@ func (d *core) bulkRemoval(n int) bool { return n >= 1024 && 4*n >= len(d.byID) 
 // key by key and restoring them cost about 3 µs per entity in map probes).
 func (d *core) pruneIndex() {
 	if d.world.Len() == 0 { // all gone (a delete of all): no key to look at, and the room kept for an undo
-		clear(d.byID)
+		clear(d.byID())
 		d.structure++
 		return
 	}
 	live := make(map[uint64]ecs.Entity, d.world.Len())
-	for id, e := range d.byID {
+	for id, e := range d.byID() {
 		if d.world.Alive(e) {
 			live[id] = e
 		}
 	}
-	d.byID, d.byIDRoom = live, d.world.Len()
+	d.setIndex(live, d.world.Len())
 	d.structure++
 }
 
