@@ -3,7 +3,6 @@ package ecs_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -56,30 +55,7 @@ func TestDespawnAllAsDespawnOneByOne(t *testing.T) {
 			a.Despawn(e)
 		}
 		b.DespawnAll(kill)
-		if a.Len() != b.Len() {
-			t.Fatalf("seed %d: %d entities after Despawn, %d after DespawnAll", seed, a.Len(), b.Len())
-		}
-		for _, e := range es {
-			if a.Alive(e) != b.Alive(e) {
-				t.Fatalf("seed %d: %v alive %v after Despawn, %v after DespawnAll", seed, e, a.Alive(e), b.Alive(e))
-			}
-			if !a.Alive(e) {
-				continue
-			}
-			if pa, pb := a.Parent(e), b.Parent(e); pa != pb {
-				t.Fatalf("seed %d: %v parent %v after Despawn, %v after DespawnAll", seed, e, pa, pb)
-			}
-			if ca, cb := a.Children(e), b.Children(e); !slices.Equal(ca, cb) {
-				t.Fatalf("seed %d: %v children %v after Despawn, %v after DespawnAll", seed, e, ca, cb)
-			}
-			for _, id := range a.ComponentIDs() {
-				va, oka := a.Get(e, id)
-				vb, okb := b.Get(e, id)
-				if oka != okb || va != vb {
-					t.Fatalf("seed %d: %v component %d: %v %v after Despawn, %v %v after DespawnAll", seed, e, id, va, oka, vb, okb)
-				}
-			}
-		}
+		sameWorlds(t, fmt.Sprintf("seed %d: DespawnAll against Despawn", seed), a, b, es)
 		for range kill {
 			if ea, eb := a.Spawn(Pos{}), b.Spawn(Pos{}); ea != eb {
 				t.Fatalf("seed %d: a spawn after Despawn got %v, after DespawnAll %v", seed, ea, eb)

@@ -31,9 +31,6 @@ func (w *World) Stats() Stats {
 	st := Stats{Entities: w.alive, FreeSlots: len(w.free), Archetypes: len(w.tables), Tick: w.tick}
 	for _, s := range w.comps {
 		cs := ComponentStats{ID: s.info.ID, Name: s.info.Name, Storage: s.info.Storage}
-		colBytes := func(c *column, capacity int) int {
-			return capacity*int(c.size) + 4*(len(c.added)+len(c.changed)+len(c.pageAdded)+len(c.pageChanged)+len(c.pageOlder)) + 8*len(c.pageMask)
-		}
 		if sp := s.sparse; sp != nil {
 			cs.Count = sp.len()
 			cs.Bytes = colBytes(sp.col, sp.cap) + int(unsafe.Sizeof(record{}))*len(sp.recs) + int(unsafe.Sizeof(Entity{}))*cap(sp.dense)
@@ -48,6 +45,11 @@ func (w *World) Stats() Stats {
 		st.Components = append(st.Components, cs)
 	}
 	return st
+}
+
+// colBytes is the memory column c holds at capacity rows: values, ticks and page summaries.
+func colBytes(c *column, capacity int) int {
+	return capacity*int(c.size) + 4*(len(c.added)+len(c.changed)+len(c.pageAdded)+len(c.pageChanged)+len(c.pageOlder)) + 8*len(c.pageMask)
 }
 
 // String formats the statistics as a small table.

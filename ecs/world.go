@@ -269,6 +269,12 @@ func (w *World) DespawnAll(es []Entity) {
 		}
 		return
 	}
+	w.despawnAll(es, nil, nil)
+}
+
+// despawnAll is DespawnAll of at least 64 entities; the tables of whole (checked by the caller: see DespawnDetach)
+// have their storage moved into out (by whole's index) instead of their rows cleared.
+func (w *World) despawnAll(es []Entity, whole []*table, out []*Detached) {
 	// Rows to remove, by table: a bit per row.
 	rows := make(map[uint32][]uint64)
 	counts := make(map[uint32]int)
@@ -305,6 +311,10 @@ func (w *World) DespawnAll(es []Entity) {
 		for _, id := range w.sparseIDs {
 			w.comps[id].sparse.remove(e.index)
 		}
+	}
+	for k, t := range whole {
+		out[k] = w.detach(t)
+		delete(rows, t.index)
 	}
 	for ti, b := range rows {
 		t := w.tables[ti]

@@ -44,7 +44,7 @@ func TestHistoryPanelGoesToAClickedStep(t *testing.T) {
 	if got, want := rows(), "Start; Rename One; Rename Two; Rename Three <; "; got != want {
 		t.Fatalf("rows %q, want %q", got, want)
 	}
-	if !strings.HasPrefix(f.st.HistoryMemory, "History: ") || !strings.HasSuffix(f.st.HistoryMemory, " of 256.0 MB") {
+	if !strings.HasPrefix(f.st.HistoryMemory, "History: ") || !strings.HasSuffix(f.st.HistoryMemory, " of 384.0 MB") {
 		t.Fatalf("memory line %q", f.st.HistoryMemory)
 	}
 	f.click(t, "step 1", f.st.History[1].Rect)

@@ -27,16 +27,30 @@ func (c *treeCmd) apply(d *core) error {
 		d.hintRoots(c.rm.pack, es)
 		return nil
 	}
-	return d.removeIDs(c.roots)
+	return c.remove(d)
 }
 
 func (c *treeCmd) revert(d *core) error {
 	if c.insert {
-		return d.removeIDs(c.roots)
+		return c.remove(d)
 	}
 	es := d.restorePack(c.rm.pack, c.rm.order, c.rm.holders)
 	d.rebasePack(c.rm.pack)
 	d.hintRoots(c.rm.pack, es)
+	return nil
+}
+
+// remove despawns the command's entities. A pack that gave its storage back to the world when they were restored
+// (see pack.lent) is made again from them, as they are.
+func (c *treeCmd) remove(d *core) error {
+	if !c.rm.pack.lent {
+		return d.removeIDs(c.roots)
+	}
+	rm, err := d.removeIDsKeeping(c.roots, keepPack)
+	if err != nil {
+		return err
+	}
+	c.rm.pack = rm.pack
 	return nil
 }
 

@@ -51,7 +51,7 @@ type Options struct {
 	MaxHistory int
 	// MaxHistoryBytes bounds the memory of the undo history, in bytes (what its steps keep of
 	// deleted and spawned entities, values and selections): the oldest steps are dropped, never
-	// the newest done one nor those that can be redone. Default DefaultMaxHistoryBytes (256 MiB);
+	// the newest done one nor those that can be redone. Default DefaultMaxHistoryBytes (384 MiB);
 	// negative means unlimited.
 	MaxHistoryBytes int
 	// Alternate, if not nil, keeps Open to about one core until it is closed: the load's parse and binding take

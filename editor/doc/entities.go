@@ -9,16 +9,21 @@ import (
 
 // removeIDs removes the subtrees of the given top-level entities.
 func (d *core) removeIDs(ids []uint64) error {
+	_, err := d.removeIDsKeeping(ids, keepNothing)
+	return err
+}
+
+// removeIDsKeeping removes the subtrees of the given top-level entities and returns what keep says of them.
+func (d *core) removeIDsKeeping(ids []uint64, keep keepMode) (removal, error) {
 	es := make([]ecs.Entity, len(ids))
 	for i, id := range ids {
 		e, ok := d.entity(id)
 		if !ok {
-			return fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
+			return removal{}, fmt.Errorf("%w: scene id %d", ErrNoEntity, id)
 		}
 		es[i] = e
 	}
-	d.removeTrees(es, false)
-	return nil
+	return d.removeTrees(es, keep), nil
 }
 
 // idAlloc returns the world's scene id generator; it skips ids the document already uses.
@@ -138,7 +143,7 @@ func (d *Document) Delete(es ...ecs.Entity) error {
 		return nil
 	}
 	selBefore := d.sel.ids()
-	rm := d.removeTrees(tops, true)
+	rm := d.removeTrees(tops, keepAll)
 	cmd := &treeCmd{name: "Delete", rm: rm, roots: rm.pack.roots()}
 	d.sel.prune()
 	d.hist.push(cmd, selBefore)

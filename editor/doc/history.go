@@ -36,12 +36,12 @@ type History struct {
 	trimmed int
 }
 
-// Defaults for Options.MaxHistory and Options.MaxHistoryBytes. 256 MiB holds a delete of a
-// million cubes (about 140 MB) with room to spare, and keeps the editor of a million-cube scene
-// within 1.5 GB of memory.
+// Defaults for Options.MaxHistory and Options.MaxHistoryBytes. 384 MiB holds a delete of a
+// million cubes (their table's storage, moved out of the world: about 270 MB) with room to spare,
+// and keeps the editor of a million-cube scene within 1.5 GB of memory.
 const (
 	DefaultMaxHistory      = 1000
-	DefaultMaxHistoryBytes = 256 << 20
+	DefaultMaxHistoryBytes = 384 << 20
 )
 
 // stepBytes is the bytes of a step besides its command's and its selections'.

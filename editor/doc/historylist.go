@@ -123,7 +123,7 @@ func (d *core) entities(id uint64, n int, p *pack) string {
 		if name := d.nameOf(e); name != "" {
 			return name
 		}
-	} else if p != nil {
+	} else if p != nil && !p.lent {
 		for i, pid := range p.ids {
 			if pid != id {
 				continue

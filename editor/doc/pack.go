@@ -2,6 +2,7 @@ package doc
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"reflect"
 	"runtime"
@@ -29,6 +30,9 @@ type pack struct {
 	srcs map[int]serialize.PrefabSource
 	// bytes is what the pack holds, counted once when it is made (see size).
 	bytes int
+	// lent: restorePack gave the storage of some group back to the world's table (see packGroup.det); the pack
+	// no longer holds those values, and whoever despawns its entities again makes a new pack of them.
+	lent bool
 }
 
 // packRun is consecutive entities of one group: entities at…at+n-1 are rows row…row+n-1 of
@@ -43,6 +47,9 @@ type packGroup struct {
 	// of the value's references in walk order (its ecs.Entity fields are zeroed), as compVal.refs.
 	refs [][][]uint64
 	n    int
+	// det: the group's entities were every entity of one table, whose storage their despawn moved into the
+	// pack (cols are its values); restoring them all at once gives it back to the table.
+	det *ecs.Detached
 }
 
 var errWrongType = errors.New("a snapshot's value has another type than its component")
@@ -115,6 +122,16 @@ func (p *pack) roots() []uint64 {
 // packOf takes live entities es (in preorder, parents before children) into a pack, without
 // changing them. Computed components are left out.
 func (d *core) packOf(es []ecs.Entity) *pack {
+	p, members := d.planPack(es)
+	copyColumns(d.world, p, members, nil)
+	d.packRefs(p)
+	p.count()
+	return p
+}
+
+// planPack groups live entities es (in preorder) into a pack with no values yet, and returns each group's
+// entities, in order.
+func (d *core) planPack(es []ecs.Entity) (*pack, [][]ecs.Entity) {
 	w := d.world
 	p := &pack{ids: make([]uint64, len(es)), parents: make([]uint64, len(es))}
 	var cids []ecs.ComponentID
@@ -144,7 +161,12 @@ func (d *core) packOf(es []ecs.Entity) *pack {
 		gr.cols = make([]ecs.Values, len(gr.cids))
 		gr.refs = make([][][]uint64, len(gr.cids))
 	}
-	copyColumns(w, p, members)
+	return p, members
+}
+
+// packRefs notes the scene ids of the entity references in the values of p's columns and zeroes them there
+// (see packGroup.refs). The referenced entities must be alive.
+func (d *core) packRefs(p *pack) {
 	for g := range p.groups {
 		gr := &p.groups[g]
 		for k, cid := range gr.cids {
@@ -162,8 +184,71 @@ func (d *core) packOf(es []ecs.Entity) *pack {
 			}
 		}
 	}
-	p.count()
-	return p
+}
+
+// otherGroups returns the groups of p that are not in whole.
+func otherGroups(p *pack, whole []int) []int {
+	out := []int{}
+	for g := range p.groups {
+		if !slices.Contains(whole, g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// wholeGroups returns the groups of p (members: their entities) whose storage a despawn of them may move into
+// the pack instead of copying it (see ecs.World.DespawnDetach): all the entities of one table, in its row order,
+// with no entity references to note and no prefab instance's parts (whose values rebasePack reads after a
+// restore).
+func (d *core) wholeGroups(p *pack, members [][]ecs.Entity) []int {
+	w := d.world
+	part, hasPart := ecs.ComponentIDOf[scene.PrefabPart](w)
+	var out []int
+	for g := range p.groups {
+		gr := &p.groups[g]
+		if len(members[g]) == 0 || slices.ContainsFunc(gr.cids, func(c ecs.ComponentID) bool {
+			return d.compType(c).refs || (hasPart && c == part)
+		}) {
+			continue
+		}
+		if w.WholeTable(members[g]) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// despawnPack despawns es, the entities of p (members: by group) whose values are still to be taken for the
+// groups whole (see wholeGroups): their tables' storage moves into the pack, or, should the world refuse,
+// their values are copied first.
+func (d *core) despawnPack(p *pack, members [][]ecs.Entity, whole []int, es []ecs.Entity) {
+	w := d.world
+	if len(whole) == 0 {
+		w.DespawnAll(es)
+		return
+	}
+	lists := make([][]ecs.Entity, len(whole))
+	for k, g := range whole {
+		lists[k] = members[g]
+	}
+	dets, err := w.DespawnDetach(es, lists)
+	if err != nil {
+		copyColumns(w, p, members, whole)
+		w.DespawnAll(es)
+		return
+	}
+	for k, g := range whole {
+		gr := &p.groups[g]
+		gr.det = dets[k]
+		for i, cid := range gr.cids {
+			v, ok := dets[k].Values(cid)
+			if !ok {
+				mustOK(fmt.Errorf("detached table has no column of component %d", cid))
+			}
+			gr.cols[i] = v
+		}
+	}
 }
 
 // parallelCopy is how many values packOf copies from one goroutine before it shares the copying out.
@@ -171,12 +256,15 @@ const parallelCopy = 1 << 16
 
 // copyColumns copies the values of each group's entities (members) into the group's columns, a component at a time,
 // on as many goroutines as there are processors when there are many (a delete of a million cubes: about 100 MB
-// into fresh pages, whose faults are most of the time).
-func copyColumns(w *ecs.World, p *pack, members [][]ecs.Entity) {
+// into fresh pages, whose faults are most of the time). It copies the groups listed, or all for nil.
+func copyColumns(w *ecs.World, p *pack, members [][]ecs.Entity, groups []int) {
 	type job struct{ g, k int }
 	var jobs []job
 	n := 0
 	for g := range p.groups {
+		if groups != nil && !slices.Contains(groups, g) {
+			continue
+		}
 		for k := range p.groups[g].cids {
 			jobs = append(jobs, job{g, k})
 			n += len(members[g])
@@ -280,13 +368,18 @@ func (p *pack) snap(i int) entSnap {
 	return s
 }
 
-// count sets p.bytes: the pack's slices, and what the values point to (strings, slices), estimated
-// from up to 64 values of each column.
+// count sets p.bytes: the pack's slices and detached tables, and what the values point to (strings, slices),
+// estimated from up to 64 values of each column.
 func (p *pack) count() {
 	n := 16*len(p.ids) + int(unsafe.Sizeof(packRun{}))*len(p.runs) + 64*len(p.srcs)
 	for _, gr := range p.groups {
+		if gr.det != nil {
+			n += gr.det.Bytes() // the table's storage, room and ticks included
+		}
 		for k, col := range gr.cols {
-			n += col.Bytes()
+			if gr.det == nil {
+				n += col.Bytes()
+			}
 			if gr.refs[k] != nil {
 				for _, r := range gr.refs[k] {
 					n += 24 + 8*len(r)
@@ -309,7 +402,7 @@ func (p *pack) count() {
 // restorePack spawns the entities of p with their recorded scene ids, links them to their parents
 // and puts the children of each parent in order back in the recorded order (parents not listed in
 // order get their restored children appended), then gives the holders their recorded values back.
-// It returns the new handles, by entity index.
+// It returns the new handles, by entity index. A group holding a table's storage gives it back (see pack.lent).
 func (d *core) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.Entity {
 	w := d.world
 	es := make([]ecs.Entity, p.len())
@@ -317,7 +410,14 @@ func (d *core) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.E
 	// the slots they were removed from (SpawnValues gives a run's last rows the last freed).
 	for k := len(p.runs) - 1; k >= 0; k-- {
 		r := p.runs[k]
-		copy(es[r.at:], w.SpawnValues(p.groups[r.group].cols, r.row, r.row+r.n))
+		gr := &p.groups[r.group]
+		if gr.det != nil && r.row == 0 && r.n == gr.n {
+			copy(es[r.at:], w.SpawnDetached(gr.det))
+			gr.det, gr.cols = nil, nil
+			p.lent = true
+			continue
+		}
+		copy(es[r.at:], w.SpawnValues(gr.cols, r.row, r.row+r.n))
 	}
 	if len(p.ids) >= asyncIndexFill && d.indexLen() == 0 {
 		d.fillIndexBeside(p.ids, es)

@@ -109,12 +109,15 @@ func (r *propRun) check(name, start string) {
 	}
 }
 
-func (r *propRun) pick() ecs.Entity {
-	ids := r.d.IDs()
+func (r *propRun) pick() ecs.Entity { return randomEntity(r.d, r.rng) }
+
+// randomEntity returns an entity of d picked by rng, or the zero Entity for an empty scene.
+func randomEntity(d *Document, rng *rand.Rand) ecs.Entity {
+	ids := d.IDs()
 	if len(ids) == 0 {
 		return ecs.Entity{}
 	}
-	e, _ := r.d.Entity(ids[r.rng.IntN(len(ids))])
+	e, _ := d.Entity(ids[rng.IntN(len(ids))])
 	return e
 }
 

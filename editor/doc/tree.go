@@ -179,17 +179,33 @@ type heldRef struct {
 	val compVal
 }
 
+// keepMode says what removeTrees keeps of what it removes.
+type keepMode int
+
+const (
+	keepNothing keepMode = iota
+	keepPack             // the pack (entities, values, prefab sources): a delete's redo after its undo lent it
+	keepAll              // all that restorePack needs to undo the removal
+)
+
 // removeTrees despawns roots (top-level entities) with all their descendants. Surviving parents
-// keep their other children in order. With keep, it returns what restoreTrees needs to undo it.
-func (d *core) removeTrees(roots []ecs.Entity, keep bool) removal {
+// keep their other children in order. It returns what keep says of what restoreTrees needs to undo it.
+func (d *core) removeTrees(roots []ecs.Entity, keep keepMode) removal {
 	w := d.world
 	roots = byIndex(roots)
 	all := preorder(w, roots)
 	var rm removal
-	if keep {
-		rm.pack = d.packOf(all)
+	var members [][]ecs.Entity
+	var whole []int
+	if keep != keepNothing {
+		rm.pack, members = d.planPack(all)
+		whole = d.wholeGroups(rm.pack, members)
+		copyColumns(w, rm.pack, members, otherGroups(rm.pack, whole))
+		d.packRefs(rm.pack)
 		d.captureBasesPack(rm.pack, all)
-		rm.holders = d.holdersOf(all)
+		if keep == keepAll {
+			rm.holders = d.holdersOf(all)
+		}
 	}
 	// Detach the roots from surviving parents first, one rewrite per parent.
 	removed := make(map[ecs.Entity]bool) // the roots that have parents
@@ -208,7 +224,7 @@ func (d *core) removeTrees(roots []ecs.Entity, keep bool) removal {
 	}
 	for _, p := range parents {
 		cs := w.Children(p)
-		if keep {
+		if keep == keepAll {
 			rm.order = append(rm.order, siblings{parent: d.idOf(p), children: d.idsOf(cs)})
 		}
 		d.setChildren(p, slices.DeleteFunc(cs, func(c ecs.Entity) bool { return removed[c] }))
@@ -222,7 +238,12 @@ func (d *core) removeTrees(roots []ecs.Entity, keep bool) removal {
 			d.structure++
 		}
 	}
-	w.DespawnAll(all)
+	if rm.pack != nil {
+		d.despawnPack(rm.pack, members, whole, all)
+		rm.pack.count()
+	} else {
+		w.DespawnAll(all)
+	}
 	if bulk {
 		d.pruneIndex()
 	}

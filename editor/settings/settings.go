@@ -43,7 +43,7 @@ type Settings struct {
 	// ShowStats shows the viewport's statistics overlay.
 	ShowStats bool `json:"showStats"`
 	// UndoMemoryMB is the undo history's memory budget in MiB (the oldest steps are dropped over it, as
-	// Blender's Undo Memory Limit): 0 means the default (doc.DefaultMaxHistoryBytes, 256 MiB), otherwise
+	// Blender's Undo Memory Limit): 0 means the default (doc.DefaultMaxHistoryBytes, 384 MiB), otherwise
 	// 16…65536.
 	UndoMemoryMB int `json:"undoMemoryMB,omitempty"`
 	// Grid holds the Spawn Cube Grid dialog's last values (nil until it was first closed).
