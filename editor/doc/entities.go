@@ -41,6 +41,16 @@ func (d *core) idAlloc() *scene.IDs {
 	return r
 }
 
+// forJob returns w, a copy of the edit world for a job on another goroutine (a save, an export, the journal's
+// base), without the document's hook in its id generator: the hook reads the document's index, which only the
+// loop's goroutine may. The copy's ids are its own (scene.EnsureIDs checks new ones against them).
+func forJob(w *ecs.World) *ecs.World {
+	if r := ecs.Resource[scene.IDs](w); r != nil {
+		r.Taken = nil
+	}
+	return w
+}
+
 // newID hands out a fresh scene id: random (see scene.IDs), never one in use.
 func (d *core) newID() uint64 { return d.idAlloc().New() }
 

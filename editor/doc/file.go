@@ -104,11 +104,11 @@ func (d *Document) prepare(path string, copying int) *WriteJob {
 	if copying != noCopy { // same entity handles: the selection stays valid
 		switch {
 		case copying == copyWhole:
-			s.World = d.world.Clone()
+			s.World = forJob(d.world.Clone())
 		case d.lendable():
 			j.endLoan = d.world.Lend(j.reclaim)
 		default:
-			s.World = d.world.ReadCopy()
+			s.World = forJob(d.world.ReadCopy())
 		}
 		s.Prefabs = d.prefabSet.Snapshot()
 	}
@@ -138,7 +138,7 @@ func (j *WriteJob) reclaim() bool {
 	if j.started {
 		return false
 	}
-	j.scene.World = j.scene.World.ReadCopy()
+	j.scene.World = forJob(j.scene.World.ReadCopy())
 	return true
 }
 

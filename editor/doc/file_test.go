@@ -470,3 +470,37 @@ func TestOpenSeenBeside(t *testing.T) {
 		}
 	}
 }
+
+// The copies of the world that jobs read on other goroutines (an export, a save handed a copy, the journal's
+// base) have no hook into the document in their id generator: scene.EnsureIDs there must not read the
+// document's index, which only the loop's goroutine may (and which may still be filling).
+func TestJobCopiesHaveNoDocumentHook(t *testing.T) {
+	d := New("", testOpts)
+	if _, err := d.SpawnCube(ecs.Entity{}); err != nil {
+		t.Fatal(err)
+	}
+	if ecs.Resource[scene.IDs](d.world).Taken == nil {
+		t.Fatal("the edit world's id generator has no hook: nothing to test")
+	}
+	path := filepath.Join(t.TempDir(), "s.json")
+	save := d.PrepareSave(path) // lent: the job reads the edit world itself until reclaimed
+	if !save.reclaim() {
+		t.Fatal("a job not started must take a copy")
+	}
+	save.giveBack()
+	for what, w := range map[string]*ecs.World{
+		"export":         d.PrepareExport(path).scene.World,
+		"reclaimed save": save.scene.World,
+		"journal's base": d.readCopy().World,
+	} {
+		if w == d.world {
+			t.Fatalf("%s: not a copy", what)
+		}
+		if r := ecs.Resource[scene.IDs](w); r == nil || r.Taken != nil {
+			t.Fatalf("%s: id generator %v", what, r)
+		}
+	}
+	if ecs.Resource[scene.IDs](d.world).Taken == nil {
+		t.Fatal("the edit world lost its hook")
+	}
+}

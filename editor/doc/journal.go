@@ -429,7 +429,7 @@ func (w *jWriter) queued() bool {
 // loop goes on.
 func (d *Document) readCopy() *serialize.Scene {
 	s := d.fileScene()
-	s.World = d.world.ReadCopy()
+	s.World = forJob(d.world.ReadCopy())
 	s.Prefabs = d.prefabSet.Snapshot()
 	return s
 }
