@@ -277,13 +277,60 @@ type Batch struct {
 	Material *Material
 
 	chunks      []*Chunk
-	open        map[[3]int32]int32   // cell → the chunk new instances of that cell go to
+	open        map[[3]int32]int32   // cell → the chunk new instances of that cell go to (see openOf)
+	hint        [2]openHint          // the last cells of open looked up or changed
+	older       int                  // the hint to replace next
 	cells       map[[3]int32][]int32 // cell → its chunks
 	free        []int32              // chunks that were emptied (some may hold instances again: see take)
 	n           int
 	used        int // chunks that hold instances
 	bounds      AABB
 	boundsValid bool
+}
+
+// openHint is an entry of Batch.open (has: whether it is there), kept beside the map: a change of many instances
+// takes them from a few cells to a few others in turn (two entries: a move's from and to), and a map of array
+// keys hashes each key anew.
+type openHint struct {
+	cell     [3]int32
+	ci       int32
+	has, set bool
+}
+
+// openOf returns the open chunk of cell.
+func (b *Batch) openOf(cell [3]int32) (int32, bool) {
+	for i := range b.hint {
+		if h := &b.hint[i]; h.set && h.cell == cell {
+			return h.ci, h.has
+		}
+	}
+	ci, ok := b.open[cell]
+	b.remember(openHint{cell: cell, ci: ci, has: ok, set: true})
+	return ci, ok
+}
+
+// remember puts h in the hints, in place of the entry of its cell or else of the older one.
+func (b *Batch) remember(h openHint) {
+	for i := range b.hint {
+		if b.hint[i].set && b.hint[i].cell == h.cell {
+			b.hint[i] = h
+			return
+		}
+	}
+	b.hint[b.older] = h
+	b.older ^= 1
+}
+
+// setOpen makes ci the open chunk of cell.
+func (b *Batch) setOpen(cell [3]int32, ci int32) {
+	b.open[cell] = ci
+	b.remember(openHint{cell: cell, ci: ci, has: true, set: true})
+}
+
+// dropOpen forgets the open chunk of cell.
+func (b *Batch) dropOpen(cell [3]int32) {
+	delete(b.open, cell)
+	b.remember(openHint{cell: cell, set: true})
 }
 
 // Len returns the number of instances.
@@ -416,12 +463,21 @@ func (d *DrawList) ContentHash() uint64 { return mix64(d.content ^ mix64(d.meshe
 // instanceHash hashes in (its bytes) and its batch bi.
 func instanceHash(bi int32, in *Instance) uint64 {
 	w := (*[InstanceSize / 8]uint64)(unsafe.Pointer(in))
+	// Two lanes (even and odd words), whose multiplications overlap: a change of many instances hashes each twice.
 	h := uint64(bi)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
-	for _, x := range w {
-		h = (h ^ x) * 0xff51afd7ed558ccd
+	g := h ^ 0x5851f42d4c957f2d
+	i := 0
+	for ; i+1 < len(w); i += 2 {
+		h = (h ^ w[i]) * 0xff51afd7ed558ccd
+		h ^= h >> 32
+		g = (g ^ w[i+1]) * 0xc4ceb9fe1a85ec53
+		g ^= g >> 32
+	}
+	if i < len(w) {
+		h = (h ^ w[i]) * 0xff51afd7ed558ccd
 		h ^= h >> 32
 	}
-	return mix64(h)
+	return mix64(h ^ mix64(g))
 }
 
 // mix64 is the finaliser of MurmurHash3 (64-bit): every bit of x reaches every bit of the result.
@@ -553,14 +609,16 @@ func (d *DrawList) Set(ref string, in Instance) {
 }
 
 // add appends in to the chunk of its cell in batch bi.
-func (d *DrawList) add(bi int32, in Instance) {
+func (d *DrawList) add(bi int32, in Instance) { d.addTo(bi, in, d.cellOf(&in.World)) }
+
+// addTo is add of in, whose cell is cell.
+func (d *DrawList) addTo(bi int32, in Instance, cell [3]int32) {
 	d.removed = nil // the list changes: what RemoveAll took is no longer what it held
 	b := d.batches[bi]
-	cell := d.cellOf(&in.World)
-	ci, ok := b.open[cell]
+	ci, ok := b.openOf(cell)
 	if !ok || len(b.chunks[ci].Instances) >= MaxChunk {
 		ci = b.take(cell)
-		b.open[cell] = ci
+		b.setOpen(cell, ci)
 	}
 	c := b.chunks[ci]
 	slot := len(c.Instances)
@@ -611,8 +669,8 @@ func (b *Batch) take(cell [3]int32) int32 {
 		} else {
 			delete(b.cells, old)
 		}
-		if o, ok := b.open[old]; ok && o == ci {
-			delete(b.open, old)
+		if o, ok := b.openOf(old); ok && o == ci {
+			b.dropOpen(old)
 		}
 		c.cell = cell
 		b.cells[cell] = append(b.cells[cell], ci)
@@ -641,12 +699,13 @@ func (d *DrawList) regroup(size float32) {
 		pool := slices.Clone(b.chunks)
 		b.chunks = b.chunks[:0]
 		clear(b.open)
+		b.hint = [2]openHint{}
 		clear(b.cells)
 		b.free = b.free[:0]
 		b.used = 0
 		for _, in := range all {
 			cell := d.cellOf(&in.World)
-			ci, ok := b.open[cell]
+			ci, ok := b.openOf(cell)
 			if !ok || len(b.chunks[ci].Instances) >= MaxChunk {
 				ci = int32(len(b.chunks))
 				c := &Chunk{batch: b, damageBase: unknownDamage}
@@ -657,7 +716,7 @@ func (d *DrawList) regroup(size float32) {
 				}
 				c.cell = cell
 				b.chunks = append(b.chunks, c)
-				b.open[cell] = ci
+				b.setOpen(cell, ci)
 				b.cells[cell] = append(b.cells[cell], ci)
 				b.used++
 			}
@@ -697,19 +756,21 @@ func (d *DrawList) update(at slotRef, f func(*Instance)) {
 	if *p == old {
 		return
 	}
+	if p.World.Col(3) != old.World.Col(3) {
+		if cell := d.cellOf(&p.World); cell != c.cell { // removeAt and addTo count the selected
+			in := *p
+			*p = old
+			d.removeAt(in.ID, at)
+			d.addTo(at.batch-1, in, cell)
+			return
+		}
+	}
 	if (p.Flags^old.Flags)&FlagSelected != 0 {
 		if p.Flags&FlagSelected != 0 {
 			d.flagged++
 		} else {
 			d.flagged--
 		}
-	}
-	if p.World.Col(3) != old.World.Col(3) && d.cellOf(&p.World) != c.cell {
-		in := *p
-		*p = old
-		d.Remove(in.ID)
-		d.add(at.batch-1, in)
-		return
 	}
 	c.markDirty(s, false)
 	c.damaged(&old)
@@ -752,9 +813,14 @@ func (d *DrawList) SetFlag(id uint32, flag uint32, on bool) bool {
 // slot (that slot becomes dirty). It reports false for an unknown id.
 func (d *DrawList) Remove(id uint32) bool {
 	at, ok := d.slot(id)
-	if !ok {
-		return false
+	if ok {
+		d.removeAt(id, at)
 	}
+	return ok
+}
+
+// removeAt is Remove of id, whose instance is at at.
+func (d *DrawList) removeAt(id uint32, at slotRef) {
 	d.setSlot(id, slotRef{})
 	c, s := d.at(at)
 	if c.Instances[s].Flags&FlagSelected != 0 {
@@ -782,11 +848,10 @@ func (d *DrawList) Remove(id uint32) bool {
 	b.boundsValid = false
 	b.n--
 	d.n--
-	if o, ok := b.open[c.cell]; !ok || len(b.chunks[o].Instances) >= MaxChunk {
-		b.open[c.cell] = at.chunk // room here now
+	if o, ok := b.openOf(c.cell); !ok || len(b.chunks[o].Instances) >= MaxChunk {
+		b.setOpen(c.cell, at.chunk) // room here now
 	}
 	d.version++
-	return true
 }
 
 // Clear removes all instances (batches, chunks and meshes stay) and the selection.

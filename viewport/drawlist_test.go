@@ -405,3 +405,21 @@ func TestEmptiedChunksAreReused(t *testing.T) {
 		t.Fatalf("after Clear and 100 instances: %d chunks, want %d", n, chunks)
 	}
 }
+
+// An update that flags an instance selected and moves it to another cell at once counts it selected once, and
+// one that clears the flag and moves it back counts it no longer.
+func TestMoveAndFlagInOneUpdate(t *testing.T) {
+	d := NewDrawList()
+	for i := range 4 {
+		d.Set("cube", inst(uint32(i+1), float32(i)))
+	}
+	far := mgl32.Translate3D(10*DefaultCellSize, 0, 0)
+	d.updateID(2, func(in *Instance) { in.World, in.Flags = far, in.Flags|FlagSelected })
+	if err := d.Check(); err != nil || d.Flagged() != 1 {
+		t.Fatalf("flagged %d: %v", d.Flagged(), err)
+	}
+	d.updateID(2, func(in *Instance) { in.World, in.Flags = mgl32.Translate3D(1, 0, 0), in.Flags&^FlagSelected })
+	if err := d.Check(); err != nil || d.Flagged() != 0 {
+		t.Fatalf("flagged %d: %v", d.Flagged(), err)
+	}
+}
