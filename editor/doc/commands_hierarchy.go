@@ -41,12 +41,12 @@ func (c *treeCmd) revert(d *core) error {
 }
 
 // remove despawns the command's entities. A pack that gave its storage back to the world when they were restored
-// (see pack.lent) is made again from them, as they are.
+// (see pack.lent) takes it back, or, should they have changed since, is made again from them, as they are.
 func (c *treeCmd) remove(d *core) error {
 	if !c.rm.pack.lent {
 		return d.removeIDs(c.roots)
 	}
-	rm, err := d.removeIDsKeeping(c.roots, keepPack)
+	rm, err := d.removeIDsKeeping(c.roots, keepPack, c.rm.pack)
 	if err != nil {
 		return err
 	}

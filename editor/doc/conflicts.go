@@ -132,7 +132,7 @@ func (d *Conflicts) Resolve(id uint64, path string, how Resolution) error {
 	if apply && c.Path == "entity" {
 		if val == scene.ConflictDeleted {
 			selBefore := d.sel.ids()
-			rm := d.removeTrees([]ecs.Entity{e}, keepAll)
+			rm := d.removeTrees([]ecs.Entity{e}, keepAll, nil)
 			cmd := &treeCmd{name: how.String(), rm: rm, roots: rm.pack.roots()}
 			d.sel.prune()
 			d.hist.push(cmd, selBefore)

@@ -9,12 +9,13 @@ import (
 
 // removeIDs removes the subtrees of the given top-level entities.
 func (d *core) removeIDs(ids []uint64) error {
-	_, err := d.removeIDsKeeping(ids, keepNothing)
+	_, err := d.removeIDsKeeping(ids, keepNothing, nil)
 	return err
 }
 
-// removeIDsKeeping removes the subtrees of the given top-level entities and returns what keep says of them.
-func (d *core) removeIDsKeeping(ids []uint64, keep keepMode) (removal, error) {
+// removeIDsKeeping removes the subtrees of the given top-level entities and returns what keep says of them (see
+// removeTrees for lent).
+func (d *core) removeIDsKeeping(ids []uint64, keep keepMode, lent *pack) (removal, error) {
 	es := make([]ecs.Entity, len(ids))
 	for i, id := range ids {
 		e, ok := d.entity(id)
@@ -23,7 +24,7 @@ func (d *core) removeIDsKeeping(ids []uint64, keep keepMode) (removal, error) {
 		}
 		es[i] = e
 	}
-	return d.removeTrees(es, keep), nil
+	return d.removeTrees(es, keep, lent), nil
 }
 
 // idAlloc returns the world's scene id generator; it skips ids the document already uses.
@@ -153,7 +154,7 @@ func (d *Document) Delete(es ...ecs.Entity) error {
 		return nil
 	}
 	selBefore := d.sel.ids()
-	rm := d.removeTrees(tops, keepAll)
+	rm := d.removeTrees(tops, keepAll, nil)
 	cmd := &treeCmd{name: "Delete", rm: rm, roots: rm.pack.roots()}
 	d.sel.prune()
 	d.hist.push(cmd, selBefore)

@@ -529,7 +529,7 @@ func (d *core) replayCmd(r *dec) (command, error) {
 			}
 			es = append(es, e)
 		}
-		rm := d.removeTrees(d.topLevel(es), keepAll)
+		rm := d.removeTrees(d.topLevel(es), keepAll, nil)
 		return &treeCmd{name: name, rm: rm, roots: rm.pack.roots()}, nil
 	case tagInsert:
 		name := r.s()

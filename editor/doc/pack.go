@@ -50,6 +50,9 @@ type packGroup struct {
 	// det: the group's entities were every entity of one table, whose storage their despawn moved into the
 	// pack (cols are its values); restoring them all at once gives it back to the table.
 	det *ecs.Detached
+	// back: the entities restorePack gave the storage back to (det and cols are then nil), in row order, until
+	// takeBack takes it again.
+	back []ecs.Entity
 }
 
 var errWrongType = errors.New("a snapshot's value has another type than its component")
@@ -184,6 +187,49 @@ func (d *core) packRefs(p *pack) {
 			}
 		}
 	}
+}
+
+// canTakeBack reports whether despawning all (in preorder), the entities of lent pack p, can take back the storage
+// p gave the world (see takeBack): they are as many as p's, and those of each group that gave its storage are
+// still every entity of their table, in its order. Between an undo and its redo nothing changes them.
+func (d *core) canTakeBack(p *pack, all []ecs.Entity) bool {
+	if !p.lent || len(all) != p.len() {
+		return false
+	}
+	for g := range p.groups {
+		if gr := &p.groups[g]; gr.back != nil && !d.world.WholeTable(gr.back) {
+			return false
+		}
+	}
+	return true
+}
+
+// takeBack despawns all, the entities of lent pack p (canTakeBack holds), moving the storage of its tables back
+// into p: p holds its values again, the same as a pack made of them anew, without the copy of its ids.
+func (d *core) takeBack(p *pack, all []ecs.Entity) {
+	var lists [][]ecs.Entity
+	var groups []int
+	for g := range p.groups {
+		if gr := &p.groups[g]; gr.back != nil {
+			lists = append(lists, gr.back)
+			groups = append(groups, g)
+		}
+	}
+	dets, err := d.world.DespawnDetach(all, lists)
+	mustOK(err) // canTakeBack checked the tables, and nothing changed them since
+	for k, g := range groups {
+		gr := &p.groups[g]
+		gr.det, gr.back = dets[k], nil
+		gr.cols = make([]ecs.Values, len(gr.cids))
+		for i, cid := range gr.cids {
+			v, ok := dets[k].Values(cid)
+			if !ok {
+				mustOK(fmt.Errorf("detached table has no column of component %d", cid))
+			}
+			gr.cols[i] = v
+		}
+	}
+	p.lent = false
 }
 
 // otherGroups returns the groups of p that are not in whole.
@@ -413,7 +459,7 @@ func (d *core) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.E
 		gr := &p.groups[r.group]
 		if gr.det != nil && r.row == 0 && r.n == gr.n {
 			copy(es[r.at:], w.SpawnDetached(gr.det))
-			gr.det, gr.cols = nil, nil
+			gr.det, gr.cols, gr.back = nil, nil, slices.Clone(es[r.at:r.at+r.n]) // es goes to hintRoots, which sorts it
 			p.lent = true
 			continue
 		}

@@ -407,7 +407,7 @@ func (d *Document) KeepPlayChanges(cs []PlayChange) error {
 		cmds = append(cmds, pm)
 	}
 	if len(tops) > 0 {
-		rm := d.removeTrees(tops, keepAll)
+		rm := d.removeTrees(tops, keepAll, nil)
 		cmds = append(cmds, &treeCmd{name: label, rm: rm, roots: rm.pack.roots()})
 	}
 	d.sel.prune()

@@ -779,7 +779,7 @@ func (d *Prefabs) SaveAs(ctx context.Context, path string, es ...ecs.Entity) (ec
 	}
 	selBefore := d.sel.ids()
 	before := d.captureSubtrees(tops)
-	d.removeTrees(tops, keepNothing)
+	d.removeTrees(tops, keepNothing, nil)
 	es2 := d.restoreTrees(snaps, nil, nil)
 	if !parent.IsZero() {
 		kids := w.Children(parent)

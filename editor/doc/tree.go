@@ -189,15 +189,18 @@ const (
 )
 
 // removeTrees despawns roots (top-level entities) with all their descendants. Surviving parents
-// keep their other children in order. It returns what keep says of what restoreTrees needs to undo it.
-func (d *core) removeTrees(roots []ecs.Entity, keep keepMode) removal {
+// keep their other children in order. It returns what keep says of what restoreTrees needs to undo it: with
+// keepPack and lent, the pack whose storage the world holds (pack.lent) and that these entities are, lent takes it
+// back when it can (canTakeBack), and is the pack returned.
+func (d *core) removeTrees(roots []ecs.Entity, keep keepMode, lent *pack) removal {
 	w := d.world
 	roots = byIndex(roots)
 	all := preorder(w, roots)
 	var rm removal
 	var members [][]ecs.Entity
 	var whole []int
-	if keep != keepNothing {
+	back := keep == keepPack && lent != nil && d.canTakeBack(lent, all)
+	if keep != keepNothing && !back {
 		rm.pack, members = d.planPack(all)
 		whole = d.wholeGroups(rm.pack, members)
 		copyColumns(w, rm.pack, members, otherGroups(rm.pack, whole))
@@ -238,10 +241,14 @@ func (d *core) removeTrees(roots []ecs.Entity, keep keepMode) removal {
 			d.structure++
 		}
 	}
-	if rm.pack != nil {
+	switch {
+	case back:
+		d.takeBack(lent, all)
+		rm.pack = lent
+	case rm.pack != nil:
 		d.despawnPack(rm.pack, members, whole, all)
 		rm.pack.count()
-	} else {
+	default:
 		w.DespawnAll(all)
 	}
 	if bulk {

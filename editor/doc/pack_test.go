@@ -1,0 +1,60 @@
+package doc
+
+import (
+	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
+)
+
+// A delete of every cube moves their table's storage into the pack; its undo gives it back (the pack lent), its
+// redo takes it back into the same pack, and each undo brings back the scene as it was.
+func TestDeleteAllMovesTheTableIntoThePack(t *testing.T) {
+	d := cubeScene(t, 2000)
+	before := content(t, d)
+	d.Selection().SelectAll()
+	must(t, d.DeleteSelection())
+	c := d.hist.steps[d.hist.pos-1].cmd.(*treeCmd)
+	p := c.rm.pack
+	if len(p.groups) != 1 || p.groups[0].det == nil || p.lent {
+		t.Fatalf("the delete's pack: %d groups, moved %v, lent %v", len(p.groups), p.groups[0].det != nil, p.lent)
+	}
+	for round := range 3 {
+		must(t, d.History().Undo())
+		if !p.lent || p.groups[0].det != nil || content(t, d) != before {
+			t.Fatalf("round %d: undo: lent %v, the scene as before %v", round, p.lent, content(t, d) == before)
+		}
+		must(t, d.History().Redo())
+		if c.rm.pack != p || p.lent || p.groups[0].det == nil || d.Len() != 0 {
+			t.Fatalf("round %d: redo: the same pack %v, lent %v, %d entities", round, c.rm.pack == p, p.lent, d.Len())
+		}
+	}
+	must(t, d.History().Undo())
+	if content(t, d) != before {
+		t.Fatal("the last undo: the scene differs")
+	}
+}
+
+// When the entities a lent pack gave its storage to changed behind the history (a light added to one: a sparse-set
+// component, so the table no longer moves whole), the redo makes a new pack of them as they are, and its undo
+// brings them back so.
+func TestRedoRemakesAPackWhoseTableChanged(t *testing.T) {
+	d := cubeScene(t, 500)
+	d.Selection().SelectAll()
+	must(t, d.DeleteSelection())
+	c := d.hist.steps[d.hist.pos-1].cmd.(*treeCmd)
+	p := c.rm.pack
+	must(t, d.History().Undo())
+	e := d.Roots()[7]
+	lid, _ := ecs.ComponentIDOf[scene.Light](d.world)
+	must(t, d.world.Add(e, lid, scene.Light{Intensity: 2}))
+	changed := content(t, d)
+	must(t, d.History().Redo())
+	if c.rm.pack == p || d.Len() != 0 {
+		t.Fatalf("redo: the same pack %v, %d entities", c.rm.pack == p, d.Len())
+	}
+	must(t, d.History().Undo())
+	if got := content(t, d); got != changed {
+		t.Fatal("the undo after the changed redo: the scene differs from the changed one")
+	}
+}
