@@ -22,7 +22,8 @@ type Detached struct {
 var ErrNotWholeTable = errors.New("not every entity of one table in its row order")
 
 // DespawnDetach is DespawnAll of es, except that the tables whose entities whole lists — each entry every
-// entity of one table in its row order, none having a sparse-set component, all of them in es — are not cleared
+// entity of one table in its row order, filling at least half of its room, none having a sparse-set component,
+// all of them in es — are not cleared
 // row by row: their storage is moved out and returned, by whole's index, and each such table starts again with
 // no memory of its own. It returns an error, changing nothing, when an entry of whole is not such a table.
 func (w *World) DespawnDetach(es []Entity, whole [][]Entity) ([]*Detached, error) {
@@ -63,7 +64,8 @@ func (w *World) DespawnDetach(es []Entity, whole [][]Entity) ([]*Detached, error
 	return out, nil
 }
 
-// wholeTable returns the table whose entities, in row order, are list, if none has a sparse-set component.
+// wholeTable returns the table whose entities, in row order, are list, if they fill at least half of its room and
+// none has a sparse-set component.
 func (w *World) wholeTable(list []Entity) (*table, error) {
 	if len(list) == 0 || !w.Alive(list[0]) {
 		return nil, fmt.Errorf("ecs: detach: an empty list or a dead entity: %w", ErrNotWholeTable)
@@ -71,6 +73,9 @@ func (w *World) wholeTable(list []Entity) (*table, error) {
 	t := w.tables[w.records[list[0].index].table]
 	if len(t.entities) != len(list) {
 		return nil, fmt.Errorf("ecs: detach: %d entities of a table of %d: %w", len(list), len(t.entities), ErrNotWholeTable)
+	}
+	if 2*len(list) < t.cap { // its room, grown for many more, would be held for a few
+		return nil, fmt.Errorf("ecs: detach: %d entities fill less than half of their table's room of %d: %w", len(list), t.cap, ErrNotWholeTable)
 	}
 	for i, e := range list {
 		if t.entities[i] != e {
@@ -181,8 +186,9 @@ func (w *World) SpawnDetached(d *Detached) []Entity {
 	return out
 }
 
-// WholeTable reports whether es are every entity of one table in its row order, none having a sparse-set
-// component: what DespawnDetach can move out whole.
+// WholeTable reports whether es are every entity of one table in its row order, filling at least half of its room
+// (the last few of a table that held many more are copied, not moved with all that room), none having a
+// sparse-set component: what DespawnDetach can move out whole.
 func (w *World) WholeTable(es []Entity) bool {
 	_, err := w.wholeTable(es)
 	return err == nil

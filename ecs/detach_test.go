@@ -199,7 +199,7 @@ func TestSpawnDetachedTakesTheStorageBack(t *testing.T) {
 }
 
 // DespawnDetach refuses, changing nothing, a list that is not a whole table in row order, has a sparse
-// component, or is not all despawned.
+// component, is not all despawned, or leaves most of its table's room empty.
 func TestDespawnDetachRefuses(t *testing.T) {
 	w, _, es := posWorld(100)
 	tagged := []ecs.Entity{w.Spawn(Name{"a"}, Selected{}), w.Spawn(Name{"b"}, Selected{})}
@@ -223,6 +223,15 @@ func TestDespawnDetachRefuses(t *testing.T) {
 		t.Fatalf("twice: err %v", err)
 	}
 	eq(t, "alive", w.Len(), 102)
+	// The last few of a table grown for many more are not moved with all its room.
+	w.DespawnAll(es[3:])
+	if w.WholeTable(es[:3]) {
+		t.Fatal("3 entities left in a table's room of 100 or more count as a whole table")
+	}
+	if _, err := w.DespawnDetach(es[:3], [][]ecs.Entity{es[:3]}); !errors.Is(err, ecs.ErrNotWholeTable) {
+		t.Fatalf("a few in a big room: err %v", err)
+	}
+	eq(t, "alive", w.Len(), 5)
 }
 
 // posWorld returns a test world with n entities {Pos{i, 0}}, in one table in spawn order.

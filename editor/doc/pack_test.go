@@ -58,3 +58,20 @@ func TestRedoRemakesAPackWhoseTableChanged(t *testing.T) {
 		t.Fatal("the undo after the changed redo: the scene differs from the changed one")
 	}
 }
+
+// Deleting the last cube of a table once grown for many copies it (a small step), rather than moving all the
+// table's room into the history, where the step would count that room and push the older steps out.
+func TestDeleteOfTheLastFewKeepsOlderSteps(t *testing.T) {
+	d := cubeScene(t, 20000)
+	d.opts.MaxHistoryBytes = 6 << 20
+	roots := d.Roots()
+	must(t, d.Delete(roots[1:]...))
+	must(t, d.Delete(roots[0]))
+	if d.History().Undos() != 2 {
+		t.Fatalf("%d undos after the two deletes, want 2 (the history holds %d bytes)", d.History().Undos(), d.History().Bytes())
+	}
+	c := d.hist.steps[d.hist.pos-1].cmd.(*treeCmd)
+	if c.rm.pack.groups[0].det != nil || c.size() > 10_000 {
+		t.Fatalf("the delete of the last cube: moved %v, %d bytes", c.rm.pack.groups[0].det != nil, c.size())
+	}
+}
