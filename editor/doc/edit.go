@@ -291,7 +291,8 @@ func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, 
 			return err
 		}
 	}
-	info, err := d.shown().checkTargets(es, cid, false)
+	c := d.shown() // while playing, references are to the play world's entities
+	info, err := c.checkTargets(es, cid, false)
 	if err != nil {
 		return err
 	}
@@ -303,14 +304,14 @@ func (d *Document) componentOp(op compOp, es []ecs.Entity, cid ecs.ComponentID, 
 		if err := d.checkValue(cid, v); err != nil {
 			return err
 		}
-		val = d.own(cid, positiveZero(deref(v)))
+		val = c.own(cid, positiveZero(deref(v)))
 	}
 	if d.play.Playing() {
 		return d.playComponents(es, cid, func(has bool) (bool, any, bool) {
 			if op == opRemove {
 				return false, nil, true
 			}
-			return true, d.value(val, true), has != (op == opAdd)
+			return true, c.value(val, true), has != (op == opAdd)
 		})
 	}
 	return d.changeComponents(opVerbs[op]+" "+info.Name, es, cid, func(_ ecs.Entity, cur compState) compState {

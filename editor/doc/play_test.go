@@ -92,3 +92,24 @@ func TestPlayRunsOnACloneAndStopRestores(t *testing.T) {
 }
 
 func near(a, b float32) bool { return a-b < 1e-3 && b-a < 1e-3 }
+
+// A component added while playing whose value refers to an entity made in play refers to that entity (a value's
+// references are the play world's), not to nothing or to an edit entity in the same slot.
+func TestPlayAddComponentReferringToAPlayEntity(t *testing.T) {
+	d := New("", testOpts)
+	a, err := d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	gone, err := d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	must(t, d.Delete(gone)) // a freed edit slot, which the play world reuses
+	d.PlayMode().Start()
+	made, err := d.SpawnCube(ecs.Entity{})
+	must(t, err)
+	fid, _ := ecs.ComponentIDOf[Follow](d.World())
+	pa, _ := d.Entity(d.shown().idOf(a))
+	must(t, d.AddComponentValue([]ecs.Entity{pa}, fid, Follow{Target: made, Others: []ecs.Entity{made, pa}}))
+	got := ecs.NewMap[Follow](d.World()).Get(pa)
+	if got.Target != made || len(got.Others) != 2 || got.Others[0] != made || got.Others[1] != pa {
+		t.Fatalf("Follow %+v, want the target %v (made in play) and %v", got, made, pa)
+	}
+}
