@@ -21,11 +21,11 @@ type Detached struct {
 // ErrNotWholeTable is returned by DespawnDetach for a list that is not every entity of one table in its row order.
 var ErrNotWholeTable = errors.New("not every entity of one table in its row order")
 
-// DespawnDetach is DespawnAll of es, except that the tables whose entities whole lists — each entry every
-// entity of one table in its row order, filling at least half of its room, none having a sparse-set component,
-// all of them in es — are not cleared
-// row by row: their storage is moved out and returned, by whole's index, and each such table starts again with
-// no memory of its own. It returns an error, changing nothing, when an entry of whole is not such a table.
+// DespawnDetach is DespawnAll of es, except that the tables whose entities whole lists (each entry every entity of
+// one table in its row order, filling at least half of its room, none having a sparse-set component, all of them
+// in es) are not cleared row by row: their storage is moved out and returned, by whole's index, and each such
+// table starts again with no memory of its own. It returns an error, changing nothing, when an entry of whole is
+// not such a table.
 func (w *World) DespawnDetach(es []Entity, whole [][]Entity) ([]*Detached, error) {
 	w.checkStructural("despawn entities")
 	tables := make([]*table, len(whole))
@@ -125,9 +125,6 @@ func (d *Detached) Bytes() int {
 	return n
 }
 
-// Components returns the components of d's table, ascending (computed ones included).
-func (d *Detached) Components() []ComponentID { return d.t.ids }
-
 // Values returns the values of component id, one per row, in d's memory (no copy): valid until d is spawned
 // again; changes to them change d. It reports false if d's table has no column of id.
 func (d *Detached) Values(id ComponentID) (Values, bool) {
@@ -147,7 +144,8 @@ func (d *Detached) Values(id ComponentID) (Values, bool) {
 // non-computed components (and takes the free entity slots as it does). When d's table is empty, the table takes
 // d's storage back as its own, copying nothing; computed components then keep the values they had when d was
 // detached until the world computes them again (as for any entity spawned, at the next PropagateTransforms).
-// Otherwise (or when d is another world's) the values are copied. d is used up: neither it nor Values taken from it may be used afterwards.
+// Otherwise (or when d is another world's) the values are copied. d is used up: neither it nor Values taken from
+// it may be used afterwards.
 func (w *World) SpawnDetached(d *Detached) []Entity {
 	if d.used {
 		panic("ecs: SpawnDetached of a Detached already spawned")
@@ -174,11 +172,8 @@ func (w *World) SpawnDetached(d *Detached) []Entity {
 	t.cap = d.cap
 	d.cols, d.entities = nil, nil
 	reuse := w.free[len(w.free)-min(n, len(w.free)):]
-	fresh := n - len(reuse)
 	out := make([]Entity, n)
-	for i := range n {
-		out[i], _ = w.spawnSlot(t, reuse, i-fresh)
-	}
+	w.spawnSlots(t, reuse, out)
 	w.free = w.free[:len(w.free)-len(reuse)]
 	for _, c := range t.cols {
 		c.setTicksRange(0, uint32(n), w.tick)

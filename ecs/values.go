@@ -220,11 +220,8 @@ func (w *World) anySparse(cols []Values, extra []ComponentID) bool {
 // per component).
 func (w *World) spawnColumns(t *table, cols []Values, extra []ComponentID, lo, hi int, reuse []uint32, out []Entity) {
 	n := hi - lo
-	fresh := n - len(reuse)
 	row0 := uint32(len(t.entities))
-	for i := range n {
-		out[i], _ = w.spawnSlot(t, reuse, i-fresh)
-	}
+	w.spawnSlots(t, reuse, out)
 	row1 := row0 + uint32(n)
 	tick := w.tick
 	for k := range cols {
@@ -243,6 +240,15 @@ func (w *World) spawnColumns(t *table, cols []Values, extra []ComponentID, lo, h
 				c.ops.setDefault(c.at(r))
 			}
 		}
+	}
+}
+
+// spawnSlots makes len(out) live entities in new rows of t, into out: the last len(reuse) in the slots of reuse, in
+// order, the first ones in new slots.
+func (w *World) spawnSlots(t *table, reuse []uint32, out []Entity) {
+	fresh := len(out) - len(reuse)
+	for i := range out {
+		out[i], _ = w.spawnSlot(t, reuse, i-fresh)
 	}
 }
 

@@ -272,7 +272,7 @@ func (w *World) DespawnAll(es []Entity) {
 	w.despawnAll(es, nil, nil)
 }
 
-// despawnAll is DespawnAll of at least 64 entities; the tables of whole (checked by the caller: see DespawnDetach)
+// despawnAll is DespawnAll of many entities at once; the tables of whole (checked by the caller: see DespawnDetach)
 // have their storage moved into out (by whole's index) instead of their rows cleared.
 func (w *World) despawnAll(es []Entity, whole []*table, out []*Detached) {
 	// Rows to remove, by table: a bit per row.

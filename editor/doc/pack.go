@@ -31,7 +31,7 @@ type pack struct {
 	// bytes is what the pack holds, counted once when it is made (see size).
 	bytes int
 	// lent: restorePack gave the storage of some group back to the world's table (see packGroup.det); the pack
-	// no longer holds those values, and whoever despawns its entities again makes a new pack of them.
+	// no longer holds those values until a despawn of its entities takes it back (takeBack).
 	lent bool
 }
 
@@ -218,18 +218,22 @@ func (d *core) takeBack(p *pack, all []ecs.Entity) {
 	dets, err := d.world.DespawnDetach(all, lists)
 	mustOK(err) // canTakeBack checked the tables, and nothing changed them since
 	for k, g := range groups {
-		gr := &p.groups[g]
-		gr.det, gr.back = dets[k], nil
-		gr.cols = make([]ecs.Values, len(gr.cids))
-		for i, cid := range gr.cids {
-			v, ok := dets[k].Values(cid)
-			if !ok {
-				mustOK(fmt.Errorf("detached table has no column of component %d", cid))
-			}
-			gr.cols[i] = v
-		}
+		p.groups[g].hold(dets[k])
 	}
 	p.lent = false
+}
+
+// hold makes det, the storage of the group's table moved out by their despawn, the group's values.
+func (gr *packGroup) hold(det *ecs.Detached) {
+	gr.det, gr.back = det, nil
+	gr.cols = make([]ecs.Values, len(gr.cids))
+	for i, cid := range gr.cids {
+		v, ok := det.Values(cid)
+		if !ok {
+			mustOK(fmt.Errorf("detached table has no column of component %d", cid))
+		}
+		gr.cols[i] = v
+	}
 }
 
 // otherGroups returns the groups of p that are not in whole.
@@ -285,15 +289,7 @@ func (d *core) despawnPack(p *pack, members [][]ecs.Entity, whole []int, es []ec
 		return
 	}
 	for k, g := range whole {
-		gr := &p.groups[g]
-		gr.det = dets[k]
-		for i, cid := range gr.cids {
-			v, ok := dets[k].Values(cid)
-			if !ok {
-				mustOK(fmt.Errorf("detached table has no column of component %d", cid))
-			}
-			gr.cols[i] = v
-		}
+		p.groups[g].hold(dets[k])
 	}
 }
 
