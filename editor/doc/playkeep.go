@@ -250,7 +250,8 @@ func (p *Play) move(e ecs.Entity, id uint64, made map[ecs.Entity]uint64) (PlayCh
 
 // created lists the entities of the play world that the edit world does not have, in preorder
 // (a parent before its children). One a system spawned without a scene id gets a fresh one here,
-// so that it can be kept like the others.
+// so that it can be kept like the others. An edit entity moved under a created one is not among
+// them (it is moved: see move), nor are its descendants, which are created only if made in play.
 func (p *Play) created(pw, ew *ecs.World) []PlayChange {
 	d := p.c
 	sidC, _ := ecs.ComponentIDOf[scene.SceneID](pw)
@@ -265,7 +266,8 @@ func (p *Play) created(pw, ew *ecs.World) []PlayChange {
 	})
 	var out []PlayChange
 	ids := map[ecs.Entity]uint64{}
-	for _, e := range preorder(pw, roots) {
+	// Not the subtrees of edit entities: an entity made in play under one is a root itself.
+	for _, e := range preorderWithout(pw, roots, ew.Alive) {
 		v, _ := pw.Get(e, sidC)
 		sid, ok := v.(scene.SceneID)
 		if !ok || sid.ID == 0 {

@@ -551,7 +551,8 @@ func keepUsersIsOneStep(t *testing.T, d, ref *Document, ch *PlayChanges, before 
 }
 
 // TestKeepReparentDuplicatePasteWhilePlaying: each of Reparent (keeping the place in the world),
-// MoveNextTo, Duplicate and Paste made while playing changes the play world only, is listed as the
+// MoveNextTo, Duplicate, Paste and a reparent under a new entity (the entity moved, not created)
+// made while playing changes the play world only, is listed as the
 // user's at Stop, and kept gives the scene the same edit outside play gives (ids, parents, sibling
 // order, Transforms), as one step that one undo reverts; discarded, the scene is as before Play.
 func TestKeepReparentDuplicatePasteWhilePlaying(t *testing.T) {
@@ -574,6 +575,24 @@ func TestKeepReparentDuplicatePasteWhilePlaying(t *testing.T) {
 			_, err = d.Paste(context.Background(), text, ent(t, d, 5))
 			return err
 		}, "[3 Transform.rotation user=false created A1 user=true]"},
+		{"reparent under a new entity", func(d *Document) error {
+			e, err := d.SpawnEmpty(ent(t, d, 1))
+			if err != nil {
+				return err
+			}
+			return d.ReparentKeepWorld(e, ent(t, d, 2))
+		}, "[2 moved user=true 3 Transform.rotation user=false created Empty user=true]"},
+		{"new entities above and below a moved one", func(d *Document) error {
+			e, err := d.SpawnEmpty(ent(t, d, 1))
+			if err != nil {
+				return err
+			}
+			if err := d.ReparentKeepWorld(e, ent(t, d, 2)); err != nil {
+				return err
+			}
+			_, err = d.SpawnCube(ent(t, d, 2))
+			return err
+		}, "[2 moved user=true 3 Transform.rotation user=false created Empty user=true created Cube user=true]"},
 	}
 	for _, ed := range edits {
 		for _, keep := range []bool{false, true} {

@@ -148,6 +148,11 @@ func preorder(w *ecs.World, roots []ecs.Entity) []ecs.Entity {
 	if !slices.ContainsFunc(roots, func(e ecs.Entity) bool { return w.ChildCount(e) > 0 }) {
 		return roots // a flat scene's
 	}
+	return preorderWithout(w, roots, nil)
+}
+
+// preorderWithout is preorder without the subtrees of the entities skip reports (none when skip is nil).
+func preorderWithout(w *ecs.World, roots []ecs.Entity, skip func(ecs.Entity) bool) []ecs.Entity {
 	out := make([]ecs.Entity, 0, len(roots)) // at least the roots
 	var stack []ecs.Entity
 	for _, r := range roots {
@@ -155,6 +160,9 @@ func preorder(w *ecs.World, roots []ecs.Entity) []ecs.Entity {
 		for len(stack) > 0 {
 			e := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			if skip != nil && skip(e) {
+				continue
+			}
 			out = append(out, e)
 			n := len(stack)
 			stack = w.AppendChildren(stack, e)
