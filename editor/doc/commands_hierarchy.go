@@ -50,6 +50,9 @@ func (c *treeCmd) remove(d *core) error {
 	if err != nil {
 		return err
 	}
+	if rm.pack != c.rm.pack {
+		d.packGrew += rm.pack.bytes - c.rm.pack.bytes
+	}
 	c.rm.pack = rm.pack
 	return nil
 }

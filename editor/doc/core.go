@@ -45,6 +45,10 @@ type core struct {
 	prefabSet *serialize.Prefabs
 	dir       string
 
+	// packGrew is the bytes the undo packs of the step being undone or redone gained (less when they gave their
+	// storage back to the world: see pack.lent), for the history to count (History.Undo, Redo).
+	packGrew int
+
 	// version: see Document.Version.
 	version uint64
 	// jr is the session journal (nil: none), which the history tells of its steps.

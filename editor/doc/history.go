@@ -158,9 +158,11 @@ func (h *History) Undo() error {
 	}
 	st := &h.steps[h.pos-1]
 	h.c.dropPendingRoots()
+	h.c.packGrew = 0
 	if err := st.cmd.revert(h.c); err != nil {
 		return fmt.Errorf("undo %s: %w", st.cmd.label(), err)
 	}
+	h.grew(st)
 	h.pos--
 	h.sel.set(st.selBefore)
 	h.c.version++
@@ -182,9 +184,11 @@ func (h *History) Redo() error {
 	}
 	st := &h.steps[h.pos]
 	h.c.dropPendingRoots()
+	h.c.packGrew = 0
 	if err := st.cmd.apply(h.c); err != nil {
 		return fmt.Errorf("redo %s: %w", st.cmd.label(), err)
 	}
+	h.grew(st)
 	h.pos++
 	h.sel.set(st.selAfter)
 	h.c.version++
@@ -193,6 +197,13 @@ func (h *History) Redo() error {
 		h.c.jr.move(h, true)
 	}
 	return nil
+}
+
+// grew counts in st what its command's undo packs gained or gave back as it was undone or redone (core.packGrew).
+func (h *History) grew(st *step) {
+	st.size += h.c.packGrew
+	h.size += h.c.packGrew
+	h.c.packGrew = 0
 }
 
 // Clear forgets every undo and redo step; the current state counts as saved only if it was

@@ -221,6 +221,7 @@ func (d *core) takeBack(p *pack, all []ecs.Entity) {
 		p.groups[g].hold(dets[k])
 	}
 	p.lent = false
+	d.recount(p)
 }
 
 // hold makes det, the storage of the group's table moved out by their despawn, the group's values.
@@ -410,11 +411,20 @@ func (p *pack) snap(i int) entSnap {
 	return s
 }
 
+// recount counts p again (count) after it gave its storage to the world or took it back, adding the change to
+// d.packGrew.
+func (d *core) recount(p *pack) {
+	old := p.bytes
+	p.count()
+	d.packGrew += p.bytes - old
+}
+
 // count sets p.bytes: the pack's slices and detached tables, and what the values point to (strings, slices),
 // estimated from up to 64 values of each column.
 func (p *pack) count() {
 	n := 16*len(p.ids) + int(unsafe.Sizeof(packRun{}))*len(p.runs) + 64*len(p.srcs)
 	for _, gr := range p.groups {
+		n += 8 * len(gr.back)
 		if gr.det != nil {
 			n += gr.det.Bytes() // the table's storage, room and ticks included
 		}
@@ -448,6 +458,7 @@ func (p *pack) count() {
 func (d *core) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.Entity {
 	w := d.world
 	es := make([]ecs.Entity, p.len())
+	lent := p.lent
 	// Last run first: the free entity slots are reused last-freed first, so entities come back in
 	// the slots they were removed from (SpawnValues gives a run's last rows the last freed).
 	for k := len(p.runs) - 1; k >= 0; k-- {
@@ -460,6 +471,9 @@ func (d *core) restorePack(p *pack, order []siblings, holders []heldRef) []ecs.E
 			continue
 		}
 		copy(es[r.at:], w.SpawnValues(gr.cols, r.row, r.row+r.n))
+	}
+	if p.lent && !lent {
+		d.recount(p)
 	}
 	if len(p.ids) >= asyncIndexFill && d.indexLen() == 0 {
 		d.fillIndexBeside(p.ids, es)

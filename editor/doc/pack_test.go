@@ -8,7 +8,8 @@ import (
 )
 
 // A delete of every cube moves their table's storage into the pack; its undo gives it back (the pack lent), its
-// redo takes it back into the same pack, and each undo brings back the scene as it was.
+// redo takes it back into the same pack, and each undo brings back the scene as it was. The history counts the
+// storage only while it holds it.
 func TestDeleteAllMovesTheTableIntoThePack(t *testing.T) {
 	d := cubeScene(t, 2000)
 	before := content(t, d)
@@ -19,14 +20,22 @@ func TestDeleteAllMovesTheTableIntoThePack(t *testing.T) {
 	if len(p.groups) != 1 || p.groups[0].det == nil || p.lent {
 		t.Fatalf("the delete's pack: %d groups, moved %v, lent %v", len(p.groups), p.groups[0].det != nil, p.lent)
 	}
+	held := d.History().Bytes()
 	for round := range 3 {
 		must(t, d.History().Undo())
 		if !p.lent || p.groups[0].det != nil || content(t, d) != before {
 			t.Fatalf("round %d: undo: lent %v, the scene as before %v", round, p.lent, content(t, d) == before)
 		}
+		// The world holds the table's storage again: the history no longer counts it.
+		if b := d.History().Bytes(); b > held-200*2000 {
+			t.Fatalf("round %d: undo: the history counts %d bytes, %d after the delete", round, b, held)
+		}
 		must(t, d.History().Redo())
 		if c.rm.pack != p || p.lent || p.groups[0].det == nil || d.Len() != 0 {
 			t.Fatalf("round %d: redo: the same pack %v, lent %v, %d entities", round, c.rm.pack == p, p.lent, d.Len())
+		}
+		if b := d.History().Bytes(); b != held {
+			t.Fatalf("round %d: redo: the history counts %d bytes, %d after the delete", round, b, held)
 		}
 	}
 	must(t, d.History().Undo())

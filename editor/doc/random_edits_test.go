@@ -59,6 +59,38 @@ func (r *randomEdits) cheap(what string) {
 			r.fail("%s: the selection holds dead %v", what, e)
 		}
 	}
+	h := r.d.hist
+	want := 0
+	for _, st := range h.steps {
+		countPacks(st.cmd)
+		want += stepBytes + st.cmd.size() + 8*(len(st.selBefore)+len(st.selAfter))
+	}
+	if h.size != want {
+		r.fail("%s: the history counts %d bytes, its steps hold %d", what, h.size, want)
+	}
+}
+
+// countPacks counts the undo packs of cmd afresh (pack.count), as the history should have counted them.
+func countPacks(cmd command) {
+	count := func(rm removal) {
+		if rm.pack != nil {
+			rm.pack.count()
+		}
+	}
+	switch c := cmd.(type) {
+	case *treeCmd:
+		count(c.rm)
+	case *replaceCmd:
+		count(c.before.rm)
+		count(c.after.rm)
+	case *applyCmd:
+		count(c.before.rm)
+		count(c.after.rm)
+	case *multiCmd:
+		for _, x := range c.cmds {
+			countPacks(x)
+		}
+	}
 }
 
 // full checks the scene-id index entry by entry.
