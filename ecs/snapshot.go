@@ -90,17 +90,19 @@ func snapshotColumn(src *column, s *componentStore, kept bool, zero unsafe.Point
 // every snapshot, made again, bigger, when one needs more).
 var zeroMem struct {
 	sync.Mutex
-	b []uint64
+	p unsafe.Pointer
+	n int
 }
 
 // zeros returns at least n bytes of zeros, never written.
 func zeros(n int) unsafe.Pointer {
 	zeroMem.Lock()
 	defer zeroMem.Unlock()
-	if words := max((n+7)/8, 1); len(zeroMem.b) < words {
-		zeroMem.b = make([]uint64, words+words/4) // room for a scene that grows a little
+	if n = max(n, 8); zeroMem.n < n {
+		n += n / 4 // room for a scene that grows a little
+		zeroMem.p, zeroMem.n = zeroPages(n), n
 	}
-	return unsafe.Pointer(&zeroMem.b[0])
+	return zeroMem.p
 }
 
 // sharesLive reports whether a snapshot of the world may still read its memory; with none, nothing is shared.
