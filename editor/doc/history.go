@@ -159,10 +159,11 @@ func (h *History) Undo() error {
 	st := &h.steps[h.pos-1]
 	h.c.dropPendingRoots()
 	h.c.packGrew = 0
-	if err := st.cmd.revert(h.c); err != nil {
+	err := st.cmd.revert(h.c)
+	h.grew(st) // what a part of it did before an error too
+	if err != nil {
 		return fmt.Errorf("undo %s: %w", st.cmd.label(), err)
 	}
-	h.grew(st)
 	h.pos--
 	h.sel.set(st.selBefore)
 	h.c.version++
@@ -185,10 +186,11 @@ func (h *History) Redo() error {
 	st := &h.steps[h.pos]
 	h.c.dropPendingRoots()
 	h.c.packGrew = 0
-	if err := st.cmd.apply(h.c); err != nil {
+	err := st.cmd.apply(h.c)
+	h.grew(st)
+	if err != nil {
 		return fmt.Errorf("redo %s: %w", st.cmd.label(), err)
 	}
-	h.grew(st)
 	h.pos++
 	h.sel.set(st.selAfter)
 	h.c.version++

@@ -573,6 +573,7 @@ func (d *core) captureBasesPack(p *pack, es []ecs.Entity) {
 			p.srcs[at[k]] = src
 		}
 	}
+	p.count() // with the sources
 }
 
 // rebasePack rebases the entities of p just restored whose prefab changed since they were taken

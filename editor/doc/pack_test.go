@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/voltex-editor/voltex/ecs"
@@ -84,3 +85,45 @@ func TestDeleteOfTheLastFewKeepsOlderSteps(t *testing.T) {
 		t.Fatalf("the delete of the last cube: moved %v, %d bytes", c.rm.pack.groups[0].det != nil, c.size())
 	}
 }
+
+// The history counts what the steps on prefab instances hold (their packs keep the instances' prefab sources) and
+// what a step that failed half-way gave back, as its steps hold them counted afresh.
+func TestHistoryCountsWhatItsStepsHold(t *testing.T) {
+	check := func(d *Document, what string) {
+		t.Helper()
+		if msg := miscounted(&d.hist); msg != "" {
+			t.Fatalf("%s: %s", what, msg)
+		}
+	}
+	d, _ := openPrefabScene(t)
+	_, err := d.Duplicate(ent(t, d, 10))
+	must(t, err)
+	check(d, "duplicate an instance")
+	must(t, d.Delete(ent(t, d, 10)))
+	check(d, "delete an instance")
+	must(t, d.History().Undo())
+	check(d, "undo")
+	must(t, d.History().Redo())
+	check(d, "redo")
+	must(t, d.History().Undo())
+	must(t, d.Prefabs().Unpack(ent(t, d, 10)))
+	check(d, "unpack")
+
+	d = cubeScene(t, 2000)
+	d.Selection().SelectAll()
+	must(t, d.DeleteSelection())
+	st := &d.hist.steps[d.hist.pos-1]
+	st.cmd = &multiCmd{name: "Delete and fail", cmds: []command{failingCmd{}, st.cmd}}
+	if err := d.History().Undo(); err == nil {
+		t.Fatal("the undo of a failing step did not fail")
+	}
+	check(d, "an undo that failed after giving a table back")
+}
+
+// failingCmd is a command whose undo fails.
+type failingCmd struct{}
+
+func (failingCmd) apply(*core) error  { return nil }
+func (failingCmd) revert(*core) error { return errors.New("failing step") }
+func (failingCmd) label() string      { return "fail" }
+func (failingCmd) size() int          { return 0 }

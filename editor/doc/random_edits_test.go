@@ -59,15 +59,22 @@ func (r *randomEdits) cheap(what string) {
 			r.fail("%s: the selection holds dead %v", what, e)
 		}
 	}
-	h := r.d.hist
+	if msg := miscounted(&r.d.hist); msg != "" {
+		r.fail("%s: %s", what, msg)
+	}
+}
+
+// miscounted says how the bytes h counts differ from what its steps hold, counted afresh; "" if they do not.
+func miscounted(h *History) string {
 	want := 0
 	for _, st := range h.steps {
 		countPacks(st.cmd)
 		want += stepBytes + st.cmd.size() + 8*(len(st.selBefore)+len(st.selAfter))
 	}
 	if h.size != want {
-		r.fail("%s: the history counts %d bytes, its steps hold %d", what, h.size, want)
+		return fmt.Sprintf("the history counts %d bytes, its steps hold %d", h.size, want)
 	}
+	return ""
 }
 
 // countPacks counts the undo packs of cmd afresh (pack.count), as the history should have counted them.
