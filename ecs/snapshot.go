@@ -16,7 +16,8 @@ import (
 //
 // The snapshot reads as [World.ReadCopyOf] does: the same entities, hierarchy and registrations, the values of the
 // listed components (the others' values, and the computed ones', are zero), no change ticks (no component is
-// Added or Changed), no resources. It is for reading, by one goroutine at a time, until release.
+// Added or Changed), no resources. It is for reading, by one goroutine at a time, until release; it must not be
+// written (the values it does not hold are read-only memory), and it has no world matrices (WorldMatrix panics).
 //
 // A pointer the owner got before the snapshot (Map.Mut) must not be written through after it: the write would
 // reach the snapshot's memory.
@@ -32,6 +33,7 @@ func (w *World) Snapshot(ids ...ComponentID) (snap *World, release func()) {
 		}
 	}
 	s := w.shell()
+	s.snapshot = true
 	s.records = w.records
 	s.hier = hierarchy{active: w.hier.active, nodes: w.hier.nodes}
 	need := 0 // bytes of zeros the columns not held read

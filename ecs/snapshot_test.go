@@ -135,3 +135,23 @@ func TestSnapshotReadWhileTheOwnerWrites(t *testing.T) {
 		t.Fatal("a write after the release copied the column")
 	}
 }
+
+// A snapshot has no world matrices of its own to compute: asking for one panics, saying so, and the world's are
+// untouched.
+func TestSnapshotHasNoWorldMatrices(t *testing.T) {
+	w, e, _ := snapshotWorld(t)
+	want := w.WorldMatrix(e)
+	snap, release := w.Snapshot(w.ComponentIDs()...)
+	defer release()
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "snapshot has no world matrices") {
+				t.Fatalf("WorldMatrix of a snapshot: recovered %v", r)
+			}
+		}()
+		snap.WorldMatrix(e)
+	}()
+	if got := w.WorldMatrix(e); got != want {
+		t.Fatalf("the world's matrix %v, want %v", got, want)
+	}
+}

@@ -176,6 +176,10 @@ func (w *World) PropagateTransforms() {
 	if !w.TransformsDirty() || w.frozen {
 		return
 	}
+	if w.snapshot {
+		panic("ecs: a snapshot has no world matrices to bring up to date (its computed components read as zero): " +
+			"propagate on the world, or read a World.ReadCopy")
+	}
 	p := &w.prop
 	if p.changed == nil {
 		p.changed = newQueryState(w, []ComponentID{w.transformID},
@@ -270,6 +274,7 @@ func (w *World) updateGlobal(e Entity, parent *mgl32.Mat4, tick uint32) *mgl32.M
 
 // WorldMatrix returns e's world matrix, propagating transforms first if needed (except while
 // systems run in parallel). It returns the identity for entities without a Transform or dead ones.
+// It panics on a Snapshot, which has no world matrices.
 func (w *World) WorldMatrix(e Entity) mgl32.Mat4 {
 	if !w.Alive(e) {
 		return mgl32.Ident4()

@@ -39,6 +39,8 @@ type World struct {
 	// tables' entities, hierarchy and sparse sets are among what they read (see Snapshot).
 	shares       []*snapshotHold
 	structShared bool
+	// snapshot: the world is a Snapshot, whose computed components read as zero (their memory is not its own).
+	snapshot bool
 
 	hier      hierarchy
 	resources map[reflect.Type]*resourceEntry
