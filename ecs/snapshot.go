@@ -88,6 +88,9 @@ func snapshotColumn(src *column, s *componentStore, kept bool, zero unsafe.Point
 	return d
 }
 
+// heapZeros returns n bytes of zeros on the Go heap.
+func heapZeros(n int) unsafe.Pointer { return unsafe.Pointer(&make([]uint64, (n+7)/8)[0]) }
+
 // zeroMem is memory never written, read as the values of the components a snapshot does not hold (shared by
 // every snapshot, made again, bigger, when one needs more).
 var zeroMem struct {

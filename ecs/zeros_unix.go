@@ -13,7 +13,7 @@ import (
 func zeroPages(n int) unsafe.Pointer {
 	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
-		return unsafe.Pointer(&make([]uint64, (n+7)/8)[0])
+		return heapZeros(n)
 	}
 	return unsafe.Pointer(&b[0])
 }

@@ -419,10 +419,13 @@ func (d *core) recount(p *pack) {
 	d.packGrew += p.bytes - old
 }
 
+// srcBytes is what a pack counts for each prefab source it keeps.
+const srcBytes = 64
+
 // count sets p.bytes: the pack's slices and detached tables, and what the values point to (strings, slices),
 // estimated from up to 64 values of each column.
 func (p *pack) count() {
-	n := 16*len(p.ids) + int(unsafe.Sizeof(packRun{}))*len(p.runs) + 64*len(p.srcs)
+	n := 16*len(p.ids) + int(unsafe.Sizeof(packRun{}))*len(p.runs) + srcBytes*len(p.srcs)
 	for _, gr := range p.groups {
 		n += 8 * len(gr.back)
 		if gr.det != nil {
@@ -565,6 +568,7 @@ func (d *core) captureBasesPack(p *pack, es []ecs.Entity) {
 	if len(in) == 0 {
 		return
 	}
+	had := len(p.srcs)
 	for k, src := range serialize.SourcesOf(d.scene(), in) {
 		if src.Known() {
 			if p.srcs == nil {
@@ -573,7 +577,7 @@ func (d *core) captureBasesPack(p *pack, es []ecs.Entity) {
 			p.srcs[at[k]] = src
 		}
 	}
-	p.count() // with the sources
+	p.bytes += srcBytes * (len(p.srcs) - had)
 }
 
 // rebasePack rebases the entities of p just restored whose prefab changed since they were taken
