@@ -312,7 +312,7 @@ func (h *hierarchyPanel) updateQuery() {
 // adopt shows a search's result: its rows, its matches.
 func (h *hierarchyPanel) adopt(r *searchResult) {
 	h.query = hierarchyQuery{text: r.text, version: r.version, world: r.world, matches: r.matches, found: r.found}
-	h.model.SetFiltered(r.text, r.rows)
+	h.searcher.giveBack(h.model.SetFiltered(r.text, r.rows))
 	if h.found != nil {
 		h.found()
 		h.found = nil

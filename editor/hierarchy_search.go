@@ -56,28 +56,14 @@ func nameAndID(w *ecs.World) []ecs.ComponentID {
 // searchView is the world one search reads (a snapshot of it, or in a small scene the world itself, read on the
 // loop thread): its tree for hierarchy.Filter.
 type searchView struct {
-	w   *ecs.World
-	ids *ecs.Map[scene.SceneID]
+	w *ecs.World
 }
 
-func newSearchView(w *ecs.World) *searchView {
-	v := &searchView{w: w}
-	if _, ok := ecs.ComponentIDOf[scene.SceneID](w); ok {
-		v.ids = ecs.NewMap[scene.SceneID](w)
-	}
-	return v
-}
+func newSearchView(w *ecs.World) *searchView { return &searchView{w: w} }
 
 func (v *searchView) Children(e ecs.Entity) []ecs.Entity { return v.w.Children(e) }
 func (v *searchView) ChildCount(e ecs.Entity) int        { return v.w.ChildCount(e) }
 func (v *searchView) Parent(e ecs.Entity) ecs.Entity     { return v.w.Parent(e) }
-func (v *searchView) ID(e ecs.Entity) uint64 {
-	if v.ids == nil {
-		return 0
-	}
-	id, _ := v.ids.TryGet(e)
-	return id.ID
-}
 
 // names returns the version's name finder, made from v on first use.
 func (s *searchSnap) names(v *searchView) *hierarchy.NameFinder {
@@ -111,9 +97,10 @@ func (s *searchSnap) rootsOf(v *searchView) []ecs.Entity {
 // searchReq is one search to run.
 type searchReq struct {
 	gen     uint64
-	text    string       // as typed
-	q       *query.Query // nil: a part of names is searched
-	kept    []ecs.Entity // rows kept while renamed
+	text    string          // as typed
+	q       *query.Query    // nil: a part of names is searched
+	kept    []ecs.Entity    // rows kept while renamed
+	buf     []hierarchy.Row // rows nothing reads now, written over (nil: new ones)
 	snap    *searchSnap
 	view    *searchView   // what it reads: the world of snap.version
 	release func()        // gives the snapshot back when the search is done with it (nil: the world itself)
@@ -159,7 +146,7 @@ func (r *searchReq) run(stop func() bool) (*searchResult, bool) {
 	if stop() {
 		return nil, false
 	}
-	rows, ok := hierarchy.Filter(v, s.rootsOf(v), res.found, r.kept, stop)
+	rows, ok := hierarchy.Filter(v, s.rootsOf(v), res.found, r.kept, r.buf, stop)
 	if !ok {
 		return nil, false
 	}
@@ -176,6 +163,18 @@ type searcher struct {
 	running bool          // the goroutine runs
 	done    *searchResult // the newest result, not yet taken
 	wake    func()        // wakes the loop when a result is ready
+	// spare: rows nothing reads any more (those the model showed before, or a stopped search's), which the next
+	// search writes over: a million rows on warm memory, not on fresh pages.
+	spare []hierarchy.Row
+}
+
+// giveBack gives the searches rows nothing reads any more; the biggest are kept.
+func (s *searcher) giveBack(rows []hierarchy.Row) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cap(rows) > cap(s.spare) {
+		s.spare = rows
+	}
 }
 
 // start runs r on the goroutine (the search running, if any, is stale now).
@@ -206,10 +205,12 @@ func (s *searcher) work() {
 			s.mu.Unlock()
 			return
 		}
+		r.buf, s.spare = s.spare, nil
 		s.mu.Unlock()
 		res, ok := r.run(func() bool { return s.gen.Load() != r.gen })
 		r.done()
 		if !ok {
+			s.giveBack(r.buf)
 			continue
 		}
 		s.mu.Lock()

@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -13,16 +14,18 @@ type Source interface {
 	Children(e ecs.Entity) []ecs.Entity
 	ChildCount(e ecs.Entity) int
 	Parent(e ecs.Entity) ecs.Entity
-	ID(e ecs.Entity) uint64
 }
 
 // stopEvery is how many entities Filter visits between two polls of stop.
 const stopEvery = 1 << 14
 
 // Filter returns the rows of a search's results, as Update builds them while searching: the found entities, the
-// kept ones and their ancestors, depth first in sibling order from roots, every level open. It polls stop now and
-// then and returns false as soon as stop says so (a newer search has come).
-func Filter(t Source, roots, found, kept []ecs.Entity, stop func() bool) ([]Row, bool) {
+// kept ones and their ancestors, depth first in sibling order from roots, every level open. Their scene ids are
+// left zero: the model gives a row its id when it is asked for the row (SetFiltered), so that a million results
+// cost no look-up of an id each. It polls stop now and then and returns false as soon as stop says so (a newer
+// search has come). The rows are appended to buf[:0] (the rows of an older search, given back by SetFiltered:
+// a million rows written over warm memory instead of fresh pages).
+func Filter(t Source, roots, found, kept []ecs.Entity, buf []Row, stop func() bool) ([]Row, bool) {
 	var marked []uint64 // by entity index: a result or an ancestor of one
 	has := func(e ecs.Entity) bool {
 		x := int(e.Index())
@@ -46,7 +49,7 @@ func Filter(t Source, roots, found, kept []ecs.Entity, stop func() bool) ([]Row,
 	for _, e := range kept {
 		mark(e)
 	}
-	rows := make([]Row, 0, len(found)+len(kept)) // room for the results at once (a million in a flat scene)
+	rows := slices.Grow(buf[:0], len(found)+len(kept)) // room for the results at once (a million in a flat scene)
 	visited := 0
 	var walk func(e ecs.Entity, depth int32) bool
 	walk = func(e ecs.Entity, depth int32) bool {
@@ -57,7 +60,7 @@ func Filter(t Source, roots, found, kept []ecs.Entity, stop func() bool) ([]Row,
 			return false
 		}
 		n := t.ChildCount(e)
-		rows = append(rows, Row{Entity: e, ID: t.ID(e), Depth: depth, HasKids: n > 0})
+		rows = append(rows, Row{Entity: e, Depth: depth, HasKids: n > 0})
 		if n == 0 {
 			return true
 		}

@@ -23,6 +23,7 @@ func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
 		}
 		finder := NewNameFinder(f.all, names)
 		never := func() bool { return false }
+		m, spare := New(), []Row(nil) // Filter writes over the rows the model showed before
 		for _, search := range []string{"a", "aB", "ab ", "abÉ", "a", "", "c", "cA", "1", "12", "zz"} {
 			kept := map[uint64]bool{}
 			var keptEs []ecs.Entity
@@ -35,13 +36,22 @@ func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
 			if !ok {
 				t.Fatal("Find stopped with a stop that never says so")
 			}
-			got, ok := Filter(f, f.Roots(), found, keptEs, never)
+			got, ok := Filter(f, f.Roots(), found, keptEs, spare, never)
 			if !ok {
 				t.Fatal("Filter stopped with a stop that never says so")
 			}
 			want := expected(f, nil, kept, search)
 			if search == "" {
 				want = nil
+			} else {
+				// The model shows them with their scene ids, and finds each row by its id.
+				spare = m.SetFiltered(search, got) // the rows it showed before: the next Filter writes over them
+				got = rowsOf(m, f, uint64(round))
+				for i, r := range got {
+					if j := m.Index(r.ID); j != i {
+						t.Fatalf("round %d, search %q: the row of id %d is %d, Index says %d", round, search, r.ID, i, j)
+					}
+				}
 			}
 			if !slices.Equal(got, want) {
 				t.Fatalf("round %d, search %q:\ngot  %v\nwant %v", round, search, got, want)
@@ -60,7 +70,7 @@ func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
 	if _, ok := NewNameFinder(f.all, make([]string, len(f.all))).Find("1", stop); ok {
 		t.Fatal("Find went on after stop said so")
 	}
-	if _, ok := Filter(f, f.Roots(), f.all, nil, stop); ok {
+	if _, ok := Filter(f, f.Roots(), f.all, nil, nil, stop); ok {
 		t.Fatal("Filter went on after stop said so")
 	}
 }
@@ -95,16 +105,18 @@ func TestNameFinderAfterAStop(t *testing.T) {
 }
 
 // TestFilteredRowsStayUntilTheSearchIsCleared: rows built elsewhere are the model's while it searches, whatever
-// the version; clearing the search brings back the tree's rows.
+// the version, with the tree's scene ids; clearing the search brings back the tree's rows.
 func TestFilteredRowsStayUntilTheSearchIsCleared(t *testing.T) {
 	f := newForest()
-	a := f.add("a", ecs.Entity{})
 	f.add("b", ecs.Entity{})
-	rows := []Row{{Entity: a, ID: f.ID(a)}}
+	a := f.add("a", ecs.Entity{})
 	m := New()
-	m.SetFiltered("a", rows)
-	if got := rowsOf(m, f, 7); !slices.Equal(got, rows) {
-		t.Fatalf("filtered rows %v, want %v", got, rows)
+	m.SetFiltered("a", []Row{{Entity: a}})
+	if got, want := rowsOf(m, f, 7), []Row{{Entity: a, ID: f.ID(a)}}; !slices.Equal(got, want) {
+		t.Fatalf("filtered rows %v, want %v", got, want)
+	}
+	if i := m.Index(f.ID(a)); i != 0 {
+		t.Fatalf("the row of a is %d, Index says %d", 0, i)
 	}
 	m.SetSearch("")
 	if got := rowsOf(m, f, 8); len(got) != 2 {

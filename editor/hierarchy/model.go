@@ -111,11 +111,15 @@ func (m *Model) SetMatch(match func(ecs.Entity) bool) {
 }
 
 // SetFiltered shows rows that Filter built for search (on another goroutine, from a copy of the scene): Update
-// keeps them, whatever the scene's version, until the search is cleared or SetMatch is called.
-func (m *Model) SetFiltered(search string, rows []Row) {
+// keeps them, whatever the scene's version, until the search is cleared or SetMatch is called. Their scene ids
+// are the tree's, looked up as each row is asked for (Row). It returns the rows it held until now, which it no
+// longer reads: the next Filter may write over them.
+func (m *Model) SetFiltered(search string, rows []Row) (old []Row) {
 	m.SetSearch(search)
+	old = m.rows
 	m.rows, m.n, m.virtual, m.filtered, m.dirty = rows, len(rows), false, true, false
 	m.builtSearch = search
+	return old
 }
 
 // Kept returns the scene ids given rows by Keep in the current search.
@@ -209,6 +213,11 @@ func (m *Model) Len() int { return m.n }
 
 // Row returns row i (0 <= i < Len) as of the last Update.
 func (m *Model) Row(i int) Row {
+	if m.filtered && m.tree != nil {
+		r := m.rows[i]
+		r.ID = m.tree.ID(r.Entity)
+		return r
+	}
 	if !m.virtual {
 		return m.rows[i]
 	}
@@ -422,6 +431,18 @@ func (m *Model) buildAll(t Tree, rows []Row) []Row {
 
 // Index returns the row of the entity with scene id id in the rows last built, -1 if it has none.
 func (m *Model) Index(id uint64) int {
+	if m.filtered && m.tree != nil {
+		e, ok := m.tree.Entity(id)
+		if !ok {
+			return -1
+		}
+		for i, r := range m.rows {
+			if r.Entity == e {
+				return i
+			}
+		}
+		return -1
+	}
 	if !m.virtual {
 		for i, r := range m.rows {
 			if r.ID == id {
