@@ -69,10 +69,10 @@ func (a *App) throttle() {
 		a.probe.endFrame(a.clock.Frames, false)
 		return
 	}
-	if a.ws.Jobs().Running() {
-		// A job runs and only its progress changes: frames at the pace of its progress (it wakes the loop when
-		// that changes, or when it ends), not at the full rate, whose drawing would take the job's CPU (at 1600×1000
-		// a frame is 10–20 ms of llvmpipe on both cores).
+	if a.ws.Jobs().Running() || a.hier.searcher.busy() {
+		// A job runs and only its progress changes, or the Hierarchy's search runs: frames at the pace of the
+		// progress (the job or the search wakes the loop when that changes, or when it ends), not at the full rate,
+		// whose drawing would take their CPU (at 1600×1000 a frame is 10–20 ms of llvmpipe on both cores).
 		l.lastActive = now
 		if l.canWait() {
 			l.waitFor(jobFrameEvery)

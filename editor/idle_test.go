@@ -127,3 +127,42 @@ func TestJobProgressPacesTheFrames(t *testing.T) {
 		t.Fatalf("after the job: a wait of %v, want %v", f.a.idle.sleepFor, idleWakeEvery)
 	}
 }
+
+// TestSearchPacesTheFrames: while the Hierarchy's search runs on its goroutine and nothing else changes, a frame
+// waits for its result (at most jobFrameEvery) instead of the loop drawing the same picture at the full rate,
+// which took the search's CPU (a field query of a million entities took three times as long beside it). Once the
+// result is in, the frames after input run at the full rate again.
+func TestSearchPacesTheFrames(t *testing.T) {
+	f := newAppFixture(t, Options{})
+	f.a.idle.waiter, f.a.idle.waitReady = &countingWait{}, false
+	h := f.a.hier
+	h.bigScene, h.searchDelay = 1, 300*time.Millisecond
+	h.search = "Cube"
+	f.frame() // starts the search
+	if !h.searcher.busy() {
+		t.Fatal("no search runs")
+	}
+	for i := range 3 {
+		f.a.idle.lastActive = time.Now() // a key was just typed
+		f.frame()
+		if !h.searcher.busy() {
+			break
+		}
+		if f.a.idle.sleepFor != jobFrameEvery {
+			t.Fatalf("frame %d beside the search decided a wait of %v, want %v", i, f.a.idle.sleepFor, jobFrameEvery)
+		}
+		f.a.sleepIfIdle()
+	}
+	for end := time.Now().Add(time.Minute); h.searcher.busy() || h.searching(); f.frame() {
+		f.a.sleepIfIdle()
+		if time.Now().After(end) {
+			t.Fatal("the search still runs after a minute")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	f.a.idle.lastActive = time.Now()
+	f.frame()
+	if f.a.idle.sleepFor != 0 {
+		t.Fatalf("once the search is done, a frame after input decided a wait of %v", f.a.idle.sleepFor)
+	}
+}
