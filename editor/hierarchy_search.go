@@ -23,8 +23,9 @@ type searchSnap struct {
 	world   *ecs.World // the world
 	version uint64
 	// Made by the first search that needs them (one search runs at a time on a version).
-	roots  []ecs.Entity
-	finder *hierarchy.NameFinder
+	roots   []ecs.Entity
+	parents []uint64 // by entity index: a bit for each entity with children
+	finder  *hierarchy.NameFinder
 }
 
 // holds reports whether the snapshot is of version v of w.
@@ -56,14 +57,18 @@ func nameAndID(w *ecs.World) []ecs.ComponentID {
 // searchView is the world one search reads (a snapshot of it, or in a small scene the world itself, read on the
 // loop thread): its tree for hierarchy.Filter.
 type searchView struct {
-	w *ecs.World
+	w       *ecs.World
+	parents []uint64 // searchSnap.parents
 }
 
 func newSearchView(w *ecs.World) *searchView { return &searchView{w: w} }
 
 func (v *searchView) Children(e ecs.Entity) []ecs.Entity { return v.w.Children(e) }
-func (v *searchView) ChildCount(e ecs.Entity) int        { return v.w.ChildCount(e) }
 func (v *searchView) Parent(e ecs.Entity) ecs.Entity     { return v.w.Parent(e) }
+func (v *searchView) HasChildren(e ecs.Entity) bool {
+	x := e.Index()
+	return int(x>>6) < len(v.parents) && v.parents[x>>6]&(1<<(x&63)) != 0
+}
 
 // names returns the version's name finder, made from v on first use.
 func (s *searchSnap) names(v *searchView) *hierarchy.NameFinder {
@@ -92,6 +97,23 @@ func (s *searchSnap) rootsOf(v *searchView) []ecs.Entity {
 		s.roots = scene.Roots(v.w)
 	}
 	return s.roots
+}
+
+// parentsOf returns the version's bits of the entities with children, found in v on first use: in the order of
+// the entities in memory, where the results' rows would ask each in sibling order (in a scene read from a file, a
+// cache miss each).
+func (s *searchSnap) parentsOf(v *searchView) []uint64 {
+	if s.parents == nil {
+		s.parents = make([]uint64, (v.w.IndexCap()+63)/64)
+		v.w.EachEntity(func(e ecs.Entity) bool {
+			if v.w.ChildCount(e) > 0 {
+				x := e.Index()
+				s.parents[x>>6] |= 1 << (x & 63)
+			}
+			return true
+		})
+	}
+	return s.parents
 }
 
 // searchReq is one search to run.
@@ -146,6 +168,7 @@ func (r *searchReq) run(stop func() bool) (*searchResult, bool) {
 	if stop() {
 		return nil, false
 	}
+	v.parents = s.parentsOf(v)
 	rows, ok := hierarchy.Filter(v, s.rootsOf(v), res.found, r.kept, r.buf, stop)
 	if !ok {
 		return nil, false

@@ -1,7 +1,6 @@
 package hierarchy
 
 import (
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -12,7 +11,9 @@ import (
 // copy of the world made to read).
 type Source interface {
 	Children(e ecs.Entity) []ecs.Entity
-	ChildCount(e ecs.Entity) int
+	// HasChildren is asked of every result and ancestor in sibling order, far from the order of the entities in
+	// memory: it should not read the entity's storage (the editor's answers from a bit per entity).
+	HasChildren(e ecs.Entity) bool
 	Parent(e ecs.Entity) ecs.Entity
 }
 
@@ -49,7 +50,10 @@ func Filter(t Source, roots, found, kept []ecs.Entity, buf []Row, stop func() bo
 	for _, e := range kept {
 		mark(e)
 	}
-	rows := slices.Grow(buf[:0], len(found)+len(kept)) // room for the results at once (a million in a flat scene)
+	rows := buf[:0]
+	if need := len(found) + len(kept); cap(rows) < need {
+		rows = make([]Row, 0, need) // room for the results at once (a million in a flat scene)
+	}
 	visited := 0
 	var walk func(e ecs.Entity, depth int32) bool
 	walk = func(e ecs.Entity, depth int32) bool {
@@ -59,9 +63,9 @@ func Filter(t Source, roots, found, kept []ecs.Entity, buf []Row, stop func() bo
 		if visited++; visited%stopEvery == 0 && stop() {
 			return false
 		}
-		n := t.ChildCount(e)
-		rows = append(rows, Row{Entity: e, Depth: depth, HasKids: n > 0})
-		if n == 0 {
+		kids := t.HasChildren(e)
+		rows = append(rows, Row{Entity: e, Depth: depth, HasKids: kids})
+		if !kids {
 			return true
 		}
 		for _, c := range t.Children(e) {

@@ -48,6 +48,7 @@ func (f *forest) Roots() []ecs.Entity {
 }
 func (f *forest) Children(e ecs.Entity) []ecs.Entity { f.children++; return f.w.Children(e) }
 func (f *forest) ChildCount(e ecs.Entity) int        { f.counts++; return f.w.ChildCount(e) }
+func (f *forest) HasChildren(e ecs.Entity) bool      { return f.w.ChildCount(e) > 0 }
 func (f *forest) Shape() [2]uint64                   { return [2]uint64{f.w.ShapeVersion(), f.order} }
 
 // Changed follows the world's changes of shape; a change of the roots' order it cannot tell.
