@@ -258,6 +258,7 @@ func (h *hierarchyPanel) updateQuery() {
 	if text == "" {
 		h.searcher.stop()
 		h.snap, h.selectWhenFound = nil, false
+		h.searcher.giveBack(nil, h.query.found)
 		h.query = hierarchyQuery{text: h.search, version: v, world: w}
 		h.model.SetSearch(h.search)
 		h.model.SetMatch(nil)
@@ -311,8 +312,9 @@ func (h *hierarchyPanel) updateQuery() {
 
 // adopt shows a search's result: its rows, its matches.
 func (h *hierarchyPanel) adopt(r *searchResult) {
+	old := h.query.found // nothing keeps it (selectMatches and searchResults copy it)
 	h.query = hierarchyQuery{text: r.text, version: r.version, world: r.world, matches: r.matches, found: r.found}
-	h.searcher.giveBack(h.model.SetFiltered(r.text, r.rows))
+	h.searcher.giveBack(h.model.SetFiltered(r.text, r.rows), old)
 	if h.found != nil {
 		h.found()
 		h.found = nil

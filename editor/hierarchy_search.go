@@ -123,6 +123,7 @@ type searchReq struct {
 	q       *query.Query    // nil: a part of names is searched
 	kept    []ecs.Entity    // rows kept while renamed
 	buf     []hierarchy.Row // rows nothing reads now, written over (nil: new ones)
+	bufEs   []ecs.Entity    // results nothing reads now, written over (nil: new ones)
 	snap    *searchSnap
 	view    *searchView   // what it reads: the world of snap.version
 	release func()        // gives the snapshot back when the search is done with it (nil: the world itself)
@@ -158,10 +159,10 @@ func (r *searchReq) run(stop func() bool) (*searchResult, bool) {
 	res := &searchResult{gen: r.gen, text: r.text, world: s.world, version: s.version}
 	if r.q != nil {
 		res.matches = r.q.Eval(v.w)
-		res.found = res.matches.Entities()
+		res.found = res.matches.AppendEntities(r.bufEs)
 	} else {
 		var ok bool
-		if res.found, ok = s.names(v).Find(r.text, stop); !ok {
+		if res.found, ok = s.names(v).Find(r.text, r.bufEs, stop); !ok {
 			return nil, false
 		}
 	}
@@ -186,17 +187,22 @@ type searcher struct {
 	running bool          // the goroutine runs
 	done    *searchResult // the newest result, not yet taken
 	wake    func()        // wakes the loop when a result is ready
-	// spare: rows nothing reads any more (those the model showed before, or a stopped search's), which the next
-	// search writes over: a million rows on warm memory, not on fresh pages.
-	spare []hierarchy.Row
+	// spare, spareEs: rows and results nothing reads any more (those the panel showed before, or a stopped
+	// search's), which the next search writes over: a million of each on warm memory, not on fresh pages (and no
+	// garbage to collect while typing).
+	spare   []hierarchy.Row
+	spareEs []ecs.Entity
 }
 
-// giveBack gives the searches rows nothing reads any more; the biggest are kept.
-func (s *searcher) giveBack(rows []hierarchy.Row) {
+// giveBack gives the searches rows and results nothing reads any more; the biggest are kept.
+func (s *searcher) giveBack(rows []hierarchy.Row, es []ecs.Entity) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cap(rows) > cap(s.spare) {
 		s.spare = rows
+	}
+	if cap(es) > cap(s.spareEs) {
+		s.spareEs = es
 	}
 }
 
@@ -229,11 +235,12 @@ func (s *searcher) work() {
 			return
 		}
 		r.buf, s.spare = s.spare, nil
+		r.bufEs, s.spareEs = s.spareEs, nil
 		s.mu.Unlock()
 		res, ok := r.run(func() bool { return s.gen.Load() != r.gen })
 		r.done()
 		if !ok {
-			s.giveBack(r.buf)
+			s.giveBack(r.buf, r.bufEs)
 			continue
 		}
 		s.mu.Lock()

@@ -283,8 +283,9 @@ func TestSearchWaitsForTheSceneToSettle(t *testing.T) {
 	}
 }
 
-// TestSearchWritesOverOnlyRowsNobodyShows: a search on the goroutine writes its rows over those of an older search
-// that the Hierarchy no longer shows (or a stopped one's), never over the rows it shows until the new ones are in.
+// TestSearchWritesOverOnlyRowsNobodyShows: a search on the goroutine writes its rows and results over those of an
+// older search that the Hierarchy no longer shows (or a stopped one's), never over those it shows until the new
+// ones are in.
 func TestSearchWritesOverOnlyRowsNobodyShows(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 29))
 	d := randomDoc(t, r, 400)
@@ -294,7 +295,7 @@ func TestSearchWritesOverOnlyRowsNobodyShows(t *testing.T) {
 	reused := 0
 	panelRows(t, h, "")
 	for i, text := range texts {
-		shown := modelRows(h)
+		shown, shownFound := modelRows(h), slices.Clone(h.query.found)
 		h.searcher.mu.Lock()
 		spare := h.searcher.spare
 		h.searcher.mu.Unlock()
@@ -312,8 +313,9 @@ func TestSearchWritesOverOnlyRowsNobodyShows(t *testing.T) {
 			}
 		}
 		// Its rows are written; the panel shows the last ones still.
-		if got := modelRows(h); !slices.Equal(got, shown) {
-			t.Fatalf("%q: while its result waits to be taken the panel shows %d rows, want the %d it showed", text, len(got), len(shown))
+		if got := modelRows(h); !slices.Equal(got, shown) || !slices.Equal(h.query.found, shownFound) {
+			t.Fatalf("%q: while its result waits to be taken the panel shows %d rows and %d results, want the %d and %d it showed",
+				text, len(got), len(h.query.found), len(shown), len(shownFound))
 		}
 		h.searcher.mu.Lock()
 		if len(spare) > 0 && len(h.searcher.done.rows) > 0 && &spare[:1][0] == &h.searcher.done.rows[0] {

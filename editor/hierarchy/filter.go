@@ -101,9 +101,10 @@ func NewNameFinder(ents []ecs.Entity, names []string) *NameFinder {
 	return &NameFinder{ents: ents, names: names}
 }
 
-// Find returns the entities whose names hold text (trimmed, any case), in the order given; it polls stop and
-// returns false as soon as stop says so.
-func (f *NameFinder) Find(text string, stop func() bool) ([]ecs.Entity, bool) {
+// Find returns the entities whose names hold text (trimmed, any case), in the order given, appended to dst[:0] (the
+// results of an older search nothing reads any more, or nil); it polls stop and returns false as soon as stop says
+// so.
+func (f *NameFinder) Find(text string, dst []ecs.Entity, stop func() bool) ([]ecs.Entity, bool) {
 	text = strings.ToLower(strings.TrimSpace(text))
 	if text == "" {
 		return nil, true
@@ -136,9 +137,12 @@ func (f *NameFinder) Find(text string, stop func() bool) ([]ecs.Entity, bool) {
 		}
 	}
 	f.last, f.found = text, found
-	out := make([]ecs.Entity, len(found))
-	for k, i := range found {
-		out[k] = f.ents[i]
+	out := dst[:0]
+	if cap(out) < len(found) {
+		out = make([]ecs.Entity, 0, len(found))
+	}
+	for _, i := range found {
+		out = append(out, f.ents[i])
 	}
 	return out, true
 }

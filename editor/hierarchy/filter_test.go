@@ -23,7 +23,8 @@ func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
 		}
 		finder := NewNameFinder(f.all, names)
 		never := func() bool { return false }
-		m, spare := New(), []Row(nil) // Filter writes over the rows the model showed before
+		m, spare := New(), []Row(nil)          // Filter writes over the rows the model showed before
+		var spareFound, lastFound []ecs.Entity // and Find over the results of the search before the last
 		for _, search := range []string{"a", "aB", "ab ", "abÉ", "a", "", "c", "cA", "1", "12", "zz"} {
 			kept := map[uint64]bool{}
 			var keptEs []ecs.Entity
@@ -32,7 +33,7 @@ func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
 					kept[f.ID(e)], keptEs = true, append(keptEs, e)
 				}
 			}
-			found, ok := finder.Find(search, never)
+			found, ok := finder.Find(search, spareFound, never)
 			if !ok {
 				t.Fatal("Find stopped with a stop that never says so")
 			}
@@ -40,6 +41,7 @@ func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
 			if !ok {
 				t.Fatal("Filter stopped with a stop that never says so")
 			}
+			spareFound, lastFound = lastFound, found
 			want := expected(f, nil, kept, search)
 			if search == "" {
 				want = nil
@@ -67,7 +69,7 @@ func TestFilterMatchesTheRowsOfASearch(t *testing.T) {
 		f.add(fmt.Sprint(i), ecs.Entity{})
 	}
 	stop := func() bool { return true }
-	if _, ok := NewNameFinder(f.all, make([]string, len(f.all))).Find("1", stop); ok {
+	if _, ok := NewNameFinder(f.all, make([]string, len(f.all))).Find("1", nil, stop); ok {
 		t.Fatal("Find went on after stop said so")
 	}
 	if _, ok := Filter(f, f.Roots(), f.all, nil, nil, stop); ok {
@@ -88,16 +90,16 @@ func TestNameFinderAfterAStop(t *testing.T) {
 	}
 	never := func() bool { return false }
 	finder := NewNameFinder(f.all, names)
-	if _, ok := finder.Find("cube", never); !ok {
+	if _, ok := finder.Find("cube", nil, never); !ok {
 		t.Fatal("stopped")
 	}
 	polls := 0
-	if _, ok := finder.Find("cube 1", func() bool { polls++; return polls > 2 }); ok {
+	if _, ok := finder.Find("cube 1", nil, func() bool { polls++; return polls > 2 }); ok {
 		t.Fatal("Find went on after stop said so")
 	}
 	for _, text := range []string{"cube 12", "cube 1", "3", "cube"} {
-		got, _ := finder.Find(text, never)
-		want, _ := NewNameFinder(f.all, names).Find(text, never)
+		got, _ := finder.Find(text, nil, never)
+		want, _ := NewNameFinder(f.all, names).Find(text, nil, never)
 		if len(want) == 0 || !slices.Equal(got, want) {
 			t.Fatalf("%q after a stopped search: %d found, a new finder finds %d", text, len(got), len(want))
 		}

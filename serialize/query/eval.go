@@ -42,8 +42,15 @@ func (r *Result) Len() int { return r.n }
 func (r *Result) Has(e ecs.Entity) bool { return r.w.Alive(e) && r.bits.has(e.Index()) }
 
 // Entities returns the matches in ascending entity index.
-func (r *Result) Entities() []ecs.Entity {
-	out := make([]ecs.Entity, 0, r.n)
+func (r *Result) Entities() []ecs.Entity { return r.AppendEntities(nil) }
+
+// AppendEntities appends the matches in ascending entity index to dst[:0] and returns it: Entities in memory of the
+// caller's (a million matches each time make fresh pages of the heap).
+func (r *Result) AppendEntities(dst []ecs.Entity) []ecs.Entity {
+	out := dst[:0]
+	if cap(out) < r.n {
+		out = make([]ecs.Entity, 0, r.n)
+	}
 	if r.n == 0 {
 		return out
 	}
