@@ -83,6 +83,9 @@ func (s *crashSession) step(i int) error {
 		if s.job == nil {
 			return d.Save(context.Background(), nil)
 		}
+	case len(ids) == 0: // deletes of parents took every entity: nothing to pick
+		_, err := d.SpawnCube(ecs.Entity{})
+		return err
 	case k == 3: // every entity with a Transform: a column edit (columnMinCrash)
 		var all []ecs.Entity
 		for _, id := range ids {
