@@ -24,7 +24,7 @@ type searchSnap struct {
 	version uint64
 	// Made by the first search that needs them (one search runs at a time on a version).
 	roots   []ecs.Entity
-	parents []uint64 // by entity index: a bit for each entity with children
+	parents hierarchy.EntitySet // the entities with children
 	finder  *hierarchy.NameFinder
 }
 
@@ -58,17 +58,14 @@ func nameAndID(w *ecs.World) []ecs.ComponentID {
 // loop thread): its tree for hierarchy.Filter.
 type searchView struct {
 	w       *ecs.World
-	parents []uint64 // searchSnap.parents
+	parents hierarchy.EntitySet // searchSnap.parents
 }
 
 func newSearchView(w *ecs.World) *searchView { return &searchView{w: w} }
 
 func (v *searchView) Children(e ecs.Entity) []ecs.Entity { return v.w.Children(e) }
 func (v *searchView) Parent(e ecs.Entity) ecs.Entity     { return v.w.Parent(e) }
-func (v *searchView) HasChildren(e ecs.Entity) bool {
-	x := e.Index()
-	return int(x>>6) < len(v.parents) && v.parents[x>>6]&(1<<(x&63)) != 0
-}
+func (v *searchView) HasChildren(e ecs.Entity) bool      { return v.parents.Has(e) }
 
 // names returns the version's name finder, made from v on first use.
 func (s *searchSnap) names(v *searchView) *hierarchy.NameFinder {
@@ -99,16 +96,15 @@ func (s *searchSnap) rootsOf(v *searchView) []ecs.Entity {
 	return s.roots
 }
 
-// parentsOf returns the version's bits of the entities with children, found in v on first use: in the order of
+// parentsOf returns the version's entities with children, found in v on first use: in the order of
 // the entities in memory, where the results' rows would ask each in sibling order (in a scene read from a file, a
 // cache miss each).
-func (s *searchSnap) parentsOf(v *searchView) []uint64 {
+func (s *searchSnap) parentsOf(v *searchView) hierarchy.EntitySet {
 	if s.parents == nil {
-		s.parents = make([]uint64, (v.w.IndexCap()+63)/64)
+		s.parents = make(hierarchy.EntitySet, (v.w.IndexCap()+63)/64)
 		v.w.EachEntity(func(e ecs.Entity) bool {
 			if v.w.ChildCount(e) > 0 {
-				x := e.Index()
-				s.parents[x>>6] |= 1 << (x & 63)
+				s.parents.Add(e)
 			}
 			return true
 		})

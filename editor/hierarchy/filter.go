@@ -17,6 +17,25 @@ type Source interface {
 	Parent(e ecs.Entity) ecs.Entity
 }
 
+// EntitySet is a set of entities as a bit by entity index (generations are not told apart): for sets of many,
+// read in any order.
+type EntitySet []uint64
+
+// Add puts e in the set.
+func (s *EntitySet) Add(e ecs.Entity) {
+	x := int(e.Index())
+	if x>>6 >= len(*s) {
+		*s = append(*s, make([]uint64, x>>6+1-len(*s))...)
+	}
+	(*s)[x>>6] |= 1 << (x & 63)
+}
+
+// Has reports whether e is in the set.
+func (s EntitySet) Has(e ecs.Entity) bool {
+	x := int(e.Index())
+	return x>>6 < len(s) && s[x>>6]&(1<<(x&63)) != 0
+}
+
 // stopEvery is how many entities Filter visits between two polls of stop.
 const stopEvery = 1 << 14
 
@@ -27,18 +46,10 @@ const stopEvery = 1 << 14
 // search has come). The rows are appended to buf[:0] (the rows of an older search, given back by SetFiltered:
 // a million rows written over warm memory instead of fresh pages).
 func Filter(t Source, roots, found, kept []ecs.Entity, buf []Row, stop func() bool) ([]Row, bool) {
-	var marked []uint64 // by entity index: a result or an ancestor of one
-	has := func(e ecs.Entity) bool {
-		x := int(e.Index())
-		return x>>6 < len(marked) && marked[x>>6]&(1<<(x&63)) != 0
-	}
+	var marked EntitySet // a result or an ancestor of one
 	mark := func(e ecs.Entity) {
-		for p := e; !p.IsZero() && !has(p); p = t.Parent(p) {
-			x := int(p.Index())
-			if x>>6 >= len(marked) {
-				marked = append(marked, make([]uint64, x>>6+1-len(marked))...)
-			}
-			marked[x>>6] |= 1 << (x & 63)
+		for p := e; !p.IsZero() && !marked.Has(p); p = t.Parent(p) {
+			marked.Add(p)
 		}
 	}
 	for i, e := range found {
@@ -57,7 +68,7 @@ func Filter(t Source, roots, found, kept []ecs.Entity, buf []Row, stop func() bo
 	visited := 0
 	var walk func(e ecs.Entity, depth int32) bool
 	walk = func(e ecs.Entity, depth int32) bool {
-		if !has(e) {
+		if !marked.Has(e) {
 			return true
 		}
 		if visited++; visited%stopEvery == 0 && stop() {
