@@ -179,6 +179,7 @@ func (b *Builder) Update() bool {
 	if n := b.dl.removedLen(); n > 0 && b.dl.Len() == 0 {
 		b.restoreRemoved(n)
 	}
+	b.dl.deferMoves = true // instances that moved together change chunk together (settleMoves)
 	b.visit(b.byMesh, true)
 	b.visit(b.byTransform, false)
 	b.visit(b.byColor, false)
@@ -193,6 +194,7 @@ func (b *Builder) Update() bool {
 	}
 	b.visitBroken(b.brokenChanged)
 	b.visitBroken(b.brokenMoved)
+	b.dl.settleMoves()
 	if b.all.Count()+len(b.broken)-len(b.hidden) != b.dl.Len() {
 		b.sweep()
 	}

@@ -78,6 +78,7 @@ type Chunk struct {
 	damageBase  uint64 // changes at ResetDamage; unknownDamage when the damage is not known
 	damageN     int    // boxes added to damage since ResetDamage
 	free        bool   // listed in its batch's free chunks
+	strayed     bool   // listed in the list's strays
 }
 
 // maxDamaged is how many instance boxes a chunk's damage takes before it gives up (unknown: the renderer then
@@ -420,6 +421,12 @@ type DrawList struct {
 
 	removed  *removedAll // what RemoveAll took, while the list stays as RemoveAll left it
 	restores int         // how many times restoreRemoved put it back
+
+	// While deferMoves is set, an instance whose position leaves its chunk's cell stays in its slot, and strays
+	// lists its chunk, until settleMoves (see Builder.Update).
+	deferMoves bool
+	strays     []slotRef
+	strayIDs   []uint32
 }
 
 // removedAll is what RemoveAll took out of a list: the chunks keep their instances' memory, this keeps how many
@@ -663,23 +670,86 @@ func (b *Batch) take(cell [3]int32) int32 {
 		if len(c.Instances) > 0 { // its cell filled it again
 			continue
 		}
-		old := c.cell
-		if rest := slices.DeleteFunc(b.cells[old], func(k int32) bool { return k == ci }); len(rest) > 0 {
-			b.cells[old] = rest
-		} else {
-			delete(b.cells, old)
-		}
-		if o, ok := b.openOf(old); ok && o == ci {
-			b.dropOpen(old)
-		}
-		c.cell = cell
-		b.cells[cell] = append(b.cells[cell], ci)
+		b.rekey(ci, cell)
 		return ci
 	}
 	ci := int32(len(b.chunks))
 	b.chunks = append(b.chunks, &Chunk{batch: b, cell: cell, damage: EmptyAABB()})
 	b.cells[cell] = append(b.cells[cell], ci)
 	return ci
+}
+
+// rekey makes chunk ci cell's (its instances are there, or it has none).
+func (b *Batch) rekey(ci int32, cell [3]int32) {
+	c := b.chunks[ci]
+	old := c.cell
+	if rest := slices.DeleteFunc(b.cells[old], func(k int32) bool { return k == ci }); len(rest) > 0 {
+		b.cells[old] = rest
+	} else {
+		delete(b.cells, old)
+	}
+	if o, ok := b.openOf(old); ok && o == ci {
+		b.dropOpen(old)
+	}
+	c.cell = cell
+	b.cells[cell] = append(b.cells[cell], ci)
+}
+
+// rekeyMin is the fewest instances of a chunk that settleMoves hands to another cell together; fewer move one by
+// one, into the chunks the cell has (a chunk of a few following them would leave cells of many small chunks). A
+// variable for the tests.
+var rekeyMin = 64
+
+// settleMoves ends deferMoves: every instance is in a chunk of its cell again. A chunk whose instances all left its
+// cell for one other cell (moved together: a field set on all of them, its undo) becomes that cell's without a
+// move; in the others, each instance outside the chunk's cell moves to a chunk of its own, as update moves it.
+// The result is the list update would have made but for which chunks hold which instances.
+func (d *DrawList) settleMoves() {
+	d.deferMoves = false
+	if len(d.strays) == 0 {
+		return
+	}
+	for _, r := range d.strays {
+		d.batches[r.batch-1].chunks[r.chunk].strayed = false
+	}
+	for _, r := range d.strays {
+		b := d.batches[r.batch-1]
+		if int(r.chunk) >= len(b.chunks) { // regrouped meanwhile: every instance is in its cell
+			continue
+		}
+		c := b.chunks[r.chunk]
+		if len(c.Instances) == 0 {
+			continue
+		}
+		to := d.cellOf(&c.Instances[0].World)
+		together := len(c.Instances) >= rekeyMin
+		for i := 1; together && i < len(c.Instances); i++ {
+			together = d.cellOf(&c.Instances[i].World) == to
+		}
+		if together {
+			if to != c.cell {
+				b.rekey(r.chunk, to)
+			}
+			continue
+		}
+		ids := d.strayIDs[:0]
+		for i := range c.Instances {
+			if d.cellOf(&c.Instances[i].World) != c.cell {
+				ids = append(ids, c.Instances[i].ID)
+			}
+		}
+		for _, id := range ids {
+			at, _ := d.slot(id)
+			ch, s := d.at(at)
+			in := ch.Instances[s]
+			if cell := d.cellOf(&in.World); cell != ch.cell { // removeAt and addTo count the selected
+				d.removeAt(id, at)
+				d.addTo(at.batch-1, in, cell)
+			}
+		}
+		d.strayIDs = ids[:0]
+	}
+	d.strays = d.strays[:0]
 }
 
 // emptied lists chunk ci, which has no instances now, among the batch's free chunks.
@@ -725,6 +795,7 @@ func (d *DrawList) regroup(size float32) {
 			d.setSlot(in.ID, slotRef{int32(bi) + 1, ci, int32(len(c.Instances) - 1)})
 		}
 		for _, c := range b.chunks {
+			c.strayed = false // every instance is in its cell's chunk now
 			c.MarkAllDirty()
 			c.boundsValid = false
 			c.changes++
@@ -733,6 +804,7 @@ func (d *DrawList) regroup(size float32) {
 		}
 		b.boundsValid = false
 	}
+	d.strays = d.strays[:0]
 	d.version++
 }
 
@@ -757,12 +829,19 @@ func (d *DrawList) update(at slotRef, f func(*Instance)) {
 		return
 	}
 	if p.World.Col(3) != old.World.Col(3) {
-		if cell := d.cellOf(&p.World); cell != c.cell { // removeAt and addTo count the selected
-			in := *p
-			*p = old
-			d.removeAt(in.ID, at)
-			d.addTo(at.batch-1, in, cell)
-			return
+		if cell := d.cellOf(&p.World); cell != c.cell {
+			if d.deferMoves {
+				if !c.strayed {
+					c.strayed = true
+					d.strays = append(d.strays, slotRef{batch: at.batch, chunk: at.chunk})
+				}
+			} else { // removeAt and addTo count the selected
+				in := *p
+				*p = old
+				d.removeAt(in.ID, at)
+				d.addTo(at.batch-1, in, cell)
+				return
+			}
 		}
 	}
 	if (p.Flags^old.Flags)&FlagSelected != 0 {
@@ -1085,6 +1164,21 @@ func (d *DrawList) allSelected(ch *Chunk) bool {
 // to upload; ids at and past its end are not selected. It must not be modified.
 func (d *DrawList) SelectionBytes() []byte { return d.sel }
 
+// checkOpen verifies that the open chunk of each cell (and each hint of one) is a chunk of that cell.
+func (b *Batch) checkOpen(bi int) error {
+	for cell, ci := range b.open {
+		if int(ci) >= len(b.chunks) || b.chunks[ci].cell != cell {
+			return fmt.Errorf("viewport: batch %d: the open chunk of cell %v is chunk %d, not one of that cell's", bi, cell, ci)
+		}
+	}
+	for _, h := range b.hint {
+		if ci, ok := b.open[h.cell]; h.set && (ok != h.has || ok && ci != h.ci) {
+			return fmt.Errorf("viewport: batch %d: the hint for cell %v differs from the open chunks", bi, h.cell)
+		}
+	}
+	return nil
+}
+
 // Check verifies the list's internal invariants (every id maps to the slot
 // holding it, counts agree, each instance is in its cell's chunk, chunks hold at most MaxChunk) and returns the
 // first violation. It is for tests and debugging.
@@ -1111,6 +1205,9 @@ func (d *DrawList) Check() error {
 			}
 			if len(c.Instances) == 0 && !c.free {
 				return fmt.Errorf("viewport: batch %d chunk %d is empty and not among the free chunks", bi, ci)
+			}
+			if c.strayed {
+				return fmt.Errorf("viewport: batch %d chunk %d is still marked as holding instances of other cells", bi, ci)
 			}
 			for si := range c.Instances {
 				in := &c.Instances[si]
@@ -1153,10 +1250,16 @@ func (d *DrawList) Check() error {
 		if freed != 0 {
 			return fmt.Errorf("viewport: batch %d: its free chunks and the chunks marked free differ", bi)
 		}
+		if err := b.checkOpen(bi); err != nil {
+			return err
+		}
 		n += bn
 	}
 	if n != d.n {
 		return fmt.Errorf("viewport: %d instances but the list counts %d", n, d.n)
+	}
+	if d.deferMoves || len(d.strays) > 0 {
+		return fmt.Errorf("viewport: moves deferred and not settled (%d chunks)", len(d.strays))
 	}
 	if content != d.content {
 		return fmt.Errorf("viewport: the instances' hashes sum to %#x but the list keeps %#x", content, d.content)

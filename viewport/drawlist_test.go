@@ -177,7 +177,10 @@ func FuzzDrawList(f *testing.F) {
 	f.Add([]byte{0, 1, 0, 2, 1, 1, 3, 1})
 	f.Add([]byte{0, 5, 0, 6, 0, 7, 2, 6, 4, 0, 0, 5, 1, 7, 3, 0})
 	f.Add(binary.LittleEndian.AppendUint64(nil, 0x0102030405060708))
+	f.Add([]byte{0, 1, 0, 2, 0, 3, 0, 20, 5, 4, 4, 0, 6, 9, 5, 200, 6, 3, 4, 0})
 	f.Fuzz(func(t *testing.T, ops []byte) {
+		defer func(n int) { rekeyMin = n }(rekeyMin)
+		rekeyMin = 2 // chunks of a few instances change cell whole too
 		d := NewDrawList()
 		model := map[uint32]string{}
 		refs := []string{"a", "b", "c"}
@@ -204,7 +207,7 @@ func FuzzDrawList(f *testing.F) {
 			}
 		}
 		for i := 0; i+1 < len(ops); i += 2 {
-			op, arg := ops[i]%5, ops[i+1]
+			op, arg := ops[i]%7, ops[i+1]
 			id := uint32(arg%16) + 1
 			switch op {
 			case 0, 1:
@@ -220,6 +223,19 @@ func FuzzDrawList(f *testing.F) {
 				d.SetWorld(id, mgl32.Translate3D(0, float32(arg)/4, 0))
 			case 4:
 				sync()
+			case 5: // everything moves by one offset in one update, as the builder moves them
+				d.deferMoves = true
+				d.IDs(func(id uint32) {
+					in, _, _ := d.Get(id)
+					d.SetWorld(id, mgl32.Translate3D(float32(arg)*3, 0, 0).Mul4(in.World))
+				})
+				d.settleMoves()
+			case 6: // a few move apart in one update
+				d.deferMoves = true
+				for k := range 4 {
+					d.SetWorld(uint32((int(arg)+5*k)%16)+1, mgl32.Translate3D(float32(k)*40, float32(arg)/4, 0))
+				}
+				d.settleMoves()
 			}
 			if err := d.Check(); err != nil {
 				t.Fatal(err)
