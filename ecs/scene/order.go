@@ -95,13 +95,18 @@ func placeByOrder(m *ecs.Map[SceneID], es []ecs.Entity) bool {
 	at := make([]ecs.Entity, int(hi-lo)+1)
 	for _, e := range es {
 		k, _ := m.TryGet(e)
-		i := int(k.Order - lo)
-		if !at[i].IsZero() {
-			return false // two with one key: the ids decide
-		}
-		at[i] = e
+		at[int(k.Order-lo)] = e // written without a look first: a read of each place costs a cache miss
 	}
 	n := 0
+	for _, e := range at {
+		if !e.IsZero() {
+			n++
+		}
+	}
+	if n != len(es) {
+		return false // two with one key (one overwrote the other): the ids decide
+	}
+	n = 0
 	for _, e := range at {
 		if !e.IsZero() {
 			es[n] = e

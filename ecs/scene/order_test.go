@@ -103,3 +103,21 @@ func BenchmarkRoots100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSortSiblings1M: a million roots put in sibling order, listed in the world's order with their orders
+// shuffled against it (a flat scene read from a file, whose entities come in id order, after the undo of its delete).
+func BenchmarkSortSiblings1M(b *testing.B) {
+	w := NewWorld()
+	const n = 1_000_000
+	order := rand.New(rand.NewPCG(1, 2)).Perm(n)
+	es := make([]ecs.Entity, n)
+	for i, o := range order {
+		es[i] = w.Spawn(&SceneID{ID: uint64(i + 1), Order: float64(o)})
+	}
+	buf := make([]ecs.Entity, n)
+	for b.Loop() {
+		copy(buf, es)
+		SortSiblings(w, buf)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entity")
+}
