@@ -186,11 +186,26 @@ func (w *World) PropagateTransforms() {
 			[]Term{{termChanged, transformType}, {termRead, transformType}})
 	}
 	work := p.work[:0]
+	h := &w.hier
+	tick := w.tick
+	gs, ts := w.comps[w.globalID], w.comps[w.transformID]
 	var c cursor
 	c.begin(p.changed)
 	for c.advance() {
+		var gcol, tcol *column
+		if gs.sparse == nil && ts.sparse == nil {
+			gcol, tcol = gs.cols[c.t.index], ts.cols[c.t.index]
+		}
 		for r := c.start; r < c.end; r++ {
-			work = append(work, propItem{e: c.t.entities[r]})
+			e := c.t.entities[r]
+			if gcol != nil && tcol != nil && h.alone(e.index) {
+				// Neither parent nor children: its world matrix is its own, set here, in the table's order (a
+				// flat million loaded or brought back is not listed and looked up one by one).
+				(*GlobalTransform)(gcol.at(uint32(r))).Matrix = (*Transform)(tcol.at(uint32(r))).Matrix()
+				gcol.markChanged(uint32(r), tick)
+				continue
+			}
+			work = append(work, propItem{e: e})
 		}
 	}
 	for _, e := range w.hier.dirty {
@@ -210,8 +225,6 @@ func (w *World) PropagateTransforms() {
 	if len(p.stamp) < len(w.records) {
 		p.stamp = append(p.stamp, make([]uint32, w.IndexCap()-len(p.stamp))...)
 	}
-	tick := w.tick
-	h := &w.hier
 	stack := p.stack[:0]
 	for _, it := range work {
 		if p.stamp[it.e.index] == p.pass {
@@ -242,6 +255,15 @@ type propFrame struct {
 
 // parentMatrix returns the world matrix of e's parent, nil if e has no parent or the parent has
 // no Transform.
+// alone reports whether the entity of index i has neither a parent nor children.
+func (h *hierarchy) alone(i uint32) bool {
+	if !h.active || int(i) >= len(h.nodes) {
+		return true
+	}
+	n := &h.nodes[i]
+	return n.parent == 0 && n.first == 0
+}
+
 func (w *World) parentMatrix(e Entity) *mgl32.Mat4 {
 	h := &w.hier
 	if !h.active || int(e.index) >= len(h.nodes) || h.nodes[e.index].parent == 0 {
