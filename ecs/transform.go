@@ -253,8 +253,6 @@ type propFrame struct {
 	parent *mgl32.Mat4
 }
 
-// parentMatrix returns the world matrix of e's parent, nil if e has no parent or the parent has
-// no Transform.
 // alone reports whether the entity of index i has neither a parent nor children.
 func (h *hierarchy) alone(i uint32) bool {
 	if !h.active || int(i) >= len(h.nodes) {
@@ -264,6 +262,8 @@ func (h *hierarchy) alone(i uint32) bool {
 	return n.parent == 0 && n.first == 0
 }
 
+// parentMatrix returns the world matrix of e's parent, nil if e has no parent or the parent has
+// no Transform.
 func (w *World) parentMatrix(e Entity) *mgl32.Mat4 {
 	h := &w.hier
 	if !h.active || int(e.index) >= len(h.nodes) || h.nodes[e.index].parent == 0 {

@@ -742,14 +742,20 @@ func (d *DrawList) settleMoves() {
 			at, _ := d.slot(id)
 			ch, s := d.at(at)
 			in := ch.Instances[s]
-			if cell := d.cellOf(&in.World); cell != ch.cell { // removeAt and addTo count the selected
-				d.removeAt(id, at)
-				d.addTo(at.batch-1, in, cell)
+			if cell := d.cellOf(&in.World); cell != ch.cell { // a regroup meanwhile put it there already
+				d.move(at, in, cell)
 			}
 		}
 		d.strayIDs = ids[:0]
 	}
 	d.strays = d.strays[:0]
+}
+
+// move takes the instance at at out of its chunk and adds in, its new value, to cell's chunk (removeAt and addTo
+// count the selected).
+func (d *DrawList) move(at slotRef, in Instance, cell [3]int32) {
+	d.removeAt(in.ID, at)
+	d.addTo(at.batch-1, in, cell)
 }
 
 // emptied lists chunk ci, which has no instances now, among the batch's free chunks.
@@ -835,11 +841,10 @@ func (d *DrawList) update(at slotRef, f func(*Instance)) {
 					c.strayed = true
 					d.strays = append(d.strays, slotRef{batch: at.batch, chunk: at.chunk})
 				}
-			} else { // removeAt and addTo count the selected
+			} else {
 				in := *p
 				*p = old
-				d.removeAt(in.ID, at)
-				d.addTo(at.batch-1, in, cell)
+				d.move(at, in, cell)
 				return
 			}
 		}

@@ -100,19 +100,14 @@ func placeByOrder(m *ecs.Map[SceneID], es []ecs.Entity) bool {
 	n := 0
 	for _, e := range at {
 		if !e.IsZero() {
+			at[n] = e
 			n++
 		}
 	}
 	if n != len(es) {
 		return false // two with one key (one overwrote the other): the ids decide
 	}
-	n = 0
-	for _, e := range at {
-		if !e.IsZero() {
-			es[n] = e
-			n++
-		}
-	}
+	copy(es, at[:n])
 	return true
 }
 
