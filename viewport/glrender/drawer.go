@@ -52,9 +52,12 @@ type drawer struct {
 	pointProgs   [2]*program
 	pointVAO     uint32 // reads an instance buffer's instances as the points' vertices
 	pointsFailed bool
-	// Tests draw the points' instances as triangles (noPoints) or the points off by pointMarginOff pixels a side.
+	// Tests draw the points' instances as triangles (noPoints), the points off by pointMarginOff pixels a side, or
+	// every copy of the instance before it too (allCopies).
 	noPoints       bool
 	pointMarginOff float32
+	allCopies      bool
+	copies         copyScan // uploadChunk's scratch for noteCopies
 }
 
 // meshUniforms are the uniforms every mesh program variant has.
@@ -276,6 +279,11 @@ type instanceBuffer struct {
 	mesh     *gpuMesh // the mesh the vertex array reads
 	// The instance the vertex array's attributes start at and the stride they read at.
 	base, stride int
+	// The instances uploaded from a chunk (uploadChunk), and when at least a quarter of them are copies of an
+	// instance before them (the same world matrix: a field set on a whole grid stacks its cubes), the others'
+	// indices (kept of them, in ebo).
+	n, kept int
+	ebo     uint32
 }
 
 // minInstanceCapacity is the smallest instance buffer allocated.
@@ -319,6 +327,9 @@ func (b *instanceBuffer) delete() {
 	if b.tex != 0 {
 		gl.DeleteTextures(1, &b.tex)
 	}
+	if b.ebo != 0 {
+		gl.DeleteBuffers(1, &b.ebo)
+	}
 	*b = instanceBuffer{}
 }
 
@@ -346,8 +357,85 @@ func (d *drawer) uploadChunk(buf *instanceBuffer, c *viewport.Chunk, st *Stats) 
 			d.countUpload(st, rg.Len()*size)
 		}
 	}
-	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	c.ClearDirty()
+	d.noteCopies(buf, c.Instances[:n])
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+}
+
+// noteCopies sets b.n and, when at least a quarter of inst are copies of an instance before them (the same world
+// matrix), the indices of the others in b.ebo (b.kept; 0 otherwise). A copy drawn after its original, with the
+// same mesh, covers the same pixels at the same depth and loses each to it (depth test LESS): drawing only the
+// others draws the same picture. A chunk's instances are in no particular order, so the copies are found by a
+// table of the instances by their translation. The array buffer is left bound.
+func (d *drawer) noteCopies(b *instanceBuffer, inst []viewport.Instance) {
+	b.n, b.kept = len(inst), 0
+	sc := &d.copies
+	if copies := sc.scan(inst); len(inst) == 0 || 4*copies < len(inst) {
+		return
+	}
+	idx := sc.kept[:0]
+	for i := range inst {
+		if sc.isCopy[i/64]&(1<<(i%64)) == 0 {
+			idx = append(idx, uint32(i))
+		}
+	}
+	sc.kept = idx
+	if b.ebo == 0 {
+		gl.GenBuffers(1, &b.ebo)
+	}
+	gl.BindBuffer(gl.ARRAY_BUFFER, b.ebo) // filled as an array buffer: no vertex array need be bound
+	gl.BufferData(gl.ARRAY_BUFFER, 4*len(idx), unsafe.Pointer(&idx[0]), gl.DYNAMIC_DRAW)
+	b.kept = len(idx)
+}
+
+// copyScan finds the instances that are copies of one before them (noteCopies): an open-addressed table of
+// instance indices (+1) by the hash of their translation, and a bit an instance.
+type copyScan struct {
+	slots  []uint32
+	isCopy []uint64
+	kept   []uint32 // the others' indices
+}
+
+// scan marks in s.isCopy the instances of inst whose world matrix an instance before them has, and counts them.
+func (s *copyScan) scan(inst []viewport.Instance) int {
+	size := 64
+	for size < 2*len(inst) {
+		size *= 2
+	}
+	if len(s.slots) < size {
+		s.slots = make([]uint32, size)
+	}
+	slots := s.slots[:size]
+	clear(slots)
+	words := (len(inst) + 63) / 64
+	if cap(s.isCopy) < words {
+		s.isCopy = make([]uint64, words)
+	}
+	s.isCopy = s.isCopy[:words]
+	clear(s.isCopy)
+	mask := uint32(size - 1)
+	copies := 0
+	for i := range inst {
+		m := &inst[i].World
+		h := uint64(math.Float32bits(m[12]))*0x9E3779B97F4A7C15 ^ uint64(math.Float32bits(m[13]))*0xC2B2AE3D27D4EB4F ^
+			uint64(math.Float32bits(m[14]))*0x165667B19E3779F9
+		h ^= h >> 32
+		h *= 0xFF51AFD7ED558CCD
+		h ^= h >> 29
+		for j := uint32(h) & mask; ; j = (j + 1) & mask {
+			at := slots[j]
+			if at == 0 {
+				slots[j] = uint32(i + 1)
+				break
+			}
+			if o := &inst[at-1].World; o[12] == m[12] && o[13] == m[13] && o[14] == m[14] && *o == *m {
+				s.isCopy[i/64] |= 1 << (i % 64)
+				copies++
+				break
+			}
+		}
+	}
+	return copies
 }
 
 // uploadInstances makes buf hold inst (a stream: written whole each time). Uploads are counted in st.

@@ -24,28 +24,39 @@ func timeRenders(b *testing.B, r *Renderer, dl *viewport.DrawList, cam viewport.
 	return time.Since(t).Seconds() * 1000 / float64(n), (cpuTime() - c).Seconds() * 1000 / float64(n)
 }
 
+// reportWhole draws dl seen by cam once, then once a loop of b, and reports the wall and CPU ms a picture.
+func reportWhole(b *testing.B, r *Renderer, dl *viewport.DrawList, cam viewport.Camera) {
+	timeRenders(b, r, dl, cam, 1)
+	var wall, cpu float64
+	n := 0
+	for b.Loop() {
+		n++
+		ms, c := timeRenders(b, r, dl, cam, 1)
+		wall, cpu = wall+ms, cpu+c
+	}
+	b.ReportMetric(wall/float64(n), "whole-ms")
+	b.ReportMetric(cpu/float64(n), "whole-cpu-ms")
+}
+
+// grid1M is a list of 1,000,000 cubes (100×100×100) and a camera that frames them whole in a w×h picture.
+func grid1M(b *testing.B, w, h int) (*viewport.DrawList, viewport.Camera) {
+	dl := viewport.NewDrawList()
+	dl.SetMesh(assets.BuiltinCube, builtin(b, assets.BuiltinCube))
+	editorGrid(b, 100, 100, 100, 0, 1, dl)
+	cam := viewport.DefaultCamera()
+	cam.Frame(dl.Bounds(), float32(w)/float32(h))
+	return dl, cam
+}
+
 // BenchmarkPicture1M draws the whole picture of 1,000,000 cubes (100×100×100) framed whole at the editor's
 // viewport size, and at 16×16 pixels (what the vertices cost): ms per picture with the GPU (llvmpipe) work finished,
 // and CPU ms (llvmpipe's threads too). Then the same picture without the grid, without the occlusion queries
 // (occlude.go), without points (points.go) and without either, for comparison.
 func BenchmarkPicture1M(b *testing.B) {
 	const w, h = 960, 670
-	dl := viewport.NewDrawList()
-	dl.SetMesh(assets.BuiltinCube, builtin(b, assets.BuiltinCube))
-	editorGrid(b, 100, 100, 100, 0, 1, dl)
-	cam := viewport.DefaultCamera()
-	cam.Frame(dl.Bounds(), float32(w)/h)
+	dl, cam := grid1M(b, w, h)
 	withRenderer(b, w, h, func(r *Renderer) {
-		timeRenders(b, r, dl, cam, 1)
-		var wall, cpu float64
-		n := 0
-		for b.Loop() {
-			n++
-			ms, c := timeRenders(b, r, dl, cam, 1)
-			wall, cpu = wall+ms, cpu+c
-		}
-		b.ReportMetric(wall/float64(n), "whole-ms")
-		b.ReportMetric(cpu/float64(n), "whole-cpu-ms")
+		reportWhole(b, r, dl, cam)
 		b.ReportMetric(float64(r.pics.shown.points), "points")
 		b.ReportMetric(float64(r.Stats().Triangles), "triangles")
 		for _, m := range []struct {
@@ -65,5 +76,27 @@ func BenchmarkPicture1M(b *testing.B) {
 			b.ReportMetric(ms, m.name+"-ms")
 			b.ReportMetric(c, m.name+"-cpu-ms")
 		}
+	})
+}
+
+// BenchmarkPictureStacked1M draws the picture of 1,000,000 cubes (100×100×100) after a field set on all of them:
+// X = 7.25, 100 cubes stacked on each of 10,000 places, framed as before. Each chunk's copies of an instance before
+// them are not drawn (noteCopies); "allcopies" draws them too. ms per picture with the GPU (llvmpipe) work finished.
+func BenchmarkPictureStacked1M(b *testing.B) {
+	const w, h = 960, 670
+	dl, cam := grid1M(b, w, h)
+	for id := uint32(1); id <= 1_000_000; id++ {
+		in, _, _ := dl.Get(id)
+		m := in.World
+		m[12] = 7.25
+		dl.SetWorld(id, m)
+	}
+	withRenderer(b, w, h, func(r *Renderer) {
+		reportWhole(b, r, dl, cam)
+		r.d.allCopies = true
+		ms, c := timeRenders(b, r, dl, cam, 2)
+		r.d.allCopies = false
+		b.ReportMetric(ms, "allcopies-ms")
+		b.ReportMetric(c, "allcopies-cpu-ms")
 	})
 }

@@ -236,6 +236,11 @@ func (d *drawer) drawPoints(buf *instanceBuffer, gm *gpuMesh, base, stride, coun
 	gl.BindVertexArray(d.pointVAO)
 	gl.BindBuffer(gl.ARRAY_BUFFER, buf.vbo)
 	setupInstanceAttribs(stride, uintptr(base*viewport.InstanceSize), 0)
+	if buf.kept > 0 && !d.allCopies && base == 0 && stride == 1 && count == buf.n {
+		gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, buf.ebo)
+		gl.DrawElements(gl.POINTS, int32(buf.kept), gl.UNSIGNED_INT, nil)
+		return true
+	}
 	gl.DrawArrays(gl.POINTS, 0, int32(count))
 	return true
 }

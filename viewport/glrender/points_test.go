@@ -2,6 +2,7 @@ package glrender
 
 import (
 	"image"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -135,6 +136,56 @@ func TestPointsDrawAsCubes(t *testing.T) {
 		}
 		if len(boxed)-both > len(tb)/100 || len(tb)-both > len(tb)/100 {
 			t.Errorf("a box picks %d ids drawn as points, %d as triangles, %d of them the same", len(boxed), len(tb), both)
+		}
+	})
+}
+
+// TestStackedCopiesDrawnOnce: a block, added in a random order, whose rows were then set to one X (each row's cubes
+// stacked, in different colours and ids, some selected) is drawn as points without the instances that are copies
+// of one before them, and the picture and the ids are those of every instance drawn.
+func TestStackedCopiesDrawnOnce(t *testing.T) {
+	const w, h, n = 320, 240, 30
+	block := cubeBlock(t, n)
+	dl := viewport.NewDrawList()
+	dl.SetMesh(assets.BuiltinCube, builtin(t, assets.BuiltinCube))
+	for _, k := range rand.New(rand.NewPCG(1, 2)).Perm(block.Len()) {
+		in, _, _ := block.Get(uint32(k + 1))
+		dl.Set(assets.BuiltinCube, in)
+	}
+	cam := framed(dl, w, h)
+	for id := uint32(1); id <= uint32(dl.Len()); id++ {
+		in, _, _ := dl.Get(id)
+		m := in.World
+		m[12] = 2
+		dl.SetWorld(id, m)
+	}
+	var sel []uint32
+	for id := uint32(1); id <= uint32(dl.Len()); id += 7 {
+		sel = append(sel, id)
+	}
+	dl.SetSelection(sel)
+	withRenderer(t, w, h, func(r *Renderer) {
+		once, onceIDs := drawRead(t, r, dl, cam, w, h)
+		if r.pics.shown.points != dl.Len() {
+			t.Fatalf("%d of %d instances drawn as points", r.pics.shown.points, dl.Len())
+		}
+		kept := 0
+		for _, bs := range r.pics.lists.cur.batches {
+			for _, cs := range bs.chunks {
+				kept += cs.buf.kept
+			}
+		}
+		if kept == 0 || kept > dl.Len()/2 {
+			t.Fatalf("%d of %d instances in rows of %d drawn without their copies", kept, dl.Len(), n)
+		}
+		r.d.allCopies = true
+		all, allIDs := drawRead(t, r, dl, cam, w, h)
+		r.d.allCopies = false
+		if _, n := diffImages(once, all, 0); n != 0 {
+			t.Errorf("%d pixels differ from the picture with every copy drawn", n)
+		}
+		if n := idsDiffer(onceIDs, allIDs); n != 0 {
+			t.Errorf("%d ids differ from the picture with every copy drawn", n)
 		}
 	})
 }
