@@ -147,6 +147,43 @@ func (a *App) sleepIfIdle() {
 	a.input.clock.polled(now) // the wait read the events that ended it
 }
 
+// drawBetweenFrames goes on with the viewports' pictures drawn over several frames once a frame is presented (the
+// loop's after-render hook), a budget at a time with the window's events polled between, until they are complete
+// or input or a wake-up comes: a frame drawn only to advance a picture costs the whole UI's drawing too, which on a
+// software renderer is a good part of each frame. The progress of a scene's first picture is shown a few times a
+// second (a frame every firstPictureFrames).
+func (a *App) drawBetweenFrames() {
+	l := &a.idle
+	if l.sleepFor != 0 || imgui.CurrentContext().InputEventsQueue().Size != 0 || userActive() || !a.split.busy() {
+		return
+	}
+	if !l.waitReady {
+		if l.waitReady = l.waiter.prepare(); !l.waitReady {
+			return
+		}
+	}
+	start, wakesAt := time.Now(), wakes.Load()
+	for {
+		more, first := false, false
+		a.split.each(func(v *viewportPanel) {
+			if v.stepBetweenFrames(drawBudget) {
+				more, first = true, first || v.firstPicture()
+			}
+		})
+		if !more || first && time.Since(start) > firstPictureFrames {
+			return
+		}
+		l.waiter.wait(0) // polls: input that came meanwhile goes into ImGui's queue
+		a.input.clock.polled(time.Now())
+		if wakes.Load() != wakesAt || imgui.CurrentContext().InputEventsQueue().Size != 0 {
+			return
+		}
+	}
+}
+
+// firstPictureFrames is how often drawBetweenFrames lets a frame show the progress of a scene's first picture.
+const firstPictureFrames = 150 * time.Millisecond
+
 // interrupted reports whether something arrived since throttle decided to wait: input the loop polled while the
 // frame was drawn (it is in ImGui's queue), or a wakeLoop (the loop's poll may have taken its empty event).
 func (l *idleLoop) interrupted() bool {

@@ -62,7 +62,7 @@ func (v *viewportPanel) notShown() { v.pic.currentAt = time.Now().UnixNano() }
 // would look like an empty one meanwhile). A change of the scene on screen keeps its last picture without a word.
 func (v *viewportPanel) buildDrawingNote() {
 	note := ""
-	if dl := v.pic.shown; v.pic.pending && dl != nil && dl == v.scene.builder.DrawList() && v.pic.pictured != dl && dl.Len() > 0 {
+	if dl := v.pic.shown; v.firstPicture() {
 		pct := 0
 		if st := v.r.Stats(); st.Pending && st.PendingOf > 0 {
 			pct = 100 * st.PendingDone / st.PendingOf
@@ -175,6 +175,42 @@ func (v *viewportPanel) render(w, h int) {
 		v.pic.currentAt = sampled
 	}
 	v.noteStats()
+}
+
+// stepBetweenFrames goes on with a picture being drawn over several frames, outside a frame (App.drawBetweenFrames),
+// one budget's worth, and reports whether it is still being drawn. It does only when the panel's last frame left
+// a full picture of what it shows half drawn, and nothing moves the view or the scene.
+func (v *viewportPanel) stepBetweenFrames(budget time.Duration) bool {
+	if v.r == nil || !v.pic.pending || v.pic.coarse || v.playing || v.gz.active || v.ctl.Mode() != viewport.ModeNone {
+		return false
+	}
+	dl := v.pic.shown
+	if rw, rh := v.r.Size(); dl == nil || dl != v.pic.drawn(v.scene.builder.DrawList()) || rw != v.area.w || rh != v.area.h {
+		return false
+	}
+	sampled := time.Now().UnixNano()
+	done, err := v.r.Draw(dl, *v.doc.Camera(), viewport.DrawOptions{Budget: budget, Between: v.doc.Editing()})
+	if err != nil {
+		v.log.Errorf("viewport: %v", err)
+		return false
+	}
+	if !done {
+		return true
+	}
+	v.pic.pending = false
+	v.pic.pictured = dl
+	if v.pic.coarse = v.r.Stats().Thinned; !v.pic.coarse {
+		v.pic.currentAt = sampled
+	}
+	v.noteStats()
+	return false
+}
+
+// firstPicture reports whether the picture being drawn is the first of the scene on screen (buildDrawingNote
+// shows its progress).
+func (v *viewportPanel) firstPicture() bool {
+	dl := v.pic.shown
+	return v.pic.pending && dl != nil && dl == v.scene.builder.DrawList() && v.pic.pictured != dl && dl.Len() > 0
 }
 
 // noteStats tells the probe about a picture completed.

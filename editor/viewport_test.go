@@ -24,6 +24,7 @@ type fakeRenderer struct {
 	w, h    int
 	renders int
 	list    *viewport.DrawList
+	version uint64 // list's version when drawn
 	cam     viewport.Camera
 	deleted bool
 	opts    []viewport.DrawOptions // of every Draw
@@ -45,7 +46,7 @@ func (f *fakeRenderer) Resize(w, h int) error {
 	return nil
 }
 func (f *fakeRenderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewport.DrawOptions) (bool, error) {
-	if f.steps > 1 && (dl != f.list || dl.Version() != f.drawing.version) {
+	if f.steps > 1 && (dl != f.list || dl.Version() != f.version) {
 		d := &f.drawing
 		if d.list != dl || d.version != dl.Version() {
 			d.list, d.version, d.calls = dl, dl.Version(), 0
@@ -56,7 +57,7 @@ func (f *fakeRenderer) Draw(dl *viewport.DrawList, cam viewport.Camera, o viewpo
 	}
 	f.renders++
 	f.opts = append(f.opts, o)
-	f.list, f.cam = dl, cam
+	f.list, f.version, f.cam = dl, dl.Version(), cam
 	return true, nil
 }
 func (f *fakeRenderer) Texture() uint32 { return 1 }
@@ -455,6 +456,57 @@ func TestViewportShowsDrawingOfANewScene(t *testing.T) {
 			t.Fatalf("a change of the scene on screen: the viewport says %q", f.st.Picture.Drawing)
 		}
 	}
+}
+
+// TestPictureStepsBetweenFrames: a picture drawn over several calls goes on outside the frames while nothing moves
+// (stepBetweenFrames), and the next frame shows it without drawing again; while the view is dragged it does not.
+func TestPictureStepsBetweenFrames(t *testing.T) {
+	f := newVPFixture(t)
+	f.r.steps = 5
+	if _, err := f.d.SpawnCube(ecs.Entity{}); err != nil {
+		t.Fatal(err)
+	}
+	f.ui.frame(f.build)
+	if !f.v.pic.pending {
+		t.Fatal("a change drawn over five calls is not pending after a frame")
+	}
+	renders, pictures := f.r.renders, f.v.pictures()
+	steps := 0
+	for f.v.stepBetweenFrames(drawBudget) {
+		steps++
+	}
+	if f.v.pic.pending || f.r.renders != renders+1 || steps != 3 || f.v.pictures() == pictures {
+		t.Fatalf("between frames: %d steps more, pending %v, %d renders (%d before); want 3, done, one render",
+			steps, f.v.pic.pending, f.r.renders, renders)
+	}
+	if f.v.firstPicture() {
+		t.Error("a change of the scene on screen counted as its first picture")
+	}
+	calls := f.r.drawing.calls
+	f.ui.frames(2, f.build)
+	if f.r.renders != renders+1 || f.r.drawing.calls != calls || f.v.pic.pending {
+		t.Fatalf("the frames after it drew again: %d renders, %d calls (want %d and %d)", f.r.renders,
+			f.r.drawing.calls, renders+1, calls)
+	}
+	if f.v.stepBetweenFrames(drawBudget) {
+		t.Error("with nothing to draw a step between frames said more was to come")
+	}
+
+	// While the view is orbited nothing is drawn between frames: the frames draw thinned pictures.
+	if _, err := f.d.SpawnCube(ecs.Entity{}); err != nil {
+		t.Fatal(err)
+	}
+	f.ui.move(400, 300, f.build)
+	f.ui.press(imgui.MouseButtonMiddle, true, f.build)
+	f.ui.move(420, 300, f.build)
+	calls = f.r.drawing.calls
+	if f.v.ctl.Mode() == viewport.ModeNone {
+		t.Fatal("a middle drag did not orbit")
+	}
+	if f.v.stepBetweenFrames(drawBudget) || f.r.drawing.calls != calls {
+		t.Error("a picture was drawn between frames while the view was orbited")
+	}
+	f.ui.press(imgui.MouseButtonMiddle, false, f.build)
 }
 
 // A draw list built beside a load is drawn as the new document's, not built again; one of another world is not.
