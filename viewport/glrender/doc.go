@@ -50,7 +50,10 @@
 //     it enters (else discarded), at the depth of the box's centre; the
 //     picture is the triangles' but for a few pixels on the boxes' edges,
 //     and zoomed in nothing changes (TestPointsDrawAsCubes,
-//     TestPointsZoomedIn). On both paths: a GPU gains by it too;
+//     TestPointsZoomedIn). On both paths: a GPU gains by it too. Copies of
+//     an instance drawn before in the picture (the same matrix: a field set
+//     on a whole grid stacks its cubes) are left out of the points of a
+//     chunk with copies of its own (copies.go): they would lose every pixel;
 //   - an infinite ground grid (a full-screen pass that intersects each
 //     pixel's view ray with y = 0) with 1- and 10-unit lines, the X axis red
 //     and the Z axis blue, fading with distance;

@@ -52,12 +52,14 @@ type drawer struct {
 	pointProgs   [2]*program
 	pointVAO     uint32 // reads an instance buffer's instances as the points' vertices
 	pointsFailed bool
-	// Tests draw the points' instances as triangles (noPoints), the points off by pointMarginOff pixels a side, or
-	// every copy of the instance before it too (allCopies).
-	noPoints       bool
-	pointMarginOff float32
-	allCopies      bool
-	copies         copyScan // uploadChunk's scratch for noteCopies
+	// Tests draw the points' instances as triangles (noPoints), the points off by pointMarginOff pixels a side,
+	// every copy of an instance drawn before too (allCopies), or each chunk without its own copies only
+	// (chunkCopiesOnly).
+	noPoints        bool
+	pointMarginOff  float32
+	allCopies       bool
+	chunkCopiesOnly bool
+	copies          copyScan // uploadChunk's scratch for noteCopies
 }
 
 // meshUniforms are the uniforms every mesh program variant has.
@@ -284,6 +286,10 @@ type instanceBuffer struct {
 	// indices (kept of them, in ebo).
 	n, kept int
 	ebo     uint32
+	// The index list of the picture of serial pAt (pictureCopies.indices): pkept instances, in pebo.
+	pkept int
+	pAt   uint64
+	pebo  uint32
 }
 
 // minInstanceCapacity is the smallest instance buffer allocated.
@@ -327,8 +333,10 @@ func (b *instanceBuffer) delete() {
 	if b.tex != 0 {
 		gl.DeleteTextures(1, &b.tex)
 	}
-	if b.ebo != 0 {
-		gl.DeleteBuffers(1, &b.ebo)
+	for _, id := range []*uint32{&b.ebo, &b.pebo} {
+		if *id != 0 {
+			gl.DeleteBuffers(1, id)
+		}
 	}
 	*b = instanceBuffer{}
 }
@@ -417,11 +425,7 @@ func (s *copyScan) scan(inst []viewport.Instance) int {
 	copies := 0
 	for i := range inst {
 		m := &inst[i].World
-		h := uint64(math.Float32bits(m[12]))*0x9E3779B97F4A7C15 ^ uint64(math.Float32bits(m[13]))*0xC2B2AE3D27D4EB4F ^
-			uint64(math.Float32bits(m[14]))*0x165667B19E3779F9
-		h ^= h >> 32
-		h *= 0xFF51AFD7ED558CCD
-		h ^= h >> 29
+		h := copyHash(m)
 		for j := uint32(h) & mask; ; j = (j + 1) & mask {
 			at := slots[j]
 			if at == 0 {

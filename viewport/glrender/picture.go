@@ -30,6 +30,7 @@ type pictureCache struct {
 	items    []viewport.DrawItem
 	patch    patchScratch
 	occ      occluder
+	copies   pictureCopies // the instances drawn from index lists in the picture being drawn (copies.go)
 	// noOcclusion: tests draw every chunk (occlude.go).
 	noOcclusion bool
 	// pacer learns from whole pictures and patches, thinPacer from thinned ones (pacerFor): points and
@@ -95,6 +96,7 @@ func (c *pictureCache) free() {
 	c.lists.free()
 	c.patch.buf.delete()
 	c.occ.free()
+	c.copies.free()
 }
 
 // stats are the statistics of the picture on screen, with the one being drawn and the pictures completed.
@@ -386,9 +388,12 @@ func (c *pictureCache) drawItem(p *picture, i int) (tris int, whole bool, submit
 	}
 	p.stats.DrawCalls++
 	p.stats.Instances += count
-	if c.pointChunk(p, bs.mesh, bs.mat, cs, ch) && c.d.drawPoints(buf, bs.mesh, base, stride, count) {
-		p.points += count
-		return count * bs.mesh.triangles, whole, 2 * count // a point is set up as about two triangles
+	if c.pointChunk(p, bs.mesh, bs.mat, cs, ch) {
+		list, ebo, n := c.copyList(p, buf, ch, base, stride, count)
+		if c.d.drawPoints(buf, bs.mesh, base, stride, count, list, ebo, n) {
+			p.points += count
+			return count * bs.mesh.triangles, whole, 2 * count // a point is set up as about two triangles
+		}
 	}
 	if bs.mesh.closed && ch != nil { // (uploadItems scanned the others)
 		cs.scanMirrored(ch) // a mirrored instance's triangles are not culled; points need no scan

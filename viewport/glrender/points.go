@@ -218,14 +218,18 @@ func (d *drawer) pointProgram() *program {
 }
 
 // drawPoints draws count instances of buf — instance base + k×stride — of box mesh gm as points (pointVS), and
-// reports whether it could (else they are to be drawn as triangles).
-func (d *drawer) drawPoints(buf *instanceBuffer, gm *gpuMesh, base, stride, count int) bool {
+// reports whether it could (else they are to be drawn as triangles). With list, only the n instances of the index
+// list in buffer ebo are drawn (copies left out: copies.go).
+func (d *drawer) drawPoints(buf *instanceBuffer, gm *gpuMesh, base, stride, count int, list bool, ebo uint32, n int) bool {
 	if d.noPoints || d.pointsFailed || gm.box == nil {
 		return false
 	}
 	p := d.pointProgram()
 	if p == nil {
 		return false
+	}
+	if list && n == 0 {
+		return true // every instance a copy of one drawn before
 	}
 	gl.Uniform3fv(p.loc("uBoxCenter"), 1, &gm.box.center[0])
 	gl.Uniform3fv(p.loc("uBoxHalf"), 1, &gm.box.half[0])
@@ -236,13 +240,26 @@ func (d *drawer) drawPoints(buf *instanceBuffer, gm *gpuMesh, base, stride, coun
 	gl.BindVertexArray(d.pointVAO)
 	gl.BindBuffer(gl.ARRAY_BUFFER, buf.vbo)
 	setupInstanceAttribs(stride, uintptr(base*viewport.InstanceSize), 0)
-	if buf.kept > 0 && !d.allCopies && base == 0 && stride == 1 && count == buf.n {
-		gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, buf.ebo)
-		gl.DrawElements(gl.POINTS, int32(buf.kept), gl.UNSIGNED_INT, nil)
+	if list {
+		gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, ebo)
+		gl.DrawElements(gl.POINTS, int32(n), gl.UNSIGNED_INT, nil)
 		return true
 	}
 	gl.DrawArrays(gl.POINTS, 0, int32(count))
 	return true
+}
+
+// copyList returns the index list chunk ch's points are drawn from in picture p, read from buf (list false: every
+// instance): made for p when the chunk is drawn whole from its own buffer and has copies of its own, else the
+// chunk's own list when it has one (copies.go).
+func (c *pictureCache) copyList(p *picture, buf *instanceBuffer, ch *viewport.Chunk, base, stride, count int) (list bool, ebo uint32, n int) {
+	if c.d.allCopies || buf.kept == 0 || base != 0 || stride != 1 || count != buf.n {
+		return false, 0, 0
+	}
+	if ch != nil && ch.Len() == buf.n && !c.d.chunkCopiesOnly && c.copies.indices(p.serial, buf, ch) {
+		return true, buf.pebo, buf.pkept
+	}
+	return true, buf.ebo, buf.kept
 }
 
 // setRays sets f.rays, the world rays through the pixels of a w×h target seen through f.vp (pointVS's uRays), and

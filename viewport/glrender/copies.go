@@ -1,0 +1,124 @@
+package glrender
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/voltex-editor/voltex/viewport"
+)
+
+// Copies: instances with the same world matrix as one drawn before them in a picture. A copy of a box drawn as a
+// point covers the same pixels at the same depth as its original and loses each to it (depth test LESS), so it
+// need not be drawn. A field set on a whole grid stacks its cubes so: X set on 100×100×100 cubes leaves 100 on
+// each of 10,000 places, spread over the chunks of a row of cells.
+//
+// Each chunk's upload finds its own copies (noteCopies: a quarter or more, and the chunk keeps an index list of the
+// others). A whole chunk with copies drawn as points in a picture is then drawn from a list made for that picture
+// (pictureCopies.indices): without the instances whose matrix an instance already drawn in the picture has, from
+// this chunk or one drawn before it. The picture is the one every instance would draw. An instance left out has
+// its original drawn earlier into the same target: not drawn only when its chunk was hidden by its occlusion query,
+// and then so is everything in the chunk's box, the copy too.
+
+// copyHash hashes m's translation (stacked copies differ in nothing; distinct instances nearly always in it).
+func copyHash(m *mgl32.Mat4) uint64 {
+	h := uint64(math.Float32bits(m[12]))*0x9E3779B97F4A7C15 ^ uint64(math.Float32bits(m[13]))*0xC2B2AE3D27D4EB4F ^
+		uint64(math.Float32bits(m[14]))*0x165667B19E3779F9
+	h ^= h >> 32
+	h *= 0xFF51AFD7ED558CCD
+	return h ^ h>>29
+}
+
+// pictureCopies is the set of the instances drawn as points from index lists in one picture (serial): an
+// open-addressed table of entries hash<<32 | ref+1 (ref = chunk<<11 | instance, chunk an index into chunks),
+// probed from the hash's high half, which the entry keeps.
+type pictureCopies struct {
+	serial uint64
+	slots  []uint64
+	n      int
+	chunks []*viewport.Chunk
+	idx    []uint32 // the list being made
+}
+
+const copyRefBits = 11 // instances of a chunk: viewport.MaxChunk = 1<<copyRefBits
+
+// indices fills buf's picture index list (buf.pebo, buf.pkept) with the instances of chunk ch, whole in buf, that
+// no instance drawn so far in picture serial has the matrix of, and adds them to the set. It reports false (and
+// does nothing) when it cannot: a chunk bigger than viewport.MaxChunk, or too many chunks for a reference.
+func (s *pictureCopies) indices(serial uint64, buf *instanceBuffer, ch *viewport.Chunk) bool {
+	if s.serial != serial {
+		s.serial, s.n = serial, 0
+		clear(s.slots)
+		clear(s.chunks)
+		s.chunks = s.chunks[:0]
+	}
+	inst := ch.Instances
+	if len(inst) > 1<<copyRefBits || len(s.chunks) >= 1<<(32-copyRefBits)-1 {
+		return false
+	}
+	if need := 2 * (s.n + len(inst)); need > len(s.slots) {
+		s.grow(need)
+	}
+	slot := uint32(len(s.chunks))
+	s.chunks = append(s.chunks, ch)
+	mask := uint64(len(s.slots) - 1)
+	idx := s.idx[:0]
+	for i := range inst {
+		m := &inst[i].World
+		h := copyHash(m)
+		tag := h >> 32 << 32
+		for j := (h >> 32) & mask; ; j = (j + 1) & mask {
+			e := s.slots[j]
+			if e == 0 {
+				s.slots[j] = tag | uint64(slot<<copyRefBits|uint32(i)+1)
+				s.n++
+				idx = append(idx, uint32(i))
+				break
+			}
+			if e&^(1<<32-1) == tag {
+				ref := uint32(e) - 1
+				if o := &s.chunks[ref>>copyRefBits].Instances[ref&(1<<copyRefBits-1)].World; *o == *m {
+					break // a copy
+				}
+			}
+		}
+	}
+	s.idx = idx
+	buf.pkept, buf.pAt = len(idx), serial
+	if len(idx) == 0 {
+		return true
+	}
+	if buf.pebo == 0 {
+		gl.GenBuffers(1, &buf.pebo)
+	}
+	gl.BindBuffer(gl.ARRAY_BUFFER, buf.pebo)
+	gl.BufferData(gl.ARRAY_BUFFER, 4*len(idx), unsafe.Pointer(&idx[0]), gl.STREAM_DRAW)
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	return true
+}
+
+// grow makes the table at least n slots (a power of two), its entries placed again by their hashes.
+func (s *pictureCopies) grow(n int) {
+	size := 1024
+	for size < n {
+		size *= 2
+	}
+	old := s.slots
+	s.slots = make([]uint64, size)
+	mask := uint64(size - 1)
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		for j := (e >> 32) & mask; ; j = (j + 1) & mask {
+			if s.slots[j] == 0 {
+				s.slots[j] = e
+				break
+			}
+		}
+	}
+}
+
+// free drops the table's memory.
+func (s *pictureCopies) free() { *s = pictureCopies{} }
