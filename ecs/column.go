@@ -67,6 +67,25 @@ func (c *column) grow(n, newCap int) {
 	c.pageAdded = growSlice(c.pageAdded, np)
 }
 
+// resize reallocates the column to hold newCap rows (fewer than it has room for, or more), keeping the first n.
+func (c *column) resize(n, newCap int) {
+	c.ptr = c.ops.grow(c.ptr, n, newCap)
+	c.added = resizeSlice(c.added, n, newCap)
+	c.changed = resizeSlice(c.changed, n, newCap)
+	np, used := pagesFor(newCap), pagesFor(n)
+	c.pageChanged = resizeSlice(c.pageChanged, used, np)
+	c.pageOlder = resizeSlice(c.pageOlder, used, np)
+	c.pageMask = resizeSlice(c.pageMask, used, np)
+	c.pageAdded = resizeSlice(c.pageAdded, used, np)
+}
+
+// resizeSlice returns a new slice of length size holding the first n of s.
+func resizeSlice[T any](s []T, n, size int) []T {
+	ns := make([]T, size)
+	copyInChunks(ns, s[:n])
+	return ns
+}
+
 func growSlice[T any](s []T, n int) []T {
 	if len(s) >= n {
 		return s

@@ -30,3 +30,39 @@ func (w *World) IndexCap() int { return cap(w.records) }
 func (w *World) SameComponents(a, b Entity) bool {
 	return w.Alive(a) && w.Alive(b) && w.records[a.index].table == w.records[b.index].table
 }
+
+// fitMin is the fewest spare rows a table must have for FitRoom to give its room up.
+const fitMin = 4096
+
+// FitRoom gives up the room of tables whose spare rows are more than a quarter of their rows (and at least
+// fitMin), keeping an eighth more than their rows, as a load's reservation does: after the undo of a spawn that
+// doubled a scene, its table keeps the room the spawn grew it to, memory the next spawn of that size reuses but an
+// editor that goes idle may give back. The columns are copied into new storage (the old becomes garbage). It does
+// nothing while the world is lent or shared (a save reading it, a snapshot), and cannot run while a query iterates.
+// It reports the rows of room given up.
+func (w *World) FitRoom() int {
+	if len(w.loans) > 0 {
+		w.endLoans(false) // drops the loans that ended
+	}
+	if len(w.loans) > 0 || len(w.shares) > 0 && w.sharesLive() {
+		return 0
+	}
+	freed := 0
+	for _, t := range w.tables {
+		n := len(t.entities)
+		keep := n + n/8
+		if t.cap-n <= n/4 || t.cap-keep < fitMin {
+			continue
+		}
+		w.checkStructural("give up room")
+		for _, c := range t.cols {
+			c.resize(n, keep)
+		}
+		es := make([]Entity, n, keep)
+		copyInChunks(es, t.entities)
+		t.entities = es
+		freed += t.cap - keep
+		t.cap = keep
+	}
+	return freed
+}

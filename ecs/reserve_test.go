@@ -48,3 +48,56 @@ func TestReserveLike(t *testing.T) {
 }
 
 type spinLike struct{ Speed float32 }
+
+// FitRoom gives up the room a table keeps after most of its rows went (the undo of a spawn that doubled it): the
+// rows, their values and their change ticks stay, spawns after it grow the table again, and a lent world or a table
+// with little spare room is left alone.
+func TestFitRoom(t *testing.T) {
+	w := NewWorld()
+	tr := NewMap[Transform](w)
+	var es []Entity
+	for i := range 4 * fitMin {
+		es = append(es, w.Spawn(Transform{Position: [3]float32{float32(i), 0, 0}}))
+	}
+	tab := w.tables[w.records[es[0].index].table]
+	if got := w.FitRoom(); got != 0 {
+		t.Fatalf("a table with %d rows of room %d gave up %d", tab.len(), tab.cap, got)
+	}
+	q := NewQuery1[Transform](w, Changed[Transform]())
+	for it := q.Iter(); it.Next(); {
+	}
+	w.AdvanceTick()
+	tr.Mut(es[5]).Position[1] = 7
+	for _, e := range es[fitMin:] {
+		w.Despawn(e)
+	}
+	es = es[:fitMin]
+	before := tab.cap
+	end := w.Lend(func() bool { return true })
+	if got := w.FitRoom(); got != 0 {
+		t.Fatalf("a lent world gave up %d rows", got)
+	}
+	end()
+	got := w.FitRoom()
+	if want := before - (fitMin + fitMin/8); got != want || tab.cap != fitMin+fitMin/8 {
+		t.Fatalf("gave up %d rows (room %d -> %d), want %d", got, before, tab.cap, want)
+	}
+	for i, e := range es {
+		if p := tr.Get(e).Position; p[0] != float32(i) || (i == 5) != (p[1] == 7) {
+			t.Fatalf("entity %d: position %v after FitRoom", i, p)
+		}
+	}
+	changed := 0
+	for it := q.Iter(); it.Next(); {
+		changed++
+	}
+	if changed != 1 {
+		t.Fatalf("%d entities changed since the edit, want 1", changed)
+	}
+	for range 3 * fitMin {
+		es = append(es, w.Spawn(Transform{}))
+	}
+	if tab.len() != 4*fitMin || tab.cap < tab.len() {
+		t.Fatalf("after spawning again: %d rows, room %d", tab.len(), tab.cap)
+	}
+}

@@ -429,6 +429,10 @@ func (d *Document) CameraInFile() bool { return d.cameraInFile }
 // Warnings returns the problems the last load or reload reported without failing.
 func (d *Document) Warnings() []serialize.Problem { return d.warnings }
 
+// FitRoom gives up the room the edit world's tables keep beyond their rows after most of them went (the undo of a
+// spawn that doubled the scene: ecs.World.FitRoom), and reports the rows of room given up. Nothing else changes.
+func (d *Document) FitRoom() int { return d.world.FitRoom() }
+
 // Version is a counter that changes whenever the scene's content changes (commands, undo, redo,
 // edits inside a transaction, reload) or its file or name does (Save As); the UI compares it with the
 // value it last saw to know when to rebuild what it shows. A save to the document's own file, which
