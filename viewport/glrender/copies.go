@@ -120,5 +120,16 @@ func (s *pictureCopies) grow(n int) {
 	}
 }
 
+// done ends the picture's set: its chunks are let go, and a big table too (a picture of many instances with copies
+// held 16 MB for a million).
+func (s *pictureCopies) done() {
+	s.serial = 0
+	clear(s.chunks)
+	s.chunks = s.chunks[:0]
+	if len(s.slots) > 1<<16 {
+		s.slots = nil
+	}
+}
+
 // free drops the table's memory.
 func (s *pictureCopies) free() { *s = pictureCopies{} }

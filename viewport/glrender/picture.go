@@ -406,6 +406,7 @@ func (c *pictureCache) drawItem(p *picture, i int) (tris int, whole bool, submit
 // finish completes p: the grid, then it becomes the front picture and the image is composed.
 func (c *pictureCache) finish(p *picture, budget time.Duration) {
 	fixed := time.Now()
+	c.copies.done()
 	if c.set.Grid {
 		if p.additive { // the rest of the picture has the grid: only over the pixels the new instances won
 			gl.StencilFunc(gl.EQUAL, 1, 0xff)
