@@ -72,9 +72,20 @@ type Decoder struct {
 
 const defaultBufSize = 64 << 10
 
+// maxText is the longest string or number literal a Value holds: its length is 32 bits.
+const maxText = 1<<32 - 1
+
+// bounded is l with MaxString at most maxText (unlimited is that too).
+func (l Limits) bounded() Limits {
+	if l.MaxString <= 0 || l.MaxString > maxText {
+		l.MaxString = maxText
+	}
+	return l
+}
+
 // NewDecoder returns a Decoder reading from r.
 func NewDecoder(r io.Reader, lim Limits) *Decoder {
-	d := &Decoder{r: r, buf: make([]byte, 0, defaultBufSize), lim: lim, line: 1}
+	d := &Decoder{r: r, buf: make([]byte, 0, defaultBufSize), lim: lim.bounded(), line: 1}
 	d.skipBOM()
 	return d
 }
@@ -82,7 +93,7 @@ func NewDecoder(r io.Reader, lim Limits) *Decoder {
 // NewBytesDecoder returns a Decoder over data, which it does not copy and
 // which must not change while the Decoder is in use.
 func NewBytesDecoder(data []byte, lim Limits) *Decoder {
-	d := &Decoder{buf: data, eof: true, lim: lim, line: 1, nread: int64(len(data))}
+	d := &Decoder{buf: data, eof: true, lim: lim.bounded(), line: 1, nread: int64(len(data))}
 	if lim.MaxBytes > 0 && int64(len(data)) > lim.MaxBytes {
 		d.err = &SyntaxError{Pos: Pos{1, 1}, Msg: fmt.Sprintf("input is larger than the limit of %s", words.Bytes(lim.MaxBytes)), Limit: true}
 		return d
@@ -430,7 +441,7 @@ func NewBytesDecoderAt(data []byte, lim Limits, start Pos, offset int64) *Decode
 // without a ',' before it. Positions, offsets and depths are reported as in
 // the whole input; the size limit counts from the whole input's start.
 func NewDecoderAt(r io.Reader, lim Limits, start Pos, offset int64, open string) *Decoder {
-	d := &Decoder{r: r, buf: make([]byte, 0, defaultBufSize), lim: lim}
+	d := &Decoder{r: r, buf: make([]byte, 0, defaultBufSize), lim: lim.bounded()}
 	d.Resume(r, start, offset)
 	for i := range len(open) {
 		d.open = append(d.open, open[i])
@@ -477,13 +488,19 @@ func (d *Decoder) parseValue(depth int) (Value, error) {
 	switch c {
 	case '{':
 		v.kind = Object
-		v.kids, err = d.parseContainer(depth+1, '}')
+		var kids []Value
+		kids, err = d.parseContainer(depth+1, '}')
+		v.setKids(kids)
 	case '[':
 		v.kind = Array
-		v.kids, err = d.parseContainer(depth+1, ']')
+		var kids []Value
+		kids, err = d.parseContainer(depth+1, ']')
+		v.setKids(kids)
 	case '"':
 		v.kind = String
-		v.text, err = d.scanString()
+		var text []byte
+		text, err = d.scanString()
+		v.setText(text)
 	case 't':
 		v.kind, v.boolean = Bool, true
 		err = d.literal("true")
@@ -496,7 +513,9 @@ func (d *Decoder) parseValue(depth int) (Value, error) {
 	default:
 		if c == '-' || (c >= '0' && c <= '9') {
 			v.kind = Number
-			v.text, err = d.scanNumber()
+			var text []byte
+			text, err = d.scanNumber()
+			v.setText(text)
 		} else {
 			err = d.fail(d.pos, "unexpected %s, expected a value", describe(c))
 		}
@@ -569,7 +588,8 @@ func (d *Decoder) parseContainer(depth int, end byte) ([]Value, error) {
 				Msg: fmt.Sprintf("more than the limit of %d values in one %s", d.lim.MaxValues, d.unit())}
 			return nil, d.err
 		}
-		kid.key, kid.keyLine, kid.keyCol = key, clamp32(keyPos.Line), clamp32(keyPos.Col)
+		kid.setKey(key)
+		kid.keyLine, kid.keyCol = clamp32(keyPos.Line), clamp32(keyPos.Col)
 		d.stack = append(d.stack, kid)
 		c, ok = d.skipWS()
 		if !ok {

@@ -193,7 +193,7 @@ func TestNumbers(t *testing.T) {
 		{"1e39", 32, 0, ErrRange}, {"1e39", 64, 1e39, nil}, {"1e400", 64, 0, ErrRange}, {"-1e400", 64, 0, ErrRange},
 		{"1e-400", 64, 0, nil}, {"16777217", 32, 16777216, nil},
 	} {
-		v := Value{kind: Number, text: []byte(tc.lit)}
+		v := numberLit(tc.lit)
 		got, err := v.Float(tc.bits)
 		if err != tc.err || got != tc.want {
 			t.Errorf("Float(%s, %d) = %v, %v; want %v, %v", tc.lit, tc.bits, got, err, tc.want, tc.err)
@@ -207,7 +207,7 @@ func TestNumbers(t *testing.T) {
 		{"42", 42, nil}, {"-7", -7, nil}, {"2.0", 2, nil}, {"1e3", 1000, nil}, {"1.5", 0, ErrNotInteger},
 		{"9223372036854775807", 1<<63 - 1, nil}, {"9223372036854775808", 0, ErrRange}, {"1e30", 0, ErrRange},
 	} {
-		v := Value{kind: Number, text: []byte(tc.lit)}
+		v := numberLit(tc.lit)
 		got, err := v.Int()
 		if err != tc.err || got != tc.want {
 			t.Errorf("Int(%s) = %v, %v; want %v, %v", tc.lit, got, err, tc.want, tc.err)
@@ -225,7 +225,7 @@ func TestNumbers(t *testing.T) {
 			t.Errorf("AppendFloat(%v, %d) = %s, want %s", tc.f, tc.bits, got, tc.want)
 		}
 	}
-	negZero := Value{kind: Number, text: []byte("-0")}
+	negZero := numberLit("-0")
 	f, _ := negZero.Float(64)
 	if got := string(AppendFloat(nil, f, 64)); got != "-0" {
 		t.Errorf("negative zero written as %s", got)
@@ -326,7 +326,7 @@ func TestMutation(t *testing.T) {
 	if !Equal(&c, &v) {
 		t.Error("clone differs")
 	}
-	c.Get("c").Index(0).text[0] = '9'
+	c.Get("c").Index(0).text()[0] = '9'
 	if Equal(&c, &v) {
 		t.Error("clone shares memory")
 	}
@@ -583,4 +583,11 @@ func TestKeepAndSwapArena(t *testing.T) {
 	if kept[0].Index(1).Str() != "b" || kept[0].Index(3).Str() != "y" || kept[1].Index(0).Str() != "c" {
 		t.Fatal("kept values changed")
 	}
+}
+
+// numberLit is a Number value with literal lit.
+func numberLit(lit string) Value {
+	v := Value{kind: Number}
+	v.setText([]byte(lit))
+	return v
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"unsafe"
 )
 
 // Kind is the JSON type of a [Value].
@@ -57,10 +58,56 @@ type Value struct {
 	// int32 positions keep the struct small; columns beyond 2^31 saturate.
 	line, col       int32
 	keyLine, keyCol int32
-	text            []byte  // String: unescaped contents; Number: the literal
-	key             []byte  // the member key when this value is an object member
-	kids            []Value // Array items or Object members, in input order
+	// p is the first of n (room: its capacity) bytes of a String's unescaped contents or a Number's literal, or of
+	// n Values, an Array's items or an Object's members in input order; keyP the first of keyN bytes of the member
+	// key when this value is an object member. Pointers and 32-bit lengths rather than slices keep a value at 48
+	// bytes: a scene's load writes millions of them on one core and reads them on the other.
+	n, room uint32
+	keyN    uint32
+	p       unsafe.Pointer
+	keyP    unsafe.Pointer
 }
+
+// text is the bytes of a String or a Number (nil for other kinds).
+func (v *Value) text() []byte {
+	if v.kind != String && v.kind != Number {
+		return nil
+	}
+	return sliceOf[byte](v.p, v.n, v.room)
+}
+
+// setText makes b the bytes of v, a String or a Number.
+func (v *Value) setText(b []byte) { v.p, v.n, v.room = partsOf(b) }
+
+// kids is the items of an Array or the members of an Object (nil for other kinds).
+func (v *Value) kids() []Value {
+	if v.kind != Array && v.kind != Object {
+		return nil
+	}
+	return sliceOf[Value](v.p, v.n, v.room)
+}
+
+// setKids makes k the items or members of v, an Array or an Object.
+func (v *Value) setKids(k []Value) { v.p, v.n, v.room = partsOf(k) }
+
+// sliceOf is the slice of n Ts at p with room for room (nil when p is).
+func sliceOf[T any](p unsafe.Pointer, n, room uint32) []T {
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice((*T)(p), room)[:n]
+}
+
+// partsOf is s as sliceOf takes it (a capacity beyond 32 bits is cut: never more than the length is read).
+func partsOf[T any](s []T) (unsafe.Pointer, uint32, uint32) {
+	return unsafe.Pointer(unsafe.SliceData(s)), uint32(len(s)), uint32(min(cap(s), math.MaxUint32))
+}
+
+// key is the member key of v (nil when v is not an object member).
+func (v *Value) key() []byte { return sliceOf[byte](v.keyP, v.keyN, v.keyN) }
+
+// setKey makes k the member key of v.
+func (v *Value) setKey(k []byte) { v.keyP, v.keyN, _ = partsOf(k) }
 
 // Kind returns the JSON type of v.
 func (v *Value) Kind() Kind { return v.kind }
@@ -80,17 +127,17 @@ func (v *Value) SetKeyPos(p Pos) { v.keyLine, v.keyCol = clamp32(p.Line), clamp3
 func (v *Value) KeyPos() Pos { return Pos{int(v.keyLine), int(v.keyCol)} }
 
 // Key returns v's key if v is an object member.
-func (v *Value) Key() string { return string(v.key) }
+func (v *Value) Key() string { return string(v.key()) }
 
 // KeyBytes is [Value.Key] without the copy; the bytes must not be modified.
-func (v *Value) KeyBytes() []byte { return v.key }
+func (v *Value) KeyBytes() []byte { return v.key() }
 
 // Len returns the number of array items or object members (0 for scalars).
-func (v *Value) Len() int { return len(v.kids) }
+func (v *Value) Len() int { return len(v.kids()) }
 
 // Index returns array item or object member i (0-based). It panics if i is
 // out of range, like a slice index.
-func (v *Value) Index(i int) *Value { return &v.kids[i] }
+func (v *Value) Index(i int) *Value { return &v.kids()[i] }
 
 // Get returns the first member with the given key, or nil if v is not an
 // object or has no such member.
@@ -98,9 +145,10 @@ func (v *Value) Get(key string) *Value {
 	if v.kind != Object {
 		return nil
 	}
-	for i := range v.kids {
-		if string(v.kids[i].key) == key {
-			return &v.kids[i]
+	kids := v.kids()
+	for i := range kids {
+		if string(kids[i].key()) == key {
+			return &kids[i]
 		}
 	}
 	return nil
@@ -117,10 +165,10 @@ type KeyIndex struct {
 // NewKeyIndex prepares a KeyIndex for object v.
 func NewKeyIndex(v *Value) KeyIndex {
 	k := KeyIndex{v: v}
-	if len(v.kids) > 16 {
-		k.m = make(map[string]int, len(v.kids))
-		for i := len(v.kids) - 1; i >= 0; i-- {
-			k.m[string(v.kids[i].key)] = i
+	if kids := v.kids(); len(kids) > 16 {
+		k.m = make(map[string]int, len(kids))
+		for i := len(kids) - 1; i >= 0; i-- {
+			k.m[string(kids[i].key())] = i
 		}
 	}
 	return k
@@ -128,12 +176,13 @@ func NewKeyIndex(v *Value) KeyIndex {
 
 // First returns the index of the first member whose key is member i's.
 func (k KeyIndex) First(i int) int {
-	key := k.v.kids[i].key
+	kids := k.v.kids()
+	key := kids[i].key()
 	if k.m != nil {
 		return k.m[string(key)]
 	}
 	for j := range i {
-		if string(k.v.kids[j].key) == string(key) {
+		if string(kids[j].key()) == string(key) {
 			return j
 		}
 	}
@@ -145,18 +194,18 @@ func (v *Value) Bool() bool { return v.boolean }
 
 // Text returns the unescaped contents of a string or the literal text of a
 // number, without copying; the bytes must not be modified.
-func (v *Value) Text() []byte { return v.text }
+func (v *Value) Text() []byte { return v.text() }
 
 // Str returns the contents of a string value ("" for other kinds).
 func (v *Value) Str() string {
 	if v.kind != String {
 		return ""
 	}
-	return string(v.text)
+	return string(v.text())
 }
 
 // IsStr reports whether v is the string s, without allocating.
-func (v *Value) IsStr(s string) bool { return v.kind == String && string(v.text) == s }
+func (v *Value) IsStr(s string) bool { return v.kind == String && string(v.text()) == s }
 
 // ErrRange is returned by the number conversions when a value is out of range
 // for the requested type.
@@ -173,7 +222,7 @@ func (v *Value) Float(bits int) (float64, error) {
 	if v.kind != Number {
 		return 0, errNotNumber
 	}
-	f, err := parseFloat(v.text, bits)
+	f, err := parseFloat(v.text(), bits)
 	if err != nil || math.IsInf(f, 0) {
 		return 0, ErrRange
 	}
@@ -238,12 +287,12 @@ func (v *Value) Int() (int64, error) {
 	if v.kind != Number {
 		return 0, errNotNumber
 	}
-	if n, err := strconv.ParseInt(string(v.text), 10, 64); err == nil {
+	if n, err := strconv.ParseInt(string(v.text()), 10, 64); err == nil {
 		return n, nil
 	} else if errors.Is(err, strconv.ErrRange) {
 		return 0, ErrRange
 	}
-	f, err := strconv.ParseFloat(string(v.text), 64)
+	f, err := strconv.ParseFloat(string(v.text()), 64)
 	if err != nil || math.IsInf(f, 0) || f >= 1<<63 || f < -(1<<63) {
 		return 0, ErrRange
 	}
@@ -258,10 +307,10 @@ func (v *Value) Uint() (uint64, error) {
 	if v.kind != Number {
 		return 0, errNotNumber
 	}
-	if n, err := strconv.ParseUint(string(v.text), 10, 64); err == nil {
+	if n, err := strconv.ParseUint(string(v.text()), 10, 64); err == nil {
 		return n, nil
 	}
-	if len(v.text) > 0 && v.text[0] == '-' {
+	if t := v.text(); len(t) > 0 && t[0] == '-' {
 		if n, err := v.Int(); err != nil {
 			return 0, err
 		} else if n < 0 {
@@ -269,7 +318,7 @@ func (v *Value) Uint() (uint64, error) {
 		}
 		return 0, nil // -0
 	}
-	f, err := strconv.ParseFloat(string(v.text), 64)
+	f, err := strconv.ParseFloat(string(v.text()), 64)
 	if err != nil || math.IsInf(f, 0) || f >= 1<<64 {
 		return 0, ErrRange
 	}
@@ -285,11 +334,12 @@ var ErrNotInteger = errors.New("not an integer")
 // Equal reports whether a and b are the same JSON (kinds, keys and order,
 // string contents, number literals), ignoring positions.
 func Equal(a, b *Value) bool {
-	if a.kind != b.kind || a.boolean != b.boolean || !bytes.Equal(a.text, b.text) || len(a.kids) != len(b.kids) {
+	ak, bk := a.kids(), b.kids()
+	if a.kind != b.kind || a.boolean != b.boolean || !bytes.Equal(a.text(), b.text()) || len(ak) != len(bk) {
 		return false
 	}
-	for i := range a.kids {
-		if !bytes.Equal(a.kids[i].key, b.kids[i].key) || !Equal(&a.kids[i], &b.kids[i]) {
+	for i := range ak {
+		if !bytes.Equal(ak[i].key(), bk[i].key()) || !Equal(&ak[i], &bk[i]) {
 			return false
 		}
 	}
@@ -299,13 +349,16 @@ func Equal(a, b *Value) bool {
 // Clone returns a deep copy of v that no longer points into any arena.
 func (v *Value) Clone() Value {
 	c := *v
-	c.text = bytes.Clone(v.text)
-	c.key = bytes.Clone(v.key)
-	if v.kids != nil {
-		c.kids = make([]Value, len(v.kids))
-		for i := range v.kids {
-			c.kids[i] = v.kids[i].Clone()
+	c.setKey(bytes.Clone(v.key()))
+	switch kids := v.kids(); {
+	case kids != nil:
+		ck := make([]Value, len(kids))
+		for i := range kids {
+			ck[i] = kids[i].Clone()
 		}
+		c.setKids(ck)
+	case v.kind == String || v.kind == Number:
+		c.setText(bytes.Clone(v.text()))
 	}
 	return c
 }
@@ -319,7 +372,11 @@ func NewNull() Value { return Value{kind: Null} }
 func NewBool(b bool) Value { return Value{kind: Bool, boolean: b} }
 
 // NewString returns a string value.
-func NewString(s string) Value { return Value{kind: String, text: []byte(s)} }
+func NewString(s string) Value {
+	v := Value{kind: String}
+	v.setText([]byte(s))
+	return v
+}
 
 // NewNumber returns a number value with the shortest literal that
 // round-trips f at the given precision (32 or 64 bits). It panics if f is
@@ -328,19 +385,23 @@ func NewNumber(f float64, bits int) Value {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		panic("jsonpos.NewNumber: JSON cannot represent " + strconv.FormatFloat(f, 'g', -1, 64) + "; check the value before building it")
 	}
-	return Value{kind: Number, text: AppendFloat(nil, f, bits)}
+	v := Value{kind: Number}
+	v.setText(AppendFloat(nil, f, bits))
+	return v
 }
 
 // NewArray returns an array of the given items.
 func NewArray(items ...Value) Value {
 	for i := range items {
-		items[i].key = nil
+		items[i].setKey(nil)
 	}
-	return Value{kind: Array, kids: items}
+	v := Value{kind: Array}
+	v.setKids(items)
+	return v
 }
 
 // NewObject returns an empty object; add members with [Value.Set].
-func NewObject() Value { return Value{kind: Object, kids: []Value{}} }
+func NewObject() Value { return Value{kind: Object} }
 
 // Set replaces the first member named key, or appends one. It panics if v
 // is not an object.
@@ -349,18 +410,18 @@ func (v *Value) Set(key string, x Value) {
 		panic("jsonpos.Value.Set on a " + v.kind.String() + "; only objects have members")
 	}
 	if old := v.Get(key); old != nil {
-		x.key, x.keyLine, x.keyCol = old.key, old.keyLine, old.keyCol
+		x.keyP, x.keyN, x.keyLine, x.keyCol = old.keyP, old.keyN, old.keyLine, old.keyCol
 		*old = x
 		return
 	}
-	x.key = []byte(key)
+	x.setKey([]byte(key))
 	if !x.Pos().IsValid() {
 		x.line, x.col = v.line, v.col
 	}
 	x.keyLine, x.keyCol = x.line, x.col
 	// kids from an arena have cap == len, so append copies and never
 	// overwrites a neighbour.
-	v.kids = append(v.kids, x)
+	v.setKids(append(v.kids(), x))
 }
 
 // AppendMember adds a member named key, written at keyPos, after v's other members; unlike
@@ -370,9 +431,9 @@ func (v *Value) AppendMember(key []byte, keyPos Pos, x Value) {
 	if v.kind != Object {
 		panic("jsonpos.Value.AppendMember on a " + v.kind.String() + "; only objects have members")
 	}
-	x.key = bytes.Clone(key)
+	x.setKey(bytes.Clone(key))
 	x.keyLine, x.keyCol = clamp32(keyPos.Line), clamp32(keyPos.Col)
-	v.kids = append(v.kids, x)
+	v.setKids(append(v.kids(), x))
 }
 
 // Delete removes every member named key and reports whether there was one.
@@ -380,17 +441,18 @@ func (v *Value) Delete(key string) bool {
 	if v.kind != Object {
 		return false
 	}
-	kept := v.kids[:0:0]
+	kids := v.kids()
+	kept := kids[:0:0]
 	found := false
-	for i := range v.kids {
-		if string(v.kids[i].key) == key {
+	for i := range kids {
+		if string(kids[i].key()) == key {
 			found = true
 			continue
 		}
-		kept = append(kept, v.kids[i])
+		kept = append(kept, kids[i])
 	}
 	if found {
-		v.kids = kept
+		v.setKids(kept)
 	}
 	return found
 }

@@ -138,33 +138,33 @@ func AppendInline(buf []byte, v *Value) []byte {
 		}
 		return append(buf, "false"...)
 	case Number:
-		return append(buf, v.text...)
+		return append(buf, v.text()...)
 	case String:
-		return AppendString(buf, v.text)
+		return AppendString(buf, v.text())
 	case Array:
-		if len(v.kids) == 0 {
+		if len(v.kids()) == 0 {
 			return append(buf, "[]"...)
 		}
 		buf = append(buf, '[')
-		for i := range v.kids {
+		for i := range v.kids() {
 			if i > 0 {
 				buf = append(buf, ", "...)
 			}
-			buf = AppendInline(buf, &v.kids[i])
+			buf = AppendInline(buf, &v.kids()[i])
 		}
 		return append(buf, ']')
 	case Object:
-		if len(v.kids) == 0 {
+		if len(v.kids()) == 0 {
 			return append(buf, "{}"...)
 		}
 		buf = append(buf, "{ "...)
-		for i := range v.kids {
+		for i := range v.kids() {
 			if i > 0 {
 				buf = append(buf, ", "...)
 			}
-			buf = AppendString(buf, v.kids[i].key)
+			buf = AppendString(buf, v.kids()[i].key())
 			buf = append(buf, ": "...)
-			buf = AppendInline(buf, &v.kids[i])
+			buf = AppendInline(buf, &v.kids()[i])
 		}
 		return append(buf, " }"...)
 	}
