@@ -238,6 +238,7 @@ func (a *App) Run() error {
 	// the window's events (their presses are timed now).
 	be.SetAfterRenderHook(inOrder(giuAfter, func() {
 		a.input.clock.polled(time.Now())
+		a.hier.searcher.launch()
 		a.drawBetweenFrames()
 		a.sleepIfIdle()
 	}))

@@ -183,6 +183,10 @@ type searcher struct {
 	running bool          // the goroutine runs
 	done    *searchResult // the newest result, not yet taken
 	wake    func()        // wakes the loop when a result is ready
+	// afterFrame: a search asked for in a frame begins once that frame is presented (launch), so that the key's
+	// frame is drawn with both cores for the UI (on a software renderer its drawing is most of the frame); held:
+	// one is waiting for that.
+	afterFrame, held bool
 	// spare, spareEs: rows and results nothing reads any more (those the panel showed before, or a stopped
 	// search's), which the next search writes over: a million of each on warm memory, not on fresh pages (and no
 	// garbage to collect while typing).
@@ -211,7 +215,22 @@ func (s *searcher) start(r *searchReq) {
 		s.pending.done() // never to run
 	}
 	s.pending = r
-	if !s.running {
+	switch {
+	case s.running || s.held:
+	case s.afterFrame:
+		s.held = true
+	default:
+		s.running = true
+		go s.work()
+	}
+}
+
+// launch begins the search start held until the frame that asked for it was presented.
+func (s *searcher) launch() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held {
+		s.held = false
 		s.running = true
 		go s.work()
 	}
@@ -264,5 +283,5 @@ func (s *searcher) take() *searchResult {
 func (s *searcher) busy() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.running || s.pending != nil
+	return s.running || s.held || s.pending != nil
 }

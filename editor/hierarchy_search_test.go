@@ -300,7 +300,14 @@ func TestSearchWritesOverOnlyRowsNobodyShows(t *testing.T) {
 		spare := h.searcher.spare
 		h.searcher.mu.Unlock()
 		h.search = text
-		h.rows() // starts the search
+		h.rows() // asks for the search
+		h.searcher.mu.Lock()
+		held, running := h.searcher.held, h.searcher.running
+		h.searcher.mu.Unlock()
+		if !held || running {
+			t.Fatalf("%q: the search began in the frame that asked for it (held %v, running %v)", text, held, running)
+		}
+		h.searcher.launch() // the frame presented: it begins
 		for end := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
 			h.searcher.mu.Lock()
 			done := h.searcher.done != nil
