@@ -21,6 +21,74 @@ import (
 // its original drawn earlier into the same target: not drawn only when its chunk was hidden by its occlusion query,
 // and then so is everything in the chunk's box, the copy too.
 
+// noteCopies sets b.n and, when at least a quarter of inst are copies of an instance before them (the same world
+// matrix), the indices of the others in b.ebo (b.kept; 0 otherwise). A copy drawn after its original, with the
+// same mesh, covers the same pixels at the same depth and loses each to it (depth test LESS): drawing only the
+// others draws the same picture. A chunk's instances are in no particular order, so the copies are found by a
+// table of the instances by their translation.
+func (d *drawer) noteCopies(b *instanceBuffer, inst []viewport.Instance) {
+	b.n, b.kept = len(inst), 0
+	sc := &d.copies
+	if copies := sc.scan(inst); len(inst) == 0 || 4*copies < len(inst) {
+		return
+	}
+	idx := sc.kept[:0]
+	for i := range inst {
+		if sc.isCopy[i/64]&(1<<(i%64)) == 0 {
+			idx = append(idx, uint32(i))
+		}
+	}
+	sc.kept = idx
+	uploadIndices(&b.ebo, idx, gl.DYNAMIC_DRAW)
+	b.kept = len(idx)
+}
+
+// copyScan finds the instances that are copies of one before them (noteCopies): an open-addressed table of
+// instance indices (+1) by the hash of their translation, and a bit an instance.
+type copyScan struct {
+	slots  []uint32
+	isCopy []uint64
+	kept   []uint32 // the others' indices
+}
+
+// scan marks in s.isCopy the instances of inst whose world matrix an instance before them has, and counts them.
+func (s *copyScan) scan(inst []viewport.Instance) int {
+	size := 64
+	for size < 2*len(inst) {
+		size *= 2
+	}
+	if len(s.slots) < size {
+		s.slots = make([]uint32, size)
+	}
+	slots := s.slots[:size]
+	clear(slots)
+	words := (len(inst) + 63) / 64
+	if cap(s.isCopy) < words {
+		s.isCopy = make([]uint64, words)
+	}
+	s.isCopy = s.isCopy[:words]
+	clear(s.isCopy)
+	mask := uint32(size - 1)
+	copies := 0
+	for i := range inst {
+		m := &inst[i].World
+		h := copyHash(m)
+		for j := uint32(h) & mask; ; j = (j + 1) & mask {
+			at := slots[j]
+			if at == 0 {
+				slots[j] = uint32(i + 1)
+				break
+			}
+			if o := &inst[at-1].World; o[12] == m[12] && o[13] == m[13] && o[14] == m[14] && *o == *m {
+				s.isCopy[i/64] |= 1 << (i % 64)
+				copies++
+				break
+			}
+		}
+	}
+	return copies
+}
+
 // copyHash hashes m's translation (stacked copies differ in nothing; distinct instances nearly always in it).
 func copyHash(m *mgl32.Mat4) uint64 {
 	h := uint64(math.Float32bits(m[12]))*0x9E3779B97F4A7C15 ^ uint64(math.Float32bits(m[13]))*0xC2B2AE3D27D4EB4F ^
@@ -85,17 +153,22 @@ func (s *pictureCopies) indices(serial uint64, buf *instanceBuffer, ch *viewport
 		}
 	}
 	s.idx = idx
-	buf.pkept, buf.pAt = len(idx), serial
-	if len(idx) == 0 {
-		return true
+	buf.pkept = len(idx)
+	if len(idx) > 0 {
+		uploadIndices(&buf.pebo, idx, gl.STREAM_DRAW)
+		gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	}
-	if buf.pebo == 0 {
-		gl.GenBuffers(1, &buf.pebo)
-	}
-	gl.BindBuffer(gl.ARRAY_BUFFER, buf.pebo)
-	gl.BufferData(gl.ARRAY_BUFFER, 4*len(idx), unsafe.Pointer(&idx[0]), gl.STREAM_DRAW)
-	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	return true
+}
+
+// uploadIndices fills buffer *id (made if 0) with idx, bound as the array buffer (no vertex array need be bound),
+// which it leaves bound.
+func uploadIndices(id *uint32, idx []uint32, usage uint32) {
+	if *id == 0 {
+		gl.GenBuffers(1, id)
+	}
+	gl.BindBuffer(gl.ARRAY_BUFFER, *id)
+	gl.BufferData(gl.ARRAY_BUFFER, 4*len(idx), unsafe.Pointer(&idx[0]), usage)
 }
 
 // grow makes the table at least n slots (a power of two), its entries placed again by their hashes.

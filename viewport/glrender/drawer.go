@@ -286,9 +286,8 @@ type instanceBuffer struct {
 	// indices (kept of them, in ebo).
 	n, kept int
 	ebo     uint32
-	// The index list of the picture of serial pAt (pictureCopies.indices): pkept instances, in pebo.
+	// The index list of the picture being drawn (pictureCopies.indices): pkept instances, in pebo.
 	pkept int
-	pAt   uint64
 	pebo  uint32
 }
 
@@ -368,78 +367,6 @@ func (d *drawer) uploadChunk(buf *instanceBuffer, c *viewport.Chunk, st *Stats) 
 	c.ClearDirty()
 	d.noteCopies(buf, c.Instances[:n])
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
-}
-
-// noteCopies sets b.n and, when at least a quarter of inst are copies of an instance before them (the same world
-// matrix), the indices of the others in b.ebo (b.kept; 0 otherwise). A copy drawn after its original, with the
-// same mesh, covers the same pixels at the same depth and loses each to it (depth test LESS): drawing only the
-// others draws the same picture. A chunk's instances are in no particular order, so the copies are found by a
-// table of the instances by their translation. The array buffer is left bound.
-func (d *drawer) noteCopies(b *instanceBuffer, inst []viewport.Instance) {
-	b.n, b.kept = len(inst), 0
-	sc := &d.copies
-	if copies := sc.scan(inst); len(inst) == 0 || 4*copies < len(inst) {
-		return
-	}
-	idx := sc.kept[:0]
-	for i := range inst {
-		if sc.isCopy[i/64]&(1<<(i%64)) == 0 {
-			idx = append(idx, uint32(i))
-		}
-	}
-	sc.kept = idx
-	if b.ebo == 0 {
-		gl.GenBuffers(1, &b.ebo)
-	}
-	gl.BindBuffer(gl.ARRAY_BUFFER, b.ebo) // filled as an array buffer: no vertex array need be bound
-	gl.BufferData(gl.ARRAY_BUFFER, 4*len(idx), unsafe.Pointer(&idx[0]), gl.DYNAMIC_DRAW)
-	b.kept = len(idx)
-}
-
-// copyScan finds the instances that are copies of one before them (noteCopies): an open-addressed table of
-// instance indices (+1) by the hash of their translation, and a bit an instance.
-type copyScan struct {
-	slots  []uint32
-	isCopy []uint64
-	kept   []uint32 // the others' indices
-}
-
-// scan marks in s.isCopy the instances of inst whose world matrix an instance before them has, and counts them.
-func (s *copyScan) scan(inst []viewport.Instance) int {
-	size := 64
-	for size < 2*len(inst) {
-		size *= 2
-	}
-	if len(s.slots) < size {
-		s.slots = make([]uint32, size)
-	}
-	slots := s.slots[:size]
-	clear(slots)
-	words := (len(inst) + 63) / 64
-	if cap(s.isCopy) < words {
-		s.isCopy = make([]uint64, words)
-	}
-	s.isCopy = s.isCopy[:words]
-	clear(s.isCopy)
-	mask := uint32(size - 1)
-	copies := 0
-	for i := range inst {
-		m := &inst[i].World
-		h := copyHash(m)
-		for j := uint32(h) & mask; ; j = (j + 1) & mask {
-			at := slots[j]
-			if at == 0 {
-				slots[j] = uint32(i + 1)
-				break
-			}
-			if o := &inst[at-1].World; o[12] == m[12] && o[13] == m[13] && o[14] == m[14] && *o == *m {
-				s.isCopy[i/64] |= 1 << (i % 64)
-				copies++
-				break
-			}
-		}
-	}
-	return copies
 }
 
 // uploadInstances makes buf hold inst (a stream: written whole each time). Uploads are counted in st.
