@@ -3,6 +3,9 @@ package ecs
 import (
 	"fmt"
 	"reflect"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -224,16 +227,18 @@ func (w *World) spawnColumns(t *table, cols []Values, extra []ComponentID, lo, h
 	w.spawnSlots(t, reuse, out)
 	row1 := row0 + uint32(n)
 	tick := w.tick
-	for k := range cols {
-		v := &cols[k]
-		c := w.comps[v.id].cols[t.index]
-		c.setTicksRange(row0, row1, tick)
-		if v.size != 0 && n > 0 {
-			v.ops.deepCopy(c.at(row0), v.at(lo), n, v.shares)
+	// Each column is its own (and its component's): many rows are written on every core.
+	fillColumn := func(k int) {
+		if k < len(cols) {
+			v := &cols[k]
+			c := w.comps[v.id].cols[t.index]
+			c.setTicksRange(row0, row1, tick)
+			if v.size != 0 && n > 0 {
+				v.ops.deepCopy(c.at(row0), v.at(lo), n, v.shares)
+			}
+			return
 		}
-	}
-	for _, id := range extra {
-		c := w.comps[id].cols[t.index]
+		c := w.comps[extra[k-len(cols)]].cols[t.index]
 		c.setTicksRange(row0, row1, tick)
 		if c.size != 0 {
 			for r := row0; r < row1; r++ {
@@ -241,6 +246,32 @@ func (w *World) spawnColumns(t *table, cols []Values, extra []ComponentID, lo, h
 			}
 		}
 	}
+	forEachColumn(len(cols)+len(extra), n, fillColumn)
+}
+
+// parallelRows is the number of rows from which spawnColumns writes its columns on several goroutines (a variable
+// for tests).
+var parallelRows = 1 << 12
+
+// forEachColumn calls fn for 0…m-1, on up to GOMAXPROCS goroutines when the columns have n ≥ parallelRows rows.
+func forEachColumn(m, n int, fn func(k int)) {
+	workers := min(runtime.GOMAXPROCS(0), m)
+	if n < parallelRows || workers < 2 {
+		for k := range m {
+			fn(k)
+		}
+		return
+	}
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for k := int(next.Add(1)) - 1; k < m; k = int(next.Add(1)) - 1 {
+				fn(k)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // spawnSlots makes len(out) live entities in new rows of t, into out: the last len(reuse) in the slots of reuse, in

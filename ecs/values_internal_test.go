@@ -18,11 +18,17 @@ type spawnMark struct{ N int }
 // TestSpawnValuesByColumnAsByRow spawns the same values into two worlds with the same past, one a column at a time
 // and one a row at a time (as each row's Spawn would stamp it): the tables, ticks, change summaries, entity slots
 // and free lists come out the same, over floors, partly filled pages, older and newer ticks, values that share
-// memory, companions and sparse components (which take the row path).
+// memory, companions and sparse components (which take the row path), the columns written on one goroutine or
+// several.
 func TestSpawnValuesByColumnAsByRow(t *testing.T) {
-	defer func() { spawnValuesByColumn = true }()
+	rows := parallelRows
+	defer func() { spawnValuesByColumn, parallelRows = true, rows }()
 	for trial := range 60 {
 		worlds := [2]*World{}
+		parallelRows = rows
+		if trial%2 == 1 {
+			parallelRows = 1 // the columns written on several goroutines
+		}
 		for k := range worlds {
 			spawnValuesByColumn = k == 0
 			worlds[k] = spawnValuesHistory(uint64(trial))

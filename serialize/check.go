@@ -29,7 +29,10 @@ var checkInPiecesMin int64 = 4 << 20
 
 // checkPieces is how many pieces the entities are read in (a variable for tests): one a core, at most
 // maxCheckPieces, since each piece may hold an entity as big as the limits let one be.
-var checkPieces = func() int { return min(runtime.GOMAXPROCS(0), maxCheckPieces) }
+var checkPieces = perCore
+
+// perCore is one a core, at most maxCheckPieces.
+func perCore() int { return min(runtime.GOMAXPROCS(0), maxCheckPieces) }
 
 const maxCheckPieces = 8
 
@@ -117,9 +120,7 @@ func checkInPieces(ctx context.Context, in *Input, opts LoadOptions) (name strin
 	newChecker := func(r *sceneReader) *binder {
 		b := newBinder(w)
 		b.check = &checkRecs{}
-		b.strict, b.refuseConflicts = opts.Strict, opts.RefuseConflicts
-		b.ds.strict, b.ds.checkAsset = opts.Strict, opts.CheckAsset
-		b.ds.maxData = lim.MaxWorldBytes
+		b.options(opts)
 		b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
 		return b
 	}
@@ -254,13 +255,17 @@ func (p *pieces) read() error {
 // with "}," and a line that starts with the first item's indentation and its '{' (a raw line break cannot
 // be inside a JSON string). That the piece before ends there is checked when it is read.
 func (p *pieces) split(open int64) []int64 {
+	return splitItems(p.ra, p.base, p.size, open, checkPieces())
+}
+
+// splitItems is pieces.split of the array at open of the input ra (from base, size bytes) into n pieces.
+func splitItems(ra io.ReaderAt, base, size, open int64, n int) []int64 {
 	starts := []int64{open}
-	n := checkPieces()
 	if n < 2 {
 		return starts
 	}
 	head := make([]byte, 4096)
-	k, _ := p.ra.ReadAt(head, p.base+open)
+	k, _ := ra.ReadAt(head, base+open)
 	head = head[:k]
 	j := bytes.IndexFunc(head[min(1, len(head)):], func(c rune) bool { return c != ' ' && c != '\t' && c != '\r' && c != '\n' }) + 1
 	nl := bytes.LastIndexByte(head[:max(j, 0)], '\n')
@@ -269,13 +274,13 @@ func (p *pieces) split(open int64) []int64 {
 	}
 	pattern := append([]byte("},"), head[nl:j+1]...) // "},", "\n", the indentation, "{"
 	window := make([]byte, 64<<10)
-	share := (p.size - open) / int64(n)
+	share := (size - open) / int64(n)
 	for i := 1; i < n; i++ {
 		at := open + int64(i)*share
 		if at <= starts[len(starts)-1] {
 			continue
 		}
-		k, _ := p.ra.ReadAt(window, p.base+at)
+		k, _ := ra.ReadAt(window, base+at)
 		if m := bytes.Index(window[:k], pattern); m >= 0 {
 			starts = append(starts, at+int64(m)+int64(len(pattern))-1)
 		}
@@ -294,25 +299,15 @@ func (pc *piece) check(first bool, stop *atomic.Bool) bool {
 		}
 	}
 	for i := 0; ; i++ {
-		more, err := d.NextItem()
-		if err != nil {
-			return false
-		}
-		if !more {
+		item, ended := pieceItem(d, pc.end)
+		if !item {
 			pc.after, pc.afterOff = d.Pos(), d.Offset()
-			return pc.end == 0 // an earlier piece must end at the next one's start
-		}
-		if pc.end > 0 {
-			if _, _, err := d.Peek(); err != nil {
-				return false
-			}
-			if off := d.Offset(); off >= pc.end {
-				return off == pc.end
-			}
+			return ended
 		}
 		if r.lim.MaxEntities > 0 && i >= r.lim.MaxEntities {
 			return false
 		}
+		var err error
 		r.cur, err = d.Value()
 		if err != nil {
 			return false
@@ -329,6 +324,27 @@ func (pc *piece) check(first bool, stop *atomic.Bool) bool {
 			return false
 		}
 	}
+}
+
+// pieceItem moves d to the next item of a piece that ends at end (0: at the array's end). item reports that there
+// is one to read; when not, ended reports whether the piece ended where it must: an earlier piece at the next
+// one's start, the last at the array's end (d is after it then).
+func pieceItem(d *jsonpos.Decoder, end int64) (item, ended bool) {
+	more, err := d.NextItem()
+	switch {
+	case err != nil:
+		return false, false
+	case !more:
+		return false, end == 0
+	case end > 0:
+		if _, _, err := d.Peek(); err != nil {
+			return false, false
+		}
+		if at := d.Offset(); at >= end {
+			return false, at == end
+		}
+	}
+	return true, true
 }
 
 // links checks what needs every entity, as binder.finish does: unique ids, parents that exist, no

@@ -125,33 +125,15 @@ func Load(ctx context.Context, r io.Reader, opts LoadOptions) (*Scene, error) {
 }
 
 func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
-	newWorld := opts.NewWorld
-	if newWorld == nil {
-		newWorld = scene.NewWorld
+	if s, done, err := loadInPieces(ctx, in, opts); done || err != nil {
+		return s, err
 	}
-	w := newWorld()
-	b := newBinder(w)
-	b.ctx = ctx
-	b.setPrefabs(&opts, in)
-	b.maxEntities = opts.Limits.resolved().MaxEntities
-	b.strict = opts.Strict
-	b.refuseConflicts = opts.RefuseConflicts
-	b.ds.strict, b.ds.checkAsset = opts.Strict, opts.CheckAsset
-	b.ds.lossy = opts.Lossy
-	b.ds.maxData = opts.Limits.resolved().MaxWorldBytes
-	b.checkWorld = opts.CheckWorldMatrices
-	r := newSceneReader(ctx, in, opts.File, opts.Limits, opts.Progress, b.entity)
+	b, r := startLoad(ctx, in, opts)
 	r.alternate = opts.Alternate
 	r.expect = b.expect
-	r.stop = func() bool { return b.ds.overData }
-	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
-	probs := r.probs
 	h, err := r.read()
 	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return nil, fmt.Errorf("loading %s: %w", displayName(opts.File), err)
-		}
-		return nil, err
+		return nil, loadError(ctx, opts, err)
 	}
 	var s *Scene
 	if h != nil {
@@ -160,6 +142,47 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 	if opts.overMemory != nil {
 		*opts.overMemory = b.ds.overData
 	}
+	return b.done(s, r, in, opts)
+}
+
+// startLoad makes the binder of a load into a new world and the reader that hands it the file's entities.
+func startLoad(ctx context.Context, in *Input, opts LoadOptions) (*binder, *sceneReader) {
+	newWorld := opts.NewWorld
+	if newWorld == nil {
+		newWorld = scene.NewWorld
+	}
+	b := newBinder(newWorld())
+	b.ctx = ctx
+	b.setPrefabs(&opts, in)
+	b.maxEntities = opts.Limits.resolved().MaxEntities
+	b.checkWorld = opts.CheckWorldMatrices
+	b.options(opts)
+	r := newSceneReader(ctx, in, opts.File, opts.Limits, opts.Progress, b.entity)
+	r.stop = func() bool { return b.ds.overData }
+	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
+	return b, r
+}
+
+// options sets what opts says about checking each entity.
+func (b *binder) options(opts LoadOptions) {
+	b.strict = opts.Strict
+	b.refuseConflicts = opts.RefuseConflicts
+	b.ds.strict, b.ds.checkAsset = opts.Strict, opts.CheckAsset
+	b.ds.lossy = opts.Lossy
+	b.ds.maxData = opts.Limits.resolved().MaxWorldBytes
+}
+
+// loadError is err of a load that stopped (ctx's, named after the file, when it was cancelled).
+func loadError(ctx context.Context, opts LoadOptions, err error) error {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("loading %s: %w", displayName(opts.File), err)
+	}
+	return err
+}
+
+// done returns the scene s that finish made of what r read, or the load's error.
+func (b *binder) done(s *Scene, r *sceneReader, in *Input, opts LoadOptions) (*Scene, error) {
+	probs := r.probs
 	if err := probs.Err(); err != nil {
 		return nil, err
 	}
@@ -285,6 +308,9 @@ type binder struct {
 	hasFormer bool
 	// check, if set, keeps what validation needs of each entity instead of spawning it (checkInPieces).
 	check *checkRecs
+	// inPiece: the binder reads a piece of a load in pieces, which bailed once it met what only a load in turn
+	// reads (a prefab instance).
+	inPiece, bailed bool
 
 	prefabState
 }
@@ -362,6 +388,10 @@ func (b *binder) entity(doc *entityDoc) {
 	rec.parLine, rec.parCo = int32(doc.parentPos.Line), int32(doc.parentPos.Col)
 	if b.check != nil && (doc.isRecord || doc.prefab != nil) {
 		b.check.bail = true // prefab instances are made in a world: the load checks them
+		return
+	}
+	if b.inPiece && (doc.isRecord || doc.prefab != nil) {
+		b.bailed = true // a load in pieces leaves prefab instances to a load in turn
 		return
 	}
 	if doc.isRecord {

@@ -51,19 +51,24 @@ func savedGrid(t testing.TB, p scene.GridParams, name string) []byte {
 // below 65,536 rows, and anything from as big to a quarter bigger above. The room is bounded by the world-memory limit: a file whose rest is
 // whitespace reserves no more than the limit leaves.
 func TestLoadReservesForAlikeEntities(t *testing.T) {
+	// In turn, and in pieces: the front reads enough for the estimate, or not (a quarter of them on four workers).
 	data := gridFile(t, [3]int{24, 32, 16}) // 12,288 cubes
-	s, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct{ workers, pieces int }{{0, 0}, {2, 3}, {2, 40}, {4, 4}} {
+		loadIn(t, tc.workers, tc.pieces)
+		s, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := transformRows(t, s.World)
+		cubes, pieces := 24*32*16, tc.pieces
+		if rows < cubes+cubes/8-cubes/20 || rows > cubes+cubes/8+cubes/20 {
+			t.Fatalf("%d pieces: %d cubes loaded into room for %d rows, want an eighth more (within 5 %% of the cubes)", pieces, cubes, rows)
+		}
+		if c := s.World.IndexCap(); c < cubes+cubes/8-cubes/20 || c > cubes+cubes/8+cubes/20 {
+			t.Fatalf("%d pieces: %d cubes loaded into records for %d entities, want an eighth more (within 5 %% of the cubes)", pieces, cubes, c)
+		}
 	}
-	rows := transformRows(t, s.World)
-	cubes := 24 * 32 * 16
-	if rows < cubes+cubes/8-cubes/20 || rows > cubes+cubes/8+cubes/20 {
-		t.Fatalf("%d cubes loaded into room for %d rows, want an eighth more (within 5 %% of the cubes)", cubes, rows)
-	}
-	if c := s.World.IndexCap(); c < cubes+cubes/8-cubes/20 || c > cubes+cubes/8+cubes/20 {
-		t.Fatalf("%d cubes loaded into records for %d entities, want an eighth more (within 5 %% of the cubes)", cubes, c)
-	}
+	loadIn(t, 0, 0) // the estimate from the bytes left, which a load in turn makes
 
 	// 4,096 cubes, then 20 MB of whitespace: the estimate is some 60,000 more cubes; with a world-memory limit
 	// of 4 MiB (about 12,000 cubes) the room is cut to what the limit leaves.

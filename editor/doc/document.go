@@ -174,13 +174,17 @@ func openSeenBeside(ctx context.Context, path string, data []byte, opts Options,
 				seen.Write(data)
 			}
 		} else if seen != nil {
-			sf = openSeenFile(path, seen)
+			if sf = openSeenFile(path, seen); sf != nil {
+				sf.hash(ctx, opts.Alternate)
+			}
 		}
 	}
+	whole := seen != nil
 	switch {
 	case sf != nil:
 		lo.File = path
 		s, err = serialize.Load(ctx, serialize.NewInput(sf, path), lo)
+		whole = sf.whole()
 		_ = sf.f.Close() // read only
 	case data == nil:
 		s, err = serialize.LoadFile(ctx, path, lo)
@@ -194,7 +198,6 @@ func openSeenBeside(ctx context.Context, path string, data []byte, opts Options,
 	if err != nil {
 		return nil, false, err
 	}
-	whole := seen != nil && (sf == nil || sf.whole())
 	// The world matrices are computed here, on the goroutine that loaded the scene, not in the frame that first
 	// shows it (at a million cubes 0.4 s of that frame).
 	s.World.PropagateTransforms()
@@ -227,48 +230,69 @@ func openSeenBeside(ctx context.Context, path string, data []byte, opts Options,
 	return d, whole, nil
 }
 
-// seenFile reads a regular file for a load, handing what it reads to a hash; a seek (the load reading
-// the file again) starts the hash again.
+// seenFile is a regular file opened for a load, which a goroutine of its own hands to a hash meanwhile (hash),
+// reading it in order from its start: the load reads it in pieces on every core (serialize reads a big file so).
 type seenFile struct {
-	f       *os.File
-	seen    hash.Hash
-	fromTop bool // every byte hashed was read in turn from the file's start
-	eof     bool
+	f      *os.File
+	seen   hash.Hash
+	opened os.FileInfo
+	hashed chan bool // whether the hash got the file whole
 }
 
-// openSeenFile opens the regular file at path to read through seen (nil if it is not one: LoadFile says
-// what is wrong with it).
+// openSeenFile opens the regular file at path to hash into seen (nil if it is not one: LoadFile says what is
+// wrong with it).
 func openSeenFile(path string, seen hash.Hash) *seenFile {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		_ = f.Close() // read only
 		return nil
 	}
 	seen.Reset()
-	return &seenFile{f: f, seen: seen, fromTop: true}
+	return &seenFile{f: f, seen: seen, opened: st, hashed: make(chan bool, 1)}
 }
 
-func (s *seenFile) Read(p []byte) (int, error) {
-	n, err := s.f.Read(p)
-	s.seen.Write(p[:n])
-	if err == io.EOF {
-		s.eof = true
-	}
-	return n, err
+func (s *seenFile) Read(p []byte) (int, error)                   { return s.f.Read(p) }
+func (s *seenFile) ReadAt(p []byte, off int64) (int, error)      { return s.f.ReadAt(p, off) }
+func (s *seenFile) Seek(offset int64, whence int) (int64, error) { return s.f.Seek(offset, whence) }
+
+// hash hands the file to the hash on a goroutine, once after is closed (nil: at once) unless ctx is done first.
+func (s *seenFile) hash(ctx context.Context, after <-chan struct{}) {
+	go func() {
+		if after != nil {
+			select {
+			case <-after:
+			case <-ctx.Done():
+				s.hashed <- false
+				return
+			}
+		}
+		buf := make([]byte, 1<<20)
+		var off int64
+		for ctx.Err() == nil {
+			n, err := s.f.ReadAt(buf, off)
+			s.seen.Write(buf[:n])
+			off += int64(n)
+			if err != nil {
+				s.hashed <- err == io.EOF && off == s.opened.Size()
+				return
+			}
+		}
+		s.hashed <- false
+	}()
 }
 
-func (s *seenFile) Seek(offset int64, whence int) (int64, error) {
-	at, err := s.f.Seek(offset, whence)
-	s.seen.Reset()
-	s.fromTop, s.eof = err == nil && at == 0, false
-	return at, err
+// whole waits for the hash and reports whether it got the whole file, which the load read as it was (neither
+// its size nor its modification time changed since it was opened: a file replaced by a rename is still read
+// through the file opened). Called once, after the load.
+func (s *seenFile) whole() bool {
+	ok := <-s.hashed
+	st, err := s.f.Stat()
+	return ok && err == nil && st.Size() == s.opened.Size() && st.ModTime().Equal(s.opened.ModTime())
 }
-
-// whole reports whether the hash got the file from its start to its end.
-func (s *seenFile) whole() bool { return s.fromTop && s.eof }
 
 // keepOpened bounds the files Open reads whole (and hashes, for a journal's base); a bigger one is
 // loaded as a stream, and a journal on it starts from the file as it is then.
