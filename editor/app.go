@@ -237,7 +237,9 @@ func (a *App) Run() error {
 	// The idle wait comes after the frame that decided it is presented (App.sleepIfIdle); the loop has just polled
 	// the window's events (their presses are timed now).
 	be.SetAfterRenderHook(inOrder(giuAfter, func() {
-		a.input.clock.polled(time.Now())
+		now := time.Now()
+		a.clock.Presented = now // swapped before the loop waited for the next frame's time and polled
+		a.input.clock.polled(now)
 		a.hier.searcher.launch()
 		a.drawBetweenFrames()
 		a.sleepIfIdle()

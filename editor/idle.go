@@ -17,7 +17,7 @@ const (
 	idleAfter     = 1500 * time.Millisecond // tooltips and hover effects settle within this
 	idleWakeEvery = 10 * time.Second        // a safety net: an idle editor wakes itself this rarely
 	// jobFrameEvery is the longest a frame waits while a background job's progress is all that changes: the
-	// progress bar moves about ten times a second (an indeterminate one animates at that rate), as often as a job's
+	// progress bar moves four times a second (an indeterminate one animates at that rate), as often as a job's
 	// progress wakes the loop.
 	jobFrameEvery = workspace.ProgressEvery
 )

@@ -149,10 +149,21 @@ type FileRequest struct {
 }
 
 // Clock counts the frames of the loop and when the current one began (for the probe's timing marks); the loop
-// advances it.
+// advances it. Presented is when the last frame was on the screen (its buffers swapped; zero when the loop does not
+// say): what the loop does after that and before the next frame (a picture drawn between frames, an idle wait) is
+// not part of what a mark waited for.
 type Clock struct {
-	Frames uint64
-	Start  time.Time
+	Frames    uint64
+	Start     time.Time
+	Presented time.Time
+}
+
+// shown returns when the last frame was on the screen, as known at the start of the current one.
+func (c *Clock) shown() int64 {
+	if !c.Presented.IsZero() && c.Presented.Before(c.Start) {
+		return c.Presented.UnixNano()
+	}
+	return c.Start.UnixNano()
 }
 
 // New makes a workspace with no document yet (OpenFirst opens one); log and clock are shared with the window.
