@@ -717,6 +717,7 @@ func (b *binder) finish(h *header) *Scene {
 			}
 		}
 		s.Roots = make([]ecs.Entity, 0, n)
+		s.ByID, s.ByIDIDs = b.idOrder(byID)
 	}
 	for _, i := range b.siblingOrder(byID) { // children attach in sibling order
 		if p := parentOf[i]; p >= 0 {
@@ -746,6 +747,16 @@ func (b *binder) finish(h *header) *Scene {
 	}
 	s.World = w
 	return s
+}
+
+// idOrder returns the entities of the records byID lists and their ids (Scene.ByID).
+func (b *binder) idOrder(byID []int32) ([]ecs.Entity, []uint64) {
+	es, ids := make([]ecs.Entity, len(byID)), make([]uint64, len(byID))
+	for k, i := range byID {
+		r := b.recs.at(i)
+		es[k], ids[k] = r.e, uint64(r.id)
+	}
+	return es, ids
 }
 
 // orderV1 gives the entities of a version 1 file their order keys: v1

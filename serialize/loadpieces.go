@@ -35,6 +35,9 @@ var loadWorkers = perCore
 // window is up: LoadOptions.Alternate).
 var loadPieces = func(workers int) int { return 16 * workers }
 
+// beforeFront is called before the front worker takes its first piece (a test makes it late).
+var beforeFront = func(*loadParts) {}
+
 // loadedInPieces counts the loads made in pieces (for tests).
 var loadedInPieces atomic.Int64
 
@@ -200,6 +203,7 @@ func (p *loadParts) readPieces() bool {
 	for range loadWorkers() - 1 {
 		wg.Go(func() { p.back(frontDone) })
 	}
+	beforeFront(p)
 	for {
 		k, ok := p.take(true)
 		if !ok {
@@ -237,11 +241,12 @@ func (p *loadParts) readPieces() bool {
 	return true
 }
 
-// take takes the next piece from the front or the back; false when none is left or reading stopped.
+// take takes the next piece from the front or the back; false when none is left or reading stopped. The first
+// piece is always the front's (it enters the array), even when a back worker asks before the front has begun.
 func (p *loadParts) take(front bool) (int, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.nextFront > p.nextBack || p.stop.Load() || p.r.ctx.Err() != nil {
+	if p.nextFront > p.nextBack || !front && p.nextBack == 0 || p.stop.Load() || p.r.ctx.Err() != nil {
 		return 0, false
 	}
 	if front {

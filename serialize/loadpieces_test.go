@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // loadIn makes loads read every scene in n pieces on workers goroutines (workers 0: never in pieces) until the
@@ -21,13 +25,23 @@ func loadIn(t testing.TB, workers, n int) {
 	}
 }
 
-// loaded is what a load of src gives: the scene saved again, its roots and warnings, or its problems, as text.
+// loaded is what a load of src gives: the scene saved again, its roots and warnings, or its problems, as text
+// (and whether Scene.ByID is the entities in id order).
 func loaded(t testing.TB, src []byte, opts LoadOptions) string {
 	t.Helper()
 	opts.File = "t.json"
 	s, err := Load(context.Background(), bytes.NewReader(src), opts)
 	if err != nil {
 		return "problems:\n" + problemsText(err)
+	}
+	if (s.ByID != nil) != (s.Roots != nil) {
+		return "the load knows its roots but not its entities in id order, or the other way round"
+	}
+	if s.ByID != nil {
+		es, ids := scene.EnsureIDsWith(s.World)
+		if !slices.Equal(es, s.ByID) || !slices.Equal(ids, s.ByIDIDs) {
+			return "the load's ByID is not the entities in id order"
+		}
 	}
 	var out bytes.Buffer
 	if err := Save(context.Background(), &out, s, SaveOptions{}); err != nil {
@@ -87,5 +101,31 @@ func TestLoadInPiecesCancelled(t *testing.T) {
 	cancel()
 	if _, err := Load(ctx, bytes.NewReader(src), LoadOptions{File: "t.json"}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled load: %v", err)
+	}
+}
+
+// The first piece is the front's even when the front begins after the back workers took every other piece: a
+// back worker cannot enter the array.
+func TestLoadInPiecesFrontBeginsLate(t *testing.T) {
+	src := cubeGrid(t, 10, 10, 3, "")
+	loadIn(t, 0, 0)
+	want := loaded(t, src, LoadOptions{})
+	loadIn(t, 3, 5)
+	old := beforeFront
+	t.Cleanup(func() { beforeFront = old })
+	beforeFront = func(p *loadParts) {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			p.mu.Lock()
+			left := p.nextBack
+			p.mu.Unlock()
+			if left <= 0 {
+				time.Sleep(10 * time.Millisecond) // time for a back worker to take the first piece, if it could
+				return
+			}
+		}
+	}
+	before := loadedInPieces.Load()
+	if got := loaded(t, src, LoadOptions{}); got != want || loadedInPieces.Load() == before {
+		t.Fatalf("with the front late (in pieces: %v):\n%s\nwant:\n%s", loadedInPieces.Load() > before, got, want)
 	}
 }

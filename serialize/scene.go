@@ -35,6 +35,11 @@ type Scene struct {
 	// order the load links the hierarchy in (at a million roots, a sort less wherever the scene is first
 	// shown); nil when the load does not know them (a scene with prefab instances).
 	Roots []ecs.Entity
+	// ByID are every entity in ascending id order with their ids, as scene.EnsureIDsWith returns them, from the
+	// load's own check of the ids (an index of the ids needs no sort of its own then); nil when the load does not
+	// know them (a scene with prefab instances).
+	ByID    []ecs.Entity
+	ByIDIDs []uint64
 
 	used []*Template // templates the load instanced (their files are what the scene depends on)
 	data int64       // world memory the load counted (Limits.MaxWorldBytes), prefab files it instanced left out

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/internal/radix"
 )
 
 // MaxID is the largest scene id handed out: 2^53 − 1, so that every JSON
@@ -148,6 +149,12 @@ func assignID(w *ecs.World, e ecs.Entity, id uint64) uint64 {
 // there and unique it only reads the world: a save may call it on a world lent
 // to it (ecs.World.Lend).
 func EnsureIDs(w *ecs.World) []ecs.Entity {
+	es, _ := EnsureIDsWith(w)
+	return es
+}
+
+// EnsureIDsWith is [EnsureIDs] that also returns the entities' ids, in the same order.
+func EnsureIDsWith(w *ecs.World) ([]ecs.Entity, []uint64) {
 	type entry struct {
 		id uint64
 		e  ecs.Entity
@@ -171,8 +178,8 @@ func EnsureIDs(w *ecs.World) []ecs.Entity {
 		}
 		return cmp.Compare(a.e.Index(), b.e.Index())
 	}
-	if !sorted {
-		slices.SortFunc(entries, byID)
+	if !sorted { // stable: equal ids stay in index order
+		radix.SortFunc(entries, func(en entry) uint64 { return en.id })
 	}
 	// Keep the first of each id; collect the rest (and id 0) for new ids.
 	kept := entries[:0] // overwrites entries in place, behind the loop
@@ -187,11 +194,11 @@ func EnsureIDs(w *ecs.World) []ecs.Entity {
 		kept = append(kept, en)
 	}
 	if len(need) == 0 {
-		out := make([]ecs.Entity, len(kept))
+		out, ids := make([]ecs.Entity, len(kept)), make([]uint64, len(kept))
 		for i, en := range kept {
-			out[i] = en.e
+			out[i], ids[i] = en.e, en.id
 		}
-		return out
+		return out, ids
 	}
 	// New ids are drawn in index order, skipping the kept ones.
 	slices.SortFunc(need, func(a, b ecs.Entity) int { return cmp.Compare(a.Index(), b.Index()) })
@@ -213,17 +220,18 @@ func EnsureIDs(w *ecs.World) []ecs.Entity {
 	r.Taken = taken
 	slices.SortFunc(added, byID)
 	out := make([]ecs.Entity, 0, len(kept)+len(added))
+	ids := make([]uint64, 0, len(kept)+len(added))
 	i, j := 0, 0
 	for i < len(kept) || j < len(added) {
 		if j == len(added) || (i < len(kept) && kept[i].id < added[j].id) {
-			out = append(out, kept[i].e)
+			out, ids = append(out, kept[i].e), append(ids, kept[i].id)
 			i++
 		} else {
-			out = append(out, added[j].e)
+			out, ids = append(out, added[j].e), append(ids, added[j].id)
 			j++
 		}
 	}
-	return out
+	return out, ids
 }
 
 func mustID[T any](w *ecs.World) ecs.ComponentID {
