@@ -87,14 +87,11 @@ func newViewportPanel(d viewportDoc, host viewportHost, meshes viewport.MeshSour
 	return &viewportPanel{doc: d, host: host, scene: viewportScene{meshes: meshes}, newRenderer: newRenderer, log: log, probe: pr}
 }
 
-// setDoc shows another document; a scene whose file had no camera is framed when it is first drawn. drawn, if
-// not nil, is a draw list built for its world beside the load: it is drawn instead of one built now.
-func (v *viewportPanel) setDoc(d viewportDoc, frame bool, drawn *viewport.Builder) {
+// setDoc shows another document; a scene whose file had no camera is framed when it is first drawn.
+func (v *viewportPanel) setDoc(d viewportDoc, frame bool) {
 	v.doc = d
 	v.frameAll = frame
-	v.scene.drawn = drawn
 	v.sync()
-	v.scene.drawn = nil
 }
 
 // ensureRenderer creates the renderer on first use; it needs the window's GL context, current on this thread.
@@ -146,6 +143,10 @@ func (v *viewportPanel) Build() {
 	v.area.overImage = inside && imgui.IsWindowHoveredV(imgui.HoveredFlagsNone) && !imguizmo.IsUsingAny()
 
 	v.sync()
+	if v.scene.deferred {
+		v.showDeferred(avail)
+		return
+	}
 	v.clock.note(userActive() || imgui.CurrentContext().InputEventsQueue().Size > 0, imgui.CurrentIO().WantTextInput())
 	v.playing = v.doc.PlayMode().Playing() && !v.doc.PlayMode().Paused()
 	cam := v.doc.Camera()

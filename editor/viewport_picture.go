@@ -79,6 +79,24 @@ func (v *viewportPanel) buildDrawingNote() {
 	}
 }
 
+// showDeferred fills the panel in the frame that shows a big world before its draw list is built: the note a
+// first picture shows, at 0 %. The list is built once the frame is presented.
+func (v *viewportPanel) showDeferred(avail imgui.Vec2) {
+	v.scene.deferShown = true
+	v.pic.pending = true // frames and steps between them follow
+	imgui.Dummy(avail)
+	n := v.scene.world.Len()
+	noun := "entities"
+	if n == 1 {
+		noun = "entity"
+	}
+	note := fmt.Sprintf("Drawing %s %s… %d %%", words.Thousands(int64(n)), noun, 0)
+	v.drawNote(note, 0)
+	if v.probe != nil {
+		v.probe.Picture.Pending, v.probe.Picture.Drawing = true, note
+	}
+}
+
 // drawNote draws text and a progress bar (frac of it filled) in a dark box at the centre of the image.
 func (v *viewportPanel) drawNote(text string, frac float32) {
 	const pad, barH = 12, 6
@@ -181,6 +199,9 @@ func (v *viewportPanel) render(w, h int) {
 // one budget's worth, and reports whether it is still being drawn. It does only when the panel's last frame left
 // a full picture of what it shows half drawn, and nothing moves the view or the scene.
 func (v *viewportPanel) stepBetweenFrames(budget time.Duration) bool {
+	if v.buildDeferred() {
+		return false // the picture begins in the next frame
+	}
 	if v.r == nil || !v.pic.pending || v.pic.coarse || v.playing || v.gz.active || v.ctl.Mode() != viewport.ModeNone {
 		return false
 	}

@@ -16,8 +16,14 @@ type viewportScene struct {
 	filter       entityFilter // what the user hid and locked (nil: nothing)
 	hideSynced   uint64       // the filter's changes the builder hides (0: none yet)
 	assetVersion uint64
-	drawn        *viewport.Builder // a list built beside a load, for sync to take (setDoc)
+	// deferred: the builder of a big world just shown has not built its list yet. The first frame of the world
+	// shows the panels without it, and the list is built once that frame is presented (stepBetweenFrames, or the
+	// next frame's sync when none came between): at a million cubes a third of a second.
+	deferred, deferShown bool
 }
+
+// deferBuildMin is the entity count from which a new world's draw list is built after the frame that shows it.
+var deferBuildMin = 1 << 16
 
 // sync points the panel at the document's world (a newly opened scene, or play mode's clone) and its selection,
 // and brings the draw list up to date.
@@ -27,13 +33,9 @@ func (v *viewportPanel) sync() {
 		if v.scene.builder != nil { // the last world's list is not drawn again: its GPU buffers and kept picture go
 			v.forget(v.scene.builder.DrawList())
 		}
-		if b := v.scene.drawn; b != nil && b.World() == w {
-			b.SetMeshSource(v.scene.meshes)
-			v.scene.builder = b
-		} else {
-			v.scene.builder = viewport.NewBuilder(w, v.scene.meshes)
-		}
+		v.scene.builder = viewport.NewBuilder(w, v.scene.meshes)
 		v.scene.selSynced, v.scene.hideSynced = 0, 0
+		v.scene.deferred, v.scene.deferShown = w.Len() >= deferBuildMin, false
 		v.policy.Invalidate()
 	}
 	if sv := v.doc.Selection().Version(); sv != v.scene.selSynced {
@@ -45,7 +47,22 @@ func (v *viewportPanel) sync() {
 		v.scene.hideSynced = v.scene.filter.changes()
 		v.scene.builder.SetHide(v.scene.filter.hideFunc())
 	}
+	if v.scene.deferred && !v.scene.deferShown {
+		return
+	}
+	v.scene.deferred = false
 	v.scene.builder.Update()
+}
+
+// buildDeferred builds the draw list sync left to be built after the frame that showed the panels; it reports
+// whether there was one.
+func (v *viewportPanel) buildDeferred() bool {
+	if !v.scene.deferred || !v.scene.deferShown {
+		return false
+	}
+	v.scene.deferred = false
+	v.scene.builder.Update()
+	return true
 }
 
 // lockedID reports whether the entity of a draw-list id is locked (picking passes over it).

@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"slices"
 	"testing"
@@ -140,7 +141,7 @@ func newVPFixture(t *testing.T) *vpFixture {
 	f.d.Selection().Clear()
 	meshes := assets.NewRegistry(".", assets.DefaultLimits())
 	f.v = newViewportPanel(nil, f.host, meshes, func() (viewport.Renderer, error) { return f.r, nil }, f.log, f.st)
-	f.v.setDoc(f.d, true, nil) // no camera in a file: framed on the first frame
+	f.v.setDoc(f.d, true) // no camera in a file: framed on the first frame
 	f.build = func() {
 		imgui.PushStyleVarVec2(imgui.StyleVarWindowPadding, imgui.Vec2{})
 		inWindow(panelViewport, 0, 0, 800, 600, f.v.Build)
@@ -334,7 +335,7 @@ func TestViewportWithoutRenderer(t *testing.T) {
 	st := &probe.State{}
 	v := newViewportPanel(d, &fakeViewportHost{}, assets.NewRegistry(".", assets.DefaultLimits()),
 		func() (viewport.Renderer, error) { return nil, errors.New("no OpenGL 4.1") }, NewConsole(5), st)
-	v.setDoc(d, false, nil)
+	v.setDoc(d, false)
 	ui.frames(3, func() { inWindow(panelViewport, 0, 0, 400, 300, v.Build) })
 	if v.r != nil || v.initErr == nil || st.Viewport.W == 0 {
 		t.Fatal("a renderer that cannot start must leave the panel with its message")
@@ -427,7 +428,7 @@ func TestViewportShowsDrawingOfANewScene(t *testing.T) {
 	if _, _, err := big.SpawnGrid(context.Background(), p, nil); err != nil {
 		t.Fatal(err)
 	}
-	f.v.setDoc(big, true, nil)
+	f.v.setDoc(big, true)
 	var seen []string
 	for range 10 {
 		f.ui.frame(f.build)
@@ -509,30 +510,57 @@ func TestPictureStepsBetweenFrames(t *testing.T) {
 	f.ui.press(imgui.MouseButtonMiddle, false, f.build)
 }
 
-// A draw list built beside a load is drawn as the new document's, not built again; one of another world is not.
-func TestViewportTakesTheListBuiltBesideTheLoad(t *testing.T) {
+// A big world's draw list is built after the frame that shows its panels: that frame says it is being drawn and
+// builds nothing; the list is built between frames (or, when no step came, in the next frame), and the frames
+// after draw it. A small world's is built in its first frame.
+func TestBigWorldListBuiltAfterItsFirstFrame(t *testing.T) {
+	old := deferBuildMin
+	defer func() { deferBuildMin = old }()
+	deferBuildMin = 20
+	big := func() *doc.Document {
+		d := doc.New("W", doc.Options{})
+		for range 30 {
+			if _, err := d.SpawnCube(ecs.Entity{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	for _, between := range []bool{true, false} {
+		t.Run(fmt.Sprint("between ", between), func(t *testing.T) { checkDeferredBuild(t, big(), between) })
+	}
+	deferBuildMin = 1000
+	t.Run("small", func(t *testing.T) {
+		f := newVPFixture(t)
+		f.v.setDoc(big(), false)
+		f.ui.frame(f.build)
+		if n := f.v.scene.builder.DrawList().Len(); n != 30 {
+			t.Fatalf("a small world's first frame built %d instances, want 30", n)
+		}
+	})
+}
+
+// checkDeferredBuild shows d (30 cubes, a big world) in a new viewport: its first frame, a step between frames
+// (if between), three frames.
+func checkDeferredBuild(t *testing.T, d *doc.Document, between bool) {
 	f := newVPFixture(t)
-	d := doc.New("W", doc.Options{})
-	for range 4 {
-		if _, err := d.SpawnCube(ecs.Entity{}); err != nil {
-			t.Fatal(err)
+	calls, pictures := f.r.drawing.calls, f.v.pictures()
+	f.v.setDoc(d, true)
+	f.ui.frame(f.build)
+	if n := f.v.scene.builder.DrawList().Len(); n != 0 || !f.v.scene.deferred || f.r.drawing.calls != calls {
+		t.Fatalf("the first frame built %d instances (deferred %v) and drew %d times", n, f.v.scene.deferred, f.r.drawing.calls-calls)
+	}
+	if got := f.st.Picture.Drawing; got != "Drawing 30 entities… 0 %" {
+		t.Fatalf("the first frame says %q", got)
+	}
+	if between {
+		if f.v.stepBetweenFrames(drawBudget) || f.v.scene.builder.DrawList().Len() != 30 {
+			t.Fatalf("between frames: %d instances built", f.v.scene.builder.DrawList().Len())
 		}
 	}
-	other := viewport.NewBuilder(f.d.World(), viewport.BuiltinMeshes{})
-	f.v.setDoc(d, false, other)
-	if f.v.scene.builder == other || f.v.scene.builder.World() != d.World() || f.v.scene.drawn != nil {
-		t.Fatal("the list of another world was drawn (or kept)")
-	}
-
-	e := doc.New("X", doc.Options{})
-	if _, err := e.SpawnCube(ecs.Entity{}); err != nil {
-		t.Fatal(err)
-	}
-	built := viewport.NewBuilder(e.World(), viewport.BuiltinMeshes{})
-	built.Update()
-	f.v.setDoc(e, false, built)
-	f.ui.frames(2, f.build)
-	if f.v.scene.builder != built || built.DrawList().Len() != 1 {
-		t.Fatalf("the list built beside the load is not the one drawn (%d instances)", built.DrawList().Len())
+	f.ui.frames(3, f.build)
+	if n := f.v.scene.builder.DrawList().Len(); n != 30 || f.v.scene.deferred || f.v.pictures() == pictures {
+		t.Fatalf("step between %v: after three frames %d instances, deferred %v, %d pictures", between, n,
+			f.v.scene.deferred, f.v.pictures())
 	}
 }

@@ -44,7 +44,7 @@ func (u appUI) ShowDiff(req workspace.DiffRequest) { u.a.dialogs.showDiff(req) }
 // DocChanged points the panels at a new document.
 func (u appUI) DocChanged(d *doc.Document, frame bool) {
 	u.a.hier.setDoc(d)
-	u.a.vp.setDoc(d, frame, u.a.ws.TakeDrawList(d.World()))
+	u.a.vp.setDoc(d, frame)
 	u.a.insp.setDoc(inspected{d})
 }
 

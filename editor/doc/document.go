@@ -123,12 +123,9 @@ func Open(ctx context.Context, path string, opts Options, progress func(done, to
 
 // OpenSeen is Open that also hands every byte of the file it loads to seen (a file watcher's hash: the
 // watcher need not read a file of hundreds of MB again, on the loop thread, to know it). whole reports
-// whether seen got the file once from its start to its end, as loaded. beside, if not nil, is given the loaded
-// world (its world matrices computed) on this goroutine while the document indexes its entities on another
-// (the editor builds its draw list there): it may read the world, not change it.
-func OpenSeen(ctx context.Context, path string, opts Options, progress func(done, total int64), seen hash.Hash,
-	beside func(*ecs.World)) (d *Document, whole bool, err error) {
-	return openSeenBeside(ctx, path, nil, opts, progress, seen, beside)
+// whether seen got the file once from its start to its end, as loaded.
+func OpenSeen(ctx context.Context, path string, opts Options, progress func(done, total int64), seen hash.Hash) (d *Document, whole bool, err error) {
+	return openSeen(ctx, path, nil, opts, progress, seen)
 }
 
 // openFrom is Open of the file at path, or of data (scene JSON) as if it were that file's.
@@ -140,12 +137,6 @@ func openFrom(ctx context.Context, path string, data []byte, opts Options, progr
 // openSeen is OpenSeen of the file at path, or of data (scene JSON) as if it were that file's (seen nil).
 func openSeen(ctx context.Context, path string, data []byte, opts Options, progress func(done, total int64),
 	seen hash.Hash) (*Document, bool, error) {
-	return openSeenBeside(ctx, path, data, opts, progress, seen, nil)
-}
-
-// openSeenBeside is openSeen with OpenSeen's beside.
-func openSeenBeside(ctx context.Context, path string, data []byte, opts Options, progress func(done, total int64),
-	seen hash.Hash, beside func(*ecs.World)) (*Document, bool, error) {
 	dir := filepath.Dir(path) // missing meshes are warnings at their reference, symlinks out of the folder errors
 	prefabs := opts.newPrefabs()
 	lo := serialize.LoadOptions{Limits: opts.Limits, NewWorld: opts.NewWorld, Progress: progress, Alternate: opts.Alternate,
@@ -204,11 +195,7 @@ func openSeenBeside(ctx context.Context, path string, data []byte, opts Options,
 	d := &Document{camera: viewport.DefaultCamera()}
 	d.wire(&core{opts: opts, prefabSet: prefabs, dir: s.Dir})
 	d.prefabs.broken = s.Broken
-	if beside != nil {
-		d.setWorldBeside(s.World, func() { beside(s.World) })
-	} else {
-		d.setWorld(s.World)
-	}
+	d.setWorldByID(s.World, s.ByID, s.ByIDIDs)
 	d.path = path
 	d.opened = opened
 	if s.Roots != nil {

@@ -11,12 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/voltex-editor/voltex/ecs"
 	"github.com/voltex-editor/voltex/editor/doc"
 	"github.com/voltex-editor/voltex/editor/probe"
 	"github.com/voltex-editor/voltex/internal/words"
 	"github.com/voltex-editor/voltex/serialize"
-	"github.com/voltex-editor/voltex/viewport"
 )
 
 // The workspace's file commands: New, Open, Save, Save As, Export. Big scenes open, save and export in the
@@ -137,21 +135,12 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 	seen := &maphash.Hash{} // the file as the watcher hashes it, by the load (not read again on the loop thread)
 	seen.SetSeed(w.watcher.seed)
 	var whole bool
-	var drawn *viewport.Builder
 	w.jobs.Start("Opening "+filepath.Base(path), func(ctx context.Context, progress func(done, total int64)) error {
 		popts, pst = loadProject(base, path) // the components of the project file next to the scene
 		if immediate {
 			popts.Alternate = w.windowUp
 		}
-		// The draw list is built here too, beside the document's index of the world, not in the frame that shows
-		// the scene (at a million cubes a third of a second). The scene's own meshes are not known here: the
-		// viewport hands the list to them (viewport.Builder.SetMeshSource).
-		d, ok, err := doc.OpenSeen(ctx, path, popts, progress, seen, func(world *ecs.World) {
-			if ctx.Err() == nil {
-				drawn = viewport.NewBuilder(world, viewport.BuiltinMeshes{})
-				drawn.Update()
-			}
-		})
+		d, ok, err := doc.OpenSeen(ctx, path, popts, progress, seen)
 		nd, whole = d, ok
 		return err
 	}, func(err error) {
@@ -168,9 +157,7 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 			if whole {
 				w.watcher.addKnown(path, seen.Sum64())
 			}
-			w.drawn = drawn
 			w.SetDoc(nd)
-			w.drawn = nil // not taken: not kept either
 			w.settings.AddRecent(path)
 			w.SaveSettings()
 		})
@@ -180,17 +167,6 @@ func (w *Workspace) openInBackground(path string, m *Mark, immediate bool) {
 		}
 		return ""
 	}})
-}
-
-// TakeDrawList hands over, once, the draw list built beside the load of the document being shown, if it is of
-// world (nil otherwise): the viewport draws it instead of building its own.
-func (w *Workspace) TakeDrawList(world *ecs.World) *viewport.Builder {
-	b := w.drawn
-	if b == nil || b.World() != world {
-		return nil
-	}
-	w.drawn = nil
-	return b
 }
 
 // reportLoadError puts every problem of a failed load in the console and says so in a dialog.

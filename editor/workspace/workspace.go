@@ -53,7 +53,6 @@ type Workspace struct {
 	journals Journals // the session journals (journal.go, journals.go)
 	live     Live     // the connection to a game the workspace is attached to (live.go)
 
-	drawn *viewport.Builder // the draw list built beside the open of the document SetDoc shows now (TakeDrawList)
 }
 
 // Options configure a workspace.
