@@ -194,8 +194,9 @@ func (a *App) drawBetweenFrames() {
 	}
 }
 
-// firstPictureFrames is how often drawBetweenFrames lets a frame show the progress of a scene's first picture.
-const firstPictureFrames = 150 * time.Millisecond
+// firstPictureFrames is how often drawBetweenFrames lets a frame show the progress of a scene's first picture: as
+// often as a job's progress (each such frame delays the picture by a frame's drawing).
+const firstPictureFrames = workspace.ProgressEvery
 
 // interrupted reports whether something arrived since throttle decided to wait: input the loop polled while the
 // frame was drawn (it is in ImGui's queue), or a wakeLoop (the loop's poll may have taken its empty event).

@@ -653,6 +653,7 @@ func (b *binder) finish(h *header) *Scene {
 		}
 		return byID[k]
 	}
+	sibling := b.siblingOrderBeside(h, byID)
 	// Parents.
 	parentOf := make([]int32, recs.n)
 	for i := range int32(recs.n) {
@@ -719,7 +720,7 @@ func (b *binder) finish(h *header) *Scene {
 		s.Roots = make([]ecs.Entity, 0, n)
 		s.ByID, s.ByIDIDs = b.idOrder(byID)
 	}
-	for _, i := range b.siblingOrder(byID) { // children attach in sibling order
+	for _, i := range sibling() { // children attach in sibling order
 		if p := parentOf[i]; p >= 0 {
 			links = append(links, ecs.ParentLink{Child: recs.at(i).e, Parent: recs.at(p).e})
 		} else if roots {
@@ -786,6 +787,18 @@ func (b *binder) siblingOrder(byID []int32) []int32 {
 		}
 	}
 	return byID
+}
+
+// siblingOrderBeside starts siblingOrder of byID on a goroutine, beside the checks of finish, which only read the
+// records, and returns what waits for it; in turn where the records may change first (a version 1 file's orders
+// come from orderV1, prefab instances' records from their instantiation).
+func (b *binder) siblingOrderBeside(h *header, byID []int32) func() []int32 {
+	if h.version < 2 || len(b.insts) > 0 || len(b.ovrs) > 0 {
+		return func() []int32 { return b.siblingOrder(byID) }
+	}
+	done := make(chan []int32, 1)
+	go func() { done <- b.siblingOrder(byID) }()
+	return func() []int32 { return <-done }
 }
 
 // idSortKey maps ids to unsigned keys in the same order (order keys: scene.OrderBits).
