@@ -209,7 +209,6 @@ func (v *viewportPanel) stepBetweenFrames(budget time.Duration) bool {
 	if rw, rh := v.r.Size(); dl == nil || dl != v.pic.drawn(v.scene.builder.DrawList()) || rw != v.area.w || rh != v.area.h {
 		return false
 	}
-	sampled := time.Now().UnixNano()
 	done, err := v.r.Draw(dl, *v.doc.Camera(), viewport.DrawOptions{Budget: budget, Between: v.doc.Editing()})
 	if err != nil {
 		v.log.Errorf("viewport: %v", err)
@@ -220,9 +219,8 @@ func (v *viewportPanel) stepBetweenFrames(budget time.Duration) bool {
 	}
 	v.pic.pending = false
 	v.pic.pictured = dl
-	if v.pic.coarse = v.r.Stats().Thinned; !v.pic.coarse {
-		v.pic.currentAt = sampled
-	}
+	v.pic.coarse = v.r.Stats().Thinned
+	// Not on the screen until the next frame is presented: that frame's render says the picture is current.
 	v.noteStats()
 	return false
 }

@@ -290,7 +290,7 @@ func (r *Jobs) presentMarks() {
 			m.Presented, m.pending = r.clock.shown(), false
 		}
 		if !m.pending && m.Picture == 0 && (m.Cancelled || r.PictureShows == nil || r.PictureShows(m.Result)) {
-			m.Picture = r.clock.Start.UnixNano()
+			m.Picture = r.clock.shown()
 		}
 		if m.pending || m.Picture == 0 {
 			keep = append(keep, m)
