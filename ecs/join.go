@@ -52,7 +52,6 @@ func (w *World) Join(o *World) ([]Entity, error) {
 			if sp.col.size != 0 {
 				to.ops.deepCopy(dst.at(row), sp.col.at(uint32(r)), 1, false)
 			}
-			to.lastChange = w.tick
 		}
 	}
 	return moved, nil

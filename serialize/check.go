@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/voltex-editor/voltex/ecs"
-	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/internal/radix"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
@@ -111,11 +110,7 @@ func checkInPieces(ctx context.Context, in *Input, opts LoadOptions) (name strin
 			ok = false
 		}
 	}()
-	newWorld := opts.NewWorld
-	if newWorld == nil {
-		newWorld = scene.NewWorld
-	}
-	w := newWorld()
+	w := opts.world()()
 	lim := opts.Limits.resolved()
 	newChecker := func(r *sceneReader) *binder {
 		b := newBinder(w)
@@ -218,12 +213,7 @@ func (p *pieces) read() error {
 		pc.b.ds.checkAsset = p.checkAsset
 		pc.r.entity = pc.b.entity
 		pc.r.path.Key("entities")
-		if i == 0 {
-			pc.d = jsonpos.NewDecoderAt(io.NewSectionReader(p.ra, p.base+open, p.size-open), p.r.lim.json(), pos, open, "{")
-		} else {
-			// The line is not known here; it matters only for problems, and a piece with any is not used.
-			pc.d = jsonpos.NewDecoderAt(io.NewSectionReader(p.ra, p.base+s, p.size-s), p.r.lim.json(), jsonpos.Pos{Line: 1, Col: 1}, s, "{[")
-		}
+		pc.d = pieceDecoder(p.ra, p.base, p.size, s, i == 0, pos, p.r.lim)
 		p.parts = append(p.parts, pc)
 	}
 	var stop atomic.Bool
@@ -324,6 +314,17 @@ func (pc *piece) check(first bool, stop *atomic.Bool) bool {
 			return false
 		}
 	}
+}
+
+// pieceDecoder reads the piece of the entities array that starts at offset start of the input ra (from base, size
+// bytes): the first at the array's '[' (at pos), the others at an item, inside the array and the top-level object.
+func pieceDecoder(ra io.ReaderAt, base, size, start int64, first bool, pos jsonpos.Pos, lim Limits) *jsonpos.Decoder {
+	r := io.NewSectionReader(ra, base+start, size-start)
+	if first {
+		return jsonpos.NewDecoderAt(r, lim.json(), pos, start, "{")
+	}
+	// The line is not known here; it matters only for problems, and a piece with any is not used.
+	return jsonpos.NewDecoderAt(r, lim.json(), jsonpos.Pos{Line: 1, Col: 1}, start, "{[")
 }
 
 // pieceItem moves d to the next item of a piece that ends at end (0: at the array's end). item reports that there

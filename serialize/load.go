@@ -91,6 +91,14 @@ type LoadOptions struct {
 	counted *[]string
 }
 
+// world returns NewWorld, or its default.
+func (o *LoadOptions) world() func() *ecs.World {
+	if o.NewWorld == nil {
+		return scene.NewWorld
+	}
+	return o.NewWorld
+}
+
 // LoadFile loads the scene file at path ("-": standard input) into a new
 // world. See [Load].
 func LoadFile(ctx context.Context, path string, opts LoadOptions) (*Scene, error) {
@@ -147,11 +155,7 @@ func load(ctx context.Context, in *Input, opts LoadOptions) (*Scene, error) {
 
 // startLoad makes the binder of a load into a new world and the reader that hands it the file's entities.
 func startLoad(ctx context.Context, in *Input, opts LoadOptions) (*binder, *sceneReader) {
-	newWorld := opts.NewWorld
-	if newWorld == nil {
-		newWorld = scene.NewWorld
-	}
-	b := newBinder(newWorld())
+	b := newBinder(opts.world()())
 	b.ctx = ctx
 	b.setPrefabs(&opts, in)
 	b.maxEntities = opts.Limits.resolved().MaxEntities

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/voltex-editor/voltex/ecs"
-	"github.com/voltex-editor/voltex/ecs/scene"
 	"github.com/voltex-editor/voltex/serialize/internal/diag"
 	"github.com/voltex-editor/voltex/serialize/internal/jsonpos"
 )
@@ -89,11 +88,7 @@ func loadInPieces(ctx context.Context, in *Input, opts LoadOptions) (s *Scene, d
 	b, r := startLoad(ctx, in, opts)
 	r.alternate = opts.Alternate
 	r.expect = b.expect
-	newWorld := opts.NewWorld
-	if newWorld == nil {
-		newWorld = scene.NewWorld
-	}
-	p := &loadParts{r: r, b: b, ra: ra, in: in, newWorld: newWorld, opts: opts}
+	p := &loadParts{r: r, b: b, ra: ra, in: in, newWorld: opts.world(), opts: opts}
 	r.entities = p.readArray
 	h, err := r.read()
 	if err != nil {
@@ -150,12 +145,7 @@ func (p *loadParts) readArray() error {
 		if i+1 < len(starts) {
 			pc.end = starts[i+1]
 		}
-		if i == 0 {
-			pc.d = jsonpos.NewDecoderAt(io.NewSectionReader(p.ra, base+s, size-s), r.lim.json(), pos, s, "{")
-		} else {
-			// The line is not known here; it matters only for problems, and a piece with any is not used.
-			pc.d = jsonpos.NewDecoderAt(io.NewSectionReader(p.ra, base+s, size-s), r.lim.json(), jsonpos.Pos{Line: 1, Col: 1}, s, "{[")
-		}
+		pc.d = pieceDecoder(p.ra, base, size, s, i == 0, pos, r.lim)
 		p.parts = append(p.parts, pc)
 	}
 	p.nextBack = len(p.parts) - 1

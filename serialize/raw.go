@@ -364,11 +364,7 @@ func (rr *rawReader) entity(doc *entityDoc) {
 }
 
 func readRaw(ctx context.Context, in *Input, opts LoadOptions) (*RawScene, error) {
-	newWorld := opts.NewWorld
-	if newWorld == nil {
-		newWorld = scene.NewWorld
-	}
-	b := newBinder(newWorld())
+	b := newBinder(opts.world()())
 	rr := &rawReader{b: b, s: &RawScene{refs: map[string]*codec{}}, names: map[string]string{}, lossy: opts.Lossy}
 	for name, bd := range b.byNm {
 		if bd.codec != nil && bd.codec.hasRefs() {
