@@ -3,7 +3,6 @@ package serialize
 import (
 	"context"
 	"fmt"
-	"github.com/voltex-editor/voltex/internal/hugepages"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -86,8 +85,6 @@ func loadInPieces(ctx context.Context, in *Input, opts LoadOptions) (s *Scene, d
 	if opts.CheckAsset != nil {
 		opts.CheckAsset = askOnce(opts.CheckAsset) // asked from every worker
 	}
-	// The worlds fill about twice the file's size of fresh memory: in huge pages, a fault each 2 MiB, not each 4 KiB.
-	defer hugepages.Reserve(int(2 * in.size)).End()
 	b, r := startLoad(ctx, in, opts)
 	r.alternate = opts.Alternate
 	r.expect = b.expect

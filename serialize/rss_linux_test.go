@@ -20,10 +20,9 @@ import (
 )
 
 // TestPeakRSS1M checks that a 1,000,000-entity scene (cubes with Transform,
-// Name, Mesh, Color and Spin) loads and saves within 600 MB of peak
+// Name, Mesh, Color and Spin) loads and saves within 560 MB of peak
 // resident memory (a load in pieces holds the back pieces' entities twice
-// until it has joined them: about 150 MB here; and its huge pages are
-// resident whole, about 40 MB more): this process writes the file, then a child process loads
+// until it has joined them: about 150 MB here): this process writes the file, then a child process loads
 // it and saves it again (atomically) and reports its peak RSS (VmHWM from
 // /proc/self/status, which unlike the rusage of a child does not count the
 // parent's pages shared before exec). It takes a few tens of seconds, so it
@@ -35,7 +34,7 @@ func TestPeakRSS1M(t *testing.T) {
 		t.Skip("set VOLTEX_RSS=1 to measure the peak RSS of loading and saving 1,000,000 entities")
 	}
 	const n = 1_000_000
-	const limitMB = 600
+	const limitMB = 560
 	path := filepath.Join(t.TempDir(), "million.json")
 	w := scene.NewWorld()
 	p := cubesGrid()

@@ -27,7 +27,6 @@ var pure = []struct {
 	{"editor/settings", true},
 	{"editor/probe", true},
 	{"internal/atomicfile", true},
-	{"internal/hugepages", true},
 }
 
 // forbidden are import-path fragments the pure core may not depend on, directly or indirectly (mathgl's mgl32 is
