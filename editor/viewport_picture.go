@@ -67,11 +67,7 @@ func (v *viewportPanel) buildDrawingNote() {
 		if st := v.r.Stats(); st.Pending && st.PendingOf > 0 {
 			pct = 100 * st.PendingDone / st.PendingOf
 		}
-		noun := "entities"
-		if dl.Len() == 1 {
-			noun = "entity"
-		}
-		note = fmt.Sprintf("Drawing %s %s… %d %%", words.Thousands(int64(dl.Len())), noun, pct)
+		note = drawingNote(dl.Len(), pct)
 		v.drawNote(note, float32(pct)/100)
 	}
 	if v.probe != nil {
@@ -85,16 +81,20 @@ func (v *viewportPanel) showDeferred(avail imgui.Vec2) {
 	v.scene.deferShown = true
 	v.pic.pending = true // frames and steps between them follow
 	imgui.Dummy(avail)
-	n := v.scene.world.Len()
-	noun := "entities"
-	if n == 1 {
-		noun = "entity"
-	}
-	note := fmt.Sprintf("Drawing %s %s… %d %%", words.Thousands(int64(n)), noun, 0)
+	note := drawingNote(v.scene.world.Len(), 0)
 	v.drawNote(note, 0)
 	if v.probe != nil {
 		v.probe.Picture.Pending, v.probe.Picture.Drawing = true, note
 	}
+}
+
+// drawingNote is the note over a first picture of n entities, pct % drawn.
+func drawingNote(n, pct int) string {
+	noun := "entities"
+	if n == 1 {
+		noun = "entity"
+	}
+	return fmt.Sprintf("Drawing %s %s… %d %%", words.Thousands(int64(n)), noun, pct)
 }
 
 // drawNote draws text and a progress bar (frac of it filled) in a dark box at the centre of the image.
