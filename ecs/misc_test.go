@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -495,4 +496,69 @@ func TestReadCopyOf(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPropagationOfManyIsEachOwnMatrix: in a world of more transforms than one goroutine propagates (some with
+// parents and children, in two tables), every world matrix is its parent's times its own after changes to all of
+// them and to scattered few, and the Changed filter on GlobalTransform yields exactly the entities propagated.
+func TestPropagationOfManyIsEachOwnMatrix(t *testing.T) {
+	w := newTestWorld()
+	tm := ecs.NewMap[ecs.Transform](w)
+	gm := ecs.NewMap[ecs.GlobalTransform](w)
+	r := rand.New(rand.NewPCG(5, 5))
+	const n = 100_000
+	es := make([]ecs.Entity, n)
+	for i := range es {
+		tr := ecs.Transform{Position: mgl32.Vec3{float32(i % 100), float32(i / 100), 0}, Scale: mgl32.Vec3{1, 1, 1}}
+		if i%3 == 0 {
+			es[i] = w.Spawn(tr, Pos{1, 2}) // a second table
+		} else {
+			es[i] = tm.Spawn(tr)
+		}
+	}
+	for range 500 {
+		c, p := es[r.IntN(n)], es[r.IntN(n)]
+		if c != p && w.Parent(p) == (ecs.Entity{}) && w.Parent(c) == (ecs.Entity{}) && len(w.Children(c)) == 0 {
+			if err := w.SetParent(c, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	q := ecs.NewQuery1[ecs.GlobalTransform](w, ecs.Changed[ecs.GlobalTransform]())
+	check := func(what string, moved map[ecs.Entity]bool) {
+		t.Helper()
+		w.AdvanceTick()
+		for i, e := range es {
+			if moved == nil || moved[e] {
+				tm.Mut(e).Position[2] = float32(r.IntN(9)) + float32(i%7)
+			}
+		}
+		w.PropagateTransforms()
+		for _, e := range es {
+			want := tm.Get(e).Matrix()
+			if p := w.Parent(e); p != (ecs.Entity{}) {
+				want = gm.Get(p).Matrix.Mul4(want)
+			}
+			if got := gm.Get(e).Matrix; !approxMat(got, want) {
+				t.Fatalf("%s: entity %v: world matrix %v, want %v", what, e, got, want)
+			}
+		}
+		seen := 0
+		for it := q.Iter(); it.Next(); {
+			seen++
+			if e := it.Entity(); moved != nil && !moved[e] && !moved[w.Parent(e)] {
+				t.Fatalf("%s: %v yielded as changed, neither it nor its parent moved", what, e)
+			}
+		}
+		if moved == nil && seen != n {
+			t.Fatalf("%s: %d yielded as changed, want %d", what, seen, n)
+		}
+	}
+	check("all moved", nil)
+	few := map[ecs.Entity]bool{}
+	for range 1000 {
+		few[es[r.IntN(n)]] = true
+	}
+	check("a few moved", few)
+	check("all moved again", nil)
 }

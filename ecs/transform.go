@@ -3,6 +3,8 @@ package ecs
 import (
 	"math"
 	"reflect"
+	"runtime"
+	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -152,6 +154,8 @@ type propagation struct {
 	stamp   []uint32    // by entity index: pass that last updated it
 	pass    uint32
 	work    []propItem
+	runs    []propRun
+	more    []propItem // the entities with a parent or children that flat's second goroutine found
 	sorted  []propItem
 	counts  []uint32
 	stack   []propFrame
@@ -189,6 +193,7 @@ func (w *World) PropagateTransforms() {
 	h := &w.hier
 	tick := w.tick
 	gs, ts := w.comps[w.globalID], w.comps[w.transformID]
+	runs := p.runs[:0]
 	var c cursor
 	c.begin(p.changed)
 	for c.advance() {
@@ -196,18 +201,18 @@ func (w *World) PropagateTransforms() {
 		if gs.sparse == nil && ts.sparse == nil {
 			gcol, tcol = gs.cols[c.t.index], ts.cols[c.t.index]
 		}
+		if gcol != nil && tcol != nil {
+			runs = append(runs, propRun{t: c.t, g: gcol, tr: tcol, from: uint32(c.start), to: uint32(c.end)})
+			continue
+		}
 		for r := c.start; r < c.end; r++ {
-			e := c.t.entities[r]
-			if gcol != nil && tcol != nil && h.alone(e.index) {
-				// Neither parent nor children: its world matrix is its own, set here, in the table's order (a
-				// flat million loaded or brought back is not listed and looked up one by one).
-				(*GlobalTransform)(gcol.at(uint32(r))).Matrix = (*Transform)(tcol.at(uint32(r))).Matrix()
-				gcol.markChanged(uint32(r), tick)
-				continue
-			}
-			work = append(work, propItem{e: e})
+			work = append(work, propItem{e: c.t.entities[r]})
 		}
 	}
+	// Neither parent nor children: an entity's world matrix is its own, set in the table's order (a flat million
+	// loaded or brought back is not listed and looked up one by one).
+	work = p.flat(runs, h, tick, work)
+	p.runs = runs[:0]
 	for _, e := range w.hier.dirty {
 		if w.Alive(e) {
 			work = append(work, propItem{e: e})
@@ -245,6 +250,74 @@ func (w *World) PropagateTransforms() {
 	}
 	p.work = work[:0]
 	p.stack = stack[:0]
+}
+
+// propRun is a run of rows of a table whose transforms changed, with the table's world matrix and transform columns.
+type propRun struct {
+	t        *table
+	g, tr    *column
+	from, to uint32
+}
+
+// parallelPropRows is the fewest rows of changed transforms that flat splits between two goroutines.
+const parallelPropRows = 1 << 15
+
+// flat sets the world matrix of each entity of runs that has neither parent nor children (its transform's
+// matrix), appends the others to work, and returns it. Many rows (a field set on a million) are split between two
+// goroutines where a run begins a page of rows another run does not share: each row's values and change tick are
+// its own, and each page's change summary is written by the goroutine whose rows it holds.
+func (p *propagation) flat(runs []propRun, h *hierarchy, tick uint32, work []propItem) []propItem {
+	rows := 0
+	for _, r := range runs {
+		rows += int(r.to - r.from)
+	}
+	if rows == 0 {
+		return work
+	}
+	split := len(runs)
+	if rows >= parallelPropRows && runtime.GOMAXPROCS(0) > 1 {
+		acc := 0
+		for i, r := range runs {
+			if 2*acc >= rows && (r.t != runs[i-1].t || r.from>>pageShift != (runs[i-1].to-1)>>pageShift) {
+				split = i
+				break
+			}
+			acc += int(r.to - r.from)
+		}
+	}
+	var set bool
+	if split == len(runs) {
+		work, set = flatRows(runs, h, tick, work)
+	} else {
+		var wg sync.WaitGroup
+		var setMore bool
+		wg.Go(func() { p.more, setMore = flatRows(runs[split:], h, tick, p.more[:0]) })
+		work, set = flatRows(runs[:split], h, tick, work)
+		wg.Wait()
+		work, set = append(work, p.more...), set || setMore
+		p.more = p.more[:0]
+	}
+	if g := runs[0].g; set && g.store.lastChange < tick {
+		g.store.lastChange = tick
+	}
+	return work
+}
+
+// flatRows is flat's work on one goroutine; set reports whether it set a world matrix.
+func flatRows(runs []propRun, h *hierarchy, tick uint32, work []propItem) (_ []propItem, set bool) {
+	for _, run := range runs {
+		for r := run.from; r < run.to; r++ {
+			e := run.t.entities[r]
+			if h.alone(e.index) {
+				(*GlobalTransform)(run.g.at(r)).Matrix = (*Transform)(run.tr.at(r)).Matrix()
+				run.g.setChanged(r, tick)
+				set = true
+				continue
+			}
+			work = append(work, propItem{e: e})
+		}
+	}
+	return work, set
 }
 
 // propFrame is an entity waiting for propagation and its parent's world matrix (nil: none).
