@@ -2,9 +2,12 @@ package viewport
 
 import (
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -349,6 +352,7 @@ func (b *Batch) Bounds() AABB {
 	if b.boundsValid {
 		return b.bounds
 	}
+	b.boxStale()
 	bb := EmptyAABB()
 	for _, c := range b.chunks {
 		if len(c.Instances) > 0 {
@@ -357,6 +361,52 @@ func (b *Batch) Bounds() AABB {
 	}
 	b.bounds, b.boundsValid = bb, true
 	return bb
+}
+
+// BoxStale boxes again the chunks whose box a change made stale, on two goroutines when they hold many instances
+// (after a field set on a million, every chunk's is): [Chunk.Bounds] then returns each box at once. A caller about
+// to read the boxes of many chunks calls it first.
+func (d *DrawList) BoxStale() {
+	for _, b := range d.batches {
+		b.boxStale()
+	}
+}
+
+// parallelBoxMin is the fewest instances in chunks with stale boxes for which boxStale boxes them on two goroutines.
+const parallelBoxMin = 1 << 16
+
+// boxStale is BoxStale of b's chunks. Boxing them is a pass over every instance: after a field set on a million, a
+// tenth of the frame that shows the edit. Each chunk is boxed by one goroutine and writes only its own box.
+func (b *Batch) boxStale() {
+	n := 0
+	for _, c := range b.chunks {
+		if !c.boundsValid {
+			n += len(c.Instances)
+		}
+	}
+	if n < parallelBoxMin || runtime.GOMAXPROCS(0) < 2 {
+		return
+	}
+	split, acc := len(b.chunks), 0
+	for i, c := range b.chunks {
+		if !c.boundsValid {
+			if acc += len(c.Instances); 2*acc >= n {
+				split = i + 1
+				break
+			}
+		}
+	}
+	box := func(cs []*Chunk) {
+		for _, c := range cs {
+			if !c.boundsValid {
+				c.Bounds()
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { box(b.chunks[split:]) })
+	box(b.chunks[:split])
+	wg.Wait()
 }
 
 // MarkAllDirty marks every instance of every chunk dirty (for a renderer that lost its buffers).
@@ -467,24 +517,18 @@ func (d *DrawList) Version() uint64 { return d.version }
 // changes (a few nanoseconds a change); a change of a mesh makes it new for good.
 func (d *DrawList) ContentHash() uint64 { return mix64(d.content ^ mix64(d.meshes+0x9e3779b97f4a7c15)) }
 
-// instanceHash hashes in (its bytes) and its batch bi.
+// instanceHash hashes in (its bytes) and its batch bi. The runtime's hash of bytes (AES on most machines) costs
+// about half the multiplications of a hash written out here, and a change of a million instances hashes each twice.
 func instanceHash(bi int32, in *Instance) uint64 {
-	w := (*[InstanceSize / 8]uint64)(unsafe.Pointer(in))
-	// Two lanes (even and odd words), whose multiplications overlap: a change of many instances hashes each twice.
-	h := uint64(bi)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
-	g := h ^ 0x5851f42d4c957f2d
-	i := 0
-	for ; i+1 < len(w); i += 2 {
-		h = (h ^ w[i]) * 0xff51afd7ed558ccd
-		h ^= h >> 32
-		g = (g ^ w[i+1]) * 0xc4ceb9fe1a85ec53
-		g ^= g >> 32
-	}
-	if i < len(w) {
-		h = (h ^ w[i]) * 0xff51afd7ed558ccd
-		h ^= h >> 32
-	}
-	return mix64(h ^ mix64(g))
+	return maphash.Bytes(instanceSeed, instanceBytes(in)) ^ mix64(uint64(bi)+0x632be59bd9b4e019)
+}
+
+// instanceSeed seeds instanceHash: the hashes of one process are compared, never stored.
+var instanceSeed = maphash.MakeSeed()
+
+// instanceBytes is in's memory, as the GPU reads it.
+func instanceBytes(in *Instance) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(in)), InstanceSize)
 }
 
 // mix64 is the finaliser of MurmurHash3 (64-bit): every bit of x reaches every bit of the result.
@@ -831,8 +875,8 @@ func (d *DrawList) update(at slotRef, f func(*Instance)) {
 	p := &c.Instances[s]
 	old := *p
 	f(p)
-	if *p == old {
-		return
+	if *(*[InstanceSize]byte)(unsafe.Pointer(p)) == *(*[InstanceSize]byte)(unsafe.Pointer(&old)) {
+		return // the same bytes (compared as floats, a NaN would differ from itself and -0 equal 0)
 	}
 	if p.World.Col(3) != old.World.Col(3) {
 		if cell := d.cellOf(&p.World); cell != c.cell {

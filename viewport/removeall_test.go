@@ -319,3 +319,43 @@ func sameAsNew(t *testing.T, w *ecs.World, b *Builder) {
 		}
 	})
 }
+
+// TestBoxStaleBoxesEveryChunk: after every instance of a big list moved, BoxStale (two goroutines) leaves each
+// chunk the box a chunk boxed alone has, and the list's box is their union.
+func TestBoxStaleBoxesEveryChunk(t *testing.T) {
+	d := NewDrawList()
+	r := rand.New(rand.NewPCG(3, 9))
+	const n = 2 * parallelBoxMin
+	for i := range n {
+		m := mgl32.Translate3D((r.Float32()-0.5)*500, r.Float32()*50, (r.Float32()-0.5)*500)
+		d.Set("m", Instance{World: m, ID: uint32(i + 1)})
+	}
+	d.Bounds()
+	for id := uint32(1); id <= n; id++ {
+		in, _, _ := d.Get(id)
+		m := in.World
+		m[13] += 7
+		d.SetWorld(id, m)
+	}
+	d.BoxStale()
+	all := EmptyAABB()
+	stale := 0
+	for _, c := range d.Batches()[0].Chunks() {
+		if !c.boundsValid {
+			stale++
+			continue
+		}
+		got := c.bounds
+		c.boundsValid = false
+		if want := c.Bounds(); got != want {
+			t.Fatalf("chunk box %v, boxed alone %v", got, want)
+		}
+		all = all.Union(got)
+	}
+	if stale != 0 {
+		t.Fatalf("%d chunks left stale", stale)
+	}
+	if got := d.Bounds(); got != all {
+		t.Fatalf("list box %v, the union of its chunks' %v", got, all)
+	}
+}

@@ -92,6 +92,7 @@ func (pc *pictureCache) patchRect(key pictureKey, f *frame) (rc [4]int32, ok, ad
 		return ok
 	}
 	additive = true
+	key.dl.BoxStale()
 	for i, b := range key.dl.Batches() {
 		bs := &ls.batches[i]
 		for j, c := range b.Chunks() {
