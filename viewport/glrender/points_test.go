@@ -159,8 +159,8 @@ func hiddenInLastWave(r *Renderer) int {
 // TestStackedCopiesDrawnOnce: instances with the matrix of one drawn before them in the picture, in their chunk or
 // another, are left out of the points drawn, and the picture and the ids are those of every instance drawn, again
 // in a picture after it. A block of 64,000 cubes added in a random order whose rows were then set to one X (each
-// row's 40 cubes stacked, in different colours and ids, some selected) draws 1,600 points; the same block with every
-// cube twice draws not much more than 64,000 (a chunk with few copies of its own draws them all), its inner chunks
+// row's 40 cubes stacked, in different colours and ids, some selected) draws 1,600 points (a cube three times as
+// tall as those in its place is drawn too); the same block with every cube twice draws not much more than 64,000 (a chunk with few copies of its own draws them all), its inner chunks
 // hidden by their occlusion queries.
 func TestStackedCopiesDrawnOnce(t *testing.T) {
 	const w, h, n = 320, 240, 40
@@ -188,6 +188,17 @@ func TestStackedCopiesDrawnOnce(t *testing.T) {
 		sel = append(sel, id)
 	}
 	rows.SetSelection(sel)
+	// The rows again, every third cube of them three times as tall: in the same place as others, not their copy.
+	tall := shuffled(1)
+	for id := uint32(1); id <= uint32(tall.Len()); id++ {
+		in, _, _ := tall.Get(id)
+		m := in.World
+		m[12] = 2
+		if id%3 == 0 {
+			m[5] *= 3
+		}
+		tall.SetWorld(id, m)
+	}
 	twice := shuffled(2)
 	withRenderer(t, w, h, func(r *Renderer) {
 		for _, c := range []struct {
@@ -195,7 +206,8 @@ func TestStackedCopiesDrawnOnce(t *testing.T) {
 			dl     *viewport.DrawList
 			drawn  int
 			hidden bool
-		}{{"rows set to one X", rows, n * n, false}, {"every cube twice", twice, n * n * n * 5 / 4, true}} {
+		}{{"rows set to one X", rows, n * n, false}, {"every third of them taller", tall, tall.Len(), false},
+			{"every cube twice", twice, n * n * n * 5 / 4, true}} {
 			once, onceIDs := drawRead(t, r, c.dl, cam, w, h)
 			hidden := hiddenInLastWave(r)
 			if r.pics.shown.points != c.dl.Len() {
