@@ -2,6 +2,7 @@ package viewport
 
 import (
 	"iter"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/assets"
@@ -238,8 +239,9 @@ func (b *Builder) restoreRemoved(n int) {
 			}
 			id := EntityID(e)
 			in, batch, ok := b.dl.removedAt(id)
+			want := Instance{World: gs[i].Matrix, Color: col, ID: id}
 			if !ok || mesh == nil || batch.Mesh != mesh || batch.Ref != mesh.Ref || batch.Material != nil ||
-				*in != (Instance{World: gs[i].Matrix, Color: col, ID: id}) {
+				*(*[InstanceSize]byte)(unsafe.Pointer(in)) != *(*[InstanceSize]byte)(unsafe.Pointer(&want)) {
 				same = false
 				return
 			}
