@@ -2,7 +2,6 @@ package viewport
 
 import (
 	"iter"
-	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/assets"
@@ -241,7 +240,7 @@ func (b *Builder) restoreRemoved(n int) {
 			in, batch, ok := b.dl.removedAt(id)
 			want := Instance{World: gs[i].Matrix, Color: col, ID: id}
 			if !ok || mesh == nil || batch.Mesh != mesh || batch.Ref != mesh.Ref || batch.Material != nil ||
-				*(*[InstanceSize]byte)(unsafe.Pointer(in)) != *(*[InstanceSize]byte)(unsafe.Pointer(&want)) {
+				!sameBytes(in, &want) {
 				same = false
 				return
 			}

@@ -160,8 +160,8 @@ func hiddenInLastWave(r *Renderer) int {
 // another, are left out of the points drawn, and the picture and the ids are those of every instance drawn, again
 // in a picture after it. A block of 64,000 cubes added in a random order whose rows were then set to one X (each
 // row's 40 cubes stacked, in different colours and ids, some selected) draws 1,600 points (a cube three times as
-// tall as those in its place is drawn too); the same block with every cube twice draws not much more than 64,000 (a chunk with few copies of its own draws them all), its inner chunks
-// hidden by their occlusion queries.
+// tall as those in its place is drawn too); the same block with every cube twice draws not much more than 64,000 (a
+// chunk with few copies of its own draws them all), its inner chunks hidden by their occlusion queries.
 func TestStackedCopiesDrawnOnce(t *testing.T) {
 	const w, h, n = 320, 240, 40
 	block := cubeBlock(t, n)
