@@ -78,7 +78,12 @@ type Builder struct {
 
 	meshID, globalID ecs.ComponentID
 	resolved         map[string]*assets.Mesh // mesh reference → mesh, until ReloadMeshes
-	ents             []ecs.Entity            // by EntityID
+	// lastRef is the reference resolved last and lastMesh its mesh (while lastSet): entities side by side mostly
+	// share one, and a build of a million looked each up in resolved.
+	lastRef  string
+	lastMesh *assets.Mesh
+	lastSet  bool
+	ents     []ecs.Entity // by EntityID
 	// placed: by EntityID, the Update that placed the entity (put): the change queries that Update runs after the
 	// mesh query skip it, so a spawn of a million is placed once, not placed and then updated twice more.
 	placed []uint32
@@ -180,6 +185,9 @@ func (b *Builder) Update() bool {
 		b.restoreRemoved(n)
 	}
 	b.dl.deferMoves = true // instances that moved together change chunk together (settleMoves)
+	if b.dl.chunkless() && b.hide == nil && b.readAll.Count() >= expectMin && b.withMaterial.Count() == 0 {
+		b.expectCells()
+	}
 	b.visit(b.byMesh, true)
 	b.visit(b.byTransform, false)
 	b.visit(b.byColor, false)
@@ -195,11 +203,59 @@ func (b *Builder) Update() bool {
 	b.visitBroken(b.brokenChanged)
 	b.visitBroken(b.brokenMoved)
 	b.dl.settleMoves()
+	b.dl.endExpect()
 	if b.all.Count()+len(b.broken)-len(b.hidden) != b.dl.Len() {
 		b.sweep()
 	}
 	b.updateLights()
 	return b.dl.Version() != v
+}
+
+// expectMin is the fewest entities for which a first build counts the instances of each cell first (expectCells).
+const expectMin = 1 << 12
+
+// expectCells tells the list, which has no chunks yet, how many instances each cell of each batch gets in the build
+// that follows (DrawList.expectCounts): one pass over the matrices and meshes, a run of the same batch and cell
+// counted together.
+func (b *Builder) expectCells() {
+	counts := map[string]map[[3]int32]int32{}
+	var (
+		asset string
+		mesh  *assets.Mesh
+		m     map[[3]int32]int32
+		run   int32
+		cell  [3]int32
+	)
+	flush := func() {
+		if run > 0 {
+			m[cell] += run
+		}
+		run = 0
+	}
+	b.readAll.EachTable(func(ents []ecs.Entity, gs []ecs.GlobalTransform, ms []scene.Mesh, _ []scene.Color) {
+		for i := range ents {
+			if ms[i].Asset != asset || mesh == nil {
+				flush()
+				asset, mesh = ms[i].Asset, b.mesh(ms[i].Asset)
+				if mesh != nil {
+					if m = counts[mesh.Ref]; m == nil {
+						m = map[[3]int32]int32{}
+						counts[mesh.Ref] = m
+					}
+				}
+			}
+			if mesh == nil {
+				continue
+			}
+			if c := b.dl.cellOf(&gs[i].Matrix); c != cell || run == 0 {
+				flush()
+				cell = c
+			}
+			run++
+		}
+	})
+	flush()
+	b.dl.expectCounts(counts)
 }
 
 // nextUpdate starts an Update: a new mark for what it places.
@@ -354,11 +410,15 @@ func (b *Builder) fit(id uint32) {
 
 // mesh resolves a reference once (until ReloadMeshes).
 func (b *Builder) mesh(ref string) *assets.Mesh {
-	if m, ok := b.resolved[ref]; ok {
-		return m
+	if b.lastSet && ref == b.lastRef {
+		return b.lastMesh
 	}
-	m, _ := b.meshes.Mesh(ref)
-	b.resolved[ref] = m
+	m, ok := b.resolved[ref]
+	if !ok {
+		m, _ = b.meshes.Mesh(ref)
+		b.resolved[ref] = m
+	}
+	b.lastRef, b.lastMesh, b.lastSet = ref, m, true
 	return m
 }
 
@@ -427,6 +487,7 @@ func (b *Builder) SetSelection(sel iter.Seq[ecs.Entity]) {
 // reference now resolves to another mesh move batch.
 func (b *Builder) ReloadMeshes() {
 	clear(b.resolved)
+	b.lastSet = false
 	clear(b.materials)
 	it := b.all.Iter()
 	for it.Next() {

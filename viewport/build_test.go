@@ -248,6 +248,18 @@ func BenchmarkBuilderFirstBuild(b *testing.B) {
 	p.Count = [3]int{200, 10, 100}
 	scene.SpawnGrid(w, p)
 	w.PropagateTransforms()
+	benchFirstBuild(b, w)
+}
+
+// BenchmarkBuilderFirstBuildShuffled is BenchmarkBuilderFirstBuild over cubes whose places are shuffled among
+// them: a scene read from a file holds its entities in id order, which is no order of their places.
+func BenchmarkBuilderFirstBuildShuffled(b *testing.B) {
+	w, _ := shuffledGrid([3]int{200, 10, 100}, scene.DefaultGrid().Spacing[0])
+	benchFirstBuild(b, w)
+}
+
+// benchFirstBuild times the first Update of a new builder over w.
+func benchFirstBuild(b *testing.B, w *ecs.World) {
 	var n int
 	for b.Loop() {
 		bl := NewBuilder(w, BuiltinMeshes{})

@@ -477,6 +477,15 @@ type DrawList struct {
 	deferMoves bool
 	strays     []slotRef
 	strayIDs   []uint32
+
+	// While a first build fills a list that had no chunks (Builder.expectCells), counts is how many instances
+	// each cell of each batch (by reference) gets, in cells of side countSize, and expect how many of those no
+	// chunk has room for yet, in cells of the list's size: a chunk is made at its size at once instead of growing
+	// by half again each time it fills (a million instances, grown so, allocated and copied three times their
+	// memory).
+	counts    map[string]map[[3]int32]int32
+	countSize float32
+	expect    map[string]map[[3]int32]int32
 }
 
 // removedAll is what RemoveAll took out of a list: the chunks keep their instances' memory, this keeps how many
@@ -676,6 +685,9 @@ func (d *DrawList) addTo(bi int32, in Instance, cell [3]int32) {
 	if !ok || len(b.chunks[ci].Instances) >= MaxChunk {
 		ci = b.take(cell)
 		b.setOpen(cell, ci)
+		if d.expect != nil {
+			d.sizeChunk(b, ci, cell)
+		}
 	}
 	c := b.chunks[ci]
 	slot := len(c.Instances)
@@ -700,6 +712,67 @@ func (d *DrawList) addTo(bi int32, in Instance, cell [3]int32) {
 	if b.used > 64 && b.used*8 > b.n && d.cellSize < 1<<20 {
 		d.regroup(4 * d.cellSize)
 	}
+}
+
+// sizeChunk makes the room of chunk ci of b, new and empty, what its cell is still expected to get (at most
+// MaxChunk), if anything.
+func (d *DrawList) sizeChunk(b *Batch, ci int32, cell [3]int32) {
+	if c := b.chunks[ci]; cap(c.Instances) == 0 {
+		if k := d.reserve(b, cell); k > 0 {
+			c.Instances = make([]Instance, 0, k)
+		}
+	}
+}
+
+// reserve takes room for up to MaxChunk of what the cell of b is expected to get, and returns it (0: none).
+func (d *DrawList) reserve(b *Batch, cell [3]int32) int {
+	m := d.expect[b.Ref]
+	if m == nil {
+		return 0
+	}
+	n := m[cell]
+	k := min(n, MaxChunk)
+	if k > 0 {
+		m[cell] = n - k
+	}
+	return int(k)
+}
+
+// expectCounts plans the room of the chunks a first build makes: counts is how many instances each cell of each
+// batch gets, in cells of the list's size (see DrawList.counts).
+func (d *DrawList) expectCounts(counts map[string]map[[3]int32]int32) {
+	d.counts, d.countSize = counts, d.cellSize
+	d.expect = d.countsAt(d.cellSize)
+}
+
+// countsAt is counts in cells of side size (countSize times a power of four: regroup's steps), in a map of its own.
+func (d *DrawList) countsAt(size float32) map[string]map[[3]int32]int32 {
+	shift := 0
+	for s := d.countSize; s < size; s *= 4 {
+		shift += 2
+	}
+	out := make(map[string]map[[3]int32]int32, len(d.counts))
+	for ref, m := range d.counts {
+		o := make(map[[3]int32]int32, len(m)>>shift+1)
+		for c, k := range m {
+			o[[3]int32{c[0] >> shift, c[1] >> shift, c[2] >> shift}] += k // floor(x/4s) = floor(floor(x/s)/4)
+		}
+		out[ref] = o
+	}
+	return out
+}
+
+// endExpect ends what a first build expected.
+func (d *DrawList) endExpect() { d.counts, d.expect = nil, nil }
+
+// chunkless reports whether no batch of the list has a chunk (a new list, or one of no instances ever).
+func (d *DrawList) chunkless() bool {
+	for _, b := range d.batches {
+		if len(b.chunks) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // take returns a chunk with room for an instance of cell: one of the cell's chunks, else an emptied chunk (of any
@@ -820,6 +893,9 @@ func (b *Batch) emptied(ci int32) {
 // emptied ones at the end are dropped (a renderer drops their buffers).
 func (d *DrawList) regroup(size float32) {
 	d.cellSize = size
+	if d.counts != nil { // a first build: what it expects, in the new cells
+		d.expect = d.countsAt(size)
+	}
 	for bi, b := range d.batches {
 		all := b.AppendInstances(nil)
 		pool := slices.Clone(b.chunks)
@@ -841,6 +917,9 @@ func (d *DrawList) regroup(size float32) {
 					c.free = false
 				}
 				c.cell = cell
+				if k := d.reserve(b, cell); k > 0 && k != cap(c.Instances) {
+					c.Instances = make([]Instance, 0, k)
+				}
 				b.chunks = append(b.chunks, c)
 				b.setOpen(cell, ci)
 				b.cells[cell] = append(b.cells[cell], ci)
