@@ -220,11 +220,10 @@ const expectMin = 1 << 12
 func (b *Builder) expectCells() {
 	counts := map[string]map[[3]int32]int32{}
 	var (
-		asset string
-		mesh  *assets.Mesh
-		m     map[[3]int32]int32
-		run   int32
-		cell  [3]int32
+		mesh *assets.Mesh
+		m    map[[3]int32]int32
+		run  int32
+		cell [3]int32
 	)
 	flush := func() {
 		if run > 0 {
@@ -234,21 +233,18 @@ func (b *Builder) expectCells() {
 	}
 	b.readAll.EachTable(func(ents []ecs.Entity, gs []ecs.GlobalTransform, ms []scene.Mesh, _ []scene.Color) {
 		for i := range ents {
-			if ms[i].Asset != asset || mesh == nil {
-				flush()
-				asset, mesh = ms[i].Asset, b.mesh(ms[i].Asset)
-				if mesh != nil {
-					if m = counts[mesh.Ref]; m == nil {
-						m = map[[3]int32]int32{}
-						counts[mesh.Ref] = m
-					}
-				}
-			}
-			if mesh == nil {
+			mi := b.mesh(ms[i].Asset)
+			if mi == nil {
 				continue
 			}
-			if c := b.dl.cellOf(&gs[i].Matrix); c != cell || run == 0 {
+			if c := b.dl.cellOf(&gs[i].Matrix); mi != mesh || c != cell {
 				flush()
+				if mi != mesh {
+					if mesh, m = mi, counts[mi.Ref]; m == nil {
+						m = map[[3]int32]int32{}
+						counts[mi.Ref] = m
+					}
+				}
 				cell = c
 			}
 			run++

@@ -686,7 +686,7 @@ func (d *DrawList) addTo(bi int32, in Instance, cell [3]int32) {
 		ci = b.take(cell)
 		b.setOpen(cell, ci)
 		if d.expect != nil {
-			d.sizeChunk(b, ci, cell)
+			d.sizeChunk(b.chunks[ci], cell)
 		}
 	}
 	c := b.chunks[ci]
@@ -714,13 +714,14 @@ func (d *DrawList) addTo(bi int32, in Instance, cell [3]int32) {
 	}
 }
 
-// sizeChunk makes the room of chunk ci of b, new and empty, what its cell is still expected to get (at most
-// MaxChunk), if anything.
-func (d *DrawList) sizeChunk(b *Batch, ci int32, cell [3]int32) {
-	if c := b.chunks[ci]; cap(c.Instances) == 0 {
-		if k := d.reserve(b, cell); k > 0 {
-			c.Instances = make([]Instance, 0, k)
-		}
+// sizeChunk makes the room of chunk c, which holds no instances and is cell's now, what the cell is still expected
+// to get (at most MaxChunk), if anything.
+func (d *DrawList) sizeChunk(c *Chunk, cell [3]int32) {
+	if len(c.Instances) > 0 {
+		return
+	}
+	if k := d.reserve(c.batch, cell); k > 0 && k != cap(c.Instances) {
+		c.Instances = make([]Instance, 0, k)
 	}
 }
 
@@ -917,9 +918,7 @@ func (d *DrawList) regroup(size float32) {
 					c.free = false
 				}
 				c.cell = cell
-				if k := d.reserve(b, cell); k > 0 && k != cap(c.Instances) {
-					c.Instances = make([]Instance, 0, k)
-				}
+				d.sizeChunk(c, cell)
 				b.chunks = append(b.chunks, c)
 				b.setOpen(cell, ci)
 				b.cells[cell] = append(b.cells[cell], ci)
