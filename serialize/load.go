@@ -315,6 +315,7 @@ type binder struct {
 	// inPiece: the binder reads a piece of a load in pieces, which bailed once it met what only a load in turn
 	// reads (a prefab instance).
 	inPiece, bailed bool
+	fastN           int // entities read straight from the input (fastEntity)
 
 	prefabState
 }
@@ -509,13 +510,7 @@ func (b *binder) entity(doc *entityDoc) {
 			b.prefab = scene.Prefab{Path: doc.prefab.Str()}
 			vals = append(vals, &b.prefab)
 		}
-		rec.e = b.w.Spawn(vals...)
-		if b.w.SameComponents(b.lastE, rec.e) {
-			b.alike++
-		} else {
-			b.alike = 0
-		}
-		b.lastE = rec.e
+		b.spawnRec(&rec, vals)
 	}
 	clear(vals)
 	b.vals = vals[:0]
@@ -523,6 +518,17 @@ func (b *binder) entity(doc *entityDoc) {
 		b.insts = append(b.insts, instRec{rec: int32(b.recs.n), path: doc.prefab.Str(), pos: doc.prefab.Pos(), index: doc.index})
 	}
 	b.recs.push(rec)
+}
+
+// spawnRec spawns the entity of rec with vals.
+func (b *binder) spawnRec(rec *entRec, vals []any) {
+	rec.e = b.w.Spawn(vals...)
+	if b.w.SameComponents(b.lastE, rec.e) {
+		b.alike++
+	} else {
+		b.alike = 0
+	}
+	b.lastE = rec.e
 }
 
 // expect is told about how many entities follow (sceneReader.expect): when the last ones spawned were alike (a

@@ -37,8 +37,9 @@ var loadPieces = func(workers int) int { return 16 * workers }
 // beforeFront is called before the front worker takes its first piece (a test makes it late).
 var beforeFront = func(*loadParts) {}
 
-// loadedInPieces counts the loads made in pieces (for tests).
-var loadedInPieces atomic.Int64
+// loadedInPieces counts the loads made in pieces, and readFast the entities they read straight from the input
+// (for tests).
+var loadedInPieces, readFast atomic.Int64
 
 // loadPiece is one piece of the entities array, from the item at start up to the one at end (0: the array's end).
 type loadPiece struct {
@@ -109,6 +110,7 @@ func loadInPieces(ctx context.Context, in *Input, opts LoadOptions) (s *Scene, d
 	s, err = b.done(s, r, in, opts)
 	if p.used && err == nil {
 		loadedInPieces.Add(1)
+		readFast.Add(int64(b.fastN))
 	}
 	return s, true, err
 }
@@ -296,6 +298,7 @@ func (p *loadParts) readPiece(pc *loadPiece, b *binder, first bool, index int) b
 		}
 	}
 	lim := r.lim.MaxEntities
+	fast := b.fastReads(r)
 	off := pc.start
 	n := 0
 	for i := 0; ; i++ {
@@ -308,13 +311,15 @@ func (p *loadParts) readPiece(pc *loadPiece, b *binder, first bool, index int) b
 		if lim > 0 && b.recs.n >= lim {
 			return false
 		}
-		var err error
-		r.cur, err = d.Value()
-		if err != nil {
-			return false
+		if !fast || !b.fastEntity(d) {
+			var err error
+			r.cur, err = d.Value()
+			if err != nil {
+				return false
+			}
+			r.readEntity(&r.cur, index+i)
+			d.ResetArena()
 		}
-		r.readEntity(&r.cur, index+i)
-		d.ResetArena()
 		if b.bailed || b.ds.overData || len(b.sawUnknown) > 0 || problems(r.probs) {
 			return false
 		}
@@ -372,6 +377,7 @@ func (p *loadParts) join() bool {
 			b.refs = append(b.refs, rf)
 		}
 		b.ds.data += pc.b.ds.data
+		b.fastN += pc.b.fastN
 		pc.w, pc.b, pc.r, pc.d = nil, nil, nil, nil
 	}
 	lim := p.r.lim

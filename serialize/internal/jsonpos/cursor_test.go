@@ -1,0 +1,120 @@
+package jsonpos
+
+import (
+	"testing"
+)
+
+// A value read with a Cursor and committed leaves the Decoder where Value leaves it: at the same offset, and
+// with the positions of what follows the same.
+func TestCursorCommitKeepsPositions(t *testing.T) {
+	src := "[\n  {\"id\": 12, \"name\": \"a\",\r\n \"v\":\t[1.5, -0, 2e3], \"on\": true},\n  {\"id\": 13}, {\"x\": false}\n]"
+	read := func(cursor bool) (Pos, int64, int64) {
+		d := NewBytesDecoder([]byte(src), Limits{})
+		if _, err := d.EnterArray(); err != nil {
+			t.Fatal(err)
+		}
+		if more, err := d.NextItem(); !more || err != nil {
+			t.Fatal(more, err)
+		}
+		if cursor {
+			c, ok := d.Cursor(1 << 10)
+			if !ok || !readObject(&c) {
+				t.Fatal("the cursor did not read the first item")
+			}
+			d.Commit(&c)
+		} else if _, err := d.Value(); err != nil {
+			t.Fatal(err)
+		}
+		if more, err := d.NextItem(); !more || err != nil {
+			t.Fatal(more, err)
+		}
+		v, err := d.Value()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _ := v.Get("id").Int()
+		return v.Pos(), d.Offset(), id
+	}
+	wantPos, wantOff, wantID := read(false)
+	if pos, off, id := read(true); pos != wantPos || off != wantOff || id != wantID {
+		t.Errorf("after the cursor: item at %v, offset %d, id %d; after Value: %v, %d, %d", pos, off, id, wantPos, wantOff, wantID)
+	}
+}
+
+// readObject reads an object of keys and numbers, strings, booleans and arrays of numbers with c.
+func readObject(c *Cursor) bool {
+	if !c.Open('{') {
+		return false
+	}
+	for first := true; ; first = false {
+		_, more, ok := c.Member(first)
+		if !ok || !more {
+			return ok
+		}
+		if !readScalar(c) {
+			return false
+		}
+	}
+}
+
+// readScalar reads a string, a boolean, a number or an array of numbers with c.
+func readScalar(c *Cursor) bool {
+	switch c.ws() {
+	case '"':
+		_, ok := c.String()
+		return ok
+	case 't', 'f':
+		_, ok := c.Bool()
+		return ok
+	case '[':
+		c.Open('[')
+		for first := true; ; first = false {
+			more, ok := c.Next(']', first)
+			if !ok {
+				return false
+			}
+			if !more {
+				return true
+			}
+			if _, _, ok := c.Number(); !ok {
+				return false
+			}
+		}
+	}
+	_, _, ok := c.Number()
+	return ok
+}
+
+// A cursor reads only the plainest JSON, and within the limits; anything else it leaves to Value (or to its caller,
+// which reads what follows a value).
+func TestCursorRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		src string
+		lim Limits
+	}{
+		{`"a\"b"`, Limits{}}, {`"é"`, Limits{}}, {"\"a\tb\"", Limits{}}, {`"abc"`, Limits{MaxString: 2}},
+		{"01", Limits{}}, {"1.", Limits{}}, {"-", Limits{}}, {"1e", Limits{}}, {"12345", Limits{MaxString: 4}},
+		{"tru", Limits{}}, {"nul", Limits{}}, {`"open`, Limits{}},
+	} {
+		d := NewBytesDecoder([]byte(tc.src+" "), tc.lim)
+		c, ok := d.Cursor(64)
+		if ok && readScalar(&c) && c.ws() == 0 { // "01": a number, 0, and then what no value may be followed by
+
+			t.Errorf("%q with %+v: read", tc.src, tc.lim)
+		}
+	}
+	d := NewBytesDecoder([]byte(`{"a": [[1]]}`), Limits{MaxDepth: 2})
+	c, ok := d.Cursor(64)
+	if !ok || !c.Open('{') {
+		t.Fatal("no cursor at the object")
+	}
+	if more, ok := c.Next('}', true); !more || !ok {
+		t.Fatal("no member")
+	}
+	if _, ok := c.Key(); !ok || !c.Open('[') {
+		t.Fatal("no second level")
+	}
+	if c.Open('[') {
+		t.Error("opened a third level under MaxDepth 2")
+	}
+}
