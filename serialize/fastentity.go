@@ -37,77 +37,31 @@ func (b *binder) fastEntity(d *jsonpos.Decoder) bool {
 		return false // the tree's read spawns nothing after a problem
 	}
 	c, ok := d.Cursor(fastWindow)
-	if !ok || !c.Open('{') {
+	if !ok {
 		return false
 	}
-	var rec entRec
-	var name []byte
-	var seen uint8
 	vals := b.vals[:0]
 	defer func() {
 		clear(vals)
 		b.vals = vals[:0]
 	}()
-	use := int64(entityOverhead)
 	hasMesh, hasTransform := false, false
-	for first := true; ; first = false {
-		key, more, ok := c.Member(first)
-		if !ok {
-			return false
-		}
-		if !more {
-			break
-		}
-		var bit uint8
-		switch string(key) {
-		case "id":
-			bit = 1
-			if rec.id, rec.idLine, rec.idCol, ok = fastID(&c); !ok {
-				return false
-			}
-		case "name":
-			bit = 2
-			if name, ok = c.String(); !ok {
-				return false
-			}
-			use += int64(len(name))
-		case "parent":
-			bit = 4
-			if rec.parent, rec.parLine, rec.parCo, ok = fastID(&c); !ok {
-				return false
-			}
-		case "order":
-			bit = 8
-			lit, _, ok := c.Number()
-			if !ok {
-				return false
-			}
-			f, err := jsonpos.ParseFloat(lit, 64)
-			if err != nil {
-				return false
-			}
-			rec.order = f
-		case "components":
-			bit = 16
-			if !b.fastComponents(&c, &vals, &use, &hasMesh, &hasTransform) {
-				return false
-			}
-		default:
-			return false
-		}
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
+	use := int64(entityOverhead)
+	pe, ok := readPlain(&c, func(c *jsonpos.Cursor) bool { return b.fastComponents(c, &vals, &use, &hasMesh, &hasTransform) })
+	if !ok {
+		return false
 	}
+	rec := entRec{id: pe.id, parent: pe.parent, order: pe.order, idLine: pe.idLine, idCol: pe.idCol,
+		parLine: pe.parLine, parCo: pe.parCol}
+	use += int64(len(pe.name))
 	ds := &b.ds
-	if seen&1 == 0 || hasMesh && !hasTransform || !c.Within() || ds.maxData > 0 && ds.data+use > ds.maxData {
+	if hasMesh && !hasTransform || !c.Within() || ds.maxData > 0 && ds.data+use > ds.maxData {
 		return false // each a problem or a warning: the tree's read reports it
 	}
 	d.Commit(&c)
 	ds.data += use
-	if seen&2 != 0 {
-		b.name.Value = string(name)
+	if pe.named {
+		b.name.Value = string(pe.name)
 		vals = append(vals, &b.name)
 	}
 	b.sid = scene.SceneID{ID: uint64(rec.id), Order: rec.order}
@@ -154,11 +108,70 @@ func (b *binder) fastComponents(c *jsonpos.Cursor, vals *[]any, use *int64, hasM
 	}
 }
 
+// plainEntity is what an entity read straight says besides its components.
+type plainEntity struct {
+	id, parent                     int64
+	idLine, idCol, parLine, parCol int32
+	order                          float64
+	name                           []byte // the input's
+	named                          bool
+}
+
+// readPlain reads an entity of the plainest form at c: its id, name, parent and order, each once, and its
+// components with comps (if it has any); false for anything else, a missing id included.
+func readPlain(c *jsonpos.Cursor, comps func(*jsonpos.Cursor) bool) (pe plainEntity, ok bool) {
+	if !c.Open('{') {
+		return pe, false
+	}
+	var seen uint8
+	for first := true; ; first = false {
+		key, more, ok := c.Member(first)
+		if !ok || !more {
+			return pe, ok && seen&1 != 0
+		}
+		var bit uint8
+		switch string(key) {
+		case "id":
+			bit = 1
+			pe.id, pe.idLine, pe.idCol, ok = fastID(c)
+		case "name":
+			bit = 2
+			pe.name, ok = c.String()
+			pe.named = true
+		case "parent":
+			bit = 4
+			pe.parent, pe.parLine, pe.parCol, ok = fastID(c)
+		case "order":
+			bit = 8
+			pe.order, ok = fastOrder(c)
+		case "components":
+			bit = 16
+			ok = comps(c)
+		default:
+			ok = false
+		}
+		if !ok || seen&bit != 0 {
+			return pe, false
+		}
+		seen |= bit
+	}
+}
+
 // fastID reads an entity id (a positive integer of plain digits) and where it is.
 func fastID(c *jsonpos.Cursor) (id int64, line, col int32, ok bool) {
 	lit, at, ok := c.Number()
 	id, ok = plainInt(lit, ok)
 	return id, int32(at.Line), int32(at.Col), ok && id > 0
+}
+
+// fastOrder reads an entity's order (any number a float64 holds).
+func fastOrder(c *jsonpos.Cursor) (float64, bool) {
+	lit, _, ok := c.Number()
+	if !ok {
+		return 0, false
+	}
+	f, err := jsonpos.ParseFloat(lit, 64)
+	return f, err == nil
 }
 
 // plainInt is the integer a number's literal of at most 18 digits, with a sign or none, says (ok: a number was

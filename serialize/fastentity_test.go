@@ -2,6 +2,7 @@ package serialize
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -150,6 +151,10 @@ func fastScene(rng *rand.Rand, n, long int) []byte { //nolint:gocyclo // a branc
 			comps = append(comps, `"Kinds": {"b": true, "b": false}`)
 		case 5:
 			comps = append(comps, `"Kinds": {"bogus": 1}`)
+		case 6:
+			comps = append(comps, `"Name": { "value": "x" }`) // may not be stored
+		case 7:
+			comps = append(comps, `"Spin": 5`)
 		}
 		if !rare(1) {
 			member("components", obj(comps))
@@ -253,4 +258,65 @@ func FuzzFastEntities(f *testing.F) {
 			t.Fatalf("in pieces:\n%s\nin turn:\n%s", got, want)
 		}
 	})
+}
+
+// A raw read (diff and merge) that reads entities straight from the input gives what one that reads every entity
+// into a tree gives, for the scenes of TestFastEntitiesAgreeWithTheTree (whose components are mostly in their
+// inline form, some not), lossy or not; and it does read most entities of the scenes that read without a problem.
+func TestRawFastAgreesWithTheTree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	raw := func(src []byte, opts LoadOptions) string {
+		s, err := ReadRaw(context.Background(), bytes.NewReader(src), opts)
+		if err != nil {
+			return "problems:\n" + problemsText(err)
+		}
+		var out bytes.Buffer
+		if err := WriteRaw(context.Background(), &out, s); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range s.Warnings {
+			out.WriteString(p.String() + "\n")
+		}
+		return out.String()
+	}
+	defer func(old bool) { fastEntities = old }(fastEntities)
+	rounds := 1000
+	if testing.Short() || raceEnabled {
+		rounds = 250
+	}
+	clean, fast := 0, int64(0)
+	for round := range rounds {
+		long := rng.IntN(3)
+		opts := LoadOptions{File: "t.json", NewWorld: testWorld, Lossy: rng.IntN(4) == 0}
+		if rng.IntN(8) == 0 {
+			switch rng.IntN(3) {
+			case 0:
+				opts.Limits.MaxEntityValues = 5 + rng.IntN(40)
+			case 1:
+				opts.Limits.MaxString = 12 + rng.IntN(4)
+				long = 1 + rng.IntN(2)
+			case 2:
+				opts.Limits.MaxDepth = 3 + rng.IntN(4)
+			}
+		}
+		src := fastScene(rng, 1+rng.IntN(30), long)
+		if rng.IntN(10) == 0 {
+			src = bytes.Replace(src, []byte(`"version": 2`), []byte(`"version": 1`), 1)
+		}
+		fastEntities = false
+		want := raw(src, opts)
+		fastEntities = true
+		before := readFast.Load()
+		if got := raw(src, opts); got != want {
+			t.Fatalf("round %d, read straight:\n%s\ninto trees:\n%s\nscene:\n%s", round, got, want, src)
+		}
+		if !strings.HasPrefix(want, "problems:") {
+			clean++
+			fast += readFast.Load() - before
+		}
+	}
+	if clean < rounds/10 || fast < int64(clean) {
+		t.Errorf("%d of %d scenes read without a problem, %d entities of them read straight", clean, rounds, fast)
+	}
+	t.Logf("%d of %d scenes read without a problem, %d entities of them read straight", clean, rounds, fast)
 }

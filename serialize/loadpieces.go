@@ -37,8 +37,8 @@ var loadPieces = func(workers int) int { return 16 * workers }
 // beforeFront is called before the front worker takes its first piece (a test makes it late).
 var beforeFront = func(*loadParts) {}
 
-// loadedInPieces counts the loads made in pieces, and readFast the entities they read straight from the input
-// (for tests).
+// loadedInPieces counts the loads made in pieces, and readFast the entities they and raw reads read straight
+// from the input (for tests).
 var loadedInPieces, readFast atomic.Int64
 
 // loadPiece is one piece of the entities array, from the item at start up to the one at end (0: the array's end).

@@ -239,6 +239,9 @@ type rawReader struct {
 	buf    []byte
 	lossy  bool              // asset path problems are warnings
 	assets map[string]*codec // component name → codec, for components holding asset references
+	// fastComps holds the components of the entity read straight (fast), until it is; fastN counts those entities.
+	fastComps []rawComp
+	fastN     int
 }
 
 // rawPos is where an entity's id and parent are, for problems found at the end.
@@ -379,6 +382,9 @@ func readRaw(ctx context.Context, in *Input, opts LoadOptions) (*RawScene, error
 	}
 	r := newSceneReader(ctx, in, opts.File, opts.Limits, nil, rr.entity)
 	r.expect = func(n int) { rr.reserve(n, r.size) }
+	if fastEntities {
+		r.straight = rr.fast
+	}
 	b.probs, b.ds.probs, b.ds.path = r.probs, r.probs, &r.path
 	h, err := r.read()
 	if err != nil {
@@ -397,6 +403,7 @@ func readRaw(ctx context.Context, in *Input, opts LoadOptions) (*RawScene, error
 		return nil, &Error{Problems: []Problem{{File: opts.File, Msg: "scene could not be read"}}}
 	}
 	rr.s.Warnings = r.probs.Warnings()
+	readFast.Add(int64(rr.fastN))
 	return rr.s, nil
 }
 

@@ -72,6 +72,9 @@ type sceneReader struct {
 	expect func(n int)
 	// entities, if set, reads the "entities" array in place of readEntities when the version is known by then.
 	entities func() error
+	// straight, if set, reads the entity at the decoder's position straight from the input, if it can (the
+	// decoder moved past it), in place of a tree handed to entity; the current version's entities only.
+	straight func(d *jsonpos.Decoder) bool
 
 	doc          entityDoc     // reused for every entity
 	cur          jsonpos.Value // the entity being read
@@ -330,6 +333,9 @@ func (r *sceneReader) readEntities() error {
 	mark := r.path.Key("entities")
 	defer r.path.Truncate(mark)
 	start := d.Offset()
+	if r.straight != nil && r.versionKnown && r.version >= CurrentVersion {
+		return r.readStraight(start)
+	}
 	p := r.parseAhead()
 	defer p.stop()
 	for i := 0; ; i++ {
@@ -357,6 +363,47 @@ func (r *sceneReader) readEntities() error {
 			if r.progress != nil && it.off >= r.nextProgress {
 				r.progress(it.off, r.size)
 				r.nextProgress = it.off + max(r.size/100, 1<<20)
+			}
+		}
+	}
+}
+
+// readStraight is readEntities with entities read straight from the input where they can be (sceneReader.straight),
+// on this goroutine, and into trees where not.
+func (r *sceneReader) readStraight(start int64) error {
+	d := r.d
+	for i := 0; ; i++ {
+		more, err := d.NextItem()
+		if err != nil || !more {
+			return err
+		}
+		if r.lim.MaxEntities > 0 && i >= r.lim.MaxEntities {
+			_, pos, _ := d.Peek()
+			r.probs.Errorf(pos.Line, pos.Col, "entities", "more than the limit of %s entities", words.Thousands(int64(r.lim.MaxEntities)))
+			return errStop
+		}
+		if !r.straight(d) {
+			if r.cur, err = d.Value(); err != nil {
+				return err
+			}
+			r.readEntity(&r.cur, i)
+			d.ResetArena()
+		}
+		r.count++
+		off := d.Offset()
+		if r.count == expectAfter && r.expect != nil && r.size > 0 && off > start {
+			r.expect(r.expectedRest(start, off))
+		}
+		if r.stop != nil && r.stop() {
+			return errStop
+		}
+		if i&255 == 255 {
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+			if r.progress != nil && off >= r.nextProgress {
+				r.progress(off, r.size)
+				r.nextProgress = off + max(r.size/100, 1<<20)
 			}
 		}
 	}

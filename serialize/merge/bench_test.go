@@ -1,10 +1,13 @@
 package merge
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -92,13 +95,24 @@ func BenchmarkDiff1M(b *testing.B) {
 func benchMerge(b *testing.B, n int) {
 	base, ours, theirs := mergeBenchFiles(b, n)
 	b.SetBytes(int64(len(base) + len(ours) + len(theirs)))
+	path := filepath.Join(b.TempDir(), "merged.json")
 	benchAgainstLoad(b, n, "merge", base, func(ctx context.Context) {
 		sides := readSides(b, ctx, base, ours, theirs)
 		res := Merge(sides[0], sides[1], sides[2])
-		var out bytes.Buffer
-		out.Grow(len(ours) + len(ours)/8)
-		if err := serialize.WriteRaw(ctx, &out, res.Scene); err != nil || len(res.Conflicts) != 0 {
-			b.Fatal(err, res.Conflicts)
+		if len(res.Conflicts) != 0 {
+			b.Fatal(res.Conflicts)
+		}
+		// Streamed to a file, as voltex-editor merge writes it.
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		if err := serialize.WriteRaw(ctx, w, res.Scene); err != nil {
+			b.Fatal(err)
+		}
+		if err := errors.Join(w.Flush(), f.Close()); err != nil {
+			b.Fatal(err)
 		}
 	})
 }

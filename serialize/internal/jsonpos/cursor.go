@@ -219,3 +219,101 @@ func ParseFloat(lit []byte, bits int) (float64, error) {
 	}
 	return f, nil
 }
+
+// NewCursor returns a cursor over data, which holds whole values (the text Inline returned, read again).
+func NewCursor(data []byte, lim Limits) Cursor {
+	room := 1 << 30
+	if lim.MaxDepth > 0 {
+		room = lim.MaxDepth
+	}
+	return Cursor{buf: data, line: 1, room: room, lim: lim}
+}
+
+// Peek returns the next byte that is not whitespace (0 at the end of the buffered input).
+func (c *Cursor) Peek() byte { return c.ws() }
+
+// Inline reads a value written exactly as [AppendInline] writes it — objects as { "k": v, "l": w }, arrays as
+// [a, b], {} and [] when empty, no other whitespace, and strings, numbers and literals as the other reads take
+// them — and returns its bytes, which are then that value's inline form.
+func (c *Cursor) Inline() ([]byte, bool) {
+	c.ws()
+	start := c.i
+	if !c.inline() {
+		return nil, false
+	}
+	return c.buf[start:c.i], true
+}
+
+func (c *Cursor) inline() bool {
+	if c.i >= len(c.buf) {
+		return false
+	}
+	switch b := c.buf[c.i]; b {
+	case '{', '[':
+		empty, open, end := "{}", "{ ", " }"
+		if b == '[' {
+			empty, open, end = "[]", "[", "]"
+		}
+		if c.depth+1 > c.room {
+			return false
+		}
+		c.vals++
+		if c.has(empty) {
+			c.i += 2
+			return true
+		}
+		if !c.has(open) {
+			return false
+		}
+		c.i += len(open)
+		c.depth++
+		for first := true; ; first = false {
+			if !first {
+				if c.has(end) {
+					c.i += len(end)
+					c.depth--
+					return true
+				}
+				if !c.has(", ") {
+					return false
+				}
+				c.i += 2
+			}
+			if b == '{' {
+				if !c.has(`"`) {
+					return false
+				}
+				if _, ok := c.String(); !ok || !c.has(": ") {
+					return false
+				}
+				c.vals-- // a key is no value of its own in a tree
+				c.i += 2
+			}
+			if !c.inline() {
+				return false
+			}
+		}
+	case '"':
+		_, ok := c.String()
+		return ok
+	case 't', 'f':
+		_, ok := c.Bool()
+		return ok
+	case 'n':
+		if !c.has("null") {
+			return false
+		}
+		c.i += 4
+		c.vals++
+		return true
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		_, _, ok := c.Number()
+		return ok
+	}
+	return false
+}
+
+// has reports whether the input at the cursor starts with s.
+func (c *Cursor) has(s string) bool {
+	return len(c.buf)-c.i >= len(s) && string(c.buf[c.i:c.i+len(s)]) == s
+}

@@ -41,7 +41,7 @@ func TestCursorCommitKeepsPositions(t *testing.T) {
 	}
 }
 
-// readObject reads an object of keys and numbers, strings, booleans and arrays of numbers with c.
+// readObject reads an object with c, its values in their inline form.
 func readObject(c *Cursor) bool {
 	if !c.Open('{') {
 		return false
@@ -51,38 +51,10 @@ func readObject(c *Cursor) bool {
 		if !ok || !more {
 			return ok
 		}
-		if !readScalar(c) {
+		if _, ok := c.Inline(); !ok {
 			return false
 		}
 	}
-}
-
-// readScalar reads a string, a boolean, a number or an array of numbers with c.
-func readScalar(c *Cursor) bool {
-	switch c.ws() {
-	case '"':
-		_, ok := c.String()
-		return ok
-	case 't', 'f':
-		_, ok := c.Bool()
-		return ok
-	case '[':
-		c.Open('[')
-		for first := true; ; first = false {
-			more, ok := c.Next(']', first)
-			if !ok {
-				return false
-			}
-			if !more {
-				return true
-			}
-			if _, _, ok := c.Number(); !ok {
-				return false
-			}
-		}
-	}
-	_, _, ok := c.Number()
-	return ok
 }
 
 // A cursor reads only the plainest JSON, and within the limits; anything else it leaves to Value (or to its caller,
@@ -98,7 +70,7 @@ func TestCursorRefuses(t *testing.T) {
 	} {
 		d := NewBytesDecoder([]byte(tc.src+" "), tc.lim)
 		c, ok := d.Cursor(64)
-		if ok && readScalar(&c) && c.ws() == 0 { // "01": a number, 0, and then what no value may be followed by
+		if _, read := c.Inline(); ok && read && c.ws() == 0 { // "01": a number, 0, and then what no value may be followed by
 
 			t.Errorf("%q with %+v: read", tc.src, tc.lim)
 		}
@@ -116,5 +88,34 @@ func TestCursorRefuses(t *testing.T) {
 	}
 	if c.Open('[') {
 		t.Error("opened a third level under MaxDepth 2")
+	}
+}
+
+// Inline takes a value exactly as AppendInline writes it, and nothing else.
+func TestCursorInline(t *testing.T) {
+	for _, src := range []string{
+		`{ "a": 1, "b": [1, -2.5e3, "x"], "c": { "d": true, "e": null }, "f": {}, "g": [] }`, `[]`, `{}`, `"s"`,
+		`[[1], [2, 3]]`, `false`,
+	} {
+		v, err := Parse([]byte(src), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if canon := string(AppendInline(nil, &v)); canon != src {
+			t.Fatalf("%s is written inline as %s", src, canon)
+		}
+		c := NewCursor([]byte(src+","), Limits{})
+		if got, ok := c.Inline(); !ok || string(got) != src {
+			t.Errorf("Inline of %s: %q, %v", src, got, ok)
+		}
+	}
+	for _, src := range []string{
+		`{"a": 1}`, `{ "a":1 }`, `{ "a": 1}`, `{ "a": 1 ,"b": 2 }`, `{ }`, `[ 1]`, `[1,2]`, `[1 ]`, `[1,  2]`,
+		`{ "a\n": 1 }`, `{ "a": "é" }`, `nul`, `[01]`, `{ "a": [1, 2 ] }`,
+	} {
+		c := NewCursor([]byte(src+","), Limits{})
+		if got, ok := c.Inline(); ok && c.Peek() == ',' {
+			t.Errorf("Inline took %s (as %q)", src, got)
+		}
 	}
 }
