@@ -472,6 +472,12 @@ func (c *codec) decodeFloat(v *jsonpos.Value, p unsafe.Pointer) bool {
 		return false
 	}
 	f, err := v.Float(c.bits)
+	return c.setFloat(f, err, p)
+}
+
+// setFloat stores f, converted without an error (err), at p and reports true if it fits the float codec c's range;
+// otherwise it stores nothing.
+func (c *codec) setFloat(f float64, err error, p unsafe.Pointer) bool {
 	if err != nil || (c.hasMin && f < c.min) || (c.hasMax && f > c.max) {
 		return false
 	}
@@ -484,10 +490,8 @@ func (c *codec) decodeFloat(v *jsonpos.Value, p unsafe.Pointer) bool {
 }
 
 func (c *codec) field(name []byte) *codec {
-	for i := range c.fields {
-		if c.fields[i].name == string(name) {
-			return &c.fields[i]
-		}
+	if i := c.fieldIndex(name); i >= 0 {
+		return &c.fields[i]
 	}
 	if c.hasFormer {
 		for i := range c.fields {
@@ -536,22 +540,20 @@ func (c *codec) integer(d *decodeState, v *jsonpos.Value) (int64, bool) {
 	}
 	var n int64
 	var err error
-	lo, hi := "", ""
+	bottom, top := c.intLimits()
+	lo, hi := strconv.FormatInt(bottom, 10), strconv.FormatUint(top, 10)
 	if c.kind == kUint {
 		var u uint64
 		u, err = v.Uint()
-		top := uint64(math.MaxUint64) >> (64 - c.bits)
 		if err == nil && u > top {
 			err = jsonpos.ErrRange
 		}
-		n, lo, hi = int64(u), "0", strconv.FormatUint(top, 10)
+		n = int64(u)
 	} else {
 		n, err = v.Int()
-		bottom, top := int64(-1)<<(c.bits-1), int64(uint64(1)<<(c.bits-1)-1)
-		if err == nil && (n < bottom || n > top) {
+		if err == nil && (n < bottom || n >= 0 && uint64(n) > top) {
 			err = jsonpos.ErrRange
 		}
-		lo, hi = strconv.FormatInt(bottom, 10), strconv.FormatInt(top, 10)
 	}
 	switch {
 	case errors.Is(err, jsonpos.ErrNotInteger):
@@ -562,6 +564,14 @@ func (c *codec) integer(d *decodeState, v *jsonpos.Value) (int64, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// intLimits is the least and the greatest value of the integer codec c's type.
+func (c *codec) intLimits() (bottom int64, top uint64) {
+	if c.kind == kUint {
+		return 0, uint64(math.MaxUint64) >> (64 - c.bits)
+	}
+	return int64(-1) << (c.bits - 1), uint64(1)<<(c.bits-1) - 1
 }
 
 func (c *codec) inRange(d *decodeState, v *jsonpos.Value, f float64) bool {

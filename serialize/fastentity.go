@@ -82,11 +82,8 @@ func (b *binder) fastComponents(c *jsonpos.Cursor, vals *[]any, use *int64, hasM
 	defer func() { b.used = used[:0] }()
 	for first := true; ; first = false {
 		key, more, ok := c.Member(first)
-		if !ok {
-			return false
-		}
-		if !more {
-			return true
+		if !ok || !more {
+			return ok
 		}
 		bd := b.byNm[string(key)]
 		if bd == nil || bd.refuse != "" || slices.Contains(used, bd) {
@@ -215,15 +212,7 @@ func (c *codec) fast(d *decodeState, cur *jsonpos.Cursor, p unsafe.Pointer, use 
 			return false
 		}
 		f, err := jsonpos.ParseFloat(lit, c.bits)
-		if err != nil || c.hasMin && f < c.min || c.hasMax && f > c.max {
-			return false
-		}
-		if c.bits == 32 {
-			*(*float32)(p) = float32(f)
-		} else {
-			*(*float64)(p) = f
-		}
-		return true
+		return c.setFloat(f, err, p)
 	case kInt, kUint:
 		lit, _, ok := cur.Number()
 		n, ok := plainInt(lit, ok)
@@ -266,11 +255,7 @@ func (c *codec) fast(d *decodeState, cur *jsonpos.Cursor, p unsafe.Pointer, use 
 // its enum.
 func (c *codec) fits(n int64) bool {
 	f := float64(n)
-	if c.kind == kUint {
-		if n < 0 || c.bits < 64 && uint64(n) > uint64(1)<<c.bits-1 {
-			return false
-		}
-	} else if bottom, top := int64(-1)<<(c.bits-1), int64(uint64(1)<<(c.bits-1)-1); n < bottom || n > top {
+	if bottom, top := c.intLimits(); n < bottom || n >= 0 && uint64(n) > top {
 		return false
 	}
 	if c.hasMin && f < c.min || c.hasMax && f > c.max {
@@ -297,11 +282,8 @@ func (c *codec) fastStruct(d *decodeState, cur *jsonpos.Cursor, p unsafe.Pointer
 	var seen uint64
 	for first := true; ; first = false {
 		key, more, ok := cur.Member(first)
-		if !ok {
-			return false
-		}
-		if !more {
-			return true
+		if !ok || !more {
+			return ok
 		}
 		k := c.fieldIndex(key)
 		if k < 0 || seen&(1<<k) != 0 {
@@ -322,11 +304,8 @@ func (c *codec) fastArray(d *decodeState, cur *jsonpos.Cursor, p unsafe.Pointer,
 	}
 	for i := 0; ; i++ {
 		more, ok := cur.Next(']', i == 0)
-		if !ok {
-			return false
-		}
-		if !more {
-			return i == c.length
+		if !ok || !more {
+			return ok && i == c.length
 		}
 		if i >= c.length || !c.elem.fast(d, cur, unsafe.Add(p, uintptr(i)*c.elem.size), use) {
 			return false

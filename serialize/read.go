@@ -344,28 +344,43 @@ func (r *sceneReader) readEntities() error {
 			return p.err
 		}
 		if it.over {
-			r.probs.Errorf(it.pos.Line, it.pos.Col, "entities", "more than the limit of %s entities", words.Thousands(int64(r.lim.MaxEntities)))
-			return errStop
+			return r.tooMany(it.pos)
 		}
 		r.cur = it.v
 		r.readEntity(&r.cur, i)
-		r.count++
-		if r.count == expectAfter && r.expect != nil && r.size > 0 && it.off > start {
-			r.expect(r.expectedRest(start, it.off))
-		}
-		if r.stop != nil && r.stop() {
-			return errStop
-		}
-		if i&255 == 255 {
-			if err := r.ctx.Err(); err != nil {
-				return err
-			}
-			if r.progress != nil && it.off >= r.nextProgress {
-				r.progress(it.off, r.size)
-				r.nextProgress = it.off + max(r.size/100, 1<<20)
-			}
+		if err := r.read1(i, start, it.off); err != nil {
+			return err
 		}
 	}
+}
+
+// tooMany reports the item at pos past the limit of entities, and stops the reading.
+func (r *sceneReader) tooMany(pos jsonpos.Pos) error {
+	r.probs.Errorf(pos.Line, pos.Col, "entities", "more than the limit of %s entities", words.Thousands(int64(r.lim.MaxEntities)))
+	return errStop
+}
+
+// read1 follows the read of entity i, which ended at offset off of the input (the array's items start at start):
+// it counts it, says how many are expected once a few are read, and reports progress; errStop if reading must
+// stop, the context's error if it was cancelled.
+func (r *sceneReader) read1(i int, start, off int64) error {
+	r.count++
+	if r.count == expectAfter && r.expect != nil && r.size > 0 && off > start {
+		r.expect(r.expectedRest(start, off))
+	}
+	if r.stop != nil && r.stop() {
+		return errStop
+	}
+	if i&255 == 255 {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		if r.progress != nil && off >= r.nextProgress {
+			r.progress(off, r.size)
+			r.nextProgress = off + max(r.size/100, 1<<20)
+		}
+	}
+	return nil
 }
 
 // readStraight is readEntities with entities read straight from the input where they can be (sceneReader.straight),
@@ -379,8 +394,7 @@ func (r *sceneReader) readStraight(start int64) error {
 		}
 		if r.lim.MaxEntities > 0 && i >= r.lim.MaxEntities {
 			_, pos, _ := d.Peek()
-			r.probs.Errorf(pos.Line, pos.Col, "entities", "more than the limit of %s entities", words.Thousands(int64(r.lim.MaxEntities)))
-			return errStop
+			return r.tooMany(pos)
 		}
 		if !r.straight(d) {
 			if r.cur, err = d.Value(); err != nil {
@@ -389,22 +403,8 @@ func (r *sceneReader) readStraight(start int64) error {
 			r.readEntity(&r.cur, i)
 			d.ResetArena()
 		}
-		r.count++
-		off := d.Offset()
-		if r.count == expectAfter && r.expect != nil && r.size > 0 && off > start {
-			r.expect(r.expectedRest(start, off))
-		}
-		if r.stop != nil && r.stop() {
-			return errStop
-		}
-		if i&255 == 255 {
-			if err := r.ctx.Err(); err != nil {
-				return err
-			}
-			if r.progress != nil && off >= r.nextProgress {
-				r.progress(off, r.size)
-				r.nextProgress = off + max(r.size/100, 1<<20)
-			}
+		if err := r.read1(i, start, d.Offset()); err != nil {
+			return err
 		}
 	}
 }

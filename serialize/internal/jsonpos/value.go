@@ -222,11 +222,7 @@ func (v *Value) Float(bits int) (float64, error) {
 	if v.kind != Number {
 		return 0, errNotNumber
 	}
-	f, err := parseFloat(v.text(), bits)
-	if err != nil || math.IsInf(f, 0) {
-		return 0, ErrRange
-	}
-	return f, nil
+	return ParseFloat(v.text(), bits)
 }
 
 // parseFloat parses a grammar-checked JSON number. Short numbers without
