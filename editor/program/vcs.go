@@ -42,6 +42,19 @@ func readSide(path, file string, opts serialize.LoadOptions) (*serialize.RawScen
 	return serialize.ReadRawFile(context.Background(), path, sideOptions(opts, file))
 }
 
+// sideSize returns the size of the diff side at path for sidesRoom: 0 for a stream, 1 for a missing or
+// empty file (read as an empty scene).
+func sideSize(path string) int64 {
+	if path == os.DevNull {
+		return 1
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return max(st.Size(), 1)
+}
+
 // sideOptions are the load options of a diff or merge side named file: within merge.SideLimits.
 func sideOptions(opts serialize.LoadOptions, file string) serialize.LoadOptions {
 	opts.File = file
@@ -144,6 +157,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if *gitMode {
 		names = [2]string{"a/" + label, "b/" + label}
 	}
+	// The sides, the changes and their text are kept to the end: no collections while they grow.
+	defer holdCollector(sidesRoom(sideSize(aPath), sideSize(bPath)))()
 	raws, errs := merge.ReadSides(func() (*serialize.RawScene, error) { return readSide(aPath, names[0], opts) },
 		func() (*serialize.RawScene, error) { return readSide(bPath, names[1], opts) })
 	for i, err := range errs {
@@ -265,6 +280,15 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			return sd.read(opts)
 		}
 	}
+	// The sides and the merged scene are kept until it is written: no collections while they grow.
+	var sizes []int64
+	for _, sd := range sides {
+		if sd.kind != sideEmpty {
+			sizes = append(sizes, sd.in.Size())
+		}
+	}
+	release := holdCollector(sidesRoom(sizes...))
+	defer release()
 	raws, errs := merge.ReadSides(read(sides[0]), read(sides[1]), read(sides[2]))
 	for i, err := range errs {
 		if sd := sides[i]; err != nil {
@@ -300,6 +324,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			return errors.New("the merged scene cannot be read back to check it")
 		}
 		raws, res.Scene = nil, nil
+		release()
 		runtime.GC()
 		return checkMerged(f.Name(), name, opts)
 	})

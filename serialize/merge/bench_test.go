@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 	"time"
 
@@ -148,7 +150,15 @@ func benchAgainstLoad(b *testing.B, n int, op string, scene []byte, run func(ctx
 		}
 		runtime.GC() // the world is not held while op runs
 		t1, c1 := time.Now(), processCPU()
+		// As voltex-editor diff and merge run (holdCollector in editor/program): no collections while
+		// the sides are read, compared or merged, and written, within a memory limit.
+		held := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+		metrics.Read(held)
+		limit := debug.SetMemoryLimit(int64(held[0].Value.Uint64()-held[1].Value.Uint64()) + 6*int64(len(scene)) + 512<<20)
+		percent := debug.SetGCPercent(-1)
 		run(ctx)
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
 		t2, c2 := time.Now(), processCPU()
 		tLoad += t1.Sub(t0)
 		tOp += t2.Sub(t1)
