@@ -16,6 +16,7 @@ var (
 	ErrUnknownComponent = errors.New("unknown component")
 	ErrComputed         = errors.New("component is computed by the world")
 	ErrPath             = errors.New("invalid field path")
+	ErrNotPlain         = errors.New("component type holds pointers or strings")
 )
 
 // locate returns the column and row holding component id of a live entity.

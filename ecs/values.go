@@ -66,6 +66,61 @@ func (w *World) CopyValues(id ComponentID, es []Entity) (Values, error) {
 	return v, nil
 }
 
+// SameValues returns, in increasing order, the indexes i of es whose component (that of vals) equals
+// value i of vals, compared as memory, without copying the world's values (an editor asks which of a
+// million values an edit left as they were). It is for plain types: a type holding pointers or
+// strings is an error (ErrNotPlain), since equal contents need not be equal memory. Every entity
+// must be alive and have the component, and es must be as long as vals.
+func (w *World) SameValues(es []Entity, vals Values) ([]int, error) {
+	id := vals.id
+	if int(id) >= len(w.comps) || w.comps[id].info.Type != vals.t {
+		return nil, fmt.Errorf("ecs: compare values of component %d: %w (not this world's)", id, ErrUnknownComponent)
+	}
+	name := w.comps[id].info.Name
+	if typeHasPointers(vals.t) {
+		return nil, fmt.Errorf("ecs: compare values of %s: %w", name, ErrNotPlain)
+	}
+	if len(es) != vals.n {
+		return nil, fmt.Errorf("ecs: compare %d values of %s with %d entities", vals.n, name, len(es))
+	}
+	var same []int
+	for i := 0; i < len(es); {
+		e := es[i]
+		if !w.Alive(e) {
+			return nil, fmt.Errorf("ecs: compare %s of %v: %w", name, e, ErrDeadEntity)
+		}
+		c, row, ok := w.locate(e, id)
+		if !ok {
+			return nil, fmt.Errorf("ecs: compare %s of %v: %w", name, e, ErrNoComponent)
+		}
+		// The entities after e in the rows after its, in the same column, are compared with it in one piece.
+		n := 1
+		for i+n < len(es) && w.Alive(es[i+n]) {
+			c2, row2, ok := w.locate(es[i+n], id)
+			if !ok || c2 != c || row2 != row+uint32(n) {
+				break
+			}
+			n++
+		}
+		size := int(vals.size)
+		a := unsafe.Slice((*byte)(c.at(row)), n*size)
+		b := unsafe.Slice((*byte)(vals.at(i)), n*size)
+		if size == 0 || string(a) == string(b) {
+			for k := range n {
+				same = append(same, i+k)
+			}
+		} else {
+			for k := range n {
+				if string(a[k*size:(k+1)*size]) == string(b[k*size:(k+1)*size]) {
+					same = append(same, i+k)
+				}
+			}
+		}
+		i += n
+	}
+	return same, nil
+}
+
 // put copies one value from src to dst (deep if the type shares memory).
 func (v *Values) put(dst, src unsafe.Pointer) {
 	switch {

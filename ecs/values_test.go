@@ -2,6 +2,7 @@ package ecs_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -74,4 +75,101 @@ func TestValuesRoundTrip(t *testing.T) {
 		g, _ := w.CopyValues(mustID[ecs.GlobalTransform](t, w), back[:1])
 		w.SpawnValues([]ecs.Values{g}, 0, 1)
 	})
+}
+
+// TestSameValues: SameValues against a loop over the entities one at a time, for entities in two tables and in
+// a sparse set, in row order and shuffled (runs of rows compared in one piece, and not), with values changed
+// here and there; and its errors.
+func TestSameValues(t *testing.T) {
+	w := newTestWorld()
+	type Tag struct{}
+	ecs.Register[Tag](w)
+	pid := mustID[Pos](t, w)
+	pos := ecs.NewMap[Pos](w)
+	var es []ecs.Entity
+	for i := range 300 {
+		e := w.Spawn(Pos{float64(i), 2})
+		if i%3 == 0 {
+			ecs.NewMap[Tag](w).Add(e, Tag{}) // a second table
+		}
+		es = append(es, e)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 50 {
+		order := slices.Clone(es)
+		if round%2 == 1 {
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		before, err := w.CopyValues(pid, order)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range rng.IntN(20) {
+			e := order[rng.IntN(len(order))]
+			p := pos.Get(e)
+			p.X += 1
+			if rng.IntN(4) == 0 {
+				p.X -= 1 // written back as it was: the same
+			}
+			pos.Set(e, p)
+		}
+		var want []int
+		for i, e := range order {
+			if pos.Get(e) == before.At(i).(Pos) {
+				want = append(want, i)
+			}
+		}
+		got, err := w.SameValues(order, before)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: same %v, want %v", round, got, want)
+		}
+	}
+	// A sparse set: rows by entity, never in runs.
+	type Heat struct{ V float32 }
+	hid := ecs.Register[Heat](w, ecs.WithStorage(ecs.SparseSet))
+	heat := ecs.NewMap[Heat](w)
+	for i, e := range es {
+		heat.Add(e, Heat{float32(i)})
+	}
+	hv, err := w.CopyValues(hid, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heat.Set(es[7], Heat{-1})
+	heat.Set(es[8], Heat{8}) // as it was
+	got, err := w.SameValues(es, hv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int
+	for i := range es {
+		if i != 7 {
+			want = append(want, i)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("sparse: same %v, want all but 7", got)
+	}
+
+	v, _ := w.CopyValues(pid, es[:2])
+	if _, err := w.SameValues(es[:3], v); err == nil {
+		t.Error("no error for more entities than values")
+	}
+	w.Despawn(es[1])
+	if _, err := w.SameValues(es[:2], v); !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Errorf("a dead entity: %v", err)
+	}
+	ecs.Register[Tags](w)
+	e := w.Spawn(Tags{[]string{"a"}})
+	tv, _ := w.CopyValues(mustID[Tags](t, w), []ecs.Entity{e})
+	if _, err := w.SameValues([]ecs.Entity{e}, tv); !errors.Is(err, ecs.ErrNotPlain) {
+		t.Errorf("a type with a slice: %v", err)
+	}
+	other := w.Spawn()
+	if _, err := w.SameValues([]ecs.Entity{other, es[0]}, v); !errors.Is(err, ecs.ErrNoComponent) {
+		t.Errorf("an entity without the component: %v", err)
+	}
 }

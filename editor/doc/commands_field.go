@@ -187,16 +187,8 @@ func (d *core) cancelColumn(c *colEdit) {
 // endColumn makes the command of a column edit that ends; nil when it left every value as it was.
 // Entities whose value did not change are left out.
 func (d *core) endColumn(name string, c *colEdit) *fieldCmd {
-	after, err := d.world.CopyValues(c.cid, c.ents)
+	same, err := d.world.SameValues(c.ents, c.before)
 	mustOK(err)
-	size := c.before.Bytes() / max(1, c.before.Len())
-	a, b := valuesBytes(after), valuesBytes(c.before)
-	var same []int
-	for i := range c.ents {
-		if bytes.Equal(a[i*size:(i+1)*size], b[i*size:(i+1)*size]) {
-			same = append(same, i)
-		}
-	}
 	cmd := &fieldCmd{name: name, cid: c.cid, ids: c.ids, before: c.before, sets: c.sets, ents: c.ents}
 	switch {
 	case len(same) == len(c.ents):
@@ -228,12 +220,4 @@ func sameEntities(a, b []ecs.Entity) bool {
 	}
 	size := len(a) * int(unsafe.Sizeof(a[0]))
 	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), size), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), size))
-}
-
-// valuesBytes returns the memory of v's values (of a plain type).
-func valuesBytes(v ecs.Values) []byte {
-	if v.Len() == 0 || v.Bytes() == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(v.Value(0).Addr().UnsafePointer()), v.Bytes())
 }
