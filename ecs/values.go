@@ -40,23 +40,9 @@ func (w *World) CopyValues(id ComponentID, es []Entity) (Values, error) {
 	}
 	v := NewValues(w, id, len(es))
 	for i := 0; i < len(es); {
-		e := es[i]
-		if !w.Alive(e) {
-			return Values{}, fmt.Errorf("ecs: copy %s of %v: %w", w.comps[id].info.Name, e, ErrDeadEntity)
-		}
-		c, row, ok := w.locate(e, id)
-		if !ok {
-			return Values{}, fmt.Errorf("ecs: copy %s of %v: %w", w.comps[id].info.Name, e, ErrNoComponent)
-		}
-		// The entities after e in the rows after its, in the same column (a table's entities in their
-		// order: a delete of everything) are copied with it in one piece.
-		n := 1
-		for i+n < len(es) && w.Alive(es[i+n]) {
-			c2, row2, ok := w.locate(es[i+n], id)
-			if !ok || c2 != c || row2 != row+uint32(n) {
-				break
-			}
-			n++
+		c, row, n, err := w.rowRun(es, i, id, "copy")
+		if err != nil {
+			return Values{}, err
 		}
 		if v.size != 0 {
 			v.ops.deepCopy(v.at(i), c.at(row), n, v.shares)
@@ -64,6 +50,29 @@ func (w *World) CopyValues(id ComponentID, es []Entity) (Values, error) {
 		i += n
 	}
 	return v, nil
+}
+
+// rowRun returns where component id of es[i] is, and how many of the entities from es[i] on are in the rows
+// that follow its in the same column (a table's entities in their order: a delete of everything), to be read
+// in one piece; or an error (op names the operation) if es[i] is dead or lacks the component.
+func (w *World) rowRun(es []Entity, i int, id ComponentID, op string) (*column, uint32, int, error) {
+	e := es[i]
+	if !w.Alive(e) {
+		return nil, 0, 0, fmt.Errorf("ecs: %s %s of %v: %w", op, w.comps[id].info.Name, e, ErrDeadEntity)
+	}
+	c, row, ok := w.locate(e, id)
+	if !ok {
+		return nil, 0, 0, fmt.Errorf("ecs: %s %s of %v: %w", op, w.comps[id].info.Name, e, ErrNoComponent)
+	}
+	n := 1
+	for i+n < len(es) && w.Alive(es[i+n]) {
+		c2, row2, ok := w.locate(es[i+n], id)
+		if !ok || c2 != c || row2 != row+uint32(n) {
+			break
+		}
+		n++
+	}
+	return c, row, n, nil
 }
 
 // SameValues returns, in increasing order, the indexes i of es whose component (that of vals) equals
@@ -85,22 +94,9 @@ func (w *World) SameValues(es []Entity, vals Values) ([]int, error) {
 	}
 	var same []int
 	for i := 0; i < len(es); {
-		e := es[i]
-		if !w.Alive(e) {
-			return nil, fmt.Errorf("ecs: compare %s of %v: %w", name, e, ErrDeadEntity)
-		}
-		c, row, ok := w.locate(e, id)
-		if !ok {
-			return nil, fmt.Errorf("ecs: compare %s of %v: %w", name, e, ErrNoComponent)
-		}
-		// The entities after e in the rows after its, in the same column, are compared with it in one piece.
-		n := 1
-		for i+n < len(es) && w.Alive(es[i+n]) {
-			c2, row2, ok := w.locate(es[i+n], id)
-			if !ok || c2 != c || row2 != row+uint32(n) {
-				break
-			}
-			n++
+		c, row, n, err := w.rowRun(es, i, id, "compare")
+		if err != nil {
+			return nil, err
 		}
 		size := int(vals.size)
 		a := unsafe.Slice((*byte)(c.at(row)), n*size)

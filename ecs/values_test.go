@@ -107,9 +107,9 @@ func TestSameValues(t *testing.T) {
 		for range rng.IntN(20) {
 			e := order[rng.IntN(len(order))]
 			p := pos.Get(e)
-			p.X += 1
+			p.X++
 			if rng.IntN(4) == 0 {
-				p.X -= 1 // written back as it was: the same
+				p.X-- // written back as it was: the same
 			}
 			pos.Set(e, p)
 		}
