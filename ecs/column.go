@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"github.com/voltex-editor/voltex/internal/prefault"
 	"math/bits"
 	"unsafe"
 )
@@ -82,6 +83,7 @@ func (c *column) resize(n, newCap int) {
 // resizeSlice returns a new slice of length size holding the first n of s.
 func resizeSlice[T any](s []T, n, size int) []T {
 	ns := make([]T, size)
+	prefault.Slice(ns)
 	copyInChunks(ns, s[:n])
 	return ns
 }
@@ -91,6 +93,7 @@ func growSlice[T any](s []T, n int) []T {
 		return s
 	}
 	ns := make([]T, n)
+	prefault.Slice(ns)
 	copyInChunks(ns, s)
 	return ns
 }

@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/prefault"
 	"reflect"
 	"unsafe"
 )
@@ -371,6 +372,7 @@ func (o *typedOps[T]) alloc(n int) unsafe.Pointer {
 		return unsafe.Pointer(&zeroBase)
 	}
 	s := make([]T, n)
+	prefault.Slice(s)
 	return unsafe.Pointer(&s[0])
 }
 
@@ -380,6 +382,7 @@ func (o *typedOps[T]) grow(p unsafe.Pointer, n, newCap int) unsafe.Pointer {
 		return unsafe.Pointer(&zeroBase)
 	}
 	s := make([]T, newCap)
+	prefault.Slice(s)
 	if n > 0 {
 		copyInChunks(s, unsafe.Slice((*T)(p), n))
 	}
@@ -440,7 +443,9 @@ func (o *reflectOps) alloc(n int) unsafe.Pointer {
 	if o.t.Size() == 0 || n == 0 {
 		return unsafe.Pointer(&zeroBase)
 	}
-	return reflect.MakeSlice(reflect.SliceOf(o.t), n, n).Index(0).Addr().UnsafePointer()
+	p := reflect.MakeSlice(reflect.SliceOf(o.t), n, n).Index(0).Addr().UnsafePointer()
+	prefault.Range(p, uintptr(n)*o.t.Size())
+	return p
 }
 
 func (o *reflectOps) grow(p unsafe.Pointer, n, newCap int) unsafe.Pointer {
@@ -448,6 +453,7 @@ func (o *reflectOps) grow(p unsafe.Pointer, n, newCap int) unsafe.Pointer {
 		return unsafe.Pointer(&zeroBase)
 	}
 	s := reflect.MakeSlice(reflect.SliceOf(o.t), newCap, newCap)
+	prefault.Range(s.Index(0).Addr().UnsafePointer(), uintptr(newCap)*o.t.Size())
 	if n > 0 {
 		old := reflect.NewAt(reflect.ArrayOf(n, o.t), p).Elem()
 		reflect.Copy(s, old)
