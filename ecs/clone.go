@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"github.com/voltex-editor/voltex/internal/prefault"
 	"maps"
 	"reflect"
 	"runtime"
@@ -178,6 +179,7 @@ func cloneInChunks[T any](s []T) []T {
 		return nil
 	}
 	c := make([]T, len(s))
+	prefault.Slice(c)
 	copyInChunks(c, s)
 	return c
 }
@@ -220,6 +222,7 @@ func cloneColumn(src *column, s *componentStore, n, capacity int, full, kept boo
 	d := &column{size: src.size, ops: src.ops, store: s, trivial: src.trivial, floor: src.floor}
 	d.ptr = src.ops.alloc(capacity)
 	if n > 0 && src.size != 0 && (full || (kept && !src.store.info.Computed)) {
+		prefault.Range(d.ptr, uintptr(n)*src.size)
 		src.ops.deepCopy(d.ptr, src.ptr, n, src.store.info.SharesMemory)
 	}
 	if !full {

@@ -372,7 +372,6 @@ func (o *typedOps[T]) alloc(n int) unsafe.Pointer {
 		return unsafe.Pointer(&zeroBase)
 	}
 	s := make([]T, n)
-	prefault.Slice(s)
 	return unsafe.Pointer(&s[0])
 }
 
@@ -382,7 +381,7 @@ func (o *typedOps[T]) grow(p unsafe.Pointer, n, newCap int) unsafe.Pointer {
 		return unsafe.Pointer(&zeroBase)
 	}
 	s := make([]T, newCap)
-	prefault.Slice(s)
+	prefault.Slice(s) // the rows copied now, and the room that grew for rows to come
 	if n > 0 {
 		copyInChunks(s, unsafe.Slice((*T)(p), n))
 	}
@@ -443,9 +442,7 @@ func (o *reflectOps) alloc(n int) unsafe.Pointer {
 	if o.t.Size() == 0 || n == 0 {
 		return unsafe.Pointer(&zeroBase)
 	}
-	p := reflect.MakeSlice(reflect.SliceOf(o.t), n, n).Index(0).Addr().UnsafePointer()
-	prefault.Range(p, uintptr(n)*o.t.Size())
-	return p
+	return reflect.MakeSlice(reflect.SliceOf(o.t), n, n).Index(0).Addr().UnsafePointer()
 }
 
 func (o *reflectOps) grow(p unsafe.Pointer, n, newCap int) unsafe.Pointer {

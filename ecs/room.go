@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"context"
+	"github.com/voltex-editor/voltex/internal/prefault"
 	"unsafe"
 )
 
@@ -112,8 +113,11 @@ func (r *Room) Make(ctx context.Context) bool {
 func touch(ctx context.Context, p unsafe.Pointer, n uintptr) bool {
 	const page, check = 4096, 4 << 20
 	for off := uintptr(0); off < n; off += page {
-		if off%check == 0 && ctx.Err() != nil {
-			return false
+		if off%check == 0 {
+			if ctx.Err() != nil {
+				return false
+			}
+			prefault.Range(unsafe.Add(p, off), min(check, n-off)) // the block's pages in one call
 		}
 		*(*byte)(unsafe.Add(p, off)) = 0
 	}

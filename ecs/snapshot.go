@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"github.com/voltex-editor/voltex/internal/prefault"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -177,6 +178,7 @@ func (w *World) copyColumns(s *componentStore) {
 	cp := func(c *column, n, capacity int) {
 		p := c.ops.alloc(capacity)
 		if n > 0 {
+			prefault.Range(p, uintptr(n)*c.size)
 			c.ops.deepCopy(p, c.ptr, n, s.info.SharesMemory)
 		}
 		c.ptr = p

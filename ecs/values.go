@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"github.com/voltex-editor/voltex/internal/prefault"
 	"reflect"
 	"runtime"
 	"sync"
@@ -39,6 +40,7 @@ func (w *World) CopyValues(id ComponentID, es []Entity) (Values, error) {
 		return Values{}, fmt.Errorf("ecs: component ID %d: %w", id, ErrUnknownComponent)
 	}
 	v := NewValues(w, id, len(es))
+	prefault.Range(v.ptr, uintptr(v.n)*v.size) // written whole below
 	for i := 0; i < len(es); {
 		c, row, n, err := w.rowRun(es, i, id, "copy")
 		if err != nil {
@@ -283,15 +285,21 @@ func (w *World) spawnColumns(t *table, cols []Values, extra []ComponentID, lo, h
 		if k < len(cols) {
 			v := &cols[k]
 			c := w.comps[v.id].cols[t.index]
+			prefault.Slice(c.added[row0:row1])
+			prefault.Slice(c.changed[row0:row1])
 			c.setTicksRange(row0, row1, tick)
 			if v.size != 0 && n > 0 {
+				prefault.Range(c.at(row0), uintptr(n)*v.size)
 				v.ops.deepCopy(c.at(row0), v.at(lo), n, v.shares)
 			}
 			return
 		}
 		c := w.comps[extra[k-len(cols)]].cols[t.index]
+		prefault.Slice(c.added[row0:row1])
+		prefault.Slice(c.changed[row0:row1])
 		c.setTicksRange(row0, row1, tick)
 		if c.size != 0 {
+			prefault.Range(c.at(row0), uintptr(n)*c.size)
 			for r := row0; r < row1; r++ {
 				c.ops.setDefault(c.at(r))
 			}
