@@ -285,21 +285,15 @@ func (w *World) spawnColumns(t *table, cols []Values, extra []ComponentID, lo, h
 		if k < len(cols) {
 			v := &cols[k]
 			c := w.comps[v.id].cols[t.index]
-			prefault.Slice(c.added[row0:row1])
-			prefault.Slice(c.changed[row0:row1])
 			c.setTicksRange(row0, row1, tick)
 			if v.size != 0 && n > 0 {
-				prefault.Range(c.at(row0), uintptr(n)*v.size)
 				v.ops.deepCopy(c.at(row0), v.at(lo), n, v.shares)
 			}
 			return
 		}
 		c := w.comps[extra[k-len(cols)]].cols[t.index]
-		prefault.Slice(c.added[row0:row1])
-		prefault.Slice(c.changed[row0:row1])
 		c.setTicksRange(row0, row1, tick)
 		if c.size != 0 {
-			prefault.Range(c.at(row0), uintptr(n)*c.size)
 			for r := row0; r < row1; r++ {
 				c.ops.setDefault(c.at(r))
 			}
