@@ -23,6 +23,7 @@ func (c *treeCmd) size() int { return c.rm.size() + 8*len(c.roots) }
 func (c *treeCmd) apply(d *core) error {
 	if c.insert {
 		es := d.restorePack(c.rm.pack, nil, nil)
+		d.noteRestored(c.rm.pack, es)
 		d.rebasePack(c.rm.pack)
 		d.hintRoots(c.rm.pack, es)
 		return nil
@@ -35,6 +36,7 @@ func (c *treeCmd) revert(d *core) error {
 		return c.remove(d)
 	}
 	es := d.restorePack(c.rm.pack, c.rm.order, c.rm.holders)
+	d.noteRestored(c.rm.pack, es)
 	d.rebasePack(c.rm.pack)
 	d.hintRoots(c.rm.pack, es)
 	return nil

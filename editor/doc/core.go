@@ -39,6 +39,8 @@ type core struct {
 	// roots are the roots in sibling order as a load or a step that brought back the whole world listed them, for
 	// the first Roots (nil after it).
 	roots *loadedRoots
+	// restored are the ids and entities a step just brought back, for the selection it restores (resolveIDs).
+	restored *restoredIDs
 
 	// The prefab files the scene's instances are built from (kept for saving and live updates),
 	// and the folder their paths are relative to (editor/doc/prefab.go).

@@ -69,6 +69,7 @@ func (h *History) push(cmd command, selBefore []uint64) {
 		h.size -= st.size
 	}
 	clear(h.steps[h.pos:])
+	h.c.restored = nil
 	h.c.recordBases(cmd)
 	st := step{cmd: cmd, selBefore: selBefore, selAfter: h.sel.ids(), what: h.c.touched(cmd)}
 	st.size = stepBytes + cmd.size() + 8*(len(st.selBefore)+len(st.selAfter))
@@ -146,6 +147,14 @@ func (h *History) Undos() int { return h.pos }
 // Redos returns how many steps can be redone.
 func (h *History) Redos() int { return len(h.steps) - h.pos }
 
+// keepRestored keeps what st's command just brought back for the selection that follows (noteRestored) only
+// when the command is one treeCmd that succeeded: another command's later parts may have changed those entities.
+func (h *History) keepRestored(st *step, err error) {
+	if _, one := st.cmd.(*treeCmd); !one || err != nil {
+		h.c.restored = nil
+	}
+}
+
 // Undo undoes the last step and restores the selection it started with. It does nothing (nil) when
 // there is nothing to undo, and returns ErrPlaying while playing. An open transaction is committed
 // first, so Ctrl+Z during a drag undoes the drag.
@@ -160,12 +169,14 @@ func (h *History) Undo() error {
 	h.c.dropPendingRoots()
 	h.c.packGrew = 0
 	err := st.cmd.revert(h.c)
+	h.keepRestored(st, err)
 	h.grew(st) // what a part of it did before an error too
 	if err != nil {
 		return fmt.Errorf("undo %s: %w", st.cmd.label(), err)
 	}
 	h.pos--
 	h.sel.set(st.selBefore)
+	h.c.restored = nil
 	h.c.version++
 	h.c.stampRoots()
 	if h.c.jr != nil {
@@ -187,12 +198,14 @@ func (h *History) Redo() error {
 	h.c.dropPendingRoots()
 	h.c.packGrew = 0
 	err := st.cmd.apply(h.c)
+	h.keepRestored(st, err)
 	h.grew(st)
 	if err != nil {
 		return fmt.Errorf("redo %s: %w", st.cmd.label(), err)
 	}
 	h.pos++
 	h.sel.set(st.selAfter)
+	h.c.restored = nil
 	h.c.version++
 	h.c.stampRoots()
 	if h.c.jr != nil {

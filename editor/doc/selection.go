@@ -91,11 +91,30 @@ func (s *Selection) fresh() {
 // looking each one up (a variable for tests).
 var bulkResolve = func(n, world int) bool { return n >= 4096 && 8*n >= world }
 
-// resolveIDs appends the entity of each of ids (zero for an id that names none) to dst. Many ids (a selection of a
-// million, restored by undo) are joined with the world's ids sorted by radix in buf: two sorts (one if ids are in
-// order already, as Select All leaves them) and a merge instead of a million look-ups in a hash map, each a cache
-// miss. dst must not share memory with buf, nor may the caller hold buf's lists across the call.
+// restoredIDs are the entities es a step brought back and their ids (es[i] has ids[i]), while the world's shape is
+// still shape: the selection the step restores is often exactly them (a delete of everything selected, undone), and
+// is then resolved without looking a million ids up.
+type restoredIDs struct {
+	ids   []uint64
+	es    []ecs.Entity
+	shape uint64
+}
+
+// noteRestored keeps es, the entities of p a step just brought back, for the selection the step restores: History
+// forgets them once it restored the selection, and after any step but a treeCmd's.
+func (d *core) noteRestored(p *pack, es []ecs.Entity) {
+	d.restored = &restoredIDs{ids: p.ids, es: es, shape: d.world.ShapeVersion()}
+}
+
+// resolveIDs appends the entity of each of ids (zero for an id that names none) to dst. Ids that are exactly those
+// a step just brought back take its entities (restoredIDs). Other big lists (a selection of a million, restored by
+// undo) are joined with the world's ids sorted by radix in buf: two sorts (one if ids are in order already) and a
+// merge instead of a million look-ups in a hash map, each a cache miss. dst must not share memory with buf, nor may
+// the caller hold buf's lists across the call.
 func (d *core) resolveIDs(dst []ecs.Entity, ids []uint64, buf *sortBufs) []ecs.Entity {
+	if r := d.restored; r != nil && r.shape == d.world.ShapeVersion() && slices.Equal(ids, r.ids) {
+		return append(dst, r.es...)
+	}
 	if d.indexLen() == 0 { // none names an entity (after a delete of everything)
 		n := len(dst)
 		dst = slices.Grow(dst, len(ids))[:n+len(ids)]
@@ -376,19 +395,19 @@ func (s *Selection) Toggle(e ecs.Entity) {
 // Clear deselects everything.
 func (s *Selection) Clear() { s.set(nil) }
 
-// SelectAll selects every entity, in ascending scene id order. It reads the ids from the world's
-// columns and sorts them by radix, without looking each one up.
+// SelectAll selects every entity, in the order the world stores them (for a scene as loaded or spawned, the
+// order it was made in). It reads the ids from the world's columns, without looking each one up.
 func (s *Selection) SelectAll() {
 	s.fresh() // first: its look-up of many ids sorts in the spare buffers that are about to hold the new list
-	ids, es := s.c.sortedIDs(s.spare.ids[:0], s.spare.ents[:0], &s.spare.radix)
+	ids, es := s.c.worldIDs(s.spare.ids[:0], s.spare.ents[:0])
 	s.replace(ids, es)
 }
 
 // Invert selects every entity that is not selected and deselects the others (Blender's
-// Ctrl+I), in ascending scene id order like SelectAll.
+// Ctrl+I), in the world's order like SelectAll.
 func (s *Selection) Invert() {
 	s.fresh() // first, as in SelectAll
-	ids, es := s.c.sortedIDs(s.spare.ids[:0], s.spare.ents[:0], &s.spare.radix)
+	ids, es := s.c.worldIDs(s.spare.ids[:0], s.spare.ents[:0])
 	k := 0
 	for i, e := range es {
 		if !s.has(e, ids[i]) {
@@ -419,6 +438,14 @@ func (s *Selection) replace(ids []uint64, es []ecs.Entity) {
 // sortedIDs returns the scene ids of all entities in ascending order, and their entities, appended to ids and es
 // (empty; grown as needed), sorting with tmp's buffers if tmp is not nil.
 func (d *core) sortedIDs(ids []uint64, es []ecs.Entity, tmp *radix.Buffer[ecs.Entity]) ([]uint64, []ecs.Entity) {
+	ids, es = d.worldIDs(ids, es)
+	radixSort(ids, es, tmp)
+	return ids, es
+}
+
+// worldIDs returns the scene ids of all entities in the world's order (table by table, row by row), and their
+// entities, appended to ids and es (empty; grown as needed).
+func (d *core) worldIDs(ids []uint64, es []ecs.Entity) ([]uint64, []ecs.Entity) {
 	q := ecs.NewQuery1[scene.SceneID](d.world, ecs.Read[scene.SceneID]())
 	n := q.Count()
 	ids, es = slices.Grow(ids[:0], n), slices.Grow(es[:0], n)
@@ -428,7 +455,6 @@ func (d *core) sortedIDs(ids []uint64, es []ecs.Entity, tmp *radix.Buffer[ecs.En
 			es = append(es, e)
 		}
 	})
-	radixSort(ids, es, tmp)
 	return ids, es
 }
 
