@@ -155,6 +155,9 @@ func (c *gridCmd) apply(d *core) error {
 		d.structure++
 		i++
 	}
+	if !c.grouped { // the cubes are what the spawn selects
+		d.restored = &restoredIDs{ids: c.ids, es: c.cubes, shape: d.world.ShapeVersion()}
+	}
 	return nil
 }
 

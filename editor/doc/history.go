@@ -147,12 +147,17 @@ func (h *History) Undos() int { return h.pos }
 // Redos returns how many steps can be redone.
 func (h *History) Redos() int { return len(h.steps) - h.pos }
 
-// keepRestored keeps what st's command just brought back for the selection that follows (noteRestored) only
-// when the command is one treeCmd that succeeded: another command's later parts may have changed those entities.
+// keepRestored keeps what st's command just brought back for the selection that follows (core.restored) only
+// when the command is one treeCmd or gridCmd that succeeded: another command's later parts may have changed those
+// entities.
 func (h *History) keepRestored(st *step, err error) {
-	if _, one := st.cmd.(*treeCmd); !one || err != nil {
-		h.c.restored = nil
+	switch st.cmd.(type) {
+	case *treeCmd, *gridCmd:
+		if err == nil {
+			return
+		}
 	}
+	h.c.restored = nil
 }
 
 // Undo undoes the last step and restores the selection it started with. It does nothing (nil) when

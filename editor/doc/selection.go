@@ -91,17 +91,17 @@ func (s *Selection) fresh() {
 // looking each one up (a variable for tests).
 var bulkResolve = func(n, world int) bool { return n >= 4096 && 8*n >= world }
 
-// restoredIDs are the entities es a step brought back and their ids (es[i] has ids[i]), while the world's shape is
-// still shape: the selection the step restores is often exactly them (a delete of everything selected, undone), and
-// is then resolved without looking a million ids up.
+// restoredIDs are the entities es a step brought back or made and their ids (es[i] has ids[i]), while the world's
+// shape is still shape: the selection the step restores is often exactly them (a delete of everything selected,
+// undone; a grid spawned, or its redo), and is then resolved without looking the ids up.
 type restoredIDs struct {
 	ids   []uint64
 	es    []ecs.Entity
 	shape uint64
 }
 
-// noteRestored keeps es, the entities of p a step just brought back, for the selection the step restores: History
-// forgets them once it restored the selection, and after any step but a treeCmd's.
+// noteRestored keeps es, the entities of p a step just brought back, for the selection the step restores (History
+// forgets them once it restored the selection, and after any other command).
 func (d *core) noteRestored(p *pack, es []ecs.Entity) {
 	d.restored = &restoredIDs{ids: p.ids, es: es, shape: d.world.ShapeVersion()}
 }

@@ -4,18 +4,16 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/voltex-editor/voltex/ecs"
+	"github.com/voltex-editor/voltex/ecs/scene"
 )
 
 // The undo of a delete selects again what was selected, each id naming its entity: when the step brought back
 // exactly the selected entities (taken from the step, not looked up), when it brought back more, and when the
 // selection was not in the order the entities came back in.
 func TestUndoOfDeleteSelectsWhatWasSelected(t *testing.T) {
-	d := New("", Options{})
-	p := grid100k("")
-	p.Count = [3]int{20, 2, 20}
-	if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
-		t.Fatal(err)
-	}
+	d, _ := gridOf800(t)
 	all := d.Selection().Entities()
 	for _, c := range []struct {
 		name string
@@ -57,4 +55,66 @@ func TestUndoOfDeleteSelectsWhatWasSelected(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A spawn of a grid selects the cubes it made, and so does its redo, each id naming its cube: taken from the spawn,
+// not looked up.
+func TestGridSpawnAndRedoSelectTheirCubes(t *testing.T) {
+	d, p := gridOf800(t)
+	p.Count = [3]int{10, 2, 10}
+	p.Origin[0] += 100
+	bulk := bulkResolve
+	defer func() { bulkResolve = bulk }()
+	var lookedUp bool
+	bulkResolve = func(n, world int) bool { lookedUp = true; return bulk(n, world) }
+	check := func(what string, cubes []ecs.Entity) {
+		t.Helper()
+		if lookedUp {
+			t.Errorf("%s: the selection's ids were looked up", what)
+		}
+		es := d.Selection().Entities()
+		if len(es) != 200 || len(cubes) != 200 {
+			t.Fatalf("%s: %d selected, %d cubes made; want 200", what, len(es), len(cubes))
+		}
+		ids := d.Selection().IDs()
+		for i, e := range es {
+			if e != cubes[i] || d.ID(e) != ids[i] || !d.Selection().IsSelected(e) {
+				t.Fatalf("%s: selected %d is %v with id %d, want the cube %v with id %d", what, i, e, d.ID(e), cubes[i], ids[i])
+			}
+		}
+	}
+	_, cubes, err := d.SpawnGrid(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("spawn", cubes)
+	want := d.Selection().IDs()
+	if err := d.History().Undo(); err != nil {
+		t.Fatal(err)
+	}
+	lookedUp = false
+	if err := d.History().Redo(); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Selection().IDs(); !slices.Equal(got, want) {
+		t.Fatalf("redo selected %d ids, want the spawn's %d", len(got), len(want))
+	}
+	var again []ecs.Entity
+	for _, id := range want {
+		e, _ := d.Entity(id)
+		again = append(again, e)
+	}
+	check("redo", again)
+}
+
+// gridOf800 is a document with a spawned grid of 20 × 2 × 20 root cubes (selected), and the grid's parameters.
+func gridOf800(t *testing.T) (*Document, scene.GridParams) {
+	t.Helper()
+	d := New("", Options{})
+	p := grid100k("")
+	p.Count = [3]int{20, 2, 20}
+	if _, _, err := d.SpawnGrid(context.Background(), p, nil); err != nil {
+		t.Fatal(err)
+	}
+	return d, p
 }
