@@ -506,7 +506,7 @@ func (h *hierarchyPanel) buildRow(i int) {
 	if h.probe != nil {
 		h.probe.Hierarchy = append(h.probe.Hierarchy, probe.Row{
 			Rect: rectOf(imgui.ItemRectMin(), imgui.ItemRectSize()),
-			Name: name, Depth: int(r.Depth), Selected: h.doc.Selection().IsSelectedID(r.ID), Conflict: conflict, Prefab: kind,
+			Name: name, Depth: int(r.Depth), Selected: h.doc.Selection().IsSelected(r.Entity), Conflict: conflict, Prefab: kind,
 		})
 	}
 	defer h.buildToggles(r, imgui.ItemRectMin(), imgui.ItemRectMax())
@@ -524,7 +524,7 @@ func (h *hierarchyPanel) buildRow(i int) {
 	if imgui.BeginDragDropSource() {
 		h.dragID = r.ID // the payload only marks the drag; the id stays here
 		imgui.SetDragDropPayload(dragPayload, 0, 0)
-		if h.doc.Selection().IsSelectedID(r.ID) && h.doc.Selection().Len() > 1 {
+		if h.doc.Selection().IsSelected(r.Entity) && h.doc.Selection().Len() > 1 {
 			text(strconv.Itoa(h.doc.Selection().Len()) + " entities")
 		} else {
 			text(name)
@@ -544,7 +544,7 @@ func (h *hierarchyPanel) buildNode(r hierarchy.Row, name string) (open, conflict
 	if !r.HasKids {
 		flags |= imgui.TreeNodeFlagsLeaf
 	}
-	if h.doc.Selection().IsSelectedID(r.ID) {
+	if h.doc.Selection().IsSelected(r.Entity) {
 		flags |= imgui.TreeNodeFlagsSelected
 	}
 	if r.HasKids {
@@ -606,7 +606,7 @@ func (h *hierarchyPanel) buildRowMenu(r hierarchy.Row) {
 	if !imgui.BeginPopupContextItem() {
 		return
 	}
-	if !h.doc.Selection().IsSelectedID(r.ID) {
+	if !h.doc.Selection().IsSelected(r.Entity) {
 		h.doc.Selection().Select(r.Entity)
 	}
 	if imgui.MenuItemBoolV("Create Child", "", false, true) {
@@ -669,7 +669,7 @@ func (h *hierarchyPanel) drop(target ecs.Entity, zone hierarchy.Zone) {
 		return
 	}
 	es := []ecs.Entity{e}
-	if h.doc.Selection().IsSelectedID(id) {
+	if h.doc.Selection().IsSelected(e) {
 		es = h.doc.Selection().Entities()
 	}
 	if zone != hierarchy.Onto {

@@ -347,7 +347,8 @@ func (s *Selection) IsSelected(e ecs.Entity) bool {
 	return s.has(e, s.c.idOf(e))
 }
 
-// IsSelectedID reports whether the entity with scene id id is selected.
+// IsSelectedID reports whether the entity with scene id id is selected. It looks the id up, which waits for the
+// index of ids while a load or an undo fills it beside: with the entity at hand, IsSelected does not.
 func (s *Selection) IsSelectedID(id uint64) bool {
 	if len(s.list) == 0 {
 		return false
