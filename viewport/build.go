@@ -2,6 +2,8 @@ package viewport
 
 import (
 	"iter"
+	"runtime"
+	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/voltex-editor/voltex/assets"
@@ -265,7 +267,7 @@ func (b *Builder) nextUpdate() {
 // restoreRemoved puts back in one pass the n instances the draw list's RemoveAll took (the world emptied) when the
 // world's drawn entities are now exactly those, with the same values (the undo of a delete of everything restores
 // the same entities in the same slots), and marks them placed by this Update. Otherwise it leaves the list empty
-// for the visits to place each entity.
+// for the visits to place each entity. A big table is compared on two goroutines, a half each.
 func (b *Builder) restoreRemoved(n int) {
 	if b.hide != nil || b.readAll.Count() != n || b.withMaterial.Count() != 0 {
 		return
@@ -274,36 +276,61 @@ func (b *Builder) restoreRemoved(n int) {
 		b.fit(uint32(most - 1))
 	}
 	same := true
-	var asset string
-	var mesh *assets.Mesh
 	b.readAll.EachTable(func(ents []ecs.Entity, gs []ecs.GlobalTransform, ms []scene.Mesh, cs []scene.Color) {
-		for i, e := range ents {
-			if !same {
-				return
-			}
-			if ms[i].Asset != asset || mesh == nil {
-				asset, mesh = ms[i].Asset, b.mesh(ms[i].Asset)
-			}
-			col := white
-			if cs != nil {
-				col = cs[i].RGBA
-			}
-			id := EntityID(e)
-			in, batch, ok := b.dl.removedAt(id)
-			want := Instance{World: gs[i].Matrix, Color: col, ID: id}
-			if !ok || mesh == nil || batch.Mesh != mesh || batch.Ref != mesh.Ref || batch.Material != nil ||
-				!sameBytes(in, &want) {
-				same = false
-				return
-			}
-			b.ents[id], b.placed[id] = e, b.update
+		if !same {
+			return
 		}
+		half := len(ents)
+		if len(ents) >= parallelRestoreMin && runtime.GOMAXPROCS(0) > 1 {
+			half = len(ents) / 2
+		}
+		var wg sync.WaitGroup
+		var rest bool
+		if half < len(ents) {
+			wg.Go(func() { rest = b.sameRemoved(ents, gs, ms, cs, half, len(ents)) })
+		}
+		first := b.sameRemoved(ents, gs, ms, cs, 0, half)
+		wg.Wait()
+		same = first && (half == len(ents) || rest)
 	})
 	if !same {
 		b.nextUpdate() // the marks made so far are not placements
 		return
 	}
 	b.dl.restoreRemoved()
+}
+
+// parallelRestoreMin is the fewest rows of a table that restoreRemoved compares on two goroutines (a variable for
+// tests).
+var parallelRestoreMin = 1 << 16
+
+// sameRemoved reports whether rows from to to of a table are the instances RemoveAll took, marking each placed by
+// this Update; it stops at the first that is not. It resolves meshes only through meshes already resolved (the
+// instances' batches have them), so that two can run at once.
+func (b *Builder) sameRemoved(ents []ecs.Entity, gs []ecs.GlobalTransform, ms []scene.Mesh, cs []scene.Color, from, to int) bool {
+	var asset string
+	var mesh *assets.Mesh
+	for i := from; i < to; i++ {
+		e := ents[i]
+		if ms[i].Asset != asset || mesh == nil {
+			asset = ms[i].Asset
+			if mesh = b.resolved[asset]; mesh == nil {
+				return false
+			}
+		}
+		col := white
+		if cs != nil {
+			col = cs[i].RGBA
+		}
+		id := EntityID(e)
+		in, batch, ok := b.dl.removedAt(id)
+		want := Instance{World: gs[i].Matrix, Color: col, ID: id}
+		if !ok || batch.Mesh != mesh || batch.Ref != mesh.Ref || batch.Material != nil || !sameBytes(in, &want) {
+			return false
+		}
+		b.ents[id], b.placed[id] = e, b.update
+	}
+	return true
 }
 
 // brokenColor is the colour of the placeholders of instances whose prefab cannot be used.

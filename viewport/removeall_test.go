@@ -184,7 +184,10 @@ func TestInstancesGoToTheirRefsBatch(t *testing.T) {
 // (the undo of a delete of everything) get their instances back in one pass, in the slots they had; anything else
 // (a colour, a position, a material, one entity less, a hidden one) is placed entity by entity. Either way the list
 // holds what a new builder draws of the world, every instance dirty, and a second delete and undo does the same.
+// The table is compared in two halves at once (parallelRestoreMin), a change in either found.
 func TestBuilderPutsBackWhatItRemoved(t *testing.T) {
+	defer func(n int) { parallelRestoreMin = n }(parallelRestoreMin)
+	parallelRestoreMin = 64
 	cases := []struct {
 		name    string
 		restore bool
@@ -194,6 +197,10 @@ func TestBuilderPutsBackWhatItRemoved(t *testing.T) {
 		{"the same", true, nil, false},
 		{"a colour", false, func(w *ecs.World, cols []ecs.Values) int {
 			setValue(t, w, cols, scene.Color{RGBA: [4]float32{1, 0, 0, 1}})
+			return 0
+		}, false},
+		{"the last colour", false, func(w *ecs.World, cols []ecs.Values) int {
+			setValueAt(t, cols, cols[0].Len()-1, scene.Color{RGBA: [4]float32{1, 0, 0, 1}})
 			return 0
 		}, false},
 		{"a position", false, func(w *ecs.World, cols []ecs.Values) int {
@@ -268,8 +275,14 @@ func TestBuilderPutsBackWhatItRemoved(t *testing.T) {
 // setValue sets value 0 of the column of v's type.
 func setValue(t *testing.T, w *ecs.World, cols []ecs.Values, v any) {
 	t.Helper()
+	setValueAt(t, cols, 0, v)
+}
+
+// setValueAt sets value i of the column of v's type.
+func setValueAt(t *testing.T, cols []ecs.Values, i int, v any) {
+	t.Helper()
 	for _, c := range cols {
-		if c.Set(0, v) {
+		if c.Set(i, v) {
 			return
 		}
 	}
