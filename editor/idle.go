@@ -97,9 +97,9 @@ func (a *App) throttle() {
 		// The probe calls the editor idle once its collection or its giving back of memory has ended (a test
 		// reading the memory of an idle editor then reads what it keeps), once the inspector shows all of the
 		// selection (sleepIfIdle finishes its scan first), once the session journal has written the base it waited
-		// to write until now, and once the Assets panel's thumbnails are made.
+		// to write until now, once the Assets panel's thumbnails are made, and once the settings are written.
 		a.probe.endFrame(a.clock.Frames, !a.trim.running.Load() && !a.insp.pending && !a.ws.Journals().BaseWaits() &&
-			!a.ws.ThumbnailsBusy())
+			!a.ws.ThumbnailsBusy() && !a.ws.SettingsWriting())
 		return
 	}
 	a.probe.endFrame(a.clock.Frames, false)

@@ -281,18 +281,32 @@ func (s *Settings) SaveTo(dir string) { s.path = filepath.Join(dir, FileName) }
 
 // Save writes the settings atomically: a temporary file in the same folder, synced, renamed over the old one.
 func (s *Settings) Save() error {
-	if s.path == "" {
-		return errors.New("settings: no path; call Load or SaveTo first")
-	}
-	data, err := json.MarshalIndent(s, "", "  ")
+	data, err := s.Encode()
 	if err != nil {
 		return err
 	}
-	data = append(data, '\n')
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+	return WriteFile(s.path, data)
+}
+
+// Encode returns the file Save writes, for WriteFile to write later (on another goroutine: the settings may change
+// meanwhile, the bytes do not).
+func (s *Settings) Encode() ([]byte, error) {
+	if s.path == "" {
+		return nil, errors.New("settings: no path; call Load or SaveTo first")
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// WriteFile writes data, made by Encode, to path as Save does.
+func WriteFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.ReplaceFile(s.path, data)
+	return atomicfile.ReplaceFile(path, data)
 }
 
 // Flags are how the user shows an entity in the editor: hidden (not drawn, not picked), locked (drawn, not

@@ -37,6 +37,7 @@ type Workspace struct {
 	project  projectState // the project file of the open scene (project.go)
 	assets   *assets.Registry
 	settings *settings.Settings
+	setw     *settingsWriter // writes the settings file beside the loop
 	log      Logger
 	ui       UI
 	jobs     *Jobs
@@ -181,6 +182,7 @@ func New(opts Options, st *settings.Settings, log Logger, clock *Clock) *Workspa
 	w.live.w, w.prefabs.w, w.watcher.w, w.journals.w = w, w, w, w
 	w.watcher.seed = maphash.MakeSeed()
 	w.jobs = newJobs(log, clock, opts.JobStepDelay, opts.Wake)
+	w.setw = newSettingsWriter(opts.Wake)
 	w.thumbs = &thumbnails{wake: opts.Wake, held: true,
 		make: func(src thumbSource) (*image.RGBA, error) { return renderThumbnail(src, opts.NewWorld) }}
 	return w
@@ -219,6 +221,9 @@ func (w *Workspace) Close() {
 	w.journals.close()
 	w.live.Detach()
 	w.SaveSettings()
+	if err := w.setw.flush(); err != nil {
+		w.log.Warnf("saving settings: %v", err)
+	}
 }
 
 // SetDoc makes d the open document: the panels, the asset folder and the watched files follow it.
@@ -273,12 +278,19 @@ func (w *Workspace) revealConflicts(d *doc.Document) {
 	}
 }
 
-// SaveSettings writes the settings (a failure is a warning in the console).
+// SaveSettings writes the settings beside the loop (settingsWriter); a failure is a warning in the console at the
+// next frame. Close waits for the writes.
 func (w *Workspace) SaveSettings() {
-	if err := w.settings.Save(); err != nil {
+	data, err := w.settings.Encode()
+	if err != nil {
 		w.log.Warnf("saving settings: %v", err)
+		return
 	}
+	w.setw.write(w.settings.Path(), data)
 }
+
+// SettingsWriting reports whether the settings file is being written (SaveSettings writes it beside the loop).
+func (w *Workspace) SettingsWriting() bool { return w.setw.writing() }
 
 // WindowTitle is "Voltex Editor — <file name>" ("Untitled" for a scene never saved), with a leading * while there
 // are unsaved changes.
@@ -330,6 +342,9 @@ func (w *Workspace) StatusText(fps float32, renders uint64) string {
 // BeginFrame runs what the loop does at the start of a frame, before any panel is built: background results are
 // merged (jobs, file events) and play mode advances.
 func (w *Workspace) BeginFrame() {
+	if err := w.setw.takeErr(); err != nil {
+		w.log.Warnf("saving settings: %v", err)
+	}
 	w.jobs.presentMarks()
 	w.jobs.poll()
 	w.watcher.poll()

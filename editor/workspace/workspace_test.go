@@ -163,6 +163,7 @@ func newTestWorkspace(t *testing.T, cubes int) (*Workspace, *fakeUI) {
 	st, _ := settings.Load(t.TempDir())
 	st.SaveTo(t.TempDir())
 	w := New(Options{}, st, &testLog{}, &Clock{Frames: 5})
+	t.Cleanup(func() { _ = w.setw.flush() }) // the settings' folder is removed after
 	f := &fakeUI{}
 	w.ui = f
 	w.SetDoc(doc.New("", w.docOpts))
@@ -838,6 +839,7 @@ func TestUndoBudgetFromSettingsAndDropsSaid(t *testing.T) {
 	st := settings.Defaults()
 	st.UndoMemoryMB = 64
 	w := New(Options{}, st, &testLog{}, &Clock{Frames: 5})
+	t.Cleanup(func() { _ = w.setw.flush() }) // the settings' folder is removed after
 	if w.docOpts.MaxHistoryBytes != 64<<20 {
 		t.Fatalf("budget %d bytes, want 64 MiB", w.docOpts.MaxHistoryBytes)
 	}
