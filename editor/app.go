@@ -209,6 +209,10 @@ func newGLRenderer() (viewport.Renderer, error) {
 	return r, nil
 }
 
+// FlushSettings waits for the settings file writes asked for so far (they run beside the loop). Run waits for them
+// when the window closes; a caller that made the App and does not Run it calls this before it exits.
+func (a *App) FlushSettings() { a.ws.FlushSettings() }
+
 // Run opens the window and runs the GUI loop until the window closes.
 func (a *App) Run() error {
 	if a.win != nil {

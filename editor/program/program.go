@@ -144,6 +144,9 @@ func launch(opts editor.Options, stderr io.Writer) int {
 		defer stop()
 	}
 	app, err := editor.New(opts)
+	if app != nil {
+		defer app.FlushSettings() // what New wrote, when the window does not open
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "voltex-editor: %v\n", err)
 		return 1

@@ -221,6 +221,11 @@ func (w *Workspace) Close() {
 	w.journals.close()
 	w.live.Detach()
 	w.SaveSettings()
+	w.FlushSettings()
+}
+
+// FlushSettings waits for the settings writes asked for so far (SaveSettings); a failure is a warning in the console.
+func (w *Workspace) FlushSettings() {
 	if err := w.setw.flush(); err != nil {
 		w.log.Warnf("saving settings: %v", err)
 	}
