@@ -23,7 +23,7 @@ func (c *treeCmd) size() int { return c.rm.size() + 8*len(c.roots) }
 func (c *treeCmd) apply(d *core) error {
 	if c.insert {
 		es := d.restorePack(c.rm.pack, nil, nil)
-		d.noteRestored(c.rm.pack, es)
+		d.noteRestored(c.rm.pack.ids, es)
 		d.rebasePack(c.rm.pack)
 		d.hintRoots(c.rm.pack, es)
 		return nil
@@ -36,7 +36,7 @@ func (c *treeCmd) revert(d *core) error {
 		return c.remove(d)
 	}
 	es := d.restorePack(c.rm.pack, c.rm.order, c.rm.holders)
-	d.noteRestored(c.rm.pack, es)
+	d.noteRestored(c.rm.pack.ids, es)
 	d.rebasePack(c.rm.pack)
 	d.hintRoots(c.rm.pack, es)
 	return nil
@@ -156,7 +156,7 @@ func (c *gridCmd) apply(d *core) error {
 		i++
 	}
 	if !c.grouped { // the cubes are what the spawn selects
-		d.restored = &restoredIDs{ids: c.ids, es: c.cubes, shape: d.world.ShapeVersion()}
+		d.noteRestored(c.ids, c.cubes)
 	}
 	return nil
 }

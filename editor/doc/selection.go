@@ -100,10 +100,10 @@ type restoredIDs struct {
 	shape uint64
 }
 
-// noteRestored keeps es, the entities of p a step just brought back, for the selection the step restores (History
-// forgets them once it restored the selection, and after any other command).
-func (d *core) noteRestored(p *pack, es []ecs.Entity) {
-	d.restored = &restoredIDs{ids: p.ids, es: es, shape: d.world.ShapeVersion()}
+// noteRestored keeps es, the entities a step just brought back or made, and their ids, for the selection the step
+// restores (History forgets them once it restored the selection, and after any other command).
+func (d *core) noteRestored(ids []uint64, es []ecs.Entity) {
+	d.restored = &restoredIDs{ids: ids, es: es, shape: d.world.ShapeVersion()}
 }
 
 // resolveIDs appends the entity of each of ids (zero for an id that names none) to dst. Ids that are exactly those
