@@ -30,15 +30,16 @@ func (d *drawer) noteCopies(b *instanceBuffer, inst []viewport.Instance) {
 	b.n, b.kept = len(inst), 0
 	sc := &d.copies
 	if copies := sc.scan(inst); len(inst) == 0 || 4*copies < len(inst) {
+		b.keptIdx = nil
 		return
 	}
-	idx := sc.kept[:0]
+	idx := b.keptIdx[:0]
 	for i := range inst {
 		if sc.isCopy[i/64]&(1<<(i%64)) == 0 {
 			idx = append(idx, uint32(i))
 		}
 	}
-	sc.kept = idx
+	b.keptIdx = idx
 	uploadIndices(&b.ebo, idx, gl.DYNAMIC_DRAW)
 	b.kept = len(idx)
 }
@@ -48,7 +49,6 @@ func (d *drawer) noteCopies(b *instanceBuffer, inst []viewport.Instance) {
 type copyScan struct {
 	slots  []uint32
 	isCopy []uint64
-	kept   []uint32 // the others' indices
 }
 
 // scan marks in s.isCopy the instances of inst whose world matrix an instance before them has, and counts them.
@@ -118,8 +118,10 @@ type pictureCopies struct {
 const copyRefBits = 11 // instances of a chunk: viewport.MaxChunk = 1<<copyRefBits
 
 // indices fills buf's picture index list (buf.pebo, buf.pkept) with the instances of chunk ch, whole in buf, that
-// no instance drawn so far in picture serial has the matrix of, and adds them to the set. It reports false (and
-// does nothing) when it cannot: a chunk bigger than viewport.MaxChunk, or too many chunks for a reference.
+// no instance drawn so far in picture serial has the matrix of, and adds them to the set. Only the chunk's kept
+// instances (buf.keptIdx, which noteCopies found when ch was uploaded) are looked at: a copy of one before it in
+// the chunk is drawn only if that one is, which is never. It reports false (and does nothing) when it cannot: a
+// chunk bigger than viewport.MaxChunk, or too many chunks for a reference.
 func (s *pictureCopies) indices(serial uint64, buf *instanceBuffer, ch *viewport.Chunk) bool {
 	if s.serial != serial {
 		s.serial, s.n = serial, 0
@@ -131,23 +133,23 @@ func (s *pictureCopies) indices(serial uint64, buf *instanceBuffer, ch *viewport
 	if len(inst) > 1<<copyRefBits || len(s.chunks) >= 1<<(32-copyRefBits)-1 {
 		return false
 	}
-	if need := 2 * (s.n + len(inst)); need > len(s.slots) {
+	if need := 2 * (s.n + len(buf.keptIdx)); need > len(s.slots) {
 		s.grow(need)
 	}
 	slot := uint32(len(s.chunks))
 	s.chunks = append(s.chunks, ch)
 	mask := uint64(len(s.slots) - 1)
 	idx := s.idx[:0]
-	for i := range inst {
+	for _, i := range buf.keptIdx {
 		m := &inst[i].World
 		h := copyHash(m)
 		tag := h >> 32 << 32
 		for j := (h >> 32) & mask; ; j = (j + 1) & mask {
 			e := s.slots[j]
 			if e == 0 {
-				s.slots[j] = tag | uint64(slot<<copyRefBits|uint32(i)+1)
+				s.slots[j] = tag | uint64(slot<<copyRefBits|i+1)
 				s.n++
-				idx = append(idx, uint32(i))
+				idx = append(idx, i)
 				break
 			}
 			if e&^(1<<32-1) == tag {

@@ -283,9 +283,10 @@ type instanceBuffer struct {
 	base, stride int
 	// The instances uploaded from a chunk (uploadChunk), and when at least a quarter of them are copies of an
 	// instance before them (the same world matrix: a field set on a whole grid stacks its cubes), the others'
-	// indices (kept of them, in ebo).
+	// indices (kept of them, in ebo and keptIdx).
 	n, kept int
 	ebo     uint32
+	keptIdx []uint32 // the kept indices, as in ebo (nil when kept is 0)
 	// The index list of the picture being drawn (pictureCopies.indices): pkept instances, in pebo.
 	pkept int
 	pebo  uint32
@@ -341,11 +342,13 @@ func (b *instanceBuffer) delete() {
 }
 
 // uploadChunk makes buf hold chunk c's instances (grown by doubling, a full upload; else only the dirty ranges,
-// glBufferSubData) and clears the chunk's dirty ranges. Uploads are counted in st.
+// glBufferSubData) and clears the chunk's dirty ranges. Uploads are counted in st. The copies are found again only
+// when the buffer's instances changed: a picture of a million unchanged ones looked at each again (noteCopies).
 func (d *drawer) uploadChunk(buf *instanceBuffer, c *viewport.Chunk, st *Stats) {
 	buf.ensure()
 	n := c.Len()
 	const size = viewport.InstanceSize
+	changed := n != buf.n || len(c.Dirty()) > 0
 	if buf.grow(n, gl.DYNAMIC_DRAW) {
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&c.Instances[0]))
 		d.countUpload(st, n*size)
@@ -365,7 +368,9 @@ func (d *drawer) uploadChunk(buf *instanceBuffer, c *viewport.Chunk, st *Stats) 
 		}
 	}
 	c.ClearDirty()
-	d.noteCopies(buf, c.Instances[:n])
+	if changed {
+		d.noteCopies(buf, c.Instances[:n])
+	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 }
 

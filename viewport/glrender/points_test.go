@@ -251,6 +251,56 @@ func TestStackedCopiesDrawnOnce(t *testing.T) {
 	})
 }
 
+// TestCopiesFoundAgainAfterAChangeInPlace: a chunk's copies are found again when its instances change where they
+// are (the same count, the same cells): a block whose rows were set to one X, then every other cube of it made
+// three times as tall, draws the picture of every instance drawn.
+func TestCopiesFoundAgainAfterAChangeInPlace(t *testing.T) {
+	const w, h = 320, 240
+	dl := cubeBlock(t, 40)
+	cam := framed(dl, w, h)
+	setEach := func(f func(id uint32, m *mgl32.Mat4)) {
+		for id := uint32(1); id <= uint32(dl.Len()); id++ {
+			in, _, _ := dl.Get(id)
+			m := in.World
+			f(id, &m)
+			dl.SetWorld(id, m)
+		}
+	}
+	setEach(func(_ uint32, m *mgl32.Mat4) { m[12] = 2 })
+	withRenderer(t, w, h, func(r *Renderer) {
+		drawRead(t, r, dl, cam, w, h)
+		lists := 0
+		for _, bs := range r.pics.lists.cur.batches {
+			for _, cs := range bs.chunks {
+				if cs.buf.kept > 0 {
+					lists++
+				}
+			}
+		}
+		if lists == 0 {
+			t.Fatal("no chunk of the stacked rows was drawn from a list")
+		}
+		setEach(func(id uint32, m *mgl32.Mat4) {
+			if id%2 == 0 {
+				m[5] *= 3
+			}
+		})
+		got, gotIDs := drawRead(t, r, dl, cam, w, h)
+		if r.pics.shown.points != dl.Len() {
+			t.Fatalf("%d of %d instances drawn as points", r.pics.shown.points, dl.Len())
+		}
+		r.d.allCopies = true
+		all, allIDs := drawRead(t, r, dl, cam, w, h)
+		r.d.allCopies = false
+		if _, d := diffImages(got, all, 0); d != 0 {
+			t.Errorf("%d pixels differ from the picture with every copy drawn", d)
+		}
+		if d := idsDiffer(gotIDs, allIDs); d != 0 {
+			t.Errorf("%d ids differ from the picture with every copy drawn", d)
+		}
+	})
+}
+
 // TestPointsZoomedIn: cubes many pixels across are drawn as triangles, whatever else is on the screen.
 func TestPointsZoomedIn(t *testing.T) {
 	const w, h = 320, 240
