@@ -22,12 +22,12 @@ import (
 // and then so is everything in the chunk's box, the copy too.
 
 // noteCopies sets b.n and, when at least a quarter of inst are copies of an instance before them (the same world
-// matrix), the indices of the others in b.ebo (b.kept; 0 otherwise). A copy drawn after its original, with the
+// matrix), the indices of the others in b.ebo and b.keptIdx (nil otherwise). A copy drawn after its original, with the
 // same mesh, covers the same pixels at the same depth and loses each to it (depth test LESS): drawing only the
 // others draws the same picture. A chunk's instances are in no particular order, so the copies are found by a
 // table of the instances by their translation.
 func (d *drawer) noteCopies(b *instanceBuffer, inst []viewport.Instance) {
-	b.n, b.kept = len(inst), 0
+	b.n = len(inst)
 	sc := &d.copies
 	if copies := sc.scan(inst); len(inst) == 0 || 4*copies < len(inst) {
 		b.keptIdx = nil
@@ -41,7 +41,6 @@ func (d *drawer) noteCopies(b *instanceBuffer, inst []viewport.Instance) {
 	}
 	b.keptIdx = idx
 	uploadIndices(&b.ebo, idx, gl.DYNAMIC_DRAW)
-	b.kept = len(idx)
 }
 
 // copyScan finds the instances that are copies of one before them (noteCopies): an open-addressed table of

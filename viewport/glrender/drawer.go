@@ -283,10 +283,10 @@ type instanceBuffer struct {
 	base, stride int
 	// The instances uploaded from a chunk (uploadChunk), and when at least a quarter of them are copies of an
 	// instance before them (the same world matrix: a field set on a whole grid stacks its cubes), the others'
-	// indices (kept of them, in ebo and keptIdx).
-	n, kept int
+	// indices, in ebo and keptIdx (none: nil).
+	n       int
 	ebo     uint32
-	keptIdx []uint32 // the kept indices, as in ebo (nil when kept is 0)
+	keptIdx []uint32
 	// The index list of the picture being drawn (pictureCopies.indices): pkept instances, in pebo.
 	pkept int
 	pebo  uint32
@@ -348,11 +348,17 @@ func (d *drawer) uploadChunk(buf *instanceBuffer, c *viewport.Chunk, st *Stats) 
 	buf.ensure()
 	n := c.Len()
 	const size = viewport.InstanceSize
-	changed := n != buf.n || len(c.Dirty()) > 0
-	if buf.grow(n, gl.DYNAMIC_DRAW) {
+	dirty := c.Dirty()
+	dc := 0
+	for _, rg := range dirty {
+		dc += rg.Len()
+	}
+	changed := n != buf.n || dc > 0
+	switch {
+	case buf.grow(n, gl.DYNAMIC_DRAW):
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&c.Instances[0]))
 		d.countUpload(st, n*size)
-	} else if dc := c.DirtyCount(); dc >= respecifyMin && 2*dc >= n {
+	case dc >= respecifyMin && 2*dc >= n:
 		// Most of the chunk changed (the undo of a delete, a regroup): its buffer gets new storage, filled whole
 		// in one call rather than range by range. (It was made for memory: writing the ranges into the storage
 		// the last pictures drew from seemed to make llvmpipe keep about 370 bytes an instance besides; measured
@@ -361,8 +367,8 @@ func (d *drawer) uploadChunk(buf *instanceBuffer, c *viewport.Chunk, st *Stats) 
 		gl.BufferData(gl.ARRAY_BUFFER, buf.capacity*size, nil, gl.DYNAMIC_DRAW)
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*size, unsafe.Pointer(&c.Instances[0]))
 		d.countUpload(st, n*size)
-	} else {
-		for _, rg := range c.Dirty() {
+	default:
+		for _, rg := range dirty {
 			gl.BufferSubData(gl.ARRAY_BUFFER, rg.Start*size, rg.Len()*size, unsafe.Pointer(&c.Instances[rg.Start]))
 			d.countUpload(st, rg.Len()*size)
 		}

@@ -253,13 +253,13 @@ func (d *drawer) drawPoints(buf *instanceBuffer, gm *gpuMesh, base, stride, coun
 // instance): made for p when the chunk is drawn whole from its own buffer and has copies of its own, else the
 // chunk's own list when it has one (copies.go).
 func (c *pictureCache) copyList(p *picture, buf *instanceBuffer, ch *viewport.Chunk, base, stride, count int) (list bool, ebo uint32, n int) {
-	if c.d.allCopies || buf.kept == 0 || base != 0 || stride != 1 || count != buf.n {
+	if c.d.allCopies || len(buf.keptIdx) == 0 || base != 0 || stride != 1 || count != buf.n {
 		return false, 0, 0
 	}
 	if ch != nil && ch.Len() == buf.n && !c.d.chunkCopiesOnly && c.copies.indices(p.serial, buf, ch) {
 		return true, buf.pebo, buf.pkept
 	}
-	return true, buf.ebo, buf.kept
+	return true, buf.ebo, len(buf.keptIdx)
 }
 
 // setRays sets f.rays, the world rays through the pixels of a w×h target seen through f.vp (pointVS's uRays), and

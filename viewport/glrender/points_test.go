@@ -216,7 +216,7 @@ func TestStackedCopiesDrawnOnce(t *testing.T) {
 			lists, drawn := 0, 0 // chunks drawn from lists, instances drawn
 			for _, bs := range r.pics.lists.cur.batches {
 				for _, cs := range bs.chunks {
-					if cs.buf.kept > 0 {
+					if len(cs.buf.keptIdx) > 0 {
 						lists++
 						drawn += cs.buf.pkept
 					} else {
@@ -272,7 +272,7 @@ func TestCopiesFoundAgainAfterAChangeInPlace(t *testing.T) {
 		lists := 0
 		for _, bs := range r.pics.lists.cur.batches {
 			for _, cs := range bs.chunks {
-				if cs.buf.kept > 0 {
+				if len(cs.buf.keptIdx) > 0 {
 					lists++
 				}
 			}
